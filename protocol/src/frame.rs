@@ -1,0 +1,165 @@
+//! WebSocket frames. Every frame is an object with a `type` discriminator.
+//!
+//! A session goes: the client connects to `/ws?token=…` with subprotocol
+//! `salesroom.v1.json` or `salesroom.v1.msgpack`, sends [`ClientFrame::Hello`]
+//! (with the last sequence number it applied, when resuming), and the hub answers
+//! [`ServerFrame::Welcome`]. From then on state changes arrive as
+//! [`ServerFrame::Event`] with strictly increasing `seq`, without gaps.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::action::{Action, Interaction};
+use crate::state::{AttendeeSummary, DynamicPage, Id, Snapshot, ViewMode};
+use crate::status::{CartPermission, Role};
+
+/// The WebSocket subprotocol for JSON text frames.
+pub const SUBPROTOCOL_JSON: &str = "salesroom.v1.json";
+/// The WebSocket subprotocol for MessagePack binary frames.
+pub const SUBPROTOCOL_MSGPACK: &str = "salesroom.v1.msgpack";
+
+/// Close codes the hub uses (4000-4999 is the application range).
+pub mod close_code {
+    /// The first frame was not a valid `hello`, or it did not come in time.
+    pub const NO_HELLO: u16 = 4000;
+    /// The peer stopped answering pings.
+    pub const HEARTBEAT_TIMEOUT: u16 = 4001;
+    /// The client did not read its frames fast enough; reconnect and resume.
+    pub const SLOW_CONSUMER: u16 = 4008;
+    /// The same attendee connected again elsewhere.
+    pub const REPLACED: u16 = 4009;
+    /// The attendee was removed from the appointment.
+    pub const REMOVED: u16 = 4010;
+    /// The hub is shutting down; reconnect and resume.
+    pub const GOING_AWAY: u16 = 1001;
+}
+
+/// Frames a participant sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ClientFrame {
+    /// First frame of a connection. `lastSeq` is the sequence number of the last event
+    /// the client applied; set it when resuming.
+    Hello {
+        #[serde(default)]
+        last_seq: Option<u64>,
+    },
+    /// An action of spec section 3. `ref` is echoed in the `ack` or `error`.
+    Action {
+        #[serde(default)]
+        r#ref: Option<u32>,
+        action: Action,
+    },
+    /// An interaction of the DSR reference.
+    Interaction {
+        #[serde(default)]
+        r#ref: Option<u32>,
+        interaction: Interaction,
+    },
+    Ping { nonce: u64 },
+    Pong { nonce: u64 },
+}
+
+/// How a `welcome` relates to what the client had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Resume {
+    /// No `lastSeq` was given: `snapshot` holds the current state.
+    Fresh,
+    /// The missed events follow as `event` frames, from `lastSeq + 1` on.
+    Replayed,
+    /// The missed events are no longer retained: `snapshot` replaces the client's state.
+    Snapshot,
+}
+
+/// A change of live state. Every event has a place in its appointment's order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Event {
+    SlideSwitched { page_id: Id, section_id: Id, slide_alias: u32 },
+    PresentationStarted { started_at: String },
+    PresentationEnded { ended_at: String },
+    LockChanged { locked: bool },
+    GuideProductChanged { product_id: Option<Id> },
+    DynamicPageOpened { page: DynamicPage },
+    DynamicPageClosed { page_id: Option<Id>, all: bool },
+    BroadcastModeChanged { active: bool },
+    ViewModeChanged { mode: ViewMode },
+    ScreenSharingChanged { active: bool },
+    MuteAllChanged { muted: bool },
+    /// Guides only: a participant joined, left, or changed connection state.
+    AttendeeChanged { attendee: AttendeeSummary },
+    /// Guides only.
+    AttendeeRemoved { attendee_id: Id },
+    /// The attendee concerned and guides.
+    CartPermissionChanged { attendee_id: Id, permission: CartPermission },
+    /// Ask the named attendee (or everyone, when none is named) to reload something.
+    Reload { action: Action },
+}
+
+/// Events that may be coalesced or dropped under load; they carry no sequence number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum VolatileEvent {
+    GuideHovered { hovered_element_id: Option<Id> },
+}
+
+/// Error codes of `error` frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    /// The frame could not be decoded.
+    BadFrame,
+    /// A frame other than `hello` came first, or `hello` came twice.
+    UnexpectedFrame,
+    /// The sender's role may not do this.
+    Forbidden,
+    /// The payload failed validation.
+    InvalidPayload,
+    /// The presentation has ended.
+    PresentationEnded,
+    /// Something failed on the hub; the action had no effect.
+    Internal,
+}
+
+/// Frames the hub sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ServerFrame {
+    Welcome {
+        appointment_id: Id,
+        attendee_id: Id,
+        role: Role,
+        /// The sequence number of the newest event included in this welcome (directly or
+        /// through the replay that follows it).
+        seq: u64,
+        resume: Resume,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        snapshot: Option<Snapshot>,
+        /// Milliseconds between the hub's pings.
+        heartbeat_ms: u64,
+    },
+    Event { seq: u64, event: Event },
+    Volatile { event: VolatileEvent },
+    /// The action with this `ref` was applied; `seq` is its event, if it made one.
+    Ack {
+        r#ref: u32,
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Error {
+        #[serde(default)]
+        r#ref: Option<u32>,
+        code: ErrorCode,
+        message: String,
+    },
+    Ping { nonce: u64 },
+    Pong { nonce: u64 },
+}
+
+impl ServerFrame {
+    pub fn error(r#ref: Option<u32>, code: ErrorCode, message: impl Into<String>) -> Self {
+        ServerFrame::Error { r#ref, code, message: message.into() }
+    }
+}

@@ -1,0 +1,160 @@
+//! Live presentation state. Field names follow `stateForAll`, `stateForClients` and
+//! `stateForGuides` of the DSR reference schema, so existing DSR frontends read them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::status::{AttendeeStatus, CartPermission, ConnectionState};
+
+/// A 32 lowercase hex character id, as in Shopware.
+pub type Id = String;
+
+/// `guided` (a guide leads) or `self` (attendees browse on their own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum AppointmentMode {
+    #[default]
+    Guided,
+    #[serde(rename = "self")]
+    SelfGuided,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum VideoAudioSettings {
+    Both,
+    #[default]
+    None,
+    AudioOnly,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum AttendeeRestrictionType {
+    Open,
+    Customer,
+    Rules,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ViewMode {
+    OnlyYou,
+    #[default]
+    Presentation,
+    VideoGrid,
+}
+
+/// `DynamicPageOpenedPayload` (and the product variant of it) of the reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DynamicPage {
+    pub page_id: Id,
+    #[serde(rename = "type")]
+    pub page_type: String,
+    #[serde(default = "yes")]
+    pub opened: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub position: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub product_id: Option<Id>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `DynamicProductListingPageOpenedPayload`: the page of a product listing slide.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SlideData {
+    pub page: i64,
+}
+
+/// What every participant of an appointment sees.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StateForAll {
+    pub current_guide_product_id: Option<Id>,
+    pub last_active_guide_section: Option<Id>,
+    pub current_page_id: Option<Id>,
+    pub current_section_id: Option<Id>,
+    pub current_slide_alias: u32,
+    pub current_slide_data: Option<SlideData>,
+    pub current_dynamic_page: Option<DynamicPage>,
+    pub started: bool,
+    pub running: bool,
+    pub ended: bool,
+    /// RFC 3339 timestamps.
+    pub started_at: Option<String>,
+    pub ended_at: Option<String>,
+    pub accessible_from: Option<String>,
+    pub accessible_to: Option<String>,
+    pub appointment_mode: AppointmentMode,
+    pub video_audio_settings: VideoAudioSettings,
+    pub video_room_url: String,
+    pub attendee_restriction_type: Option<AttendeeRestrictionType>,
+    pub product_detail_default_page_id: Option<Id>,
+    pub quickview_page_id: Option<Id>,
+    pub product_listing_default_page_id: Option<Id>,
+    pub broadcast_mode: bool,
+    pub view_mode: ViewMode,
+    pub allow_screen_sharing: bool,
+    /// No one can join while the guide has locked the appointment.
+    pub locked: bool,
+    /// Set by the guide's mute-all; attendees' microphones are off while true.
+    pub muted_all: bool,
+    pub extensions: Vec<serde_json::Value>,
+}
+
+/// What attendees (clients) see in addition to [`StateForAll`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StateForClients {
+    pub video_client_token: Option<String>,
+    pub hovered_element_id: Option<Id>,
+    pub extensions: Vec<serde_json::Value>,
+}
+
+/// One participant as guides see them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AttendeeSummary {
+    pub attendee_id: Id,
+    pub attendee_name: Option<String>,
+    pub video_user_id: Option<String>,
+    pub has_joined: bool,
+    pub status: AttendeeStatus,
+    pub connection: ConnectionState,
+    pub cart_permission: CartPermission,
+    /// RFC 3339 timestamp of the last frame received from this participant.
+    pub last_active_at: Option<String>,
+}
+
+/// What guides see in addition to [`StateForAll`]. The participant maps are keyed by
+/// attendee id, as in the reference example.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StateForGuides {
+    pub clients: BTreeMap<Id, AttendeeSummary>,
+    pub inactive_clients: BTreeMap<Id, AttendeeSummary>,
+    pub guides: BTreeMap<Id, AttendeeSummary>,
+    pub video_guide_token: Option<String>,
+    pub quick_view_state: Vec<Id>,
+    pub extensions: Vec<serde_json::Value>,
+}
+
+/// The whole state a participant may see, sent in `welcome` when a fresh snapshot is due.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    pub state_for_all: StateForAll,
+    pub state_for_clients: StateForClients,
+    /// Present for guides only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub state_for_guides: Option<StateForGuides>,
+}

@@ -1,0 +1,185 @@
+//! Round trips through both codecs, and malformed input.
+
+use proptest::prelude::*;
+use protocol::action::{Action, Empty, GuideHoveredPayload, Interaction, PageViewedPayload, ProductPayload};
+use protocol::codec::{Codec, Encoded};
+use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
+use protocol::state::{AttendeeSummary, Snapshot, StateForGuides};
+use protocol::{AttendeeStatus, CartPermission, ConnectionState, Role};
+
+fn round_trip<T>(codec: Codec, value: &T) -> T
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    match codec.encode(value).expect("encodes") {
+        Encoded::Text(text) => codec.decode_text(&text).expect("decodes"),
+        Encoded::Binary(bytes) => codec.decode_binary(&bytes).expect("decodes"),
+    }
+}
+
+fn id() -> impl Strategy<Value = String> {
+    "[0-9a-f]{32}"
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        (id(), id(), any::<u32>()).prop_map(|(page_id, section_id, slide_alias)| Action::SwitchSlide {
+            page_id,
+            section_id,
+            slide_alias
+        }),
+        proptest::option::of(id()).prop_map(|attendee_id| Action::LoadCart { attendee_id }),
+        (proptest::option::of(id()), id(), 1u32..100).prop_map(|(attendee_id, product_id, quantity)| {
+            Action::AddToCart { attendee_id, product_id, quantity }
+        }),
+        Just(Action::LoadProductList {}),
+        (id(), id(), proptest::collection::vec(id(), 0..5)).prop_map(|(page_id, section_id, product_ids)| {
+            Action::UpdateListingProducts { page_id, section_id, product_ids }
+        }),
+    ]
+}
+
+fn interaction() -> impl Strategy<Value = Interaction> {
+    prop_oneof![
+        Just(Interaction::KeepAlive(Empty {})),
+        id().prop_map(|product_id| Interaction::ProductLiked(ProductPayload { product_id })),
+        proptest::option::of(id())
+            .prop_map(|hovered_element_id| Interaction::GuideHovered(GuideHoveredPayload { hovered_element_id })),
+        (id(), id(), any::<u32>(), proptest::option::of(any::<u32>())).prop_map(
+            |(page_id, section_id, slide_alias, page_number)| {
+                Interaction::PageViewed(PageViewedPayload { page_id, section_id, slide_alias, page_number })
+            }
+        ),
+    ]
+}
+
+fn client_frame() -> impl Strategy<Value = ClientFrame> {
+    prop_oneof![
+        proptest::option::of(any::<u64>().prop_map(|n| n >> 12)).prop_map(|last_seq| ClientFrame::Hello { last_seq }),
+        (proptest::option::of(any::<u32>()), action()).prop_map(|(r#ref, action)| ClientFrame::Action { r#ref, action }),
+        (proptest::option::of(any::<u32>()), interaction())
+            .prop_map(|(r#ref, interaction)| ClientFrame::Interaction { r#ref, interaction }),
+        any::<u64>().prop_map(|nonce| ClientFrame::Ping { nonce }),
+    ]
+}
+
+fn server_frame() -> impl Strategy<Value = ServerFrame> {
+    prop_oneof![
+        (any::<u64>(), id(), id(), any::<u32>()).prop_map(|(seq, page_id, section_id, slide_alias)| {
+            ServerFrame::Event { seq, event: Event::SlideSwitched { page_id, section_id, slide_alias } }
+        }),
+        (any::<u32>(), proptest::option::of(any::<u64>())).prop_map(|(r#ref, seq)| ServerFrame::Ack { r#ref, seq }),
+        ".{0,40}".prop_map(|message| ServerFrame::error(Some(7), ErrorCode::Forbidden, message)),
+        proptest::option::of(id()).prop_map(|hovered_element_id| ServerFrame::Volatile {
+            event: VolatileEvent::GuideHovered { hovered_element_id }
+        }),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn client_frames_round_trip(frame in client_frame()) {
+        prop_assert_eq!(&round_trip(Codec::Json, &frame), &frame);
+        prop_assert_eq!(&round_trip(Codec::MsgPack, &frame), &frame);
+    }
+
+    #[test]
+    fn server_frames_round_trip(frame in server_frame()) {
+        prop_assert_eq!(&round_trip(Codec::Json, &frame), &frame);
+        prop_assert_eq!(&round_trip(Codec::MsgPack, &frame), &frame);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+        let _ = Codec::MsgPack.decode_binary::<ClientFrame>(&bytes);
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            let _ = Codec::Json.decode_text::<ClientFrame>(text);
+        }
+    }
+}
+
+#[test]
+fn welcome_with_guide_snapshot_round_trips() {
+    let attendee = AttendeeSummary {
+        attendee_id: "a".repeat(32),
+        attendee_name: Some("Ada".into()),
+        video_user_id: None,
+        has_joined: true,
+        status: AttendeeStatus::Joined,
+        connection: ConnectionState::Connected,
+        cart_permission: CartPermission::Granted,
+        last_active_at: Some("2026-11-25T10:00:00Z".into()),
+    };
+    let mut guides = StateForGuides::default();
+    guides.clients.insert(attendee.attendee_id.clone(), attendee);
+    let mut snapshot = Snapshot { state_for_guides: Some(guides), ..Default::default() };
+    snapshot.state_for_all.current_slide_alias = 3;
+    snapshot.state_for_all.extensions.push(serde_json::json!({"any": [1, "two"]}));
+    let frame = ServerFrame::Welcome {
+        appointment_id: "b".repeat(32),
+        attendee_id: "c".repeat(32),
+        role: Role::Guide,
+        seq: 42,
+        resume: Resume::Snapshot,
+        snapshot: Some(snapshot),
+        heartbeat_ms: 15_000,
+    };
+    assert_eq!(round_trip(Codec::Json, &frame), frame);
+    assert_eq!(round_trip(Codec::MsgPack, &frame), frame);
+}
+
+#[test]
+fn wire_shape_uses_reference_names() {
+    let json = serde_json::to_value(ClientFrame::Interaction {
+        r#ref: None,
+        interaction: Interaction::ProductViewed(ProductPayload { product_id: "d".repeat(32) }),
+    })
+    .unwrap();
+    assert_eq!(json["type"], "interaction");
+    assert_eq!(json["interaction"]["name"], "product.viewed");
+    assert_eq!(json["interaction"]["payload"]["productId"], "d".repeat(32));
+
+    let state = serde_json::to_value(Snapshot::default()).unwrap();
+    for field in ["currentGuideProductId", "currentSlideAlias", "broadcastMode", "videoAudioSettings", "attendeeRestrictionType"] {
+        assert!(state["stateForAll"].get(field).is_some(), "stateForAll.{field} missing");
+    }
+    assert_eq!(state["stateForAll"]["viewMode"], "presentation");
+    assert_eq!(state["stateForClients"]["hoveredElementId"], serde_json::Value::Null);
+
+    let hello: ClientFrame = serde_json::from_str(r#"{"type":"hello","lastSeq":17}"#).unwrap();
+    assert_eq!(hello, ClientFrame::Hello { last_seq: Some(17) });
+    let empty: ClientFrame =
+        serde_json::from_str(r#"{"type":"interaction","interaction":{"name":"keep.alive","payload":{}}}"#).unwrap();
+    assert_eq!(empty, ClientFrame::Interaction { r#ref: None, interaction: Interaction::KeepAlive(Empty {}) });
+}
+
+#[test]
+fn malformed_frames_are_errors() {
+    let bad_json = [
+        "",
+        "{",
+        "null",
+        "[]",
+        r#"{"type":"nope"}"#,
+        r#"{"type":"hello","lastSeq":-1}"#,
+        r#"{"type":"action","action":{"key":"switchSlide","payload":{"pageId":1}}}"#,
+        r#"{"type":"action","action":{"key":"teleport","payload":{}}}"#,
+        r#"{"type":"interaction","interaction":{"name":"product.viewed","payload":{}}}"#,
+        r#"{"type":"ping"}"#,
+    ];
+    for text in bad_json {
+        assert!(Codec::Json.decode_text::<ClientFrame>(text).is_err(), "accepted {text:?}");
+    }
+    for bytes in [&[][..], &[0xc1][..], &[0x92, 0x01][..], &[0x81, 0xa4, b't', b'y', b'p', b'e', 0x01][..]] {
+        assert!(Codec::MsgPack.decode_binary::<ClientFrame>(bytes).is_err(), "accepted {bytes:?}");
+    }
+    assert!(Codec::Json.decode_binary::<ClientFrame>(b"{}").is_err());
+    assert!(Codec::MsgPack.decode_text::<ClientFrame>("{}").is_err());
+}
+
+#[test]
+fn subprotocols_select_codecs() {
+    assert_eq!(Codec::from_subprotocol("salesroom.v1.json"), Some(Codec::Json));
+    assert_eq!(Codec::from_subprotocol("salesroom.v1.msgpack"), Some(Codec::MsgPack));
+    assert_eq!(Codec::from_subprotocol("mqtt"), None);
+}

@@ -1,0 +1,109 @@
+// Generated from the Rust crate `protocol` (protocol/src/typescript.rs).
+// Do not edit: run `make protocol-ts` after changing the Rust types.
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
+
+export type Role = "GUIDE" | "CLIENT";
+
+export type AttendeeStatus = "joined" | "invited" | "inactive" | "waitingList" | "requestedToJoin" | "notJoinedYet";
+
+export type ConnectionState = "connecting" | "connected" | "reconnecting" | "reconnected" | "lost";
+
+export type CartPermission = "missing" | "requested" | "granted";
+
+export type InvitationAnswer = "accepted" | "maybe" | "declined";
+
+export type AppointmentMode = "guided" | "self";
+
+export type VideoAudioSettings = "both" | "none" | "audio-only";
+
+export type AttendeeRestrictionType = "open" | "customer" | "rules";
+
+export type ViewMode = "onlyYou" | "presentation" | "videoGrid";
+
+export type DynamicPage = { pageId: string, type: string, opened: boolean, position?: number, productId?: string, };
+
+export type SlideData = { page: number, };
+
+export type StateForAll = { currentGuideProductId: string | null, lastActiveGuideSection: string | null, currentPageId: string | null, currentSectionId: string | null, currentSlideAlias: number, currentSlideData: SlideData | null, currentDynamicPage: DynamicPage | null, started: boolean, running: boolean, ended: boolean, 
+/**
+ * RFC 3339 timestamps.
+ */
+startedAt: string | null, endedAt: string | null, accessibleFrom: string | null, accessibleTo: string | null, appointmentMode: AppointmentMode, videoAudioSettings: VideoAudioSettings, videoRoomUrl: string, attendeeRestrictionType: AttendeeRestrictionType | null, productDetailDefaultPageId: string | null, quickviewPageId: string | null, productListingDefaultPageId: string | null, broadcastMode: boolean, viewMode: ViewMode, allowScreenSharing: boolean, 
+/**
+ * No one can join while the guide has locked the appointment.
+ */
+locked: boolean, 
+/**
+ * Set by the guide's mute-all; attendees' microphones are off while true.
+ */
+mutedAll: boolean, extensions: Array<JsonValue>, };
+
+export type StateForClients = { videoClientToken: string | null, hoveredElementId: string | null, extensions: Array<JsonValue>, };
+
+export type AttendeeSummary = { attendeeId: string, attendeeName: string | null, videoUserId: string | null, hasJoined: boolean, status: AttendeeStatus, connection: ConnectionState, cartPermission: CartPermission, 
+/**
+ * RFC 3339 timestamp of the last frame received from this participant.
+ */
+lastActiveAt: string | null, };
+
+export type StateForGuides = { clients: { [key in string]: AttendeeSummary }, inactiveClients: { [key in string]: AttendeeSummary }, guides: { [key in string]: AttendeeSummary }, videoGuideToken: string | null, quickViewState: Array<string>, extensions: Array<JsonValue>, };
+
+export type Snapshot = { stateForAll: StateForAll, stateForClients: StateForClients, 
+/**
+ * Present for guides only.
+ */
+stateForGuides?: StateForGuides, };
+
+export type Action = { "key": "switchSlide", "payload": { pageId: string, sectionId: string, slideAlias: number, } } | { "key": "loadSlide", "payload": { pageId: string, sectionId: string, } } | { "key": "loadProductList", "payload": Record<symbol, never> } | { "key": "loadListingProducts", "payload": { pageId: string, sectionId: string, } } | { "key": "updateListingProducts", "payload": { pageId: string, sectionId: string, productIds: Array<string>, } } | { "key": "loadCart", "payload": { attendeeId: string | null, } } | { "key": "addToCart", "payload": { attendeeId: string | null, productId: string, quantity: number, } } | { "key": "removeFromCart", "payload": { attendeeId: string | null, lineItemId: string, } } | { "key": "updateProductQuantity", "payload": { attendeeId: string | null, lineItemId: string, quantity: number, } } | { "key": "loadLikeList", "payload": { attendeeId: string | null, } } | { "key": "removeFromLikeList", "payload": { attendeeId: string | null, productId: string, } } | { "key": "loadLastSeen", "payload": { attendeeId: string | null, } } | { "key": "loadProductReviews", "payload": { productId: string, } };
+
+export type Empty = Record<symbol, never>;
+
+export type ProductPayload = { productId: string, };
+
+export type DynamicPageClosedPayload = { pageId: string | null, all: boolean, };
+
+export type PageViewedPayload = { pageId: string, sectionId: string, slideAlias: number, pageNumber: number | null, };
+
+export type GuideHoveredPayload = { hoveredElementId: string | null, };
+
+export type TogglePayload = { active: boolean, };
+
+export type ViewModePayload = { mode: ViewMode, };
+
+export type Interaction = { "name": "keep.alive", "payload": Empty } | { "name": "quickview.opened", "payload": Empty } | { "name": "quickview.closed", "payload": Empty } | { "name": "attendee.leave", "payload": Empty } | { "name": "remote.checkout.accepted", "payload": Empty } | { "name": "remote.checkout.denied", "payload": Empty } | { "name": "product.viewed", "payload": ProductPayload } | { "name": "attendee.product.collection.liked", "payload": ProductPayload } | { "name": "attendee.product.collection.disliked", "payload": ProductPayload } | { "name": "attendee.product.collection.removed", "payload": ProductPayload } | { "name": "dynamicPage.opened", "payload": DynamicPage } | { "name": "dynamicPage.closed", "payload": DynamicPageClosedPayload } | { "name": "dynamicProductPage.opened", "payload": DynamicPage } | { "name": "page.viewed", "payload": PageViewedPayload } | { "name": "guide.hovered", "payload": GuideHoveredPayload } | { "name": "broadcastMode.toggled", "payload": TogglePayload } | { "name": "viewMode.changed", "payload": ViewModePayload } | { "name": "screenSharing.toggled", "payload": TogglePayload };
+
+export type InteractionName = "keep.alive" | "quickview.opened" | "quickview.closed" | "attendee.leave" | "remote.checkout.accepted" | "remote.checkout.denied" | "product.viewed" | "attendee.product.collection.liked" | "attendee.product.collection.disliked" | "attendee.product.collection.removed" | "dynamicPage.opened" | "dynamicPage.closed" | "dynamicProductPage.opened" | "page.viewed" | "guide.hovered" | "broadcastMode.toggled" | "viewMode.changed" | "screenSharing.toggled";
+
+export type ClientFrame = { "type": "hello", lastSeq: number | null, } | { "type": "action", ref: number | null, action: Action, } | { "type": "interaction", ref: number | null, interaction: Interaction, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
+
+export type Resume = "fresh" | "replayed" | "snapshot";
+
+export type Event = { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "reload", action: Action, };
+
+export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, };
+
+export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL";
+
+export type ServerFrame = { "type": "welcome", appointmentId: string, attendeeId: string, role: Role, 
+/**
+ * The sequence number of the newest event included in this welcome (directly or
+ * through the replay that follows it).
+ */
+seq: number, resume: Resume, snapshot?: Snapshot, 
+/**
+ * Milliseconds between the hub's pings.
+ */
+heartbeatMs: number, } | { "type": "event", seq: number, event: Event, } | { "type": "volatile", event: VolatileEvent, } | { "type": "ack", ref: number, seq: number | null, } | { "type": "error", ref: number | null, code: ErrorCode, message: string, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
+
+export const SUBPROTOCOL_JSON = "salesroom.v1.json";
+export const SUBPROTOCOL_MSGPACK = "salesroom.v1.msgpack";
+
+export const CloseCode = {
+  NO_HELLO: 4000,
+  HEARTBEAT_TIMEOUT: 4001,
+  SLOW_CONSUMER: 4008,
+  REPLACED: 4009,
+  REMOVED: 4010,
+  GOING_AWAY: 1001,
+} as const;
