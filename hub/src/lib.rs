@@ -1,1 +1,11 @@
+//! The Salesroom hub: live appointment state with ordered, resumable fan-out over
+//! WebSocket. See ARCHITECTURE.md.
 
+pub mod config;
+pub mod connection;
+pub mod live;
+pub mod metrics;
+pub mod server;
+
+pub use config::Config;
+pub use server::Hub;

@@ -43,6 +43,10 @@ pub enum ClientFrame {
     Hello {
         #[serde(default)]
         last_seq: Option<u64>,
+        /// The `epoch` of the welcome that `lastSeq` belongs to. Sequence numbers are
+        /// only comparable within one epoch.
+        #[serde(default)]
+        epoch: Option<String>,
     },
     /// An action of spec section 3. `ref` is echoed in the `ack` or `error`.
     Action {
@@ -93,7 +97,7 @@ pub enum Event {
     AttendeeRemoved { attendee_id: Id },
     /// The attendee concerned and guides.
     CartPermissionChanged { attendee_id: Id, permission: CartPermission },
-    /// Ask the named attendee (or everyone, when none is named) to reload something.
+    /// Ask clients to reload something the guide changed (spec section 3 action keys).
     Reload { action: Action },
 }
 
@@ -133,6 +137,9 @@ pub enum ServerFrame {
         /// The sequence number of the newest event included in this welcome (directly or
         /// through the replay that follows it).
         seq: u64,
+        /// Identifies the hub's event history of this appointment; it changes only when
+        /// that history was lost, and then no resume across it is possible.
+        epoch: String,
         resume: Resume,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
@@ -140,7 +147,11 @@ pub enum ServerFrame {
         /// Milliseconds between the hub's pings.
         heartbeat_ms: u64,
     },
-    Event { seq: u64, event: Event },
+    /// A state change. `prev` is the `seq` of the previous event this participant was
+    /// sent (events for other audiences are skipped), so a client applies an event only
+    /// when `prev` equals the last `seq` it applied, drops it when `seq` is not newer,
+    /// and resumes otherwise.
+    Event { seq: u64, prev: u64, event: Event },
     Volatile { event: VolatileEvent },
     /// The action with this `ref` was applied; `seq` is its event, if it made one.
     Ack {

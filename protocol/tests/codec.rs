@@ -55,7 +55,7 @@ fn interaction() -> impl Strategy<Value = Interaction> {
 
 fn client_frame() -> impl Strategy<Value = ClientFrame> {
     prop_oneof![
-        proptest::option::of(any::<u64>().prop_map(|n| n >> 12)).prop_map(|last_seq| ClientFrame::Hello { last_seq }),
+        proptest::option::of(any::<u64>().prop_map(|n| n >> 12)).prop_map(|last_seq| ClientFrame::Hello { last_seq, epoch: last_seq.map(|n| n.to_string()) }),
         (proptest::option::of(any::<u32>()), action()).prop_map(|(r#ref, action)| ClientFrame::Action { r#ref, action }),
         (proptest::option::of(any::<u32>()), interaction())
             .prop_map(|(r#ref, interaction)| ClientFrame::Interaction { r#ref, interaction }),
@@ -66,7 +66,7 @@ fn client_frame() -> impl Strategy<Value = ClientFrame> {
 fn server_frame() -> impl Strategy<Value = ServerFrame> {
     prop_oneof![
         (any::<u64>(), id(), id(), any::<u32>()).prop_map(|(seq, page_id, section_id, slide_alias)| {
-            ServerFrame::Event { seq, event: Event::SlideSwitched { page_id, section_id, slide_alias } }
+            ServerFrame::Event { seq, prev: seq.saturating_sub(1), event: Event::SlideSwitched { page_id, section_id, slide_alias } }
         }),
         (any::<u32>(), proptest::option::of(any::<u64>())).prop_map(|(r#ref, seq)| ServerFrame::Ack { r#ref, seq }),
         ".{0,40}".prop_map(|message| ServerFrame::error(Some(7), ErrorCode::Forbidden, message)),
@@ -120,6 +120,7 @@ fn welcome_with_guide_snapshot_round_trips() {
         attendee_id: "c".repeat(32),
         role: Role::Guide,
         seq: 42,
+        epoch: "e1".into(),
         resume: Resume::Snapshot,
         snapshot: Some(snapshot),
         heartbeat_ms: 15_000,
@@ -147,7 +148,7 @@ fn wire_shape_uses_reference_names() {
     assert_eq!(state["stateForClients"]["hoveredElementId"], serde_json::Value::Null);
 
     let hello: ClientFrame = serde_json::from_str(r#"{"type":"hello","lastSeq":17}"#).unwrap();
-    assert_eq!(hello, ClientFrame::Hello { last_seq: Some(17) });
+    assert_eq!(hello, ClientFrame::Hello { last_seq: Some(17), epoch: None });
     let empty: ClientFrame =
         serde_json::from_str(r#"{"type":"interaction","interaction":{"name":"keep.alive","payload":{}}}"#).unwrap();
     assert_eq!(empty, ClientFrame::Interaction { r#ref: None, interaction: Interaction::KeepAlive(Empty {}) });

@@ -75,7 +75,12 @@ export type Interaction = { "name": "keep.alive", "payload": Empty } | { "name":
 
 export type InteractionName = "keep.alive" | "quickview.opened" | "quickview.closed" | "attendee.leave" | "remote.checkout.accepted" | "remote.checkout.denied" | "product.viewed" | "attendee.product.collection.liked" | "attendee.product.collection.disliked" | "attendee.product.collection.removed" | "dynamicPage.opened" | "dynamicPage.closed" | "dynamicProductPage.opened" | "page.viewed" | "guide.hovered" | "broadcastMode.toggled" | "viewMode.changed" | "screenSharing.toggled";
 
-export type ClientFrame = { "type": "hello", lastSeq: number | null, } | { "type": "action", ref: number | null, action: Action, } | { "type": "interaction", ref: number | null, interaction: Interaction, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
+export type ClientFrame = { "type": "hello", lastSeq: number | null, 
+/**
+ * The `epoch` of the welcome that `lastSeq` belongs to. Sequence numbers are
+ * only comparable within one epoch.
+ */
+epoch: string | null, } | { "type": "action", ref: number | null, action: Action, } | { "type": "interaction", ref: number | null, interaction: Interaction, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
 
 export type Resume = "fresh" | "replayed" | "snapshot";
 
@@ -90,11 +95,16 @@ export type ServerFrame = { "type": "welcome", appointmentId: string, attendeeId
  * The sequence number of the newest event included in this welcome (directly or
  * through the replay that follows it).
  */
-seq: number, resume: Resume, snapshot?: Snapshot, 
+seq: number, 
+/**
+ * Identifies the hub's event history of this appointment; it changes only when
+ * that history was lost, and then no resume across it is possible.
+ */
+epoch: string, resume: Resume, snapshot?: Snapshot, 
 /**
  * Milliseconds between the hub's pings.
  */
-heartbeatMs: number, } | { "type": "event", seq: number, event: Event, } | { "type": "volatile", event: VolatileEvent, } | { "type": "ack", ref: number, seq: number | null, } | { "type": "error", ref: number | null, code: ErrorCode, message: string, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
+heartbeatMs: number, } | { "type": "event", seq: number, prev: number, event: Event, } | { "type": "volatile", event: VolatileEvent, } | { "type": "ack", ref: number, seq: number | null, } | { "type": "error", ref: number | null, code: ErrorCode, message: string, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
 
 export const SUBPROTOCOL_JSON = "salesroom.v1.json";
 export const SUBPROTOCOL_MSGPACK = "salesroom.v1.msgpack";

@@ -1,0 +1,48 @@
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Hub settings, from flags or the environment (CONTRACT.md).
+#[derive(Debug, Clone, clap::Parser)]
+#[command(name = "hub", about = "Salesroom realtime hub")]
+pub struct Config {
+    /// Listen address.
+    #[arg(long, env = "BIND", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Listen port; 0 picks a free one.
+    #[arg(long, env = "HUB_PORT", default_value_t = 8100)]
+    pub port: u16,
+    /// Where the hub keeps its files (and where the shared secret is read when
+    /// `HUB_SECRET` is unset).
+    #[arg(long, env = "DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// Secret shared with storefront-proxy to verify hub session tokens. Unset: read from
+    /// (or created in) `DATA_DIR/hub-secret`.
+    #[arg(long, env = "HUB_SECRET", hide_env_values = true)]
+    pub secret: Option<String>,
+    /// Seconds between pings; a peer silent for twice as long is disconnected.
+    #[arg(long, env = "HUB_HEARTBEAT_SECS", default_value_t = 15)]
+    pub heartbeat_secs: u64,
+    /// Frames queued per connection before a slow client is disconnected.
+    #[arg(long, env = "HUB_SEND_QUEUE", default_value_t = 512)]
+    pub send_queue: usize,
+    /// State events kept per appointment for resuming clients.
+    #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
+    pub retained_events: usize,
+}
+
+impl Config {
+    pub fn heartbeat(&self) -> Duration {
+        Duration::from_secs(self.heartbeat_secs.max(1))
+    }
+
+    /// The shared secret: `HUB_SECRET`, else the one in `DATA_DIR/hub-secret`, created on
+    /// first use so that the proxy and the hub of `make up` agree without setup.
+    pub fn load_secret(&self) -> anyhow::Result<Vec<u8>> {
+        if let Some(secret) = &self.secret {
+            return Ok(secret.as_bytes().to_vec());
+        }
+        Ok(protocol::token::load_or_create_secret(&self.data_dir)?)
+    }
+}
+

@@ -1,0 +1,307 @@
+//! One participant's WebSocket session: hello, welcome (snapshot or replay), then
+//! actions in and events out, with heartbeats and a bounded send queue.
+
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use protocol::action::{Action, Interaction};
+use protocol::codec::{Codec, Encoded};
+use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent};
+use protocol::HubClaims;
+use tokio::sync::mpsc;
+use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
+use tracing::{debug, info, warn};
+
+use crate::live::{Audience, Room};
+use crate::metrics::Metrics;
+
+static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
+
+/// How long a new connection may take to send `hello`.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub struct Session {
+    pub claims: HubClaims,
+    pub codec: Codec,
+    pub room: Arc<Room>,
+    pub heartbeat: Duration,
+    pub send_queue: usize,
+    pub metrics: Arc<Metrics>,
+}
+
+fn encode(codec: Codec, frame: &ServerFrame) -> Option<Message> {
+    match codec.encode(frame) {
+        Ok(Encoded::Text(text)) => Some(Message::Text(text.into())),
+        Ok(Encoded::Binary(bytes)) => Some(Message::Binary(bytes.into())),
+        Err(error) => {
+            warn!(%error, "could not encode a frame");
+            None
+        }
+    }
+}
+
+fn close(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from_static(reason) }))
+}
+
+/// Decodes a data message; `Ok(None)` for control messages.
+fn decode(codec: Codec, message: &Message) -> Result<Option<ClientFrame>, String> {
+    match message {
+        Message::Text(text) => codec.decode_text(text.as_str()).map(Some).map_err(|e| e.to_string()),
+        Message::Binary(bytes) => codec.decode_binary(bytes).map(Some).map_err(|e| e.to_string()),
+        _ => Ok(None),
+    }
+}
+
+impl Session {
+    /// Runs the session to its end. Generic over the socket so tests can drive it with
+    /// channels; in production it is axum's `WebSocket`.
+    pub async fn run<S, E>(self, socket: S)
+    where
+        S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin,
+        E: std::fmt::Display,
+    {
+        let (mut sink, mut stream) = socket.split();
+        let codec = self.codec;
+
+        // 1. hello
+        let hello = loop {
+            match timeout(HELLO_TIMEOUT, stream.next()).await {
+                Ok(Some(Ok(message))) => match decode(codec, &message) {
+                    Ok(None) => continue,
+                    Ok(Some(ClientFrame::Hello { last_seq, epoch })) => break Some((last_seq, epoch)),
+                    Ok(Some(_)) => {
+                        let error = ServerFrame::error(None, ErrorCode::UnexpectedFrame, "the first frame must be hello");
+                        if let Some(m) = encode(codec, &error) {
+                            let _ = sink.send(m).await;
+                        }
+                        break None;
+                    }
+                    Err(detail) => {
+                        let error = ServerFrame::error(None, ErrorCode::BadFrame, detail);
+                        if let Some(m) = encode(codec, &error) {
+                            let _ = sink.send(m).await;
+                        }
+                        break None;
+                    }
+                },
+                _ => break None,
+            }
+        };
+        let Some((last_seq, epoch)) = hello else {
+            let _ = sink.send(close(close_code::NO_HELLO, "hello expected")).await;
+            return;
+        };
+
+        // 2. attach: welcome and replay go out before anything queued after them.
+        let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
+        let (tx, mut rx) = mpsc::channel::<ServerFrame>(self.send_queue.max(1));
+        let close_reason = Arc::new(AtomicU16::new(0));
+        let heartbeat_ms = self.heartbeat.as_millis() as u64;
+        let attached = self.room.attach(
+            connection_id,
+            &self.claims,
+            last_seq,
+            epoch.as_deref(),
+            tx,
+            close_reason.clone(),
+            heartbeat_ms,
+        );
+        self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
+        info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
+        let mut ok = true;
+        for frame in std::iter::once(&attached.welcome).chain(attached.replay.iter()) {
+            if let Some(m) = encode(codec, frame) {
+                ok &= sink.send(m).await.is_ok();
+            }
+        }
+        if ok {
+            self.room.set_presence(&self.claims, true);
+        }
+
+        // 3. the loop
+        let mut ping = interval_at(Instant::now() + self.heartbeat, self.heartbeat);
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut last_heard = Instant::now();
+        let mut nonce = 0u64;
+        let mut close_with: Option<(u16, &'static str)> = None;
+        while ok {
+            tokio::select! {
+                biased;
+                outbound = rx.recv() => match outbound {
+                    Some(frame) => {
+                        if let Some(m) = encode(codec, &frame) {
+                            if sink.send(m).await.is_err() { break; }
+                        }
+                    }
+                    None => {
+                        // The room dropped us.
+                        let code = close_reason.load(Ordering::Relaxed);
+                        if code == close_code::SLOW_CONSUMER {
+                            self.metrics.slow_consumers.fetch_add(1, Ordering::Relaxed);
+                            close_with = Some((code, "too slow; resume"));
+                        } else {
+                            close_with = Some((close_code::GOING_AWAY, "closing"));
+                        }
+                        break;
+                    }
+                },
+                inbound = stream.next() => match inbound {
+                    Some(Ok(message)) => {
+                        last_heard = Instant::now();
+                        if matches!(message, Message::Close(_)) { break; }
+                        match decode(codec, &message) {
+                            Ok(Some(frame)) => {
+                                if let Some(reply) = self.handle(frame) {
+                                    if let Some(m) = encode(codec, &reply) {
+                                        if sink.send(m).await.is_err() { break; }
+                                    }
+                                }
+                            }
+                            Ok(None) => {}
+                            Err(detail) => {
+                                self.metrics.bad_frames.fetch_add(1, Ordering::Relaxed);
+                                let error = ServerFrame::error(None, ErrorCode::BadFrame, detail);
+                                if let Some(m) = encode(codec, &error) {
+                                    if sink.send(m).await.is_err() { break; }
+                                }
+                            }
+                        }
+                    }
+                    Some(Err(error)) => { debug!(%error, "socket error"); break; }
+                    None => break,
+                },
+                _ = ping.tick() => {
+                    if last_heard.elapsed() > self.heartbeat * 2 {
+                        close_with = Some((close_code::HEARTBEAT_TIMEOUT, "heartbeat timeout"));
+                        break;
+                    }
+                    nonce += 1;
+                    if let Some(m) = encode(codec, &ServerFrame::Ping { nonce }) {
+                        if sink.send(m).await.is_err() { break; }
+                    }
+                }
+            }
+        }
+        if let Some((code, reason)) = close_with {
+            let _ = sink.send(close(code, reason)).await;
+        }
+        self.room.detach(connection_id);
+        if ok {
+            self.room.set_presence(&self.claims, false);
+        }
+        self.metrics.connections_closed.fetch_add(1, Ordering::Relaxed);
+        info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
+    }
+
+    /// Handles one frame after `hello`; returns the direct reply, if any.
+    fn handle(&self, frame: ClientFrame) -> Option<ServerFrame> {
+        match frame {
+            ClientFrame::Hello { .. } => {
+                Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received"))
+            }
+            ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
+            ClientFrame::Pong { .. } => None,
+            ClientFrame::Action { r#ref, action } => self.act(r#ref, action),
+            ClientFrame::Interaction { r#ref, interaction } => self.interact(r#ref, interaction),
+        }
+    }
+
+    fn is_guide(&self) -> bool {
+        self.claims.role == protocol::Role::Guide
+    }
+
+    fn ack(r#ref: Option<u32>, seq: Option<u64>) -> Option<ServerFrame> {
+        r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq })
+    }
+
+    fn act(&self, r#ref: Option<u32>, action: Action) -> Option<ServerFrame> {
+        if action.is_guide_only() {
+            if !self.is_guide() {
+                self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
+                let message = format!("only a guide may send {}", action.key());
+                return Some(ServerFrame::error(r#ref, ErrorCode::Forbidden, message));
+            }
+            if self.room.state_for_all().ended {
+                return Some(ServerFrame::error(r#ref, ErrorCode::PresentationEnded, "the presentation has ended"));
+            }
+        }
+        let seq = match action {
+            Action::SwitchSlide { page_id, section_id, slide_alias } => {
+                if !is_id(&page_id) || !is_id(&section_id) {
+                    let message = "pageId and sectionId must be 32 lowercase hex characters";
+                    return Some(ServerFrame::error(r#ref, ErrorCode::InvalidPayload, message));
+                }
+                Some(self.room.publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias }))
+            }
+            Action::LoadSlide { .. }
+            | Action::LoadProductList {}
+            | Action::LoadListingProducts { .. }
+            | Action::UpdateListingProducts { .. } => {
+                Some(self.room.publish(Audience::Everyone, Event::Reload { action }))
+            }
+            // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
+            // the attendee concerned (or a client's to itself) as a reload hint.
+            Action::LoadCart { ref attendee_id }
+            | Action::AddToCart { ref attendee_id, .. }
+            | Action::RemoveFromCart { ref attendee_id, .. }
+            | Action::UpdateProductQuantity { ref attendee_id, .. }
+            | Action::LoadLikeList { ref attendee_id }
+            | Action::RemoveFromLikeList { ref attendee_id, .. }
+            | Action::LoadLastSeen { ref attendee_id } => {
+                let target = match (self.is_guide(), attendee_id) {
+                    (true, Some(id)) => id.clone(),
+                    _ => self.claims.sub.clone(),
+                };
+                Some(self.room.publish(Audience::Attendee(target), Event::Reload { action }))
+            }
+            Action::LoadProductReviews { .. } => None,
+        };
+        Self::ack(r#ref, seq)
+    }
+
+    fn interact(&self, r#ref: Option<u32>, interaction: Interaction) -> Option<ServerFrame> {
+        if interaction.is_guide_only() && !self.is_guide() {
+            self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
+            return Some(ServerFrame::error(
+                r#ref,
+                ErrorCode::Forbidden,
+                format!("only a guide may send {:?}", interaction.name()),
+            ));
+        }
+        let seq = match interaction {
+            Interaction::GuideHovered(payload) => {
+                self.room.publish_volatile(
+                    Audience::Everyone,
+                    VolatileEvent::GuideHovered { hovered_element_id: payload.hovered_element_id },
+                );
+                None
+            }
+            Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
+                Some(self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }))
+            }
+            Interaction::DynamicPageClosed(p) => {
+                Some(self.room.publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }))
+            }
+            Interaction::BroadcastModeToggled(p) => {
+                Some(self.room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }))
+            }
+            Interaction::ViewModeChanged(p) => {
+                Some(self.room.publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }))
+            }
+            Interaction::ScreenSharingToggled(p) => {
+                Some(self.room.publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }))
+            }
+            // The rest are recorded by storefront-proxy's dsr/interaction endpoint.
+            _ => None,
+        };
+        Self::ack(r#ref, seq)
+    }
+}
+
+fn is_id(s: &str) -> bool {
+    s.len() == 32 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}

@@ -1,0 +1,339 @@
+//! One appointment's live state, its ordered event log and its subscribers.
+//!
+//! Every state change goes through [`Room::publish`], which under one lock assigns the
+//! next sequence number, applies the event to the state, appends it to the log and hands
+//! it to every subscriber's bounded queue. Doing all of that under the same lock is what
+//! makes every subscriber see one order, and makes [`Room::attach`] (snapshot or replay,
+//! then subscribe) free of gaps and duplicates.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use protocol::frame::{close_code, Event, Resume, ServerFrame, VolatileEvent};
+use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, StateForGuides};
+use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
+use tokio::sync::mpsc;
+
+/// Who may see an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Audience {
+    Everyone,
+    Guides,
+    /// One attendee, and the guides.
+    Attendee(String),
+}
+
+impl Audience {
+    fn includes(&self, role: Role, attendee_id: &str) -> bool {
+        match self {
+            Audience::Everyone => true,
+            Audience::Guides => role == Role::Guide,
+            Audience::Attendee(id) => role == Role::Guide || id == attendee_id,
+        }
+    }
+}
+
+/// What a connection task receives from its room.
+pub type Outbound = ServerFrame;
+
+/// A connection's handle in a room.
+pub struct Subscriber {
+    pub connection_id: u64,
+    pub attendee_id: String,
+    pub role: Role,
+    tx: mpsc::Sender<Outbound>,
+    /// The `seq` of the last event queued for this subscriber (the next one's `prev`).
+    last_sent: u64,
+    /// Set before the room drops the sender, so the connection knows why its queue ended.
+    close_reason: Arc<AtomicU16>,
+}
+
+/// The result of attaching a connection: what to send before anything from the queue.
+pub struct Attached {
+    pub welcome: ServerFrame,
+    pub replay: Vec<ServerFrame>,
+}
+
+struct LoggedEvent {
+    seq: u64,
+    audience: Audience,
+    event: Event,
+}
+
+struct Participant {
+    role: Role,
+    summary: AttendeeSummary,
+    connections: usize,
+}
+
+struct Inner {
+    epoch: String,
+    seq: u64,
+    state_for_all: StateForAll,
+    state_for_clients: StateForClients,
+    participants: BTreeMap<String, Participant>,
+    log: VecDeque<LoggedEvent>,
+    subscribers: Vec<Subscriber>,
+}
+
+pub struct Room {
+    pub appointment_id: String,
+    retained_events: usize,
+    // A std Mutex: it is never held across an `.await` (queues are fed with try_send).
+    inner: Mutex<Inner>,
+}
+
+fn now_rfc3339() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
+impl Room {
+    pub fn new(appointment_id: String, retained_events: usize) -> Self {
+        Room {
+            appointment_id,
+            retained_events,
+            inner: Mutex::new(Inner {
+                epoch: format!("{:016x}", rand::random::<u64>()),
+                seq: 0,
+                state_for_all: StateForAll::default(),
+                state_for_clients: StateForClients::default(),
+                participants: BTreeMap::new(),
+                log: VecDeque::new(),
+                subscribers: Vec::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic while holding the lock cannot leave the state half-changed in a way
+        // worse than losing the room, so recover the guard instead of poisoning the hub.
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn subscriber_count(&self) -> usize {
+        self.lock().subscribers.len()
+    }
+
+    pub fn state_for_all(&self) -> StateForAll {
+        self.lock().state_for_all.clone()
+    }
+
+    /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
+    /// the client's `hello`.
+    pub fn attach(
+        &self,
+        connection_id: u64,
+        claims: &HubClaims,
+        last_seq: Option<u64>,
+        epoch: Option<&str>,
+        tx: mpsc::Sender<Outbound>,
+        close_reason: Arc<AtomicU16>,
+        heartbeat_ms: u64,
+    ) -> Attached {
+        let mut inner = self.lock();
+        let role = claims.role;
+        let attendee_id = claims.sub.clone();
+        let oldest_retained = inner.log.front().map_or(inner.seq + 1, |e| e.seq);
+        let replayable = match (last_seq, epoch) {
+            (Some(last), Some(epoch)) => {
+                epoch == inner.epoch && last <= inner.seq && last + 1 >= oldest_retained
+            }
+            _ => false,
+        };
+        let (resume, snapshot, replay, last_sent) = if replayable {
+            let last = last_seq.unwrap_or_default();
+            let mut prev = last;
+            let mut replay = Vec::new();
+            for logged in inner.log.iter().filter(|e| e.seq > last) {
+                if logged.audience.includes(role, &attendee_id) {
+                    replay.push(ServerFrame::Event { seq: logged.seq, prev, event: logged.event.clone() });
+                    prev = logged.seq;
+                }
+            }
+            (Resume::Replayed, None, replay, prev)
+        } else {
+            let resume = if last_seq.is_some() { Resume::Snapshot } else { Resume::Fresh };
+            (resume, Some(inner.snapshot_for(role)), Vec::new(), inner.seq)
+        };
+        let welcome = ServerFrame::Welcome {
+            appointment_id: self.appointment_id.clone(),
+            attendee_id: attendee_id.clone(),
+            role,
+            seq: inner.seq,
+            epoch: inner.epoch.clone(),
+            resume,
+            snapshot,
+            heartbeat_ms,
+        };
+        inner.subscribers.push(Subscriber { connection_id, attendee_id, role, tx, last_sent, close_reason });
+        Attached { welcome, replay }
+    }
+
+    /// Removes a connection; returns whether it was still attached.
+    pub fn detach(&self, connection_id: u64) -> bool {
+        let mut inner = self.lock();
+        let before = inner.subscribers.len();
+        inner.subscribers.retain(|s| s.connection_id != connection_id);
+        before != inner.subscribers.len()
+    }
+
+    /// Applies a state event, gives it the next sequence number and queues it for every
+    /// subscriber in `audience`. Returns the sequence number.
+    pub fn publish(&self, audience: Audience, event: Event) -> u64 {
+        let mut inner = self.lock();
+        inner.publish(audience, event, self.retained_events)
+    }
+
+    /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
+    pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
+        let inner = self.lock();
+        for sub in inner.subscribers.iter().filter(|s| audience.includes(s.role, &s.attendee_id)) {
+            let _ = sub.tx.try_send(ServerFrame::Volatile { event: event.clone() });
+        }
+    }
+
+    /// Records that a participant connected or disconnected, and tells the guides.
+    pub fn set_presence(&self, claims: &HubClaims, connected: bool) {
+        let mut inner = self.lock();
+        let now = now_rfc3339();
+        let participant = inner.participants.entry(claims.sub.clone()).or_insert_with(|| Participant {
+            role: claims.role,
+            summary: AttendeeSummary {
+                attendee_id: claims.sub.clone(),
+                attendee_name: claims.name.clone(),
+                video_user_id: None,
+                has_joined: true,
+                status: AttendeeStatus::Joined,
+                connection: ConnectionState::Connecting,
+                cart_permission: CartPermission::Missing,
+                last_active_at: None,
+            },
+            connections: 0,
+        });
+        let previous = participant.summary.connection;
+        if connected {
+            participant.connections += 1;
+            participant.summary.connection = match previous {
+                ConnectionState::Connecting => ConnectionState::Connected,
+                _ if participant.connections > 1 => previous,
+                _ => ConnectionState::Reconnected,
+            };
+        } else {
+            participant.connections = participant.connections.saturating_sub(1);
+            if participant.connections == 0 {
+                participant.summary.connection = ConnectionState::Lost;
+            }
+        }
+        participant.summary.last_active_at = Some(now);
+        if participant.summary.connection != previous {
+            let attendee = participant.summary.clone();
+            inner.publish(Audience::Guides, Event::AttendeeChanged { attendee }, self.retained_events);
+        }
+    }
+}
+
+impl Inner {
+    fn publish(&mut self, audience: Audience, event: Event, retained: usize) -> u64 {
+        self.seq += 1;
+        let seq = self.seq;
+        self.apply(&event);
+        for sub in self.subscribers.iter_mut() {
+            if !audience.includes(sub.role, &sub.attendee_id) {
+                continue;
+            }
+            let frame = ServerFrame::Event { seq, prev: sub.last_sent, event: event.clone() };
+            match sub.tx.try_send(frame) {
+                Ok(()) => sub.last_sent = seq,
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => {}
+            }
+        }
+        // Dropping a subscriber drops its sender; its connection task then sees the queue
+        // end after the frames already in it and closes with `close_reason`.
+        self.subscribers
+            .retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
+        self.log.push_back(LoggedEvent { seq, audience, event });
+        while self.log.len() > retained {
+            self.log.pop_front();
+        }
+        seq
+    }
+
+    fn apply(&mut self, event: &Event) {
+        let all = &mut self.state_for_all;
+        match event {
+            Event::SlideSwitched { page_id, section_id, slide_alias } => {
+                all.current_page_id = Some(page_id.clone());
+                all.current_section_id = Some(section_id.clone());
+                all.last_active_guide_section = Some(section_id.clone());
+                all.current_slide_alias = *slide_alias;
+                all.current_slide_data = None;
+            }
+            Event::PresentationStarted { started_at } => {
+                all.started = true;
+                all.running = true;
+                all.started_at = Some(started_at.clone());
+            }
+            Event::PresentationEnded { ended_at } => {
+                all.running = false;
+                all.ended = true;
+                all.ended_at = Some(ended_at.clone());
+            }
+            Event::LockChanged { locked } => all.locked = *locked,
+            Event::GuideProductChanged { product_id } => all.current_guide_product_id = product_id.clone(),
+            Event::DynamicPageOpened { page } => all.current_dynamic_page = Some(page.clone()),
+            Event::DynamicPageClosed { page_id, all: close_all } => {
+                let matches = all
+                    .current_dynamic_page
+                    .as_ref()
+                    .is_some_and(|open| *close_all || page_id.as_deref() == Some(open.page_id.as_str()));
+                if matches {
+                    all.current_dynamic_page = None;
+                }
+            }
+            Event::BroadcastModeChanged { active } => all.broadcast_mode = *active,
+            Event::ViewModeChanged { mode } => all.view_mode = *mode,
+            Event::ScreenSharingChanged { active } => all.allow_screen_sharing = *active,
+            Event::MuteAllChanged { muted } => all.muted_all = *muted,
+            Event::AttendeeChanged { attendee } => {
+                if let Some(p) = self.participants.get_mut(&attendee.attendee_id) {
+                    p.summary = attendee.clone();
+                }
+            }
+            Event::AttendeeRemoved { attendee_id } => {
+                self.participants.remove(attendee_id);
+            }
+            Event::CartPermissionChanged { attendee_id, permission } => {
+                if let Some(p) = self.participants.get_mut(attendee_id) {
+                    p.summary.cart_permission = *permission;
+                }
+            }
+            Event::Reload { .. } => {}
+        }
+    }
+
+    fn snapshot_for(&self, role: Role) -> Snapshot {
+        let state_for_guides = (role == Role::Guide).then(|| {
+            let mut guides = StateForGuides::default();
+            for (id, p) in &self.participants {
+                let map = match (p.role, p.summary.connection) {
+                    (Role::Guide, _) => &mut guides.guides,
+                    (Role::Client, ConnectionState::Lost) => &mut guides.inactive_clients,
+                    (Role::Client, _) => &mut guides.clients,
+                };
+                map.insert(id.clone(), p.summary.clone());
+            }
+            guides
+        });
+        Snapshot {
+            state_for_all: self.state_for_all.clone(),
+            state_for_clients: self.state_for_clients.clone(),
+            state_for_guides,
+        }
+    }
+}

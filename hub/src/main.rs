@@ -1,0 +1,29 @@
+use clap::Parser;
+use hub::{Config, Hub};
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_writer(std::io::stderr)
+        .init();
+    let config = Config::parse();
+    let secret = config.load_secret()?;
+    let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
+    println!("hub listening on http://{}", listener.local_addr()?);
+    Hub::new(config, secret).serve(listener, shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        if let Ok(mut sig) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            sig.recv().await;
+        }
+    };
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+}

@@ -1,0 +1,122 @@
+//! The hub's HTTP side: `/ws`, `/healthz`, `/metrics`.
+
+use std::sync::Arc;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use protocol::codec::Codec;
+use protocol::frame::{SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK};
+use protocol::HubClaims;
+use serde::Deserialize;
+use tokio::net::TcpListener;
+
+use crate::config::Config;
+use crate::connection::Session;
+use crate::live::Rooms;
+use crate::metrics::Metrics;
+
+/// Shared state of all handlers. Cheap to clone.
+#[derive(Clone)]
+pub struct Hub {
+    pub config: Arc<Config>,
+    secret: Arc<Vec<u8>>,
+    pub rooms: Rooms,
+    pub metrics: Arc<Metrics>,
+}
+
+impl Hub {
+    pub fn new(config: Config, secret: Vec<u8>) -> Self {
+        let rooms = Rooms::new(config.retained_events);
+        Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default() }
+    }
+
+    pub fn router(self) -> Router {
+        Router::new()
+            .route("/ws", get(ws))
+            .route("/healthz", get(healthz))
+            .route("/metrics", get(metrics))
+            .with_state(self)
+    }
+
+    /// Serves until the process ends or `shutdown` resolves.
+    pub async fn serve(self, listener: TcpListener, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+        axum::serve(listener, self.router()).with_graceful_shutdown(shutdown).await
+    }
+}
+
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+async fn metrics(State(hub): State<Hub>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        hub.metrics.render(hub.rooms.len(), hub.rooms.connections()),
+    )
+}
+
+#[derive(Deserialize)]
+struct WsQuery {
+    token: Option<String>,
+}
+
+fn refuse(status: StatusCode, code: &str, detail: &str) -> Response {
+    let body = serde_json::json!({"errors": [{
+        "status": status.as_u16().to_string(), "code": code, "title": status.canonical_reason().unwrap_or(""), "detail": detail,
+    }]});
+    (status, Json(body)).into_response()
+}
+
+/// Upgrades only with a valid hub token, from `?token=` (browsers cannot set headers on
+/// a WebSocket) or `Authorization: Bearer`.
+async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let Some(token) = query.token.as_deref().or(bearer) else {
+        hub.metrics.refused_tokens.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        return refuse(StatusCode::UNAUTHORIZED, "HUB__TOKEN_MISSING", "A hub token is required.");
+    };
+    let claims = match HubClaims::verify(token, &hub.secret) {
+        Ok(claims) => claims,
+        Err(error) => {
+            hub.metrics.refused_tokens.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tracing::info!(%error, "refused a hub token");
+            return refuse(StatusCode::UNAUTHORIZED, "HUB__TOKEN_INVALID", "The hub token is invalid or expired.");
+        }
+    };
+    let room = hub.rooms.get_or_create(&claims.apt);
+    let config = hub.config.clone();
+    let metrics = hub.metrics.clone();
+    // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
+    // (128 KiB write buffer) would cost far more than the state per connection.
+    upgrade
+        .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
+        .max_write_buffer_size(1024 * 1024)
+        .max_message_size(64 * 1024)
+        .max_frame_size(64 * 1024)
+        .on_upgrade(move |socket| {
+            // No subprotocol offered: JSON, the default.
+            let codec = socket
+                .protocol()
+                .and_then(|p| p.to_str().ok())
+                .and_then(Codec::from_subprotocol)
+                .unwrap_or(Codec::Json);
+            let session = Session {
+                claims,
+                codec,
+                room,
+                heartbeat: config.heartbeat(),
+                send_queue: config.send_queue,
+                metrics,
+            };
+            session.run(socket)
+        })
+}

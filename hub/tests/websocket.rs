@@ -1,0 +1,318 @@
+//! The hub over real sockets: a real server on port 0 and tokio-tungstenite clients.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures_util::{SinkExt, StreamExt};
+use hub::{Config, Hub};
+use protocol::action::Action;
+use protocol::codec::{Codec, Encoded};
+use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame};
+use protocol::{HubClaims, Role};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const SECRET: &[u8] = b"test-secret";
+const APPOINTMENT: &str = "0123456789abcdef0123456789abcdef";
+const PAGE: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn start(retained_events: usize) -> String {
+    let config = Config {
+        bind: [127, 0, 0, 1].into(),
+        port: 0,
+        data_dir: std::env::temp_dir(),
+        secret: None,
+        heartbeat_secs: 15,
+        send_queue: 64,
+        retained_events,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(Hub::new(config, SECRET.to_vec()).serve(listener, std::future::pending()));
+    format!("127.0.0.1:{}", addr.port())
+}
+
+fn token(attendee: &str, role: Role, secret: &[u8]) -> String {
+    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
+    HubClaims { sub: attendee.repeat(32 / attendee.len()), apt: APPOINTMENT.into(), role, name: None, exp }
+        .sign(secret)
+        .unwrap()
+}
+
+struct Client {
+    socket: Socket,
+    codec: Codec,
+}
+
+impl Client {
+    async fn connect(addr: &str, token: &str, codec: Codec) -> Client {
+        let mut request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
+        request.headers_mut().insert("sec-websocket-protocol", codec.subprotocol().parse().unwrap());
+        let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
+        assert_eq!(response.headers()["sec-websocket-protocol"], codec.subprotocol());
+        Client { socket, codec }
+    }
+
+    async fn send(&mut self, frame: &ClientFrame) {
+        let message = match self.codec.encode(frame).unwrap() {
+            Encoded::Text(text) => Message::text(text),
+            Encoded::Binary(bytes) => Message::binary(bytes),
+        };
+        self.socket.send(message).await.unwrap();
+    }
+
+    /// The next frame other than a ping, within two seconds.
+    async fn recv(&mut self) -> ServerFrame {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(2), self.socket.next())
+                .await
+                .expect("a frame in time")
+                .expect("socket open")
+                .expect("no socket error");
+            let frame: ServerFrame = match message {
+                Message::Text(text) => self.codec.decode_text(text.as_str()).unwrap(),
+                Message::Binary(bytes) => self.codec.decode_binary(&bytes).unwrap(),
+                Message::Close(close) => panic!("closed: {close:?}"),
+                _ => continue,
+            };
+            if !matches!(frame, ServerFrame::Ping { .. }) {
+                return frame;
+            }
+        }
+    }
+
+    /// Sends hello and returns (seq, epoch, resume, snapshot slide alias).
+    async fn hello(&mut self, last_seq: Option<u64>, epoch: Option<String>) -> (u64, String, Resume, Option<u32>) {
+        self.send(&ClientFrame::Hello { last_seq, epoch }).await;
+        match self.recv().await {
+            ServerFrame::Welcome { seq, epoch, resume, snapshot, .. } => {
+                (seq, epoch, resume, snapshot.map(|s| s.state_for_all.current_slide_alias))
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    async fn switch_slide(&mut self, r#ref: u32, slide_alias: u32) {
+        let action = Action::SwitchSlide { page_id: PAGE.into(), section_id: format!("{slide_alias:032x}"), slide_alias };
+        self.send(&ClientFrame::Action { r#ref: Some(r#ref), action }).await;
+    }
+
+    /// The next slide event, skipping events for other things (presence).
+    async fn next_slide(&mut self) -> (u64, u64, u32) {
+        loop {
+            match self.recv().await {
+                ServerFrame::Event { seq, prev, event: Event::SlideSwitched { slide_alias, .. } } => {
+                    return (seq, prev, slide_alias)
+                }
+                ServerFrame::Event { .. } | ServerFrame::Ack { .. } => continue,
+                other => panic!("expected a slide event, got {other:?}"),
+            }
+        }
+    }
+}
+
+async fn upgrade_status(addr: &str, query: &str) -> u16 {
+    let request = format!("ws://{addr}/ws{query}").into_client_request().unwrap();
+    match tokio_tungstenite::connect_async(request).await {
+        Ok(_) => 101,
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => response.status().as_u16(),
+        Err(other) => panic!("unexpected error {other}"),
+    }
+}
+
+#[tokio::test]
+async fn forged_missing_and_expired_tokens_are_refused() {
+    let addr = start(16).await;
+    assert_eq!(upgrade_status(&addr, "").await, 401);
+    assert_eq!(upgrade_status(&addr, "?token=not-a-jwt").await, 401);
+    let forged = token("c1", Role::Guide, b"someone-elses-secret");
+    assert_eq!(upgrade_status(&addr, &format!("?token={forged}")).await, 401);
+    let expired = HubClaims { sub: "a".repeat(32), apt: APPOINTMENT.into(), role: Role::Guide, name: None, exp: 1 }
+        .sign(SECRET)
+        .unwrap();
+    assert_eq!(upgrade_status(&addr, &format!("?token={expired}")).await, 401);
+    let good = token("c1", Role::Client, SECRET);
+    assert_eq!(upgrade_status(&addr, &format!("?token={good}")).await, 101);
+}
+
+#[tokio::test]
+async fn guide_switches_slides_and_every_client_follows_in_order() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    let mut json_client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    let mut msgpack_client = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::MsgPack).await;
+    guide.hello(None, None).await;
+    let (_, _, resume, _) = json_client.hello(None, None).await;
+    assert_eq!(resume, Resume::Fresh);
+    msgpack_client.hello(None, None).await;
+
+    for alias in 1..=10 {
+        guide.switch_slide(alias, alias).await;
+    }
+    for client in [&mut json_client, &mut msgpack_client] {
+        let mut last = None;
+        for alias in 1..=10 {
+            let (seq, prev, got) = client.next_slide().await;
+            assert_eq!(got, alias, "slides arrive in the guide's order");
+            if let Some(last) = last {
+                assert_eq!(prev, last, "prev chains to the previous event sent");
+            }
+            last = Some(seq);
+        }
+    }
+    // The guide gets acks carrying the sequence numbers.
+    let mut acks = 0;
+    while acks < 10 {
+        if let ServerFrame::Ack { seq, .. } = guide.recv().await {
+            assert!(seq.is_some());
+            acks += 1;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_client_may_not_switch_slides() {
+    let addr = start(16).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.hello(None, None).await;
+    client.switch_slide(7, 3).await;
+    match client.recv().await {
+        ServerFrame::Error { r#ref, code, .. } => {
+            assert_eq!(r#ref, Some(7));
+            assert_eq!(code, ErrorCode::Forbidden);
+        }
+        other => panic!("expected an error, got {other:?}"),
+    }
+    // Nothing changed: a new participant still sees slide 0.
+    let mut other = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
+    assert_eq!(other.hello(None, None).await.3, Some(0));
+}
+
+#[tokio::test]
+async fn malformed_frames_get_an_error_and_the_session_goes_on() {
+    let addr = start(16).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    for junk in ["{", "null", r#"{"type":"action","action":{"key":"switchSlide","payload":{}}}"#] {
+        guide.socket.send(Message::text(junk)).await.unwrap();
+        loop {
+            match guide.recv().await {
+                ServerFrame::Error { code, .. } => {
+                    assert_eq!(code, ErrorCode::BadFrame);
+                    break;
+                }
+                ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. } => continue,
+                other => panic!("expected an error, got {other:?}"),
+            }
+        }
+    }
+    // Binary frames on a JSON connection are refused too.
+    guide.socket.send(Message::binary(vec![0xc1, 0x00])).await.unwrap();
+    assert!(matches!(guide.recv().await, ServerFrame::Error { code: ErrorCode::BadFrame, .. }));
+    // An invalid id is refused by validation, not applied.
+    let action = Action::SwitchSlide { page_id: "NOT-AN-ID".into(), section_id: PAGE.into(), slide_alias: 1 };
+    guide.send(&ClientFrame::Action { r#ref: Some(1), action }).await;
+    assert!(matches!(guide.recv().await, ServerFrame::Error { code: ErrorCode::InvalidPayload, .. }));
+    guide.switch_slide(2, 5).await;
+    assert_eq!(guide.next_slide().await.2, 5);
+}
+
+#[tokio::test]
+async fn a_frame_before_hello_closes_the_connection() {
+    let addr = start(16).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.send(&ClientFrame::Ping { nonce: 1 }).await;
+    assert!(matches!(client.recv().await, ServerFrame::Error { code: ErrorCode::UnexpectedFrame, .. }));
+    let next = tokio::time::timeout(Duration::from_secs(2), client.socket.next()).await.unwrap();
+    match next {
+        Some(Ok(Message::Close(Some(frame)))) => assert_eq!(u16::from(frame.code), 4000),
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_reconnecting_client_gets_exactly_the_missed_events() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let client_token = token("c1", Role::Client, SECRET);
+    let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
+    let (_, epoch, _, _) = client.hello(None, None).await;
+    guide.switch_slide(1, 1).await;
+    let (last_seq, _, _) = client.next_slide().await;
+    client.socket.close(None).await.unwrap();
+    drop(client);
+
+    for alias in 2..=4 {
+        guide.switch_slide(alias, alias).await;
+    }
+    for _ in 1..=4 {
+        guide.next_slide().await;
+    }
+    let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
+    let (_, _, resume, snapshot) = client.hello(Some(last_seq), Some(epoch)).await;
+    assert_eq!(resume, Resume::Replayed);
+    assert_eq!(snapshot, None);
+    let mut prev_expected = last_seq;
+    for alias in 2..=4 {
+        let (seq, prev, got) = client.next_slide().await;
+        assert_eq!(got, alias);
+        assert_eq!(prev, prev_expected);
+        assert!(seq > prev);
+        prev_expected = seq;
+    }
+    // No duplicate: the next frame is the next live change.
+    guide.switch_slide(9, 5).await;
+    let (_, prev, got) = client.next_slide().await;
+    assert_eq!((got, prev), (5, prev_expected));
+}
+
+#[tokio::test]
+async fn a_client_behind_the_retained_window_or_epoch_gets_a_snapshot() {
+    let addr = start(2).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    let (_, epoch, _, _) = guide.hello(None, None).await;
+    for alias in 1..=6 {
+        guide.switch_slide(alias, alias).await;
+    }
+    for _ in 1..=6 {
+        guide.next_slide().await;
+    }
+    let client_token = token("c1", Role::Client, SECRET);
+    let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
+    let (_, _, resume, alias) = client.hello(Some(1), Some(epoch)).await;
+    assert_eq!((resume, alias), (Resume::Snapshot, Some(6)));
+    let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
+    let (_, _, resume, alias) = client.hello(Some(1), Some("another-epoch".into())).await;
+    assert_eq!((resume, alias), (Resume::Snapshot, Some(6)));
+}
+
+#[tokio::test]
+async fn guides_see_participants_arrive_and_clients_do_not() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    // The guide's own presence.
+    assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. }));
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    let (welcome_seq, _, _, _) = client.hello(None, None).await;
+    match guide.recv().await {
+        ServerFrame::Event { event: Event::AttendeeChanged { attendee }, .. } => {
+            assert_eq!(attendee.attendee_id, "c1".repeat(16));
+            assert_eq!(attendee.connection, protocol::ConnectionState::Connected);
+        }
+        other => panic!("expected a presence event, got {other:?}"),
+    }
+    guide.switch_slide(1, 1).await;
+    // The client's first event is the slide; its prev skips the guide-only presence event.
+    match client.recv().await {
+        ServerFrame::Event { seq, prev, event: Event::SlideSwitched { .. } } => {
+            assert_eq!(prev, welcome_seq);
+            assert_eq!(seq, welcome_seq + 2);
+        }
+        other => panic!("expected the slide, got {other:?}"),
+    }
+}

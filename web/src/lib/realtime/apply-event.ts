@@ -1,0 +1,94 @@
+import type { AttendeeSummary, Event, Snapshot, StateForAll, StateForGuides, VolatileEvent } from '@/protocol/generated';
+
+function withAll(snapshot: Snapshot, patch: Partial<StateForAll>): Snapshot {
+  return { ...snapshot, stateForAll: { ...snapshot.stateForAll, ...patch } };
+}
+
+function withGuides(snapshot: Snapshot, update: (guides: StateForGuides) => StateForGuides): Snapshot {
+  return snapshot.stateForGuides ? { ...snapshot, stateForGuides: update(snapshot.stateForGuides) } : snapshot;
+}
+
+function without(map: StateForGuides['clients'], attendeeId: string): StateForGuides['clients'] {
+  const { [attendeeId]: _, ...rest } = map;
+  return rest;
+}
+
+/**
+ * Files a participant under `guides` when it is already known as a guide, else under
+ * `clients` or, once its connection is lost, `inactiveClients` (as the hub's snapshot does).
+ */
+function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): StateForGuides {
+  const id = attendee.attendeeId;
+  if (id in guides.guides) return { ...guides, guides: { ...guides.guides, [id]: attendee } };
+  const inactive = attendee.connection === 'lost';
+  return {
+    ...guides,
+    clients: inactive ? without(guides.clients, id) : { ...guides.clients, [id]: attendee },
+    inactiveClients: inactive ? { ...guides.inactiveClients, [id]: attendee } : without(guides.inactiveClients, id),
+  };
+}
+
+/** The state after `event`. Pure: `snapshot` is left as it was. */
+export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
+  switch (event.kind) {
+    case 'slideSwitched':
+      return withAll(snapshot, {
+        currentPageId: event.pageId,
+        currentSectionId: event.sectionId,
+        lastActiveGuideSection: event.sectionId,
+        currentSlideAlias: event.slideAlias,
+        currentSlideData: null,
+      });
+    case 'presentationStarted':
+      return withAll(snapshot, { started: true, running: true, startedAt: event.startedAt });
+    case 'presentationEnded':
+      return withAll(snapshot, { running: false, ended: true, endedAt: event.endedAt });
+    case 'lockChanged':
+      return withAll(snapshot, { locked: event.locked });
+    case 'guideProductChanged':
+      return withAll(snapshot, { currentGuideProductId: event.productId });
+    case 'dynamicPageOpened':
+      return withAll(snapshot, { currentDynamicPage: event.page });
+    case 'dynamicPageClosed': {
+      const open = snapshot.stateForAll.currentDynamicPage;
+      const closes = open !== null && (event.all || event.pageId === open.pageId);
+      return closes ? withAll(snapshot, { currentDynamicPage: null }) : snapshot;
+    }
+    case 'broadcastModeChanged':
+      return withAll(snapshot, { broadcastMode: event.active });
+    case 'viewModeChanged':
+      return withAll(snapshot, { viewMode: event.mode });
+    case 'screenSharingChanged':
+      return withAll(snapshot, { allowScreenSharing: event.active });
+    case 'muteAllChanged':
+      return withAll(snapshot, { mutedAll: event.muted });
+    case 'attendeeChanged':
+      return withGuides(snapshot, (guides) => placeAttendee(guides, event.attendee));
+    case 'attendeeRemoved':
+      return withGuides(snapshot, (guides) => ({
+        ...guides,
+        clients: without(guides.clients, event.attendeeId),
+        inactiveClients: without(guides.inactiveClients, event.attendeeId),
+        guides: without(guides.guides, event.attendeeId),
+      }));
+    case 'cartPermissionChanged':
+      return withGuides(snapshot, (guides) => {
+        const attendee = guides.clients[event.attendeeId] ?? guides.inactiveClients[event.attendeeId];
+        return attendee ? placeAttendee(guides, { ...attendee, cartPermission: event.permission }) : guides;
+      });
+    case 'reload':
+      // A hint to reload data held outside the live state; nothing to change here.
+      return snapshot;
+  }
+}
+
+/** The state after a volatile (unsequenced) event. */
+export function applyVolatile(snapshot: Snapshot, event: VolatileEvent): Snapshot {
+  switch (event.kind) {
+    case 'guideHovered':
+      return {
+        ...snapshot,
+        stateForClients: { ...snapshot.stateForClients, hoveredElementId: event.hoveredElementId },
+      };
+  }
+}
