@@ -1,1 +1,15 @@
+//! storefront-proxy: the one public origin. Serves the web app, the embedded shop's
+//! Store and Admin APIs over SQLite, and forwards `/ws` to the hub. See ARCHITECTURE.md.
 
+pub mod admin;
+pub mod app;
+pub mod config;
+pub mod demo;
+pub mod dsr;
+pub mod error;
+pub mod gateway;
+pub mod storage;
+pub mod store_api;
+
+pub use app::App;
+pub use config::Config;

@@ -25,7 +25,12 @@ function isOptionalString(value: unknown): value is string | null | undefined {
 export function parseRuntimeConfig(raw: unknown): RuntimeConfigResult {
   if (typeof raw !== 'object' || raw === null) return { ok: false, error: 'invalid' };
   const { shopEndpoint, shopAccessToken, hubUrl, livekitUrl } = raw as Record<string, unknown>;
-  if (![shopEndpoint, shopAccessToken, hubUrl, livekitUrl].every(isOptionalString)) {
+  if (
+    !isOptionalString(shopEndpoint) ||
+    !isOptionalString(shopAccessToken) ||
+    !isOptionalString(hubUrl) ||
+    !isOptionalString(livekitUrl)
+  ) {
     return { ok: false, error: 'invalid' };
   }
   if (!shopEndpoint?.trim() || !shopAccessToken?.trim()) return { ok: false, error: 'missingShop' };

@@ -1,0 +1,5 @@
+//! Admin API authentication: `POST /api/oauth/token` and the bearer-token extractor.
+
+pub mod oauth;
+
+pub use oauth::AdminUser;

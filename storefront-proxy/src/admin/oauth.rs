@@ -1,0 +1,157 @@
+//! OAuth password and refresh-token grants over the `admin_user` table, and the
+//! [`AdminUser`] extractor that every `/api` route takes.
+
+use argon2::{Argon2, PasswordHash, PasswordVerifier};
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::routing::post;
+use axum::{Json, Router};
+use rusqlite::{params, OptionalExtension};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::App;
+use crate::error::{ApiError, ApiResult, Body};
+use crate::storage::new_id;
+
+/// Seconds an access token lives (Shopware's default).
+pub const ACCESS_TOKEN_TTL: i64 = 600;
+pub const REFRESH_TOKEN_TTL: i64 = 7 * 24 * 3600;
+
+pub fn routes() -> Router<App> {
+    Router::new().route("/oauth/token", post(token))
+}
+
+#[derive(Deserialize)]
+struct TokenRequest {
+    grant_type: String,
+    username: Option<String>,
+    password: Option<String>,
+    refresh_token: Option<String>,
+}
+
+fn now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+fn invalid_grant() -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "6", "The user credentials were incorrect.")
+}
+
+async fn token(State(app): State<App>, Body(request): Body<TokenRequest>) -> ApiResult<Json<Value>> {
+    let user_id = match request.grant_type.as_str() {
+        "password" => {
+            let (Some(username), Some(password)) = (request.username, request.password) else {
+                return Err(ApiError::bad_request("2", "The request is missing a required parameter (username, password)."));
+            };
+            let row: Option<(String, String)> = app
+                .db
+                .call(move |conn| {
+                    Ok(conn
+                        .query_row(
+                            "SELECT id, password_hash FROM admin_user WHERE username = ?1",
+                            [&username],
+                            |r| Ok((r.get(0)?, r.get(1)?)),
+                        )
+                        .optional()?)
+                })
+                .await?;
+            let Some((user_id, hash)) = row else { return Err(invalid_grant()) };
+            let verified = tokio::task::spawn_blocking(move || {
+                PasswordHash::new(&hash)
+                    .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+                    .unwrap_or(false)
+            })
+            .await
+            .map_err(anyhow::Error::from)?;
+            if !verified {
+                return Err(invalid_grant());
+            }
+            user_id
+        }
+        "refresh_token" => {
+            let Some(refresh) = request.refresh_token else {
+                return Err(ApiError::bad_request("2", "The request is missing a required parameter (refresh_token)."));
+            };
+            let user: Option<String> = app
+                .db
+                .call(move |conn| {
+                    // A refresh token is used once.
+                    Ok(conn
+                        .query_row(
+                            "DELETE FROM admin_token WHERE token = ?1 AND kind = 'refresh' AND expires_at > ?2 RETURNING user_id",
+                            params![refresh, now()],
+                            |r| r.get(0),
+                        )
+                        .optional()?)
+                })
+                .await?;
+            user.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "9", "The refresh token is invalid."))?
+        }
+        other => {
+            return Err(ApiError::bad_request("2", format!("The authorization grant type \"{other}\" is not supported.")))
+        }
+    };
+    let access = new_id() + &new_id();
+    let refresh = new_id() + &new_id();
+    let (a, r) = (access.clone(), refresh.clone());
+    app.db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            tx.execute("DELETE FROM admin_token WHERE expires_at <= ?1", [now()])?;
+            tx.execute(
+                "INSERT INTO admin_token (token, kind, user_id, expires_at) VALUES (?1, 'access', ?2, ?3)",
+                params![a, user_id, now() + ACCESS_TOKEN_TTL],
+            )?;
+            tx.execute(
+                "INSERT INTO admin_token (token, kind, user_id, expires_at) VALUES (?1, 'refresh', ?2, ?3)",
+                params![r, user_id, now() + REFRESH_TOKEN_TTL],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await?;
+    Ok(Json(json!({
+        "token_type": "Bearer",
+        "expires_in": ACCESS_TOKEN_TTL,
+        "access_token": access,
+        "refresh_token": refresh,
+    })))
+}
+
+/// The admin user of a request's `Authorization: Bearer` access token.
+#[derive(Debug, Clone)]
+pub struct AdminUser {
+    pub id: String,
+    pub display_name: String,
+}
+
+impl FromRequestParts<App> for AdminUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        let token = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::to_owned)
+            .ok_or_else(ApiError::unauthorized)?;
+        let user = app
+            .db
+            .call(move |conn| {
+                Ok(conn
+                    .query_row(
+                        "SELECT u.id, u.first_name || ' ' || u.last_name FROM admin_token t
+                         JOIN admin_user u ON u.id = t.user_id
+                         WHERE t.token = ?1 AND t.kind = 'access' AND t.expires_at > ?2",
+                        params![token, now()],
+                        |r| Ok(AdminUser { id: r.get(0)?, display_name: r.get(1)? }),
+                    )
+                    .optional()?)
+            })
+            .await?;
+        user.ok_or_else(ApiError::unauthorized)
+    }
+}

@@ -1,0 +1,59 @@
+//! The application state and the one place where all routers are merged.
+
+use std::sync::Arc;
+
+use axum::Router;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::storage::Db;
+use crate::{admin, dsr, gateway, store_api};
+
+/// Shared state of all handlers. Cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub hub_secret: Arc<Vec<u8>>,
+}
+
+impl App {
+    /// Opens (and on first start seeds) the database under `DATA_DIR`.
+    pub async fn open(config: Config) -> anyhow::Result<App> {
+        let hub_secret = match &config.hub_secret {
+            Some(secret) => secret.as_bytes().to_vec(),
+            None => protocol::token::load_or_create_secret(&config.data_dir)?,
+        };
+        let db = Db::open(&config.data_dir.join("shop.sqlite"))?;
+        db.call(|conn| crate::demo::seed_if_empty(conn)).await?;
+        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret) })
+    }
+
+    pub fn router(self) -> Router {
+        let store_api = Router::new()
+            .merge(dsr::store_routes())
+            .fallback(route_not_found)
+            .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
+        let admin_api = Router::new()
+            .merge(admin::oauth::routes())
+            .merge(dsr::admin_routes())
+            .fallback(route_not_found);
+        // Every other path is the web app: a file of the build, else index.html, where
+        // the app's router resolves it (spec section 2, catch-all content page).
+        let dist = &self.config.web_dist;
+        let web_app = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+        Router::new()
+            .nest("/store-api", store_api)
+            .nest("/api", admin_api)
+            .merge(gateway::routes())
+            .fallback_service(web_app)
+            .layer(TraceLayer::new_for_http())
+            .with_state(self)
+    }
+}
+
+async fn route_not_found() -> ApiError {
+    ApiError::not_found("FRAMEWORK__ROUTE_NOT_FOUND", "No route found for this path.")
+}

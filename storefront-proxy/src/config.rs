@@ -1,0 +1,77 @@
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+/// storefront-proxy settings, from flags or the environment (CONTRACT.md).
+#[derive(Clone, clap::Parser)]
+#[command(name = "storefront-proxy", about = "Salesroom public origin")]
+pub struct Config {
+    /// Listen address.
+    #[arg(long, env = "BIND", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Listen port (the public origin); 0 picks a free one.
+    #[arg(long, env = "PORT", default_value_t = 8000)]
+    pub port: u16,
+    /// The hub's port on this host, used when `HUB_URL` is unset.
+    #[arg(long, env = "HUB_PORT", default_value_t = 8100)]
+    pub hub_port: u16,
+    /// Base URL of the hub for the proxy itself (WebSocket forwarding).
+    #[arg(long, env = "HUB_URL")]
+    pub hub_url: Option<String>,
+    /// The WebSocket URL browsers use for the hub. Unset: `/ws` on `SHOP_ENDPOINT`
+    /// (this proxy forwards it).
+    #[arg(long, env = "PUBLIC_HUB_URL")]
+    pub public_hub_url: Option<String>,
+    /// Secret shared with the hub for session tokens. Unset: `DATA_DIR/hub-secret`.
+    #[arg(long, env = "HUB_SECRET", hide_env_values = true)]
+    pub hub_secret: Option<String>,
+    /// Embedded shop data (SQLite) and other files.
+    #[arg(long, env = "DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// Base URL the web app calls; handed to it in `/runtime-config.json`.
+    #[arg(long, env = "SHOP_ENDPOINT")]
+    pub shop_endpoint: Option<String>,
+    /// Sales channel access key the web app sends.
+    #[arg(long, env = "SHOP_ACCESS_TOKEN")]
+    pub shop_access_token: Option<String>,
+    /// Forward `/store-api` and `/api` to this Shopware 6 instead of the embedded shop.
+    #[arg(long, env = "UPSTREAM_URL")]
+    pub upstream_url: Option<String>,
+    #[arg(long, env = "LIVEKIT_URL")]
+    pub livekit_url: Option<String>,
+    /// The built web app.
+    #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
+    pub web_dist: PathBuf,
+}
+
+impl Config {
+    pub fn hub_ws_url(&self) -> String {
+        let base = self.hub_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", self.hub_port));
+        let base = base.trim_end_matches('/');
+        let base = base.replacen("https://", "wss://", 1).replacen("http://", "ws://", 1);
+        format!("{base}/ws")
+    }
+
+    /// The hub URL for browsers, if it can be known without a request.
+    pub fn public_hub_url(&self) -> Option<String> {
+        if let Some(url) = &self.public_hub_url {
+            return Some(url.clone());
+        }
+        let endpoint = self.shop_endpoint.as_deref()?.trim_end_matches('/');
+        let ws = endpoint.replacen("https://", "wss://", 1).replacen("http://", "ws://", 1);
+        Some(format!("{ws}/ws"))
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("bind", &self.bind)
+            .field("port", &self.port)
+            .field("hub_url", &self.hub_ws_url())
+            .field("data_dir", &self.data_dir)
+            .field("shop_endpoint", &self.shop_endpoint)
+            .field("upstream_url", &self.upstream_url)
+            .field("hub_secret", &self.hub_secret.as_ref().map(|_| "<hidden>"))
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,25 @@
+//! Digital sales rooms: appointments, joining, presentations (spec section 7,
+//! "Presentation"), in the shapes of `reference/dsr-openapi.json`.
+
+pub mod appointment;
+pub mod join;
+pub mod presentation;
+
+use axum::routing::{get, post};
+use axum::Router;
+
+use crate::app::App;
+
+/// Routes under `/api` (admin, guide side).
+pub fn admin_routes() -> Router<App> {
+    Router::new()
+        .route("/search/dsr-appointment", post(appointment::search))
+        .route("/_action/dsr/appointment/{id}/join-as-guide", post(join::as_guide))
+}
+
+/// Routes under `/store-api` (client side).
+pub fn store_routes() -> Router<App> {
+    Router::new()
+        .route("/dsr/appointment/{presentation_path}/join-as-client", post(join::as_client))
+        .route("/dsr/appointment/presentation", get(presentation::structure))
+}

@@ -1,0 +1,246 @@
+//! Joining an appointment, as guide (admin API) or as client (store API). Both answer
+//! the reference `JoinAppointmentResponse` plus `hubUrl` and `hubToken`, the signed
+//! session token for the hub's `/ws`.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use protocol::{HubClaims, Role};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::appointment::{self, Appointment};
+use crate::admin::AdminUser;
+use crate::app::App;
+use crate::error::{ApiError, ApiResult};
+use crate::storage::{new_id, now_rfc3339};
+use crate::store_api::{ContextToken, SalesChannel, CONTEXT_TOKEN_HEADER};
+
+/// How long a hub session token is valid; clients join again after that.
+const HUB_TOKEN_TTL_SECS: u64 = 12 * 3600;
+const MAX_NAME_LENGTH: usize = 255;
+
+struct Joined {
+    appointment: Appointment,
+    sales_channel_name: String,
+    attendee_id: String,
+    attendee_name: Option<String>,
+    context_token: String,
+}
+
+fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiResult<Response> {
+    let exp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(anyhow::Error::from)?.as_secs()
+        + HUB_TOKEN_TTL_SECS;
+    let claims = HubClaims {
+        sub: joined.attendee_id.clone(),
+        apt: joined.appointment.id.clone(),
+        role,
+        name: joined.attendee_name.clone(),
+        exp,
+    };
+    let hub_token = claims.sign(&app.hub_secret).map_err(anyhow::Error::from)?;
+    let hub_url = app.config.public_hub_url().unwrap_or_else(|| {
+        let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
+        format!("ws://{host}/ws")
+    });
+    let a = &joined.appointment;
+    let body = json!({
+        "id": a.id,
+        "newContextToken": joined.context_token,
+        "attendeeId": joined.attendee_id,
+        "salesChannelId": a.sales_channel_id,
+        "salesChannelName": joined.sales_channel_name,
+        "appointmentName": a.name,
+        "presentationGuideMode": a.mode,
+        "isPreview": false,
+        "attendeeName": joined.attendee_name,
+        "videoUserId": null,
+        "b2bFeatures": { "quoteManagement": false },
+        // Mercure is replaced by the hub; the fields stay for reference clients.
+        "mercureSubscriberTopics": [],
+        "mercurePublisherTopic": null,
+        "JWTMercureSubscriberToken": null,
+        "JWTMercurePublisherToken": null,
+        "mercureHubPublicUrl": null,
+        "hubUrl": hub_url,
+        "hubToken": hub_token,
+        "apiAlias": "swag_digital_sales_rooms_content_appointment_struct_appointment_join_struct",
+    });
+    let mut response = Json(body).into_response();
+    if let Ok(value) = HeaderValue::from_str(&joined.context_token) {
+        response.headers_mut().insert(CONTEXT_TOKEN_HEADER, value);
+    }
+    Ok(response)
+}
+
+fn new_context(conn: &Connection, sales_channel_id: &str) -> rusqlite::Result<String> {
+    let token = new_id() + &new_id();
+    let now = now_rfc3339();
+    conn.execute(
+        "INSERT INTO store_context (token, sales_channel_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
+        params![token, sales_channel_id, now],
+    )?;
+    Ok(token)
+}
+
+fn sales_channel_name(conn: &Connection, id: &str) -> rusqlite::Result<String> {
+    conn.query_row("SELECT name FROM sales_channel WHERE id = ?1", [id], |r| r.get(0))
+}
+
+/// `POST /api/_action/dsr/appointment/{id}/join-as-guide`
+pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
+    let joined = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            let Some(appointment) = Appointment::by_id(&tx, &id)? else { return Ok(None) };
+            let existing: Option<(String, String)> = tx
+                .query_row(
+                    "SELECT id, context_token FROM attendee WHERE appointment_id = ?1 AND admin_user_id = ?2",
+                    params![appointment.id, user.id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            let (attendee_id, context_token) = match existing {
+                Some(found) => {
+                    tx.execute("UPDATE attendee SET last_active_at = ?1 WHERE id = ?2", params![now_rfc3339(), found.0])?;
+                    found
+                }
+                None => {
+                    let token = new_context(&tx, &appointment.sales_channel_id)?;
+                    let attendee_id = new_id();
+                    tx.execute(
+                        "INSERT INTO attendee (id, appointment_id, type, name, admin_user_id, context_token, joined_at)
+                         VALUES (?1, ?2, 'GUIDE', ?3, ?4, ?5, ?6)",
+                        params![attendee_id, appointment.id, user.display_name, user.id, token, now_rfc3339()],
+                    )?;
+                    (attendee_id, token)
+                }
+            };
+            let sales_channel_name = sales_channel_name(&tx, &appointment.sales_channel_id)?;
+            tx.commit()?;
+            Ok(Some(Joined {
+                appointment,
+                sales_channel_name,
+                attendee_id,
+                attendee_name: Some(user.display_name),
+                context_token,
+            }))
+        })
+        .await?
+        .ok_or_else(appointment::not_found)?;
+    respond(&app, &headers, Role::Guide, joined)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct JoinAsClient {
+    attendee_name: Option<String>,
+}
+
+/// `POST /store-api/dsr/appointment/{presentationPath}/join-as-client`. A request that
+/// carries the context token of an earlier join to the same appointment rejoins as
+/// the same attendee.
+pub async fn as_client(
+    channel: SalesChannel,
+    ContextToken(context_token): ContextToken,
+    State(app): State<App>,
+    Path(presentation_path): Path<String>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> ApiResult<Response> {
+    // The body is optional.
+    let request: JoinAsClient = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinAsClient::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", format!("The request body is not valid: {e}")))?
+    };
+    let name = request.attendee_name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
+    if name.as_ref().is_some_and(|n| n.chars().count() > MAX_NAME_LENGTH) {
+        return Err(ApiError::bad_request(
+            "VIOLATION::TOO_LONG_ERROR",
+            format!("The maximum length allowed is {MAX_NAME_LENGTH} characters."),
+        )
+        .at("/attendeeName"));
+    }
+    let joined = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            let Some(appointment) = Appointment::by_path(&tx, &presentation_path)? else { return Ok(Err(appointment::not_found())) };
+            if appointment.sales_channel_id != channel.id {
+                return Ok(Err(appointment::not_found()));
+            }
+            if let Err(refused) = may_join(&tx, &appointment, context_token.as_deref())? {
+                return Ok(Err(refused));
+            }
+            let existing: Option<(String, Option<String>)> = match &context_token {
+                Some(token) => tx
+                    .query_row(
+                        "SELECT id, name FROM attendee WHERE appointment_id = ?1 AND context_token = ?2 AND type = 'CLIENT'",
+                        params![appointment.id, token],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()?,
+                None => None,
+            };
+            let (attendee_id, attendee_name, context_token) = match (existing, context_token) {
+                (Some((id, old_name)), Some(token)) => {
+                    let name = name.or(old_name);
+                    tx.execute(
+                        "UPDATE attendee SET name = ?1, last_active_at = ?2 WHERE id = ?3",
+                        params![name, now_rfc3339(), id],
+                    )?;
+                    (id, name, token)
+                }
+                _ => {
+                    let token = new_context(&tx, &appointment.sales_channel_id)?;
+                    let id = new_id();
+                    tx.execute(
+                        "INSERT INTO attendee (id, appointment_id, type, name, context_token, joined_at)
+                         VALUES (?1, ?2, 'CLIENT', ?3, ?4, ?5)",
+                        params![id, appointment.id, name, token, now_rfc3339()],
+                    )?;
+                    (id, name, token)
+                }
+            };
+            tx.commit()?;
+            Ok(Ok(Joined { appointment, sales_channel_name: channel.name, attendee_id, attendee_name, context_token }))
+        })
+        .await??;
+    respond(&app, &headers, Role::Client, joined)
+}
+
+/// The access rules of an appointment for a client: ended, outside its window, or for
+/// customers only.
+fn may_join(conn: &Connection, appointment: &Appointment, context_token: Option<&str>) -> rusqlite::Result<Result<(), ApiError>> {
+    let refused = |code, detail: &str| Ok(Err(ApiError::new(StatusCode::FORBIDDEN, code, detail)));
+    if appointment.ended_at.is_some() {
+        return refused("DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED", "The appointment has ended.");
+    }
+    let now = now_rfc3339();
+    if appointment.accessible_from.as_deref().is_some_and(|from| now.as_str() < from)
+        || appointment.accessible_to.as_deref().is_some_and(|to| now.as_str() > to)
+    {
+        return refused("DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_ACCESSIBLE", "The appointment is not accessible at this time.");
+    }
+    if appointment.attendee_restriction_type == "customer" {
+        let customer: Option<String> = match context_token {
+            Some(token) => conn
+                .query_row("SELECT customer_id FROM store_context WHERE token = ?1", [token], |r| r.get(0))
+                .optional()?
+                .flatten(),
+            None => None,
+        };
+        if customer.is_none() {
+            return refused(
+                "DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED",
+                "This appointment is for logged-in customers only.",
+            );
+        }
+    }
+    Ok(Ok(()))
+}

@@ -1,0 +1,32 @@
+use clap::Parser;
+use storefront_proxy::{App, Config};
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_writer(std::io::stderr)
+        .init();
+    let config = Config::parse();
+    if config.upstream_url.is_some() {
+        anyhow::bail!("UPSTREAM_URL is set, but forwarding to a Shopware 6 is not available in this build yet");
+    }
+    let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
+    let app = App::open(config).await?;
+    println!("storefront-proxy listening on http://{}", listener.local_addr()?);
+    axum::serve(listener, app.router()).with_graceful_shutdown(shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        if let Ok(mut sig) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            sig.recv().await;
+        }
+    };
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+}

@@ -1,0 +1,342 @@
+//! The public origin end to end: a real proxy and a real hub on port 0, a real SQLite
+//! file in a temp dir, reqwest and tokio-tungstenite as clients.
+
+use std::path::Path;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use protocol::action::Action;
+use protocol::frame::{ClientFrame, Event, ServerFrame};
+use protocol::{HubClaims, Role};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+const SECRET: &str = "foundation-test-secret";
+const KEY: &str = "SWSCSALESROOMDEMO000000000";
+
+struct Servers {
+    base: String,
+    http: reqwest::Client,
+}
+
+async fn start_hub() -> u16 {
+    let config = hub::Config {
+        bind: [127, 0, 0, 1].into(),
+        port: 0,
+        data_dir: std::env::temp_dir(),
+        secret: Some(SECRET.into()),
+        heartbeat_secs: 15,
+        send_queue: 64,
+        retained_events: 64,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(hub::Hub::new(config, SECRET.as_bytes().to_vec()).serve(listener, std::future::pending()));
+    port
+}
+
+async fn start(data_dir: &Path) -> Servers {
+    let hub_port = start_hub().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let base = format!("http://127.0.0.1:{port}");
+    let config = storefront_proxy::Config {
+        bind: [127, 0, 0, 1].into(),
+        port,
+        hub_port,
+        hub_url: None,
+        public_hub_url: None,
+        hub_secret: Some(SECRET.into()),
+        data_dir: data_dir.to_path_buf(),
+        shop_endpoint: Some(base.clone()),
+        shop_access_token: Some(KEY.into()),
+        upstream_url: None,
+        livekit_url: None,
+        web_dist: data_dir.join("no-web-build"),
+    };
+    let app = storefront_proxy::App::open(config).await.unwrap();
+    tokio::spawn(async move { axum::serve(listener, app.router()).await });
+    Servers { base, http: reqwest::Client::new() }
+}
+
+impl Servers {
+    async fn post(&self, path: &str, headers: &[(&str, &str)], body: Value) -> (u16, Value) {
+        let mut request = self.http.post(format!("{}{path}", self.base)).json(&body);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, path: &str, headers: &[(&str, &str)]) -> (u16, Value) {
+        let mut request = self.http.get(format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn admin_token(&self) -> String {
+        let (status, body) = self
+            .post("/api/oauth/token", &[], json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body["access_token"].as_str().unwrap().to_owned()
+    }
+
+    async fn appointment_id(&self, bearer: &str, path: &str) -> String {
+        let auth = format!("Bearer {bearer}");
+        let (status, body) = self
+            .post(
+                "/api/search/dsr-appointment",
+                &[("authorization", &auth)],
+                json!({"filter": [{"type": "equals", "field": "presentationPath", "value": path}], "limit": 1}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["total"], 1);
+        body["data"][0]["id"].as_str().unwrap().to_owned()
+    }
+
+    async fn join_as_guide(&self) -> Value {
+        let bearer = self.admin_token().await;
+        let id = self.appointment_id(&bearer, "demo").await;
+        let auth = format!("Bearer {bearer}");
+        let (status, body) = self.post(&format!("/api/_action/dsr/appointment/{id}/join-as-guide"), &[("authorization", &auth)], json!({})).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    async fn join_as_client(&self, name: &str) -> Value {
+        let (status, body) =
+            self.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": name})).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+}
+
+fn assert_shopware_error(body: &Value, status: &str, code: &str) {
+    let error = &body["errors"][0];
+    assert_eq!(error["status"], status, "{body}");
+    assert_eq!(error["code"], code, "{body}");
+    assert!(error["title"].is_string() && error["detail"].is_string(), "{body}");
+}
+
+#[tokio::test]
+async fn health_and_runtime_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let response = servers.http.get(format!("{}/healthz", servers.base)).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let (status, config) = servers.get("/runtime-config.json", &[]).await;
+    assert_eq!(status, 200);
+    assert_eq!(config["shopEndpoint"], servers.base);
+    assert_eq!(config["shopAccessToken"], KEY);
+    assert_eq!(config["hubUrl"], format!("{}/ws", servers.base.replace("http://", "ws://")));
+}
+
+#[tokio::test]
+async fn store_api_refuses_unknown_access_keys_like_shopware() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    for headers in [&[][..], &[("sw-access-key", "SWSCWRONG")][..]] {
+        let (status, body) = servers.post("/store-api/dsr/appointment/demo/join-as-client", headers, json!({})).await;
+        assert_eq!(status, 401);
+        assert_shopware_error(&body, "401", "FRAMEWORK__API_INVALID_ACCESS_KEY");
+        // Also for paths that do not exist.
+        let (status, _) = servers.get("/store-api/nothing-here", headers).await;
+        assert_eq!(status, 401);
+    }
+    let (status, body) = servers.get("/store-api/nothing-here", &[("sw-access-key", KEY)]).await;
+    assert_eq!(status, 404);
+    assert_shopware_error(&body, "404", "FRAMEWORK__ROUTE_NOT_FOUND");
+}
+
+#[tokio::test]
+async fn admin_login_search_and_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let (status, body) = servers
+        .post("/api/oauth/token", &[], json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "wrong"}))
+        .await;
+    assert_eq!(status, 400);
+    assert_shopware_error(&body, "400", "6");
+    let (status, body) = servers.post("/api/oauth/token", &[], json!({"grant_type": "teleport"})).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = servers.post("/api/oauth/token", &[], json!("not an object")).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body["errors"][0]["code"].is_string());
+
+    // Admin routes need a bearer token; a store context token is not one.
+    let (status, body) = servers.post("/api/search/dsr-appointment", &[], json!({})).await;
+    assert_eq!(status, 401);
+    assert_shopware_error(&body, "401", "FRAMEWORK__UNAUTHORIZED");
+    let client = servers.join_as_client("Eve").await;
+    let fake = format!("Bearer {}", client["newContextToken"].as_str().unwrap());
+    let (status, _) = servers.post("/api/search/dsr-appointment", &[("authorization", &fake)], json!({})).await;
+    assert_eq!(status, 401);
+
+    let (status, body) = servers
+        .post("/api/oauth/token", &[], json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["token_type"], "Bearer");
+    assert_eq!(body["expires_in"], 600);
+    let refresh = body["refresh_token"].as_str().unwrap().to_owned();
+    let (status, refreshed) = servers.post("/api/oauth/token", &[], json!({"grant_type": "refresh_token", "refresh_token": refresh})).await;
+    assert_eq!(status, 200, "{refreshed}");
+    // A refresh token works once.
+    let (status, _) = servers.post("/api/oauth/token", &[], json!({"grant_type": "refresh_token", "refresh_token": refresh})).await;
+    assert_eq!(status, 401);
+
+    let bearer = refreshed["access_token"].as_str().unwrap();
+    let demo = servers.appointment_id(bearer, "demo").await;
+    let customers = servers.appointment_id(bearer, "demo-customers").await;
+    assert_ne!(demo, customers);
+    assert!(demo.len() == 32 && demo.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+}
+
+#[tokio::test]
+async fn joins_answer_the_reference_shape_with_a_signed_hub_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let guide = servers.join_as_guide().await;
+    let client = servers.join_as_client("Grace").await;
+    for (body, role) in [(&guide, Role::Guide), (&client, Role::Client)] {
+        for field in ["id", "newContextToken", "attendeeId", "salesChannelId", "salesChannelName", "appointmentName", "presentationGuideMode", "isPreview", "attendeeName", "videoUserId", "hubUrl", "hubToken"] {
+            assert!(body.get(field).is_some(), "{field} missing in {body}");
+        }
+        let claims = HubClaims::verify(body["hubToken"].as_str().unwrap(), SECRET.as_bytes()).unwrap();
+        assert_eq!(claims.role, role);
+        assert_eq!(claims.apt, body["id"]);
+        assert_eq!(claims.sub, body["attendeeId"]);
+    }
+    assert_eq!(guide["id"], client["id"]);
+    assert_eq!(client["attendeeName"], "Grace");
+    assert_eq!(client["presentationGuideMode"], "guided");
+
+    // The same context token rejoins as the same attendee.
+    let token = client["newContextToken"].as_str().unwrap();
+    let (status, again) = servers
+        .post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY), ("sw-context-token", token)], json!({}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(again["attendeeId"], client["attendeeId"]);
+    assert_eq!(again["attendeeName"], "Grace");
+
+    let (status, body) = servers.post("/store-api/dsr/appointment/nope/join-as-client", &[("sw-access-key", KEY)], json!({})).await;
+    assert_eq!(status, 404);
+    assert_shopware_error(&body, "404", "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND");
+    let (status, body) =
+        servers.post("/store-api/dsr/appointment/demo-customers/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Guest"})).await;
+    assert_eq!(status, 403);
+    assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED");
+    let (status, body) = servers
+        .post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "x".repeat(300)}))
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["errors"][0]["source"]["pointer"], "/attendeeName");
+    let response = servers
+        .http
+        .post(format!("{}/store-api/dsr/appointment/demo/join-as-client", servers.base))
+        .header("sw-access-key", KEY)
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+}
+
+#[tokio::test]
+async fn attendees_read_the_presentation_structure() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let client = servers.join_as_client("Ada").await;
+    let token = client["newContextToken"].as_str().unwrap();
+    let (status, body) = servers.get("/store-api/dsr/appointment/presentation", &[("sw-access-key", KEY), ("sw-context-token", token)]).await;
+    assert_eq!(status, 200, "{body}");
+    let navigation = body["navigation"].as_array().unwrap();
+    assert!(navigation.len() >= 5);
+    for (i, entry) in navigation.iter().enumerate() {
+        assert_eq!(entry["index"], i + 1);
+        assert_eq!(entry["sectionId"].as_str().unwrap().len(), 32);
+    }
+    assert!(navigation.iter().any(|e| e["isInstantListing"] == true));
+    assert!(!body["cmsPageResults"].as_array().unwrap().is_empty());
+    let (status, _) = servers.get("/store-api/dsr/appointment/presentation", &[("sw-access-key", KEY)]).await;
+    assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn demo_data_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = {
+        let servers = start(dir.path()).await;
+        let bearer = servers.admin_token().await;
+        servers.appointment_id(&bearer, "demo").await
+    };
+    let servers = start(dir.path()).await;
+    let bearer = servers.admin_token().await;
+    assert_eq!(servers.appointment_id(&bearer, "demo").await, first);
+}
+
+async fn connect(base: &str, token: &str) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    let url = format!("{}/ws?token={token}", base.replace("http://", "ws://"));
+    let mut request = url.into_client_request().unwrap();
+    request.headers_mut().insert("sec-websocket-protocol", "salesroom.v1.json".parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let hello = serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap();
+    socket.send(Message::text(hello)).await.unwrap();
+    socket
+}
+
+async fn next_frame(socket: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin)) -> ServerFrame {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(3), socket.next()).await.unwrap().unwrap().unwrap();
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_proxy_forwards_ws_and_refuses_forged_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let guide = servers.join_as_guide().await;
+    let client = servers.join_as_client("Ada").await;
+
+    let forged = HubClaims { sub: "a".repeat(32), apt: "b".repeat(32), role: Role::Guide, name: None, exp: u64::MAX / 2 }
+        .sign(b"not-the-secret")
+        .unwrap();
+    let request = format!("{}/ws?token={forged}", servers.base.replace("http://", "ws://")).into_client_request().unwrap();
+    match tokio_tungstenite::connect_async(request).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => assert_eq!(response.status(), 401),
+        other => panic!("a forged token was not refused: {:?}", other.map(|_| ())),
+    }
+
+    let mut guide_socket = connect(&servers.base, guide["hubToken"].as_str().unwrap()).await;
+    let mut client_socket = connect(&servers.base, client["hubToken"].as_str().unwrap()).await;
+    assert!(matches!(next_frame(&mut guide_socket).await, ServerFrame::Welcome { role: Role::Guide, .. }));
+    assert!(matches!(next_frame(&mut client_socket).await, ServerFrame::Welcome { role: Role::Client, .. }));
+    let action = ClientFrame::Action {
+        r#ref: Some(1),
+        action: Action::SwitchSlide { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: 2 },
+    };
+    guide_socket.send(Message::text(serde_json::to_string(&action).unwrap())).await.unwrap();
+    loop {
+        match next_frame(&mut client_socket).await {
+            ServerFrame::Event { event: Event::SlideSwitched { slide_alias, .. }, .. } => {
+                assert_eq!(slide_alias, 2);
+                break;
+            }
+            ServerFrame::Ping { .. } => continue,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import type { RuntimeConfig } from '@/config/runtime';
+import { createAdminClient, type AdminSession, type JoinAppointmentResponse } from '@/lib/api/shop';
+import { saveAdminSession } from '../stores/admin-session';
+
+/**
+ * Finds the appointment by its presentation path and joins it as guide; null when there
+ * is no such appointment.
+ */
+export async function joinAsGuide(
+  config: RuntimeConfig,
+  session: AdminSession,
+  presentationPath: string,
+): Promise<JoinAppointmentResponse | null> {
+  const client = createAdminClient(config, session);
+  // The client refreshes an expired access token; keep the new one.
+  client.hook('onAuthChange', saveAdminSession);
+  const { data: found } = await client.invoke('searchDsrAppointment post /search/dsr-appointment', {
+    body: { filter: [{ type: 'equals', field: 'presentationPath', value: presentationPath }], limit: 1 },
+  });
+  const appointmentId = found.data?.[0]?.id;
+  if (!appointmentId) return null;
+  const { data: joined } = await client.invoke(
+    'joinAppointmentAsGuide post /_action/dsr/appointment/{appointmentId}/join-as-guide',
+    { pathParams: { appointmentId } },
+  );
+  return joined;
+}

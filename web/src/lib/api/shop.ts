@@ -1,0 +1,84 @@
+import { ApiClientError, createAdminAPIClient, createAPIClient } from '@shopware/api-client';
+import type { operations as AdminOperations } from '@shopware/api-client/admin-api-types';
+import type { operations as StoreOperations, Schemas } from '@shopware/api-client/store-api-types';
+import type { RuntimeConfig } from '@/config/runtime';
+import type { HubSession } from '@/lib/realtime/client';
+
+/** How long a shop call may take (spec section 9). */
+const API_TIMEOUT_MS = 10_000;
+
+/**
+ * The reference `JoinAppointmentResponse` plus the hub session that storefront-proxy
+ * mints at join, in place of the reference's Mercure fields.
+ */
+export type JoinAppointmentResponse = Schemas['JoinAppointmentResponse'] &
+  Required<Pick<Schemas['JoinAppointmentResponse'], 'id' | 'attendeeId' | 'newContextToken' | 'appointmentName'>> & {
+    /** WebSocket URL of the hub. */
+    hubUrl: string;
+    /** Authenticates the hub socket (`?token=`). */
+    hubToken: string;
+  };
+
+/** Where and how to open the hub socket after a join. */
+export function hubSessionOf(join: JoinAppointmentResponse, config: RuntimeConfig): HubSession {
+  const url = join.hubUrl || config.hubUrl;
+  if (!url) throw new Error('neither the join response nor the runtime config names a hub URL');
+  return { url, token: join.hubToken };
+}
+
+/** The administration's password grant, as Shopware's own administration sends it. */
+export interface PasswordGrant {
+  grant_type: 'password';
+  client_id: 'administration';
+  scopes: 'write';
+  username: string;
+  password: string;
+}
+
+type JoinAsClient = 'joinAppointmentAsClient post /dsr/appointment/{presentationPath}/join-as-client';
+type JoinAsGuide = 'joinAppointmentAsGuide post /_action/dsr/appointment/{appointmentId}/join-as-guide';
+type Token = 'token post /oauth/token';
+
+export type StoreApiOperations = Omit<StoreOperations, JoinAsClient> & {
+  [K in JoinAsClient]: Omit<StoreOperations[K], 'response'> & { response: JoinAppointmentResponse };
+};
+
+export type AdminApiOperations = Omit<AdminOperations, JoinAsGuide | Token> & {
+  [K in JoinAsGuide]: Omit<AdminOperations[K], 'response'> & { response: JoinAppointmentResponse };
+} & {
+  [K in Token]: Omit<AdminOperations[K], 'body'> & { body: PasswordGrant };
+};
+
+/** A Store API client; `contextToken` is the `sw-context-token` of a session, if any. */
+export function createStoreClient(config: RuntimeConfig, contextToken?: string) {
+  return createAPIClient<StoreApiOperations>({
+    baseURL: `${config.shopEndpoint}/store-api`,
+    accessToken: config.shopAccessToken,
+    contextToken,
+    fetchOptions: { timeout: API_TIMEOUT_MS },
+  });
+}
+
+/** An Admin API login, as the library keeps it (its own type is not exported). */
+export interface AdminSession {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch milliseconds. */
+  expirationTime: number;
+}
+
+export type AdminClient = ReturnType<typeof createAdminClient>;
+
+/** An Admin API client; with a `session` it refreshes the access token when it expires. */
+export function createAdminClient(config: RuntimeConfig, session?: AdminSession) {
+  return createAdminAPIClient<AdminApiOperations>({
+    baseURL: `${config.shopEndpoint}/api`,
+    sessionData: session,
+    fetchOptions: { timeout: API_TIMEOUT_MS },
+  });
+}
+
+/** The HTTP status of a failed shop call; 0 when no response came. */
+export function errorStatus(error: unknown): number {
+  return error instanceof ApiClientError ? error.status : 0;
+}

@@ -1,0 +1,46 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { useCallback } from 'react';
+import { useLocation } from 'react-router';
+import { setCookie } from '@/lib/cookies';
+import { de } from './locales/de';
+import { en } from './locales/en';
+
+/** en-US is the default and has no path prefix; the others are prefixed (`/en-GB/…`). */
+export const LOCALES = ['en-US', 'en-GB', 'de-DE'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en-US';
+
+const LOCALE_COOKIE = 'locale';
+const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+export function localePrefix(locale: Locale): string {
+  return locale === DEFAULT_LOCALE ? '' : `/${locale}`;
+}
+
+export function localeFromPath(pathname: string): Locale {
+  const first = pathname.split('/')[1];
+  return LOCALES.find((locale) => locale !== DEFAULT_LOCALE && locale === first) ?? DEFAULT_LOCALE;
+}
+
+export function initI18n(locale: Locale): Promise<unknown> {
+  return i18next.use(initReactI18next).init({
+    lng: locale,
+    fallbackLng: 'en',
+    resources: { en: { translation: en }, de: { translation: de } },
+    interpolation: { escapeValue: false },
+  });
+}
+
+/** Switches the texts to `locale` and remembers the choice. */
+export async function activateLocale(locale: Locale): Promise<void> {
+  document.documentElement.lang = locale;
+  setCookie(LOCALE_COOKIE, locale, LOCALE_COOKIE_MAX_AGE);
+  if (i18next.language !== locale) await i18next.changeLanguage(locale);
+}
+
+/** Turns an app path (`/guide/demo`) into one under the current URL's locale prefix. */
+export function useLocalePath(): (path: string) => string {
+  const prefix = localePrefix(localeFromPath(useLocation().pathname));
+  return useCallback((path) => `${prefix}${path}`, [prefix]);
+}

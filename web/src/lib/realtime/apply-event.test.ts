@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { DynamicPage } from '@/protocol/generated';
+import { makeAttendee, makeSnapshot } from '@/testing/snapshot';
+import { applyEvent, applyVolatile } from './apply-event';
+
+const PAGE = 'a'.repeat(32);
+const SECTION = 'b'.repeat(32);
+const listing: DynamicPage = { pageId: PAGE, type: 'productList', opened: true };
+
+describe('applyEvent', () => {
+  it('switches the slide without touching the input', () => {
+    const before = makeSnapshot({ currentSlideData: { page: 2 } });
+    const after = applyEvent(before, { kind: 'slideSwitched', pageId: PAGE, sectionId: SECTION, slideAlias: 3 });
+    expect(after.stateForAll).toMatchObject({
+      currentPageId: PAGE,
+      currentSectionId: SECTION,
+      lastActiveGuideSection: SECTION,
+      currentSlideAlias: 3,
+      currentSlideData: null,
+    });
+    expect(before.stateForAll.currentSlideAlias).toBe(0);
+    expect(before.stateForAll.currentSlideData).toEqual({ page: 2 });
+  });
+
+  it('starts and ends the presentation', () => {
+    const started = applyEvent(makeSnapshot(), { kind: 'presentationStarted', startedAt: '2026-01-01T10:00:00Z' });
+    expect(started.stateForAll).toMatchObject({ started: true, running: true, startedAt: '2026-01-01T10:00:00Z' });
+    const ended = applyEvent(started, { kind: 'presentationEnded', endedAt: '2026-01-01T11:00:00Z' });
+    expect(ended.stateForAll).toMatchObject({ started: true, running: false, ended: true, endedAt: '2026-01-01T11:00:00Z' });
+  });
+
+  it.each([
+    [{ kind: 'lockChanged', locked: true } as const, { locked: true }],
+    [{ kind: 'guideProductChanged', productId: PAGE } as const, { currentGuideProductId: PAGE }],
+    [{ kind: 'broadcastModeChanged', active: true } as const, { broadcastMode: true }],
+    [{ kind: 'viewModeChanged', mode: 'videoGrid' } as const, { viewMode: 'videoGrid' }],
+    [{ kind: 'screenSharingChanged', active: true } as const, { allowScreenSharing: true }],
+    [{ kind: 'muteAllChanged', muted: true } as const, { mutedAll: true }],
+    [{ kind: 'dynamicPageOpened', page: listing } as const, { currentDynamicPage: listing }],
+  ])('applies %o', (event, expected) => {
+    expect(applyEvent(makeSnapshot(), event).stateForAll).toMatchObject(expected);
+  });
+
+  it('closes the open dynamic page only when it is meant', () => {
+    const open = makeSnapshot({ currentDynamicPage: listing });
+    const other = applyEvent(open, { kind: 'dynamicPageClosed', pageId: SECTION, all: false });
+    expect(other.stateForAll.currentDynamicPage).toEqual(listing);
+    expect(applyEvent(open, { kind: 'dynamicPageClosed', pageId: PAGE, all: false }).stateForAll.currentDynamicPage).toBeNull();
+    expect(applyEvent(open, { kind: 'dynamicPageClosed', pageId: null, all: true }).stateForAll.currentDynamicPage).toBeNull();
+  });
+
+  it('files participants for guides by connection state', () => {
+    const guideId = 'c'.repeat(32);
+    const clientId = 'd'.repeat(32);
+    let snapshot = makeSnapshot({}, { guides: { [guideId]: makeAttendee(guideId) } });
+
+    snapshot = applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee(clientId) });
+    expect(Object.keys(snapshot.stateForGuides!.clients)).toEqual([clientId]);
+
+    snapshot = applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee(clientId, { connection: 'lost' }) });
+    expect(snapshot.stateForGuides!.clients).toEqual({});
+    expect(snapshot.stateForGuides!.inactiveClients[clientId]?.connection).toBe('lost');
+
+    snapshot = applyEvent(snapshot, { kind: 'cartPermissionChanged', attendeeId: clientId, permission: 'granted' });
+    expect(snapshot.stateForGuides!.inactiveClients[clientId]?.cartPermission).toBe('granted');
+
+    snapshot = applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee(guideId, { connection: 'reconnected' }) });
+    expect(snapshot.stateForGuides!.guides[guideId]?.connection).toBe('reconnected');
+
+    snapshot = applyEvent(snapshot, { kind: 'attendeeRemoved', attendeeId: clientId });
+    expect(snapshot.stateForGuides!.inactiveClients).toEqual({});
+  });
+
+  it('leaves a client snapshot without guide state alone', () => {
+    const snapshot = makeSnapshot();
+    expect(applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee('e'.repeat(32)) })).toBe(snapshot);
+  });
+
+  it('changes nothing on a reload hint', () => {
+    const snapshot = makeSnapshot();
+    expect(applyEvent(snapshot, { kind: 'reload', action: { key: 'loadProductList', payload: {} } })).toBe(snapshot);
+  });
+});
+
+describe('applyVolatile', () => {
+  it('tracks the element the guide hovers', () => {
+    const snapshot = applyVolatile(makeSnapshot(), { kind: 'guideHovered', hoveredElementId: PAGE });
+    expect(snapshot.stateForClients.hoveredElementId).toBe(PAGE);
+  });
+});

@@ -1,0 +1,63 @@
+import type { AttendeeSummary, Snapshot, StateForAll, StateForGuides } from '@/protocol/generated';
+
+/** The live state of a fresh appointment, with `all` merged into `stateForAll`. */
+export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<StateForGuides>): Snapshot {
+  return {
+    stateForAll: {
+      currentGuideProductId: null,
+      lastActiveGuideSection: null,
+      currentPageId: null,
+      currentSectionId: null,
+      currentSlideAlias: 0,
+      currentSlideData: null,
+      currentDynamicPage: null,
+      started: false,
+      running: false,
+      ended: false,
+      startedAt: null,
+      endedAt: null,
+      accessibleFrom: null,
+      accessibleTo: null,
+      appointmentMode: 'guided',
+      videoAudioSettings: 'none',
+      videoRoomUrl: '',
+      attendeeRestrictionType: 'open',
+      productDetailDefaultPageId: null,
+      quickviewPageId: null,
+      productListingDefaultPageId: null,
+      broadcastMode: false,
+      viewMode: 'presentation',
+      allowScreenSharing: false,
+      locked: false,
+      mutedAll: false,
+      extensions: [],
+      ...all,
+    },
+    stateForClients: { videoClientToken: null, hoveredElementId: null, extensions: [] },
+    ...(guides && {
+      stateForGuides: {
+        clients: {},
+        inactiveClients: {},
+        guides: {},
+        videoGuideToken: null,
+        quickViewState: [],
+        extensions: [],
+        ...guides,
+      },
+    }),
+  };
+}
+
+export function makeAttendee(attendeeId: string, fields: Partial<AttendeeSummary> = {}): AttendeeSummary {
+  return {
+    attendeeId,
+    attendeeName: 'Ada',
+    videoUserId: null,
+    hasJoined: true,
+    status: 'joined',
+    connection: 'connected',
+    cartPermission: 'missing',
+    lastActiveAt: null,
+    ...fields,
+  };
+}
