@@ -337,3 +337,66 @@ impl Inner {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claims(id: char, role: Role) -> HubClaims {
+        HubClaims { sub: id.to_string().repeat(32), apt: "0".repeat(32), role, name: None, exp: u64::MAX }
+    }
+
+    fn slide(alias: u32) -> Event {
+        Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias }
+    }
+
+    #[test]
+    fn a_full_queue_drops_the_slow_subscriber_and_spares_the_others() {
+        let room = Room::new("0".repeat(32), 16);
+        let (slow_tx, mut slow_rx) = mpsc::channel(2);
+        let slow_reason = Arc::new(AtomicU16::new(0));
+        room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000);
+        let (fast_tx, mut fast_rx) = mpsc::channel(64);
+        room.attach(2, &claims('f', Role::Client), None, None, fast_tx, Arc::default(), 1000);
+
+        for alias in 1..=5 {
+            room.publish(Audience::Everyone, slide(alias));
+        }
+        assert_eq!(slow_reason.load(Ordering::Relaxed), close_code::SLOW_CONSUMER);
+        assert_eq!(room.subscriber_count(), 1);
+        // The slow one gets what fit in its queue, then the end of the queue.
+        let mut slow = Vec::new();
+        while let Ok(frame) = slow_rx.try_recv() {
+            slow.push(frame);
+        }
+        assert_eq!(slow.len(), 2);
+        assert!(slow_rx.try_recv().is_err());
+        // The fast one got all five, chained by prev.
+        let mut prev = 0;
+        for alias in 1..=5 {
+            match fast_rx.try_recv().unwrap() {
+                ServerFrame::Event { seq, prev: p, event } => {
+                    assert_eq!(p, prev);
+                    assert_eq!(event, slide(alias));
+                    prev = seq;
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn private_events_reach_only_their_attendee_and_guides() {
+        let room = Room::new("0".repeat(32), 16);
+        let mut receivers = Vec::new();
+        for (n, (id, role)) in [('g', Role::Guide), ('a', Role::Client), ('b', Role::Client)].into_iter().enumerate() {
+            let (tx, rx) = mpsc::channel(8);
+            room.attach(n as u64, &claims(id, role), None, None, tx, Arc::default(), 1000);
+            receivers.push(rx);
+        }
+        let action = protocol::action::Action::LoadCart { attendee_id: None };
+        room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action });
+        let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_ok()).collect();
+        assert_eq!(got, [true, true, false]);
+    }
+}

@@ -1,0 +1,63 @@
+# Salesroom: `make up` runs the product, `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+NPM ?= npm
+export CARGO_TERM_COLOR ?= never
+
+.PHONY: help up test test-rust test-web test-e2e web-deps web-build system-deps protocol-ts build-release build-debug clean
+
+help:
+	@echo "make up          build everything and run the demo (storefront-proxy :8000, hub :8100)"
+	@echo "make test        every test: Rust, web unit, browser end-to-end"
+	@echo "make test-rust   cargo tests of the workspace"
+	@echo "make test-web    typecheck and vitest of web/"
+	@echo "make test-e2e    Playwright journeys in Chromium against the real servers"
+	@echo "make protocol-ts regenerate web/src/protocol/generated.ts from the protocol crate"
+
+## Installs web/node_modules when missing or older than the lock file.
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+web-deps: web/node_modules/.package-lock.json
+
+web-build: web-deps
+	cd web && $(NPM) run build
+
+build-release:
+	$(CARGO) build --release -p hub -p storefront-proxy
+
+build-debug:
+	$(CARGO) build -p hub -p storefront-proxy
+
+up: web-build build-release
+	./scripts/up.sh
+
+## Debian packages the tests need (Chromium for Playwright, redis-server for cluster tests).
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+test-rust:
+	$(CARGO) test --workspace
+
+test-web: web-deps
+	cd web && $(NPM) run typecheck && $(NPM) run test:unit
+
+test-e2e: system-deps web-build build-debug
+	cd web && SALESROOM_BIN_DIR=$(CURDIR)/target/debug $(NPM) run test:e2e
+
+test: test-rust test-web test-e2e
+
+protocol-ts:
+	$(CARGO) run -q -p protocol --bin protocol-ts -- web/src/protocol/generated.ts
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules

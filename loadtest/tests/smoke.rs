@@ -1,0 +1,49 @@
+//! The load test against real servers, small: every attendee gets every slide change.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_attendee_receives_every_slide_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "loadtest-secret";
+    let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hub_port = hub_listener.local_addr().unwrap().port();
+    let hub_config = hub::Config {
+        bind: [127, 0, 0, 1].into(),
+        port: hub_port,
+        data_dir: dir.path().to_path_buf(),
+        secret: Some(secret.into()),
+        heartbeat_secs: 15,
+        send_queue: 256,
+        retained_events: 256,
+    };
+    tokio::spawn(hub::Hub::new(hub_config, secret.as_bytes().to_vec()).serve(hub_listener, std::future::pending()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let base = format!("http://127.0.0.1:{port}");
+    let config = storefront_proxy::Config {
+        bind: [127, 0, 0, 1].into(),
+        port,
+        hub_port,
+        hub_url: None,
+        public_hub_url: None,
+        hub_secret: Some(secret.into()),
+        data_dir: dir.path().to_path_buf(),
+        shop_endpoint: Some(base.clone()),
+        shop_access_token: None,
+        upstream_url: None,
+        livekit_url: None,
+        web_dist: dir.path().join("dist"),
+    };
+    let app = storefront_proxy::App::open(config).await.unwrap();
+    tokio::spawn(async move { axum::serve(listener, app.router()).await });
+
+    let options = loadtest::Options {
+        base_url: base,
+        access_key: "SWSCSALESROOMDEMO000000000".into(),
+        presentation_path: "demo".into(),
+        clients: 4,
+        slides: 6,
+        interval_ms: 5,
+    };
+    let report = loadtest::run(&options).await.unwrap();
+    assert_eq!(report.latencies.len(), 4 * 6, "{report}");
+}

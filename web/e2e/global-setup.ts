@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Starts the real hub and storefront-proxy on free ports with a fresh data directory,
+ * serving this package's `dist/`. The binaries come from SALESROOM_BIN_DIR (relative
+ * paths are taken from web/), by default ../target/debug. Returns the teardown.
+ */
+
+const WEB_DIR = path.resolve(import.meta.dirname, '..');
+const READY_TIMEOUT_MS = 30_000;
+const SECRET = 'e2e-secret';
+
+interface Server {
+  name: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function binary(name: string): string {
+  const file = path.resolve(WEB_DIR, process.env.SALESROOM_BIN_DIR || '../target/debug', name);
+  if (!existsSync(file)) throw new Error(`${file} does not exist: build it (cargo build) or set SALESROOM_BIN_DIR`);
+  return file;
+}
+
+function start(name: string, env: Record<string, string>): Server {
+  const child = spawn(binary(name), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { name, child, output };
+}
+
+async function waitUntilHealthy(url: string, servers: Server[]): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const exited = servers.find((server) => server.child.exitCode !== null);
+    if (exited) throw new Error(`${exited.name} exited with code ${exited.child.exitCode}:\n${exited.output.join('')}`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const logs = servers.map((server) => `--- ${server.name}\n${server.output.join('')}`).join('\n');
+  throw new Error(`${url} was not healthy within ${READY_TIMEOUT_MS / 1000} s\n${logs}`);
+}
+
+function stop({ child }: Server): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const webDist = path.join(WEB_DIR, 'dist');
+  if (!existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
+
+  const [hubPort, proxyPort] = [await freePort(), await freePort()];
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-e2e-'));
+  const common = { BIND: '127.0.0.1', DATA_DIR: dataDir, HUB_SECRET: SECRET, HUB_PORT: String(hubPort) };
+  const origin = `http://127.0.0.1:${proxyPort}`;
+  const servers = [
+    start('hub', common),
+    start('storefront-proxy', {
+      ...common,
+      PORT: String(proxyPort),
+      HUB_URL: `http://127.0.0.1:${hubPort}`,
+      SHOP_ENDPOINT: origin,
+      SHOP_ACCESS_TOKEN: 'SWSCSALESROOMDEMO000000000',
+      WEB_DIST: webDist,
+    }),
+  ];
+  const teardown = async () => {
+    await Promise.all(servers.map(stop));
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitUntilHealthy(`http://127.0.0.1:${hubPort}/healthz`, servers);
+    await waitUntilHealthy(`${origin}/healthz`, servers);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  process.env.SALESROOM_BASE_URL = origin;
+  return teardown;
+}

@@ -1,0 +1,34 @@
+import { expect, test } from '@playwright/test';
+
+test('an attendee follows every slide the guide switches to', async ({ browser }) => {
+  const attendee = await (await browser.newContext()).newPage();
+  const guide = await (await browser.newContext()).newPage();
+
+  await attendee.goto('/presentation/demo');
+  await expect(attendee).toHaveURL(/\/presentation\/demo\/prejoin$/);
+  await attendee.getByLabel('Your name').fill('Ada Attendee');
+  await attendee.getByLabel(/privacy policy/).check();
+  await attendee.getByRole('button', { name: 'Join' }).click();
+  await expect(attendee).toHaveURL(/\/presentation\/demo$/);
+  await expect(attendee.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  const attendeeSlide = attendee.getByTestId('slide-position');
+  await expect(attendeeSlide).toHaveText('Slide 1');
+
+  await guide.goto('/guide/demo');
+  await expect(guide).toHaveURL(/\/guide\/demo\/login$/);
+  await guide.getByLabel('Username').fill('admin');
+  await guide.getByLabel('Password').fill('shopware');
+  await guide.getByRole('button', { name: 'Log in' }).click();
+  await expect(guide).toHaveURL(/\/guide\/demo$/);
+  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  const guideSlide = guide.getByTestId('slide-position');
+  await expect(guideSlide).toHaveText(/^Slide 1 of \d+$/);
+  await expect(guide.getByRole('button', { name: 'Previous slide' })).toBeDisabled();
+
+  const next = guide.getByRole('button', { name: 'Next slide' });
+  for (const number of [2, 3, 4]) {
+    await next.click();
+    await expect(guideSlide).toHaveText(new RegExp(`^Slide ${number} of \\d+$`));
+    await expect(attendeeSlide).toHaveText(`Slide ${number}`);
+  }
+});
