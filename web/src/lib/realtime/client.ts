@@ -194,7 +194,6 @@ export class RealtimeClient {
           return;
         }
         this.lastSeq = frame.seq;
-        if (this.store.getState().role === 'CLIENT' && frame.event.kind === 'slideSwitched' && frame.event.slideAlias === 3) return;
         this.store.setState({ snapshot: applyEvent(snapshot, frame.event) });
         this.resolveApplied(frame.seq);
         return;
