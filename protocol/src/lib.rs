@@ -12,6 +12,7 @@
 pub mod action;
 pub mod codec;
 pub mod frame;
+pub mod internal;
 pub mod state;
 pub mod status;
 pub mod token;

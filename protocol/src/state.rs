@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::status::{AttendeeStatus, CartPermission, ConnectionState};
+use crate::status::{AttendeeStatus, CartPermission, ConnectionState, Role};
 
 /// A 32 lowercase hex character id, as in Shopware.
 pub type Id = String;
@@ -124,6 +124,7 @@ pub struct StateForClients {
 #[serde(rename_all = "camelCase")]
 pub struct AttendeeSummary {
     pub attendee_id: Id,
+    pub role: Role,
     pub attendee_name: Option<String>,
     pub video_user_id: Option<String>,
     pub has_joined: bool,

@@ -102,6 +102,7 @@ proptest! {
 fn welcome_with_guide_snapshot_round_trips() {
     let attendee = AttendeeSummary {
         attendee_id: "a".repeat(32),
+        role: Role::Client,
         attendee_name: Some("Ada".into()),
         video_user_id: None,
         has_joined: true,

@@ -1,35 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-/**
- * Starts the real hub and storefront-proxy on free ports with a fresh data directory,
- * serving this package's `dist/`. The binaries come from SALESROOM_BIN_DIR (relative
- * paths are taken from web/), by default ../target/debug. Returns the teardown.
- */
 
 const WEB_DIR = path.resolve(import.meta.dirname, '..');
 const READY_TIMEOUT_MS = 30_000;
 const SECRET = 'e2e-secret';
 
-interface Server {
+interface Spawned {
   name: string;
   child: ChildProcess;
   output: string[];
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** Ports that are free now: each is held until all are picked, so they differ. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => {
+      const server = createServer();
+      return new Promise<Server>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve(server));
+      });
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 function binary(name: string): string {
@@ -38,15 +37,15 @@ function binary(name: string): string {
   return file;
 }
 
-function start(name: string, env: Record<string, string>): Server {
-  const child = spawn(binary(name), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(name: string, file: string, env: Record<string, string>): Spawned {
+  const child = spawn(file, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   return { name, child, output };
 }
 
-async function waitUntilHealthy(url: string, servers: Server[]): Promise<void> {
+async function waitUntilHealthy(url: string, servers: Spawned[]): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const exited = servers.find((server) => server.child.exitCode !== null);
@@ -62,7 +61,7 @@ async function waitUntilHealthy(url: string, servers: Server[]): Promise<void> {
   throw new Error(`${url} was not healthy within ${READY_TIMEOUT_MS / 1000} s\n${logs}`);
 }
 
-function stop({ child }: Server): Promise<void> {
+function stop({ child }: Spawned): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -74,17 +73,25 @@ function stop({ child }: Server): Promise<void> {
   });
 }
 
+/**
+ * Starts the real hub and storefront-proxy on free ports with a fresh data directory,
+ * serving this package's `dist/`, and sets SALESROOM_BASE_URL for the tests. The
+ * binaries come from SALESROOM_BIN_DIR (relative paths are taken from web/), by default
+ * ../target/debug. Returns the teardown, which stops both and removes the directory.
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const webDist = path.join(WEB_DIR, 'dist');
   if (!existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
 
-  const [hubPort, proxyPort] = [await freePort(), await freePort()];
+  // Both binaries must exist before either starts, so a missing one leaves nothing running.
+  const [hubBinary, proxyBinary] = [binary('hub'), binary('storefront-proxy')];
+  const [hubPort, proxyPort] = (await freePorts(2)) as [number, number];
   const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-e2e-'));
   const common = { BIND: '127.0.0.1', DATA_DIR: dataDir, HUB_SECRET: SECRET, HUB_PORT: String(hubPort) };
   const origin = `http://127.0.0.1:${proxyPort}`;
   const servers = [
-    start('hub', common),
-    start('storefront-proxy', {
+    start('hub', hubBinary, common),
+    start('storefront-proxy', proxyBinary, {
       ...common,
       PORT: String(proxyPort),
       HUB_URL: `http://127.0.0.1:${hubPort}`,

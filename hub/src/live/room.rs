@@ -203,6 +203,7 @@ impl Room {
             role: claims.role,
             summary: AttendeeSummary {
                 attendee_id: claims.sub.clone(),
+                role: claims.role,
                 attendee_name: claims.name.clone(),
                 video_user_id: None,
                 has_joined: true,

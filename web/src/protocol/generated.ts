@@ -41,7 +41,7 @@ mutedAll: boolean, extensions: Array<JsonValue>, };
 
 export type StateForClients = { videoClientToken: string | null, hoveredElementId: string | null, extensions: Array<JsonValue>, };
 
-export type AttendeeSummary = { attendeeId: string, attendeeName: string | null, videoUserId: string | null, hasJoined: boolean, status: AttendeeStatus, connection: ConnectionState, cartPermission: CartPermission, 
+export type AttendeeSummary = { attendeeId: string, role: Role, attendeeName: string | null, videoUserId: string | null, hasJoined: boolean, status: AttendeeStatus, connection: ConnectionState, cartPermission: CartPermission, 
 /**
  * RFC 3339 timestamp of the last frame received from this participant.
  */

@@ -51,6 +51,7 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
 export function makeAttendee(attendeeId: string, fields: Partial<AttendeeSummary> = {}): AttendeeSummary {
   return {
     attendeeId,
+    role: 'CLIENT',
     attendeeName: 'Ada',
     videoUserId: null,
     hasJoined: true,

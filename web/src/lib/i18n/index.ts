@@ -1,6 +1,6 @@
 import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { useCallback } from 'react';
+import { initReactI18next } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { setCookie } from '@/lib/cookies';
 import { de } from './locales/de';

@@ -52,7 +52,11 @@ describe('applyEvent', () => {
   it('files participants for guides by connection state', () => {
     const guideId = 'c'.repeat(32);
     const clientId = 'd'.repeat(32);
-    let snapshot = makeSnapshot({}, { guides: { [guideId]: makeAttendee(guideId) } });
+    let snapshot = makeSnapshot({}, {});
+    // A guide's first presence event files it under guides, by its role.
+    snapshot = applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee(guideId, { role: 'GUIDE' }) });
+    expect(Object.keys(snapshot.stateForGuides!.guides)).toEqual([guideId]);
+    expect(snapshot.stateForGuides!.clients).toEqual({});
 
     snapshot = applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee(clientId) });
     expect(Object.keys(snapshot.stateForGuides!.clients)).toEqual([clientId]);
@@ -64,7 +68,7 @@ describe('applyEvent', () => {
     snapshot = applyEvent(snapshot, { kind: 'cartPermissionChanged', attendeeId: clientId, permission: 'granted' });
     expect(snapshot.stateForGuides!.inactiveClients[clientId]?.cartPermission).toBe('granted');
 
-    snapshot = applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee(guideId, { connection: 'reconnected' }) });
+    snapshot = applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee(guideId, { role: 'GUIDE', connection: 'reconnected' }) });
     expect(snapshot.stateForGuides!.guides[guideId]?.connection).toBe('reconnected');
 
     snapshot = applyEvent(snapshot, { kind: 'attendeeRemoved', attendeeId: clientId });

@@ -19,7 +19,7 @@ function without(map: StateForGuides['clients'], attendeeId: string): StateForGu
  */
 function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): StateForGuides {
   const id = attendee.attendeeId;
-  if (id in guides.guides) return { ...guides, guides: { ...guides.guides, [id]: attendee } };
+  if (attendee.role === 'GUIDE') return { ...guides, guides: { ...guides.guides, [id]: attendee } };
   const inactive = attendee.connection === 'lost';
   return {
     ...guides,

@@ -134,7 +134,7 @@ export class RealtimeClient {
    * hub's error, or `DISCONNECTED` when the connection is not up or drops first.
    */
   sendAction(action: Action): Promise<number | null> {
-    if (!this.socket || !this.welcomed) {
+    if (!this.welcomed) {
       return Promise.reject(new RealtimeError('DISCONNECTED', 'not connected to the hub'));
     }
     const ref = this.nextRef++;
@@ -147,7 +147,6 @@ export class RealtimeClient {
   private open(): void {
     const socket = this.createSocket(this.url, SUBPROTOCOL_JSON);
     this.socket = socket;
-    this.welcomed = false;
     socket.onopen = () => this.send({ type: 'hello', lastSeq: this.lastSeq, epoch: this.epoch });
     socket.onmessage = ({ data }) => {
       if (typeof data !== 'string') return;
@@ -255,6 +254,7 @@ export class RealtimeClient {
     clearInterval(this.heartbeatTimer);
     const socket = this.socket;
     this.socket = null;
+    this.welcomed = false;
     if (socket) {
       socket.onopen = socket.onmessage = socket.onclose = null;
       socket.close(1000);

@@ -1,0 +1,50 @@
+import { expect, test, type Page } from '@playwright/test';
+
+async function joinAsGuest(page: Page, presentationPath: string, name = 'Grace Guest') {
+  await page.goto(`/presentation/${presentationPath}/prejoin`);
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel(/privacy policy/).check();
+  await page.getByRole('button', { name: 'Join' }).click();
+}
+
+test('a guest needs a name and the privacy consent', async ({ page }) => {
+  await page.goto('/presentation/demo/prejoin');
+  await page.getByRole('button', { name: 'Join' }).click();
+  await expect(page.getByLabel('Your name')).toHaveAccessibleDescription('Input required');
+  await expect(page.getByLabel(/privacy policy/)).toHaveAccessibleDescription('Please accept the privacy policy to join.');
+  await expect(page).toHaveURL(/\/prejoin$/);
+});
+
+test('a guest keeps the session on reload and the name in a cookie for a day', async ({ page, context }) => {
+  await joinAsGuest(page, 'demo');
+  await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  const cookie = (await context.cookies()).find(({ name }) => name === 'guestName');
+  expect(cookie?.value).toBe(encodeURIComponent('Grace Guest'));
+  expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(86_400 - 60);
+  expect(cookie!.expires - Date.now() / 1000).toBeLessThanOrEqual(86_400);
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/presentation\/demo$/);
+  await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+});
+
+test('an unknown appointment leads to the not-found screen', async ({ page }) => {
+  await joinAsGuest(page, 'no-such-appointment');
+  await expect(page).toHaveURL(/\/presentation\/no-such-appointment\/not-found$/);
+  await expect(page.getByText('This presentation could not be found.')).toBeVisible();
+});
+
+test('a guest cannot join a customers-only appointment', async ({ page }) => {
+  await joinAsGuest(page, 'demo-customers');
+  await expect(page).toHaveURL(/\/presentation\/demo-customers\/denied$/);
+  await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
+});
+
+test('a guide asking for an unknown appointment gets the not-found screen', async ({ page }) => {
+  await page.goto('/en-GB/guide/no-such-appointment/login');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('shopware');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/en-GB\/guide\/no-such-appointment\/not-found$/);
+  await expect(page.getByText('This appointment could not be found.')).toBeVisible();
+});
