@@ -17,6 +17,7 @@ use tracing::{debug, info, warn};
 
 use crate::live::{Audience, Room};
 use crate::metrics::Metrics;
+use crate::store::StoreError;
 
 static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -119,7 +120,7 @@ impl Session {
             }
         }
         if ok {
-            self.room.set_presence(&self.claims, true);
+            self.presence(true);
         }
 
         // 3. the loop
@@ -191,7 +192,7 @@ impl Session {
         }
         self.room.detach(connection_id);
         if ok {
-            self.room.set_presence(&self.claims, false);
+            self.presence(false);
         }
         self.metrics.connections_closed.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
@@ -210,12 +211,25 @@ impl Session {
         }
     }
 
+    fn presence(&self, connected: bool) {
+        if let Err(error) = self.room.set_presence(&self.claims, connected) {
+            tracing::error!(%error, appointment_id = %self.room.appointment_id, "could not store presence");
+        }
+    }
+
     fn is_guide(&self) -> bool {
         self.claims.role == protocol::Role::Guide
     }
 
-    fn ack(r#ref: Option<u32>, seq: Option<u64>) -> Option<ServerFrame> {
-        r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq })
+    /// The ack, or the error when the change could not be stored (it then had no effect).
+    fn reply(&self, r#ref: Option<u32>, published: Result<Option<u64>, StoreError>) -> Option<ServerFrame> {
+        match published {
+            Ok(seq) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq }),
+            Err(error) => {
+                tracing::error!(%error, appointment_id = %self.room.appointment_id, "could not store an event");
+                Some(ServerFrame::error(r#ref, ErrorCode::Internal, "the change could not be saved; try again"))
+            }
+        }
     }
 
     fn act(&self, r#ref: Option<u32>, action: Action) -> Option<ServerFrame> {
@@ -229,19 +243,19 @@ impl Session {
                 return Some(ServerFrame::error(r#ref, ErrorCode::PresentationEnded, "the presentation has ended"));
             }
         }
-        let seq = match action {
+        let published = match action {
             Action::SwitchSlide { page_id, section_id, slide_alias } => {
                 if !is_id(&page_id) || !is_id(&section_id) {
                     let message = "pageId and sectionId must be 32 lowercase hex characters";
                     return Some(ServerFrame::error(r#ref, ErrorCode::InvalidPayload, message));
                 }
-                Some(self.room.publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias }))
+                self.room.publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias }).map(Some)
             }
             Action::LoadSlide { .. }
             | Action::LoadProductList {}
             | Action::LoadListingProducts { .. }
             | Action::UpdateListingProducts { .. } => {
-                Some(self.room.publish(Audience::Everyone, Event::Reload { action }))
+                self.room.publish(Audience::Everyone, Event::Reload { action }).map(Some)
             }
             // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
             // the attendee concerned (or a client's to itself) as a reload hint.
@@ -256,11 +270,11 @@ impl Session {
                     (true, Some(id)) => id.clone(),
                     _ => self.claims.sub.clone(),
                 };
-                Some(self.room.publish(Audience::Attendee(target), Event::Reload { action }))
+                self.room.publish(Audience::Attendee(target), Event::Reload { action }).map(Some)
             }
-            Action::LoadProductReviews { .. } => None,
+            Action::LoadProductReviews { .. } => Ok(None),
         };
-        Self::ack(r#ref, seq)
+        self.reply(r#ref, published)
     }
 
     fn interact(&self, r#ref: Option<u32>, interaction: Interaction) -> Option<ServerFrame> {
@@ -272,33 +286,33 @@ impl Session {
                 format!("only a guide may send {:?}", interaction.name()),
             ));
         }
-        let seq = match interaction {
+        let published = match interaction {
             Interaction::GuideHovered(payload) => {
                 self.room.publish_volatile(
                     Audience::Everyone,
                     VolatileEvent::GuideHovered { hovered_element_id: payload.hovered_element_id },
                 );
-                None
+                Ok(None)
             }
             Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
-                Some(self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }))
+                self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }).map(Some)
             }
             Interaction::DynamicPageClosed(p) => {
-                Some(self.room.publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }))
+                self.room.publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }).map(Some)
             }
             Interaction::BroadcastModeToggled(p) => {
-                Some(self.room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }))
+                self.room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }).map(Some)
             }
             Interaction::ViewModeChanged(p) => {
-                Some(self.room.publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }))
+                self.room.publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }).map(Some)
             }
             Interaction::ScreenSharingToggled(p) => {
-                Some(self.room.publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }))
+                self.room.publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }).map(Some)
             }
             // The rest are recorded by storefront-proxy's dsr/interaction endpoint.
-            _ => None,
+            _ => Ok(None),
         };
-        Self::ack(r#ref, seq)
+        self.reply(r#ref, published)
     }
 }
 

@@ -6,6 +6,7 @@ pub mod connection;
 pub mod live;
 pub mod metrics;
 pub mod server;
+pub mod store;
 
 pub use config::Config;
 pub use server::Hub;

@@ -8,27 +8,34 @@ use dashmap::DashMap;
 
 pub use room::{Attached, Audience, Outbound, Room, Subscriber};
 
+use crate::store::{Store, StoreError};
+
 /// All live rooms of this hub, by appointment id. Cheap to clone.
 #[derive(Clone)]
 pub struct Rooms {
     rooms: Arc<DashMap<String, Arc<Room>>>,
+    store: Arc<Store>,
     retained_events: usize,
 }
 
 impl Rooms {
-    pub fn new(retained_events: usize) -> Self {
-        Rooms { rooms: Arc::new(DashMap::new()), retained_events: retained_events.max(1) }
+    pub fn new(store: Arc<Store>, retained_events: usize) -> Self {
+        Rooms { rooms: Arc::new(DashMap::new()), store, retained_events: retained_events.max(1) }
     }
 
-    /// The room of an appointment, created empty on first use.
-    pub fn get_or_create(&self, appointment_id: &str) -> Arc<Room> {
+    /// The room of an appointment, opened from the store on first use.
+    pub fn get_or_open(&self, appointment_id: &str) -> Result<Arc<Room>, StoreError> {
         if let Some(room) = self.rooms.get(appointment_id) {
-            return room.clone();
+            return Ok(room.clone());
         }
-        self.rooms
-            .entry(appointment_id.to_owned())
-            .or_insert_with(|| Arc::new(Room::new(appointment_id.to_owned(), self.retained_events)))
-            .clone()
+        // The entry lock makes sure one room is opened per appointment.
+        match self.rooms.entry(appointment_id.to_owned()) {
+            dashmap::Entry::Occupied(room) => Ok(room.get().clone()),
+            dashmap::Entry::Vacant(slot) => {
+                let room = Arc::new(Room::open(appointment_id.to_owned(), self.retained_events, self.store.clone())?);
+                Ok(slot.insert(room).clone())
+            }
+        }
     }
 
     pub fn len(&self) -> usize {

@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::connection::Session;
 use crate::live::Rooms;
 use crate::metrics::Metrics;
+use crate::store::{Store, StoreError};
 
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
@@ -29,9 +30,11 @@ pub struct Hub {
 }
 
 impl Hub {
-    pub fn new(config: Config, secret: Vec<u8>) -> Self {
-        let rooms = Rooms::new(config.retained_events);
-        Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default() }
+    /// Opens the room store under `DATA_DIR`.
+    pub fn new(config: Config, secret: Vec<u8>) -> Result<Self, StoreError> {
+        let store = Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?);
+        let rooms = Rooms::new(store, config.retained_events);
+        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default() })
     }
 
     pub fn router(self) -> Router {
@@ -90,7 +93,13 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
             return refuse(StatusCode::UNAUTHORIZED, "HUB__TOKEN_INVALID", "The hub token is invalid or expired.");
         }
     };
-    let room = hub.rooms.get_or_create(&claims.apt);
+    let room = match hub.rooms.get_or_open(&claims.apt) {
+        Ok(room) => room,
+        Err(error) => {
+            tracing::error!(%error, appointment_id = %claims.apt, "could not open a room");
+            return refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.");
+        }
+    };
     let config = hub.config.clone();
     let metrics = hub.metrics.clone();
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults

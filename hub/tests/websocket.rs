@@ -20,10 +20,16 @@ const PAGE: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 async fn start(retained_events: usize) -> String {
+    // Kept for the whole test run: each test has its own room store.
+    let dir = tempfile::tempdir().unwrap().keep();
+    start_in(&dir, retained_events, std::future::pending()).await
+}
+
+async fn start_in(dir: &std::path::Path, retained_events: usize, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> String {
     let config = Config {
         bind: [127, 0, 0, 1].into(),
         port: 0,
-        data_dir: std::env::temp_dir(),
+        data_dir: dir.to_path_buf(),
         secret: None,
         heartbeat_secs: 15,
         send_queue: 64,
@@ -31,7 +37,7 @@ async fn start(retained_events: usize) -> String {
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(Hub::new(config, SECRET.to_vec()).serve(listener, std::future::pending()));
+    tokio::spawn(Hub::new(config, SECRET.to_vec()).unwrap().serve(listener, shutdown));
     format!("127.0.0.1:{}", addr.port())
 }
 
@@ -315,4 +321,43 @@ async fn guides_see_participants_arrive_and_clients_do_not() {
         }
         other => panic!("expected the slide, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_restarted_hub_keeps_state_order_and_epoch() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let addr = start_in(dir.path(), 64, async { let _ = stopped.await; }).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let client_token = token("c1", Role::Client, SECRET);
+    let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
+    let (_, epoch, _, _) = client.hello(None, None).await;
+    for alias in 1..=3 {
+        guide.switch_slide(alias, alias).await;
+    }
+    let mut last_seq = 0;
+    for _ in 1..=3 {
+        last_seq = client.next_slide().await.0;
+    }
+    // Every event above was acknowledged; now the hub goes away.
+    let _ = stop.send(());
+    drop(guide);
+    drop(client);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    let addr = start_in(dir.path(), 64, std::future::pending()).await;
+    let mut fresh = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
+    let (_, fresh_epoch, resume, alias) = fresh.hello(None, None).await;
+    assert_eq!((resume, alias, fresh_epoch.as_str()), (Resume::Fresh, Some(3), epoch.as_str()));
+    let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
+    let (seq, _, resume, _) = client.hello(Some(last_seq), Some(epoch)).await;
+    assert_eq!(resume, Resume::Replayed);
+    assert!(seq >= last_seq);
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    guide.switch_slide(4, 4).await;
+    let (next_seq, prev, alias) = client.next_slide().await;
+    assert_eq!((alias, prev), (4, last_seq));
+    assert!(next_seq > last_seq);
 }

@@ -15,7 +15,7 @@ async fn every_attendee_receives_every_slide_change() {
         send_queue: 256,
         retained_events: 256,
     };
-    tokio::spawn(hub::Hub::new(hub_config, secret.as_bytes().to_vec()).serve(hub_listener, std::future::pending()));
+    tokio::spawn(hub::Hub::new(hub_config, secret.as_bytes().to_vec()).unwrap().serve(hub_listener, std::future::pending()));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");

@@ -20,11 +20,11 @@ struct Servers {
     http: reqwest::Client,
 }
 
-async fn start_hub() -> u16 {
+async fn start_hub(data_dir: &Path) -> u16 {
     let config = hub::Config {
         bind: [127, 0, 0, 1].into(),
         port: 0,
-        data_dir: std::env::temp_dir(),
+        data_dir: data_dir.join("hub"),
         secret: Some(SECRET.into()),
         heartbeat_secs: 15,
         send_queue: 64,
@@ -32,12 +32,12 @@ async fn start_hub() -> u16 {
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    tokio::spawn(hub::Hub::new(config, SECRET.as_bytes().to_vec()).serve(listener, std::future::pending()));
+    tokio::spawn(hub::Hub::new(config, SECRET.as_bytes().to_vec()).unwrap().serve(listener, std::future::pending()));
     port
 }
 
 async fn start(data_dir: &Path) -> Servers {
-    let hub_port = start_hub().await;
+    let hub_port = start_hub(data_dir).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");

@@ -1,36 +1,31 @@
 //! One appointment's live state, its ordered event log and its subscribers.
 //!
 //! Every state change goes through [`Room::publish`], which under one lock assigns the
-//! next sequence number, applies the event to the state, appends it to the log and hands
-//! it to every subscriber's bounded queue. Doing all of that under the same lock is what
-//! makes every subscriber see one order, and makes [`Room::attach`] (snapshot or replay,
-//! then subscribe) free of gaps and duplicates.
+//! next sequence number, writes the event to the [`Store`], applies it to the state,
+//! appends it to the log and hands it to every subscriber's bounded queue. Doing all of
+//! that under the same lock is what makes every subscriber see one order, and makes
+//! [`Room::attach`] (snapshot or replay, then subscribe) free of gaps and duplicates.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use protocol::frame::{close_code, Event, Resume, ServerFrame, VolatileEvent};
+pub use protocol::internal::Audience;
 use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, StateForGuides};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 use tokio::sync::mpsc;
 
-/// Who may see an event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Audience {
-    Everyone,
-    Guides,
-    /// One attendee, and the guides.
-    Attendee(String),
-}
+use crate::store::{RoomState, Store, StoreError, StoredEvent};
 
-impl Audience {
-    fn includes(&self, role: Role, attendee_id: &str) -> bool {
-        match self {
-            Audience::Everyone => true,
-            Audience::Guides => role == Role::Guide,
-            Audience::Attendee(id) => role == Role::Guide || id == attendee_id,
-        }
+/// Events between two snapshots in the store.
+const SNAPSHOT_EVERY: u64 = 256;
+
+fn includes(audience: &Audience, role: Role, attendee_id: &str) -> bool {
+    match audience {
+        Audience::Everyone => true,
+        Audience::Guides => role == Role::Guide,
+        Audience::Attendee(id) => role == Role::Guide || id == attendee_id,
     }
 }
 
@@ -55,32 +50,24 @@ pub struct Attached {
     pub replay: Vec<ServerFrame>,
 }
 
-struct LoggedEvent {
-    seq: u64,
-    audience: Audience,
-    event: Event,
-}
-
-struct Participant {
-    role: Role,
-    summary: AttendeeSummary,
-    connections: usize,
-}
-
 struct Inner {
     epoch: String,
     seq: u64,
     state_for_all: StateForAll,
     state_for_clients: StateForClients,
-    participants: BTreeMap<String, Participant>,
-    log: VecDeque<LoggedEvent>,
+    participants: BTreeMap<String, AttendeeSummary>,
+    /// Open connections per attendee; not part of the durable state.
+    connections: HashMap<String, usize>,
+    log: VecDeque<StoredEvent>,
     subscribers: Vec<Subscriber>,
 }
 
 pub struct Room {
     pub appointment_id: String,
     retained_events: usize,
-    // A std Mutex: it is never held across an `.await` (queues are fed with try_send).
+    store: Arc<Store>,
+    // A std Mutex: it is never held across an `.await` (queues are fed with try_send,
+    // and the store is a local SQLite file written with one short statement).
     inner: Mutex<Inner>,
 }
 
@@ -91,25 +78,50 @@ fn now_rfc3339() -> String {
 }
 
 impl Room {
-    pub fn new(appointment_id: String, retained_events: usize) -> Self {
-        Room {
-            appointment_id,
-            retained_events,
-            inner: Mutex::new(Inner {
-                epoch: format!("{:016x}", rand::random::<u64>()),
-                seq: 0,
-                state_for_all: StateForAll::default(),
-                state_for_clients: StateForClients::default(),
-                participants: BTreeMap::new(),
-                log: VecDeque::new(),
-                subscribers: Vec::new(),
-            }),
+    /// Opens the room of an appointment from the store: the latest snapshot with the
+    /// events after it applied. Participants who were connected when the hub stopped
+    /// are marked lost.
+    pub fn open(appointment_id: String, retained_events: usize, store: Arc<Store>) -> Result<Room, StoreError> {
+        let new_epoch = format!("{:016x}", rand::random::<u64>());
+        let stored = store.load_or_create(&appointment_id, &new_epoch, retained_events)?;
+        let mut inner = Inner {
+            epoch: stored.epoch,
+            seq: stored.snapshot_seq,
+            state_for_all: stored.snapshot.state_for_all,
+            state_for_clients: stored.snapshot.state_for_clients,
+            participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), p)).collect(),
+            connections: HashMap::new(),
+            log: VecDeque::new(),
+            subscribers: Vec::new(),
+        };
+        for event in stored.events {
+            if event.seq > inner.seq {
+                inner.apply(&event.event);
+                inner.seq = event.seq;
+            }
+            inner.log.push_back(event);
         }
+        while inner.log.len() > retained_events {
+            inner.log.pop_front();
+        }
+        let room = Room { appointment_id, retained_events, store, inner: Mutex::new(inner) };
+        let stale: Vec<AttendeeSummary> = room
+            .lock()
+            .participants
+            .values()
+            .filter(|p| p.connection != ConnectionState::Lost)
+            .cloned()
+            .collect();
+        for mut attendee in stale {
+            attendee.connection = ConnectionState::Lost;
+            room.publish(Audience::Guides, Event::AttendeeChanged { attendee })?;
+        }
+        Ok(room)
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        // A panic while holding the lock cannot leave the state half-changed in a way
-        // worse than losing the room, so recover the guard instead of poisoning the hub.
+        // A panic while holding the lock cannot leave the state half-changed (changes are
+        // applied only after the store accepted them), so recover the guard.
         self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
@@ -123,6 +135,7 @@ impl Room {
 
     /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
     /// the client's `hello`.
+    #[allow(clippy::too_many_arguments)]
     pub fn attach(
         &self,
         connection_id: u64,
@@ -138,9 +151,7 @@ impl Room {
         let attendee_id = claims.sub.clone();
         let oldest_retained = inner.log.front().map_or(inner.seq + 1, |e| e.seq);
         let replayable = match (last_seq, epoch) {
-            (Some(last), Some(epoch)) => {
-                epoch == inner.epoch && last <= inner.seq && last + 1 >= oldest_retained
-            }
+            (Some(last), Some(epoch)) => epoch == inner.epoch && last <= inner.seq && last + 1 >= oldest_retained,
             _ => false,
         };
         let (resume, snapshot, replay, last_sent) = if replayable {
@@ -148,7 +159,7 @@ impl Room {
             let mut prev = last;
             let mut replay = Vec::new();
             for logged in inner.log.iter().filter(|e| e.seq > last) {
-                if logged.audience.includes(role, &attendee_id) {
+                if includes(&logged.audience, role, &attendee_id) {
                     replay.push(ServerFrame::Event { seq: logged.seq, prev, event: logged.event.clone() });
                     prev = logged.seq;
                 }
@@ -180,72 +191,25 @@ impl Room {
         before != inner.subscribers.len()
     }
 
-    /// Applies a state event, gives it the next sequence number and queues it for every
-    /// subscriber in `audience`. Returns the sequence number.
-    pub fn publish(&self, audience: Audience, event: Event) -> u64 {
+    /// Gives a state event the next sequence number, stores it, applies it and queues it
+    /// for every subscriber in `audience`. Returns the sequence number; on a storage
+    /// error nothing changed and nobody was sent anything.
+    pub fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
         let mut inner = self.lock();
-        inner.publish(audience, event, self.retained_events)
+        self.publish_locked(&mut inner, audience, event)
     }
 
-    /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
-    pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
-        let inner = self.lock();
-        for sub in inner.subscribers.iter().filter(|s| audience.includes(s.role, &s.attendee_id)) {
-            let _ = sub.tx.try_send(ServerFrame::Volatile { event: event.clone() });
-        }
-    }
-
-    /// Records that a participant connected or disconnected, and tells the guides.
-    pub fn set_presence(&self, claims: &HubClaims, connected: bool) {
-        let mut inner = self.lock();
-        let now = now_rfc3339();
-        let participant = inner.participants.entry(claims.sub.clone()).or_insert_with(|| Participant {
-            role: claims.role,
-            summary: AttendeeSummary {
-                attendee_id: claims.sub.clone(),
-                role: claims.role,
-                attendee_name: claims.name.clone(),
-                video_user_id: None,
-                has_joined: true,
-                status: AttendeeStatus::Joined,
-                connection: ConnectionState::Connecting,
-                cart_permission: CartPermission::Missing,
-                last_active_at: None,
-            },
-            connections: 0,
-        });
-        let previous = participant.summary.connection;
-        if connected {
-            participant.connections += 1;
-            participant.summary.connection = match previous {
-                ConnectionState::Connecting => ConnectionState::Connected,
-                _ if participant.connections > 1 => previous,
-                _ => ConnectionState::Reconnected,
-            };
-        } else {
-            participant.connections = participant.connections.saturating_sub(1);
-            if participant.connections == 0 {
-                participant.summary.connection = ConnectionState::Lost;
-            }
-        }
-        participant.summary.last_active_at = Some(now);
-        if participant.summary.connection != previous {
-            let attendee = participant.summary.clone();
-            inner.publish(Audience::Guides, Event::AttendeeChanged { attendee }, self.retained_events);
-        }
-    }
-}
-
-impl Inner {
-    fn publish(&mut self, audience: Audience, event: Event, retained: usize) -> u64 {
-        self.seq += 1;
-        let seq = self.seq;
-        self.apply(&event);
-        for sub in self.subscribers.iter_mut() {
-            if !audience.includes(sub.role, &sub.attendee_id) {
+    fn publish_locked(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<u64, StoreError> {
+        let seq = inner.seq + 1;
+        let stored = StoredEvent { seq, audience, event };
+        self.store.append(&self.appointment_id, &stored)?;
+        inner.seq = seq;
+        inner.apply(&stored.event);
+        for sub in inner.subscribers.iter_mut() {
+            if !includes(&stored.audience, sub.role, &sub.attendee_id) {
                 continue;
             }
-            let frame = ServerFrame::Event { seq, prev: sub.last_sent, event: event.clone() };
+            let frame = ServerFrame::Event { seq, prev: sub.last_sent, event: stored.event.clone() };
             match sub.tx.try_send(frame) {
                 Ok(()) => sub.last_sent = seq,
                 Err(mpsc::error::TrySendError::Full(_)) => {
@@ -256,15 +220,72 @@ impl Inner {
         }
         // Dropping a subscriber drops its sender; its connection task then sees the queue
         // end after the frames already in it and closes with `close_reason`.
-        self.subscribers
-            .retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
-        self.log.push_back(LoggedEvent { seq, audience, event });
-        while self.log.len() > retained {
-            self.log.pop_front();
+        inner.subscribers.retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
+        inner.log.push_back(stored);
+        while inner.log.len() > self.retained_events {
+            inner.log.pop_front();
         }
-        seq
+        if seq % SNAPSHOT_EVERY == 0 {
+            let state = RoomState {
+                state_for_all: inner.state_for_all.clone(),
+                state_for_clients: inner.state_for_clients.clone(),
+                participants: inner.participants.values().cloned().collect(),
+            };
+            // The events are stored already; a failed snapshot only makes the next
+            // start replay more of them.
+            if let Err(error) = self.store.snapshot(&self.appointment_id, seq, &state, self.retained_events) {
+                tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
+            }
+        }
+        Ok(seq)
     }
 
+    /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
+    pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
+        let inner = self.lock();
+        for sub in inner.subscribers.iter().filter(|s| includes(&audience, s.role, &s.attendee_id)) {
+            let _ = sub.tx.try_send(ServerFrame::Volatile { event: event.clone() });
+        }
+    }
+
+    /// Records that a participant connected or disconnected, and tells the guides.
+    pub fn set_presence(&self, claims: &HubClaims, connected: bool) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let count = inner.connections.entry(claims.sub.clone()).or_default();
+        if connected {
+            *count += 1;
+        } else {
+            *count = count.saturating_sub(1);
+        }
+        let count = *count;
+        let mut attendee = inner.participants.get(&claims.sub).cloned().unwrap_or_else(|| AttendeeSummary {
+            attendee_id: claims.sub.clone(),
+            role: claims.role,
+            attendee_name: claims.name.clone(),
+            video_user_id: None,
+            has_joined: true,
+            status: AttendeeStatus::Joined,
+            connection: ConnectionState::Connecting,
+            cart_permission: CartPermission::Missing,
+            last_active_at: None,
+        });
+        let previous = attendee.connection;
+        attendee.connection = match (connected, count, previous) {
+            (true, _, ConnectionState::Connecting) => ConnectionState::Connected,
+            (true, 1, _) => ConnectionState::Reconnected,
+            (true, _, state) => state,
+            (false, 0, _) => ConnectionState::Lost,
+            (false, _, state) => state,
+        };
+        attendee.last_active_at = Some(now_rfc3339());
+        if attendee.connection != previous {
+            self.publish_locked(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+        }
+        Ok(())
+    }
+}
+
+impl Inner {
     fn apply(&mut self, event: &Event) {
         let all = &mut self.state_for_all;
         match event {
@@ -302,16 +323,14 @@ impl Inner {
             Event::ScreenSharingChanged { active } => all.allow_screen_sharing = *active,
             Event::MuteAllChanged { muted } => all.muted_all = *muted,
             Event::AttendeeChanged { attendee } => {
-                if let Some(p) = self.participants.get_mut(&attendee.attendee_id) {
-                    p.summary = attendee.clone();
-                }
+                self.participants.insert(attendee.attendee_id.clone(), attendee.clone());
             }
             Event::AttendeeRemoved { attendee_id } => {
                 self.participants.remove(attendee_id);
             }
             Event::CartPermissionChanged { attendee_id, permission } => {
                 if let Some(p) = self.participants.get_mut(attendee_id) {
-                    p.summary.cart_permission = *permission;
+                    p.cart_permission = *permission;
                 }
             }
             Event::Reload { .. } => {}
@@ -322,12 +341,12 @@ impl Inner {
         let state_for_guides = (role == Role::Guide).then(|| {
             let mut guides = StateForGuides::default();
             for (id, p) in &self.participants {
-                let map = match (p.role, p.summary.connection) {
+                let map = match (p.role, p.connection) {
                     (Role::Guide, _) => &mut guides.guides,
                     (Role::Client, ConnectionState::Lost) => &mut guides.inactive_clients,
                     (Role::Client, _) => &mut guides.clients,
                 };
-                map.insert(id.clone(), p.summary.clone());
+                map.insert(id.clone(), p.clone());
             }
             guides
         });
@@ -353,7 +372,7 @@ mod tests {
 
     #[test]
     fn a_full_queue_drops_the_slow_subscriber_and_spares_the_others() {
-        let room = Room::new("0".repeat(32), 16);
+        let room = Room::open("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
         let (slow_tx, mut slow_rx) = mpsc::channel(2);
         let slow_reason = Arc::new(AtomicU16::new(0));
         room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000);
@@ -361,7 +380,7 @@ mod tests {
         room.attach(2, &claims('f', Role::Client), None, None, fast_tx, Arc::default(), 1000);
 
         for alias in 1..=5 {
-            room.publish(Audience::Everyone, slide(alias));
+            room.publish(Audience::Everyone, slide(alias)).unwrap();
         }
         assert_eq!(slow_reason.load(Ordering::Relaxed), close_code::SLOW_CONSUMER);
         assert_eq!(room.subscriber_count(), 1);
@@ -388,7 +407,7 @@ mod tests {
 
     #[test]
     fn private_events_reach_only_their_attendee_and_guides() {
-        let room = Room::new("0".repeat(32), 16);
+        let room = Room::open("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
         let mut receivers = Vec::new();
         for (n, (id, role)) in [('g', Role::Guide), ('a', Role::Client), ('b', Role::Client)].into_iter().enumerate() {
             let (tx, rx) = mpsc::channel(8);
@@ -396,7 +415,7 @@ mod tests {
             receivers.push(rx);
         }
         let action = protocol::action::Action::LoadCart { attendee_id: None };
-        room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action });
+        room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action }).unwrap();
         let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_ok()).collect();
         assert_eq!(got, [true, true, false]);
     }

@@ -1,0 +1,162 @@
+//! Durable room history for single mode: every state event is written to SQLite under
+//! `DATA_DIR` before it is applied or sent, plus a periodic snapshot, so a restarted hub
+//! comes back with the same state, sequence numbers and epoch.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use protocol::frame::Event;
+use protocol::internal::Audience;
+use protocol::state::{AttendeeSummary, StateForAll, StateForClients};
+use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite_migration::{Migrations, M};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("room storage: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("room storage: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("room storage: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+    #[error("room storage: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The state a snapshot holds.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoomState {
+    pub state_for_all: StateForAll,
+    pub state_for_clients: StateForClients,
+    pub participants: Vec<AttendeeSummary>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredEvent {
+    pub seq: u64,
+    pub audience: Audience,
+    pub event: Event,
+}
+
+/// What is known of a room: its epoch, its latest snapshot, and the events after it
+/// (at least the `retained` newest ones, for resuming clients).
+pub struct StoredRoom {
+    pub epoch: String,
+    pub snapshot_seq: u64,
+    pub snapshot: RoomState,
+    pub events: Vec<StoredEvent>,
+}
+
+pub struct Store {
+    // Taken only for single statements or short transactions, never across an await.
+    conn: Mutex<Connection>,
+}
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(
+        "CREATE TABLE room (
+             appointment_id TEXT PRIMARY KEY,
+             epoch TEXT NOT NULL,
+             snapshot_seq INTEGER NOT NULL DEFAULT 0,
+             snapshot TEXT NOT NULL
+         );
+         CREATE TABLE event (
+             appointment_id TEXT NOT NULL,
+             seq INTEGER NOT NULL,
+             audience TEXT NOT NULL,
+             event TEXT NOT NULL,
+             PRIMARY KEY (appointment_id, seq)
+         ) WITHOUT ROWID;",
+    )])
+}
+
+impl Store {
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Durable across a crash of the process (the failure the hub must survive);
+        // an OS crash may lose the last commits.
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrations().to_latest(&mut conn)?;
+        Ok(Store { conn: Mutex::new(conn) })
+    }
+
+    /// An in-memory store, for tests that do not restart.
+    pub fn in_memory() -> Result<Store, StoreError> {
+        let mut conn = Connection::open_in_memory()?;
+        migrations().to_latest(&mut conn)?;
+        Ok(Store { conn: Mutex::new(conn) })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Loads a room, or creates it with `new_epoch`.
+    pub fn load_or_create(&self, appointment_id: &str, new_epoch: &str, retained: usize) -> Result<StoredRoom, StoreError> {
+        let conn = self.conn();
+        let found: Option<(String, u64, String)> = conn
+            .query_row(
+                "SELECT epoch, snapshot_seq, snapshot FROM room WHERE appointment_id = ?1",
+                [appointment_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let Some((epoch, snapshot_seq, snapshot)) = found else {
+            let empty = serde_json::to_string(&RoomState::default())?;
+            conn.execute(
+                "INSERT INTO room (appointment_id, epoch, snapshot_seq, snapshot) VALUES (?1, ?2, 0, ?3)",
+                params![appointment_id, new_epoch, empty],
+            )?;
+            return Ok(StoredRoom { epoch: new_epoch.to_owned(), snapshot_seq: 0, snapshot: RoomState::default(), events: Vec::new() });
+        };
+        let snapshot: RoomState = serde_json::from_str(&snapshot)?;
+        // Everything after the snapshot, and the retained window before it.
+        let mut statement = conn.prepare(
+            "SELECT seq, audience, event FROM event WHERE appointment_id = ?1 AND seq > ?2 ORDER BY seq",
+        )?;
+        let from = snapshot_seq.saturating_sub(retained as u64);
+        let events = statement
+            .query_map(params![appointment_id, from], |r| Ok((r.get::<_, u64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            .map(|row| {
+                let (seq, audience, event) = row?;
+                Ok(StoredEvent { seq, audience: serde_json::from_str(&audience)?, event: serde_json::from_str(&event)? })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok(StoredRoom { epoch, snapshot_seq, snapshot, events })
+    }
+
+    /// Writes one event. Nothing is applied or sent before this returns Ok.
+    pub fn append(&self, appointment_id: &str, event: &StoredEvent) -> Result<(), StoreError> {
+        let audience = serde_json::to_string(&event.audience)?;
+        let body = serde_json::to_string(&event.event)?;
+        self.conn().execute(
+            "INSERT INTO event (appointment_id, seq, audience, event) VALUES (?1, ?2, ?3, ?4)",
+            params![appointment_id, event.seq, audience, body],
+        )?;
+        Ok(())
+    }
+
+    /// Replaces the snapshot and forgets events no longer needed for it or for resuming.
+    pub fn snapshot(&self, appointment_id: &str, seq: u64, state: &RoomState, retained: usize) -> Result<(), StoreError> {
+        let body = serde_json::to_string(state)?;
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "UPDATE room SET snapshot_seq = ?2, snapshot = ?3 WHERE appointment_id = ?1",
+            params![appointment_id, seq, body],
+        )?;
+        tx.execute(
+            "DELETE FROM event WHERE appointment_id = ?1 AND seq <= ?2",
+            params![appointment_id, seq.saturating_sub(retained as u64)],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+}
