@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod connection;
+pub mod internal;
 pub mod live;
 pub mod metrics;
 pub mod server;

@@ -37,11 +37,16 @@ impl Hub {
         Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default() })
     }
 
+    pub(crate) fn secret(&self) -> &[u8] {
+        &self.secret
+    }
+
     pub fn router(self) -> Router {
         Router::new()
             .route("/ws", get(ws))
             .route("/healthz", get(healthz))
             .route("/metrics", get(metrics))
+            .merge(crate::internal::routes())
             .with_state(self)
     }
 
@@ -67,7 +72,7 @@ struct WsQuery {
     token: Option<String>,
 }
 
-fn refuse(status: StatusCode, code: &str, detail: &str) -> Response {
+pub(crate) fn refuse(status: StatusCode, code: &str, detail: &str) -> Response {
     let body = serde_json::json!({"errors": [{
         "status": status.as_u16().to_string(), "code": code, "title": status.canonical_reason().unwrap_or(""), "detail": detail,
     }]});

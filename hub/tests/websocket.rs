@@ -361,3 +361,45 @@ async fn a_restarted_hub_keeps_state_order_and_epoch() {
     assert_eq!((alias, prev), (4, last_seq));
     assert!(next_seq > last_seq);
 }
+
+#[tokio::test]
+async fn the_internal_api_publishes_with_the_shared_secret_only() {
+    let addr = start(16).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.hello(None, None).await;
+    let http = reqwest::Client::new();
+    let url = format!("http://{addr}/internal/publish");
+    let body = serde_json::json!({
+        "appointmentId": APPOINTMENT,
+        "audience": {"to": "everyone"},
+        "event": {"kind": "presentationStarted", "startedAt": "2026-11-25T10:00:00Z"},
+    });
+    let refused = http.post(&url).bearer_auth("wrong").json(&body).send().await.unwrap();
+    assert_eq!(refused.status(), 401);
+    let refused = http.post(&url).json(&body).send().await.unwrap();
+    assert_eq!(refused.status(), 401);
+    let bad = http.post(&url).bearer_auth("test-secret").body("{\"appointmentId\":1}").send().await.unwrap();
+    assert_eq!(bad.status(), 400);
+    let bad_id = serde_json::json!({"appointmentId": "../etc", "audience": {"to": "guides"}, "event": {"kind": "lockChanged", "locked": true}});
+    assert_eq!(http.post(&url).bearer_auth("test-secret").json(&bad_id).send().await.unwrap().status(), 400);
+
+    let ok = http.post(&url).bearer_auth("test-secret").json(&body).send().await.unwrap();
+    assert_eq!(ok.status(), 200);
+    let seq = ok.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().unwrap();
+    match client.recv().await {
+        ServerFrame::Event { seq: got, event: Event::PresentationStarted { .. }, .. } => assert_eq!(got, seq),
+        other => panic!("expected the start, got {other:?}"),
+    }
+    let state: serde_json::Value = http
+        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state"))
+        .bearer_auth("test-secret")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(state["stateForAll"]["started"], true);
+    assert_eq!(state["stateForAll"]["running"], true);
+    assert!(state["stateForGuides"]["clients"][&"c1".repeat(16)].is_object(), "{state}");
+}

@@ -129,6 +129,11 @@ impl Room {
         self.lock().subscribers.len()
     }
 
+    /// The state as a participant of `role` sees it.
+    pub fn snapshot(&self, role: Role) -> Snapshot {
+        self.lock().snapshot_for(role)
+    }
+
     pub fn state_for_all(&self) -> StateForAll {
         self.lock().state_for_all.clone()
     }

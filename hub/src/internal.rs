@@ -1,0 +1,85 @@
+//! The internal HTTP API for storefront-proxy, authenticated with the shared secret:
+//! `POST /internal/publish` (start, end, instant listings, joins, removals, cart and
+//! wishlist changes) and `GET /internal/appointments/{id}/state`.
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use protocol::internal::{PublishRequest, PublishResponse};
+use protocol::Role;
+
+use crate::server::{refuse, Hub};
+
+pub fn routes() -> Router<Hub> {
+    Router::new()
+        .route("/internal/publish", post(publish))
+        .route("/internal/appointments/{id}/state", get(state))
+}
+
+fn is_id(s: &str) -> bool {
+    s.len() == 32 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Compares without stopping at the first difference, so timing tells nothing.
+fn same_secret(given: &[u8], secret: &[u8]) -> bool {
+    given.len() == secret.len() && given.iter().zip(secret).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+fn authorized(hub: &Hub, headers: &HeaderMap) -> Result<(), Response> {
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if same_secret(given.as_bytes(), hub.secret()) {
+        Ok(())
+    } else {
+        Err(refuse(StatusCode::UNAUTHORIZED, "HUB__UNAUTHORIZED", "The internal API needs the shared secret."))
+    }
+}
+
+async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    if let Err(refused) = authorized(&hub, &headers) {
+        return refused;
+    }
+    let request: PublishRequest = match serde_json::from_slice(&body) {
+        Ok(request) => request,
+        Err(error) => return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", &error.to_string()),
+    };
+    if !is_id(&request.appointment_id) {
+        return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", "appointmentId must be 32 lowercase hex characters");
+    }
+    let room = match hub.rooms.get_or_open(&request.appointment_id) {
+        Ok(room) => room,
+        Err(error) => {
+            tracing::error!(%error, "could not open a room");
+            return refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.");
+        }
+    };
+    match room.publish(request.audience, request.event) {
+        Ok(seq) => Json(PublishResponse { seq }).into_response(),
+        Err(error) => {
+            tracing::error!(%error, "could not store an event");
+            refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The event could not be saved.")
+        }
+    }
+}
+
+/// The guide's view of the live state (`stateForAll`, `stateForClients`, `stateForGuides`).
+async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Err(refused) = authorized(&hub, &headers) {
+        return refused;
+    }
+    if !is_id(&id) {
+        return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_ID", "The appointment id must be 32 lowercase hex characters");
+    }
+    match hub.rooms.get_or_open(&id) {
+        Ok(room) => Json(room.snapshot(Role::Guide)).into_response(),
+        Err(error) => {
+            tracing::error!(%error, "could not open a room");
+            refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.")
+        }
+    }
+}
