@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// Hub settings, from flags or the environment (CONTRACT.md).
-#[derive(Debug, Clone, clap::Parser)]
+#[derive(Clone, clap::Parser)]
 #[command(name = "hub", about = "Salesroom realtime hub")]
 pub struct Config {
     /// Listen address.
@@ -26,6 +26,13 @@ pub struct Config {
     /// Frames queued per connection before a slow client is disconnected.
     #[arg(long, env = "HUB_SEND_QUEUE", default_value_t = 512)]
     pub send_queue: usize,
+    /// LiveKit server clients connect to (e.g. `wss://livekit.example.com`). Unset: no video.
+    #[arg(long, env = "LIVEKIT_URL")]
+    pub livekit_url: Option<String>,
+    #[arg(long, env = "LIVEKIT_API_KEY")]
+    pub livekit_api_key: Option<String>,
+    #[arg(long, env = "LIVEKIT_API_SECRET", hide_env_values = true)]
+    pub livekit_api_secret: Option<String>,
     /// State events kept per appointment for resuming clients.
     #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
     pub retained_events: usize,
@@ -34,6 +41,16 @@ pub struct Config {
 impl Config {
     pub fn heartbeat(&self) -> Duration {
         Duration::from_secs(self.heartbeat_secs.max(1))
+    }
+
+    /// The LiveKit server, when all three settings are there.
+    pub fn livekit(&self) -> Option<crate::video::LiveKit> {
+        match (&self.livekit_url, &self.livekit_api_key, &self.livekit_api_secret) {
+            (Some(url), Some(key), Some(secret)) if !url.is_empty() && !key.is_empty() && !secret.is_empty() => {
+                Some(crate::video::LiveKit::new(url.clone(), key.clone(), secret.clone()))
+            }
+            _ => None,
+        }
     }
 
     /// The shared secret: `HUB_SECRET`, else the one in `DATA_DIR/hub-secret`, created on
@@ -46,3 +63,17 @@ impl Config {
     }
 }
 
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("bind", &self.bind)
+            .field("port", &self.port)
+            .field("data_dir", &self.data_dir)
+            .field("livekit_url", &self.livekit_url)
+            .field("heartbeat_secs", &self.heartbeat_secs)
+            .field("send_queue", &self.send_queue)
+            .field("retained_events", &self.retained_events)
+            .finish_non_exhaustive()
+    }
+}

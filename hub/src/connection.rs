@@ -18,6 +18,8 @@ use tracing::{debug, info, warn};
 use crate::live::{Audience, Room};
 use crate::metrics::Metrics;
 use crate::store::StoreError;
+use crate::video::LiveKit;
+use protocol::state::VideoAudioSettings;
 
 static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -31,6 +33,8 @@ pub struct Session {
     pub heartbeat: Duration,
     pub send_queue: usize,
     pub metrics: Arc<Metrics>,
+    /// Set when a LiveKit server is configured.
+    pub video: Option<LiveKit>,
 }
 
 fn encode(codec: Codec, frame: &ServerFrame) -> Option<Message> {
@@ -114,7 +118,22 @@ impl Session {
         self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;
-        for frame in std::iter::once(&attached.welcome).chain(attached.replay.iter()) {
+        let video_token = self.video_token();
+        let mut welcome = attached.welcome;
+        if let (ServerFrame::Welcome { snapshot: Some(snapshot), .. }, Some(ServerFrame::VideoToken { token, .. })) =
+            (&mut welcome, &video_token)
+        {
+            // The reference fields, for clients that read the token from the state.
+            match self.claims.role {
+                protocol::Role::Guide => {
+                    if let Some(guides) = snapshot.state_for_guides.as_mut() {
+                        guides.video_guide_token = Some(token.clone());
+                    }
+                }
+                protocol::Role::Client => snapshot.state_for_clients.video_client_token = Some(token.clone()),
+            }
+        }
+        for frame in std::iter::once(&welcome).chain(attached.replay.iter()).chain(video_token.iter()) {
             if let Some(m) = encode(codec, frame) {
                 ok &= sink.send(m).await.is_ok();
             }
@@ -134,8 +153,19 @@ impl Session {
                 biased;
                 outbound = rx.recv() => match outbound {
                     Some(frame) => {
+                        // What a client may publish follows broadcast mode and the
+                        // appointment's settings: a change brings a new video token.
+                        let regrant = matches!(
+                            &frame,
+                            ServerFrame::Event { event: Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. }, .. }
+                        ) && self.claims.role == protocol::Role::Client;
                         if let Some(m) = encode(codec, &frame) {
                             if sink.send(m).await.is_err() { break; }
+                        }
+                        if let Some(token) = regrant.then(|| self.video_token()).flatten() {
+                            if let Some(m) = encode(codec, &token) {
+                                if sink.send(m).await.is_err() { break; }
+                            }
                         }
                     }
                     None => {
@@ -144,6 +174,8 @@ impl Session {
                         if code == close_code::SLOW_CONSUMER {
                             self.metrics.slow_consumers.fetch_add(1, Ordering::Relaxed);
                             close_with = Some((code, "too slow; resume"));
+                        } else if code == close_code::REMOVED {
+                            close_with = Some((code, "removed from the appointment"));
                         } else {
                             close_with = Some((close_code::GOING_AWAY, "closing"));
                         }
@@ -211,6 +243,25 @@ impl Session {
         }
     }
 
+    /// A fresh LiveKit token for this participant, when video is configured.
+    fn video_token(&self) -> Option<ServerFrame> {
+        let video = self.video.as_ref()?;
+        let can_publish = match self.claims.role {
+            protocol::Role::Guide => true,
+            protocol::Role::Client => {
+                let all = self.room.state_for_all();
+                all.video_audio_settings != VideoAudioSettings::None && !all.broadcast_mode
+            }
+        };
+        match video.participant_token(&self.room.appointment_id, &self.claims.sub, self.claims.name.as_deref(), can_publish) {
+            Ok(token) => Some(ServerFrame::VideoToken { url: video.url.clone(), token, can_publish }),
+            Err(error) => {
+                warn!(%error, "could not mint a video token");
+                None
+            }
+        }
+    }
+
     fn presence(&self, connected: bool) {
         if let Err(error) = self.room.set_presence(&self.claims, connected) {
             tracing::error!(%error, appointment_id = %self.room.appointment_id, "could not store presence");
@@ -273,6 +324,13 @@ impl Session {
                 self.room.publish(Audience::Attendee(target), Event::Reload { action }).map(Some)
             }
             Action::LoadProductReviews { .. } => Ok(None),
+            Action::MuteAll { muted } => {
+                let published = self.room.publish(Audience::Everyone, Event::MuteAllChanged { muted });
+                if published.is_ok() {
+                    crate::live::after_publish(&self.room, self.video.as_ref(), &Event::MuteAllChanged { muted });
+                }
+                published.map(Some)
+            }
         };
         self.reply(r#ref, published)
     }

@@ -58,8 +58,11 @@ async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::B
             return refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.");
         }
     };
-    match room.publish(request.audience, request.event) {
-        Ok(seq) => Json(PublishResponse { seq }).into_response(),
+    match room.publish(request.audience, request.event.clone()) {
+        Ok(seq) => {
+            crate::live::after_publish(&room, hub.video.as_ref(), &request.event);
+            Json(PublishResponse { seq }).into_response()
+        }
         Err(error) => {
             tracing::error!(%error, "could not store an event");
             refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The event could not be saved.")

@@ -8,6 +8,7 @@ pub mod live;
 pub mod metrics;
 pub mod server;
 pub mod store;
+pub mod video;
 
 pub use config::Config;
 pub use server::Hub;

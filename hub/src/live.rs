@@ -50,3 +50,34 @@ impl Rooms {
         self.rooms.iter().map(|room| room.subscriber_count()).sum()
     }
 }
+
+/// What follows an event outside the room: connections of a removed attendee are
+/// closed, and LiveKit is told about removals and mute-all.
+pub fn after_publish(room: &Arc<Room>, video: Option<&crate::video::LiveKit>, event: &protocol::frame::Event) {
+    use protocol::frame::{close_code, Event};
+    match event {
+        Event::AttendeeRemoved { attendee_id } => {
+            room.disconnect_attendee(attendee_id, close_code::REMOVED);
+            if let Some(video) = video.cloned() {
+                let (room_id, identity) = (room.appointment_id.clone(), attendee_id.clone());
+                tokio::spawn(async move {
+                    if let Err(error) = video.remove_participant(&room_id, &identity).await {
+                        tracing::warn!(%error, appointment_id = %room_id, "LiveKit did not remove a participant");
+                    }
+                });
+            }
+        }
+        Event::MuteAllChanged { muted: true } => {
+            if let Some(video) = video.cloned() {
+                let (room_id, guides) = (room.appointment_id.clone(), room.guide_ids());
+                tokio::spawn(async move {
+                    match video.mute_all(&room_id, &guides).await {
+                        Ok(count) => tracing::info!(appointment_id = %room_id, count, "muted all attendees"),
+                        Err(error) => tracing::warn!(%error, appointment_id = %room_id, "LiveKit did not mute all"),
+                    }
+                });
+            }
+        }
+        _ => {}
+    }
+}

@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::connection::Session;
 use crate::live::Rooms;
 use crate::metrics::Metrics;
+use crate::video::LiveKit;
 use crate::store::{Store, StoreError};
 
 /// Shared state of all handlers. Cheap to clone.
@@ -27,6 +28,7 @@ pub struct Hub {
     secret: Arc<Vec<u8>>,
     pub rooms: Rooms,
     pub metrics: Arc<Metrics>,
+    pub video: Option<LiveKit>,
 }
 
 impl Hub {
@@ -34,7 +36,8 @@ impl Hub {
     pub fn new(config: Config, secret: Vec<u8>) -> Result<Self, StoreError> {
         let store = Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?);
         let rooms = Rooms::new(store, config.retained_events);
-        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default() })
+        let video = config.livekit();
+        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default(), video })
     }
 
     pub(crate) fn secret(&self) -> &[u8] {
@@ -107,6 +110,7 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
     };
     let config = hub.config.clone();
     let metrics = hub.metrics.clone();
+    let video = hub.video.clone();
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
     // (128 KiB write buffer) would cost far more than the state per connection.
     upgrade
@@ -130,6 +134,7 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
                 heartbeat: config.heartbeat(),
                 send_queue: config.send_queue,
                 metrics,
+                video,
             };
             session.run(socket)
         })

@@ -34,6 +34,9 @@ async fn start_in(dir: &std::path::Path, retained_events: usize, shutdown: impl 
         heartbeat_secs: 15,
         send_queue: 64,
         retained_events,
+        livekit_url: None,
+        livekit_api_key: None,
+        livekit_api_secret: None,
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -14,6 +14,9 @@ async fn every_attendee_receives_every_slide_change() {
         heartbeat_secs: 15,
         send_queue: 256,
         retained_events: 256,
+        livekit_url: None,
+        livekit_api_key: None,
+        livekit_api_secret: None,
     };
     tokio::spawn(hub::Hub::new(hub_config, secret.as_bytes().to_vec()).unwrap().serve(hub_listener, std::future::pending()));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -43,6 +43,10 @@ pub enum Action {
     LoadLastSeen { attendee_id: Option<Id> },
     #[serde(rename_all = "camelCase")]
     LoadProductReviews { product_id: Id },
+    /// Guide only (an extension of the reference keys): mute every attendee's
+    /// microphone, or lift that.
+    #[serde(rename_all = "camelCase")]
+    MuteAll { muted: bool },
 }
 
 impl Action {
@@ -62,6 +66,7 @@ impl Action {
             Action::RemoveFromLikeList { .. } => "removeFromLikeList",
             Action::LoadLastSeen { .. } => "loadLastSeen",
             Action::LoadProductReviews { .. } => "loadProductReviews",
+            Action::MuteAll { .. } => "muteAll",
         }
     }
 
@@ -74,6 +79,7 @@ impl Action {
                 | Action::LoadProductList {}
                 | Action::LoadListingProducts { .. }
                 | Action::UpdateListingProducts { .. }
+                | Action::MuteAll { .. }
         )
     }
 }

@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::action::{Action, Interaction};
-use crate::state::{AttendeeSummary, DynamicPage, Id, Snapshot, ViewMode};
+use crate::state::{
+    AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode,
+};
 use crate::status::{CartPermission, Role};
 
 /// The WebSocket subprotocol for JSON text frames.
@@ -80,6 +82,9 @@ pub enum Resume {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Event {
+    /// The appointment's settings, published by storefront-proxy when they are set or
+    /// changed.
+    AppointmentConfigured { settings: AppointmentSettings },
     SlideSwitched { page_id: Id, section_id: Id, slide_alias: u32 },
     PresentationStarted { started_at: String },
     PresentationEnded { ended_at: String },
@@ -99,6 +104,20 @@ pub enum Event {
     CartPermissionChanged { attendee_id: Id, permission: CartPermission },
     /// Ask clients to reload something the guide changed (spec section 3 action keys).
     Reload { action: Action },
+}
+
+/// The appointment fields of `stateForAll` that storefront-proxy owns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppointmentSettings {
+    pub appointment_mode: AppointmentMode,
+    pub video_audio_settings: VideoAudioSettings,
+    pub attendee_restriction_type: Option<AttendeeRestrictionType>,
+    pub accessible_from: Option<String>,
+    pub accessible_to: Option<String>,
+    pub product_detail_default_page_id: Option<Id>,
+    pub quickview_page_id: Option<Id>,
+    pub product_listing_default_page_id: Option<Id>,
 }
 
 /// Events that may be coalesced or dropped under load; they carry no sequence number.
@@ -165,6 +184,9 @@ pub enum ServerFrame {
         code: ErrorCode,
         message: String,
     },
+    /// A LiveKit access token for this participant, sent after `welcome` when video is
+    /// configured, and again whenever what the participant may publish changes.
+    VideoToken { url: String, token: String, can_publish: bool },
     Ping { nonce: u64 },
     Pong { nonce: u64 },
 }

@@ -48,6 +48,7 @@ pub fn typescript() -> String {
         action::InteractionName,
         frame::ClientFrame,
         frame::Resume,
+        frame::AppointmentSettings,
         frame::Event,
         frame::VolatileEvent,
         frame::ErrorCode,

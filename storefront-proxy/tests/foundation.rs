@@ -29,6 +29,9 @@ async fn start_hub(data_dir: &Path) -> u16 {
         heartbeat_secs: 15,
         send_queue: 64,
         retained_events: 64,
+        livekit_url: None,
+        livekit_api_key: None,
+        livekit_api_secret: None,
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();

@@ -188,6 +188,24 @@ impl Room {
         Attached { welcome, replay }
     }
 
+    /// Closes every connection of an attendee with `reason` (a close code).
+    pub fn disconnect_attendee(&self, attendee_id: &str, reason: u16) {
+        let mut inner = self.lock();
+        inner.subscribers.retain(|s| {
+            if s.attendee_id == attendee_id {
+                s.close_reason.store(reason, Ordering::Relaxed);
+                false
+            } else {
+                true
+            }
+        });
+    }
+
+    /// The attendee ids of the guides.
+    pub fn guide_ids(&self) -> Vec<String> {
+        self.lock().participants.values().filter(|p| p.role == Role::Guide).map(|p| p.attendee_id.clone()).collect()
+    }
+
     /// Removes a connection; returns whether it was still attached.
     pub fn detach(&self, connection_id: u64) -> bool {
         let mut inner = self.lock();
@@ -294,6 +312,16 @@ impl Inner {
     fn apply(&mut self, event: &Event) {
         let all = &mut self.state_for_all;
         match event {
+            Event::AppointmentConfigured { settings } => {
+                all.appointment_mode = settings.appointment_mode;
+                all.video_audio_settings = settings.video_audio_settings;
+                all.attendee_restriction_type = settings.attendee_restriction_type;
+                all.accessible_from = settings.accessible_from.clone();
+                all.accessible_to = settings.accessible_to.clone();
+                all.product_detail_default_page_id = settings.product_detail_default_page_id.clone();
+                all.quickview_page_id = settings.quickview_page_id.clone();
+                all.product_listing_default_page_id = settings.product_listing_default_page_id.clone();
+            }
             Event::SlideSwitched { page_id, section_id, slide_alias } => {
                 all.current_page_id = Some(page_id.clone());
                 all.current_section_id = Some(section_id.clone());

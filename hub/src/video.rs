@@ -1,0 +1,149 @@
+//! LiveKit: access tokens for participants and the server API calls the hub makes
+//! (mute all, remove a participant). Media never passes through our servers.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// How long a participant's video token is valid.
+const TOKEN_TTL: Duration = Duration::from_secs(6 * 3600);
+
+#[derive(Debug, thiserror::Error)]
+pub enum VideoError {
+    #[error("signing a LiveKit token: {0}")]
+    Token(#[from] jsonwebtoken::errors::Error),
+    #[error("calling LiveKit: {0}")]
+    Http(#[from] reqwest::Error),
+    #[error("LiveKit answered {status}: {body}")]
+    Status { status: u16, body: String },
+}
+
+/// The LiveKit server of a deployment.
+#[derive(Clone)]
+pub struct LiveKit {
+    /// The URL clients connect to (`wss://…`).
+    pub url: String,
+    api_key: String,
+    api_secret: String,
+    http: reqwest::Client,
+}
+
+impl std::fmt::Debug for LiveKit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveKit").field("url", &self.url).field("api_key", &self.api_key).finish_non_exhaustive()
+    }
+}
+
+/// What a participant may do in the room (LiveKit's `VideoGrant`).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct VideoGrant {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    room_join: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    room_admin: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    can_publish: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    can_subscribe: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    can_publish_data: Option<bool>,
+}
+
+#[derive(Debug, Serialize)]
+struct Claims<'a> {
+    iss: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sub: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    nbf: u64,
+    exp: u64,
+    video: VideoGrant,
+}
+
+fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default()
+}
+
+impl LiveKit {
+    pub fn new(url: String, api_key: String, api_secret: String) -> LiveKit {
+        LiveKit { url, api_key, api_secret, http: reqwest::Client::new() }
+    }
+
+    fn sign(&self, identity: Option<&str>, name: Option<&str>, video: VideoGrant, ttl: Duration) -> Result<String, VideoError> {
+        let now = now();
+        let claims = Claims { iss: &self.api_key, sub: identity, name, nbf: now, exp: now + ttl.as_secs(), video };
+        Ok(encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(self.api_secret.as_bytes()))?)
+    }
+
+    /// A token to join the appointment's room. Everyone subscribes; `can_publish` says
+    /// whether camera and microphone may be sent.
+    pub fn participant_token(&self, room: &str, identity: &str, name: Option<&str>, can_publish: bool) -> Result<String, VideoError> {
+        let grant = VideoGrant {
+            room: Some(room.to_owned()),
+            room_join: true,
+            can_publish: Some(can_publish),
+            can_subscribe: Some(true),
+            can_publish_data: Some(true),
+            ..VideoGrant::default()
+        };
+        self.sign(Some(identity), name, grant, TOKEN_TTL)
+    }
+
+    /// The HTTP base of the server API (`wss://x` serves it at `https://x`).
+    fn api_base(&self) -> String {
+        let base = self.url.trim_end_matches('/');
+        base.replacen("wss://", "https://", 1).replacen("ws://", "http://", 1)
+    }
+
+    async fn call(&self, room: &str, method: &str, body: Value) -> Result<Value, VideoError> {
+        let grant = VideoGrant { room: Some(room.to_owned()), room_admin: true, ..VideoGrant::default() };
+        let token = self.sign(None, None, grant, Duration::from_secs(600))?;
+        let response = self
+            .http
+            .post(format!("{}/twirp/livekit.RoomService/{method}", self.api_base()))
+            .bearer_auth(token)
+            .json(&body)
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await?;
+        let status = response.status();
+        if !status.is_success() {
+            let body = response.text().await.unwrap_or_default();
+            return Err(VideoError::Status { status: status.as_u16(), body });
+        }
+        Ok(response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Mutes every published microphone in the room except those of `keep` (the guides).
+    pub async fn mute_all(&self, room: &str, keep: &[String]) -> Result<usize, VideoError> {
+        let listed = self.call(room, "ListParticipants", json!({ "room": room })).await?;
+        let mut muted = 0;
+        for participant in listed["participants"].as_array().into_iter().flatten() {
+            let Some(identity) = participant["identity"].as_str() else { continue };
+            if keep.iter().any(|k| k == identity) {
+                continue;
+            }
+            for track in participant["tracks"].as_array().into_iter().flatten() {
+                let audio = track["type"] == "AUDIO" || track["source"] == "MICROPHONE";
+                if let (true, Some(sid)) = (audio, track["sid"].as_str()) {
+                    self.call(room, "MutePublishedTrack", json!({ "room": room, "identity": identity, "trackSid": sid, "muted": true }))
+                        .await?;
+                    muted += 1;
+                }
+            }
+        }
+        Ok(muted)
+    }
+
+    /// Removes a participant from the room.
+    pub async fn remove_participant(&self, room: &str, identity: &str) -> Result<(), VideoError> {
+        self.call(room, "RemoveParticipant", json!({ "room": room, "identity": identity })).await?;
+        Ok(())
+    }
+}

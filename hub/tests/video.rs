@@ -1,0 +1,235 @@
+//! Video: LiveKit tokens checked with the official `livekit-server-sdk` verifier, and the
+//! server API calls checked by a local HTTP server that verifies their signature.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use hub::{Config, Hub};
+use protocol::action::Action;
+use protocol::frame::{ClientFrame, Event, ServerFrame};
+use protocol::{HubClaims, Role};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+const SECRET: &[u8] = b"video-test-secret";
+const API_KEY: &str = "APIsalesroom";
+const API_SECRET: &str = "livekit-api-secret-for-tests-0123456789";
+const APPOINTMENT: &str = "feedfacefeedfacefeedfacefeedface";
+
+type Calls = Arc<Mutex<Vec<(String, Value)>>>;
+
+/// A stand-in for LiveKit's RoomService that checks each call's token like LiveKit does.
+async fn fake_livekit(calls: Calls) -> String {
+    async fn handle(State(calls): State<Calls>, Path(method): Path<String>, headers: HeaderMap, Json(body): Json<Value>) -> (StatusCode, Json<Value>) {
+        let token = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+        let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::HS256);
+        validation.set_issuer(&[API_KEY]);
+        validation.set_required_spec_claims(&["exp", "iss"]);
+        let claims = token.and_then(|t| {
+            jsonwebtoken::decode::<Value>(t, &jsonwebtoken::DecodingKey::from_secret(API_SECRET.as_bytes()), &validation).ok()
+        });
+        let Some(claims) = claims.map(|c| c.claims) else {
+            return (StatusCode::UNAUTHORIZED, Json(json!({"code": "unauthenticated"})));
+        };
+        if claims["video"]["roomAdmin"] != true || claims["video"]["room"] != body["room"] {
+            return (StatusCode::FORBIDDEN, Json(json!({"code": "permission_denied"})));
+        }
+        calls.lock().unwrap().push((method.clone(), body));
+        let answer = match method.as_str() {
+            "ListParticipants" => json!({"participants": [
+                {"sid": "PA_guide", "identity": "g1".repeat(16), "tracks": [{"sid": "TR_guide_mic", "type": "AUDIO", "source": "MICROPHONE"}]},
+                {"sid": "PA_client", "identity": "c1".repeat(16), "tracks": [
+                    {"sid": "TR_client_mic", "type": "AUDIO", "source": "MICROPHONE"},
+                    {"sid": "TR_client_cam", "type": "VIDEO", "source": "CAMERA"}
+                ]}
+            ]}),
+            _ => json!({}),
+        };
+        (StatusCode::OK, Json(answer))
+    }
+    let app = Router::new().route("/twirp/livekit.RoomService/{method}", post(handle)).with_state(calls);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("ws://{addr}")
+}
+
+async fn start(livekit_url: String) -> String {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let config = Config {
+        bind: [127, 0, 0, 1].into(),
+        port: 0,
+        data_dir: dir,
+        secret: None,
+        heartbeat_secs: 15,
+        send_queue: 64,
+        retained_events: 64,
+        livekit_url: Some(livekit_url),
+        livekit_api_key: Some(API_KEY.into()),
+        livekit_api_secret: Some(API_SECRET.into()),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(Hub::new(config, SECRET.to_vec()).unwrap().serve(listener, std::future::pending()));
+    format!("127.0.0.1:{}", addr.port())
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(addr: &str, who: &str, role: Role) -> Socket {
+    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
+    let token = HubClaims { sub: who.repeat(16), apt: APPOINTMENT.into(), role, name: Some(who.into()), exp }.sign(SECRET).unwrap();
+    let request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    socket.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap())).await.unwrap();
+    socket
+}
+
+async fn next(socket: &mut Socket) -> Option<ServerFrame> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(3), socket.next()).await.expect("a frame in time")? {
+            Ok(Message::Text(text)) => return Some(serde_json::from_str(text.as_str()).unwrap()),
+            Ok(Message::Close(frame)) => panic!("closed: {frame:?}"),
+            Ok(_) => continue,
+            Err(error) => panic!("{error}"),
+        }
+    }
+}
+
+/// The next video token, skipping other frames.
+async fn next_video_token(socket: &mut Socket) -> (String, bool) {
+    loop {
+        if let Some(ServerFrame::VideoToken { token, can_publish, .. }) = next(socket).await {
+            return (token, can_publish);
+        }
+    }
+}
+
+/// Verifies tokens with the official LiveKit server SDK (web/node_modules).
+fn verify_with_livekit_sdk(tokens: &[&str]) -> Vec<Value> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/livekit-verify.mjs");
+    let output = std::process::Command::new("node")
+        .arg(script)
+        .arg(API_KEY)
+        .arg(API_SECRET)
+        .args(tokens)
+        .output()
+        .expect("node runs (make test installs web/node_modules first)");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+async fn publish(addr: &str, event: Value) {
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}/internal/publish"))
+        .bearer_auth(std::str::from_utf8(SECRET).unwrap())
+        .json(&json!({"appointmentId": APPOINTMENT, "audience": {"to": "everyone"}, "event": event}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
+#[tokio::test]
+async fn tokens_follow_the_appointment_settings_and_broadcast_mode() {
+    let calls = Calls::default();
+    let addr = start(fake_livekit(calls.clone()).await).await;
+    let mut guide = connect(&addr, "g1", Role::Guide).await;
+    let mut client = connect(&addr, "c1", Role::Client).await;
+    let (guide_token, guide_publishes) = next_video_token(&mut guide).await;
+    let (client_token, client_publishes) = next_video_token(&mut client).await;
+    assert!(guide_publishes);
+    // A fresh appointment has videoAudioSettings "none": attendees only watch.
+    assert!(!client_publishes);
+
+    let settings = json!({"kind": "appointmentConfigured", "settings": {
+        "appointmentMode": "guided", "videoAudioSettings": "both", "attendeeRestrictionType": "open",
+        "accessibleFrom": null, "accessibleTo": null, "productDetailDefaultPageId": null,
+        "quickviewPageId": null, "productListingDefaultPageId": null}});
+    publish(&addr, settings).await;
+    let (allowed_token, allowed) = next_video_token(&mut client).await;
+    assert!(allowed);
+    let toggle = ClientFrame::Interaction {
+        r#ref: Some(1),
+        interaction: protocol::action::Interaction::BroadcastModeToggled(protocol::action::TogglePayload { active: true }),
+    };
+    guide.send(Message::text(serde_json::to_string(&toggle).unwrap())).await.unwrap();
+    let (broadcast_token, during_broadcast) = next_video_token(&mut client).await;
+    assert!(!during_broadcast);
+
+    let payloads = verify_with_livekit_sdk(&[&guide_token, &client_token, &allowed_token, &broadcast_token]);
+    for payload in &payloads {
+        assert!(payload.get("error").is_none(), "{payload}");
+        assert_eq!(payload["iss"], API_KEY);
+        assert_eq!(payload["video"]["room"], APPOINTMENT);
+        assert_eq!(payload["video"]["roomJoin"], true);
+        assert_eq!(payload["video"]["canSubscribe"], true);
+    }
+    assert_eq!(payloads[0]["sub"], "g1".repeat(16));
+    assert_eq!(payloads[1]["sub"], "c1".repeat(16));
+    let can_publish: Vec<&Value> = payloads.iter().map(|p| &p["video"]["canPublish"]).collect();
+    assert_eq!(can_publish, [&json!(true), &json!(false), &json!(true), &json!(false)]);
+    // A token signed with another secret fails the official verifier.
+    let foreign = hub::video::LiveKit::new("ws://x".into(), API_KEY.into(), "another-secret-another-secret".into())
+        .participant_token(APPOINTMENT, "x", None, true)
+        .unwrap();
+    assert!(verify_with_livekit_sdk(&[&foreign])[0].get("error").is_some());
+}
+
+#[tokio::test]
+async fn mute_all_and_removal_reach_livekit() {
+    let calls = Calls::default();
+    let addr = start(fake_livekit(calls.clone()).await).await;
+    let mut guide = connect(&addr, "g1", Role::Guide).await;
+    let mut client = connect(&addr, "c1", Role::Client).await;
+    next_video_token(&mut guide).await;
+    next_video_token(&mut client).await;
+
+    let mute = ClientFrame::Action { r#ref: Some(5), action: Action::MuteAll { muted: true } };
+    client.send(Message::text(serde_json::to_string(&mute).unwrap())).await.unwrap();
+    loop {
+        match next(&mut client).await {
+            Some(ServerFrame::Error { r#ref: Some(5), .. }) => break,
+            Some(ServerFrame::Event { event: Event::MuteAllChanged { .. }, .. }) => panic!("a client muted everyone"),
+            _ => continue,
+        }
+    }
+    guide.send(Message::text(serde_json::to_string(&mute).unwrap())).await.unwrap();
+    loop {
+        if let Some(ServerFrame::Event { event: Event::MuteAllChanged { muted: true }, .. }) = next(&mut client).await {
+            break;
+        }
+    }
+    publish(&addr, json!({"kind": "attendeeRemoved", "attendeeId": "c1".repeat(16)})).await;
+    // The removed attendee's socket is closed with REMOVED.
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(3), client.next()).await.unwrap() {
+            Some(Ok(Message::Close(Some(frame)))) => break u16::from(frame.code),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(closed, protocol::frame::close_code::REMOVED);
+
+    // LiveKit calls happen in the background.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let seen: Vec<(String, Value)> = calls.lock().unwrap().clone();
+        let muted: Vec<&Value> = seen.iter().filter(|(m, _)| m == "MutePublishedTrack").map(|(_, b)| b).collect();
+        let removed = seen.iter().any(|(m, b)| m == "RemoveParticipant" && b["identity"] == "c1".repeat(16));
+        if muted.len() == 1 && removed {
+            assert_eq!(muted[0]["trackSid"], "TR_client_mic", "only the attendee's microphone");
+            assert_eq!(muted[0]["identity"], "c1".repeat(16));
+            assert_eq!(muted[0]["muted"], true);
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "LiveKit calls seen: {seen:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
