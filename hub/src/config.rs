@@ -26,6 +26,9 @@ pub struct Config {
     /// Frames queued per connection before a slow client is disconnected.
     #[arg(long, env = "HUB_SEND_QUEUE", default_value_t = 512)]
     pub send_queue: usize,
+    /// Redis for cluster mode: replicas share order, history and state through it.
+    #[arg(long, env = "REDIS_URL")]
+    pub redis_url: Option<String>,
     /// LiveKit server clients connect to (e.g. `wss://livekit.example.com`). Unset: no video.
     #[arg(long, env = "LIVEKIT_URL")]
     pub livekit_url: Option<String>,
@@ -70,6 +73,7 @@ impl std::fmt::Debug for Config {
             .field("bind", &self.bind)
             .field("port", &self.port)
             .field("data_dir", &self.data_dir)
+            .field("redis", &self.redis_url.is_some())
             .field("livekit_url", &self.livekit_url)
             .field("heartbeat_secs", &self.heartbeat_secs)
             .field("send_queue", &self.send_queue)

@@ -139,7 +139,7 @@ impl Session {
             }
         }
         if ok {
-            self.presence(true);
+            self.presence(true).await;
         }
 
         // 3. the loop
@@ -188,7 +188,7 @@ impl Session {
                         if matches!(message, Message::Close(_)) { break; }
                         match decode(codec, &message) {
                             Ok(Some(frame)) => {
-                                if let Some(reply) = self.handle(frame) {
+                                if let Some(reply) = self.handle(frame).await {
                                     if let Some(m) = encode(codec, &reply) {
                                         if sink.send(m).await.is_err() { break; }
                                     }
@@ -224,22 +224,22 @@ impl Session {
         }
         self.room.detach(connection_id);
         if ok {
-            self.presence(false);
+            self.presence(false).await;
         }
         self.metrics.connections_closed.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.
-    fn handle(&self, frame: ClientFrame) -> Option<ServerFrame> {
+    async fn handle(&self, frame: ClientFrame) -> Option<ServerFrame> {
         match frame {
             ClientFrame::Hello { .. } => {
                 Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received"))
             }
             ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
             ClientFrame::Pong { .. } => None,
-            ClientFrame::Action { r#ref, action } => self.act(r#ref, action),
-            ClientFrame::Interaction { r#ref, interaction } => self.interact(r#ref, interaction),
+            ClientFrame::Action { r#ref, action } => self.act(r#ref, action).await,
+            ClientFrame::Interaction { r#ref, interaction } => self.interact(r#ref, interaction).await,
         }
     }
 
@@ -262,8 +262,8 @@ impl Session {
         }
     }
 
-    fn presence(&self, connected: bool) {
-        if let Err(error) = self.room.set_presence(&self.claims, connected) {
+    async fn presence(&self, connected: bool) {
+        if let Err(error) = self.room.set_presence(&self.claims, connected).await {
             tracing::error!(%error, appointment_id = %self.room.appointment_id, "could not store presence");
         }
     }
@@ -283,7 +283,7 @@ impl Session {
         }
     }
 
-    fn act(&self, r#ref: Option<u32>, action: Action) -> Option<ServerFrame> {
+    async fn act(&self, r#ref: Option<u32>, action: Action) -> Option<ServerFrame> {
         if action.is_guide_only() {
             if !self.is_guide() {
                 self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
@@ -300,13 +300,13 @@ impl Session {
                     let message = "pageId and sectionId must be 32 lowercase hex characters";
                     return Some(ServerFrame::error(r#ref, ErrorCode::InvalidPayload, message));
                 }
-                self.room.publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias }).map(Some)
+                self.room.publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias }).await.map(Some)
             }
             Action::LoadSlide { .. }
             | Action::LoadProductList {}
             | Action::LoadListingProducts { .. }
             | Action::UpdateListingProducts { .. } => {
-                self.room.publish(Audience::Everyone, Event::Reload { action }).map(Some)
+                self.room.publish(Audience::Everyone, Event::Reload { action }).await.map(Some)
             }
             // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
             // the attendee concerned (or a client's to itself) as a reload hint.
@@ -321,11 +321,11 @@ impl Session {
                     (true, Some(id)) => id.clone(),
                     _ => self.claims.sub.clone(),
                 };
-                self.room.publish(Audience::Attendee(target), Event::Reload { action }).map(Some)
+                self.room.publish(Audience::Attendee(target), Event::Reload { action }).await.map(Some)
             }
             Action::LoadProductReviews { .. } => Ok(None),
             Action::MuteAll { muted } => {
-                let published = self.room.publish(Audience::Everyone, Event::MuteAllChanged { muted });
+                let published = self.room.publish(Audience::Everyone, Event::MuteAllChanged { muted }).await;
                 if published.is_ok() {
                     crate::live::after_publish(&self.room, self.video.as_ref(), &Event::MuteAllChanged { muted });
                 }
@@ -335,7 +335,7 @@ impl Session {
         self.reply(r#ref, published)
     }
 
-    fn interact(&self, r#ref: Option<u32>, interaction: Interaction) -> Option<ServerFrame> {
+    async fn interact(&self, r#ref: Option<u32>, interaction: Interaction) -> Option<ServerFrame> {
         if interaction.is_guide_only() && !self.is_guide() {
             self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
             return Some(ServerFrame::error(
@@ -353,19 +353,19 @@ impl Session {
                 Ok(None)
             }
             Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
-                self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }).map(Some)
+                self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }).await.map(Some)
             }
             Interaction::DynamicPageClosed(p) => {
-                self.room.publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }).map(Some)
+                self.room.publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }).await.map(Some)
             }
             Interaction::BroadcastModeToggled(p) => {
-                self.room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }).map(Some)
+                self.room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }).await.map(Some)
             }
             Interaction::ViewModeChanged(p) => {
-                self.room.publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }).map(Some)
+                self.room.publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }).await.map(Some)
             }
             Interaction::ScreenSharingToggled(p) => {
-                self.room.publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }).map(Some)
+                self.room.publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }).await.map(Some)
             }
             // The rest are recorded by storefront-proxy's dsr/interaction endpoint.
             _ => Ok(None),

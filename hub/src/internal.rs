@@ -51,14 +51,14 @@ async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::B
     if !is_id(&request.appointment_id) {
         return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", "appointmentId must be 32 lowercase hex characters");
     }
-    let room = match hub.rooms.get_or_open(&request.appointment_id) {
+    let room = match hub.rooms.get_or_open(&request.appointment_id).await {
         Ok(room) => room,
         Err(error) => {
             tracing::error!(%error, "could not open a room");
             return refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.");
         }
     };
-    match room.publish(request.audience, request.event.clone()) {
+    match room.publish(request.audience, request.event.clone()).await {
         Ok(seq) => {
             crate::live::after_publish(&room, hub.video.as_ref(), &request.event);
             Json(PublishResponse { seq }).into_response()
@@ -78,7 +78,7 @@ async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String
     if !is_id(&id) {
         return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_ID", "The appointment id must be 32 lowercase hex characters");
     }
-    match hub.rooms.get_or_open(&id) {
+    match hub.rooms.get_or_open(&id).await {
         Ok(room) => Json(room.snapshot(Role::Guide)).into_response(),
         Err(error) => {
             tracing::error!(%error, "could not open a room");

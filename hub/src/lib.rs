@@ -1,6 +1,7 @@
 //! The Salesroom hub: live appointment state with ordered, resumable fan-out over
 //! WebSocket. See ARCHITECTURE.md.
 
+pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod internal;

@@ -6,36 +6,59 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 
-pub use room::{Attached, Audience, Outbound, Room, Subscriber};
+pub use room::{Attached, Audience, Backend, Outbound, Room, Subscriber};
 
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
 /// All live rooms of this hub, by appointment id. Cheap to clone.
 #[derive(Clone)]
 pub struct Rooms {
     rooms: Arc<DashMap<String, Arc<Room>>>,
-    store: Arc<Store>,
+    /// Held while a room is opened, so each appointment gets one room.
+    opening: Arc<tokio::sync::Mutex<()>>,
+    backend: Backend,
     retained_events: usize,
 }
 
 impl Rooms {
-    pub fn new(store: Arc<Store>, retained_events: usize) -> Self {
-        Rooms { rooms: Arc::new(DashMap::new()), store, retained_events: retained_events.max(1) }
+    pub fn new(backend: Backend, retained_events: usize) -> Self {
+        Rooms {
+            rooms: Arc::new(DashMap::new()),
+            opening: Arc::default(),
+            backend,
+            retained_events: retained_events.max(1),
+        }
     }
 
-    /// The room of an appointment, opened from the store on first use.
-    pub fn get_or_open(&self, appointment_id: &str) -> Result<Arc<Room>, StoreError> {
-        if let Some(room) = self.rooms.get(appointment_id) {
-            return Ok(room.clone());
+    /// An open room.
+    pub fn get(&self, appointment_id: &str) -> Option<Arc<Room>> {
+        self.rooms.get(appointment_id).map(|room| room.clone())
+    }
+
+    pub fn all(&self) -> Vec<Arc<Room>> {
+        self.rooms.iter().map(|room| room.clone()).collect()
+    }
+
+    /// The room of an appointment, opened from the store (or Redis) on first use.
+    pub async fn get_or_open(&self, appointment_id: &str) -> Result<Arc<Room>, StoreError> {
+        if let Some(room) = self.get(appointment_id) {
+            return Ok(room);
         }
-        // The entry lock makes sure one room is opened per appointment.
-        match self.rooms.entry(appointment_id.to_owned()) {
-            dashmap::Entry::Occupied(room) => Ok(room.get().clone()),
-            dashmap::Entry::Vacant(slot) => {
-                let room = Arc::new(Room::open(appointment_id.to_owned(), self.retained_events, self.store.clone())?);
-                Ok(slot.insert(room).clone())
-            }
+        let _opening = self.opening.lock().await;
+        if let Some(room) = self.get(appointment_id) {
+            return Ok(room);
         }
+        let id = appointment_id.to_owned();
+        let room = Arc::new(match &self.backend {
+            Backend::Local(store) => Room::open_local(id, self.retained_events, store.clone())?,
+            Backend::Cluster(cluster) => Room::open_cluster(id, self.retained_events, cluster.clone()).await?,
+        });
+        self.rooms.insert(appointment_id.to_owned(), room.clone());
+        if let Backend::Cluster(cluster) = &self.backend {
+            // Events published while the room was loading were not delivered to it.
+            room.catch_up(cluster).await?;
+        }
+        Ok(room)
     }
 
     pub fn len(&self) -> usize {

@@ -12,7 +12,7 @@ async fn main() -> anyhow::Result<()> {
     let secret = config.load_secret()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     println!("hub listening on http://{}", listener.local_addr()?);
-    Hub::new(config, secret)?.serve(listener, shutdown_signal()).await?;
+    Hub::open(config, secret).await?.serve(listener, shutdown_signal()).await?;
     Ok(())
 }
 

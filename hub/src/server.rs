@@ -16,7 +16,8 @@ use tokio::net::TcpListener;
 
 use crate::config::Config;
 use crate::connection::Session;
-use crate::live::Rooms;
+use crate::cluster::Cluster;
+use crate::live::{Backend, Rooms};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
 use crate::store::{Store, StoreError};
@@ -29,15 +30,27 @@ pub struct Hub {
     pub rooms: Rooms,
     pub metrics: Arc<Metrics>,
     pub video: Option<LiveKit>,
+    cluster: Option<Arc<Cluster>>,
 }
 
 impl Hub {
-    /// Opens the room store under `DATA_DIR`.
-    pub fn new(config: Config, secret: Vec<u8>) -> Result<Self, StoreError> {
-        let store = Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?);
-        let rooms = Rooms::new(store, config.retained_events);
+    /// Opens the room store: Redis when `REDIS_URL` is set (cluster mode), else SQLite
+    /// under `DATA_DIR`.
+    pub async fn open(config: Config, secret: Vec<u8>) -> Result<Self, StoreError> {
+        let (backend, cluster) = match &config.redis_url {
+            Some(url) => {
+                let (cluster, pushes) = Cluster::connect(url, config.retained_events).await?;
+                (Backend::Cluster(cluster.clone()), Some((cluster, pushes)))
+            }
+            None => (Backend::Local(Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?)), None),
+        };
+        let rooms = Rooms::new(backend, config.retained_events);
+        let health_of = cluster.as_ref().map(|(cluster, _)| cluster.clone());
+        if let Some((cluster, pushes)) = cluster {
+            cluster.spawn_tasks(rooms.clone(), pushes);
+        }
         let video = config.livekit();
-        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default(), video })
+        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default(), video, cluster: health_of })
     }
 
     pub(crate) fn secret(&self) -> &[u8] {
@@ -59,8 +72,13 @@ impl Hub {
     }
 }
 
-async fn healthz() -> &'static str {
-    "ok"
+/// 200 when events can flow; in cluster mode 503 while Redis or its subscriptions are
+/// down.
+async fn healthz(State(hub): State<Hub>) -> Response {
+    match &hub.cluster {
+        Some(cluster) if !cluster.is_healthy() => (StatusCode::SERVICE_UNAVAILABLE, "redis unavailable").into_response(),
+        _ => "ok".into_response(),
+    }
 }
 
 async fn metrics(State(hub): State<Hub>) -> impl IntoResponse {
@@ -101,7 +119,7 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
             return refuse(StatusCode::UNAUTHORIZED, "HUB__TOKEN_INVALID", "The hub token is invalid or expired.");
         }
     };
-    let room = match hub.rooms.get_or_open(&claims.apt) {
+    let room = match hub.rooms.get_or_open(&claims.apt).await {
         Ok(room) => room,
         Err(error) => {
             tracing::error!(%error, appointment_id = %claims.apt, "could not open a room");

@@ -22,6 +22,10 @@ pub enum StoreError {
     Migration(#[from] rusqlite_migration::Error),
     #[error("room storage: {0}")]
     Io(#[from] std::io::Error),
+    #[error("room storage (Redis): {0}")]
+    Redis(#[from] redis::RedisError),
+    #[error("room storage (Redis): {0}")]
+    Corrupt(String),
 }
 
 /// The state a snapshot holds.

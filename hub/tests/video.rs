@@ -70,13 +70,14 @@ async fn start(livekit_url: String) -> String {
         heartbeat_secs: 15,
         send_queue: 64,
         retained_events: 64,
+        redis_url: None,
         livekit_url: Some(livekit_url),
         livekit_api_key: Some(API_KEY.into()),
         livekit_api_secret: Some(API_SECRET.into()),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(Hub::new(config, SECRET.to_vec()).unwrap().serve(listener, std::future::pending()));
+    tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, std::future::pending()));
     format!("127.0.0.1:{}", addr.port())
 }
 

@@ -34,13 +34,14 @@ async fn start_in(dir: &std::path::Path, retained_events: usize, shutdown: impl 
         heartbeat_secs: 15,
         send_queue: 64,
         retained_events,
+        redis_url: None,
         livekit_url: None,
         livekit_api_key: None,
         livekit_api_secret: None,
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(Hub::new(config, SECRET.to_vec()).unwrap().serve(listener, shutdown));
+    tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, shutdown));
     format!("127.0.0.1:{}", addr.port())
 }
 

@@ -14,11 +14,12 @@ async fn every_attendee_receives_every_slide_change() {
         heartbeat_secs: 15,
         send_queue: 256,
         retained_events: 256,
+        redis_url: None,
         livekit_url: None,
         livekit_api_key: None,
         livekit_api_secret: None,
     };
-    tokio::spawn(hub::Hub::new(hub_config, secret.as_bytes().to_vec()).unwrap().serve(hub_listener, std::future::pending()));
+    tokio::spawn(hub::Hub::open(hub_config, secret.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");
@@ -33,6 +34,7 @@ async fn every_attendee_receives_every_slide_change() {
         shop_endpoint: Some(base.clone()),
         shop_access_token: None,
         upstream_url: None,
+        redis_url: None,
         livekit_url: None,
         web_dist: dir.path().join("dist"),
     };

@@ -29,13 +29,14 @@ async fn start_hub(data_dir: &Path) -> u16 {
         heartbeat_secs: 15,
         send_queue: 64,
         retained_events: 64,
+        redis_url: None,
         livekit_url: None,
         livekit_api_key: None,
         livekit_api_secret: None,
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    tokio::spawn(hub::Hub::new(config, SECRET.as_bytes().to_vec()).unwrap().serve(listener, std::future::pending()));
+    tokio::spawn(hub::Hub::open(config, SECRET.as_bytes().to_vec()).await.unwrap().serve(listener, std::future::pending()));
     port
 }
 
@@ -55,6 +56,7 @@ async fn start(data_dir: &Path) -> Servers {
         shop_endpoint: Some(base.clone()),
         shop_access_token: Some(KEY.into()),
         upstream_url: None,
+        redis_url: None,
         livekit_url: None,
         web_dist: data_dir.join("no-web-build"),
     };

@@ -16,10 +16,20 @@ use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, S
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 use tokio::sync::mpsc;
 
-use crate::store::{RoomState, Store, StoreError, StoredEvent};
+use crate::cluster::Cluster;
+use crate::store::{RoomState, Store, StoreError, StoredEvent, StoredRoom};
 
 /// Events between two snapshots in the store.
-const SNAPSHOT_EVERY: u64 = 256;
+pub const SNAPSHOT_EVERY: u64 = 256;
+
+/// Where a room's order is decided and its history kept.
+#[derive(Clone)]
+pub enum Backend {
+    /// Single mode: this hub orders the events and writes them to SQLite.
+    Local(Arc<Store>),
+    /// Cluster mode: Redis orders the events and carries them to every replica.
+    Cluster(Arc<Cluster>),
+}
 
 fn includes(audience: &Audience, role: Role, attendee_id: &str) -> bool {
     match audience {
@@ -65,7 +75,7 @@ struct Inner {
 pub struct Room {
     pub appointment_id: String,
     retained_events: usize,
-    store: Arc<Store>,
+    backend: Backend,
     // A std Mutex: it is never held across an `.await` (queues are fed with try_send,
     // and the store is a local SQLite file written with one short statement).
     inner: Mutex<Inner>,
@@ -78,12 +88,37 @@ fn now_rfc3339() -> String {
 }
 
 impl Room {
-    /// Opens the room of an appointment from the store: the latest snapshot with the
-    /// events after it applied. Participants who were connected when the hub stopped
-    /// are marked lost.
-    pub fn open(appointment_id: String, retained_events: usize, store: Arc<Store>) -> Result<Room, StoreError> {
+    /// Opens a room in single mode from SQLite: the latest snapshot with the events after
+    /// it applied. Participants who were connected when the hub stopped are marked lost.
+    pub fn open_local(appointment_id: String, retained_events: usize, store: Arc<Store>) -> Result<Room, StoreError> {
         let new_epoch = format!("{:016x}", rand::random::<u64>());
         let stored = store.load_or_create(&appointment_id, &new_epoch, retained_events)?;
+        let room = Room::from_stored(appointment_id, retained_events, Backend::Local(store), stored);
+        let stale: Vec<AttendeeSummary> = room
+            .lock()
+            .participants
+            .values()
+            .filter(|p| p.connection != ConnectionState::Lost)
+            .cloned()
+            .collect();
+        for mut attendee in stale {
+            attendee.connection = ConnectionState::Lost;
+            let mut inner = room.lock();
+            room.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+        }
+        Ok(room)
+    }
+
+    /// Opens a room in cluster mode: subscribes first, then loads the snapshot and the
+    /// stream, so nothing published meanwhile is missed (see [`Room::catch_up`]).
+    pub async fn open_cluster(appointment_id: String, retained_events: usize, cluster: Arc<Cluster>) -> Result<Room, StoreError> {
+        cluster.subscribe(&appointment_id).await?;
+        let new_epoch = format!("{:016x}", rand::random::<u64>());
+        let stored = cluster.load(&appointment_id, &new_epoch, retained_events).await?;
+        Ok(Room::from_stored(appointment_id, retained_events, Backend::Cluster(cluster), stored))
+    }
+
+    fn from_stored(appointment_id: String, retained_events: usize, backend: Backend, stored: StoredRoom) -> Room {
         let mut inner = Inner {
             epoch: stored.epoch,
             seq: stored.snapshot_seq,
@@ -95,28 +130,18 @@ impl Room {
             subscribers: Vec::new(),
         };
         for event in stored.events {
-            if event.seq > inner.seq {
+            if event.seq == inner.seq + 1 {
                 inner.apply(&event.event);
                 inner.seq = event.seq;
             }
-            inner.log.push_back(event);
+            if event.seq <= inner.seq {
+                inner.log.push_back(event);
+            }
         }
         while inner.log.len() > retained_events {
             inner.log.pop_front();
         }
-        let room = Room { appointment_id, retained_events, store, inner: Mutex::new(inner) };
-        let stale: Vec<AttendeeSummary> = room
-            .lock()
-            .participants
-            .values()
-            .filter(|p| p.connection != ConnectionState::Lost)
-            .cloned()
-            .collect();
-        for mut attendee in stale {
-            attendee.connection = ConnectionState::Lost;
-            room.publish(Audience::Guides, Event::AttendeeChanged { attendee })?;
-        }
-        Ok(room)
+        Room { appointment_id, retained_events, backend, inner: Mutex::new(inner) }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -216,16 +241,39 @@ impl Room {
 
     /// Gives a state event the next sequence number, stores it, applies it and queues it
     /// for every subscriber in `audience`. Returns the sequence number; on a storage
-    /// error nothing changed and nobody was sent anything.
-    pub fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
-        let mut inner = self.lock();
-        self.publish_locked(&mut inner, audience, event)
+    /// error nothing changed and nobody was sent anything. In cluster mode the event is
+    /// applied when Redis hands it back ([`Room::deliver`]).
+    pub async fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
+        match &self.backend {
+            Backend::Local(_) => {
+                let mut inner = self.lock();
+                self.commit_local(&mut inner, audience, event)
+            }
+            Backend::Cluster(cluster) => cluster.publish(&self.appointment_id, audience, event).await,
+        }
     }
 
-    fn publish_locked(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<u64, StoreError> {
-        let seq = inner.seq + 1;
-        let stored = StoredEvent { seq, audience, event };
-        self.store.append(&self.appointment_id, &stored)?;
+    fn commit_local(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<u64, StoreError> {
+        let Backend::Local(store) = &self.backend else {
+            unreachable!("commit_local is only called in single mode")
+        };
+        let stored = StoredEvent { seq: inner.seq + 1, audience, event };
+        store.append(&self.appointment_id, &stored)?;
+        let seq = stored.seq;
+        if let Some(state) = self.apply_and_fan_out(inner, stored) {
+            // The events are stored already; a failed snapshot only makes the next
+            // start replay more of them.
+            if let Err(error) = store.snapshot(&self.appointment_id, seq, &state, self.retained_events) {
+                tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
+            }
+        }
+        Ok(seq)
+    }
+
+    /// Applies the next event in order and queues it for its audience. Returns the state
+    /// to snapshot when one is due.
+    fn apply_and_fan_out(&self, inner: &mut Inner, stored: StoredEvent) -> Option<RoomState> {
+        let seq = stored.seq;
         inner.seq = seq;
         inner.apply(&stored.event);
         for sub in inner.subscribers.iter_mut() {
@@ -248,19 +296,64 @@ impl Room {
         while inner.log.len() > self.retained_events {
             inner.log.pop_front();
         }
-        if seq % SNAPSHOT_EVERY == 0 {
-            let state = RoomState {
-                state_for_all: inner.state_for_all.clone(),
-                state_for_clients: inner.state_for_clients.clone(),
-                participants: inner.participants.values().cloned().collect(),
-            };
-            // The events are stored already; a failed snapshot only makes the next
-            // start replay more of them.
-            if let Err(error) = self.store.snapshot(&self.appointment_id, seq, &state, self.retained_events) {
+        (seq % SNAPSHOT_EVERY == 0).then(|| RoomState {
+            state_for_all: inner.state_for_all.clone(),
+            state_for_clients: inner.state_for_clients.clone(),
+            participants: inner.participants.values().cloned().collect(),
+        })
+    }
+
+    /// Cluster mode: applies an event Redis delivered. Older events are duplicates and
+    /// dropped; a gap before it is filled from the stream first.
+    pub async fn deliver(&self, event: StoredEvent, cluster: &Cluster) -> Result<(), StoreError> {
+        let next = self.lock().seq + 1;
+        if event.seq < next {
+            return Ok(());
+        }
+        if event.seq > next {
+            return self.catch_up(cluster).await;
+        }
+        self.apply_in_order(vec![event], cluster).await
+    }
+
+    /// Cluster mode: applies whatever the stream holds beyond this room's state.
+    pub async fn catch_up(&self, cluster: &Cluster) -> Result<(), StoreError> {
+        let next = self.lock().seq + 1;
+        let events = cluster.range(&self.appointment_id, next).await?;
+        if let Some(first) = events.first() {
+            if first.seq > next {
+                // Trimmed past us: the stream no longer connects; reopen from a snapshot
+                // is the only way. This needs a replica to have been cut off for longer
+                // than the stream length, and is reported rather than hidden.
+                return Err(StoreError::Corrupt(format!(
+                    "events {next}..{} of {} are no longer in Redis",
+                    first.seq, self.appointment_id
+                )));
+            }
+        }
+        self.apply_in_order(events, cluster).await
+    }
+
+    async fn apply_in_order(&self, events: Vec<StoredEvent>, cluster: &Cluster) -> Result<(), StoreError> {
+        let mut snapshots = Vec::new();
+        {
+            let mut inner = self.lock();
+            for event in events {
+                if event.seq != inner.seq + 1 {
+                    continue;
+                }
+                let seq = event.seq;
+                if let Some(state) = self.apply_and_fan_out(&mut inner, event) {
+                    snapshots.push((seq, state));
+                }
+            }
+        }
+        for (seq, state) in snapshots {
+            if let Err(error) = cluster.snapshot(&self.appointment_id, seq, &state).await {
                 tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
             }
         }
-        Ok(seq)
+        Ok(())
     }
 
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
@@ -272,16 +365,40 @@ impl Room {
     }
 
     /// Records that a participant connected or disconnected, and tells the guides.
-    pub fn set_presence(&self, claims: &HubClaims, connected: bool) -> Result<(), StoreError> {
-        let mut inner = self.lock();
-        let count = inner.connections.entry(claims.sub.clone()).or_default();
+    pub async fn set_presence(&self, claims: &HubClaims, connected: bool) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Local(_) => {
+                // Decided and published under one lock, so two connections of the same
+                // attendee cannot interleave.
+                let mut inner = self.lock();
+                if let Some(attendee) = inner.presence_change(claims, connected) {
+                    self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+                }
+                Ok(())
+            }
+            Backend::Cluster(cluster) => {
+                let change = self.lock().presence_change(claims, connected);
+                if let Some(attendee) = change {
+                    cluster.publish(&self.appointment_id, Audience::Guides, Event::AttendeeChanged { attendee }).await?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Inner {
+    /// Counts this replica's connections of an attendee and returns the attendee's new
+    /// summary when their connection state changes.
+    fn presence_change(&mut self, claims: &HubClaims, connected: bool) -> Option<AttendeeSummary> {
+        let count = self.connections.entry(claims.sub.clone()).or_default();
         if connected {
             *count += 1;
         } else {
             *count = count.saturating_sub(1);
         }
         let count = *count;
-        let mut attendee = inner.participants.get(&claims.sub).cloned().unwrap_or_else(|| AttendeeSummary {
+        let mut attendee = self.participants.get(&claims.sub).cloned().unwrap_or_else(|| AttendeeSummary {
             attendee_id: claims.sub.clone(),
             role: claims.role,
             attendee_name: claims.name.clone(),
@@ -301,14 +418,9 @@ impl Room {
             (false, _, state) => state,
         };
         attendee.last_active_at = Some(now_rfc3339());
-        if attendee.connection != previous {
-            self.publish_locked(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
-        }
-        Ok(())
+        (attendee.connection != previous).then_some(attendee)
     }
-}
 
-impl Inner {
     fn apply(&mut self, event: &Event) {
         let all = &mut self.state_for_all;
         match event {
@@ -403,9 +515,9 @@ mod tests {
         Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias }
     }
 
-    #[test]
-    fn a_full_queue_drops_the_slow_subscriber_and_spares_the_others() {
-        let room = Room::open("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
+    #[tokio::test]
+    async fn a_full_queue_drops_the_slow_subscriber_and_spares_the_others() {
+        let room = Room::open_local("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
         let (slow_tx, mut slow_rx) = mpsc::channel(2);
         let slow_reason = Arc::new(AtomicU16::new(0));
         room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000);
@@ -413,7 +525,7 @@ mod tests {
         room.attach(2, &claims('f', Role::Client), None, None, fast_tx, Arc::default(), 1000);
 
         for alias in 1..=5 {
-            room.publish(Audience::Everyone, slide(alias)).unwrap();
+            room.publish(Audience::Everyone, slide(alias)).await.unwrap();
         }
         assert_eq!(slow_reason.load(Ordering::Relaxed), close_code::SLOW_CONSUMER);
         assert_eq!(room.subscriber_count(), 1);
@@ -438,9 +550,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn private_events_reach_only_their_attendee_and_guides() {
-        let room = Room::open("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
+    #[tokio::test]
+    async fn private_events_reach_only_their_attendee_and_guides() {
+        let room = Room::open_local("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
         let mut receivers = Vec::new();
         for (n, (id, role)) in [('g', Role::Guide), ('a', Role::Client), ('b', Role::Client)].into_iter().enumerate() {
             let (tx, rx) = mpsc::channel(8);
@@ -448,7 +560,7 @@ mod tests {
             receivers.push(rx);
         }
         let action = protocol::action::Action::LoadCart { attendee_id: None };
-        room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action }).unwrap();
+        room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action }).await.unwrap();
         let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_ok()).collect();
         assert_eq!(got, [true, true, false]);
     }

@@ -1,0 +1,264 @@
+//! Cluster mode (`REDIS_URL`): Redis assigns each appointment's order and carries events
+//! between hub replicas.
+//!
+//! - `publish` runs one Lua script: `INCR` the appointment's sequence, `XADD` the event to
+//!   its stream (the recent log, for resume and failover) and `PUBLISH` it. Redis runs
+//!   scripts one at a time and delivers a channel's messages in publish order, so every
+//!   replica sees one order.
+//! - Every replica subscribed to an appointment applies its events in that order
+//!   ([`Room::deliver`]); a gap (a message lost while a connection was down) is filled
+//!   from the stream.
+//! - A snapshot of the state is kept beside the stream so a replica can open a room
+//!   without replaying its whole history.
+//! - After a Redis reconnect the subscriptions are restored by the client library and
+//!   every open room catches up from the stream; `/healthz` is unhealthy until then.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use protocol::internal::Audience;
+use protocol::frame::Event;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::streams::StreamRangeReply;
+use redis::{AsyncCommands, PushKind, Script, Value};
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use crate::live::Rooms;
+use crate::store::{RoomState, StoreError, StoredEvent, StoredRoom};
+
+const PUBLISH: &str = r#"
+local seq = redis.call('INCR', KEYS[1])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], seq .. '-0', 'e', ARGV[1])
+redis.call('PUBLISH', KEYS[3], seq .. '\n' .. ARGV[1])
+return seq
+"#;
+
+const SNAPSHOT: &str = r#"
+local current = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+if tonumber(ARGV[1]) > current then
+  redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2])
+  return 1
+end
+return 0
+"#;
+
+/// An event as it travels through Redis; the sequence number travels beside it.
+#[derive(Serialize, Deserialize)]
+struct Envelope {
+    audience: Audience,
+    event: Event,
+}
+
+fn key(appointment_id: &str, what: &str) -> String {
+    // The hash tag keeps an appointment's keys in one slot of a Redis Cluster.
+    format!("salesroom:{{{appointment_id}}}:{what}")
+}
+
+fn channel(appointment_id: &str) -> String {
+    key(appointment_id, "events")
+}
+
+fn appointment_of(channel: &str) -> Option<&str> {
+    channel.strip_prefix("salesroom:{")?.strip_suffix("}:events")
+}
+
+pub struct Cluster {
+    redis: ConnectionManager,
+    publish: Script,
+    snapshot: Script,
+    /// False while events cannot flow: Redis unreachable, or subscriptions not restored
+    /// and rooms not caught up yet.
+    healthy: AtomicBool,
+    /// Events kept in each stream beyond the snapshot interval.
+    stream_length: usize,
+}
+
+impl Cluster {
+    /// Connects and starts the tasks that deliver events to `rooms` and watch health.
+    pub async fn connect(url: &str, retained_events: usize) -> Result<(Arc<Cluster>, mpsc::UnboundedReceiver<redis::PushInfo>), StoreError> {
+        // RESP3 carries pub/sub messages on the same connection as commands, and lets
+        // the connection manager restore subscriptions after a reconnect.
+        let url = if url.contains("protocol=") {
+            url.to_owned()
+        } else if url.contains('?') {
+            format!("{url}&protocol=resp3")
+        } else {
+            format!("{url}?protocol=resp3")
+        };
+        let client = redis::Client::open(url)?;
+        let (push_tx, push_rx) = mpsc::unbounded_channel();
+        let config = ConnectionManagerConfig::new()
+            .set_push_sender(push_tx)
+            .set_automatic_resubscription()
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_response_timeout(Some(Duration::from_secs(2)))
+            .set_number_of_retries(2)
+            .set_max_delay(Duration::from_millis(500));
+        let redis = client.get_connection_manager_with_config(config).await?;
+        let cluster = Arc::new(Cluster {
+            redis,
+            publish: Script::new(PUBLISH),
+            snapshot: Script::new(SNAPSHOT),
+            healthy: AtomicBool::new(true),
+            stream_length: retained_events + 2 * crate::live::room::SNAPSHOT_EVERY as usize,
+        });
+        Ok((cluster, push_rx))
+    }
+
+    pub fn is_healthy(&self) -> bool {
+        self.healthy.load(Ordering::Relaxed)
+    }
+
+    /// Runs the delivery loop and the health check until the process ends.
+    pub fn spawn_tasks(self: &Arc<Self>, rooms: Rooms, mut pushes: mpsc::UnboundedReceiver<redis::PushInfo>) {
+        let cluster = self.clone();
+        let delivering_rooms = rooms.clone();
+        tokio::spawn(async move {
+            while let Some(push) = pushes.recv().await {
+                match push.kind {
+                    PushKind::Message => {
+                        let mut data = push.data.into_iter();
+                        let (Some(channel), Some(payload)) = (data.next(), data.next()) else { continue };
+                        let (Ok(channel), Ok(payload)) =
+                            (redis::from_redis_value::<String>(channel), redis::from_redis_value::<String>(payload))
+                        else {
+                            continue;
+                        };
+                        let Some(appointment_id) = appointment_of(&channel) else { continue };
+                        let Some(room) = delivering_rooms.get(appointment_id) else { continue };
+                        match parse_message(&payload) {
+                            Ok(event) => {
+                                if let Err(error) = room.deliver(event, &cluster).await {
+                                    tracing::warn!(%error, %appointment_id, "could not deliver an event");
+                                }
+                            }
+                            Err(error) => tracing::warn!(%error, %appointment_id, "malformed event in Redis"),
+                        }
+                    }
+                    PushKind::Disconnection => {
+                        tracing::warn!("Redis connection lost");
+                        cluster.healthy.store(false, Ordering::Relaxed);
+                    }
+                    _ => {}
+                }
+            }
+        });
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(Duration::from_millis(500));
+            loop {
+                interval.tick().await;
+                let mut redis = cluster.redis.clone();
+                let alive = redis::cmd("PING").query_async::<String>(&mut redis).await.is_ok();
+                if !alive {
+                    cluster.healthy.store(false, Ordering::Relaxed);
+                    continue;
+                }
+                if !cluster.is_healthy() {
+                    // Reconnected: subscriptions are restored; fetch what was missed.
+                    let mut caught_up = true;
+                    for room in rooms.all() {
+                        if let Err(error) = room.catch_up(&cluster).await {
+                            tracing::warn!(%error, appointment_id = %room.appointment_id, "catch-up failed");
+                            caught_up = false;
+                        }
+                    }
+                    if caught_up {
+                        tracing::info!("Redis connection restored");
+                        cluster.healthy.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Orders and distributes an event; returns its sequence number.
+    pub async fn publish(&self, appointment_id: &str, audience: Audience, event: Event) -> Result<u64, StoreError> {
+        let payload = serde_json::to_string(&Envelope { audience, event })?;
+        let mut redis = self.redis.clone();
+        let seq: u64 = self
+            .publish
+            .key(key(appointment_id, "seq"))
+            .key(key(appointment_id, "log"))
+            .key(channel(appointment_id))
+            .arg(payload)
+            .arg(self.stream_length)
+            .invoke_async(&mut redis)
+            .await?;
+        Ok(seq)
+    }
+
+    pub async fn subscribe(&self, appointment_id: &str) -> Result<(), StoreError> {
+        self.redis.clone().subscribe(channel(appointment_id)).await?;
+        Ok(())
+    }
+
+    /// The epoch (created on first use), the snapshot and the stream after it.
+    pub async fn load(&self, appointment_id: &str, new_epoch: &str, retained: usize) -> Result<StoredRoom, StoreError> {
+        let mut redis = self.redis.clone();
+        let _: bool = redis.set_nx(key(appointment_id, "epoch"), new_epoch).await?;
+        let epoch: String = redis.get(key(appointment_id, "epoch")).await?;
+        let (snapshot_seq, state): (Option<u64>, Option<String>) =
+            redis::cmd("HMGET").arg(key(appointment_id, "snapshot")).arg("seq").arg("state").query_async(&mut redis).await?;
+        let snapshot_seq = snapshot_seq.unwrap_or(0);
+        let snapshot = match state {
+            Some(state) => serde_json::from_str(&state)?,
+            None => RoomState::default(),
+        };
+        let from = snapshot_seq.saturating_sub(retained as u64) + 1;
+        let events = self.range(appointment_id, from).await?;
+        Ok(StoredRoom { epoch, snapshot_seq, snapshot, events })
+    }
+
+    /// The stream's events from `from` on.
+    pub async fn range(&self, appointment_id: &str, from: u64) -> Result<Vec<StoredEvent>, StoreError> {
+        let mut redis = self.redis.clone();
+        let reply: StreamRangeReply = redis.xrange(key(appointment_id, "log"), format!("{from}-0"), "+").await?;
+        reply
+            .ids
+            .into_iter()
+            .map(|entry| {
+                let seq = entry
+                    .id
+                    .split('-')
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| StoreError::Corrupt(format!("stream id {}", entry.id)))?;
+                let body: String = match entry.map.get("e") {
+                    Some(Value::BulkString(bytes)) => String::from_utf8_lossy(bytes).into_owned(),
+                    Some(value) => redis::from_redis_value(value.clone()).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                    None => return Err(StoreError::Corrupt(format!("stream entry {} has no event", entry.id))),
+                };
+                let envelope: Envelope = serde_json::from_str(&body)?;
+                Ok(StoredEvent { seq, audience: envelope.audience, event: envelope.event })
+            })
+            .collect()
+    }
+
+    /// Stores a snapshot unless a newer one is there.
+    pub async fn snapshot(&self, appointment_id: &str, seq: u64, state: &RoomState) -> Result<(), StoreError> {
+        let body = serde_json::to_string(state)?;
+        let mut redis = self.redis.clone();
+        let _: i64 = self.snapshot.key(key(appointment_id, "snapshot")).arg(seq).arg(body).invoke_async(&mut redis).await?;
+        Ok(())
+    }
+}
+
+fn parse_message(payload: &str) -> Result<StoredEvent, StoreError> {
+    let (seq, body) = payload.split_once('\n').ok_or_else(|| StoreError::Corrupt("message without a sequence number".into()))?;
+    let seq = seq.parse().map_err(|_| StoreError::Corrupt(format!("sequence number {seq:?}")))?;
+    let envelope: Envelope = serde_json::from_str(body)?;
+    Ok(StoredEvent { seq, audience: envelope.audience, event: envelope.event })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn channels_name_their_appointment() {
+        let channel = super::channel("abc");
+        assert_eq!(super::appointment_of(&channel), Some("abc"));
+        assert_eq!(super::appointment_of("other:channel"), None);
+    }
+}

@@ -1,0 +1,231 @@
+//! Cluster mode with real parts: a real `redis-server` and three real hub processes.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures_util::{SinkExt, StreamExt};
+use protocol::action::Action;
+use protocol::frame::{ClientFrame, Event, Resume, ServerFrame};
+use protocol::{HubClaims, Role};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+const SECRET: &str = "cluster-test-secret";
+const APPOINTMENT: &str = "c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1";
+
+/// Kills the process when dropped.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+struct Redis {
+    port: u16,
+    dir: std::path::PathBuf,
+    process: Option<Process>,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let mut redis = Redis { port: free_port(), dir, process: None };
+        redis.spawn();
+        redis
+    }
+
+    /// Starts redis-server with an append-only file, as a deployment must: the order of
+    /// events lives in Redis.
+    fn spawn(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes"])
+            .arg("--dir")
+            .arg(&self.dir)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server is installed (make test installs it)");
+        self.process = Some(Process(child));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A clean shutdown (the AOF is flushed), then a start on the same port and files.
+    fn restart(&mut self, down_for: Duration) {
+        let _ = Command::new("redis-cli").args(["-p", &self.port.to_string(), "shutdown"]).output();
+        if let Some(mut process) = self.process.take() {
+            let _ = process.0.wait();
+            std::mem::forget(process);
+        }
+        std::thread::sleep(down_for);
+        self.spawn();
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+}
+
+/// A hub replica as its own process; returns it and its address.
+fn start_hub(redis_url: &str) -> (Process, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hub"))
+        .env("HUB_PORT", "0")
+        .env("BIND", "127.0.0.1")
+        .env("REDIS_URL", redis_url)
+        .env("HUB_SECRET", SECRET)
+        .env("DATA_DIR", tempfile::tempdir().unwrap().keep())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.trim().strip_prefix("hub listening on http://").unwrap_or_else(|| panic!("unexpected: {line}")).to_owned();
+    (Process(child), addr)
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn token(who: &str, role: Role) -> String {
+    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
+    HubClaims { sub: who.repeat(16), apt: APPOINTMENT.into(), role, name: None, exp }.sign(SECRET.as_bytes()).unwrap()
+}
+
+/// Connects and says hello; returns the socket and the welcome's (seq, epoch, resume).
+async fn join(addr: &str, token: &str, last: Option<(u64, String)>) -> (Socket, u64, String, Resume) {
+    let request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let (last_seq, epoch) = last.map_or((None, None), |(s, e)| (Some(s), Some(e)));
+    socket.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq, epoch }).unwrap())).await.unwrap();
+    loop {
+        if let ServerFrame::Welcome { seq, epoch, resume, .. } = recv(&mut socket).await {
+            return (socket, seq, epoch, resume);
+        }
+    }
+}
+
+async fn recv(socket: &mut Socket) -> ServerFrame {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a frame in time").unwrap().unwrap();
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
+async fn switch(guide: &mut Socket, alias: u32) {
+    let action = ClientFrame::Action {
+        r#ref: Some(alias),
+        action: Action::SwitchSlide { page_id: "a".repeat(32), section_id: format!("{alias:032x}"), slide_alias: alias },
+    };
+    guide.send(Message::text(serde_json::to_string(&action).unwrap())).await.unwrap();
+}
+
+/// The next slide event as (seq, prev, alias).
+async fn next_slide(socket: &mut Socket) -> (u64, u64, u32) {
+    loop {
+        if let ServerFrame::Event { seq, prev, event: Event::SlideSwitched { slide_alias, .. } } = recv(socket).await {
+            return (seq, prev, slide_alias);
+        }
+    }
+}
+
+async fn health(addr: &str) -> u16 {
+    match reqwest::get(format!("http://{addr}/healthz")).await {
+        Ok(response) => response.status().as_u16(),
+        Err(_) => 0,
+    }
+}
+
+async fn wait_for_health(addr: &str, status: u16) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while health(addr).await != status {
+        assert!(Instant::now() < deadline, "{addr} never reported {status}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_replicas_share_one_order_and_survive_a_replica_and_redis_restart() {
+    let mut redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (b_process, b) = start_hub(&redis.url());
+    let (_c, c) = start_hub(&redis.url());
+
+    // One order across replicas: guide on A, attendees on B and C.
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let client_token = token("c1", Role::Client);
+    let (mut on_b, _, epoch, _) = join(&b, &client_token, None).await;
+    let (mut on_c, ..) = join(&c, &token("c2", Role::Client), None).await;
+    for alias in 1..=20 {
+        switch(&mut guide, alias).await;
+    }
+    let mut last_on_b = 0;
+    for socket in [&mut on_b, &mut on_c] {
+        let mut previous: Option<u64> = None;
+        for alias in 1..=20 {
+            let (seq, prev, got) = next_slide(socket).await;
+            assert_eq!(got, alias, "slides in the guide's order on every replica");
+            if let Some(previous) = previous {
+                assert_eq!(prev, previous, "no gap and no duplicate");
+            }
+            previous = Some(seq);
+        }
+        last_on_b = last_on_b.max(previous.unwrap());
+    }
+
+    // Replica B dies; its attendee resumes on C and gets exactly what it missed.
+    drop(b_process);
+    drop(on_b);
+    for alias in 21..=25 {
+        switch(&mut guide, alias).await;
+    }
+    for alias in 21..=25 {
+        assert_eq!(next_slide(&mut on_c).await.2, alias);
+    }
+    let (mut resumed, _, _, resume) = join(&c, &client_token, Some((last_on_b, epoch.clone()))).await;
+    assert_eq!(resume, Resume::Replayed);
+    let mut prev_expected = last_on_b;
+    for alias in 21..=25 {
+        let (seq, prev, got) = next_slide(&mut resumed).await;
+        assert_eq!((got, prev), (alias, prev_expected));
+        prev_expected = seq;
+    }
+
+    // Redis restarts: health goes red while events cannot flow, then green, and the
+    // order goes on without a gap for connections that stayed open.
+    wait_for_health(&a, 200).await;
+    redis.restart(Duration::from_millis(1500));
+    wait_for_health(&c, 200).await;
+    wait_for_health(&a, 200).await;
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    switch(&mut guide, 26).await;
+    let (seq, prev, alias) = next_slide(&mut resumed).await;
+    assert_eq!((alias, prev), (26, prev_expected));
+    assert!(seq > prev);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_is_red_while_redis_is_down() {
+    let mut redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    wait_for_health(&a, 200).await;
+    let _ = Command::new("redis-cli").args(["-p", &redis.port.to_string(), "shutdown"]).output();
+    if let Some(mut process) = redis.process.take() {
+        let _ = process.0.wait();
+        std::mem::forget(process);
+    }
+    wait_for_health(&a, 503).await;
+    redis.spawn();
+    wait_for_health(&a, 200).await;
+}
