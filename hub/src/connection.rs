@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
-use crate::live::{Audience, Room};
+use crate::live::{Audience, Outbound, Room};
 use crate::metrics::Metrics;
 use crate::store::StoreError;
 use crate::video::LiveKit;
@@ -74,27 +74,18 @@ impl Session {
 
         // 1. hello
         let hello = loop {
-            match timeout(HELLO_TIMEOUT, stream.next()).await {
-                Ok(Some(Ok(message))) => match decode(codec, &message) {
-                    Ok(None) => continue,
-                    Ok(Some(ClientFrame::Hello { last_seq, epoch })) => break Some((last_seq, epoch)),
-                    Ok(Some(_)) => {
-                        let error = ServerFrame::error(None, ErrorCode::UnexpectedFrame, "the first frame must be hello");
-                        if let Some(m) = encode(codec, &error) {
-                            let _ = sink.send(m).await;
-                        }
-                        break None;
-                    }
-                    Err(detail) => {
-                        let error = ServerFrame::error(None, ErrorCode::BadFrame, detail);
-                        if let Some(m) = encode(codec, &error) {
-                            let _ = sink.send(m).await;
-                        }
-                        break None;
-                    }
-                },
-                _ => break None,
+            let Ok(Some(Ok(message))) = timeout(HELLO_TIMEOUT, stream.next()).await else { break None };
+            self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
+            let refusal = match decode(codec, &message) {
+                Ok(None) => continue,
+                Ok(Some(ClientFrame::Hello { last_seq, epoch })) => break Some((last_seq, epoch)),
+                Ok(Some(_)) => ServerFrame::error(None, ErrorCode::UnexpectedFrame, "the first frame must be hello"),
+                Err(detail) => ServerFrame::error(None, ErrorCode::BadFrame, detail),
+            };
+            if let Some(m) = encode(codec, &refusal) {
+                let _ = sink.send(m).await;
             }
+            break None;
         };
         let Some((last_seq, epoch)) = hello else {
             let _ = sink.send(close(close_code::NO_HELLO, "hello expected")).await;
@@ -103,7 +94,7 @@ impl Session {
 
         // 2. attach: welcome and replay go out before anything queued after them.
         let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
-        let (tx, mut rx) = mpsc::channel::<ServerFrame>(self.send_queue.max(1));
+        let (tx, mut rx) = mpsc::channel::<Outbound>(self.send_queue.max(1));
         let close_reason = Arc::new(AtomicU16::new(0));
         let heartbeat_ms = self.heartbeat.as_millis() as u64;
         let attached = self.room.attach(
@@ -152,7 +143,7 @@ impl Session {
             tokio::select! {
                 biased;
                 outbound = rx.recv() => match outbound {
-                    Some(frame) => {
+                    Some(Outbound { frame, queued_at }) => {
                         // What a client may publish follows broadcast mode and the
                         // appointment's settings: a change brings a new video token.
                         let regrant = matches!(
@@ -161,6 +152,8 @@ impl Session {
                         ) && self.claims.role == protocol::Role::Client;
                         if let Some(m) = encode(codec, &frame) {
                             if sink.send(m).await.is_err() { break; }
+                            self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
+                            self.metrics.fan_out_latency.observe(queued_at.elapsed());
                         }
                         if let Some(token) = regrant.then(|| self.video_token()).flatten() {
                             if let Some(m) = encode(codec, &token) {
@@ -185,6 +178,7 @@ impl Session {
                 inbound = stream.next() => match inbound {
                     Some(Ok(message)) => {
                         last_heard = Instant::now();
+                        self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
                         if matches!(message, Message::Close(_)) { break; }
                         match decode(codec, &message) {
                             Ok(Some(frame)) => {

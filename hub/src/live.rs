@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 
-pub use room::{Attached, Audience, Backend, Outbound, Room, Subscriber};
+pub use room::{Attached, Audience, Backend, Outbound, Room, RoomSettings, Subscriber};
 
 use crate::store::StoreError;
 
@@ -17,17 +17,13 @@ pub struct Rooms {
     /// Held while a room is opened, so each appointment gets one room.
     opening: Arc<tokio::sync::Mutex<()>>,
     backend: Backend,
-    retained_events: usize,
+    settings: RoomSettings,
 }
 
 impl Rooms {
-    pub fn new(backend: Backend, retained_events: usize) -> Self {
-        Rooms {
-            rooms: Arc::new(DashMap::new()),
-            opening: Arc::default(),
-            backend,
-            retained_events: retained_events.max(1),
-        }
+    pub fn new(backend: Backend, settings: RoomSettings) -> Self {
+        let settings = RoomSettings { retained_events: settings.retained_events.max(1), ..settings };
+        Rooms { rooms: Arc::new(DashMap::new()), opening: Arc::default(), backend, settings }
     }
 
     /// An open room.
@@ -50,8 +46,8 @@ impl Rooms {
         }
         let id = appointment_id.to_owned();
         let room = Arc::new(match &self.backend {
-            Backend::Local(store) => Room::open_local(id, self.retained_events, store.clone())?,
-            Backend::Cluster(cluster) => Room::open_cluster(id, self.retained_events, cluster.clone()).await?,
+            Backend::Local(store) => Room::open_local(id, &self.settings, store.clone())?,
+            Backend::Cluster(cluster) => Room::open_cluster(id, &self.settings, cluster.clone()).await?,
         });
         self.rooms.insert(appointment_id.to_owned(), room.clone());
         if let Backend::Cluster(cluster) = &self.backend {

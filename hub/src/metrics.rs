@@ -2,19 +2,70 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Upper bounds of the fan-out latency buckets, in seconds.
+const LATENCY_BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
+
+/// A Prometheus histogram over atomics.
+#[derive(Default)]
+pub struct Histogram {
+    buckets: [AtomicU64; LATENCY_BUCKETS.len()],
+    count: AtomicU64,
+    sum_micros: AtomicU64,
+}
+
+impl Histogram {
+    pub fn observe(&self, value: Duration) {
+        let seconds = value.as_secs_f64();
+        if let Some(i) = LATENCY_BUCKETS.iter().position(|&bound| seconds <= bound) {
+            self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.sum_micros.fetch_add(value.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} histogram\n");
+        let mut cumulative = 0;
+        for (bound, bucket) in LATENCY_BUCKETS.iter().zip(&self.buckets) {
+            cumulative += bucket.load(Ordering::Relaxed);
+            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {cumulative}");
+        }
+        let count = self.count.load(Ordering::Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(out, "{name}_sum {}", self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6);
+        let _ = writeln!(out, "{name}_count {count}");
+    }
+}
 
 #[derive(Default)]
 pub struct Metrics {
     pub connections_opened: AtomicU64,
     pub connections_closed: AtomicU64,
     pub refused_tokens: AtomicU64,
+    pub frames_in: AtomicU64,
+    pub frames_out: AtomicU64,
     pub bad_frames: AtomicU64,
     pub forbidden: AtomicU64,
     pub slow_consumers: AtomicU64,
+    /// Volatile events skipped because a queue was full.
+    pub queue_drops: AtomicU64,
+    pub events: AtomicU64,
+    /// From an event's fan-out to its write on each socket.
+    pub fan_out_latency: Histogram,
+}
+
+/// The resident memory of this process, from /proc (Linux).
+fn resident_memory_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 impl Metrics {
-    pub fn render(&self, rooms: usize, connections: usize) -> String {
+    /// `redis_up` is `None` in single mode.
+    pub fn render(&self, rooms: usize, connections: usize, redis_up: Option<bool>) -> String {
         let mut out = String::new();
         let mut line = |name: &str, kind: &str, help: &str, value: u64| {
             let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n");
@@ -25,9 +76,20 @@ impl Metrics {
         line("hub_connections_opened_total", "counter", "Connections attached.", get(&self.connections_opened));
         line("hub_connections_closed_total", "counter", "Connections ended.", get(&self.connections_closed));
         line("hub_refused_tokens_total", "counter", "Upgrades refused for a bad token.", get(&self.refused_tokens));
+        line("hub_frames_in_total", "counter", "Frames received from participants.", get(&self.frames_in));
+        line("hub_frames_out_total", "counter", "Frames sent to participants.", get(&self.frames_out));
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
         line("hub_forbidden_total", "counter", "Actions refused for the sender's role.", get(&self.forbidden));
+        line("hub_events_total", "counter", "State events applied.", get(&self.events));
+        line("hub_queue_drops_total", "counter", "Volatile events dropped for a full queue.", get(&self.queue_drops));
         line("hub_slow_consumers_total", "counter", "Connections closed for a full send queue.", get(&self.slow_consumers));
+        if let Some(up) = redis_up {
+            line("hub_redis_up", "gauge", "1 while events flow through Redis.", up as u64);
+        }
+        if let Some(bytes) = resident_memory_bytes() {
+            line("process_resident_memory_bytes", "gauge", "Resident memory of the hub process.", bytes);
+        }
+        self.fan_out_latency.render(&mut out, "hub_fan_out_latency_seconds", "From an event's fan-out to its write on a socket.");
         out
     }
 }

@@ -17,7 +17,7 @@ use tokio::net::TcpListener;
 use crate::config::Config;
 use crate::connection::Session;
 use crate::cluster::Cluster;
-use crate::live::{Backend, Rooms};
+use crate::live::{Backend, RoomSettings, Rooms};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
 use crate::store::{Store, StoreError};
@@ -44,13 +44,14 @@ impl Hub {
             }
             None => (Backend::Local(Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?)), None),
         };
-        let rooms = Rooms::new(backend, config.retained_events);
+        let metrics = Arc::<Metrics>::default();
+        let rooms = Rooms::new(backend, RoomSettings { retained_events: config.retained_events, metrics: metrics.clone() });
         let health_of = cluster.as_ref().map(|(cluster, _)| cluster.clone());
         if let Some((cluster, pushes)) = cluster {
             cluster.spawn_tasks(rooms.clone(), pushes);
         }
         let video = config.livekit();
-        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics: Arc::default(), video, cluster: health_of })
+        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, cluster: health_of })
     }
 
     pub(crate) fn secret(&self) -> &[u8] {
@@ -84,7 +85,7 @@ async fn healthz(State(hub): State<Hub>) -> Response {
 async fn metrics(State(hub): State<Hub>) -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        hub.metrics.render(hub.rooms.len(), hub.rooms.connections()),
+        hub.metrics.render(hub.rooms.len(), hub.rooms.connections(), hub.cluster.as_ref().map(|c| c.is_healthy())),
     )
 }
 

@@ -407,3 +407,29 @@ async fn the_internal_api_publishes_with_the_shared_secret_only() {
     assert_eq!(state["stateForAll"]["running"], true);
     assert!(state["stateForGuides"]["clients"][&"c1".repeat(16)].is_object(), "{state}");
 }
+
+#[tokio::test]
+async fn metrics_count_connections_frames_and_fan_out_latency() {
+    let addr = start(16).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    guide.switch_slide(1, 1).await;
+    guide.next_slide().await;
+    let _ = upgrade_status(&addr, "?token=forged").await;
+    let text = reqwest::get(format!("http://{addr}/metrics")).await.unwrap().text().await.unwrap();
+    let value = |name: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+            .unwrap_or_else(|| panic!("{name} missing in\n{text}"))
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(value("hub_connections"), 1.0);
+    assert_eq!(value("hub_rooms"), 1.0);
+    assert!(value("hub_frames_in_total") >= 2.0);
+    assert!(value("hub_events_total") >= 2.0, "presence and the slide");
+    assert_eq!(value("hub_refused_tokens_total"), 1.0);
+    assert!(value("hub_fan_out_latency_seconds_count") >= 2.0);
+    assert!(value("process_resident_memory_bytes") > 0.0);
+    assert!(!text.contains("hub_redis_up"), "single mode has no Redis");
+}

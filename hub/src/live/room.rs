@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use protocol::frame::{close_code, Event, Resume, ServerFrame, VolatileEvent};
 pub use protocol::internal::Audience;
@@ -17,6 +18,7 @@ use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role}
 use tokio::sync::mpsc;
 
 use crate::cluster::Cluster;
+use crate::metrics::Metrics;
 use crate::store::{RoomState, Store, StoreError, StoredEvent, StoredRoom};
 
 /// Events between two snapshots in the store.
@@ -40,7 +42,19 @@ fn includes(audience: &Audience, role: Role, attendee_id: &str) -> bool {
 }
 
 /// What a connection task receives from its room.
-pub type Outbound = ServerFrame;
+pub struct Outbound {
+    pub frame: ServerFrame,
+    /// When the room queued it, for the fan-out latency metric.
+    pub queued_at: Instant,
+}
+
+/// What every room of a hub shares.
+#[derive(Clone)]
+pub struct RoomSettings {
+    /// State events kept for resuming clients.
+    pub retained_events: usize,
+    pub metrics: Arc<Metrics>,
+}
 
 /// A connection's handle in a room.
 pub struct Subscriber {
@@ -75,6 +89,7 @@ struct Inner {
 pub struct Room {
     pub appointment_id: String,
     retained_events: usize,
+    metrics: Arc<Metrics>,
     backend: Backend,
     // A std Mutex: it is never held across an `.await` (queues are fed with try_send,
     // and the store is a local SQLite file written with one short statement).
@@ -90,10 +105,10 @@ fn now_rfc3339() -> String {
 impl Room {
     /// Opens a room in single mode from SQLite: the latest snapshot with the events after
     /// it applied. Participants who were connected when the hub stopped are marked lost.
-    pub fn open_local(appointment_id: String, retained_events: usize, store: Arc<Store>) -> Result<Room, StoreError> {
+    pub fn open_local(appointment_id: String, settings: &RoomSettings, store: Arc<Store>) -> Result<Room, StoreError> {
         let new_epoch = format!("{:016x}", rand::random::<u64>());
-        let stored = store.load_or_create(&appointment_id, &new_epoch, retained_events)?;
-        let room = Room::from_stored(appointment_id, retained_events, Backend::Local(store), stored);
+        let stored = store.load_or_create(&appointment_id, &new_epoch, settings.retained_events)?;
+        let room = Room::from_stored(appointment_id, settings, Backend::Local(store), stored);
         let stale: Vec<AttendeeSummary> = room
             .lock()
             .participants
@@ -111,14 +126,15 @@ impl Room {
 
     /// Opens a room in cluster mode: subscribes first, then loads the snapshot and the
     /// stream, so nothing published meanwhile is missed (see [`Room::catch_up`]).
-    pub async fn open_cluster(appointment_id: String, retained_events: usize, cluster: Arc<Cluster>) -> Result<Room, StoreError> {
+    pub async fn open_cluster(appointment_id: String, settings: &RoomSettings, cluster: Arc<Cluster>) -> Result<Room, StoreError> {
         cluster.subscribe(&appointment_id).await?;
         let new_epoch = format!("{:016x}", rand::random::<u64>());
-        let stored = cluster.load(&appointment_id, &new_epoch, retained_events).await?;
-        Ok(Room::from_stored(appointment_id, retained_events, Backend::Cluster(cluster), stored))
+        let stored = cluster.load(&appointment_id, &new_epoch, settings.retained_events).await?;
+        Ok(Room::from_stored(appointment_id, settings, Backend::Cluster(cluster), stored))
     }
 
-    fn from_stored(appointment_id: String, retained_events: usize, backend: Backend, stored: StoredRoom) -> Room {
+    fn from_stored(appointment_id: String, settings: &RoomSettings, backend: Backend, stored: StoredRoom) -> Room {
+        let retained_events = settings.retained_events;
         let mut inner = Inner {
             epoch: stored.epoch,
             seq: stored.snapshot_seq,
@@ -141,7 +157,7 @@ impl Room {
         while inner.log.len() > retained_events {
             inner.log.pop_front();
         }
-        Room { appointment_id, retained_events, backend, inner: Mutex::new(inner) }
+        Room { appointment_id, retained_events, metrics: settings.metrics.clone(), backend, inner: Mutex::new(inner) }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -276,12 +292,14 @@ impl Room {
         let seq = stored.seq;
         inner.seq = seq;
         inner.apply(&stored.event);
+        self.metrics.events.fetch_add(1, Ordering::Relaxed);
+        let queued_at = Instant::now();
         for sub in inner.subscribers.iter_mut() {
             if !includes(&stored.audience, sub.role, &sub.attendee_id) {
                 continue;
             }
             let frame = ServerFrame::Event { seq, prev: sub.last_sent, event: stored.event.clone() };
-            match sub.tx.try_send(frame) {
+            match sub.tx.try_send(Outbound { frame, queued_at }) {
                 Ok(()) => sub.last_sent = seq,
                 Err(mpsc::error::TrySendError::Full(_)) => {
                     sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
@@ -359,8 +377,12 @@ impl Room {
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
     pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
         let inner = self.lock();
+        let queued_at = Instant::now();
         for sub in inner.subscribers.iter().filter(|s| includes(&audience, s.role, &s.attendee_id)) {
-            let _ = sub.tx.try_send(ServerFrame::Volatile { event: event.clone() });
+            let frame = ServerFrame::Volatile { event: event.clone() };
+            if let Err(mpsc::error::TrySendError::Full(_)) = sub.tx.try_send(Outbound { frame, queued_at }) {
+                self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
+            }
         }
     }
 
@@ -517,7 +539,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_queue_drops_the_slow_subscriber_and_spares_the_others() {
-        let room = Room::open_local("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
         let (slow_tx, mut slow_rx) = mpsc::channel(2);
         let slow_reason = Arc::new(AtomicU16::new(0));
         room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000);
@@ -531,15 +554,15 @@ mod tests {
         assert_eq!(room.subscriber_count(), 1);
         // The slow one gets what fit in its queue, then the end of the queue.
         let mut slow = Vec::new();
-        while let Ok(frame) = slow_rx.try_recv() {
-            slow.push(frame);
+        while let Ok(outbound) = slow_rx.try_recv() {
+            slow.push(outbound.frame);
         }
         assert_eq!(slow.len(), 2);
         assert!(slow_rx.try_recv().is_err());
         // The fast one got all five, chained by prev.
         let mut prev = 0;
         for alias in 1..=5 {
-            match fast_rx.try_recv().unwrap() {
+            match fast_rx.try_recv().unwrap().frame {
                 ServerFrame::Event { seq, prev: p, event } => {
                     assert_eq!(p, prev);
                     assert_eq!(event, slide(alias));
@@ -552,7 +575,8 @@ mod tests {
 
     #[tokio::test]
     async fn private_events_reach_only_their_attendee_and_guides() {
-        let room = Room::open_local("0".repeat(32), 16, Arc::new(Store::in_memory().unwrap())).unwrap();
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
         let mut receivers = Vec::new();
         for (n, (id, role)) in [('g', Role::Guide), ('a', Role::Client), ('b', Role::Client)].into_iter().enumerate() {
             let (tx, rx) = mpsc::channel(8);
