@@ -9,6 +9,11 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let config = Config::parse();
+    // Every connection is a file descriptor: take all the system allows.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(limit, "open files limit"),
+        Err(error) => tracing::warn!(%error, "could not raise the open files limit"),
+    }
     let secret = config.load_secret()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     println!("hub listening on http://{}", listener.local_addr()?);

@@ -4,6 +4,10 @@ use clap::Parser;
 async fn main() -> anyhow::Result<()> {
     let options = loadtest::Options::parse();
     let report = loadtest::run(&options).await?;
-    println!("{report}");
+    if options.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{report}");
+    }
     Ok(())
 }

@@ -34,7 +34,6 @@ async fn every_attendee_receives_every_slide_change() {
         shop_endpoint: Some(base.clone()),
         shop_access_token: None,
         upstream_url: None,
-        redis_url: None,
         livekit_url: None,
         web_dist: dir.path().join("dist"),
     };
@@ -43,12 +42,21 @@ async fn every_attendee_receives_every_slide_change() {
 
     let options = loadtest::Options {
         base_url: base,
+        hub_url: vec![],
+        hub_metrics: Some(format!("http://127.0.0.1:{hub_port}/metrics")),
         access_key: "SWSCSALESROOMDEMO000000000".into(),
         presentation_path: "demo".into(),
         clients: 4,
+        source_addresses: 2,
+        join_concurrency: 2,
         slides: 6,
         interval_ms: 5,
+        highlight_every: 2,
+        hold_secs: 0,
+        json: false,
     };
     let report = loadtest::run(&options).await.unwrap();
-    assert_eq!(report.latencies.len(), 4 * 6, "{report}");
+    assert_eq!(report.deliveries, 4 * 6, "{report}");
+    assert_eq!(report.errors, 0, "{report}");
+    assert!(report.hub_bytes_per_connection.is_some(), "{report}");
 }

@@ -56,7 +56,6 @@ async fn start(data_dir: &Path) -> Servers {
         shop_endpoint: Some(base.clone()),
         shop_access_token: Some(KEY.into()),
         upstream_url: None,
-        redis_url: None,
         livekit_url: None,
         web_dist: data_dir.join("no-web-build"),
     };
