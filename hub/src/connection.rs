@@ -9,13 +9,13 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::action::{Action, Interaction};
 use protocol::codec::{Codec, Encoded};
-use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent};
+use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, EventFrame, ServerFrame, VolatileEvent, VolatileFrame};
 use protocol::HubClaims;
 use tokio::sync::mpsc;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
-use crate::live::{Audience, Outbound, Room};
+use crate::live::{Audience, Outbound, Queued, Room};
 use crate::metrics::Metrics;
 use crate::store::StoreError;
 use crate::video::LiveKit;
@@ -37,7 +37,7 @@ pub struct Session {
     pub video: Option<LiveKit>,
 }
 
-fn encode(codec: Codec, frame: &ServerFrame) -> Option<Message> {
+fn encode<T: serde::Serialize>(codec: Codec, frame: &T) -> Option<Message> {
     match codec.encode(frame) {
         Ok(Encoded::Text(text)) => Some(Message::Text(text.into())),
         Ok(Encoded::Binary(bytes)) => Some(Message::Binary(bytes.into())),
@@ -143,14 +143,18 @@ impl Session {
             tokio::select! {
                 biased;
                 outbound = rx.recv() => match outbound {
-                    Some(Outbound { frame, queued_at }) => {
+                    Some(Outbound { item, queued_at }) => {
                         // What a client may publish follows broadcast mode and the
                         // appointment's settings: a change brings a new video token.
                         let regrant = matches!(
-                            &frame,
-                            ServerFrame::Event { event: Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. }, .. }
+                            &item,
+                            Queued::Event { event, .. } if matches!(**event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
                         ) && self.claims.role == protocol::Role::Client;
-                        if let Some(m) = encode(codec, &frame) {
+                        let message = match &item {
+                            Queued::Event { seq, prev, event } => encode(codec, &EventFrame { seq: *seq, prev: *prev, event }),
+                            Queued::Volatile(event) => encode(codec, &VolatileFrame { event }),
+                        };
+                        if let Some(m) = message {
                             if sink.send(m).await.is_err() { break; }
                             self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
                             self.metrics.fan_out_latency.observe(queued_at.elapsed());

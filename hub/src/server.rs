@@ -69,6 +69,11 @@ impl Hub {
 
     /// Serves until the process ends or `shutdown` resolves.
     pub async fn serve(self, listener: TcpListener, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+        use axum::serve::ListenerExt;
+        // Frames are small and latency matters: no Nagle delay.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, self.router()).with_graceful_shutdown(shutdown).await
     }
 }
@@ -131,11 +136,12 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
     let metrics = hub.metrics.clone();
     let video = hub.video.clone();
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
-    // (128 KiB write buffer) would cost far more than the state per connection.
+    // (128 KiB read and write buffers) would cost far more than the state per
+    // connection. Buffers grow for a larger frame; writes go out at once.
     upgrade
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(4 * 1024)
+        .read_buffer_size(1024)
+        .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)

@@ -191,6 +191,23 @@ pub enum ServerFrame {
     Pong { nonce: u64 },
 }
 
+/// `ServerFrame::Event` borrowing its event, with the same wire shape: the hub encodes
+/// one shared event for many subscribers without copying it.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename = "event")]
+pub struct EventFrame<'a> {
+    pub seq: u64,
+    pub prev: u64,
+    pub event: &'a Event,
+}
+
+/// `ServerFrame::Volatile` borrowing its event, with the same wire shape.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename = "volatile")]
+pub struct VolatileFrame<'a> {
+    pub event: &'a VolatileEvent,
+}
+
 impl ServerFrame {
     pub fn error(r#ref: Option<u32>, code: ErrorCode, message: impl Into<String>) -> Self {
         ServerFrame::Error { r#ref, code, message: message.into() }

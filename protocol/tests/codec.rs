@@ -185,3 +185,18 @@ fn subprotocols_select_codecs() {
     assert_eq!(Codec::from_subprotocol("salesroom.v1.msgpack"), Some(Codec::MsgPack));
     assert_eq!(Codec::from_subprotocol("mqtt"), None);
 }
+
+#[test]
+fn borrowing_frames_encode_exactly_like_server_frames() {
+    use protocol::frame::{EventFrame, VolatileFrame};
+    let event = Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: 4 };
+    let volatile = VolatileEvent::GuideHovered { hovered_element_id: Some("c".repeat(32)) };
+    for codec in [Codec::Json, Codec::MsgPack] {
+        let owned = codec.encode(&ServerFrame::Event { seq: 9, prev: 7, event: event.clone() }).unwrap();
+        let borrowed = codec.encode(&EventFrame { seq: 9, prev: 7, event: &event }).unwrap();
+        assert_eq!(owned, borrowed);
+        let owned = codec.encode(&ServerFrame::Volatile { event: volatile.clone() }).unwrap();
+        let borrowed = codec.encode(&VolatileFrame { event: &volatile }).unwrap();
+        assert_eq!(owned, borrowed);
+    }
+}

@@ -41,11 +41,18 @@ fn includes(audience: &Audience, role: Role, attendee_id: &str) -> bool {
     }
 }
 
-/// What a connection task receives from its room.
+/// What a connection task receives from its room. Small on purpose: every connection's
+/// queue allocates a block of these up front.
 pub struct Outbound {
-    pub frame: ServerFrame,
+    pub item: Queued,
     /// When the room queued it, for the fan-out latency metric.
     pub queued_at: Instant,
+}
+
+/// A queued frame; the event itself is shared by all subscribers.
+pub enum Queued {
+    Event { seq: u64, prev: u64, event: Arc<Event> },
+    Volatile(Arc<VolatileEvent>),
 }
 
 /// What every room of a hub shares.
@@ -294,12 +301,13 @@ impl Room {
         inner.apply(&stored.event);
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
         let queued_at = Instant::now();
+        let event = Arc::new(stored.event.clone());
         for sub in inner.subscribers.iter_mut() {
             if !includes(&stored.audience, sub.role, &sub.attendee_id) {
                 continue;
             }
-            let frame = ServerFrame::Event { seq, prev: sub.last_sent, event: stored.event.clone() };
-            match sub.tx.try_send(Outbound { frame, queued_at }) {
+            let item = Queued::Event { seq, prev: sub.last_sent, event: event.clone() };
+            match sub.tx.try_send(Outbound { item, queued_at }) {
                 Ok(()) => sub.last_sent = seq,
                 Err(mpsc::error::TrySendError::Full(_)) => {
                     sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
@@ -378,9 +386,10 @@ impl Room {
     pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
         let inner = self.lock();
         let queued_at = Instant::now();
+        let event = Arc::new(event);
         for sub in inner.subscribers.iter().filter(|s| includes(&audience, s.role, &s.attendee_id)) {
-            let frame = ServerFrame::Volatile { event: event.clone() };
-            if let Err(mpsc::error::TrySendError::Full(_)) = sub.tx.try_send(Outbound { frame, queued_at }) {
+            let item = Queued::Volatile(event.clone());
+            if let Err(mpsc::error::TrySendError::Full(_)) = sub.tx.try_send(Outbound { item, queued_at }) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -555,20 +564,20 @@ mod tests {
         // The slow one gets what fit in its queue, then the end of the queue.
         let mut slow = Vec::new();
         while let Ok(outbound) = slow_rx.try_recv() {
-            slow.push(outbound.frame);
+            slow.push(outbound.item);
         }
         assert_eq!(slow.len(), 2);
         assert!(slow_rx.try_recv().is_err());
         // The fast one got all five, chained by prev.
         let mut prev = 0;
         for alias in 1..=5 {
-            match fast_rx.try_recv().unwrap().frame {
-                ServerFrame::Event { seq, prev: p, event } => {
+            match fast_rx.try_recv().unwrap().item {
+                Queued::Event { seq, prev: p, event } => {
                     assert_eq!(p, prev);
-                    assert_eq!(event, slide(alias));
+                    assert_eq!(*event, slide(alias));
                     prev = seq;
                 }
-                other => panic!("unexpected {other:?}"),
+                Queued::Volatile(_) => panic!("unexpected volatile event"),
             }
         }
     }

@@ -34,7 +34,7 @@ pub async fn forward(
             request.headers_mut().insert(name, value.clone());
         }
     }
-    let (hub, response) = match tokio_tungstenite::connect_async(request).await {
+    let (hub, response) = match tokio_tungstenite::connect_async_with_config(request, None, true).await {
         Ok(connected) => connected,
         Err(WsError::Http(refused)) => {
             let status = StatusCode::from_u16(refused.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
