@@ -9,7 +9,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::action::{Action, Interaction};
 use protocol::codec::{Codec, Encoded};
-use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, EventFrame, ServerFrame, VolatileEvent, VolatileFrame};
+use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent, VolatileFrame};
 use protocol::HubClaims;
 use tokio::sync::mpsc;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
@@ -148,10 +148,10 @@ impl Session {
                         // appointment's settings: a change brings a new video token.
                         let regrant = matches!(
                             &item,
-                            Queued::Event { event, .. } if matches!(**event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
+                            Queued::Event { event, .. } if matches!(event.event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
                         ) && self.claims.role == protocol::Role::Client;
                         let message = match &item {
-                            Queued::Event { seq, prev, event } => encode(codec, &EventFrame { seq: *seq, prev: *prev, event }),
+                            Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
                             Queued::Volatile(event) => encode(codec, &VolatileFrame { event }),
                         };
                         if let Some(m) = message {

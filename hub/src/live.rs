@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 
-pub use room::{Attached, Audience, Backend, Outbound, Queued, Room, RoomSettings, Subscriber};
+pub use room::{Attached, Audience, Backend, Outbound, Queued, Room, RoomSettings, SharedEvent, Subscriber};
 
 use crate::store::StoreError;
 

@@ -8,10 +8,13 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
-use protocol::frame::{close_code, Event, Resume, ServerFrame, VolatileEvent};
+use axum::body::Bytes;
+use axum::extract::ws::{Message, Utf8Bytes};
+use protocol::codec::{Codec, Encoded};
+use protocol::frame::{close_code, Event, EventFrame, Resume, ServerFrame, VolatileEvent};
 pub use protocol::internal::Audience;
 use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, StateForGuides};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
@@ -51,8 +54,51 @@ pub struct Outbound {
 
 /// A queued frame; the event itself is shared by all subscribers.
 pub enum Queued {
-    Event { seq: u64, prev: u64, event: Arc<Event> },
+    Event { seq: u64, prev: u64, event: Arc<SharedEvent> },
     Volatile(Arc<VolatileEvent>),
+}
+
+/// An event on its way to many subscribers, with the encoding the first of them made.
+/// Subscribers of one audience share `prev`, so most of them reuse those bytes instead
+/// of encoding the same frame again.
+pub struct SharedEvent {
+    pub event: Event,
+    json: OnceLock<Option<(u64, Utf8Bytes)>>,
+    msgpack: OnceLock<Option<(u64, Bytes)>>,
+}
+
+impl SharedEvent {
+    pub fn new(event: Event) -> SharedEvent {
+        SharedEvent { event, json: OnceLock::new(), msgpack: OnceLock::new() }
+    }
+
+    /// The WebSocket message of this event for a subscriber whose previous event was
+    /// `prev`.
+    pub fn message(&self, codec: Codec, seq: u64, prev: u64) -> Option<Message> {
+        let frame = EventFrame { seq, prev, event: &self.event };
+        match codec {
+            Codec::Json => {
+                let encode = || match codec.encode(&frame) {
+                    Ok(Encoded::Text(text)) => Some(Utf8Bytes::from(text)),
+                    _ => None,
+                };
+                match self.json.get_or_init(|| encode().map(|text| (prev, text))) {
+                    Some((cached_prev, text)) if *cached_prev == prev => Some(Message::Text(text.clone())),
+                    _ => encode().map(Message::Text),
+                }
+            }
+            Codec::MsgPack => {
+                let encode = || match codec.encode(&frame) {
+                    Ok(Encoded::Binary(bytes)) => Some(Bytes::from(bytes)),
+                    _ => None,
+                };
+                match self.msgpack.get_or_init(|| encode().map(|bytes| (prev, bytes))) {
+                    Some((cached_prev, bytes)) if *cached_prev == prev => Some(Message::Binary(bytes.clone())),
+                    _ => encode().map(Message::Binary),
+                }
+            }
+        }
+    }
 }
 
 /// What every room of a hub shares.
@@ -301,7 +347,7 @@ impl Room {
         inner.apply(&stored.event);
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
         let queued_at = Instant::now();
-        let event = Arc::new(stored.event.clone());
+        let event = Arc::new(SharedEvent::new(stored.event.clone()));
         for sub in inner.subscribers.iter_mut() {
             if !includes(&stored.audience, sub.role, &sub.attendee_id) {
                 continue;
@@ -574,11 +620,34 @@ mod tests {
             match fast_rx.try_recv().unwrap().item {
                 Queued::Event { seq, prev: p, event } => {
                     assert_eq!(p, prev);
-                    assert_eq!(*event, slide(alias));
+                    assert_eq!(event.event, slide(alias));
                     prev = seq;
                 }
                 Queued::Volatile(_) => panic!("unexpected volatile event"),
             }
+        }
+    }
+
+    #[test]
+    fn a_shared_event_is_encoded_once_per_prev_and_right_for_every_prev() {
+        let shared = SharedEvent::new(slide(3));
+        let decode = |m: Message| -> ServerFrame {
+            match m {
+                Message::Text(text) => Codec::Json.decode_text(text.as_str()).unwrap(),
+                Message::Binary(bytes) => Codec::MsgPack.decode_binary(&bytes).unwrap(),
+                _ => panic!("not a data message"),
+            }
+        };
+        for codec in [Codec::Json, Codec::MsgPack] {
+            let first = shared.message(codec, 9, 8).unwrap();
+            let again = shared.message(codec, 9, 8).unwrap();
+            let other = shared.message(codec, 9, 5).unwrap();
+            if let (Message::Text(a), Message::Text(b)) = (&first, &again) {
+                assert_eq!(a.as_str().as_ptr(), b.as_str().as_ptr(), "the same bytes are reused");
+            }
+            assert_eq!(decode(first), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
+            assert_eq!(decode(again), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
+            assert_eq!(decode(other), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
         }
     }
 
