@@ -142,7 +142,8 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
         .read_buffer_size(1024)
         .write_buffer_size(0)
-        .max_write_buffer_size(1024 * 1024)
+        // A guide's welcome lists every participant: megabytes in a large room.
+        .max_write_buffer_size(64 * 1024 * 1024)
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
         .on_upgrade(move |socket| {

@@ -433,3 +433,27 @@ async fn metrics_count_connections_frames_and_fan_out_latency() {
     assert!(value("process_resident_memory_bytes") > 0.0);
     assert!(!text.contains("hub_redis_up"), "single mode has no Redis");
 }
+
+#[tokio::test]
+async fn a_guide_gets_the_welcome_of_a_room_with_megabytes_of_participants() {
+    let addr = start(16).await;
+    let http = reqwest::Client::new();
+    for i in 0..4 {
+        let attendee = serde_json::json!({
+            "attendeeId": format!("{i:032x}"), "role": "CLIENT", "attendeeName": "n".repeat(400_000),
+            "videoUserId": null, "hasJoined": true, "status": "joined", "connection": "connected",
+            "cartPermission": "missing", "lastActiveAt": null,
+        });
+        let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": {"to": "guides"}, "event": {"kind": "attendeeChanged", "attendee": attendee}});
+        let response = http.post(format!("http://{addr}/internal/publish")).bearer_auth("test-secret").json(&body).send().await.unwrap();
+        assert_eq!(response.status(), 200);
+    }
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
+    match guide.recv().await {
+        ServerFrame::Welcome { snapshot: Some(snapshot), .. } => {
+            assert_eq!(snapshot.state_for_guides.unwrap().clients.len(), 4);
+        }
+        other => panic!("expected the welcome, got {other:?}"),
+    }
+}
