@@ -457,3 +457,27 @@ async fn a_guide_gets_the_welcome_of_a_room_with_megabytes_of_participants() {
         other => panic!("expected the welcome, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn an_oversized_frame_ends_only_that_connection() {
+    let addr = start(16).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.hello(None, None).await;
+    let huge = format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(200_000));
+    let _ = client.socket.send(Message::text(huge)).await;
+    let ended = tokio::time::timeout(Duration::from_secs(2), async {
+        loop {
+            match client.socket.next().await {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(_)) => continue,
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the oversized frame's connection was not ended");
+    // The guide goes on.
+    guide.switch_slide(1, 7).await;
+    assert_eq!(guide.next_slide().await.2, 7);
+}
