@@ -322,6 +322,9 @@ impl Session {
                 self.room.publish(Audience::Attendee(target), Event::Reload { action }).await.map(Some)
             }
             Action::LoadProductReviews { .. } => Ok(None),
+            Action::SetLocked { locked } => {
+                self.room.publish(Audience::Everyone, Event::LockChanged { locked }).await.map(Some)
+            }
             Action::MuteAll { muted } => {
                 let published = self.room.publish(Audience::Everyone, Event::MuteAllChanged { muted }).await;
                 if published.is_ok() {

@@ -47,6 +47,9 @@ pub enum Action {
     /// microphone, or lift that.
     #[serde(rename_all = "camelCase")]
     MuteAll { muted: bool },
+    /// Guide only (an extension of the reference keys): while locked, no one can join.
+    #[serde(rename_all = "camelCase")]
+    SetLocked { locked: bool },
 }
 
 impl Action {
@@ -67,6 +70,7 @@ impl Action {
             Action::LoadLastSeen { .. } => "loadLastSeen",
             Action::LoadProductReviews { .. } => "loadProductReviews",
             Action::MuteAll { .. } => "muteAll",
+            Action::SetLocked { .. } => "setLocked",
         }
     }
 
@@ -80,6 +84,7 @@ impl Action {
                 | Action::LoadListingProducts { .. }
                 | Action::UpdateListingProducts { .. }
                 | Action::MuteAll { .. }
+                | Action::SetLocked { .. }
         )
     }
 }

@@ -7,9 +7,10 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
+use crate::gateway::hub_client::HubClient;
 use crate::error::ApiError;
 use crate::storage::Db;
-use crate::{admin, dsr, gateway, store_api};
+use crate::{account, admin, cart, catalog, cms, context, dsr, gateway, media, navigation, store_api};
 
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
@@ -17,6 +18,8 @@ pub struct App {
     pub config: Arc<Config>,
     pub db: Db,
     pub hub_secret: Arc<Vec<u8>>,
+    /// The hub's internal API.
+    pub hub: HubClient,
 }
 
 impl App {
@@ -27,13 +30,21 @@ impl App {
             None => protocol::token::load_or_create_secret(&config.data_dir)?,
         };
         let db = Db::open(&config.data_dir.join("shop.sqlite"))?;
-        db.call(|conn| crate::demo::seed_if_empty(conn)).await?;
-        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret) })
+        let options = crate::demo::Options::from_env()?;
+        db.call(move |conn| crate::demo::seed_if_empty(conn, options)).await?;
+        let hub = HubClient::new(&config.hub_http_url(), &hub_secret);
+        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub })
     }
 
     pub fn router(self) -> Router {
         let store_api = Router::new()
             .merge(dsr::store_routes())
+            .merge(context::routes())
+            .merge(account::routes())
+            .merge(cart::routes())
+            .merge(catalog::routes())
+            .merge(navigation::routes())
+            .merge(cms::routes())
             .fallback(route_not_found)
             .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
         let admin_api = Router::new()
@@ -48,6 +59,7 @@ impl App {
             .nest("/store-api", store_api)
             .nest("/api", admin_api)
             .merge(gateway::routes())
+            .merge(media::routes())
             .fallback_service(web_app)
             .layer(TraceLayer::new_for_http())
             .with_state(self)

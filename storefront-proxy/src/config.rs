@@ -44,9 +44,14 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn hub_ws_url(&self) -> String {
+    /// The hub's HTTP base URL.
+    pub fn hub_http_url(&self) -> String {
         let base = self.hub_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", self.hub_port));
-        let base = base.trim_end_matches('/');
+        base.trim_end_matches('/').to_owned()
+    }
+
+    pub fn hub_ws_url(&self) -> String {
+        let base = self.hub_http_url();
         let base = base.replacen("https://", "wss://", 1).replacen("http://", "ws://", 1);
         format!("{base}/ws")
     }

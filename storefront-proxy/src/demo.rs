@@ -1,4 +1,11 @@
-//! The demo shop of CONTRACT.md, written on first start (an empty database).
+//! The demo shop of CONTRACT.md, written on first start (an empty database): the
+//! sales channel, admin user and appointments here, the catalogue (`catalog`), its
+//! CMS pages (`cms`), the demo customer (`account`) and, for benchmarks, a large generated catalogue (`bulk`).
+
+pub mod account;
+pub mod bulk;
+pub mod catalog;
+pub mod cms;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
 use argon2::Argon2;
@@ -18,15 +25,55 @@ pub fn hash_password(password: &str) -> anyhow::Result<String> {
         .to_string())
 }
 
-/// Seeds the demo data unless a sales channel exists already. One transaction: a crash
-/// half-way leaves an empty database that is seeded again on the next start.
-pub fn seed_if_empty(conn: &mut Connection) -> anyhow::Result<()> {
+/// What to seed besides the demo shop.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Extra generated products for benchmarks (`DEMO_PRODUCTS`, e.g. 100000).
+    pub extra_products: usize,
+}
+
+impl Options {
+    /// Reads `DEMO_PRODUCTS` from the environment.
+    pub fn from_env() -> anyhow::Result<Options> {
+        let extra_products = match std::env::var("DEMO_PRODUCTS") {
+            Ok(value) if !value.trim().is_empty() => {
+                value.trim().parse().map_err(|_| anyhow::anyhow!("DEMO_PRODUCTS must be a number of products, not {value:?}"))?
+            }
+            _ => 0,
+        };
+        Ok(Options { extra_products })
+    }
+}
+
+/// Seeds the demo data that is missing: the foundation (sales channel, admin,
+/// appointments) unless a sales channel exists, the catalogue unless a category
+/// exists (so a database of an earlier version gets it too). One transaction: a crash
+/// half-way leaves the database as it was, and seeding runs again on the next start.
+pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<()> {
     let seeded: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel)", [], |r| r.get(0))?;
-    if seeded {
+    let catalogue: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM category)", [], |r| r.get(0))?;
+    if seeded && catalogue {
         return Ok(());
     }
-    let password_hash = hash_password(ADMIN_PASSWORD)?;
     let tx = conn.transaction()?;
+    if !seeded {
+        seed_foundation(&tx)?;
+    }
+    if !catalogue {
+        let demo = catalog::seed(&tx)?;
+        cms::seed(&tx, &demo)?;
+        account::seed(&tx, &demo)?;
+        if options.extra_products > 0 {
+            bulk::seed(&tx, &demo, options.extra_products)?;
+        }
+    }
+    tx.commit()?;
+    tracing::info!(extra_products = options.extra_products, "seeded the demo shop");
+    Ok(())
+}
+
+fn seed_foundation(tx: &rusqlite::Transaction) -> anyhow::Result<()> {
+    let password_hash = hash_password(ADMIN_PASSWORD)?;
     let english = new_id();
     tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'en-GB', 'English')", [&english])?;
     tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'de-DE', 'Deutsch')", [new_id()])?;
@@ -74,7 +121,5 @@ pub fn seed_if_empty(conn: &mut Connection) -> anyhow::Result<()> {
             params![new_id(), presentation, sales_channel, path, name, restriction, now_rfc3339()],
         )?;
     }
-    tx.commit()?;
-    tracing::info!("seeded the demo shop");
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 pub mod appointment;
 pub mod join;
+pub mod lifecycle;
 pub mod presentation;
 
 use axum::routing::{get, post};
@@ -15,6 +16,9 @@ pub fn admin_routes() -> Router<App> {
     Router::new()
         .route("/search/dsr-appointment", post(appointment::search))
         .route("/_action/dsr/appointment/{id}/join-as-guide", post(join::as_guide))
+        .route("/_action/dsr/appointment/{id}/start", post(lifecycle::start))
+        .route("/_action/dsr/appointment/{id}/end", post(lifecycle::end))
+        .route("/_action/dsr/appointment/{id}/presentation/state", get(lifecycle::guide_state))
 }
 
 /// Routes under `/store-api` (client side).
@@ -22,4 +26,5 @@ pub fn store_routes() -> Router<App> {
     Router::new()
         .route("/dsr/appointment/{presentation_path}/join-as-client", post(join::as_client))
         .route("/dsr/appointment/presentation", get(presentation::structure))
+        .route("/dsr/appointment/presentation/state", get(lifecycle::client_state))
 }

@@ -25,7 +25,27 @@ pub struct ErrorEntry {
 #[derive(Debug)]
 pub enum ApiError {
     Client { status: StatusCode, code: &'static str, detail: String, pointer: Option<String> },
+    /// Several validation failures of one request (400), each with its pointer.
+    Violations(Vec<Violation>),
     Internal(anyhow::Error),
+}
+
+/// One failed constraint of a request body (`VIOLATION::…`).
+#[derive(Debug, Clone)]
+pub struct Violation {
+    pub code: &'static str,
+    pub detail: String,
+    pub pointer: String,
+}
+
+impl Violation {
+    pub fn new(code: &'static str, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        Violation { code, detail: detail.into(), pointer: pointer.into() }
+    }
+
+    pub fn blank(pointer: impl Into<String>) -> Self {
+        Violation::new("VIOLATION::IS_BLANK_ERROR", pointer, "This value should not be blank.")
+    }
 }
 
 impl ApiError {
@@ -87,6 +107,19 @@ pub struct Body<T>(pub T);
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, entry) = match self {
+            ApiError::Violations(violations) => {
+                let entries: Vec<ErrorEntry> = violations
+                    .into_iter()
+                    .map(|v| ErrorEntry {
+                        status: "400".into(),
+                        code: v.code.to_owned(),
+                        title: "Constraint violation error".into(),
+                        detail: v.detail,
+                        source: Some(ErrorSource { pointer: v.pointer }),
+                    })
+                    .collect();
+                return (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "errors": entries }))).into_response();
+            }
             ApiError::Client { status, code, detail, pointer } => (
                 status,
                 ErrorEntry {

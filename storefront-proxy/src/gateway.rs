@@ -1,6 +1,7 @@
 //! What the public origin serves besides the APIs: health, the web app's runtime
 //! config, and `/ws` forwarded to the hub.
 
+pub mod hub_client;
 pub mod hub_socket;
 
 use axum::extract::State;

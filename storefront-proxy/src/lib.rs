@@ -1,13 +1,20 @@
 //! storefront-proxy: the one public origin. Serves the web app, the embedded shop's
 //! Store and Admin APIs over SQLite, and forwards `/ws` to the hub. See ARCHITECTURE.md.
 
+pub mod account;
 pub mod admin;
 pub mod app;
+pub mod cart;
+pub mod catalog;
+pub mod cms;
 pub mod config;
+pub mod context;
 pub mod demo;
 pub mod dsr;
 pub mod error;
 pub mod gateway;
+pub mod media;
+pub mod navigation;
 pub mod storage;
 pub mod store_api;
 

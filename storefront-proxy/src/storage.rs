@@ -8,9 +8,16 @@ use anyhow::Context;
 use rusqlite::Connection;
 use rusqlite_migration::{Migrations, M};
 
+pub mod translation;
+
 /// Versioned migrations; append, never edit one that has shipped.
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!("storage/0001_foundation.sql"))])
+    Migrations::new(vec![
+        M::up(include_str!("storage/0001_foundation.sql")),
+        M::up(include_str!("storage/0002_catalog.sql")),
+        M::up(include_str!("storage/0003_account.sql")),
+        M::up(include_str!("storage/0004_cart.sql")),
+    ])
 }
 
 /// A handle on the database. Cheap to clone.
@@ -54,6 +61,17 @@ impl Db {
 /// A new id: 32 lowercase hex characters, as in Shopware.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// Whether `id` looks like a Shopware id (32 lowercase hex characters).
+pub fn is_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// A list of ids as a JSON array, bound as one parameter and read in SQL with
+/// `IN (SELECT value FROM json_each(?))`.
+pub fn json_ids<S: AsRef<str>>(ids: &[S]) -> String {
+    serde_json::Value::Array(ids.iter().map(|id| serde_json::Value::from(id.as_ref())).collect()).to_string()
 }
 
 pub fn now_rfc3339() -> String {

@@ -18,6 +18,8 @@ pub const CONTEXT_TOKEN_HEADER: &str = "sw-context-token";
 pub struct SalesChannel {
     pub id: String,
     pub name: String,
+    /// The default language: texts missing in the request's language come from it.
+    pub language_id: String,
 }
 
 /// Refuses `/store-api` requests without a known `sw-access-key` (Shopware's 401), and
@@ -29,8 +31,8 @@ pub async fn require_access_key(State(app): State<App>, mut request: Request, ne
         .db
         .call(move |conn| {
             Ok(conn
-                .query_row("SELECT id, name FROM sales_channel WHERE access_key = ?1", [&key], |r| {
-                    Ok(SalesChannel { id: r.get(0)?, name: r.get(1)? })
+                .query_row("SELECT id, name, language_id FROM sales_channel WHERE access_key = ?1", [&key], |r| {
+                    Ok(SalesChannel { id: r.get(0)?, name: r.get(1)?, language_id: r.get(2)? })
                 })
                 .optional()?)
         })
@@ -72,3 +74,48 @@ impl<S: Send + Sync> FromRequestParts<S> for ContextToken {
     }
 }
 
+
+/// The parameters of a store API call: the JSON body (optional; empty means `{}`)
+/// with the query string's parameters added where the body lacks them, as Shopware
+/// reads criteria from both.
+#[derive(Debug, Clone)]
+pub struct RequestParams(pub serde_json::Map<String, serde_json::Value>);
+
+impl<S: Send + Sync> axum::extract::FromRequest<S> for RequestParams {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let query: Vec<(String, String)> = axum::extract::Query::try_from_uri(request.uri()).map(|q| q.0).unwrap_or_default();
+        let bytes = axum::body::Bytes::from_request(request, state)
+            .await
+            .map_err(|e| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", e.body_text()))?;
+        let mut params = if bytes.iter().all(u8::is_ascii_whitespace) {
+            serde_json::Map::new()
+        } else {
+            match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                Ok(serde_json::Value::Object(map)) => map,
+                Ok(_) => return Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", "The request body must be a JSON object.")),
+                Err(e) => {
+                    return Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", format!("The request body is not valid JSON: {e}")))
+                }
+            }
+        };
+        for (key, value) in query {
+            params.entry(key).or_insert(serde_json::Value::String(value));
+        }
+        Ok(RequestParams(params))
+    }
+}
+
+/// An entity search result (`EntitySearchResult`) of already rendered elements.
+pub fn search_result(entity: &str, elements: Vec<serde_json::Value>, total: usize, page: i64, limit: Option<i64>) -> serde_json::Value {
+    serde_json::json!({
+        "entity": entity,
+        "total": total,
+        "aggregations": [],
+        "page": page,
+        "limit": limit,
+        "elements": elements,
+        "apiAlias": "dal_entity_search_result",
+    })
+}

@@ -344,3 +344,78 @@ async fn the_proxy_forwards_ws_and_refuses_forged_tokens() {
         }
     }
 }
+
+async fn next_event(socket: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin)) -> Event {
+    loop {
+        if let ServerFrame::Event { event, .. } = next_frame(socket).await {
+            return event;
+        }
+    }
+}
+
+#[tokio::test]
+async fn start_end_and_lock_reach_everyone_and_gate_joining() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let bearer = servers.admin_token().await;
+    let auth = format!("Bearer {bearer}");
+    let id = servers.appointment_id(&bearer, "demo").await;
+    let guide = servers.join_as_guide().await;
+    let client = servers.join_as_client("Ada").await;
+    let mut client_socket = connect(&servers.base, client["hubToken"].as_str().unwrap()).await;
+    let mut guide_socket = connect(&servers.base, guide["hubToken"].as_str().unwrap()).await;
+    match next_frame(&mut client_socket).await {
+        ServerFrame::Welcome { snapshot: Some(snapshot), .. } => {
+            // The guide's join told the hub the appointment's settings.
+            assert_eq!(snapshot.state_for_all.attendee_restriction_type, Some(protocol::state::AttendeeRestrictionType::Open));
+            assert!(!snapshot.state_for_all.started);
+        }
+        other => panic!("expected the welcome, got {other:?}"),
+    }
+
+    let start_url = format!("/api/_action/dsr/appointment/{id}/start");
+    let response = servers.http.post(format!("{}{start_url}", servers.base)).header("authorization", &auth).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    loop {
+        if let Event::PresentationStarted { started_at } = next_event(&mut client_socket).await {
+            assert!(started_at.starts_with("20"));
+            break;
+        }
+    }
+    let (status, state) = servers.get(&format!("/api/_action/dsr/appointment/{id}/presentation/state"), &[("authorization", &auth)]).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["stateForAll"]["started"], true);
+    assert_eq!(state["stateForAll"]["running"], true);
+    assert!(state["stateForGuides"]["clients"][client["attendeeId"].as_str().unwrap()].is_object(), "{state}");
+    let token = client["newContextToken"].as_str().unwrap();
+    let (status, state) = servers.get("/store-api/dsr/appointment/presentation/state", &[("sw-access-key", KEY), ("sw-context-token", token)]).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["stateForAll"]["started"], true);
+    assert!(state.get("stateForGuides").is_none(), "clients do not see the guides' state");
+
+    // Lock: no one new gets in; unlock: they do.
+    let lock = |locked| ClientFrame::Action { r#ref: None, action: Action::SetLocked { locked } };
+    guide_socket.send(Message::text(serde_json::to_string(&lock(true)).unwrap())).await.unwrap();
+    assert_eq!(next_event(&mut client_socket).await, Event::LockChanged { locked: true });
+    let (status, body) = servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Late"})).await;
+    assert_eq!(status, 403);
+    assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED");
+    guide_socket.send(Message::text(serde_json::to_string(&lock(false)).unwrap())).await.unwrap();
+    assert_eq!(next_event(&mut client_socket).await, Event::LockChanged { locked: false });
+    servers.join_as_client("Late").await;
+
+    let end_url = format!("{}/api/_action/dsr/appointment/{id}/end", servers.base);
+    assert_eq!(servers.http.post(&end_url).header("authorization", &auth).send().await.unwrap().status(), 200);
+    loop {
+        if let Event::PresentationEnded { .. } = next_event(&mut client_socket).await {
+            break;
+        }
+    }
+    let (status, body) = servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Later"})).await;
+    assert_eq!(status, 403);
+    assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED");
+    let response = servers.http.post(format!("{}{start_url}", servers.base)).header("authorization", &auth).send().await.unwrap();
+    assert_eq!(response.status(), 400);
+    // Without a bearer token nothing moves.
+    assert_eq!(servers.http.post(format!("{}{start_url}", servers.base)).send().await.unwrap().status(), 401);
+}

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '@/app';
 import { initI18n, localeFromPath } from '@/lib/i18n';
 import './styles.css';
+import './styles/shop.css';
 
 await initI18n(localeFromPath(window.location.pathname));
 

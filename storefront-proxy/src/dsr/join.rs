@@ -131,6 +131,12 @@ pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<St
         })
         .await?
         .ok_or_else(appointment::not_found)?;
+    // The hub shows the appointment's settings; a hub that is down does not stop the
+    // guide from getting in (the settings follow with the start).
+    let settings = super::lifecycle::settings(&joined.appointment);
+    if let Err(error) = app.hub.publish(&joined.appointment.id, protocol::internal::Audience::Everyone, protocol::frame::Event::AppointmentConfigured { settings }).await {
+        tracing::warn!(%error, "could not publish the appointment settings");
+    }
     respond(&app, &headers, Role::Guide, joined)
 }
 
@@ -165,6 +171,17 @@ pub async fn as_client(
             format!("The maximum length allowed is {MAX_NAME_LENGTH} characters."),
         )
         .at("/attendeeName"));
+    }
+    // No one can join while the guide has locked the appointment (live state: the hub).
+    let path = presentation_path.clone();
+    if let Some(found) = app.db.call(move |conn| Ok(Appointment::by_path(conn, &path)?)).await? {
+        match app.hub.state(&found.id).await {
+            Ok(state) if state.state_for_all.locked => {
+                return Err(ApiError::new(StatusCode::FORBIDDEN, "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED", "The appointment is locked."));
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "could not read the lock state from the hub"),
+        }
     }
     let joined = app
         .db

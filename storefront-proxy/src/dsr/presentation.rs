@@ -97,7 +97,7 @@ pub async fn structure(_: SalesChannel, ContextToken(token): ContextToken, State
     Ok(Json(structure))
 }
 
-fn not_an_attendee() -> ApiError {
+pub fn not_an_attendee() -> ApiError {
     ApiError::new(
         StatusCode::FORBIDDEN,
         "DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND",

@@ -1,46 +1,132 @@
-import type { ParseKeys } from 'i18next';
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router';
+import { LoadingOverlay } from '@/components/loading-overlay';
 import { MessageScreen } from '@/components/message-screen';
-import { AttendeeRoom } from '@/features/attendee/components/attendee-room';
-import { Prejoin } from '@/features/attendee/components/prejoin';
-import { GuideLogin } from '@/features/guide/components/guide-login';
-import { GuideRoom } from '@/features/guide/components/guide-room';
 import { LOCALES, localePrefix } from '@/lib/i18n';
+import { withReloadGuard } from '@/lib/router/reload-guard';
+import { AuthLayout } from './layouts/auth-layout';
+import { DefaultLayout } from './layouts/default-layout';
 import { LocaleLayout } from './layouts/locale-layout';
+import { PresentationLayout } from './layouts/presentation-layout';
+import { guardedLoader, type GuardedRoute } from './middleware';
+import { RouteError } from './routes/route-error';
 
-function Message({ title, text }: { title: ParseKeys; text: ParseKeys }) {
+/** What a lazily loaded page module gives: its component and maybe its data loader. */
+export interface PageModule {
+  Component: ComponentType;
+  loader?: LoaderFunction;
+}
+
+export interface PageRoute extends GuardedRoute {
+  path: string;
+  layout: 'default' | 'auth' | 'presentation';
+  load: () => Promise<PageModule>;
+  /** Reload the page's data only when the path changes, not on query changes. */
+  pathOnly?: boolean;
+}
+
+function Message({ title, text }: { title: 'errors.notFoundTitle' | 'presentation.deniedTitle'; text: 'guide.notFound' | 'presentation.notFound' | 'presentation.denied' }) {
   const { t } = useTranslation();
   return <MessageScreen title={t(title)}>{t(text)}</MessageScreen>;
 }
 
-/** Spec section 2; the same pages exist under every locale prefix. */
-const pages: RouteObject[] = [
-  { path: 'guide/:appointmentId/login', element: <GuideLogin /> },
-  { path: 'guide/:appointmentId/not-found', element: <Message title="errors.notFoundTitle" text="guide.notFound" /> },
-  { path: 'guide/:appointmentId', element: <GuideRoom /> },
-  { path: 'presentation/:appointmentId/prejoin', element: <Prejoin /> },
+const narrow = (Component: ComponentType): ComponentType =>
+  function Narrow() {
+    return (
+      <div className="page">
+        <Component />
+      </div>
+    );
+  };
+
+const message =
+  (title: Parameters<typeof Message>[0]['title'], text: Parameters<typeof Message>[0]['text']) => async () => ({
+    Component: narrow(() => <Message title={title} text={text} />),
+  });
+
+/** Every route of spec section 2 (paths without locale prefix), most specific first. */
+export const pageRoutes: PageRoute[] = [
+  {
+    path: 'guide/:appointmentId/login',
+    layout: 'default',
+    middleware: ['guide-auth-guard'],
+    load: () => import('@/features/guide/components/guide-login').then((m) => ({ Component: narrow(m.GuideLogin) })),
+  },
+  { path: 'guide/:appointmentId/not-found', layout: 'default', load: message('errors.notFoundTitle', 'guide.notFound') },
+  {
+    path: 'guide/:appointmentId',
+    layout: 'presentation',
+    middleware: ['guide-auth-guard'],
+    load: () => import('@/features/guide/components/guide-room').then((m) => ({ Component: m.GuideRoom })),
+  },
+  {
+    path: 'presentation/:appointmentId/prejoin',
+    layout: 'default',
+    load: () => import('@/features/attendee/components/prejoin').then((m) => ({ Component: narrow(m.Prejoin) })),
+  },
   {
     path: 'presentation/:appointmentId/not-found',
-    element: <Message title="errors.notFoundTitle" text="presentation.notFound" />,
+    layout: 'default',
+    load: message('errors.notFoundTitle', 'presentation.notFound'),
   },
   {
     path: 'presentation/:appointmentId/denied',
-    element: <Message title="presentation.deniedTitle" text="presentation.denied" />,
+    layout: 'default',
+    load: message('presentation.deniedTitle', 'presentation.denied'),
   },
-  { path: 'presentation/:appointmentId', element: <AttendeeRoom /> },
-  { path: '*', element: <Message title="errors.notFoundTitle" text="errors.notFound" /> },
+  {
+    path: 'presentation/:appointmentId',
+    layout: 'presentation',
+    middleware: ['presentation-pre-action'],
+    load: () => import('@/features/attendee/components/attendee-room').then((m) => ({ Component: m.AttendeeRoom })),
+  },
+  { path: 'error', layout: 'default', load: () => import('./routes/error-route') },
+  { path: 'search', layout: 'default', pathOnly: true, load: () => import('./routes/search-page') },
+  { path: 'checkout/cart', layout: 'default', load: () => import('./routes/cart-page') },
+  { path: 'wishlist', layout: 'default', load: () => import('./routes/wishlist-page') },
+  { path: '*', layout: 'default', pathOnly: true, load: () => import('./routes/content-page') },
 ];
 
-export const router = createBrowserRouter(
-  LOCALES.map((locale) => ({
+function toRouteObject(route: PageRoute): RouteObject {
+  const load = withReloadGuard(route.load);
+  return {
+    path: route.path,
+    loader: guardedLoader(route, async (args) => {
+      const module = await load();
+      return module.loader ? module.loader(args) : null;
+    }),
+    lazy: async () => ({ Component: (await load()).Component }),
+    errorElement: <RouteError />,
+    shouldRevalidate: route.pathOnly
+      ? ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+          currentUrl.pathname !== nextUrl.pathname || (defaultShouldRevalidate && currentUrl.search === nextUrl.search)
+      : undefined,
+  };
+}
+
+const LAYOUTS = { default: DefaultLayout, auth: AuthLayout, presentation: PresentationLayout } as const;
+
+/** The routes of every locale: en-US bare, en-GB and de-DE under their prefix. */
+export function appRoutes(): RouteObject[] {
+  return LOCALES.map((locale) => ({
     path: localePrefix(locale) || '/',
     element: <LocaleLayout locale={locale} />,
-    errorElement: (
-      <main className="page">
-        <Message title="errors.title" text="errors.generic" />
-      </main>
-    ),
-    children: pages,
-  })),
-);
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <LoadingOverlay />,
+    children: (Object.keys(LAYOUTS) as PageRoute['layout'][]).map((layout) => {
+      const Layout = LAYOUTS[layout];
+      return {
+        element: <Layout />,
+        children: pageRoutes
+          .filter((route) => route.layout === layout)
+          // The bare locale path ('/', '/de-DE') is the catch-all's too: an index route.
+          .flatMap((route) => (route.path === '*' ? [toRouteObject(route), { ...toRouteObject(route), path: undefined, index: true as const }] : [toRouteObject(route)])) as RouteObject[],
+      };
+    }),
+  }));
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes());
+}

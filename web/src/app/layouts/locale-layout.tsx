@@ -1,26 +1,22 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link, Outlet } from 'react-router';
-import { activateLocale, localePrefix, type Locale } from '@/lib/i18n';
+import { Outlet } from 'react-router';
+import { LoadingBar } from '@/components/loading-bar';
+import { ModalHost } from '@/components/modal-host';
+import { ToastStack } from '@/components/toast-stack';
+import { activateLocale, type Locale } from '@/lib/i18n';
 
-/** The frame of every page under one locale prefix. */
+/** Everything under one locale prefix: the page's layout plus the shell's overlays. */
 export function LocaleLayout({ locale }: { locale: Locale }) {
-  const { t } = useTranslation();
-
   useEffect(() => {
     void activateLocale(locale);
   }, [locale]);
 
   return (
     <>
-      <header className="topbar">
-        <Link className="topbar__brand" to={localePrefix(locale) || '/'}>
-          {t('app.name')}
-        </Link>
-      </header>
-      <main className="page">
-        <Outlet />
-      </main>
+      <LoadingBar />
+      <Outlet />
+      <ToastStack />
+      <ModalHost />
     </>
   );
 }

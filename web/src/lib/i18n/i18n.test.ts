@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localeFromPath, localePrefix } from './index';
+import { localeFromPath, localePrefix, stripLocale, switchLocalePath } from './index';
 import { de } from './locales/de';
 import { en } from './locales/en';
 
@@ -44,5 +44,24 @@ describe('locale paths', () => {
   it('prefixes all but the default locale', () => {
     expect(localePrefix('en-US')).toBe('');
     expect(localePrefix('de-DE')).toBe('/de-DE');
+  });
+});
+
+describe('switching locale', () => {
+  it.each([
+    ['/detail/1', 'de-DE', '/de-DE/detail/1'],
+    ['/de-DE/detail/1', 'en-US', '/detail/1'],
+    ['/de-DE/detail/1', 'en-GB', '/en-GB/detail/1'],
+    ['/', 'de-DE', '/de-DE'],
+    ['/de-DE', 'en-US', '/'],
+    ['/en-GB', 'de-DE', '/de-DE'],
+  ] as const)('%s to %s is %s', (path, locale, expected) => {
+    expect(switchLocalePath(path, locale)).toBe(expected);
+  });
+
+  it('strips the prefix', () => {
+    expect(stripLocale('/de-DE/Clothing/')).toBe('/Clothing/');
+    expect(stripLocale('/de-DE')).toBe('/');
+    expect(stripLocale('/Clothing/')).toBe('/Clothing/');
   });
 });

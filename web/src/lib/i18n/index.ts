@@ -44,3 +44,17 @@ export function useLocalePath(): (path: string) => string {
   const prefix = localePrefix(localeFromPath(useLocation().pathname));
   return useCallback((path) => `${prefix}${path}`, [prefix]);
 }
+
+/** The same page under another locale: `/de-DE/detail/1` → `/detail/1` for en-US. */
+export function switchLocalePath(pathname: string, locale: Locale): string {
+  const current = localeFromPath(pathname);
+  const bare = current === DEFAULT_LOCALE ? pathname : pathname.slice(localePrefix(current).length) || '/';
+  const target = `${localePrefix(locale)}${bare === '/' && locale !== DEFAULT_LOCALE ? '' : bare}`;
+  return target || '/';
+}
+
+/** The path without its locale prefix. */
+export function stripLocale(pathname: string): string {
+  const current = localeFromPath(pathname);
+  return current === DEFAULT_LOCALE ? pathname : pathname.slice(localePrefix(current).length) || '/';
+}

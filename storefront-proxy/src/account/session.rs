@@ -1,0 +1,304 @@
+//! `POST /store-api/account/register`, `/login`, `/logout`: every change of who is
+//! logged in gets a new context token (header `sw-context-token` and body).
+
+use argon2::{Argon2, PasswordHash, PasswordVerifier};
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use serde_json::{json, Map, Value};
+
+use super::address::{self, required, text};
+use super::customer::{self, LoggedIn};
+use crate::app::App;
+use crate::catalog::criteria;
+use crate::context::ShopContext;
+use crate::error::{ApiError, ApiResult, Violation};
+use crate::storage::{new_id, now_rfc3339};
+use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
+
+pub const MIN_PASSWORD_LENGTH: usize = 8;
+const MAX_PASSWORD_LENGTH: usize = 1024;
+
+/// A plausible email address: one `@`, something before it, a dot after it, no spaces.
+pub fn is_email(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else { return false };
+    !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !email.chars().any(char::is_whitespace)
+}
+
+fn with_token(token: &str, body: Value) -> Response {
+    let mut response = Json(body).into_response();
+    if let Ok(value) = HeaderValue::from_str(token) {
+        response.headers_mut().insert(CONTEXT_TOKEN_HEADER, value);
+    }
+    response
+}
+
+fn token_response(token: &str) -> Response {
+    with_token(token, json!({ "contextToken": token, "redirectUrl": null, "apiAlias": "array_struct" }))
+}
+
+/// A new session of `customer_id` (or anonymous), keeping the language, currency
+/// and country chosen in the previous one.
+fn new_session(tx: &Transaction, ctx: &ShopContext, customer_id: Option<&str>) -> rusqlite::Result<String> {
+    let token = new_id() + &new_id();
+    let now = now_rfc3339();
+    let previous: Option<(Option<String>, Option<String>, Option<String>)> = match &ctx.token {
+        Some(old) => tx
+            .query_row(
+                "SELECT language_id, currency_id, country_id FROM store_context WHERE token = ?1 AND sales_channel_id = ?2",
+                [old, &ctx.sales_channel.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?,
+        None => None,
+    };
+    let (language, currency, country) = previous.unwrap_or((None, None, None));
+    tx.execute(
+        "INSERT INTO store_context (token, sales_channel_id, customer_id, language_id, currency_id, country_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+        params![token, ctx.sales_channel.id, customer_id, language, currency, country, now],
+    )?;
+    Ok(token)
+}
+
+fn password_violations(password: Option<&str>, violations: &mut Vec<Violation>) {
+    match password {
+        None | Some("") => violations.push(Violation::blank("/password")),
+        Some(p) if p.chars().count() < MIN_PASSWORD_LENGTH => violations.push(Violation::new(
+            "VIOLATION::TOO_SHORT_ERROR",
+            "/password",
+            format!("This value is too short. It should have {MIN_PASSWORD_LENGTH} characters or more."),
+        )),
+        Some(p) if p.len() > MAX_PASSWORD_LENGTH => violations.push(Violation::new(
+            "VIOLATION::TOO_LONG_ERROR",
+            "/password",
+            format!("This value is too long. It should have {MAX_PASSWORD_LENGTH} characters or less."),
+        )),
+        Some(_) => {}
+    }
+}
+
+fn object<'a>(body: &'a Map<String, Value>, key: &str, violations: &mut Vec<Violation>) -> Option<&'a Map<String, Value>> {
+    match body.get(key) {
+        Some(Value::Object(map)) => Some(map),
+        None | Some(Value::Null) => None,
+        Some(_) => {
+            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be an object."));
+            None
+        }
+    }
+}
+
+/// Writes a customer from a registration body; violations leave nothing written.
+fn create_customer(conn: &mut Connection, ctx: &ShopContext, body: &Map<String, Value>, guest: bool, password_hash: Option<String>) -> anyhow::Result<Result<(String, String), ApiError>> {
+    let mut violations = Vec::new();
+    let first_name = required(body, "firstName", "", &mut violations);
+    let last_name = required(body, "lastName", "", &mut violations);
+    let email = required(body, "email", "", &mut violations).to_lowercase();
+    let salutation_id = text(body, "salutationId", "", &mut violations).map(|s| s.to_lowercase());
+    let title = text(body, "title", "", &mut violations);
+    if !email.is_empty() && !is_email(&email) {
+        violations.push(Violation::new("VIOLATION::INVALID_EMAIL_FORMAT_ERROR", "/email", "This value is not a valid email address."));
+    }
+    if !guest && is_email(&email) {
+        let taken: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM customer WHERE lower(email) = ?1 AND guest = 0)", [&email], |r| r.get(0))?;
+        if taken {
+            violations.push(Violation::new("VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE", "/email", format!("The email address {email} is already in use")));
+        }
+    }
+    if let Some(salutation) = &salutation_id {
+        let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)", [salutation], |r| r.get(0))?;
+        if !exists {
+            violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/salutationId", "The selected salutation does not exist."));
+        }
+    }
+    let fallback = Some((first_name.as_str(), last_name.as_str(), salutation_id.as_deref()));
+    let billing = match object(body, "billingAddress", &mut violations) {
+        Some(billing) => Some(address::validate(conn, billing, "/billingAddress", fallback, &mut violations)?),
+        None => {
+            violations.push(Violation::blank("/billingAddress"));
+            None
+        }
+    };
+    let shipping = match object(body, "shippingAddress", &mut violations) {
+        Some(shipping) => Some(address::validate(conn, shipping, "/shippingAddress", fallback, &mut violations)?),
+        None => None,
+    };
+    if !violations.is_empty() {
+        return Ok(Err(ApiError::Violations(violations)));
+    }
+    let Some(billing) = billing else { return Ok(Err(ApiError::Violations(vec![Violation::blank("/billingAddress")]))) };
+    let tx = conn.transaction()?;
+    let group_id: Option<String> =
+        tx.query_row("SELECT customer_group_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0))?;
+    let group_id = group_id.ok_or_else(|| anyhow::anyhow!("the sales channel has no customer group"))?;
+    let number: i64 = tx.query_row("SELECT COALESCE(MAX(CAST(customer_number AS INTEGER)), 10000) + 1 FROM customer", [], |r| r.get(0))?;
+    let customer_id = new_id();
+    let now = now_rfc3339();
+    tx.execute(
+        "INSERT INTO customer (id, sales_channel_id, group_id, language_id, customer_number, salutation_id, title, first_name, last_name,
+            email, password_hash, guest, first_login, last_login, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?13)",
+        params![
+            customer_id,
+            ctx.sales_channel.id,
+            group_id,
+            ctx.language_id(),
+            number.to_string(),
+            salutation_id,
+            title,
+            first_name,
+            last_name,
+            email,
+            password_hash,
+            guest,
+            now
+        ],
+    )?;
+    let billing_id = address::insert(&tx, &customer_id, &billing)?;
+    let shipping_id = match &shipping {
+        Some(shipping) => address::insert(&tx, &customer_id, shipping)?,
+        None => billing_id.clone(),
+    };
+    tx.execute(
+        "UPDATE customer SET default_billing_address_id = ?1, default_shipping_address_id = ?2 WHERE id = ?3",
+        params![billing_id, shipping_id, customer_id],
+    )?;
+    let token = new_session(&tx, ctx, Some(&customer_id))?;
+    tx.commit()?;
+    Ok(Ok((customer_id, token)))
+}
+
+/// `POST /store-api/account/register`: a customer (or, with `guest: true`, a guest
+/// without password) with billing and optional shipping address, logged in at once.
+pub async fn register(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+    let guest = body.get("guest").and_then(criteria::boolean).unwrap_or(false);
+    let password = body.get("password").and_then(Value::as_str).map(str::to_owned);
+    let password_hash = if guest {
+        None
+    } else {
+        let mut violations = Vec::new();
+        password_violations(password.as_deref(), &mut violations);
+        if !violations.is_empty() {
+            // Report the other fields' problems too.
+            let mut others = Vec::new();
+            for key in ["firstName", "lastName", "email"] {
+                required(&body, key, "", &mut others);
+            }
+            violations.extend(others);
+            return Err(ApiError::Violations(violations));
+        }
+        let password = password.unwrap_or_default();
+        Some(tokio::task::spawn_blocking(move || crate::demo::hash_password(&password)).await.map_err(anyhow::Error::from)??)
+    };
+    let created = app
+        .db
+        .call(move |conn| {
+            let (customer_id, token) = match create_customer(conn, &ctx, &body, guest, password_hash)? {
+                Ok(created) => created,
+                Err(error) => return Ok(Err(error)),
+            };
+            let session = ShopContext { token: Some(token.clone()), ..ctx };
+            let customer = customer::load(conn, &session, &customer_id)?.unwrap_or(Value::Null);
+            Ok(Ok((token, customer)))
+        })
+        .await??;
+    let (token, customer) = created;
+    Ok(with_token(&token, customer))
+}
+
+fn bad_credentials() -> ApiError {
+    ApiError::new(StatusCode::UNAUTHORIZED, "CHECKOUT__CUSTOMER_AUTH_BAD_CREDENTIALS", "Invalid username and/or password.")
+}
+
+/// `POST /store-api/account/login` with `username` (or `email`) and `password`.
+pub async fn login(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+    let username = body.get("username").or_else(|| body.get("email")).and_then(Value::as_str).map(|u| u.trim().to_lowercase()).unwrap_or_default();
+    let password = body.get("password").and_then(Value::as_str).unwrap_or_default().to_owned();
+    if username.is_empty() || password.is_empty() {
+        return Err(bad_credentials());
+    }
+    let found: Option<(String, String, bool)> = app
+        .db
+        .call(move |conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT id, password_hash, active FROM customer WHERE lower(email) = ?1 AND guest = 0 AND password_hash IS NOT NULL",
+                    [&username],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .optional()?)
+        })
+        .await?;
+    let Some((customer_id, hash, active)) = found else { return Err(bad_credentials()) };
+    let verified = tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash).map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok()).unwrap_or(false)
+    })
+    .await
+    .map_err(anyhow::Error::from)?;
+    if !verified {
+        return Err(bad_credentials());
+    }
+    if !active {
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "CHECKOUT__CUSTOMER_IS_INACTIVE", "The customer account is inactive."));
+    }
+    let token = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            let token = new_session(&tx, &ctx, Some(&customer_id))?;
+            // The customer's last cart and the guest cart of this session become one.
+            let mut previous: Vec<String> = tx
+                .query_row(
+                    "SELECT s.token FROM store_context s JOIN cart c ON c.token = s.token
+                     WHERE s.customer_id = ?1 AND s.token != ?2 ORDER BY c.updated_at DESC LIMIT 1",
+                    [&customer_id, &token],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .into_iter()
+                .collect();
+            previous.extend(ctx.token.clone());
+            crate::cart::calculate::merge(&tx, &previous, &token)?;
+            tx.execute("UPDATE customer SET last_login = ?1 WHERE id = ?2", params![now_rfc3339(), customer_id])?;
+            tx.commit()?;
+            Ok(token)
+        })
+        .await?;
+    Ok(token_response(&token))
+}
+
+/// `POST /store-api/account/logout`: the old token no longer belongs to the customer;
+/// a fresh anonymous one is answered.
+pub async fn logout(user: LoggedIn, State(app): State<App>) -> ApiResult<Response> {
+    let token = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            // The cart stays with the customer for the next login, in a session of
+            // theirs whose token is never handed out.
+            let parked = new_id() + &new_id();
+            let now = now_rfc3339();
+            tx.execute(
+                "INSERT INTO store_context (token, sales_channel_id, customer_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+                params![parked, user.ctx.sales_channel.id, user.customer_id, now],
+            )?;
+            crate::cart::calculate::merge(&tx, std::slice::from_ref(&user.token), &parked)?;
+            tx.execute(
+                "UPDATE store_context SET customer_id = NULL, billing_address_id = NULL, shipping_address_id = NULL, updated_at = ?1 WHERE token = ?2",
+                params![now, user.token],
+            )?;
+            let token = new_session(&tx, &user.ctx, None)?;
+            tx.commit()?;
+            Ok(token)
+        })
+        .await?;
+    Ok(token_response(&token))
+}

@@ -1,0 +1,21 @@
+//! The cart of a session: product and promotion line items, recalculated on every
+//! read with stock, quantity rules, advanced prices, taxes and promotion codes
+//! (spec section 7, cart; issue 3, shop rules).
+
+pub mod calculate;
+pub mod line_item;
+
+use axum::routing::{get, post};
+use axum::Router;
+
+use crate::app::App;
+
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/checkout/cart", get(line_item::get_cart).delete(line_item::delete_cart))
+        .route(
+            "/checkout/cart/line-item",
+            post(line_item::add).patch(line_item::update).delete(line_item::remove_by_query),
+        )
+        .route("/checkout/cart/line-item/delete", post(line_item::remove))
+}

@@ -1,0 +1,195 @@
+//! The demo's CMS pages: the home page (hero, text, product slider, category
+//! teasers, image slider), the category listing layout (navigation, filters, product
+//! listing) and the "Spring inspiration" landing page. Every text in English and German.
+
+use rusqlite::{params, Transaction};
+use serde_json::{json, Value};
+
+use super::catalog::{insert_seo_url, Demo};
+use crate::media::entity::{self, NewMedia};
+use crate::media::svg;
+use crate::storage::{new_id, now_rfc3339};
+
+/// A slot: type, slot name, config in English and German.
+type Slot = (&'static str, &'static str, Value, Value);
+
+fn page(tx: &Transaction, demo: &Demo, kind: &str, name_en: &str, name_de: &str) -> rusqlite::Result<String> {
+    let id = new_id();
+    tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)", params![id, kind, name_en])?;
+    for (language, name) in [(&demo.en, name_en), (&demo.de, name_de)] {
+        tx.execute("INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)", params![id, language, name])?;
+    }
+    Ok(id)
+}
+
+fn section(tx: &Transaction, page_id: &str, position: i64, kind: &str, sizing: &str, background: Option<&str>) -> rusqlite::Result<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO cms_section (id, cms_page_id, position, type, sizing_mode, background_color) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![id, page_id, position, kind, sizing, background],
+    )?;
+    Ok(id)
+}
+
+fn block(tx: &Transaction, demo: &Demo, section_id: &str, position: i64, kind: &str, section_position: &str, background_media: Option<&str>, slots: &[Slot]) -> rusqlite::Result<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO cms_block (id, cms_section_id, position, type, section_position, margin_top, margin_bottom, margin_left, margin_right, background_media_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, '20px', '20px', '20px', '20px', ?6)",
+        params![id, section_id, position, kind, section_position, background_media],
+    )?;
+    for (slot_type, slot, config_en, config_de) in slots {
+        let slot_id = new_id();
+        tx.execute("INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)", params![slot_id, id, slot_type, slot])?;
+        for (language, config) in [(&demo.en, config_en), (&demo.de, config_de)] {
+            tx.execute(
+                "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)",
+                params![slot_id, language, config.to_string()],
+            )?;
+        }
+    }
+    Ok(id)
+}
+
+fn text(html: &str) -> Value {
+    json!({ "content": { "source": "static", "value": html }, "verticalAlign": { "source": "static", "value": null } })
+}
+
+fn image(media_id: &str) -> Value {
+    json!({
+        "media": { "source": "static", "value": media_id },
+        "displayMode": { "source": "static", "value": "cover" },
+        "url": { "source": "static", "value": null },
+        "newTab": { "source": "static", "value": false },
+        "minHeight": { "source": "static", "value": "300px" },
+    })
+}
+
+fn banner(tx: &Transaction, demo: &Demo, en_text: &str, de_text: &str, hue: u32) -> rusqlite::Result<String> {
+    let content = svg::banner(en_text, hue);
+    entity::insert(
+        tx,
+        &NewMedia {
+            file_name: &super::catalog::slug(en_text).to_lowercase(),
+            extension: "svg",
+            mime_type: "image/svg+xml",
+            content: content.as_bytes(),
+            width: Some(1600),
+            height: Some(600),
+            alt: &[(&demo.en, en_text), (&demo.de, de_text)],
+        },
+    )
+}
+
+pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
+    // Home page.
+    let home = page(tx, demo, "landingpage", "Home", "Startseite")?;
+    let hero = banner(tx, demo, "Welcome to Salesroom", "Willkommen bei Salesroom", 200)?;
+    let first = section(tx, &home, 0, "default", "full_width", None)?;
+    block(
+        tx,
+        demo,
+        &first,
+        0,
+        "text-on-image",
+        "main",
+        Some(&hero),
+        &[(
+            "text",
+            "content",
+            text("<h1>Shop live with us</h1><p>Join a guided presentation or browse the whole collection.</p>"),
+            text("<h1>Live mit uns einkaufen</h1><p>Nehmen Sie an einer Präsentation teil oder stöbern Sie in der ganzen Kollektion.</p>"),
+        )],
+    )?;
+    let second = section(tx, &home, 1, "default", "boxed", None)?;
+    block(
+        tx,
+        demo,
+        &second,
+        0,
+        "text",
+        "main",
+        None,
+        &[(
+            "text",
+            "content",
+            text("<h2>Our favourites this season</h2><p>Hand-picked products from every category.</p>"),
+            text("<h2>Unsere Lieblinge der Saison</h2><p>Handverlesene Produkte aus allen Kategorien.</p>"),
+        )],
+    )?;
+    let picks: Vec<&String> = demo.products_by_category.iter().filter_map(|products| products.first()).collect();
+    let slider = |title: &str| {
+        json!({
+            "products": { "source": "static", "value": picks },
+            "title": { "source": "static", "value": title },
+            "displayMode": { "source": "static", "value": "standard" },
+            "boxLayout": { "source": "static", "value": "standard" },
+            "navigation": { "source": "static", "value": true },
+        })
+    };
+    block(tx, demo, &second, 1, "product-slider", "main", None, &[("product-slider", "productSlider", slider("Favourites"), slider("Lieblinge"))])?;
+    // Three category teasers.
+    let mut teasers = Vec::new();
+    for (index, (slot, (_, en_name, de_name))) in ["left", "center", "right"].iter().zip(demo.listing_categories.iter().skip(2)).enumerate() {
+        let media = banner(tx, demo, en_name, de_name, 20 + index as u32 * 90)?;
+        teasers.push((*slot, media));
+    }
+    let teaser_slots: Vec<Slot> = teasers.iter().map(|(slot, media)| ("image", *slot, image(media), image(media))).collect();
+    block(tx, demo, &second, 2, "image-three-column", "main", None, &teaser_slots)?;
+    let slides: Vec<Value> = demo.product_media.iter().step_by(9).take(5).map(|m| json!({ "mediaId": m, "url": null, "newTab": false })).collect();
+    let gallery = json!({ "sliderItems": { "source": "static", "value": slides }, "navigationArrows": { "source": "static", "value": "outside" } });
+    block(tx, demo, &second, 3, "image-slider", "main", None, &[("image-slider", "imageSlider", gallery.clone(), gallery)])?;
+    tx.execute("UPDATE category SET cms_page_id = ?1 WHERE id = ?2", params![home, demo.root_category_id])?;
+
+    // The listing layout of every category.
+    let listing = page(tx, demo, "product_list", "Category listing", "Kategorie-Listing")?;
+    let main = section(tx, &listing, 0, "sidebar", "boxed", None)?;
+    block(tx, demo, &main, 0, "category-navigation", "sidebar", None, &[("category-navigation", "content", json!({}), json!({}))])?;
+    block(tx, demo, &main, 1, "sidebar-filter", "sidebar", None, &[("sidebar-filter", "content", json!({}), json!({}))])?;
+    let listing_config = json!({
+        "boxLayout": { "source": "static", "value": "standard" },
+        "showSorting": { "source": "static", "value": true },
+        "useCustomSorting": { "source": "static", "value": false },
+        "filters": { "source": "static", "value": "manufacturer-filter,rating-filter,price-filter,shipping-free-filter,property-filter" },
+    });
+    block(tx, demo, &main, 2, "product-listing", "main", None, &[("product-listing", "content", listing_config.clone(), listing_config)])?;
+    tx.execute(
+        "UPDATE category SET cms_page_id = ?1 WHERE type = 'page' AND id != ?2 AND cms_page_id IS NULL",
+        params![listing, demo.root_category_id],
+    )?;
+
+    // Landing page.
+    let spring = page(tx, demo, "landingpage", "Spring inspiration", "Frühlingsinspiration")?;
+    let spring_banner = banner(tx, demo, "Spring inspiration", "Frühlingsinspiration", 100)?;
+    let body = section(tx, &spring, 0, "default", "boxed", None)?;
+    block(tx, demo, &body, 0, "image", "main", None, &[("image", "image", image(&spring_banner), image(&spring_banner))])?;
+    block(
+        tx,
+        demo,
+        &body,
+        1,
+        "text",
+        "main",
+        None,
+        &[(
+            "text",
+            "content",
+            text("<h2>Fresh ideas for spring</h2><p>Light layers, outdoor gear and a good cup of coffee.</p>"),
+            text("<h2>Frische Ideen für den Frühling</h2><p>Leichte Kleidung, Outdoor-Ausrüstung und eine gute Tasse Kaffee.</p>"),
+        )],
+    )?;
+    let featured = demo.products.first().cloned().unwrap_or_default();
+    let product_box = json!({ "product": { "source": "static", "value": featured }, "boxLayout": { "source": "static", "value": "standard" } });
+    block(tx, demo, &body, 2, "product-three-column", "main", None, &[("product-box", "left", product_box.clone(), product_box)])?;
+    let landing = new_id();
+    tx.execute("INSERT INTO landing_page (id, cms_page_id, created_at) VALUES (?1, ?2, ?3)", params![landing, spring, now_rfc3339()])?;
+    for (language, name, url) in [(&demo.en, "Spring inspiration", "spring-inspiration"), (&demo.de, "Frühlingsinspiration", "fruehlingsinspiration")] {
+        tx.execute(
+            "INSERT INTO landing_page_translation (landing_page_id, language_id, name, url, meta_title) VALUES (?1, ?2, ?3, ?4, ?3)",
+            params![landing, language, name, url],
+        )?;
+        insert_seo_url(tx, &demo.sales_channel_id, language, &landing, "frontend.landing.page", &format!("/landingPage/{landing}"), &format!("{url}/"))?;
+    }
+    tx.execute("UPDATE category SET internal_link = ?1 WHERE id = ?2", params![landing, demo.landing_link_category_id])?;
+    Ok(())
+}

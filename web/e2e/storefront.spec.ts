@@ -1,0 +1,167 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/** The demo shop of the embedded engine (CONTRACT.md): categories, products with variants, both languages. */
+
+const header = (page: Page) => page.getByRole('banner');
+const mainNav = (page: Page) => header(page).getByRole('navigation', { name: /Main navigation|Hauptnavigation/ });
+const productCards = (page: Page) => page.getByTestId('product-card');
+
+test.describe('the shop in English', () => {
+  test('the home page shows the categories and content', async ({ page }) => {
+    await page.goto('/');
+    await expect(mainNav(page).getByRole('link', { name: 'Clothing', exact: true })).toBeVisible();
+    await expect(page.locator('main .cms-page')).toBeVisible();
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+  });
+
+  test('browse a category, filter and sort', async ({ page }) => {
+    await page.goto('/');
+    await mainNav(page).getByRole('link', { name: 'Clothing', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Clothing' })).toBeVisible();
+    await expect(productCards(page).first()).toBeVisible();
+
+    const count = page.locator('.listing__count');
+    const before = Number((await count.innerText()).match(/\d+/)?.[0]);
+    expect(before).toBeGreaterThan(1);
+
+    // Filter by a colour: the tag shows, the URL carries it, fewer products remain.
+    const filters = page.getByRole('complementary', { name: 'Filters' });
+    if (!(await filters.isVisible())) await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await filters.getByRole('checkbox', { name: 'Red' }).click();
+    await expect(page).toHaveURL(/properties=[0-9a-f]{32}/);
+    await expect(page.getByRole('button', { name: 'Remove filter: Red' })).toBeVisible();
+    await expect.poll(async () => Number((await count.innerText()).match(/\d+/)?.[0])).toBeLessThan(before);
+
+    // Sort by price, lowest first: prices go up.
+    await page.getByRole('button', { name: 'Remove filter: Red' }).click();
+    await expect(page).not.toHaveURL(/properties=/);
+    await page.getByLabel('Sort by').selectOption('price-asc');
+    await expect(page).toHaveURL(/order=price-asc/);
+    await expect
+      .poll(async () => {
+        const prices = await page.locator('.product-card .price:not(.price--list)').allInnerTexts();
+        const numbers = prices.map((text) => Number(text.replace(/[^0-9.]/g, '')));
+        return numbers.length > 1 && numbers.every((value, index) => index === 0 || value >= numbers[index - 1]!);
+      })
+      .toBe(true);
+  });
+
+  test('pages through a listing of 10 products per page', async ({ page }) => {
+    await page.goto('/');
+    await mainNav(page).getByRole('link', { name: 'Clothing', exact: true }).click();
+    await expect(productCards(page).first()).toBeVisible();
+    // Clothing holds more than 10 products (demo data): two pages.
+    const pagination = page.getByRole('navigation', { name: 'Pages' });
+    await expect(pagination).toBeVisible();
+    await expect(productCards(page)).toHaveCount(10);
+    await pagination.getByRole('button', { name: 'Page 2' }).click();
+    await expect(page).toHaveURL(/p=2/);
+    await expect(pagination.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('open a product and switch its variant', async ({ page }) => {
+    await page.goto('/Flannel-shirt/SR10003');
+    await expect(page.getByRole('heading', { level: 1, name: 'Flannel shirt' })).toBeVisible();
+    await expect(page.getByTestId('product-price')).toContainText('€');
+    await expect(page.getByText('Prices incl. VAT plus shipping costs')).toBeVisible();
+    await expect(page.getByTestId('deliverability')).toBeVisible();
+    const number = page.getByText(/^Product number: /);
+    const before = await number.innerText();
+
+    const size = page.getByRole('group', { name: /^Size/ });
+    const unchecked = size.getByRole('radio', { checked: false }).first();
+    const label = await unchecked.evaluate((input) => (input.parentElement?.textContent ?? '').trim());
+    await size.getByText(label, { exact: true }).click();
+    await expect(page).toHaveURL(/\/(detail\/[0-9a-f]{32}|Flannel-shirt\/SR10003\.\d+)$/);
+    await expect(number).not.toHaveText(before);
+    await expect(size.getByRole('radio', { name: label })).toBeChecked();
+
+    await page.getByRole('tab', { name: 'Specifications' }).click();
+    await expect(page.getByRole('tabpanel')).toContainText('Material');
+  });
+
+  test('quick view opens in a modal and Escape closes it', async ({ page }) => {
+    await page.goto('/');
+    await mainNav(page).getByRole('link', { name: 'Clothing', exact: true }).click();
+    const card = productCards(page).first();
+    await card.hover();
+    await card.getByRole('button', { name: /^Quick view/ }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('button', { name: 'Add to cart' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  });
+
+  test('search with suggestions and a results page', async ({ page }) => {
+    await page.goto('/');
+    const search = header(page).getByRole('combobox', { name: 'Search products' });
+    await search.fill('shirt');
+    const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
+    await expect(suggestions.getByRole('option').first()).toBeVisible();
+    await search.press('Enter');
+    await expect(page).toHaveURL(/\/search\?search=shirt$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Results for “shirt”' })).toBeVisible();
+    await expect(productCards(page).first()).toBeVisible();
+    await productCards(page).first().getByRole('link').click();
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();
+  });
+
+  test('an unknown path shows the 404 page', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await expect(page.getByText('This page could not be found.')).toBeVisible();
+    await expect(page).toHaveTitle(/Page Not Found/);
+    await expect(mainNav(page)).toBeVisible();
+  });
+
+  test('a shop that does not answer gets the matching error page', async ({ page }) => {
+    await page.route('**/store-api/seo-url', (route) => route.fulfill({ status: 503, json: { errors: [] } }));
+    await page.goto('/Clothing/');
+    await expect(page.getByText('Server is not available. Please try again in few seconds.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Internal Server Error' })).toBeVisible();
+
+    await page.unroute('**/store-api/seo-url');
+    await page.route('**/store-api/seo-url', (route) => route.fulfill({ status: 502, body: 'bad gateway' }));
+    await page.goto('/Shoes/');
+    await expect(page.getByText('Server could not complete the request.')).toBeVisible();
+  });
+});
+
+test.describe('the shop in German', () => {
+  test('browse, open a product and search', async ({ page, context }) => {
+    await page.goto('/de-DE');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE');
+    const cookie = (await context.cookies()).find(({ name }) => name === 'locale');
+    expect(cookie?.value).toBe('de-DE');
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 86_400);
+
+    await mainNav(page).getByRole('link', { name: 'Kleidung', exact: true }).click();
+    await expect(page).toHaveURL(/\/de-DE\//);
+    await expect(page.getByRole('heading', { level: 1, name: 'Kleidung' })).toBeVisible();
+    await expect(page.getByLabel('Sortieren nach')).toBeVisible();
+    await productCards(page).first().getByRole('link').click();
+    await expect(page.getByRole('button', { name: 'In den Warenkorb' })).toBeVisible();
+    await expect(page.getByText('Preise inkl. MwSt. zzgl. Versandkosten')).toBeVisible();
+
+    const search = header(page).getByRole('combobox', { name: 'Produkte suchen' });
+    await search.fill('Hemd');
+    await expect(page.getByRole('listbox', { name: 'Vorschläge' }).getByRole('option').first()).toBeVisible();
+    await search.press('Enter');
+    await expect(page).toHaveURL(/\/de-DE\/search\?search=Hemd$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Ergebnisse für „Hemd“' })).toBeVisible();
+  });
+
+  test('the language switch keeps the page', async ({ page }) => {
+    await page.goto('/Clothing/');
+    await expect(page.getByRole('heading', { level: 1, name: 'Clothing' })).toBeVisible();
+    await page.getByLabel('Language').selectOption('de-DE');
+    await expect(page).toHaveURL(/\/de-DE\//);
+    await expect(page.getByRole('heading', { level: 1, name: 'Kleidung' })).toBeVisible();
+  });
+
+  test('the 404 page speaks German', async ({ page }) => {
+    await page.goto('/de-DE/gibt/es/nicht');
+    await expect(page.getByRole('heading', { name: 'Seite nicht gefunden' })).toBeVisible();
+    await expect(page.getByText('Die Seite konnte nicht gefunden werden.')).toBeVisible();
+  });
+});

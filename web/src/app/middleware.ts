@@ -1,0 +1,69 @@
+import i18next from 'i18next';
+import { redirect, type LoaderFunction, type LoaderFunctionArgs } from 'react-router';
+import { loadAttendeeSession } from '@/features/attendee/stores/attendee-session';
+import { loadAdminSession } from '@/features/guide/stores/admin-session';
+import { localeFromPath, localePrefix } from '@/lib/i18n';
+import {
+  pageNotFound,
+  runMiddleware,
+  type Middleware,
+  type NavigationTarget,
+} from '@/lib/router/middleware';
+import { applyShopLanguage } from '@/lib/shop/session';
+
+/** Runs before every navigation: texts and shop answers in the locale of the target path. */
+const locale: Middleware = async (to) => {
+  const target = localeFromPath(to.path);
+  if (i18next.language !== target) await i18next.changeLanguage(target);
+  await applyShopLanguage(target);
+};
+
+export const globalMiddleware: Middleware[] = [locale];
+
+const prefixed = (to: NavigationTarget, path: string) => `${localePrefix(localeFromPath(to.path))}${path}`;
+
+/** Route-named middleware (spec section 6); the guards' inner rules are the product's own. */
+export const namedMiddleware: Record<string, Middleware> = {
+  /** The guide's room needs a guide login; the login page itself is open. */
+  'guide-auth-guard': (to) => {
+    const id = to.params.appointmentId;
+    if (!id || to.path.endsWith('/login')) return;
+    if (!loadAdminSession()) return prefixed(to, `/guide/${id}/login`);
+  },
+  /** The customer's room needs a join; without one the pre-join screen comes first. */
+  'presentation-pre-action': (to) => {
+    const id = to.params.appointmentId;
+    if (!id || to.path.startsWith(prefixed(to, '/invitation/'))) return;
+    if (!loadAttendeeSession(id)) return prefixed(to, `/presentation/${id}/prejoin`);
+  },
+  /** Checkout: open to everyone; login or guest registration happens on the page. */
+  'user-pre-action': () => undefined,
+};
+
+export interface GuardedRoute {
+  middleware?: readonly string[];
+  /** The route's validation check; false is a 404 'Page Not Found'. */
+  validate?: (params: LoaderFunctionArgs['params']) => boolean;
+}
+
+let from: NavigationTarget | null = null;
+
+/**
+ * The loader every page route gets: validation, then global and named middleware
+ * (a returned path redirects), then the page's own loader.
+ */
+export function guardedLoader(
+  route: GuardedRoute,
+  inner?: LoaderFunction,
+  registry: Record<string, Middleware> = namedMiddleware,
+): LoaderFunction {
+  return async (args) => {
+    const url = new URL(args.request.url);
+    const to: NavigationTarget = { path: url.pathname, fullPath: url.pathname + url.search, params: args.params };
+    if (route.validate && !route.validate(args.params)) throw pageNotFound(to.path);
+    const outcome = await runMiddleware(to, from, globalMiddleware, route.middleware ?? [], registry);
+    if (outcome.kind === 'redirect') return redirect(outcome.to);
+    from = to;
+    return inner ? inner(args) : null;
+  };
+}

@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import { localWishlist } from '@/lib/shop/wishlist';
+
+/** The heart that keeps a product on the wishlist. */
+export function WishlistToggle({ productId, name, className = 'wishlist-toggle' }: { productId: string; name: string; className?: string }) {
+  const { t } = useTranslation();
+  const liked = useStore(localWishlist, (state) => state.ids.includes(productId));
+  return (
+    <button
+      type="button"
+      className={className}
+      aria-pressed={liked}
+      aria-label={liked ? t('wishlist.remove', { name }) : t('wishlist.add', { name })}
+      onClick={() => localWishlist.getState().toggle(productId)}
+    >
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+        <path
+          d="M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10Z"
+          fill={liked ? 'currentColor' : 'none'}
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinejoin="round"
+        />
+      </svg>
+    </button>
+  );
+}

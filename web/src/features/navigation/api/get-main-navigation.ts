@@ -1,0 +1,13 @@
+import type { Schemas } from '@shopware/api-client/store-api-types';
+import { shopClient } from '@/lib/shop/session';
+
+export type NavigationCategory = Schemas['Category'];
+
+/** The header's category tree: `POST /navigation/main-navigation/main-navigation` (depth 2, as a tree). */
+export async function getMainNavigation(depth = 2): Promise<NavigationCategory[]> {
+  const { data } = await shopClient().invoke('readNavigation post /navigation/{activeId}/{rootId}', {
+    pathParams: { activeId: 'main-navigation', rootId: 'main-navigation' },
+    body: { depth, buildTree: true } as never,
+  });
+  return Array.isArray(data) ? data : [];
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { pickLanguageId } from './session';
+
+const languages = [
+  { id: 'en', translationCode: { code: 'en-GB' } },
+  { id: 'de', translationCode: { code: 'de-DE' } },
+] as never[];
+
+describe('pickLanguageId', () => {
+  it('takes the language with the same code, else the same language', () => {
+    expect(pickLanguageId(languages, 'de-DE')).toBe('de');
+    expect(pickLanguageId(languages, 'en-GB')).toBe('en');
+    expect(pickLanguageId(languages, 'en-US')).toBe('en');
+  });
+
+  it('reads the locale code when there is no translation code, and gives null when nothing fits', () => {
+    expect(pickLanguageId([{ id: 'x', locale: { code: 'de-DE' } }] as never[], 'de-DE')).toBe('x');
+    expect(pickLanguageId([{ id: 'x', translationCode: { code: 'fr-FR' } }] as never[], 'de-DE')).toBeNull();
+  });
+});

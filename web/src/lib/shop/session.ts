@@ -1,0 +1,100 @@
+import type { Schemas } from '@shopware/api-client/store-api-types';
+import type { RuntimeConfig } from '@/config/runtime';
+import { createStoreClient } from '@/lib/api/shop';
+import { getCookie, setCookie } from '@/lib/cookies';
+import type { Locale } from '@/lib/i18n';
+
+/** Context token and language id cookies live a year (spec section 9). */
+const COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+export const CONTEXT_TOKEN_COOKIE = 'sw-context-token';
+export const LANGUAGE_ID_COOKIE = 'sw-language-id';
+
+export type ShopClient = ReturnType<typeof createStoreClient>;
+
+interface Session {
+  client: ShopClient;
+  languages: Promise<Schemas['Language'][]> | null;
+  context: Promise<Schemas['SalesChannelContext']> | null;
+}
+
+let session: Session | null = null;
+
+/**
+ * Creates the storefront's Store API client once the runtime config is known: it sends
+ * the saved context token and language id and `sw-include-seo-urls`, and saves every
+ * new context token in a cookie.
+ */
+export function initShopSession(config: RuntimeConfig): ShopClient {
+  const client = createStoreClient(config, getCookie(CONTEXT_TOKEN_COOKIE) ?? undefined);
+  client.defaultHeaders['sw-include-seo-urls'] = 'true';
+  const languageId = getCookie(LANGUAGE_ID_COOKIE);
+  if (languageId) client.defaultHeaders['sw-language-id'] = languageId;
+  client.hook('onContextChanged', (token) => setCookie(CONTEXT_TOKEN_COOKIE, token, COOKIE_MAX_AGE));
+  session = { client, languages: null, context: null };
+  return client;
+}
+
+export function shopClient(): ShopClient {
+  if (!session) throw new Error('the shop session is not initialised');
+  return session.client;
+}
+
+/** Keeps a context token a response carried in its body. */
+export function saveContextToken(token: string | null | undefined): void {
+  if (!token || !session) return;
+  session.client.defaultHeaders['sw-context-token'] = token;
+}
+
+function languages(): Promise<Schemas['Language'][]> {
+  if (!session) return Promise.resolve([]);
+  session.languages ??= session.client
+    .invoke('readLanguages post /language', { body: { associations: { translationCode: {}, locale: {} } } })
+    .then(({ data }) => data.elements ?? [])
+    .catch((error: unknown) => {
+      if (session) session.languages = null;
+      throw error;
+    });
+  return session.languages;
+}
+
+/** The shop language of a locale: same code, else same language (en-US → en-GB). */
+export function pickLanguageId(
+  list: Pick<Schemas['Language'], 'id' | 'translationCode' | 'locale'>[],
+  locale: Locale,
+): string | null {
+  const code = (language: (typeof list)[number]) =>
+    language.translationCode?.code ?? (language.locale as { code?: string } | undefined)?.code ?? '';
+  const exact = list.find((language) => code(language) === locale);
+  const sameLanguage = list.find((language) => code(language).split('-')[0] === locale.split('-')[0]);
+  return (exact ?? sameLanguage)?.id ?? null;
+}
+
+/** Makes the shop answer in the locale's language; keeps the choice in a cookie. */
+export async function applyShopLanguage(locale: Locale): Promise<void> {
+  if (!session) return;
+  let id: string | null = null;
+  try {
+    id = pickLanguageId(await languages(), locale);
+  } catch (error) {
+    console.warn('could not load the shop languages', error);
+  }
+  if (!id || !session) return;
+  if (session.client.defaultHeaders['sw-language-id'] !== id) session.client.defaultHeaders['sw-language-id'] = id;
+  setCookie(LANGUAGE_ID_COOKIE, id, COOKIE_MAX_AGE);
+}
+
+/** The session context (cached); it names the sales channel's navigation category. */
+export function shopContext(): Promise<Schemas['SalesChannelContext']> {
+  if (!session) return Promise.reject(new Error('the shop session is not initialised'));
+  session.context ??= session.client
+    .invoke('readContext get /context')
+    .then(({ data }) => {
+      saveContextToken((data as { token?: string }).token);
+      return data;
+    })
+    .catch((error: unknown) => {
+      if (session) session.context = null;
+      throw error;
+    });
+  return session.context;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { createLocalWishlist } from './wishlist';
+
+function memoryStorage(): Storage {
+  const map = new Map<string, string>();
+  return {
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+    clear: () => map.clear(),
+    key: () => null,
+    get length() {
+      return map.size;
+    },
+  };
+}
+
+describe('local wishlist', () => {
+  it('adds an id only once, removes and clears, and keeps the list in storage', () => {
+    const storage = memoryStorage();
+    const store = createLocalWishlist(storage);
+    store.getState().add('a');
+    store.getState().add('a');
+    store.getState().add('b');
+    expect(store.getState().ids).toEqual(['a', 'b']);
+    expect(createLocalWishlist(storage).getState().ids).toEqual(['a', 'b']);
+    store.getState().remove('a');
+    expect(store.getState().ids).toEqual(['b']);
+    store.getState().toggle('b');
+    store.getState().toggle('c');
+    expect(store.getState().ids).toEqual(['c']);
+    store.getState().clear();
+    expect(createLocalWishlist(storage).getState().ids).toEqual([]);
+  });
+});
