@@ -20,6 +20,7 @@ use crate::metrics::Metrics;
 use crate::store::StoreError;
 use crate::video::LiveKit;
 use protocol::state::VideoAudioSettings;
+use protocol::CartPermission;
 
 static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -322,6 +323,19 @@ impl Session {
                 self.room.publish(Audience::Attendee(target), Event::Reload { action }).await.map(Some)
             }
             Action::LoadProductReviews { .. } => Ok(None),
+            Action::RequestCartPermission { attendee_id } => {
+                if !is_id(&attendee_id) {
+                    return Some(ServerFrame::error(r#ref, ErrorCode::InvalidPayload, "attendeeId must be 32 lowercase hex characters"));
+                }
+                let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission: CartPermission::Requested };
+                self.room.publish(Audience::Attendee(attendee_id), event).await.map(Some)
+            }
+            Action::SetCartPermission { granted } => {
+                let permission = if granted { CartPermission::Granted } else { CartPermission::Missing };
+                let attendee_id = self.claims.sub.clone();
+                let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission };
+                self.room.publish(Audience::Attendee(attendee_id), event).await.map(Some)
+            }
             Action::SetLocked { locked } => {
                 self.room.publish(Audience::Everyone, Event::LockChanged { locked }).await.map(Some)
             }
@@ -353,6 +367,12 @@ impl Session {
                 );
                 Ok(None)
             }
+            // The product a guide looks at is the one everyone is shown.
+            Interaction::ProductViewed(p) if self.is_guide() => self
+                .room
+                .publish(Audience::Everyone, Event::GuideProductChanged { product_id: Some(p.product_id) })
+                .await
+                .map(Some),
             Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
                 self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }).await.map(Some)
             }

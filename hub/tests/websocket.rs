@@ -481,3 +481,79 @@ async fn an_oversized_frame_ends_only_that_connection() {
     guide.switch_slide(1, 7).await;
     assert_eq!(guide.next_slide().await.2, 7);
 }
+
+#[tokio::test]
+async fn cart_permission_is_requested_by_the_guide_and_granted_by_the_attendee_only() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let mut ada = Client::connect(&addr, &token("a1", Role::Client, SECRET), Codec::Json).await;
+    ada.hello(None, None).await;
+    let mut bob = Client::connect(&addr, &token("b1", Role::Client, SECRET), Codec::Json).await;
+    bob.hello(None, None).await;
+    let ada_id = "a1".repeat(16);
+    let permission_events = |frames: Vec<ServerFrame>| -> Vec<protocol::CartPermission> {
+        frames
+            .into_iter()
+            .filter_map(|f| match f {
+                ServerFrame::Event { event: Event::CartPermissionChanged { permission, .. }, .. } => Some(permission),
+                _ => None,
+            })
+            .collect()
+    };
+
+    // A client may not request.
+    bob.send(&ClientFrame::Action { r#ref: Some(1), action: Action::RequestCartPermission { attendee_id: ada_id.clone() } }).await;
+    assert!(matches!(bob.recv().await, ServerFrame::Error { code: ErrorCode::Forbidden, .. }));
+
+    guide.send(&ClientFrame::Action { r#ref: Some(2), action: Action::RequestCartPermission { attendee_id: ada_id.clone() } }).await;
+    let mut seen = Vec::new();
+    while permission_events(seen.clone()).is_empty() {
+        seen.push(ada.recv().await);
+    }
+    assert_eq!(permission_events(seen), [protocol::CartPermission::Requested]);
+    ada.send(&ClientFrame::Action { r#ref: Some(3), action: Action::SetCartPermission { granted: true } }).await;
+
+    // The guide sees the request and the grant; the state says granted.
+    let mut seen = Vec::new();
+    while permission_events(seen.clone()).len() < 2 {
+        seen.push(guide.recv().await);
+    }
+    assert_eq!(permission_events(seen), [protocol::CartPermission::Requested, protocol::CartPermission::Granted]);
+    let state: serde_json::Value = reqwest::Client::new()
+        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state"))
+        .bearer_auth("test-secret")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(state["stateForGuides"]["clients"][&ada_id]["cartPermission"], "granted");
+    // Bob saw none of it: his next frame is the next public event.
+    guide.switch_slide(4, 2).await;
+    match bob.recv().await {
+        ServerFrame::Event { event: Event::SlideSwitched { .. }, .. } => {}
+        other => panic!("bob got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_product_a_guide_views_is_highlighted_for_everyone() {
+    let addr = start(16).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.hello(None, None).await;
+    let viewed = |id: &str| ClientFrame::Interaction {
+        r#ref: None,
+        interaction: protocol::action::Interaction::ProductViewed(protocol::action::ProductPayload { product_id: id.into() }),
+    };
+    // A client viewing a product changes nothing for others.
+    client.send(&viewed(&"e".repeat(32))).await;
+    guide.send(&viewed(&"d".repeat(32))).await;
+    match client.recv().await {
+        ServerFrame::Event { event: Event::GuideProductChanged { product_id }, .. } => assert_eq!(product_id, Some("d".repeat(32))),
+        other => panic!("expected the highlight, got {other:?}"),
+    }
+}

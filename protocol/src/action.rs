@@ -50,6 +50,12 @@ pub enum Action {
     /// Guide only (an extension of the reference keys): while locked, no one can join.
     #[serde(rename_all = "camelCase")]
     SetLocked { locked: bool },
+    /// Guide only (extension): ask an attendee for the right to view and edit their cart.
+    #[serde(rename_all = "camelCase")]
+    RequestCartPermission { attendee_id: Id },
+    /// Client only (extension): grant the guide that right, or refuse or take it back.
+    #[serde(rename_all = "camelCase")]
+    SetCartPermission { granted: bool },
 }
 
 impl Action {
@@ -71,6 +77,8 @@ impl Action {
             Action::LoadProductReviews { .. } => "loadProductReviews",
             Action::MuteAll { .. } => "muteAll",
             Action::SetLocked { .. } => "setLocked",
+            Action::RequestCartPermission { .. } => "requestCartPermission",
+            Action::SetCartPermission { .. } => "setCartPermission",
         }
     }
 
@@ -85,6 +93,7 @@ impl Action {
                 | Action::UpdateListingProducts { .. }
                 | Action::MuteAll { .. }
                 | Action::SetLocked { .. }
+                | Action::RequestCartPermission { .. }
         )
     }
 }

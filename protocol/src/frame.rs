@@ -102,6 +102,12 @@ pub enum Event {
     AttendeeRemoved { attendee_id: Id },
     /// The attendee concerned and guides.
     CartPermissionChanged { attendee_id: Id, permission: CartPermission },
+    /// The attendee concerned and guides: a product was added to or removed from one of
+    /// the attendee's collections (published by storefront-proxy).
+    AttendeeCollectionChanged { attendee_id: Id, collection: Collection, product_id: Id, added: bool },
+    /// The attendee concerned and guides: the attendee's cart changed (published by
+    /// storefront-proxy; the cart itself is read from the shop).
+    AttendeeCartChanged { attendee_id: Id, line_item_count: u32, total_price: f64 },
     /// Ask clients to reload something the guide changed (spec section 3 action keys).
     Reload { action: Action },
 }
@@ -118,6 +124,16 @@ pub struct AppointmentSettings {
     pub product_detail_default_page_id: Option<Id>,
     pub quickview_page_id: Option<Id>,
     pub product_listing_default_page_id: Option<Id>,
+}
+
+/// An attendee's product collections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Collection {
+    Liked,
+    Disliked,
+    LastSeen,
+    Wishlist,
 }
 
 /// Events that may be coalesced or dropped under load; they carry no sequence number.

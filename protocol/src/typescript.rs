@@ -49,6 +49,7 @@ pub fn typescript() -> String {
         frame::ClientFrame,
         frame::Resume,
         frame::AppointmentSettings,
+        frame::Collection,
         frame::Event,
         frame::VolatileEvent,
         frame::ErrorCode,

@@ -555,7 +555,7 @@ impl Inner {
                     p.cart_permission = *permission;
                 }
             }
-            Event::Reload { .. } => {}
+            Event::AttendeeCollectionChanged { .. } | Event::AttendeeCartChanged { .. } | Event::Reload { .. } => {}
         }
     }
 

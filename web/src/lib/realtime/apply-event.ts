@@ -77,7 +77,9 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
         return attendee ? placeAttendee(guides, { ...attendee, cartPermission: event.permission }) : guides;
       });
     case 'reload':
-      // A hint to reload data held outside the live state; nothing to change here.
+    case 'attendeeCollectionChanged':
+    case 'attendeeCartChanged':
+      // Hints about data held outside the live state (the shop); nothing to change here.
       return snapshot;
   }
 }
