@@ -75,6 +75,23 @@ describe('applyEvent', () => {
     expect(snapshot.stateForGuides!.inactiveClients).toEqual({});
   });
 
+  it('takes the appointment settings into stateForAll', () => {
+    const settings = {
+      appointmentMode: 'guided' as const,
+      videoAudioSettings: 'both' as const,
+      attendeeRestrictionType: 'customer' as const,
+      accessibleFrom: null,
+      accessibleTo: '2026-12-01T00:00:00Z',
+      productDetailDefaultPageId: null,
+      quickviewPageId: null,
+      productListingDefaultPageId: null,
+    };
+    const next = applyEvent(makeSnapshot(), { kind: 'appointmentConfigured', settings });
+    expect(next.stateForAll.videoAudioSettings).toBe('both');
+    expect(next.stateForAll.attendeeRestrictionType).toBe('customer');
+    expect(next.stateForAll.accessibleTo).toBe('2026-12-01T00:00:00Z');
+  });
+
   it('leaves a client snapshot without guide state alone', () => {
     const snapshot = makeSnapshot();
     expect(applyEvent(snapshot, { kind: 'attendeeChanged', attendee: makeAttendee('e'.repeat(32)) })).toBe(snapshot);

@@ -31,6 +31,8 @@ function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): State
 /** The state after `event`. Pure: `snapshot` is left as it was. */
 export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
   switch (event.kind) {
+    case 'appointmentConfigured':
+      return withAll(snapshot, { ...event.settings });
     case 'slideSwitched':
       return withAll(snapshot, {
         currentPageId: event.pageId,
