@@ -8,6 +8,8 @@ use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
 use crate::gateway::hub_client::HubClient;
+use crate::gateway::upstream::{self, Upstream};
+use axum::routing::any;
 use crate::error::ApiError;
 use crate::storage::Db;
 use crate::{account, admin, cart, catalog, cms, context, dsr, gateway, media, navigation, store_api};
@@ -20,6 +22,8 @@ pub struct App {
     pub hub_secret: Arc<Vec<u8>>,
     /// The hub's internal API.
     pub hub: HubClient,
+    /// Set in upstream mode: the shop APIs are a real Shopware 6.
+    pub upstream: Option<Upstream>,
 }
 
 impl App {
@@ -30,13 +34,19 @@ impl App {
             None => protocol::token::load_or_create_secret(&config.data_dir)?,
         };
         let db = Db::open(&config.data_dir.join("shop.sqlite"))?;
-        let options = crate::demo::Options::from_env()?;
-        db.call(move |conn| crate::demo::seed_if_empty(conn, options)).await?;
+        let upstream = config.upstream_url.as_deref().map(Upstream::new);
+        if upstream.is_none() {
+            let options = crate::demo::Options::from_env()?;
+            db.call(move |conn| crate::demo::seed_if_empty(conn, options)).await?;
+        }
         let hub = HubClient::new(&config.hub_http_url(), &hub_secret);
-        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub })
+        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream })
     }
 
     pub fn router(self) -> Router {
+        if self.upstream.is_some() {
+            return self.upstream_router();
+        }
         let store_api = Router::new()
             .merge(dsr::store_routes())
             .merge(context::routes())
@@ -60,6 +70,22 @@ impl App {
             .nest("/api", admin_api)
             .merge(gateway::routes())
             .merge(media::routes())
+            .fallback_service(web_app)
+            .layer(TraceLayer::new_for_http())
+            .with_state(self)
+    }
+}
+
+impl App {
+    /// Upstream mode: the shop APIs are forwarded; the web app, its config and `/ws`
+    /// stay here.
+    fn upstream_router(self) -> Router {
+        let dist = &self.config.web_dist;
+        let web_app = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+        Router::new()
+            .route("/store-api/{*path}", any(upstream::forward))
+            .route("/api/{*path}", any(upstream::forward))
+            .merge(gateway::routes())
             .fallback_service(web_app)
             .layer(TraceLayer::new_for_http())
             .with_state(self)

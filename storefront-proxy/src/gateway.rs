@@ -3,6 +3,7 @@
 
 pub mod hub_client;
 pub mod hub_socket;
+pub mod upstream;
 
 use axum::extract::State;
 use axum::routing::get;

@@ -9,9 +9,6 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let config = Config::parse();
-    if config.upstream_url.is_some() {
-        anyhow::bail!("UPSTREAM_URL is set, but forwarding to a Shopware 6 is not available in this build yet");
-    }
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     let app = App::open(config).await?;
     println!("storefront-proxy listening on http://{}", listener.local_addr()?);
