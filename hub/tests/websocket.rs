@@ -26,12 +26,21 @@ async fn start(retained_events: usize) -> String {
 }
 
 async fn start_in(dir: &std::path::Path, retained_events: usize, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> String {
+    start_with(dir, retained_events, 15, shutdown).await
+}
+
+async fn start_with(
+    dir: &std::path::Path,
+    retained_events: usize,
+    heartbeat_secs: u64,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> String {
     let config = Config {
         bind: [127, 0, 0, 1].into(),
         port: 0,
         data_dir: dir.to_path_buf(),
         secret: None,
-        heartbeat_secs: 15,
+        heartbeat_secs,
         send_queue: 64,
         retained_events,
         redis_url: None,
@@ -555,5 +564,45 @@ async fn the_product_a_guide_views_is_highlighted_for_everyone() {
     match client.recv().await {
         ServerFrame::Event { event: Event::GuideProductChanged { product_id }, .. } => assert_eq!(product_id, Some("d".repeat(32))),
         other => panic!("expected the highlight, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_silent_peer_is_disconnected_and_an_answering_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = start_with(dir.path(), 16, 1, std::future::pending()).await;
+    let mut silent = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    let mut lively = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
+    silent.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
+    lively.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(6);
+    let mut silent_closed = None;
+    let mut lively_pongs = 0;
+    while tokio::time::Instant::now() < deadline && silent_closed.is_none() {
+        tokio::select! {
+            message = silent.socket.next() => match message {
+                Some(Ok(Message::Close(Some(frame)))) => silent_closed = Some(u16::from(frame.code)),
+                Some(Ok(_)) => {}
+                other => panic!("unexpected {other:?}"),
+            },
+            message = lively.socket.next() => {
+                if let Some(Ok(Message::Text(text))) = message {
+                    if let Ok(ServerFrame::Ping { nonce }) = serde_json::from_str(text.as_str()) {
+                        lively.send(&ClientFrame::Pong { nonce }).await;
+                        lively_pongs += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(silent_closed, Some(protocol::frame::close_code::HEARTBEAT_TIMEOUT));
+    assert!(lively_pongs >= 1);
+    // The one that answered is still served.
+    lively.send(&ClientFrame::Ping { nonce: 77 }).await;
+    loop {
+        if let ServerFrame::Pong { nonce } = lively.recv().await {
+            assert_eq!(nonce, 77);
+            break;
+        }
     }
 }
