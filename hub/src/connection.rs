@@ -27,6 +27,15 @@ static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
 /// How long a new connection may take to send `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// What the opening of a session leaves for its loop.
+struct Opened {
+    connection_id: u64,
+    rx: mpsc::Receiver<Outbound>,
+    close_reason: Arc<AtomicU16>,
+    /// False when the welcome could not be sent.
+    ok: bool,
+}
+
 pub struct Session {
     pub claims: HubClaims,
     pub codec: Codec,
@@ -72,66 +81,14 @@ impl Session {
     {
         let (mut sink, mut stream) = socket.split();
         let codec = self.codec;
-
-        // 1. hello
-        let hello = loop {
-            let Ok(Some(Ok(message))) = timeout(HELLO_TIMEOUT, stream.next()).await else { break None };
-            self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
-            let refusal = match decode(codec, &message) {
-                Ok(None) => continue,
-                Ok(Some(ClientFrame::Hello { last_seq, epoch })) => break Some((last_seq, epoch)),
-                Ok(Some(_)) => ServerFrame::error(None, ErrorCode::UnexpectedFrame, "the first frame must be hello"),
-                Err(detail) => ServerFrame::error(None, ErrorCode::BadFrame, detail),
-            };
-            if let Some(m) = encode(codec, &refusal) {
-                let _ = sink.send(m).await;
-            }
-            break None;
-        };
-        let Some((last_seq, epoch)) = hello else {
-            let _ = sink.send(close(close_code::NO_HELLO, "hello expected")).await;
+        // The opening runs boxed: its frames are large, and this future lives as long as
+        // the connection, so it should hold only what the loop needs.
+        let Some(Opened { connection_id, mut rx, close_reason, ok }) = Box::pin(self.open(&mut sink, &mut stream)).await
+        else {
             return;
         };
-
-        // 2. attach: welcome and replay go out before anything queued after them.
-        let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
-        let (tx, mut rx) = mpsc::channel::<Outbound>(self.send_queue.max(1));
-        let close_reason = Arc::new(AtomicU16::new(0));
-        let heartbeat_ms = self.heartbeat.as_millis() as u64;
-        let attached = self.room.attach(
-            connection_id,
-            &self.claims,
-            last_seq,
-            epoch.as_deref(),
-            tx,
-            close_reason.clone(),
-            heartbeat_ms,
-        );
-        self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
-        info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
-        let mut ok = true;
-        let video_token = self.video_token();
-        let mut welcome = attached.welcome;
-        if let (ServerFrame::Welcome { snapshot: Some(snapshot), .. }, Some(ServerFrame::VideoToken { token, .. })) =
-            (&mut welcome, &video_token)
-        {
-            // The reference fields, for clients that read the token from the state.
-            match self.claims.role {
-                protocol::Role::Guide => {
-                    if let Some(guides) = snapshot.state_for_guides.as_mut() {
-                        guides.video_guide_token = Some(token.clone());
-                    }
-                }
-                protocol::Role::Client => snapshot.state_for_clients.video_client_token = Some(token.clone()),
-            }
-        }
-        for frame in std::iter::once(&welcome).chain(attached.replay.iter()).chain(video_token.iter()) {
-            if let Some(m) = encode(codec, frame) {
-                ok &= sink.send(m).await.is_ok();
-            }
-        }
         if ok {
-            self.presence(true).await;
+            Box::pin(self.presence(true)).await;
         }
 
         // 3. the loop
@@ -187,7 +144,9 @@ impl Session {
                         if matches!(message, Message::Close(_)) { break; }
                         match decode(codec, &message) {
                             Ok(Some(frame)) => {
-                                if let Some(reply) = self.handle(frame).await {
+                                // Boxed: publishing (to Redis, say) is a large future, and
+                                // inbound frames are rare next to outbound ones.
+                                if let Some(reply) = Box::pin(self.handle(frame)).await {
                                     if let Some(m) = encode(codec, &reply) {
                                         if sink.send(m).await.is_err() { break; }
                                     }
@@ -223,10 +182,70 @@ impl Session {
         }
         self.room.detach(connection_id);
         if ok {
-            self.presence(false).await;
+            Box::pin(self.presence(false)).await;
         }
         self.metrics.connections_closed.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
+    }
+
+    /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
+    /// video token). `None` when the peer did not say hello.
+    async fn open<Si, St, E>(&self, sink: &mut Si, stream: &mut St) -> Option<Opened>
+    where
+        Si: Sink<Message, Error = E> + Unpin,
+        St: Stream<Item = Result<Message, E>> + Unpin,
+    {
+        let codec = self.codec;
+        let hello = loop {
+            let Ok(Some(Ok(message))) = timeout(HELLO_TIMEOUT, stream.next()).await else { break None };
+            self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
+            let refusal = match decode(codec, &message) {
+                Ok(None) => continue,
+                Ok(Some(ClientFrame::Hello { last_seq, epoch })) => break Some((last_seq, epoch)),
+                Ok(Some(_)) => ServerFrame::error(None, ErrorCode::UnexpectedFrame, "the first frame must be hello"),
+                Err(detail) => ServerFrame::error(None, ErrorCode::BadFrame, detail),
+            };
+            if let Some(m) = encode(codec, &refusal) {
+                let _ = sink.send(m).await;
+            }
+            break None;
+        };
+        let Some((last_seq, epoch)) = hello else {
+            let _ = sink.send(close(close_code::NO_HELLO, "hello expected")).await;
+            return None;
+        };
+
+        // Welcome and replay go out before anything queued after them.
+        let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = mpsc::channel::<Outbound>(self.send_queue.max(1));
+        let close_reason = Arc::new(AtomicU16::new(0));
+        let heartbeat_ms = self.heartbeat.as_millis() as u64;
+        let attached =
+            self.room.attach(connection_id, &self.claims, last_seq, epoch.as_deref(), tx, close_reason.clone(), heartbeat_ms);
+        self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
+        info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
+        let mut ok = true;
+        let video_token = self.video_token();
+        let mut welcome = attached.welcome;
+        if let (ServerFrame::Welcome { snapshot: Some(snapshot), .. }, Some(ServerFrame::VideoToken { token, .. })) =
+            (&mut welcome, &video_token)
+        {
+            // The reference fields, for clients that read the token from the state.
+            match self.claims.role {
+                protocol::Role::Guide => {
+                    if let Some(guides) = snapshot.state_for_guides.as_mut() {
+                        guides.video_guide_token = Some(token.clone());
+                    }
+                }
+                protocol::Role::Client => snapshot.state_for_clients.video_client_token = Some(token.clone()),
+            }
+        }
+        for frame in std::iter::once(&welcome).chain(attached.replay.iter()).chain(video_token.iter()) {
+            if let Some(m) = encode(codec, frame) {
+                ok &= sink.send(m).await.is_ok();
+            }
+        }
+        Some(Opened { connection_id, rx, close_reason, ok })
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.

@@ -178,7 +178,7 @@ pub enum ServerFrame {
         resume: Resume,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
-        snapshot: Option<Snapshot>,
+        snapshot: Option<Box<Snapshot>>,
         /// Milliseconds between the hub's pings.
         heartbeat_ms: u64,
     },

@@ -123,7 +123,7 @@ fn welcome_with_guide_snapshot_round_trips() {
         seq: 42,
         epoch: "e1".into(),
         resume: Resume::Snapshot,
-        snapshot: Some(snapshot),
+        snapshot: Some(Box::new(snapshot)),
         heartbeat_ms: 15_000,
     };
     assert_eq!(round_trip(Codec::Json, &frame), frame);

@@ -266,7 +266,7 @@ impl Room {
             (Resume::Replayed, None, replay, prev)
         } else {
             let resume = if last_seq.is_some() { Resume::Snapshot } else { Resume::Fresh };
-            (resume, Some(inner.snapshot_for(role)), Vec::new(), inner.seq)
+            (resume, Some(Box::new(inner.snapshot_for(role))), Vec::new(), inner.seq)
         };
         let welcome = ServerFrame::Welcome {
             appointment_id: self.appointment_id.clone(),
