@@ -11,11 +11,10 @@ use protocol::action::{Action, Interaction};
 use protocol::codec::{Codec, Encoded};
 use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent, VolatileFrame};
 use protocol::HubClaims;
-use tokio::sync::mpsc;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
-use crate::live::{Audience, Outbound, Queued, Room};
+use crate::live::{queue, Audience, Outbound, Queued, Room};
 use crate::metrics::Metrics;
 use crate::store::StoreError;
 use crate::video::LiveKit;
@@ -30,7 +29,7 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// What the opening of a session leaves for its loop.
 struct Opened {
     connection_id: u64,
-    rx: mpsc::Receiver<Outbound>,
+    rx: queue::Receiver<Outbound>,
     close_reason: Arc<AtomicU16>,
     /// False when the welcome could not be sent.
     ok: bool,
@@ -217,7 +216,7 @@ impl Session {
 
         // Welcome and replay go out before anything queued after them.
         let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = mpsc::channel::<Outbound>(self.send_queue.max(1));
+        let (tx, rx) = queue::channel::<Outbound>(self.send_queue);
         let close_reason = Arc::new(AtomicU16::new(0));
         let heartbeat_ms = self.heartbeat.as_millis() as u64;
         let attached =

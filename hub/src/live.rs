@@ -1,5 +1,6 @@
 //! Live appointments: one [`Room`] per appointment, found through [`Rooms`].
 
+pub mod queue;
 pub mod room;
 
 use std::sync::Arc;

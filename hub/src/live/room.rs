@@ -18,7 +18,7 @@ use protocol::frame::{close_code, Event, EventFrame, Resume, ServerFrame, Volati
 pub use protocol::internal::Audience;
 use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, StateForGuides};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
-use tokio::sync::mpsc;
+use super::queue::{self, TrySendError};
 
 use crate::cluster::Cluster;
 use crate::metrics::Metrics;
@@ -114,7 +114,7 @@ pub struct Subscriber {
     pub connection_id: u64,
     pub attendee_id: String,
     pub role: Role,
-    tx: mpsc::Sender<Outbound>,
+    tx: queue::Sender<Outbound>,
     /// The `seq` of the last event queued for this subscriber (the next one's `prev`).
     last_sent: u64,
     /// Set before the room drops the sender, so the connection knows why its queue ended.
@@ -241,7 +241,7 @@ impl Room {
         claims: &HubClaims,
         last_seq: Option<u64>,
         epoch: Option<&str>,
-        tx: mpsc::Sender<Outbound>,
+        tx: queue::Sender<Outbound>,
         close_reason: Arc<AtomicU16>,
         heartbeat_ms: u64,
     ) -> Attached {
@@ -355,10 +355,10 @@ impl Room {
             let item = Queued::Event { seq, prev: sub.last_sent, event: event.clone() };
             match sub.tx.try_send(Outbound { item, queued_at }) {
                 Ok(()) => sub.last_sent = seq,
-                Err(mpsc::error::TrySendError::Full(_)) => {
+                Err(TrySendError::Full(_)) => {
                     sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
                 }
-                Err(mpsc::error::TrySendError::Closed(_)) => {}
+                Err(TrySendError::Closed(_)) => {}
             }
         }
         // Dropping a subscriber drops its sender; its connection task then sees the queue
@@ -435,7 +435,7 @@ impl Room {
         let event = Arc::new(event);
         for sub in inner.subscribers.iter().filter(|s| includes(&audience, s.role, &s.attendee_id)) {
             let item = Queued::Volatile(event.clone());
-            if let Err(mpsc::error::TrySendError::Full(_)) = sub.tx.try_send(Outbound { item, queued_at }) {
+            if let Err(TrySendError::Full(_)) = sub.tx.try_send(Outbound { item, queued_at }) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -596,10 +596,10 @@ mod tests {
     async fn a_full_queue_drops_the_slow_subscriber_and_spares_the_others() {
         let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
         let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
-        let (slow_tx, mut slow_rx) = mpsc::channel(2);
+        let (slow_tx, mut slow_rx) = queue::channel(2);
         let slow_reason = Arc::new(AtomicU16::new(0));
         room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000);
-        let (fast_tx, mut fast_rx) = mpsc::channel(64);
+        let (fast_tx, mut fast_rx) = queue::channel(64);
         room.attach(2, &claims('f', Role::Client), None, None, fast_tx, Arc::default(), 1000);
 
         for alias in 1..=5 {
@@ -609,15 +609,15 @@ mod tests {
         assert_eq!(room.subscriber_count(), 1);
         // The slow one gets what fit in its queue, then the end of the queue.
         let mut slow = Vec::new();
-        while let Ok(outbound) = slow_rx.try_recv() {
+        while let Some(outbound) = slow_rx.try_recv() {
             slow.push(outbound.item);
         }
         assert_eq!(slow.len(), 2);
-        assert!(slow_rx.try_recv().is_err());
+        assert!(slow_rx.try_recv().is_none());
         // The fast one got all five, chained by prev.
         let mut prev = 0;
         for alias in 1..=5 {
-            match fast_rx.try_recv().unwrap().item {
+            match fast_rx.try_recv().expect("an item").item {
                 Queued::Event { seq, prev: p, event } => {
                     assert_eq!(p, prev);
                     assert_eq!(event.event, slide(alias));
@@ -657,13 +657,13 @@ mod tests {
         let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
         let mut receivers = Vec::new();
         for (n, (id, role)) in [('g', Role::Guide), ('a', Role::Client), ('b', Role::Client)].into_iter().enumerate() {
-            let (tx, rx) = mpsc::channel(8);
+            let (tx, rx) = queue::channel(8);
             room.attach(n as u64, &claims(id, role), None, None, tx, Arc::default(), 1000);
             receivers.push(rx);
         }
         let action = protocol::action::Action::LoadCart { attendee_id: None };
         room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action }).await.unwrap();
-        let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_ok()).collect();
+        let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_some()).collect();
         assert_eq!(got, [true, true, false]);
     }
 }

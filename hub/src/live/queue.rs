@@ -1,0 +1,157 @@
+//! A connection's bounded send queue: one sender (the room), one receiver (the
+//! connection task).
+//!
+//! tokio's mpsc allocates a block of 32 slots per channel up front; with tens of
+//! thousands of mostly idle connections that is most of a connection's memory. This
+//! queue allocates nothing until something is queued.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::Notify;
+
+struct State<T> {
+    items: VecDeque<T>,
+    /// The sender or the receiver is gone.
+    closed: bool,
+}
+
+struct Shared<T> {
+    // Held only to push or pop one item, never across an await.
+    state: Mutex<State<T>>,
+    capacity: usize,
+    notify: Notify,
+}
+
+impl<T> Shared<T> {
+    fn lock(&self) -> MutexGuard<'_, State<T>> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.notify.notify_one();
+    }
+}
+
+pub fn channel<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State { items: VecDeque::new(), closed: false }),
+        capacity: capacity.max(1),
+        notify: Notify::new(),
+    });
+    (Sender { shared: shared.clone() }, Receiver { shared })
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum TrySendError<T> {
+    /// The queue holds `capacity` items.
+    Full(T),
+    /// The receiver is gone.
+    Closed(T),
+}
+
+pub struct Sender<T> {
+    shared: Arc<Shared<T>>,
+}
+
+impl<T> Sender<T> {
+    pub fn try_send(&self, item: T) -> Result<(), TrySendError<T>> {
+        let mut state = self.shared.lock();
+        if state.closed {
+            return Err(TrySendError::Closed(item));
+        }
+        if state.items.len() >= self.shared.capacity {
+            return Err(TrySendError::Full(item));
+        }
+        state.items.push_back(item);
+        drop(state);
+        self.shared.notify.notify_one();
+        Ok(())
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.shared.lock().closed
+    }
+}
+
+impl<T> Drop for Sender<T> {
+    fn drop(&mut self) {
+        self.shared.close();
+    }
+}
+
+pub struct Receiver<T> {
+    shared: Arc<Shared<T>>,
+}
+
+impl<T> Receiver<T> {
+    /// The next item; `None` once the sender is gone and the queue is empty.
+    pub async fn recv(&mut self) -> Option<T> {
+        loop {
+            // Registered before looking, so a push between the look and the wait is
+            // not missed (notify_one also stores a permit when no one waits).
+            let notified = self.shared.notify.notified();
+            {
+                let mut state = self.shared.lock();
+                if let Some(item) = state.items.pop_front() {
+                    if state.items.is_empty() && state.items.capacity() > 16 {
+                        // A burst is over: give back its memory.
+                        state.items.shrink_to(4);
+                    }
+                    return Some(item);
+                }
+                if state.closed {
+                    return None;
+                }
+            }
+            notified.await;
+        }
+    }
+
+    /// The next item if one is queued.
+    pub fn try_recv(&mut self) -> Option<T> {
+        self.shared.lock().items.pop_front()
+    }
+}
+
+impl<T> Drop for Receiver<T> {
+    fn drop(&mut self) {
+        self.shared.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn items_come_out_in_order_and_the_end_after_them() {
+        let (tx, mut rx) = channel(3);
+        for i in 0..3 {
+            tx.try_send(i).unwrap();
+        }
+        assert_eq!(tx.try_send(3), Err(TrySendError::Full(3)));
+        drop(tx);
+        assert_eq!(rx.recv().await, Some(0));
+        assert_eq!(rx.recv().await, Some(1));
+        assert_eq!(rx.recv().await, Some(2));
+        assert_eq!(rx.recv().await, None);
+    }
+
+    #[tokio::test]
+    async fn a_waiting_receiver_wakes_for_a_push_and_a_sender_sees_it_gone() {
+        let (tx, mut rx) = channel(2);
+        let waiter = tokio::spawn(async move {
+            let got = rx.recv().await;
+            (got, rx)
+        });
+        tokio::task::yield_now().await;
+        tx.try_send(7).unwrap();
+        let (got, rx) = waiter.await.unwrap();
+        assert_eq!(got, Some(7));
+        drop(rx);
+        assert!(tx.is_closed());
+        assert_eq!(tx.try_send(8), Err(TrySendError::Closed(8)));
+    }
+}
