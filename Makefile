@@ -44,7 +44,7 @@ system-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-test-rust: web-deps
+test-rust: system-deps web-deps
 	$(CARGO) test --workspace
 
 test-web: web-deps
