@@ -2,6 +2,8 @@
 //! "Presentation"), in the shapes of `reference/dsr-openapi.json`.
 
 pub mod appointment;
+pub mod attendee;
+pub mod interaction;
 pub mod join;
 pub mod lifecycle;
 pub mod presentation;
@@ -19,6 +21,8 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/{id}/start", post(lifecycle::start))
         .route("/_action/dsr/appointment/{id}/end", post(lifecycle::end))
         .route("/_action/dsr/appointment/{id}/presentation/state", get(lifecycle::guide_state))
+        .route("/_action/dsr/appointment/attendee/{id}/sw-context-token", get(attendee::context_token))
+        .route("/_action/dsr/appointment/attendee/{id}/remove", post(attendee::remove))
 }
 
 /// Routes under `/store-api` (client side).
@@ -27,4 +31,8 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/appointment/{presentation_path}/join-as-client", post(join::as_client))
         .route("/dsr/appointment/presentation", get(presentation::structure))
         .route("/dsr/appointment/presentation/state", get(lifecycle::client_state))
+        .route("/dsr/interaction", post(interaction::create))
+        .route("/dsr/appointment/collection/last-seen", get(interaction::last_seen))
+        .route("/dsr/appointment/collection/{alias}", get(interaction::list))
+        .route("/dsr/appointment/collection/{alias}/{product_id}", post(interaction::add).delete(interaction::remove))
 }

@@ -17,6 +17,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0002_catalog.sql")),
         M::up(include_str!("storage/0003_account.sql")),
         M::up(include_str!("storage/0004_cart.sql")),
+        M::up(include_str!("storage/0005_listing_tuning.sql")),
+        M::up(include_str!("storage/0006_payment_shipping.sql")),
+        M::up(include_str!("storage/dsr_0001_interactions.sql")),
     ])
 }
 

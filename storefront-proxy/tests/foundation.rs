@@ -419,3 +419,112 @@ async fn start_end_and_lock_reach_everyone_and_gate_joining() {
     // Without a bearer token nothing moves.
     assert_eq!(servers.http.post(format!("{}{start_url}", servers.base)).send().await.unwrap().status(), 401);
 }
+
+#[tokio::test]
+async fn interactions_fill_collections_and_reach_the_guide() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let guide = servers.join_as_guide().await;
+    let client = servers.join_as_client("Ada").await;
+    let token = client["newContextToken"].as_str().unwrap().to_owned();
+    let headers = [("sw-access-key", KEY), ("sw-context-token", token.as_str())];
+    let mut guide_socket = connect(&servers.base, guide["hubToken"].as_str().unwrap()).await;
+    assert!(matches!(next_frame(&mut guide_socket).await, ServerFrame::Welcome { .. }));
+    let (p1, p2, p3) = ("1".repeat(32), "2".repeat(32), "3".repeat(32));
+
+    for product in [&p1, &p2, &p3, &p1] {
+        let (status, body) = servers.post("/store-api/dsr/interaction", &headers, json!({"name": "product.viewed", "payload": {"productId": product}})).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, seen) = servers.get("/store-api/dsr/appointment/collection/last-seen", &headers).await;
+    assert_eq!(seen["collection"]["lastSeen"], json!([p1, p3, p2]), "newest first, no duplicates");
+
+    let (status, _) = servers.post("/store-api/dsr/interaction", &headers, json!({"name": "attendee.product.collection.liked", "payload": {"productId": p2}})).await;
+    assert_eq!(status, 200);
+    let (_, liked) = servers.get("/store-api/dsr/appointment/collection/liked", &headers).await;
+    assert_eq!(liked["collection"]["liked"], json!([p2]));
+    // Disliking moves it.
+    let response = servers.http.post(format!("{}/store-api/dsr/appointment/collection/disliked/{p2}", servers.base)).header("sw-access-key", KEY).header("sw-context-token", &token).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let (_, liked) = servers.get("/store-api/dsr/appointment/collection/liked", &headers).await;
+    assert_eq!(liked["collection"]["liked"], json!([]));
+    let (_, disliked) = servers.get("/store-api/dsr/appointment/collection/disliked", &headers).await;
+    assert_eq!(disliked["collection"]["disliked"], json!([p2]));
+    let response = servers.http.delete(format!("{}/store-api/dsr/appointment/collection/disliked/{p2}", servers.base)).header("sw-access-key", KEY).header("sw-context-token", &token).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+
+    // The guide saw the like live.
+    loop {
+        match next_event(&mut guide_socket).await {
+            Event::AttendeeCollectionChanged { attendee_id, collection, product_id, added: true } if collection == protocol::frame::Collection::Liked => {
+                assert_eq!(attendee_id, client["attendeeId"]);
+                assert_eq!(product_id, p2);
+                break;
+            }
+            _ => continue,
+        }
+    }
+
+    // Bad input changes nothing and says why.
+    for (body, pointer) in [
+        (json!({"name": "product.viewed", "payload": {"productId": "nope"}}), "/payload/productId"),
+        (json!({"name": "teleport", "payload": {}}), "/payload"),
+        (json!({"payload": {}}), "/name"),
+        (json!({"name": "keep.alive", "payload": {}, "lifeTimeInSeconds": "long"}), "/lifeTimeInSeconds"),
+    ] {
+        let (status, error) = servers.post("/store-api/dsr/interaction", &headers, body).await;
+        assert_eq!(status, 400, "{error}");
+        assert_eq!(error["errors"][0]["source"]["pointer"], pointer, "{error}");
+    }
+    let (status, _) = servers.post("/store-api/dsr/appointment/collection/favourite/1", &headers, json!({})).await;
+    assert_eq!(status, 404);
+    let (status, _) = servers.get("/store-api/dsr/appointment/collection/liked", &[("sw-access-key", KEY)]).await;
+    assert_eq!(status, 403);
+    let (_, seen) = servers.get("/store-api/dsr/appointment/collection/last-seen", &headers).await;
+    assert_eq!(seen["collection"]["lastSeen"].as_array().unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn the_guide_gets_a_cart_context_only_with_permission_and_can_remove_an_attendee() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let bearer = servers.admin_token().await;
+    let auth = format!("Bearer {bearer}");
+    let client = servers.join_as_client("Ada").await;
+    let attendee_id = client["attendeeId"].as_str().unwrap();
+    let token_url = format!("/api/_action/dsr/appointment/attendee/{attendee_id}/sw-context-token");
+    let mut client_socket = connect(&servers.base, client["hubToken"].as_str().unwrap()).await;
+    assert!(matches!(next_frame(&mut client_socket).await, ServerFrame::Welcome { .. }));
+
+    let (status, body) = servers.get(&token_url, &[("authorization", &auth)]).await;
+    assert_eq!(status, 403, "{body}");
+    assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING");
+    let grant = ClientFrame::Action { r#ref: Some(1), action: Action::SetCartPermission { granted: true } };
+    client_socket.send(Message::text(serde_json::to_string(&grant).unwrap())).await.unwrap();
+    loop {
+        if let Event::CartPermissionChanged { .. } = next_event(&mut client_socket).await {
+            break;
+        }
+    }
+    let (status, body) = servers.get(&token_url, &[("authorization", &auth)]).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["attendee-sw-context-token"], client["newContextToken"]);
+    let (status, _) = servers.get("/api/_action/dsr/appointment/attendee/ffffffffffffffffffffffffffffffff/sw-context-token", &[("authorization", &auth)]).await;
+    assert_eq!(status, 404);
+
+    let (status, body) = servers.post(&format!("/api/_action/dsr/appointment/attendee/{attendee_id}/remove"), &[("authorization", &auth)], json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["attendeeId"], attendee_id);
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(3), client_socket.next()).await.unwrap() {
+            Some(Ok(Message::Close(Some(frame)))) => break u16::from(frame.code),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close, got {other:?}"),
+        }
+    };
+    assert_eq!(closed, protocol::frame::close_code::REMOVED);
+    let token = client["newContextToken"].as_str().unwrap();
+    let (status, body) = servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY), ("sw-context-token", token)], json!({})).await;
+    assert_eq!(status, 403);
+    assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED");
+}

@@ -194,16 +194,24 @@ pub async fn as_client(
             if let Err(refused) = may_join(&tx, &appointment, context_token.as_deref())? {
                 return Ok(Err(refused));
             }
-            let existing: Option<(String, Option<String>)> = match &context_token {
+            let existing: Option<(String, Option<String>, Option<String>)> = match &context_token {
                 Some(token) => tx
                     .query_row(
-                        "SELECT id, name FROM attendee WHERE appointment_id = ?1 AND context_token = ?2 AND type = 'CLIENT'",
+                        "SELECT id, name, removed_at FROM attendee WHERE appointment_id = ?1 AND context_token = ?2 AND type = 'CLIENT'",
                         params![appointment.id, token],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                     )
                     .optional()?,
                 None => None,
             };
+            if existing.as_ref().is_some_and(|(_, _, removed)| removed.is_some()) {
+                return Ok(Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED",
+                    "You were removed from this appointment.",
+                )));
+            }
+            let existing = existing.map(|(id, name, _)| (id, name));
             let (attendee_id, attendee_name, context_token) = match (existing, context_token) {
                 (Some((id, old_name)), Some(token)) => {
                     let name = name.or(old_name);

@@ -1,0 +1,115 @@
+//! Attendees: who a store context token belongs to, the guide's access to an attendee's
+//! shop context (only with the attendee's cart permission), and removing an attendee.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use protocol::frame::Event;
+use protocol::internal::Audience;
+use protocol::CartPermission;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::{json, Value};
+
+use crate::admin::AdminUser;
+use crate::app::App;
+use crate::error::{ApiError, ApiResult};
+use crate::storage::now_rfc3339;
+
+/// An attendee as the routes need it.
+#[derive(Debug, Clone)]
+pub struct Attendee {
+    pub id: String,
+    pub appointment_id: String,
+    pub context_token: String,
+    pub removed: bool,
+}
+
+impl Attendee {
+    fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Attendee> {
+        Ok(Attendee {
+            id: r.get(0)?,
+            appointment_id: r.get(1)?,
+            context_token: r.get(2)?,
+            removed: r.get::<_, Option<String>>(3)?.is_some(),
+        })
+    }
+
+    /// The client attendee a store context token belongs to (its latest join).
+    pub fn by_context_token(conn: &Connection, token: &str) -> rusqlite::Result<Option<Attendee>> {
+        conn.query_row(
+            "SELECT id, appointment_id, context_token, removed_at FROM attendee
+             WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1",
+            [token],
+            Attendee::from_row,
+        )
+        .optional()
+    }
+
+    pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Attendee>> {
+        conn.query_row("SELECT id, appointment_id, context_token, removed_at FROM attendee WHERE id = ?1", [id], Attendee::from_row)
+            .optional()
+    }
+}
+
+/// The attendee of a store request's context token, or 403.
+pub async fn of_context(app: &App, token: Option<String>) -> ApiResult<Attendee> {
+    let token = token.ok_or_else(super::presentation::not_an_attendee)?;
+    app.db
+        .call(move |conn| Ok(Attendee::by_context_token(conn, &token)?))
+        .await?
+        .filter(|attendee| !attendee.removed)
+        .ok_or_else(super::presentation::not_an_attendee)
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND", "The attendee could not be found.")
+}
+
+async fn load(app: &App, id: String) -> ApiResult<Attendee> {
+    app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?.ok_or_else(not_found)
+}
+
+/// `GET /api/_action/dsr/appointment/attendee/{id}/sw-context-token`: the attendee's shop
+/// context, for the guide to view and edit their cart, only while they granted it.
+pub async fn context_token(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    let attendee = load(&app, id).await?;
+    let state = app.hub.state(&attendee.appointment_id).await.map_err(super::lifecycle::hub_unavailable)?;
+    let granted = state
+        .state_for_guides
+        .as_ref()
+        .and_then(|guides| guides.clients.get(&attendee.id).or_else(|| guides.inactive_clients.get(&attendee.id)))
+        .is_some_and(|summary| summary.cart_permission == CartPermission::Granted);
+    if !granted || attendee.removed {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING",
+            "The attendee has not granted access to their cart.",
+        ));
+    }
+    Ok(Json(json!({ "attendee-sw-context-token": attendee.context_token })))
+}
+
+/// `POST /api/_action/dsr/appointment/attendee/{id}/remove`: the attendee is closed out
+/// of the live room and cannot join again with the same session.
+pub async fn remove(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    let attendee = load(&app, id).await?;
+    let attendee_id = attendee.id.clone();
+    let changed = app
+        .db
+        .call(move |conn| {
+            Ok(conn.execute("UPDATE attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL", params![attendee_id, now_rfc3339()])?
+                > 0)
+        })
+        .await?;
+    if changed {
+        let event = Event::AttendeeRemoved { attendee_id: attendee.id.clone() };
+        if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Everyone, event).await {
+            let attendee_id = attendee.id.clone();
+            app.db
+                .call(move |conn| Ok(conn.execute("UPDATE attendee SET removed_at = NULL WHERE id = ?1", [attendee_id])?))
+                .await?;
+            return Err(super::lifecycle::hub_unavailable(error));
+        }
+    }
+    Ok(Json(json!({ "message": "Attendee removed successfully", "attendeeId": attendee.id })))
+}
