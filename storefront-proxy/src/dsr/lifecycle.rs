@@ -10,7 +10,7 @@ use axum::Json;
 use protocol::frame::{AppointmentSettings, Event};
 use protocol::internal::Audience;
 use protocol::state::{AppointmentMode, AttendeeRestrictionType, VideoAudioSettings};
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 use serde_json::{json, Value};
 
 use super::appointment::{self, Appointment};
@@ -124,21 +124,8 @@ pub async fn guide_state(_: AdminUser, State(app): State<App>, Path(id): Path<St
 
 /// `GET /store-api/dsr/appointment/presentation/state`, for the attendee of the context.
 pub async fn client_state(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>) -> ApiResult<Json<Value>> {
-    let token = token.ok_or_else(super::presentation::not_an_attendee)?;
-    let appointment_id: Option<String> = app
-        .db
-        .call(move |conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT appointment_id FROM attendee WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1",
-                    [&token],
-                    |r| r.get(0),
-                )
-                .optional()?)
-        })
-        .await?;
-    let appointment_id = appointment_id.ok_or_else(super::presentation::not_an_attendee)?;
-    let snapshot = app.hub.state(&appointment_id).await.map_err(hub_unavailable)?;
+    let attendee = super::attendee::of_context(&app, token).await?;
+    let snapshot = app.hub.state(&attendee.appointment_id).await.map_err(hub_unavailable)?;
     Ok(Json(json!({
         "stateForAll": snapshot.state_for_all,
         "stateForClients": snapshot.state_for_clients,

@@ -12,17 +12,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::store_api::{ContextToken, SalesChannel};
 
 pub async fn structure(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>) -> ApiResult<Json<Value>> {
-    let token = token.ok_or_else(not_an_attendee)?;
+    let attendee = super::attendee::of_context(&app, token).await?;
     let structure = app
         .db
         .call(move |conn| {
             let presentation_id: Option<String> = conn
-                .query_row(
-                    "SELECT ap.presentation_id FROM attendee a JOIN appointment ap ON ap.id = a.appointment_id
-                     WHERE a.context_token = ?1 ORDER BY a.joined_at DESC LIMIT 1",
-                    [&token],
-                    |r| r.get(0),
-                )
+                .query_row("SELECT presentation_id FROM appointment WHERE id = ?1", [&attendee.appointment_id], |r| r.get(0))
                 .optional()?;
             let Some(presentation_id) = presentation_id else { return Ok(None) };
             let mut pages = conn.prepare(
