@@ -11,23 +11,27 @@ cleanup() { pkill -f "$dir" 2>/dev/null || true; kill $(jobs -p) 2>/dev/null || 
 trap cleanup EXIT
 export HUB_SECRET=bench-secret BIND=127.0.0.1 RUST_LOG=error
 hubs=()
+metrics=()
 if [ "$mode" = cluster ]; then
   redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly yes --dir "$dir" >/dev/null &
   sleep 0.5
   for i in 1 2 3; do
     REDIS_URL=redis://127.0.0.1:6390/ HUB_PORT=$((8100 + i)) DATA_DIR="$dir/hub$i" ./target/release/hub >"$dir/hub$i.log" 2>&1 &
     hubs+=("ws://127.0.0.1:$((8100 + i))/ws")
+    metrics+=("http://127.0.0.1:$((8100 + i))/metrics")
   done
 else
   HUB_PORT=8101 DATA_DIR="$dir/hub1" ./target/release/hub >"$dir/hub1.log" 2>&1 &
   hubs+=("ws://127.0.0.1:8101/ws")
+  metrics+=("http://127.0.0.1:8101/metrics")
 fi
 PORT=8001 HUB_PORT=8101 DATA_DIR="$dir/shop" SHOP_ENDPOINT=http://127.0.0.1:8001 ./target/release/storefront-proxy >"$dir/proxy.log" 2>&1 &
 sleep 1.5
 hub_urls=$(IFS=,; echo "${hubs[*]}")
+metric_urls=$(IFS=,; echo "${metrics[*]}")
 for clients in ${sizes[@]}; do
   echo "== $mode, $clients attendees"
   ./target/release/loadtest --base-url http://127.0.0.1:8001 --hub-url "$hub_urls" \
-    --hub-metrics http://127.0.0.1:8101/metrics --clients "$clients" --source-addresses 8 \
+    --hub-metrics "$metric_urls" --clients "$clients" --source-addresses 8 \
     --join-concurrency 128 --slides 50 --interval-ms 100 --highlight-every 5 --hold-secs 3 || true
 done

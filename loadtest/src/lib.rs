@@ -29,9 +29,9 @@ pub struct Options {
     /// to a hub, `ws://127.0.0.1:8100/ws`). Several, comma-separated, are used in turn.
     #[arg(long, value_delimiter = ',')]
     pub hub_url: Vec<String>,
-    /// The hub's `/metrics`, to read its memory per connection.
-    #[arg(long)]
-    pub hub_metrics: Option<String>,
+    /// The hubs' `/metrics` (comma-separated), to read their memory per connection.
+    #[arg(long, value_delimiter = ',')]
+    pub hub_metrics: Vec<String>,
     #[arg(long, default_value = "SWSCSALESROOMDEMO000000000")]
     pub access_key: String,
     #[arg(long, default_value = "demo")]
@@ -168,9 +168,14 @@ fn decode(message: &Message) -> Option<ServerFrame> {
     }
 }
 
-async fn hub_memory(http: &reqwest::Client, url: &Option<String>) -> Option<u64> {
-    let text = http.get(url.as_ref()?).send().await.ok()?.text().await.ok()?;
-    text.lines().find_map(|l| l.strip_prefix("process_resident_memory_bytes ")?.trim().parse().ok())
+/// The resident memory of all the hubs, summed.
+async fn hub_memory(http: &reqwest::Client, urls: &[String]) -> Option<u64> {
+    let mut total = 0;
+    for url in urls {
+        let text = http.get(url).send().await.ok()?.text().await.ok()?;
+        total += text.lines().find_map(|l| l.strip_prefix("process_resident_memory_bytes ")?.trim().parse::<u64>().ok())?;
+    }
+    (!urls.is_empty()).then_some(total)
 }
 
 pub async fn run(options: &Options) -> anyhow::Result<Report> {

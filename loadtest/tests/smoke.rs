@@ -43,7 +43,7 @@ async fn every_attendee_receives_every_slide_change() {
     let options = loadtest::Options {
         base_url: base,
         hub_url: vec![],
-        hub_metrics: Some(format!("http://127.0.0.1:{hub_port}/metrics")),
+        hub_metrics: vec![format!("http://127.0.0.1:{hub_port}/metrics")],
         access_key: "SWSCSALESROOMDEMO000000000".into(),
         presentation_path: "demo".into(),
         clients: 4,
