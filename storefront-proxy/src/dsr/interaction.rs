@@ -15,15 +15,11 @@ use serde_json::{json, Value};
 use super::attendee::{self, Attendee};
 use crate::app::App;
 use crate::error::{ApiError, ApiResult};
-use crate::storage::{new_id, now_rfc3339};
+use crate::storage::{is_id, new_id, now_rfc3339};
 use crate::store_api::{ContextToken, SalesChannel};
 
 /// Last-seen lists keep this many products.
 const LAST_SEEN_LIMIT: i64 = 100;
-
-fn is_id(s: &str) -> bool {
-    s.len() == 32 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
 
 fn invalid(pointer: &str, detail: impl Into<String>) -> ApiError {
     ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", detail).at(pointer)

@@ -75,14 +75,9 @@ fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiRes
     Ok(response)
 }
 
+/// A fresh shop session for an attendee (cart, wishlist and checkout inside the room).
 fn new_context(conn: &Connection, sales_channel_id: &str) -> rusqlite::Result<String> {
-    let token = new_id() + &new_id();
-    let now = now_rfc3339();
-    conn.execute(
-        "INSERT INTO store_context (token, sales_channel_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
-        params![token, sales_channel_id, now],
-    )?;
-    Ok(token)
+    crate::context::session::ensure(conn, sales_channel_id, None)
 }
 
 fn sales_channel_name(conn: &Connection, id: &str) -> rusqlite::Result<String> {
