@@ -96,82 +96,85 @@ impl Session {
         let mut last_heard = Instant::now();
         let mut nonce = 0u64;
         let mut close_with: Option<(u16, &'static str)> = None;
-        while ok {
-            tokio::select! {
-                biased;
-                outbound = rx.recv() => match outbound {
-                    Some(Outbound { item, queued_at }) => {
-                        // What a client may publish follows broadcast mode and the
-                        // appointment's settings: a change brings a new video token.
-                        let regrant = matches!(
-                            &item,
-                            Queued::Event { event, .. } if matches!(event.event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
-                        ) && self.claims.role == protocol::Role::Client;
-                        let message = match &item {
-                            Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
-                            Queued::Volatile(event) => encode(codec, &VolatileFrame { event }),
-                        };
-                        if let Some(m) = message {
-                            if sink.send(m).await.is_err() { break; }
-                            self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
-                            self.metrics.fan_out_latency.observe(queued_at.elapsed());
-                        }
-                        if let Some(token) = regrant.then(|| self.video_token()).flatten() {
-                            if let Some(m) = encode(codec, &token) {
+        // A peer whose welcome could not be sent is done already.
+        if ok {
+            loop {
+                tokio::select! {
+                    biased;
+                    outbound = rx.recv() => match outbound {
+                        Some(Outbound { item, queued_at }) => {
+                            // What a client may publish follows broadcast mode and the
+                            // appointment's settings: a change brings a new video token.
+                            let regrant = matches!(
+                                &item,
+                                Queued::Event { event, .. } if matches!(event.event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
+                            ) && self.claims.role == protocol::Role::Client;
+                            let message = match &item {
+                                Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
+                                Queued::Volatile(event) => encode(codec, &VolatileFrame { event }),
+                            };
+                            if let Some(m) = message {
                                 if sink.send(m).await.is_err() { break; }
+                                self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
+                                self.metrics.fan_out_latency.observe(queued_at.elapsed());
                             }
-                        }
-                    }
-                    None => {
-                        // The room dropped us.
-                        let code = close_reason.load(Ordering::Relaxed);
-                        if code == close_code::SLOW_CONSUMER {
-                            self.metrics.slow_consumers.fetch_add(1, Ordering::Relaxed);
-                            close_with = Some((code, "too slow; resume"));
-                        } else if code == close_code::REMOVED {
-                            close_with = Some((code, "removed from the appointment"));
-                        } else {
-                            close_with = Some((close_code::GOING_AWAY, "closing"));
-                        }
-                        break;
-                    }
-                },
-                inbound = stream.next() => match inbound {
-                    Some(Ok(message)) => {
-                        last_heard = Instant::now();
-                        self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
-                        if matches!(message, Message::Close(_)) { break; }
-                        match decode(codec, &message) {
-                            Ok(Some(frame)) => {
-                                // Boxed: publishing (to Redis, say) is a large future, and
-                                // inbound frames are rare next to outbound ones.
-                                if let Some(reply) = Box::pin(self.handle(frame)).await {
-                                    if let Some(m) = encode(codec, &reply) {
-                                        if sink.send(m).await.is_err() { break; }
-                                    }
-                                }
-                            }
-                            Ok(None) => {}
-                            Err(detail) => {
-                                self.metrics.bad_frames.fetch_add(1, Ordering::Relaxed);
-                                let error = ServerFrame::error(None, ErrorCode::BadFrame, detail);
-                                if let Some(m) = encode(codec, &error) {
+                            if let Some(token) = regrant.then(|| self.video_token()).flatten() {
+                                if let Some(m) = encode(codec, &token) {
                                     if sink.send(m).await.is_err() { break; }
                                 }
                             }
                         }
-                    }
-                    Some(Err(error)) => { debug!(%error, "socket error"); break; }
-                    None => break,
-                },
-                _ = ping.tick() => {
-                    if last_heard.elapsed() > self.heartbeat * 2 {
-                        close_with = Some((close_code::HEARTBEAT_TIMEOUT, "heartbeat timeout"));
-                        break;
-                    }
-                    nonce += 1;
-                    if let Some(m) = encode(codec, &ServerFrame::Ping { nonce }) {
-                        if sink.send(m).await.is_err() { break; }
+                        None => {
+                            // The room dropped us.
+                            let code = close_reason.load(Ordering::Relaxed);
+                            if code == close_code::SLOW_CONSUMER {
+                                self.metrics.slow_consumers.fetch_add(1, Ordering::Relaxed);
+                                close_with = Some((code, "too slow; resume"));
+                            } else if code == close_code::REMOVED {
+                                close_with = Some((code, "removed from the appointment"));
+                            } else {
+                                close_with = Some((close_code::GOING_AWAY, "closing"));
+                            }
+                            break;
+                        }
+                    },
+                    inbound = stream.next() => match inbound {
+                        Some(Ok(message)) => {
+                            last_heard = Instant::now();
+                            self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
+                            if matches!(message, Message::Close(_)) { break; }
+                            match decode(codec, &message) {
+                                Ok(Some(frame)) => {
+                                    // Boxed: publishing (to Redis, say) is a large future, and
+                                    // inbound frames are rare next to outbound ones.
+                                    if let Some(reply) = Box::pin(self.handle(frame)).await {
+                                        if let Some(m) = encode(codec, &reply) {
+                                            if sink.send(m).await.is_err() { break; }
+                                        }
+                                    }
+                                }
+                                Ok(None) => {}
+                                Err(detail) => {
+                                    self.metrics.bad_frames.fetch_add(1, Ordering::Relaxed);
+                                    let error = ServerFrame::error(None, ErrorCode::BadFrame, detail);
+                                    if let Some(m) = encode(codec, &error) {
+                                        if sink.send(m).await.is_err() { break; }
+                                    }
+                                }
+                            }
+                        }
+                        Some(Err(error)) => { debug!(%error, "socket error"); break; }
+                        None => break,
+                    },
+                    _ = ping.tick() => {
+                        if last_heard.elapsed() > self.heartbeat * 2 {
+                            close_with = Some((close_code::HEARTBEAT_TIMEOUT, "heartbeat timeout"));
+                            break;
+                        }
+                        nonce += 1;
+                        if let Some(m) = encode(codec, &ServerFrame::Ping { nonce }) {
+                            if sink.send(m).await.is_err() { break; }
+                        }
                     }
                 }
             }

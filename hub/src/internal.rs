@@ -27,7 +27,7 @@ fn same_secret(given: &[u8], secret: &[u8]) -> bool {
     given.len() == secret.len() && given.iter().zip(secret).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-fn authorized(hub: &Hub, headers: &HeaderMap) -> Result<(), Response> {
+fn authorized(hub: &Hub, headers: &HeaderMap) -> Result<(), Box<Response>> {
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -36,13 +36,13 @@ fn authorized(hub: &Hub, headers: &HeaderMap) -> Result<(), Response> {
     if same_secret(given.as_bytes(), hub.secret()) {
         Ok(())
     } else {
-        Err(refuse(StatusCode::UNAUTHORIZED, "HUB__UNAUTHORIZED", "The internal API needs the shared secret."))
+        Err(Box::new(refuse(StatusCode::UNAUTHORIZED, "HUB__UNAUTHORIZED", "The internal API needs the shared secret.")))
     }
 }
 
 async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
     if let Err(refused) = authorized(&hub, &headers) {
-        return refused;
+        return *refused;
     }
     let request: PublishRequest = match serde_json::from_slice(&body) {
         Ok(request) => request,
@@ -73,7 +73,7 @@ async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::B
 /// The guide's view of the live state (`stateForAll`, `stateForClients`, `stateForGuides`).
 async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Err(refused) = authorized(&hub, &headers) {
-        return refused;
+        return *refused;
     }
     if !is_id(&id) {
         return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_ID", "The appointment id must be 32 lowercase hex characters");

@@ -12,7 +12,7 @@ use crate::gateway::upstream::{self, Upstream};
 use axum::routing::any;
 use crate::error::ApiError;
 use crate::storage::Db;
-use crate::{account, admin, cart, catalog, cms, context, dsr, gateway, media, navigation, store_api};
+use crate::{account, admin, cart, catalog, checkout, cms, context, dsr, gateway, media, navigation, store_api};
 
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
@@ -52,6 +52,7 @@ impl App {
             .merge(context::routes())
             .merge(account::routes())
             .merge(cart::routes())
+            .merge(checkout::routes())
             .merge(catalog::routes())
             .merge(navigation::routes())
             .merge(cms::routes())

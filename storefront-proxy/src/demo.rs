@@ -63,6 +63,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
         let demo = catalog::seed(&tx)?;
         cms::seed(&tx, &demo)?;
         account::seed(&tx, &demo)?;
+        account::seed_methods(&tx, &demo)?;
         if options.extra_products > 0 {
             bulk::seed(&tx, &demo, options.extra_products)?;
         }

@@ -6,6 +6,7 @@ pub mod admin;
 pub mod app;
 pub mod cart;
 pub mod catalog;
+pub mod checkout;
 pub mod cms;
 pub mod config;
 pub mod context;

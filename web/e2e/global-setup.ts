@@ -73,13 +73,20 @@ function stop({ child }: Spawned): Promise<void> {
   });
 }
 
+export interface Servers {
+  /** The storefront-proxy's origin: the app, the shop APIs and the hub socket. */
+  origin: string;
+  /** Stops both servers and removes their data directory. */
+  teardown: () => Promise<void>;
+}
+
 /**
  * Starts the real hub and storefront-proxy on free ports with a fresh data directory,
- * serving this package's `dist/`, and sets SALESROOM_BASE_URL for the tests. The
- * binaries come from SALESROOM_BIN_DIR (relative paths are taken from web/), by default
- * ../target/debug. Returns the teardown, which stops both and removes the directory.
+ * serving this package's `dist/`. The binaries come from SALESROOM_BIN_DIR (relative
+ * paths are taken from web/), by default ../target/debug. A spec that changes the demo
+ * appointment for good (start, lock, end) starts its own pair with this.
  */
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export async function startServers(): Promise<Servers> {
   const webDist = path.join(WEB_DIR, 'dist');
   if (!existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
 
@@ -112,6 +119,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await teardown();
     throw error;
   }
+  return { origin, teardown };
+}
+
+/** Starts the servers every spec shares and sets SALESROOM_BASE_URL; returns the teardown. */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const { origin, teardown } = await startServers();
   process.env.SALESROOM_BASE_URL = origin;
   return teardown;
 }

@@ -9,10 +9,9 @@ test('an attendee follows every slide the guide switches to', async ({ browser }
   await attendee.getByLabel('Your name').fill('Ada Attendee');
   await attendee.getByLabel(/privacy policy/).check();
   await attendee.getByRole('button', { name: 'Join' }).click();
-  await expect(attendee).toHaveURL(/\/presentation\/demo$/);
+  // Not started yet: the waiting room.
+  await expect(attendee).toHaveURL(/\/presentation\/demo\/waiting$/);
   await expect(attendee.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
-  const attendeeSlide = attendee.getByTestId('slide-position');
-  await expect(attendeeSlide).toHaveText('Slide 1');
 
   await guide.goto('/guide/demo');
   await expect(guide).toHaveURL(/\/guide\/demo\/login$/);
@@ -24,6 +23,13 @@ test('an attendee follows every slide the guide switches to', async ({ browser }
   const guideSlide = guide.getByTestId('slide-position');
   await expect(guideSlide).toHaveText(/^Slide 1 of \d+$/);
   await expect(guide.getByRole('button', { name: 'Previous slide' })).toBeDisabled();
+
+  await guide.getByRole('button', { name: 'Start presentation' }).click();
+  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  await expect(attendee).toHaveURL(/\/presentation\/demo$/);
+  await expect(attendee.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  const attendeeSlide = attendee.getByTestId('slide-position');
+  await expect(attendeeSlide).toHaveText('Slide 1');
 
   const next = guide.getByRole('button', { name: 'Next slide' });
   for (const number of [2, 3, 4]) {

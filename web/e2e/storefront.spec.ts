@@ -49,7 +49,7 @@ test.describe('the shop in English', () => {
   test('pages through a listing of 10 products per page', async ({ page }) => {
     await page.goto('/');
     await mainNav(page).getByRole('link', { name: 'Clothing', exact: true }).click();
-    await expect(productCards(page).first()).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Clothing' })).toBeVisible();
     // Clothing holds more than 10 products (demo data): two pages.
     const pagination = page.getByRole('navigation', { name: 'Pages' });
     await expect(pagination).toBeVisible();
@@ -83,10 +83,11 @@ test.describe('the shop in English', () => {
   test('quick view opens in a modal and Escape closes it', async ({ page }) => {
     await page.goto('/');
     await mainNav(page).getByRole('link', { name: 'Clothing', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Clothing' })).toBeVisible();
     const card = productCards(page).first();
     await card.hover();
     await card.getByRole('button', { name: /^Quick view/ }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = page.getByRole('dialog', { name: 'Quick view' });
     await expect(dialog.getByRole('button', { name: 'Add to cart' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
@@ -154,7 +155,7 @@ test.describe('the shop in German', () => {
   test('the language switch keeps the page', async ({ page }) => {
     await page.goto('/Clothing/');
     await expect(page.getByRole('heading', { level: 1, name: 'Clothing' })).toBeVisible();
-    await page.getByLabel('Language').selectOption('de-DE');
+    await header(page).getByLabel('Language').selectOption('de-DE');
     await expect(page).toHaveURL(/\/de-DE\//);
     await expect(page.getByRole('heading', { level: 1, name: 'Kleidung' })).toBeVisible();
   });
@@ -164,4 +165,169 @@ test.describe('the shop in German', () => {
     await expect(page.getByRole('heading', { name: 'Seite nicht gefunden' })).toBeVisible();
     await expect(page.getByText('Die Seite konnte nicht gefunden werden.')).toBeVisible();
   });
+});
+
+test.describe('cart and wishlist', () => {
+  test('add to cart, change the quantity and redeem SALESROOM10', async ({ page }) => {
+    await page.goto('/Flannel-shirt/SR10003');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByText('Flannel shirt is in your cart.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Shopping cart, 1 items' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Shopping cart, 1 items' }).click();
+    const sidebar = page.getByRole('dialog', { name: 'Shopping cart' });
+    await expect(sidebar.getByTestId('cart-item')).toHaveCount(1);
+    await sidebar.getByRole('link', { name: 'View cart' }).click();
+
+    await expect(page).toHaveURL(/\/checkout\/cart$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Shopping cart' })).toBeVisible();
+    const total = page.getByTestId('cart-total');
+    const single = await total.innerText();
+    await page.getByRole('button', { name: 'More of Flannel shirt' }).click();
+    await expect(page.getByRole('group', { name: 'Quantity of Flannel shirt' })).toContainText('2');
+    await expect(total).not.toHaveText(single);
+    const double = Number((await total.innerText()).replace(/[^0-9.]/g, ''));
+
+    await page.getByLabel('Promotion code').fill('SALESROOM10');
+    await page.getByRole('button', { name: 'Redeem' }).click();
+    await expect(page.getByText('Promotion code SALESROOM10 redeemed.')).toBeVisible();
+    await expect.poll(async () => Number((await total.innerText()).replace(/[^0-9.]/g, ''))).toBeCloseTo(double * 0.9, 1);
+  });
+
+  test('a guest keeps a wishlist in the browser', async ({ page }) => {
+    await page.goto('/Flannel-shirt/SR10003');
+    await page.getByRole('button', { name: 'Add Flannel shirt to the wishlist' }).click();
+    await expect(page.getByRole('link', { name: 'Wishlist, 1 items' })).toBeVisible();
+    await page.reload();
+    await page.getByRole('link', { name: 'Wishlist, 1 items' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Wishlist' })).toBeVisible();
+    await expect(page.getByTestId('product-card')).toHaveCount(1);
+  });
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the menu drawer leads to a category whose filters open in a drawer', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('navigation', { name: 'Main navigation' }).filter({ has: page.getByRole('button', { name: 'Close menu' }) });
+    await drawer.getByRole('link', { name: 'Shirts' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Shirts' })).toBeVisible();
+    await expect(drawer).toHaveCount(0);
+
+    const filters = page.getByRole('complementary', { name: 'Filters' });
+    await expect(filters).toBeHidden();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await filters.getByRole('checkbox', { name: 'Blue' }).click();
+    await expect(page).toHaveURL(/properties=/);
+    await page.keyboard.press('Escape');
+    await expect(filters).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Remove filter: Blue' })).toBeVisible();
+  });
+});
+
+test.describe('account', () => {
+  test('register, see the account, log out and log in again', async ({ page }) => {
+    const email = `e2e-${Date.now()}@example.com`;
+    await page.goto('/account/register');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByLabel('Email address', { exact: true })).toHaveAccessibleDescription('Input required');
+
+    await page.getByLabel('Salutation').selectOption({ index: 1 });
+    await page.getByLabel('First name').fill('Erika');
+    await page.getByLabel('Last name').fill('Mustermann');
+    await page.getByLabel('Email address', { exact: true }).fill(email);
+    await page.getByLabel('Confirm email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription('This field should be at least 8 characters long.');
+    await page.getByLabel('Password', { exact: true }).fill('salesroom-e2e');
+    await page.getByLabel('Repeat password').fill('salesroom-e2e');
+    await page.getByLabel('Street and house number').fill('Musterweg 1');
+    await page.getByLabel('Postal code').fill('10117');
+    await page.getByLabel('City').fill('Berlin');
+    const state = page.getByLabel('State');
+    if (await state.count()) await state.selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Hello Erika Mustermann' })).toBeVisible();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByText('You are logged out.')).toBeVisible();
+
+    await page.goto('/account');
+    await expect(page).toHaveURL(/\/account\/login\?redirect=%2Faccount$/);
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('alert')).toHaveText('The email address or password is not correct.');
+    await page.getByLabel('Password').fill('salesroom-e2e');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Hello Erika Mustermann' })).toBeVisible();
+  });
+
+  test('the German login speaks German', async ({ page }) => {
+    await page.goto('/de-DE/account/login');
+    await page.getByLabel('E-Mail-Adresse').fill('demo@example.com');
+    await page.getByLabel('Passwort').fill('salesroom');
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await expect(page).toHaveURL(/\/de-DE\/account$/);
+    await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
+  });
+});
+
+async function registerCustomer(page: Page, firstName = 'Max') {
+  const email = `e2e-${firstName.toLowerCase()}-${Date.now()}@example.com`;
+  await page.goto('/account/register');
+  await page.getByLabel('Salutation').selectOption({ index: 1 });
+  await page.getByLabel('First name').fill(firstName);
+  await page.getByLabel('Last name').fill('Mustermann');
+  await page.getByLabel('Email address', { exact: true }).fill(email);
+  await page.getByLabel('Confirm email address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('salesroom-e2e');
+  await page.getByLabel('Repeat password').fill('salesroom-e2e');
+  await page.getByLabel('Street and house number').fill('Musterweg 1');
+  await page.getByLabel('Postal code').fill('10117');
+  await page.getByLabel('City').fill('Berlin');
+  const state = page.getByLabel('State');
+  if (await state.count()) await state.selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Hello ${firstName} Mustermann` })).toBeVisible();
+}
+
+test('a customer adds, edits, uses and deletes addresses in a modal', async ({ page }) => {
+  await registerCustomer(page, 'Alma');
+  const addresses = page.getByTestId('address');
+  await expect(addresses).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Add address' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add address' });
+  await dialog.getByRole('button', { name: 'Save address' }).click();
+  await expect(dialog.getByLabel('City')).toHaveAccessibleDescription('Input required');
+  await dialog.getByLabel('First name').fill('Alma');
+  await dialog.getByLabel('Last name').fill('Mustermann');
+  await dialog.getByLabel('Street and house number').fill('Zweitweg 2');
+  await dialog.getByLabel('Postal code').fill('20095');
+  await dialog.getByLabel('City').fill('Hamburg');
+  const state = dialog.getByLabel('State');
+  if (await state.count()) await state.selectOption({ index: 1 });
+  await dialog.getByRole('button', { name: 'Save address' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(addresses).toHaveCount(2);
+
+  const second = addresses.filter({ hasText: 'Zweitweg 2' });
+  await second.getByRole('button', { name: 'Edit address: Zweitweg 2' }).click();
+  await page.getByRole('dialog', { name: 'Edit address' }).getByLabel('City').fill('Hamburg-Altona');
+  await page.getByRole('dialog', { name: 'Edit address' }).getByRole('button', { name: 'Save address' }).click();
+  await expect(second).toContainText('Hamburg-Altona');
+
+  await second.getByRole('button', { name: 'Use for shipping' }).click();
+  await expect(second).toContainText('Default shipping address');
+  await expect(second.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+
+  await addresses.filter({ hasText: 'Musterweg 1' }).getByRole('button', { name: 'Use for shipping' }).click();
+  await expect(second.getByRole('button', { name: 'Delete: Zweitweg 2' })).toBeVisible();
+  await second.getByRole('button', { name: 'Delete: Zweitweg 2' }).click();
+  await expect(addresses).toHaveCount(1);
 });

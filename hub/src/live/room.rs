@@ -368,7 +368,7 @@ impl Room {
         while inner.log.len() > self.retained_events {
             inner.log.pop_front();
         }
-        (seq % SNAPSHOT_EVERY == 0).then(|| RoomState {
+        seq.is_multiple_of(SNAPSHOT_EVERY).then(|| RoomState {
             state_for_all: inner.state_for_all.clone(),
             state_for_clients: inner.state_for_clients.clone(),
             participants: inner.participants.values().cloned().collect(),

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 
 use crate::catalog::price::{self, round, Tax};
 use crate::catalog::product;
+use crate::checkout::methods;
 use crate::context::ShopContext;
 use crate::storage::now_rfc3339;
 use crate::storage::translation;
@@ -134,6 +135,7 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
     // Gross totals of goods per tax rate (rate as text keeps the map ordered and exact).
     let mut by_rate: BTreeMap<String, (f64, Tax)> = BTreeMap::new();
     let mut promotions = Vec::new();
+    let mut all_shipping_free = true;
     for item in items {
         if item.kind == "promotion" {
             promotions.push(item);
@@ -172,6 +174,7 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
         if quantity != item.quantity {
             tx.execute("UPDATE cart_line_item SET quantity = ?1 WHERE token = ?2 AND id = ?3", params![quantity, token, item.id])?;
         }
+        all_shipping_free &= product["shippingFree"].as_bool().unwrap_or(false);
         let tax = tax_of(product);
         let unit = unit_price(product, quantity);
         let list = product["calculatedPrice"]["listPrice"]["price"].as_f64();
@@ -277,19 +280,68 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
             "apiAlias": "cart_line_item",
         }));
     }
+    // One delivery with the session's shipping method; free from its limit, or when
+    // every product ships free. Its tax is the highest rate of the goods ("auto").
+    let mut deliveries = Vec::new();
+    let mut shipping_total = 0.0;
+    let mut shipping_tax: Option<(String, Tax, f64)> = None;
+    if !by_rate.is_empty() {
+        let (_, shipping_id) = methods::chosen(&tx, ctx, Some(token))?;
+        let method = match &shipping_id {
+            Some(id) => methods::load_shipping_methods(&tx, &ctx.languages, Some(id))?.into_iter().next(),
+            None => None,
+        };
+        if let Some(method) = method {
+            let price = &method["prices"][0];
+            let free_from = price["freeFrom"].as_f64();
+            let gross = price["currencyPrice"][0]["gross"].as_f64().unwrap_or(0.0);
+            let cost = if all_shipping_free || free_from.is_some_and(|limit| goods >= limit) { 0.0 } else { gross };
+            let (key, (_, tax)) = by_rate.iter().max_by(|a, b| a.1 .1.rate.total_cmp(&b.1 .1.rate)).map(|(k, v)| (k.clone(), v.clone())).unwrap_or_default();
+            let costs = price::calculated(cost, 1, &tax, None, None, None);
+            shipping_total = cost;
+            shipping_tax = Some((key, tax, cost));
+            let country_id: Option<String> = tx.query_row(
+                "SELECT COALESCE(s.country_id, c.country_id) FROM store_context s JOIN sales_channel c ON c.id = s.sales_channel_id WHERE s.token = ?1",
+                [token],
+                |r| r.get(0),
+            ).optional()?.flatten();
+            let country = match &country_id {
+                Some(id) => crate::context::settings::load_countries(&tx, &ctx.languages, Some(id), false)?.into_iter().next().unwrap_or(Value::Null),
+                None => Value::Null,
+            };
+            let (min, max, unit) = (
+                method["deliveryTime"]["min"].as_i64().unwrap_or(1),
+                method["deliveryTime"]["max"].as_i64().unwrap_or(1),
+                method["deliveryTime"]["unit"].as_str().unwrap_or("day").to_owned(),
+            );
+            let days = |n: i64| match unit.as_str() { "week" => n * 7, "month" => n * 30, "year" => n * 365, "hour" => 0, _ => n };
+            let date = |n: i64| (time::OffsetDateTime::now_utc() + time::Duration::days(days(n))).replace_nanosecond(0).ok()
+                .and_then(|d| d.format(&time::format_description::well_known::Rfc3339).ok());
+            deliveries.push(json!({
+                "deliveryDate": { "earliest": date(min), "latest": date(max), "apiAlias": "cart_delivery_date" },
+                "location": { "country": country, "state": null, "address": null, "apiAlias": "cart_delivery_shipping_location" },
+                "positions": [],
+                "shippingCosts": costs,
+                "shippingMethod": method,
+                "apiAlias": "cart_delivery",
+            }));
+        }
+    }
     tx.commit()?;
 
     let mut calculated_taxes = Vec::new();
     let mut tax_total = 0.0;
     let mut position_price = 0.0;
     for (key, (gross, tax)) in &by_rate {
-        let price = round(gross - discounts_by_rate.get(key).copied().unwrap_or(0.0));
+        let shipping = shipping_tax.as_ref().filter(|(k, _, _)| k == key).map(|(_, _, cost)| *cost).unwrap_or(0.0);
+        let price = round(gross - discounts_by_rate.get(key).copied().unwrap_or(0.0) + shipping);
         let amount = round(price * tax.rate / (100.0 + tax.rate));
         tax_total += amount;
         position_price += price;
         calculated_taxes.push(json!({ "tax": amount, "taxRate": tax.rate, "price": price, "apiAlias": "cart_tax_calculated" }));
     }
-    let position_price = round(position_price);
+    let total_price = round(position_price);
+    let position_price = round(position_price - shipping_total);
     let error_map: Map<String, Value> = errors
         .iter()
         .map(|e| {
@@ -301,10 +353,10 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
         "name": "sales-channel",
         "token": token,
         "price": {
-            "netPrice": round(position_price - tax_total),
-            "totalPrice": position_price,
+            "netPrice": round(total_price - tax_total),
+            "totalPrice": total_price,
             "positionPrice": position_price,
-            "rawTotal": position_price,
+            "rawTotal": total_price,
             "taxStatus": "gross",
             "calculatedTaxes": calculated_taxes,
             "taxRules": by_rate.values().map(|(_, t)| json!({ "taxRate": t.rate, "percentage": 100, "apiAlias": "cart_tax_rule" })).collect::<Vec<_>>(),
@@ -312,7 +364,7 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
         },
         "lineItems": line_items,
         "errors": if error_map.is_empty() { json!([]) } else { Value::Object(error_map) },
-        "deliveries": [],
+        "deliveries": deliveries,
         "transactions": [],
         "modified": !errors.is_empty(),
         "customerComment": null,

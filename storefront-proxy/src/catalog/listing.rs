@@ -177,11 +177,12 @@ fn filters(conn: &Connection, request: &ListingRequest, t: &str) -> rusqlite::Re
         for options in groups.values() {
             and(&mut sql);
             let list = json_ids(options);
-            sql.push(&format!("(EXISTS (SELECT 1 FROM product_property x WHERE x.product_id = {id} AND x.option_id IN (SELECT value FROM json_each("))
+            // Products with the option as a property, or whose variants have it.
+            sql.push(&format!("{id} IN (SELECT x.product_id FROM product_property x WHERE x.option_id IN (SELECT value FROM json_each("))
                 .bind(list.clone())
-                .push(&format!("))) OR EXISTS (SELECT 1 FROM product v JOIN product_option x ON x.product_id = v.id WHERE v.parent_id = {id} AND v.active = 1 AND x.option_id IN (SELECT value FROM json_each("))
+                .push(")) UNION ALL SELECT v.parent_id FROM product_option x JOIN product v ON v.id = x.product_id WHERE v.active = 1 AND x.option_id IN (SELECT value FROM json_each(")
                 .bind(list)
-                .push("))))");
+                .push(")))");
         }
     }
     if enabled(request, "price") {

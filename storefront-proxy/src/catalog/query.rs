@@ -126,13 +126,20 @@ pub fn select(conn: &Connection, chain: &LanguageChain, selection: &Selection, c
                WHERE product_search MATCH :match AND language_id IN (:lang, :fallback) GROUP BY product_id) s ON s.product_id = {id}"
         ));
     }
-    let needs_names = order.uses_translation || criteria.condition.uses_translation || selection.filters.uses_translation;
-    if needs_names {
-        from.push(&format!(
+    // Names are joined where filters need them (then for the count too), or only for
+    // the page when just the order needs them. With one language in the chain the
+    // join is inner, so a name sorting can walk the name index in order.
+    let single_language = chain.current == chain.fallback;
+    let name_joins = if single_language {
+        format!(" JOIN product_translation tc ON tc.product_id = {id} AND tc.language_id = :lang")
+    } else {
+        format!(
             " LEFT JOIN product_translation tc ON tc.product_id = {id} AND tc.language_id = :lang
               LEFT JOIN product_translation tf ON tf.product_id = {id} AND tf.language_id = :fallback"
-        ));
-    }
+        )
+    };
+    let filter_names = criteria.condition.uses_translation || selection.filters.uses_translation;
+    let tables = std::mem::take(&mut from);
     if category_mode {
         from.push(" WHERE pct.category_id = :category AND pct.main = 1");
         if let Some(ids) = &criteria.ids {
@@ -166,6 +173,9 @@ pub fn select(conn: &Connection, chain: &LanguageChain, selection: &Selection, c
         }
     }
     let bind_fixed = |sql: &mut Sql| {
+        if single_language {
+            sql.text = sql.text.replace(NAME_EXPR, "tc.name");
+        }
         sql.set(":lang", chain.current.clone());
         sql.set(":fallback", chain.fallback.clone());
         if let Some(category) = &selection.category_id {
@@ -176,9 +186,22 @@ pub fn select(conn: &Connection, chain: &LanguageChain, selection: &Selection, c
         }
     };
 
+    let conditions = from;
+    let mut from = tables.clone();
+    if filter_names {
+        from.push(&name_joins);
+    }
+    from.append(&conditions);
     let mut query = Sql::default();
     query.push(&format!("SELECT {id} "));
-    query.append(&from);
+    if order.uses_translation && !filter_names {
+        let mut page_from = tables;
+        page_from.push(&name_joins);
+        page_from.append(&conditions);
+        query.append(&page_from);
+    } else {
+        query.append(&from);
+    }
     query.push(" ORDER BY ");
     if !order.text.is_empty() {
         query.append(&order);

@@ -36,7 +36,8 @@ fn config_value<'a>(config: &'a Value, field: &str) -> &'a Value {
 
 /// Loads a page with everything resolved; `None` when it does not exist.
 pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resolve) -> Result<Option<Value>, ApiError> {
-    let page: Option<(String, String, String, Option<String>, Option<String>)> = conn
+    type PageRow = (String, String, String, Option<String>, Option<String>);
+    let page: Option<PageRow> = conn
         .query_row("SELECT id, type, name, entity, css_class FROM cms_page WHERE id = ?1", [page_id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })

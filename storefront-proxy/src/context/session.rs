@@ -109,6 +109,16 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                 )
                 .optional()?
                 .unwrap_or((None, true));
+            let (payment_id, shipping_id) = crate::checkout::methods::chosen(conn, &ctx, Some(&token))?;
+            let (channel_payment, channel_shipping) = crate::checkout::methods::chosen(conn, &ctx, None)?;
+            let payment_method = match &payment_id {
+                Some(id) => crate::checkout::methods::load_payment_methods(conn, &ctx.languages, Some(id))?.into_iter().next().unwrap_or(Value::Null),
+                None => Value::Null,
+            };
+            let shipping_method = match &shipping_id {
+                Some(id) => crate::checkout::methods::load_shipping_methods(conn, &ctx.languages, Some(id))?.into_iter().next().unwrap_or(Value::Null),
+                None => Value::Null,
+            };
             let rounding = currency["itemRounding"].clone();
             let customer_group = json!({ "name": group_name, "displayGross": display_gross, "apiAlias": "customer_group" });
             let body = json!({
@@ -125,6 +135,8 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                     "navigationCategoryId": navigation_category_id,
                     "navigationCategoryVersionId": LIVE_VERSION_ID,
                     "navigationCategoryDepth": depth,
+                    "paymentMethodId": channel_payment,
+                    "shippingMethodId": channel_shipping,
                     "taxCalculationType": "horizontal",
                     "active": true,
                     "maintenance": false,
@@ -134,6 +146,8 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                 },
                 "taxRules": tax_rules,
                 "customer": customer,
+                "paymentMethod": payment_method,
+                "shippingMethod": shipping_method,
                 "shippingLocation": {
                     "country": customer["activeShippingAddress"]["country"].as_object().map(|_| customer["activeShippingAddress"]["country"].clone()).unwrap_or(country),
                     "state": null,
@@ -187,13 +201,8 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
     let state = field("countryStateId")?;
     let billing = field("billingAddressId")?;
     let shipping = field("shippingAddressId")?;
-    for key in ["paymentMethodId", "shippingMethodId"] {
-        if let Some(id) = field(key)? {
-            // No payment or shipping methods exist in this shop yet.
-            let code = if key == "paymentMethodId" { "CHECKOUT__UNKNOWN_PAYMENT_METHOD" } else { "CHECKOUT__SHIPPING_METHOD_NOT_FOUND" };
-            return Err(ApiError::bad_request(code, format!("The {key} {id} could not be found.")).at(&format!("/{key}")));
-        }
-    }
+    let payment = field("paymentMethodId")?;
+    let shipping_method = field("shippingMethodId")?;
     let token = app
         .db
         .call(move |conn| {
@@ -221,6 +230,16 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
                     return Ok(unknown("countryStateId", "CHECKOUT__COUNTRY_STATE_NOT_FOUND"));
                 }
             }
+            if let Some(id) = &payment {
+                if !exists("SELECT EXISTS(SELECT 1 FROM payment_method WHERE id = ?1 AND active = 1)", &[id])? {
+                    return Ok(unknown("paymentMethodId", "CHECKOUT__UNKNOWN_PAYMENT_METHOD"));
+                }
+            }
+            if let Some(id) = &shipping_method {
+                if !exists("SELECT EXISTS(SELECT 1 FROM shipping_method WHERE id = ?1 AND active = 1)", &[id])? {
+                    return Ok(unknown("shippingMethodId", "CHECKOUT__SHIPPING_METHOD_NOT_FOUND"));
+                }
+            }
             if billing.is_some() || shipping.is_some() {
                 let customer: Option<String> = tx.query_row("SELECT customer_id FROM store_context WHERE token = ?1", [&token], |r| r.get(0))?;
                 let Some(customer) = customer else { return Ok(Err(crate::account::customer::not_logged_in())) };
@@ -236,9 +255,10 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
                 "UPDATE store_context SET language_id = COALESCE(?1, language_id), currency_id = COALESCE(?2, currency_id),
                     country_id = COALESCE(?3, country_id), country_state_id = COALESCE(?4, country_state_id),
                     billing_address_id = COALESCE(?5, billing_address_id), shipping_address_id = COALESCE(?6, shipping_address_id),
-                    updated_at = ?7
-                 WHERE token = ?8",
-                rusqlite::params![language, currency, country, state, billing, shipping, now_rfc3339(), token],
+                    payment_method_id = COALESCE(?7, payment_method_id), shipping_method_id = COALESCE(?8, shipping_method_id),
+                    updated_at = ?9
+                 WHERE token = ?10",
+                rusqlite::params![language, currency, country, state, billing, shipping, payment, shipping_method, now_rfc3339(), token],
             )?;
             tx.commit()?;
             Ok(Ok(token))

@@ -52,3 +52,56 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     )?;
     Ok(())
 }
+
+/// Payment methods (invoice, prepayment, cash on delivery, pay online) and shipping
+/// methods (standard, free from 50 €; express), the first of each the default.
+pub fn seed_methods(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
+    let mut first_payment = None;
+    for (position, (technical, handler, name_en, name_de, text_en, text_de)) in [
+        ("payment_invoice", "invoice", "Invoice", "Rechnung", "Pay within 14 days of delivery.", "Zahlbar innerhalb von 14 Tagen nach Lieferung."),
+        ("payment_prepayment", "prepayment", "Prepayment", "Vorkasse", "Pay by bank transfer before we ship.", "Per Überweisung vor dem Versand bezahlen."),
+        ("payment_cash_on_delivery", "cash", "Cash on delivery", "Nachnahme", "Pay the courier at the door.", "Bezahlen Sie bei der Lieferung."),
+        ("payment_online", "online", "Pay online", "Online bezahlen", "Pay right away with our payment partner.", "Sofort bei unserem Zahlungspartner bezahlen."),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let id = new_id();
+        tx.execute(
+            "INSERT INTO payment_method (id, technical_name, handler, position) VALUES (?1, ?2, ?3, ?4)",
+            params![id, technical, handler, position as i64 + 1],
+        )?;
+        for (language, name, text) in [(&demo.en, name_en, text_en), (&demo.de, name_de, text_de)] {
+            tx.execute(
+                "INSERT INTO payment_method_translation (payment_method_id, language_id, name, description) VALUES (?1, ?2, ?3, ?4)",
+                params![id, language, name, text],
+            )?;
+        }
+        first_payment.get_or_insert(id);
+    }
+    let standard_time: String = tx.query_row("SELECT id FROM delivery_time WHERE min = 2 AND max = 5", [], |r| r.get(0))?;
+    let express_time: String = tx.query_row("SELECT id FROM delivery_time WHERE min = 1 AND max = 3", [], |r| r.get(0))?;
+    let mut first_shipping = None;
+    for (position, (technical, time, price, free_from, name_en, name_de)) in [
+        ("shipping_standard", &standard_time, 4.9, Some(50.0), "Standard", "Standard"),
+        ("shipping_express", &express_time, 9.9, None, "Express", "Express"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let id = new_id();
+        tx.execute(
+            "INSERT INTO shipping_method (id, technical_name, position, delivery_time_id, price_gross, free_from) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, technical, position as i64 + 1, time, price, free_from],
+        )?;
+        for (language, name) in [(&demo.en, name_en), (&demo.de, name_de)] {
+            tx.execute("INSERT INTO shipping_method_translation (shipping_method_id, language_id, name) VALUES (?1, ?2, ?3)", params![id, language, name])?;
+        }
+        first_shipping.get_or_insert(id);
+    }
+    tx.execute(
+        "UPDATE sales_channel SET payment_method_id = ?1, shipping_method_id = ?2 WHERE id = ?3",
+        params![first_payment, first_shipping, demo.sales_channel_id],
+    )?;
+    Ok(())
+}

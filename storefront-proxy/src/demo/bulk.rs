@@ -31,7 +31,12 @@ pub fn seed(tx: &Transaction, demo: &Demo, count: usize) -> anyhow::Result<()> {
     let mut media = tx.prepare("INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, 1)")?;
     let mut cover = tx.prepare("UPDATE product SET cover_id = ?1 WHERE id = ?2")?;
     let mut assign = tx.prepare("INSERT INTO product_category (product_id, category_id) VALUES (?1, ?2)")?;
-    let mut tree = tx.prepare("INSERT INTO product_category_tree (category_id, product_id) VALUES (?1, ?2)")?;
+    // With the listing copies at once (the insert trigger skips rows that have them).
+    let mut tree = tx.prepare(
+        "INSERT INTO product_category_tree (category_id, product_id, main, listing_price, sales, release_date, rating_average,
+            shipping_free, manufacturer_id)
+         VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
     let mut property = tx.prepare("INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)")?;
     let mut seo = tx.prepare(
         "INSERT INTO seo_url (id, sales_channel_id, language_id, foreign_key, route_name, path_info, seo_path_info, created_at)
@@ -54,19 +59,24 @@ pub fn seed(tx: &Transaction, demo: &Demo, count: usize) -> anyhow::Result<()> {
         let name_en = format!("{adjective_en} {noun_en} item {}", index + 1);
         let name_de = format!("{adjective_de} {noun_de} Artikel {}", index + 1);
         let gross = 5.0 + ((index * 7919) % 50000) as f64 / 100.0;
+        let manufacturer = &demo.manufacturers[index % demo.manufacturers.len()];
+        let shipping_free = index % 6 == 0;
+        let sales = ((index * 97) % 1000) as i64;
+        let rating = (index % 5 != 0).then_some(1.0 + (index % 5) as f64);
+        let release = days_ago((index % 365) as i64);
         product.execute(params![
             id,
             number,
-            demo.manufacturers[index % demo.manufacturers.len()],
+            manufacturer,
             demo.tax_standard,
             ((index * 31) % 200) as i64,
-            index % 6 == 0,
+            shipping_free,
             round(0.1 + (index % 20) as f64 * 0.2),
             round(gross / 1.19),
             gross,
-            ((index * 97) % 1000) as i64,
-            (index % 5 != 0).then_some(1.0 + (index % 5) as f64),
-            days_ago((index % 365) as i64),
+            sales,
+            rating,
+            release,
         ])?;
         translation.execute(params![id, demo.en, name_en, format!("<p>{name_en}: a generated benchmark product.</p>")])?;
         translation.execute(params![id, demo.de, name_de, format!("<p>{name_de}: ein erzeugtes Benchmark-Produkt.</p>")])?;
@@ -75,7 +85,7 @@ pub fn seed(tx: &Transaction, demo: &Demo, count: usize) -> anyhow::Result<()> {
         cover.execute(params![product_media, id])?;
         assign.execute(params![id, category_id])?;
         for ancestor in &paths[category] {
-            tree.execute(params![ancestor, id])?;
+            tree.execute(params![ancestor, id, gross, sales, release, rating, shipping_free, manufacturer])?;
         }
         property.execute(params![id, demo.materials[index % demo.materials.len()]])?;
         property.execute(params![id, demo.colors[(index / 3) % demo.colors.len()]])?;

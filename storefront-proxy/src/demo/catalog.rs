@@ -131,6 +131,10 @@ const MATERIALS: &[(&str, &str)] = &[
     ("Recycled plastic", "Recycelter Kunststoff"),
     ("Organic", "Bio"),
 ];
+/// A country: ISO codes, English and German name, position, EU member, states
+/// (code, English and German name).
+type CountrySeed = (&'static str, &'static str, &'static str, &'static str, i64, bool, &'static [(&'static str, &'static str, &'static str)]);
+
 const SIZES: &[&str] = &["S", "M", "L", "XL"];
 const SHOE_SIZES: &[&str] = &["40", "41", "42", "43", "44"];
 
@@ -335,7 +339,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     tx.execute("INSERT INTO currency (id, iso_code, symbol, is_system_default) VALUES (?1, 'EUR', '€', 1)", [&currency])?;
     translated2(tx, "INSERT INTO currency_translation (currency_id, language_id, short_name, name) VALUES (?1, ?2, ?3, ?4)", &currency, &en, &["EUR", "Euro"], &de, &["EUR", "Euro"])?;
 
-    let countries: &[(&str, &str, &str, &str, i64, bool, &[(&str, &str, &str)])] = &[
+    let countries: &[CountrySeed] = &[
         ("DE", "DEU", "Germany", "Deutschland", 1, true, &[("DE-BE", "Berlin", "Berlin"), ("DE-BY", "Bavaria", "Bayern"), ("DE-HH", "Hamburg", "Hamburg"), ("DE-NW", "North Rhine-Westphalia", "Nordrhein-Westfalen")]),
         ("AT", "AUT", "Austria", "Österreich", 2, true, &[]),
         ("CH", "CHE", "Switzerland", "Schweiz", 3, false, &[]),
@@ -532,13 +536,13 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             let id = new_id();
             let material = c.materials[index % c.materials.len()];
             let color = (global * 3) % COLORS.len();
-            let gross = c.base_price + c.step * index as f64 + if global % 2 == 0 { 0.95 } else { 0.99 };
+            let gross = c.base_price + c.step * index as f64 + if global.is_multiple_of(2) { 0.95 } else { 0.99 };
             let tax_rate = if c.reduced { 7.0 } else { 19.0 };
             let net = round(gross / (1.0 + tax_rate / 100.0));
             // Every fourth product is on sale against a list price.
-            let list_gross = (global % 4 == 0).then(|| (gross * 1.25).floor() + 0.99);
+            let list_gross = (global.is_multiple_of(4)).then(|| (gross * 1.25).floor() + 0.99);
             let stock = ((global * 37) % 120) as i64;
-            let closeout = global % 11 == 0;
+            let closeout = global.is_multiple_of(11);
             let stock = if closeout { 0 } else { stock };
             let sales = ((global * 53) % 500) as i64;
             let release = days_ago(((global * 7) % 60) as i64 + 1);
@@ -559,7 +563,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             } else {
                 (None, None, None, None)
             };
-            let shipping_free = gross >= 100.0 || global % 5 == 0;
+            let shipping_free = gross >= 100.0 || global.is_multiple_of(5);
             let delivery = &delivery_times[global % delivery_times.len()];
             let tax = if c.reduced { &tax_reduced } else { &tax_standard };
             let weight = round(0.2 + (global % 9) as f64 * 0.35);
@@ -606,7 +610,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     round(net * 0.45),
                     round(gross * 0.45),
                     listing_price,
-                    global % 9 == 0,
+                    global.is_multiple_of(9),
                     sales,
                     release,
                     variant_options.len() as i64,
@@ -625,7 +629,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             }
             // Images: a cover, and a second view for every third product.
             let mut pictures = Vec::new();
-            for view in 0..if global % 3 == 0 { 2 } else { 1 } {
+            for view in 0..if global.is_multiple_of(3) { 2 } else { 1 } {
                 let picture = svg::product(name_en, (category_index as u32 * 45 + index as u32 * 11) % 360, index as u32 + view);
                 let media = entity::insert(
                     tx,
@@ -661,7 +665,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     params![id, days_ago(12), net, gross],
                 )?;
             }
-            if global % 7 == 0 {
+            if global.is_multiple_of(7) {
                 tx.execute(
                     "INSERT INTO product_price_history (product_id, valid_from, price_net, price_gross) VALUES (?1, ?2, ?3, ?4)",
                     params![id, days_ago(5), round(net - 1.5), round(gross - 2.0)],

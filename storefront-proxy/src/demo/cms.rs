@@ -31,6 +31,7 @@ fn section(tx: &Transaction, page_id: &str, position: i64, kind: &str, sizing: &
     Ok(id)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn block(tx: &Transaction, demo: &Demo, section_id: &str, position: i64, kind: &str, section_position: &str, background_media: Option<&str>, slots: &[Slot]) -> rusqlite::Result<String> {
     let id = new_id();
     tx.execute(

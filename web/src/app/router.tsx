@@ -73,7 +73,20 @@ export const pageRoutes: PageRoute[] = [
   {
     path: 'presentation/:appointmentId/denied',
     layout: 'default',
-    load: message('presentation.deniedTitle', 'presentation.denied'),
+    load: () => import('@/features/attendee/components/denied').then((m) => ({ Component: narrow(m.Denied) })),
+  },
+  {
+    path: 'presentation/:appointmentId/waiting',
+    layout: 'default',
+    middleware: ['presentation-pre-action'],
+    load: () =>
+      import('@/features/attendee/components/waiting-room').then((m) => ({ Component: narrow(m.WaitingRoom) })),
+  },
+  {
+    path: 'invitation/:appointmentId',
+    layout: 'default',
+    middleware: ['presentation-pre-action'],
+    load: () => import('@/features/attendee/components/invitation').then((m) => ({ Component: narrow(m.Invitation) })),
   },
   {
     path: 'presentation/:appointmentId',
@@ -85,6 +98,9 @@ export const pageRoutes: PageRoute[] = [
   { path: 'search', layout: 'default', pathOnly: true, load: () => import('./routes/search-page') },
   { path: 'checkout/cart', layout: 'default', load: () => import('./routes/cart-page') },
   { path: 'wishlist', layout: 'default', load: () => import('./routes/wishlist-page') },
+  { path: 'account/login', layout: 'auth', load: () => import('./routes/account-login') },
+  { path: 'account/register', layout: 'auth', load: () => import('./routes/account-register') },
+  { path: 'account', layout: 'default', load: () => import('./routes/account-page') },
   { path: '*', layout: 'default', pathOnly: true, load: () => import('./routes/content-page') },
 ];
 

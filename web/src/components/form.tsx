@@ -21,3 +21,34 @@ export function Field({ label, error, type = 'text', ...input }: FieldProps) {
     </div>
   );
 }
+
+type SelectFieldProps = Omit<import('react').SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'aria-invalid' | 'aria-describedby'> & {
+  label: string;
+  error?: string | null;
+  options: { value: string; label: string }[];
+  placeholder?: string;
+};
+
+/** A labelled select with its validation message. */
+export function SelectField({ label, error, options, placeholder, ...select }: SelectFieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} aria-invalid={!!error} aria-describedby={error ? errorId : undefined} {...select}>
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

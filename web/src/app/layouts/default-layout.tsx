@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { LocaleSwitcher } from '@/components/locale-switcher';
+import { AccountLink } from '@/features/account/components/account-link';
 import { CartButton, CartSidebar } from '@/features/cart/components/cart-sidebar';
 import { WishlistLink } from '@/features/wishlist/components/wishlist-link';
 import { MainNavigation, MobileNavigation } from '@/features/navigation/components/main-navigation';
@@ -27,7 +28,10 @@ export function DefaultLayout() {
           </Link>
           <SearchBox />
           <div className="header__actions">
-            <LocaleSwitcher />
+            <div className="header__locale">
+              <LocaleSwitcher />
+            </div>
+            <AccountLink />
             <WishlistLink />
             <CartButton />
           </div>
@@ -57,7 +61,10 @@ export function DefaultLayout() {
             </ul>
           </div>
         </div>
-        <div className="container footer__bottom">{t('shop.copyright', { year: new Date().getFullYear() })}</div>
+        <div className="container footer__bottom">
+          <span>{t('shop.copyright', { year: new Date().getFullYear() })}</span>
+          <LocaleSwitcher />
+        </div>
       </footer>
     </div>
   );

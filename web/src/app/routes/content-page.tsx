@@ -9,12 +9,15 @@ import { ProductListing } from '@/features/catalog/components/product-listing';
 import { CmsPage } from '@/features/cms/components/cms-page';
 import { useDocumentTitle } from '@/lib/head';
 import { stripLocale, useLocalePath } from '@/lib/i18n';
-import { pageNotFound } from '@/lib/router/middleware';
-import { resolvePath, SEO_ROUTES, type ResolvedPath } from '@/lib/shop/paths';
+import { nonFatalNotFound, pageNotFound } from '@/lib/router/middleware';
+import { categoryPath, resolvePath, SEO_ROUTES, type ResolvedPath } from '@/lib/shop/paths';
 import { shopClient, shopContext } from '@/lib/shop/session';
 import { setCurrency } from '@/lib/format';
 import { usePagePath } from '@/lib/shop/page-path';
 import { appCmsElements } from '../cms-elements';
+import { useStore } from 'zustand';
+import { navigationStore } from '@/features/navigation/stores/navigation';
+import type { NavigationCategory } from '@/features/navigation/api/get-main-navigation';
 
 type Category = Schemas['Category'];
 type LandingPage = Schemas['LandingPage'];
@@ -42,11 +45,13 @@ const isNotFound = (error: unknown) => error instanceof ApiClientError && (error
 
 /** Resolves the path and loads the category, product or landing page behind it. */
 export async function loader({ request }: LoaderFunctionArgs): Promise<ContentPageData> {
-  const path = stripLocale(new URL(request.url).pathname);
+  const url = new URL(request.url);
+  const path = stripLocale(url.pathname);
   let target = resolvePath(path);
   if (target.kind === 'seo') {
     const found = await resolveSeoPath(target.seoPath);
-    if (!found) throw pageNotFound(path);
+    // No page has this path: the non-fatal 404 of a navigation no route matched.
+    if (!found) throw nonFatalNotFound(url.pathname + url.search);
     target = found;
   }
   try {
@@ -98,6 +103,47 @@ function Breadcrumb({ category }: { category: Category }) {
           <li key={entry.id ?? entry.name}>{entry.id ? <Link to={localePath(`/navigation/${entry.id}`)}>{entry.name}</Link> : entry.name}</li>
         ))}
         <li aria-current="page">{category.translated?.name || category.name}</li>
+      </ol>
+    </nav>
+  );
+}
+
+/**
+ * A product's trail through the header's category tree: the path to the deepest
+ * category the product is in (`categoryTree` holds its categories and their parents in
+ * no particular order; `categoryIds` its own categories).
+ */
+export function productTrail(tree: NavigationCategory[], categoryIds: (string[] | undefined)[]): { id: string; name: string; to: string }[] {
+  const wanted = new Set(categoryIds.flatMap((ids) => ids ?? []));
+  let best: { id: string; name: string; to: string }[] = [];
+  const walk = (level: NavigationCategory[], path: { id: string; name: string; to: string }[]) => {
+    for (const entry of level) {
+      const next = [...path, { id: entry.id, name: entry.translated?.name || entry.name, to: categoryPath(entry) }];
+      if (wanted.has(entry.id) && next.length > best.length) best = next;
+      walk(entry.children ?? [], next);
+    }
+  };
+  walk(tree, []);
+  return best;
+}
+
+function ProductBreadcrumb({ categoryIds, name }: { categoryIds: (string[] | undefined)[]; name: string }) {
+  const { t } = useTranslation();
+  const localePath = useLocalePath();
+  const items = useStore(navigationStore, (state) => state.items);
+  const trail = productTrail(items, categoryIds);
+  return (
+    <nav className="breadcrumb product-page__breadcrumb" aria-label={t('shop.breadcrumb')}>
+      <ol>
+        <li>
+          <Link to={localePath('/') || '/'}>{t('shop.home')}</Link>
+        </li>
+        {trail.map((entry) => (
+          <li key={entry.id}>
+            <Link to={localePath(entry.to)}>{entry.name}</Link>
+          </li>
+        ))}
+        <li aria-current="page">{name}</li>
       </ol>
     </nav>
   );
@@ -160,7 +206,19 @@ export function Component() {
     case 'category':
       return <CategoryPage key={data.category.id} category={data.category} isHome={data.isHome} />;
     case 'product':
-      return <ProductDetailPage key={data.detail.product.id} detail={data.detail} taxState={data.taxState} />;
+      return (
+        <ProductDetailPage
+          key={data.detail.product.id}
+          detail={data.detail}
+          taxState={data.taxState}
+          breadcrumb={
+            <ProductBreadcrumb
+              categoryIds={[data.detail.product.categoryTree, data.detail.product.categoryIds]}
+              name={data.detail.product.translated?.name || data.detail.product.name}
+            />
+          }
+        />
+      );
     case 'landingPage':
       return <LandingPageView key={data.landingPage.id} landingPage={data.landingPage} />;
   }

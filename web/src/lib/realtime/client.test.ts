@@ -69,7 +69,7 @@ describe('RealtimeClient', () => {
   it('takes the welcome snapshot as its state', () => {
     const snapshot = makeSnapshot({ currentSlideAlias: 4 });
     connect(welcome({ seq: 7, snapshot, role: 'GUIDE' }));
-    expect(state()).toEqual({ connection: 'connected', role: 'GUIDE', attendeeId: 'e'.repeat(32), snapshot });
+    expect(state()).toEqual({ connection: 'connected', role: 'GUIDE', attendeeId: 'e'.repeat(32), snapshot, video: null, cartPermission: 'missing' });
   });
 
   it('applies events in order and drops duplicates', () => {
@@ -229,6 +229,39 @@ describe('RealtimeClient', () => {
       socket.drop();
       await expect(result).rejects.toMatchObject({ code: 'DISCONNECTED' });
     });
+  });
+
+  it('sends interactions as interaction frames and settles them like actions', async () => {
+    const socket = connect();
+    const result = client.sendInteraction({ name: 'product.viewed', payload: { productId: 'c'.repeat(32) } });
+    expect(socket.sent.at(-1)).toEqual({
+      type: 'interaction',
+      ref: 1,
+      interaction: { name: 'product.viewed', payload: { productId: 'c'.repeat(32) } },
+    });
+    socket.receive({ type: 'event', seq: 1, prev: 0, event: { kind: 'guideProductChanged', productId: 'c'.repeat(32) } });
+    socket.receive({ type: 'ack', ref: 1, seq: 1 });
+    await expect(result).resolves.toBe(1);
+    expect(state().snapshot?.stateForAll.currentGuideProductId).toBe('c'.repeat(32));
+  });
+
+  it('keeps the latest video grant and none without one', () => {
+    const socket = connect();
+    expect(state().video).toBeNull();
+    socket.receive({ type: 'videoToken', url: 'wss://video.test', token: 'jwt-1', canPublish: true });
+    socket.receive({ type: 'videoToken', url: 'wss://video.test', token: 'jwt-2', canPublish: false });
+    expect(state().video).toEqual({ url: 'wss://video.test', token: 'jwt-2', canPublish: false });
+  });
+
+  it("follows its own cart permission and ignores other attendees'", () => {
+    const socket = connect();
+    const own = 'e'.repeat(32);
+    socket.receive({ type: 'event', seq: 1, prev: 0, event: { kind: 'cartPermissionChanged', attendeeId: 'd'.repeat(32), permission: 'requested' } });
+    expect(state().cartPermission).toBe('missing');
+    socket.receive({ type: 'event', seq: 2, prev: 1, event: { kind: 'cartPermissionChanged', attendeeId: own, permission: 'requested' } });
+    expect(state().cartPermission).toBe('requested');
+    socket.receive({ type: 'event', seq: 3, prev: 2, event: { kind: 'cartPermissionChanged', attendeeId: own, permission: 'granted' } });
+    expect(state().cartPermission).toBe('granted');
   });
 
   it('stops for good', () => {

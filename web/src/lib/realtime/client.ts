@@ -3,14 +3,24 @@ import {
   CloseCode,
   SUBPROTOCOL_JSON,
   type Action,
+  type CartPermission,
   type ClientFrame,
   type ConnectionState,
   type ErrorCode,
+  type Interaction,
   type Role,
   type ServerFrame,
   type Snapshot,
 } from '@/protocol/generated';
 import { applyEvent, applyVolatile } from './apply-event';
+import { nextCartPermission } from './cart-permission';
+
+/** Where and how this participant may join the video room (the hub's `videoToken` frame). */
+export interface VideoGrant {
+  url: string;
+  token: string;
+  canPublish: boolean;
+}
 
 /** What a participant sees of its room. */
 export interface RoomState {
@@ -19,6 +29,13 @@ export interface RoomState {
   attendeeId: string | null;
   /** The live state; null until the first welcome. */
   snapshot: Snapshot | null;
+  /** The latest video grant; null while the hub sent none (no LiveKit configured). */
+  video: VideoGrant | null;
+  /**
+   * This participant's own cart permission as far as the events told it (a client's
+   * snapshot does not carry it): `requested` while the guide waits for an answer.
+   */
+  cartPermission: CartPermission;
 }
 
 /** The part of the browser's WebSocket the client uses, so tests can pass a fake. */
@@ -108,6 +125,8 @@ export class RealtimeClient {
       role: null,
       attendeeId: null,
       snapshot: null,
+      video: null,
+      cartPermission: 'missing',
     }));
   }
 
@@ -134,13 +153,25 @@ export class RealtimeClient {
    * hub's error, or `DISCONNECTED` when the connection is not up or drops first.
    */
   sendAction(action: Action): Promise<number | null> {
+    return this.request((ref) => ({ type: 'action', ref, action }));
+  }
+
+  /**
+   * Sends an interaction (a product viewed, a view mode changed, …); settles like
+   * `sendAction`. Volatile ones (`guide.hovered`) resolve with null on the ack.
+   */
+  sendInteraction(interaction: Interaction): Promise<number | null> {
+    return this.request((ref) => ({ type: 'interaction', ref, interaction }));
+  }
+
+  private request(frame: (ref: number) => ClientFrame): Promise<number | null> {
     if (!this.welcomed) {
       return Promise.reject(new RealtimeError('DISCONNECTED', 'not connected to the hub'));
     }
     const ref = this.nextRef++;
     return new Promise((resolve, reject) => {
       this.pending.set(ref, { resolve, reject });
-      this.send({ type: 'action', ref, action });
+      this.send(frame(ref));
     });
   }
 
@@ -193,7 +224,11 @@ export class RealtimeClient {
           return;
         }
         this.lastSeq = frame.seq;
-        this.store.setState({ snapshot: applyEvent(snapshot, frame.event) });
+        const { cartPermission, attendeeId } = this.store.getState();
+        this.store.setState({
+          snapshot: applyEvent(snapshot, frame.event),
+          cartPermission: nextCartPermission(cartPermission, frame.event, attendeeId),
+        });
         this.resolveApplied(frame.seq);
         return;
       }
@@ -216,6 +251,9 @@ export class RealtimeClient {
         else console.warn(`hub error ${frame.code}: ${frame.message}`);
         return;
       }
+      case 'videoToken':
+        this.store.setState({ video: { url: frame.url, token: frame.token, canPublish: frame.canPublish } });
+        return;
       case 'ping':
         this.send({ type: 'pong', nonce: frame.nonce });
         return;

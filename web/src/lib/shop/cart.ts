@@ -29,10 +29,10 @@ interface CartState {
 /** The errors a cart response carries, as a list (the API sends a list or a keyed object). */
 export function cartErrors(cart: Cart | null | undefined): CartError[] {
   const errors = cart?.errors;
-  const list = Array.isArray(errors) ? errors : Object.entries(errors ?? {}).map(([key, error]) => ({ ...error, key: error.key ?? key }));
+  const list = Array.isArray(errors) ? errors : Object.entries(errors ?? {}).map(([key, error]) => ({ ...error, key: error.key || key }));
   return list.map((error) => {
     const entry = error as { key?: string; messageKey?: string; level?: number; message?: string };
-    return { key: entry.key ?? entry.messageKey ?? '', level: entry.level ?? 10, message: entry.message ?? '' };
+    return { key: entry.key || entry.messageKey || '', level: entry.level ?? 10, message: entry.message ?? '' };
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickLanguageId } from './session';
+import { pickLanguageId, shouldRefreshUser } from './session';
 
 const languages = [
   { id: 'en', translationCode: { code: 'en-GB' } },
@@ -16,5 +16,15 @@ describe('pickLanguageId', () => {
   it('reads the locale code when there is no translation code, and gives null when nothing fits', () => {
     expect(pickLanguageId([{ id: 'x', locale: { code: 'de-DE' } }] as never[], 'de-DE')).toBe('x');
     expect(pickLanguageId([{ id: 'x', translationCode: { code: 'fr-FR' } }] as never[], 'de-DE')).toBeNull();
+  });
+});
+
+describe('shouldRefreshUser', () => {
+  it('refreshes the user after 401 and 403, but not for the customer call or joins', () => {
+    expect(shouldRefreshUser(403, 'http://shop/store-api/account/list-address')).toBe(true);
+    expect(shouldRefreshUser(401, 'http://shop/store-api/checkout/order')).toBe(true);
+    expect(shouldRefreshUser(403, 'http://shop/store-api/account/customer')).toBe(false);
+    expect(shouldRefreshUser(403, 'http://shop/store-api/dsr/appointment/demo/join-as-client')).toBe(false);
+    expect(shouldRefreshUser(404, 'http://shop/store-api/product/x')).toBe(false);
   });
 });

@@ -19,6 +19,22 @@ interface Session {
 
 let session: Session | null = null;
 
+const authFailureListeners = new Set<() => void>();
+
+/**
+ * A 401 or 403 means the session's customer may have changed: the user is loaded
+ * again, except for the customer-account call itself and join calls (spec section 7).
+ */
+export function shouldRefreshUser(status: number, url: string): boolean {
+  return (status === 401 || status === 403) && !/\/account\/customer|\/join-/.test(url);
+}
+
+/** Runs `listener` after a response that should refresh the user; returns the unsubscribe. */
+export function onAuthFailure(listener: () => void): () => void {
+  authFailureListeners.add(listener);
+  return () => authFailureListeners.delete(listener);
+}
+
 /**
  * Creates the storefront's Store API client once the runtime config is known: it sends
  * the saved context token and language id and `sw-include-seo-urls`, and saves every
@@ -30,6 +46,9 @@ export function initShopSession(config: RuntimeConfig): ShopClient {
   const languageId = getCookie(LANGUAGE_ID_COOKIE);
   if (languageId) client.defaultHeaders['sw-language-id'] = languageId;
   client.hook('onContextChanged', (token) => setCookie(CONTEXT_TOKEN_COOKIE, token, COOKIE_MAX_AGE));
+  client.hook('onResponseError', (response) => {
+    if (shouldRefreshUser(response.status, response.url)) for (const listener of authFailureListeners) listener();
+  });
   session = { client, languages: null, context: null };
   return client;
 }

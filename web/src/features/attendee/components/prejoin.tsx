@@ -2,18 +2,19 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Field } from '@/components/form';
+import { AllowDevices } from '@/components/video/allow-devices';
 import { useRuntimeConfig } from '@/config/runtime';
-import { errorStatus } from '@/lib/api/shop';
 import { getCookie, setCookie } from '@/lib/cookies';
 import { useLocalePath } from '@/lib/i18n';
 import { joinAsClient } from '../api/join-as-client';
-import { saveAttendeeSession } from '../stores/attendee-session';
+import { joinProblemOf, joinProblemPath, type DeniedState } from '../api/join-problem';
+import { rememberCartGrant, saveAttendeeSession } from '../stores/attendee-session';
 
 /** A guest's name is remembered for a day (spec section 9). */
 const GUEST_NAME_COOKIE = 'guestName';
 const GUEST_NAME_MAX_AGE = 86_400;
 
-/** Name and privacy consent before a guest joins. */
+/** Name, privacy consent, the cart-rights choice and a device preview before a guest joins. */
 export function Prejoin() {
   const { appointmentId = '' } = useParams();
   const config = useRuntimeConfig();
@@ -22,6 +23,7 @@ export function Prejoin() {
   const localePath = useLocalePath();
   const [name, setName] = useState(() => getCookie(GUEST_NAME_COOKIE) ?? '');
   const [consent, setConsent] = useState(false);
+  const [grantCart, setGrantCart] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -35,12 +37,15 @@ export function Prejoin() {
     setFailed(false);
     try {
       saveAttendeeSession(appointmentId, await joinAsClient(config, appointmentId, attendeeName));
+      if (grantCart) rememberCartGrant(appointmentId);
       setCookie(GUEST_NAME_COOKIE, attendeeName, GUEST_NAME_MAX_AGE);
       navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
     } catch (error) {
-      const status = errorStatus(error);
-      if (status === 404) navigate(localePath(`/presentation/${appointmentId}/not-found`), { replace: true });
-      else if (status === 403) navigate(localePath(`/presentation/${appointmentId}/denied`), { replace: true });
+      const problem = joinProblemOf(error);
+      if (problem) {
+        const state: DeniedState = { reason: problem };
+        navigate(localePath(`/presentation/${appointmentId}${joinProblemPath(problem)}`), { replace: true, state });
+      }
       else {
         setFailed(true);
         setBusy(false);
@@ -68,6 +73,17 @@ export function Prejoin() {
           onChange={(event) => setConsent(event.target.checked)}
           error={submitted && !consent ? t('presentation.consentRequired') : null}
         />
+        <Field
+          label={t('room.grantCart')}
+          name="grantCart"
+          type="checkbox"
+          checked={grantCart}
+          onChange={(event) => setGrantCart(event.target.checked)}
+        />
+        <details className="prejoin__devices">
+          <summary>{t('room.devicePreview')}</summary>
+          <AllowDevices />
+        </details>
         {failed && (
           <p className="alert" role="alert">
             {t('errors.generic')}

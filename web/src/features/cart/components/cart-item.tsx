@@ -35,7 +35,13 @@ export function CartItem({ item, compact = false }: { item: LineItem; compact?: 
   return (
     <li className={compact ? 'cart-item cart-item--compact' : 'cart-item'} aria-busy={busy} data-testid="cart-item">
       <div className="cart-item__media">
-        {item.cover?.url ? <img src={item.cover.url} alt="" loading="lazy" /> : <span className="cart-item__placeholder" aria-hidden="true" />}
+        {item.cover?.url ? (
+          <img src={item.cover.url} alt="" loading="lazy" />
+        ) : (
+          <span className="cart-item__placeholder" aria-hidden="true">
+            {item.type === 'promotion' ? '%' : ''}
+          </span>
+        )}
       </div>
       <div className="cart-item__body">
         <p className="cart-item__name">{href ? <Link to={href}>{name}</Link> : name}</p>
@@ -58,7 +64,7 @@ export function CartItem({ item, compact = false }: { item: LineItem; compact?: 
         <p className="cart-item__price">{formatPrice(item.price?.totalPrice)}</p>
         {quantity > 1 && item.price && <p className="cart-item__unit">{`${quantity} × ${formatPrice(item.price.unitPrice)}`}</p>}
         {item.removable !== false && (
-          <button type="button" className="link-button" disabled={busy} aria-label={t('cart.remove', { name })} onClick={() => act(() => cartStore.getState().remove(item.id))}>
+          <button type="button" className="icon-button cart-item__remove" disabled={busy} aria-label={t('cart.remove', { name })} onClick={() => act(() => cartStore.getState().remove(item.id))}>
             ×
           </button>
         )}

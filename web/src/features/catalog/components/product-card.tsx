@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -19,7 +20,7 @@ export function openQuickView(product: Product) {
     <Suspense fallback={<Spinner />}>
       <QuickView productId={product.id} />
     </Suspense>,
-    { title: productName(product), size: 'large' },
+    { title: i18next.t('product.quickView'), size: 'large' },
   );
 }
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useDocumentTitle } from '@/lib/head';
@@ -13,7 +13,7 @@ import { CrossSellings, ProductDescription, RecentlyViewed, Reviews, Specificati
 type Tab = 'description' | 'specifications' | 'reviews';
 
 /** The product page: gallery, buy box, description / specifications / reviews, cross-selling, recently viewed. */
-export function ProductDetailPage({ detail, taxState }: { detail: ProductDetail; taxState?: string }) {
+export function ProductDetailPage({ detail, taxState, breadcrumb }: { detail: ProductDetail; taxState?: string; breadcrumb?: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
@@ -30,6 +30,7 @@ export function ProductDetailPage({ detail, taxState }: { detail: ProductDetail;
 
   return (
     <div className="container product-page">
+      {breadcrumb}
       <div className="product-page__top">
         <ProductGallery key={product.id} product={product} name={name} />
         <BuyBox

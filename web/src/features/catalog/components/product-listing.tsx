@@ -75,6 +75,10 @@ export function ProductListing({ initial, fetchListing, showFilters = true, empt
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const topRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (filtersOpen) closeRef.current?.focus();
+  }, [filtersOpen]);
   const criteriaKey = JSON.stringify(toCriteria(query));
   const fetchRef = useRef(fetchListing);
   fetchRef.current = fetchListing;
@@ -132,7 +136,7 @@ export function ProductListing({ initial, fetchListing, showFilters = true, empt
         >
           <div className="listing__sidebar-header">
             <h2 className="listing__sidebar-title">{t('listing.filters')}</h2>
-            <button type="button" className="icon-button listing__sidebar-close" aria-label={t('listing.hideFilters')} onClick={() => setFiltersOpen(false)}>
+            <button ref={closeRef} type="button" className="icon-button listing__sidebar-close" aria-label={t('listing.hideFilters')} onClick={() => setFiltersOpen(false)}>
               ×
             </button>
           </div>

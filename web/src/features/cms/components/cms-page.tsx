@@ -51,7 +51,7 @@ export function CmsBlock({ block }: { block: CmsBlockData }) {
       data-block-type={block.type}
       style={style}
     >
-      <div className={`cms-block__grid cms-columns-${Math.min(layout.columns, cells.length || 1)}`}>
+      <div className={`cms-block__grid cms-columns-${layout.columns}`}>
         {cells.map((cell, index) => (
           <div key={cell[0]?.id ?? index} className="cms-block__cell" data-slot={cell.map((slot) => slot.slot).join(' ')}>
             {cell.map((slot) => (

@@ -13,7 +13,9 @@ import { clearAdminSession, loadAdminSession } from '../stores/admin-session';
 import { GuideStage } from './guide-stage';
 
 interface Room {
+  appointmentId: string;
   appointmentName: string;
+  contextToken: string;
   slides: Slide[];
   hub: HubSession;
 }
@@ -45,7 +47,15 @@ function JoinedGuideRoom({ appointmentId, session }: { appointmentId: string; se
         return;
       }
       const slides = await getSlides(config, joined.newContextToken);
-      if (!cancelled) setRoom({ appointmentName: joined.appointmentName, slides, hub: hubSessionOf(joined, config) });
+      if (!cancelled) {
+        setRoom({
+          appointmentId: joined.id,
+          appointmentName: joined.appointmentName,
+          contextToken: joined.newContextToken,
+          slides,
+          hub: hubSessionOf(joined, config),
+        });
+      }
     }
     join().catch((error: unknown) => {
       if (cancelled) return;
@@ -64,5 +74,5 @@ function JoinedGuideRoom({ appointmentId, session }: { appointmentId: string; se
 
   if (failed) return <MessageScreen title={t('errors.title')}>{t('errors.generic')}</MessageScreen>;
   if (!room) return <LoadingOverlay />;
-  return <GuideStage {...room} />;
+  return <GuideStage {...room} session={loadAdminSession() ?? session} />;
 }

@@ -1,67 +1,161 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
+import { openConfirm } from '@/components/room/confirm';
+import { HighlightedProduct } from '@/components/room/highlighted-product';
+import { RoomShell } from '@/components/room/room-shell';
+import { Toolbar, ToolbarGroup } from '@/components/room/toolbar';
 import { SlideView } from '@/components/slide-view';
+import { openMediaSettings } from '@/components/video/media-settings';
+import { VideoStage } from '@/components/video/video-stage';
+import { useRuntimeConfig } from '@/config/runtime';
 import { slideAt, slideNumber, type Slide } from '@/lib/api/presentation';
+import type { AdminSession } from '@/lib/api/shop';
+import { useLocalePath } from '@/lib/i18n';
+import { isLargeScreen } from '@/lib/room/large-screen';
 import type { HubSession } from '@/lib/realtime/client';
 import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
+import { endAppointment, startAppointment } from '../api/lifecycle';
+import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
+import { openBroadcastSetup } from './broadcast-setup';
+import { ParticipantsSidebar } from './participants-sidebar';
+import { openProductHighlighter } from './product-highlighter';
+import { SlideNavigator } from './slide-navigator';
 
 interface GuideStageProps {
+  appointmentId: string;
   appointmentName: string;
   slides: Slide[];
   hub: HubSession;
+  session: AdminSession;
+  contextToken: string;
 }
 
-/** The live presentation as the guide runs it: the current slide and the slide controls. */
-export function GuideStage({ appointmentName, slides, hub }: GuideStageProps) {
-  const { t } = useTranslation();
-  const client = useRealtimeClient(hub);
-  const connection = useStore(client.store, (state) => state.connection);
-  const alias = useStore(client.store, (state) => state.snapshot?.stateForAll.currentSlideAlias ?? 0);
-  const [switching, setSwitching] = useState(false);
-  const [failed, setFailed] = useState(false);
+const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 
-  const number = slideNumber(alias);
+/** The guide's cockpit: lifecycle, slides and notes, view controls, participants, media, highlights. */
+export function GuideStage({ appointmentId, appointmentName, slides, hub, session, contextToken }: GuideStageProps) {
+  const { t } = useTranslation();
+  const config = useRuntimeConfig();
+  const navigate = useNavigate();
+  const localePath = useLocalePath();
+  const client = useRealtimeClient(hub);
+  const [cockpit] = useState(() => createCockpitStore(isLargeScreen(window.innerWidth)));
+  const connection = useStore(client.store, (state) => state.connection);
+  const all = useStore(client.store, (state) => state.snapshot?.stateForAll);
+  const video = useStore(client.store, (state) => state.video);
+  const { leftSidebar, rightSidebar, failed } = useStore(cockpit);
+  const [switching, setSwitching] = useState(false);
+
+  const number = slideNumber(all?.currentSlideAlias ?? 0);
   const previous = slideAt(slides, number - 1);
   const next = slideAt(slides, number + 1);
   const live = connection === 'connected' || connection === 'reconnected';
+  const ended = all?.ended ?? false;
+  const started = all?.started ?? false;
+  const locked = all?.locked ?? false;
+  const mutedAll = all?.mutedAll ?? false;
+  const viewControl = viewControlOf(all?.viewMode ?? 'presentation');
+  const canAct = live && !ended;
 
-  async function switchTo(slide: Slide) {
-    setSwitching(true);
-    setFailed(false);
+  /** Runs a hub request; a failure shows the cockpit's alert. */
+  async function act(request: () => Promise<unknown>) {
+    cockpit.getState().setFailed(false);
     try {
-      await client.sendAction({
-        key: 'switchSlide',
-        payload: { pageId: slide.cmsPageId, sectionId: slide.sectionId, slideAlias: slide.index },
-      });
+      await request();
     } catch {
-      setFailed(true);
-    } finally {
-      setSwitching(false);
+      cockpit.getState().setFailed(true);
     }
   }
 
-  return (
-    <section className="stage">
-      <header className="stage__header">
-        <h1>{appointmentName}</h1>
-        <ConnectionStatus state={connection} />
-      </header>
-      <SlideView
-        position={t('slides.positionOf', { number, total: slides.length })}
-        slide={slideAt(slides, number)}
-      />
-      {failed && (
-        <p className="alert" role="alert">
-          {t('slides.switchFailed')}
-        </p>
-      )}
-      <nav className="stage__controls" aria-label={t('slides.navigation')}>
+  async function switchTo(slide: Slide) {
+    setSwitching(true);
+    await act(() =>
+      client.sendAction({
+        key: 'switchSlide',
+        payload: { pageId: slide.cmsPageId, sectionId: slide.sectionId, slideAlias: slide.index },
+      }),
+    );
+    setSwitching(false);
+  }
+
+  const confirmStart = () =>
+    openConfirm({
+      title: t('cockpit.startTitle'),
+      text: t('cockpit.startText'),
+      confirmLabel: t('cockpit.startConfirm'),
+      cancelLabel: t('cockpit.cancel'),
+      failedText: t('cockpit.actionFailed'),
+      onConfirm: () => startAppointment(config, session, appointmentId),
+    });
+  const confirmEnd = () =>
+    openConfirm({
+      title: t('cockpit.endTitle'),
+      text: t('cockpit.endText'),
+      confirmLabel: t('cockpit.endConfirm'),
+      cancelLabel: t('cockpit.cancel'),
+      failedText: t('cockpit.actionFailed'),
+      danger: true,
+      onConfirm: () => endAppointment(config, session, appointmentId),
+    });
+  const confirmMuteAll = () =>
+    openConfirm({
+      title: t('cockpit.muteAllTitle'),
+      text: t('cockpit.muteAllText'),
+      confirmLabel: t('cockpit.muteAllConfirm'),
+      cancelLabel: t('cockpit.cancel'),
+      failedText: t('cockpit.actionFailed'),
+      onConfirm: () => client.sendAction({ key: 'muteAll', payload: { muted: true } }),
+    });
+
+  const phase = ended ? 'ended' : started ? 'running' : 'notStarted';
+  const header = (
+    <header className="stage__header cockpit__header">
+      <h1>{appointmentName}</h1>
+      <p className="phase" data-phase={phase} data-testid="presentation-phase">
+        {t(`cockpit.${phase}`)}
+      </p>
+      {locked && <p className="badge">{t('cockpit.lockedBadge')}</p>}
+      {mutedAll && <p className="badge">{t('cockpit.mutedBadge')}</p>}
+      <div className="cockpit__lifecycle">
+        {!started && !ended && (
+          <button type="button" className="button button--primary" disabled={!live} onClick={confirmStart}>
+            {t('cockpit.start')}
+          </button>
+        )}
         <button
           type="button"
           className="button"
-          disabled={!previous || !live || switching}
+          aria-pressed={locked}
+          disabled={!canAct}
+          onClick={() => act(() => client.sendAction({ key: 'setLocked', payload: { locked: !locked } }))}
+        >
+          {locked ? t('cockpit.unlock') : t('cockpit.lock')}
+        </button>
+        {!ended && (
+          <button type="button" className="button button--danger" disabled={!live} onClick={confirmEnd}>
+            {t('cockpit.end')}
+          </button>
+        )}
+      </div>
+      <ConnectionStatus state={connection} />
+    </header>
+  );
+
+  const toolbar = (
+    <Toolbar label={t('cockpit.toolbar')}>
+      <ToolbarGroup name="navigation" label={t('cockpit.groups.navigation')}>
+        <button type="button" className="button" aria-pressed={leftSidebar} onClick={() => cockpit.getState().toggleLeft()}>
+          {t('cockpit.slides')}
+        </button>
+      </ToolbarGroup>
+      <ToolbarGroup name="slide" label={t('cockpit.groups.slide')}>
+        <button
+          type="button"
+          className="button"
+          disabled={!previous || !canAct || switching}
           onClick={() => previous && switchTo(previous)}
         >
           <span aria-hidden="true">←</span> {t('slides.previous')}
@@ -69,12 +163,107 @@ export function GuideStage({ appointmentName, slides, hub }: GuideStageProps) {
         <button
           type="button"
           className="button button--primary"
-          disabled={!next || !live || switching}
+          disabled={!next || !canAct || switching}
           onClick={() => next && switchTo(next)}
         >
           {t('slides.next')} <span aria-hidden="true">→</span>
         </button>
-      </nav>
-    </section>
+      </ToolbarGroup>
+      <ToolbarGroup name="interaction" label={t('cockpit.groups.interaction')}>
+        <div className="segmented" role="radiogroup" aria-label={t('cockpit.viewControls')}>
+          {VIEW_CONTROLS.map((control) => (
+            <button
+              key={control}
+              type="button"
+              role="radio"
+              aria-checked={viewControl === control}
+              className="segmented__option"
+              disabled={!canAct}
+              onClick={() =>
+                act(() => client.sendInteraction({ name: 'viewMode.changed', payload: { mode: VIEW_MODE_OF[control] } }))
+              }
+            >
+              {t(`cockpit.${control}`)}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="button"
+          disabled={!canAct}
+          onClick={() =>
+            openProductHighlighter(t('cockpit.highlightTitle'), (productId) =>
+              client.sendInteraction({ name: 'product.viewed', payload: { productId } }),
+            )
+          }
+        >
+          {t('cockpit.highlight')}
+        </button>
+      </ToolbarGroup>
+      <ToolbarGroup name="guide" label={t('cockpit.groups.guide')}>
+        <button type="button" className="button" disabled={!canAct} onClick={() => openBroadcastSetup(t('cockpit.broadcastTitle'), client)}>
+          {t('cockpit.broadcast')}
+        </button>
+      </ToolbarGroup>
+      <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
+        <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
+          {t('video.mediaSettings')}
+        </button>
+        {mutedAll ? (
+          <button
+            type="button"
+            className="button"
+            disabled={!canAct}
+            onClick={() => act(() => client.sendAction({ key: 'muteAll', payload: { muted: false } }))}
+          >
+            {t('cockpit.unmuteAll')}
+          </button>
+        ) : (
+          <button type="button" className="button" disabled={!canAct} onClick={confirmMuteAll}>
+            {t('cockpit.muteAll')}
+          </button>
+        )}
+      </ToolbarGroup>
+      <ToolbarGroup name="participant" label={t('cockpit.groups.participant')}>
+        <button type="button" className="button" aria-pressed={rightSidebar} onClick={() => cockpit.getState().toggleRight()}>
+          {t('cockpit.participants')}
+        </button>
+      </ToolbarGroup>
+      <ToolbarGroup name="leave" label={t('cockpit.groups.leave')}>
+        <button type="button" className="button" onClick={() => navigate(localePath('/') || '/')}>
+          {t('room.leave')}
+        </button>
+      </ToolbarGroup>
+    </Toolbar>
+  );
+
+  return (
+    <RoomShell
+      header={header}
+      toolbar={toolbar}
+      left={
+        leftSidebar ? <SlideNavigator slides={slides} current={number} disabled={!canAct || switching} onSelect={switchTo} /> : undefined
+      }
+      right={
+        rightSidebar ? (
+          <ParticipantsSidebar
+            client={client}
+            onRequestCart={(attendeeId) => act(() => client.sendAction({ key: 'requestCartPermission', payload: { attendeeId } }))}
+          />
+        ) : undefined
+      }
+    >
+      {failed && (
+        <p className="alert" role="alert">
+          {t('cockpit.actionFailed')}
+        </p>
+      )}
+      <div className={`guide-stage guide-stage--${viewControl}`}>
+        {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
+        <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
+        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={slideAt(slides, number)} />
+        {all?.currentGuideProductId && <HighlightedProduct productId={all.currentGuideProductId} contextToken={contextToken} />}
+      </div>
+    </RoomShell>
   );
 }

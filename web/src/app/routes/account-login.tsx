@@ -1,0 +1,3 @@
+import { LoginForm } from '@/features/account/components/login-form';
+
+export const Component = LoginForm;

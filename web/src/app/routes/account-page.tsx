@@ -1,0 +1,3 @@
+import { AccountPage } from '@/features/account/components/account-page';
+
+export const Component = AccountPage;

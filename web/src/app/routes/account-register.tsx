@@ -1,0 +1,3 @@
+import { RegisterForm } from '@/features/account/components/register-form';
+
+export const Component = RegisterForm;

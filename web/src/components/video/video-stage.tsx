@@ -1,0 +1,74 @@
+import { Track, type Participant } from 'livekit-client';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import type { VideoGrant } from '@/lib/realtime/client';
+import { mediaPreferences } from '@/lib/video/media-preferences';
+import { useVideoRoom } from '@/lib/video/use-video-room';
+
+function Tile({ participant, isLocal }: { participant: Participant; isLocal: boolean }) {
+  const { t } = useTranslation();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const video = participant.getTrackPublication(Track.Source.Camera)?.videoTrack;
+  const audio = isLocal ? undefined : participant.getTrackPublication(Track.Source.Microphone)?.audioTrack;
+  useEffect(() => {
+    const element = videoRef.current;
+    if (!video || !element) return;
+    video.attach(element);
+    return () => {
+      video.detach(element);
+    };
+  }, [video]);
+  useEffect(() => {
+    const element = audioRef.current;
+    if (!audio || !element) return;
+    audio.attach(element);
+    return () => {
+      audio.detach(element);
+    };
+  }, [audio]);
+  return (
+    <figure className="video-tile">
+      {video ? <video ref={videoRef} muted={isLocal} playsInline autoPlay /> : <div className="video-tile__placeholder" aria-hidden="true" />}
+      {audio && <audio ref={audioRef} autoPlay />}
+      <figcaption>{isLocal ? t('video.you') : participant.name || participant.identity}</figcaption>
+    </figure>
+  );
+}
+
+/** The video of the room, or a note that the room runs without video. */
+export function VideoStage({ grant, mutedAll, layout }: { grant: VideoGrant | null; mutedAll: boolean; layout: 'grid' | 'speaker' }) {
+  const { t } = useTranslation();
+  const preferences = useStore(mediaPreferences);
+  const { status, participants, deviceError } = useVideoRoom(grant, preferences, mutedAll);
+
+  if (!grant) {
+    return (
+      <p className="video-note" data-testid="video-status">
+        {t('video.notConfigured')}
+      </p>
+    );
+  }
+  return (
+    <div className={`video-stage video-stage--${layout}`} data-testid="video-status">
+      {status === 'connecting' && <p className="video-note">{t('video.connecting')}</p>}
+      {status === 'failed' && (
+        <p className="alert" role="alert">
+          {t('video.failed')}
+        </p>
+      )}
+      {deviceError && (
+        <p className="alert" role="alert">
+          {t(`video.errors.${deviceError}`)}
+        </p>
+      )}
+      {mutedAll && <p className="video-note">{t('video.mutedByGuide')}</p>}
+      <div className="video-stage__tiles">
+        {participants.map((participant, index) => (
+          <Tile key={participant.identity} participant={participant} isLocal={index === 0} />
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { ConnectionStatus } from '@/components/connection-status';
+import type { JoinAppointmentResponse } from '@/lib/api/shop';
+import { useLocalePath } from '@/lib/i18n';
+import { loadAttendeeSession } from '../stores/attendee-session';
+import { useAttendeeRoom } from './use-attendee-room';
+
+/** The waiting room: connected, it goes to the room by itself once the guide starts. */
+export function WaitingRoom() {
+  const { appointmentId = '' } = useParams();
+  const localePath = useLocalePath();
+  const [session] = useState(() => loadAttendeeSession(appointmentId));
+  if (!session) return <Navigate to={localePath(`/presentation/${appointmentId}/prejoin`)} replace />;
+  return <Waiting key={appointmentId} appointmentId={appointmentId} session={session} />;
+}
+
+function Waiting({ appointmentId, session }: { appointmentId: string; session: JoinAppointmentResponse }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const localePath = useLocalePath();
+  const { connection, screen } = useAttendeeRoom(appointmentId, session);
+
+  useEffect(() => {
+    if (screen === 'live' || screen === 'ended') navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
+  }, [screen, navigate, localePath, appointmentId]);
+
+  return (
+    <section className="card message waiting" aria-busy={screen !== 'waiting'}>
+      <h1>{t('room.waitingTitle')}</h1>
+      <p className="waiting__name">{session.appointmentName}</p>
+      <p>{t('room.waitingText')}</p>
+      <span className="waiting__pulse" aria-hidden="true" />
+      <ConnectionStatus state={connection} />
+    </section>
+  );
+}

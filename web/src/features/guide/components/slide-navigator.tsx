@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import type { Slide } from '@/lib/api/presentation';
+
+function noteText(note: NonNullable<Slide['notes']>[number]): string {
+  const config = (note.translated?.config ?? note.config) as { content?: { value?: unknown } } | undefined;
+  const value = config?.content?.value;
+  return typeof value === 'string' ? value.replace(/<[^>]*>/g, ' ').trim() : '';
+}
+
+/** The slides of the presentation as a list to jump to, and the current slide's notes. */
+export function SlideNavigator({
+  slides,
+  current,
+  disabled,
+  onSelect,
+}: {
+  slides: Slide[];
+  current: number;
+  disabled: boolean;
+  onSelect: (slide: Slide) => void;
+}) {
+  const { t } = useTranslation();
+  const nameOf = (slide: Slide) => slide.sectionName || slide.groupName || t('slides.untitled');
+  const notes = (slides.find((slide) => slide.index === current)?.notes ?? []).map(noteText).filter(Boolean);
+  return (
+    <div className="slide-navigator">
+      <h2>{t('cockpit.slides')}</h2>
+      <ol className="slide-navigator__list">
+        {slides.map((slide) => (
+          <li key={`${slide.index}-${slide.sectionId}`}>
+            <button
+              type="button"
+              className="slide-thumb"
+              aria-current={slide.index === current ? 'step' : undefined}
+              aria-label={t('cockpit.goToSlide', { number: slide.index, name: nameOf(slide) })}
+              disabled={disabled}
+              onClick={() => onSelect(slide)}
+            >
+              <span className="slide-thumb__number" aria-hidden="true">
+                {slide.index}
+              </span>
+              <span className="slide-thumb__name">{nameOf(slide)}</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+      <section className="slide-notes" aria-label={t('cockpit.notes')}>
+        <h3>{t('cockpit.notes')}</h3>
+        {notes.length > 0 ? notes.map((note, index) => <p key={index}>{note}</p>) : <p className="video-note">{t('cockpit.noNotes')}</p>}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { Room, RoomEvent, Track, type LocalVideoTrack, type Participant } from 'livekit-client';
+import { useEffect, useState } from 'react';
+import type { VideoGrant } from '@/lib/realtime/client';
+import { applyBackgroundEffect } from './background';
+import { deviceErrorOf, type DeviceError } from './device-errors';
+import type { MediaPreferences } from './media-preferences';
+
+export type VideoRoomStatus = 'off' | 'connecting' | 'connected' | 'failed';
+
+export interface VideoRoomState {
+  status: VideoRoomStatus;
+  participants: Participant[];
+  deviceError: DeviceError | null;
+}
+
+/**
+ * Joins the LiveKit room of `grant` for as long as the component lives (or until the
+ * grant changes) and publishes camera and microphone only when the grant allows it.
+ * Without a grant (no LiveKit configured) it stays `off`.
+ */
+export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPreferences, mutedAll: boolean): VideoRoomState {
+  const [room, setRoom] = useState<Room | null>(null);
+  const [state, setState] = useState<VideoRoomState>({ status: 'off', participants: [], deviceError: null });
+
+  useEffect(() => {
+    if (!grant) {
+      setState({ status: 'off', participants: [], deviceError: null });
+      return;
+    }
+    const current = new Room({ adaptiveStream: true, dynacast: true });
+    let cancelled = false;
+    const refresh = () => {
+      if (cancelled) return;
+      setState((previous) => ({
+        ...previous,
+        participants: [current.localParticipant, ...current.remoteParticipants.values()],
+      }));
+    };
+    for (const event of [
+      RoomEvent.ParticipantConnected,
+      RoomEvent.ParticipantDisconnected,
+      RoomEvent.TrackSubscribed,
+      RoomEvent.TrackUnsubscribed,
+      RoomEvent.LocalTrackPublished,
+      RoomEvent.LocalTrackUnpublished,
+      RoomEvent.TrackMuted,
+      RoomEvent.TrackUnmuted,
+    ]) {
+      current.on(event, refresh);
+    }
+    setState({ status: 'connecting', participants: [], deviceError: null });
+    current
+      .connect(grant.url, grant.token)
+      .then(() => {
+        if (cancelled) return;
+        setRoom(current);
+        setState((previous) => ({ ...previous, status: 'connected' }));
+        refresh();
+      })
+      .catch(() => !cancelled && setState((previous) => ({ ...previous, status: 'failed' })));
+    return () => {
+      cancelled = true;
+      setRoom(null);
+      void current.disconnect();
+    };
+  }, [grant]);
+
+  // Camera and microphone follow the preferences, the grant and the guide's mute-all.
+  const canPublish = grant?.canPublish ?? false;
+  const { cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect } = preferences;
+  useEffect(() => {
+    if (!room) return;
+    const local = room.localParticipant;
+    const camera = canPublish && cameraEnabled;
+    const microphone = canPublish && microphoneEnabled && !mutedAll;
+    let cancelled = false;
+    async function publish() {
+      try {
+        await local.setCameraEnabled(camera, cameraId ? { deviceId: cameraId } : undefined);
+        await local.setMicrophoneEnabled(microphone, microphoneId ? { deviceId: microphoneId } : undefined);
+        const track = local.getTrackPublication(Track.Source.Camera)?.track as LocalVideoTrack | undefined;
+        if (track && camera) await applyBackgroundEffect(track, effect).catch(() => undefined);
+        if (!cancelled) setState((previous) => ({ ...previous, deviceError: null }));
+      } catch (error) {
+        if (!cancelled) {
+          setState((previous) => ({ ...previous, deviceError: deviceErrorOf(error, { camera, microphone }) }));
+        }
+      }
+    }
+    void publish();
+    return () => {
+      cancelled = true;
+    };
+  }, [room, canPublish, cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, mutedAll]);
+
+  return state;
+}
