@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 
-/** Issue 6 budget: a shop page's first load stays under 200 KB of compressed JavaScript (see BENCHMARKS.md). */
+/** Issue 6 budget: a shop page's first load stays under 200 KB of compressed JavaScript (see the root BENCHMARKS.md). */
 const BUDGET_BYTES = 200 * 1024;
 const DIST = path.resolve(import.meta.dirname, '..', 'dist');
 
