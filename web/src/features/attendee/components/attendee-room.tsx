@@ -103,9 +103,16 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
           <SlideView position={t('slides.position', { number })} slide={slideAt(slides, number)} />
         )}
         {all.currentDynamicPage && (
-          <p className="dynamic-page" data-testid="dynamic-page">
-            {t('room.dynamicPage', { type: all.currentDynamicPage.type })}
-          </p>
+          <section className="dynamic-page" data-testid="dynamic-page">
+            <p>
+              {t('room.dynamicPage', {
+                type: all.currentDynamicPage.productId ? t('cockpit.productPage') : all.currentDynamicPage.type,
+              })}
+            </p>
+            {all.currentDynamicPage.productId && (
+              <HighlightedProduct productId={all.currentDynamicPage.productId} contextToken={session.newContextToken} />
+            )}
+          </section>
         )}
         {all.currentGuideProductId && (
           <HighlightedProduct productId={all.currentGuideProductId} contextToken={session.newContextToken} />

@@ -263,6 +263,37 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={slideAt(slides, number)} />
         {all?.currentGuideProductId && <HighlightedProduct productId={all.currentGuideProductId} contextToken={contextToken} />}
+        <div className="confirm__actions dynamic-page-controls">
+          {all?.currentGuideProductId && !all.currentDynamicPage && (
+            <button
+              type="button"
+              className="button"
+              disabled={!canAct}
+              onClick={() => {
+                const productId = all.currentGuideProductId;
+                if (!productId) return;
+                void act(() =>
+                  client.sendInteraction({
+                    name: 'dynamicProductPage.opened',
+                    payload: { pageId: productId, type: 'productDetail', opened: true, productId },
+                  }),
+                );
+              }}
+            >
+              {t('cockpit.openProductPage')}
+            </button>
+          )}
+          {all?.currentDynamicPage && (
+            <button
+              type="button"
+              className="button"
+              disabled={!canAct}
+              onClick={() => act(() => client.sendInteraction({ name: 'dynamicPage.closed', payload: { pageId: null, all: true } }))}
+            >
+              {t('cockpit.closePage')}
+            </button>
+          )}
+        </div>
       </div>
     </RoomShell>
   );

@@ -6,7 +6,8 @@ import { participantsOf, participantStatistics } from '../stores/cockpit';
 
 function Statistics({ client }: { client: RealtimeClient }) {
   const { t } = useTranslation();
-  const stats = useStore(client.store, (state) => participantStatistics(state.snapshot?.stateForGuides));
+  // Select the stored object (stable between renders) and count outside the selector.
+  const stats = participantStatistics(useStore(client.store, (state) => state.snapshot?.stateForGuides));
   const rows = [
     ['statTotal', stats.total],
     ['statOnline', stats.online],

@@ -172,6 +172,9 @@ export const de: Translations = {
     highlighted: 'Hervorgehoben: {{name}}',
     actionFailed: 'Das hat nicht funktioniert. Bitte versuchen Sie es erneut.',
     presenting: 'Präsentiert',
+    openProductPage: 'Produktseite für alle öffnen',
+    closePage: 'Seite für alle schließen',
+    productPage: 'Produktseite',
   },
   video: {
     notConfigured: 'Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.',

@@ -169,6 +169,9 @@ export const en = {
     highlighted: 'Highlighted: {{name}}',
     actionFailed: 'That did not work. Please try again.',
     presenting: 'Presenting',
+    openProductPage: 'Open the product page for everyone',
+    closePage: 'Close the page for everyone',
+    productPage: 'Product page',
   },
   video: {
     notConfigured: 'Video is not configured: this presentation runs without video.',
