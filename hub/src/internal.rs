@@ -2,7 +2,7 @@
 //! `POST /internal/publish` (start, end, instant listings, joins, removals, cart and
 //! wishlist changes) and `GET /internal/appointments/{id}/state`.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -70,8 +70,15 @@ async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::B
     }
 }
 
-/// The guide's view of the live state (`stateForAll`, `stateForClients`, `stateForGuides`).
-async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+#[derive(serde::Deserialize)]
+struct StateQuery {
+    /// `CLIENT` leaves out `stateForGuides` (every participant: large in a big room).
+    role: Option<Role>,
+}
+
+/// The live state as a guide sees it (`stateForAll`, `stateForClients`,
+/// `stateForGuides`), or as a client does with `?role=CLIENT`.
+async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String>, Query(query): Query<StateQuery>) -> Response {
     if let Err(refused) = authorized(&hub, &headers) {
         return *refused;
     }
@@ -79,7 +86,7 @@ async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String
         return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_ID", "The appointment id must be 32 lowercase hex characters");
     }
     match hub.rooms.get_or_open(&id).await {
-        Ok(room) => Json(room.snapshot(Role::Guide)).into_response(),
+        Ok(room) => Json(room.snapshot(query.role.unwrap_or(Role::Guide))).into_response(),
         Err(error) => {
             tracing::error!(%error, "could not open a room");
             refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.")

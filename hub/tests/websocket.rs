@@ -415,6 +415,17 @@ async fn the_internal_api_publishes_with_the_shared_secret_only() {
     assert_eq!(state["stateForAll"]["started"], true);
     assert_eq!(state["stateForAll"]["running"], true);
     assert!(state["stateForGuides"]["clients"][&"c1".repeat(16)].is_object(), "{state}");
+    let client_view: serde_json::Value = http
+        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state?role=CLIENT"))
+        .bearer_auth("test-secret")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(client_view["stateForAll"]["started"], true);
+    assert!(client_view.get("stateForGuides").is_none(), "{client_view}");
 }
 
 #[tokio::test]

@@ -170,7 +170,7 @@ pub async fn as_client(
     // No one can join while the guide has locked the appointment (live state: the hub).
     let path = presentation_path.clone();
     if let Some(found) = app.db.call(move |conn| Ok(Appointment::by_path(conn, &path)?)).await? {
-        match app.hub.state(&found.id).await {
+        match app.hub.client_state(&found.id).await {
             Ok(state) if state.state_for_all.locked => {
                 return Err(ApiError::new(StatusCode::FORBIDDEN, "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED", "The appointment is locked."));
             }

@@ -51,9 +51,18 @@ impl HubClient {
         Ok(Self::check(response).await?.json::<PublishResponse>().await?.seq)
     }
 
-    /// The live state as a guide sees it.
+    /// The live state as a guide sees it (with every participant).
     pub async fn state(&self, appointment_id: &str) -> Result<Snapshot, HubError> {
-        let url = format!("{}/internal/appointments/{appointment_id}/state", self.base);
+        self.state_as(appointment_id, "GUIDE").await
+    }
+
+    /// The live state as a client sees it: small however many participants there are.
+    pub async fn client_state(&self, appointment_id: &str) -> Result<Snapshot, HubError> {
+        self.state_as(appointment_id, "CLIENT").await
+    }
+
+    async fn state_as(&self, appointment_id: &str, role: &str) -> Result<Snapshot, HubError> {
+        let url = format!("{}/internal/appointments/{appointment_id}/state?role={role}", self.base);
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;
         Ok(Self::check(response).await?.json().await?)
     }
