@@ -33,5 +33,5 @@ for clients in ${sizes[@]}; do
   echo "== $mode, $clients attendees"
   ./target/release/loadtest --base-url http://127.0.0.1:8001 --hub-url "$hub_urls" \
     --hub-metrics "$metric_urls" --clients "$clients" --source-addresses 8 \
-    --join-concurrency 128 --slides 50 --interval-ms 100 --highlight-every 5 --hold-secs 3 || true
+    --join-concurrency 128 --slides "${SLIDES:-50}" --interval-ms "${INTERVAL_MS:-100}" --highlight-every 5 --hold-secs 3 || true
 done

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use futures_util::{SinkExt, StreamExt};
 use protocol::action::Action;
-use protocol::frame::{ClientFrame, Event, ServerFrame};
+use protocol::frame::{ClientFrame, ServerFrame};
 use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::net::TcpSocket;
@@ -161,6 +161,31 @@ async fn connect(url: &str, token: &str, source: IpAddr) -> anyhow::Result<Socke
     }
 }
 
+/// Just what an attendee task looks at, so that the load generator spends little of the
+/// machine's CPU (which the hub shares) on parsing.
+#[derive(serde::Deserialize)]
+struct Peek {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    nonce: Option<u64>,
+    #[serde(default)]
+    event: Option<PeekEvent>,
+}
+
+#[derive(serde::Deserialize)]
+struct PeekEvent {
+    #[serde(default, rename = "slideAlias")]
+    slide_alias: Option<u32>,
+}
+
+fn peek(message: &Message) -> Option<Peek> {
+    match message {
+        Message::Text(text) => serde_json::from_str(text.as_str()).ok(),
+        _ => None,
+    }
+}
+
 fn decode(message: &Message) -> Option<ServerFrame> {
     match message {
         Message::Text(text) => serde_json::from_str(text.as_str()).ok(),
@@ -262,13 +287,14 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
             let mut latencies = Vec::with_capacity(slides as usize);
             while latencies.len() < slides as usize {
                 let Ok(Some(Ok(message))) = tokio::time::timeout(Duration::from_secs(30), socket.next()).await else { break };
-                match decode(&message) {
-                    Some(ServerFrame::Event { event: Event::SlideSwitched { slide_alias, .. }, .. }) => {
+                let Some(frame) = peek(&message) else { continue };
+                match (frame.kind.as_str(), frame.event.and_then(|e| e.slide_alias), frame.nonce) {
+                    ("event", Some(slide_alias), _) => {
                         let now = started.elapsed().as_micros() as u64;
                         let sent = sent_at.get(slide_alias as usize).map_or(0, |t| t.load(Ordering::Acquire));
                         latencies.push(now.saturating_sub(sent) as u32);
                     }
-                    Some(ServerFrame::Ping { nonce }) => {
+                    ("ping", _, Some(nonce)) => {
                         let _ = socket.send(Message::text(serde_json::to_string(&ClientFrame::Pong { nonce }).unwrap_or_default())).await;
                     }
                     _ => {}
