@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use protocol::state::is_id;
 use protocol::action::{Action, Interaction};
 use protocol::codec::{Codec, Encoded};
 use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent, VolatileFrame};
@@ -416,6 +417,3 @@ impl Session {
     }
 }
 
-fn is_id(s: &str) -> bool {
-    s.len() == 32 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}

@@ -7,6 +7,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use protocol::state::is_id;
 use protocol::internal::{PublishRequest, PublishResponse};
 use protocol::Role;
 
@@ -18,9 +19,6 @@ pub fn routes() -> Router<Hub> {
         .route("/internal/appointments/{id}/state", get(state))
 }
 
-fn is_id(s: &str) -> bool {
-    s.len() == 32 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
 
 /// Compares without stopping at the first difference, so timing tells nothing.
 fn same_secret(given: &[u8], secret: &[u8]) -> bool {

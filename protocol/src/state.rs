@@ -11,6 +11,11 @@ use crate::status::{AttendeeStatus, CartPermission, ConnectionState, Role};
 /// A 32 lowercase hex character id, as in Shopware.
 pub type Id = String;
 
+/// Whether `s` is an [`Id`]: 32 lowercase hex characters.
+pub fn is_id(s: &str) -> bool {
+    s.len() == 32 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// `guided` (a guide leads) or `self` (attendees browse on their own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]

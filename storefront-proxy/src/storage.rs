@@ -67,9 +67,7 @@ pub fn new_id() -> String {
 }
 
 /// Whether `id` looks like a Shopware id (32 lowercase hex characters).
-pub fn is_id(id: &str) -> bool {
-    id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
+pub use protocol::state::is_id;
 
 /// A list of ids as a JSON array, bound as one parameter and read in SQL with
 /// `IN (SELECT value FROM json_each(?))`.
