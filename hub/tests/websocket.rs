@@ -133,6 +133,19 @@ impl Client {
     }
 }
 
+/// The hub's internal view of the test appointment's live state.
+async fn internal_state(addr: &str, query: &str) -> serde_json::Value {
+    reqwest::Client::new()
+        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state{query}"))
+        .bearer_auth("test-secret")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 async fn upgrade_status(addr: &str, query: &str) -> u16 {
     let request = format!("ws://{addr}/ws{query}").into_client_request().unwrap();
     match tokio_tungstenite::connect_async(request).await {
@@ -403,27 +416,11 @@ async fn the_internal_api_publishes_with_the_shared_secret_only() {
         ServerFrame::Event { seq: got, event: Event::PresentationStarted { .. }, .. } => assert_eq!(got, seq),
         other => panic!("expected the start, got {other:?}"),
     }
-    let state: serde_json::Value = http
-        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state"))
-        .bearer_auth("test-secret")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let state = internal_state(&addr, "").await;
     assert_eq!(state["stateForAll"]["started"], true);
     assert_eq!(state["stateForAll"]["running"], true);
     assert!(state["stateForGuides"]["clients"][&"c1".repeat(16)].is_object(), "{state}");
-    let client_view: serde_json::Value = http
-        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state?role=CLIENT"))
-        .bearer_auth("test-secret")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let client_view = internal_state(&addr, "?role=CLIENT").await;
     assert_eq!(client_view["stateForAll"]["started"], true);
     assert!(client_view.get("stateForGuides").is_none(), "{client_view}");
 }
@@ -540,15 +537,7 @@ async fn cart_permission_is_requested_by_the_guide_and_granted_by_the_attendee_o
         seen.push(guide.recv().await);
     }
     assert_eq!(permission_events(seen), [protocol::CartPermission::Requested, protocol::CartPermission::Granted]);
-    let state: serde_json::Value = reqwest::Client::new()
-        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state"))
-        .bearer_auth("test-secret")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let state = internal_state(&addr, "").await;
     assert_eq!(state["stateForGuides"]["clients"][&ada_id]["cartPermission"], "granted");
     // Bob saw none of it: his next frame is the next public event.
     guide.switch_slide(4, 2).await;
