@@ -6,7 +6,7 @@ CARGO ?= cargo
 NPM ?= npm
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: help up test test-rust test-web test-e2e web-deps web-build system-deps protocol-ts build-release build-debug clean
+.PHONY: help up test test-rust test-web test-e2e test-conformance web-deps web-build system-deps protocol-ts build-release build-debug clean
 
 help:
 	@echo "make up          build everything and run the demo (storefront-proxy :8000, hub :8100)"
@@ -14,6 +14,7 @@ help:
 	@echo "make test-rust   cargo tests of the workspace"
 	@echo "make test-web    typecheck and vitest of web/"
 	@echo "make test-e2e    Playwright journeys in Chromium against the real servers"
+	@echo "make test-conformance  the official Store API client against the real shop, answers checked against its schema"
 	@echo "make protocol-ts regenerate web/src/protocol/generated.ts from the protocol crate"
 
 ## Installs web/node_modules when missing or older than the lock file.
@@ -53,7 +54,10 @@ test-web: web-deps
 test-e2e: system-deps web-build build-debug
 	cd web && SALESROOM_BIN_DIR=$(CURDIR)/target/debug $(NPM) run test:e2e
 
-test: test-rust test-web test-e2e
+test-conformance: web-deps build-debug
+	cd web && SALESROOM_BIN_DIR=$(CURDIR)/target/debug $(NPM) run test:conformance
+
+test: test-rust test-web test-conformance test-e2e
 
 protocol-ts:
 	$(CARGO) run -q -p protocol --bin protocol-ts -- web/src/protocol/generated.ts

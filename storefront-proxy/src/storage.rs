@@ -66,6 +66,12 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().simple().to_string()
 }
 
+/// The same id for the same `name`, every time: for rows that exist only in answers
+/// (domains, snippet sets, shipping prices) but need an id in Shopware's shape.
+pub fn stable_id(name: &str) -> String {
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes()).simple().to_string()
+}
+
 /// Whether `id` looks like a Shopware id (32 lowercase hex characters).
 pub use protocol::state::is_id;
 

@@ -82,13 +82,13 @@ export interface Servers {
 
 /**
  * Starts the real hub and storefront-proxy on free ports with a fresh data directory,
- * serving this package's `dist/`. The binaries come from SALESROOM_BIN_DIR (relative
+ * serving this package's `dist/` (unless `webApp` is false: API tests). The binaries come from SALESROOM_BIN_DIR (relative
  * paths are taken from web/), by default ../target/debug. A spec that changes the demo
  * appointment for good (start, lock, end) starts its own pair with this.
  */
-export async function startServers(): Promise<Servers> {
+export async function startServers({ webApp = true }: { webApp?: boolean } = {}): Promise<Servers> {
   const webDist = path.join(WEB_DIR, 'dist');
-  if (!existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
+  if (webApp && !existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
 
   // Both binaries must exist before either starts, so a missing one leaves nothing running.
   const [hubBinary, proxyBinary] = [binary('hub'), binary('storefront-proxy')];

@@ -211,7 +211,7 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
                 "weight": product["weight"],
                 "freeDelivery": product["shippingFree"],
                 "restockTime": product["restockTime"],
-                "deliveryTime": product["deliveryTime"],
+                "deliveryTime": cart_delivery_time(&product["deliveryTime"]),
                 "height": product["height"],
                 "width": product["width"],
                 "length": product["length"],
@@ -372,4 +372,18 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
         "campaignCode": null,
         "apiAlias": "cart",
     }))
+}
+
+/// A product's delivery time as the cart carries it (`cart_delivery_time`: no id).
+fn cart_delivery_time(time: &Value) -> Value {
+    if !time.is_object() {
+        return Value::Null;
+    }
+    json!({
+        "name": time["translated"]["name"].as_str().or(time["name"].as_str()),
+        "min": time["min"],
+        "max": time["max"],
+        "unit": time["unit"],
+        "apiAlias": "cart_delivery_time",
+    })
 }

@@ -71,6 +71,9 @@ pub fn load_shipping_methods(conn: &Connection, chain: &LanguageChain, id: Optio
             ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    // Shipping prices are kept in the default currency (the shop has one: EUR).
+    let currency_id: Option<String> =
+        conn.query_row("SELECT id FROM currency ORDER BY is_system_default DESC, position LIMIT 1", [], |r| r.get(0)).optional()?;
     let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     let texts = translation::load(conn, "shipping_method_translation", "shipping_method_id", FIELDS, &ids, chain)?;
     let delivery_ids: Vec<String> = rows.iter().map(|r| r.3.clone()).collect();
@@ -94,11 +97,12 @@ pub fn load_shipping_methods(conn: &Connection, chain: &LanguageChain, id: Optio
                     "translated": delivery, "apiAlias": "delivery_time",
                 },
                 "prices": [{
+                    "id": crate::storage::stable_id(&format!("shipping-method-price:{id}")),
                     "shippingMethodId": id,
                     "calculation": 1,
                     "quantityStart": 1,
                     "quantityEnd": null,
-                    "currencyPrice": [{ "gross": gross, "net": gross, "linked": false, "apiAlias": "price" }],
+                    "currencyPrice": [{ "currencyId": currency_id, "gross": gross, "net": gross, "linked": false, "apiAlias": "price" }],
                     "freeFrom": free_from,
                     "apiAlias": "shipping_method_price",
                 }],

@@ -80,8 +80,11 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                 let prefixes: &[&str] = if code == "en-GB" { &["", "/en-GB"] } else { &[""] };
                 for prefix in prefixes {
                     let path = if prefix.is_empty() && code != "en-GB" { format!("/{code}") } else { (*prefix).to_owned() };
+                    let url = format!("{}{path}", ctx.base_url);
                     domains.push(json!({
-                        "url": format!("{}{path}", ctx.base_url),
+                        "id": crate::storage::stable_id(&format!("sales-channel-domain:{}:{path}", ctx.sales_channel.id)),
+                        "url": url,
+                        "snippetSetId": crate::storage::stable_id(&format!("snippet-set:{code}")),
                         "languageId": language["id"],
                         "currencyId": currency_id,
                         "salesChannelId": ctx.sales_channel.id,
@@ -99,16 +102,16 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                 Some(id) => crate::account::customer::load(conn, &session, id)?.unwrap_or(Value::Null),
                 None => Value::Null,
             };
-            let (group_name, display_gross): (Option<String>, bool) = conn
+            let (group_id, group_name, display_gross): (Option<String>, Option<String>, bool) = conn
                 .query_row(
-                    "SELECT t.name, g.display_gross FROM sales_channel s JOIN customer_group g ON g.id = s.customer_group_id
+                    "SELECT g.id, t.name, g.display_gross FROM sales_channel s JOIN customer_group g ON g.id = s.customer_group_id
                      LEFT JOIN customer_group_translation t ON t.customer_group_id = g.id AND t.language_id = ?2
                      WHERE s.id = ?1",
                     [&ctx.sales_channel.id, &ctx.sales_channel.language_id],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )
                 .optional()?
-                .unwrap_or((None, true));
+                .unwrap_or((None, None, true));
             let (payment_id, shipping_id) = crate::checkout::methods::chosen(conn, &ctx, Some(&token))?;
             let (channel_payment, channel_shipping) = crate::checkout::methods::chosen(conn, &ctx, None)?;
             let payment_method = match &payment_id {
@@ -120,7 +123,7 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                 None => Value::Null,
             };
             let rounding = currency["itemRounding"].clone();
-            let customer_group = json!({ "name": group_name, "displayGross": display_gross, "apiAlias": "customer_group" });
+            let customer_group = json!({ "id": group_id, "name": group_name, "displayGross": display_gross, "apiAlias": "customer_group" });
             let body = json!({
                 "token": token,
                 "currentCustomerGroup": customer_group,
@@ -130,6 +133,7 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                     "id": ctx.sales_channel.id,
                     "name": ctx.sales_channel.name,
                     "languageId": ctx.sales_channel.language_id,
+                    "customerGroupId": group_id,
                     "currencyId": currency_id,
                     "countryId": country_id,
                     "navigationCategoryId": navigation_category_id,

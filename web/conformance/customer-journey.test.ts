@@ -1,0 +1,150 @@
+/**
+ * A customer's whole journey through the embedded shop, driven by the official
+ * `@shopware/api-client`; every answer (errors included) is validated against the
+ * official Store API document.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { failure, shopClient, validated } from './client';
+
+const shop = shopClient();
+const email = `journey-${Date.now()}@example.com`;
+const password = 'journey-password';
+
+/** Filled in as the journey goes. */
+const found: { categoryId?: string; productId?: string; countryId?: string; salutationId?: string; addressId?: string } = {};
+
+afterAll(() => {
+  console.info(`validated ${validated.size} answers:\n  ${[...validated].sort().join('\n  ')}`);
+});
+
+describe('browsing', () => {
+  test('context, languages, countries, salutations, methods', async () => {
+    const context = await shop.invoke('readContext get /context');
+    expect(context.data.salesChannel.id).toBeTruthy();
+    const languages = await shop.invoke('readLanguages post /language', { body: {} });
+    expect(languages.data.elements?.map((language) => language.translationCode?.code).sort()).toEqual(['de-DE', 'en-GB']);
+    const countries = await shop.invoke('readCountry post /country', { body: { associations: { states: {} } } });
+    const germany = countries.data.elements?.find((country) => country.iso === 'DE');
+    expect(germany).toBeTruthy();
+    found.countryId = germany?.id;
+    const salutations = await shop.invoke('readSalutation post /salutation', { body: {} });
+    found.salutationId = salutations.data.elements?.find((salutation) => salutation.salutationKey !== 'not_specified')?.id;
+    const payments = await shop.invoke('readPaymentMethod post /payment-method', { body: { onlyAvailable: true } });
+    expect(payments.data.elements?.length).toBeGreaterThanOrEqual(3);
+    const shipping = await shop.invoke('readShippingMethod post /shipping-method', { body: {} });
+    expect(shipping.data.elements.length).toBeGreaterThan(0);
+  });
+
+  test('navigation, category, listing with filters and sorting', async () => {
+    const navigation = await shop.invoke('readNavigation post /navigation/{activeId}/{rootId}', {
+      pathParams: { activeId: 'main-navigation', rootId: 'main-navigation' },
+      // The official types call buildTree an array; Shopware takes a boolean.
+      body: { depth: 2, buildTree: true } as never,
+    });
+    const category = navigation.data.find((entry) => entry.type === 'page');
+    expect(category).toBeTruthy();
+    found.categoryId = category!.id;
+    await shop.invoke('readCategory post /category/{navigationId}', { pathParams: { navigationId: found.categoryId! }, body: {} });
+
+    const listing = await shop.invoke('readProductListing post /product-listing/{categoryId}', {
+      pathParams: { categoryId: found.categoryId! },
+      body: { limit: 10, order: 'price-asc' },
+    });
+    expect(listing.data.elements.length).toBeGreaterThan(0);
+    const prices = listing.data.elements.map((product) => product.calculatedPrice.unitPrice);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    found.productId = listing.data.elements.find((product) => product.childCount === 0 || product.childCount == null)?.id;
+
+    const filtered = await shop.invoke('readProductListing post /product-listing/{categoryId}', {
+      pathParams: { categoryId: found.categoryId! },
+      body: { 'min-price': 1, 'max-price': 1000, order: 'name-asc', limit: 5 } as never,
+    });
+    expect(filtered.data.total).toBeLessThanOrEqual(listing.data.total ?? Infinity);
+  });
+
+  test('search, product detail, reviews', async () => {
+    const detail = await shop.invoke('readProductDetail post /product/{productId}', {
+      pathParams: { productId: found.productId! },
+      body: {},
+    });
+    const name = detail.data.product.translated.name ?? detail.data.product.name;
+    const word = name.split(' ')[0]!;
+    const results = await shop.invoke('searchPage post /search', { body: { search: word } });
+    expect(results.data.elements.some((product) => product.id === found.productId || product.parentId === detail.data.product.parentId)).toBe(true);
+    await shop.invoke('readProductReviews post /product/{productId}/reviews', { pathParams: { productId: found.productId! }, body: {} });
+    const products = await shop.invoke('readProduct post /product', { body: { ids: [found.productId!], limit: 1 } });
+    expect(products.data.elements).toHaveLength(1);
+  });
+});
+
+describe('account', () => {
+  test('wrong credentials are refused in the documented shape', async () => {
+    const error = await failure(shop.invoke('loginCustomer post /account/login', { body: { username: 'nobody@example.com', password: 'nope' } }));
+    expect(error.status).toBe(401);
+    const missing = await failure(shop.invoke('readCustomer post /account/customer', { body: {} }));
+    expect(missing.status).toBe(403);
+  });
+
+  test('register, log in, addresses', async () => {
+    const registered = await shop.invoke('register post /account/register', {
+      body: {
+        salutationId: found.salutationId!,
+        firstName: 'Jo',
+        lastName: 'Journey',
+        email,
+        password,
+        storefrontUrl: inject_origin(),
+        acceptedDataProtection: true,
+        billingAddress: { firstName: 'Jo', lastName: 'Journey', street: 'Musterstraße 1', zipcode: '48624', city: 'Schöppingen', countryId: found.countryId! },
+      } as never,
+    });
+    expect(registered.data.email).toBe(email);
+    await shop.invoke('logoutCustomer post /account/logout');
+    await shop.invoke('loginCustomer post /account/login', { body: { username: email, password } });
+    const customer = await shop.invoke('readCustomer post /account/customer', { body: {} });
+    expect(customer.data.email).toBe(email);
+
+    const created = await shop.invoke('createCustomerAddress post /account/address', {
+      body: { firstName: 'Jo', lastName: 'Journey', street: 'Zweite Straße 2', zipcode: '10115', city: 'Berlin', countryId: found.countryId! } as never,
+    });
+    found.addressId = created.data.id;
+    await shop.invoke('defaultShippingAddress patch /account/address/default-shipping/{addressId}', { pathParams: { addressId: found.addressId } });
+    const addresses = await shop.invoke('listAddress post /account/list-address', { body: {} });
+    expect(addresses.data.elements.map((address) => address.id)).toContain(found.addressId);
+    const blank = await failure(
+      shop.invoke('createCustomerAddress post /account/address', { body: { firstName: '', lastName: 'Journey', street: 'x', city: 'y', countryId: found.countryId! } as never }),
+    );
+    expect(blank.status).toBe(400);
+    expect(blank.details.errors.map((error) => error.code)).toContain('VIOLATION::IS_BLANK_ERROR');
+  });
+});
+
+describe('cart', () => {
+  test('add, change quantity, promotion code, context', async () => {
+    const added = await shop.invoke('addLineItem post /checkout/cart/line-item', {
+      body: { items: [{ id: found.productId!, referencedId: found.productId!, type: 'product', quantity: 1 }] } as never,
+    });
+    expect(added.data.lineItems?.map((item) => item.referencedId)).toContain(found.productId);
+    const updated = await shop.invoke('updateLineItem patch /checkout/cart/line-item', {
+      body: { items: [{ id: found.productId!, quantity: 2 }] } as never,
+    });
+    expect(updated.data.lineItems?.find((item) => item.id === found.productId)?.quantity).toBe(2);
+    const promoted = await shop.invoke('addLineItem post /checkout/cart/line-item', {
+      body: { items: [{ type: 'promotion', referencedId: 'SALESROOM10' }] } as never,
+    });
+    const promotion = promoted.data.lineItems?.find((item) => item.type === 'promotion');
+    expect(promotion?.price?.totalPrice).toBeLessThan(0);
+
+    const payments = await shop.invoke('readPaymentMethod post /payment-method', { body: { onlyAvailable: true } });
+    const paymentMethodId = payments.data.elements!.at(-1)!.id;
+    await shop.invoke('updateContext patch /context', { body: { paymentMethodId } });
+    const context = await shop.invoke('readContext get /context');
+    expect(context.data.paymentMethod?.id).toBe(paymentMethodId);
+    const cart = await shop.invoke('readCart get /checkout/cart');
+    expect(cart.data.price?.totalPrice).toBeGreaterThan(0);
+  });
+});
+
+function inject_origin(): string {
+  return new URL(shop.getBaseConfig().baseURL!).origin;
+}
