@@ -99,6 +99,10 @@ pub async fn load(Registered(user): Registered, State(app): State<App>, RequestP
             }
             let (ids, total) = query::select(conn, &ctx.languages, &query::Selection::default(), &criteria, true)?;
             let elements = product::load(conn, &ctx, &ids, load)?;
+            let navigation_id: Option<String> = conn
+                .query_row("SELECT navigation_category_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0))
+                .optional()?
+                .flatten();
             let mut products = json!({
                 "elements": elements,
                 "aggregations": [],
@@ -108,7 +112,7 @@ pub async fn load(Registered(user): Registered, State(app): State<App>, RequestP
                 "total": total,
                 "sorting": null,
                 "currentFilters": {
-                    "navigationId": null, "manufacturer": [], "price": { "min": 0, "max": 0 }, "rating": null,
+                    "navigationId": navigation_id, "manufacturer": [], "price": { "min": 0, "max": 0 }, "rating": null,
                     "shipping-free": false, "properties": [],
                 },
                 "availableSortings": [],
