@@ -90,27 +90,6 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn renders_an_eml_with_both_parts() {
-        let mail = Mail {
-            to: "ada@example.com".into(),
-            subject: "Passwort zurücksetzen".into(),
-            text: "Hallo Ada".into(),
-            html: "<p>Hallo Ada</p>".into(),
-            reply_to: None,
-        };
-        let eml = render(&mail, "0123").unwrap();
-        assert!(eml.contains("To: <ada@example.com>") || eml.contains("To: ada@example.com"), "{eml}");
-        assert!(eml.contains("multipart/alternative"), "{eml}");
-        assert!(!eml.contains("zurücksetzen"), "the subject is encoded: {eml}");
-        assert_eq!(escape_html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
-    }
-}
-
 /// The `storefrontUrl` of a request that puts links into mails: required, and one of the
 /// shop's own origins (the public `SHOP_ENDPOINT` or the origin the request came to,
 /// as the context's domains list it), so no mail links to someone else's site.
@@ -143,4 +122,25 @@ pub fn storefront_url(
         return None;
     }
     Some(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_an_eml_with_both_parts() {
+        let mail = Mail {
+            to: "ada@example.com".into(),
+            subject: "Passwort zurücksetzen".into(),
+            text: "Hallo Ada".into(),
+            html: "<p>Hallo Ada</p>".into(),
+            reply_to: None,
+        };
+        let eml = render(&mail, "0123").unwrap();
+        assert!(eml.contains("To: <ada@example.com>") || eml.contains("To: ada@example.com"), "{eml}");
+        assert!(eml.contains("multipart/alternative"), "{eml}");
+        assert!(!eml.contains("zurücksetzen"), "the subject is encoded: {eml}");
+        assert_eq!(escape_html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    }
 }
