@@ -68,6 +68,7 @@ async fn the_profile_is_validated_and_saved() {
     assert!(has_violation(&body, "/salutationId", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
     assert!(has_violation(&body, "/birthdayDay", "VIOLATION::INVALID_DATE_ERROR"), "{body}");
     assert!(has_violation(&body, "/company", "VIOLATION::IS_BLANK_ERROR"), "{body}");
+    assert!(has_violation(&body, "/vatIds", "VIOLATION::IS_BLANK_ERROR"), "{body}");
     let (status, body) = shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "A", "lastName": "B", "birthdayDay": 3})).await;
     assert_eq!(status, 400);
     assert!(has_violation(&body, "/birthdayMonth", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/birthdayYear", "VIOLATION::IS_BLANK_ERROR"), "{body}");
@@ -98,6 +99,12 @@ async fn the_profile_is_validated_and_saved() {
     // Fields not sent stay as they are.
     let (status, _) = shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper"})).await;
     assert_eq!(status, 200);
+    let (status, body) = shop
+        .post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper", "accountType": "business", "company": "Navy", "vatIds": []}))
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(has_violation(&body, "/vatIds", "VIOLATION::TOO_FEW_ERROR"), "{body}");
+    assert_eq!(customer(&shop, &token).await["accountType"], "private");
     let (status, body) = shop
         .post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper", "accountType": "business", "company": "Navy", "vatIds": ["DE123456789"]}))
         .await;

@@ -25,6 +25,9 @@ async fn double_opt_in_runs_end_to_end() {
     let shop = start().await;
     let reader = register(&shop, "reader@example.com", Some("reader-password")).await;
     assert_eq!(status_of(&shop, &reader).await, "undefined");
+    let (status, body) = post_raw(&shop, "/account/newsletter-recipient", Some(&reader), "{").await;
+    assert_eq!(status, 400);
+    assert_error(&body, 400, "FRAMEWORK__INVALID_REQUEST_BODY");
 
     let (status, body) = shop.post("/newsletter/subscribe", subscription(&shop, "Reader@Example.com")).await;
     assert_eq!(status, 200, "{body}");

@@ -111,7 +111,7 @@ fn birthday(body: &Map<String, Value>, violations: &mut Vec<Violation>) -> Optio
 }
 
 /// `POST /store-api/account/change-profile`: salutation, title, names, birthday, and
-/// the account type with company and VAT ids.
+/// the account type (a business account needs a company and at least one VAT id).
 pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let first_name = required(&body, "firstName", "", &mut violations);
@@ -135,7 +135,14 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
     let company = if business { Some(required(&body, "company", "", &mut violations)) } else { None };
     let vat_ids: Option<Vec<String>> = match body.get("vatIds") {
         _ if !business => None,
-        None | Some(Value::Null) => None,
+        None | Some(Value::Null) => {
+            violations.push(Violation::blank("/vatIds"));
+            None
+        }
+        Some(Value::Array(items)) if items.is_empty() => {
+            violations.push(Violation::new("VIOLATION::TOO_FEW_ERROR", "/vatIds", "This collection should contain 1 element or more."));
+            None
+        }
         Some(Value::Array(items)) => {
             let mut ids = Vec::new();
             for (i, item) in items.iter().enumerate() {

@@ -239,8 +239,9 @@ pub async fn unsubscribe(ctx: ShopContext, State(app): State<App>, RequestParams
 }
 
 /// `GET|POST /store-api/account/newsletter-recipient`: the logged-in customer's status,
-/// `undefined` when the address never subscribed.
-pub async fn status(Registered(user): Registered, State(app): State<App>) -> ApiResult<Json<Value>> {
+/// `undefined` when the address never subscribed. The body (criteria) must be JSON but
+/// selects nothing: there is one recipient per address.
+pub async fn status(Registered(user): Registered, State(app): State<App>, RequestParams(_criteria): RequestParams) -> ApiResult<Json<Value>> {
     let status: Option<String> = app
         .db
         .call(move |conn| {
