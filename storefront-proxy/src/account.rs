@@ -1,8 +1,10 @@
 //! Customer accounts: register (also as guest), login, logout, the logged-in
-//! customer, and addresses (spec section 7, account).
+//! customer, addresses, profile changes and password recovery (spec section 7, account).
 
 pub mod address;
 pub mod customer;
+pub mod profile;
+pub mod recovery;
 pub mod session;
 
 use axum::routing::{patch, post};
@@ -21,4 +23,11 @@ pub fn routes() -> Router<App> {
         .route("/account/address/{id}", patch(address::update).delete(address::delete))
         .route("/account/address/default-billing/{id}", patch(address::default_billing))
         .route("/account/address/default-shipping/{id}", patch(address::default_shipping))
+        .route("/account/change-profile", post(profile::change_profile))
+        .route("/account/change-email", post(profile::change_email))
+        .route("/account/change-password", post(profile::change_password))
+        .route("/account/change-payment-method/{id}", post(profile::change_payment_method))
+        .route("/account/recovery-password", post(recovery::send_mail))
+        .route("/account/recovery-password-confirm", post(recovery::confirm))
+        .route("/account/customer-recovery-is-expired", post(recovery::is_expired))
 }

@@ -12,7 +12,7 @@ use crate::gateway::upstream::{self, Upstream};
 use axum::routing::any;
 use crate::error::ApiError;
 use crate::storage::Db;
-use crate::{account, admin, cart, catalog, checkout, cms, context, dsr, gateway, media, navigation, store_api};
+use crate::{account, admin, cart, catalog, checkout, cms, contact, context, dsr, gateway, media, navigation, newsletter, store_api, wishlist};
 
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
@@ -56,6 +56,9 @@ impl App {
             .merge(catalog::routes())
             .merge(navigation::routes())
             .merge(cms::routes())
+            .merge(newsletter::routes())
+            .merge(contact::routes())
+            .merge(wishlist::routes())
             .fallback(route_not_found)
             .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
         let admin_api = Router::new()

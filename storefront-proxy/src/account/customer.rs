@@ -52,13 +52,31 @@ impl FromRequestParts<App> for LoggedIn {
     }
 }
 
+/// A logged-in customer with an account: guests are refused like anonymous sessions.
+#[derive(Debug, Clone)]
+pub struct Registered(pub LoggedIn);
+
+impl FromRequestParts<App> for Registered {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        let user = LoggedIn::from_request_parts(parts, app).await?;
+        let id = user.customer_id.clone();
+        let guest: bool = app.db.call(move |conn| Ok(conn.query_row("SELECT guest FROM customer WHERE id = ?1", [&id], |r| r.get(0))?)).await?;
+        if guest {
+            return Err(not_logged_in());
+        }
+        Ok(Registered(user))
+    }
+}
+
 /// The customer with default and active (the session's chosen) addresses.
 pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite::Result<Option<Value>> {
     let row = conn
         .query_row(
             "SELECT id, group_id, sales_channel_id, language_id, customer_number, salutation_id, title, first_name, last_name,
                     email, guest, active, birthday, default_billing_address_id, default_shipping_address_id, first_login,
-                    last_login, created_at, updated_at
+                    last_login, created_at, updated_at, default_payment_method_id, account_type, company, vat_ids
              FROM customer WHERE id = ?1",
             [customer_id],
             |r| {
@@ -84,6 +102,10 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
                     "lastLogin": r.get::<_, Option<String>>(16)?,
                     "createdAt": r.get::<_, String>(17)?,
                     "updatedAt": r.get::<_, Option<String>>(18)?,
+                    "defaultPaymentMethodId": r.get::<_, Option<String>>(19)?,
+                    "accountType": r.get::<_, String>(20)?,
+                    "company": r.get::<_, Option<String>>(21)?,
+                    "vatIds": r.get::<_, Option<String>>(22)?.and_then(|ids| serde_json::from_str::<Value>(&ids).ok()),
                 }))
             },
         )
@@ -121,6 +143,16 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
     let display_gross: bool = conn.query_row("SELECT display_gross FROM customer_group WHERE id = ?1", [&group_id], |r| r.get(0)).unwrap_or(true);
     let group_name = translation::get(&names, &group_id, NAME);
     customer["group"] = json!({ "id": group_id, "name": group_name["name"], "displayGross": display_gross, "translated": group_name, "apiAlias": "customer_group" });
+    // The customer's payment preference, else the sales channel's default.
+    let channel_payment: Option<String> =
+        conn.query_row("SELECT payment_method_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0)).optional()?.flatten();
+    let payment_id = text(&customer, "defaultPaymentMethodId").or(channel_payment);
+    let payment = match &payment_id {
+        Some(id) => crate::checkout::methods::load_payment_methods(conn, &ctx.languages, Some(id))?.into_iter().next(),
+        None => None,
+    };
+    customer["defaultPaymentMethodId"] = json!(payment.as_ref().map(|p| &p["id"]));
+    customer["defaultPaymentMethod"] = payment.unwrap_or(Value::Null);
     customer["apiAlias"] = json!("customer");
     Ok(Some(customer))
 }

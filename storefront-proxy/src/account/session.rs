@@ -69,16 +69,21 @@ fn new_session(tx: &Transaction, ctx: &ShopContext, customer_id: Option<&str>) -
 }
 
 fn password_violations(password: Option<&str>, violations: &mut Vec<Violation>) {
+    new_password_violations(password, "/password", violations)
+}
+
+/// A new password's rules (registration, change, recovery), reported at `pointer`.
+pub fn new_password_violations(password: Option<&str>, pointer: &str, violations: &mut Vec<Violation>) {
     match password {
-        None | Some("") => violations.push(Violation::blank("/password")),
+        None | Some("") => violations.push(Violation::blank(pointer)),
         Some(p) if p.chars().count() < MIN_PASSWORD_LENGTH => violations.push(Violation::new(
             "VIOLATION::TOO_SHORT_ERROR",
-            "/password",
+            pointer,
             format!("This value is too short. It should have {MIN_PASSWORD_LENGTH} characters or more."),
         )),
         Some(p) if p.len() > MAX_PASSWORD_LENGTH => violations.push(Violation::new(
             "VIOLATION::TOO_LONG_ERROR",
-            "/password",
+            pointer,
             format!("This value is too long. It should have {MAX_PASSWORD_LENGTH} characters or less."),
         )),
         Some(_) => {}
@@ -268,6 +273,14 @@ pub async fn login(ctx: ShopContext, State(app): State<App>, RequestParams(body)
             previous.extend(ctx.token.clone());
             crate::cart::calculate::merge(&tx, &previous, &token)?;
             tx.execute("UPDATE customer SET last_login = ?1 WHERE id = ?2", params![now_rfc3339(), customer_id])?;
+            // The customer's payment preference becomes the session's.
+            tx.execute(
+                "UPDATE store_context SET payment_method_id = COALESCE(
+                    (SELECT c.default_payment_method_id FROM customer c JOIN payment_method p ON p.id = c.default_payment_method_id
+                     WHERE c.id = ?1 AND p.active = 1), payment_method_id)
+                 WHERE token = ?2",
+                params![customer_id, token],
+            )?;
             tx.commit()?;
             Ok(token)
         })

@@ -1,0 +1,146 @@
+//! The mail outbox. The embedded shop sends no real mail: every mail (password
+//! recovery, newsletter confirmation, contact form, …) is stored in the `mail` table
+//! and written as an `.eml` file under `DATA_DIR/mail/`, and logged.
+
+pub mod text;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use mail_builder::MessageBuilder;
+use rusqlite::{params, Connection};
+
+use crate::storage::{new_id, now_rfc3339};
+
+/// The shop's own address: sender of every mail, recipient of contact requests.
+pub const SHOP_ADDRESS: &str = "shop@salesroom.example";
+pub const SHOP_NAME: &str = "Salesroom";
+
+/// One outgoing mail.
+#[derive(Debug, Clone)]
+pub struct Mail {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// Where answers go (the customer, for contact requests).
+    pub reply_to: Option<String>,
+}
+
+/// Stores `mail` in the outbox (inside the caller's transaction, if any) and writes
+/// its `.eml` beside the database. Call it last before committing: a failure to write
+/// the file fails the call, and so the caller's transaction.
+pub fn send(conn: &Connection, mail: Mail) -> anyhow::Result<String> {
+    let id = new_id();
+    let created = now_rfc3339();
+    conn.execute(
+        "INSERT INTO mail (id, recipient, subject, body_text, body_html, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![id, mail.to, mail.subject, mail.text, mail.html, created],
+    )?;
+    let file = match outbox_dir(conn) {
+        Some(dir) => {
+            let eml = render(&mail, &id)?;
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            // Sortable by time; the id keeps names unique.
+            let name = format!("{}-{id}.eml", created.replace(':', ""));
+            let path = dir.join(name);
+            std::fs::write(&path, eml).with_context(|| format!("writing {}", path.display()))?;
+            Some(path)
+        }
+        None => None,
+    };
+    tracing::info!(mail_id = %id, to = %mail.to, subject = %mail.subject, file = ?file, "mail stored in the outbox");
+    Ok(id)
+}
+
+/// `DATA_DIR/mail` for a database file in `DATA_DIR`; none for an in-memory database.
+fn outbox_dir(conn: &Connection) -> Option<PathBuf> {
+    let path = conn.path().filter(|p| !p.is_empty())?;
+    Some(Path::new(path).parent()?.join("mail"))
+}
+
+/// The mail as an RFC 5322 message with a text and an HTML part.
+fn render(mail: &Mail, id: &str) -> anyhow::Result<String> {
+    let mut message = MessageBuilder::new()
+        .message_id(format!("{id}@salesroom.example"))
+        .from((SHOP_NAME, SHOP_ADDRESS))
+        .to(mail.to.as_str())
+        .subject(mail.subject.as_str())
+        .text_body(mail.text.as_str())
+        .html_body(mail.html.as_str());
+    if let Some(reply_to) = &mail.reply_to {
+        message = message.reply_to(reply_to.as_str());
+    }
+    Ok(message.write_to_string()?)
+}
+
+/// Text made safe for an HTML body.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The `storefrontUrl` of a request that puts links into mails: required, and one of the
+/// shop's own origins (the public `SHOP_ENDPOINT` or the origin the request came to,
+/// as the context's domains list it), so no mail links to someone else's site.
+/// Answers it without a trailing slash.
+pub fn storefront_url(
+    body: &serde_json::Map<String, serde_json::Value>,
+    config: &crate::Config,
+    ctx: &crate::context::ShopContext,
+    violations: &mut Vec<crate::error::Violation>,
+) -> Option<String> {
+    use crate::error::Violation;
+    let url = match body.get("storefrontUrl") {
+        Some(serde_json::Value::String(url)) if !url.trim().is_empty() => url.trim().trim_end_matches('/').to_owned(),
+        Some(serde_json::Value::String(_)) | None | Some(serde_json::Value::Null) => {
+            violations.push(Violation::blank("/storefrontUrl"));
+            return None;
+        }
+        Some(_) => {
+            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", "/storefrontUrl", "This value should be of type string."));
+            return None;
+        }
+    };
+    let own = |origin: &str| {
+        let origin = origin.trim_end_matches('/');
+        !origin.is_empty() && (url == origin || url.strip_prefix(origin).is_some_and(|rest| rest.starts_with('/')))
+    };
+    let allowed = config.shop_endpoint.as_deref().is_some_and(own) || own(&ctx.base_url);
+    if !allowed || url.chars().any(|c| c.is_whitespace() || c == '"' || c == '<' || c == '>') {
+        violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/storefrontUrl", "The storefront URL is not a domain of this sales channel."));
+        return None;
+    }
+    Some(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_an_eml_with_both_parts() {
+        let mail = Mail {
+            to: "ada@example.com".into(),
+            subject: "Passwort zurücksetzen".into(),
+            text: "Hallo Ada".into(),
+            html: "<p>Hallo Ada</p>".into(),
+            reply_to: None,
+        };
+        let eml = render(&mail, "0123").unwrap();
+        assert!(eml.contains("To: <ada@example.com>") || eml.contains("To: ada@example.com"), "{eml}");
+        assert!(eml.contains("multipart/alternative"), "{eml}");
+        assert!(!eml.contains("zurücksetzen"), "the subject is encoded: {eml}");
+        assert_eq!(escape_html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    }
+}
