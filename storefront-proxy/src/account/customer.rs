@@ -92,8 +92,6 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
                     "lastName": r.get::<_, String>(8)?,
                     "email": r.get::<_, String>(9)?,
                     "guest": r.get::<_, bool>(10)?,
-                    // Registration offers private accounts only (spec section 5).
-                    "accountType": "private",
                     "active": r.get::<_, bool>(11)?,
                     "birthday": r.get::<_, Option<String>>(12)?,
                     "defaultBillingAddressId": r.get::<_, Option<String>>(13)?,
