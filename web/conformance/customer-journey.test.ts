@@ -119,6 +119,51 @@ describe('account', () => {
   });
 });
 
+describe('account extras', () => {
+  test('profile, password, wishlist, newsletter, contact form', async () => {
+    await shop.invoke('changeProfile post /account/change-profile', {
+      body: { salutationId: found.salutationId!, firstName: 'Joanna', lastName: 'Journey' } as never,
+    });
+    const customer = await shop.invoke('readCustomer post /account/customer', { body: {} });
+    expect(customer.data.firstName).toBe('Joanna');
+    await shop.invoke('changePassword post /account/change-password', {
+      body: { password, newPassword: `${password}-2`, newPasswordConfirm: `${password}-2` },
+    });
+    const wrong = await failure(
+      shop.invoke('changePassword post /account/change-password', { body: { password, newPassword: 'x'.repeat(10), newPasswordConfirm: 'x'.repeat(10) } }),
+    );
+    expect(wrong.status).toBe(400);
+
+    const missing = await failure(shop.invoke('readCustomerWishlist post /customer/wishlist', { body: {} }));
+    expect(missing.status).toBe(404);
+    await shop.invoke('addProductOnWishlist post /customer/wishlist/add/{productId}', { pathParams: { productId: found.productId! } });
+    const wishlist = await shop.invoke('readCustomerWishlist post /customer/wishlist', { body: {} });
+    expect(wishlist.data.products.elements.map((product) => product.id)).toEqual([found.productId]);
+    await shop.invoke('mergeProductOnWishlist post /customer/wishlist/merge', { body: { productIds: [found.productId!] } });
+    await shop.invoke('deleteProductOnWishlist delete /customer/wishlist/delete/{productId}', { pathParams: { productId: found.productId! } });
+
+    const origin = inject_origin();
+    await shop.invoke('subscribeToNewsletter post /newsletter/subscribe', {
+      body: { email, option: 'subscribe', storefrontUrl: origin } as never,
+    });
+    const status = await shop.invoke('readNewsletterRecipient post /account/newsletter-recipient', { body: {} });
+    expect(status.data.status).toBeTruthy();
+    await shop.invoke('unsubscribeToNewsletter post /newsletter/unsubscribe', { body: { email } });
+
+    const contact = await shop.invoke('sendContactMail post /contact-form', {
+      body: {
+        salutationId: found.salutationId!,
+        firstName: 'Jo',
+        lastName: 'Journey',
+        email,
+        subject: 'A question',
+        comment: 'Do you ship to Austria as well?',
+      } as never,
+    });
+    expect(contact.status).toBe(200);
+  });
+});
+
 describe('cart', () => {
   test('add, change quantity, promotion code, context', async () => {
     const added = await shop.invoke('addLineItem post /checkout/cart/line-item', {
