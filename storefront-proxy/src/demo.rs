@@ -6,6 +6,7 @@ pub mod account;
 pub mod bulk;
 pub mod catalog;
 pub mod cms;
+pub mod order;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
 use argon2::Argon2;
@@ -64,6 +65,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
         cms::seed(&tx, &demo)?;
         account::seed(&tx, &demo)?;
         account::seed_methods(&tx, &demo)?;
+        order::seed(&tx, &demo)?;
         if options.extra_products > 0 {
             bulk::seed(&tx, &demo, options.extra_products)?;
         }

@@ -16,6 +16,7 @@ pub mod error;
 pub mod gateway;
 pub mod media;
 pub mod navigation;
+pub mod order;
 pub mod storage;
 pub mod store_api;
 
