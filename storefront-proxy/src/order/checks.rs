@@ -29,14 +29,21 @@ fn facts(conn: &Connection, address_id: &str, customer_id: &str) -> rusqlite::Re
     .optional()
 }
 
+/// A session's customer and the billing and shipping address it uses.
+pub struct ActiveAddresses {
+    pub customer_id: String,
+    pub billing: Option<String>,
+    pub shipping: Option<String>,
+}
+
 /// The session's active billing and shipping address ids (chosen in the context, else
 /// the customer's defaults), and the customer; `None` without a logged-in customer.
-pub fn active_addresses(conn: &Connection, token: &str) -> rusqlite::Result<Option<(String, Option<String>, Option<String>)>> {
+pub fn active_addresses(conn: &Connection, token: &str) -> rusqlite::Result<Option<ActiveAddresses>> {
     conn.query_row(
         "SELECT c.id, COALESCE(s.billing_address_id, c.default_billing_address_id), COALESCE(s.shipping_address_id, c.default_shipping_address_id)
          FROM store_context s JOIN customer c ON c.id = s.customer_id WHERE s.token = ?1 AND c.active = 1",
         [token],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        |r| Ok(ActiveAddresses { customer_id: r.get(0)?, billing: r.get(1)?, shipping: r.get(2)? }),
     )
     .optional()
 }
@@ -47,7 +54,7 @@ fn error(message_key: &'static str, subject: &str, message: &str) -> CartError {
 
 /// The address errors of the session `token` (none without a customer).
 pub fn address_errors(conn: &Connection, token: &str) -> rusqlite::Result<Vec<CartError>> {
-    let Some((customer_id, billing, shipping)) = active_addresses(conn, token)? else { return Ok(Vec::new()) };
+    let Some(ActiveAddresses { customer_id, billing, shipping }) = active_addresses(conn, token)? else { return Ok(Vec::new()) };
     let mut errors = Vec::new();
     let billing = match &billing {
         Some(id) => facts(conn, id, &customer_id)?,

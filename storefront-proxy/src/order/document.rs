@@ -308,6 +308,31 @@ mod tests {
     }
 
     #[test]
+    fn the_invoice_is_written_in_the_order_language() {
+        let order = serde_json::json!({
+            "orderNumber": "10042",
+            "orderDate": "2026-11-26",
+            "billingAddress": {"firstName": "Jörg", "lastName": "Müller", "street": "Hauptstraße 1", "zipcode": "10115", "city": "Berlin", "country": {"translated": {"name": "Deutschland"}}},
+            "orderCustomer": {"customerNumber": "SW1", "email": "j@example.com"},
+            "lineItems": [{"label": "Shirt", "quantity": 2, "unitPrice": 10.0, "totalPrice": 20.0, "payload": {"productNumber": "SR1"}, "price": {"calculatedTaxes": [{"taxRate": 19.0}]}}],
+            "price": {"positionPrice": 20.0, "netPrice": 16.81, "totalPrice": 20.0, "calculatedTaxes": [{"taxRate": 19.0, "tax": 3.19}]},
+            "shippingTotal": 0.0,
+        });
+        let german = invoice_pdf(&order, "1007", "2026-11-26T10:00:00Z", Locale::De);
+        let english = invoice_pdf(&order, "1007", "2026-11-26T10:00:00Z", Locale::En);
+        // ASCII lines are literal strings, others hex strings of their WinAnsi bytes.
+        let contains = |pdf: &[u8], text: &str| {
+            let bytes = win_ansi(text);
+            let hex: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
+            let pdf = String::from_utf8_lossy(pdf).to_uppercase();
+            pdf.contains(&text.to_uppercase()) || pdf.contains(&hex)
+        };
+        assert!(contains(&german, "Rechnung 1007") && contains(&german, "Hauptstraße 1") && contains(&german, "10042"));
+        assert!(contains(&german, "20,00 €") && contains(&german, "3,19 €"));
+        assert!(contains(&english, "Invoice 1007") && !contains(&english, "Rechnung"));
+    }
+
+    #[test]
     fn text_is_encoded_for_win_ansi() {
         assert_eq!(win_ansi("Grüße €"), vec![b'G', b'r', 0xfc, 0xdf, b'e', b' ', 0x80]);
         assert_eq!(win_ansi("猫"), b"?".to_vec());

@@ -8,6 +8,7 @@ use axum::Json;
 use rusqlite::{params, Transaction};
 use serde_json::{json, Map, Value};
 
+use super::checks::{active_addresses, ActiveAddresses};
 use super::state::Locale;
 use crate::account::customer::LoggedIn;
 use crate::app::App;
@@ -160,7 +161,7 @@ pub async fn place(user: LoggedIn, State(app): State<App>, RequestParams(body): 
             if !blocking.is_empty() {
                 return Ok(Err(cart_invalid(&blocking)));
             }
-            let Some((customer_id, Some(billing_id), Some(shipping_id))) = super::checks::active_addresses(conn, &user.token)? else {
+            let Some(ActiveAddresses { customer_id, billing: Some(billing_id), shipping: Some(shipping_id) }) = active_addresses(conn, &user.token)? else {
                 return Ok(Err(cart_invalid(&[json!({"messageKey": "billing-address-invalid", "message": "The address is missing."})])));
             };
             let (payment_id, _) = methods::chosen(conn, ctx, Some(&user.token))?;
