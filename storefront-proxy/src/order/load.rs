@@ -107,6 +107,7 @@ fn downloads(conn: &Connection, line_item_id: &str, granted: bool) -> rusqlite::
     )?;
     let rows = statement.query_map([line_item_id], |r| {
         let media_id: String = r.get(1)?;
+        let (file_name, extension): (String, String) = (r.get(3)?, r.get(4)?);
         Ok(json!({
             "id": r.get::<_, String>(0)?,
             "versionId": LIVE_VERSION_ID,
@@ -118,8 +119,10 @@ fn downloads(conn: &Connection, line_item_id: &str, granted: bool) -> rusqlite::
             "createdAt": r.get::<_, String>(7)?,
             "media": {
                 "id": media_id,
-                "fileName": r.get::<_, String>(3)?,
-                "fileExtension": r.get::<_, String>(4)?,
+                // Private: served only by the order download call, never by a URL.
+                "path": format!("private/{media_id}/{file_name}.{extension}"),
+                "fileName": file_name,
+                "fileExtension": extension,
                 "mimeType": r.get::<_, String>(5)?,
                 "fileSize": r.get::<_, i64>(6)?,
                 "private": true,
@@ -288,7 +291,14 @@ pub fn documents(conn: &Connection, locale: Locale, order_id: &str) -> rusqlite:
             "orderId": order_id,
             "orderVersionId": LIVE_VERSION_ID,
             "documentMediaFileId": null,
-            "config": { "documentNumber": number, "documentDate": created, "fileName": r.get::<_, String>(4)?, "fileType": "pdf" },
+            "config": {
+                "name": kind,
+                "title": format!("{name} {number}"),
+                "documentNumber": number,
+                "documentDate": created,
+                "fileName": r.get::<_, String>(4)?,
+                "fileType": "pdf",
+            },
             "sent": false,
             "static": false,
             "deepLinkCode": r.get::<_, String>(3)?,
