@@ -552,6 +552,28 @@ async fn a_guest_orders_and_sees_the_order() {
     let listed = orders(&shop, &token, json!({})).await;
     assert_eq!(listed["orders"]["total"], 1);
     assert_eq!(listed["orders"]["elements"][0]["orderNumber"], order["orderNumber"]);
+
+    // Later, without a session: the deep link code with the order's email and postal code.
+    let code = order["deepLinkCode"].as_str().unwrap();
+    let filter = json!([{"type": "equals", "field": "deepLinkCode", "value": code}]);
+    let (status, found) = shop.post("/order", json!({"filter": filter, "email": "GUEST@example.com", "zipcode": "80331"})).await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["orders"]["total"], 1);
+    assert_eq!(found["orders"]["elements"][0]["id"], order["id"]);
+    let (status, body) = shop.post("/order", json!({"filter": filter, "email": "guest@example.com", "zipcode": "10115"})).await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(&body, 403, "CHECKOUT__WRONG_GUEST_CREDENTIALS");
+    let (status, body) = shop.post("/order", json!({"filter": filter})).await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(&body, 403, "CHECKOUT__GUEST_NOT_AUTHENTICATED");
+    let (status, body) = shop.post("/order", json!({"filter": [{"type": "equals", "field": "deepLinkCode", "value": "unknown"}], "email": "guest@example.com", "zipcode": "80331"})).await;
+    assert_eq!(status, 403, "{body}");
+    // An account's order opens only after logging in.
+    let demo = login_demo(&shop).await;
+    let own = order_one(&shop, &demo, "SR10012", 1).await;
+    let (status, body) = shop.post("/order", json!({"filter": [{"type": "equals", "field": "deepLinkCode", "value": own["deepLinkCode"]}], "email": "demo@example.com", "zipcode": "10117"})).await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(&body, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");
 }
 
 #[tokio::test]

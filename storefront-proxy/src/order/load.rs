@@ -3,19 +3,20 @@
 //! orders with criteria, newest first.
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::state::{Locale, Machine};
-use crate::account::customer::LoggedIn;
+use crate::account::customer::not_logged_in;
 use crate::app::App;
 use crate::catalog::criteria::{self, Expr, Field, Kind, Sql};
 use crate::checkout::methods;
 use crate::context::session::LIVE_VERSION_ID;
 use crate::context::settings::{load_countries, load_currencies, load_salutations};
 use crate::context::ShopContext;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::storage::json_ids;
 use crate::storage::translation;
 use crate::store_api::{search_result, RequestParams};
@@ -440,10 +441,68 @@ fn order_field(name: &str) -> Option<Field> {
     }
 }
 
+/// The value of an `equals` filter on `deepLinkCode` (how a guest finds their order).
+fn deep_link_filter(params: &Map<String, Value>) -> Option<String> {
+    params.get("filter")?.as_array()?.iter().find_map(|f| {
+        let field = f["field"].as_str()?;
+        (f["type"] == "equals" && (field == "deepLinkCode" || field == "order.deepLinkCode")).then(|| f["value"].as_str().map(str::to_owned)).flatten()
+    })
+}
+
+/// Who may see which orders: a session's customer their own; without one, a guest
+/// who names an order by its deep link code with the order's email and billing postal code.
+enum Scope {
+    Customer(String),
+    Order(String),
+}
+
+fn guest_scope(conn: &Connection, ctx: &ShopContext, params: &Map<String, Value>) -> rusqlite::Result<Result<Scope, ApiError>> {
+    if let Some(token) = &ctx.token {
+        let customer: Option<String> = conn
+            .query_row(
+                "SELECT c.id FROM store_context s JOIN customer c ON c.id = s.customer_id WHERE s.token = ?1 AND s.sales_channel_id = ?2 AND c.active = 1",
+                [token, &ctx.sales_channel.id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(customer) = customer {
+            return Ok(Ok(Scope::Customer(customer)));
+        }
+    }
+    let Some(code) = deep_link_filter(params) else { return Ok(Err(not_logged_in())) };
+    let found: Option<(String, bool, String, Option<String>)> = conn
+        .query_row(
+            "SELECT o.id, COALESCE(c.guest, 1), o.customer_email, a.zipcode FROM shop_order o
+             LEFT JOIN customer c ON c.id = o.customer_id LEFT JOIN order_address a ON a.id = o.billing_address_id
+             WHERE o.deep_link_code = ?1 AND o.sales_channel_id = ?2",
+            [&code, &ctx.sales_channel.id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?;
+    let Some((order_id, guest, email, zipcode)) = found else { return Ok(Err(wrong_guest_credentials())) };
+    // Accounts with a password log in; only guest orders open with email and postal code.
+    if !guest {
+        return Ok(Err(not_logged_in()));
+    }
+    let given = |key: &str| params.get(key).and_then(Value::as_str).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
+    let (Some(given_email), Some(given_zipcode)) = (given("email"), given("zipcode")) else {
+        return Ok(Err(ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__GUEST_NOT_AUTHENTICATED", "Guest not authenticated.")));
+    };
+    if !given_email.eq_ignore_ascii_case(&email) || zipcode.as_deref().map(str::trim) != Some(given_zipcode.as_str()) {
+        return Ok(Err(wrong_guest_credentials()));
+    }
+    Ok(Ok(Scope::Order(order_id)))
+}
+
+fn wrong_guest_credentials() -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__WRONG_GUEST_CREDENTIALS", "Wrong credentials for guest authentication.")
+}
+
 /// `POST /store-api/order`: the caller's orders (filter, ids, sort, limit, page;
 /// newest first by default) and, with `checkPromotion`, whether each one's payment
-/// method may still be changed.
-pub async fn list(user: LoggedIn, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+/// method may still be changed. Without a customer: the guest order of a
+/// `deepLinkCode` filter, given its `email` and `zipcode`.
+pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
     let mut criteria = criteria::parse(&params, "order", &order_field)?;
     let check_payment = params.get("checkPromotion").and_then(criteria::boolean).unwrap_or(false);
     let page = criteria.page;
@@ -452,9 +511,16 @@ pub async fn list(user: LoggedIn, State(app): State<App>, RequestParams(params):
     let (orders, total) = app
         .db
         .call(move |conn| {
+            let scope = match guest_scope(conn, &ctx, &params)? {
+                Ok(scope) => scope,
+                Err(error) => return Ok(Err(error)),
+            };
             let mut from = Sql::default();
-            from.push("FROM shop_order o WHERE o.customer_id = ").bind(user.customer_id.clone());
-            from.push(" AND o.sales_channel_id = ").bind(user.ctx.sales_channel.id.clone());
+            match scope {
+                Scope::Customer(customer_id) => from.push("FROM shop_order o WHERE o.customer_id = ").bind(customer_id),
+                Scope::Order(order_id) => from.push("FROM shop_order o WHERE o.id = ").bind(order_id),
+            };
+            from.push(" AND o.sales_channel_id = ").bind(ctx.sales_channel.id.clone());
             if let Some(ids) = &criteria.ids {
                 from.push(" AND o.id IN (SELECT value FROM json_each(").bind(json_ids(ids)).push("))");
             }
@@ -479,9 +545,9 @@ pub async fn list(user: LoggedIn, State(app): State<App>, RequestParams(params):
             count.push("SELECT COUNT(*) ");
             count.append(&from);
             let total = count.query_map(conn, |r| r.get::<_, i64>(0))?.first().copied().unwrap_or(0) as usize;
-            Ok((load(conn, &user.ctx, &ids)?, total))
+            Ok(Ok((load(conn, &ctx, &ids)?, total)))
         })
-        .await?;
+        .await??;
     let changeable: serde_json::Map<String, Value> = if check_payment {
         orders.iter().map(|o| (o["id"].as_str().unwrap_or_default().to_owned(), json!(payment_changeable(o)))).collect()
     } else {
