@@ -187,15 +187,22 @@ async fn a_customer_orders_pays_online_and_downloads() {
     let document = &listed_order["documents"][0];
     assert_eq!(document["documentType"]["technicalName"], "invoice");
     let path = format!("/document/download/{}/{}", document["id"].as_str().unwrap(), document["deepLinkCode"].as_str().unwrap());
-    let response = shop.http.get(format!("{}/store-api{path}", shop.base)).header("sw-access-key", common::KEY).send().await.unwrap();
+    let response = shop.http.get(format!("{}/store-api{path}", shop.base)).header("sw-access-key", common::KEY).header("sw-context-token", &token).send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "application/pdf");
     let pdf = response.bytes().await.unwrap();
     assert!(pdf.starts_with(b"%PDF-"), "a real PDF");
     assert!(pdf.len() > 1000);
-    let (status, body) = shop.get(&format!("/document/download/{}/wrong-code", document["id"].as_str().unwrap()), &[]).await;
+    let (status, body) = shop.get(&format!("/document/download/{}/wrong-code", document["id"].as_str().unwrap()), &[("sw-context-token", &token)]).await;
     assert_eq!(status, 404);
     assert_error(&body, 404, "DOCUMENT__DOCUMENT_NOT_FOUND");
+    // The link alone is not enough for an account's invoice.
+    let (status, body) = shop.get(&path, &[]).await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(&body, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");
+    let stranger = register(&shop, "eve@example.com", false).await;
+    let (status, body) = shop.get(&path, &[("sw-context-token", &stranger)]).await;
+    assert_eq!(status, 404, "{body}");
 
     // The download waits for the payment.
     let order_id = order["id"].as_str().unwrap();
@@ -560,6 +567,14 @@ async fn a_guest_orders_and_sees_the_order() {
     assert_eq!(status, 200, "{found}");
     assert_eq!(found["orders"]["total"], 1);
     assert_eq!(found["orders"]["elements"][0]["id"], order["id"]);
+    let document = &order["documents"][0];
+    let path = format!("/document/download/{}/{}", document["id"].as_str().unwrap(), document["deepLinkCode"].as_str().unwrap());
+    let response = shop.http.get(format!("{}/store-api{path}?email=guest@example.com&zipcode=80331", shop.base)).header("sw-access-key", common::KEY).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.bytes().await.unwrap().starts_with(b"%PDF-"));
+    let (status, body) = shop.get(&format!("{path}?email=guest@example.com&zipcode=99999"), &[]).await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(&body, 403, "CHECKOUT__WRONG_GUEST_CREDENTIALS");
     let (status, body) = shop.post("/order", json!({"filter": filter, "email": "guest@example.com", "zipcode": "10115"})).await;
     assert_eq!(status, 403, "{body}");
     assert_error(&body, 403, "CHECKOUT__WRONG_GUEST_CREDENTIALS");
@@ -595,6 +610,7 @@ async fn orders_survive_a_restart() {
         .http
         .get(format!("{}/store-api/document/download/{}/{}", shop.base, document["id"].as_str().unwrap(), document["deepLinkCode"].as_str().unwrap()))
         .header("sw-access-key", common::KEY)
+        .header("sw-context-token", &token)
         .send()
         .await
         .unwrap();

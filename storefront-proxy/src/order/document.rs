@@ -13,6 +13,7 @@ use crate::app::App;
 use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
 use crate::storage::{is_id, new_id, now_rfc3339};
+use crate::store_api::RequestParams;
 
 /// A4 in points.
 const PAGE_WIDTH: f32 = 595.0;
@@ -264,22 +265,40 @@ fn document_not_found(id: &str) -> ApiError {
 }
 
 /// `GET|POST /store-api/document/download/{documentId}/{deepLinkCode}`: the PDF, for
-/// whoever holds the document's deep link code.
-pub async fn download(_ctx: ShopContext, State(app): State<App>, Path((id, code)): Path<(String, String)>) -> ApiResult<Response> {
+/// the order's customer (logged in), or for a guest order with its `email` and
+/// `zipcode` (query or body).
+pub async fn download(ctx: ShopContext, State(app): State<App>, Path((id, code)): Path<(String, String)>, RequestParams(params): RequestParams) -> ApiResult<Response> {
     let id = id.to_lowercase();
     if !is_id(&id) {
         return Err(document_not_found(&id));
     }
     let lookup = id.clone();
-    let found: Option<(String, Vec<u8>)> = app
+    let found = app
         .db
         .call(move |conn| {
-            Ok(conn
-                .query_row("SELECT file_name, content FROM order_document WHERE id = ?1 AND deep_link_code = ?2", [&lookup, &code], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?)
+            let document: Option<(String, Vec<u8>, Option<String>, bool, String, Option<String>)> = conn
+                .query_row(
+                    "SELECT d.file_name, d.content, o.customer_id, COALESCE(c.guest, 1), o.customer_email, a.zipcode
+                     FROM order_document d JOIN shop_order o ON o.id = d.order_id
+                     LEFT JOIN customer c ON c.id = o.customer_id LEFT JOIN order_address a ON a.id = o.billing_address_id
+                     WHERE d.id = ?1 AND d.deep_link_code = ?2 AND o.sales_channel_id = ?3",
+                    [&lookup, &code, &ctx.sales_channel.id],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+                )
+                .optional()?;
+            let Some((file_name, content, owner, guest, email, zipcode)) = document else { return Ok(Err(document_not_found(&lookup))) };
+            let customer = super::load::session_customer(conn, &ctx)?;
+            if customer.is_some() && customer == owner {
+                return Ok(Ok((file_name, content)));
+            }
+            if customer.is_some() && !guest {
+                // Another customer's document: as if it did not exist.
+                return Ok(Err(document_not_found(&lookup)));
+            }
+            Ok(super::load::guest_check(&params, guest, &email, zipcode.as_deref()).map(|()| (file_name, content)))
         })
-        .await?;
-    let (file_name, content) = found.ok_or_else(|| document_not_found(&id))?;
+        .await??;
+    let (file_name, content) = found;
     Ok((
         [
             (header::CONTENT_TYPE, "application/pdf".to_owned()),

@@ -457,17 +457,8 @@ enum Scope {
 }
 
 fn guest_scope(conn: &Connection, ctx: &ShopContext, params: &Map<String, Value>) -> rusqlite::Result<Result<Scope, ApiError>> {
-    if let Some(token) = &ctx.token {
-        let customer: Option<String> = conn
-            .query_row(
-                "SELECT c.id FROM store_context s JOIN customer c ON c.id = s.customer_id WHERE s.token = ?1 AND s.sales_channel_id = ?2 AND c.active = 1",
-                [token, &ctx.sales_channel.id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if let Some(customer) = customer {
-            return Ok(Ok(Scope::Customer(customer)));
-        }
+    if let Some(customer) = session_customer(conn, ctx)? {
+        return Ok(Ok(Scope::Customer(customer)));
     }
     let Some(code) = deep_link_filter(params) else { return Ok(Err(not_logged_in())) };
     let found: Option<(String, bool, String, Option<String>)> = conn
@@ -480,18 +471,34 @@ fn guest_scope(conn: &Connection, ctx: &ShopContext, params: &Map<String, Value>
         )
         .optional()?;
     let Some((order_id, guest, email, zipcode)) = found else { return Ok(Err(wrong_guest_credentials())) };
-    // Accounts with a password log in; only guest orders open with email and postal code.
+    Ok(guest_check(params, guest, &email, zipcode.as_deref()).map(|()| Scope::Order(order_id)))
+}
+
+/// A guest's proof of an order: its email and billing postal code in `params`.
+/// Accounts with a password log in instead.
+pub fn guest_check(params: &Map<String, Value>, guest: bool, email: &str, zipcode: Option<&str>) -> Result<(), ApiError> {
     if !guest {
-        return Ok(Err(not_logged_in()));
+        return Err(not_logged_in());
     }
     let given = |key: &str| params.get(key).and_then(Value::as_str).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
     let (Some(given_email), Some(given_zipcode)) = (given("email"), given("zipcode")) else {
-        return Ok(Err(ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__GUEST_NOT_AUTHENTICATED", "Guest not authenticated.")));
+        return Err(ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__GUEST_NOT_AUTHENTICATED", "Guest not authenticated."));
     };
-    if !given_email.eq_ignore_ascii_case(&email) || zipcode.as_deref().map(str::trim) != Some(given_zipcode.as_str()) {
-        return Ok(Err(wrong_guest_credentials()));
+    if !given_email.eq_ignore_ascii_case(email) || zipcode.map(str::trim) != Some(given_zipcode.as_str()) {
+        return Err(wrong_guest_credentials());
     }
-    Ok(Ok(Scope::Order(order_id)))
+    Ok(())
+}
+
+/// The active customer of a session, if any.
+pub fn session_customer(conn: &Connection, ctx: &ShopContext) -> rusqlite::Result<Option<String>> {
+    let Some(token) = &ctx.token else { return Ok(None) };
+    conn.query_row(
+        "SELECT c.id FROM store_context s JOIN customer c ON c.id = s.customer_id WHERE s.token = ?1 AND s.sales_channel_id = ?2 AND c.active = 1",
+        [token, &ctx.sales_channel.id],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 fn wrong_guest_credentials() -> ApiError {
