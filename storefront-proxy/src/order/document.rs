@@ -264,6 +264,16 @@ fn document_not_found(id: &str) -> ApiError {
     ApiError::not_found("DOCUMENT__DOCUMENT_NOT_FOUND", format!("The document with id \"{id}\" is invalid or could not be found."))
 }
 
+/// A document's file and what decides who may have it.
+struct StoredDocument {
+    file_name: String,
+    content: Vec<u8>,
+    owner: Option<String>,
+    guest: bool,
+    email: String,
+    zipcode: Option<String>,
+}
+
 /// `GET|POST /store-api/document/download/{documentId}/{deepLinkCode}`: the PDF, for
 /// the order's customer (logged in), or for a guest order with its `email` and
 /// `zipcode` (query or body).
@@ -276,17 +286,26 @@ pub async fn download(ctx: ShopContext, State(app): State<App>, Path((id, code))
     let found = app
         .db
         .call(move |conn| {
-            let document: Option<(String, Vec<u8>, Option<String>, bool, String, Option<String>)> = conn
+            let document = conn
                 .query_row(
                     "SELECT d.file_name, d.content, o.customer_id, COALESCE(c.guest, 1), o.customer_email, a.zipcode
                      FROM order_document d JOIN shop_order o ON o.id = d.order_id
                      LEFT JOIN customer c ON c.id = o.customer_id LEFT JOIN order_address a ON a.id = o.billing_address_id
                      WHERE d.id = ?1 AND d.deep_link_code = ?2 AND o.sales_channel_id = ?3",
                     [&lookup, &code, &ctx.sales_channel.id],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+                    |r| {
+                        Ok(StoredDocument {
+                            file_name: r.get(0)?,
+                            content: r.get(1)?,
+                            owner: r.get(2)?,
+                            guest: r.get(3)?,
+                            email: r.get(4)?,
+                            zipcode: r.get(5)?,
+                        })
+                    },
                 )
                 .optional()?;
-            let Some((file_name, content, owner, guest, email, zipcode)) = document else { return Ok(Err(document_not_found(&lookup))) };
+            let Some(StoredDocument { file_name, content, owner, guest, email, zipcode }) = document else { return Ok(Err(document_not_found(&lookup))) };
             let customer = super::load::session_customer(conn, &ctx)?;
             if customer.is_some() && customer == owner {
                 return Ok(Ok((file_name, content)));
