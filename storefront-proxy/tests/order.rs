@@ -597,8 +597,13 @@ async fn orders_survive_a_restart() {
     let token = login_demo(&shop).await;
     let order = order_one(&shop, &token, "SR10012", 1).await;
     let document = order["documents"][0].clone();
+    // As a shop of a version before orders had it: no download product, no Liechtenstein.
+    db(&shop).execute_batch("DELETE FROM product_download; UPDATE product SET type = 'physical'; DELETE FROM country WHERE iso = 'LI';").unwrap();
     let dir = shop.dir;
     let shop = start_in(dir).await;
+    assert_eq!(digital_product_id(&shop).len(), 32, "the order demo data is added on start");
+    assert_eq!(count(&shop, "product_download"), 1);
+    country(&shop, "LI").await;
     let token = login_demo(&shop).await;
     let listed = orders(&shop, &token, json!({})).await;
     assert_eq!(listed["orders"]["total"], 1);

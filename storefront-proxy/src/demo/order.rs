@@ -3,22 +3,23 @@
 
 use rusqlite::{params, Transaction};
 
-use super::catalog::Demo;
 use crate::order::document::Layout;
 use crate::storage::new_id;
 
 /// The product number of the download product.
 pub fn digital_product_number(tx: &Transaction) -> rusqlite::Result<String> {
-    // The last simple product in stock: no variants, not on clearance.
+    // The last simple product of the demo catalogue (not the generated bulk one) in
+    // stock: no variants, not on clearance.
     tx.query_row(
-        "SELECT product_number FROM product WHERE parent_id IS NULL AND child_count = 0 AND is_closeout = 0 AND stock >= 20
+        "SELECT product_number FROM product WHERE product_number LIKE 'SR%' AND parent_id IS NULL AND child_count = 0 AND is_closeout = 0 AND stock >= 20
          ORDER BY product_number DESC LIMIT 1",
         [],
         |r| r.get(0),
     )
 }
 
-pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
+/// Makes the product a download with its file, and adds the country unless it exists.
+pub fn seed(tx: &Transaction) -> anyhow::Result<()> {
     let number = digital_product_number(tx)?;
     let product_id: String = tx.query_row("SELECT id FROM product WHERE product_number = ?1", [&number], |r| r.get(0))?;
     tx.execute("UPDATE product SET type = 'digital' WHERE id = ?1", [&product_id])?;
@@ -39,12 +40,16 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     )?;
 
     let country = new_id();
-    tx.execute(
-        "INSERT INTO country (id, iso, iso3, position, is_eu, postal_code_required, shipping_available) VALUES (?1, 'LI', 'LIE', 8, 0, 1, 0)",
+    let added = tx.execute(
+        "INSERT OR IGNORE INTO country (id, iso, iso3, position, is_eu, postal_code_required, shipping_available) VALUES (?1, 'LI', 'LIE', 8, 0, 1, 0)",
         [&country],
     )?;
-    for (language, name) in [(&demo.en, "Liechtenstein"), (&demo.de, "Liechtenstein")] {
-        tx.execute("INSERT INTO country_translation (country_id, language_id, name) VALUES (?1, ?2, ?3)", params![country, language, name])?;
+    if added == 1 {
+        // The same name in English and German.
+        tx.execute(
+            "INSERT INTO country_translation (country_id, language_id, name) SELECT ?1, id, 'Liechtenstein' FROM language",
+            [&country],
+        )?;
     }
     Ok(())
 }
