@@ -354,8 +354,16 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     let other = order_one(&shop, &token, "SR10018", 1).await;
     let (_, _, _) = shop.call(Method::POST, "/order/payment", &[("sw-context-token", &token)], Some(json!({"orderId": other["id"], "paymentMethodId": online}))).await;
     let (_, handled, _) = shop.call(Method::POST, "/handle-payment", &[("sw-context-token", &token), ("sw-language-id", &german)], Some(json!({"orderId": other["id"]}))).await;
-    let html = browser.get(handled["redirectUrl"].as_str().unwrap()).send().await.unwrap().text().await.unwrap();
+    let german_page = handled["redirectUrl"].as_str().unwrap().to_owned();
+    let html = browser.get(&german_page).send().await.unwrap().text().await.unwrap();
     assert!(html.contains("Bezahlen") && html.contains("Abbrechen") && html.contains("lang=\"de\""), "{html}");
+    // An order cancelled in the meantime can no longer be paid on the page.
+    let (status, _) = post(&shop, "/order/state/cancel", &token, json!({"orderId": other["id"]})).await;
+    assert_eq!(status, 200);
+    assert_eq!(browser.get(&german_page).send().await.unwrap().status(), 410);
+    assert_eq!(browser.post(&german_page).form(&[("action", "pay")]).send().await.unwrap().status(), 410);
+    let (_, listed) = post(&shop, "/order", &token, json!({"ids": [other["id"]]})).await;
+    assert_eq!(listed["orders"]["elements"][0]["transactions"][1]["stateMachineState"]["technicalName"], "open");
 }
 
 #[tokio::test]

@@ -109,11 +109,13 @@ struct Visit {
     error_url: Option<String>,
     locale: Locale,
     used: bool,
+    order_cancelled: bool,
 }
 
 fn visit(conn: &rusqlite::Connection, token: &str) -> rusqlite::Result<Option<Visit>> {
     conn.query_row(
-        "SELECT t.transaction_id, x.state, o.order_number, o.amount_total, t.finish_url, t.error_url, t.locale, t.used_at IS NOT NULL
+        "SELECT t.transaction_id, x.state, o.order_number, o.amount_total, t.finish_url, t.error_url, t.locale, t.used_at IS NOT NULL,
+                o.state = 'cancelled'
          FROM payment_token t JOIN order_transaction x ON x.id = t.transaction_id JOIN shop_order o ON o.id = x.order_id
          WHERE t.token = ?1",
         [token],
@@ -127,6 +129,7 @@ fn visit(conn: &rusqlite::Connection, token: &str) -> rusqlite::Result<Option<Vi
                 error_url: r.get(5)?,
                 locale: Locale::from_code(&r.get::<_, String>(6)?),
                 used: r.get(7)?,
+                order_cancelled: r.get(8)?,
             })
         },
     )
@@ -164,7 +167,7 @@ fn unknown() -> Response {
 pub async fn show(State(app): State<App>, Path(token): Path<String>) -> ApiResult<Response> {
     let (found, token) = app.db.call(move |conn| Ok((visit(conn, &token)?, token))).await?;
     let Some(visit) = found else { return Ok(unknown()) };
-    if visit.used || visit.transaction_state != "open" {
+    if visit.used || visit.order_cancelled || visit.transaction_state != "open" {
         return Ok(gone(visit.locale));
     }
     let amount = format!("{:.2}", visit.amount);
@@ -199,7 +202,7 @@ pub async fn decide(State(app): State<App>, Path(token): Path<String>, form: Res
         .call(move |conn| {
             let tx = conn.transaction()?;
             let Some(visit) = visit(&tx, &token)? else { return Ok(Err(unknown())) };
-            if visit.used || Machine::Transaction.check(&visit.transaction_state, target).is_err() {
+            if visit.used || visit.order_cancelled || Machine::Transaction.check(&visit.transaction_state, target).is_err() {
                 return Ok(Err(gone(visit.locale)));
             }
             let now = now_rfc3339();
