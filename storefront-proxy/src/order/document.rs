@@ -97,7 +97,7 @@ impl Layout {
                 y = PAGE_HEIGHT - MARGIN;
             }
             y -= height;
-            let content = pages.last_mut().expect("one page at least");
+            let Some(content) = pages.last_mut() else { continue };
             for cell in cells {
                 let bytes = win_ansi(&cell.text);
                 // Helvetica's glyphs average about half the font size in width.
