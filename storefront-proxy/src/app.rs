@@ -12,7 +12,7 @@ use crate::gateway::upstream::{self, Upstream};
 use axum::routing::any;
 use crate::error::ApiError;
 use crate::storage::Db;
-use crate::{account, admin, cart, catalog, checkout, cms, contact, context, dsr, gateway, media, navigation, newsletter, store_api, wishlist};
+use crate::{account, admin, cart, catalog, checkout, cms, contact, context, dsr, gateway, media, navigation, newsletter, order, store_api, wishlist};
 
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
@@ -53,6 +53,7 @@ impl App {
             .merge(account::routes())
             .merge(cart::routes())
             .merge(checkout::routes())
+            .merge(order::routes())
             .merge(catalog::routes())
             .merge(navigation::routes())
             .merge(cms::routes())
@@ -74,6 +75,7 @@ impl App {
             .nest("/api", admin_api)
             .merge(gateway::routes())
             .merge(media::routes())
+            .merge(order::public_routes())
             .fallback_service(web_app)
             .layer(TraceLayer::new_for_http())
             .with_state(self)

@@ -6,6 +6,7 @@ pub mod account;
 pub mod bulk;
 pub mod catalog;
 pub mod cms;
+pub mod order;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
 use argon2::Argon2;
@@ -53,6 +54,13 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     let seeded: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel)", [], |r| r.get(0))?;
     let catalogue: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM category)", [], |r| r.get(0))?;
     if seeded && catalogue {
+        // A shop of a version before orders gets the order demo data on its own.
+        let orders_demo: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM product_download)", [], |r| r.get(0))?;
+        if !orders_demo {
+            let tx = conn.transaction()?;
+            order::seed(&tx)?;
+            tx.commit()?;
+        }
         return Ok(());
     }
     let tx = conn.transaction()?;
@@ -64,6 +72,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
         cms::seed(&tx, &demo)?;
         account::seed(&tx, &demo)?;
         account::seed_methods(&tx, &demo)?;
+        order::seed(&tx)?;
         if options.extra_products > 0 {
             bulk::seed(&tx, &demo, options.extra_products)?;
         }

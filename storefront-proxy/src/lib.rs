@@ -19,6 +19,7 @@ pub mod mail;
 pub mod media;
 pub mod navigation;
 pub mod newsletter;
+pub mod order;
 pub mod storage;
 pub mod store_api;
 pub mod wishlist;

@@ -128,6 +128,7 @@ fn adjust(message_key: &'static str, id: &str, level: i64, message: String, erro
 /// answers the `Cart` with `errors` (those found now, plus `reported`).
 pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut errors: Vec<CartError>) -> rusqlite::Result<Value> {
     let tx = conn.transaction()?;
+    errors.extend(crate::order::checks::address_errors(&tx, token)?);
     let items = load_items(&tx, token)?;
     let product_ids: Vec<String> = items.iter().filter(|i| i.kind == "product").map(|i| i.referenced_id.clone()).collect();
     let products = product::load(&tx, ctx, &product_ids, product::Load::default())?;

@@ -54,7 +54,8 @@ pub fn load_payment_methods(conn: &Connection, chain: &LanguageChain, id: Option
 /// price (`prices`: one price with the gross amount and the free-shipping limit).
 pub fn load_shipping_methods(conn: &Connection, chain: &LanguageChain, id: Option<&str>) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
-        "SELECT s.id, s.technical_name, s.position, s.delivery_time_id, s.price_gross, s.free_from, d.min, d.max, d.unit
+        "SELECT s.id, s.technical_name, s.position, s.delivery_time_id, s.price_gross, s.free_from, d.min, d.max, d.unit,
+                (SELECT id FROM currency ORDER BY is_system_default DESC, position LIMIT 1)
          FROM shipping_method s JOIN delivery_time d ON d.id = s.delivery_time_id
          WHERE s.active = 1 AND (?1 IS NULL OR s.id = ?1) ORDER BY s.position, s.technical_name",
     )?;
@@ -68,19 +69,17 @@ pub fn load_shipping_methods(conn: &Connection, chain: &LanguageChain, id: Optio
                 r.get::<_, f64>(4)?,
                 r.get::<_, Option<f64>>(5)?,
                 (r.get::<_, i64>(6)?, r.get::<_, i64>(7)?, r.get::<_, String>(8)?),
+                r.get::<_, Option<String>>(9)?,
             ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    // Shipping prices are kept in the default currency (the shop has one: EUR).
-    let currency_id: Option<String> =
-        conn.query_row("SELECT id FROM currency ORDER BY is_system_default DESC, position LIMIT 1", [], |r| r.get(0)).optional()?;
     let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     let texts = translation::load(conn, "shipping_method_translation", "shipping_method_id", FIELDS, &ids, chain)?;
     let delivery_ids: Vec<String> = rows.iter().map(|r| r.3.clone()).collect();
     let delivery_texts = translation::load(conn, "delivery_time_translation", "delivery_time_id", NAME, &delivery_ids, chain)?;
     Ok(rows
         .into_iter()
-        .map(|(id, technical_name, position, delivery_time_id, gross, free_from, (min, max, unit))| {
+        .map(|(id, technical_name, position, delivery_time_id, gross, free_from, (min, max, unit), currency_id)| {
             let translated = translation::get(&texts, &id, FIELDS);
             let delivery = translation::get(&delivery_texts, &delivery_time_id, NAME);
             json!({

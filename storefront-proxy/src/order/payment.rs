@@ -1,0 +1,230 @@
+//! Paying an order: `GET|POST /store-api/handle-payment` and, for the asynchronous
+//! "pay online" method, the hosted payment page `GET|POST /payment/pay-online/{token}`
+//! (English or German) that marks the transaction paid or cancelled and sends the
+//! customer on to `finishUrl` or `errorUrl`. A token is used once and belongs to one
+//! transaction. Invoice, prepayment and cash on delivery are synchronous: the
+//! transaction stays open and there is nothing to redirect to.
+
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::{Form, Json};
+use rusqlite::{params, OptionalExtension};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::load::owned;
+use super::manage::required_id;
+use super::state::{Locale, Machine};
+use crate::account::customer::LoggedIn;
+use crate::app::App;
+use crate::error::{ApiError, ApiResult, Violation};
+use crate::storage::{new_id, now_rfc3339};
+use crate::store_api::RequestParams;
+
+const MAX_URL_LENGTH: usize = 2048;
+
+/// A return URL: absolute http(s), or a path on this origin (`/…`, not `//…`).
+fn return_url(body: &Map<String, Value>, key: &str) -> Result<Option<String>, Violation> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(url)) if url.trim().is_empty() => Ok(None),
+        Some(Value::String(url)) => {
+            let url = url.trim();
+            let path = url.starts_with('/') && !url.starts_with("//");
+            let absolute = url.starts_with("http://") || url.starts_with("https://");
+            if url.len() > MAX_URL_LENGTH || !(path || absolute) || url.chars().any(char::is_whitespace) {
+                Err(Violation::new("VIOLATION::INVALID_URL_ERROR", format!("/{key}"), "This value is not a valid URL."))
+            } else {
+                Ok(Some(url.to_owned()))
+            }
+        }
+        Some(_) => Err(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be of type string.")),
+    }
+}
+
+fn invalid_order(id: &str) -> ApiError {
+    ApiError::not_found("CHECKOUT__INVALID_ORDER_ID", format!("The order with id {id} is invalid or could not be found."))
+}
+
+/// `GET|POST /store-api/handle-payment` with `orderId`, `finishUrl`, `errorUrl`:
+/// `{redirectUrl}`, the hosted page for "pay online", else null.
+pub async fn handle(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+    let order_id = required_id(&body, "orderId")?;
+    let mut violations = Vec::new();
+    let finish_url = return_url(&body, "finishUrl").unwrap_or_else(|v| {
+        violations.push(v);
+        None
+    });
+    let error_url = return_url(&body, "errorUrl").unwrap_or_else(|v| {
+        violations.push(v);
+        None
+    });
+    if !violations.is_empty() {
+        return Err(ApiError::Violations(violations));
+    }
+    let base_url = user.ctx.base_url.clone();
+    let redirect = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            let Some(order) = owned(&tx, &user.customer_id, &order_id)? else { return Ok(Err(invalid_order(&order_id))) };
+            let Some((transaction_id, state, method_id)) = order.transaction else { return Ok(Err(invalid_order(&order_id))) };
+            if order.state == "cancelled" {
+                return Ok(Err(ApiError::bad_request("SYSTEM__ILLEGAL_STATE_TRANSITION", "The order is cancelled and cannot be paid.")));
+            }
+            // A failed or cancelled payment may be tried again: the transaction reopens.
+            if state == "failed" || state == "cancelled" {
+                tx.execute("UPDATE order_transaction SET state = 'open', updated_at = ?2 WHERE id = ?1", params![transaction_id, now_rfc3339()])?;
+            } else if let Err(error) = Machine::Transaction.check(&state, "paid") {
+                return Ok(Err(error));
+            }
+            let handler: String = tx.query_row("SELECT handler FROM payment_method WHERE id = ?1", [&method_id], |r| r.get(0))?;
+            let redirect = if handler == "online" {
+                let token = new_id() + &new_id();
+                let locale = Locale::of(&tx, user.ctx.language_id())?;
+                tx.execute(
+                    "INSERT INTO payment_token (token, transaction_id, finish_url, error_url, locale, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![token, transaction_id, finish_url, error_url, locale.code(), now_rfc3339()],
+                )?;
+                Some(format!("{base_url}/payment/pay-online/{token}"))
+            } else {
+                None
+            };
+            tx.commit()?;
+            Ok(Ok(redirect))
+        })
+        .await??;
+    Ok(Json(json!({ "redirectUrl": redirect, "apiAlias": "handle_payment_method_route_response" })))
+}
+
+/// What the hosted page shows about a token.
+struct Visit {
+    transaction_id: String,
+    transaction_state: String,
+    order_number: String,
+    amount: f64,
+    finish_url: Option<String>,
+    error_url: Option<String>,
+    locale: Locale,
+    used: bool,
+    order_cancelled: bool,
+}
+
+fn visit(conn: &rusqlite::Connection, token: &str) -> rusqlite::Result<Option<Visit>> {
+    conn.query_row(
+        "SELECT t.transaction_id, x.state, o.order_number, o.amount_total, t.finish_url, t.error_url, t.locale, t.used_at IS NOT NULL,
+                o.state = 'cancelled'
+         FROM payment_token t JOIN order_transaction x ON x.id = t.transaction_id JOIN shop_order o ON o.id = x.order_id
+         WHERE t.token = ?1",
+        [token],
+        |r| {
+            Ok(Visit {
+                transaction_id: r.get(0)?,
+                transaction_state: r.get(1)?,
+                order_number: r.get(2)?,
+                amount: r.get(3)?,
+                finish_url: r.get(4)?,
+                error_url: r.get(5)?,
+                locale: Locale::from_code(&r.get::<_, String>(6)?),
+                used: r.get(7)?,
+                order_cancelled: r.get(8)?,
+            })
+        },
+    )
+    .optional()
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+fn page(locale: Locale, status: StatusCode, title: &str, body: &str) -> Response {
+    let lang = locale.code();
+    let html = format!(
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title}</title><style>body{{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1f2937}}\
+         form{{display:inline}}button{{font-size:1rem;padding:.6rem 1.4rem;margin:.5rem .5rem 0 0;border-radius:.4rem;border:1px solid #1f2937;cursor:pointer}}\
+         button.pay{{background:#1f2937;color:#fff}}</style></head><body><h1>{title}</h1>{body}</body></html>",
+        title = escape(title)
+    );
+    (status, [(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+}
+
+fn gone(locale: Locale) -> Response {
+    match locale {
+        Locale::En => page(locale, StatusCode::GONE, "Payment link no longer valid", "<p>This payment link has already been used or is unknown.</p>"),
+        Locale::De => page(locale, StatusCode::GONE, "Zahlungslink nicht mehr gültig", "<p>Dieser Zahlungslink wurde bereits verwendet oder ist unbekannt.</p>"),
+    }
+}
+
+fn unknown() -> Response {
+    page(Locale::En, StatusCode::NOT_FOUND, "Payment link not found", "<p>This payment link is unknown. / Dieser Zahlungslink ist unbekannt.</p>")
+}
+
+/// `GET /payment/pay-online/{token}`: the hosted payment page with "Pay" and "Cancel".
+pub async fn show(State(app): State<App>, Path(token): Path<String>) -> ApiResult<Response> {
+    let (found, token) = app.db.call(move |conn| Ok((visit(conn, &token)?, token))).await?;
+    let Some(visit) = found else { return Ok(unknown()) };
+    if visit.used || visit.order_cancelled || visit.transaction_state != "open" {
+        return Ok(gone(visit.locale));
+    }
+    let amount = format!("{:.2}", visit.amount);
+    let (title, text, pay, cancel) = match visit.locale {
+        Locale::En => ("Pay online", format!("Order {} — amount due: € {amount}", visit.order_number), "Pay", "Cancel"),
+        Locale::De => ("Online bezahlen", format!("Bestellung {} — zu zahlen: {} €", visit.order_number, amount.replace('.', ",")), "Bezahlen", "Abbrechen"),
+    };
+    let token = escape(&token);
+    let body = format!(
+        "<p>{}</p><form method=\"post\" action=\"/payment/pay-online/{token}\"><input type=\"hidden\" name=\"action\" value=\"pay\"><button class=\"pay\" type=\"submit\">{pay}</button></form>\
+         <form method=\"post\" action=\"/payment/pay-online/{token}\"><input type=\"hidden\" name=\"action\" value=\"cancel\"><button type=\"submit\">{cancel}</button></form>",
+        escape(&text)
+    );
+    Ok(page(visit.locale, StatusCode::OK, title, &body))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Decision {
+    action: String,
+}
+
+/// `POST /payment/pay-online/{token}` with `action=pay|cancel`: uses the token, moves
+/// the transaction to paid or cancelled, and redirects (303) to the finish or error URL.
+pub async fn decide(State(app): State<App>, Path(token): Path<String>, form: Result<Form<Decision>, FormRejection>) -> ApiResult<Response> {
+    let target = match form.as_ref().map(|f| f.action.as_str()) {
+        Ok("pay") => "paid",
+        Ok("cancel") => "cancelled",
+        _ => return Ok(page(Locale::En, StatusCode::BAD_REQUEST, "Bad request", "<p>Choose Pay or Cancel. / Bitte Bezahlen oder Abbrechen wählen.</p>")),
+    };
+    let outcome = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            let Some(visit) = visit(&tx, &token)? else { return Ok(Err(unknown())) };
+            if visit.used || visit.order_cancelled || Machine::Transaction.check(&visit.transaction_state, target).is_err() {
+                return Ok(Err(gone(visit.locale)));
+            }
+            let now = now_rfc3339();
+            tx.execute("UPDATE payment_token SET used_at = ?2 WHERE token = ?1", params![token, now])?;
+            tx.execute("UPDATE order_transaction SET state = ?2, updated_at = ?3 WHERE id = ?1", params![visit.transaction_id, target, now])?;
+            tx.commit()?;
+            tracing::info!(transaction_id = %visit.transaction_id, state = target, "online payment decided");
+            Ok(Ok(visit))
+        })
+        .await?;
+    let visit = match outcome {
+        Ok(visit) => visit,
+        Err(page) => return Ok(page),
+    };
+    let (url, locale) = if target == "paid" { (visit.finish_url, visit.locale) } else { (visit.error_url, visit.locale) };
+    Ok(match url {
+        Some(url) => (StatusCode::SEE_OTHER, [(header::LOCATION, url)]).into_response(),
+        None => match (target, locale) {
+            ("paid", Locale::En) => page(locale, StatusCode::OK, "Thank you", "<p>Your payment was received.</p>"),
+            ("paid", Locale::De) => page(locale, StatusCode::OK, "Vielen Dank", "<p>Ihre Zahlung ist eingegangen.</p>"),
+            (_, Locale::En) => page(locale, StatusCode::OK, "Payment cancelled", "<p>The order has not been paid.</p>"),
+            (_, Locale::De) => page(locale, StatusCode::OK, "Zahlung abgebrochen", "<p>Die Bestellung wurde nicht bezahlt.</p>"),
+        },
+    })
+}
