@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
@@ -17,8 +17,11 @@ import { useLocalePath } from '@/lib/i18n';
 import { isLargeScreen } from '@/lib/room/large-screen';
 import type { HubSession } from '@/lib/realtime/client';
 import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
+import { loadAttendeeCart, loadAttendeeLikes } from '../api/attendees';
 import { endAppointment, startAppointment } from '../api/lifecycle';
+import { loadAdminSession } from '../stores/admin-session';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
+import { cartToReload, createInsightsStore } from '../stores/insights';
 import { openBroadcastSetup } from './broadcast-setup';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { openProductHighlighter } from './product-highlighter';
@@ -48,6 +51,34 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
   const video = useStore(client.store, (state) => state.video);
   const { leftSidebar, rightSidebar, failed } = useStore(cockpit);
   const [switching, setSwitching] = useState(false);
+  const [insights] = useState(() =>
+    createInsightsStore({
+      cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, attendeeId),
+      likes: (attendeeIds) => loadAttendeeLikes(config, loadAdminSession() ?? session, attendeeIds),
+    }),
+  );
+
+  // Likes and cart hints come as events; a new grant or a cart hint reloads that cart.
+  useEffect(
+    () =>
+      client.onEvent((event) => {
+        insights.getState().applyEvent(event);
+        if (event.kind === 'cartPermissionChanged' && event.permission !== 'granted') insights.getState().forgetCart(event.attendeeId);
+        const reload = cartToReload(event, client.store.getState().snapshot?.stateForGuides);
+        if (reload) void insights.getState().loadCart(reload);
+      }),
+    [client, insights],
+  );
+
+  // After each (re)connect: the likes so far and the carts the guide may see.
+  const welcomed = connection === 'connected' || connection === 'reconnected';
+  useEffect(() => {
+    if (!welcomed) return;
+    const guides = client.store.getState().snapshot?.stateForGuides;
+    const attendees = guides ? [...Object.values(guides.clients), ...Object.values(guides.inactiveClients)] : [];
+    void insights.getState().loadLikes(attendees.flatMap((attendee) => (attendee ? [attendee.attendeeId] : [])));
+    for (const attendee of attendees) if (attendee?.cartPermission === 'granted') void insights.getState().loadCart(attendee.attendeeId);
+  }, [welcomed, client, insights]);
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
   const previous = slideAt(slides, number - 1);
@@ -100,6 +131,15 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
       danger: true,
       onConfirm: () => endAppointment(config, session, appointmentId),
     });
+  const confirmLock = () =>
+    openConfirm({
+      title: t('cockpit.lockTitle'),
+      text: t('cockpit.lockText'),
+      confirmLabel: t('cockpit.lockConfirm'),
+      cancelLabel: t('cockpit.cancel'),
+      failedText: t('cockpit.actionFailed'),
+      onConfirm: () => client.sendAction({ key: 'setLocked', payload: { locked: true } }),
+    });
   const confirmMuteAll = () =>
     openConfirm({
       title: t('cockpit.muteAllTitle'),
@@ -130,7 +170,7 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
           className="button"
           aria-pressed={locked}
           disabled={!canAct}
-          onClick={() => act(() => client.sendAction({ key: 'setLocked', payload: { locked: !locked } }))}
+          onClick={() => (locked ? act(() => client.sendAction({ key: 'setLocked', payload: { locked: false } })) : confirmLock())}
         >
           {locked ? t('cockpit.unlock') : t('cockpit.lock')}
         </button>
@@ -248,6 +288,8 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         rightSidebar ? (
           <ParticipantsSidebar
             client={client}
+            insights={insights}
+            contextToken={contextToken}
             onRequestCart={(attendeeId) => act(() => client.sendAction({ key: 'requestCartPermission', payload: { attendeeId } }))}
           />
         ) : undefined

@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '@/components/spinner';
+import { formatPrice } from '@/lib/format';
+import { useProductSummaries, type ProductSummary } from './product-summaries';
+
+/**
+ * A list of products by id (like list, last seen, wishlist): picture, name, price, a
+ * button that opens the product, and the list's own actions; loading, empty and error states.
+ */
+export function ProductRows({
+  ids,
+  contextToken,
+  label,
+  empty,
+  onOpen,
+  actions,
+}: {
+  ids: string[];
+  contextToken?: string;
+  label: string;
+  empty: ReactNode;
+  onOpen: (product: ProductSummary) => void;
+  actions?: (product: ProductSummary) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { summaries, status } = useProductSummaries(ids, contextToken);
+  if (ids.length === 0) return <div className="room-empty">{empty}</div>;
+  if (status === 'failed' && summaries.length === 0) {
+    return (
+      <p className="alert" role="alert">
+        {t('room.productsFailed')}
+      </p>
+    );
+  }
+  if (status === 'loading' && summaries.length === 0) return <Spinner />;
+  return (
+    <ul className="product-rows" aria-label={label}>
+      {summaries.map((product) => (
+        <li key={product.id} className="product-row" aria-label={product.name} data-product-id={product.id}>
+          <button type="button" className="product-row__open" aria-label={t('room.detailsOf', { name: product.name })} onClick={() => onOpen(product)}>
+            <span className="product-row__media">{product.coverUrl ? <img src={product.coverUrl} alt="" loading="lazy" /> : null}</span>
+            <span className="product-row__text">
+              <span className="product-row__name">{product.name}</span>
+              <span className="product-row__price">{formatPrice(product.price)}</span>
+            </span>
+          </button>
+          {actions && <span className="product-row__actions">{actions(product)}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
