@@ -21,12 +21,44 @@ export interface ProductModalOptions {
   actions?: (product: { id: string; name: string }) => ReactNode;
 }
 
-async function loadProduct(config: ReturnType<typeof useRuntimeConfig>, productId: string, contextToken?: string): Promise<Product> {
+type Config = ReturnType<typeof useRuntimeConfig>;
+
+/** A buyable variant of a product with variants, named by its options ("Size: M · Colour: blue"). */
+export interface VariantChoice {
+  id: string;
+  label: string;
+  available: boolean;
+}
+
+async function loadProduct(config: Config, productId: string, contextToken?: string): Promise<{ product: Product; hasVariants: boolean }> {
   const { data } = await createStoreClient(config, contextToken).invoke('readProductDetail post /product/{productId}', {
     pathParams: { productId },
     body: { associations: { media: {}, manufacturer: {}, deliveryTime: {}, cover: { associations: { media: {} } } } } as never,
   });
-  return data.product;
+  const { product } = data;
+  return { product, hasVariants: !!product.parentId || (data.configurator ?? []).length > 0 || (product.childCount ?? 0) > 0 };
+}
+
+export function variantLabel(variant: Pick<Product, 'options' | 'productNumber'>): string {
+  const options = (variant.options ?? []).map((option) => {
+    const group = option.group?.translated?.name || option.group?.name;
+    const name = option.translated?.name || option.name;
+    return group ? `${group}: ${name}` : name;
+  });
+  return options.length > 0 ? options.join(' · ') : variant.productNumber;
+}
+
+async function loadVariants(config: Config, parentId: string, contextToken?: string): Promise<VariantChoice[]> {
+  const { data } = await createStoreClient(config, contextToken).invoke('readProduct post /product', {
+    body: {
+      filter: [{ type: 'equals', field: 'parentId', value: parentId }],
+      associations: { options: { associations: { group: {} } } },
+      limit: 100,
+    } as never,
+  });
+  return (data.elements ?? [])
+    .map((variant) => ({ id: variant.id, label: variantLabel(variant), available: variant.available !== false }))
+    .sort((a, b) => a.label.localeCompare(b.label));
 }
 
 function quantities(product: Product): number[] {
@@ -43,6 +75,8 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
   const { t } = useTranslation();
   const config = useRuntimeConfig();
   const [product, setProduct] = useState<Product | null>(null);
+  const [variants, setVariants] = useState<VariantChoice[]>([]);
+  const [variantId, setVariantId] = useState('');
   const [error, setError] = useState<number | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [quantity, setQuantity] = useState(1);
@@ -52,9 +86,14 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
     let cancelled = false;
     setError(null);
     loadProduct(config, productId, contextToken)
-      .then((loaded) => {
+      .then(async ({ product: loaded, hasVariants }) => {
+        // A product with variants is bought as one of them.
+        const choices = hasVariants ? await loadVariants(config, loaded.parentId || loaded.id, contextToken) : [];
         if (cancelled) return;
         setProduct(loaded);
+        setVariants(choices);
+        const own = choices.find((choice) => choice.id === loaded.id && choice.available);
+        setVariantId((own ?? choices.find((choice) => choice.available))?.id ?? '');
         setQuantity(Math.max(1, loaded.minPurchase ?? 1));
       })
       .catch((failure: unknown) => !cancelled && setError(reduceError(failure).statusCode));
@@ -70,7 +109,8 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
   const description = product.translated?.description || product.description || '';
   const image = product.cover?.media?.url ?? product.media?.[0]?.media?.url ?? null;
   const stock = product.availableStock ?? product.stock ?? 0;
-  const available = product.available !== false && (!product.isCloseout || stock > 0);
+  const hasVariants = variants.length > 0;
+  const available = hasVariants ? variants.some((choice) => choice.available) : product.available !== false && (!product.isCloseout || stock > 0);
   const price = product.calculatedPrice?.unitPrice ?? product.calculatedPrices?.[0]?.unitPrice ?? null;
   const manufacturer = product.manufacturer?.translated?.name || product.manufacturer?.name;
 
@@ -79,7 +119,7 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
     if (!onAddToCart) return;
     setAdding('busy');
     try {
-      await onAddToCart(productId, quantity);
+      await onAddToCart(hasVariants ? variantId : productId, quantity);
       setAdding('added');
     } catch {
       setAdding('failed');
@@ -93,13 +133,24 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
       </div>
       <div className="room-product__body">
         {manufacturer && <p className="room-product__brand">{manufacturer}</p>}
-        <h3 className="room-product__name">{name}</h3>
         <p className="room-product__price">{formatPrice(price)}</p>
         <p className={`room-product__stock room-product__stock--${available ? 'ok' : 'out'}`}>
           {available ? t('product.inStockShort') : t('product.soldOut')}
         </p>
         {onAddToCart && (
           <form className="room-product__cart" onSubmit={add}>
+            {hasVariants && (
+              <label className="field room-product__variant">
+                <span className="field__label">{t('room.variant')}</span>
+                <select value={variantId} onChange={(event) => setVariantId(event.target.value)}>
+                  {variants.map((choice) => (
+                    <option key={choice.id} value={choice.id} disabled={!choice.available}>
+                      {choice.available ? choice.label : t('room.variantSoldOut', { name: choice.label })}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label className="select select--quantity">
               <span className="visually-hidden">{t('product.quantity')}</span>
               <select value={quantity} onChange={(event) => setQuantity(Number(event.target.value))} disabled={!available}>
@@ -110,7 +161,7 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
                 ))}
               </select>
             </label>
-            <button type="submit" className="button button--primary" disabled={!available || adding === 'busy'}>
+            <button type="submit" className="button button--primary" disabled={!available || adding === 'busy' || (hasVariants && !variantId)}>
               {t('product.addToCart')}
             </button>
           </form>

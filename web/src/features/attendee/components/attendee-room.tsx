@@ -64,7 +64,10 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
     };
     const addToCart = async (productId: string, quantity: number) => {
       await cartStore.getState().addProduct(productId, quantity);
+      const errors = cartStore.getState().consumeErrors();
       cartChanged();
+      const refused = errors.find((error) => error.level >= 20);
+      if (refused) throw new Error(refused.message || refused.key);
     };
     const value: RoomTools = {
       contextToken: session.newContextToken,

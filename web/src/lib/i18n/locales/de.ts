@@ -109,6 +109,8 @@ export const de: Translations = {
     wishlistEmpty: 'Ihr Merkzettel ist leer. Mit dem Herz an einem Produkt merken Sie es sich hier.',
     cartChangeFailed: 'Der Warenkorb konnte nicht geändert werden. Bitte versuchen Sie es erneut.',
     checkout: 'Zur Kasse',
+    variant: 'Variante',
+    variantSoldOut: '{{name}} (ausverkauft)',
     sidebars: {
       likes: 'Likes',
       lastSeen: 'Zuletzt gesehen',

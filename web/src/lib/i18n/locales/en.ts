@@ -106,6 +106,8 @@ export const en = {
     wishlistEmpty: 'Your wishlist is empty. Use the heart on a product to keep it here.',
     cartChangeFailed: 'The cart could not be changed. Please try again.',
     checkout: 'Go to checkout',
+    variant: 'Variant',
+    variantSoldOut: '{{name}} (sold out)',
     sidebars: {
       likes: 'Likes',
       lastSeen: 'Last seen',
