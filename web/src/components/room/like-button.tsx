@@ -18,7 +18,7 @@ export function LikeButton({
   return (
     <button
       type="button"
-      className={`like-button${large ? ' like-button--large' : ''}`}
+      className={`room-like${large ? ' room-like--large' : ''}`}
       aria-pressed={liked}
       aria-label={liked ? t('room.unlike', { name }) : t('room.like', { name })}
       disabled={busy}

@@ -35,17 +35,17 @@ export function ProductRows({
   }
   if (status === 'loading' && summaries.length === 0) return <Spinner />;
   return (
-    <ul className="product-rows" aria-label={label}>
+    <ul className="room-rows" aria-label={label}>
       {summaries.map((product) => (
-        <li key={product.id} className="product-row" aria-label={product.name} data-product-id={product.id}>
-          <button type="button" className="product-row__open" aria-label={t('room.detailsOf', { name: product.name })} onClick={() => onOpen(product)}>
-            <span className="product-row__media">{product.coverUrl ? <img src={product.coverUrl} alt="" loading="lazy" /> : null}</span>
-            <span className="product-row__text">
-              <span className="product-row__name">{product.name}</span>
-              <span className="product-row__price">{formatPrice(product.price)}</span>
+        <li key={product.id} className="room-row" aria-label={product.name} data-product-id={product.id}>
+          <button type="button" className="room-row__open" aria-label={t('room.detailsOf', { name: product.name })} onClick={() => onOpen(product)}>
+            <span className="room-row__media">{product.coverUrl ? <img src={product.coverUrl} alt="" loading="lazy" /> : null}</span>
+            <span className="room-row__text">
+              <span className="room-row__name">{product.name}</span>
+              <span className="room-row__price">{formatPrice(product.price)}</span>
             </span>
           </button>
-          {actions && <span className="product-row__actions">{actions(product)}</span>}
+          {actions && <span className="room-row__actions">{actions(product)}</span>}
         </li>
       ))}
     </ul>

@@ -47,12 +47,13 @@ function LikeList({ tools }: { tools: RoomTools }) {
         actions={(product) => (
           <button
             type="button"
-            className="button button--small"
+            className="icon-button"
             aria-label={t('room.removeLike', { name: product.name })}
+            title={t('room.remove')}
             disabled={busy.includes(product.id)}
             onClick={() => void tools.collections.getState().unlike(product.id)}
           >
-            {t('room.remove')}
+            ×
           </button>
         )}
       />
@@ -98,6 +99,9 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
   const quantity = item.quantity ?? 1;
   const { min, max, step } = quantityRange(item);
   const isProduct = item.type === 'product';
+  const options = ((item.payload as { options?: { group?: string; option?: string }[] } | undefined)?.options ?? [])
+    .map((entry) => [entry.group, entry.option].filter(Boolean).join(': '))
+    .filter(Boolean);
 
   async function act(work: () => Promise<unknown>) {
     setBusy(true);
@@ -114,7 +118,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
 
   return (
     <li className="room-cart__item" aria-label={name} aria-busy={busy} data-testid="room-cart-item">
-      <span className="product-row__media">{item.cover?.url ? <img src={item.cover.url} alt="" loading="lazy" /> : null}</span>
+      <span className="room-row__media">{item.cover?.url ? <img src={item.cover.url} alt="" loading="lazy" /> : null}</span>
       <div className="room-cart__text">
         {isProduct && item.referencedId ? (
           <button type="button" className="link-button room-cart__name" onClick={() => item.referencedId && tools.openProduct(item.referencedId, name)}>
@@ -123,6 +127,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
         ) : (
           <span className="room-cart__name">{name}</span>
         )}
+        {options.length > 0 && <span className="room-cart__options">{options.join(' · ')}</span>}
         {isProduct && (
           <div className="stepper" role="group" aria-label={t('cart.quantityOf', { name })}>
             <button
