@@ -152,6 +152,12 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(bob.getByRole('button', { name: 'Cart (2)' })).toBeVisible();
     await expect(bobEntry.getByTestId('attendee-cart-summary')).toHaveText(/^2 items · /);
     await expect(adaEntry).toContainText('Cart: no access');
+
+    // With the permission the guide edits the cart on the customer's behalf.
+    await bobEntry.getByTestId('attendee-cart').getByRole('button', { name: `More of ${product}` }).click();
+    await expect(bobEntry.getByTestId('attendee-cart-summary')).toHaveText(/^3 items · /);
+    await expect(bob.getByRole('button', { name: 'Cart (3)' })).toBeVisible();
+    await expect(cart.getByRole('listitem', { name: product }).getByRole('group')).toContainText('3');
   });
 
   await test.step('the statistics show statuses, likes per product and the carts', async () => {
@@ -163,7 +169,7 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(statistics.getByRole('region', { name: 'Likes per product' })).toContainText(`${product}1`);
     const carts = statistics.getByRole('region', { name: 'Carts' });
     await expect(carts).toContainText('Carts with access1');
-    await expect(carts).toContainText('Items in these carts2');
+    await expect(carts).toContainText('Items in these carts3');
     await statistics.getByRole('button', { name: 'Close' }).click();
   });
 

@@ -13,15 +13,35 @@ function admin(config: RuntimeConfig, session: AdminSession) {
  * An attendee's cart, read with their shop context; the shop answers 403 while the
  * attendee has not granted cart access.
  */
-export async function loadAttendeeCart(config: RuntimeConfig, session: AdminSession, attendeeId: string): Promise<Cart> {
+async function attendeeShop(config: RuntimeConfig, session: AdminSession, attendeeId: string) {
   const { data } = await admin(config, session).invoke(
     'getAttendeeToken get /_action/dsr/appointment/attendee/{attendeeId}/sw-context-token',
     { pathParams: { attendeeId } },
   );
   const token = data['attendee-sw-context-token'];
   if (!token) throw new Error('the shop sent no context token for the attendee');
-  const { data: cart } = await createStoreClient(config, token).invoke('readCart get /checkout/cart');
-  return cart;
+  return createStoreClient(config, token);
+}
+
+export async function loadAttendeeCart(config: RuntimeConfig, session: AdminSession, attendeeId: string): Promise<Cart> {
+  const { data } = await (await attendeeShop(config, session, attendeeId)).invoke('readCart get /checkout/cart');
+  return data;
+}
+
+/** Changes a line of the attendee's cart on their behalf (quantity 0 removes it). */
+export async function changeAttendeeCart(
+  config: RuntimeConfig,
+  session: AdminSession,
+  attendeeId: string,
+  lineItemId: string,
+  quantity: number,
+): Promise<Cart> {
+  const shop = await attendeeShop(config, session, attendeeId);
+  const { data } =
+    quantity > 0
+      ? await shop.invoke('updateLineItem patch /checkout/cart/line-item', { body: { items: [{ id: lineItemId, quantity }] } })
+      : await shop.invoke('removeLineItem post /checkout/cart/line-item/delete', { body: { ids: [lineItemId] } });
+  return data;
 }
 
 /** The liked products of these attendees, by attendee id (the attendee product collection entity). */

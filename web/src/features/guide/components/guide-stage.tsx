@@ -17,7 +17,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { isLargeScreen } from '@/lib/room/large-screen';
 import type { HubSession } from '@/lib/realtime/client';
 import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
-import { loadAttendeeCart, loadAttendeeLikes } from '../api/attendees';
+import { changeAttendeeCart, loadAttendeeCart, loadAttendeeLikes } from '../api/attendees';
 import { endAppointment, startAppointment } from '../api/lifecycle';
 import { loadAdminSession } from '../stores/admin-session';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
@@ -54,6 +54,12 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
   const [insights] = useState(() =>
     createInsightsStore({
       cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, attendeeId),
+      async changeLine(attendeeId, lineItemId, quantity) {
+        const cart = await changeAttendeeCart(config, loadAdminSession() ?? session, attendeeId, lineItemId, quantity);
+        // The attendee's room reloads its cart on this hint.
+        client.sendAction({ key: 'loadCart', payload: { attendeeId } }).catch((error: unknown) => console.warn(error));
+        return cart;
+      },
       likes: (attendeeIds) => loadAttendeeLikes(config, loadAdminSession() ?? session, attendeeIds),
     }),
   );

@@ -9,7 +9,7 @@ import type { RealtimeClient } from '@/lib/realtime/client';
 import { modalStore } from '@/lib/ui/modal';
 import type { AttendeeSummary } from '@/protocol/generated';
 import { participantsOf, participantStatistics } from '../stores/cockpit';
-import { cartTotals, likesPerProduct, statusCounts, type InsightsState } from '../stores/insights';
+import { cartTotals, likesPerProduct, statusCounts, type CartLine, type InsightsState } from '../stores/insights';
 
 const NO_LIKES: string[] = [];
 
@@ -92,6 +92,48 @@ function Statistics({ client, insights, contextToken }: { client: RealtimeClient
   );
 }
 
+/** One line of an attendee's cart; the guide may change its quantity or remove it on their behalf. */
+function CartLineRow({ line, attendeeId, insights }: { line: CartLine; attendeeId: string; insights: StoreApi<InsightsState> }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  async function change(quantity: number) {
+    setBusy(true);
+    setFailed(false);
+    try {
+      await insights.getState().changeLine(attendeeId, line.id, quantity);
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <li aria-busy={busy}>
+      <span className="participant__cart-line">
+        <span>
+          {line.quantity} × {line.label}
+        </span>
+        <span>{formatPrice(line.totalPrice)}</span>
+      </span>
+      {line.productId && (
+        <span className="participant__cart-edit">
+          <button type="button" className="link-button" disabled={busy || line.quantity <= 1} aria-label={t('cart.decrease', { name: line.label })} onClick={() => change(line.quantity - 1)}>
+            −
+          </button>
+          <button type="button" className="link-button" disabled={busy} aria-label={t('cart.increase', { name: line.label })} onClick={() => change(line.quantity + 1)}>
+            +
+          </button>
+          <button type="button" className="link-button link-button--danger" disabled={busy} aria-label={t('cart.remove', { name: line.label })} onClick={() => change(0)}>
+            {t('room.remove')}
+          </button>
+        </span>
+      )}
+      {failed && <span className="field__error">{t('room.cartChangeFailed')}</span>}
+    </li>
+  );
+}
+
 /** An attendee's likes and, with access, cart, shown under their entry. */
 function AttendeeDetails({
   attendee,
@@ -141,12 +183,7 @@ function AttendeeDetails({
             {cart.lineItems && (
               <ul className="participant__cart-lines">
                 {cart.lineItems.map((line) => (
-                  <li key={line.id}>
-                    <span>
-                      {line.quantity} × {line.label}
-                    </span>
-                    <span>{formatPrice(line.totalPrice)}</span>
-                  </li>
+                  <CartLineRow key={line.id} line={line} attendeeId={attendee.attendeeId} insights={insights} />
                 ))}
               </ul>
             )}

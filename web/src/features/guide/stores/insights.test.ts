@@ -21,7 +21,12 @@ function cart(quantity: number, total: number): Cart {
 }
 
 function fakeApi(overrides: Partial<InsightsApi> = {}): InsightsApi {
-  return { cart: vi.fn().mockResolvedValue(cart(2, 40)), likes: vi.fn().mockResolvedValue({}), ...overrides };
+  return {
+    cart: vi.fn().mockResolvedValue(cart(2, 40)),
+    changeLine: vi.fn().mockResolvedValue(cart(3, 60)),
+    likes: vi.fn().mockResolvedValue({}),
+    ...overrides,
+  };
 }
 
 const liked = (attendeeId: string, productId: string, added = true): Event => ({
@@ -87,6 +92,20 @@ describe('insights store', () => {
     expect(store.getState().carts[A]).toMatchObject({ status: 'failed', lineItemCount: 5 });
     store.getState().forgetCart(A);
     expect(store.getState().carts[A]).toBeUndefined();
+  });
+
+  it("changes an attendee's cart on their behalf and keeps the shop's answer", async () => {
+    const api = fakeApi();
+    const store = createInsightsStore(api);
+    await store.getState().loadCart(A);
+    await store.getState().changeLine(A, 'l1', 3);
+    expect(api.changeLine).toHaveBeenCalledWith(A, 'l1', 3);
+    expect(store.getState().carts[A]).toMatchObject({ status: 'ready', lineItemCount: 3, totalPrice: 59 });
+
+    const refusing = createInsightsStore(fakeApi({ changeLine: vi.fn().mockRejectedValue(new Error('403')) }));
+    await refusing.getState().loadCart(A);
+    await expect(refusing.getState().changeLine(A, 'l1', 0)).rejects.toThrow('403');
+    expect(refusing.getState().carts[A]).toMatchObject({ lineItemCount: 2 });
   });
 
   it("takes the hub's cart summary and forgets removed attendees", () => {

@@ -22,6 +22,8 @@ export interface AttendeeCart {
 
 export interface InsightsApi {
   cart(attendeeId: string): Promise<Cart>;
+  /** Changes a line's quantity (0 removes it) on the attendee's behalf and tells the attendee. */
+  changeLine(attendeeId: string, lineItemId: string, quantity: number): Promise<Cart>;
   likes(attendeeIds: string[]): Promise<Record<string, string[]>>;
 }
 
@@ -30,6 +32,8 @@ export interface InsightsState {
   likes: Record<string, string[]>;
   carts: Record<string, AttendeeCart>;
   loadCart(attendeeId: string): Promise<void>;
+  /** Changes the attendee's cart (only with their permission); rejects when the shop refuses. */
+  changeLine(attendeeId: string, lineItemId: string, quantity: number): Promise<void>;
   forgetCart(attendeeId: string): void;
   /** Loads the likes of attendees the guide has not seen events of; without the endpoint the events still count. */
   loadLikes(attendeeIds: string[]): Promise<void>;
@@ -51,6 +55,15 @@ export function createInsightsStore(api: InsightsApi) {
   return createStore<InsightsState>()((set, get) => {
     /** Bumped per attendee so that an older cart response never overwrites a newer one. */
     const requests: Record<string, number> = {};
+    const take = (attendeeId: string, cart: Cart) => {
+      const entry: AttendeeCart = {
+        status: 'ready',
+        lineItemCount: cartItemCount(cart),
+        totalPrice: cart.price?.totalPrice ?? 0,
+        lineItems: cartLines(cart),
+      };
+      set((state) => ({ carts: { ...state.carts, [attendeeId]: entry } }));
+    };
     return {
       likes: {},
       carts: {},
@@ -67,19 +80,19 @@ export function createInsightsStore(api: InsightsApi) {
         try {
           const cart = await api.cart(attendeeId);
           if (requests[attendeeId] !== request) return;
-          const entry: AttendeeCart = {
-            status: 'ready',
-            lineItemCount: cartItemCount(cart),
-            totalPrice: cart.price?.totalPrice ?? 0,
-            lineItems: cartLines(cart),
-          };
-          set((state) => ({ carts: { ...state.carts, [attendeeId]: entry } }));
+          take(attendeeId, cart);
         } catch {
           if (requests[attendeeId] !== request) return;
           set((state) => ({
             carts: { ...state.carts, [attendeeId]: { lineItemCount: 0, totalPrice: 0, lineItems: null, ...state.carts[attendeeId], status: 'failed' } },
           }));
         }
+      },
+      async changeLine(attendeeId, lineItemId, quantity) {
+        const request = (requests[attendeeId] ?? 0) + 1;
+        requests[attendeeId] = request;
+        const cart = await api.changeLine(attendeeId, lineItemId, quantity);
+        if (requests[attendeeId] === request) take(attendeeId, cart);
       },
       forgetCart(attendeeId) {
         requests[attendeeId] = (requests[attendeeId] ?? 0) + 1;
