@@ -190,6 +190,9 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
                 productId={all.currentDynamicPage.productId}
                 contextToken={session.newContextToken}
                 onOpen={(name) => all.currentDynamicPage?.productId && tools.openProduct(all.currentDynamicPage.productId, name)}
+                actions={(name) =>
+                  all.currentDynamicPage?.productId ? <LikeToggle tools={tools} productId={all.currentDynamicPage.productId} name={name} large /> : null
+                }
               />
             )}
           </section>
