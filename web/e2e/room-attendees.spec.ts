@@ -185,6 +185,36 @@ test('attendees like, view and buy products in the room while the guide follows 
     await statistics.getByRole('button', { name: 'Close' }).click();
   });
 
+  await test.step('on a phone a sidebar is a full-height sheet; the wishlist sidebar; German texts', async () => {
+    await ada.setViewportSize({ width: 390, height: 844 });
+    await ada.getByRole('button', { name: /^Last seen/ }).click();
+    const lastSeen = ada.getByRole('region', { name: 'Last seen', exact: true });
+    // The room follows the resize after it has paused (500 ms).
+    await expect.poll(async () => (await lastSeen.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(800);
+    await lastSeen.getByRole('button', { name: `Details of ${product}` }).click();
+    const modal = ada.getByRole('dialog', { name: product });
+    await modal.getByRole('button', { name: new RegExp(`wishlist.*${product}|${product}.*wishlist`, 'i') }).click();
+    // Escape closes the modal first, then the sidebar below it.
+    await ada.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect(lastSeen).toBeVisible();
+    await ada.keyboard.press('Escape');
+    await expect(lastSeen).toBeHidden();
+    await ada.getByRole('button', { name: 'Wishlist (1)' }).click();
+    const wishlist = ada.getByRole('region', { name: 'Wishlist', exact: true });
+    await expect(wishlist.getByRole('listitem', { name: product })).toBeVisible();
+    await wishlist.getByRole('button', { name: 'Close Wishlist' }).click();
+
+    await ada.goto('/de-DE/presentation/demo');
+    await expect(ada.getByRole('button', { name: 'Merkzettel (1)' })).toBeVisible();
+    await ada.getByRole('button', { name: 'Zuletzt gesehen (1)' }).click();
+    const german = ada.getByRole('region', { name: 'Zuletzt gesehen', exact: true });
+    await expect(german.getByRole('listitem')).toHaveCount(1);
+    await expect(german.getByRole('button', { name: /^Details zu / })).toBeVisible();
+    await german.getByRole('button', { name: 'Zuletzt gesehen schließen' }).click();
+    await expect(german).toBeHidden();
+  });
+
   await test.step('locking asks first', async () => {
     await guide.getByRole('button', { name: 'Lock', exact: true }).click();
     const dialog = guide.getByRole('dialog', { name: 'Lock the presentation?' });

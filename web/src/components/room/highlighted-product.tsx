@@ -1,7 +1,6 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '@/config/runtime';
-import { getProductLabels, type ProductLabel } from '@/lib/api/products';
+import { useProductSummaries } from './product-summaries';
 
 /**
  * The product the guide highlights: its picture and name, or its id while (or if) it
@@ -19,19 +18,8 @@ export function HighlightedProduct({
   actions?: (name: string) => ReactNode;
 }) {
   const { t } = useTranslation();
-  const config = useRuntimeConfig();
-  const [label, setLabel] = useState<ProductLabel | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    setLabel(null);
-    getProductLabels(config, { ids: [productId], contextToken })
-      .then(([found]) => !cancelled && setLabel(found ?? null))
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [config, productId, contextToken]);
+  const { summaries } = useProductSummaries([productId], contextToken);
+  const label = summaries[0] ?? null;
 
   const name = label?.name ?? t('room.productNumber', { id: productId });
   return (

@@ -6,9 +6,9 @@ import { ErrorView } from '@/components/error-view';
 import { Spinner } from '@/components/spinner';
 import { useRuntimeConfig } from '@/config/runtime';
 import { reduceError } from '@/lib/api/errors';
-import { createStoreClient } from '@/lib/api/shop';
 import { formatPrice } from '@/lib/format';
 import { modalStore } from '@/lib/ui/modal';
+import { roomStoreClient } from './product-summaries';
 
 type Product = Schemas['Product'];
 
@@ -31,7 +31,7 @@ export interface VariantChoice {
 }
 
 async function loadProduct(config: Config, productId: string, contextToken?: string): Promise<{ product: Product; hasVariants: boolean }> {
-  const { data } = await createStoreClient(config, contextToken).invoke('readProductDetail post /product/{productId}', {
+  const { data } = await roomStoreClient(config, contextToken).invoke('readProductDetail post /product/{productId}', {
     pathParams: { productId },
     body: { associations: { media: {}, manufacturer: {}, deliveryTime: {}, cover: { associations: { media: {} } } } } as never,
   });
@@ -49,7 +49,7 @@ export function variantLabel(variant: Pick<Product, 'options' | 'productNumber'>
 }
 
 async function loadVariants(config: Config, parentId: string, contextToken?: string): Promise<VariantChoice[]> {
-  const { data } = await createStoreClient(config, contextToken).invoke('readProduct post /product', {
+  const { data } = await roomStoreClient(config, contextToken).invoke('readProduct post /product', {
     body: {
       filter: [{ type: 'equals', field: 'parentId', value: parentId }],
       associations: { options: { associations: { group: {} } } },

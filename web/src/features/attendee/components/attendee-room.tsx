@@ -11,6 +11,7 @@ import { Toolbar, ToolbarGroup } from '@/components/room/toolbar';
 import { SlideView } from '@/components/slide-view';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
+import { WishlistToggle } from '@/components/wishlist-toggle';
 import { useRuntimeConfig } from '@/config/runtime';
 import { getSlides, slideAt, slideNumber, type Slide } from '@/lib/api/presentation';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
@@ -81,7 +82,12 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
           productId,
           contextToken: session.newContextToken,
           onAddToCart: addToCart,
-          actions: (product) => <LikeToggle tools={value} productId={product.id} name={product.name} large />,
+          actions: (product) => (
+            <>
+              <LikeToggle tools={value} productId={product.id} name={product.name} large />
+              <WishlistToggle productId={product.id} name={product.name} />
+            </>
+          ),
         });
       },
     };
