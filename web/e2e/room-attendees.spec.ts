@@ -156,6 +156,8 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(bobEntry).toContainText(`1 item · ${total}`);
     await bobEntry.getByRole('button', { name: 'Likes and cart of Bob Customer' }).click();
     await expect(bobEntry.getByTestId('attendee-cart')).toContainText(`1 × ${product}`);
+    // With the permission the guide also sees what the customer looked at.
+    await expect(bobEntry.getByRole('region', { name: 'Last seen (1)' })).toContainText(product);
     expect(await severeViolations(guide)).toEqual([]);
 
     // A change in the customer's cart reaches the guide.

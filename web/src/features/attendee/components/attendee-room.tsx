@@ -94,10 +94,12 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
     return value;
   }, [client, collections, sidebars, session.newContextToken]);
 
+  // Loaded at the start and again after a reconnect, which may have skipped events.
+  const reconnected = connection === 'reconnected';
   useEffect(() => {
     void collections.getState().load();
     cartStore.getState().refresh().catch(() => undefined);
-  }, [collections]);
+  }, [collections, reconnected]);
 
   // Collection changes and the guide's reload hints (its cart edits) reach this room by the hub.
   useEffect(

@@ -62,3 +62,23 @@ export async function loadAttendeeLikes(config: RuntimeConfig, session: AdminSes
   }
   return likes;
 }
+
+/**
+ * An attendee's liked and last seen products, read with their shop context (only with
+ * their permission, like the cart).
+ */
+export async function loadAttendeeCollections(
+  config: RuntimeConfig,
+  session: AdminSession,
+  attendeeId: string,
+): Promise<{ liked: string[]; lastSeen: string[] }> {
+  const shop = await attendeeShop(config, session, attendeeId);
+  const [liked, lastSeen] = await Promise.all([
+    shop.invoke('getAttendeeProductCollection get /dsr/appointment/collection/{alias}', { pathParams: { alias: 'liked' } }),
+    shop.invoke('getLastSeenProducts get /dsr/appointment/collection/last-seen'),
+  ]);
+  return {
+    liked: (liked.data.collection as { liked?: string[] } | undefined)?.liked ?? [],
+    lastSeen: lastSeen.data.collection?.lastSeen ?? [],
+  };
+}

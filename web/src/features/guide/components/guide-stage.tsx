@@ -17,7 +17,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { isLargeScreen } from '@/lib/room/large-screen';
 import type { HubSession } from '@/lib/realtime/client';
 import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
-import { changeAttendeeCart, loadAttendeeCart, loadAttendeeLikes } from '../api/attendees';
+import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes } from '../api/attendees';
 import { endAppointment, startAppointment } from '../api/lifecycle';
 import { loadAdminSession } from '../stores/admin-session';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
@@ -61,6 +61,7 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         return cart;
       },
       likes: (attendeeIds) => loadAttendeeLikes(config, loadAdminSession() ?? session, attendeeIds),
+      collections: (attendeeId) => loadAttendeeCollections(config, loadAdminSession() ?? session, attendeeId),
     }),
   );
 
@@ -70,6 +71,7 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
       client.onEvent((event) => {
         insights.getState().applyEvent(event);
         if (event.kind === 'cartPermissionChanged' && event.permission !== 'granted') insights.getState().forgetCart(event.attendeeId);
+        if (event.kind === 'cartPermissionChanged' && event.permission === 'granted') void insights.getState().loadCollections(event.attendeeId);
         const reload = cartToReload(event, client.store.getState().snapshot?.stateForGuides);
         if (reload) void insights.getState().loadCart(reload);
       }),
@@ -83,7 +85,11 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
     const guides = client.store.getState().snapshot?.stateForGuides;
     const attendees = guides ? [...Object.values(guides.clients), ...Object.values(guides.inactiveClients)] : [];
     void insights.getState().loadLikes(attendees.flatMap((attendee) => (attendee ? [attendee.attendeeId] : [])));
-    for (const attendee of attendees) if (attendee?.cartPermission === 'granted') void insights.getState().loadCart(attendee.attendeeId);
+    for (const attendee of attendees) {
+      if (attendee?.cartPermission !== 'granted') continue;
+      void insights.getState().loadCart(attendee.attendeeId);
+      void insights.getState().loadCollections(attendee.attendeeId);
+    }
   }, [welcomed, client, insights]);
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);

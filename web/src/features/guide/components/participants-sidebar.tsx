@@ -147,8 +147,10 @@ function AttendeeDetails({
   const { t } = useTranslation();
   const likes = useStore(insights, (state) => state.likes[attendee.attendeeId] ?? NO_LIKES);
   const cart = useStore(insights, (state) => state.carts[attendee.attendeeId]);
+  const lastSeen = useStore(insights, (state) => state.lastSeen[attendee.attendeeId] ?? NO_LIKES);
   const { summaries, status } = useProductSummaries(likes, contextToken);
   const granted = attendee.cartPermission === 'granted';
+  const seen = useProductSummaries(granted ? lastSeen.slice(0, 10) : NO_LIKES, contextToken).summaries;
   return (
     <div className="participant__details">
       <section aria-label={t('cockpit.likesOf', { count: likes.length })}>
@@ -165,6 +167,20 @@ function AttendeeDetails({
           </ul>
         )}
       </section>
+      {granted && (
+        <section aria-label={t('cockpit.lastSeenOf', { count: lastSeen.length })}>
+          <h3>{t('cockpit.lastSeenOf', { count: lastSeen.length })}</h3>
+          {lastSeen.length === 0 ? (
+            <p className="video-note">{t('cockpit.noLastSeen')}</p>
+          ) : (
+            <ul className="participant__likes">
+              {seen.map((product) => (
+                <li key={product.id}>{product.name}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       <section aria-label={t('cockpit.cartOf')} data-testid="attendee-cart">
         <h3>{t('cockpit.cartOf')}</h3>
         {!granted ? (

@@ -25,6 +25,7 @@ function fakeApi(overrides: Partial<InsightsApi> = {}): InsightsApi {
     cart: vi.fn().mockResolvedValue(cart(2, 40)),
     changeLine: vi.fn().mockResolvedValue(cart(3, 60)),
     likes: vi.fn().mockResolvedValue({}),
+    collections: vi.fn().mockResolvedValue({ liked: [P1], lastSeen: [P2, P1] }),
     ...overrides,
   };
 }
@@ -42,7 +43,22 @@ describe('insights store', () => {
     const store = createInsightsStore(fakeApi());
     for (const event of [liked(A, P1), liked(A, P2), liked(B, P1), liked(A, P1, false)]) store.getState().applyEvent(event);
     store.getState().applyEvent({ kind: 'attendeeCollectionChanged', attendeeId: A, collection: 'lastSeen', productId: P1, added: true });
+    store.getState().applyEvent({ kind: 'attendeeCollectionChanged', attendeeId: A, collection: 'disliked', productId: P2, added: true });
     expect(store.getState().likes).toEqual({ [A]: [P2], [B]: [P1] });
+    expect(store.getState().lastSeen).toEqual({ [A]: [P1] });
+  });
+
+  it("reads an attendee's likes and last seen with their permission, and keeps the events' view when it cannot", async () => {
+    const store = createInsightsStore(fakeApi());
+    await store.getState().loadCollections(A);
+    expect(store.getState()).toMatchObject({ likes: { [A]: [P1] }, lastSeen: { [A]: [P2, P1] } });
+
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const refused = createInsightsStore(fakeApi({ collections: vi.fn().mockRejectedValue(new Error('403')) }));
+    refused.getState().applyEvent(liked(A, P2));
+    await refused.getState().loadCollections(A);
+    expect(refused.getState()).toMatchObject({ likes: { [A]: [P2] }, lastSeen: {} });
+    warn.mockRestore();
   });
 
   it('loads likes from the shop without undoing newer events, and shrugs off a missing endpoint', async () => {

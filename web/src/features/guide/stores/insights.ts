@@ -25,12 +25,18 @@ export interface InsightsApi {
   /** Changes a line's quantity (0 removes it) on the attendee's behalf and tells the attendee. */
   changeLine(attendeeId: string, lineItemId: string, quantity: number): Promise<Cart>;
   likes(attendeeIds: string[]): Promise<Record<string, string[]>>;
+  /** Liked and last seen products of one attendee, with their permission. */
+  collections(attendeeId: string): Promise<{ liked: string[]; lastSeen: string[] }>;
 }
 
 export interface InsightsState {
   /** Liked product ids by attendee id, the newest first. */
   likes: Record<string, string[]>;
   carts: Record<string, AttendeeCart>;
+  /** Last seen product ids by attendee id, the newest first (shown only with the attendee's permission). */
+  lastSeen: Record<string, string[]>;
+  /** Reads an attendee's likes and last seen with their permission; a failure keeps what the events told. */
+  loadCollections(attendeeId: string): Promise<void>;
   loadCart(attendeeId: string): Promise<void>;
   /** Changes the attendee's cart (only with their permission); rejects when the shop refuses. */
   changeLine(attendeeId: string, lineItemId: string, quantity: number): Promise<void>;
@@ -67,6 +73,15 @@ export function createInsightsStore(api: InsightsApi) {
     return {
       likes: {},
       carts: {},
+      lastSeen: {},
+      async loadCollections(attendeeId) {
+        try {
+          const { liked, lastSeen } = await api.collections(attendeeId);
+          set((state) => ({ likes: { ...state.likes, [attendeeId]: liked }, lastSeen: { ...state.lastSeen, [attendeeId]: lastSeen } }));
+        } catch (error) {
+          console.warn('could not load the attendee’s collections', error);
+        }
+      },
       async loadCart(attendeeId) {
         const request = (requests[attendeeId] ?? 0) + 1;
         requests[attendeeId] = request;
@@ -111,11 +126,12 @@ export function createInsightsStore(api: InsightsApi) {
         }
       },
       applyEvent(event) {
-        if (event.kind === 'attendeeCollectionChanged' && event.collection === 'liked') {
+        if (event.kind === 'attendeeCollectionChanged' && (event.collection === 'liked' || event.collection === 'lastSeen')) {
           const { attendeeId, productId, added } = event;
+          const key = event.collection === 'liked' ? 'likes' : 'lastSeen';
           set((state) => {
-            const current = (state.likes[attendeeId] ?? []).filter((id) => id !== productId);
-            return { likes: { ...state.likes, [attendeeId]: added ? [productId, ...current] : current } };
+            const current = (state[key][attendeeId] ?? []).filter((id) => id !== productId);
+            return { [key]: { ...state[key], [attendeeId]: added ? [productId, ...current] : current } };
           });
         } else if (event.kind === 'attendeeCartChanged') {
           const { attendeeId, lineItemCount, totalPrice } = event;

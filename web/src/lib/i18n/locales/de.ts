@@ -213,6 +213,8 @@ export const de: Translations = {
     attendeeDetails: 'Likes und Warenkorb von {{name}}',
     likesOf: 'Likes ({{count}})',
     noLikes: 'Noch keine Likes.',
+    lastSeenOf: 'Zuletzt gesehen ({{count}})',
+    noLastSeen: 'Noch nichts angesehen.',
     cartOf: 'Warenkorb',
     cartSummary_one: '{{count}} Artikel · {{total}}',
     cartSummary_other: '{{count}} Artikel · {{total}}',

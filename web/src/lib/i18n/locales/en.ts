@@ -210,6 +210,8 @@ export const en = {
     attendeeDetails: 'Likes and cart of {{name}}',
     likesOf: 'Likes ({{count}})',
     noLikes: 'No likes yet.',
+    lastSeenOf: 'Last seen ({{count}})',
+    noLastSeen: 'Nothing viewed yet.',
     cartOf: 'Cart',
     cartSummary_one: '{{count}} item · {{total}}',
     cartSummary_other: '{{count}} items · {{total}}',
