@@ -97,6 +97,7 @@ test('attendees like, view and buy products in the room while the guide follows 
     await adaEntry.getByRole('button', { name: 'Likes and cart of Ada Guest' }).click();
     await expect(adaEntry.getByRole('region', { name: 'Likes (1)' })).toContainText(product);
     await expect(bobEntry).toContainText('Likes (0)');
+    await expect(guide.getByTestId('liked-by')).toHaveText('Liked by 1 attendee');
   });
 
   await test.step('the like list opens and closes with the keyboard, and a like can be removed there', async () => {

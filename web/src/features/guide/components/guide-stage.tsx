@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
 import { ConnectionStatus } from '@/components/connection-status';
 import { openConfirm } from '@/components/room/confirm';
 import { HighlightedProduct } from '@/components/room/highlighted-product';
@@ -21,7 +22,7 @@ import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAtte
 import { endAppointment, startAppointment } from '../api/lifecycle';
 import { loadAdminSession } from '../stores/admin-session';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
-import { cartToReload, createInsightsStore } from '../stores/insights';
+import { cartToReload, createInsightsStore, type InsightsState } from '../stores/insights';
 import { openBroadcastSetup } from './broadcast-setup';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { openProductHighlighter } from './product-highlighter';
@@ -316,7 +317,13 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={slideAt(slides, number)} />
-        {all?.currentGuideProductId && <HighlightedProduct productId={all.currentGuideProductId} contextToken={contextToken} />}
+        {all?.currentGuideProductId && (
+          <HighlightedProduct
+            productId={all.currentGuideProductId}
+            contextToken={contextToken}
+            actions={() => all.currentGuideProductId && <LikedBy insights={insights} productId={all.currentGuideProductId} />}
+          />
+        )}
         <div className="confirm__actions dynamic-page-controls">
           {all?.currentGuideProductId && !all.currentDynamicPage && (
             <button
@@ -350,5 +357,16 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         </div>
       </div>
     </RoomShell>
+  );
+}
+
+/** How many attendees like the highlighted product. */
+function LikedBy({ insights, productId }: { insights: StoreApi<InsightsState>; productId: string }) {
+  const { t } = useTranslation();
+  const count = useStore(insights, (state) => Object.values(state.likes).filter((ids) => ids.includes(productId)).length);
+  return (
+    <p className="highlight__liked" data-testid="liked-by">
+      {t('cockpit.likedBy', { count })}
+    </p>
   );
 }

@@ -213,6 +213,8 @@ export const de: Translations = {
     attendeeDetails: 'Likes und Warenkorb von {{name}}',
     likesOf: 'Likes ({{count}})',
     noLikes: 'Noch keine Likes.',
+    likedBy_one: 'Gefällt {{count}} Person',
+    likedBy_other: 'Gefällt {{count}} Personen',
     lastSeenOf: 'Zuletzt gesehen ({{count}})',
     noLastSeen: 'Noch nichts angesehen.',
     cartOf: 'Warenkorb',

@@ -210,6 +210,8 @@ export const en = {
     attendeeDetails: 'Likes and cart of {{name}}',
     likesOf: 'Likes ({{count}})',
     noLikes: 'No likes yet.',
+    likedBy_one: 'Liked by {{count}} attendee',
+    likedBy_other: 'Liked by {{count}} attendees',
     lastSeenOf: 'Last seen ({{count}})',
     noLastSeen: 'Nothing viewed yet.',
     cartOf: 'Cart',
