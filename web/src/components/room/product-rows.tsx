@@ -24,13 +24,16 @@ export function ProductRows({
   actions?: (product: ProductSummary) => ReactNode;
 }) {
   const { t } = useTranslation();
-  const { summaries, status } = useProductSummaries(ids, contextToken);
+  const { summaries, status, retry } = useProductSummaries(ids, contextToken);
   if (ids.length === 0) return <div className="room-empty">{empty}</div>;
   if (status === 'failed' && summaries.length === 0) {
     return (
-      <p className="alert" role="alert">
-        {t('room.productsFailed')}
-      </p>
+      <div className="alert" role="alert">
+        <p>{t('room.productsFailed')}</p>
+        <button type="button" className="button button--small" onClick={retry}>
+          {t('room.retry')}
+        </button>
+      </div>
     );
   }
   if (status === 'loading' && summaries.length === 0) return <Spinner />;

@@ -59,7 +59,10 @@ export type SummariesStatus = 'loading' | 'ready' | 'failed';
  * The summaries of `ids`, in their order, loading those not known yet. A product the shop
  * does not know any more is left out.
  */
-export function useProductSummaries(ids: string[], contextToken?: string): { summaries: ProductSummary[]; status: SummariesStatus } {
+export function useProductSummaries(
+  ids: string[],
+  contextToken?: string,
+): { summaries: ProductSummary[]; status: SummariesStatus; retry: () => void } {
   const config = useRuntimeConfig();
   const key = ids.join(',');
   const [version, setVersion] = useState(0);
@@ -83,5 +86,9 @@ export function useProductSummaries(ids: string[], contextToken?: string): { sum
   }, [config, key, contextToken, version]);
 
   const summaries = ids.map((id) => cache.get(cacheKey(id))).filter((summary): summary is ProductSummary => !!summary);
-  return { summaries, status: missing.length === 0 ? 'ready' : failed ? 'failed' : 'loading' };
+  const retry = () => {
+    setFailed(false);
+    setVersion((value) => value + 1);
+  };
+  return { summaries, status: missing.length === 0 ? 'ready' : failed ? 'failed' : 'loading', retry };
 }
