@@ -134,6 +134,7 @@ test('a guide runs the presentation for two guests from the waiting room to the 
 
   await test.step('the guide locks and a third guest is refused', async () => {
     await guide.getByRole('button', { name: 'Lock', exact: true }).click();
+    await guide.getByRole('dialog', { name: 'Lock the presentation?' }).getByRole('button', { name: 'Lock now' }).click();
     await expect(guide.getByText('Locked: no one can join')).toBeVisible();
     const late = await joinAsGuest(browser, 'Lou Late');
     await expect(late).toHaveURL(/\/presentation\/demo\/denied$/);

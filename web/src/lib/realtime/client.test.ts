@@ -84,6 +84,26 @@ describe('RealtimeClient', () => {
     expect(socket.closedByClient).toBe(false);
   });
 
+  it('tells event listeners each applied event once, in order, until they unsubscribe', () => {
+    const seen: Event[] = [];
+    const unsubscribe = client.onEvent((event) => {
+      expect(alias()).toBe(event.kind === 'slideSwitched' ? event.slideAlias : alias());
+      seen.push(event);
+    });
+    client.onEvent(() => {
+      throw new Error('a broken listener does not stop the others');
+    });
+    const socket = connect(welcome({ seq: 3 }));
+    const liked: Event = { kind: 'attendeeCollectionChanged', attendeeId: 'e'.repeat(32), collection: 'liked', productId: PAGE, added: true };
+    socket.receive({ type: 'event', seq: 4, prev: 3, event: slide(1) });
+    socket.receive({ type: 'event', seq: 5, prev: 4, event: liked });
+    socket.receive({ type: 'event', seq: 5, prev: 4, event: liked });
+    expect(seen).toEqual([slide(1), liked]);
+    unsubscribe();
+    socket.receive({ type: 'event', seq: 6, prev: 5, event: slide(2) });
+    expect(seen).toHaveLength(2);
+  });
+
   it('resumes from the last applied event after a gap', () => {
     const first = connect(welcome({ seq: 3 }));
     first.receive({ type: 'event', seq: 4, prev: 3, event: slide(1) });

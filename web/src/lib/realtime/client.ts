@@ -7,6 +7,7 @@ import {
   type ClientFrame,
   type ConnectionState,
   type ErrorCode,
+  type Event as LiveEvent,
   type Interaction,
   type Role,
   type ServerFrame,
@@ -110,6 +111,7 @@ export class RealtimeClient {
   private nextRef = 1;
   private nextNonce = 1;
   private readonly pending = new Map<number, PendingAction>();
+  private readonly eventListeners = new Set<(event: LiveEvent) => void>();
   /** Acknowledged actions whose event has not been applied yet. */
   private awaitingSeq: { seq: number; action: PendingAction }[] = [];
   private welcomeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -162,6 +164,16 @@ export class RealtimeClient {
    */
   sendInteraction(interaction: Interaction): Promise<number | null> {
     return this.request((ref) => ({ type: 'interaction', ref, interaction }));
+  }
+
+  /**
+   * Calls `listener` with every event after it has been applied to `store`, once each
+   * and in order (hints like a collection or cart change carry data the live state does
+   * not keep). Returns the unsubscribe.
+   */
+  onEvent(listener: (event: LiveEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
   }
 
   private request(frame: (ref: number) => ClientFrame): Promise<number | null> {
@@ -230,6 +242,13 @@ export class RealtimeClient {
           cartPermission: nextCartPermission(cartPermission, frame.event, attendeeId),
         });
         this.resolveApplied(frame.seq);
+        for (const listener of this.eventListeners) {
+          try {
+            listener(frame.event);
+          } catch (error) {
+            console.warn('an event listener failed', error);
+          }
+        }
         return;
       }
       case 'volatile': {

@@ -1,22 +1,33 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { LoadingOverlay } from '@/components/loading-overlay';
 import { HighlightedProduct } from '@/components/room/highlighted-product';
+import { openProductModal } from '@/components/room/product-modal';
 import { RoomShell } from '@/components/room/room-shell';
 import { Toolbar, ToolbarGroup } from '@/components/room/toolbar';
 import { SlideView } from '@/components/slide-view';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
+import { WishlistToggle } from '@/components/wishlist-toggle';
 import { useRuntimeConfig } from '@/config/runtime';
 import { getSlides, slideAt, slideNumber, type Slide } from '@/lib/api/presentation';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
+import { cartItemCount, cartStore } from '@/lib/shop/cart';
+import { localWishlist } from '@/lib/shop/wishlist';
+import { collectionsApi } from '../api/collections';
 import { loadAttendeeSession } from '../stores/attendee-session';
+import { createCollectionsStore } from '../stores/collections';
+import { ATTENDEE_SIDEBARS, createSidebarsStore, type AttendeeSidebar } from '../stores/sidebars';
+import { reloadsOf } from '../utils/reloads';
+import { AttendeeSidebarPanel } from './attendee-sidebars';
 import { CartPermissionDialog } from './cart-permission-dialog';
 import { EndScreen } from './end-screen';
+import { LikeToggle } from './like-toggle';
+import type { RoomTools } from './room-tools';
 import { useAttendeeRoom } from './use-attendee-room';
 
 /** The attendee's view of a presentation; without a join it goes to the pre-join screen. */
@@ -37,6 +48,75 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
   const video = useStore(client.store, (state) => state.video);
   const cartPermission = useStore(client.store, (state) => state.cartPermission);
   const [slides, setSlides] = useState<Slide[]>([]);
+  const ownId = useStore(client.store, (state) => state.attendeeId);
+  const [collections] = useState(() => createCollectionsStore(collectionsApi(config, session.newContextToken)));
+  const [sidebars] = useState(createSidebarsStore);
+  const openSidebar = useStore(sidebars, (state) => state.open);
+  const likeCount = useStore(collections, (state) => state.liked.length);
+  const lastSeenCount = useStore(collections, (state) => state.lastSeen.length);
+  const cartCount = useStore(cartStore, (state) => cartItemCount(state.cart));
+  const wishlistCount = useStore(localWishlist, (state) => state.ids.length);
+  const highlighted = all?.currentGuideProductId ?? null;
+
+  const tools = useMemo<RoomTools>(() => {
+    const cartChanged = () => {
+      const attendeeId = client.store.getState().attendeeId;
+      client.sendAction({ key: 'loadCart', payload: { attendeeId } }).catch((error: unknown) => console.warn('could not tell the guide about the cart', error));
+    };
+    const addToCart = async (productId: string, quantity: number) => {
+      await cartStore.getState().addProduct(productId, quantity);
+      const errors = cartStore.getState().consumeErrors();
+      cartChanged();
+      const refused = errors.find((error) => error.level >= 20);
+      if (refused) throw new Error(refused.message || refused.key);
+    };
+    const value: RoomTools = {
+      contextToken: session.newContextToken,
+      collections,
+      sidebars,
+      cartChanged,
+      addToCart,
+      openProduct(productId, name) {
+        void collections.getState().viewed(productId);
+        openProductModal(name, {
+          productId,
+          contextToken: session.newContextToken,
+          onAddToCart: addToCart,
+          actions: (product) => (
+            <>
+              <LikeToggle tools={value} productId={product.id} name={product.name} large />
+              <WishlistToggle productId={product.id} name={product.name} />
+            </>
+          ),
+        });
+      },
+    };
+    return value;
+  }, [client, collections, sidebars, session.newContextToken]);
+
+  // Loaded at the start and again after a reconnect, which may have skipped events.
+  const reconnected = connection === 'reconnected';
+  useEffect(() => {
+    void collections.getState().load();
+    cartStore.getState().refresh().catch(() => undefined);
+  }, [collections, reconnected]);
+
+  // Collection changes and the guide's reload hints (its cart edits) reach this room by the hub.
+  useEffect(
+    () =>
+      client.onEvent((event) => {
+        collections.getState().applyEvent(event, client.store.getState().attendeeId);
+        const reloads = reloadsOf(event, client.store.getState().attendeeId);
+        if (reloads.cart) cartStore.getState().refresh().catch(() => undefined);
+        if (reloads.collections) void collections.getState().load();
+      }),
+    [client, collections],
+  );
+
+  // What the guide shows counts as seen.
+  useEffect(() => {
+    if (highlighted && ownId) void collections.getState().viewed(highlighted);
+  }, [highlighted, ownId, collections]);
 
   useEffect(() => {
     let cancelled = false;
@@ -70,12 +150,15 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="client" label={t('cockpit.groups.client')}>
-        <Link className="button" to={localePath('/checkout/cart')} target="_blank">
-          {t('room.toCart')}
-        </Link>
-        <Link className="button" to={localePath('/wishlist')} target="_blank">
-          {t('room.toWishlist')}
-        </Link>
+        {ATTENDEE_SIDEBARS.map((name) => (
+          <SidebarButton
+            key={name}
+            name={name}
+            count={{ likes: likeCount, lastSeen: lastSeenCount, cart: cartCount, wishlist: wishlistCount }[name]}
+            open={openSidebar === name}
+            onToggle={() => sidebars.getState().toggle(name)}
+          />
+        ))}
       </ToolbarGroup>
       <ToolbarGroup name="leave" label={t('cockpit.groups.leave')}>
         <Link className="button button--danger" to={localePath('/') || '/'}>
@@ -95,6 +178,7 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         </header>
       }
       toolbar={toolbar}
+      right={openSidebar ? <AttendeeSidebarPanel tools={tools} open={openSidebar} /> : undefined}
     >
       <div className={`attendee-stage attendee-stage--${viewMode}`}>
         {all.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
@@ -110,16 +194,47 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
               })}
             </p>
             {all.currentDynamicPage.productId && (
-              <HighlightedProduct productId={all.currentDynamicPage.productId} contextToken={session.newContextToken} />
+              <HighlightedProduct
+                productId={all.currentDynamicPage.productId}
+                contextToken={session.newContextToken}
+                onOpen={(name) => all.currentDynamicPage?.productId && tools.openProduct(all.currentDynamicPage.productId, name)}
+                actions={(name) =>
+                  all.currentDynamicPage?.productId ? <LikeToggle tools={tools} productId={all.currentDynamicPage.productId} name={name} large /> : null
+                }
+              />
             )}
           </section>
         )}
-        {all.currentGuideProductId && (
-          <HighlightedProduct productId={all.currentGuideProductId} contextToken={session.newContextToken} />
+        {highlighted && (
+          <HighlightedProduct
+            productId={highlighted}
+            contextToken={session.newContextToken}
+            onOpen={(name) => tools.openProduct(highlighted, name)}
+            actions={(name) => <LikeToggle tools={tools} productId={highlighted} name={name} large />}
+          />
         )}
         {cartPermission === 'granted' && <p className="video-note">{t('room.cartGranted')}</p>}
       </div>
       {cartPermission === 'requested' && <CartPermissionDialog room={room} />}
     </RoomShell>
+  );
+}
+
+/** A toolbar button that opens or closes one sidebar, with its count. */
+function SidebarButton({ name, count, open, onToggle }: { name: AttendeeSidebar; count: number; open: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className="button sidebar-toggle"
+      aria-expanded={open}
+      aria-label={t(`room.sidebars.${name}Count`, { count })}
+      onClick={onToggle}
+    >
+      {t(`room.sidebars.${name}`)}
+      <span className="sidebar-toggle__count" aria-hidden="true" data-testid={`count-${name}`}>
+        {count}
+      </span>
+    </button>
   );
 }

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
 import { ConnectionStatus } from '@/components/connection-status';
 import { openConfirm } from '@/components/room/confirm';
 import { HighlightedProduct } from '@/components/room/highlighted-product';
@@ -17,8 +18,11 @@ import { useLocalePath } from '@/lib/i18n';
 import { isLargeScreen } from '@/lib/room/large-screen';
 import type { HubSession } from '@/lib/realtime/client';
 import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
+import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes } from '../api/attendees';
 import { endAppointment, startAppointment } from '../api/lifecycle';
+import { loadAdminSession } from '../stores/admin-session';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
+import { cartToReload, createInsightsStore, type InsightsState } from '../stores/insights';
 import { openBroadcastSetup } from './broadcast-setup';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { openProductHighlighter } from './product-highlighter';
@@ -48,6 +52,46 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
   const video = useStore(client.store, (state) => state.video);
   const { leftSidebar, rightSidebar, failed } = useStore(cockpit);
   const [switching, setSwitching] = useState(false);
+  const [insights] = useState(() =>
+    createInsightsStore({
+      cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, attendeeId),
+      async changeLine(attendeeId, lineItemId, quantity) {
+        const cart = await changeAttendeeCart(config, loadAdminSession() ?? session, attendeeId, lineItemId, quantity);
+        // The attendee's room reloads its cart on this hint.
+        client.sendAction({ key: 'loadCart', payload: { attendeeId } }).catch((error: unknown) => console.warn(error));
+        return cart;
+      },
+      likes: (attendeeIds) => loadAttendeeLikes(config, loadAdminSession() ?? session, attendeeIds),
+      collections: (attendeeId) => loadAttendeeCollections(config, loadAdminSession() ?? session, attendeeId),
+    }),
+  );
+
+  // Likes and cart hints come as events; a new grant or a cart hint reloads that cart.
+  useEffect(
+    () =>
+      client.onEvent((event) => {
+        insights.getState().applyEvent(event);
+        if (event.kind === 'cartPermissionChanged' && event.permission !== 'granted') insights.getState().forgetCart(event.attendeeId);
+        if (event.kind === 'cartPermissionChanged' && event.permission === 'granted') void insights.getState().loadCollections(event.attendeeId);
+        const reload = cartToReload(event, client.store.getState().snapshot?.stateForGuides);
+        if (reload) void insights.getState().loadCart(reload);
+      }),
+    [client, insights],
+  );
+
+  // After each (re)connect: the likes so far and the carts the guide may see.
+  const welcomed = connection === 'connected' || connection === 'reconnected';
+  useEffect(() => {
+    if (!welcomed) return;
+    const guides = client.store.getState().snapshot?.stateForGuides;
+    const attendees = guides ? [...Object.values(guides.clients), ...Object.values(guides.inactiveClients)] : [];
+    void insights.getState().loadLikes(attendees.flatMap((attendee) => (attendee ? [attendee.attendeeId] : [])));
+    for (const attendee of attendees) {
+      if (attendee?.cartPermission !== 'granted') continue;
+      void insights.getState().loadCart(attendee.attendeeId);
+      void insights.getState().loadCollections(attendee.attendeeId);
+    }
+  }, [welcomed, client, insights]);
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
   const previous = slideAt(slides, number - 1);
@@ -100,6 +144,15 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
       danger: true,
       onConfirm: () => endAppointment(config, session, appointmentId),
     });
+  const confirmLock = () =>
+    openConfirm({
+      title: t('cockpit.lockTitle'),
+      text: t('cockpit.lockText'),
+      confirmLabel: t('cockpit.lockConfirm'),
+      cancelLabel: t('cockpit.cancel'),
+      failedText: t('cockpit.actionFailed'),
+      onConfirm: () => client.sendAction({ key: 'setLocked', payload: { locked: true } }),
+    });
   const confirmMuteAll = () =>
     openConfirm({
       title: t('cockpit.muteAllTitle'),
@@ -130,7 +183,7 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
           className="button"
           aria-pressed={locked}
           disabled={!canAct}
-          onClick={() => act(() => client.sendAction({ key: 'setLocked', payload: { locked: !locked } }))}
+          onClick={() => (locked ? act(() => client.sendAction({ key: 'setLocked', payload: { locked: false } })) : confirmLock())}
         >
           {locked ? t('cockpit.unlock') : t('cockpit.lock')}
         </button>
@@ -248,6 +301,8 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         rightSidebar ? (
           <ParticipantsSidebar
             client={client}
+            insights={insights}
+            contextToken={contextToken}
             onRequestCart={(attendeeId) => act(() => client.sendAction({ key: 'requestCartPermission', payload: { attendeeId } }))}
           />
         ) : undefined
@@ -262,7 +317,13 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={slideAt(slides, number)} />
-        {all?.currentGuideProductId && <HighlightedProduct productId={all.currentGuideProductId} contextToken={contextToken} />}
+        {all?.currentGuideProductId && (
+          <HighlightedProduct
+            productId={all.currentGuideProductId}
+            contextToken={contextToken}
+            actions={() => all.currentGuideProductId && <LikedBy insights={insights} productId={all.currentGuideProductId} />}
+          />
+        )}
         <div className="confirm__actions dynamic-page-controls">
           {all?.currentGuideProductId && !all.currentDynamicPage && (
             <button
@@ -296,5 +357,16 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         </div>
       </div>
     </RoomShell>
+  );
+}
+
+/** How many attendees like the highlighted product. */
+function LikedBy({ insights, productId }: { insights: StoreApi<InsightsState>; productId: string }) {
+  const { t } = useTranslation();
+  const count = useStore(insights, (state) => Object.values(state.likes).filter((ids) => ids.includes(productId)).length);
+  return (
+    <p className="highlight__liked" data-testid="liked-by">
+      {t('cockpit.likedBy', { count })}
+    </p>
   );
 }

@@ -1,0 +1,230 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startServers, type Servers } from './global-setup';
+
+/*
+ * One guide, a guest and the demo customer, each in their own browser context: likes,
+ * the like list, last seen, the product modal, the cart sidebar, cart permission and
+ * what the guide sees of each attendee. The guide starts the appointment, so this spec
+ * runs on its own fresh servers.
+ */
+
+let servers: Servers;
+
+test.use({ actionTimeout: 15_000 });
+
+test.beforeAll(async () => {
+  servers = await startServers();
+});
+
+test.afterAll(async () => {
+  await servers?.teardown();
+});
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
+  return context.newPage();
+}
+
+async function join(page: Page, name: string): Promise<void> {
+  await page.goto('/presentation/demo/prejoin');
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel(/privacy policy/).check();
+  await page.getByRole('button', { name: 'Join' }).click();
+  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
+}
+
+/** Serious and critical axe-core findings (WCAG 2 A/AA) on the page as it is now. */
+async function severeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+const price = (text: string | null) => (text ?? '').replace(/\s/g, ' ').trim();
+
+test('attendees like, view and buy products in the room while the guide follows their likes and carts', async ({ browser }) => {
+  test.setTimeout(180_000);
+
+  const ada = await newPage(browser);
+  await join(ada, 'Ada Guest');
+
+  const bob = await newPage(browser);
+  await bob.goto('/account/login');
+  await bob.getByLabel('Email address').fill('demo@example.com');
+  await bob.getByLabel('Password').fill('salesroom');
+  await bob.getByRole('button', { name: 'Log in' }).click();
+  await expect(bob).toHaveURL(/\/account$/);
+  await join(bob, 'Bob Customer');
+
+  const guide = await newPage(browser);
+  await guide.goto('/guide/demo/login');
+  await guide.getByLabel('Username').fill('admin');
+  await guide.getByLabel('Password').fill('shopware');
+  await guide.getByRole('button', { name: 'Log in' }).click();
+  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  const participants = guide.getByRole('region', { name: 'Participants' });
+  await expect(participants.getByRole('heading', { level: 2 })).toHaveText('Participants (2)');
+  const adaEntry = participants.getByRole('listitem', { name: 'Ada Guest' });
+  const bobEntry = participants.getByRole('listitem', { name: 'Bob Customer' });
+
+  await guide.getByRole('button', { name: 'Start presentation' }).click();
+  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  for (const attendee of [ada, bob]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);
+
+  let product = '';
+  await test.step('the guide highlights a product', async () => {
+    await guide.getByRole('button', { name: 'Highlight product' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Highlight a product' });
+    const picker = dialog.getByRole('combobox', { name: 'Product' });
+    await expect(picker.locator('option').nth(1)).toBeAttached();
+    product = ((await picker.locator('option').nth(1).textContent()) ?? '').replace(/ \([^)]*\)$/, '');
+    await picker.selectOption({ index: 1 });
+    await dialog.getByRole('button', { name: 'Show to everyone' }).click();
+    for (const attendee of [ada, bob]) await expect(attendee.getByTestId('highlighted-product')).toContainText(product);
+  });
+
+  await test.step('the guest likes the highlighted product and the guide sees it in her likes', async () => {
+    await expect(ada.getByRole('button', { name: 'Likes (0)' })).toBeVisible();
+    await ada.getByTestId('highlighted-product').getByRole('button', { name: `Like ${product}` }).click();
+    await expect(ada.getByTestId('highlighted-product').getByRole('button', { name: `Remove the like from ${product}` })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect(ada.getByRole('button', { name: 'Likes (1)' })).toBeVisible();
+    await expect(adaEntry).toContainText('Likes (1)');
+    await adaEntry.getByRole('button', { name: 'Likes and cart of Ada Guest' }).click();
+    await expect(adaEntry.getByRole('region', { name: 'Likes (1)' })).toContainText(product);
+    await expect(bobEntry).toContainText('Likes (0)');
+    await expect(guide.getByTestId('liked-by')).toHaveText('Liked by 1 attendee');
+  });
+
+  await test.step('the like list opens and closes with the keyboard, and a like can be removed there', async () => {
+    const toggle = ada.getByRole('button', { name: 'Likes (1)' });
+    await toggle.focus();
+    await ada.keyboard.press('Enter');
+    const sidebar = ada.getByRole('region', { name: 'Likes', exact: true });
+    await expect(sidebar).toBeVisible();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(sidebar.getByRole('listitem', { name: product })).toBeVisible();
+    await ada.keyboard.press('Escape');
+    await expect(sidebar).toBeHidden();
+    await expect(toggle).toBeFocused();
+    await ada.keyboard.press('Enter');
+    await expect(sidebar).toBeVisible();
+    await sidebar.getByRole('button', { name: `Remove ${product} from your likes` }).click();
+    await expect(sidebar.getByText('No likes yet.')).toBeVisible();
+    await expect(ada.getByRole('button', { name: 'Likes (0)' })).toBeVisible();
+    await expect(adaEntry.getByRole('region', { name: 'Likes (0)' })).toContainText('No likes yet.');
+    // Another sidebar replaces it: one at a time.
+    await ada.getByRole('button', { name: /^Last seen/ }).click();
+    await expect(sidebar).toBeHidden();
+    const lastSeen = ada.getByRole('region', { name: 'Last seen', exact: true });
+    await expect(lastSeen.getByRole('listitem', { name: product })).toBeVisible();
+    await lastSeen.getByRole('button', { name: 'Close Last seen' }).click();
+    await expect(lastSeen).toBeHidden();
+  });
+
+  let total = '';
+  await test.step('the customer adds the product from the product modal and sees it in the cart sidebar', async () => {
+    await bob.getByTestId('highlighted-product').getByRole('button', { name: 'Details' }).click();
+    const modal = bob.getByRole('dialog', { name: product });
+    await expect(modal.getByTestId('room-product')).toBeVisible();
+    await expect(modal.getByRole('button', { name: `Like ${product}` })).toBeVisible();
+    await modal.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(modal.getByText(`${product} is in your cart.`)).toBeVisible();
+    expect(await severeViolations(bob)).toEqual([]);
+    await bob.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect(bob.getByRole('button', { name: /^Cart \(/ })).toHaveAccessibleName('Cart (1)');
+    await bob.getByRole('button', { name: 'Cart (1)' }).click();
+    const cart = bob.getByRole('region', { name: 'Cart', exact: true });
+    await expect(cart.getByRole('listitem', { name: product })).toBeVisible();
+    total = price(await cart.getByTestId('room-cart-total').textContent());
+    expect(total).toMatch(/\d/);
+    await expect(cart.getByRole('link', { name: 'Go to checkout' })).toBeVisible();
+    expect(await severeViolations(bob)).toEqual([]);
+    await expect(bobEntry).toContainText('Cart: no access');
+  });
+
+  await test.step('the guide asks for cart access, the customer grants it and the guide sees the cart', async () => {
+    await bobEntry.getByRole('button', { name: 'Ask Bob Customer for cart access' }).click();
+    const request = bob.getByRole('alertdialog', { name: 'Access to your cart' });
+    await request.getByRole('button', { name: 'Allow' }).click();
+    await expect(request).toBeHidden();
+    await expect(bobEntry).toContainText('Cart: granted');
+    await expect(bobEntry).toContainText(`1 item · ${total}`);
+    await bobEntry.getByRole('button', { name: 'Likes and cart of Bob Customer' }).click();
+    await expect(bobEntry.getByTestId('attendee-cart')).toContainText(`1 × ${product}`);
+    // With the permission the guide also sees what the customer looked at.
+    await expect(bobEntry.getByRole('region', { name: 'Last seen (1)' })).toContainText(product);
+    expect(await severeViolations(guide)).toEqual([]);
+
+    // A change in the customer's cart reaches the guide.
+    const cart = bob.getByRole('region', { name: 'Cart', exact: true });
+    await cart.getByRole('button', { name: `More of ${product}` }).click();
+    await expect(bob.getByRole('button', { name: 'Cart (2)' })).toBeVisible();
+    await expect(bobEntry.getByTestId('attendee-cart-summary')).toHaveText(/^2 items · /);
+    await expect(adaEntry).toContainText('Cart: no access');
+
+    // With the permission the guide edits the cart on the customer's behalf.
+    await bobEntry.getByTestId('attendee-cart').getByRole('button', { name: `More of ${product}` }).click();
+    await expect(bobEntry.getByTestId('attendee-cart-summary')).toHaveText(/^3 items · /);
+    await expect(bob.getByRole('button', { name: 'Cart (3)' })).toBeVisible();
+    await expect(cart.getByRole('listitem', { name: product }).getByRole('group')).toContainText('3');
+  });
+
+  await test.step('the statistics show statuses, likes per product and the carts', async () => {
+    await bob.getByRole('button', { name: `Like ${product}` }).click();
+    await expect(bobEntry).toContainText('Likes (1)');
+    await participants.getByRole('button', { name: 'Statistics' }).click();
+    const statistics = guide.getByRole('dialog', { name: 'Participant statistics' });
+    await expect(statistics.getByRole('region', { name: 'Attendees by status' })).toContainText('Joined2');
+    await expect(statistics.getByRole('region', { name: 'Likes per product' })).toContainText(`${product}1`);
+    const carts = statistics.getByRole('region', { name: 'Carts' });
+    await expect(carts).toContainText('Carts with access1');
+    await expect(carts).toContainText('Items in these carts3');
+    await statistics.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await test.step('on a phone a sidebar is a full-height sheet; the wishlist sidebar; German texts', async () => {
+    await ada.setViewportSize({ width: 390, height: 844 });
+    await ada.getByRole('button', { name: /^Last seen/ }).click();
+    const lastSeen = ada.getByRole('region', { name: 'Last seen', exact: true });
+    // The room follows the resize after it has paused (500 ms).
+    await expect.poll(async () => (await lastSeen.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(800);
+    await lastSeen.getByRole('button', { name: `Details of ${product}` }).click();
+    const modal = ada.getByRole('dialog', { name: product });
+    await modal.getByRole('button', { name: new RegExp(`wishlist.*${product}|${product}.*wishlist`, 'i') }).click();
+    // Escape closes the modal first, then the sidebar below it.
+    await ada.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect(lastSeen).toBeVisible();
+    await ada.keyboard.press('Escape');
+    await expect(lastSeen).toBeHidden();
+    await ada.getByRole('button', { name: 'Wishlist (1)' }).click();
+    const wishlist = ada.getByRole('region', { name: 'Wishlist', exact: true });
+    await expect(wishlist.getByRole('listitem', { name: product })).toBeVisible();
+    await wishlist.getByRole('button', { name: 'Close Wishlist' }).click();
+
+    await ada.goto('/de-DE/presentation/demo');
+    await expect(ada.getByRole('button', { name: 'Merkzettel (1)' })).toBeVisible();
+    await ada.getByRole('button', { name: 'Zuletzt gesehen (1)' }).click();
+    const german = ada.getByRole('region', { name: 'Zuletzt gesehen', exact: true });
+    await expect(german.getByRole('listitem')).toHaveCount(1);
+    await expect(german.getByRole('button', { name: /^Details zu / })).toBeVisible();
+    await german.getByRole('button', { name: 'Zuletzt gesehen schließen' }).click();
+    await expect(german).toBeHidden();
+  });
+
+  await test.step('locking asks first', async () => {
+    await guide.getByRole('button', { name: 'Lock', exact: true }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Lock the presentation?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(guide.getByText('Locked: no one can join')).toBeHidden();
+    await guide.getByRole('button', { name: 'Lock', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Lock now' }).click();
+    await expect(guide.getByText('Locked: no one can join')).toBeVisible();
+  });
+});
