@@ -4,7 +4,7 @@
  * official Store API document.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { failure, shopClient, validated } from './client';
+import { ACCESS_KEY, failure, shopClient, validated } from './client';
 
 const shop = shopClient();
 const email = `journey-${Date.now()}@example.com`;
@@ -187,6 +187,44 @@ describe('cart', () => {
     expect(context.data.paymentMethod?.id).toBe(paymentMethodId);
     const cart = await shop.invoke('readCart get /checkout/cart');
     expect(cart.data.price?.totalPrice).toBeGreaterThan(0);
+  });
+});
+
+describe('order', () => {
+  test('place, list, pay, change payment, invoice, cancel', async () => {
+    const methods = await shop.invoke('readPaymentMethod post /payment-method', { body: { onlyAvailable: true } });
+    const [first, second] = methods.data.elements!;
+    await shop.invoke('updateContext patch /context', { body: { paymentMethodId: first!.id } });
+    const placed = await shop.invoke('createOrder post /checkout/order', { body: { tos: true, customerComment: 'Ring twice.' } as never });
+    const orderId = placed.data.id;
+    expect(placed.data.lineItems?.some((item) => item.type === 'promotion')).toBe(true);
+    const cart = await shop.invoke('readCart get /checkout/cart');
+    expect(cart.data.lineItems ?? []).toHaveLength(0);
+
+    const listed = await shop.invoke('readOrder post /order', {
+      body: { filter: [{ type: 'equals', field: 'id', value: orderId }], associations: { documents: {} } } as never,
+    });
+    const order = listed.data.orders.elements[0]!;
+    expect(order.orderNumber).toBe(placed.data.orderNumber);
+
+    const origin = inject_origin();
+    await shop.invoke('handlePaymentMethod post /handle-payment', {
+      body: { orderId, finishUrl: `${origin}/checkout/success/${orderId}/paid`, errorUrl: `${origin}/checkout/success/${orderId}/unpaid` } as never,
+    });
+    await shop.invoke('orderSetPayment post /order/payment', { body: { orderId, paymentMethodId: second!.id } });
+
+    const document = order.documents?.[0];
+    expect(document).toBeTruthy();
+    const pdf = await fetch(`${origin}/store-api/document/download/${document!.id}/${document!.deepLinkCode}`, {
+      headers: { 'sw-access-key': ACCESS_KEY, 'sw-context-token': shop.defaultHeaders['sw-context-token'] ?? '' },
+    });
+    expect(pdf.headers.get('content-type')).toContain('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    const cancelled = await shop.invoke('cancelOrder post /order/state/cancel', { body: { orderId } });
+    expect(cancelled.data.technicalName).toBe('cancelled');
+    const again = await failure(shop.invoke('cancelOrder post /order/state/cancel', { body: { orderId } }));
+    expect(again.status).toBeGreaterThanOrEqual(400);
   });
 });
 

@@ -65,6 +65,19 @@ export const KNOWN_SCHEMA_QUIRKS: { why: string; patch: (schemas: Schemas, docum
     },
   },
   {
+    why: "an order's calculatedTaxes and taxRules are lists (as in the cart); the order's prices document them as objects",
+    patch: (_, document) =>
+      eachNode(document.components, (node) => {
+        const properties = node.properties as Schemas | undefined;
+        for (const name of ['calculatedTaxes', 'taxRules']) {
+          const property = properties?.[name];
+          if (property && typeof property === 'object' && property.type !== undefined && !property.items) {
+            properties[name] = { type: ['array', 'object', 'null'] };
+          }
+        }
+      }),
+  },
+  {
     why: 'weights are decimals (kg), documented as integers',
     patch: (schemas) => {
       ((schemas.CartDeliveryInformation!.properties as Schemas).weight as Schema).type = ['number', 'null'];
