@@ -6,9 +6,13 @@ pub mod attendee;
 pub mod interaction;
 pub mod join;
 pub mod lifecycle;
+pub mod listing;
 pub mod presentation;
+pub mod profile;
+pub mod setting;
+pub mod slide;
 
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::Router;
 
 use crate::app::App;
@@ -35,4 +39,14 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/appointment/collection/last-seen", get(interaction::last_seen))
         .route("/dsr/appointment/collection/{alias}", get(interaction::list))
         .route("/dsr/appointment/collection/{alias}/{product_id}", post(interaction::add).delete(interaction::remove))
+        .route("/dsr/appointment/presentation/{page_id}/slide/{section_id}", get(slide::slide))
+        .route("/dsr/appointment/presentation/{page_id}/slide/{section_id}/products", post(slide::products))
+        .route("/dsr/appointment/attendee", patch(profile::update))
+        .route("/dsr/appointment/{presentation_path}/attendee/respond-invitation", patch(profile::respond_invitation))
+        .route("/dsr/appointment/{presentation_path}/basic-setting", get(setting::basic_setting))
+        .route("/dsr/shop-pages/{layout_name}", get(setting::shop_page))
+        .route("/dsr/product-listing", post(listing::product_listing))
+        .route("/dsr/quickview/{product_id}", get(listing::quickview_default))
+        .route("/dsr/quickview/{product_id}/{layout_id}", get(listing::quickview))
+        .route("/dsr/product/{product_id}", get(listing::product))
 }

@@ -20,6 +20,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0005_listing_tuning.sql")),
         M::up(include_str!("storage/0006_payment_shipping.sql")),
         M::up(include_str!("storage/dsr_0001_interactions.sql")),
+        M::up(include_str!("storage/dsr_0002_live.sql")),
     ])
 }
 
