@@ -6,6 +6,7 @@ pub mod account;
 pub mod bulk;
 pub mod catalog;
 pub mod cms;
+pub mod dsr;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
 use argon2::Argon2;
@@ -53,6 +54,9 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     let seeded: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel)", [], |r| r.get(0))?;
     let catalogue: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM category)", [], |r| r.get(0))?;
     if seeded && catalogue {
+        let tx = conn.transaction()?;
+        dsr::seed_missing(&tx)?;
+        tx.commit()?;
         return Ok(());
     }
     let tx = conn.transaction()?;
@@ -68,6 +72,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
             bulk::seed(&tx, &demo, options.extra_products)?;
         }
     }
+    dsr::seed_missing(&tx)?;
     tx.commit()?;
     tracing::info!(extra_products = options.extra_products, "seeded the demo shop");
     Ok(())
