@@ -232,11 +232,12 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
     assert_eq!(status, 200, "{updated}");
     assert_eq!(updated["pickedProductIds"], json!([products[1], products[2], extra]));
     assert_eq!(updated["title"], "Picks for Ada");
-    wait_for(&mut client_socket, |e| match e {
-        Event::Reload { action: Action::UpdateListingProducts { product_ids, .. } } => Some(assert_eq!(product_ids.len(), 3)),
+    let shown = wait_for(&mut client_socket, |e| match e {
+        Event::Reload { action: Action::UpdateListingProducts { product_ids, .. } } => Some(product_ids.len()),
         _ => None,
     })
     .await;
+    assert_eq!(shown, 3);
     let (status, error) = live.patch(&url, &guide, json!({"currentPageGroupId": group, "addProductIds": [extra]})).await;
     assert_eq!(status, 400);
     assert_eq!(error["errors"][0]["detail"], "The layout does not exist");

@@ -255,7 +255,7 @@ async fn product_detail(ctx: &ShopContext, app: &App, id: &str) -> ApiResult<Val
 async fn cms_page(ctx: &ShopContext, app: &App, page_id: Option<String>) -> ApiResult<Option<Value>> {
     let Some(page_id) = page_id else { return Ok(None) };
     let ctx = ctx.clone();
-    Ok(app.db.call(move |conn| Ok(page::load(conn, &ctx, &page_id, &Resolve { category_id: None, listing: None }))).await??)
+    app.db.call(move |conn| Ok(page::load(conn, &ctx, &page_id, &Resolve { category_id: None, listing: None }))).await?
 }
 
 fn checked_id(id: &str, pointer: &str) -> ApiResult<String> {

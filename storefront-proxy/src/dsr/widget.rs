@@ -238,7 +238,7 @@ pub async fn cart_insights(_: AdminUser, State(app): State<App>, Path(id): Path<
         }
     }
     let mut by_quantity: Vec<(String, i64)> = by_product.iter().map(|(id, (q, _))| (id.clone(), *q)).collect();
-    by_quantity.sort_by(|a, b| b.1.cmp(&a.1));
+    by_quantity.sort_by_key(|(_, quantity)| std::cmp::Reverse(*quantity));
     let mut by_revenue: Vec<(String, f64)> = by_product.iter().map(|(id, (_, r))| (id.clone(), *r)).collect();
     by_revenue.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
     let (currency_id, symbol) = currency(&app).await?;
