@@ -194,3 +194,19 @@ pub async fn last_seen(_: SalesChannel, ContextToken(token): ContextToken, State
     let ids = product_ids(&app, attendee.id, "lastSeen").await?;
     Ok(Json(json!({ "collection": { "lastSeen": ids } })))
 }
+
+/// For the shop's wishlist: tells the guides when the attendee of a store session
+/// adds (`added`) or removes a product. Sessions that are no attendee's are left
+/// alone; a hub that is down is logged, never fails the shop call.
+pub async fn publish_wishlist_change(app: &App, context_token: &str, product_id: &str, added: bool) {
+    let token = context_token.to_owned();
+    let attendee = match app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
+        Ok(Some(attendee)) if !attendee.removed => attendee,
+        Ok(_) => return,
+        Err(error) => return tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a wishlist"),
+    };
+    let event = Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection: Collection::Wishlist, product_id: product_id.to_owned(), added };
+    if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event).await {
+        tracing::warn!(%error, "could not publish a wishlist change");
+    }
+}
