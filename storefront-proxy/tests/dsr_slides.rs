@@ -188,6 +188,8 @@ async fn the_room_listing_pages_by_36_and_names_all_ids() {
     assert_eq!(listing["elements"].as_array().unwrap().len(), 36);
     let all = listing["extensions"]["allIds"]["data"].as_array().unwrap();
     assert_eq!(all.len() as u64, total, "every id of the listing");
+    let (_, without) = live.post("/store-api/dsr/product-listing", &client, json!({"loadAllIds": false})).await;
+    assert!(without["extensions"]["allIds"].is_null(), "{}", without["extensions"]);
 
     let picked = live.product_ids(3).await;
     let reversed: Vec<String> = picked.iter().rev().cloned().collect();

@@ -35,6 +35,8 @@ pub struct RoomListing {
     pub load_variants: bool,
     /// Adds `extensions.interaction` (liked, disliked) of this attendee to each product.
     pub interaction_of: Option<String>,
+    /// Leaves out `extensions.allIds` (`loadAllIds: false`).
+    pub skip_all_ids: bool,
 }
 
 /// Parses the criteria of a room listing, with the room's page size.
@@ -64,16 +66,20 @@ pub fn run(conn: &Connection, ctx: &ShopContext, criteria: &mut Criteria, room: 
     };
     let selection = Selection { main_only: true, order, ..Default::default() };
     let (ids, total) = query::select(conn, &ctx.languages, &selection, criteria, true)?;
-    let all = Criteria {
+    let all_ids = if room.skip_all_ids {
+        Vec::new()
+    } else {
+        let all = Criteria {
         ids: criteria.ids.clone(),
         condition: criteria.condition.clone(),
         order: criteria.order.clone(),
         term: criteria.term.clone(),
-        page: 1,
-        ..Criteria::default()
+            page: 1,
+            ..Criteria::default()
+        };
+        let all_selection = Selection { main_only: true, order: selection.order.clone(), ..Default::default() };
+        query::select(conn, &ctx.languages, &all_selection, &all, false)?.0
     };
-    let all_selection = Selection { main_only: true, order: selection.order.clone(), ..Default::default() };
-    let (all_ids, _) = query::select(conn, &ctx.languages, &all_selection, &all, false)?;
     let mut page_ids = Vec::new();
     if room.load_variants {
         let mut statement = conn.prepare_cached("SELECT id FROM product WHERE parent_id = ?1 AND active = 1 ORDER BY product_number")?;
@@ -94,7 +100,7 @@ pub fn run(conn: &Connection, ctx: &ShopContext, criteria: &mut Criteria, room: 
     body["currentFilters"] = json!({});
     body["availableSortings"] = json!([]);
     body["apiAlias"] = json!("product_listing");
-    body["extensions"] = json!({ "allIds": { "data": all_ids, "apiAlias": "array_struct" } });
+    body["extensions"] = if room.skip_all_ids { json!({}) } else { json!({ "allIds": { "data": all_ids, "apiAlias": "array_struct" } }) };
     criteria::apply_includes(&mut body, &criteria.includes);
     Ok(body)
 }
@@ -170,6 +176,8 @@ pub async fn product_listing(ctx: ShopContext, State(app): State<App>, RequestPa
         ids: None,
         load_variants: flag(&params, "loadVariants")?,
         interaction_of: flag(&params, "interaction")?.then(|| attendee.id.clone()),
+        // All ids come unless the request says `loadAllIds: false`.
+        skip_all_ids: params.get("loadAllIds").is_some_and(|v| !v.is_null()) && !flag(&params, "loadAllIds")?,
     };
     let appointment_id = attendee.appointment_id.clone();
     let body = app

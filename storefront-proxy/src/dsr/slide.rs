@@ -243,7 +243,7 @@ pub async fn products(
             } else {
                 slot_products(conn, &sid)?
             };
-            let room = RoomListing { ids: Some(ids), load_variants: false, interaction_of: interaction.then_some(attendee_id) };
+            let room = RoomListing { ids: Some(ids), interaction_of: interaction.then_some(attendee_id), ..Default::default() };
             Ok(Ok(listing::run(conn, &ctx, &mut criteria, &room)?))
         })
         .await??;
