@@ -57,6 +57,7 @@ pub fn seed_missing(tx: &Transaction) -> anyhow::Result<()> {
         return Ok(());
     }
     seed_slides(tx, &languages, &products)?;
+    tx.execute("UPDATE presentation_page SET created_at = ?1 WHERE created_at IS NULL", [crate::storage::now_rfc3339()])?;
     seed_shop_pages(tx, &languages)?;
     Ok(())
 }

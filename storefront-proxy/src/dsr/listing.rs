@@ -96,8 +96,19 @@ pub fn run(conn: &Connection, ctx: &ShopContext, criteria: &mut Criteria, room: 
         add_interactions(conn, attendee_id, &mut elements)?;
     }
     let mut body = search_result("product", elements, total, criteria.page, criteria.limit);
-    body["sorting"] = Value::Null;
-    body["currentFilters"] = json!({});
+    // The room's listings filter by their products only; the filter state says so.
+    let navigation_id: Option<String> = conn
+        .query_row("SELECT navigation_category_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0))
+        .optional()?
+        .flatten();
+    body["currentFilters"] = json!({
+        "navigationId": navigation_id.unwrap_or_default(),
+        "manufacturer": [],
+        "price": { "min": 0, "max": 0 },
+        "rating": null,
+        "shipping-free": false,
+        "properties": [],
+    });
     body["availableSortings"] = json!([]);
     body["apiAlias"] = json!("product_listing");
     body["extensions"] = if room.skip_all_ids { json!({}) } else { json!({ "allIds": { "data": all_ids, "apiAlias": "array_struct" } }) };
@@ -253,10 +264,29 @@ pub fn fill_product_slots(page: &mut Value, product: &Value, configurator: &Valu
     }
 }
 
+/// The configurator in the reference's `PropertyGroup` shape: each option names its
+/// `group` and its `option` (name); unset optional fields are left out.
+pub fn reference_configurator(configurator: &mut Value) {
+    for group in configurator.as_array_mut().into_iter().flatten() {
+        let Some(fields) = group.as_object_mut() else { continue };
+        fields.retain(|_, v| !v.is_null());
+        let mut bare = fields.clone();
+        bare.remove("options");
+        for option in fields.get_mut("options").and_then(Value::as_array_mut).into_iter().flatten() {
+            let Some(option) = option.as_object_mut() else { continue };
+            option.retain(|_, v| !v.is_null());
+            let name = option.get("translated").and_then(|t| t.get("name")).or_else(|| option.get("name")).cloned().unwrap_or(Value::Null);
+            option.insert("option".into(), name);
+            option.insert("group".into(), Value::Object(bare.clone()));
+        }
+    }
+}
+
 /// The product (a variant for a parent) and its configurator, as the catalogue's
 /// product detail answers them.
 async fn product_detail(ctx: &ShopContext, app: &App, id: &str) -> ApiResult<Value> {
-    let Json(detail) = detail::detail(ctx.clone(), State(app.clone()), Path(id.to_owned()), RequestParams(Map::new())).await?;
+    let Json(mut detail) = detail::detail(ctx.clone(), State(app.clone()), Path(id.to_owned()), RequestParams(Map::new())).await?;
+    reference_configurator(&mut detail["configurator"]);
     Ok(detail)
 }
 
@@ -289,6 +319,8 @@ async fn product_page(ctx: ShopContext, app: App, product_id: &str, layout: Opti
         fill_product_slots(&mut page, &product, &configurator);
         page
     });
+    // `ProductPageResult` has a null configurator for a product without variants.
+    let configurator = if configurator.as_array().is_some_and(|groups| groups.is_empty()) { Value::Null } else { configurator };
     Ok(Json(json!({ "cmsPage": cms_page, "product": product, "configurator": configurator, "apiAlias": alias })))
 }
 

@@ -162,13 +162,13 @@ pub async fn respond_invitation(
         (Some(_), None) => json!("started"),
         _ => Value::Null,
     };
-    Ok(Json(json!({
-        "appointment": {
-            "id": appointment.id,
-            "accessibleFrom": appointment.accessible_from,
-            "accessibleTo": appointment.accessible_to,
-            "status": status,
-        },
-        "answer": answer,
-    })))
+    let mut about = json!({ "id": appointment.id, "status": status });
+    // The reference types them as date-time strings: an open window leaves them out.
+    if let Some(from) = appointment.accessible_from {
+        about["accessibleFrom"] = json!(from);
+    }
+    if let Some(to) = appointment.accessible_to {
+        about["accessibleTo"] = json!(to);
+    }
+    Ok(Json(json!({ "appointment": about, "answer": answer })))
 }

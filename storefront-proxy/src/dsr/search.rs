@@ -81,9 +81,17 @@ const COLLECTIONS: Entity = Entity {
 const ATTENDEE_COLUMNS: &str = "id, appointment_id, customer_id, admin_user_id, video_user_id, name, email, type, invitation_status,
     joined_at, last_active_at, removed_at, updated_at";
 
+/// Leaves out unset fields: the reference types them without null.
+fn without_nulls(mut value: Value) -> Value {
+    if let Some(fields) = value.as_object_mut() {
+        fields.retain(|_, v| !v.is_null());
+    }
+    value
+}
+
 /// `DsrAppointmentAttendee`.
 fn attendee_json(r: &Row) -> rusqlite::Result<Value> {
-    Ok(json!({
+    Ok(without_nulls(json!({
         "id": r.get::<_, String>(0)?,
         "appointmentId": r.get::<_, String>(1)?,
         "customerId": r.get::<_, Option<String>>(2)?,
@@ -99,7 +107,7 @@ fn attendee_json(r: &Row) -> rusqlite::Result<Value> {
         "createdAt": r.get::<_, String>(9)?,
         "updatedAt": r.get::<_, Option<String>>(12)?,
         "apiAlias": "dsr_appointment_attendee",
-    }))
+    })))
 }
 
 fn load_rows(conn: &Connection, sql: &str, ids: &[String], f: fn(&Row) -> rusqlite::Result<Value>) -> rusqlite::Result<Vec<Value>> {
@@ -123,7 +131,6 @@ fn collection_json(r: &Row) -> rusqlite::Result<Value> {
         "productId": r.get::<_, String>(2)?,
         "alias": r.get::<_, String>(3)?,
         "createdAt": r.get::<_, String>(4)?,
-        "updatedAt": null,
         "apiAlias": "dsr_attendee_product_collection",
     }))
 }

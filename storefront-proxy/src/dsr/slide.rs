@@ -68,9 +68,10 @@ impl PresentationPage {
         .optional()
     }
 
-    /// `PresentationCmsPage` (without the CMS page).
+    /// `PresentationCmsPage` (without the CMS page); unset ids and times are left out,
+    /// as the reference types them as strings.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut page = json!({
             "id": self.id,
             "presentationId": self.presentation_id,
             "cmsPageId": self.cms_page_id,
@@ -84,7 +85,11 @@ impl PresentationPage {
             "createdAt": self.created_at,
             "updatedAt": self.updated_at,
             "apiAlias": "dsr_presentation_cms_page",
-        })
+        });
+        if let Some(fields) = page.as_object_mut() {
+            fields.retain(|key, value| !(value.is_null() && ["productId", "productStreamId", "createdAt", "updatedAt", "title"].contains(&key.as_str())));
+        }
+        page
     }
 
     fn is_product_detail(&self) -> bool {
@@ -184,6 +189,7 @@ pub async fn slide(ctx: ShopContext, State(app): State<App>, Path((page_id, sect
             Ok(Json(detail)) => {
                 product = detail["product"].clone();
                 configurator = detail["configurator"].clone();
+                listing::reference_configurator(&mut configurator);
                 fill_product_slots(&mut cms, &product, &configurator);
             }
             Err(ApiError::Client { status, .. }) if status == axum::http::StatusCode::NOT_FOUND => return Err(missing_product()),

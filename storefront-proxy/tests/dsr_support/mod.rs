@@ -246,3 +246,29 @@ pub async fn grant_cart_permission(socket: &mut Socket) {
     send_action(socket, Action::SetCartPermission { granted: true }).await;
     wait_for(socket, |e| matches!(e, Event::CartPermissionChanged { .. }).then_some(())).await;
 }
+
+/// The reference document: `shared/reference/dsr-openapi.json` beside the repository
+/// (or beside the folder of its worktrees), or where `SALESROOM_REFERENCE` says.
+pub fn reference() -> Value {
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates: Vec<std::path::PathBuf> = std::env::var_os("SALESROOM_REFERENCE")
+        .map(std::path::PathBuf::from)
+        .into_iter()
+        .chain(["../../shared", "../../../shared"].iter().map(|up| crate_dir.join(up).join("reference/dsr-openapi.json")))
+        .collect();
+    let path = candidates.iter().find(|p| p.is_file()).unwrap_or_else(|| panic!("the reference document is in none of {candidates:?}"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Asserts that `instance` validates against schema `name` of `api` (`storeApi`,
+/// `adminApi`) of the reference.
+pub fn assert_valid(reference: &Value, api: &str, name: &str, instance: &Value) {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "components": { "schemas": reference[api]["schemas"] },
+        "$ref": format!("#/components/schemas/{name}"),
+    });
+    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
+    let errors: Vec<String> = validator.iter_errors(instance).map(|e| format!("{} at {}: {e}", e.schema_path(), e.instance_path())).take(10).collect();
+    assert!(errors.is_empty(), "{name} does not validate:\n{}\n", errors.join("\n"));
+}
