@@ -21,6 +21,11 @@ async fn responses_validate_against_the_reference() {
     let (_, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{product}"), &client, json!({})).await;
     let (_, _) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": product}]})).await;
 
+    let (_, _) = live.post("/store-api/dsr/interaction", &client, json!({"name": "product.viewed", "payload": {"productId": product}})).await;
+    let (_, body) = live.get("/store-api/dsr/appointment/collection/liked", &client).await;
+    assert_valid(&reference, "storeApi", "AttendeeProductCollectionResponse", &body);
+    let (_, body) = live.get("/store-api/dsr/appointment/collection/last-seen", &client).await;
+    assert_valid(&reference, "storeApi", "AttendeeProductCollectionLastSeenResponse", &body);
     let (_, body) = live.get("/store-api/dsr/appointment/demo/basic-setting", &As::Nobody).await;
     assert_valid(&reference, "storeApi", "AppointmentBasicSettingResponse", &body);
     let (_, body) = live.patch(&format!("/store-api/dsr/appointment/{id}/attendee/respond-invitation"), &client, json!({"answer": "maybe"})).await;
