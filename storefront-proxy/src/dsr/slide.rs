@@ -196,11 +196,9 @@ pub async fn slide(ctx: ShopContext, State(app): State<App>, Path((page_id, sect
             Err(error) => return Err(error),
         }
     }
-    let mut relation = page.to_json();
-    relation["cmsPage"] = Value::Null;
     let mut body = json!({
         "cmsPage": cms,
-        "extensions": { "cmsPageRelation": relation },
+        "extensions": { "cmsPageRelation": page.to_json() },
         "category": null,
         "apiAlias": "dsr_presentation_slide_data",
     });
