@@ -6,6 +6,7 @@ pub mod account;
 pub mod bulk;
 pub mod catalog;
 pub mod cms;
+pub mod dsr;
 pub mod order;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
@@ -61,6 +62,9 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
             order::seed(&tx)?;
             tx.commit()?;
         }
+        let tx = conn.transaction()?;
+        dsr::seed_missing(&tx)?;
+        tx.commit()?;
         return Ok(());
     }
     let tx = conn.transaction()?;
@@ -77,6 +81,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
             bulk::seed(&tx, &demo, options.extra_products)?;
         }
     }
+    dsr::seed_missing(&tx)?;
     tx.commit()?;
     tracing::info!(extra_products = options.extra_products, "seeded the demo shop");
     Ok(())

@@ -3,12 +3,20 @@
 
 pub mod appointment;
 pub mod attendee;
+pub mod cart;
+pub mod instant_listing;
 pub mod interaction;
 pub mod join;
 pub mod lifecycle;
+pub mod listing;
 pub mod presentation;
+pub mod profile;
+pub mod search;
+pub mod setting;
+pub mod slide;
+pub mod widget;
 
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::Router;
 
 use crate::app::App;
@@ -23,6 +31,26 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/{id}/presentation/state", get(lifecycle::guide_state))
         .route("/_action/dsr/appointment/attendee/{id}/sw-context-token", get(attendee::context_token))
         .route("/_action/dsr/appointment/attendee/{id}/remove", post(attendee::remove))
+        .route("/search/dsr-appointment-attendee", post(search::attendees))
+        .route("/search/dsr-attendee-product-collection", post(search::collections))
+        .route("/search/product", post(search::products))
+        .route("/dsr-attendee-product-collection", get(search::list_collections).post(search::create_collection))
+        .route(
+            "/dsr-attendee-product-collection/{id}",
+            get(search::read_collection).patch(search::update_collection).delete(search::delete_collection),
+        )
+        .route("/_action/dsr/appointment/{id}/instant-listing", post(instant_listing::create).patch(instant_listing::update))
+        .route("/_action/dsr/appointment/{id}/widgets/wishlist", get(widget::wishlist))
+        .route("/_action/dsr/appointment/{id}/widgets/wishlist-statistics", get(widget::wishlist))
+        .route("/_action/dsr/appointment/{id}/widgets/last-seen-statistics", get(widget::last_seen))
+        .route("/_action/dsr/appointment/{id}/widgets/cart-statistics", get(widget::cart_statistics))
+        .route("/_action/dsr/appointment/{id}/widgets/cart-insights", get(widget::cart_insights))
+        .route("/_action/dsr/appointment/{id}/widgets/attendee-insights", get(widget::attendee_insights))
+        .route("/_proxy/store-api/{sales_channel_id}/checkout/cart", get(cart::get_cart))
+        .route(
+            "/_proxy/store-api/{sales_channel_id}/checkout/cart/line-item",
+            post(cart::add).patch(cart::update).delete(cart::remove),
+        )
 }
 
 /// Routes under `/store-api` (client side).
@@ -35,4 +63,14 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/appointment/collection/last-seen", get(interaction::last_seen))
         .route("/dsr/appointment/collection/{alias}", get(interaction::list))
         .route("/dsr/appointment/collection/{alias}/{product_id}", post(interaction::add).delete(interaction::remove))
+        .route("/dsr/appointment/presentation/{page_id}/slide/{section_id}", get(slide::slide))
+        .route("/dsr/appointment/presentation/{page_id}/slide/{section_id}/products", post(slide::products))
+        .route("/dsr/appointment/attendee", patch(profile::update))
+        .route("/dsr/appointment/{presentation_path}/attendee/respond-invitation", patch(profile::respond_invitation))
+        .route("/dsr/appointment/{presentation_path}/basic-setting", get(setting::basic_setting))
+        .route("/dsr/shop-pages/{layout_name}", get(setting::shop_page))
+        .route("/dsr/product-listing", post(listing::product_listing))
+        .route("/dsr/quickview/{product_id}", get(listing::quickview_default))
+        .route("/dsr/quickview/{product_id}/{layout_id}", get(listing::quickview))
+        .route("/dsr/product/{product_id}", get(listing::product))
 }

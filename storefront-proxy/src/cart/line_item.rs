@@ -139,6 +139,7 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
             Ok((token, cart))
         })
         .await?;
+    crate::dsr::cart::publish_change(&app, &token, &cart).await;
     Ok(respond(&token, cart))
 }
 
@@ -169,6 +170,7 @@ pub async fn update(ctx: ShopContext, State(app): State<App>, RequestParams(body
             Ok(Ok((token, cart)))
         })
         .await??;
+    crate::dsr::cart::publish_change(&app, &token, &cart).await;
     Ok(respond(&token, cart))
 }
 
@@ -191,6 +193,7 @@ async fn remove_ids(ctx: ShopContext, app: App, ids: Vec<String>) -> ApiResult<R
             Ok(Ok((token, cart)))
         })
         .await??;
+    crate::dsr::cart::publish_change(&app, &token, &cart).await;
     Ok(respond(&token, cart))
 }
 

@@ -3,12 +3,14 @@
 use axum::extract::State;
 use axum::Json;
 use rusqlite::{Connection, OptionalExtension, Row};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::admin::search::{self, Entity};
 use crate::admin::AdminUser;
 use crate::app::App;
-use crate::error::{ApiError, ApiResult, Body};
+use crate::catalog::criteria::{Expr, Field, Kind};
+use crate::error::{ApiError, ApiResult};
+use crate::store_api::RequestParams;
 
 #[derive(Debug, Clone)]
 pub struct Appointment {
@@ -84,59 +86,44 @@ pub fn not_found() -> ApiError {
     ApiError::not_found("DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND", "The appointment could not be found.")
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct Criteria {
-    filter: Vec<Filter>,
-    limit: Option<u32>,
-}
-
-#[derive(Deserialize)]
-struct Filter {
-    #[serde(rename = "type")]
-    kind: String,
-    field: String,
-    value: Value,
-}
-
-/// Shopware criteria search, for now with `equals` filters on `id` and
-/// `presentationPath` and a `limit`.
-pub async fn search(_: AdminUser, State(app): State<App>, Body(criteria): Body<Criteria>) -> ApiResult<Json<Value>> {
-    let mut clauses = Vec::new();
-    let mut values = Vec::new();
-    for (index, filter) in criteria.filter.iter().enumerate() {
-        let column = match (filter.kind.as_str(), filter.field.as_str()) {
-            ("equals", "presentationPath" | "dsr_appointment.presentationPath") => "presentation_path",
-            ("equals", "id" | "dsr_appointment.id") => "id",
-            _ => {
-                return Err(ApiError::bad_request(
-                    "FRAMEWORK__INVALID_FILTER_QUERY",
-                    format!("Filter {} on field {} is not supported.", filter.kind, filter.field),
-                )
-                .at(&format!("/filter/{index}")))
-            }
-        };
-        let Some(value) = filter.value.as_str() else {
-            return Err(ApiError::bad_request("FRAMEWORK__INVALID_FILTER_QUERY", "The filter value must be a string.")
-                .at(&format!("/filter/{index}/value")));
-        };
-        clauses.push(format!("{column} = ?{}", values.len() + 1));
-        values.push(value.to_owned());
+fn appointment_field(name: &str) -> Option<Field> {
+    use Kind::*;
+    let column = |expr, kind| Some(Field { expr: Expr::Column(expr), kind, translated: false });
+    match name {
+        "id" => column("a.id", Id),
+        "presentationId" | "presentation.id" => column("a.presentation_id", Id),
+        "salesChannelId" => column("a.sales_channel_id", Id),
+        "presentationPath" => column("a.presentation_path", Text),
+        "name" => column("a.name", Text),
+        "mode" => column("a.mode", Text),
+        "attendeeRestrictionType" => column("a.attendee_restriction_type", Text),
+        "videoAudioSettings" => column("a.video_audio_settings", Text),
+        "accessibleFrom" => column("a.accessible_from", Date),
+        "accessibleTo" => column("a.accessible_to", Date),
+        "startedAt" => column("a.started_at", Date),
+        "endedAt" => column("a.ended_at", Date),
+        "createdAt" => column("a.created_at", Date),
+        _ => None,
     }
-    let limit = criteria.limit.unwrap_or(25).min(500);
-    let found = app
+}
+
+const APPOINTMENTS: Entity =
+    Entity { name: "dsr_appointment", from: "FROM appointment a WHERE 1", id: "a.id", order: "a.created_at, a.id", field: appointment_field };
+
+/// `POST /api/search/dsr-appointment` with Shopware's criteria (the guide looks up an
+/// appointment by `presentationPath`).
+pub async fn search(_: AdminUser, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+    let criteria = search::parse(&params, &APPOINTMENTS)?;
+    let body = app
         .db
         .call(move |conn| {
-            let condition = if clauses.is_empty() { "1".to_owned() } else { clauses.join(" AND ") };
-            let sql = format!("SELECT {COLUMNS} FROM appointment WHERE {condition} ORDER BY created_at, id LIMIT {limit}");
-            let mut statement = conn.prepare(&sql)?;
-            let rows = statement.query_map(rusqlite::params_from_iter(values.iter()), Appointment::from_row)?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            let (ids, total) = search::select(conn, &APPOINTMENTS, &criteria)?;
+            let mut data = Vec::new();
+            for id in ids {
+                data.extend(Appointment::by_id(conn, &id)?.map(|a| a.to_json()));
+            }
+            Ok(search::result(total, data))
         })
         .await?;
-    Ok(Json(json!({
-        "total": found.len(),
-        "data": found.iter().map(Appointment::to_json).collect::<Vec<_>>(),
-        "aggregations": [],
-    })))
+    Ok(Json(body))
 }

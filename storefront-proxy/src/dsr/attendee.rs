@@ -22,6 +22,8 @@ pub struct Attendee {
     pub appointment_id: String,
     pub context_token: String,
     pub removed: bool,
+    /// `GUIDE` or `CLIENT`.
+    pub kind: String,
 }
 
 impl Attendee {
@@ -31,13 +33,14 @@ impl Attendee {
             appointment_id: r.get(1)?,
             context_token: r.get(2)?,
             removed: r.get::<_, Option<String>>(3)?.is_some(),
+            kind: r.get(4)?,
         })
     }
 
     /// The client attendee a store context token belongs to (its latest join).
     pub fn by_context_token(conn: &Connection, token: &str) -> rusqlite::Result<Option<Attendee>> {
         conn.query_row(
-            "SELECT id, appointment_id, context_token, removed_at FROM attendee
+            "SELECT id, appointment_id, context_token, removed_at, type FROM attendee
              WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1",
             [token],
             Attendee::from_row,
@@ -46,7 +49,7 @@ impl Attendee {
     }
 
     pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Attendee>> {
-        conn.query_row("SELECT id, appointment_id, context_token, removed_at FROM attendee WHERE id = ?1", [id], Attendee::from_row)
+        conn.query_row("SELECT id, appointment_id, context_token, removed_at, type FROM attendee WHERE id = ?1", [id], Attendee::from_row)
             .optional()
     }
 }
@@ -61,11 +64,11 @@ pub async fn of_context(app: &App, token: Option<String>) -> ApiResult<Attendee>
         .ok_or_else(super::presentation::not_an_attendee)
 }
 
-fn not_found() -> ApiError {
+pub fn not_found() -> ApiError {
     ApiError::not_found("DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND", "The attendee could not be found.")
 }
 
-async fn load(app: &App, id: String) -> ApiResult<Attendee> {
+pub async fn load(app: &App, id: String) -> ApiResult<Attendee> {
     app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?.ok_or_else(not_found)
 }
 
@@ -73,6 +76,13 @@ async fn load(app: &App, id: String) -> ApiResult<Attendee> {
 /// context, for the guide to view and edit their cart, only while they granted it.
 pub async fn context_token(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let attendee = load(&app, id).await?;
+    require_cart_permission(&app, &attendee).await?;
+    Ok(Json(json!({ "attendee-sw-context-token": attendee.context_token })))
+}
+
+/// Refuses (403) unless the attendee granted the guides access to their cart (the live
+/// state of the hub says so) and is still in the appointment.
+pub async fn require_cart_permission(app: &App, attendee: &Attendee) -> ApiResult<()> {
     let state = app.hub.state(&attendee.appointment_id).await.map_err(super::lifecycle::hub_unavailable)?;
     let granted = state
         .state_for_guides
@@ -86,7 +96,7 @@ pub async fn context_token(_: AdminUser, State(app): State<App>, Path(id): Path<
             "The attendee has not granted access to their cart.",
         ));
     }
-    Ok(Json(json!({ "attendee-sw-context-token": attendee.context_token })))
+    Ok(())
 }
 
 /// `POST /api/_action/dsr/appointment/attendee/{id}/remove`: the attendee is closed out

@@ -26,10 +26,10 @@ fn invalid(pointer: &str, detail: impl Into<String>) -> ApiError {
 }
 
 /// One change to a collection: (alias, product, added).
-type CollectionChange = (&'static str, String, bool);
+pub(crate) type CollectionChange = (&'static str, String, bool);
 
 /// Applies collection changes in one transaction; returns those that changed something.
-async fn change_collections(app: &App, attendee_id: &str, changes: Vec<CollectionChange>) -> ApiResult<Vec<CollectionChange>> {
+pub(crate) async fn change_collections(app: &App, attendee_id: &str, changes: Vec<CollectionChange>) -> ApiResult<Vec<CollectionChange>> {
     let attendee_id = attendee_id.to_owned();
     Ok(app
         .db
@@ -40,9 +40,9 @@ async fn change_collections(app: &App, attendee_id: &str, changes: Vec<Collectio
                 let rows = if added {
                     // Last seen moves to the front when seen again.
                     tx.execute(
-                        "INSERT INTO attendee_product_collection (attendee_id, alias, product_id, created_at) VALUES (?1, ?2, ?3, ?4)
+                        "INSERT INTO attendee_product_collection (attendee_id, alias, product_id, created_at, id) VALUES (?1, ?2, ?3, ?4, ?5)
                          ON CONFLICT (attendee_id, alias, product_id) DO UPDATE SET created_at = excluded.created_at",
-                        params![attendee_id, alias, product_id, now_rfc3339()],
+                        params![attendee_id, alias, product_id, now_rfc3339(), new_id()],
                     )?
                 } else {
                     tx.execute(
@@ -68,7 +68,7 @@ async fn change_collections(app: &App, attendee_id: &str, changes: Vec<Collectio
 
 /// Tells the attendee and the guides; the collection is stored already, so a hub that
 /// is down only delays the live view.
-async fn publish_changes(app: &App, attendee: &Attendee, changed: Vec<CollectionChange>) {
+pub(crate) async fn publish_changes(app: &App, attendee: &Attendee, changed: Vec<CollectionChange>) {
     for (alias, product_id, added) in changed {
         let collection = match alias {
             "liked" => Collection::Liked,
@@ -193,4 +193,20 @@ pub async fn last_seen(_: SalesChannel, ContextToken(token): ContextToken, State
     let attendee = attendee::of_context(&app, token).await?;
     let ids = product_ids(&app, attendee.id, "lastSeen").await?;
     Ok(Json(json!({ "collection": { "lastSeen": ids } })))
+}
+
+/// For the shop's wishlist: tells the guides when the attendee of a store session
+/// adds (`added`) or removes a product. Sessions that are no attendee's are left
+/// alone; a hub that is down is logged, never fails the shop call.
+pub async fn publish_wishlist_change(app: &App, context_token: &str, product_id: &str, added: bool) {
+    let token = context_token.to_owned();
+    let attendee = match app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
+        Ok(Some(attendee)) if !attendee.removed => attendee,
+        Ok(_) => return,
+        Err(error) => return tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a wishlist"),
+    };
+    let event = Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection: Collection::Wishlist, product_id: product_id.to_owned(), added };
+    if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event).await {
+        tracing::warn!(%error, "could not publish a wishlist change");
+    }
 }

@@ -207,6 +207,18 @@ pub async fn as_client(
                 )));
             }
             let existing = existing.map(|(id, name, _)| (id, name));
+            // A logged-in customer joins with their own session (their cart and
+            // wishlist); a guest gets a session of its own.
+            let customer: Option<(String, String)> = match &context_token {
+                Some(token) => tx
+                    .query_row(
+                        "SELECT token, customer_id FROM store_context WHERE token = ?1 AND sales_channel_id = ?2 AND customer_id IS NOT NULL",
+                        params![token, appointment.sales_channel_id],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()?,
+                None => None,
+            };
             let (attendee_id, attendee_name, context_token) = match (existing, context_token) {
                 (Some((id, old_name)), Some(token)) => {
                     let name = name.or(old_name);
@@ -217,12 +229,15 @@ pub async fn as_client(
                     (id, name, token)
                 }
                 _ => {
-                    let token = new_context(&tx, &appointment.sales_channel_id)?;
+                    let (token, customer_id) = match customer {
+                        Some((token, customer_id)) => (token, Some(customer_id)),
+                        None => (new_context(&tx, &appointment.sales_channel_id)?, None),
+                    };
                     let id = new_id();
                     tx.execute(
-                        "INSERT INTO attendee (id, appointment_id, type, name, context_token, joined_at)
-                         VALUES (?1, ?2, 'CLIENT', ?3, ?4, ?5)",
-                        params![id, appointment.id, name, token, now_rfc3339()],
+                        "INSERT INTO attendee (id, appointment_id, type, name, context_token, joined_at, customer_id)
+                         VALUES (?1, ?2, 'CLIENT', ?3, ?4, ?5, ?6)",
+                        params![id, appointment.id, name, token, now_rfc3339(), customer_id],
                     )?;
                     (id, name, token)
                 }

@@ -23,13 +23,13 @@ pub async fn structure(_: SalesChannel, ContextToken(token): ContextToken, State
             let mut pages = conn.prepare(
                 "SELECT pp.id, pp.cms_page_id, pp.title, pp.is_instant_listing, pp.picked_product_ids, c.type, c.name
                  FROM presentation_page pp JOIN cms_page c ON c.id = pp.cms_page_id
-                 WHERE pp.presentation_id = ?1 ORDER BY pp.position",
+                 WHERE pp.presentation_id = ?1 AND (pp.appointment_id IS NULL OR pp.appointment_id = ?2) ORDER BY pp.position",
             )?;
             let mut sections = conn.prepare("SELECT id, name, type, position FROM cms_section WHERE cms_page_id = ?1 ORDER BY position")?;
             let mut page_results = Vec::new();
             let mut navigation = Vec::new();
             let rows = pages
-                .query_map([&presentation_id], |r| {
+                .query_map([&presentation_id, &attendee.appointment_id], |r| {
                     Ok((
                         r.get::<_, String>(0)?,
                         r.get::<_, String>(1)?,

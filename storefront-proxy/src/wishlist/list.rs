@@ -134,6 +134,7 @@ pub async fn load(Registered(user): Registered, State(app): State<App>, RequestP
 /// `POST /store-api/customer/wishlist/add/{productId}`
 pub async fn add(Registered(user): Registered, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let id = path_id(&id)?;
+    let (token, product_id) = (user.token.clone(), id.clone());
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
@@ -154,12 +155,14 @@ pub async fn add(Registered(user): Registered, State(app): State<App>, Path(id):
             Ok(Ok(()))
         })
         .await??;
+    crate::dsr::interaction::publish_wishlist_change(&app, &token, &product_id, true).await;
     Ok(success())
 }
 
 /// `DELETE /store-api/customer/wishlist/delete/{productId}`
 pub async fn remove(Registered(user): Registered, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let id = path_id(&id)?;
+    let (token, product_id) = (user.token.clone(), id.clone());
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
@@ -175,6 +178,7 @@ pub async fn remove(Registered(user): Registered, State(app): State<App>, Path(i
             Ok(Ok(()))
         })
         .await??;
+    crate::dsr::interaction::publish_wishlist_change(&app, &token, &product_id, false).await;
     Ok(success())
 }
 
@@ -189,25 +193,33 @@ pub async fn merge(Registered(user): Registered, State(app): State<App>, Request
             _ => return Err(catalog::invalid_id(&item.to_string(), &format!("/productIds/{i}"))),
         }
     }
-    app.db
+    let token = user.token.clone();
+    let added = app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
             let wishlist_id = find_or_create(&tx, &user.customer_id, &user.ctx.sales_channel.id)?;
             let now = now_rfc3339();
+            let mut added = Vec::new();
             // In the given order, so the first of the local list counts as added first.
-            for id in &ids {
-                if product_exists(&tx, id)? {
-                    tx.execute(
+            for id in ids {
+                if product_exists(&tx, &id)? {
+                    let inserted = tx.execute(
                         "INSERT INTO customer_wishlist_product (id, wishlist_id, product_id, created_at) VALUES (?1, ?2, ?3, ?4)
                          ON CONFLICT (wishlist_id, product_id) DO NOTHING",
                         params![new_id(), wishlist_id, id, now],
                     )?;
+                    if inserted > 0 {
+                        added.push(id);
+                    }
                 }
             }
             tx.execute("UPDATE customer_wishlist SET updated_at = ?1 WHERE id = ?2", params![now, wishlist_id])?;
             tx.commit()?;
-            Ok(())
+            Ok(added)
         })
         .await?;
+    for product_id in added {
+        crate::dsr::interaction::publish_wishlist_change(&app, &token, &product_id, true).await;
+    }
     Ok(success())
 }

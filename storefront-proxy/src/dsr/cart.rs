@@ -1,0 +1,118 @@
+//! Attendees' carts and the guide: the proxied store API cart under
+//! `/api/_proxy/store-api/{salesChannelId}/checkout/cart[/line-item]` (the attendee of
+//! the `sw-context-token` header, or of the `attendeeId` query parameter, and only
+//! while they granted cart permission), and `AttendeeCartChanged` to the hub whenever
+//! an attendee's cart changes (through the shop or the guide).
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Uri};
+use axum::response::Response;
+use protocol::frame::Event;
+use protocol::internal::Audience;
+use rusqlite::OptionalExtension;
+use serde_json::Value;
+
+use super::attendee::{self, Attendee};
+use crate::admin::AdminUser;
+use crate::app::App;
+use crate::cart::line_item;
+use crate::context::ShopContext;
+use crate::error::{ApiError, ApiResult};
+use crate::storage::is_id;
+use crate::storage::translation::LanguageChain;
+use crate::store_api::{RequestParams, SalesChannel, CONTEXT_TOKEN_HEADER};
+
+/// Tells the attendee (if the session is one) and the guides what is in the cart now.
+/// The cart is stored already: a hub that is down is logged, never fails the shop call.
+pub async fn publish_change(app: &App, token: &str, cart: &Value) {
+    let token = token.to_owned();
+    let attendee = match app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
+        Ok(Some(attendee)) if !attendee.removed && attendee.kind == "CLIENT" => attendee,
+        Ok(_) => return,
+        Err(error) => return tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a cart"),
+    };
+    let items = cart["lineItems"].as_array().map(|items| items.iter().filter(|i| i["type"] == "product").count()).unwrap_or(0);
+    let event = Event::AttendeeCartChanged {
+        attendee_id: attendee.id.clone(),
+        line_item_count: u32::try_from(items).unwrap_or(u32::MAX),
+        total_price: cart["price"]["totalPrice"].as_f64().unwrap_or(0.0),
+    };
+    if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event).await {
+        tracing::warn!(%error, "could not publish a cart change");
+    }
+}
+
+/// A shop context of sales channel `id` (its default language) for admin calls.
+pub async fn shop_context(app: &App, headers: &HeaderMap, sales_channel_id: Option<String>, token: Option<String>) -> ApiResult<ShopContext> {
+    let channel = app
+        .db
+        .call(move |conn| {
+            let sql = "SELECT id, name, language_id FROM sales_channel WHERE ?1 IS NULL OR id = ?1 ORDER BY id LIMIT 1";
+            Ok(conn
+                .query_row(sql, [sales_channel_id], |r| Ok(SalesChannel { id: r.get(0)?, name: r.get(1)?, language_id: r.get(2)? }))
+                .optional()?)
+        })
+        .await?
+        .ok_or_else(|| ApiError::not_found("FRAMEWORK__SALES_CHANNEL_NOT_FOUND", "The sales channel could not be found."))?;
+    let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
+    let languages = LanguageChain { current: channel.language_id.clone(), fallback: channel.language_id.clone() };
+    Ok(ShopContext { sales_channel: channel, languages, token, base_url: format!("http://{host}"), include_seo_urls: false })
+}
+
+/// The attendee whose cart a proxied call acts on, after the permission check.
+async fn attendee_context(app: &App, headers: &HeaderMap, uri: &Uri, sales_channel_id: String) -> ApiResult<ShopContext> {
+    if !is_id(&sales_channel_id) {
+        return Err(crate::catalog::invalid_id(&sales_channel_id, "/salesChannelId"));
+    }
+    let token = headers.get(CONTEXT_TOKEN_HEADER).and_then(|v| v.to_str().ok()).filter(|v| !v.is_empty()).map(str::to_owned);
+    let attendee_id = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)
+        .ok()
+        .and_then(|q| q.0.into_iter().find(|(k, _)| k == "attendeeId").map(|(_, v)| v));
+    let found = match (token, attendee_id) {
+        (Some(token), _) => app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await?,
+        (None, Some(id)) => app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?,
+        (None, None) => {
+            return Err(ApiError::bad_request(
+                "DIGITAL_SALES_ROOMS__ATTENDEE_MISSING",
+                "Name the attendee with the sw-context-token header or the attendeeId parameter.",
+            ))
+        }
+    };
+    let attendee = found.filter(|a| a.kind == "CLIENT").ok_or_else(attendee::not_found)?;
+    attendee::require_cart_permission(app, &attendee).await?;
+    let (token, channel) = (attendee.context_token.clone(), sales_channel_id.clone());
+    let in_channel: bool = app
+        .db
+        .call(move |conn| {
+            Ok(conn.query_row("SELECT EXISTS(SELECT 1 FROM store_context WHERE token = ?1 AND sales_channel_id = ?2)", [token, channel], |r| r.get(0))?)
+        })
+        .await?;
+    if !in_channel {
+        return Err(attendee::not_found());
+    }
+    shop_context(app, headers, Some(sales_channel_id), Some(attendee.context_token)).await
+}
+
+/// `GET /api/_proxy/store-api/{salesChannelId}/checkout/cart`
+pub async fn get_cart(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri) -> ApiResult<Response> {
+    let ctx = attendee_context(&app, &headers, &uri, channel).await?;
+    line_item::get_cart(ctx, State(app)).await
+}
+
+/// `POST /api/_proxy/store-api/{salesChannelId}/checkout/cart/line-item`
+pub async fn add(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri, params: RequestParams) -> ApiResult<Response> {
+    let ctx = attendee_context(&app, &headers, &uri, channel).await?;
+    line_item::add(ctx, State(app), params).await
+}
+
+/// `PATCH /api/_proxy/store-api/{salesChannelId}/checkout/cart/line-item`
+pub async fn update(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri, params: RequestParams) -> ApiResult<Response> {
+    let ctx = attendee_context(&app, &headers, &uri, channel).await?;
+    line_item::update(ctx, State(app), params).await
+}
+
+/// `DELETE /api/_proxy/store-api/{salesChannelId}/checkout/cart/line-item?ids[]=…`
+pub async fn remove(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri) -> ApiResult<Response> {
+    let ctx = attendee_context(&app, &headers, &uri, channel).await?;
+    line_item::remove_by_query(ctx, State(app), uri).await
+}

@@ -1,0 +1,72 @@
+//! What the room shows before and around the presentation:
+//! `GET /store-api/dsr/appointment/{presentationPath}/basic-setting` and
+//! `GET /store-api/dsr/shop-pages/{layoutName}` (terms, privacy, imprint as CMS pages).
+
+use axum::extract::{Path, State};
+use axum::Json;
+use rusqlite::OptionalExtension;
+use serde_json::{json, Value};
+
+use super::appointment::{self, Appointment};
+use crate::app::App;
+use crate::cms::page::{self, Resolve};
+use crate::context::ShopContext;
+use crate::error::{ApiError, ApiResult};
+use crate::storage::is_id;
+use crate::store_api::SalesChannel;
+
+/// The shop pages by layout name; `terms` is another name of `tos`.
+pub const SHOP_PAGES: &[&str] = &["tos", "privacy", "imprint"];
+
+/// `GET /store-api/dsr/appointment/{presentationPath}/basic-setting` (the appointment
+/// id is taken too). Needs no attendee: the room shows it before joining.
+pub async fn basic_setting(channel: SalesChannel, State(app): State<App>, Path(path): Path<String>) -> ApiResult<Json<Value>> {
+    let appointment = app
+        .db
+        .call(move |conn| {
+            let by_path = Appointment::by_path(conn, &path)?;
+            Ok(match by_path {
+                Some(found) => Some(found),
+                None if is_id(&path) => Appointment::by_id(conn, &path)?,
+                None => None,
+            })
+        })
+        .await?
+        .filter(|a| a.sales_channel_id == channel.id)
+        .ok_or_else(appointment::not_found)?;
+    Ok(Json(json!({
+        "mode": appointment.mode,
+        "attendeeRestrictionType": appointment.attendee_restriction_type,
+        "videoAudioSettings": appointment.video_audio_settings,
+        "canSendRequestEmail": false,
+        "canBookAppointment": false,
+        "enableWishlist": true,
+        "bookingLink": null,
+        "appointmentName": appointment.name,
+        "salesChannelName": channel.name,
+        "apiAlias": "appointment_basic_setting",
+    })))
+}
+
+pub fn shop_page_not_found(name: &str) -> ApiError {
+    ApiError::not_found("DIGITAL_SALES_ROOMS__SHOP_PAGE_NOT_FOUND", format!("The shop page \"{name}\" does not exist."))
+}
+
+/// `GET /store-api/dsr/shop-pages/{layoutName}`: the CMS page of a shop page.
+pub async fn shop_page(ctx: ShopContext, State(app): State<App>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+    let layout = match name.as_str() {
+        "terms" => "tos".to_owned(),
+        other => other.to_owned(),
+    };
+    let found = app
+        .db
+        .call(move |conn| {
+            let page_id: Option<String> = conn
+                .query_row("SELECT cms_page_id FROM dsr_shop_page WHERE layout_name = ?1 OR cms_page_id = ?1", [&layout], |r| r.get(0))
+                .optional()?;
+            let Some(page_id) = page_id else { return Ok(Ok(None)) };
+            Ok(page::load(conn, &ctx, &page_id, &Resolve { category_id: None, listing: None }))
+        })
+        .await??;
+    found.map(Json).ok_or_else(|| shop_page_not_found(&name))
+}

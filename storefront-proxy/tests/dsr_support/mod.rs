@@ -1,0 +1,274 @@
+//! A real hub and a real storefront-proxy on port 0 over a SQLite file in a temp dir,
+//! with the calls a guide and attendees make, for the `dsr_*` suites.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use protocol::action::Action;
+use protocol::frame::{ClientFrame, Event, ServerFrame};
+use reqwest::Method;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+pub const SECRET: &str = "dsr-test-secret";
+pub const KEY: &str = "SWSCSALESROOMDEMO000000000";
+
+pub struct Live {
+    pub base: String,
+    pub http: reqwest::Client,
+    pub dir: tempfile::TempDir,
+}
+
+pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Starts a hub and the proxy (seeded with the demo) in a fresh temp dir.
+pub async fn start() -> Live {
+    let dir = tempfile::tempdir().unwrap();
+    let hub_config = hub::Config {
+        bind: [127, 0, 0, 1].into(),
+        port: 0,
+        data_dir: dir.path().join("hub"),
+        secret: Some(SECRET.into()),
+        heartbeat_secs: 15,
+        send_queue: 64,
+        retained_events: 256,
+        redis_url: None,
+        livekit_url: None,
+        livekit_api_key: None,
+        livekit_api_secret: None,
+    };
+    let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hub_port = hub_listener.local_addr().unwrap().port();
+    tokio::spawn(hub::Hub::open(hub_config, SECRET.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let base = format!("http://127.0.0.1:{port}");
+    let config = storefront_proxy::Config {
+        bind: [127, 0, 0, 1].into(),
+        port,
+        hub_port,
+        hub_url: None,
+        public_hub_url: None,
+        hub_secret: Some(SECRET.into()),
+        data_dir: dir.path().to_path_buf(),
+        shop_endpoint: Some(base.clone()),
+        shop_access_token: Some(KEY.into()),
+        upstream_url: None,
+        livekit_url: None,
+        web_dist: dir.path().join("no-web-build"),
+    };
+    let app = storefront_proxy::App::open(config).await.unwrap();
+    tokio::spawn(async move { axum::serve(listener, app.router()).await });
+    Live { base, http: reqwest::Client::new(), dir }
+}
+
+/// Who calls: the headers of a store or admin call.
+#[derive(Clone, Debug)]
+pub enum As {
+    /// Only the access key (store API) or nothing (admin API).
+    Nobody,
+    /// A store context token.
+    Store(String),
+    /// An admin bearer token.
+    Guide(String),
+}
+
+impl Live {
+    /// A call; store API paths get the access key. Answers status, JSON body, headers.
+    pub async fn call(&self, method: Method, path: &str, who: &As, body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if path.starts_with("/store-api") {
+            request = request.header("sw-access-key", KEY);
+        }
+        match who {
+            As::Nobody => {}
+            As::Store(token) => request = request.header("sw-context-token", token),
+            As::Guide(bearer) => request = request.header("authorization", format!("Bearer {bearer}")),
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(if text.is_empty() { Value::Null } else { Value::String(text) }), headers)
+    }
+
+    pub async fn get(&self, path: &str, who: &As) -> (u16, Value) {
+        let (status, body, _) = self.call(Method::GET, path, who, None).await;
+        (status, body)
+    }
+
+    pub async fn post(&self, path: &str, who: &As, body: Value) -> (u16, Value) {
+        let (status, body, _) = self.call(Method::POST, path, who, Some(body)).await;
+        (status, body)
+    }
+
+    pub async fn patch(&self, path: &str, who: &As, body: Value) -> (u16, Value) {
+        let (status, body, _) = self.call(Method::PATCH, path, who, Some(body)).await;
+        (status, body)
+    }
+
+    /// A raw body (for malformed JSON).
+    pub async fn send_raw(&self, method: Method, path: &str, who: &As, raw: &str) -> (u16, Value) {
+        let mut request = self.http.request(method, format!("{}{path}", self.base)).header("content-type", "application/json").body(raw.to_owned());
+        if path.starts_with("/store-api") {
+            request = request.header("sw-access-key", KEY);
+        }
+        match who {
+            As::Nobody => {}
+            As::Store(token) => request = request.header("sw-context-token", token),
+            As::Guide(bearer) => request = request.header("authorization", format!("Bearer {bearer}")),
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn admin_token(&self) -> String {
+        let (status, body) = self
+            .post("/api/oauth/token", &As::Nobody, json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body["access_token"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn appointment_id(&self, guide: &As, path: &str) -> String {
+        let (status, body) = self
+            .post("/api/search/dsr-appointment", guide, json!({"filter": [{"type": "equals", "field": "presentationPath", "value": path}]}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body["data"][0]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Joins as guide; answers the join response.
+    pub async fn join_as_guide(&self, guide: &As, appointment_id: &str) -> Value {
+        let (status, body) = self.post(&format!("/api/_action/dsr/appointment/{appointment_id}/join-as-guide"), guide, json!({})).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    /// Joins `path` as a client (with `who`'s session, if any); answers the join response.
+    pub async fn join_as_client(&self, path: &str, who: &As, name: &str) -> Value {
+        let (status, body) = self.post(&format!("/store-api/dsr/appointment/{path}/join-as-client"), who, json!({"attendeeName": name})).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    /// The demo customer's session.
+    pub async fn customer_login(&self) -> String {
+        let (status, body, headers) = self
+            .call(Method::POST, "/store-api/account/login", &As::Nobody, Some(json!({"username": "demo@example.com", "password": "salesroom"})))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned()
+    }
+
+    /// Ids of `n` active main products of the catalogue.
+    pub async fn product_ids(&self, n: usize) -> Vec<String> {
+        let (status, body) = self.post("/store-api/product", &As::Nobody, json!({"limit": n, "filter": [{"type": "equals", "field": "childCount", "value": 0}]})).await;
+        assert_eq!(status, 200, "{body}");
+        body["elements"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_owned()).collect()
+    }
+
+    /// The presentation structure an attendee sees.
+    pub async fn structure(&self, who: &As) -> Value {
+        let (status, body) = self.get("/store-api/dsr/appointment/presentation", who).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    /// The SQLite file, for checking what was stored (or breaking it on purpose).
+    pub fn db(&self) -> rusqlite::Connection {
+        let conn = rusqlite::Connection::open(self.dir.path().join("shop.sqlite")).unwrap();
+        conn.busy_timeout(Duration::from_secs(5)).unwrap();
+        conn
+    }
+}
+
+pub fn token_of(join: &Value) -> As {
+    As::Store(join["newContextToken"].as_str().unwrap().to_owned())
+}
+
+/// Asserts Shopware's error shape with `status` and `code`.
+pub fn assert_error(body: &Value, status: u16, code: &str) {
+    let error = &body["errors"][0];
+    assert_eq!(error["status"], status.to_string(), "{body}");
+    assert_eq!(error["code"], code, "{body}");
+    assert!(error["title"].is_string() && error["detail"].is_string(), "{body}");
+}
+
+/// Opens the hub socket of a join response and reads past the welcome.
+pub async fn connect(live: &Live, join: &Value) -> Socket {
+    let url = format!("{}/ws?token={}", live.base.replace("http://", "ws://"), join["hubToken"].as_str().unwrap());
+    let mut request = url.into_client_request().unwrap();
+    request.headers_mut().insert("sec-websocket-protocol", "salesroom.v1.json".parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let hello = serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap();
+    socket.send(Message::text(hello)).await.unwrap();
+    loop {
+        if let ServerFrame::Welcome { .. } = next_frame(&mut socket).await {
+            return socket;
+        }
+    }
+}
+
+pub async fn next_frame(socket: &mut Socket) -> ServerFrame {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("no frame in time").unwrap().unwrap();
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
+/// The next event that `pick` accepts (others are skipped).
+pub async fn wait_for<T>(socket: &mut Socket, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
+    loop {
+        if let ServerFrame::Event { event, .. } = next_frame(socket).await {
+            if let Some(found) = pick(&event) {
+                return found;
+            }
+        }
+    }
+}
+
+pub async fn send_action(socket: &mut Socket, action: Action) {
+    let frame = ClientFrame::Action { r#ref: Some(1), action };
+    socket.send(Message::text(serde_json::to_string(&frame).unwrap())).await.unwrap();
+}
+
+/// The client grants the guides cart access and waits until the hub applied it.
+pub async fn grant_cart_permission(socket: &mut Socket) {
+    send_action(socket, Action::SetCartPermission { granted: true }).await;
+    wait_for(socket, |e| matches!(e, Event::CartPermissionChanged { .. }).then_some(())).await;
+}
+
+/// The reference document: where `SALESROOM_REFERENCE` says, else the copy of
+/// `shared/reference/dsr-openapi.json` kept in `tests/reference/`.
+pub fn reference() -> Value {
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates: Vec<std::path::PathBuf> = std::env::var_os("SALESROOM_REFERENCE")
+        .map(std::path::PathBuf::from)
+        .into_iter()
+        .chain([crate_dir.join("tests/reference/dsr-openapi.json")])
+        .collect();
+    let path = candidates.iter().find(|p| p.is_file()).unwrap_or_else(|| panic!("the reference document is in none of {candidates:?}"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Asserts that `instance` validates against schema `name` of `api` (`storeApi`,
+/// `adminApi`) of the reference.
+pub fn assert_valid(reference: &Value, api: &str, name: &str, instance: &Value) {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "components": { "schemas": reference[api]["schemas"] },
+        "$ref": format!("#/components/schemas/{name}"),
+    });
+    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
+    let errors: Vec<String> = validator.iter_errors(instance).map(|e| format!("{} at {}: {e}", e.schema_path(), e.instance_path())).take(10).collect();
+    assert!(errors.is_empty(), "{name} does not validate:\n{}\n", errors.join("\n"));
+}
