@@ -34,6 +34,7 @@ pub fn admin_routes() -> Router<App> {
         .route("/search/dsr-appointment-attendee", post(search::attendees))
         .route("/search/dsr-attendee-product-collection", post(search::collections))
         .route("/search/product", post(search::products))
+        .route("/search/order-customer", post(search::order_customers))
         .route("/dsr-attendee-product-collection", get(search::list_collections).post(search::create_collection))
         .route(
             "/dsr-attendee-product-collection/{id}",

@@ -339,3 +339,27 @@ async fn the_guide_edits_a_cart_only_with_permission_and_widgets_add_up() {
     assert_eq!(status, 404);
     assert_error(&body, 404, "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND");
 }
+
+#[tokio::test]
+async fn the_guide_finds_who_ordered() {
+    let Room { live, guide, .. } = room().await;
+    let customer = As::Store(live.customer_login().await);
+    let product = live.product_ids(1).await.remove(0);
+    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &customer, json!({"items": [{"type": "product", "referencedId": product}]})).await;
+    assert_eq!(status, 200, "{cart}");
+    let (status, order) = live.post("/store-api/checkout/order", &customer, json!({"tos": true})).await;
+    assert_eq!(status, 200, "{order}");
+    let customer_id = order["orderCustomer"]["customerId"].as_str().unwrap().to_owned();
+
+    let criteria = json!({"filter": [{"type": "equalsAny", "field": "customerId", "value": [customer_id]}], "associations": {"order": {}}});
+    let (status, found) = live.post("/api/search/order-customer", &guide, criteria).await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["total"], 1);
+    assert_eq!(found["data"][0]["email"], "demo@example.com");
+    assert_eq!(found["data"][0]["order"]["orderNumber"], order["orderNumber"]);
+
+    let (status, body) = live.post("/api/search/order-customer", &guide, json!({"filter": [{"type": "equals", "field": "password", "value": "x"}]})).await;
+    assert_eq!(status, 400, "fields outside the list are refused: {body}");
+    let (status, _) = live.post("/api/search/order-customer", &customer, json!({})).await;
+    assert_eq!(status, 401, "a store context is no admin");
+}

@@ -123,6 +123,7 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
         (Method::POST, "/api/search/dsr-appointment-attendee".into(), json!({}), OK),
         (Method::POST, "/api/search/dsr-attendee-product-collection".into(), json!({}), OK),
         (Method::POST, "/api/search/product".into(), json!({"limit": 1}), OK),
+        (Method::POST, "/api/search/order-customer".into(), json!({"limit": 1}), OK),
         (Method::GET, "/api/dsr-attendee-product-collection".into(), json!(null), OK),
         (Method::POST, "/api/dsr-attendee-product-collection".into(), json!({"attendeeId": attendee, "productId": product, "alias": "liked"}), NO_CONTENT),
         (Method::GET, format!("/api/dsr-attendee-product-collection/{}", "f".repeat(32)), json!(null), Expect(404, Some("FRAMEWORK__ENTITY_NOT_FOUND"))),

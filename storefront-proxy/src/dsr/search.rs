@@ -1,6 +1,7 @@
 //! The guide's entity searches and the attendee product collection resource:
 //! `POST /api/search/dsr-appointment-attendee`, `/api/search/dsr-attendee-product-collection`,
-//! `/api/search/product` (Shopware criteria, see `admin::search`) and
+//! `/api/search/product`, `/api/search/order-customer` (Shopware criteria, see
+//! `admin::search`) and
 //! `/api/dsr-attendee-product-collection[/{id}]` (GET, POST, PATCH, DELETE).
 
 use std::collections::HashMap;
@@ -374,4 +375,84 @@ pub async fn delete_collection(_: AdminUser, State(app): State<App>, Path(id): P
     let changed = change_collections(&app, &attendee_id, vec![(alias, product_id, false)]).await?;
     publish_changes(&app, &attendee, changed).await;
     Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+fn order_customer_field(name: &str) -> Option<Field> {
+    use Kind::*;
+    match name {
+        "id" => column("o.order_customer_id", Id),
+        "orderId" | "order.id" => column("o.id", Id),
+        "customerId" | "customer.id" => column("o.customer_id", Id),
+        "email" => column("o.customer_email", Text),
+        "firstName" => column("o.customer_first_name", Text),
+        "lastName" => column("o.customer_last_name", Text),
+        "customerNumber" => column("o.customer_number", Text),
+        "createdAt" | "order.orderDateTime" => column("o.order_date_time", Date),
+        "order.orderNumber" => column("o.order_number", Text),
+        "order.amountTotal" => column("o.amount_total", Number),
+        _ => None,
+    }
+}
+
+const ORDER_CUSTOMERS: Entity = Entity {
+    name: "order_customer",
+    from: "FROM shop_order o WHERE 1",
+    id: "o.order_customer_id",
+    order: "o.order_date_time DESC, o.id",
+    field: order_customer_field,
+};
+
+/// `POST /api/search/order-customer` (association `order`): who ordered what, e.g.
+/// filtered by the customer ids of an appointment's attendees.
+pub async fn order_customers(_: AdminUser, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+    let criteria = search::parse(&params, &ORDER_CUSTOMERS)?;
+    let with_order = criteria.wants("order");
+    let body = app
+        .db
+        .call(move |conn| {
+            let (ids, total) = search::select(conn, &ORDER_CUSTOMERS, &criteria)?;
+            let mut statement = conn.prepare_cached(
+                "SELECT order_customer_id, id, customer_id, customer_email, customer_first_name, customer_last_name, customer_number,
+                        customer_salutation_id, customer_title, customer_company, created_at, order_number, order_date_time,
+                        amount_total, amount_net, shipping_total, state
+                 FROM shop_order WHERE order_customer_id IN (SELECT value FROM json_each(?1))",
+            )?;
+            let mut rows: HashMap<String, Value> = statement
+                .query_map([json_ids(&ids)], |r| {
+                    let id: String = r.get(0)?;
+                    let order_id: String = r.get(1)?;
+                    let mut customer = json!({
+                        "id": id,
+                        "orderId": order_id,
+                        "customerId": r.get::<_, Option<String>>(2)?,
+                        "email": r.get::<_, String>(3)?,
+                        "firstName": r.get::<_, String>(4)?,
+                        "lastName": r.get::<_, String>(5)?,
+                        "customerNumber": r.get::<_, Option<String>>(6)?,
+                        "salutationId": r.get::<_, Option<String>>(7)?,
+                        "title": r.get::<_, Option<String>>(8)?,
+                        "company": r.get::<_, Option<String>>(9)?,
+                        "createdAt": r.get::<_, String>(10)?,
+                        "apiAlias": "order_customer",
+                    });
+                    if with_order {
+                        customer["order"] = json!({
+                            "id": order_id,
+                            "orderNumber": r.get::<_, String>(11)?,
+                            "orderDateTime": r.get::<_, String>(12)?,
+                            "amountTotal": r.get::<_, f64>(13)?,
+                            "amountNet": r.get::<_, f64>(14)?,
+                            "shippingTotal": r.get::<_, f64>(15)?,
+                            "stateMachineState": { "technicalName": r.get::<_, String>(16)?, "apiAlias": "state_machine_state" },
+                            "apiAlias": "order",
+                        });
+                    }
+                    Ok((id, customer))
+                })?
+                .collect::<Result<_, _>>()?;
+            let data = ids.iter().filter_map(|id| rows.remove(id)).collect();
+            Ok(search::result(total, data))
+        })
+        .await?;
+    Ok(Json(body))
 }
