@@ -14,7 +14,7 @@ use crate::catalog::criteria;
 use crate::context::settings::{load_countries, load_salutations};
 use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
-use crate::storage::translation;
+use crate::storage::translation::{self, LanguageChain};
 use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
 use crate::store_api::{search_result, RequestParams};
 
@@ -201,14 +201,20 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str, only: Optio
             }))
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    with_references(conn, &ctx.languages, rows)
+}
+
+/// Adds `country` (without its states), `countryState` and `salutation` to addresses
+/// (customer or order addresses) that carry their ids.
+pub fn with_references(conn: &Connection, languages: &LanguageChain, rows: Vec<Value>) -> rusqlite::Result<Vec<Value>> {
     if rows.is_empty() {
         return Ok(rows);
     }
-    let countries = load_countries(conn, &ctx.languages, None, true)?;
-    let salutations = load_salutations(conn, &ctx.languages)?;
+    let countries = load_countries(conn, languages, None, true)?;
+    let salutations = load_salutations(conn, languages)?;
     const NAME: &[(&str, &str)] = &[("name", "name")];
     let state_ids: Vec<String> = rows.iter().filter_map(|r| r["countryStateId"].as_str().map(str::to_owned)).collect();
-    let state_names = translation::load(conn, "country_state_translation", "country_state_id", NAME, &state_ids, &ctx.languages)?;
+    let state_names = translation::load(conn, "country_state_translation", "country_state_id", NAME, &state_ids, languages)?;
     Ok(rows
         .into_iter()
         .map(|mut address| {
@@ -218,8 +224,7 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str, only: Optio
                 .and_then(|states| states.iter().find(|s| s["id"] == address["countryStateId"]))
                 .cloned()
                 .map(|mut state| {
-                    let names = translation::get(&state_names, state["id"].as_str().unwrap_or_default(), NAME);
-                    state["name"] = names["name"].clone();
+                    state["name"] = translation::get(&state_names, state["id"].as_str().unwrap_or_default(), NAME)["name"].clone();
                     state
                 })
                 .unwrap_or(Value::Null);

@@ -14,11 +14,10 @@ use crate::app::App;
 use crate::catalog::criteria::{self, Expr, Field, Kind, Sql};
 use crate::checkout::methods;
 use crate::context::session::LIVE_VERSION_ID;
-use crate::context::settings::{load_countries, load_currencies, load_salutations};
+use crate::context::settings::{load_currencies, load_salutations};
 use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
 use crate::storage::json_ids;
-use crate::storage::translation;
 use crate::store_api::{search_result, RequestParams};
 
 /// Transaction states from which the customer may still choose another payment method.
@@ -68,36 +67,7 @@ fn addresses(conn: &Connection, ctx: &ShopContext, order_id: &str) -> rusqlite::
             }))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    if rows.is_empty() {
-        return Ok(rows);
-    }
-    let countries = load_countries(conn, &ctx.languages, None, true)?;
-    let salutations = load_salutations(conn, &ctx.languages)?;
-    const NAME: &[(&str, &str)] = &[("name", "name")];
-    let state_ids: Vec<String> = rows.iter().filter_map(|r| r["countryStateId"].as_str().map(str::to_owned)).collect();
-    let state_names = translation::load(conn, "country_state_translation", "country_state_id", NAME, &state_ids, &ctx.languages)?;
-    Ok(rows
-        .into_iter()
-        .map(|mut address| {
-            let mut country = countries.iter().find(|c| c["id"] == address["countryId"]).cloned().unwrap_or(Value::Null);
-            let state = country["states"]
-                .as_array()
-                .and_then(|states| states.iter().find(|s| s["id"] == address["countryStateId"]))
-                .cloned()
-                .map(|mut state| {
-                    state["name"] = translation::get(&state_names, state["id"].as_str().unwrap_or_default(), NAME)["name"].clone();
-                    state
-                })
-                .unwrap_or(Value::Null);
-            if country.is_object() {
-                country["states"] = Value::Null;
-            }
-            address["country"] = country;
-            address["countryState"] = state;
-            address["salutation"] = salutations.iter().find(|s| s["id"] == address["salutationId"]).cloned().unwrap_or(Value::Null);
-            address
-        })
-        .collect())
+    crate::account::address::with_references(conn, &ctx.languages, rows)
 }
 
 /// The downloads of a line item; `granted` once the order is paid.
