@@ -1,18 +1,22 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { ConnectionStatus } from '@/components/connection-status';
 import { openConfirm } from '@/components/room/confirm';
+import { DynamicProductPage } from '@/components/room/dynamic-page';
 import { HighlightedProduct } from '@/components/room/highlighted-product';
+import { openProductModal } from '@/components/room/product-modal';
+import type { RoomSlideTools } from '@/components/room/room-cms';
 import { RoomShell } from '@/components/room/room-shell';
+import { createSlideCache, firstImageOf, slideKeyOf } from '@/components/room/slide-cache';
 import { Toolbar, ToolbarGroup } from '@/components/room/toolbar';
 import { SlideView } from '@/components/slide-view';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
 import { useRuntimeConfig } from '@/config/runtime';
-import { slideAt, slideNumber, type Slide } from '@/lib/api/presentation';
+import { currentSlideOf, getSlideData, getSlides, slideAt, slideNumber, structureReloadOf, type Slide } from '@/lib/api/presentation';
 import type { AdminSession } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { isLargeScreen } from '@/lib/room/large-screen';
@@ -40,7 +44,7 @@ interface GuideStageProps {
 const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 
 /** The guide's cockpit: lifecycle, slides and notes, view controls, participants, media, highlights. */
-export function GuideStage({ appointmentId, appointmentName, slides, hub, session, contextToken }: GuideStageProps) {
+export function GuideStage({ appointmentId, appointmentName, slides: initialSlides, hub, session, contextToken }: GuideStageProps) {
   const { t } = useTranslation();
   const config = useRuntimeConfig();
   const navigate = useNavigate();
@@ -52,6 +56,17 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
   const video = useStore(client.store, (state) => state.video);
   const { leftSidebar, rightSidebar, failed } = useStore(cockpit);
   const [switching, setSwitching] = useState(false);
+  const [slides, setSlides] = useState(initialSlides);
+  const [structureVersion, setStructureVersion] = useState(0);
+  const [slideCache] = useState(() => createSlideCache(({ pageId, sectionId }) => getSlideData(config, contextToken, pageId, sectionId)));
+  const [thumbnails, setThumbnails] = useState<Record<string, string | null>>({});
+  const slideTools = useMemo<RoomSlideTools>(
+    () => ({
+      contextToken,
+      onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
+    }),
+    [contextToken],
+  );
   const [insights] = useState(() =>
     createInsightsStore({
       cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, attendeeId),
@@ -75,9 +90,46 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         if (event.kind === 'cartPermissionChanged' && event.permission === 'granted') void insights.getState().loadCollections(event.attendeeId);
         const reload = cartToReload(event, client.store.getState().snapshot?.stateForGuides);
         if (reload) void insights.getState().loadCart(reload);
+        const structure = structureReloadOf(event);
+        if (structure) {
+          if (structure.pageId) slideCache.forget(structure.pageId);
+          setStructureVersion((version) => version + 1);
+        }
       }),
-    [client, insights],
+    [client, insights, slideCache],
   );
+
+  // The structure again after an instant listing changed it.
+  useEffect(() => {
+    if (structureVersion === 0) return;
+    let cancelled = false;
+    getSlides(config, contextToken)
+      .then((loaded) => !cancelled && setSlides(loaded))
+      .catch((error: unknown) => console.warn('could not reload the presentation structure', error));
+    return () => {
+      cancelled = true;
+    };
+  }, [config, contextToken, structureVersion]);
+
+  // Every slide loads in the background, one after the other: the thumbnails, and switches show at once.
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      for (const slide of slides) {
+        if (cancelled) return;
+        const key = { pageId: slide.groupId, sectionId: slide.sectionId };
+        try {
+          const data = await slideCache.load(key);
+          if (!cancelled) setThumbnails((known) => ({ ...known, [slideKeyOf(key)]: firstImageOf(data) ?? null }));
+        } catch {
+          // The slide shows its own error when it is switched to.
+        }
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [slides, slideCache]);
 
   // After each (re)connect: the likes so far and the carts the guide may see.
   const welcomed = connection === 'connected' || connection === 'reconnected';
@@ -94,6 +146,13 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
   }, [welcomed, client, insights]);
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
+  const alias = all?.currentSlideAlias ?? 0;
+  const pageId = all?.currentPageId ?? null;
+  const sectionId = all?.currentSectionId ?? null;
+  const current = useMemo(
+    () => currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
+    [slides, alias, pageId, sectionId],
+  );
   const previous = slideAt(slides, number - 1);
   const next = slideAt(slides, number + 1);
   const live = connection === 'connected' || connection === 'reconnected';
@@ -119,7 +178,7 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
     await act(() =>
       client.sendAction({
         key: 'switchSlide',
-        payload: { pageId: slide.cmsPageId, sectionId: slide.sectionId, slideAlias: slide.index },
+        payload: { pageId: slide.groupId, sectionId: slide.sectionId, slideAlias: slide.index },
       }),
     );
     setSwitching(false);
@@ -295,7 +354,7 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
       header={header}
       toolbar={toolbar}
       left={
-        leftSidebar ? <SlideNavigator slides={slides} current={number} disabled={!canAct || switching} onSelect={switchTo} /> : undefined
+        leftSidebar ? <SlideNavigator slides={slides} current={number} thumbnails={thumbnails} disabled={!canAct || switching} onSelect={switchTo} /> : undefined
       }
       right={
         rightSidebar ? (
@@ -316,7 +375,8 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
       <div className={`guide-stage guide-stage--${viewControl}`}>
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
-        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={slideAt(slides, number)} />
+        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={slideCache} tools={slideTools} />
+        {all?.currentDynamicPage?.productId && <DynamicProductPage productId={all.currentDynamicPage.productId} tools={slideTools} />}
         {all?.currentGuideProductId && (
           <HighlightedProduct
             productId={all.currentGuideProductId}

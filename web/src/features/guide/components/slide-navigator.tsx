@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { slideKeyOf } from '@/components/room/slide-cache';
 import type { Slide } from '@/lib/api/presentation';
 
 function noteText(note: NonNullable<Slide['notes']>[number]): string {
@@ -7,15 +8,21 @@ function noteText(note: NonNullable<Slide['notes']>[number]): string {
   return typeof value === 'string' ? value.replace(/<[^>]*>/g, ' ').trim() : '';
 }
 
+const thumbnailOf = (thumbnails: Record<string, string | null>, slide: Slide) =>
+  thumbnails[slideKeyOf({ pageId: slide.groupId, sectionId: slide.sectionId })] ?? undefined;
+
 /** The slides of the presentation as a list to jump to, and the current slide's notes. */
 export function SlideNavigator({
   slides,
   current,
+  thumbnails = {},
   disabled,
   onSelect,
 }: {
   slides: Slide[];
   current: number;
+  /** The first picture of each loaded slide by page/section (null: it has none). */
+  thumbnails?: Record<string, string | null>;
   disabled: boolean;
   onSelect: (slide: Slide) => void;
 }) {
@@ -36,10 +43,16 @@ export function SlideNavigator({
               disabled={disabled}
               onClick={() => onSelect(slide)}
             >
-              <span className="slide-thumb__number" aria-hidden="true">
-                {slide.index}
+              <span className="slide-thumb__picture" aria-hidden="true">
+                {thumbnailOf(thumbnails, slide) ? <img src={thumbnailOf(thumbnails, slide)} alt="" loading="lazy" /> : <span className="slide-thumb__number">{slide.index}</span>}
               </span>
-              <span className="slide-thumb__name">{nameOf(slide)}</span>
+              <span className="slide-thumb__text">
+                <span className="slide-thumb__index" aria-hidden="true">
+                  {slide.index}
+                </span>
+                <span className="slide-thumb__name">{nameOf(slide)}</span>
+                {slide.isInstantListing && <span className="badge">{t('cockpit.instantListing')}</span>}
+              </span>
             </button>
           </li>
         ))}
