@@ -154,8 +154,9 @@ function RoomProductListing({ slot }: CmsElementProps) {
 }
 
 function RoomProductName({ slot }: CmsElementProps) {
-  const product = dataOf<{ product?: Product }>(slot).product;
-  return product ? <h3 className="buy-box__name">{nameOf(product)}</h3> : null;
+  const data = dataOf<{ product?: Product; content?: unknown }>(slot);
+  const content = data.product ? nameOf(data.product) : typeof data.content === 'string' ? data.content : configOf(slot, 'content');
+  return typeof content === 'string' && content ? <h3 className="buy-box__name">{content}</h3> : null;
 }
 
 /** The product detail slide's buy box: price and the room's own actions instead of the shop's form. */

@@ -1,0 +1,114 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startServers, type Servers } from './global-setup';
+
+/*
+ * The slides' content in the room: a guide and a guest in their own browser contexts.
+ * The guide starts the appointment, so this spec runs on its own fresh servers.
+ */
+
+let servers: Servers;
+
+test.use({ actionTimeout: 15_000 });
+
+test.beforeAll(async () => {
+  servers = await startServers();
+});
+
+test.afterAll(async () => {
+  await servers?.teardown();
+});
+
+async function newPage(browser: Browser, viewport = { width: 1440, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: servers.origin, viewport });
+  return context.newPage();
+}
+
+async function joinAsGuest(page: Page, name: string): Promise<void> {
+  await page.goto('/presentation/demo/prejoin');
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel(/privacy policy/).check();
+  await page.getByRole('button', { name: 'Join' }).click();
+  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
+}
+
+async function logInAsGuide(page: Page): Promise<void> {
+  await page.goto('/guide/demo/login');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('shopware');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+}
+
+/** The number of the slide a page shows, once its content is there. */
+async function shownSlide(page: Page): Promise<string | null> {
+  return page.getByTestId('slide').getAttribute('data-slide-index');
+}
+
+test('the attendee sees each slide the guide shows, with its content, products, likes and instant listings', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const ada = await newPage(browser);
+  await joinAsGuest(ada, 'Ada Guest');
+  const guide = await newPage(browser);
+  await logInAsGuide(guide);
+  await guide.getByRole('button', { name: 'Start presentation' }).click();
+  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  await expect(ada).toHaveURL(/\/presentation\/demo$/);
+
+  const guideSlide = guide.getByTestId('slide');
+  const adaSlide = ada.getByTestId('slide');
+  await expect(adaSlide.getByTestId('slide-content')).toBeVisible();
+  await expect(adaSlide).toHaveAttribute('data-slide-index', '1');
+
+  await test.step('the guide navigates by thumbnails with the slide notes beside them', async () => {
+    const navigator = guide.locator('.slide-navigator');
+    await expect(navigator.getByRole('button', { name: /^Slide \d+: / }).first()).toBeVisible();
+    await expect(navigator.getByRole('region', { name: 'Slide notes' })).toContainText('No notes for this slide.');
+    // Thumbnails carry the slide's first picture once the slides are loaded.
+    await expect(navigator.locator('.slide-thumb__picture img').first()).toBeVisible();
+  });
+
+  await test.step('ten slide changes, each with its content on both screens', async () => {
+    const next = guide.getByRole('button', { name: 'Next slide' });
+    const previous = guide.getByRole('button', { name: 'Previous slide' });
+    let forward = true;
+    for (let change = 0; change < 10; change += 1) {
+      if (forward && (await next.isDisabled())) forward = false;
+      if (!forward && (await previous.isDisabled())) forward = true;
+      const before = Number(await shownSlide(guide));
+      await (forward ? next : previous).click();
+      const expected = String(forward ? before + 1 : before - 1);
+      await expect(guideSlide).toHaveAttribute('data-slide-index', expected);
+      await expect(adaSlide).toHaveAttribute('data-slide-index', expected);
+      await expect(adaSlide).toHaveAttribute('aria-busy', 'false');
+      await expect(adaSlide.getByTestId('slide-content')).toBeVisible();
+      await expect(adaSlide.getByTestId('slide-position')).toHaveText(`Slide ${expected}`);
+      // Something of the slide's own content shows: a text, an image or a product.
+      await expect(adaSlide.locator('.cms-element').first()).toBeVisible();
+    }
+  });
+
+  await test.step("a product slide's product opens the product modal and can be liked", async () => {
+    // The first slide with products.
+    const thumbs = guide.locator('.slide-navigator').getByRole('button', { name: /^Slide \d+: / });
+    const count = await thumbs.count();
+    let found = false;
+    for (let index = 0; index < count && !found; index += 1) {
+      await thumbs.nth(index).click();
+      await expect(adaSlide).toHaveAttribute('data-slide-index', String(index + 1));
+      await expect(adaSlide).toHaveAttribute('aria-busy', 'false');
+      found = (await adaSlide.getByTestId('room-product').count()) > 0;
+    }
+    expect(found).toBe(true);
+    const product = adaSlide.getByTestId('room-product').first();
+    const name = (await product.getAttribute('aria-label')) ?? (await product.locator('.buy-box__name').textContent()) ?? '';
+    await product.getByRole('button', { name: /^Details/ }).first().click();
+    const modal = ada.getByRole('dialog');
+    await expect(modal).toBeVisible();
+    await modal.getByRole('button', { name: /^Like / }).click();
+    await expect(modal.getByRole('button', { name: /^Remove the like from / })).toHaveAttribute('aria-pressed', 'true');
+    await ada.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect(ada.getByTestId('count-likes')).toHaveText('1');
+    expect(name).not.toBe('');
+  });
+});
