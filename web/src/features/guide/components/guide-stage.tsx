@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
@@ -22,11 +22,16 @@ import { useLocalePath } from '@/lib/i18n';
 import { isLargeScreen } from '@/lib/room/large-screen';
 import type { HubSession } from '@/lib/realtime/client';
 import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
+import { createInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi, type ListingLayout } from '../api/room-admin';
 import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes } from '../api/attendees';
 import { endAppointment, startAppointment } from '../api/lifecycle';
 import { loadAdminSession } from '../stores/admin-session';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
 import { cartToReload, createInsightsStore, type InsightsState } from '../stores/insights';
+import { createInstantListingStore } from '../stores/instant-listing';
+import { createWidgetsStore } from '../stores/widgets';
+import { InstantListingEditor } from './instant-listing-editor';
+import { WidgetsPanel } from './widgets-panel';
 import { openBroadcastSetup } from './broadcast-setup';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { openProductHighlighter } from './product-highlighter';
@@ -60,6 +65,41 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
   const [structureVersion, setStructureVersion] = useState(0);
   const [slideCache] = useState(() => createSlideCache(({ pageId, sectionId }) => getSlideData(config, contextToken, pageId, sectionId)));
   const [thumbnails, setThumbnails] = useState<Record<string, string | null>>({});
+  const [showWidgets, setShowWidgets] = useState(false);
+  const [goToSlide, setGoToSlide] = useState<number | null>(null);
+  const [widgets] = useState(() => createWidgetsStore(widgetsApi(config, () => loadAdminSession() ?? session, appointmentId)));
+  const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
+  const listingLayout = useMemo<ListingLayout | null>(() => {
+    const template = slides.find((slide) => slide.isInstantListing);
+    return template ? { pageId: template.cmsPageId, slideId: template.sectionId } : null;
+  }, [slides]);
+  const [listing] = useState(() =>
+    createInstantListingStore({
+      async create(draft) {
+        if (!layoutRef.current) throw new Error('no listing layout');
+        const index = await createInstantListing(config, loadAdminSession() ?? session, appointmentId, {
+          productIds: draft.products.map((product) => product.id),
+          pageName: draft.name.trim() || null,
+          currentPageGroupId: currentRef.current?.groupId ?? null,
+          layout: layoutRef.current,
+        });
+        // The new slide is shown once the structure has it.
+        if (index) setGoToSlide(index);
+        setStructureVersion((version) => version + 1);
+      },
+      async update(draft) {
+        if (!layoutRef.current) throw new Error('no listing layout');
+        await updateInstantListing(config, loadAdminSession() ?? session, appointmentId, {
+          groupId: draft.groupId,
+          productIds: draft.products.map((product) => product.id),
+          pageName: draft.name.trim() || null,
+          layout: layoutRef.current,
+        });
+      },
+    }),
+  );
+  const listingDraft = useStore(listing, (state) => state.draft);
+  const search = useMemo(() => (term: string) => searchProducts(config, loadAdminSession() ?? session, term), [config, session]);
   const slideTools = useMemo<RoomSlideTools>(
     () => ({
       contextToken,
@@ -86,6 +126,7 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
     () =>
       client.onEvent((event) => {
         insights.getState().applyEvent(event);
+        widgets.getState().applyEvent(event);
         if (event.kind === 'cartPermissionChanged' && event.permission !== 'granted') insights.getState().forgetCart(event.attendeeId);
         if (event.kind === 'cartPermissionChanged' && event.permission === 'granted') void insights.getState().loadCollections(event.attendeeId);
         const reload = cartToReload(event, client.store.getState().snapshot?.stateForGuides);
@@ -96,7 +137,7 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
           setStructureVersion((version) => version + 1);
         }
       }),
-    [client, insights, slideCache],
+    [client, insights, slideCache, widgets],
   );
 
   // The structure again after an instant listing changed it.
@@ -153,6 +194,20 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
     () => currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
     [slides, alias, pageId, sectionId],
   );
+  const layoutRef = useRef(listingLayout);
+  layoutRef.current = listingLayout;
+  const currentRef = useRef(current);
+  currentRef.current = current;
+
+  // After publishing a new listing: to its slide, once the structure has it.
+  useEffect(() => {
+    if (goToSlide === null) return;
+    const target = slideAt(slides, goToSlide);
+    if (!target || !target.isInstantListing) return;
+    setGoToSlide(null);
+    void switchToRef.current?.(target);
+  }, [goToSlide, slides]);
+
   const previous = slideAt(slides, number - 1);
   const next = slideAt(slides, number + 1);
   const live = connection === 'connected' || connection === 'reconnected';
@@ -173,6 +228,8 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
     }
   }
 
+  const switchToRef = useRef<((slide: Slide) => Promise<void>) | null>(null);
+  switchToRef.current = switchTo;
   async function switchTo(slide: Slide) {
     setSwitching(true);
     await act(() =>
@@ -311,6 +368,34 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
         >
           {t('cockpit.highlight')}
         </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!canAct || !listingLayout || listingDraft !== null}
+          title={listingLayout ? undefined : t('instantListing.noLayout')}
+          onClick={() => listing.getState().startNew(t('instantListing.defaultName'))}
+        >
+          {t('instantListing.create')}
+        </button>
+        {current?.isInstantListing && (
+          <button
+            type="button"
+            className="button"
+            disabled={!canAct || listingDraft !== null}
+            onClick={() => {
+              const slide = current;
+              void act(async () => {
+                const products = await listingProducts(config, contextToken, slide.groupId);
+                listing.getState().edit(slide.groupId, slide.groupName, products);
+              });
+            }}
+          >
+            {t('instantListing.edit')}
+          </button>
+        )}
+        <button type="button" className="button" aria-pressed={showWidgets} onClick={() => setShowWidgets(!showWidgets)}>
+          {t('widgets.toggle')}
+        </button>
       </ToolbarGroup>
       <ToolbarGroup name="guide" label={t('cockpit.groups.guide')}>
         <button type="button" className="button" disabled={!canAct} onClick={() => openBroadcastSetup(t('cockpit.broadcastTitle'), client)}>
@@ -373,6 +458,8 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
         </p>
       )}
       <div className={`guide-stage guide-stage--${viewControl}`}>
+        {listingDraft && <InstantListingEditor store={listing} search={search} />}
+        {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={slideCache} tools={slideTools} />

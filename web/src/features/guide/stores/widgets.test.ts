@@ -30,7 +30,8 @@ describe('widgets store', () => {
     const cartChanged: Event = { kind: 'attendeeCartChanged', attendeeId: 'a', lineItemCount: 1, totalPrice: 10 };
     expect(widgetsChangedBy(cartChanged)).toEqual(['cart', 'insights']);
     expect(widgetsChangedBy({ kind: 'attendeeCollectionChanged', attendeeId: 'a', collection: 'wishlist', productId: 'p', added: true })).toEqual(['wishlist']);
-    expect(widgetsChangedBy({ kind: 'attendeeCollectionChanged', attendeeId: 'a', collection: 'liked', productId: 'p', added: true })).toEqual([]);
+    expect(widgetsChangedBy({ kind: 'attendeeCollectionChanged', attendeeId: 'a', collection: 'liked', productId: 'p', added: true })).toEqual(['wishlist']);
+    expect(widgetsChangedBy({ kind: 'attendeeCollectionChanged', attendeeId: 'a', collection: 'disliked', productId: 'p', added: true })).toEqual([]);
     expect(widgetsChangedBy({ kind: 'lockChanged', locked: true })).toEqual([]);
   });
 

@@ -23,7 +23,8 @@ export function widgetsChangedBy(event: Event): WidgetName[] {
     case 'attendeeCartChanged':
       return ['cart', 'insights'];
     case 'attendeeCollectionChanged':
-      return event.collection === 'wishlist' ? ['wishlist'] : event.collection === 'lastSeen' ? ['lastSeen'] : [];
+      // The wishlist widget counts the attendees' likes (the reference's wishlist statistics).
+      return event.collection === 'liked' || event.collection === 'wishlist' ? ['wishlist'] : event.collection === 'lastSeen' ? ['lastSeen'] : [];
     case 'attendeeRemoved':
       return ['cart', 'insights', 'wishlist', 'lastSeen'];
     case 'reload':
