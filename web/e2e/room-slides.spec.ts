@@ -111,4 +111,44 @@ test('the attendee sees each slide the guide shows, with its content, products, 
     await expect(ada.getByTestId('count-likes')).toHaveText('1');
     expect(name).not.toBe('');
   });
+
+  await test.step('an instant listing the guide creates appears for the attendee', async () => {
+    await guide.getByRole('button', { name: 'New instant listing' }).click();
+    const editor = guide.getByRole('region', { name: 'Instant listing' });
+    await editor.getByLabel('Name of the listing').fill('Ada’s picks');
+    const results = editor.getByRole('list', { name: 'Search results' });
+    await expect(results.getByRole('listitem').nth(1)).toBeVisible();
+    const names: string[] = [];
+    for (const index of [0, 1]) {
+      const row = results.getByRole('listitem').nth(index);
+      names.push((await row.getAttribute('aria-label')) ?? '');
+      await row.getByRole('button', { name: /^Add / }).click();
+    }
+    await expect(editor.getByRole('heading', { name: 'Products in the listing (2)' })).toBeVisible();
+    // Reordered before publishing: the second product first.
+    await editor.getByRole('button', { name: `Move ${names[1]} up` }).click();
+    await editor.getByRole('button', { name: 'Publish' }).click();
+    await guide.getByRole('dialog', { name: 'Publish the listing?' }).getByRole('button', { name: 'Publish now' }).click();
+    await expect(editor).toBeHidden();
+    // The guide is taken to the new slide, and the attendee follows with its products in order.
+    await expect(guideSlide.getByRole('heading', { level: 2 }).first()).toHaveText('Ada’s picks');
+    await expect(adaSlide.getByRole('heading', { level: 2 }).first()).toHaveText('Ada’s picks');
+    await expect(adaSlide.getByTestId('room-product')).toHaveCount(2);
+    await expect(adaSlide.getByTestId('room-product').first()).toHaveAttribute('aria-label', names[1]!);
+  });
+
+  await test.step("the widgets show the attendee's cart after an add to cart", async () => {
+    await guide.getByRole('button', { name: 'Widgets', exact: true }).click();
+    const cartWidget = guide.getByRole('article', { name: 'Cart statistics' });
+    await expect(cartWidget).toContainText('No products in any cart yet.');
+    const product = adaSlide.getByTestId('room-product').first();
+    const name = (await product.getAttribute('aria-label')) ?? '';
+    await product.getByRole('button', { name: `Details of ${name}` }).click();
+    const modal = ada.getByRole('dialog');
+    await modal.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(ada.getByTestId('count-cart')).toHaveText('1');
+    await expect(cartWidget).toContainText(name);
+    await expect(cartWidget.getByTestId('widget-cart-total')).toContainText('All carts:');
+    await expect(guide.getByRole('article', { name: 'Attendee insights' })).toContainText('Ada Guest');
+  });
 });

@@ -6,6 +6,11 @@ import type { Slide } from '@/lib/api/presentation';
 import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room/room-cms';
 import { slideKeyOf, type SlideCache, type SlideData } from './room/slide-cache';
 
+/** A slide's name: an instant listing is named by its page (the guide's name for it), others by their section. */
+export function slideTitle(slide: Slide): string {
+  return (slide.isInstantListing ? slide.groupName || slide.sectionName : slide.sectionName || slide.groupName) ?? '';
+}
+
 interface Shown {
   slide: Slide;
   position: string;
@@ -55,7 +60,7 @@ export function SlideView({
   const current: Shown | null = cached && slide ? { slide, position, data: cached, failed: false } : shown;
   const loading = !!slide && !!cache && !cached && (current?.slide !== slide);
   const visible = cache ? current : slide ? { slide, position, data: null, failed: false } : null;
-  const title = visible ? visible.slide.sectionName || visible.slide.groupName || t('slides.untitled') : t('slides.untitled');
+  const title = (visible && slideTitle(visible.slide)) || t('slides.untitled');
 
   return (
     <article

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { slideKeyOf } from '@/components/room/slide-cache';
+import { slideTitle } from '@/components/slide-view';
 import type { Slide } from '@/lib/api/presentation';
 
 function noteText(note: NonNullable<Slide['notes']>[number]): string {
@@ -27,7 +28,7 @@ export function SlideNavigator({
   onSelect: (slide: Slide) => void;
 }) {
   const { t } = useTranslation();
-  const nameOf = (slide: Slide) => slide.sectionName || slide.groupName || t('slides.untitled');
+  const nameOf = (slide: Slide) => slideTitle(slide) || t('slides.untitled');
   const notes = (slides.find((slide) => slide.index === current)?.notes ?? []).map(noteText).filter(Boolean);
   return (
     <div className="slide-navigator">
