@@ -74,7 +74,7 @@ export function InstantListingEditor({
     <section className="listing-editor" aria-label={t('instantListing.editorTitle')} data-testid="instant-listing-editor">
       <header className="listing-editor__header">
         <h2>{draft.groupId ? t('instantListing.editTitle') : t('instantListing.newTitle')}</h2>
-        {dirty && <span className="badge">{t('instantListing.unsaved')}</span>}
+        {dirty && <span className="slide-thumb__tag">{t('instantListing.unsaved')}</span>}
       </header>
       <label className="field">
         <span className="field__label">{t('instantListing.name')}</span>

@@ -52,7 +52,7 @@ export function SlideNavigator({
                   {slide.index}
                 </span>
                 <span className="slide-thumb__name">{nameOf(slide)}</span>
-                {slide.isInstantListing && <span className="badge">{t('cockpit.instantListing')}</span>}
+                {slide.isInstantListing && <span className="slide-thumb__tag">{t('cockpit.instantListing')}</span>}
               </span>
             </button>
           </li>
