@@ -135,6 +135,20 @@ test('the attendee sees each slide the guide shows, with its content, products, 
     await expect(adaSlide.getByRole('heading', { level: 2 }).first()).toHaveText('Ada’s picks');
     await expect(adaSlide.getByTestId('room-product')).toHaveCount(2);
     await expect(adaSlide.getByTestId('room-product').first()).toHaveAttribute('aria-label', names[1]!);
+
+    // Edited: a product removed; discarding first puts it back, publishing takes it out for everyone.
+    await guide.getByRole('button', { name: 'Edit listing' }).click();
+    await expect(editor.getByRole('heading', { name: 'Products in the listing (2)' })).toBeVisible();
+    await editor.getByRole('button', { name: `Remove ${names[0]}` }).click();
+    await editor.getByRole('button', { name: 'Discard changes' }).click();
+    await guide.getByRole('dialog', { name: 'Discard the changes?' }).getByRole('button', { name: 'Discard' }).click();
+    await expect(editor.getByRole('heading', { name: 'Products in the listing (2)' })).toBeVisible();
+    await editor.getByRole('button', { name: `Remove ${names[0]}` }).click();
+    await editor.getByRole('button', { name: 'Publish' }).click();
+    await guide.getByRole('dialog', { name: 'Publish the listing?' }).getByRole('button', { name: 'Publish now' }).click();
+    await expect(editor).toBeHidden();
+    await expect(adaSlide.getByTestId('room-product')).toHaveCount(1);
+    await expect(adaSlide.getByTestId('room-product')).toHaveAttribute('aria-label', names[1]!);
   });
 
   await test.step("the widgets show the attendee's cart after an add to cart", async () => {
