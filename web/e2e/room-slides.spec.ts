@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startServers, type Servers } from './global-setup';
 
@@ -37,6 +38,14 @@ async function logInAsGuide(page: Page): Promise<void> {
   await page.getByLabel('Password').fill('shopware');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+}
+
+/** Serious and critical axe-core findings (WCAG 2 A/AA) on the page as it is now. */
+async function severeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
 }
 
 /** The number of the slide a page shows, once its content is there. */
@@ -99,6 +108,7 @@ test('the attendee sees each slide the guide shows, with its content, products, 
       found = (await adaSlide.getByTestId('room-product').count()) > 0;
     }
     expect(found).toBe(true);
+    expect(await severeViolations(ada)).toEqual([]);
     const product = adaSlide.getByTestId('room-product').first();
     const name = (await product.getAttribute('aria-label')) ?? (await product.locator('.buy-box__name').textContent()) ?? '';
     await product.getByRole('button', { name: /^Details/ }).first().click();
@@ -125,6 +135,7 @@ test('the attendee sees each slide the guide shows, with its content, products, 
       await row.getByRole('button', { name: /^Add / }).click();
     }
     await expect(editor.getByRole('heading', { name: 'Products in the listing (2)' })).toBeVisible();
+    expect(await severeViolations(guide)).toEqual([]);
     // Reordered before publishing: the second product first.
     await editor.getByRole('button', { name: `Move ${names[1]} up` }).click();
     await editor.getByRole('button', { name: 'Publish' }).click();
@@ -162,6 +173,7 @@ test('the attendee sees each slide the guide shows, with its content, products, 
     await modal.getByRole('button', { name: 'Add to cart' }).click();
     await expect(ada.getByTestId('count-cart')).toHaveText('1');
     await expect(cartWidget).toContainText(name);
+    expect(await severeViolations(guide)).toEqual([]);
     await expect(cartWidget.getByTestId('widget-cart-total')).toContainText('All carts:');
     await expect(guide.getByRole('article', { name: 'Attendee insights' })).toContainText('Ada Guest');
   });
