@@ -4,16 +4,19 @@ import { Link, Navigate, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { LoadingOverlay } from '@/components/loading-overlay';
+import { DynamicProductPage } from '@/components/room/dynamic-page';
 import { HighlightedProduct } from '@/components/room/highlighted-product';
 import { openProductModal } from '@/components/room/product-modal';
+import type { RoomSlideTools } from '@/components/room/room-cms';
 import { RoomShell } from '@/components/room/room-shell';
+import { createSlideCache } from '@/components/room/slide-cache';
 import { Toolbar, ToolbarGroup } from '@/components/room/toolbar';
 import { SlideView } from '@/components/slide-view';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
 import { WishlistToggle } from '@/components/wishlist-toggle';
 import { useRuntimeConfig } from '@/config/runtime';
-import { getSlides, slideAt, slideNumber, type Slide } from '@/lib/api/presentation';
+import { currentSlideOf, getSlideData, getSlides, neighboursOf, slideNumber, structureReloadOf, type Slide } from '@/lib/api/presentation';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore } from '@/lib/shop/cart';
@@ -57,6 +60,10 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
   const cartCount = useStore(cartStore, (state) => cartItemCount(state.cart));
   const wishlistCount = useStore(localWishlist, (state) => state.ids.length);
   const highlighted = all?.currentGuideProductId ?? null;
+  const [slideCache] = useState(() =>
+    createSlideCache(({ pageId, sectionId }) => getSlideData(config, session.newContextToken, pageId, sectionId)),
+  );
+  const [structureVersion, setStructureVersion] = useState(0);
 
   const tools = useMemo<RoomTools>(() => {
     const cartChanged = () => {
@@ -94,6 +101,15 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
     return value;
   }, [client, collections, sidebars, session.newContextToken]);
 
+  const slideTools = useMemo<RoomSlideTools>(
+    () => ({
+      contextToken: session.newContextToken,
+      onOpen: (productId, name) => tools.openProduct(productId, name),
+      actions: (product) => <LikeToggle tools={tools} productId={product.id} name={product.name} />,
+    }),
+    [tools, session.newContextToken],
+  );
+
   // Loaded at the start and again after a reconnect, which may have skipped events.
   const reconnected = connection === 'reconnected';
   useEffect(() => {
@@ -109,8 +125,14 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         const reloads = reloadsOf(event, client.store.getState().attendeeId);
         if (reloads.cart) cartStore.getState().refresh().catch(() => undefined);
         if (reloads.collections) void collections.getState().load();
+        // A new or changed instant listing: the structure (and that page's slides) again.
+        const structure = structureReloadOf(event);
+        if (structure) {
+          if (structure.pageId) slideCache.forget(structure.pageId);
+          setStructureVersion((version) => version + 1);
+        }
       }),
-    [client, collections],
+    [client, collections, slideCache],
   );
 
   // What the guide shows counts as seen.
@@ -127,7 +149,22 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
     return () => {
       cancelled = true;
     };
-  }, [config, session]);
+  }, [config, session, structureVersion, reconnected]);
+
+  // The slides around the current one load ahead, so the next switch shows at once.
+  const alias = all?.currentSlideAlias ?? 0;
+  const pageId = all?.currentPageId ?? null;
+  const sectionId = all?.currentSectionId ?? null;
+  const current = useMemo(
+    () => currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
+    [slides, alias, pageId, sectionId],
+  );
+  useEffect(() => {
+    if (!current) return;
+    for (const slide of neighboursOf(slides, current.index)) {
+      slideCache.load({ pageId: slide.groupId, sectionId: slide.sectionId }).catch(() => undefined);
+    }
+  }, [current, slides, slideCache]);
 
   if (screen === 'waiting') return <Navigate to={localePath(`/presentation/${appointmentId}/waiting`)} replace />;
   if (screen === 'ended') return <EndScreen appointmentName={session.appointmentName} />;
@@ -184,26 +221,25 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         {all.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={all.mutedAll} layout={viewMode === 'videoGrid' ? 'grid' : 'speaker'} />
         {viewMode !== 'onlyYou' && (
-          <SlideView position={t('slides.position', { number })} slide={slideAt(slides, number)} />
+          <SlideView position={t('slides.position', { number })} slide={current} cache={slideCache} tools={slideTools} />
         )}
         {all.currentDynamicPage && (
-          <section className="dynamic-page" data-testid="dynamic-page">
-            <p>
+          <div className="dynamic-page-frame">
+            <p className="video-note">
               {t('room.dynamicPage', {
                 type: all.currentDynamicPage.productId ? t('cockpit.productPage') : all.currentDynamicPage.type,
               })}
             </p>
             {all.currentDynamicPage.productId && (
-              <HighlightedProduct
+              <DynamicProductPage
                 productId={all.currentDynamicPage.productId}
-                contextToken={session.newContextToken}
-                onOpen={(name) => all.currentDynamicPage?.productId && tools.openProduct(all.currentDynamicPage.productId, name)}
-                actions={(name) =>
+                tools={slideTools}
+                fallbackActions={(name) =>
                   all.currentDynamicPage?.productId ? <LikeToggle tools={tools} productId={all.currentDynamicPage.productId} name={name} large /> : null
                 }
               />
             )}
-          </section>
+          </div>
         )}
         {highlighted && (
           <HighlightedProduct

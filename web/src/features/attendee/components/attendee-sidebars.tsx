@@ -15,7 +15,7 @@ import { LikeToggle } from './like-toggle';
 import type { RoomTools } from './room-tools';
 
 /** Where the cart sidebar's checkout button leads, in the same tab and the attendee's shop context. */
-export const CHECKOUT_PATH = '/checkout/cart';
+export const CHECKOUT_PATH = '/checkout';
 
 function LikeList({ tools }: { tools: RoomTools }) {
   const { t } = useTranslation();

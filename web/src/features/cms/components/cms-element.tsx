@@ -32,9 +32,9 @@ export function resolveElement(
 }
 
 export function CmsElement({ slot, block }: CmsElementProps) {
-  const { elements } = useCmsContext();
+  const { elements, unsupported: Unsupported } = useCmsContext();
   const Element = resolveElement(slot.type, elements);
-  if (!Element) return <Unresolved component={componentName('element', slot.type)} />;
+  if (!Element) return Unsupported ? <Unsupported type={slot.type} /> : <Unresolved component={componentName('element', slot.type)} />;
   return (
     <div className={`cms-element cms-element--${slot.type}`} data-element-type={slot.type}>
       <Element slot={slot} block={block} />

@@ -16,6 +16,8 @@ export interface CmsRenderContext {
   elements: Partial<Record<string, ComponentType<CmsElementProps>>>;
   /** The category whose page this is, for its product listing. */
   categoryId?: string;
+  /** Stands in for an element type nobody renders (the room says it is not supported); default: Unresolved. */
+  unsupported?: ComponentType<{ type: string }>;
 }
 
 export const CmsContext = createContext<CmsRenderContext>({ elements: {} });

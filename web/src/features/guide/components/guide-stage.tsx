@@ -1,28 +1,37 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { ConnectionStatus } from '@/components/connection-status';
 import { openConfirm } from '@/components/room/confirm';
+import { DynamicProductPage } from '@/components/room/dynamic-page';
 import { HighlightedProduct } from '@/components/room/highlighted-product';
+import { openProductModal } from '@/components/room/product-modal';
+import type { RoomSlideTools } from '@/components/room/room-cms';
 import { RoomShell } from '@/components/room/room-shell';
+import { createSlideCache, firstImageOf, slideKeyOf } from '@/components/room/slide-cache';
 import { Toolbar, ToolbarGroup } from '@/components/room/toolbar';
 import { SlideView } from '@/components/slide-view';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
 import { useRuntimeConfig } from '@/config/runtime';
-import { slideAt, slideNumber, type Slide } from '@/lib/api/presentation';
+import { currentSlideOf, getSlideData, getSlides, slideAt, slideNumber, structureReloadOf, type Slide } from '@/lib/api/presentation';
 import type { AdminSession } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { isLargeScreen } from '@/lib/room/large-screen';
 import type { HubSession } from '@/lib/realtime/client';
 import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
+import { createInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi, type ListingLayout } from '../api/room-admin';
 import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes } from '../api/attendees';
 import { endAppointment, startAppointment } from '../api/lifecycle';
 import { loadAdminSession } from '../stores/admin-session';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
 import { cartToReload, createInsightsStore, type InsightsState } from '../stores/insights';
+import { createInstantListingStore } from '../stores/instant-listing';
+import { createWidgetsStore } from '../stores/widgets';
+import { InstantListingEditor } from './instant-listing-editor';
+import { WidgetsPanel } from './widgets-panel';
 import { openBroadcastSetup } from './broadcast-setup';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { openProductHighlighter } from './product-highlighter';
@@ -40,7 +49,7 @@ interface GuideStageProps {
 const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 
 /** The guide's cockpit: lifecycle, slides and notes, view controls, participants, media, highlights. */
-export function GuideStage({ appointmentId, appointmentName, slides, hub, session, contextToken }: GuideStageProps) {
+export function GuideStage({ appointmentId, appointmentName, slides: initialSlides, hub, session, contextToken }: GuideStageProps) {
   const { t } = useTranslation();
   const config = useRuntimeConfig();
   const navigate = useNavigate();
@@ -52,6 +61,52 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
   const video = useStore(client.store, (state) => state.video);
   const { leftSidebar, rightSidebar, failed } = useStore(cockpit);
   const [switching, setSwitching] = useState(false);
+  const [slides, setSlides] = useState(initialSlides);
+  const [structureVersion, setStructureVersion] = useState(0);
+  const [slideCache] = useState(() => createSlideCache(({ pageId, sectionId }) => getSlideData(config, contextToken, pageId, sectionId)));
+  const [thumbnails, setThumbnails] = useState<Record<string, string | null>>({});
+  const [showWidgets, setShowWidgets] = useState(false);
+  const [goToSlide, setGoToSlide] = useState<number | null>(null);
+  const [widgets] = useState(() => createWidgetsStore(widgetsApi(config, () => loadAdminSession() ?? session, appointmentId)));
+  const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
+  const listingLayout = useMemo<ListingLayout | null>(() => {
+    const template = slides.find((slide) => slide.isInstantListing);
+    return template ? { pageId: template.cmsPageId, slideId: template.sectionId } : null;
+  }, [slides]);
+  const [listing] = useState(() =>
+    createInstantListingStore({
+      async create(draft) {
+        if (!layoutRef.current) throw new Error('no listing layout');
+        const index = await createInstantListing(config, loadAdminSession() ?? session, appointmentId, {
+          productIds: draft.products.map((product) => product.id),
+          pageName: draft.name.trim() || null,
+          currentPageGroupId: currentRef.current?.groupId ?? null,
+          layout: layoutRef.current,
+        });
+        // The new slide is shown once the structure has it.
+        if (index) setGoToSlide(index);
+        setStructureVersion((version) => version + 1);
+      },
+      async update(draft) {
+        if (!layoutRef.current) throw new Error('no listing layout');
+        await updateInstantListing(config, loadAdminSession() ?? session, appointmentId, {
+          groupId: draft.groupId,
+          productIds: draft.products.map((product) => product.id),
+          pageName: draft.name.trim() || null,
+          layout: layoutRef.current,
+        });
+      },
+    }),
+  );
+  const listingDraft = useStore(listing, (state) => state.draft);
+  const search = useMemo(() => (term: string) => searchProducts(config, loadAdminSession() ?? session, term), [config, session]);
+  const slideTools = useMemo<RoomSlideTools>(
+    () => ({
+      contextToken,
+      onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
+    }),
+    [contextToken],
+  );
   const [insights] = useState(() =>
     createInsightsStore({
       cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, attendeeId),
@@ -71,13 +126,51 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
     () =>
       client.onEvent((event) => {
         insights.getState().applyEvent(event);
+        widgets.getState().applyEvent(event);
         if (event.kind === 'cartPermissionChanged' && event.permission !== 'granted') insights.getState().forgetCart(event.attendeeId);
         if (event.kind === 'cartPermissionChanged' && event.permission === 'granted') void insights.getState().loadCollections(event.attendeeId);
         const reload = cartToReload(event, client.store.getState().snapshot?.stateForGuides);
         if (reload) void insights.getState().loadCart(reload);
+        const structure = structureReloadOf(event);
+        if (structure) {
+          if (structure.pageId) slideCache.forget(structure.pageId);
+          setStructureVersion((version) => version + 1);
+        }
       }),
-    [client, insights],
+    [client, insights, slideCache, widgets],
   );
+
+  // The structure again after an instant listing changed it.
+  useEffect(() => {
+    if (structureVersion === 0) return;
+    let cancelled = false;
+    getSlides(config, contextToken)
+      .then((loaded) => !cancelled && setSlides(loaded))
+      .catch((error: unknown) => console.warn('could not reload the presentation structure', error));
+    return () => {
+      cancelled = true;
+    };
+  }, [config, contextToken, structureVersion]);
+
+  // Every slide loads in the background, one after the other: the thumbnails, and switches show at once.
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      for (const slide of slides) {
+        if (cancelled) return;
+        const key = { pageId: slide.groupId, sectionId: slide.sectionId };
+        try {
+          const data = await slideCache.load(key);
+          if (!cancelled) setThumbnails((known) => ({ ...known, [slideKeyOf(key)]: firstImageOf(data) ?? null }));
+        } catch {
+          // The slide shows its own error when it is switched to.
+        }
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [slides, slideCache]);
 
   // After each (re)connect: the likes so far and the carts the guide may see.
   const welcomed = connection === 'connected' || connection === 'reconnected';
@@ -94,6 +187,27 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
   }, [welcomed, client, insights]);
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
+  const alias = all?.currentSlideAlias ?? 0;
+  const pageId = all?.currentPageId ?? null;
+  const sectionId = all?.currentSectionId ?? null;
+  const current = useMemo(
+    () => currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
+    [slides, alias, pageId, sectionId],
+  );
+  const layoutRef = useRef(listingLayout);
+  layoutRef.current = listingLayout;
+  const currentRef = useRef(current);
+  currentRef.current = current;
+
+  // After publishing a new listing: to its slide, once the structure has it.
+  useEffect(() => {
+    if (goToSlide === null) return;
+    const target = slideAt(slides, goToSlide);
+    if (!target || !target.isInstantListing) return;
+    setGoToSlide(null);
+    void switchToRef.current?.(target);
+  }, [goToSlide, slides]);
+
   const previous = slideAt(slides, number - 1);
   const next = slideAt(slides, number + 1);
   const live = connection === 'connected' || connection === 'reconnected';
@@ -114,12 +228,14 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
     }
   }
 
+  const switchToRef = useRef<((slide: Slide) => Promise<void>) | null>(null);
+  switchToRef.current = switchTo;
   async function switchTo(slide: Slide) {
     setSwitching(true);
     await act(() =>
       client.sendAction({
         key: 'switchSlide',
-        payload: { pageId: slide.cmsPageId, sectionId: slide.sectionId, slideAlias: slide.index },
+        payload: { pageId: slide.groupId, sectionId: slide.sectionId, slideAlias: slide.index },
       }),
     );
     setSwitching(false);
@@ -252,6 +368,34 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         >
           {t('cockpit.highlight')}
         </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!canAct || !listingLayout || listingDraft !== null}
+          title={listingLayout ? undefined : t('instantListing.noLayout')}
+          onClick={() => listing.getState().startNew(t('instantListing.defaultName'))}
+        >
+          {t('instantListing.create')}
+        </button>
+        {current?.isInstantListing && (
+          <button
+            type="button"
+            className="button"
+            disabled={!canAct || listingDraft !== null}
+            onClick={() => {
+              const slide = current;
+              void act(async () => {
+                const products = await listingProducts(config, contextToken, slide.groupId);
+                listing.getState().edit(slide.groupId, slide.groupName, products);
+              });
+            }}
+          >
+            {t('instantListing.edit')}
+          </button>
+        )}
+        <button type="button" className="button" aria-pressed={showWidgets} onClick={() => setShowWidgets(!showWidgets)}>
+          {t('widgets.toggle')}
+        </button>
       </ToolbarGroup>
       <ToolbarGroup name="guide" label={t('cockpit.groups.guide')}>
         <button type="button" className="button" disabled={!canAct} onClick={() => openBroadcastSetup(t('cockpit.broadcastTitle'), client)}>
@@ -295,7 +439,7 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
       header={header}
       toolbar={toolbar}
       left={
-        leftSidebar ? <SlideNavigator slides={slides} current={number} disabled={!canAct || switching} onSelect={switchTo} /> : undefined
+        leftSidebar ? <SlideNavigator slides={slides} current={number} thumbnails={thumbnails} disabled={!canAct || switching} onSelect={switchTo} /> : undefined
       }
       right={
         rightSidebar ? (
@@ -314,9 +458,12 @@ export function GuideStage({ appointmentId, appointmentName, slides, hub, sessio
         </p>
       )}
       <div className={`guide-stage guide-stage--${viewControl}`}>
+        {listingDraft && <InstantListingEditor store={listing} search={search} />}
+        {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
-        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={slideAt(slides, number)} />
+        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={slideCache} tools={slideTools} />
+        {all?.currentDynamicPage?.productId && <DynamicProductPage productId={all.currentDynamicPage.productId} tools={slideTools} />}
         {all?.currentGuideProductId && (
           <HighlightedProduct
             productId={all.currentGuideProductId}

@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { CmsBlock } from '@/features/cms/components/cms-page';
+import { CmsContext } from '@/features/cms/components/context';
+import i18next from 'i18next';
+import { initI18n } from '@/lib/i18n';
+import { pageCount, ROOM_CMS_CONTEXT, RoomSlideProvider } from './room-cms';
+
+vi.mock('@/config/runtime', () => ({ useRuntimeConfig: () => ({ shopEndpoint: 'http://shop.test', accessToken: 'key' }) }));
+
+const slot = (type: string, data: object = {}, slotName = 'content') =>
+  ({ id: `${type}-id`, type, slot: slotName, blockId: 'b', apiAlias: 'cms_slot', data, config: {}, translated: {} }) as never;
+const block = (type: string, slots: unknown[]) => ({ id: 'b', type, position: 0, sectionId: 's', apiAlias: 'cms_block', slots }) as never;
+const product = { id: 'p1', name: 'Rain jacket', translated: { name: 'Rain jacket' }, productNumber: 'SR1', calculatedPrice: { unitPrice: 89.99 } };
+
+function render(node: React.ReactNode, actions?: (product: { id: string; name: string }) => React.ReactNode) {
+  return renderToStaticMarkup(
+    <CmsContext.Provider value={ROOM_CMS_CONTEXT}>
+      <RoomSlideProvider value={{ onOpen: () => undefined, actions }}>{node}</RoomSlideProvider>
+    </CmsContext.Provider>,
+  );
+}
+
+describe('room CMS elements', () => {
+  beforeAll(() => initI18n('en-US'));
+
+  it('shows product boxes as room cards that open the modal and carry the room actions', () => {
+    const html = render(<CmsBlock block={block('product-three-column', [slot('product-box', { product }, 'left')])} />, (p) => <span className="like">{`Like ${p.name}`}</span>);
+    expect(html).toContain('data-testid="room-product"');
+    expect(html).toContain('aria-label="Details of Rain jacket"');
+    expect(html).toContain('Like Rain jacket');
+    // No link out of the room into the shop.
+    expect(html).not.toContain('href=');
+  });
+
+  it('names elements the room does not show, in English and German', async () => {
+    expect(render(<CmsBlock block={block('cross-selling', [slot('cross-selling')])} />)).toContain('CmsElementCrossSelling is not supported in presentations');
+    await i18next.changeLanguage('de-DE');
+    expect(render(<CmsBlock block={block('text', [slot('hologram')])} />)).toContain('CmsElementHologram wird in Präsentationen nicht unterstützt');
+    await i18next.changeLanguage('en-US');
+  });
+
+  it('pages listing slides by 36', () => {
+    expect(pageCount(0)).toBe(1);
+    expect(pageCount(36)).toBe(1);
+    expect(pageCount(37)).toBe(2);
+  });
+});

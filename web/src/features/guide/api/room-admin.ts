@@ -1,0 +1,132 @@
+import type { Schemas } from '@shopware/api-client/admin-api-types';
+import type { RuntimeConfig } from '@/config/runtime';
+import { createAdminClient, createStoreClient, type AdminSession } from '@/lib/api/shop';
+import { saveAdminSession } from '../stores/admin-session';
+
+function admin(config: RuntimeConfig, session: AdminSession) {
+  const client = createAdminClient(config, session);
+  client.hook('onAuthChange', saveAdminSession);
+  return client;
+}
+
+/** A product as the guide's lists show it. */
+export interface GuideProduct {
+  id: string;
+  name: string;
+  productNumber: string;
+  coverUrl: string | null;
+}
+
+type AnyProduct = {
+  id: string;
+  name?: string | null;
+  productNumber?: string;
+  translated?: { name?: string | null };
+  cover?: { media?: { url?: string } | null } | null;
+};
+
+export const guideProductOf = (product: AnyProduct): GuideProduct => ({
+  id: product.id,
+  name: product.translated?.name || product.name || product.id,
+  productNumber: product.productNumber ?? '',
+  coverUrl: product.cover?.media?.url ?? null,
+});
+
+/** Products by name or number, for an instant listing (`POST /api/search/product`). */
+export async function searchProducts(config: RuntimeConfig, session: AdminSession, term: string, limit = 10): Promise<GuideProduct[]> {
+  const { data } = await admin(config, session).invoke('searchProduct post /search/product', {
+    body: { term: term.trim() || undefined, limit, associations: { cover: { associations: { media: {} } } } } as never,
+  });
+  return ((data as { data?: AnyProduct[] }).data ?? []).map(guideProductOf);
+}
+
+/** The listing layout an instant listing is made with: a CMS page and its section. */
+export interface ListingLayout {
+  pageId: string;
+  slideId: string;
+}
+
+/** Creates an instant listing after the page `after`; answers the new slide's number. */
+export async function createInstantListing(
+  config: RuntimeConfig,
+  session: AdminSession,
+  appointmentId: string,
+  body: { productIds: string[]; pageName: string | null; currentPageGroupId: string | null; layout: ListingLayout },
+): Promise<number | undefined> {
+  const { data } = await admin(config, session).invoke('addInstantListing post /_action/dsr/appointment/{appointmentId}/instant-listing', {
+    pathParams: { appointmentId },
+    body: {
+      productIds: body.productIds,
+      pageName: body.pageName,
+      ...(body.currentPageGroupId ? { currentPageGroupId: body.currentPageGroupId } : {}),
+      ...body.layout,
+    } as never,
+  });
+  return data.index;
+}
+
+/** Replaces the products (in this order) and the name of the instant listing `groupId`. */
+export async function updateInstantListing(
+  config: RuntimeConfig,
+  session: AdminSession,
+  appointmentId: string,
+  body: { groupId: string; productIds: string[]; pageName: string | null; layout: ListingLayout },
+): Promise<void> {
+  await admin(config, session).invoke('updateInstantListing patch /_action/dsr/appointment/{appointmentId}/instant-listing', {
+    pathParams: { appointmentId },
+    body: {
+      currentPageGroupId: body.groupId,
+      productIds: body.productIds,
+      addProductIds: [],
+      removeProductIds: [],
+      pageName: body.pageName,
+      ...body.layout,
+    } as never,
+  });
+}
+
+/** The picked products of a listing page, in order (the guide's own shop context). */
+export async function listingProducts(config: RuntimeConfig, contextToken: string, groupId: string): Promise<GuideProduct[]> {
+  const { data } = await createStoreClient(config, contextToken).invoke('dsrProductListing post /dsr/product-listing', {
+    body: { currentPageGroupId: groupId, limit: 100, loadAllIds: false } as never,
+  });
+  return (((data as unknown as { elements?: AnyProduct[] }).elements ?? []) as AnyProduct[]).map(guideProductOf);
+}
+
+export type CartStatistics = Schemas['Cart'];
+export type AttendeeInsights = Schemas['GetAttendeeInsightsResponse'];
+
+export interface WidgetProducts {
+  products: (AnyProduct & { customFields?: Record<string, unknown> })[];
+  total: number;
+}
+
+export interface Widgets {
+  cartStatistics(): Promise<CartStatistics>;
+  attendeeInsights(): Promise<AttendeeInsights>;
+  wishlist(): Promise<WidgetProducts>;
+  lastSeen(): Promise<WidgetProducts>;
+}
+
+/** The widget endpoints of one appointment. */
+export function widgetsApi(config: RuntimeConfig, session: () => AdminSession, appointmentId: string): Widgets {
+  const pathParams = { appointmentId };
+  return {
+    async cartStatistics() {
+      const { data } = await admin(config, session()).invoke('getCartStatistics get /_action/dsr/appointment/{appointmentId}/widgets/cart-statistics', { pathParams });
+      return data;
+    },
+    async attendeeInsights() {
+      const { data } = await admin(config, session()).invoke('getAttendeeInsights get /_action/dsr/appointment/{appointmentId}/widgets/attendee-insights', { pathParams });
+      return data;
+    },
+    async wishlist() {
+      const { data } = await admin(config, session()).invoke('getWishlistInsights get /_action/dsr/appointment/{appointmentId}/widgets/wishlist-statistics', { pathParams });
+      return data as unknown as WidgetProducts;
+    },
+    async lastSeen() {
+      const { data } = await admin(config, session()).invoke('getLastSeenProductsInsights get /_action/dsr/appointment/{appointmentId}/widgets/last-seen-statistics', { pathParams });
+      return data as unknown as WidgetProducts;
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import { openConfirm } from '@/components/room/confirm';
+import { Spinner } from '@/components/spinner';
+import type { GuideProduct } from '../api/room-admin';
+import { canPublish, isDirty, type InstantListingState } from '../stores/instant-listing';
+
+const SEARCH_DELAY_MS = 250;
+
+/**
+ * The guide's instant listing: a name, products found by a search, their order; publish,
+ * discard, sort, remove all and delete each ask first.
+ */
+export function InstantListingEditor({
+  store,
+  search,
+}: {
+  store: StoreApi<InstantListingState>;
+  search: (term: string) => Promise<GuideProduct[]>;
+}) {
+  const { t } = useTranslation();
+  const { draft, status } = useStore(store);
+  const dirty = useStore(store, isDirty);
+  const publishable = useStore(store, canPublish);
+  const [term, setTerm] = useState('');
+  const [found, setFound] = useState<GuideProduct[] | null>(null);
+  const [searchFailed, setSearchFailed] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      search(term)
+        .then((products) => {
+          if (cancelled) return;
+          setFound(products);
+          setSearchFailed(false);
+        })
+        .catch(() => !cancelled && setSearchFailed(true));
+    }, SEARCH_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [term, search]);
+
+  if (!draft) return null;
+  const picked = new Set(draft.products.map((product) => product.id));
+  const confirm = (key: 'removeAll' | 'discard' | 'delete' | 'publish', onConfirm: () => unknown, danger = false) =>
+    openConfirm({
+      title: t(`instantListing.${key}Title`),
+      text: t(`instantListing.${key}Text`),
+      confirmLabel: t(`instantListing.${key}Confirm`),
+      cancelLabel: t('cockpit.cancel'),
+      failedText: t('instantListing.failed'),
+      danger,
+      onConfirm: async () => {
+        const result = await onConfirm();
+        if (result === false) throw new Error('refused');
+      },
+    });
+  const sortModal = () =>
+    openConfirm({
+      title: t('instantListing.sortTitle'),
+      text: t('instantListing.sortText'),
+      confirmLabel: t('instantListing.sortConfirm'),
+      cancelLabel: t('cockpit.cancel'),
+      failedText: t('instantListing.failed'),
+      onConfirm: async () => store.getState().sortByName('asc'),
+    });
+
+  return (
+    <section className="listing-editor" aria-label={t('instantListing.editorTitle')} data-testid="instant-listing-editor">
+      <header className="listing-editor__header">
+        <h2>{draft.groupId ? t('instantListing.editTitle') : t('instantListing.newTitle')}</h2>
+        {dirty && <span className="slide-thumb__tag">{t('instantListing.unsaved')}</span>}
+      </header>
+      <label className="field">
+        <span className="field__label">{t('instantListing.name')}</span>
+        <input value={draft.name} maxLength={255} onChange={(event) => store.getState().rename(event.target.value)} />
+      </label>
+      <div className="listing-editor__columns">
+        <div className="listing-editor__search">
+          <label className="field">
+            <span className="field__label">{t('instantListing.search')}</span>
+            <input type="search" value={term} onChange={(event) => setTerm(event.target.value)} placeholder={t('instantListing.searchPlaceholder')} />
+          </label>
+          {searchFailed && (
+            <p className="alert" role="alert">
+              {t('room.productsFailed')}
+            </p>
+          )}
+          {found === null ? (
+            <Spinner />
+          ) : found.length === 0 ? (
+            <p className="room-empty">{t('instantListing.noResults')}</p>
+          ) : (
+            <ul className="room-rows" aria-label={t('instantListing.results')}>
+              {found.map((product) => (
+                <li key={product.id} className="room-row" aria-label={product.name}>
+                  <ProductLine product={product} />
+                  <button
+                    type="button"
+                    className="button button--small"
+                    disabled={picked.has(product.id)}
+                    aria-label={t('instantListing.addProduct', { name: product.name })}
+                    onClick={() => store.getState().add(product)}
+                  >
+                    {picked.has(product.id) ? t('instantListing.added') : t('instantListing.add')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="listing-editor__picked">
+          <h3>{t('instantListing.picked', { count: draft.products.length })}</h3>
+          {draft.products.length === 0 ? (
+            <p className="room-empty">{t('instantListing.empty')}</p>
+          ) : (
+            <ol className="room-rows" aria-label={t('instantListing.pickedLabel')}>
+              {draft.products.map((product, index) => (
+                <li key={product.id} className="room-row" aria-label={product.name}>
+                  <ProductLine product={product} />
+                  <span className="room-row__actions">
+                    <button type="button" className="button button--small" disabled={index === 0} aria-label={t('instantListing.moveUp', { name: product.name })} onClick={() => store.getState().move(product.id, -1)}>
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      disabled={index === draft.products.length - 1}
+                      aria-label={t('instantListing.moveDown', { name: product.name })}
+                      onClick={() => store.getState().move(product.id, 1)}
+                    >
+                      ↓
+                    </button>
+                    <button type="button" className="button button--small" aria-label={t('instantListing.removeProduct', { name: product.name })} onClick={() => store.getState().remove(product.id)}>
+                      {t('room.remove')}
+                    </button>
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      </div>
+      {status === 'failed' && (
+        <p className="alert" role="alert">
+          {t('instantListing.failed')}
+        </p>
+      )}
+      <div className="listing-editor__actions">
+        <button type="button" className="button" disabled={draft.products.length < 2} onClick={sortModal}>
+          {t('instantListing.sort')}
+        </button>
+        <button type="button" className="button" disabled={draft.products.length === 0} onClick={() => confirm('removeAll', () => store.getState().removeAll(), true)}>
+          {t('instantListing.removeAll')}
+        </button>
+        <button type="button" className="button" disabled={!dirty} onClick={() => confirm('discard', () => store.getState().discard())}>
+          {t('instantListing.discard')}
+        </button>
+        {draft.groupId === null && (
+          <button type="button" className="button button--danger" onClick={() => confirm('delete', () => store.getState().close(), true)}>
+            {t('instantListing.delete')}
+          </button>
+        )}
+        {draft.groupId !== null && (
+          <button type="button" className="button" onClick={() => (dirty ? confirm('discard', () => store.getState().close()) : store.getState().close())}>
+            {t('instantListing.close')}
+          </button>
+        )}
+        <button type="button" className="button button--primary" disabled={!publishable} onClick={() => confirm('publish', () => store.getState().publish())}>
+          {t('instantListing.publish')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ProductLine({ product }: { product: GuideProduct }) {
+  return (
+    <span className="room-row__open">
+      <span className="room-row__media">{product.coverUrl ? <img src={product.coverUrl} alt="" loading="lazy" /> : null}</span>
+      <span className="room-row__text">
+        <span className="room-row__name">{product.name}</span>
+        <span className="room-row__price">{product.productNumber}</span>
+      </span>
+    </span>
+  );
+}
