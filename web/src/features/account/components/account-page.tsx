@@ -9,6 +9,9 @@ import { cartStore } from '@/lib/shop/cart';
 import { customerStore, isLoggedIn } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { Addresses } from './addresses';
+import { NewsletterCard } from './newsletter-card';
+import { Orders } from './orders';
+import { ProfileCard } from './profile-forms';
 
 /** The account overview; without a login it goes to the login page. */
 export function AccountPage() {
@@ -45,12 +48,10 @@ export function AccountPage() {
         </button>
       </header>
       <div className="account-grid">
-        <section className="account-card">
-          <h2>{t('account.profile')}</h2>
-          <p>{name}</p>
-          <p className="muted">{customer!.email}</p>
-        </section>
+        <ProfileCard customer={customer!} />
+        <NewsletterCard customer={customer!} />
       </div>
+      <Orders />
       <Addresses customer={customer!} />
     </div>
   );

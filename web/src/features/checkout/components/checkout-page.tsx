@@ -44,7 +44,7 @@ function Identify({ onDone }: { onDone: () => void }) {
       <p className="muted">{t('checkout.identifyLead')}</p>
       <div className="tabs" role="tablist" aria-label={t('checkout.identify')}>
         {(['login', 'register'] as const).map((name) => (
-          <button key={name} type="button" role="tab" id={`checkout-tab-${name}`} aria-controls={`checkout-panel-${name}`} aria-selected={tab === name} className={tab === name ? 'tab is-active' : 'tab'} onClick={() => setTab(name)}>
+          <button key={name} type="button" role="tab" id={`checkout-tab-${name}`} aria-controls={`checkout-panel-${name}`} aria-selected={tab === name} className="tabs__tab" onClick={() => setTab(name)}>
             {name === 'login' ? t('checkout.loginTab') : t('checkout.registerTab')}
           </button>
         ))}
