@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
@@ -96,12 +96,29 @@ export function CheckoutPage() {
   }, [load]);
 
   const hasCustomer = !!customer?.id;
-  const afterIdentify = () => {
+  // The visitor's cart, kept while nobody is logged in: a registration starts a new session.
+  const visitorCart = useRef(cart);
+  if (!hasCustomer && cart) visitorCart.current = cart;
+  const [restoring, setRestoring] = useState(false);
+  const afterIdentify = async () => {
+    setRestoring(true);
+    try {
+      const before = visitorCart.current;
+      const now = await cartStore.getState().refresh();
+      // The shop's registration answers with a session without the visitor's cart: it is added again.
+      if (!hasProducts(now) && hasProducts(before)) await cartStore.getState().restore(before!.lineItems ?? []);
+      showCartErrors();
+    } catch {
+      // The summary shows the cart as it is.
+    } finally {
+      setRestoring(false);
+    }
     void load();
-    cartStore.getState().refresh().then(showCartErrors).catch(() => undefined);
   };
 
+  const [pending, setPending] = useState<{ shippingMethodId?: string; paymentMethodId?: string }>({});
   const chooseMethod = async (kind: 'shippingMethodId' | 'paymentMethodId', id: string) => {
+    setPending((current) => ({ ...current, [kind]: id }));
     setChanging(true);
     try {
       await updateContext({ [kind]: id });
@@ -110,6 +127,7 @@ export function CheckoutPage() {
     } catch {
       toast({ content: t('checkout.methodFailed'), variant: 'danger' });
     } finally {
+      setPending((current) => ({ ...current, [kind]: undefined }));
       setChanging(false);
     }
   };
@@ -138,7 +156,7 @@ export function CheckoutPage() {
     );
   };
 
-  if (!placing && cart && cartStatus === 'ready' && !hasProducts(cart)) return <Navigate to={localePath('/checkout/cart')} replace />;
+  if (!placing && !restoring && cart && cartStatus === 'ready' && !hasProducts(cart)) return <Navigate to={localePath('/checkout/cart')} replace />;
   if (!cart || !context || customerStatus !== 'known') {
     if (loadFailed || cartStatus === 'failed') {
       return (
@@ -162,8 +180,8 @@ export function CheckoutPage() {
   const errors = cartErrors(cart);
   const blocking = errors.filter((error) => blockingKeyOf(error) || error.level >= 20);
   const digital = hasDigitalGoods(cart);
-  const shippingMethodId = context.shippingMethod?.id;
-  const paymentMethodId = context.paymentMethod?.id;
+  const shippingMethodId = pending.shippingMethodId ?? context.shippingMethod?.id;
+  const paymentMethodId = pending.paymentMethodId ?? context.paymentMethod?.id;
   const blockers = checkoutBlockers({ cart, hasCustomer, shippingMethodId, paymentMethodId, tos, waiver, blockingErrors: blocking.length });
 
   const place = async () => {
@@ -212,7 +230,7 @@ export function CheckoutPage() {
       <div className="checkout-page__grid">
         <div className="checkout-page__main">
           {!hasCustomer ? (
-            <Identify onDone={afterIdentify} />
+            <Identify onDone={() => void afterIdentify()} />
           ) : (
             <>
               <section className="checkout-section" aria-labelledby="checkout-addresses">

@@ -396,6 +396,7 @@ export const de: Translations = {
     like: 'Gefällt mir',
   },
   cart: {
+    toCheckout: 'Zur Kasse',
     title: 'Warenkorb',
     open: 'Warenkorb, {{count}} Artikel',
     show: 'Warenkorb anzeigen',

@@ -393,6 +393,7 @@ export const en = {
     like: 'Like',
   },
   cart: {
+    toCheckout: 'Proceed to checkout',
     title: 'Shopping cart',
     open: 'Shopping cart, {{count}} items',
     show: 'Show cart',
