@@ -14,6 +14,7 @@ export function NewsletterCard({ customer }: { customer: Customer }) {
   const { pathname } = useLocation();
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<boolean | null>(null);
   useEffect(() => {
     newsletterStatus()
       .then(setStatus)
@@ -22,6 +23,7 @@ export function NewsletterCard({ customer }: { customer: Customer }) {
 
   const toggle = async (subscribe: boolean) => {
     setBusy(true);
+    setPending(subscribe);
     try {
       if (subscribe) {
         const next = await subscribeNewsletter(customer.email, `${window.location.origin}${localePrefix(localeFromPath(pathname))}`);
@@ -35,6 +37,7 @@ export function NewsletterCard({ customer }: { customer: Customer }) {
     } catch {
       toast({ content: t('errors.generic'), variant: 'danger' });
     } finally {
+      setPending(null);
       setBusy(false);
     }
   };
@@ -47,7 +50,7 @@ export function NewsletterCard({ customer }: { customer: Customer }) {
         <Spinner />
       ) : (
         <>
-          <Field type="checkbox" label={t('account.newsletterCheckbox')} name="newsletter" checked={isSubscribed(status)} disabled={busy} onChange={(event) => void toggle(event.target.checked)} />
+          <Field type="checkbox" label={t('account.newsletterCheckbox')} name="newsletter" checked={pending ?? isSubscribed(status)} disabled={busy} onChange={(event) => void toggle(event.target.checked)} />
           {needsConfirmation(status) && <p className="muted">{t('account.newsletterConfirm')}</p>}
         </>
       )}
