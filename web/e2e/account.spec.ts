@@ -75,6 +75,9 @@ test('a customer sees the order from the checkout, downloads the invoice and can
   await order.getByRole('button', { name: /^Invoice / }).click();
   expect((await download).suggestedFilename()).toMatch(/\.pdf$/);
   await page.screenshot({ path: 'test-results/account-order-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/account-order-phone.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Cancel: a confirm modal; keeping the order changes nothing.
   await order.getByRole('button', { name: 'Cancel order' }).click();
