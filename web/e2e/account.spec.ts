@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 /**
@@ -9,6 +10,15 @@ import { expect, test, type Page } from '@playwright/test';
 test.describe.configure({ timeout: 90_000 });
 
 const PASSWORD = 'salesroom-e2e';
+/** No serious or critical axe-core violations (WCAG 2 A/AA) on the page as it is. */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const severe = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')})`);
+  expect(severe).toEqual([]);
+}
+
 const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 async function register(page: Page, email: string, firstName = 'Olga') {
@@ -75,6 +85,7 @@ test('a customer sees the order from the checkout, downloads the invoice and can
   await order.getByRole('button', { name: /^Invoice / }).click();
   expect((await download).suggestedFilename()).toMatch(/\.pdf$/);
   await page.screenshot({ path: 'test-results/account-order-desktop.png', fullPage: true });
+  await expectAccessible(page);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/account-order-phone.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -90,6 +101,23 @@ test('a customer sees the order from the checkout, downloads the invoice and can
   await expect(page.getByText('The order has been cancelled.')).toBeVisible();
   await expect(order.getByTestId('order-state')).toHaveText('Cancelled');
   await expect(order.getByRole('button', { name: 'Cancel order' })).toHaveCount(0);
+});
+
+test('a customer changes the payment method of an open order and pays online', async ({ page }) => {
+  await register(page, unique('paul'), 'Paul');
+  const number = await placeOrder(page);
+  await page.goto('/account');
+  const order = page.getByTestId('order-card').filter({ hasText: `Order ${number}` });
+  await order.getByRole('button', { name: 'Change payment method' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change payment method' });
+  await dialog.getByRole('radio', { name: /^Pay online/ }).click();
+  await dialog.getByRole('button', { name: 'Pay now' }).click();
+  await expect(page).toHaveURL(/\/payment\/pay-online\//);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment received' })).toBeVisible();
+  await page.goto('/account');
+  await expect(order).toContainText('Paid');
+  await expect(order.getByRole('button', { name: 'Change payment method' })).toHaveCount(0);
 });
 
 test('a customer changes profile and password and logs in with the new password', async ({ page }) => {

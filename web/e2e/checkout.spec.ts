@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 /**
@@ -154,6 +155,15 @@ async function placeOrder(page: Page, t: Texts, payment: string) {
   await page.getByRole('button', { name: t.placeOrder }).click();
 }
 
+/** No serious or critical axe-core violations (WCAG 2 A/AA) on the page as it is. */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const severe = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')})`);
+  expect(severe).toEqual([]);
+}
+
 const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 test.describe('checkout', () => {
@@ -163,6 +173,7 @@ test.describe('checkout', () => {
     const product = await addFromCategory(page, t);
     await checkoutAsNewCustomer(page, t, unique('clara'));
     await page.screenshot({ path: 'test-results/checkout-desktop.png', fullPage: true });
+    await expectAccessible(page);
     await placeOrder(page, t, t.invoice);
 
     await expect(page).toHaveURL(/\/checkout\/success\/[0-9a-f]{32}$/);
@@ -173,6 +184,7 @@ test.describe('checkout', () => {
     await expect(page.getByText('Express').first()).toBeVisible();
     await expect(page.getByTestId('order-number')).toHaveText(/^\d+$/);
     await page.screenshot({ path: 'test-results/checkout-success-desktop.png', fullPage: true });
+    await expectAccessible(page);
 
     // The cart is empty now: the checkout sends back to the cart page.
     await page.goto('/checkout');
@@ -239,5 +251,61 @@ test.describe('checkout', () => {
     await placeOrder(page, t, t.invoice);
     await expect(page.getByRole('heading', { level: 1, name: t.thanks })).toBeVisible();
     await expect(page.getByText(email)).toBeVisible();
+  });
+
+  test('digital goods need the waiver; shipping to a blocked country is refused with its message', async ({ page, request }) => {
+    // The demo's download product (CONTRACT.md: one product sold as a download).
+    const answer = await request.post('/store-api/product', {
+      headers: { 'sw-access-key': 'SWSCSALESROOMDEMO000000000' },
+      data: { limit: 100, filter: [{ type: 'prefix', field: 'productNumber', value: 'SR' }], includes: { product: ['id', 'states', 'name', 'translated'] } },
+    });
+    const products = ((await answer.json()) as { elements: { id: string; states?: string[] }[] }).elements;
+    const digital = products.find((product) => product.states?.includes('is-download'));
+    expect(digital, 'the demo has a download product').toBeTruthy();
+
+    const email = unique('dora');
+    await page.goto('/account/register');
+    await page.getByLabel('Salutation').selectOption({ index: 1 });
+    await page.getByLabel('First name', { exact: true }).fill('Dora');
+    await page.getByLabel('Last name', { exact: true }).fill('Digital');
+    await page.getByLabel('Email address', { exact: true }).fill(email);
+    await page.getByLabel('Confirm email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('salesroom-e2e');
+    await page.getByLabel('Repeat password').fill('salesroom-e2e');
+    await page.getByLabel('Street and house number').fill('Bitweg 1');
+    await page.getByLabel('Postal code').fill('01067');
+    await page.getByLabel('City', { exact: true }).fill('Dresden');
+    const state = page.getByLabel('State');
+    if (await state.isVisible()) await state.selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Hello Dora Digital' })).toBeVisible({ timeout: 20_000 });
+
+    await page.goto(`/detail/${digital!.id}`);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByRole('button', { name: 'Shopping cart, 1 items' })).toBeVisible();
+    await page.goto('/checkout');
+    const waiver = page.getByLabel(/I want the download right away/);
+    await expect(waiver).toBeVisible();
+    await page.getByLabel('I have read and accepted the terms and conditions.').check();
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect(waiver).toHaveAccessibleDescription('Please confirm the waiver of your right of cancellation for digital goods.');
+    await expect(page).toHaveURL(/\/checkout$/);
+
+    // A new shipping address in a country the shop does not ship to.
+    await page.getByRole('button', { name: 'Change: Shipping address' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change: Shipping address' });
+    await dialog.getByRole('button', { name: 'New address' }).click();
+    await dialog.getByLabel('First name').fill('Dora');
+    await dialog.getByLabel('Last name').fill('Digital');
+    await dialog.getByLabel('Street and house number').fill('Städtle 1');
+    await dialog.getByLabel('Postal code').fill('9490');
+    await dialog.getByLabel('City', { exact: true }).fill('Vaduz');
+    await dialog.getByLabel('Country').selectOption({ label: 'Liechtenstein' });
+    await dialog.getByRole('button', { name: 'Save address' }).click();
+    await expect(page.getByTestId('shipping-address')).toContainText('Vaduz');
+    await expect(page.locator('.checkout-page__errors')).toHaveText('Shipping to the selected shipping address is currently not possible.');
+    await waiver.check();
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await expect(page).toHaveURL(/\/checkout$/);
   });
 });

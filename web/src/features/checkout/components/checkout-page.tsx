@@ -152,7 +152,7 @@ export function CheckoutPage() {
           }
         }}
       />,
-      { title: t('checkout.chooseAddress', { kind: kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress') }), size: 'medium' },
+      { title: `${t('checkout.change')}: ${kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress')}`, size: 'medium' },
     );
   };
 
@@ -247,9 +247,14 @@ export function CheckoutPage() {
                     <div key={kind} className="account-card checkout-address" data-testid={`${kind}-address`}>
                       <h3>{kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress')}</h3>
                       {address ? <AddressLines address={address} /> : <p className="muted">{t('checkout.noAddress')}</p>}
-                      <button type="button" className="button button--small" disabled={changing || customer?.guest === true} onClick={() => pickAddress(kind)}>
+                      <button
+                        type="button"
+                        className="button button--small"
+                        disabled={changing || customer?.guest === true}
+                        aria-label={`${t('checkout.change')}: ${kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress')}`}
+                        onClick={() => pickAddress(kind)}
+                      >
                         {t('checkout.change')}
-                        <span className="visually-hidden">: {kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress')}</span>
                       </button>
                     </div>
                   ))}

@@ -550,7 +550,6 @@ export const de: Translations = {
     billingAddress: 'Rechnungsadresse',
     shippingAddress: 'Lieferadresse',
     change: 'Ändern',
-    chooseAddress: '{{kind}} wählen',
     useAddress: 'Diese Adresse verwenden',
     selected: 'Ausgewählt',
     newAddress: 'Neue Adresse',

@@ -547,7 +547,6 @@ export const en = {
     billingAddress: 'Billing address',
     shippingAddress: 'Shipping address',
     change: 'Change',
-    chooseAddress: 'Choose the {{kind}}',
     useAddress: 'Use this address',
     selected: 'Selected',
     newAddress: 'New address',
