@@ -307,5 +307,53 @@ test.describe('checkout', () => {
     await waiver.check();
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect(page).toHaveURL(/\/checkout$/);
+
+    // Back to the first address: the order goes through, is paid online, and the file downloads.
+    await page.getByRole('button', { name: 'Change: Shipping address' }).click();
+    await dialog.getByRole('listitem').filter({ hasText: 'Dresden' }).getByRole('button', { name: 'Use this address' }).click();
+    await expect(page.getByTestId('shipping-address')).toContainText('Dresden');
+    await expect(page.locator('.checkout-page__errors')).toHaveCount(0);
+    await page.getByRole('radio', { name: /^Pay online/ }).click();
+    await expect(page.getByRole('radio', { name: /^Pay online/ })).toBeChecked();
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Payment received' })).toBeVisible();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'care-guide.pdf' }).click();
+    expect((await download).suggestedFilename()).toBe('care-guide.pdf');
+  });
+
+  test('a returning customer logs in on the checkout page and keeps the cart', async ({ page }) => {
+    const t = TEXTS.en;
+    const email = unique('lena');
+    await page.goto('/account/register');
+    await page.getByLabel('Salutation').selectOption({ index: 1 });
+    await page.getByLabel('First name', { exact: true }).fill('Lena');
+    await page.getByLabel('Last name', { exact: true }).fill('Login');
+    await page.getByLabel('Email address', { exact: true }).fill(email);
+    await page.getByLabel('Confirm email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('salesroom-e2e');
+    await page.getByLabel('Repeat password').fill('salesroom-e2e');
+    await page.getByLabel('Street and house number').fill('Loginweg 4');
+    await page.getByLabel('Postal code').fill('04109');
+    await page.getByLabel('City', { exact: true }).fill('Leipzig');
+    const state = page.getByLabel('State');
+    if (await state.isVisible()) await state.selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Hello Lena Login' })).toBeVisible({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Log out' }).click();
+
+    const product = await addFromCategory(page, t);
+    await page.goto('/checkout');
+    await expect(page.getByRole('tab', { name: 'Log in' })).toHaveAttribute('aria-selected', 'true');
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page.getByText('The email address or password is not correct.')).toBeVisible();
+    await page.getByLabel('Password').fill('salesroom-e2e');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page.getByTestId('billing-address')).toContainText('Loginweg 4', { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/checkout$/);
+    await expect(page.getByTestId('cart-item').filter({ hasText: product })).toHaveCount(1);
   });
 });

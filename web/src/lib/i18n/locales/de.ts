@@ -495,7 +495,6 @@ export const de: Translations = {
     hashExpired: 'Dieser Link ist abgelaufen. Bitte fordern Sie einen neuen an.',
     hashUnknown: 'Dieser Link ist (nicht mehr) gültig. Bitte fordern Sie einen neuen an.',
     toLogin: 'Zur Anmeldung',
-    profileLead: 'Ihr Name, Ihre E-Mail-Adresse und Ihr Passwort.',
     changeProfile: 'Profil ändern',
     saveProfile: 'Profil speichern',
     profileSaved: 'Ihr Profil wurde gespeichert.',
@@ -541,7 +540,6 @@ export const de: Translations = {
   },
   checkout: {
     title: 'Kasse',
-    steps: 'Schritte der Bestellung',
     identify: 'Anmelden oder registrieren',
     identifyLead: 'Melden Sie sich an, legen Sie ein Konto an oder bestellen Sie als Gast.',
     loginTab: 'Anmelden',
@@ -593,7 +591,6 @@ export const de: Translations = {
     orderNotFound: 'Diese Bestellung wurde nicht gefunden.',
     toOrders: 'Zu meinen Bestellungen',
     continueShopping: 'Weiter einkaufen',
-    free: 'Kostenlos',
   },
   newsletter: {
     confirmTitle: 'Newsletter',

@@ -492,7 +492,6 @@ export const en = {
     hashExpired: 'This link has expired. Please request a new one.',
     hashUnknown: 'This link is not valid (anymore). Please request a new one.',
     toLogin: 'To the login',
-    profileLead: 'Your name, email address and password.',
     changeProfile: 'Change profile',
     saveProfile: 'Save profile',
     profileSaved: 'Your profile has been saved.',
@@ -538,7 +537,6 @@ export const en = {
   },
   checkout: {
     title: 'Checkout',
-    steps: 'Checkout steps',
     identify: 'Log in or register',
     identifyLead: 'Log in, create an account or order as a guest.',
     loginTab: 'Log in',
@@ -590,7 +588,6 @@ export const en = {
     orderNotFound: 'This order could not be found.',
     toOrders: 'To my orders',
     continueShopping: 'Continue shopping',
-    free: 'Free',
   },
   newsletter: {
     confirmTitle: 'Newsletter',
