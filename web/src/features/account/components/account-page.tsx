@@ -47,7 +47,7 @@ export function AccountPage() {
           {t('account.logOut')}
         </button>
       </header>
-      <div className="account-grid">
+      <div className="account-grid account-grid--top">
         <ProfileCard customer={customer!} />
         <NewsletterCard customer={customer!} />
       </div>

@@ -98,7 +98,9 @@ export function CheckoutPage() {
   const hasCustomer = !!customer?.id;
   // The visitor's cart, kept while nobody is logged in: a registration starts a new session.
   const visitorCart = useRef(cart);
-  if (!hasCustomer && cart) visitorCart.current = cart;
+  useEffect(() => {
+    if (!hasCustomer && cart) visitorCart.current = cart;
+  }, [hasCustomer, cart]);
   const [restoring, setRestoring] = useState(false);
   const afterIdentify = async () => {
     setRestoring(true);
