@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Spinner } from '@/components/spinner';
+import { errorStatus } from '@/lib/api/shop';
 import { useDocumentTitle } from '@/lib/head';
 import { localeFromPath, localePrefix, useLocalePath } from '@/lib/i18n';
 import { formatPrice } from '@/lib/format';
@@ -82,7 +83,8 @@ export function SuccessPage({ variant }: { variant: ResultVariant }) {
   const load = useCallback(() => {
     getOrder(id)
       .then(setState)
-      .catch(() => setState('failed'));
+      // Someone else's order, or nobody logged in: as good as unknown.
+      .catch((error: unknown) => setState([401, 403, 404].includes(errorStatus(error)) ? { order: null, paymentChangeable: false } : 'failed'));
   }, [id]);
   useEffect(load, [load]);
 
