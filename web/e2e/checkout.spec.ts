@@ -168,7 +168,7 @@ const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString
 
 test.describe('checkout', () => {
   test.describe.configure({ timeout: 90_000 });
-  test('browse, add to cart, redeem SALESROOM10, register, choose methods and place the order', async ({ page }) => {
+  test('browse, add to cart, redeem SALESROOM10, register, choose methods and place the order', async ({ page, browser }) => {
     const t = TEXTS.en;
     const product = await addFromCategory(page, t);
     await checkoutAsNewCustomer(page, t, unique('clara'));
@@ -185,6 +185,12 @@ test.describe('checkout', () => {
     await expect(page.getByTestId('order-number')).toHaveText(/^\d+$/);
     await page.screenshot({ path: 'test-results/checkout-success-desktop.png', fullPage: true });
     await expectAccessible(page);
+
+    // Another visitor does not see the order.
+    const stranger = await browser.newPage();
+    await stranger.goto(page.url());
+    await expect(stranger.getByText('This order could not be found.')).toBeVisible();
+    await stranger.close();
 
     // The cart is empty now: the checkout sends back to the cart page.
     await page.goto('/checkout');
