@@ -9,6 +9,7 @@ import {
   type Middleware,
   type NavigationTarget,
 } from '@/lib/router/middleware';
+import { cartStore } from '@/lib/shop/cart';
 import { applyShopLanguage } from '@/lib/shop/session';
 
 /** Runs before every navigation: texts and shop answers in the locale of the target path. */
@@ -36,8 +37,15 @@ export const namedMiddleware: Record<string, Middleware> = {
     if (!id || to.path.startsWith(prefixed(to, '/invitation/'))) return;
     if (!loadAttendeeSession(id)) return prefixed(to, `/presentation/${id}/prejoin`);
   },
-  /** Checkout: open to everyone; login or guest registration happens on the page. */
-  'user-pre-action': () => undefined,
+  /** Checkout: an empty cart goes back to the cart page; login or guest registration happens on the page. */
+  'user-pre-action': async (to) => {
+    try {
+      const cart = await cartStore.getState().refresh();
+      if (!(cart.lineItems ?? []).some((item) => item.type === 'product')) return prefixed(to, '/checkout/cart');
+    } catch {
+      // The checkout page shows that the cart could not be loaded.
+    }
+  },
 };
 
 export interface GuardedRoute {

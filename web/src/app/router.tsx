@@ -45,6 +45,9 @@ const message =
     Component: narrow(() => <Message title={title} text={text} />),
   });
 
+/** An order id: 32 hex digits. */
+const isOrderId = (params: { id?: string }) => /^[0-9a-f]{32}$/i.test(params.id ?? '');
+
 /** Every route of spec section 2 (paths without locale prefix), most specific first. */
 export const pageRoutes: PageRoute[] = [
   {
@@ -97,6 +100,12 @@ export const pageRoutes: PageRoute[] = [
   { path: 'error', layout: 'default', load: () => import('./routes/error-route') },
   { path: 'search', layout: 'default', pathOnly: true, load: () => import('./routes/search-page') },
   { path: 'checkout/cart', layout: 'default', load: () => import('./routes/cart-page') },
+  { path: 'checkout/success/:id/paid', layout: 'default', validate: isOrderId, load: () => import('./routes/checkout-paid') },
+  { path: 'checkout/success/:id/unpaid', layout: 'default', validate: isOrderId, load: () => import('./routes/checkout-unpaid') },
+  { path: 'checkout/success/:id', layout: 'default', validate: isOrderId, load: () => import('./routes/checkout-success') },
+  { path: 'checkout', layout: 'default', middleware: ['user-pre-action'], load: () => import('./routes/checkout-page') },
+  { path: 'account/recover/password', layout: 'auth', load: () => import('./routes/account-recover') },
+  { path: 'newsletter-subscribe', layout: 'default', load: () => import('./routes/newsletter-subscribe') },
   { path: 'wishlist', layout: 'default', load: () => import('./routes/wishlist-page') },
   { path: 'account/login', layout: 'auth', load: () => import('./routes/account-login') },
   { path: 'account/register', layout: 'auth', load: () => import('./routes/account-register') },

@@ -1,18 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import { localWishlist } from '@/lib/shop/wishlist';
+import { wishlistStore } from '@/features/wishlist/stores/wishlist';
+import { toast } from '@/lib/ui/toasts';
 
 /** The heart that keeps a product on the wishlist. */
 export function WishlistToggle({ productId, name, className = 'wishlist-toggle' }: { productId: string; name: string; className?: string }) {
   const { t } = useTranslation();
-  const liked = useStore(localWishlist, (state) => state.ids.includes(productId));
+  const liked = useStore(wishlistStore, (state) => state.ids.includes(productId));
   return (
     <button
       type="button"
       className={className}
       aria-pressed={liked}
       aria-label={liked ? t('wishlist.remove', { name }) : t('wishlist.add', { name })}
-      onClick={() => localWishlist.getState().toggle(productId)}
+      onClick={() => wishlistStore.getState().toggle(productId).catch(() => toast({ content: t('errors.generic'), variant: 'danger' }))}
     >
       <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
         <path

@@ -5,12 +5,12 @@ import { Spinner } from '@/components/spinner';
 import { getProducts, type Product } from '@/features/catalog/api/catalog';
 import { ProductCard } from '@/features/catalog/components/product-card';
 import { useDocumentTitle } from '@/lib/head';
-import { localWishlist } from '@/lib/shop/wishlist';
+import { wishlistStore } from '@/features/wishlist/stores/wishlist';
 
 /** `/wishlist`: the products on this browser's wishlist. */
 export function Component() {
   const { t, i18n } = useTranslation();
-  const ids = useStore(localWishlist, (state) => state.ids);
+  const ids = useStore(wishlistStore, (state) => state.ids);
   const [products, setProducts] = useState<Product[] | null>(null);
   useDocumentTitle(t('wishlist.title'));
   const key = ids.join(',');

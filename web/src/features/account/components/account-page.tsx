@@ -9,6 +9,9 @@ import { cartStore } from '@/lib/shop/cart';
 import { customerStore, isLoggedIn } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { Addresses } from './addresses';
+import { NewsletterCard } from './newsletter-card';
+import { Orders } from './orders';
+import { ProfileCard } from './profile-forms';
 
 /** The account overview; without a login it goes to the login page. */
 export function AccountPage() {
@@ -44,13 +47,11 @@ export function AccountPage() {
           {t('account.logOut')}
         </button>
       </header>
-      <div className="account-grid">
-        <section className="account-card">
-          <h2>{t('account.profile')}</h2>
-          <p>{name}</p>
-          <p className="muted">{customer!.email}</p>
-        </section>
+      <div className="account-grid account-grid--top">
+        <ProfileCard customer={customer!} />
+        <NewsletterCard customer={customer!} />
       </div>
+      <Orders />
       <Addresses customer={customer!} />
     </div>
   );

@@ -9,14 +9,15 @@ import { cartStore } from '@/lib/shop/cart';
 import { customerStore } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { rules, validate } from '@/lib/validation';
+import { openForgotPassword } from './forgot-password';
 
 /** Where to go after login: a local path from `?redirect=`, else the account. */
 export function redirectTarget(raw: string | null, fallback: string): string {
   return raw && raw.startsWith('/') && !raw.startsWith('//') ? raw : fallback;
 }
 
-/** The customer login (email and password). */
-export function LoginForm() {
+/** The customer login (email and password), with the forgot-password modal. */
+export function LoginForm({ embedded = false, onLoggedIn }: { embedded?: boolean; onLoggedIn?: () => void } = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
@@ -26,7 +27,7 @@ export function LoginForm() {
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  useDocumentTitle(t('account.loginTitle'));
+  useDocumentTitle(embedded ? null : t('account.loginTitle'));
 
   const errors = { email: validate(email, [rules.required(), rules.email()]), password: validate(password, [rules.required()]) };
 
@@ -40,7 +41,8 @@ export function LoginForm() {
       await customerStore.getState().login(email.trim(), password);
       cartStore.getState().refresh().catch(() => undefined);
       toast({ content: t('account.loggedIn'), variant: 'success' });
-      navigate(redirectTarget(params.get('redirect'), localePath('/account')), { replace: true });
+      if (onLoggedIn) onLoggedIn();
+      else navigate(redirectTarget(params.get('redirect'), localePath('/account')), { replace: true });
     } catch (error) {
       const status = errorStatus(error);
       setFailure(status === 401 || status === 400 || status === 403 ? t('account.loginFailed') : t('errors.generic'));
@@ -49,8 +51,8 @@ export function LoginForm() {
   }
 
   return (
-    <section className="card auth-card">
-      <h1>{t('account.loginTitle')}</h1>
+    <section className={embedded ? 'login-form' : 'card auth-card'}>
+      {embedded ? <h2 className="section-title">{t('account.loginTitle')}</h2> : <h1>{t('account.loginTitle')}</h1>}
       <p className="muted">{t('account.loginLead')}</p>
       <form onSubmit={submit} noValidate>
         <Field label={t('account.email')} name="email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} error={submitted ? errors.email : null} />
@@ -68,13 +70,20 @@ export function LoginForm() {
             {failure}
           </p>
         )}
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {t('account.logIn')}
-        </button>
+        <div className="login-form__actions">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {t('account.logIn')}
+          </button>
+          <button type="button" className="link-button" onClick={() => openForgotPassword(t('account.forgotTitle'), email)}>
+            {t('account.forgotPassword')}
+          </button>
+        </div>
       </form>
-      <p className="auth-card__switch">
-        {t('account.noAccount')} <Link to={localePath('/account/register')}>{t('account.toRegister')}</Link>
-      </p>
+      {!embedded && (
+        <p className="auth-card__switch">
+          {t('account.noAccount')} <Link to={localePath('/account/register')}>{t('account.toRegister')}</Link>
+        </p>
+      )}
     </section>
   );
 }

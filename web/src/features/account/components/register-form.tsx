@@ -1,15 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Field, SelectField } from '@/components/form';
+import { Field } from '@/components/form';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
 import { cartStore } from '@/lib/shop/cart';
 import { customerStore } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { rules, validate } from '@/lib/validation';
-import { getCountries, getSalutations, type Country, type Salutation } from '../api/settings';
 import { violationsByField } from '../utils/violations';
+import { LocationFields, PersonFields, statesOf, useAddressOptions } from './address-fields';
 
 const FIELDS = ['salutationId', 'firstName', 'lastName', 'email', 'emailConfirmation', 'password', 'passwordConfirmation', 'street', 'zipcode', 'city', 'countryId', 'countryStateId'] as const;
 type FieldName = (typeof FIELDS)[number];
@@ -18,7 +18,7 @@ type Values = Record<FieldName, string>;
 export const PASSWORD_MIN_LENGTH = 8;
 
 /** The client-side checks of the registration form (spec section 5). */
-export function registrationErrors(values: Values, t: (key: 'account.emailMismatch' | 'account.passwordMismatch') => string, statesRequired: boolean) {
+export function registrationErrors(values: Values, t: (key: 'account.emailMismatch' | 'account.passwordMismatch') => string, statesRequired: boolean, guest = false) {
   return {
     salutationId: validate(values.salutationId, [rules.required()]),
     firstName: validate(values.firstName, [rules.required(), rules.maxLength(255)]),
@@ -26,8 +26,8 @@ export function registrationErrors(values: Values, t: (key: 'account.emailMismat
     email: validate(values.email, [rules.required(), rules.email()]),
     emailConfirmation:
       validate(values.emailConfirmation, [rules.required()]) ?? (values.emailConfirmation.trim().toLowerCase() !== values.email.trim().toLowerCase() ? t('account.emailMismatch') : null),
-    password: validate(values.password, [rules.required(), rules.minLength(PASSWORD_MIN_LENGTH)]),
-    passwordConfirmation: validate(values.passwordConfirmation, [rules.required()]) ?? (values.passwordConfirmation !== values.password ? t('account.passwordMismatch') : null),
+    password: guest ? null : validate(values.password, [rules.required(), rules.minLength(PASSWORD_MIN_LENGTH)]),
+    passwordConfirmation: guest ? null : (validate(values.passwordConfirmation, [rules.required()]) ?? (values.passwordConfirmation !== values.password ? t('account.passwordMismatch') : null)),
     street: validate(values.street, [rules.required()]),
     zipcode: validate(values.zipcode, [rules.required()]),
     city: validate(values.city, [rules.required()]),
@@ -50,34 +50,24 @@ const SERVER_FIELDS: Record<string, FieldName> = {
 };
 
 /** Registration: salutation, names, email twice, password twice, address with country and state. */
-export function RegisterForm() {
+export function RegisterForm({ embedded = false, allowGuest = false, onRegistered }: { embedded?: boolean; allowGuest?: boolean; onRegistered?: () => void } = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
   const [values, setValues] = useState<Values>(() => Object.fromEntries(FIELDS.map((name) => [name, ''])) as Values);
-  const [salutations, setSalutations] = useState<Salutation[]>([]);
-  const [countries, setCountries] = useState<Country[]>([]);
+  const [guest, setGuest] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [server, setServer] = useState<Partial<Record<FieldName, string>>>({});
   const [failure, setFailure] = useState(false);
-  useDocumentTitle(t('account.registerTitle'));
+  useDocumentTitle(embedded ? null : t('account.registerTitle'));
 
-  useEffect(() => {
-    getSalutations().then(setSalutations).catch(() => setFailure(true));
-    getCountries()
-      .then((list) => {
-        setCountries(list);
-        const germany = list.find((country) => country.iso === 'DE') ?? list[0];
-        if (germany) setValues((current) => (current.countryId ? current : { ...current, countryId: germany.id }));
-      })
-      .catch(() => setFailure(true));
-  }, []);
-
-  const country = countries.find((entry) => entry.id === values.countryId);
-  const states = country?.states ?? [];
-  const statesRequired = states.length > 0 && !!country?.forceStateInRegistration;
-  const errors = registrationErrors(values, t, statesRequired);
+  const { salutations, countries } = useAddressOptions(
+    (id) => setValues((current) => (current.countryId ? current : { ...current, countryId: id })),
+    () => setFailure(true),
+  );
+  const { required: statesRequired } = statesOf(countries, values.countryId);
+  const errors = registrationErrors(values, t, statesRequired, guest);
   const errorOf = (name: FieldName) => (submitted ? (errors[name] ?? server[name] ?? null) : (server[name] ?? null));
   const set = (name: FieldName) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [name]: event.target.value, ...(name === 'countryId' ? { countryStateId: '' } : {}) }));
@@ -106,14 +96,15 @@ export function RegisterForm() {
         firstName: address.firstName,
         lastName: address.lastName,
         email: values.email.trim(),
-        password: values.password,
+        ...(guest ? { guest: true } : { password: values.password }),
         acceptedDataProtection: true,
-        storefrontUrl: window.location.origin,
+        storefrontUrl: window.location.origin + localePath(''),
         billingAddress: address,
       });
       cartStore.getState().refresh().catch(() => undefined);
-      toast({ content: t('account.registered'), variant: 'success' });
-      navigate(localePath('/account'), { replace: true });
+      toast({ content: guest ? t('account.guestRegistered') : t('account.registered'), variant: 'success' });
+      if (onRegistered) onRegistered();
+      else navigate(localePath('/account'), { replace: true });
     } catch (error) {
       const fields = violationsByField(error);
       const mapped: Partial<Record<FieldName, string>> = {};
@@ -130,68 +121,34 @@ export function RegisterForm() {
   const field = (name: FieldName, label: string, extra: { type?: string; autoComplete?: string } = {}) => (
     <Field label={label} name={name} value={values[name]} onChange={set(name)} error={errorOf(name)} {...extra} />
   );
+  const Heading = embedded ? 'h2' : 'h1';
 
   return (
-    <section className="card auth-card auth-card--wide">
-      <h1>{t('account.registerTitle')}</h1>
+    <section className={embedded ? 'register-form' : 'card auth-card auth-card--wide'}>
+      <Heading className={embedded ? 'section-title' : undefined}>{t('account.registerTitle')}</Heading>
       <p className="muted">{t('account.registerLead')}</p>
       <form onSubmit={submit} noValidate>
         <fieldset className="form-section">
           <legend>{t('account.personal')}</legend>
-          <SelectField
-            label={t('account.salutation')}
-            name="salutationId"
-            value={values.salutationId}
-            onChange={set('salutationId')}
-            error={errorOf('salutationId')}
-            placeholder={t('account.choose')}
-            options={salutations.map((entry) => ({ value: entry.id, label: entry.translated?.displayName || entry.displayName || entry.salutationKey }))}
-          />
-          <div className="form-row">
-            {field('firstName', t('account.firstName'), { autoComplete: 'given-name' })}
-            {field('lastName', t('account.lastName'), { autoComplete: 'family-name' })}
-          </div>
+          <PersonFields values={values} onChange={set} errorOf={errorOf} salutations={salutations} />
         </fieldset>
         <fieldset className="form-section">
           <legend>{t('account.access')}</legend>
+          {allowGuest && <Field type="checkbox" label={t('account.guestCheckout')} name="guest" checked={guest} onChange={(event) => setGuest(event.target.checked)} />}
           <div className="form-row">
             {field('email', t('account.email'), { type: 'email', autoComplete: 'email' })}
             {field('emailConfirmation', t('account.emailConfirmation'), { type: 'email', autoComplete: 'email' })}
           </div>
-          <div className="form-row">
-            {field('password', t('account.password'), { type: 'password', autoComplete: 'new-password' })}
-            {field('passwordConfirmation', t('account.passwordConfirmation'), { type: 'password', autoComplete: 'new-password' })}
-          </div>
+          {!guest && (
+            <div className="form-row">
+              {field('password', t('account.password'), { type: 'password', autoComplete: 'new-password' })}
+              {field('passwordConfirmation', t('account.passwordConfirmation'), { type: 'password', autoComplete: 'new-password' })}
+            </div>
+          )}
         </fieldset>
         <fieldset className="form-section">
           <legend>{t('account.address')}</legend>
-          {field('street', t('account.street'), { autoComplete: 'street-address' })}
-          <div className="form-row form-row--zip">
-            {field('zipcode', t('account.zipcode'), { autoComplete: 'postal-code' })}
-            {field('city', t('account.city'), { autoComplete: 'address-level2' })}
-          </div>
-          <div className="form-row">
-            <SelectField
-              label={t('account.country')}
-              name="countryId"
-              value={values.countryId}
-              onChange={set('countryId')}
-              error={errorOf('countryId')}
-              placeholder={t('account.choose')}
-              options={countries.map((entry) => ({ value: entry.id, label: entry.translated?.name || entry.name }))}
-            />
-            {states.length > 0 && (
-              <SelectField
-                label={t('account.state')}
-                name="countryStateId"
-                value={values.countryStateId}
-                onChange={set('countryStateId')}
-                error={errorOf('countryStateId')}
-                placeholder={t('account.choose')}
-                options={states.map((entry) => ({ value: entry.id, label: entry.translated?.name || entry.name }))}
-              />
-            )}
-          </div>
+          <LocationFields values={values} onChange={set} errorOf={errorOf} countries={countries} />
         </fieldset>
         {failure && (
           <p className="alert" role="alert">
@@ -199,12 +156,14 @@ export function RegisterForm() {
           </p>
         )}
         <button type="submit" className="button button--primary" disabled={busy}>
-          {t('account.register')}
+          {guest ? t('account.continueAsGuest') : t('account.register')}
         </button>
       </form>
-      <p className="auth-card__switch">
-        {t('account.haveAccount')} <Link to={localePath('/account/login')}>{t('account.logIn')}</Link>
-      </p>
+      {!embedded && (
+        <p className="auth-card__switch">
+          {t('account.haveAccount')} <Link to={localePath('/account/login')}>{t('account.logIn')}</Link>
+        </p>
+      )}
     </section>
   );
 }

@@ -53,6 +53,9 @@ export function CartPage() {
           <aside className="cart-page__aside">
             <PromotionCode />
             <CartSummary cart={cart} />
+            <Link className="button button--primary button--wide" to={localePath('/checkout')}>
+              {t('cart.toCheckout')}
+            </Link>
           </aside>
         </div>
       )}

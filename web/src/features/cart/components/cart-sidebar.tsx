@@ -74,7 +74,10 @@ export function CartSidebar() {
             </ul>
             <footer className="cart-sidebar__footer">
               {cart && <CartSummary cart={cart} />}
-              <Link className="button button--primary button--wide" to={localePath('/checkout/cart')}>
+              <Link className="button button--primary button--wide" to={localePath('/checkout')}>
+                {t('cart.toCheckout')}
+              </Link>
+              <Link className="button button--wide" to={localePath('/checkout/cart')}>
                 {t('cart.toCart')}
               </Link>
             </footer>

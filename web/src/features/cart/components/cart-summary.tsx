@@ -9,12 +9,21 @@ import { showCartErrors } from './cart-errors';
 export function CartSummary({ cart }: { cart: Cart }) {
   const { t } = useTranslation();
   const shipping = (cart.deliveries ?? []).reduce((sum, delivery) => sum + (delivery.shippingCosts?.totalPrice ?? 0), 0);
+  const promotions = (cart.lineItems ?? []).filter((item) => item.type === 'promotion');
+  const discount = promotions.reduce((sum, item) => sum + (item.price?.totalPrice ?? 0), 0);
+  const goods = (cart.price?.positionPrice ?? 0) - discount;
   return (
     <dl className="cart-summary">
       <div>
         <dt>{t('cart.subtotal')}</dt>
-        <dd>{formatPrice(cart.price?.positionPrice)}</dd>
+        <dd>{formatPrice(promotions.length > 0 ? goods : cart.price?.positionPrice)}</dd>
       </div>
+      {promotions.length > 0 && (
+        <div className="cart-summary__discount">
+          <dt>{t('checkout.discount')}</dt>
+          <dd data-testid="cart-discount">{formatPrice(discount)}</dd>
+        </div>
+      )}
       {(cart.deliveries ?? []).length > 0 && (
         <div>
           <dt>{t('cart.shipping')}</dt>

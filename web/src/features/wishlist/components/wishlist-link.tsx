@@ -2,13 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { useLocalePath } from '@/lib/i18n';
-import { localWishlist } from '@/lib/shop/wishlist';
+import { wishlistStore } from '../stores/wishlist';
 
 /** The heart in the header: how many products are on the wishlist; leads to it. */
 export function WishlistLink() {
   const { t } = useTranslation();
   const localePath = useLocalePath();
-  const count = useStore(localWishlist, (state) => state.ids.length);
+  const count = useStore(wishlistStore, (state) => state.ids.length);
   return (
     <Link className="header-icon" to={localePath('/wishlist')} aria-label={t('wishlist.open', { count })}>
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">

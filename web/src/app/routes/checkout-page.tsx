@@ -1,0 +1,4 @@
+import { CheckoutPage } from '@/features/checkout/components/checkout-page';
+
+/** `/checkout`. */
+export const Component = CheckoutPage;

@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Spinner } from '@/components/spinner';
+import { errorStatus } from '@/lib/api/shop';
+import { useDocumentTitle } from '@/lib/head';
+import { localeFromPath, localePrefix, useLocalePath } from '@/lib/i18n';
+import { formatPrice } from '@/lib/format';
+import { toast } from '@/lib/ui/toasts';
+import { useStore } from 'zustand';
+import { customerStore, isLoggedIn } from '@/lib/shop/customer';
+import { changeOrderPayment, getOrder, getPaymentMethods, handlePayment, type Order, type PaymentMethod } from '../api/checkout';
+import { paymentTarget, paymentUrls } from '../utils/checkout-rules';
+import { lastTransaction, OrderDetails } from './order-details';
+import { MethodList } from './method-list';
+
+export type ResultVariant = 'confirmation' | 'paid' | 'unpaid';
+
+/** Pays an order again (maybe with another method): to the provider's page or back to the confirmation. */
+export async function payAgain(orderId: string, navigate: (path: string) => void): Promise<void> {
+  const urls = paymentUrls(window.location.origin, localePrefix(localeFromPath(window.location.pathname)), orderId);
+  const target = paymentTarget(await handlePayment(orderId, urls.finishUrl, urls.errorUrl), urls.success);
+  if (target.kind === 'external') window.location.assign(target.url);
+  else navigate(target.path);
+}
+
+/** Retry the payment or choose another method first (the unpaid page). */
+function Repay({ order, changeable, onChanged }: { order: Order; changeable: boolean; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [methods, setMethods] = useState<PaymentMethod[]>([]);
+  const [busy, setBusy] = useState(false);
+  const current = lastTransaction(order)?.paymentMethodId;
+  useEffect(() => {
+    if (changeable) getPaymentMethods().then(setMethods).catch(() => setMethods([]));
+  }, [changeable]);
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await work();
+    } catch {
+      toast({ content: t('checkout.paymentFailed'), variant: 'danger' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="repay">
+      {changeable && (
+        <MethodList
+          title={t('account.changePayment')}
+          busy={busy}
+          selectedId={current}
+          options={methods.map((method) => ({ id: method.id, name: method.translated?.name ?? method.name, description: method.translated?.description ?? method.description }))}
+          onChoose={(id) =>
+            void run(async () => {
+              await changeOrderPayment(order.id, id);
+              toast({ content: t('account.paymentChanged'), variant: 'success' });
+              onChanged();
+            })
+          }
+        />
+      )}
+      <button type="button" className="button button--primary" disabled={busy || !changeable} onClick={() => void run(() => payAgain(order.id, (path) => navigate(path, { replace: true })))}>
+        {t('checkout.retryPayment')}
+      </button>
+    </div>
+  );
+}
+
+/** `/checkout/success/{id}` and its `/paid` and `/unpaid` results. */
+export function SuccessPage({ variant }: { variant: ResultVariant }) {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const localePath = useLocalePath();
+  const loggedIn = useStore(customerStore, (current) => isLoggedIn(current.customer));
+  const [state, setState] = useState<{ order: Order | null; paymentChangeable: boolean } | 'loading' | 'failed'>('loading');
+  const title = variant === 'paid' ? t('checkout.paidTitle') : variant === 'unpaid' ? t('checkout.unpaidTitle') : t('checkout.successTitle');
+  useDocumentTitle(title);
+
+  const load = useCallback(() => {
+    getOrder(id)
+      .then(setState)
+      // Someone else's order, or nobody logged in: as good as unknown.
+      .catch((error: unknown) => setState([401, 403, 404].includes(errorStatus(error)) ? { order: null, paymentChangeable: false } : 'failed'));
+  }, [id]);
+  useEffect(load, [load]);
+
+  if (state === 'loading') return <div className="container result-page"><Spinner /></div>;
+  if (state === 'failed' || !state.order) {
+    return (
+      <div className="container result-page">
+        <div className="empty-state" role="alert">
+          <p>{state === 'failed' ? t('errors.generic') : t('checkout.orderNotFound')}</p>
+          <Link className="button button--primary" to={localePath('/') || '/'}>
+            {t('checkout.continueShopping')}
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  const { order, paymentChangeable } = state;
+  const lead =
+    variant === 'paid'
+      ? t('checkout.paidLead', { number: order.orderNumber ?? '' })
+      : variant === 'unpaid'
+        ? t('checkout.unpaidLead', { number: order.orderNumber ?? '' })
+        : t('checkout.successLead', { number: order.orderNumber ?? '', email: order.orderCustomer?.email ?? '' });
+
+  return (
+    <div className="container result-page">
+      <header className={`result-page__header result-page__header--${variant}`}>
+        <span className="result-page__icon" aria-hidden="true">
+          {variant === 'unpaid' ? '!' : '✓'}
+        </span>
+        <div>
+          <h1 className="page-title">{title}</h1>
+          <p>{lead}</p>
+        </div>
+      </header>
+      {variant === 'unpaid' && <Repay order={order} changeable={paymentChangeable} onChanged={load} />}
+      <dl className="result-page__facts">
+        <div>
+          <dt>{t('checkout.orderNumber')}</dt>
+          <dd data-testid="order-number">{order.orderNumber}</dd>
+        </div>
+        <div>
+          <dt>{t('checkout.orderDate')}</dt>
+          <dd>{order.orderDateTime ? new Date(order.orderDateTime).toLocaleDateString() : ''}</dd>
+        </div>
+        <div>
+          <dt>{t('cart.total')}</dt>
+          <dd>{formatPrice(order.amountTotal)}</dd>
+        </div>
+      </dl>
+      <OrderDetails order={order} />
+      <div className="result-page__actions">
+        <Link className="button button--primary" to={localePath('/') || '/'}>
+          {t('checkout.continueShopping')}
+        </Link>
+        {loggedIn && (
+          <Link className="button" to={localePath('/account')}>
+            {t('checkout.toOrders')}
+          </Link>
+        )}
+      </div>
+    </div>
+  );
+}
