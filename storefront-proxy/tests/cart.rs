@@ -194,3 +194,36 @@ async fn the_guest_cart_merges_into_the_customer_cart_at_login() {
     assert_eq!(item(&cart, &shirt)["quantity"], 2);
     assert_eq!(item(&cart, &tea)["quantity"], 1);
 }
+
+#[tokio::test]
+async fn the_visitor_cart_comes_along_into_a_registration() {
+    let shop = start().await;
+    let visitor = new_token(&shop).await;
+    let shirt = product_id(&shop, "SR10005").await;
+    cart_call(&shop, Method::POST, "/checkout/cart/line-item", &visitor, Some(json!({"items": [{"referencedId": shirt, "quantity": 2}]}))).await;
+    let (_, countries) = shop.post("/country", json!({})).await;
+    let germany = common::elements(&countries).into_iter().find(|c| c["iso"] == "DE").unwrap()["id"].clone();
+    for guest in [false, true] {
+        let visitor = if guest { new_token(&shop).await } else { visitor.clone() };
+        if guest {
+            cart_call(&shop, Method::POST, "/checkout/cart/line-item", &visitor, Some(json!({"items": [{"referencedId": shirt, "quantity": 2}]}))).await;
+        }
+        let mut body = json!({
+            "email": format!("visitor-{guest}@example.com"), "firstName": "Vi", "lastName": "Sitor", "acceptedDataProtection": true,
+            "billingAddress": {"street": "Main Street 1", "zipcode": "80331", "city": "Munich", "countryId": germany},
+        });
+        if guest {
+            body["guest"] = json!(true);
+        } else {
+            body["password"] = json!("correct horse battery");
+        }
+        let (status, customer, headers) = shop.call(Method::POST, "/account/register", &[("sw-context-token", &visitor)], Some(body)).await;
+        assert_eq!(status, 200, "{customer}");
+        let registered = headers["sw-context-token"].to_str().unwrap().to_owned();
+        assert_ne!(registered, visitor);
+        let (_, cart) = cart_call(&shop, Method::GET, "/checkout/cart", &registered, None).await;
+        assert_eq!(item(&cart, &shirt)["quantity"], 2, "guest: {guest}");
+        let (_, left) = cart_call(&shop, Method::GET, "/checkout/cart", &visitor, None).await;
+        assert_eq!(left["lineItems"], json!([]), "the cart moved, it was not copied");
+    }
+}

@@ -177,6 +177,9 @@ fn create_customer(conn: &mut Connection, ctx: &ShopContext, body: &Map<String, 
         params![billing_id, shipping_id, customer_id],
     )?;
     let token = new_session(&tx, ctx, Some(&customer_id))?;
+    // The visitor's cart comes along into the new customer's session.
+    let previous: Vec<String> = ctx.token.iter().cloned().collect();
+    crate::cart::calculate::merge(&tx, &previous, &token)?;
     tx.commit()?;
     Ok(Ok((customer_id, token)))
 }

@@ -22,8 +22,6 @@ interface CartState {
   remove(lineItemId: string): Promise<Cart>;
   /** A promotion code becomes a line item of type promotion. */
   addPromotionCode(code: string): Promise<Cart>;
-  /** Adds products and promotion codes of another session's cart (after a registration). */
-  restore(items: LineItem[]): Promise<Cart>;
   consumeErrors(): CartError[];
   reset(): void;
 }
@@ -77,16 +75,6 @@ export function createCartStore() {
             body: { items: [{ type: 'promotion', referencedId: code.trim() }] } as never,
           }),
         ),
-      async restore(items) {
-        const products = items
-          .filter((item) => item.type === 'product' && item.referencedId)
-          .map((item) => ({ id: item.referencedId!, referencedId: item.referencedId!, quantity: item.quantity ?? 1, type: 'product' as const }));
-        const codes = items.filter((item) => item.type === 'promotion' && item.referencedId).map((item) => ({ type: 'promotion', referencedId: item.referencedId! }));
-        let cart = get().cart!;
-        if (products.length > 0) cart = await run(() => shopClient().invoke('addLineItem post /checkout/cart/line-item', { body: { items: products } }));
-        if (codes.length > 0) cart = await run(() => shopClient().invoke('addLineItem post /checkout/cart/line-item', { body: { items: codes } as never }));
-        return cart;
-      },
       consumeErrors() {
         const { errors } = get();
         set({ errors: [] });

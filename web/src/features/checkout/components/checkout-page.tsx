@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
@@ -96,19 +96,12 @@ export function CheckoutPage() {
   }, [load]);
 
   const hasCustomer = !!customer?.id;
-  // The visitor's cart, kept while nobody is logged in: a registration starts a new session.
-  const visitorCart = useRef(cart);
-  useEffect(() => {
-    if (!hasCustomer && cart) visitorCart.current = cart;
-  }, [hasCustomer, cart]);
   const [restoring, setRestoring] = useState(false);
   const afterIdentify = async () => {
     setRestoring(true);
     try {
-      const before = visitorCart.current;
-      const now = await cartStore.getState().refresh();
-      // The shop's registration answers with a session without the visitor's cart: it is added again.
-      if (!hasProducts(now) && hasProducts(before)) await cartStore.getState().restore(before!.lineItems ?? []);
+      // Login and registration start a new session that carries the visitor's cart.
+      await cartStore.getState().refresh();
       showCartErrors();
     } catch {
       // The summary shows the cart as it is.
