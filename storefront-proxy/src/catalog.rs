@@ -2,6 +2,7 @@
 //! reviews, category listings, search and search suggestions (spec section 7).
 
 pub mod criteria;
+pub mod cross_selling;
 pub mod detail;
 pub mod listing;
 pub mod price;
@@ -25,6 +26,7 @@ pub fn routes() -> Router<App> {
         .route("/product", post(search))
         .route("/product/{id}", post(detail::detail))
         .route("/product/{id}/reviews", post(review::reviews))
+        .route("/product/{id}/cross-selling", post(cross_selling::cross_sellings).get(cross_selling::cross_sellings))
         .route("/product-listing/{category_id}", post(listing::category_listing))
         .route("/search", post(listing::search))
         .route("/search-suggest", post(listing::suggest))

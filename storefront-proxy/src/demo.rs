@@ -6,6 +6,7 @@ pub mod account;
 pub mod bulk;
 pub mod catalog;
 pub mod cms;
+pub mod cross_selling;
 pub mod dsr;
 pub mod order;
 
@@ -64,6 +65,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
         }
         let tx = conn.transaction()?;
         dsr::seed_missing(&tx)?;
+        cross_selling::seed_missing(&tx)?;
         tx.commit()?;
         return Ok(());
     }
@@ -82,6 +84,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
         }
     }
     dsr::seed_missing(&tx)?;
+    cross_selling::seed_missing(&tx)?;
     tx.commit()?;
     tracing::info!(extra_products = options.extra_products, "seeded the demo shop");
     Ok(())

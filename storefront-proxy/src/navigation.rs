@@ -14,5 +14,5 @@ pub fn routes() -> Router<App> {
     Router::new()
         .route("/category/{id}", post(category::category))
         .route("/navigation/{active_id}/{root_id}", post(tree::navigation))
-        .route("/seo-url", post(seo_url::search))
+        .route("/seo-url", post(seo_url::search).get(seo_url::search))
 }

@@ -23,6 +23,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0007_orders.sql")),
         M::up(include_str!("storage/0008_account_extras.sql")),
         M::up(include_str!("storage/dsr_0002_live.sql")),
+        M::up(include_str!("storage/0010_cross_selling.sql")),
     ])
 }
 

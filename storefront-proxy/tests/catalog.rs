@@ -241,6 +241,38 @@ async fn reviews_of_a_product() {
 }
 
 #[tokio::test]
+async fn cross_selling_of_a_product_and_of_its_variants() {
+    let shop = start().await;
+    let (_, found) = shop.post("/product", json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10005"}]})).await;
+    let product = &elements(&found)[0];
+    let id = product["id"].as_str().unwrap();
+    let (status, body) = shop.post(&format!("/product/{id}/cross-selling"), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    let groups = body.as_array().unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["apiAlias"], "cross_selling_element");
+    assert_eq!(groups[0]["crossSelling"]["translated"]["name"], "Similar products");
+    let products = groups[0]["products"].as_array().unwrap();
+    assert!(!products.is_empty() && products.len() <= 4);
+    assert_eq!(groups[0]["total"], products.len());
+    assert!(products.iter().all(|p| p["id"] != product["id"] && p["apiAlias"] == "product"));
+
+    // German names; a variant shows its parent's cross-selling.
+    let german = shop.language("de-DE").await;
+    let (_, variants) = shop.post("/product", json!({"filter": [{"type": "equals", "field": "parentId", "value": id}], "limit": 1})).await;
+    let target = elements(&variants).first().map(|v| v["id"].as_str().unwrap().to_owned()).unwrap_or_else(|| id.to_owned());
+    let (status, body, _) = shop.call(reqwest::Method::GET, &format!("/product/{target}/cross-selling"), &[("sw-language-id", &german)], None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body[0]["crossSelling"]["translated"]["name"], "Ähnliche Produkte");
+
+    let (status, body) = shop.post("/product/0123456789abcdef0123456789abcdef/cross-selling", json!({})).await;
+    assert_eq!(status, 404);
+    assert_error(&body, 404, "CONTENT__PRODUCT_NOT_FOUND");
+    let (status, body) = shop.post("/product/not-an-id/cross-selling", json!({})).await;
+    assert_eq!(status, 400, "{body}");
+}
+
+#[tokio::test]
 async fn category_listing_sorts_six_ways_and_pages_by_ten() {
     let shop = start().await;
     let clothing = shop.seo("Clothing/").await;

@@ -114,6 +114,10 @@ async fn seo_urls_per_language_and_on_entities() {
     assert_eq!(de["elements"][0]["seoPathInfo"], "Kleidung/Hemden/");
     assert_eq!(de["elements"][0]["pathInfo"], format!("/navigation/{shirts}"));
     assert_eq!(de["elements"][0]["routeName"], "frontend.navigation.page");
+    // The same search as GET with the criteria in the query string.
+    let (status, by_get) = shop.get("/seo-url?limit=2", &[]).await;
+    assert_eq!(status, 200, "{by_get}");
+    assert_eq!(by_get["elements"].as_array().unwrap().len(), 2);
 
     let (_, with_urls) = shop
         .post_with("/product", &[("sw-include-seo-urls", "true")], json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10001"}]}))

@@ -72,6 +72,10 @@ describe('browsing', () => {
     const results = await shop.invoke('searchPage post /search', { body: { search: word } });
     expect(results.data.elements.some((product) => product.id === found.productId || product.parentId === detail.data.product.parentId)).toBe(true);
     await shop.invoke('readProductReviews post /product/{productId}/reviews', { pathParams: { productId: found.productId! }, body: {} });
+    const crossSellings = await shop.invoke('readProductCrossSellings post /product/{productId}/cross-selling', {
+      pathParams: { productId: found.productId! },
+    });
+    expect(Array.isArray(crossSellings.data)).toBe(true);
     const products = await shop.invoke('readProduct post /product', { body: { ids: [found.productId!], limit: 1 } });
     expect(products.data.elements).toHaveLength(1);
   });
