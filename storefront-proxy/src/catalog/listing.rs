@@ -239,10 +239,13 @@ fn base(selection: &Selection, chain: &translation::LanguageChain) -> Sql {
 /// `catalog_version` (moved by triggers on every change they depend on) stays put.
 #[derive(Debug, Default)]
 struct BaseFacts {
-    stats: (Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<i64>),
+    stats: Stats,
     manufacturers: Vec<String>,
     options: Vec<String>,
 }
+
+/// Price min, max, avg, sum; rating max; shipping-free max.
+type Stats = (Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<i64>);
 
 /// Cached facts per database file and base, with the catalogue version they were read at.
 type FactsCache = HashMap<String, (i64, Arc<BaseFacts>)>;
