@@ -19,6 +19,8 @@ use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
+pub mod shop;
+
 #[derive(Debug, Clone, clap::Parser)]
 #[command(name = "loadtest", about = "Salesroom load test")]
 pub struct Options {

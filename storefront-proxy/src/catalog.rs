@@ -58,7 +58,7 @@ pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(para
     let picks_variants = criteria.condition.text.contains("p.parent_id");
     let (elements, total) = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let selection = query::Selection { main_only: !picks_variants, ..Default::default() };
             let (ids, total) = query::select(conn, &ctx.languages, &selection, &criteria, false)?;
             Ok((product::load(conn, &ctx, &ids, load)?, total))

@@ -78,7 +78,7 @@ impl FromRequestParts<App> for ShopContext {
         let (channel_id, default_language, session_token) = (sales_channel.id.clone(), sales_channel.language_id.clone(), token.clone());
         let current = app
             .db
-            .call(move |conn| {
+            .read(move |conn| {
                 if let Some(id) = requested {
                     let available: bool = conn.query_row(
                         "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",

@@ -25,7 +25,7 @@ async fn serve(State(app): State<App>, Path(path): Path<String>) -> ApiResult<Re
     let file_path = format!("media/{path}");
     let found: Option<(String, Vec<u8>)> = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             Ok(conn
                 .query_row(
                     "SELECT m.mime_type, b.content FROM media m JOIN media_blob b ON b.media_id = m.id WHERE m.path = ?1",

@@ -1,7 +1,7 @@
 //! The SQLite file under `DATA_DIR`: opening, migrations, and running queries off the
 //! async runtime.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
@@ -23,9 +23,13 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0007_orders.sql")),
         M::up(include_str!("storage/0008_account_extras.sql")),
         M::up(include_str!("storage/dsr_0002_live.sql")),
+        M::up(include_str!("storage/0009_catalog_speed.sql")),
         M::up(include_str!("storage/0010_cross_selling.sql")),
     ])
 }
+
+/// Read-only connections kept for pure reads.
+const READERS: usize = 4;
 
 /// A handle on the database. Cheap to clone.
 #[derive(Clone)]
@@ -33,6 +37,27 @@ pub struct Db {
     // One writer connection; a std Mutex because it is only taken inside
     // spawn_blocking, never across an `.await`.
     conn: Arc<Mutex<Connection>>,
+    readers: Arc<Readers>,
+}
+
+/// A small pool of read-only connections (`PRAGMA query_only`): in WAL mode readers
+/// run beside each other and beside the writer. A permit is taken before a connection,
+/// so there is always one idle (or room to open one) once the permit is held.
+struct Readers {
+    path: PathBuf,
+    permits: Arc<tokio::sync::Semaphore>,
+    idle: Mutex<Vec<Connection>>,
+}
+
+impl Readers {
+    fn open(&self) -> anyhow::Result<Connection> {
+        let conn = Connection::open(&self.path).with_context(|| format!("opening {}", self.path.display()))?;
+        conn.pragma_update(None, "query_only", "ON")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.set_prepared_statement_cache_capacity(64);
+        Ok(conn)
+    }
 }
 
 impl Db {
@@ -46,7 +71,39 @@ impl Db {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrations().to_latest(&mut conn).context("migrating the database")?;
-        Ok(Db { conn: Arc::new(Mutex::new(conn)) })
+        let readers = Readers { path: path.to_owned(), permits: Arc::new(tokio::sync::Semaphore::new(READERS)), idle: Mutex::new(Vec::new()) };
+        Ok(Db { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers) })
+    }
+
+    /// Runs `f`, which only reads, on one of the read-only connections, inside one read
+    /// transaction (one snapshot for all its queries). Writes in `f` fail
+    /// (`attempt to write a readonly database`); use [`Db::call`] for them.
+    pub async fn read<R, F>(&self, f: F) -> anyhow::Result<R>
+    where
+        F: FnOnce(&Connection) -> anyhow::Result<R> + Send + 'static,
+        R: Send + 'static,
+    {
+        let readers = self.readers.clone();
+        // The permit lives as long as the blocking task, even if this future is dropped.
+        let permit = readers.permits.clone().acquire_owned().await.context("read pool closed")?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let idle = readers.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop();
+            let mut conn = match idle {
+                Some(conn) => conn,
+                None => readers.open()?,
+            };
+            let result = (|| {
+                let tx = conn.transaction()?;
+                let result = f(&tx)?;
+                tx.commit()?;
+                Ok(result)
+            })();
+            readers.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(conn);
+            result
+        })
+        .await
+        .context("database task")?
     }
 
     /// Runs `f` with the connection on the blocking pool.

@@ -29,7 +29,7 @@ pub async fn require_access_key(State(app): State<App>, mut request: Request, ne
     let Some(key) = key else { return ApiError::invalid_access_key().into_response() };
     let found = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             Ok(conn
                 .query_row("SELECT id, name, language_id FROM sales_channel WHERE access_key = ?1", [&key], |r| {
                     Ok(SalesChannel { id: r.get(0)?, name: r.get(1)?, language_id: r.get(2)? })

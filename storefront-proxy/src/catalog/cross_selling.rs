@@ -23,7 +23,7 @@ pub async fn cross_sellings(ctx: ShopContext, State(app): State<App>, Path(id): 
         return Err(invalid_id(&id, "/productId"));
     }
     let product_id = id.clone();
-    let elements = app.db.call(move |conn| Ok(load(conn, &ctx, &product_id)?)).await?;
+    let elements = app.db.read(move |conn| Ok(load(conn, &ctx, &product_id)?)).await?;
     match elements {
         Some(elements) => Ok(Json(Value::Array(elements))),
         None => Err(product_not_found(&id)),

@@ -75,7 +75,7 @@ pub async fn detail(
     let requested = id.clone();
     let found = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let row: Option<(Option<String>, i64)> = conn
                 .query_row("SELECT parent_id, child_count FROM product WHERE id = ?1 AND active = 1", [&requested], |r| {
                     Ok((r.get(0)?, r.get(1)?))

@@ -3,7 +3,8 @@
 //! rating, free shipping), the sortings of spec section 9, pagination (default limit
 //! 10) and aggregations.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use axum::extract::{Path, State};
 use axum::Json;
@@ -231,27 +232,77 @@ fn base(selection: &Selection, chain: &translation::LanguageChain) -> Sql {
     sql
 }
 
-fn aggregations(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, selection: &Selection) -> rusqlite::Result<Value> {
-    let from = base(selection, &ctx.languages);
+/// What a listing's aggregations read from its base (a category or a search term,
+/// without the request's filters): price and rating statistics, the manufacturers and
+/// property options present. Scanning a base of 100,000 products takes tens of
+/// milliseconds, so these are kept between requests for as long as
+/// `catalog_version` (moved by triggers on every change they depend on) stays put.
+#[derive(Debug, Default)]
+struct BaseFacts {
+    stats: Stats,
+    manufacturers: Vec<String>,
+    options: Vec<String>,
+}
+
+/// Price min, max, avg, sum; rating max; shipping-free max.
+type Stats = (Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<i64>);
+
+/// Cached facts per database file and base, with the catalogue version they were read at.
+type FactsCache = HashMap<String, (i64, Arc<BaseFacts>)>;
+static BASE_FACTS: LazyLock<Mutex<FactsCache>> = LazyLock::new(Mutex::default);
+/// Bases kept at most (search terms are as many as users type).
+const BASE_FACTS_KEPT: usize = 512;
+
+fn base_facts(conn: &Connection, selection: &Selection, chain: &translation::LanguageChain) -> rusqlite::Result<Arc<BaseFacts>> {
+    let version: i64 = conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get(0))?;
+    let key = format!(
+        "{}\n{:?}\n{:?}\n{}\n{}",
+        conn.path().unwrap_or_default(),
+        selection.category_id,
+        selection.search,
+        chain.current,
+        chain.fallback
+    );
+    if let Some((at, facts)) = BASE_FACTS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        if *at == version {
+            return Ok(facts.clone());
+        }
+    }
+    let from = base(selection, chain);
     let id = if selection.category_id.is_some() { "p.product_id" } else { "p.id" };
-    let mut result = Map::new();
     let mut stats = Sql::default();
     stats.push("SELECT MIN(p.listing_price), MAX(p.listing_price), AVG(p.listing_price), SUM(p.listing_price), MAX(p.rating_average), MAX(p.shipping_free) ");
     stats.append(&from);
-    let (min, max, avg, sum, rating, shipping_free) = stats
-        .query_map(conn, |r| {
-            Ok((
-                r.get::<_, Option<f64>>(0)?,
-                r.get::<_, Option<f64>>(1)?,
-                r.get::<_, Option<f64>>(2)?,
-                r.get::<_, Option<f64>>(3)?,
-                r.get::<_, Option<f64>>(4)?,
-                r.get::<_, Option<i64>>(5)?,
-            ))
-        })?
+    let stats = stats
+        .query_map(conn, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?
         .into_iter()
         .next()
         .unwrap_or_default();
+    let mut manufacturers = Sql::default();
+    manufacturers.push("SELECT DISTINCT p.manufacturer_id ");
+    manufacturers.append(&from);
+    manufacturers.push(" AND p.manufacturer_id IS NOT NULL");
+    let manufacturers = manufacturers.query_map(conn, |r| r.get::<_, String>(0))?;
+    let mut options = Sql::default();
+    options.push(&format!("SELECT x.option_id FROM product_property x WHERE x.product_id IN (SELECT {id} "));
+    options.append(&from);
+    options.push(&format!(") UNION SELECT x.option_id FROM product v JOIN product_option x ON x.product_id = v.id WHERE v.active = 1 AND v.parent_id IN (SELECT {id} "));
+    options.append(&from);
+    options.push(")");
+    let options = options.query_map(conn, |r| r.get::<_, String>(0))?;
+    let facts = Arc::new(BaseFacts { stats, manufacturers, options });
+    let mut cache = BASE_FACTS.lock().unwrap_or_else(|p| p.into_inner());
+    if cache.len() >= BASE_FACTS_KEPT {
+        cache.clear();
+    }
+    cache.insert(key, (version, facts.clone()));
+    Ok(facts)
+}
+
+fn aggregations(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, selection: &Selection) -> rusqlite::Result<Value> {
+    let facts = base_facts(conn, selection, &ctx.languages)?;
+    let mut result = Map::new();
+    let (min, max, avg, sum, rating, shipping_free) = facts.stats;
     if enabled(request, "price") {
         result.insert("price".into(), json!({ "min": min, "max": max, "avg": avg, "sum": sum, "apiAlias": "price_aggregation" }));
     }
@@ -262,24 +313,12 @@ fn aggregations(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, 
         result.insert("shipping-free".into(), json!({ "max": shipping_free.unwrap_or(0), "apiAlias": "shipping-free_aggregation" }));
     }
     if enabled(request, "manufacturer") {
-        let mut ids = Sql::default();
-        ids.push("SELECT DISTINCT p.manufacturer_id ");
-        ids.append(&from);
-        ids.push(" AND p.manufacturer_id IS NOT NULL");
-        let ids = ids.query_map(conn, |r| r.get::<_, String>(0))?;
-        let mut manufacturers: Vec<Value> = product::load_manufacturers(conn, ctx, &ids)?.into_values().collect();
+        let mut manufacturers: Vec<Value> = product::load_manufacturers(conn, ctx, &facts.manufacturers)?.into_values().collect();
         manufacturers.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
         result.insert("manufacturer".into(), json!({ "entities": manufacturers, "apiAlias": "manufacturer_aggregation" }));
     }
     if enabled(request, "properties") {
-        let mut ids = Sql::default();
-        ids.push(&format!("SELECT x.option_id FROM product_property x WHERE x.product_id IN (SELECT {id} "));
-        ids.append(&from);
-        ids.push(&format!(") UNION SELECT x.option_id FROM product v JOIN product_option x ON x.product_id = v.id WHERE v.active = 1 AND v.parent_id IN (SELECT {id} "));
-        ids.append(&from);
-        ids.push(")");
-        let ids = ids.query_map(conn, |r| r.get::<_, String>(0))?;
-        let groups: Vec<Value> = property::groups_with_options(conn, &ctx.languages, &ids)?
+        let groups: Vec<Value> = property::groups_with_options(conn, &ctx.languages, &facts.options)?
             .into_iter()
             .filter(|g| g["filterable"].as_bool().unwrap_or(false))
             .collect();
@@ -415,7 +454,7 @@ pub async fn category_listing(
     let request = parse(&params, Kind::Category)?;
     let body = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let exists: bool =
                 conn.query_row("SELECT EXISTS(SELECT 1 FROM category WHERE id = ?1 AND active = 1)", [&category_id], |r| r.get(0))?;
             if !exists {
@@ -430,13 +469,13 @@ pub async fn category_listing(
 /// `POST /store-api/search?search=…`
 pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
     let request = parse(&params, Kind::Search)?;
-    let body = app.db.call(move |conn| Ok(run(conn, &ctx, &request, None))).await??;
+    let body = app.db.read(move |conn| Ok(run(conn, &ctx, &request, None))).await??;
     Ok(Json(body))
 }
 
 /// `POST /store-api/search-suggest`: the first matches, without aggregations.
 pub async fn suggest(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
     let request = parse(&params, Kind::Suggest)?;
-    let body = app.db.call(move |conn| Ok(run(conn, &ctx, &request, None))).await??;
+    let body = app.db.read(move |conn| Ok(run(conn, &ctx, &request, None))).await??;
     Ok(Json(body))
 }

@@ -44,7 +44,7 @@ pub async fn reviews(
     let product_id = id.clone();
     let result = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let owner: Option<String> = conn
                 .query_row("SELECT COALESCE(parent_id, id) FROM product WHERE id = ?1 AND active = 1", [&product_id], |r| r.get(0))
                 .optional()?;

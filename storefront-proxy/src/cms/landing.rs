@@ -45,7 +45,7 @@ pub async fn landing_page(
     let landing_id = id.clone();
     let found = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let row: Option<(Option<String>, bool, String)> = conn
                 .query_row("SELECT cms_page_id, active, created_at FROM landing_page WHERE id = ?1 AND active = 1", [&landing_id], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))

@@ -151,7 +151,7 @@ pub async fn category(
     let includes = request_includes(&params)?;
     let body = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let Some(category_id) = resolve_alias(conn, &ctx.sales_channel.id, &id)? else {
                 return Ok(Err(category_not_found(&id)));
             };

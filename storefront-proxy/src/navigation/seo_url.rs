@@ -83,7 +83,7 @@ pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(para
     let includes = std::mem::take(&mut criteria.includes);
     let (elements, total) = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let mut from = Sql::default();
             from.push("FROM seo_url WHERE sales_channel_id = ").bind(ctx.sales_channel.id.clone());
             from.push(" AND language_id = ").bind(ctx.language_id().to_owned()).push(" AND is_deleted = 0");

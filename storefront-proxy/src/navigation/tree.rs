@@ -55,7 +55,7 @@ pub async fn navigation(
     let includes = criteria::parse(&includes_only, "category", &|_| None)?.includes;
     let body = app
         .db
-        .call(move |conn| {
+        .read(move |conn| {
             let channel = ctx.sales_channel.id.clone();
             let Some(root) = resolve_alias(conn, &channel, &root_id)? else { return Ok(Ok(Vec::new())) };
             let active = resolve_alias(conn, &channel, &active_id)?.unwrap_or_else(|| root.clone());
