@@ -13,7 +13,12 @@ loadtest_bin="${LOADTEST_BIN:-./target/release/loadtest}"
 proxy_bin="${PROXY_BIN:-./target/release/storefront-proxy}"
 dir=$(mktemp -d /tmp/salesroom-bench.XXXX)
 # Only the processes this script started, by their ids.
-cleanup() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
+# The data directory goes too, unless KEEP_BENCH_DIR is set (its logs help a failed run).
+cleanup() {
+  kill $(jobs -p) 2>/dev/null || true
+  wait 2>/dev/null || true
+  [ -n "${KEEP_BENCH_DIR:-}" ] || rm -rf "$dir"
+}
 trap cleanup EXIT
 export HUB_SECRET=bench-secret BIND=127.0.0.1 RUST_LOG=error
 hubs=()
