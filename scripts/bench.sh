@@ -1,37 +1,59 @@
 #!/usr/bin/env bash
 # The benchmark runs of BENCHMARKS.md: release build, fresh data, loadtest against one
 # hub replica and against three replicas on Redis. Usage: scripts/bench.sh [single|cluster] [CLIENTS...]
+# HUB_BIN, LOADTEST_BIN and PROXY_BIN run other builds (e.g. a copy of the previous release binary,
+# to compare before and after back-to-back); NO_BUILD=1 skips the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-single}"; shift || true
 sizes=("${@:-1000 10000}")
-cargo build --release -q -p hub -p storefront-proxy -p loadtest
+[ -n "${NO_BUILD:-}" ] || cargo build --release -q -p hub -p storefront-proxy -p loadtest
+hub_bin="${HUB_BIN:-./target/release/hub}"
+loadtest_bin="${LOADTEST_BIN:-./target/release/loadtest}"
+proxy_bin="${PROXY_BIN:-./target/release/storefront-proxy}"
 dir=$(mktemp -d /tmp/salesroom-bench.XXXX)
-cleanup() { pkill -f "$dir" 2>/dev/null || true; kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
+# Only the processes this script started, by their ids.
+# The data directory goes too, unless KEEP_BENCH_DIR is set (its logs help a failed run).
+cleanup() {
+  kill $(jobs -p) 2>/dev/null || true
+  wait 2>/dev/null || true
+  [ -n "${KEEP_BENCH_DIR:-}" ] || rm -rf "$dir"
+}
 trap cleanup EXIT
 export HUB_SECRET=bench-secret BIND=127.0.0.1 RUST_LOG=error
 hubs=()
 metrics=()
+hub_pids=()
 if [ "$mode" = cluster ]; then
   redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly yes --dir "$dir" >/dev/null &
   sleep 0.5
   for i in 1 2 3; do
-    REDIS_URL=redis://127.0.0.1:6390/ HUB_PORT=$((8100 + i)) DATA_DIR="$dir/hub$i" ./target/release/hub >"$dir/hub$i.log" 2>&1 &
+    REDIS_URL=redis://127.0.0.1:6390/ HUB_PORT=$((8100 + i)) DATA_DIR="$dir/hub$i" "$hub_bin" >"$dir/hub$i.log" 2>&1 &
+    hub_pids+=($!)
     hubs+=("ws://127.0.0.1:$((8100 + i))/ws")
     metrics+=("http://127.0.0.1:$((8100 + i))/metrics")
   done
 else
-  HUB_PORT=8101 DATA_DIR="$dir/hub1" ./target/release/hub >"$dir/hub1.log" 2>&1 &
+  HUB_PORT=8101 DATA_DIR="$dir/hub1" "$hub_bin" >"$dir/hub1.log" 2>&1 &
+  hub_pids+=($!)
   hubs+=("ws://127.0.0.1:8101/ws")
   metrics+=("http://127.0.0.1:8101/metrics")
 fi
-PORT=8001 HUB_PORT=8101 DATA_DIR="$dir/shop" SHOP_ENDPOINT=http://127.0.0.1:8001 ./target/release/storefront-proxy >"$dir/proxy.log" 2>&1 &
+PORT=8001 HUB_PORT=8101 DATA_DIR="$dir/shop" SHOP_ENDPOINT=http://127.0.0.1:8001 "$proxy_bin" >"$dir/proxy.log" 2>&1 &
 sleep 1.5
 hub_urls=$(IFS=,; echo "${hubs[*]}")
 metric_urls=$(IFS=,; echo "${metrics[*]}")
 for clients in ${sizes[@]}; do
   echo "== $mode, $clients attendees"
-  ./target/release/loadtest --base-url http://127.0.0.1:8001 --hub-url "$hub_urls" \
+  "$loadtest_bin" --base-url http://127.0.0.1:8001 --hub-url "$hub_urls" \
     --hub-metrics "$metric_urls" --clients "$clients" --source-addresses 8 \
     --join-concurrency 128 --slides "${SLIDES:-50}" --interval-ms "${INTERVAL_MS:-100}" --highlight-every 5 --hold-secs 3 || true
+  # CPU the hub processes used so far (joins included), user + system.
+  for pid in "${hub_pids[@]}"; do
+    awk -v t="$(getconf CLK_TCK)" '{ printf "hub %s CPU %.2f s\n", $1, ($14 + $15) / t }' "/proc/$pid/stat" || true
+  done
+  for url in "${metrics[@]}"; do
+    curl -s "$url" | grep -E '^hub_(frames_out|write_batches)_total ' | tr '\n' ' ' || true
+    echo
+  done
 done

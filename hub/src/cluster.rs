@@ -2,9 +2,13 @@
 //! between hub replicas.
 //!
 //! - `publish` runs one Lua script: `INCR` the appointment's sequence, `XADD` the event to
-//!   its stream (the recent log, for resume and failover) and `PUBLISH` it. Redis runs
+//!   its stream (the recent log, for resume and failover) and publish it. Redis runs
 //!   scripts one at a time and delivers a channel's messages in publish order, so every
 //!   replica sees one order.
+//! - Publishing uses sharded pub/sub (`SPUBLISH`/`SSUBSCRIBE`, Redis 7.0 and later) where
+//!   the server has it, else classic `PUBLISH`/`SUBSCRIBE`. A sharded channel lives on the
+//!   node that owns its slot (the appointment's hash tag, like its other keys), so in a
+//!   Redis Cluster a message is not broadcast to every node.
 //! - Every replica subscribed to an appointment applies its events in that order
 //!   ([`Room::deliver`]); a gap (a message lost while a connection was down) is filled
 //!   from the stream.
@@ -31,7 +35,7 @@ use crate::store::{RoomState, StoreError, StoredEvent, StoredRoom};
 const PUBLISH: &str = r#"
 local seq = redis.call('INCR', KEYS[1])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], seq .. '-0', 'e', ARGV[1])
-redis.call('PUBLISH', KEYS[3], seq .. '\n' .. ARGV[1])
+redis.call(ARGV[3], KEYS[3], seq .. '\n' .. ARGV[1])
 return seq
 "#;
 
@@ -64,8 +68,28 @@ fn appointment_of(channel: &str) -> Option<&str> {
     channel.strip_prefix("salesroom:{")?.strip_suffix("}:events")
 }
 
+/// Which Redis pub/sub carries the events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PubSubMode {
+    /// Sharded where the server supports it (Redis 7.0 and later), else classic.
+    #[default]
+    Auto,
+    /// `SPUBLISH`/`SSUBSCRIBE`.
+    Sharded,
+    /// `PUBLISH`/`SUBSCRIBE`.
+    Classic,
+}
+
+/// The major version in `INFO server`'s `redis_version:7.0.15`.
+fn major_version(info: &str) -> Option<u32> {
+    let version = info.lines().find_map(|line| line.strip_prefix("redis_version:"))?;
+    version.trim().split('.').next()?.parse().ok()
+}
+
 pub struct Cluster {
     redis: ConnectionManager,
+    /// Sharded pub/sub (`SPUBLISH`/`SSUBSCRIBE`) rather than classic.
+    sharded: bool,
     publish: Script,
     snapshot: Script,
     /// False while events cannot flow: Redis unreachable, or subscriptions not restored
@@ -77,7 +101,11 @@ pub struct Cluster {
 
 impl Cluster {
     /// Connects and starts the tasks that deliver events to `rooms` and watch health.
-    pub async fn connect(url: &str, retained_events: usize) -> Result<(Arc<Cluster>, mpsc::UnboundedReceiver<redis::PushInfo>), StoreError> {
+    pub async fn connect(
+        url: &str,
+        retained_events: usize,
+        mode: PubSubMode,
+    ) -> Result<(Arc<Cluster>, mpsc::UnboundedReceiver<redis::PushInfo>), StoreError> {
         // RESP3 carries pub/sub messages on the same connection as commands, and lets
         // the connection manager restore subscriptions after a reconnect.
         let url = if url.contains("protocol=") {
@@ -96,15 +124,30 @@ impl Cluster {
             .set_response_timeout(Some(Duration::from_secs(2)))
             .set_number_of_retries(2)
             .set_max_delay(Duration::from_millis(500));
-        let redis = client.get_connection_manager_with_config(config).await?;
+        let mut redis = client.get_connection_manager_with_config(config).await?;
+        let sharded = match mode {
+            PubSubMode::Sharded => true,
+            PubSubMode::Classic => false,
+            PubSubMode::Auto => {
+                let info: String = redis::cmd("INFO").arg("server").query_async(&mut redis).await?;
+                major_version(&info).is_some_and(|major| major >= 7)
+            }
+        };
+        tracing::info!(sharded, "Redis pub/sub");
         let cluster = Arc::new(Cluster {
             redis,
+            sharded,
             publish: Script::new(PUBLISH),
             snapshot: Script::new(SNAPSHOT),
             healthy: AtomicBool::new(true),
             stream_length: retained_events + 2 * crate::live::room::SNAPSHOT_EVERY as usize,
         });
         Ok((cluster, push_rx))
+    }
+
+    /// Whether events travel by sharded pub/sub.
+    pub fn is_sharded(&self) -> bool {
+        self.sharded
     }
 
     pub fn is_healthy(&self) -> bool {
@@ -118,7 +161,7 @@ impl Cluster {
         tokio::spawn(async move {
             while let Some(push) = pushes.recv().await {
                 match push.kind {
-                    PushKind::Message => {
+                    PushKind::Message | PushKind::SMessage => {
                         let mut data = push.data.into_iter();
                         let (Some(channel), Some(payload)) = (data.next(), data.next()) else { continue };
                         let (Ok(channel), Ok(payload)) =
@@ -185,13 +228,21 @@ impl Cluster {
             .key(channel(appointment_id))
             .arg(payload)
             .arg(self.stream_length)
+            .arg(if self.sharded { "SPUBLISH" } else { "PUBLISH" })
             .invoke_async(&mut redis)
             .await?;
         Ok(seq)
     }
 
     pub async fn subscribe(&self, appointment_id: &str) -> Result<(), StoreError> {
-        self.redis.clone().subscribe(channel(appointment_id)).await?;
+        if self.sharded {
+            // The connection manager has no method for it, but it tracks the server's
+            // confirmation and sends SSUBSCRIBE again after a reconnect, like SUBSCRIBE.
+            let mut redis = self.redis.clone();
+            redis::cmd("SSUBSCRIBE").arg(channel(appointment_id)).exec_async(&mut redis).await?;
+        } else {
+            self.redis.clone().subscribe(channel(appointment_id)).await?;
+        }
         Ok(())
     }
 
@@ -255,6 +306,14 @@ fn parse_message(payload: &str) -> Result<StoredEvent, StoreError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_server_version_decides_sharded_pub_sub() {
+        let info = "# Server\r\nredis_version:7.0.15\r\nredis_git_sha1:00000000\r\n";
+        assert_eq!(super::major_version(info), Some(7));
+        assert_eq!(super::major_version("redis_version:6.2.14\n"), Some(6));
+        assert_eq!(super::major_version("# Server\n"), None);
+    }
+
     #[test]
     fn channels_name_their_appointment() {
         let channel = super::channel("abc");

@@ -42,6 +42,21 @@ pub struct Config {
 }
 
 impl Config {
+    /// The Redis pub/sub for events between replicas, from `HUB_REDIS_PUBSUB`: `auto`
+    /// (the default) uses sharded pub/sub where the server has it (Redis 7.0+), `sharded`
+    /// or `classic` force one. (An environment variable rather than a field, so that
+    /// code building a `Config` by hand needs no change.)
+    pub fn redis_pubsub(&self) -> crate::cluster::PubSubMode {
+        use clap::ValueEnum;
+        match std::env::var("HUB_REDIS_PUBSUB") {
+            Ok(value) => crate::cluster::PubSubMode::from_str(&value, true).unwrap_or_else(|_| {
+                tracing::warn!(%value, "HUB_REDIS_PUBSUB is auto, sharded or classic; using auto");
+                crate::cluster::PubSubMode::Auto
+            }),
+            Err(_) => crate::cluster::PubSubMode::Auto,
+        }
+    }
+
     pub fn heartbeat(&self) -> Duration {
         Duration::from_secs(self.heartbeat_secs.max(1))
     }

@@ -10,7 +10,7 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::state::is_id;
 use protocol::action::{Action, Interaction};
 use protocol::codec::{Codec, Encoded};
-use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent, VolatileFrame};
+use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent};
 use protocol::HubClaims;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
@@ -26,6 +26,14 @@ static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
 
 /// How long a new connection may take to send `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Frames written with one flush at most; a longer backlog is written in several.
+pub const MAX_BATCH: usize = 64;
+
+/// A delay between half and all of `period`, chosen at random.
+fn jittered(period: Duration) -> Duration {
+    period / 2 + period.mul_f64(rand::random::<f64>() / 2.0)
+}
 
 /// What the opening of a session leaves for its loop.
 struct Opened {
@@ -92,7 +100,9 @@ impl Session {
         }
 
         // 3. the loop
-        let mut ping = interval_at(Instant::now() + self.heartbeat, self.heartbeat);
+        // The first ping comes after a random part of the interval, so that the pings of
+        // connections opened in one burst do not all fall due at the same instant.
+        let mut ping = interval_at(Instant::now() + jittered(self.heartbeat), self.heartbeat);
         ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let mut last_heard = Instant::now();
         let mut nonce = 0u64;
@@ -103,26 +113,11 @@ impl Session {
                 tokio::select! {
                     biased;
                     outbound = rx.recv() => match outbound {
-                        Some(Outbound { item, queued_at }) => {
-                            // What a client may publish follows broadcast mode and the
-                            // appointment's settings: a change brings a new video token.
-                            let regrant = matches!(
-                                &item,
-                                Queued::Event { event, .. } if matches!(event.event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
-                            ) && self.claims.role == protocol::Role::Client;
-                            let message = match &item {
-                                Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
-                                Queued::Volatile(event) => encode(codec, &VolatileFrame { event }),
-                            };
-                            if let Some(m) = message {
-                                if sink.send(m).await.is_err() { break; }
-                                self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
-                                self.metrics.fan_out_latency.observe(queued_at.elapsed());
-                            }
-                            if let Some(token) = regrant.then(|| self.video_token()).flatten() {
-                                if let Some(m) = encode(codec, &token) {
-                                    if sink.send(m).await.is_err() { break; }
-                                }
+                        Some(first) => {
+                            // Everything queued by now goes out in one write: the frames
+                            // are fed into the socket's buffer and flushed once.
+                            if !self.write_batch(&mut sink, &mut rx, first).await {
+                                break;
                             }
                         }
                         None => {
@@ -191,6 +186,49 @@ impl Session {
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
     }
 
+    /// Writes `first` and whatever else is queued now (up to [`MAX_BATCH`] frames) with
+    /// one flush, in queue order. False when the socket failed.
+    async fn write_batch<Si, E>(&self, sink: &mut Si, rx: &mut queue::Receiver<Outbound>, first: Outbound) -> bool
+    where
+        Si: Sink<Message, Error = E> + Unpin,
+    {
+        let codec = self.codec;
+        let mut next = Some(first);
+        let mut fed = 0;
+        while let Some(Outbound { item, queued_at }) = next.take() {
+            // What a client may publish follows broadcast mode and the appointment's
+            // settings: a change brings a new video token.
+            let regrant = matches!(
+                &item,
+                Queued::Event { event, .. } if matches!(event.event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
+            ) && self.claims.role == protocol::Role::Client;
+            let message = match &item {
+                Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
+                Queued::Volatile(event) => event.message(codec),
+            };
+            if let Some(m) = message {
+                if sink.feed(m).await.is_err() {
+                    return false;
+                }
+                self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
+                self.metrics.fan_out_latency.observe(queued_at.elapsed());
+            }
+            if let Some(token) = regrant.then(|| self.video_token()).flatten() {
+                if let Some(m) = encode(codec, &token) {
+                    if sink.feed(m).await.is_err() {
+                        return false;
+                    }
+                }
+            }
+            fed += 1;
+            if fed < MAX_BATCH {
+                next = rx.try_recv();
+            }
+        }
+        self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
+        sink.flush().await.is_ok()
+    }
+
     /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
     /// video token). `None` when the peer did not say hello.
     async fn open<Si, St, E>(&self, sink: &mut Si, stream: &mut St) -> Option<Opened>
@@ -243,7 +281,8 @@ impl Session {
                 protocol::Role::Client => snapshot.state_for_clients.video_client_token = Some(token.clone()),
             }
         }
-        for frame in std::iter::once(&welcome).chain(attached.replay.iter()).chain(video_token.iter()) {
+        let frames = std::iter::once(&welcome).chain(&attached.pages).chain(&attached.replay).chain(video_token.iter());
+        for frame in frames {
             if let Some(m) = encode(codec, frame) {
                 ok &= sink.send(m).await.is_ok();
             }
@@ -353,7 +392,8 @@ impl Session {
                 self.room.publish(Audience::Attendee(attendee_id), event).await.map(Some)
             }
             Action::SetCartPermission { granted } => {
-                let permission = if granted { CartPermission::Granted } else { CartPermission::Missing };
+                // A no (to a request, or taking a grant back) is kept apart from never asked.
+                let permission = if granted { CartPermission::Granted } else { CartPermission::Refused };
                 let attendee_id = self.claims.sub.clone();
                 let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission };
                 self.room.publish(Audience::Attendee(attendee_id), event).await.map(Some)
@@ -417,3 +457,111 @@ impl Session {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use super::*;
+    use crate::live::{RoomSettings, SharedEvent};
+    use crate::store::Store;
+
+    /// A sink that records what it was given and where each flush fell.
+    #[derive(Default)]
+    struct Recorder {
+        written: Vec<Message>,
+        /// `written.len()` at each flush.
+        flushes: Vec<usize>,
+    }
+
+    impl Sink<Message> for Recorder {
+        type Error = std::convert::Infallible;
+        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn start_send(mut self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+            self.written.push(item);
+            Ok(())
+        }
+        fn poll_flush(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            let len = self.written.len();
+            self.flushes.push(len);
+            Poll::Ready(Ok(()))
+        }
+        fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn session() -> Session {
+        let claims = HubClaims { sub: "c".repeat(32), apt: "0".repeat(32), role: protocol::Role::Client, name: None, exp: u64::MAX };
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
+        Session {
+            claims,
+            codec: Codec::Json,
+            room: Arc::new(room),
+            heartbeat: Duration::from_secs(15),
+            send_queue: 512,
+            metrics: Arc::default(),
+            video: None,
+        }
+    }
+
+    fn slide(seq: u64) -> Outbound {
+        let event = Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: seq as u32 };
+        let item = Queued::Event { seq, prev: seq - 1, event: Arc::new(SharedEvent::new(event)) };
+        Outbound { item, queued_at: std::time::Instant::now() }
+    }
+
+    #[tokio::test]
+    async fn a_backlog_goes_out_in_order_with_one_flush_per_batch_of_at_most_max_batch() {
+        let session = session();
+        let (tx, mut rx) = queue::channel(512);
+        let total = 2 * MAX_BATCH as u64 + 5;
+        for seq in 1..=total {
+            tx.try_send(slide(seq)).unwrap_or_else(|_| panic!("queued"));
+        }
+        let mut sink = Recorder::default();
+        while let Some(first) = rx.try_recv() {
+            assert!(session.write_batch(&mut sink, &mut rx, first).await);
+        }
+        // Every frame, in queue order, chained by prev.
+        let seqs: Vec<u64> = sink
+            .written
+            .iter()
+            .map(|m| match Codec::Json.decode_text::<ServerFrame>(m.to_text().unwrap()).unwrap() {
+                ServerFrame::Event { seq, prev, .. } => {
+                    assert_eq!(prev, seq - 1);
+                    seq
+                }
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        assert_eq!(seqs, (1..=total).collect::<Vec<_>>());
+        // Three flushes: two full batches and the rest.
+        assert_eq!(sink.flushes, [MAX_BATCH, 2 * MAX_BATCH, total as usize]);
+        assert_eq!(session.metrics.batches_out.load(Ordering::Relaxed), 3);
+        assert_eq!(session.metrics.frames_out.load(Ordering::Relaxed), total);
+    }
+
+    #[tokio::test]
+    async fn a_single_frame_is_flushed_at_once() {
+        let session = session();
+        let (_tx, mut rx) = queue::channel::<Outbound>(4);
+        let mut sink = Recorder::default();
+        assert!(session.write_batch(&mut sink, &mut rx, slide(1)).await);
+        assert_eq!(sink.flushes, [1]);
+    }
+
+    #[test]
+    fn heartbeats_start_between_half_and_all_of_the_interval() {
+        let period = Duration::from_secs(10);
+        let delays: Vec<Duration> = (0..200).map(|_| jittered(period)).collect();
+        assert!(delays.iter().all(|d| *d >= period / 2 && *d <= period));
+        // Spread out, not all the same instant.
+        let (min, max) = (delays.iter().min().unwrap(), delays.iter().max().unwrap());
+        assert!(*max - *min > period / 4, "{min:?}..{max:?}");
+    }
+}

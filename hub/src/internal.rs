@@ -72,6 +72,9 @@ async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::B
 struct StateQuery {
     /// `CLIENT` leaves out `stateForGuides` (every participant: large in a big room).
     role: Option<Role>,
+    /// With `role=CLIENT`: whose own cart permission `stateForClients` carries.
+    #[serde(rename = "attendeeId")]
+    attendee_id: Option<String>,
 }
 
 /// The live state as a guide sees it (`stateForAll`, `stateForClients`,
@@ -84,7 +87,7 @@ async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String
         return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_ID", "The appointment id must be 32 lowercase hex characters");
     }
     match hub.rooms.get_or_open(&id).await {
-        Ok(room) => Json(room.snapshot(query.role.unwrap_or(Role::Guide))).into_response(),
+        Ok(room) => Json(room.snapshot(query.role.unwrap_or(Role::Guide), query.attendee_id.as_deref())).into_response(),
         Err(error) => {
             tracing::error!(%error, "could not open a room");
             refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.")

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 
-pub use room::{Attached, Audience, Backend, Outbound, Queued, Room, RoomSettings, SharedEvent, Subscriber};
+pub use room::{Attached, Audience, Backend, Outbound, Queued, Room, RoomSettings, SharedEvent, SharedVolatile, Subscriber};
 
 use crate::store::StoreError;
 

@@ -46,6 +46,8 @@ pub struct Metrics {
     pub refused_tokens: AtomicU64,
     pub frames_in: AtomicU64,
     pub frames_out: AtomicU64,
+    /// Socket flushes of outbound frames (several frames may share one).
+    pub batches_out: AtomicU64,
     pub bad_frames: AtomicU64,
     pub forbidden: AtomicU64,
     pub slow_consumers: AtomicU64,
@@ -78,6 +80,7 @@ impl Metrics {
         line("hub_refused_tokens_total", "counter", "Upgrades refused for a bad token.", get(&self.refused_tokens));
         line("hub_frames_in_total", "counter", "Frames received from participants.", get(&self.frames_in));
         line("hub_frames_out_total", "counter", "Frames sent to participants.", get(&self.frames_out));
+        line("hub_write_batches_total", "counter", "Flushes of queued frames to a socket (frames out / batches = frames per write).", get(&self.batches_out));
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
         line("hub_forbidden_total", "counter", "Actions refused for the sender's role.", get(&self.forbidden));
         line("hub_events_total", "counter", "State events applied.", get(&self.events));

@@ -22,6 +22,10 @@ use crate::metrics::Metrics;
 use crate::video::LiveKit;
 use crate::store::{Store, StoreError};
 
+/// Bytes of outbound frames gathered before a write. Small, because the buffer keeps
+/// its capacity after a burst; large enough for a dozen slide events in one syscall.
+const WRITE_BUFFER: usize = 4 * 1024;
+
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
 pub struct Hub {
@@ -39,7 +43,7 @@ impl Hub {
     pub async fn open(config: Config, secret: Vec<u8>) -> Result<Self, StoreError> {
         let (backend, cluster) = match &config.redis_url {
             Some(url) => {
-                let (cluster, pushes) = Cluster::connect(url, config.retained_events).await?;
+                let (cluster, pushes) = Cluster::connect(url, config.retained_events, config.redis_pubsub()).await?;
                 (Backend::Cluster(cluster.clone()), Some((cluster, pushes)))
             }
             None => (Backend::Local(Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?)), None),
@@ -137,11 +141,12 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
     let video = hub.video.clone();
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
     // (128 KiB read and write buffers) would cost far more than the state per
-    // connection. Buffers grow for a larger frame; writes go out at once.
+    // connection. Buffers grow for a larger frame. Frames queued together are written
+    // together (see `Session::write_batch`) up to WRITE_BUFFER bytes per write.
     upgrade
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
         .read_buffer_size(1024)
-        .write_buffer_size(0)
+        .write_buffer_size(WRITE_BUFFER)
         // A guide's welcome lists every participant: megabytes in a large room.
         .max_write_buffer_size(64 * 1024 * 1024)
         .max_message_size(64 * 1024)

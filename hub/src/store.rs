@@ -147,13 +147,15 @@ impl Store {
         Ok(())
     }
 
-    /// Replaces the snapshot and forgets events no longer needed for it or for resuming.
+    /// Replaces the snapshot, unless a newer one is stored already (snapshots are written
+    /// outside the room lock), and forgets events no longer needed for it or for
+    /// resuming.
     pub fn snapshot(&self, appointment_id: &str, seq: u64, state: &RoomState, retained: usize) -> Result<(), StoreError> {
         let body = serde_json::to_string(state)?;
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
-            "UPDATE room SET snapshot_seq = ?2, snapshot = ?3 WHERE appointment_id = ?1",
+            "UPDATE room SET snapshot_seq = ?2, snapshot = ?3 WHERE appointment_id = ?1 AND snapshot_seq < ?2",
             params![appointment_id, seq, body],
         )?;
         tx.execute(

@@ -78,7 +78,13 @@ impl Redis {
 
 /// A hub replica as its own process; returns it and its address.
 fn start_hub(redis_url: &str) -> (Process, String) {
+    start_hub_with(redis_url, "auto")
+}
+
+/// A hub replica with `HUB_REDIS_PUBSUB=pubsub`.
+fn start_hub_with(redis_url: &str, pubsub: &str) -> (Process, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hub"))
+        .env("HUB_REDIS_PUBSUB", pubsub)
         .env("HUB_PORT", "0")
         .env("BIND", "127.0.0.1")
         .env("REDIS_URL", redis_url)
@@ -228,4 +234,64 @@ async fn health_is_red_while_redis_is_down() {
     wait_for_health(&a, 503).await;
     redis.spawn();
     wait_for_health(&a, 200).await;
+}
+
+/// `PUBSUB <subcommand> <channel>`'s subscriber count for the test appointment's channel.
+fn subscribers(redis: &Redis, subcommand: &str) -> u64 {
+    let channel = format!("salesroom:{{{APPOINTMENT}}}:events");
+    let output = Command::new("redis-cli").args(["-p", &redis.port.to_string(), "PUBSUB", subcommand, &channel]).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines().nth(1).and_then(|n| n.trim().parse().ok()).unwrap_or_else(|| panic!("PUBSUB {subcommand}: {text}"))
+}
+
+async fn wait_for_subscribers(redis: &Redis, subcommand: &str, count: u64) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while subscribers(redis, subcommand) != count {
+        assert!(Instant::now() < deadline, "PUBSUB {subcommand} never reached {count}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_travel_by_sharded_pub_sub_and_it_is_restored_after_a_redis_restart() {
+    let mut redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (_b, b) = start_hub(&redis.url());
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let (mut attendee, ..) = join(&b, &token("c1", Role::Client), None).await;
+    // Redis 7 has sharded pub/sub: both replicas hold a shard channel subscription and no
+    // classic one.
+    assert_eq!(subscribers(&redis, "SHARDNUMSUB"), 2);
+    assert_eq!(subscribers(&redis, "NUMSUB"), 0);
+    switch(&mut guide, 1).await;
+    let (seq, _, alias) = next_slide(&mut attendee).await;
+    assert_eq!(alias, 1);
+
+    // After a restart the shard subscriptions come back and events flow again.
+    redis.restart(Duration::from_millis(500));
+    wait_for_health(&a, 200).await;
+    wait_for_health(&b, 200).await;
+    wait_for_subscribers(&redis, "SHARDNUMSUB", 2).await;
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    switch(&mut guide, 2).await;
+    let (next, prev, alias) = next_slide(&mut attendee).await;
+    assert_eq!((alias, prev), (2, seq));
+    assert!(next > seq);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classic_pub_sub_still_carries_events_when_chosen() {
+    let redis = Redis::start();
+    let (_a, a) = start_hub_with(&redis.url(), "classic");
+    let (_b, b) = start_hub_with(&redis.url(), "classic");
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let (mut attendee, ..) = join(&b, &token("c1", Role::Client), None).await;
+    assert_eq!(subscribers(&redis, "NUMSUB"), 2);
+    assert_eq!(subscribers(&redis, "SHARDNUMSUB"), 0);
+    for alias in 1..=3 {
+        switch(&mut guide, alias).await;
+    }
+    for alias in 1..=3 {
+        assert_eq!(next_slide(&mut attendee).await.2, alias);
+    }
 }

@@ -606,3 +606,87 @@ async fn a_silent_peer_is_disconnected_and_an_answering_one_is_not() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_slide_the_guide_prepares_before_the_start_is_kept_and_shown_at_the_start() {
+    let addr = start(16).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    // Before the start the guide may switch slides: the change is accepted and kept.
+    guide.switch_slide(1, 3).await;
+    assert_eq!(guide.next_slide().await.2, 3);
+    let before = internal_state(&addr, "?role=CLIENT").await;
+    assert_eq!(before["stateForAll"]["started"], false);
+    assert_eq!(before["stateForAll"]["currentSlideAlias"], 3);
+
+    // An attendee who joins early gets that slide in the welcome, not yet started…
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    let (_, _, _, alias) = client.hello(None, None).await;
+    assert_eq!(alias, Some(3));
+
+    // …and the start keeps it: attendees see the prepared slide when it begins.
+    let body = serde_json::json!({
+        "appointmentId": APPOINTMENT,
+        "audience": {"to": "everyone"},
+        "event": {"kind": "presentationStarted", "startedAt": "2026-11-26T10:00:00Z"},
+    });
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}/internal/publish"))
+        .bearer_auth("test-secret")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    loop {
+        match client.recv().await {
+            ServerFrame::Event { event: Event::PresentationStarted { .. }, .. } => break,
+            ServerFrame::Event { event: Event::SlideSwitched { .. }, .. } => panic!("the start must not move the slide"),
+            _ => continue,
+        }
+    }
+    let after = internal_state(&addr, "?role=CLIENT").await;
+    assert_eq!(after["stateForAll"]["started"], true);
+    assert_eq!(after["stateForAll"]["currentSlideAlias"], 3);
+    assert_eq!(after["stateForAll"]["currentPageId"], PAGE);
+}
+
+#[tokio::test]
+async fn a_refused_cart_permission_stays_apart_from_never_asked_in_the_attendee_state() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let mut ada = Client::connect(&addr, &token("a1", Role::Client, SECRET), Codec::Json).await;
+    ada.hello(None, None).await;
+    let ada_id = "a1".repeat(16);
+    let own = |state: serde_json::Value| state["stateForClients"]["cartPermission"].clone();
+    let query = format!("?role=CLIENT&attendeeId={ada_id}");
+    assert_eq!(own(internal_state(&addr, &query).await), "missing");
+
+    guide.send(&ClientFrame::Action { r#ref: Some(1), action: Action::RequestCartPermission { attendee_id: ada_id.clone() } }).await;
+    loop {
+        if let ServerFrame::Event { event: Event::CartPermissionChanged { .. }, .. } = ada.recv().await {
+            break;
+        }
+    }
+    ada.send(&ClientFrame::Action { r#ref: Some(2), action: Action::SetCartPermission { granted: false } }).await;
+    loop {
+        if let ServerFrame::Event { event: Event::CartPermissionChanged { permission, .. }, .. } = ada.recv().await {
+            assert_eq!(permission, protocol::CartPermission::Refused);
+            break;
+        }
+    }
+    assert_eq!(own(internal_state(&addr, &query).await), "refused");
+    // The attendee's next welcome says so too.
+    drop(ada);
+    let mut again = Client::connect(&addr, &token("a1", Role::Client, SECRET), Codec::Json).await;
+    again.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
+    match again.recv().await {
+        ServerFrame::Welcome { snapshot: Some(snapshot), .. } => {
+            assert_eq!(snapshot.state_for_clients.cart_permission, protocol::CartPermission::Refused);
+        }
+        other => panic!("expected the welcome, got {other:?}"),
+    }
+    // Another attendee was never asked.
+    assert_eq!(own(internal_state(&addr, &format!("?role=CLIENT&attendeeId={}", "b1".repeat(16))).await), "missing");
+}

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use tokio::net::TcpSocket;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 pub mod shop;
@@ -141,6 +142,15 @@ async fn post(http: &reqwest::Client, url: String, headers: &[(&str, &str)], bod
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
+/// How long an attendee waits for its next frame before giving up.
+const RECEIVE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Small socket buffers: tungstenite's defaults (128 KiB to read) times ten thousand
+/// attendees would be over a gigabyte, and cold memory on every read.
+fn socket_config() -> WebSocketConfig {
+    WebSocketConfig::default().read_buffer_size(4 * 1024).write_buffer_size(0)
+}
+
 /// Opens a socket from `source` and says hello; returns after the welcome.
 async fn connect(url: &str, token: &str, source: IpAddr) -> anyhow::Result<Socket> {
     let request = format!("{url}?token={token}").into_client_request()?;
@@ -153,7 +163,7 @@ async fn connect(url: &str, token: &str, source: IpAddr) -> anyhow::Result<Socke
     stream.set_nodelay(true)?;
     let mut request = request;
     request.headers_mut().insert("sec-websocket-protocol", protocol::frame::SUBPROTOCOL_JSON.parse()?);
-    let (mut ws, _) = tokio_tungstenite::client_async(request, stream).await?;
+    let (mut ws, _) = tokio_tungstenite::client_async_with_config(request, stream, Some(socket_config())).await?;
     ws.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None })?)).await?;
     loop {
         let message = ws.next().await.context("closed before welcome")??;
@@ -163,28 +173,33 @@ async fn connect(url: &str, token: &str, source: IpAddr) -> anyhow::Result<Socke
     }
 }
 
-/// Just what an attendee task looks at, so that the load generator spends little of the
-/// machine's CPU (which the hub shares) on parsing.
-#[derive(serde::Deserialize)]
-struct Peek {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    nonce: Option<u64>,
-    #[serde(default)]
-    event: Option<PeekEvent>,
+/// What an attendee task needs of a frame, found without parsing it: the load generator
+/// shares the machine's two cores with the hub, so every microsecond it spends per
+/// frame is taken from the hub. JSON frames of the hub start with their `type`.
+#[derive(Debug, PartialEq, Eq)]
+enum Peek {
+    /// An event frame and the slide alias in it, if it is a slide change.
+    Event(Option<u32>),
+    Ping(u64),
+    Other,
 }
 
-#[derive(serde::Deserialize)]
-struct PeekEvent {
-    #[serde(default, rename = "slideAlias")]
-    slide_alias: Option<u32>,
+/// The unsigned number right after `"key":` in `text`.
+fn number_after(text: &str, key: &str) -> Option<u64> {
+    let start = text.find(key)? + key.len();
+    let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+    text[start..start + digits].parse().ok()
 }
 
-fn peek(message: &Message) -> Option<Peek> {
-    match message {
-        Message::Text(text) => serde_json::from_str(text.as_str()).ok(),
-        _ => None,
+fn peek(message: &Message) -> Peek {
+    let Message::Text(text) = message else { return Peek::Other };
+    let text = text.as_str();
+    if text.starts_with(r#"{"type":"event""#) {
+        Peek::Event(number_after(text, r#""slideAlias":"#).and_then(|n| u32::try_from(n).ok()))
+    } else if text.starts_with(r#"{"type":"ping""#) {
+        number_after(text, r#""nonce":"#).map_or(Peek::Other, Peek::Ping)
+    } else {
+        Peek::Other
     }
 }
 
@@ -287,19 +302,34 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         let sent_at = sent_at.clone();
         receivers.push(tokio::spawn(async move {
             let mut latencies = Vec::with_capacity(slides as usize);
+            // One timer per attendee, re-armed only when it fires: a timeout around every
+            // read would insert and cancel a timer per frame.
+            let mut last_frame = Instant::now();
+            let idle = tokio::time::sleep(RECEIVE_TIMEOUT);
+            tokio::pin!(idle);
             while latencies.len() < slides as usize {
-                let Ok(Some(Ok(message))) = tokio::time::timeout(Duration::from_secs(30), socket.next()).await else { break };
-                let Some(frame) = peek(&message) else { continue };
-                match (frame.kind.as_str(), frame.event.and_then(|e| e.slide_alias), frame.nonce) {
-                    ("event", Some(slide_alias), _) => {
+                let message = tokio::select! {
+                    message = socket.next() => match message {
+                        Some(Ok(message)) => message,
+                        _ => break,
+                    },
+                    () = &mut idle => {
+                        if last_frame.elapsed() >= RECEIVE_TIMEOUT { break }
+                        idle.as_mut().reset((last_frame + RECEIVE_TIMEOUT).into());
+                        continue;
+                    }
+                };
+                last_frame = Instant::now();
+                match peek(&message) {
+                    Peek::Event(Some(slide_alias)) => {
                         let now = started.elapsed().as_micros() as u64;
                         let sent = sent_at.get(slide_alias as usize).map_or(0, |t| t.load(Ordering::Acquire));
                         latencies.push(now.saturating_sub(sent) as u32);
                     }
-                    ("ping", _, Some(nonce)) => {
-                        let _ = socket.send(Message::text(serde_json::to_string(&ClientFrame::Pong { nonce }).unwrap_or_default())).await;
+                    Peek::Ping(nonce) => {
+                        let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
                     }
-                    _ => {}
+                    Peek::Event(None) | Peek::Other => {}
                 }
             }
             (latencies, started.elapsed())
@@ -362,4 +392,32 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         hub_bytes_per_connection,
         latencies_us,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::frame::{Event, ServerFrame};
+
+    fn text(frame: &ServerFrame) -> Message {
+        Message::text(serde_json::to_string(frame).unwrap())
+    }
+
+    #[test]
+    fn peek_finds_the_slide_alias_and_the_ping_nonce_of_real_frames() {
+        let slide = ServerFrame::Event {
+            seq: 7,
+            prev: 6,
+            event: Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: 42 },
+        };
+        assert_eq!(peek(&text(&slide)), Peek::Event(Some(42)));
+        let lock = ServerFrame::Event { seq: 8, prev: 7, event: Event::LockChanged { locked: true } };
+        assert_eq!(peek(&text(&lock)), Peek::Event(None));
+        assert_eq!(peek(&text(&ServerFrame::Ping { nonce: 123456789 })), Peek::Ping(123456789));
+        assert_eq!(peek(&text(&ServerFrame::Pong { nonce: 1 })), Peek::Other);
+        assert_eq!(peek(&Message::binary(vec![1, 2, 3])), Peek::Other);
+        // What the attendee answers is a pong the hub accepts.
+        let pong: ClientFrame = serde_json::from_str(r#"{"type":"pong","nonce":5}"#).unwrap();
+        assert_eq!(pong, ClientFrame::Pong { nonce: 5 });
+    }
 }

@@ -181,7 +181,16 @@ pub enum ServerFrame {
         snapshot: Option<Box<Snapshot>>,
         /// Milliseconds between the hub's pings.
         heartbeat_ms: u64,
+        /// In a large room a guide's snapshot holds only the first participants; this
+        /// many `participants` frames with the others follow the welcome, before any
+        /// event. Absent when nothing follows.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        participant_pages: Option<u32>,
     },
+    /// A page of the participants of the snapshot in the `welcome` before it (guides
+    /// only). Each participant goes where an `attendeeChanged` event would put it.
+    Participants { page: u32, pages: u32, participants: Vec<AttendeeSummary> },
     /// A state change. `prev` is the `seq` of the previous event this participant was
     /// sent (events for other audiences are skipped), so a client applies an event only
     /// when `prev` equals the last `seq` it applied, drops it when `seq` is not newer,

@@ -121,6 +121,9 @@ pub struct StateForAll {
 pub struct StateForClients {
     pub video_client_token: Option<String>,
     pub hovered_element_id: Option<Id>,
+    /// The attendee's own cart permission (each attendee sees only its own): `missing`
+    /// while the guide never asked, `refused` after a no. Not in the reference schema.
+    pub cart_permission: CartPermission,
     pub extensions: Vec<serde_json::Value>,
 }
 

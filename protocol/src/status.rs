@@ -38,10 +38,15 @@ pub enum ConnectionState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum CartPermission {
+    /// Never asked (or asked of an attendee who has not answered yet and reconnected
+    /// to a new history).
     #[default]
     Missing,
+    /// The guide asked; the attendee has not answered.
     Requested,
     Granted,
+    /// The attendee declined the guide's request, or took back a grant.
+    Refused,
 }
 
 /// An attendee's answer to an invitation.

@@ -125,9 +125,15 @@ fn welcome_with_guide_snapshot_round_trips() {
         resume: Resume::Snapshot,
         snapshot: Some(Box::new(snapshot)),
         heartbeat_ms: 15_000,
+        participant_pages: Some(1),
     };
     assert_eq!(round_trip(Codec::Json, &frame), frame);
     assert_eq!(round_trip(Codec::MsgPack, &frame), frame);
+    let ServerFrame::Welcome { snapshot: Some(snapshot), .. } = &frame else { unreachable!() };
+    let participants = snapshot.state_for_guides.as_ref().unwrap().clients.values().cloned().collect();
+    let page = ServerFrame::Participants { page: 1, pages: 1, participants };
+    assert_eq!(round_trip(Codec::Json, &page), page);
+    assert_eq!(round_trip(Codec::MsgPack, &page), page);
 }
 
 #[test]

@@ -14,7 +14,7 @@ use std::time::Instant;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
 use protocol::codec::{Codec, Encoded};
-use protocol::frame::{close_code, Event, EventFrame, Resume, ServerFrame, VolatileEvent};
+use protocol::frame::{close_code, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
 use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, StateForGuides};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
@@ -26,6 +26,10 @@ use crate::store::{RoomState, Store, StoreError, StoredEvent, StoredRoom};
 
 /// Events between two snapshots in the store.
 pub const SNAPSHOT_EVERY: u64 = 256;
+
+/// Participants in a guide's welcome, and in each `participants` frame after it: a room
+/// of thousands is sent in pages rather than in one frame of megabytes.
+pub const PARTICIPANTS_PER_FRAME: usize = 500;
 
 /// Where a room's order is decided and its history kept.
 #[derive(Clone)]
@@ -55,7 +59,7 @@ pub struct Outbound {
 /// A queued frame; the event itself is shared by all subscribers.
 pub enum Queued {
     Event { seq: u64, prev: u64, event: Arc<SharedEvent> },
-    Volatile(Arc<VolatileEvent>),
+    Volatile(Arc<SharedVolatile>),
 }
 
 /// An event on its way to many subscribers, with the encoding the first of them made.
@@ -101,6 +105,41 @@ impl SharedEvent {
     }
 }
 
+/// A volatile event on its way to many subscribers, encoded once per codec.
+pub struct SharedVolatile {
+    pub event: VolatileEvent,
+    json: OnceLock<Option<Utf8Bytes>>,
+    msgpack: OnceLock<Option<Bytes>>,
+}
+
+impl SharedVolatile {
+    pub fn new(event: VolatileEvent) -> SharedVolatile {
+        SharedVolatile { event, json: OnceLock::new(), msgpack: OnceLock::new() }
+    }
+
+    pub fn message(&self, codec: Codec) -> Option<Message> {
+        let frame = VolatileFrame { event: &self.event };
+        match codec {
+            Codec::Json => self
+                .json
+                .get_or_init(|| match codec.encode(&frame) {
+                    Ok(Encoded::Text(text)) => Some(Utf8Bytes::from(text)),
+                    _ => None,
+                })
+                .clone()
+                .map(Message::Text),
+            Codec::MsgPack => self
+                .msgpack
+                .get_or_init(|| match codec.encode(&frame) {
+                    Ok(Encoded::Binary(bytes)) => Some(Bytes::from(bytes)),
+                    _ => None,
+                })
+                .clone()
+                .map(Message::Binary),
+        }
+    }
+}
+
 /// What every room of a hub shares.
 #[derive(Clone)]
 pub struct RoomSettings {
@@ -124,7 +163,36 @@ pub struct Subscriber {
 /// The result of attaching a connection: what to send before anything from the queue.
 pub struct Attached {
     pub welcome: ServerFrame,
+    /// `participants` frames with the rest of a large room (after the welcome).
+    pub pages: Vec<ServerFrame>,
     pub replay: Vec<ServerFrame>,
+}
+
+/// Keeps the first [`PARTICIPANTS_PER_FRAME`] participants of a guide's snapshot (guides
+/// first) and returns the others in `participants` frames.
+fn page_participants(snapshot: &mut Snapshot) -> Vec<ServerFrame> {
+    let Some(guides) = snapshot.state_for_guides.as_mut() else { return Vec::new() };
+    let total = guides.guides.len() + guides.clients.len() + guides.inactive_clients.len();
+    if total <= PARTICIPANTS_PER_FRAME {
+        return Vec::new();
+    }
+    let mut kept = 0;
+    let mut rest = Vec::with_capacity(total - PARTICIPANTS_PER_FRAME);
+    for map in [&mut guides.guides, &mut guides.clients, &mut guides.inactive_clients] {
+        let keep = PARTICIPANTS_PER_FRAME.saturating_sub(kept);
+        if let Some(first_sent_later) = map.keys().nth(keep).cloned() {
+            rest.extend(map.split_off(&first_sent_later).into_values());
+        }
+        kept += map.len();
+    }
+    let pages = rest.len().div_ceil(PARTICIPANTS_PER_FRAME) as u32;
+    let mut frames = Vec::with_capacity(pages as usize);
+    let mut rest = rest.into_iter();
+    for page in 1..=pages {
+        let participants: Vec<AttendeeSummary> = rest.by_ref().take(PARTICIPANTS_PER_FRAME).collect();
+        frames.push(ServerFrame::Participants { page, pages, participants });
+    }
+    frames
 }
 
 struct Inner {
@@ -171,8 +239,8 @@ impl Room {
             .collect();
         for mut attendee in stale {
             attendee.connection = ConnectionState::Lost;
-            let mut inner = room.lock();
-            room.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+            let (seq, due) = room.commit_local(&mut room.lock(), Audience::Guides, Event::AttendeeChanged { attendee })?;
+            room.write_local_snapshot(seq, due);
         }
         Ok(room)
     }
@@ -223,9 +291,10 @@ impl Room {
         self.lock().subscribers.len()
     }
 
-    /// The state as a participant of `role` sees it.
-    pub fn snapshot(&self, role: Role) -> Snapshot {
-        self.lock().snapshot_for(role)
+    /// The state as a participant of `role` sees it (a client's own cart permission
+    /// when `attendee_id` is given).
+    pub fn snapshot(&self, role: Role, attendee_id: Option<&str>) -> Snapshot {
+        self.lock().snapshot_for(role, attendee_id.unwrap_or_default())
     }
 
     pub fn state_for_all(&self) -> StateForAll {
@@ -266,20 +335,27 @@ impl Room {
             (Resume::Replayed, None, replay, prev)
         } else {
             let resume = if last_seq.is_some() { Resume::Snapshot } else { Resume::Fresh };
-            (resume, Some(Box::new(inner.snapshot_for(role))), Vec::new(), inner.seq)
+            (resume, Some(Box::new(inner.snapshot_for(role, &attendee_id))), Vec::new(), inner.seq)
         };
+        let (seq, epoch) = (inner.seq, inner.epoch.clone());
+        inner.subscribers.push(Subscriber { connection_id, attendee_id: attendee_id.clone(), role, tx, last_sent, close_reason });
+        drop(inner);
+        // Outside the lock: the pages belong to the snapshot taken under it, and go out
+        // before anything queued after it.
+        let mut snapshot = snapshot;
+        let pages = snapshot.as_deref_mut().map(page_participants).unwrap_or_default();
         let welcome = ServerFrame::Welcome {
             appointment_id: self.appointment_id.clone(),
-            attendee_id: attendee_id.clone(),
+            attendee_id,
             role,
-            seq: inner.seq,
-            epoch: inner.epoch.clone(),
+            seq,
+            epoch,
             resume,
             snapshot,
             heartbeat_ms,
+            participant_pages: (!pages.is_empty()).then_some(pages.len() as u32),
         };
-        inner.subscribers.push(Subscriber { connection_id, attendee_id, role, tx, last_sent, close_reason });
-        Attached { welcome, replay }
+        Attached { welcome, pages, replay }
     }
 
     /// Closes every connection of an attendee with `reason` (a close code).
@@ -315,28 +391,36 @@ impl Room {
     pub async fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
         match &self.backend {
             Backend::Local(_) => {
-                let mut inner = self.lock();
-                self.commit_local(&mut inner, audience, event)
+                let (seq, due) = self.commit_local(&mut self.lock(), audience, event)?;
+                self.write_local_snapshot(seq, due);
+                Ok(seq)
             }
             Backend::Cluster(cluster) => cluster.publish(&self.appointment_id, audience, event).await,
         }
     }
 
-    fn commit_local(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<u64, StoreError> {
+    /// Stores, applies and fans out the next event; returns its sequence number and the
+    /// state to snapshot when one is due, for [`Room::write_local_snapshot`] to write
+    /// once the caller has released the room lock (serialising the participants of a
+    /// large room under it would hold up every other event and join).
+    fn commit_local(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<(u64, Option<RoomState>), StoreError> {
         let Backend::Local(store) = &self.backend else {
             unreachable!("commit_local is only called in single mode")
         };
         let stored = StoredEvent { seq: inner.seq + 1, audience, event };
         store.append(&self.appointment_id, &stored)?;
         let seq = stored.seq;
-        if let Some(state) = self.apply_and_fan_out(inner, stored) {
-            // The events are stored already; a failed snapshot only makes the next
-            // start replay more of them.
-            if let Err(error) = store.snapshot(&self.appointment_id, seq, &state, self.retained_events) {
-                tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
-            }
+        let due = self.apply_and_fan_out(inner, stored);
+        Ok((seq, due))
+    }
+
+    fn write_local_snapshot(&self, seq: u64, state: Option<RoomState>) {
+        let (Backend::Local(store), Some(state)) = (&self.backend, state) else { return };
+        // The events are stored already; a failed snapshot only makes the next start
+        // replay more of them.
+        if let Err(error) = store.snapshot(&self.appointment_id, seq, &state, self.retained_events) {
+            tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
         }
-        Ok(seq)
     }
 
     /// Applies the next event in order and queues it for its audience. Returns the state
@@ -348,6 +432,7 @@ impl Room {
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
         let queued_at = Instant::now();
         let event = Arc::new(SharedEvent::new(stored.event.clone()));
+        let mut gone = false;
         for sub in inner.subscribers.iter_mut() {
             if !includes(&stored.audience, sub.role, &sub.attendee_id) {
                 continue;
@@ -357,13 +442,17 @@ impl Room {
                 Ok(()) => sub.last_sent = seq,
                 Err(TrySendError::Full(_)) => {
                     sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
+                    gone = true;
                 }
-                Err(TrySendError::Closed(_)) => {}
+                Err(TrySendError::Closed(_)) => gone = true,
             }
         }
         // Dropping a subscriber drops its sender; its connection task then sees the queue
-        // end after the frames already in it and closes with `close_reason`.
-        inner.subscribers.retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
+        // end after the frames already in it and closes with `close_reason`. One pass
+        // over the subscribers when nobody left, two when someone did.
+        if gone {
+            inner.subscribers.retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
+        }
         inner.log.push_back(stored);
         while inner.log.len() > self.retained_events {
             inner.log.pop_front();
@@ -432,7 +521,7 @@ impl Room {
     pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
         let inner = self.lock();
         let queued_at = Instant::now();
-        let event = Arc::new(event);
+        let event = Arc::new(SharedVolatile::new(event));
         for sub in inner.subscribers.iter().filter(|s| includes(&audience, s.role, &s.attendee_id)) {
             let item = Queued::Volatile(event.clone());
             if let Err(TrySendError::Full(_)) = sub.tx.try_send(Outbound { item, queued_at }) {
@@ -449,7 +538,9 @@ impl Room {
                 // attendee cannot interleave.
                 let mut inner = self.lock();
                 if let Some(attendee) = inner.presence_change(claims, connected) {
-                    self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+                    let (seq, due) = self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+                    drop(inner);
+                    self.write_local_snapshot(seq, due);
                 }
                 Ok(())
             }
@@ -559,7 +650,7 @@ impl Inner {
         }
     }
 
-    fn snapshot_for(&self, role: Role) -> Snapshot {
+    fn snapshot_for(&self, role: Role, attendee_id: &str) -> Snapshot {
         let state_for_guides = (role == Role::Guide).then(|| {
             let mut guides = StateForGuides::default();
             for (id, p) in &self.participants {
@@ -572,11 +663,9 @@ impl Inner {
             }
             guides
         });
-        Snapshot {
-            state_for_all: self.state_for_all.clone(),
-            state_for_clients: self.state_for_clients.clone(),
-            state_for_guides,
-        }
+        let mut state_for_clients = self.state_for_clients.clone();
+        state_for_clients.cart_permission = self.participants.get(attendee_id).map(|p| p.cart_permission).unwrap_or_default();
+        Snapshot { state_for_all: self.state_for_all.clone(), state_for_clients, state_for_guides }
     }
 }
 
@@ -649,6 +738,84 @@ mod tests {
             assert_eq!(decode(again), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
             assert_eq!(decode(other), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
         }
+    }
+
+    #[tokio::test]
+    async fn a_guide_gets_a_large_room_in_pages_that_add_up_to_the_snapshot() {
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
+        let total = 2 * PARTICIPANTS_PER_FRAME + 34;
+        for i in 0..total {
+            let claims = HubClaims { sub: format!("{i:032x}"), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX };
+            room.set_presence(&claims, true).await.unwrap();
+            if i % 3 == 0 {
+                room.set_presence(&claims, false).await.unwrap();
+            }
+        }
+        let guide = claims('g', Role::Guide);
+        room.set_presence(&guide, true).await.unwrap();
+
+        let (tx, _rx) = queue::channel(8);
+        let attached = room.attach(1, &guide, None, None, tx, Arc::default(), 1000);
+        let ServerFrame::Welcome { snapshot: Some(snapshot), participant_pages, .. } = attached.welcome else {
+            panic!("a welcome with a snapshot")
+        };
+        let guides = snapshot.state_for_guides.unwrap();
+        assert_eq!(guides.guides.len() + guides.clients.len() + guides.inactive_clients.len(), PARTICIPANTS_PER_FRAME);
+        assert!(guides.guides.contains_key(&"g".repeat(32)), "guides come first");
+        // 1,035 participants: 500 in the welcome, then pages of 500 and 35.
+        assert_eq!(participant_pages, Some(2));
+        assert_eq!(attached.pages.len(), 2);
+        let mut seen: Vec<String> = guides.guides.keys().chain(guides.clients.keys()).chain(guides.inactive_clients.keys()).cloned().collect();
+        for (n, frame) in attached.pages.into_iter().enumerate() {
+            let ServerFrame::Participants { page, pages, participants } = frame else { panic!("a page") };
+            assert_eq!((page, pages), (n as u32 + 1, 2));
+            assert!(participants.len() <= PARTICIPANTS_PER_FRAME);
+            seen.extend(participants.into_iter().map(|p| p.attendee_id));
+        }
+        let before = seen.len();
+        seen.sort();
+        seen.dedup();
+        assert_eq!((before, seen.len()), (total + 1, total + 1), "everyone once");
+        // The full view is unchanged, and a client's welcome has no pages.
+        let full = room.snapshot(Role::Guide, None).state_for_guides.unwrap();
+        assert_eq!(full.clients.len() + full.inactive_clients.len() + full.guides.len(), total + 1);
+        let (tx, _rx) = queue::channel(8);
+        let client = room.attach(2, &claims('c', Role::Client), None, None, tx, Arc::default(), 1000);
+        assert!(client.pages.is_empty());
+        assert!(matches!(client.welcome, ServerFrame::Welcome { participant_pages: None, .. }));
+    }
+
+    #[tokio::test]
+    async fn a_small_room_fits_the_welcome() {
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
+        room.set_presence(&claims('a', Role::Client), true).await.unwrap();
+        let (tx, _rx) = queue::channel(8);
+        let attached = room.attach(1, &claims('g', Role::Guide), None, None, tx, Arc::default(), 1000);
+        assert!(attached.pages.is_empty());
+        assert!(matches!(attached.welcome, ServerFrame::Welcome { participant_pages: None, .. }));
+    }
+
+    #[tokio::test]
+    async fn a_client_sees_its_own_cart_permission_refused_apart_from_never_asked() {
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
+        let (ada, bob) = (claims('a', Role::Client), claims('b', Role::Client));
+        room.set_presence(&ada, true).await.unwrap();
+        room.set_presence(&bob, true).await.unwrap();
+        let own = |who: &HubClaims| room.snapshot(Role::Client, Some(&who.sub)).state_for_clients.cart_permission;
+        assert_eq!((own(&ada), own(&bob)), (CartPermission::Missing, CartPermission::Missing));
+        let change = |permission| Event::CartPermissionChanged { attendee_id: ada.sub.clone(), permission };
+        room.publish(Audience::Attendee(ada.sub.clone()), change(CartPermission::Requested)).await.unwrap();
+        assert_eq!((own(&ada), own(&bob)), (CartPermission::Requested, CartPermission::Missing));
+        room.publish(Audience::Attendee(ada.sub.clone()), change(CartPermission::Refused)).await.unwrap();
+        assert_eq!((own(&ada), own(&bob)), (CartPermission::Refused, CartPermission::Missing));
+        // And in the welcome of a new connection.
+        let (tx, _rx) = queue::channel(8);
+        let attached = room.attach(1, &ada, None, None, tx, Arc::default(), 1000);
+        let ServerFrame::Welcome { snapshot: Some(snapshot), .. } = attached.welcome else { panic!("a snapshot") };
+        assert_eq!(snapshot.state_for_clients.cart_permission, CartPermission::Refused);
     }
 
     #[tokio::test]

@@ -9,7 +9,7 @@ export type AttendeeStatus = "joined" | "invited" | "inactive" | "waitingList" |
 
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "reconnected" | "lost";
 
-export type CartPermission = "missing" | "requested" | "granted";
+export type CartPermission = "missing" | "requested" | "granted" | "refused";
 
 export type InvitationAnswer = "accepted" | "maybe" | "declined";
 
@@ -39,7 +39,12 @@ locked: boolean,
  */
 mutedAll: boolean, extensions: Array<JsonValue>, };
 
-export type StateForClients = { videoClientToken: string | null, hoveredElementId: string | null, extensions: Array<JsonValue>, };
+export type StateForClients = { videoClientToken: string | null, hoveredElementId: string | null, 
+/**
+ * The attendee's own cart permission (each attendee sees only its own): `missing`
+ * while the guide never asked, `refused` after a no. Not in the reference schema.
+ */
+cartPermission: CartPermission, extensions: Array<JsonValue>, };
 
 export type AttendeeSummary = { attendeeId: string, role: Role, attendeeName: string | null, videoUserId: string | null, hasJoined: boolean, status: AttendeeStatus, connection: ConnectionState, cartPermission: CartPermission, 
 /**
@@ -108,7 +113,13 @@ epoch: string, resume: Resume, snapshot?: Snapshot,
 /**
  * Milliseconds between the hub's pings.
  */
-heartbeatMs: number, } | { "type": "event", seq: number, prev: number, event: Event, } | { "type": "volatile", event: VolatileEvent, } | { "type": "ack", ref: number, seq: number | null, } | { "type": "error", ref: number | null, code: ErrorCode, message: string, } | { "type": "videoToken", url: string, token: string, canPublish: boolean, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
+heartbeatMs: number, 
+/**
+ * In a large room a guide's snapshot holds only the first participants; this
+ * many `participants` frames with the others follow the welcome, before any
+ * event. Absent when nothing follows.
+ */
+participantPages?: number, } | { "type": "participants", page: number, pages: number, participants: Array<AttendeeSummary>, } | { "type": "event", seq: number, prev: number, event: Event, } | { "type": "volatile", event: VolatileEvent, } | { "type": "ack", ref: number, seq: number | null, } | { "type": "error", ref: number | null, code: ErrorCode, message: string, } | { "type": "videoToken", url: string, token: string, canPublish: boolean, } | { "type": "ping", nonce: number, } | { "type": "pong", nonce: number, };
 
 export const SUBPROTOCOL_JSON = "salesroom.v1.json";
 export const SUBPROTOCOL_MSGPACK = "salesroom.v1.msgpack";

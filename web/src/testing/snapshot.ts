@@ -33,7 +33,7 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
       extensions: [],
       ...all,
     },
-    stateForClients: { videoClientToken: null, hoveredElementId: null, extensions: [] },
+    stateForClients: { videoClientToken: null, hoveredElementId: null, cartPermission: 'missing', extensions: [] },
     ...(guides && {
       stateForGuides: {
         clients: {},

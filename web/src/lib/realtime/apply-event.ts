@@ -28,6 +28,14 @@ function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): State
   };
 }
 
+/**
+ * The state after a page of participants that follows a guide's welcome in a large room:
+ * each goes where an `attendeeChanged` event would put it.
+ */
+export function applyParticipants(snapshot: Snapshot, participants: AttendeeSummary[]): Snapshot {
+  return withGuides(snapshot, (guides) => participants.reduce(placeAttendee, guides));
+}
+
 /** The state after `event`. Pure: `snapshot` is left as it was. */
 export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
   switch (event.kind) {
@@ -74,6 +82,10 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
         guides: without(guides.guides, event.attendeeId),
       }));
     case 'cartPermissionChanged':
+      // An attendee is sent only its own permission changes; guides are sent everyone's.
+      if (!snapshot.stateForGuides) {
+        return { ...snapshot, stateForClients: { ...snapshot.stateForClients, cartPermission: event.permission } };
+      }
       return withGuides(snapshot, (guides) => {
         const attendee = guides.clients[event.attendeeId] ?? guides.inactiveClients[event.attendeeId];
         return attendee ? placeAttendee(guides, { ...attendee, cartPermission: event.permission }) : guides;

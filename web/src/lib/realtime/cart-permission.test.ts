@@ -4,7 +4,7 @@ import { nextCartPermission } from './cart-permission';
 
 const ME = 'a'.repeat(32);
 const OTHER = 'b'.repeat(32);
-const changed = (attendeeId: string, permission: 'missing' | 'requested' | 'granted'): Event => ({
+const changed = (attendeeId: string, permission: 'missing' | 'requested' | 'granted' | 'refused'): Event => ({
   kind: 'cartPermissionChanged',
   attendeeId,
   permission,
@@ -18,8 +18,9 @@ describe('nextCartPermission', () => {
     expect(permission).toBe('granted');
   });
 
-  it('goes back to missing when the attendee refuses', () => {
-    expect(nextCartPermission('requested', changed(ME, 'missing'), ME)).toBe('missing');
+  it('becomes refused when the attendee says no or takes a grant back', () => {
+    expect(nextCartPermission('requested', changed(ME, 'refused'), ME)).toBe('refused');
+    expect(nextCartPermission('granted', changed(ME, 'refused'), ME)).toBe('refused');
   });
 
   it('ignores other attendees, other events and an unknown own id', () => {

@@ -2,7 +2,7 @@ import type { CartPermission, Event } from '@/protocol/generated';
 
 /**
  * A participant's own cart permission after `event`: the guide's request makes it
- * `requested`, the attendee's answer `granted` or `missing`. Events about other
+ * `requested`, the attendee's answer `granted` or `refused`. Events about other
  * attendees (which only guides receive) leave it as it is.
  */
 export function nextCartPermission(current: CartPermission, event: Event, ownAttendeeId: string | null): CartPermission {

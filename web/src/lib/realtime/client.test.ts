@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, type Event, type ServerFrame, type Snapshot } from '@/protocol/generated';
 import { fakeSockets, type FakeSocket } from '@/testing/fake-socket';
-import { makeSnapshot } from '@/testing/snapshot';
+import { makeAttendee, makeSnapshot } from '@/testing/snapshot';
 import { RealtimeClient, RealtimeError } from './client';
 
 const PAGE = 'a'.repeat(32);
@@ -282,6 +282,30 @@ describe('RealtimeClient', () => {
     expect(state().cartPermission).toBe('requested');
     socket.receive({ type: 'event', seq: 3, prev: 2, event: { kind: 'cartPermissionChanged', attendeeId: own, permission: 'granted' } });
     expect(state().cartPermission).toBe('granted');
+  });
+
+  it('takes its own cart permission from the welcome, refused apart from never asked', () => {
+    const refused = makeSnapshot();
+    refused.stateForClients = { ...refused.stateForClients, cartPermission: 'refused' };
+    const socket = connect(welcome({ snapshot: refused }));
+    expect(state().cartPermission).toBe('refused');
+    socket.receive({ type: 'event', seq: 1, prev: 0, event: { kind: 'cartPermissionChanged', attendeeId: 'e'.repeat(32), permission: 'requested' } });
+    expect(state().cartPermission).toBe('requested');
+    expect(state().snapshot?.stateForClients.cartPermission).toBe('requested');
+  });
+
+  it("completes a large room's participants from the pages after the welcome, then applies events", () => {
+    const first = makeAttendee('1'.repeat(32));
+    const second = makeAttendee('2'.repeat(32), { connection: 'lost' });
+    const guide = makeAttendee('3'.repeat(32), { role: 'GUIDE' });
+    const socket = connect(welcome({ role: 'GUIDE', seq: 5, snapshot: makeSnapshot({}, { clients: { [first.attendeeId]: first } }), participantPages: 2 }));
+    socket.receive({ type: 'participants', page: 1, pages: 2, participants: [second] });
+    socket.receive({ type: 'participants', page: 2, pages: 2, participants: [guide] });
+    socket.receive({ type: 'event', seq: 6, prev: 5, event: { kind: 'attendeeChanged', attendee: { ...second, connection: 'reconnected' } } });
+    const guides = state().snapshot?.stateForGuides;
+    expect(Object.keys(guides?.clients ?? {}).sort()).toEqual([first.attendeeId, second.attendeeId]);
+    expect(guides?.inactiveClients).toEqual({});
+    expect(Object.keys(guides?.guides ?? {})).toEqual([guide.attendeeId]);
   });
 
   it('stops for good', () => {

@@ -13,7 +13,7 @@ import {
   type ServerFrame,
   type Snapshot,
 } from '@/protocol/generated';
-import { applyEvent, applyVolatile } from './apply-event';
+import { applyEvent, applyParticipants, applyVolatile } from './apply-event';
 import { nextCartPermission } from './cart-permission';
 
 /** Where and how this participant may join the video room (the hub's `videoToken` frame). */
@@ -33,8 +33,9 @@ export interface RoomState {
   /** The latest video grant; null while the hub sent none (no LiveKit configured). */
   video: VideoGrant | null;
   /**
-   * This participant's own cart permission as far as the events told it (a client's
-   * snapshot does not carry it): `requested` while the guide waits for an answer.
+   * This participant's own cart permission: from the welcome's snapshot
+   * (`stateForClients.cartPermission`), then from the events: `requested` while the guide
+   * waits for an answer, `refused` after a no, `missing` while never asked.
    */
   cartPermission: CartPermission;
 }
@@ -214,6 +215,7 @@ export class RealtimeClient {
         if (frame.snapshot) {
           this.lastSeq = frame.seq;
           this.store.setState({ snapshot: frame.snapshot });
+          if (frame.role === 'CLIENT') this.store.setState({ cartPermission: frame.snapshot.stateForClients.cartPermission });
           // The snapshot includes the effect of every acknowledged action.
           for (const { seq, action } of this.awaitingSeq) action.resolve(seq);
           this.awaitingSeq = [];
@@ -249,6 +251,13 @@ export class RealtimeClient {
             console.warn('an event listener failed', error);
           }
         }
+        return;
+      }
+      case 'participants': {
+        // The rest of a large room's participants, right after the welcome and before any
+        // event, so they belong to the welcome's snapshot.
+        const { snapshot } = this.store.getState();
+        if (snapshot) this.store.setState({ snapshot: applyParticipants(snapshot, frame.participants) });
         return;
       }
       case 'volatile': {

@@ -248,6 +248,7 @@ export const de: Translations = {
       missing: 'Warenkorb: kein Zugriff',
       requested: 'Warenkorb: angefragt',
       granted: 'Warenkorb: erlaubt',
+      refused: 'Warenkorb: abgelehnt',
     },
     requestCart: '{{name}} um Zugriff auf den Warenkorb bitten',
     statistics: 'Statistik',

@@ -245,6 +245,7 @@ export const en = {
       missing: 'Cart: no access',
       requested: 'Cart: requested',
       granted: 'Cart: granted',
+      refused: 'Cart: declined',
     },
     requestCart: 'Ask {{name}} for cart access',
     statistics: 'Statistics',
