@@ -186,3 +186,17 @@ async fn a_customers_server_wishlist_reaches_the_guides() {
     .await;
     assert_eq!(removed, (product, false));
 }
+
+#[tokio::test]
+async fn the_presentation_state_carries_the_attendees_own_cart_permission() {
+    let live = start().await;
+    let ada = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let cleo = live.join_as_client("demo", &As::Nobody, "Cleo").await;
+    let mut ada_socket = connect(&live, &ada).await;
+    grant_cart_permission(&mut ada_socket).await;
+    let (status, state) = live.get("/store-api/dsr/appointment/presentation/state", &token_of(&ada)).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["stateForClients"]["cartPermission"], "granted");
+    let (_, state) = live.get("/store-api/dsr/appointment/presentation/state", &token_of(&cleo)).await;
+    assert_eq!(state["stateForClients"]["cartPermission"], "missing", "each attendee sees only its own");
+}

@@ -125,7 +125,7 @@ pub async fn guide_state(_: AdminUser, State(app): State<App>, Path(id): Path<St
 /// `GET /store-api/dsr/appointment/presentation/state`, for the attendee of the context.
 pub async fn client_state(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>) -> ApiResult<Json<Value>> {
     let attendee = super::attendee::of_context(&app, token).await?;
-    let snapshot = app.hub.client_state(&attendee.appointment_id).await.map_err(hub_unavailable)?;
+    let snapshot = app.hub.attendee_state(&attendee.appointment_id, &attendee.id).await.map_err(hub_unavailable)?;
     Ok(Json(json!({
         "stateForAll": snapshot.state_for_all,
         "stateForClients": snapshot.state_for_clients,

@@ -61,6 +61,11 @@ impl HubClient {
         self.state_as(appointment_id, "CLIENT").await
     }
 
+    /// The live state as one attendee sees it (with its own cart permission).
+    pub async fn attendee_state(&self, appointment_id: &str, attendee_id: &str) -> Result<Snapshot, HubError> {
+        self.state_as(appointment_id, &format!("CLIENT&attendeeId={attendee_id}")).await
+    }
+
     async fn state_as(&self, appointment_id: &str, role: &str) -> Result<Snapshot, HubError> {
         let url = format!("{}/internal/appointments/{appointment_id}/state?role={role}", self.base);
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;
