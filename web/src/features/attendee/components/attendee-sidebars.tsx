@@ -7,6 +7,7 @@ import { RoomSidebar } from '@/components/room/room-sidebar';
 import { Spinner } from '@/components/spinner';
 import { WishlistToggle } from '@/components/wishlist-toggle';
 import { formatPrice } from '@/lib/format';
+import { CartSummary } from '@/features/cart/components/cart-summary';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore, quantityRange, type LineItem } from '@/lib/shop/cart';
 import { localWishlist } from '@/lib/shop/wishlist';
@@ -212,25 +213,9 @@ function CartFooter() {
   const localePath = useLocalePath();
   const cart = useStore(cartStore, (state) => state.cart);
   if (!cart || cartItemCount(cart) === 0) return null;
-  const shipping = (cart.deliveries ?? []).reduce((sum, delivery) => sum + (delivery.shippingCosts?.totalPrice ?? 0), 0);
   return (
     <>
-      <dl className="cart-summary">
-        <div>
-          <dt>{t('cart.subtotal')}</dt>
-          <dd>{formatPrice(cart.price?.positionPrice)}</dd>
-        </div>
-        {(cart.deliveries ?? []).length > 0 && (
-          <div>
-            <dt>{t('cart.shipping')}</dt>
-            <dd>{formatPrice(shipping)}</dd>
-          </div>
-        )}
-        <div className="cart-summary__total">
-          <dt>{t('cart.total')}</dt>
-          <dd data-testid="room-cart-total">{formatPrice(cart.price?.totalPrice)}</dd>
-        </div>
-      </dl>
+      <CartSummary cart={cart} totalTestId="room-cart-total" />
       <Link className="button button--primary button--wide" to={localePath(CHECKOUT_PATH)}>
         {t('room.checkout')}
       </Link>

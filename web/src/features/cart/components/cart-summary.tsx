@@ -5,8 +5,8 @@ import { cartStore, type Cart } from '@/lib/shop/cart';
 import { toast } from '@/lib/ui/toasts';
 import { showCartErrors } from './cart-errors';
 
-/** Subtotal, shipping, taxes and total of a cart. */
-export function CartSummary({ cart }: { cart: Cart }) {
+/** Subtotal, shipping, taxes and total of a cart (`totalTestId` names the total for tests). */
+export function CartSummary({ cart, totalTestId = 'cart-total' }: { cart: Cart; totalTestId?: string }) {
   const { t } = useTranslation();
   const shipping = (cart.deliveries ?? []).reduce((sum, delivery) => sum + (delivery.shippingCosts?.totalPrice ?? 0), 0);
   const promotions = (cart.lineItems ?? []).filter((item) => item.type === 'promotion');
@@ -32,7 +32,7 @@ export function CartSummary({ cart }: { cart: Cart }) {
       )}
       <div className="cart-summary__total">
         <dt>{t('cart.total')}</dt>
-        <dd data-testid="cart-total">{formatPrice(cart.price?.totalPrice)}</dd>
+        <dd data-testid={totalTestId}>{formatPrice(cart.price?.totalPrice)}</dd>
       </div>
       {(cart.price?.calculatedTaxes ?? []).map((tax) => (
         <div key={tax.taxRate} className="cart-summary__tax">
