@@ -103,6 +103,11 @@ impl HubClient {
         }
     }
 
+    /// How many queued events were dropped because the queue was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
     /// Publishes the queued events one at a time, in order, until every sender is gone.
     async fn publish_queued(self, mut queue: mpsc::Receiver<PublishRequest>) {
         while let Some(request) = queue.recv().await {
@@ -131,5 +136,24 @@ impl HubClient {
         let url = format!("{}/internal/appointments/{appointment_id}/state?role={role}", self.base);
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;
         Ok(Self::check(response).await?.json().await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_queue_drops_and_counts_what_does_not_fit() {
+        // Nothing listens there; the publisher does not run before the test yields.
+        let hub = HubClient::new("http://127.0.0.1:9", b"secret");
+        let event = || Event::AttendeeRemoved { attendee_id: "a".repeat(32) };
+        for _ in 0..PUBLISH_QUEUE {
+            hub.publish_later(&"b".repeat(32), Audience::Everyone, event());
+        }
+        assert_eq!(hub.dropped(), 0);
+        hub.publish_later(&"b".repeat(32), Audience::Everyone, event());
+        hub.clone().publish_later(&"b".repeat(32), Audience::Everyone, event());
+        assert_eq!(hub.dropped(), 2, "clones share one queue");
     }
 }
