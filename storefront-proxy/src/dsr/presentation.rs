@@ -7,11 +7,11 @@
 //! (`cms::page::load` leaves those blocks out) and only guides get them: the
 //! navigation of a client's structure has `notes: []`.
 
+use std::collections::HashMap;
+
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use std::collections::HashMap;
-
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
