@@ -116,6 +116,7 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
     let product = live.product_ids(1).await.remove(0);
     let widget = |name: &str| format!("/api/_action/dsr/appointment/{demo}/widgets/{name}");
     let permission = Expect(403, Some("DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING"));
+    let entry = "c".repeat(32);
 
     // (method, path, body, what the guide gets)
     let endpoints: Vec<(Method, String, Value, Expect)> = vec![
@@ -125,8 +126,11 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
         (Method::POST, "/api/search/product".into(), json!({"limit": 1}), OK),
         (Method::POST, "/api/search/order-customer".into(), json!({"limit": 1}), OK),
         (Method::GET, "/api/dsr-attendee-product-collection".into(), json!(null), OK),
-        (Method::POST, "/api/dsr-attendee-product-collection".into(), json!({"attendeeId": attendee, "productId": product, "alias": "liked"}), NO_CONTENT),
-        (Method::GET, format!("/api/dsr-attendee-product-collection/{}", "f".repeat(32)), json!(null), Expect(404, Some("FRAMEWORK__ENTITY_NOT_FOUND"))),
+        (Method::POST, "/api/dsr-attendee-product-collection".into(), json!({"id": entry, "attendeeId": attendee, "productId": product, "alias": "liked"}), NO_CONTENT),
+        (Method::GET, format!("/api/dsr-attendee-product-collection/{entry}"), json!(null), OK),
+        (Method::PATCH, format!("/api/dsr-attendee-product-collection/{entry}"), json!({"alias": "disliked"}), NO_CONTENT),
+        (Method::DELETE, format!("/api/dsr-attendee-product-collection/{entry}"), json!(null), NO_CONTENT),
+        (Method::GET, format!("/api/dsr-attendee-product-collection/{entry}"), json!(null), Expect(404, Some("FRAMEWORK__ENTITY_NOT_FOUND"))),
         (Method::POST, format!("/api/_action/dsr/appointment/{demo}/join-as-guide"), json!({}), OK),
         (Method::GET, format!("/api/_action/dsr/appointment/{demo}/presentation/state"), json!(null), OK),
         (Method::GET, format!("/api/_action/dsr/appointment/attendee/{attendee}/sw-context-token"), json!(null), permission),

@@ -29,6 +29,81 @@ fn slide_url(entry: &Value) -> String {
     format!("/store-api/dsr/appointment/presentation/{}/slide/{}", entry["groupId"].as_str().unwrap(), entry["sectionId"].as_str().unwrap())
 }
 
+/// A GET in German (`sw-language-id`).
+async fn in_german(live: &Live, path: &str, who: &As) -> Value {
+    let german = live.get("/store-api/language", &As::Nobody).await.1["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["translationCode"]["code"] == "de-DE")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let response = live.request(reqwest::Method::GET, path, who).header("sw-language-id", &german).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+/// The HTML of a note slot.
+fn note_html(note: &Value) -> &str {
+    note["translated"]["config"]["content"]["value"].as_str().unwrap_or_else(|| panic!("a note without content: {note}"))
+}
+
+#[tokio::test]
+async fn guides_get_the_slide_notes_in_their_language_and_attendees_never() {
+    let reference = reference();
+    let live = start().await;
+    let guide = As::Guide(live.admin_token().await);
+    let id = live.appointment_id(&guide, "demo").await;
+    let guide_store = token_of(&live.join_as_guide(&guide, &id).await);
+    let client = token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await);
+
+    let structure = live.structure(&guide_store).await;
+    assert_valid(&reference, "storeApi", "PresentationStructure", &structure);
+    let welcome = slide(&structure, "Welcome", Some("Welcome to the autumn collection"));
+    let notes = welcome["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{welcome}");
+    let note = &notes[0];
+    for (field, value) in [("type", "notes"), ("slot", "content"), ("apiAlias", "cms_slot")] {
+        assert_eq!(note[field], value, "{note}");
+    }
+    assert!(note["id"].is_string() && note["blockId"].is_string(), "{note}");
+    assert_eq!(note["config"], note["translated"]["config"]);
+    assert!(note_html(note).contains("<strong>SALESROOM10</strong>"), "{note}");
+    // Several slides have notes; one has none.
+    let with_notes = structure["navigation"].as_array().unwrap().iter().filter(|n| !n["notes"].as_array().unwrap().is_empty()).count();
+    assert!(with_notes >= 4, "{structure}");
+    assert_eq!(slide(&structure, "Questions and thanks", Some("Your questions"))["notes"], json!([]));
+
+    // In German.
+    let german = in_german(&live, "/store-api/dsr/appointment/presentation", &guide_store).await;
+    assert_valid(&reference, "storeApi", "PresentationStructure", &german);
+    let german_note = &slide(&german, "Welcome", Some("Welcome to the autumn collection"))["notes"][0];
+    assert_eq!(german_note["id"], note["id"]);
+    assert!(note_html(german_note).contains("Begrüßen Sie alle"), "{german_note}");
+
+    // An attendee's structure has the same slides without any notes.
+    let theirs = live.structure(&client).await;
+    assert_valid(&reference, "storeApi", "PresentationStructure", &theirs);
+    let slides = |s: &Value| s["navigation"].as_array().unwrap().iter().map(|n| n["sectionId"].clone()).collect::<Vec<_>>();
+    assert_eq!(slides(&theirs), slides(&structure));
+    assert!(theirs["navigation"].as_array().unwrap().iter().all(|n| n["notes"] == json!([])), "{theirs}");
+
+    // Notes are never part of a slide's content, for anyone.
+    for entry in structure["navigation"].as_array().unwrap() {
+        for who in [&guide_store, &client] {
+            let (status, body) = live.get(&slide_url(entry), who).await;
+            assert_eq!(status, 200, "{body}");
+            let text = body.to_string();
+            assert!(!text.contains("\"notes\""), "{entry}: {body}");
+            for note in entry["notes"].as_array().unwrap() {
+                assert!(!text.contains(note["blockId"].as_str().unwrap()), "{body}");
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn every_slide_resolves_with_its_content_and_products() {
     let live = start().await;
@@ -50,26 +125,7 @@ async fn every_slide_resolves_with_its_content_and_products() {
 
     // Text slide in German.
     let welcome = slide(&structure, "Welcome", Some("Welcome to the autumn collection"));
-    let german = live.get("/store-api/language", &As::Nobody).await.1["elements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["translationCode"]["code"] == "de-DE")
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let As::Store(token) = &client else { unreachable!() };
-    let response = live
-        .http
-        .get(format!("{}{}", live.base, slide_url(welcome)))
-        .header("sw-access-key", KEY)
-        .header("sw-context-token", token)
-        .header("sw-language-id", &german)
-        .send()
-        .await
-        .unwrap();
-    let body: Value = response.json().await.unwrap();
+    let body = in_german(&live, &slide_url(welcome), &client).await;
     let text = slots(&body["cmsPage"]).into_iter().find(|s| s["type"] == "text").unwrap();
     assert!(text["data"]["content"].as_str().unwrap().contains("Herbstkollektion"), "{text}");
 

@@ -456,7 +456,7 @@ async fn interactions_fill_collections_and_reach_the_guide() {
     // The guide saw the like live.
     loop {
         match next_event(&mut guide_socket).await {
-            Event::AttendeeCollectionChanged { attendee_id, collection, product_id, added: true } if collection == protocol::frame::Collection::Liked => {
+            Event::AttendeeCollectionChanged { attendee_id, collection: protocol::frame::Collection::Liked, product_id, added: true } => {
                 assert_eq!(attendee_id, client["attendeeId"]);
                 assert_eq!(product_id, p2);
                 break;

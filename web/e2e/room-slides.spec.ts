@@ -71,7 +71,16 @@ test('the attendee sees each slide the guide shows, with its content, products, 
   await test.step('the guide navigates by thumbnails with the slide notes beside them', async () => {
     const navigator = guide.locator('.slide-navigator');
     await expect(navigator.getByRole('button', { name: /^Slide \d+: / }).first()).toBeVisible();
-    await expect(navigator.getByRole('region', { name: 'Slide notes' })).toContainText('No notes for this slide.');
+    // The notes of the slide on screen, as rich text; the attendee never gets them.
+    const notes = navigator.getByRole('region', { name: 'Slide notes' });
+    await expect(notes).toContainText('Welcome everyone and introduce yourself.');
+    await expect(notes.locator('strong')).toHaveText('SALESROOM10');
+    await navigator.getByRole('button', { name: /^Slide 2: / }).click();
+    await expect(adaSlide).toHaveAttribute('data-slide-index', '2');
+    await expect(notes).toContainText('Highlight one or two bestsellers');
+    await expect(notes).not.toContainText('Welcome everyone');
+    await expect(ada.getByRole('region', { name: 'Slide notes' })).toHaveCount(0);
+    await expect(ada.getByText(/Highlight one or two bestsellers|Welcome everyone and introduce yourself/)).toHaveCount(0);
     // Thumbnails carry the slide's first picture once the slides are loaded.
     await expect(navigator.locator('.slide-thumb__picture img').first()).toBeVisible();
   });

@@ -13,7 +13,7 @@ use crate::context::ShopContext;
 use crate::error::ApiError;
 use crate::media;
 use crate::storage::json_ids;
-use crate::storage::translation;
+use crate::storage::translation::{self, LanguageChain};
 
 /// What slots are resolved against.
 pub struct Resolve<'a> {
@@ -32,6 +32,41 @@ fn visibility() -> Value {
 /// The static value of a slot config field (`{"source": "static", "value": …}`).
 fn config_value<'a>(config: &'a Value, field: &str) -> &'a Value {
     &config[field]["value"]
+}
+
+/// The type of the blocks that hold a presentation slide's notes for the guide
+/// (`notes` slots, see `dsr::presentation`): never part of a page's content.
+pub const NOTES_BLOCK_TYPE: &str = "notes";
+
+/// The slots of `block_ids` with their configs in the language of `languages`
+/// (`config` and `translated.config`), without `data`.
+pub fn load_slots(conn: &Connection, block_ids: &[String], languages: &LanguageChain) -> rusqlite::Result<Vec<Value>> {
+    let mut slots_statement = conn.prepare_cached(
+        "SELECT id, cms_block_id, type, slot, locked FROM cms_slot WHERE cms_block_id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let mut slots: Vec<Value> = slots_statement
+        .query_map([json_ids(block_ids)], |r| {
+            Ok(json!({
+                "id": r.get::<_, String>(0)?,
+                "blockId": r.get::<_, String>(1)?,
+                "type": r.get::<_, String>(2)?,
+                "slot": r.get::<_, String>(3)?,
+                "locked": r.get::<_, bool>(4)?,
+                "versionId": LIVE_VERSION_ID,
+                "apiAlias": "cms_slot",
+            }))
+        })?
+        .collect::<Result<_, _>>()?;
+    let slot_ids: Vec<String> = slots.iter().filter_map(|s| s["id"].as_str().map(str::to_owned)).collect();
+    let configs = translation::load(conn, "cms_slot_translation", "cms_slot_id", CONFIG, &slot_ids, languages)?;
+    for slot in &mut slots {
+        let slot_id = slot["id"].as_str().unwrap_or_default().to_owned();
+        let raw = translation::get(&configs, &slot_id, CONFIG)["config"].as_str().map(str::to_owned).unwrap_or_else(|| "{}".into());
+        let config: Value = serde_json::from_str(&raw).unwrap_or_else(|_| json!({}));
+        slot["translated"] = json!({ "config": config });
+        slot["config"] = config;
+    }
+    Ok(slots)
 }
 
 /// Loads a page with everything resolved; `None` when it does not exist.
@@ -76,10 +111,10 @@ pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resol
     let mut blocks_statement = conn.prepare_cached(
         "SELECT id, cms_section_id, position, type, name, section_position, margin_top, margin_bottom, margin_left, margin_right,
                 background_color, background_media_id, css_class
-         FROM cms_block WHERE cms_section_id IN (SELECT value FROM json_each(?1)) ORDER BY position",
+         FROM cms_block WHERE cms_section_id IN (SELECT value FROM json_each(?1)) AND type <> ?2 ORDER BY position",
     )?;
     let mut blocks: Vec<Value> = blocks_statement
-        .query_map([json_ids(&section_ids)], |r| {
+        .query_map([json_ids(&section_ids), NOTES_BLOCK_TYPE.to_owned()], |r| {
             Ok(json!({
                 "id": r.get::<_, String>(0)?,
                 "sectionId": r.get::<_, String>(1)?,
@@ -101,31 +136,7 @@ pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resol
         })?
         .collect::<Result<_, _>>()?;
     let block_ids: Vec<String> = blocks.iter().filter_map(|b| b["id"].as_str().map(str::to_owned)).collect();
-    let mut slots_statement = conn.prepare_cached(
-        "SELECT id, cms_block_id, type, slot, locked FROM cms_slot WHERE cms_block_id IN (SELECT value FROM json_each(?1))",
-    )?;
-    let mut slots: Vec<Value> = slots_statement
-        .query_map([json_ids(&block_ids)], |r| {
-            Ok(json!({
-                "id": r.get::<_, String>(0)?,
-                "blockId": r.get::<_, String>(1)?,
-                "type": r.get::<_, String>(2)?,
-                "slot": r.get::<_, String>(3)?,
-                "locked": r.get::<_, bool>(4)?,
-                "versionId": LIVE_VERSION_ID,
-                "apiAlias": "cms_slot",
-            }))
-        })?
-        .collect::<Result<_, _>>()?;
-    let slot_ids: Vec<String> = slots.iter().filter_map(|s| s["id"].as_str().map(str::to_owned)).collect();
-    let configs = translation::load(conn, "cms_slot_translation", "cms_slot_id", CONFIG, &slot_ids, &ctx.languages)?;
-    for slot in &mut slots {
-        let slot_id = slot["id"].as_str().unwrap_or_default().to_owned();
-        let raw = translation::get(&configs, &slot_id, CONFIG)["config"].as_str().map(str::to_owned).unwrap_or_else(|| "{}".into());
-        let config: Value = serde_json::from_str(&raw).unwrap_or_else(|_| json!({}));
-        slot["translated"] = json!({ "config": config });
-        slot["config"] = config;
-    }
+    let mut slots = load_slots(conn, &block_ids, &ctx.languages)?;
     resolve_data(conn, ctx, &mut slots, resolve)?;
 
     // Assemble: slots into blocks, blocks into sections, with background media.

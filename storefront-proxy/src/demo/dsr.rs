@@ -1,11 +1,13 @@
 //! The live presentation's slide content and the shop pages, added where missing (so
 //! a database seeded by an earlier version gets them too): text and image slides, a
 //! product slider, a product detail slide, the picked products of the listing slide,
-//! and the terms, privacy and imprint pages, in English and German.
+//! the guide's notes of the slides, and the terms, privacy and imprint pages, in
+//! English and German.
 
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::{json, Value};
 
+use crate::cms::page::NOTES_BLOCK_TYPE;
 use crate::storage::{json_ids, new_id};
 
 struct Languages {
@@ -57,6 +59,7 @@ pub fn seed_missing(tx: &Transaction) -> anyhow::Result<()> {
         return Ok(());
     }
     seed_slides(tx, &languages, &products)?;
+    seed_notes(tx, &languages)?;
     tx.execute("UPDATE presentation_page SET created_at = ?1 WHERE created_at IS NULL", [crate::storage::now_rfc3339()])?;
     seed_shop_pages(tx, &languages)?;
     Ok(())
@@ -146,6 +149,51 @@ fn seed_slides(tx: &Transaction, languages: &Languages, products: &[String]) -> 
                 "<h2>Ihre Fragen</h2><p>Fragen Sie uns alles zu den Produkten, die Sie gesehen haben.</p>",
             )?,
             (_, other) => text_block(tx, languages, &section_id, 0, &format!("<h2>{other}</h2>"), &format!("<h2>{other}</h2>"))?,
+        }
+    }
+    Ok(())
+}
+
+/// The guide's notes of the demo slides (by slide name), `(English, German)` HTML.
+const NOTES: &[(&str, &str, &str)] = &[
+    (
+        "Welcome to the autumn collection",
+        "<p>Welcome everyone and introduce yourself.</p><ul><li>Invite attendees to switch on camera and microphone if they want to talk.</li><li>Mention today's code <strong>SALESROOM10</strong>: 10% off the cart.</li></ul>",
+        "<p>Begrüßen Sie alle und stellen Sie sich vor.</p><ul><li>Laden Sie die Teilnehmenden ein, Kamera und Mikrofon einzuschalten, wenn sie sprechen möchten.</li><li>Nennen Sie den heutigen Code <strong>SALESROOM10</strong>: 10 % auf den Warenkorb.</li></ul>",
+    ),
+    (
+        "Our bestsellers",
+        "<p>Highlight one or two bestsellers and ask everyone to <em>like</em> what they want to see again.</p>",
+        "<p>Heben Sie ein oder zwei Bestseller hervor und bitten Sie alle, zu <em>liken</em>, was sie noch einmal sehen möchten.</p>",
+    ),
+    (
+        "Featured product",
+        "<p>Show the colours and sizes. Ask who would like it in their cart; with their permission you can add it for them.</p>",
+        "<p>Zeigen Sie Farben und Größen. Fragen Sie, wer es im Warenkorb haben möchte; mit Erlaubnis können Sie es für die Person hinzufügen.</p>",
+    ),
+    (
+        "Picked for you",
+        "<p>Build this listing live from the products attendees liked most (widgets: wishlist).</p>",
+        "<p>Stellen Sie diese Liste live aus den meistgelikten Produkten zusammen (Widgets: Wunschliste).</p>",
+    ),
+    (
+        "Thank you",
+        "<p>Remind everyone that cart and likes stay after the end, then end the presentation.</p>",
+        "<p>Erinnern Sie daran, dass Warenkorb und Favoriten nach dem Ende bleiben, und beenden Sie dann die Präsentation.</p>",
+    ),
+];
+
+/// Adds the notes of the demo slides that have none yet.
+fn seed_notes(tx: &Transaction, languages: &Languages) -> anyhow::Result<()> {
+    let mut statement = tx.prepare(
+        "SELECT s.id FROM presentation_page pp JOIN cms_section s ON s.cms_page_id = pp.cms_page_id
+         WHERE pp.appointment_id IS NULL AND s.name = ?1
+           AND NOT EXISTS (SELECT 1 FROM cms_block b WHERE b.cms_section_id = s.id AND b.type = ?2)",
+    )?;
+    for (name, en, de) in NOTES {
+        let sections: Vec<String> = statement.query_map(params![name, NOTES_BLOCK_TYPE], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        for section_id in sections {
+            block(tx, languages, &section_id, 100, NOTES_BLOCK_TYPE, &[("notes", "content", text(en), text(de))])?;
         }
     }
     Ok(())

@@ -22,8 +22,9 @@ use crate::storage::is_id;
 use crate::storage::translation::LanguageChain;
 use crate::store_api::{RequestParams, SalesChannel, CONTEXT_TOKEN_HEADER};
 
-/// Tells the attendee (if the session is one) and the guides what is in the cart now.
-/// The cart is stored already: a hub that is down is logged, never fails the shop call.
+/// Tells the attendee (if the session is one) and the guides what is in the cart now,
+/// in the background: the cart is stored already, and a hub that is down or slow
+/// neither fails nor delays the shop call.
 pub async fn publish_change(app: &App, token: &str, cart: &Value) {
     let token = token.to_owned();
     let attendee = match app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
@@ -37,9 +38,7 @@ pub async fn publish_change(app: &App, token: &str, cart: &Value) {
         line_item_count: u32::try_from(items).unwrap_or(u32::MAX),
         total_price: cart["price"]["totalPrice"].as_f64().unwrap_or(0.0),
     };
-    if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event).await {
-        tracing::warn!(%error, "could not publish a cart change");
-    }
+    app.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
 }
 
 /// A shop context of sales channel `id` (its default language) for admin calls.

@@ -66,9 +66,9 @@ pub(crate) async fn change_collections(app: &App, attendee_id: &str, changes: Ve
         .await?)
 }
 
-/// Tells the attendee and the guides; the collection is stored already, so a hub that
-/// is down only delays the live view.
-pub(crate) async fn publish_changes(app: &App, attendee: &Attendee, changed: Vec<CollectionChange>) {
+/// Tells the attendee and the guides, in the background and in order: the collection
+/// is stored already, so a hub that is down or slow only delays the live view.
+pub(crate) fn publish_changes(app: &App, attendee: &Attendee, changed: Vec<CollectionChange>) {
     for (alias, product_id, added) in changed {
         let collection = match alias {
             "liked" => Collection::Liked,
@@ -76,9 +76,7 @@ pub(crate) async fn publish_changes(app: &App, attendee: &Attendee, changed: Vec
             _ => Collection::LastSeen,
         };
         let event = Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection, product_id, added };
-        if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event).await {
-            tracing::warn!(%error, "could not publish a collection change");
-        }
+        app.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
     }
 }
 
@@ -130,7 +128,7 @@ pub async fn create(_: SalesChannel, ContextToken(token): ContextToken, State(ap
         })
         .await?;
     let changed = change_collections(&app, &attendee.id, changes).await?;
-    publish_changes(&app, &attendee, changed).await;
+    publish_changes(&app, &attendee, changed);
     Ok(StatusCode::OK.into_response())
 }
 
@@ -151,7 +149,7 @@ pub async fn add(_: SalesChannel, ContextToken(token): ContextToken, State(app):
     }
     let other = if alias == "liked" { "disliked" } else { "liked" };
     let changed = change_collections(&app, &attendee.id, vec![(alias, product_id.clone(), true), (other, product_id, false)]).await?;
-    publish_changes(&app, &attendee, changed).await;
+    publish_changes(&app, &attendee, changed);
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -163,7 +161,7 @@ pub async fn remove(_: SalesChannel, ContextToken(token): ContextToken, State(ap
         return Err(invalid("/productId", "productId must be 32 lowercase hex characters."));
     }
     let changed = change_collections(&app, &attendee.id, vec![(alias, product_id, false)]).await?;
-    publish_changes(&app, &attendee, changed).await;
+    publish_changes(&app, &attendee, changed);
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -197,7 +195,8 @@ pub async fn last_seen(_: SalesChannel, ContextToken(token): ContextToken, State
 
 /// For the shop's wishlist: tells the guides when the attendee of a store session
 /// adds (`added`) or removes a product. Sessions that are no attendee's are left
-/// alone; a hub that is down is logged, never fails the shop call.
+/// alone; the change is published in the background, so a hub that is down or slow
+/// neither fails nor delays the shop call.
 pub async fn publish_wishlist_change(app: &App, context_token: &str, product_id: &str, added: bool) {
     let token = context_token.to_owned();
     let attendee = match app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
@@ -206,7 +205,5 @@ pub async fn publish_wishlist_change(app: &App, context_token: &str, product_id:
         Err(error) => return tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a wishlist"),
     };
     let event = Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection: Collection::Wishlist, product_id: product_id.to_owned(), added };
-    if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event).await {
-        tracing::warn!(%error, "could not publish a wishlist change");
-    }
+    app.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
 }

@@ -126,12 +126,10 @@ pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<St
         })
         .await?
         .ok_or_else(appointment::not_found)?;
-    // The hub shows the appointment's settings; a hub that is down does not stop the
-    // guide from getting in (the settings follow with the start).
+    // The hub shows the appointment's settings; a hub that is down or slow does not
+    // stop or delay the guide's getting in (the settings follow with the start).
     let settings = super::lifecycle::settings(&joined.appointment);
-    if let Err(error) = app.hub.publish(&joined.appointment.id, protocol::internal::Audience::Everyone, protocol::frame::Event::AppointmentConfigured { settings }).await {
-        tracing::warn!(%error, "could not publish the appointment settings");
-    }
+    app.hub.publish_later(&joined.appointment.id, protocol::internal::Audience::Everyone, protocol::frame::Event::AppointmentConfigured { settings });
     respond(&app, &headers, Role::Guide, joined)
 }
 

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use protocol::frame::{AppointmentSettings, Event};
 use protocol::internal::Audience;
-use protocol::state::{AppointmentMode, AttendeeRestrictionType, VideoAudioSettings};
+use protocol::state::{AppointmentMode, AttendeeRestrictionType, StateForAll, VideoAudioSettings};
 use rusqlite::params;
 use serde_json::{json, Value};
 
@@ -111,12 +111,25 @@ pub async fn end(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -
     Ok(StatusCode::OK.into_response())
 }
 
+/// `stateForAll` as the reference types it: `currentDynamicPage` is a
+/// `DynamicPageOpenedPayload` object, so it is left out while no page is open (the
+/// hub's `null`).
+fn state_for_all(all: StateForAll) -> Value {
+    let mut value = json!(all);
+    if let Some(fields) = value.as_object_mut() {
+        if fields.get("currentDynamicPage").is_some_and(Value::is_null) {
+            fields.remove("currentDynamicPage");
+        }
+    }
+    value
+}
+
 /// `GET /api/_action/dsr/appointment/{id}/presentation/state`
 pub async fn guide_state(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let appointment = load(&app, id).await?;
     let snapshot = app.hub.state(&appointment.id).await.map_err(hub_unavailable)?;
     Ok(Json(json!({
-        "stateForAll": snapshot.state_for_all,
+        "stateForAll": state_for_all(snapshot.state_for_all),
         "stateForGuides": snapshot.state_for_guides.unwrap_or_default(),
         "apiAlias": "swag_digital_sales_rooms_content_presentation_state_admin_get_get_guide_presentation_state_struct",
     })))
@@ -127,7 +140,7 @@ pub async fn client_state(_: SalesChannel, ContextToken(token): ContextToken, St
     let attendee = super::attendee::of_context(&app, token).await?;
     let snapshot = app.hub.attendee_state(&attendee.appointment_id, &attendee.id).await.map_err(hub_unavailable)?;
     Ok(Json(json!({
-        "stateForAll": snapshot.state_for_all,
+        "stateForAll": state_for_all(snapshot.state_for_all),
         "stateForClients": snapshot.state_for_clients,
         "apiAlias": "swag_digital_sales_rooms_content_presentation_state_sales_channel_get_get_client_presentation_state_struct",
     })))

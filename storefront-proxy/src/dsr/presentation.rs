@@ -1,18 +1,53 @@
 //! `GET /store-api/dsr/appointment/presentation`: the presentation structure and its
 //! flat slide navigation, for the attendee of the request's context token.
+//!
+//! A slide (CMS section) may carry notes for the guide, as in the reference: `notes`
+//! slots (their HTML in `config.content`, translated) in blocks of type
+//! [`NOTES_BLOCK_TYPE`] of the section. They are never part of the slide's content
+//! (`cms::page::load` leaves those blocks out) and only guides get them: the
+//! navigation of a client's structure has `notes: []`.
+
+use std::collections::HashMap;
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use rusqlite::OptionalExtension;
+use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
 use crate::app::App;
+use crate::cms::page::{load_slots, NOTES_BLOCK_TYPE};
+use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
-use crate::store_api::{ContextToken, SalesChannel};
+use crate::storage::json_ids;
+use crate::storage::translation::LanguageChain;
 
-pub async fn structure(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>) -> ApiResult<Json<Value>> {
-    let attendee = super::attendee::of_context(&app, token).await?;
+/// The notes of each of `section_ids`, in block and slot order.
+fn notes_of(conn: &Connection, section_ids: &[String], languages: &LanguageChain) -> rusqlite::Result<HashMap<String, Vec<Value>>> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id, cms_section_id FROM cms_block
+         WHERE cms_section_id IN (SELECT value FROM json_each(?1)) AND type = ?2 ORDER BY position",
+    )?;
+    let blocks: Vec<(String, String)> =
+        statement.query_map(params![json_ids(section_ids), NOTES_BLOCK_TYPE], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+    let block_ids: Vec<String> = blocks.iter().map(|(id, _)| id.clone()).collect();
+    let mut slots = load_slots(conn, &block_ids, languages)?;
+    slots.sort_by(|a, b| a["slot"].as_str().cmp(&b["slot"].as_str()));
+    let mut notes: HashMap<String, Vec<Value>> = HashMap::new();
+    for (block_id, section_id) in &blocks {
+        for slot in slots.iter().filter(|slot| slot["blockId"] == json!(block_id)) {
+            // As in the reference's example, less its nulls the schema does not allow.
+            let mut note = slot.clone();
+            note["cmsBlockVersionId"] = note["versionId"].clone();
+            notes.entry(section_id.clone()).or_default().push(note);
+        }
+    }
+    Ok(notes)
+}
+
+pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Json<Value>> {
+    let attendee = super::attendee::of_context(&app, ctx.token.clone()).await?;
+    let with_notes = attendee.kind == "GUIDE";
     let structure = app
         .db
         .call(move |conn| {
@@ -48,6 +83,12 @@ pub async fn structure(_: SalesChannel, ContextToken(token): ContextToken, State
                         Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?))
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
+                let mut notes = if with_notes {
+                    let ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
+                    notes_of(conn, &ids, &ctx.languages)?
+                } else {
+                    HashMap::new()
+                };
                 let group_name = title.clone().unwrap_or_else(|| page_name.clone());
                 let mut section_json = Vec::new();
                 for (section_id, section_name, section_type, position) in section_rows {
@@ -60,7 +101,7 @@ pub async fn structure(_: SalesChannel, ContextToken(token): ContextToken, State
                         "cmsPageId": cms_page_id,
                         "isInstantListing": instant,
                         "pickedProductsCount": picked.len(),
-                        "notes": [],
+                        "notes": notes.remove(&section_id).unwrap_or_default(),
                     }));
                     section_json.push(json!({
                         "id": section_id,

@@ -305,7 +305,7 @@ pub async fn create_collection(_: AdminUser, State(app): State<App>, RequestPara
         })
         .await?;
     created?;
-    publish_changes(&app, &attendee, vec![(alias, product_id, true)]).await;
+    publish_changes(&app, &attendee, vec![(alias, product_id, true)]);
     let mut response = StatusCode::NO_CONTENT.into_response();
     if let Ok(location) = format!("/api/dsr-attendee-product-collection/{entry_id}").parse() {
         response.headers_mut().insert("location", location);
@@ -363,7 +363,7 @@ pub async fn update_collection(_: AdminUser, State(app): State<App>, Path(id): P
         .await??;
     let old_alias = ALIASES.iter().find(|a| **a == old_alias).copied().unwrap_or("liked");
     let changes: Vec<CollectionChange> = vec![(old_alias, old_product, false), (alias, product_id, true)];
-    publish_changes(&app, &attendee, changes).await;
+    publish_changes(&app, &attendee, changes);
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -373,7 +373,7 @@ pub async fn delete_collection(_: AdminUser, State(app): State<App>, Path(id): P
     let attendee = attendee_of(&app, attendee_id.clone()).await?.ok_or_else(super::attendee::not_found)?;
     let alias = ALIASES.iter().find(|a| **a == alias).copied().unwrap_or("liked");
     let changed = change_collections(&app, &attendee_id, vec![(alias, product_id, false)]).await?;
-    publish_changes(&app, &attendee, changed).await;
+    publish_changes(&app, &attendee, changed);
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

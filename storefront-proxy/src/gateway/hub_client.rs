@@ -1,7 +1,17 @@
 //! The hub's internal API as storefront-proxy uses it: publish state events (start, end,
 //! settings, removals …) and read the live state.
+//!
+//! Events whose outcome a request does not depend on (an attendee's cart, likes and
+//! wishlist) go through [`HubClient::publish_later`]: one background task publishes
+//! them one after the other, so they reach the hub in the order they were queued
+//! (per attendee and overall) while the shop request answers at once, even when the
+//! hub hangs. The queue is bounded; when it is full an event is dropped and logged.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
+
+use tokio::sync::mpsc;
 
 use protocol::frame::Event;
 use protocol::internal::{Audience, PublishRequest, PublishResponse};
@@ -15,12 +25,18 @@ pub enum HubError {
     Refused { status: u16, body: String },
 }
 
+/// How many events may wait for the hub before new ones are dropped.
+pub const PUBLISH_QUEUE: usize = 4096;
+
 /// Cheap to clone.
 #[derive(Clone)]
 pub struct HubClient {
     http: reqwest::Client,
     base: String,
     secret: String,
+    /// The background publisher's queue, started with the first queued event.
+    queue: Arc<OnceLock<mpsc::Sender<PublishRequest>>>,
+    dropped: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for HubClient {
@@ -33,7 +49,13 @@ impl HubClient {
     /// `base` is the hub's HTTP base URL (`http://127.0.0.1:8100`).
     pub fn new(base: &str, secret: &[u8]) -> HubClient {
         let http = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().unwrap_or_default();
-        HubClient { http, base: base.trim_end_matches('/').to_owned(), secret: String::from_utf8_lossy(secret).into_owned() }
+        HubClient {
+            http,
+            base: base.trim_end_matches('/').to_owned(),
+            secret: String::from_utf8_lossy(secret).into_owned(),
+            queue: Arc::default(),
+            dropped: Arc::default(),
+        }
     }
 
     async fn check(response: reqwest::Response) -> Result<reqwest::Response, HubError> {
@@ -46,9 +68,53 @@ impl HubClient {
 
     /// Publishes a state event; returns its sequence number.
     pub async fn publish(&self, appointment_id: &str, audience: Audience, event: Event) -> Result<u64, HubError> {
-        let request = PublishRequest { appointment_id: appointment_id.to_owned(), audience, event };
-        let response = self.http.post(format!("{}/internal/publish", self.base)).bearer_auth(&self.secret).json(&request).send().await?;
+        self.send(&PublishRequest { appointment_id: appointment_id.to_owned(), audience, event }).await
+    }
+
+    async fn send(&self, request: &PublishRequest) -> Result<u64, HubError> {
+        let response = self.http.post(format!("{}/internal/publish", self.base)).bearer_auth(&self.secret).json(request).send().await?;
         Ok(Self::check(response).await?.json::<PublishResponse>().await?.seq)
+    }
+
+    /// Queues a state event for the background publisher and returns at once. Events
+    /// reach the hub in the order they were queued; one the hub does not take is
+    /// logged and not retried (the next change of the same thing carries it again).
+    /// Must be called inside the tokio runtime.
+    pub fn publish_later(&self, appointment_id: &str, audience: Audience, event: Event) {
+        let request = PublishRequest { appointment_id: appointment_id.to_owned(), audience, event };
+        let queue = self.queue.get_or_init(|| {
+            let (sender, receiver) = mpsc::channel(PUBLISH_QUEUE);
+            // Without the queue: the task ends once every client (sender) is gone.
+            let publisher = HubClient { queue: Arc::default(), ..self.clone() };
+            tokio::spawn(publisher.publish_queued(receiver));
+            sender
+        });
+        if let Err(error) = queue.try_send(request) {
+            let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+            let request = match &error {
+                mpsc::error::TrySendError::Full(request) | mpsc::error::TrySendError::Closed(request) => request,
+            };
+            tracing::warn!(
+                appointment = %request.appointment_id,
+                event = ?request.event,
+                dropped,
+                "the hub publish queue is full ({PUBLISH_QUEUE} waiting): an event was dropped"
+            );
+        }
+    }
+
+    /// How many queued events were dropped because the queue was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
+    /// Publishes the queued events one at a time, in order, until every sender is gone.
+    async fn publish_queued(self, mut queue: mpsc::Receiver<PublishRequest>) {
+        while let Some(request) = queue.recv().await {
+            if let Err(error) = self.send(&request).await {
+                tracing::warn!(%error, appointment = %request.appointment_id, event = ?request.event, "could not publish a queued event");
+            }
+        }
     }
 
     /// The live state as a guide sees it (with every participant).
@@ -70,5 +136,24 @@ impl HubClient {
         let url = format!("{}/internal/appointments/{appointment_id}/state?role={role}", self.base);
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;
         Ok(Self::check(response).await?.json().await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_queue_drops_and_counts_what_does_not_fit() {
+        // Nothing listens there; the publisher does not run before the test yields.
+        let hub = HubClient::new("http://127.0.0.1:9", b"secret");
+        let event = || Event::AttendeeRemoved { attendee_id: "a".repeat(32) };
+        for _ in 0..PUBLISH_QUEUE {
+            hub.publish_later(&"b".repeat(32), Audience::Everyone, event());
+        }
+        assert_eq!(hub.dropped(), 0);
+        hub.publish_later(&"b".repeat(32), Audience::Everyone, event());
+        hub.clone().publish_later(&"b".repeat(32), Audience::Everyone, event());
+        assert_eq!(hub.dropped(), 2, "clones share one queue");
     }
 }

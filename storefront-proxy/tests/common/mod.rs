@@ -19,26 +19,34 @@ pub async fn start() -> Shop {
 
 /// Starts the proxy over `dir`, seeding what is missing.
 pub async fn start_in(dir: tempfile::TempDir) -> Shop {
+    let base = serve(dir.path(), 1, "test-secret").await;
+    Shop { base, http: reqwest::Client::new(), dir }
+}
+
+/// Serves storefront-proxy on a free port over the data dir `dir` (seeded with the
+/// demo shop where missing), reaching the hub on `hub_port` of 127.0.0.1 with the
+/// shared `secret`; answers its base URL.
+pub async fn serve(dir: &std::path::Path, hub_port: u16, secret: &str) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");
     let config = storefront_proxy::Config {
         bind: [127, 0, 0, 1].into(),
         port,
-        hub_port: 1,
+        hub_port,
         hub_url: None,
         public_hub_url: None,
-        hub_secret: Some("test-secret".into()),
-        data_dir: dir.path().to_path_buf(),
+        hub_secret: Some(secret.into()),
+        data_dir: dir.to_path_buf(),
         shop_endpoint: Some(base.clone()),
         shop_access_token: Some(KEY.into()),
         upstream_url: None,
         livekit_url: None,
-        web_dist: dir.path().join("no-web-build"),
+        web_dist: dir.join("no-web-build"),
     };
     let app = storefront_proxy::App::open(config).await.unwrap();
     tokio::spawn(async move { axum::serve(listener, app.router()).await });
-    Shop { base, http: reqwest::Client::new(), dir }
+    base
 }
 
 impl Shop {
@@ -55,7 +63,7 @@ impl Shop {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text));
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
         (status, body, headers)
     }
 

@@ -5,15 +5,20 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use protocol::action::Action;
+use protocol::action::{Action, Interaction};
 use protocol::frame::{ClientFrame, Event, ServerFrame};
 use reqwest::Method;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "../common/mod.rs"]
+mod common;
+
+#[allow(unused_imports)]
+pub use common::{assert_error, KEY};
+
 pub const SECRET: &str = "dsr-test-secret";
-pub const KEY: &str = "SWSCSALESROOMDEMO000000000";
 
 pub struct Live {
     pub base: String,
@@ -42,25 +47,12 @@ pub async fn start() -> Live {
     let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let hub_port = hub_listener.local_addr().unwrap().port();
     tokio::spawn(hub::Hub::open(hub_config, SECRET.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://127.0.0.1:{port}");
-    let config = storefront_proxy::Config {
-        bind: [127, 0, 0, 1].into(),
-        port,
-        hub_port,
-        hub_url: None,
-        public_hub_url: None,
-        hub_secret: Some(SECRET.into()),
-        data_dir: dir.path().to_path_buf(),
-        shop_endpoint: Some(base.clone()),
-        shop_access_token: Some(KEY.into()),
-        upstream_url: None,
-        livekit_url: None,
-        web_dist: dir.path().join("no-web-build"),
-    };
-    let app = storefront_proxy::App::open(config).await.unwrap();
-    tokio::spawn(async move { axum::serve(listener, app.router()).await });
+    start_with_hub(dir, hub_port).await
+}
+
+/// Starts the proxy in `dir` with whatever listens on `hub_port` as its hub.
+pub async fn start_with_hub(dir: tempfile::TempDir, hub_port: u16) -> Live {
+    let base = common::serve(dir.path(), hub_port, SECRET).await;
     Live { base, http: reqwest::Client::new(), dir }
 }
 
@@ -77,16 +69,21 @@ pub enum As {
 
 impl Live {
     /// A call; store API paths get the access key. Answers status, JSON body, headers.
-    pub async fn call(&self, method: Method, path: &str, who: &As, body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
+    /// A request with `who`'s headers (and the access key on store API paths).
+    pub fn request(&self, method: Method, path: &str, who: &As) -> reqwest::RequestBuilder {
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         if path.starts_with("/store-api") {
             request = request.header("sw-access-key", KEY);
         }
         match who {
-            As::Nobody => {}
-            As::Store(token) => request = request.header("sw-context-token", token),
-            As::Guide(bearer) => request = request.header("authorization", format!("Bearer {bearer}")),
+            As::Nobody => request,
+            As::Store(token) => request.header("sw-context-token", token),
+            As::Guide(bearer) => request.header("authorization", format!("Bearer {bearer}")),
         }
+    }
+
+    pub async fn call(&self, method: Method, path: &str, who: &As, body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
+        let mut request = self.request(method, path, who);
         if let Some(body) = body {
             request = request.json(&body);
         }
@@ -114,15 +111,7 @@ impl Live {
 
     /// A raw body (for malformed JSON).
     pub async fn send_raw(&self, method: Method, path: &str, who: &As, raw: &str) -> (u16, Value) {
-        let mut request = self.http.request(method, format!("{}{path}", self.base)).header("content-type", "application/json").body(raw.to_owned());
-        if path.starts_with("/store-api") {
-            request = request.header("sw-access-key", KEY);
-        }
-        match who {
-            As::Nobody => {}
-            As::Store(token) => request = request.header("sw-context-token", token),
-            As::Guide(bearer) => request = request.header("authorization", format!("Bearer {bearer}")),
-        }
+        let request = self.request(method, path, who).header("content-type", "application/json").body(raw.to_owned());
         let response = request.send().await.unwrap();
         let status = response.status().as_u16();
         (status, response.json().await.unwrap_or(Value::Null))
@@ -193,14 +182,6 @@ pub fn token_of(join: &Value) -> As {
     As::Store(join["newContextToken"].as_str().unwrap().to_owned())
 }
 
-/// Asserts Shopware's error shape with `status` and `code`.
-pub fn assert_error(body: &Value, status: u16, code: &str) {
-    let error = &body["errors"][0];
-    assert_eq!(error["status"], status.to_string(), "{body}");
-    assert_eq!(error["code"], code, "{body}");
-    assert!(error["title"].is_string() && error["detail"].is_string(), "{body}");
-}
-
 /// Opens the hub socket of a join response and reads past the welcome.
 pub async fn connect(live: &Live, join: &Value) -> Socket {
     let url = format!("{}/ws?token={}", live.base.replace("http://", "ws://"), join["hubToken"].as_str().unwrap());
@@ -241,6 +222,11 @@ pub async fn send_action(socket: &mut Socket, action: Action) {
     socket.send(Message::text(serde_json::to_string(&frame).unwrap())).await.unwrap();
 }
 
+pub async fn send_interaction(socket: &mut Socket, interaction: Interaction) {
+    let frame = ClientFrame::Interaction { r#ref: Some(2), interaction };
+    socket.send(Message::text(serde_json::to_string(&frame).unwrap())).await.unwrap();
+}
+
 /// The client grants the guides cart access and waits until the hub applied it.
 pub async fn grant_cart_permission(socket: &mut Socket) {
     send_action(socket, Action::SetCartPermission { granted: true }).await;
@@ -263,12 +249,28 @@ pub fn reference() -> Value {
 /// Asserts that `instance` validates against schema `name` of `api` (`storeApi`,
 /// `adminApi`) of the reference.
 pub fn assert_valid(reference: &Value, api: &str, name: &str, instance: &Value) {
+    check_valid(reference, api, name, instance, false);
+}
+
+/// As [`assert_valid`], with the formats (`date-time` …) checked too.
+pub fn assert_valid_with_formats(reference: &Value, api: &str, name: &str, instance: &Value) {
+    check_valid(reference, api, name, instance, true);
+}
+
+fn check_valid(reference: &Value, api: &str, name: &str, instance: &Value, formats: bool) {
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "components": { "schemas": reference[api]["schemas"] },
         "$ref": format!("#/components/schemas/{name}"),
     });
-    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
+    let validator = jsonschema::options().should_validate_formats(formats).build(&schema).unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
     let errors: Vec<String> = validator.iter_errors(instance).map(|e| format!("{} at {}: {e}", e.schema_path(), e.instance_path())).take(10).collect();
     assert!(errors.is_empty(), "{name} does not validate:\n{}\n", errors.join("\n"));
+}
+
+/// Asserts that `instance` has every property that schema `name` of `api` declares.
+pub fn assert_every_field(reference: &Value, api: &str, name: &str, instance: &Value) {
+    let properties = reference[api]["schemas"][name]["properties"].as_object().unwrap_or_else(|| panic!("{api}/{name} has no properties"));
+    let missing: Vec<&String> = properties.keys().filter(|key| instance.get(key.as_str()).is_none()).collect();
+    assert!(missing.is_empty(), "{name} lacks {missing:?}: {instance}");
 }

@@ -2,12 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { slideKeyOf } from '@/components/room/slide-cache';
 import { slideTitle } from '@/components/slide-view';
 import type { Slide } from '@/lib/api/presentation';
-
-function noteText(note: NonNullable<Slide['notes']>[number]): string {
-  const config = (note.translated?.config ?? note.config) as { content?: { value?: unknown } } | undefined;
-  const value = config?.content?.value;
-  return typeof value === 'string' ? value.replace(/<[^>]*>/g, ' ').trim() : '';
-}
+import { SlideNotes } from './slide-notes';
 
 const thumbnailOf = (thumbnails: Record<string, string | null>, slide: Slide) =>
   thumbnails[slideKeyOf({ pageId: slide.groupId, sectionId: slide.sectionId })] ?? undefined;
@@ -29,7 +24,6 @@ export function SlideNavigator({
 }) {
   const { t } = useTranslation();
   const nameOf = (slide: Slide) => slideTitle(slide) || t('slides.untitled');
-  const notes = (slides.find((slide) => slide.index === current)?.notes ?? []).map(noteText).filter(Boolean);
   return (
     <div className="slide-navigator">
       <h2>{t('cockpit.slides')}</h2>
@@ -58,10 +52,7 @@ export function SlideNavigator({
           </li>
         ))}
       </ol>
-      <section className="slide-notes" aria-label={t('cockpit.notes')}>
-        <h3>{t('cockpit.notes')}</h3>
-        {notes.length > 0 ? notes.map((note, index) => <p key={index}>{note}</p>) : <p className="video-note">{t('cockpit.noNotes')}</p>}
-      </section>
+      <SlideNotes slide={slides.find((slide) => slide.index === current)} />
     </div>
   );
 }

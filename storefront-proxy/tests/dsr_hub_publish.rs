@@ -1,0 +1,129 @@
+//! An attendee's cart, likes and wishlist reach the hub in the background: the shop
+//! call answers while the hub has not, and the guides see the changes in the order
+//! they were made.
+
+mod dsr_support;
+
+use std::io::Read;
+
+use dsr_support::*;
+use protocol::frame::Event;
+use serde_json::json;
+use tokio::io::AsyncReadExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+
+/// A hub that takes every publish request and never answers it: each one comes to the
+/// test with its connection, which stays open. Reads of the live state are closed
+/// at once (so that joining does not wait).
+async fn hanging_hub() -> (u16, mpsc::UnboundedReceiver<(String, TcpStream)>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sender, receiver) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let sender = sender.clone();
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut buffer = [0u8; 4096];
+                // The head and the JSON body, which ends the request.
+                while !request.ends_with(b"}") {
+                    match stream.read(&mut buffer).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => request.extend_from_slice(&buffer[..n]),
+                    }
+                    if request.starts_with(b"GET ") && request.windows(4).any(|w| w == b"\r\n\r\n") {
+                        return;
+                    }
+                }
+                let _ = sender.send((String::from_utf8_lossy(&request).into_owned(), stream));
+            });
+        }
+    });
+    (port, receiver)
+}
+
+/// Whether the other end still holds the connection: nothing more to read, no end.
+fn still_open(stream: &mut std::net::TcpStream) -> bool {
+    let mut buffer = [0u8; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return false,
+            Ok(_) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_cart_change_answers_while_the_hub_hangs() {
+    let (hub_port, mut published) = hanging_hub().await;
+    let live = start_with_hub(tempfile::tempdir().unwrap(), hub_port).await;
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let client = token_of(&join);
+    let products = live.product_ids(2).await;
+
+    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[0]}]})).await;
+    assert_eq!(status, 200, "{cart}");
+    // The publish of that change is with the hub, unanswered, and the proxy still
+    // waits for it: the cart answered before the hub did (or the proxy gave up).
+    let (request, connection) = published.recv().await.unwrap();
+    assert!(request.starts_with("POST /internal/publish"), "{request}");
+    assert!(request.contains("\"attendeeCartChanged\"") && request.contains(join["attendeeId"].as_str().unwrap()), "{request}");
+    let mut connection = connection.into_std().unwrap();
+    assert!(still_open(&mut connection), "the cart answered only after the hub publish was given up");
+
+    // Later changes do not wait for it either; they queue behind it.
+    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[1]}]})).await;
+    assert_eq!(status, 200, "{cart}");
+    assert_eq!(cart["lineItems"].as_array().unwrap().len(), 2, "{cart}");
+    let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{}", products[1]), &client, json!({})).await;
+    assert_eq!(status, 204);
+    assert!(published.try_recv().is_err(), "one publish at a time, in order");
+    assert!(still_open(&mut connection), "the first publish is still waiting for the hub");
+}
+
+#[tokio::test]
+async fn guides_see_cart_likes_and_wishlist_changes_in_order() {
+    let live = start().await;
+    let guide = As::Guide(live.admin_token().await);
+    let id = live.appointment_id(&guide, "demo").await;
+    let mut guide_socket = connect(&live, &live.join_as_guide(&guide, &id).await).await;
+    let join = live.join_as_client("demo", &As::Store(live.customer_login().await), "Customer").await;
+    let attendee = join["attendeeId"].as_str().unwrap().to_owned();
+    let client = token_of(&join);
+    let products = live.product_ids(3).await;
+
+    // Quick changes, one after the other, without waiting for the hub in between.
+    let mut expected = Vec::new();
+    for (round, product) in products.iter().enumerate() {
+        let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": product}]})).await;
+        assert_eq!(status, 200, "{cart}");
+        expected.push(format!("cart {}", round + 1));
+        let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{product}"), &client, json!({})).await;
+        assert_eq!(status, 204);
+        expected.push(format!("liked {product} true"));
+        let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{product}"), &client, json!({})).await;
+        assert_eq!(status, 200, "{body}");
+        expected.push(format!("wishlist {product} true"));
+    }
+    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("/store-api/dsr/appointment/collection/liked/{}", products[0]), &client, None).await;
+    assert_eq!(status, 204);
+    expected.push(format!("liked {} false", products[0]));
+
+    let mut seen = Vec::new();
+    while seen.len() < expected.len() {
+        let change = wait_for(&mut guide_socket, |event| match event {
+            Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => Some(format!("cart {line_item_count}")),
+            Event::AttendeeCollectionChanged { attendee_id, collection, product_id, added } if *attendee_id == attendee => {
+                let name = serde_json::to_value(collection).unwrap();
+                Some(format!("{} {product_id} {added}", name.as_str().unwrap()))
+            }
+            _ => None,
+        })
+        .await;
+        seen.push(change);
+    }
+    assert_eq!(seen, expected);
+}
