@@ -20,7 +20,7 @@ use crate::cms::page::{load_slots, NOTES_BLOCK_TYPE};
 use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
 use crate::storage::json_ids;
-use crate::storage::translation::LanguageChain;
+use crate::storage::translation::{self, LanguageChain};
 
 /// The notes of each of `section_ids`, in block and slot order.
 fn notes_of(conn: &Connection, section_ids: &[String], languages: &LanguageChain) -> rusqlite::Result<HashMap<String, Vec<Value>>> {
@@ -76,7 +76,14 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
                     ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
-            for (relation_id, cms_page_id, title, instant, picked, page_type, page_name) in rows {
+            let page_ids: Vec<String> = rows.iter().map(|row| row.1.clone()).collect();
+            let names = translation::load(conn, "cms_page_translation", "cms_page_id", &[("name", "name")], &page_ids, &ctx.languages)?;
+            for (relation_id, cms_page_id, title, instant, picked, page_type, default_name) in rows {
+                // The page's name in the request's language, its stored name otherwise.
+                let page_name = translation::get(&names, &cms_page_id, &[("name", "name")])
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map_or(default_name, str::to_owned);
                 let picked: Vec<String> = serde_json::from_str(&picked).unwrap_or_default();
                 let section_rows = sections
                     .query_map([&cms_page_id], |r| {

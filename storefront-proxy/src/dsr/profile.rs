@@ -85,7 +85,9 @@ pub async fn update(_: SalesChannel, ContextToken(token): ContextToken, State(ap
             Ok(())
         })
         .await?;
-    publish_changed(&app, &attendee, name.flatten(), video_user_id).await;
+    // In the background: the change is stored, and a slow or hanging hub must not hold
+    // the attendee's request (the guides' view catches up when the hub answers).
+    tokio::spawn(async move { publish_changed(&app, &attendee, name.flatten(), video_user_id).await });
     Ok(Json(json!({ "data": data, "apiAlias": "dsr.appointment.update-attendee" })))
 }
 
