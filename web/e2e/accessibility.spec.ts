@@ -11,7 +11,8 @@ const pages = [
   ['login', '/account/login'],
   ['registration', '/account/register'],
   ['404', '/no/such/page'],
-  ['German category', '/de-DE/Clothing/'],
+  ['German category', '/de-DE/Kleidung/'],
+  ['German product', '/de-DE/Flanellhemd/SR10003'],
 ] as const;
 
 for (const [name, path] of pages) {
