@@ -18,12 +18,25 @@ const SIZES = {
   phone: { width: 390, height: 844 },
 };
 
-/** Waits until the page and its images have loaded, then saves a full-page JPEG. */
+/** Scrolls through the page so lazy images load, waits for every shown image, then saves a full-page JPEG. */
 async function shoot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
-  await expect
-    .poll(() => page.evaluate(() => Array.from(document.images).filter((image) => image.loading !== 'lazy' || image.getBoundingClientRect().top < innerHeight).every((image) => image.complete)))
-    .toBe(true);
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+      scrollTo(0, y);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    scrollTo(0, 0);
+  });
+  // Hidden images and lazy ones scrolled out sideways (slider slides) never load: they do not count.
+  const pending = () =>
+    page.evaluate(() =>
+      Array.from(document.images).filter((image) => {
+        const rect = image.getBoundingClientRect();
+        return !image.complete && image.getClientRects().length > 0 && !(image.loading === 'lazy' && (rect.left >= innerWidth || rect.right <= 0));
+      }).length,
+    );
+  await expect.poll(pending).toBe(0);
   // Toasts of earlier steps are not part of the page.
   await page.locator('.toast').evaluateAll((toasts) => toasts.forEach((toast) => toast.remove()));
   await page.screenshot({ path: path.join(DIR, `${name}.jpg`), type: 'jpeg', quality: 70, fullPage: true, animations: 'disabled', caret: 'hide' });
