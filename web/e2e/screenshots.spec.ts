@@ -37,6 +37,8 @@ async function shoot(page: Page, name: string) {
       }).length,
     );
   await expect.poll(pending).toBe(0);
+  // Nothing sticks out sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${name} overflows`).toBe(0);
   // Toasts of earlier steps are not part of the page.
   await page.locator('.toast').evaluateAll((toasts) => toasts.forEach((toast) => toast.remove()));
   await page.screenshot({ path: path.join(DIR, `${name}.jpg`), type: 'jpeg', quality: 70, fullPage: true, animations: 'disabled', caret: 'hide' });
