@@ -33,7 +33,7 @@ const SPEC_MESSAGES: [key: string, english: string | null, german?: string][] = 
   ['checkout.billingAddressBlocked', 'Billing to the selected address is not possible.'],
   ['checkout.shippingAddressInvalid', null],
   ['checkout.billingAddressInvalid', null],
-  ['checkout.productNotFound', 'The product could not be found.'],
+  ['errorPages.productNotFound', 'The product could not be found.'],
   // Section 8: error pages and their titles.
   ['errorPages.404', 'This page could not be found.', 'Die Seite konnte nicht gefunden werden.'],
   ['errorPages.408', 'API is not responding.', 'Die API anwortet zu langsam.'],
