@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { expectAccessible } from './shop';
 
 /** The main shop pages have no serious or critical accessibility violations (axe-core, WCAG 2 A/AA). */
 const pages = [
@@ -11,19 +11,19 @@ const pages = [
   ['login', '/account/login'],
   ['registration', '/account/register'],
   ['404', '/no/such/page'],
-  ['German category', '/de-DE/Clothing/'],
+  ['German category', '/de-DE/Kleidung/'],
+  ['German product', '/de-DE/Flanellhemd/SR10003'],
 ] as const;
 
 for (const [name, path] of pages) {
   test(`${name} page`, async ({ page }) => {
     await page.goto(path);
-    await expect(page.locator('main')).toBeVisible();
+    // A debug build on a busy machine may take a while for the first paint.
+    await expect(page.locator('main')).toBeVisible({ timeout: 15_000 });
     await page.waitForLoadState('networkidle');
-    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const severe = violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')})`);
-    expect(severe).toEqual([]);
+    // The page itself is checked, not a 404 in its place.
+    if (name !== '404') await expect(page.getByRole('heading', { name: /^(Page Not Found|Seite nicht gefunden)$/ })).toHaveCount(0);
+    await expectAccessible(page);
   });
 }
 
@@ -33,14 +33,10 @@ test('quick view and cart sidebar', async ({ page }) => {
   await card.hover();
   await card.getByRole('button', { name: /^Quick view/ }).click();
   await expect(page.getByRole('dialog', { name: 'Quick view' }).getByRole('button', { name: 'Add to cart' })).toBeVisible();
-  const analyze = async () =>
-    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(await analyze()).toEqual([]);
+  await expectAccessible(page);
   await page.getByRole('dialog', { name: 'Quick view' }).getByRole('button', { name: 'Add to cart' }).click();
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
   await expect(page.getByRole('dialog', { name: 'Shopping cart' }).getByTestId('cart-item')).toHaveCount(1);
-  expect(await analyze()).toEqual([]);
+  await expectAccessible(page);
 });

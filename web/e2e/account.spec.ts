@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible, logIn, PASSWORD, registerCustomer, TEXTS, unique } from './shop';
 
 /**
  * The account extras on the embedded shop: orders with details, documents, cancel;
@@ -9,42 +9,9 @@ import { expect, test, type Page } from '@playwright/test';
 
 test.describe.configure({ timeout: 90_000 });
 
-const PASSWORD = 'salesroom-e2e';
-/** No serious or critical axe-core violations (WCAG 2 A/AA) on the page as it is. */
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const severe = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')})`);
-  expect(severe).toEqual([]);
-}
-
-const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-
-async function register(page: Page, email: string, firstName = 'Olga') {
-  await page.goto('/account/register');
-  await page.getByLabel('Salutation').selectOption({ index: 1 });
-  await page.getByLabel('First name').fill(firstName);
-  await page.getByLabel('Last name').fill('Order');
-  await page.getByLabel('Email address', { exact: true }).fill(email);
-  await page.getByLabel('Confirm email address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Repeat password').fill(PASSWORD);
-  await page.getByLabel('Street and house number').fill('Kontoweg 3');
-  await page.getByLabel('Postal code').fill('50667');
-  await page.getByLabel('City', { exact: true }).fill('Köln');
-  const state = page.getByLabel('State');
-  if (await state.isVisible()) await state.selectOption({ index: 1 });
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: `Hello ${firstName} Order` })).toBeVisible({ timeout: 20_000 });
-}
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto('/account/login');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-}
+/** A customer of these tests: `firstName` Order from Köln. */
+const register = (page: Page, email: string, firstName = 'Olga') =>
+  registerCustomer(page, { firstName, lastName: 'Order', email, street: 'Kontoweg 3', zipcode: '50667', city: 'Köln' });
 
 /** Orders the Flannel shirt by invoice; returns the order number. */
 async function placeOrder(page: Page): Promise<string> {
@@ -213,4 +180,66 @@ test('the wishlist of a visitor is merged into the customer wishlist at login', 
   // Removing on the server.
   await page.getByRole('button', { name: 'Remove Flannel shirt from the wishlist' }).first().click();
   await expect(page.getByText('Your wishlist is empty.', { exact: false })).toBeVisible();
+});
+
+test('the account pages in German: login, registration, orders, profile and addresses', async ({ page }) => {
+  const t = TEXTS.de;
+  const email = unique('greta');
+  await logIn(page, email, PASSWORD, t);
+  await expect(page.getByRole('alert')).toHaveText(t.loginFailed);
+  await expect(page).toHaveURL(/\/de-DE\/account\/login$/);
+
+  await registerCustomer(page, { firstName: 'Greta', lastName: 'Grün', email, street: 'Kontoweg 3', zipcode: '50667', city: 'Köln' }, t);
+  await expect(page).toHaveURL(/\/de-DE\/account$/);
+  await expect(page.getByRole('heading', { name: t.orders })).toBeVisible();
+  await expect(page.getByText('Sie haben noch keine Bestellungen aufgegeben.')).toBeVisible();
+
+  // An order, then its card in German.
+  await page.goto(t.productPath);
+  await page.getByRole('button', { name: t.addToCart }).click();
+  await expect(page.getByRole('button', { name: t.cart })).toBeVisible();
+  await page.goto('/de-DE/checkout');
+  await expect(page.getByTestId('billing-address')).toContainText('Kontoweg 3');
+  await page.getByRole('radio', { name: new RegExp(`^${t.invoice}`) }).click();
+  await expect(page.getByRole('radio', { name: new RegExp(`^${t.invoice}`) })).toBeChecked();
+  await page.getByLabel(t.terms).check();
+  await page.getByRole('button', { name: t.placeOrder }).click();
+  await expect(page.getByRole('heading', { level: 1, name: t.thanks })).toBeVisible();
+  const number = (await page.getByTestId('order-number').innerText()).trim();
+  await page.getByRole('link', { name: 'Zu meinen Bestellungen' }).click();
+  const order = page.getByTestId('order-card').filter({ hasText: t.orderTitle(number) });
+  await expect(order.getByTestId('order-state')).toHaveText(t.orderOpen);
+  await order.getByRole('button', { name: t.details }).click();
+  await expect(order.getByRole('button', { name: 'Details ausblenden' })).toBeVisible();
+  await expect(order.getByRole('button', { name: 'Bestellung stornieren' })).toBeVisible();
+
+  // Profile.
+  await page.getByRole('button', { name: t.changeProfile }).click();
+  const profile = page.getByRole('dialog', { name: t.changeProfile });
+  await profile.getByLabel(t.firstName).fill('Grete');
+  await profile.getByRole('button', { name: t.saveProfile }).click();
+  await expect(page.getByText(t.profileSaved)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: t.hello('Grete Grün') })).toBeVisible();
+
+  // Addresses: a blank form is refused in German, a filled one is added and made the shipping default.
+  await page.getByRole('button', { name: t.addAddress }).click();
+  const dialog = page.getByRole('dialog', { name: t.addAddress });
+  await dialog.getByRole('button', { name: t.saveAddress }).click();
+  await expect(dialog.getByLabel(t.city, { exact: true })).toHaveAccessibleDescription(t.required);
+  await dialog.getByLabel(t.firstName).fill('Grete');
+  await dialog.getByLabel(t.lastName).fill('Grün');
+  await dialog.getByLabel(t.street).fill('Zweitweg 2');
+  await dialog.getByLabel(t.zipcode).fill('20095');
+  await dialog.getByLabel(t.city, { exact: true }).fill('Hamburg');
+  const state = dialog.getByLabel(t.state, { exact: true });
+  if (await state.isVisible()) await state.selectOption({ index: 1 });
+  await dialog.getByRole('button', { name: t.saveAddress }).click();
+  await expect(page.getByText('Die Adresse wurde gespeichert.')).toBeVisible();
+  const second = page.getByTestId('address').filter({ hasText: 'Zweitweg 2' });
+  await second.getByRole('button', { name: t.useForShipping }).click();
+  await expect(second).toContainText(t.defaultShipping);
+  await expectAccessible(page);
+
+  await page.getByRole('button', { name: t.logOut }).click();
+  await expect(page.getByText('Sie sind abgemeldet.')).toBeVisible();
 });

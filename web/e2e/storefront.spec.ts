@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { fillRegistration, PASSWORD, registerCustomer, unique } from './shop';
 
 /** The demo shop of the embedded engine (CONTRACT.md): categories, products with variants, both languages. */
 
@@ -229,26 +230,16 @@ test.describe('on a phone', () => {
 
 test.describe('account', () => {
   test('register, see the account, log out and log in again', async ({ page }) => {
-    const email = `e2e-${Date.now()}@example.com`;
+    const email = unique('erika');
     await page.goto('/account/register');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByLabel('Email address', { exact: true })).toHaveAccessibleDescription('Input required');
 
-    await page.getByLabel('Salutation').selectOption({ index: 1 });
-    await page.getByLabel('First name').fill('Erika');
-    await page.getByLabel('Last name').fill('Mustermann');
-    await page.getByLabel('Email address', { exact: true }).fill(email);
-    await page.getByLabel('Confirm email address').fill(email);
+    await fillRegistration(page, { firstName: 'Erika', lastName: 'Mustermann', email, street: 'Musterweg 1', zipcode: '10117', city: 'Berlin' });
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription('This field should be at least 8 characters long.');
-    await page.getByLabel('Password', { exact: true }).fill('salesroom-e2e');
-    await page.getByLabel('Repeat password').fill('salesroom-e2e');
-    await page.getByLabel('Street and house number').fill('Musterweg 1');
-    await page.getByLabel('Postal code').fill('10117');
-    await page.getByLabel('City').fill('Berlin');
-    const state = page.getByLabel('State');
-    if (await state.count()) await state.selectOption({ index: 1 });
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await expect(page).toHaveURL(/\/account$/);
@@ -262,7 +253,7 @@ test.describe('account', () => {
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('alert')).toHaveText('The email address or password is not correct.');
-    await page.getByLabel('Password').fill('salesroom-e2e');
+    await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Hello Erika Mustermann' })).toBeVisible();
   });
@@ -277,27 +268,8 @@ test.describe('account', () => {
   });
 });
 
-async function registerCustomer(page: Page, firstName = 'Max') {
-  const email = `e2e-${firstName.toLowerCase()}-${Date.now()}@example.com`;
-  await page.goto('/account/register');
-  await page.getByLabel('Salutation').selectOption({ index: 1 });
-  await page.getByLabel('First name').fill(firstName);
-  await page.getByLabel('Last name').fill('Mustermann');
-  await page.getByLabel('Email address', { exact: true }).fill(email);
-  await page.getByLabel('Confirm email address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('salesroom-e2e');
-  await page.getByLabel('Repeat password').fill('salesroom-e2e');
-  await page.getByLabel('Street and house number').fill('Musterweg 1');
-  await page.getByLabel('Postal code').fill('10117');
-  await page.getByLabel('City').fill('Berlin');
-  const state = page.getByLabel('State');
-  if (await state.count()) await state.selectOption({ index: 1 });
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: `Hello ${firstName} Mustermann` })).toBeVisible();
-}
-
 test('a customer adds, edits, uses and deletes addresses in a modal', async ({ page }) => {
-  await registerCustomer(page, 'Alma');
+  await registerCustomer(page, { firstName: 'Alma', lastName: 'Mustermann', email: unique('alma'), street: 'Musterweg 1', zipcode: '10117', city: 'Berlin' });
   const addresses = page.getByTestId('address');
   await expect(addresses).toHaveCount(1);
 

@@ -66,8 +66,9 @@ fn image(media_id: &str) -> Value {
     })
 }
 
-fn banner(tx: &Transaction, demo: &Demo, en_text: &str, de_text: &str, hue: u32) -> rusqlite::Result<String> {
-    let content = svg::banner(en_text, hue);
+/// A banner image; `captioned` draws the English text into it, else it is a backdrop for text laid over it.
+fn banner(tx: &Transaction, demo: &Demo, en_text: &str, de_text: &str, hue: u32, captioned: bool) -> rusqlite::Result<String> {
+    let content = svg::banner(if captioned { en_text } else { "" }, hue);
     entity::insert(
         tx,
         &NewMedia {
@@ -85,7 +86,7 @@ fn banner(tx: &Transaction, demo: &Demo, en_text: &str, de_text: &str, hue: u32)
 pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     // Home page.
     let home = page(tx, demo, "landingpage", "Home", "Startseite")?;
-    let hero = banner(tx, demo, "Welcome to Salesroom", "Willkommen bei Salesroom", 200)?;
+    let hero = banner(tx, demo, "Welcome to Salesroom", "Willkommen bei Salesroom", 200, false)?;
     let first = section(tx, &home, 0, "default", "full_width", None)?;
     block(
         tx,
@@ -132,7 +133,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     // Three category teasers.
     let mut teasers = Vec::new();
     for (index, (slot, (_, en_name, de_name))) in ["left", "center", "right"].iter().zip(demo.listing_categories.iter().skip(2)).enumerate() {
-        let media = banner(tx, demo, en_name, de_name, 20 + index as u32 * 90)?;
+        let media = banner(tx, demo, en_name, de_name, 20 + index as u32 * 90, true)?;
         teasers.push((*slot, media));
     }
     let teaser_slots: Vec<Slot> = teasers.iter().map(|(slot, media)| ("image", *slot, image(media), image(media))).collect();
@@ -161,7 +162,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
 
     // Landing page.
     let spring = page(tx, demo, "landingpage", "Spring inspiration", "Frühlingsinspiration")?;
-    let spring_banner = banner(tx, demo, "Spring inspiration", "Frühlingsinspiration", 100)?;
+    let spring_banner = banner(tx, demo, "Spring inspiration", "Frühlingsinspiration", 100, true)?;
     let body = section(tx, &spring, 0, "default", "boxed", None)?;
     block(tx, demo, &body, 0, "image", "main", None, &[("image", "image", image(&spring_banner), image(&spring_banner))])?;
     block(

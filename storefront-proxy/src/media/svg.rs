@@ -30,11 +30,16 @@ pub fn product(caption: &str, hue: u32, variant: u32) -> String {
 
 /// A wide banner (1600x600) with a headline.
 pub fn banner(headline: &str, hue: u32) -> String {
+    // Without a headline the banner is a plain backdrop (for text laid over it).
+    let caption = if headline.is_empty() {
+        String::new()
+    } else {
+        format!(r#"<text x="800" y="320" font-family="sans-serif" font-size="80" text-anchor="middle" fill="white">{}</text>"#, escape(headline))
+    };
     format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="600" viewBox="0 0 1600 600"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{}"/><stop offset="1" stop-color="{}"/></linearGradient></defs><rect width="1600" height="600" fill="url(#g)"/><text x="800" y="320" font-family="sans-serif" font-size="80" text-anchor="middle" fill="white">{}</text></svg>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="600" viewBox="0 0 1600 600"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{}"/><stop offset="1" stop-color="{}"/></linearGradient></defs><rect width="1600" height="600" fill="url(#g)"/>{caption}</svg>"#,
         hsl(hue, 60, 45),
         hsl(hue + 40, 60, 30),
-        escape(headline)
     )
 }
 
@@ -45,5 +50,13 @@ mod tests {
         let svg = super::product("Salt & <Pepper>", 10, 1);
         assert!(svg.contains("Salt &amp; &lt;Pepper&gt;"));
         assert!(svg.starts_with("<svg"));
+    }
+
+    #[test]
+    fn a_banner_without_headline_has_no_text() {
+        assert!(super::banner("Spring & more", 100).contains("Spring &amp; more"));
+        let backdrop = super::banner("", 100);
+        assert!(!backdrop.contains("<text"));
+        assert!(backdrop.ends_with("</svg>"));
     }
 }

@@ -43,7 +43,7 @@ export function NewsletterCard({ customer }: { customer: Customer }) {
   };
 
   return (
-    <section className="account-card" aria-labelledby="account-newsletter">
+    <section className="account-card newsletter-card" aria-labelledby="account-newsletter">
       <h2 id="account-newsletter">{t('account.newsletter')}</h2>
       <p className="muted">{t('account.newsletterLead')}</p>
       {status === null ? (

@@ -151,7 +151,7 @@ export function BuyBox({
         <WishlistToggle productId={product.parentId || product.id} name={name} className="wishlist-toggle wishlist-toggle--large" />
       </form>
       {(product.minPurchase ?? 1) > 1 ? <p className="buy-box__note">{t('product.minPurchase', { count: product.minPurchase ?? 1 })}</p> : null}
-      <p className="buy-box__number">{t('product.productNumber', { number: product.productNumber })}</p>
+      <p className="buy-box__number" data-testid="product-number">{t('product.productNumber', { number: product.productNumber })}</p>
     </div>
   );
 }

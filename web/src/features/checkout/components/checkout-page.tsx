@@ -245,7 +245,7 @@ export function CheckoutPage() {
                       <button
                         type="button"
                         className="button button--small"
-                        disabled={changing || customer?.guest === true}
+                        disabled={changing}
                         aria-label={`${t('checkout.change')}: ${kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress')}`}
                         onClick={() => pickAddress(kind)}
                       >

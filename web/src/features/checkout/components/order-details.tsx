@@ -95,11 +95,11 @@ export function OrderDetails({ order }: { order: Order }) {
         </tbody>
       </table>
       <div className="order-details__grid">
-        <div>
+        <div data-testid="order-billing-address">
           <h3>{t('checkout.billingAddress')}</h3>
           <AddressLines address={order.billingAddress as never} />
         </div>
-        <div>
+        <div data-testid="order-shipping-address">
           <h3>{t('checkout.shippingAddress')}</h3>
           <AddressLines address={shippingAddress ?? (order.billingAddress as never)} />
         </div>

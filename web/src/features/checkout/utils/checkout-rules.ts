@@ -16,7 +16,7 @@ export const BLOCKING_ERRORS = {
   'billing-address-blocked': 'checkout.billingAddressBlocked',
   'shipping-address-invalid': 'checkout.shippingAddressInvalid',
   'billing-address-invalid': 'checkout.billingAddressInvalid',
-  'product-not-found': 'checkout.productNotFound',
+  'product-not-found': 'errorPages.productNotFound',
 } as const;
 
 export type BlockingKey = (typeof BLOCKING_ERRORS)[keyof typeof BLOCKING_ERRORS];

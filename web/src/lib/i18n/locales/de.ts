@@ -386,10 +386,6 @@ export const de: Translations = {
     noProductsFound: 'Keine Produkte gefunden.',
     pageProblem: 'Beim Laden dieser Seite ist ein Problem aufgetreten.',
     productNotFound: 'Das Produkt konnte nicht gefunden werden.',
-    shippingAddressBlocked: 'Ein Versand an die ausgewählte Lieferadresse ist derzeit nicht möglich.',
-    billingAddressBlocked: 'Eine Rechnungsstellung an die ausgewählte Adresse ist nicht möglich.',
-    shippingAddressInvalid: 'Die ausgewählte Lieferadresse ist ungültig oder unvollständig. Bitte prüfen Sie Ihre Angaben.',
-    billingAddressInvalid: 'Die ausgewählte Rechnungsadresse ist ungültig oder unvollständig. Bitte prüfen Sie Ihre Angaben.',
   },
   validation: {
     required: 'Eingabe erforderlich',
@@ -704,7 +700,6 @@ export const de: Translations = {
     billingAddressBlocked: 'Die Rechnungsstellung an die ausgewählte Adresse ist nicht möglich.',
     shippingAddressInvalid: 'Die Lieferadresse ist ungültig oder unvollständig. Bitte prüfen Sie Ihre Eingaben.',
     billingAddressInvalid: 'Die Rechnungsadresse ist ungültig oder unvollständig. Bitte prüfen Sie Ihre Eingaben.',
-    productNotFound: 'Das Produkt konnte nicht gefunden werden.',
     backToCart: 'Zurück zum Warenkorb',
     successTitle: 'Vielen Dank für Ihre Bestellung!',
     successLead: 'Wir haben Ihre Bestellung {{number}} erhalten und eine Bestätigung an {{email}} gesendet.',

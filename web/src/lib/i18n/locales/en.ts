@@ -383,10 +383,6 @@ export const en = {
     noProductsFound: 'No products found.',
     pageProblem: 'There was a problem loading this page.',
     productNotFound: 'The product could not be found.',
-    shippingAddressBlocked: 'Shipping to the selected shipping address is currently not possible.',
-    billingAddressBlocked: 'Billing to the selected address is not possible.',
-    shippingAddressInvalid: 'The selected shipping address is not valid or incomplete. Please check your entries.',
-    billingAddressInvalid: 'The selected billing address is not valid or incomplete. Please check your entries.',
   },
   validation: {
     required: 'Input required',
@@ -701,7 +697,6 @@ export const en = {
     billingAddressBlocked: 'Billing to the selected address is not possible.',
     shippingAddressInvalid: 'The shipping address is not valid or incomplete. Please check your entries.',
     billingAddressInvalid: 'The billing address is not valid or incomplete. Please check your entries.',
-    productNotFound: 'The product could not be found.',
     backToCart: 'Back to the cart',
     successTitle: 'Thank you for your order!',
     successLead: 'We have received your order {{number}} and sent a confirmation to {{email}}.',
