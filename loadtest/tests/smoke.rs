@@ -53,10 +53,17 @@ async fn every_attendee_receives_every_slide_change() {
         interval_ms: 5,
         highlight_every: 2,
         hold_secs: 0,
+        first_slides: 2,
+        shard: loadtest::Shard::default(),
+        out: None,
+        merge: vec![],
         json: false,
     };
     let report = loadtest::run(&options).await.unwrap();
     assert_eq!(report.deliveries, 4 * 6, "{report}");
     assert_eq!(report.errors, 0, "{report}");
     assert!(report.hub_bytes_per_connection.is_some(), "{report}");
+    // The first two slide changes of every attendee apart, the other four as the steady state.
+    assert_eq!((report.after_joins_us.len(), report.steady_us.len()), (4 * 2, 4 * 4), "{report}");
+    assert!(report.hub_cpu_seconds.is_some(), "{report}");
 }
