@@ -223,6 +223,19 @@ impl Subscribers {
         }
     }
 
+    /// Removes one connection without moving the others (their order does not matter):
+    /// when a large room empties, every connection leaves, and shifting the rest each
+    /// time would cost the square of the room's size.
+    fn remove(&mut self, connection_id: u64) -> bool {
+        for list in [&mut self.guides, &mut self.clients] {
+            if let Some(at) = list.iter().position(|s| s.connection_id == connection_id) {
+                list.swap_remove(at);
+                return true;
+            }
+        }
+        false
+    }
+
     fn retain(&mut self, mut keep: impl FnMut(&Subscriber) -> bool) {
         self.guides.retain(&mut keep);
         self.clients.retain(keep);
@@ -471,10 +484,7 @@ impl Room {
 
     /// Removes a connection; returns whether it was still attached.
     pub fn detach(&self, connection_id: u64) -> bool {
-        let mut inner = self.lock();
-        let before = inner.subscribers.len();
-        inner.subscribers.retain(|s| s.connection_id != connection_id);
-        before != inner.subscribers.len()
+        self.lock().subscribers.remove(connection_id)
     }
 
     /// Gives a state event the next sequence number, stores it, applies it and queues it
