@@ -95,17 +95,11 @@ pub struct Cluster {
     /// False while events cannot flow: Redis unreachable, or subscriptions not restored
     /// and rooms not caught up yet.
     healthy: AtomicBool,
-    /// Events kept in each stream beyond the snapshot interval.
-    stream_length: usize,
 }
 
 impl Cluster {
     /// Connects and starts the tasks that deliver events to `rooms` and watch health.
-    pub async fn connect(
-        url: &str,
-        retained_events: usize,
-        mode: PubSubMode,
-    ) -> Result<(Arc<Cluster>, mpsc::UnboundedReceiver<redis::PushInfo>), StoreError> {
+    pub async fn connect(url: &str, mode: PubSubMode) -> Result<(Arc<Cluster>, mpsc::UnboundedReceiver<redis::PushInfo>), StoreError> {
         // RESP3 carries pub/sub messages on the same connection as commands, and lets
         // the connection manager restore subscriptions after a reconnect.
         let url = if url.contains("protocol=") {
@@ -140,7 +134,6 @@ impl Cluster {
             publish: Script::new(PUBLISH),
             snapshot: Script::new(SNAPSHOT),
             healthy: AtomicBool::new(true),
-            stream_length: retained_events + 2 * crate::live::room::SNAPSHOT_EVERY as usize,
         });
         Ok((cluster, push_rx))
     }
@@ -217,8 +210,9 @@ impl Cluster {
         });
     }
 
-    /// Orders and distributes an event; returns its sequence number.
-    pub async fn publish(&self, appointment_id: &str, audience: Audience, event: Event) -> Result<u64, StoreError> {
+    /// Orders and distributes an event; returns its sequence number. The stream keeps
+    /// about `stream_length` events (at least that many).
+    pub async fn publish(&self, appointment_id: &str, audience: Audience, event: Event, stream_length: usize) -> Result<u64, StoreError> {
         let payload = serde_json::to_string(&Envelope { audience, event })?;
         let mut redis = self.redis.clone();
         let seq: u64 = self
@@ -227,7 +221,7 @@ impl Cluster {
             .key(key(appointment_id, "log"))
             .key(channel(appointment_id))
             .arg(payload)
-            .arg(self.stream_length)
+            .arg(stream_length)
             .arg(if self.sharded { "SPUBLISH" } else { "PUBLISH" })
             .invoke_async(&mut redis)
             .await?;

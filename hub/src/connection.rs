@@ -195,6 +195,8 @@ impl Session {
         let codec = self.codec;
         let mut next = Some(first);
         let mut fed = 0;
+        // Counted once per batch: these counters are shared by every connection.
+        let mut written = 0;
         while let Some(Outbound { item, queued_at }) = next.take() {
             // What a client may publish follows broadcast mode and the appointment's
             // settings: a change brings a new video token.
@@ -210,7 +212,7 @@ impl Session {
                 if sink.feed(m).await.is_err() {
                     return false;
                 }
-                self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
+                written += 1;
                 self.metrics.fan_out_latency.observe(queued_at.elapsed());
             }
             if let Some(token) = regrant.then(|| self.video_token()).flatten() {
@@ -225,6 +227,7 @@ impl Session {
                 next = rx.try_recv();
             }
         }
+        self.metrics.frames_out.fetch_add(written, Ordering::Relaxed);
         self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
         sink.flush().await.is_ok()
     }

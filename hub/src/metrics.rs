@@ -65,6 +65,16 @@ fn resident_memory_bytes() -> Option<u64> {
     Some(pages * 4096)
 }
 
+/// The CPU time (user and system) this process used, from /proc (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // After the command name in parentheses: state is field 3, utime 14, stime 15.
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(14 - 3);
+    let (user, system): (u64, u64) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+    // In USER_HZ, which Linux fixes at 100 per second for user space.
+    Some((user + system) as f64 / 100.0)
+}
+
 impl Metrics {
     /// `redis_up` is `None` in single mode.
     pub fn render(&self, rooms: usize, connections: usize, redis_up: Option<bool>) -> String {
@@ -91,6 +101,9 @@ impl Metrics {
         }
         if let Some(bytes) = resident_memory_bytes() {
             line("process_resident_memory_bytes", "gauge", "Resident memory of the hub process.", bytes);
+        }
+        if let Some(seconds) = cpu_seconds() {
+            let _ = write!(out, "# HELP process_cpu_seconds_total User and system CPU time of the hub process.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {seconds}\n");
         }
         self.fan_out_latency.render(&mut out, "hub_fan_out_latency_seconds", "From an event's fan-out to its write on a socket.");
         out

@@ -43,7 +43,7 @@ impl Hub {
     pub async fn open(config: Config, secret: Vec<u8>) -> Result<Self, StoreError> {
         let (backend, cluster) = match &config.redis_url {
             Some(url) => {
-                let (cluster, pushes) = Cluster::connect(url, config.retained_events, config.redis_pubsub()).await?;
+                let (cluster, pushes) = Cluster::connect(url, config.redis_pubsub()).await?;
                 (Backend::Cluster(cluster.clone()), Some((cluster, pushes)))
             }
             None => (Backend::Local(Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?)), None),

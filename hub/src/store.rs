@@ -140,10 +140,10 @@ impl Store {
     pub fn append(&self, appointment_id: &str, event: &StoredEvent) -> Result<(), StoreError> {
         let audience = serde_json::to_string(&event.audience)?;
         let body = serde_json::to_string(&event.event)?;
-        self.conn().execute(
-            "INSERT INTO event (appointment_id, seq, audience, event) VALUES (?1, ?2, ?3, ?4)",
-            params![appointment_id, event.seq, audience, body],
-        )?;
+        // Cached: this runs for every event, under the room's lock.
+        self.conn()
+            .prepare_cached("INSERT INTO event (appointment_id, seq, audience, event) VALUES (?1, ?2, ?3, ?4)")?
+            .execute(params![appointment_id, event.seq, audience, body])?;
         Ok(())
     }
 

@@ -295,3 +295,37 @@ async fn classic_pub_sub_still_carries_events_when_chosen() {
         assert_eq!(next_slide(&mut attendee).await.2, alias);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_opening_a_large_room_gets_every_participant() {
+    let redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    // 2,000 joins on replica A: the room's one snapshot is taken after 256 of them, so the
+    // stream must keep the other 1,744 (more than the retained window and two default
+    // snapshot intervals) for a replica that opens the room later.
+    let http = reqwest::Client::new();
+    let total = 2_000;
+    for i in 0..total {
+        let attendee = serde_json::json!({
+            "attendeeId": format!("{i:032x}"), "role": "CLIENT", "attendeeName": format!("Attendee {i}"),
+            "videoUserId": null, "hasJoined": true, "status": "joined", "connection": "connected",
+            "cartPermission": "missing", "lastActiveAt": null,
+        });
+        let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": {"to": "guides"}, "event": {"kind": "attendeeChanged", "attendee": attendee}});
+        let response = http.post(format!("http://{a}/internal/publish")).bearer_auth(SECRET).json(&body).send().await.unwrap();
+        assert_eq!(response.status(), 200);
+    }
+    let (_b, b) = start_hub(&redis.url());
+    let state: serde_json::Value = http
+        .get(format!("http://{b}/internal/appointments/{APPOINTMENT}/state"))
+        .bearer_auth(SECRET)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let clients = state["stateForGuides"]["clients"].as_object().unwrap_or_else(|| panic!("no participants in {state}"));
+    assert_eq!(clients.len(), total);
+    assert_eq!(clients[&format!("{:032x}", total - 1)]["attendeeName"], "Attendee 1999");
+}

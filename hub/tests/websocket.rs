@@ -448,6 +448,8 @@ async fn metrics_count_connections_frames_and_fan_out_latency() {
     assert_eq!(value("hub_refused_tokens_total"), 1.0);
     assert!(value("hub_fan_out_latency_seconds_count") >= 2.0);
     assert!(value("process_resident_memory_bytes") > 0.0);
+    // Present (the lookup panics otherwise) and a number of seconds.
+    assert!(value("process_cpu_seconds_total") >= 0.0);
     assert!(!text.contains("hub_redis_up"), "single mode has no Redis");
 }
 

@@ -1,9 +1,15 @@
 //! Joins one guide and many attendees through the real REST join and WebSocket paths,
 //! lets the guide switch slides (and highlight products) at a set rate, and measures
 //! join rate, how long each change takes to reach each attendee, deliveries per second,
-//! errors, and the hub's memory per connection.
+//! errors, the hubs' memory per connection and the CPU time hub and generator spend.
+//!
+//! A run can be split over several processes (`--shard I/N`): each joins its share of
+//! the attendees, shard 0 is also the guide, and `--merge` makes one report of their
+//! `--out` files. Every slide change carries its send time (Unix microseconds) in its
+//! section id, so any process on the machine can time it.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -12,7 +18,6 @@ use anyhow::{bail, Context};
 use futures_util::{SinkExt, StreamExt};
 use protocol::action::Action;
 use protocol::frame::{ClientFrame, ServerFrame};
-use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::net::TcpSocket;
 use tokio::sync::Semaphore;
@@ -20,7 +25,51 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
+pub mod report;
 pub mod shop;
+
+pub use report::{Percentiles, Report, Times};
+use report::unix_us;
+
+/// This process's part of a run split over several load generators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard { index: 0, count: 1 }
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `I/N`, e.g. `0/3`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (index, count) = s.split_once('/').ok_or_else(|| format!("{s:?}: expected I/N, e.g. 0/3"))?;
+        let index: usize = index.trim().parse().map_err(|_| format!("{s:?}: I is not a number"))?;
+        let count: usize = count.trim().parse().map_err(|_| format!("{s:?}: N is not a number"))?;
+        if index >= count {
+            return Err(format!("{s:?}: I must be below N"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// Shard 0 joins the guide and switches the slides.
+    pub fn is_guide(&self) -> bool {
+        self.index == 0
+    }
+
+    /// The numbers (of all `clients`) of the attendees this shard joins.
+    pub fn attendees(&self, clients: usize) -> impl Iterator<Item = usize> {
+        (self.index..clients).step_by(self.count)
+    }
+}
 
 #[derive(Debug, Clone, clap::Parser)]
 #[command(name = "loadtest", about = "Salesroom load test")]
@@ -32,14 +81,15 @@ pub struct Options {
     /// to a hub, `ws://127.0.0.1:8100/ws`). Several, comma-separated, are used in turn.
     #[arg(long, value_delimiter = ',')]
     pub hub_url: Vec<String>,
-    /// The hubs' `/metrics` (comma-separated), to read their memory per connection.
+    /// The hubs' `/metrics` (comma-separated): memory per connection, CPU time, and
+    /// when the joins have settled.
     #[arg(long, value_delimiter = ',')]
     pub hub_metrics: Vec<String>,
     #[arg(long, default_value = "SWSCSALESROOMDEMO000000000")]
     pub access_key: String,
     #[arg(long, default_value = "demo")]
     pub presentation_path: String,
-    /// Simulated attendees.
+    /// Simulated attendees (of all shards).
     #[arg(long, default_value_t = 50)]
     pub clients: usize,
     /// Local addresses 127.0.0.1 … 127.0.0.N to spread connections over (each has its
@@ -58,72 +108,27 @@ pub struct Options {
     /// Highlight a product after every this many slide changes (0: never).
     #[arg(long, default_value_t = 5)]
     pub highlight_every: u32,
-    /// Seconds to hold the idle connections before the slide changes (memory reading).
+    /// Seconds to hold the idle connections, once the joins settled, before the slide
+    /// changes (memory reading).
     #[arg(long, default_value_t = 2)]
     pub hold_secs: u64,
+    /// The first this many slide changes are reported apart ("right after the joins");
+    /// the rest is the steady state.
+    #[arg(long, default_value_t = 5)]
+    pub first_slides: u32,
+    /// `I/N`: join the attendees whose number modulo N is I; shard 0 is the guide and
+    /// starts the slide changes once the hubs hold every shard's attendees.
+    #[arg(long, default_value = "0/1")]
+    pub shard: Shard,
+    /// Also write the report with every latency to this file, for `--merge`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Instead of a run: one report of these `--out` files (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub merge: Vec<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Percentiles {
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub p99_ms: f64,
-    pub max_ms: f64,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Report {
-    pub clients: usize,
-    pub slides: u32,
-    pub joins_per_second: f64,
-    pub join_seconds: f64,
-    pub deliveries: u64,
-    pub expected_deliveries: u64,
-    pub deliveries_per_second: f64,
-    pub latency: Percentiles,
-    pub errors: u64,
-    /// Growth of the hub's resident memory per attendee connection, if readable.
-    pub hub_bytes_per_connection: Option<f64>,
-    #[serde(skip)]
-    pub latencies_us: Vec<u32>,
-}
-
-impl Report {
-    pub fn percentile(&self, p: f64) -> Duration {
-        percentile(&self.latencies_us, p)
-    }
-}
-
-fn percentile(sorted_us: &[u32], p: f64) -> Duration {
-    if sorted_us.is_empty() {
-        return Duration::ZERO;
-    }
-    let index = ((p / 100.0) * (sorted_us.len() - 1) as f64).round() as usize;
-    Duration::from_micros(sorted_us[index.min(sorted_us.len() - 1)] as u64)
-}
-
-fn ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e5).round() / 1e2
-}
-
-impl std::fmt::Display for Report {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "attendees {}  slide changes {}  errors {}", self.clients, self.slides, self.errors)?;
-        writeln!(f, "joins {:.0}/s ({:.2} s for all)", self.joins_per_second, self.join_seconds)?;
-        writeln!(
-            f,
-            "fan-out latency p50 {} ms  p95 {} ms  p99 {} ms  max {} ms",
-            self.latency.p50_ms, self.latency.p95_ms, self.latency.p99_ms, self.latency.max_ms
-        )?;
-        write!(f, "deliveries {}/{}  {:.0}/s", self.deliveries, self.expected_deliveries, self.deliveries_per_second)?;
-        if let Some(bytes) = self.hub_bytes_per_connection {
-            write!(f, "\nhub memory per connection {:.0} bytes ({:.1} KiB)", bytes, bytes / 1024.0)?;
-        }
-        Ok(())
-    }
 }
 
 async fn post(http: &reqwest::Client, url: String, headers: &[(&str, &str)], body: Value) -> anyhow::Result<Value> {
@@ -142,8 +147,13 @@ async fn post(http: &reqwest::Client, url: String, headers: &[(&str, &str)], bod
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
-/// How long an attendee waits for its next frame before giving up.
+/// How long an attendee waits for the next slide change once they have started.
 const RECEIVE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long an attendee waits for the first slide change (the other shards may still
+/// be joining).
+const FIRST_SLIDE_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long the guide waits for the hubs to hold every attendee and fall quiet.
+const SETTLE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Small socket buffers: tungstenite's defaults (128 KiB to read) times ten thousand
 /// attendees would be over a gigabyte, and cold memory on every read.
@@ -173,13 +183,18 @@ async fn connect(url: &str, token: &str, source: IpAddr) -> anyhow::Result<Socke
     }
 }
 
+/// The section id of slide change `alias` sent at `sent_us` (Unix microseconds).
+fn section_id(alias: u32, sent_us: u64) -> String {
+    format!("{alias:08x}{sent_us:024x}")
+}
+
 /// What an attendee task needs of a frame, found without parsing it: the load generator
 /// shares the machine's two cores with the hub, so every microsecond it spends per
 /// frame is taken from the hub. JSON frames of the hub start with their `type`.
 #[derive(Debug, PartialEq, Eq)]
 enum Peek {
-    /// An event frame and the slide alias in it, if it is a slide change.
-    Event(Option<u32>),
+    /// A slide change: its alias and its send time, from its section id.
+    Slide { alias: u32, sent_us: u64 },
     Ping(u64),
     Other,
 }
@@ -194,8 +209,12 @@ fn number_after(text: &str, key: &str) -> Option<u64> {
 fn peek(message: &Message) -> Peek {
     let Message::Text(text) = message else { return Peek::Other };
     let text = text.as_str();
-    if text.starts_with(r#"{"type":"event""#) {
-        Peek::Event(number_after(text, r#""slideAlias":"#).and_then(|n| u32::try_from(n).ok()))
+    if text.starts_with(r#"{"type":"event""#) && text.contains(r#""kind":"slideSwitched""#) {
+        const KEY: &str = r#""sectionId":""#;
+        let slide = text.find(KEY).and_then(|at| text.get(at + KEY.len()..at + KEY.len() + 32)).and_then(|id| {
+            Some(Peek::Slide { alias: u32::from_str_radix(&id[..8], 16).ok()?, sent_us: u64::from_str_radix(&id[8..], 16).ok()? })
+        });
+        slide.unwrap_or(Peek::Other)
     } else if text.starts_with(r#"{"type":"ping""#) {
         number_after(text, r#""nonce":"#).map_or(Peek::Other, Peek::Ping)
     } else {
@@ -210,45 +229,198 @@ fn decode(message: &Message) -> Option<ServerFrame> {
     }
 }
 
-/// The resident memory of all the hubs, summed.
-async fn hub_memory(http: &reqwest::Client, urls: &[String]) -> Option<u64> {
-    let mut total = 0;
+/// The hubs' `/metrics` this run reads, summed over the hubs.
+#[derive(Debug, Default, Clone, Copy)]
+struct HubMetrics {
+    connections: u64,
+    events: u64,
+    memory: u64,
+    cpu_seconds: f64,
+}
+
+async fn hub_metrics(http: &reqwest::Client, urls: &[String]) -> Option<HubMetrics> {
+    if urls.is_empty() {
+        return None;
+    }
+    let mut total = HubMetrics::default();
     for url in urls {
         let text = http.get(url).send().await.ok()?.text().await.ok()?;
-        total += text.lines().find_map(|l| l.strip_prefix("process_resident_memory_bytes ")?.trim().parse::<u64>().ok())?;
+        let value = |name: &str| -> Option<f64> {
+            text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok())
+        };
+        total.connections += value("hub_connections")? as u64;
+        total.events += value("hub_events_total")? as u64;
+        total.memory += value("process_resident_memory_bytes")? as u64;
+        total.cpu_seconds += value("process_cpu_seconds_total").unwrap_or_default();
     }
-    (!urls.is_empty()).then_some(total)
+    Some(total)
+}
+
+/// Waits until the hubs hold `connections` connections and have applied every event
+/// of the joins (their event counter stands still). Gives up after [`SETTLE_TIMEOUT`]
+/// (a join that failed in another shard never arrives) and says so.
+async fn settle(http: &reqwest::Client, urls: &[String], connections: u64) {
+    let started = Instant::now();
+    let mut last_events = None;
+    while let Some(now) = hub_metrics(http, urls).await {
+        if now.connections >= connections && last_events == Some(now.events) {
+            return;
+        }
+        if started.elapsed() > SETTLE_TIMEOUT {
+            eprintln!("the hubs hold {} of {connections} connections; starting anyway", now.connections);
+            return;
+        }
+        last_events = Some(now.events);
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// CPU time of this process (user and system), from /proc.
+fn own_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // After the command name in parentheses: state is field 3, utime 14, stime 15.
+    let fields: Vec<&str> = stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
+    let ticks = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<f64>().ok()).unwrap_or_default();
+    // Linux reports these in USER_HZ, 100 per second on every architecture it runs on.
+    (ticks(14) + ticks(15)) / 100.0
+}
+
+/// What one attendee measured.
+#[derive(Default)]
+struct Received {
+    after_joins_us: Vec<u32>,
+    steady_us: Vec<u32>,
+    first_sent_us: u64,
+    last_received_us: u64,
+    complete: bool,
+}
+
+/// Reads an attendee's socket until `slides` slide changes arrived, timing each, and
+/// answers the hub's pings.
+async fn receive(mut socket: Socket, slides: u32, first_slides: u32) -> Received {
+    let mut got = Received { first_sent_us: u64::MAX, ..Received::default() };
+    let mut count = 0;
+    // One timer per attendee, re-armed only when it fires: a timeout around every read
+    // would insert and cancel a timer per frame.
+    let mut deadline = Instant::now() + FIRST_SLIDE_TIMEOUT;
+    let idle = tokio::time::sleep_until(deadline.into());
+    tokio::pin!(idle);
+    while count < slides {
+        let message = tokio::select! {
+            message = socket.next() => match message {
+                Some(Ok(message)) => message,
+                _ => break,
+            },
+            () = &mut idle => {
+                if Instant::now() >= deadline { break }
+                idle.as_mut().reset(deadline.into());
+                continue;
+            }
+        };
+        match peek(&message) {
+            Peek::Slide { alias, sent_us } => {
+                let now = unix_us();
+                let latency = now.saturating_sub(sent_us).min(u32::MAX as u64) as u32;
+                if alias <= first_slides { got.after_joins_us.push(latency) } else { got.steady_us.push(latency) }
+                got.first_sent_us = got.first_sent_us.min(sent_us);
+                got.last_received_us = now;
+                count += 1;
+                deadline = Instant::now() + RECEIVE_TIMEOUT;
+            }
+            Peek::Ping(nonce) => {
+                let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+            }
+            Peek::Other => {}
+        }
+    }
+    got.complete = count >= slides;
+    got
+}
+
+/// The guide's socket: the slide changes go out here, and a task reads what comes in
+/// (the joins' participant events) and answers pings.
+struct Guide {
+    tx: Arc<tokio::sync::Mutex<futures_util::stream::SplitSink<Socket, Message>>>,
+}
+
+impl Guide {
+    async fn join(http: &reqwest::Client, options: &Options) -> anyhow::Result<Guide> {
+        let base = options.base_url.trim_end_matches('/');
+        let body = json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"});
+        let token = post(http, format!("{base}/api/oauth/token"), &[], body).await?;
+        let bearer = format!("Bearer {}", token["access_token"].as_str().context("access_token")?);
+        let filter = json!({"filter": [{"type": "equals", "field": "presentationPath", "value": options.presentation_path}]});
+        let found = post(http, format!("{base}/api/search/dsr-appointment"), &[("authorization", &bearer)], filter).await?;
+        let appointment = found["data"][0]["id"].as_str().context("no such appointment")?.to_owned();
+        let url = format!("{base}/api/_action/dsr/appointment/{appointment}/join-as-guide");
+        let join = post(http, url, &[("authorization", &bearer)], json!({})).await?;
+        let hub = match options.hub_url.first() {
+            Some(url) => url.clone(),
+            None => join["hubUrl"].as_str().context("hubUrl")?.to_owned(),
+        };
+        let socket = connect(&hub, join["hubToken"].as_str().context("hubToken")?, IpAddr::V4(Ipv4Addr::LOCALHOST)).await?;
+        let (tx, mut rx) = socket.split();
+        let tx = Arc::new(tokio::sync::Mutex::new(tx));
+        let pong = tx.clone();
+        tokio::spawn(async move {
+            while let Some(Ok(message)) = rx.next().await {
+                if let Peek::Ping(nonce) = peek(&message) {
+                    let _ = pong.lock().await.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                }
+            }
+        });
+        Ok(Guide { tx })
+    }
+
+    async fn send(&self, frame: &ClientFrame) -> anyhow::Result<()> {
+        self.tx.lock().await.send(Message::text(serde_json::to_string(frame)?)).await?;
+        Ok(())
+    }
+
+    /// Switches slides 1 … `slides` at the set rate, each with its send time in its
+    /// section id.
+    async fn present(&self, options: &Options) -> anyhow::Result<()> {
+        for alias in 1..=options.slides {
+            let section_id = section_id(alias, unix_us());
+            let action = Action::SwitchSlide { page_id: "0".repeat(32), section_id, slide_alias: alias };
+            self.send(&ClientFrame::Action { r#ref: Some(alias), action }).await?;
+            if options.highlight_every > 0 && alias % options.highlight_every == 0 {
+                let interaction = protocol::action::Interaction::GuideHovered(protocol::action::GuideHoveredPayload {
+                    hovered_element_id: Some(format!("{alias:032x}")),
+                });
+                self.send(&ClientFrame::Interaction { r#ref: None, interaction }).await?;
+            }
+            tokio::time::sleep(Duration::from_millis(options.interval_ms)).await;
+        }
+        Ok(())
+    }
 }
 
 pub async fn run(options: &Options) -> anyhow::Result<Report> {
     let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let shard = options.shard;
     let http = reqwest::Client::builder().pool_max_idle_per_host(options.join_concurrency).build()?;
     let base = options.base_url.trim_end_matches('/');
-    let token = post(&http, format!("{base}/api/oauth/token"), &[], json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"})).await?;
-    let bearer = format!("Bearer {}", token["access_token"].as_str().context("access_token")?);
-    let found = post(
-        &http,
-        format!("{base}/api/search/dsr-appointment"),
-        &[("authorization", &bearer)],
-        json!({"filter": [{"type": "equals", "field": "presentationPath", "value": options.presentation_path}]}),
-    )
-    .await?;
-    let appointment = found["data"][0]["id"].as_str().context("no such appointment")?.to_owned();
-    let guide = post(&http, format!("{base}/api/_action/dsr/appointment/{appointment}/join-as-guide"), &[("authorization", &bearer)], json!({})).await?;
-    let hub_url_of = |i: usize, join: &Value| -> anyhow::Result<String> {
-        match options.hub_url.get(i % options.hub_url.len().max(1)) {
-            Some(url) => Ok(url.clone()),
-            None => Ok(join["hubUrl"].as_str().context("hubUrl")?.to_owned()),
+    // The guide is there before the attendees, as in a real session: it receives every
+    // join as a participant event. The other shards wait for it, so that the memory
+    // reading before the joins is not taken in the middle of theirs.
+    let memory_before = if shard.is_guide() { hub_metrics(&http, &options.hub_metrics).await.map(|m| m.memory) } else { None };
+    let guide = if shard.is_guide() {
+        Some(Guide::join(&http, options).await?)
+    } else {
+        while hub_metrics(&http, &options.hub_metrics).await.is_some_and(|m| m.connections == 0) {
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        None
     };
-    let memory_before = hub_memory(&http, &options.hub_metrics).await;
 
     // Joins: REST join, then socket, `join_concurrency` at a time.
     let errors = Arc::new(AtomicU64::new(0));
     let semaphore = Arc::new(Semaphore::new(options.join_concurrency.max(1)));
-    let join_started = Instant::now();
-    let mut joins = Vec::with_capacity(options.clients);
-    for i in 0..options.clients {
+    let joins_started_us = unix_us();
+    let mine: Vec<usize> = shard.attendees(options.clients).collect();
+    let mut joins = Vec::with_capacity(mine.len());
+    for &i in &mine {
         let permit = semaphore.clone().acquire_owned().await?;
         let http = http.clone();
         let url = format!("{base}/store-api/dsr/appointment/{}/join-as-client", options.presentation_path);
@@ -273,7 +445,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
             result
         }));
     }
-    let mut sockets = Vec::with_capacity(options.clients);
+    let mut sockets = Vec::with_capacity(mine.len());
     let mut first_error = None;
     for join in joins {
         match join.await? {
@@ -283,115 +455,72 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
             }
         }
     }
-    let join_seconds = join_started.elapsed().as_secs_f64();
-    if sockets.is_empty() {
+    let joins_ended_us = unix_us();
+    if sockets.is_empty() && !mine.is_empty() {
         return Err(first_error.unwrap_or_else(|| anyhow::anyhow!("no attendee joined")));
     }
     if let Some(error) = &first_error {
         eprintln!("first join error: {error:#}");
     }
-    tokio::time::sleep(Duration::from_secs(options.hold_secs)).await;
-    let memory_after = hub_memory(&http, &options.hub_metrics).await;
+    // The attendees read from now on (and answer pings) while the others join.
+    let cpu_before = own_cpu_seconds();
+    let receivers: Vec<_> =
+        sockets.into_iter().map(|socket| tokio::spawn(receive(socket, options.slides, options.first_slides))).collect();
 
-    // Slide changes: each attendee measures from the guide's send time of that slide.
-    let started = Instant::now();
-    let sent_at: Arc<Vec<AtomicU64>> = Arc::new((0..=options.slides).map(|_| AtomicU64::new(0)).collect());
-    let slides = options.slides;
-    let mut receivers = Vec::with_capacity(sockets.len());
-    for mut socket in sockets {
-        let sent_at = sent_at.clone();
-        receivers.push(tokio::spawn(async move {
-            let mut latencies = Vec::with_capacity(slides as usize);
-            // One timer per attendee, re-armed only when it fires: a timeout around every
-            // read would insert and cancel a timer per frame.
-            let mut last_frame = Instant::now();
-            let idle = tokio::time::sleep(RECEIVE_TIMEOUT);
-            tokio::pin!(idle);
-            while latencies.len() < slides as usize {
-                let message = tokio::select! {
-                    message = socket.next() => match message {
-                        Some(Ok(message)) => message,
-                        _ => break,
-                    },
-                    () = &mut idle => {
-                        if last_frame.elapsed() >= RECEIVE_TIMEOUT { break }
-                        idle.as_mut().reset((last_frame + RECEIVE_TIMEOUT).into());
-                        continue;
-                    }
-                };
-                last_frame = Instant::now();
-                match peek(&message) {
-                    Peek::Event(Some(slide_alias)) => {
-                        let now = started.elapsed().as_micros() as u64;
-                        let sent = sent_at.get(slide_alias as usize).map_or(0, |t| t.load(Ordering::Acquire));
-                        latencies.push(now.saturating_sub(sent) as u32);
-                    }
-                    Peek::Ping(nonce) => {
-                        let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
-                    }
-                    Peek::Event(None) | Peek::Other => {}
-                }
-            }
-            (latencies, started.elapsed())
-        }));
-    }
-    let guide_socket = connect(&hub_url_of(0, &guide)?, guide["hubToken"].as_str().context("hubToken")?, IpAddr::V4(Ipv4Addr::LOCALHOST)).await?;
-    // The guide reads its own frames in the background so its queue never fills.
-    let (mut guide_tx, mut guide_rx) = guide_socket.split();
-    tokio::spawn(async move { while let Some(Ok(_)) = guide_rx.next().await {} });
-    for alias in 1..=slides {
-        sent_at[alias as usize].store(started.elapsed().as_micros() as u64, Ordering::Release);
-        let action = ClientFrame::Action {
-            r#ref: Some(alias),
-            action: Action::SwitchSlide { page_id: "0".repeat(32), section_id: format!("{alias:032x}"), slide_alias: alias },
+    let mut hub_bytes_per_connection = None;
+    let mut hub_cpu_before = None;
+    if let Some(guide) = &guide {
+        let joined = options.clients as u64 - errors.load(Ordering::Relaxed).min(options.clients as u64);
+        // Every shard's attendees and the guide.
+        settle(&http, &options.hub_metrics, joined + 1).await;
+        tokio::time::sleep(Duration::from_secs(options.hold_secs)).await;
+        let before_slides = hub_metrics(&http, &options.hub_metrics).await;
+        hub_bytes_per_connection = match (memory_before, before_slides) {
+            (Some(before), Some(after)) if joined > 0 => Some(after.memory.saturating_sub(before) as f64 / joined as f64),
+            _ => None,
         };
-        guide_tx.send(Message::text(serde_json::to_string(&action)?)).await?;
-        if options.highlight_every > 0 && alias % options.highlight_every == 0 {
-            let highlight = ClientFrame::Interaction {
-                r#ref: None,
-                interaction: protocol::action::Interaction::GuideHovered(protocol::action::GuideHoveredPayload {
-                    hovered_element_id: Some(format!("{alias:032x}")),
-                }),
-            };
-            guide_tx.send(Message::text(serde_json::to_string(&highlight)?)).await?;
-        }
-        tokio::time::sleep(Duration::from_millis(options.interval_ms)).await;
+        hub_cpu_before = before_slides.map(|m| m.cpu_seconds);
+        guide.present(options).await?;
     }
-    let mut latencies_us = Vec::new();
-    let mut last_delivery = Duration::ZERO;
+    let mut report = Report {
+        clients: mine.len(),
+        shards: 1,
+        slides: options.slides,
+        first_slides: options.first_slides,
+        joins_per_second: 0.0,
+        join_seconds: 0.0,
+        deliveries: 0,
+        expected_deliveries: mine.len() as u64 * options.slides as u64,
+        deliveries_per_second: 0.0,
+        latency: Percentiles::default(),
+        latency_after_joins: Percentiles::default(),
+        latency_steady: Percentiles::default(),
+        errors: 0,
+        hub_bytes_per_connection,
+        hub_cpu_seconds: None,
+        generator_cpu_seconds: 0.0,
+        times: Times { joins_started_us, joins_ended_us, first_sent_us: 0, last_received_us: 0 },
+        after_joins_us: Vec::new(),
+        steady_us: Vec::new(),
+    };
+    let mut first_sent_us = u64::MAX;
     for receiver in receivers {
-        let (latencies, finished) = receiver.await?;
-        if latencies.len() < slides as usize {
+        let got = receiver.await?;
+        if !got.complete {
             errors.fetch_add(1, Ordering::Relaxed);
         }
-        last_delivery = last_delivery.max(finished);
-        latencies_us.extend(latencies);
+        first_sent_us = first_sent_us.min(got.first_sent_us);
+        report.times.last_received_us = report.times.last_received_us.max(got.last_received_us);
+        report.after_joins_us.extend(got.after_joins_us);
+        report.steady_us.extend(got.steady_us);
     }
-    latencies_us.sort_unstable();
-    let deliveries = latencies_us.len() as u64;
-    let connected = options.clients as u64 - errors.load(Ordering::Relaxed).min(options.clients as u64);
-    let hub_bytes_per_connection = match (memory_before, memory_after) {
-        (Some(before), Some(after)) if connected > 0 => Some(after.saturating_sub(before) as f64 / connected as f64),
-        _ => None,
-    };
-    Ok(Report {
-        clients: options.clients,
-        slides,
-        joins_per_second: options.clients as f64 / join_seconds.max(1e-9),
-        join_seconds,
-        deliveries,
-        expected_deliveries: options.clients as u64 * slides as u64,
-        deliveries_per_second: deliveries as f64 / last_delivery.as_secs_f64().max(1e-9),
-        latency: Percentiles {
-            p50_ms: ms(percentile(&latencies_us, 50.0)),
-            p95_ms: ms(percentile(&latencies_us, 95.0)),
-            p99_ms: ms(percentile(&latencies_us, 99.0)),
-            max_ms: ms(percentile(&latencies_us, 100.0)),
-        },
-        errors: errors.load(Ordering::Relaxed),
-        hub_bytes_per_connection,
-        latencies_us,
-    })
+    report.times.first_sent_us = if first_sent_us == u64::MAX { 0 } else { first_sent_us };
+    report.generator_cpu_seconds = own_cpu_seconds() - cpu_before;
+    if let Some(before) = hub_cpu_before {
+        report.hub_cpu_seconds = hub_metrics(&http, &options.hub_metrics).await.map(|m| m.cpu_seconds - before);
+    }
+    report.errors = errors.load(Ordering::Relaxed);
+    Ok(report.finish())
 }
 
 #[cfg(test)]
@@ -404,20 +533,35 @@ mod tests {
     }
 
     #[test]
-    fn peek_finds_the_slide_alias_and_the_ping_nonce_of_real_frames() {
+    fn peek_finds_the_slide_and_its_send_time_and_the_ping_nonce_of_real_frames() {
+        let sent_us = 1_795_000_000_123_456;
         let slide = ServerFrame::Event {
             seq: 7,
             prev: 6,
-            event: Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: 42 },
+            event: Event::SlideSwitched { page_id: "a".repeat(32), section_id: section_id(42, sent_us), slide_alias: 42 },
         };
-        assert_eq!(peek(&text(&slide)), Peek::Event(Some(42)));
+        assert!(protocol::state::is_id(&section_id(42, sent_us)), "a section id the hub accepts");
+        assert_eq!(peek(&text(&slide)), Peek::Slide { alias: 42, sent_us });
         let lock = ServerFrame::Event { seq: 8, prev: 7, event: Event::LockChanged { locked: true } };
-        assert_eq!(peek(&text(&lock)), Peek::Event(None));
+        assert_eq!(peek(&text(&lock)), Peek::Other);
         assert_eq!(peek(&text(&ServerFrame::Ping { nonce: 123456789 })), Peek::Ping(123456789));
         assert_eq!(peek(&text(&ServerFrame::Pong { nonce: 1 })), Peek::Other);
         assert_eq!(peek(&Message::binary(vec![1, 2, 3])), Peek::Other);
         // What the attendee answers is a pong the hub accepts.
         let pong: ClientFrame = serde_json::from_str(r#"{"type":"pong","nonce":5}"#).unwrap();
         assert_eq!(pong, ClientFrame::Pong { nonce: 5 });
+    }
+
+    #[test]
+    fn shards_split_the_attendees_without_overlap() {
+        let shards: Vec<Shard> = ["0/3", "1/3", "2/3"].iter().map(|s| s.parse().unwrap()).collect();
+        let mut all: Vec<usize> = shards.iter().flat_map(|s| s.attendees(10)).collect();
+        all.sort();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+        assert!(shards[0].is_guide() && !shards[1].is_guide());
+        assert_eq!("0/1".parse::<Shard>(), Ok(Shard::default()));
+        for bad in ["3/3", "1", "a/2", "0/0", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
     }
 }

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::{ms, percentile, Percentiles};
+use crate::Percentiles;
 
 #[derive(Debug, Clone, clap::Parser)]
 #[command(name = "loadtest-shop", about = "Salesroom catalogue benchmark (store API listing and search)")]
@@ -212,12 +212,7 @@ pub async fn run(options: &ShopOptions) -> anyhow::Result<Vec<ShopReport>> {
                 errors,
                 seconds: elapsed.as_secs_f64(),
                 requests_per_second: requests as f64 / elapsed.as_secs_f64().max(1e-9),
-                latency: Percentiles {
-                    p50_ms: ms(percentile(&latencies, 50.0)),
-                    p95_ms: ms(percentile(&latencies, 95.0)),
-                    p99_ms: ms(percentile(&latencies, 99.0)),
-                    max_ms: ms(percentile(&latencies, 100.0)),
-                },
+                latency: Percentiles::of(&latencies),
                 total,
             });
         }

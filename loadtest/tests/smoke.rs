@@ -1,15 +1,15 @@
 //! The load test against real servers, small: every attendee gets every slide change.
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_attendee_receives_every_slide_change() {
-    let dir = tempfile::tempdir().unwrap();
+/// A hub and storefront-proxy on port 0 with the demo data; returns the shop's origin
+/// and the loadtest options to run against them.
+async fn servers(dir: &std::path::Path) -> loadtest::Options {
     let secret = "loadtest-secret";
     let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let hub_port = hub_listener.local_addr().unwrap().port();
     let hub_config = hub::Config {
         bind: [127, 0, 0, 1].into(),
         port: hub_port,
-        data_dir: dir.path().to_path_buf(),
+        data_dir: dir.to_path_buf(),
         secret: Some(secret.into()),
         heartbeat_secs: 15,
         send_queue: 256,
@@ -30,17 +30,17 @@ async fn every_attendee_receives_every_slide_change() {
         hub_url: None,
         public_hub_url: None,
         hub_secret: Some(secret.into()),
-        data_dir: dir.path().to_path_buf(),
+        data_dir: dir.to_path_buf(),
         shop_endpoint: Some(base.clone()),
         shop_access_token: None,
         upstream_url: None,
         livekit_url: None,
-        web_dist: dir.path().join("dist"),
+        web_dist: dir.join("dist"),
     };
     let app = storefront_proxy::App::open(config).await.unwrap();
     tokio::spawn(async move { axum::serve(listener, app.router()).await });
 
-    let options = loadtest::Options {
+    loadtest::Options {
         base_url: base,
         hub_url: vec![],
         hub_metrics: vec![format!("http://127.0.0.1:{hub_port}/metrics")],
@@ -53,10 +53,43 @@ async fn every_attendee_receives_every_slide_change() {
         interval_ms: 5,
         highlight_every: 2,
         hold_secs: 0,
+        first_slides: 2,
+        shard: loadtest::Shard::default(),
+        out: None,
+        merge: vec![],
         json: false,
-    };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_attendee_receives_every_slide_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = servers(dir.path()).await;
     let report = loadtest::run(&options).await.unwrap();
     assert_eq!(report.deliveries, 4 * 6, "{report}");
     assert_eq!(report.errors, 0, "{report}");
     assert!(report.hub_bytes_per_connection.is_some(), "{report}");
+    // The first two slide changes of every attendee apart, the other four as the steady state.
+    assert_eq!((report.after_joins_us.len(), report.steady_us.len()), (4 * 2, 4 * 4), "{report}");
+    assert!(report.hub_cpu_seconds.is_some(), "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shards_split_the_attendees_and_their_reports_merge_into_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = servers(dir.path()).await;
+    let shard = |s: &str| loadtest::Options { clients: 5, shard: s.parse().unwrap(), ..options.clone() };
+    // Started together, as scripts/bench.sh does: shard 0 joins the guide and waits for
+    // the other shard's attendees before the slide changes.
+    let (first, second) = (shard("0/2"), shard("1/2"));
+    let (guide, other) = tokio::join!(loadtest::run(&first), loadtest::run(&second));
+    let (guide, other) = (guide.unwrap(), other.unwrap());
+    assert_eq!((guide.clients, other.clients), (3, 2));
+    assert!(guide.hub_cpu_seconds.is_some() && other.hub_cpu_seconds.is_none());
+    // Through JSON, as the processes hand them over.
+    let written = |r: &loadtest::Report| serde_json::from_slice(&serde_json::to_vec(r).unwrap()).unwrap();
+    let merged = loadtest::Report::merge(vec![written(&guide), written(&other)]).unwrap();
+    assert_eq!((merged.clients, merged.shards, merged.errors), (5, 2, 0), "{merged}");
+    assert_eq!((merged.deliveries, merged.expected_deliveries), (5 * 6, 5 * 6), "{merged}");
+    assert!(merged.latency.max_ms >= guide.latency.max_ms.max(other.latency.max_ms), "{merged}");
 }

@@ -24,8 +24,16 @@ use crate::cluster::Cluster;
 use crate::metrics::Metrics;
 use crate::store::{RoomState, Store, StoreError, StoredEvent, StoredRoom};
 
-/// Events between two snapshots in the store.
+/// Events between two snapshots in the store, at least. A room with more participants
+/// than that waits for as many events as it has participants: a snapshot holds every
+/// participant, and writing one every 256 events would make the joins of a large room
+/// cost the square of its size (10,000 joins: 40 snapshots of up to 2.5 MB each).
 pub const SNAPSHOT_EVERY: u64 = 256;
+
+/// Events between two snapshots of a room with `participants` participants.
+pub fn snapshot_interval(participants: usize) -> u64 {
+    SNAPSHOT_EVERY.max(participants as u64)
+}
 
 /// Participants in a guide's welcome, and in each `participants` frame after it: a room
 /// of thousands is sent in pages rather than in one frame of megabytes.
@@ -195,16 +203,112 @@ fn page_participants(snapshot: &mut Snapshot) -> Vec<ServerFrame> {
     frames
 }
 
-struct Inner {
-    epoch: String,
+/// A room's connections, guides apart: most events that are not for everyone are for
+/// the guides only (every join and leave), and should not look at every attendee.
+#[derive(Default)]
+struct Subscribers {
+    guides: Vec<Subscriber>,
+    clients: Vec<Subscriber>,
+}
+
+impl Subscribers {
+    fn len(&self) -> usize {
+        self.guides.len() + self.clients.len()
+    }
+
+    fn push(&mut self, subscriber: Subscriber) {
+        match subscriber.role {
+            Role::Guide => self.guides.push(subscriber),
+            Role::Client => self.clients.push(subscriber),
+        }
+    }
+
+    /// Removes one connection without moving the others (their order does not matter):
+    /// when a large room empties, every connection leaves, and shifting the rest each
+    /// time would cost the square of the room's size.
+    fn remove(&mut self, connection_id: u64) -> bool {
+        for list in [&mut self.guides, &mut self.clients] {
+            if let Some(at) = list.iter().position(|s| s.connection_id == connection_id) {
+                list.swap_remove(at);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(&Subscriber) -> bool) {
+        self.guides.retain(&mut keep);
+        self.clients.retain(keep);
+    }
+
+    /// The subscribers an event for `audience` goes to.
+    fn of<'a>(&'a mut self, audience: &'a Audience) -> impl Iterator<Item = &'a mut Subscriber> {
+        let clients: &mut [Subscriber] = match audience {
+            Audience::Guides => &mut [],
+            _ => &mut self.clients,
+        };
+        let clients = clients.iter_mut().filter(move |s| includes(audience, s.role, &s.attendee_id));
+        self.guides.iter_mut().chain(clients)
+    }
+}
+
+/// The state to snapshot, taken under the room's lock (the participants shared, not
+/// copied) and written once the lock is released.
+pub struct DueSnapshot {
     seq: u64,
     state_for_all: StateForAll,
     state_for_clients: StateForClients,
-    participants: BTreeMap<String, AttendeeSummary>,
+    participants: Vec<Arc<AttendeeSummary>>,
+}
+
+impl DueSnapshot {
+    fn into_state(self) -> (u64, RoomState) {
+        let participants = self.participants.iter().map(|p| AttendeeSummary::clone(p)).collect();
+        (self.seq, RoomState { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, participants })
+    }
+}
+
+/// What a participant's snapshot is made of, taken under the room's lock; the guides'
+/// participant maps are built from it after the lock is released.
+struct SnapshotParts {
+    state_for_all: StateForAll,
+    state_for_clients: StateForClients,
+    /// For guides: every participant.
+    participants: Option<Vec<Arc<AttendeeSummary>>>,
+}
+
+impl SnapshotParts {
+    fn into_snapshot(self) -> Snapshot {
+        let state_for_guides = self.participants.map(|participants| {
+            let mut guides = StateForGuides::default();
+            for p in participants {
+                let map = match (p.role, p.connection) {
+                    (Role::Guide, _) => &mut guides.guides,
+                    (Role::Client, ConnectionState::Lost) => &mut guides.inactive_clients,
+                    (Role::Client, _) => &mut guides.clients,
+                };
+                let p = Arc::unwrap_or_clone(p);
+                map.insert(p.attendee_id.clone(), p);
+            }
+            guides
+        });
+        Snapshot { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, state_for_guides }
+    }
+}
+
+struct Inner {
+    epoch: String,
+    seq: u64,
+    /// The sequence number of the latest snapshot (written or being written).
+    snapshot_seq: u64,
+    state_for_all: StateForAll,
+    state_for_clients: StateForClients,
+    /// Shared with snapshots being written or sent: a change replaces the entry.
+    participants: BTreeMap<String, Arc<AttendeeSummary>>,
     /// Open connections per attendee; not part of the durable state.
     connections: HashMap<String, usize>,
     log: VecDeque<StoredEvent>,
-    subscribers: Vec<Subscriber>,
+    subscribers: Subscribers,
 }
 
 pub struct Room {
@@ -235,12 +339,12 @@ impl Room {
             .participants
             .values()
             .filter(|p| p.connection != ConnectionState::Lost)
-            .cloned()
+            .map(|p| AttendeeSummary::clone(p))
             .collect();
         for mut attendee in stale {
             attendee.connection = ConnectionState::Lost;
-            let (seq, due) = room.commit_local(&mut room.lock(), Audience::Guides, Event::AttendeeChanged { attendee })?;
-            room.write_local_snapshot(seq, due);
+            let due = room.commit_local(&mut room.lock(), Audience::Guides, Event::AttendeeChanged { attendee })?.1;
+            room.write_local_snapshot(due);
         }
         Ok(room)
     }
@@ -259,12 +363,13 @@ impl Room {
         let mut inner = Inner {
             epoch: stored.epoch,
             seq: stored.snapshot_seq,
+            snapshot_seq: stored.snapshot_seq,
             state_for_all: stored.snapshot.state_for_all,
             state_for_clients: stored.snapshot.state_for_clients,
-            participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), p)).collect(),
+            participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect(),
             connections: HashMap::new(),
             log: VecDeque::new(),
-            subscribers: Vec::new(),
+            subscribers: Subscribers::default(),
         };
         for event in stored.events {
             if event.seq == inner.seq + 1 {
@@ -294,7 +399,8 @@ impl Room {
     /// The state as a participant of `role` sees it (a client's own cart permission
     /// when `attendee_id` is given).
     pub fn snapshot(&self, role: Role, attendee_id: Option<&str>) -> Snapshot {
-        self.lock().snapshot_for(role, attendee_id.unwrap_or_default())
+        let parts = self.lock().snapshot_parts(role, attendee_id.unwrap_or_default());
+        parts.into_snapshot()
     }
 
     pub fn state_for_all(&self) -> StateForAll {
@@ -335,14 +441,14 @@ impl Room {
             (Resume::Replayed, None, replay, prev)
         } else {
             let resume = if last_seq.is_some() { Resume::Snapshot } else { Resume::Fresh };
-            (resume, Some(Box::new(inner.snapshot_for(role, &attendee_id))), Vec::new(), inner.seq)
+            (resume, Some(inner.snapshot_parts(role, &attendee_id)), Vec::new(), inner.seq)
         };
         let (seq, epoch) = (inner.seq, inner.epoch.clone());
         inner.subscribers.push(Subscriber { connection_id, attendee_id: attendee_id.clone(), role, tx, last_sent, close_reason });
         drop(inner);
-        // Outside the lock: the pages belong to the snapshot taken under it, and go out
-        // before anything queued after it.
-        let mut snapshot = snapshot;
+        // Outside the lock: the snapshot and its pages are built from what was taken
+        // under it, and go out before anything queued after it.
+        let mut snapshot = snapshot.map(|parts| Box::new(parts.into_snapshot()));
         let pages = snapshot.as_deref_mut().map(page_participants).unwrap_or_default();
         let welcome = ServerFrame::Welcome {
             appointment_id: self.appointment_id.clone(),
@@ -378,10 +484,7 @@ impl Room {
 
     /// Removes a connection; returns whether it was still attached.
     pub fn detach(&self, connection_id: u64) -> bool {
-        let mut inner = self.lock();
-        let before = inner.subscribers.len();
-        inner.subscribers.retain(|s| s.connection_id != connection_id);
-        before != inner.subscribers.len()
+        self.lock().subscribers.remove(connection_id)
     }
 
     /// Gives a state event the next sequence number, stores it, applies it and queues it
@@ -392,18 +495,27 @@ impl Room {
         match &self.backend {
             Backend::Local(_) => {
                 let (seq, due) = self.commit_local(&mut self.lock(), audience, event)?;
-                self.write_local_snapshot(seq, due);
+                self.write_local_snapshot(due);
                 Ok(seq)
             }
-            Backend::Cluster(cluster) => cluster.publish(&self.appointment_id, audience, event).await,
+            Backend::Cluster(cluster) => {
+                let keep = self.stream_length();
+                cluster.publish(&self.appointment_id, audience, event, keep).await
+            }
         }
+    }
+
+    /// Cluster mode: the events Redis keeps in the room's stream: the retained window
+    /// and at least every event since the latest snapshot.
+    fn stream_length(&self) -> usize {
+        self.retained_events + 2 * snapshot_interval(self.lock().participants.len()) as usize
     }
 
     /// Stores, applies and fans out the next event; returns its sequence number and the
     /// state to snapshot when one is due, for [`Room::write_local_snapshot`] to write
     /// once the caller has released the room lock (serialising the participants of a
     /// large room under it would hold up every other event and join).
-    fn commit_local(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<(u64, Option<RoomState>), StoreError> {
+    fn commit_local(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<(u64, Option<DueSnapshot>), StoreError> {
         let Backend::Local(store) = &self.backend else {
             unreachable!("commit_local is only called in single mode")
         };
@@ -414,8 +526,9 @@ impl Room {
         Ok((seq, due))
     }
 
-    fn write_local_snapshot(&self, seq: u64, state: Option<RoomState>) {
-        let (Backend::Local(store), Some(state)) = (&self.backend, state) else { return };
+    fn write_local_snapshot(&self, due: Option<DueSnapshot>) {
+        let (Backend::Local(store), Some(due)) = (&self.backend, due) else { return };
+        let (seq, state) = due.into_state();
         // The events are stored already; a failed snapshot only makes the next start
         // replay more of them.
         if let Err(error) = store.snapshot(&self.appointment_id, seq, &state, self.retained_events) {
@@ -425,7 +538,7 @@ impl Room {
 
     /// Applies the next event in order and queues it for its audience. Returns the state
     /// to snapshot when one is due.
-    fn apply_and_fan_out(&self, inner: &mut Inner, stored: StoredEvent) -> Option<RoomState> {
+    fn apply_and_fan_out(&self, inner: &mut Inner, stored: StoredEvent) -> Option<DueSnapshot> {
         let seq = stored.seq;
         inner.seq = seq;
         inner.apply(&stored.event);
@@ -433,10 +546,7 @@ impl Room {
         let queued_at = Instant::now();
         let event = Arc::new(SharedEvent::new(stored.event.clone()));
         let mut gone = false;
-        for sub in inner.subscribers.iter_mut() {
-            if !includes(&stored.audience, sub.role, &sub.attendee_id) {
-                continue;
-            }
+        for sub in inner.subscribers.of(&stored.audience) {
             let item = Queued::Event { seq, prev: sub.last_sent, event: event.clone() };
             match sub.tx.try_send(Outbound { item, queued_at }) {
                 Ok(()) => sub.last_sent = seq,
@@ -457,7 +567,12 @@ impl Room {
         while inner.log.len() > self.retained_events {
             inner.log.pop_front();
         }
-        seq.is_multiple_of(SNAPSHOT_EVERY).then(|| RoomState {
+        if seq < inner.snapshot_seq + snapshot_interval(inner.participants.len()) {
+            return None;
+        }
+        inner.snapshot_seq = seq;
+        Some(DueSnapshot {
+            seq,
             state_for_all: inner.state_for_all.clone(),
             state_for_clients: inner.state_for_clients.clone(),
             participants: inner.participants.values().cloned().collect(),
@@ -503,13 +618,11 @@ impl Room {
                 if event.seq != inner.seq + 1 {
                     continue;
                 }
-                let seq = event.seq;
-                if let Some(state) = self.apply_and_fan_out(&mut inner, event) {
-                    snapshots.push((seq, state));
-                }
+                snapshots.extend(self.apply_and_fan_out(&mut inner, event));
             }
         }
-        for (seq, state) in snapshots {
+        for due in snapshots {
+            let (seq, state) = due.into_state();
             if let Err(error) = cluster.snapshot(&self.appointment_id, seq, &state).await {
                 tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
             }
@@ -519,10 +632,10 @@ impl Room {
 
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
     pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
-        let inner = self.lock();
+        let mut inner = self.lock();
         let queued_at = Instant::now();
         let event = Arc::new(SharedVolatile::new(event));
-        for sub in inner.subscribers.iter().filter(|s| includes(&audience, s.role, &s.attendee_id)) {
+        for sub in inner.subscribers.of(&audience) {
             let item = Queued::Volatile(event.clone());
             if let Err(TrySendError::Full(_)) = sub.tx.try_send(Outbound { item, queued_at }) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
@@ -538,16 +651,17 @@ impl Room {
                 // attendee cannot interleave.
                 let mut inner = self.lock();
                 if let Some(attendee) = inner.presence_change(claims, connected) {
-                    let (seq, due) = self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+                    let due = self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?.1;
                     drop(inner);
-                    self.write_local_snapshot(seq, due);
+                    self.write_local_snapshot(due);
                 }
                 Ok(())
             }
             Backend::Cluster(cluster) => {
                 let change = self.lock().presence_change(claims, connected);
                 if let Some(attendee) = change {
-                    cluster.publish(&self.appointment_id, Audience::Guides, Event::AttendeeChanged { attendee }).await?;
+                    let keep = self.stream_length();
+                    cluster.publish(&self.appointment_id, Audience::Guides, Event::AttendeeChanged { attendee }, keep).await?;
                 }
                 Ok(())
             }
@@ -566,7 +680,7 @@ impl Inner {
             *count = count.saturating_sub(1);
         }
         let count = *count;
-        let mut attendee = self.participants.get(&claims.sub).cloned().unwrap_or_else(|| AttendeeSummary {
+        let mut attendee = self.participants.get(&claims.sub).map(|p| AttendeeSummary::clone(p)).unwrap_or_else(|| AttendeeSummary {
             attendee_id: claims.sub.clone(),
             role: claims.role,
             attendee_name: claims.name.clone(),
@@ -636,36 +750,28 @@ impl Inner {
             Event::ScreenSharingChanged { active } => all.allow_screen_sharing = *active,
             Event::MuteAllChanged { muted } => all.muted_all = *muted,
             Event::AttendeeChanged { attendee } => {
-                self.participants.insert(attendee.attendee_id.clone(), attendee.clone());
+                self.participants.insert(attendee.attendee_id.clone(), Arc::new(attendee.clone()));
             }
             Event::AttendeeRemoved { attendee_id } => {
                 self.participants.remove(attendee_id);
             }
             Event::CartPermissionChanged { attendee_id, permission } => {
                 if let Some(p) = self.participants.get_mut(attendee_id) {
-                    p.cart_permission = *permission;
+                    Arc::make_mut(p).cart_permission = *permission;
                 }
             }
             Event::AttendeeCollectionChanged { .. } | Event::AttendeeCartChanged { .. } | Event::Reload { .. } => {}
         }
     }
 
-    fn snapshot_for(&self, role: Role, attendee_id: &str) -> Snapshot {
-        let state_for_guides = (role == Role::Guide).then(|| {
-            let mut guides = StateForGuides::default();
-            for (id, p) in &self.participants {
-                let map = match (p.role, p.connection) {
-                    (Role::Guide, _) => &mut guides.guides,
-                    (Role::Client, ConnectionState::Lost) => &mut guides.inactive_clients,
-                    (Role::Client, _) => &mut guides.clients,
-                };
-                map.insert(id.clone(), p.clone());
-            }
-            guides
-        });
+    fn snapshot_parts(&self, role: Role, attendee_id: &str) -> SnapshotParts {
         let mut state_for_clients = self.state_for_clients.clone();
         state_for_clients.cart_permission = self.participants.get(attendee_id).map(|p| p.cart_permission).unwrap_or_default();
-        Snapshot { state_for_all: self.state_for_all.clone(), state_for_clients, state_for_guides }
+        SnapshotParts {
+            state_for_all: self.state_for_all.clone(),
+            state_for_clients,
+            participants: (role == Role::Guide).then(|| self.participants.values().cloned().collect()),
+        }
     }
 }
 
@@ -832,5 +938,49 @@ mod tests {
         room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action }).await.unwrap();
         let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_some()).collect();
         assert_eq!(got, [true, true, false]);
+        // A participant event is for the guides only.
+        room.publish(Audience::Guides, Event::AttendeeRemoved { attendee_id: "c".repeat(32) }).await.unwrap();
+        let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_some()).collect();
+        assert_eq!(got, [true, false, false]);
+        // And everyone gets the next slide, the guide's `prev` chaining over the private events.
+        room.publish(Audience::Everyone, slide(1)).await.unwrap();
+        let prevs: Vec<u64> = receivers
+            .iter_mut()
+            .map(|rx| match rx.try_recv().expect("the slide").item {
+                Queued::Event { prev, .. } => prev,
+                Queued::Volatile(_) => panic!("unexpected volatile event"),
+            })
+            .collect();
+        assert_eq!(prevs, [2, 1, 0]);
+    }
+
+    #[tokio::test]
+    async fn a_large_room_snapshots_after_as_many_events_as_it_has_participants() {
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let store = Arc::new(Store::in_memory().unwrap());
+        let id = "0".repeat(32);
+        let room = Room::open_local(id.clone(), &settings, store.clone()).unwrap();
+        let snapshot_seq = || store.load_or_create(&id, "unused", 16).unwrap().snapshot_seq;
+        // 600 joins: one snapshot after the first 256 events, then none while the room
+        // grows as fast as its events (each would hold every participant).
+        for i in 0..600 {
+            let claims = HubClaims { sub: format!("{i:032x}"), apt: id.clone(), role: Role::Client, name: None, exp: u64::MAX };
+            room.set_presence(&claims, true).await.unwrap();
+        }
+        assert_eq!(snapshot_seq(), SNAPSHOT_EVERY);
+        // The next one after as many events as there are participants.
+        for alias in 601..856 {
+            room.publish(Audience::Everyone, slide(alias)).await.unwrap();
+        }
+        assert_eq!(snapshot_seq(), SNAPSHOT_EVERY);
+        room.publish(Audience::Everyone, slide(856)).await.unwrap();
+        assert_eq!(snapshot_seq(), SNAPSHOT_EVERY + 600);
+        // What a restart loads: that snapshot and the events after it, the same state
+        // (the participants then marked lost, as nobody is connected to a new hub).
+        let reopened = Room::open_local(id.clone(), &settings, store.clone()).unwrap();
+        assert_eq!(reopened.state_for_all(), room.state_for_all());
+        assert_eq!(reopened.state_for_all().current_slide_alias, 856);
+        let guides = reopened.snapshot(Role::Guide, None).state_for_guides.unwrap();
+        assert_eq!((guides.clients.len(), guides.inactive_clients.len()), (0, 600));
     }
 }
