@@ -83,12 +83,9 @@ pub async fn context_token(_: AdminUser, State(app): State<App>, Path(id): Path<
 /// Refuses (403) unless the attendee granted the guides access to their cart (the live
 /// state of the hub says so) and is still in the appointment.
 pub async fn require_cart_permission(app: &App, attendee: &Attendee) -> ApiResult<()> {
-    let state = app.hub.state(&attendee.appointment_id).await.map_err(super::lifecycle::hub_unavailable)?;
-    let granted = state
-        .state_for_guides
-        .as_ref()
-        .and_then(|guides| guides.clients.get(&attendee.id).or_else(|| guides.inactive_clients.get(&attendee.id)))
-        .is_some_and(|summary| summary.cart_permission == CartPermission::Granted);
+    // The attendee's own view of the live state: small however large the room is.
+    let state = app.hub.attendee_state(&attendee.appointment_id, &attendee.id).await.map_err(super::lifecycle::hub_unavailable)?;
+    let granted = state.state_for_clients.cart_permission == CartPermission::Granted;
     if !granted || attendee.removed {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
