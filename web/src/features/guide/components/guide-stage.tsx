@@ -44,12 +44,21 @@ interface GuideStageProps {
   hub: HubSession;
   session: AdminSession;
   contextToken: string;
+  salesChannelId: string;
 }
 
 const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 
 /** The guide's cockpit: lifecycle, slides and notes, view controls, participants, media, highlights. */
-export function GuideStage({ appointmentId, appointmentName, slides: initialSlides, hub, session, contextToken }: GuideStageProps) {
+export function GuideStage({
+  appointmentId,
+  appointmentName,
+  slides: initialSlides,
+  hub,
+  session,
+  contextToken,
+  salesChannelId,
+}: GuideStageProps) {
   const { t } = useTranslation();
   const config = useRuntimeConfig();
   const navigate = useNavigate();
@@ -109,9 +118,9 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
   );
   const [insights] = useState(() =>
     createInsightsStore({
-      cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, attendeeId),
+      cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, { salesChannelId, attendeeId }),
       async changeLine(attendeeId, lineItemId, quantity) {
-        const cart = await changeAttendeeCart(config, loadAdminSession() ?? session, attendeeId, lineItemId, quantity);
+        const cart = await changeAttendeeCart(config, loadAdminSession() ?? session, { salesChannelId, attendeeId }, lineItemId, quantity);
         // The attendee's room reloads its cart on this hint.
         client.sendAction({ key: 'loadCart', payload: { attendeeId } }).catch((error: unknown) => console.warn(error));
         return cart;

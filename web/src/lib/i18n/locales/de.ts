@@ -309,7 +309,7 @@ export const de: Translations = {
   video: {
     notConfigured: 'Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.',
     connecting: 'Video wird verbunden…',
-    failed: 'Das Video konnte nicht verbunden werden.',
+    failed: 'Der Videoserver ist nicht erreichbar: die Präsentation läuft ohne Video weiter.',
     you: 'Sie',
     mediaSettings: 'Medieneinstellungen',
     camera: 'Kamera',
@@ -325,6 +325,9 @@ export const de: Translations = {
       virtual: 'Virtueller Hintergrund',
     },
     effectsUnavailable: 'Hintergrundeffekte werden in diesem Browser nicht unterstützt.',
+    effectStarting: 'Hintergrundeffekt wird gestartet…',
+    effectRunning: 'Hintergrundeffekt aktiv: {{effect}}.',
+    effectFailed: 'Der Hintergrundeffekt konnte in diesem Browser nicht starten (er braucht WebGL 2). Ihre Kamera funktioniert auch ohne ihn.',
     save: 'Speichern',
     allowTitle: 'Kamera und Mikrofon erlauben',
     allowStep1: 'Wählen Sie „Geräte erlauben“.',

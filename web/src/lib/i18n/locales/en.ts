@@ -306,7 +306,7 @@ export const en = {
   video: {
     notConfigured: 'Video is not configured: this presentation runs without video.',
     connecting: 'Connecting the video…',
-    failed: 'The video could not be connected.',
+    failed: 'The video server could not be reached: the presentation goes on without video.',
     you: 'You',
     mediaSettings: 'Media settings',
     camera: 'Camera',
@@ -322,6 +322,9 @@ export const en = {
       virtual: 'Virtual background',
     },
     effectsUnavailable: 'Background effects are not supported in this browser.',
+    effectStarting: 'Starting the background effect…',
+    effectRunning: 'Background effect on: {{effect}}.',
+    effectFailed: 'The background effect could not start in this browser (it needs WebGL 2). Your camera works without it.',
     save: 'Save',
     allowTitle: 'Allow camera and microphone',
     allowStep1: 'Select “Allow devices”.',
