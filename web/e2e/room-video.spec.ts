@@ -108,7 +108,7 @@ test('the media settings list the fake devices, switch the camera and preview ea
   // Every effect runs through @livekit/track-processors on the preview (WebGL 2 by SwiftShader).
   for (const effect of ['Light blur', 'Medium blur', 'Strong blur', 'Virtual background']) {
     await dialog.getByRole('radio', { name: effect }).check();
-    await expect(dialog.getByTestId('effect-status')).toHaveText(`Background effect on: ${effect}.`, { timeout: 30_000 });
+    await expect(dialog.getByTestId('effect-status')).toHaveText(`Background effect on: ${effect}.`, { timeout: 60_000 });
   }
   await expectLiveVideo(preview);
   await expect(dialog.getByRole('alert')).toHaveCount(0);

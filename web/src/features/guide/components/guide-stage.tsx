@@ -297,6 +297,24 @@ export function GuideStage({
       </p>
       {locked && <p className="badge">{t('cockpit.lockedBadge')}</p>}
       {mutedAll && <p className="badge">{t('cockpit.mutedBadge')}</p>}
+      {/* The view controls sit with the header: the toolbar keeps the menu groups of spec section 2. */}
+      <div className="segmented cockpit__views" role="radiogroup" aria-label={t('cockpit.viewControls')}>
+        {VIEW_CONTROLS.map((control) => (
+          <button
+            key={control}
+            type="button"
+            role="radio"
+            aria-checked={viewControl === control}
+            className="segmented__option"
+            disabled={!canAct}
+            onClick={() =>
+              act(() => client.sendInteraction({ name: 'viewMode.changed', payload: { mode: VIEW_MODE_OF[control] } }))
+            }
+          >
+            {t(`cockpit.${control}`)}
+          </button>
+        ))}
+      </div>
       <div className="cockpit__lifecycle">
         {!started && !ended && (
           <button type="button" className="button button--primary" disabled={!live} onClick={confirmStart}>
@@ -332,11 +350,13 @@ export function GuideStage({
       <ToolbarGroup name="slide" label={t('cockpit.groups.slide')}>
         <button
           type="button"
-          className="button"
+          className="button button--icon"
           disabled={!previous || !canAct || switching}
           onClick={() => previous && switchTo(previous)}
+          aria-label={t('slides.previous')}
+          title={t('slides.previous')}
         >
-          <span aria-hidden="true">←</span> {t('slides.previous')}
+          <span aria-hidden="true">←</span>
         </button>
         <button
           type="button"
@@ -348,23 +368,6 @@ export function GuideStage({
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="interaction" label={t('cockpit.groups.interaction')}>
-        <div className="segmented" role="radiogroup" aria-label={t('cockpit.viewControls')}>
-          {VIEW_CONTROLS.map((control) => (
-            <button
-              key={control}
-              type="button"
-              role="radio"
-              aria-checked={viewControl === control}
-              className="segmented__option"
-              disabled={!canAct}
-              onClick={() =>
-                act(() => client.sendInteraction({ name: 'viewMode.changed', payload: { mode: VIEW_MODE_OF[control] } }))
-              }
-            >
-              {t(`cockpit.${control}`)}
-            </button>
-          ))}
-        </div>
         <button
           type="button"
           className="button"
@@ -413,7 +416,7 @@ export function GuideStage({
       </ToolbarGroup>
       <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
         <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
-          {t('video.mediaSettings')}
+          {t('video.mediaButton')}
         </button>
         {mutedAll ? (
           <button

@@ -309,6 +309,7 @@ export const en = {
     failed: 'The video server could not be reached: the presentation goes on without video.',
     you: 'You',
     mediaSettings: 'Media settings',
+    mediaButton: 'Media settings',
     camera: 'Camera',
     microphone: 'Microphone',
     noDevice: 'None',
