@@ -81,7 +81,8 @@ test('room screenshots', async ({ browser }) => {
   await shot(guides.phone, 'guide-running-phone');
 
   for (const [size, page] of Object.entries(attendees)) {
-    const product = page.getByTestId('room-product').first();
+    // The second product: the first of the demo slide is sold out.
+    const product = page.getByTestId('room-product').nth(1);
     await product.getByRole('button', { name: /^Like / }).first().click();
     await page.getByRole('button', { name: /^Likes/ }).click();
     await shot(page, `attendee-sidebar-${size}`);

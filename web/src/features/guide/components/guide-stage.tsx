@@ -291,7 +291,7 @@ export function GuideStage({
   const phase = ended ? 'ended' : started ? 'running' : 'notStarted';
   const header = (
     <header className="stage__header cockpit__header">
-      <h1>{appointmentName}</h1>
+      <h1 title={appointmentName}>{appointmentName}</h1>
       <p className="phase" data-phase={phase} data-testid="presentation-phase">
         {t(`cockpit.${phase}`)}
       </p>
