@@ -1,7 +1,7 @@
 import { LocalVideoTrack } from 'livekit-client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applyBackgroundEffect } from '@/lib/video/background';
+import { applyBackgroundEffect, softwareRendering } from '@/lib/video/background';
 import { requestMedia, type DeviceError } from '@/lib/video/device-errors';
 import type { BackgroundEffect } from '@/lib/video/media-preferences';
 
@@ -18,9 +18,9 @@ interface AllowDevicesProps {
 
 /**
  * The preview's effect runs at a low frame rate: segmentation blocks the page for each
- * frame, and on a machine without a GPU the settings would stop answering at 30.
+ * frame, and without a GPU the settings would stop answering at 30.
  */
-const PREVIEW_MAX_FPS = 8;
+const previewMaxFps = () => (softwareRendering() ? 2 : 8);
 
 /** Where the preview's background effect is: off, loading, running, or failed to start. */
 type EffectStatus = 'none' | 'starting' | 'running' | 'failed';
@@ -58,7 +58,7 @@ export function AllowDevices({ cameraId, microphoneId, effect, autoStart = false
     setEffectStatus(effect === 'none' ? 'none' : 'starting');
     // Frames of the running effect say it works; the processor keeps this callback across switches.
     const processed = () => setEffectStatus((status) => (status === 'starting' ? 'running' : status));
-    applyBackgroundEffect(track, effect, { onFrame: processed, maxFps: PREVIEW_MAX_FPS }).catch((failure: unknown) => {
+    applyBackgroundEffect(track, effect, { onFrame: processed, maxFps: previewMaxFps() }).catch((failure: unknown) => {
       console.warn('the background effect could not start', failure);
       if (!cancelled) setEffectStatus('failed');
     });

@@ -11,6 +11,18 @@ export async function backgroundEffectsSupported(): Promise<boolean> {
   }
 }
 
+/**
+ * Whether WebGL renders in software (no GPU: SwiftShader, llvmpipe). Effects then run at
+ * a few frames a second, or the page would stop answering.
+ */
+export function softwareRendering(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  return /swiftshader|llvmpipe|software/i.test(renderer);
+}
+
 /** A calm gradient, drawn once, as the virtual background. */
 function virtualBackgroundImage(): string {
   const canvas = document.createElement('canvas');
