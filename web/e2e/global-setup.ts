@@ -84,9 +84,10 @@ export interface Servers {
  * Starts the real hub and storefront-proxy on free ports with a fresh data directory,
  * serving this package's `dist/` (unless `webApp` is false: API tests). The binaries come from SALESROOM_BIN_DIR (relative
  * paths are taken from web/), by default ../target/debug. A spec that changes the demo
- * appointment for good (start, lock, end) starts its own pair with this.
+ * appointment for good (start, lock, end) starts its own pair with this. `env` adds
+ * settings for both servers (e.g. LIVEKIT_*).
  */
-export async function startServers({ webApp = true }: { webApp?: boolean } = {}): Promise<Servers> {
+export async function startServers({ webApp = true, env = {} }: { webApp?: boolean; env?: Record<string, string> } = {}): Promise<Servers> {
   const webDist = path.join(WEB_DIR, 'dist');
   if (webApp && !existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
 
@@ -94,7 +95,7 @@ export async function startServers({ webApp = true }: { webApp?: boolean } = {})
   const [hubBinary, proxyBinary] = [binary('hub'), binary('storefront-proxy')];
   const [hubPort, proxyPort] = (await freePorts(2)) as [number, number];
   const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-e2e-'));
-  const common = { BIND: '127.0.0.1', DATA_DIR: dataDir, HUB_SECRET: SECRET, HUB_PORT: String(hubPort) };
+  const common = { ...env, BIND: '127.0.0.1', DATA_DIR: dataDir, HUB_SECRET: SECRET, HUB_PORT: String(hubPort) };
   const origin = `http://127.0.0.1:${proxyPort}`;
   const servers = [
     start('hub', hubBinary, common),

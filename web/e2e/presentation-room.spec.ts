@@ -88,6 +88,10 @@ test('a guide runs the presentation for two guests from the waiting room to the 
         'Video is not configured: this presentation runs without video.',
       );
     }
+    // Waiting room and room share one socket: the guide sees no reconnect.
+    for (const name of ['Ada Attendee', 'Bob Browser']) {
+      await expect(participants.getByRole('listitem', { name })).toContainText('Joined · Connected');
+    }
   });
 
   const guideSlide = guide.getByTestId('slide-position');

@@ -28,6 +28,8 @@ function MediaSettings() {
     void backgroundEffectsSupported().then(setEffectsSupported);
   }, [listDevices]);
 
+  // Devices have labels once this page may use them: then a device change opens the new one at once.
+  const permitted = devices.some((device) => device.label !== '');
   const cameras = devices.filter((device) => device.kind === 'videoinput' && device.deviceId);
   const microphones = devices.filter((device) => device.kind === 'audioinput' && device.deviceId);
 
@@ -38,7 +40,14 @@ function MediaSettings() {
 
   return (
     <div className="media-settings">
-      <AllowDevices key={`${cameraId}|${microphoneId}`} cameraId={cameraId} microphoneId={microphoneId} onAllowed={listDevices} />
+      <AllowDevices
+        key={`${cameraId}|${microphoneId}`}
+        cameraId={cameraId}
+        microphoneId={microphoneId}
+        effect={effectsSupported ? effect : undefined}
+        autoStart={permitted}
+        onAllowed={listDevices}
+      />
       <label className="field">
         <span className="field__label">{t('video.camera')}</span>
         <select value={cameraId} onChange={(event) => setCameraId(event.target.value)}>

@@ -41,7 +41,7 @@ function Tile({ participant, isLocal }: { participant: Participant; isLocal: boo
 export function VideoStage({ grant, mutedAll, layout }: { grant: VideoGrant | null; mutedAll: boolean; layout: 'grid' | 'speaker' }) {
   const { t } = useTranslation();
   const preferences = useStore(mediaPreferences);
-  const { status, participants, deviceError } = useVideoRoom(grant, preferences, mutedAll);
+  const { status, participants, deviceError, effectFailed } = useVideoRoom(grant, preferences, mutedAll);
 
   if (!grant) {
     return (
@@ -61,6 +61,11 @@ export function VideoStage({ grant, mutedAll, layout }: { grant: VideoGrant | nu
       {deviceError && (
         <p className="alert" role="alert">
           {t(`video.errors.${deviceError}`)}
+        </p>
+      )}
+      {effectFailed && (
+        <p className="alert" role="alert">
+          {t('video.effectFailed')}
         </p>
       )}
       {mutedAll && <p className="video-note">{t('video.mutedByGuide')}</p>}

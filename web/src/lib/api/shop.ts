@@ -39,6 +39,33 @@ type JoinAsClient = 'joinAppointmentAsClient post /dsr/appointment/{presentation
 type JoinAsGuide = 'joinAppointmentAsGuide post /_action/dsr/appointment/{appointmentId}/join-as-guide';
 type Token = 'token post /oauth/token';
 
+/**
+ * The proxied store API cart of an attendee (`/api/_proxy/store-api/{salesChannelId}/…`,
+ * the attendee named by `attendeeId`, only while they granted cart permission); not in
+ * the official admin document.
+ */
+type ProxiedCartOperations = {
+  'readAttendeeCart get /_proxy/store-api/{salesChannelId}/checkout/cart': {
+    pathParams: { salesChannelId: string };
+    query: { attendeeId: string };
+    response: Schemas['Cart'];
+    responseCode: 200;
+  };
+  'updateAttendeeLineItem patch /_proxy/store-api/{salesChannelId}/checkout/cart/line-item': {
+    pathParams: { salesChannelId: string };
+    query: { attendeeId: string };
+    body: { items: { id: string; quantity: number }[] };
+    response: Schemas['Cart'];
+    responseCode: 200;
+  };
+  'removeAttendeeLineItem delete /_proxy/store-api/{salesChannelId}/checkout/cart/line-item': {
+    pathParams: { salesChannelId: string };
+    query: { attendeeId: string; ids: string[] };
+    response: Schemas['Cart'];
+    responseCode: 200;
+  };
+};
+
 export type StoreApiOperations = Omit<StoreOperations, JoinAsClient> & {
   [K in JoinAsClient]: Omit<StoreOperations[K], 'response'> & { response: JoinAppointmentResponse };
 };
@@ -47,7 +74,7 @@ export type AdminApiOperations = Omit<AdminOperations, JoinAsGuide | Token> & {
   [K in JoinAsGuide]: Omit<AdminOperations[K], 'response'> & { response: JoinAppointmentResponse };
 } & {
   [K in Token]: Omit<AdminOperations[K], 'body'> & { body: PasswordGrant };
-};
+} & ProxiedCartOperations;
 
 /** A Store API client; `contextToken` is the `sw-context-token` of a session, if any. */
 export function createStoreClient(config: RuntimeConfig, contextToken?: string) {

@@ -11,6 +11,18 @@ export async function backgroundEffectsSupported(): Promise<boolean> {
   }
 }
 
+/**
+ * Whether WebGL renders in software (no GPU: SwiftShader, llvmpipe). Effects then run at
+ * a few frames a second, or the page would stop answering.
+ */
+export function softwareRendering(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  return /swiftshader|llvmpipe|software/i.test(renderer);
+}
+
 /** A calm gradient, drawn once, as the virtual background. */
 function virtualBackgroundImage(): string {
   const canvas = document.createElement('canvas');
@@ -27,13 +39,39 @@ function virtualBackgroundImage(): string {
   return canvas.toDataURL('image/png');
 }
 
-/** Puts `effect` on the camera track (or takes any effect off); loads the processors only when needed. */
-export async function applyBackgroundEffect(track: LocalVideoTrack, effect: BackgroundEffect): Promise<void> {
+/** MediaPipe's runtime and the segmentation model, served by our own origin (vite.config.ts, public/mediapipe). */
+const ASSET_PATHS = {
+  tasksVisionFileSet: `${import.meta.env.BASE_URL}mediapipe`,
+  // Made by scripts/segmenter-metadata.py.
+  modelAssetPath: `${import.meta.env.BASE_URL}mediapipe/selfie_segmenter.tflite`,
+};
+
+/**
+ * Puts `effect` on the camera track (or takes any effect off); loads the processors only
+ * when needed, and switches a running one to the new effect. `onFrame` is called for each
+ * frame the effect has processed and `maxFps` caps the frame rate (both given when the
+ * processor starts). Rejects when the effect cannot run (no WebGL 2, the model does not load).
+ */
+export async function applyBackgroundEffect(
+  track: LocalVideoTrack,
+  effect: BackgroundEffect,
+  { onFrame, maxFps }: { onFrame?: () => void; maxFps?: number } = {},
+): Promise<void> {
   if (effect === 'none') {
     await track.stopProcessor();
     return;
   }
-  const { BackgroundBlur, VirtualBackground } = await import('@livekit/track-processors');
-  const processor = effect === 'virtual' ? VirtualBackground(virtualBackgroundImage()) : BackgroundBlur(BLUR_RADIUS[effect]);
-  await track.setProcessor(processor);
+  const { BackgroundProcessor, BackgroundProcessorWrapper } = await import('@livekit/track-processors');
+  const mode =
+    effect === 'virtual'
+      ? ({ mode: 'virtual-background', imagePath: virtualBackgroundImage() } as const)
+      : ({ mode: 'background-blur', blurRadius: BLUR_RADIUS[effect] } as const);
+  const running = track.getProcessor();
+  if (running instanceof BackgroundProcessorWrapper) {
+    await running.switchTo(mode);
+    return;
+  }
+  await track.setProcessor(
+    BackgroundProcessor({ ...mode, maxFps, assetPaths: ASSET_PATHS, onFrameProcessed: onFrame && (() => onFrame()) }),
+  );
 }

@@ -13,7 +13,7 @@ describe('deviceErrorOf', () => {
   });
 
   it('maps missing devices to no device found', () => {
-    for (const name of ['NotFoundError', 'DevicesNotFoundError', 'OverconstrainedError']) {
+    for (const name of ['NotFoundError', 'DevicesNotFoundError', 'OverconstrainedError', 'ConstraintNotSatisfiedError']) {
       expect(deviceErrorOf(failure(name), both)).toBe('noDeviceFound');
     }
   });
@@ -24,6 +24,8 @@ describe('deviceErrorOf', () => {
     expect(deviceErrorOf(busy, { camera: true, microphone: false })).toBe('cameraInUse');
     expect(deviceErrorOf(busy, { camera: false, microphone: true })).toBe('microphoneInUse');
     expect(deviceErrorOf(failure('TrackStartError'), { camera: true, microphone: false })).toBe('cameraInUse');
+    // Firefox reports a device that another application holds as AbortError.
+    expect(deviceErrorOf(failure('AbortError'), { camera: false, microphone: true })).toBe('microphoneInUse');
   });
 
   it('maps anything else to the unknown device error', () => {
@@ -34,6 +36,26 @@ describe('deviceErrorOf', () => {
 });
 
 describe('requestMedia', () => {
+  it('reports no device found when none was asked for or none exists', async () => {
+    const getUserMedia = vi.fn<GetUserMedia>().mockRejectedValue(failure('NotFoundError'));
+    await expect(requestMedia({ camera: false, microphone: false }, getUserMedia)).resolves.toEqual({ ok: false, error: 'noDeviceFound' });
+    expect(getUserMedia).not.toHaveBeenCalled();
+    await expect(requestMedia(both, getUserMedia)).resolves.toEqual({ ok: false, error: 'noDeviceFound' });
+  });
+
+  it('says the microphone is in use when only it fails alone', async () => {
+    const getUserMedia = vi.fn<GetUserMedia>(async ({ audio }) => {
+      if (audio) throw failure('NotReadableError');
+      return fakeStream();
+    });
+    await expect(requestMedia(both, getUserMedia)).resolves.toEqual({ ok: false, error: 'microphoneInUse' });
+  });
+
+  it('reports an unknown failure as the unknown device error', async () => {
+    const getUserMedia = vi.fn<GetUserMedia>().mockRejectedValue(new TypeError('no media'));
+    await expect(requestMedia(both, getUserMedia)).resolves.toEqual({ ok: false, error: 'unknown' });
+  });
+
   it('returns the stream when the devices open', async () => {
     const stream = fakeStream();
     const getUserMedia = vi.fn<GetUserMedia>().mockResolvedValue(stream);

@@ -11,6 +11,8 @@ export interface VideoRoomState {
   status: VideoRoomStatus;
   participants: Participant[];
   deviceError: DeviceError | null;
+  /** The chosen background effect could not start; the camera runs without it. */
+  effectFailed: boolean;
 }
 
 /**
@@ -20,11 +22,11 @@ export interface VideoRoomState {
  */
 export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPreferences, mutedAll: boolean): VideoRoomState {
   const [room, setRoom] = useState<Room | null>(null);
-  const [state, setState] = useState<VideoRoomState>({ status: 'off', participants: [], deviceError: null });
+  const [state, setState] = useState<VideoRoomState>({ status: 'off', participants: [], deviceError: null, effectFailed: false });
 
   useEffect(() => {
     if (!grant) {
-      setState({ status: 'off', participants: [], deviceError: null });
+      setState({ status: 'off', participants: [], deviceError: null, effectFailed: false });
       return;
     }
     const current = new Room({ adaptiveStream: true, dynacast: true });
@@ -48,7 +50,7 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
     ]) {
       current.on(event, refresh);
     }
-    setState({ status: 'connecting', participants: [], deviceError: null });
+    setState({ status: 'connecting', participants: [], deviceError: null, effectFailed: false });
     current
       .connect(grant.url, grant.token)
       .then(() => {
@@ -79,8 +81,14 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
         await local.setCameraEnabled(camera, cameraId ? { deviceId: cameraId } : undefined);
         await local.setMicrophoneEnabled(microphone, microphoneId ? { deviceId: microphoneId } : undefined);
         const track = local.getTrackPublication(Track.Source.Camera)?.track as LocalVideoTrack | undefined;
-        if (track && camera) await applyBackgroundEffect(track, effect).catch(() => undefined);
-        if (!cancelled) setState((previous) => ({ ...previous, deviceError: null }));
+        let effectFailed = false;
+        if (track && camera) {
+          await applyBackgroundEffect(track, effect).catch((error: unknown) => {
+            console.warn('the background effect could not start', error);
+            effectFailed = true;
+          });
+        }
+        if (!cancelled) setState((previous) => ({ ...previous, deviceError: null, effectFailed }));
       } catch (error) {
         if (!cancelled) {
           setState((previous) => ({ ...previous, deviceError: deviceErrorOf(error, { camera, microphone }) }));

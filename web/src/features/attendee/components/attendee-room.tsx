@@ -183,7 +183,7 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
     <Toolbar label={t('cockpit.toolbar')}>
       <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
         <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
-          {t('video.mediaSettings')}
+          {t('video.mediaButton')}
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="client" label={t('cockpit.groups.client')}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useRuntimeConfig } from '@/config/runtime';
 import { hubSessionOf, type JoinAppointmentResponse } from '@/lib/api/shop';
-import { useRealtimeClient } from '@/lib/realtime/use-realtime-client';
+import { useSharedRealtimeClient } from '@/lib/realtime/shared-client';
 import { createAttendeeRoomStore } from '../stores/attendee-room';
 import { takeCartGrant } from '../stores/attendee-session';
 import { attendeeScreen } from '../utils/room-screen';
@@ -13,7 +13,8 @@ import { attendeeScreen } from '../utils/room-screen';
  */
 export function useAttendeeRoom(appointmentId: string, session: JoinAppointmentResponse) {
   const config = useRuntimeConfig();
-  const client = useRealtimeClient(hubSessionOf(session, config));
+  // Shared by the waiting room and the room: the switch keeps the socket.
+  const client = useSharedRealtimeClient(hubSessionOf(session, config));
   const [room] = useState(() => createAttendeeRoomStore(client));
   const connection = useStore(client.store, (state) => state.connection);
   const screen = useStore(client.store, (state) => attendeeScreen(state.snapshot));

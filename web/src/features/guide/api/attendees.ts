@@ -9,22 +9,23 @@ function admin(config: RuntimeConfig, session: AdminSession) {
   return client;
 }
 
-/**
- * An attendee's cart, read with their shop context; the shop answers 403 while the
- * attendee has not granted cart access.
- */
-async function attendeeShop(config: RuntimeConfig, session: AdminSession, attendeeId: string) {
-  const { data } = await admin(config, session).invoke(
-    'getAttendeeToken get /_action/dsr/appointment/attendee/{attendeeId}/sw-context-token',
-    { pathParams: { attendeeId } },
-  );
-  const token = data['attendee-sw-context-token'];
-  if (!token) throw new Error('the shop sent no context token for the attendee');
-  return createStoreClient(config, token);
+/** Whose cart a proxied call acts on: the attendee, in the appointment's sales channel. */
+export interface AttendeeRef {
+  salesChannelId: string;
+  attendeeId: string;
 }
 
-export async function loadAttendeeCart(config: RuntimeConfig, session: AdminSession, attendeeId: string): Promise<Cart> {
-  const { data } = await (await attendeeShop(config, session, attendeeId)).invoke('readCart get /checkout/cart');
+const proxied = ({ salesChannelId, attendeeId }: AttendeeRef) => ({ pathParams: { salesChannelId }, query: { attendeeId } });
+
+/**
+ * An attendee's cart through the proxied store API; the shop answers 403 while the
+ * attendee has not granted cart access.
+ */
+export async function loadAttendeeCart(config: RuntimeConfig, session: AdminSession, attendee: AttendeeRef): Promise<Cart> {
+  const { data } = await admin(config, session).invoke(
+    'readAttendeeCart get /_proxy/store-api/{salesChannelId}/checkout/cart',
+    proxied(attendee),
+  );
   return data;
 }
 
@@ -32,15 +33,23 @@ export async function loadAttendeeCart(config: RuntimeConfig, session: AdminSess
 export async function changeAttendeeCart(
   config: RuntimeConfig,
   session: AdminSession,
-  attendeeId: string,
+  attendee: AttendeeRef,
   lineItemId: string,
   quantity: number,
 ): Promise<Cart> {
-  const shop = await attendeeShop(config, session, attendeeId);
+  const client = admin(config, session);
+  const { pathParams, query } = proxied(attendee);
   const { data } =
     quantity > 0
-      ? await shop.invoke('updateLineItem patch /checkout/cart/line-item', { body: { items: [{ id: lineItemId, quantity }] } })
-      : await shop.invoke('removeLineItem post /checkout/cart/line-item/delete', { body: { ids: [lineItemId] } });
+      ? await client.invoke('updateAttendeeLineItem patch /_proxy/store-api/{salesChannelId}/checkout/cart/line-item', {
+          pathParams,
+          query,
+          body: { items: [{ id: lineItemId, quantity }] },
+        })
+      : await client.invoke('removeAttendeeLineItem delete /_proxy/store-api/{salesChannelId}/checkout/cart/line-item', {
+          pathParams,
+          query: { ...query, ids: [lineItemId] },
+        });
   return data;
 }
 
@@ -61,6 +70,17 @@ export async function loadAttendeeLikes(config: RuntimeConfig, session: AdminSes
     (likes[entry.attendeeId] ??= []).push(entry.productId);
   }
   return likes;
+}
+
+/** The attendee's own shop context (their `sw-context-token`). */
+async function attendeeShop(config: RuntimeConfig, session: AdminSession, attendeeId: string) {
+  const { data } = await admin(config, session).invoke(
+    'getAttendeeToken get /_action/dsr/appointment/attendee/{attendeeId}/sw-context-token',
+    { pathParams: { attendeeId } },
+  );
+  const token = data['attendee-sw-context-token'];
+  if (!token) throw new Error('the shop sent no context token for the attendee');
+  return createStoreClient(config, token);
 }
 
 /**

@@ -16,6 +16,8 @@ interface Room {
   appointmentId: string;
   appointmentName: string;
   contextToken: string;
+  /** The appointment's sales channel: attendees' carts are read through it. */
+  salesChannelId: string;
   slides: Slide[];
   hub: HubSession;
 }
@@ -52,6 +54,7 @@ function JoinedGuideRoom({ appointmentId, session }: { appointmentId: string; se
           appointmentId: joined.id,
           appointmentName: joined.appointmentName,
           contextToken: joined.newContextToken,
+          salesChannelId: joined.salesChannelId ?? '',
           slides,
           hub: hubSessionOf(joined, config),
         });

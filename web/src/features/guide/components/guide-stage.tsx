@@ -44,12 +44,21 @@ interface GuideStageProps {
   hub: HubSession;
   session: AdminSession;
   contextToken: string;
+  salesChannelId: string;
 }
 
 const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 
 /** The guide's cockpit: lifecycle, slides and notes, view controls, participants, media, highlights. */
-export function GuideStage({ appointmentId, appointmentName, slides: initialSlides, hub, session, contextToken }: GuideStageProps) {
+export function GuideStage({
+  appointmentId,
+  appointmentName,
+  slides: initialSlides,
+  hub,
+  session,
+  contextToken,
+  salesChannelId,
+}: GuideStageProps) {
   const { t } = useTranslation();
   const config = useRuntimeConfig();
   const navigate = useNavigate();
@@ -109,9 +118,9 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
   );
   const [insights] = useState(() =>
     createInsightsStore({
-      cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, attendeeId),
+      cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, { salesChannelId, attendeeId }),
       async changeLine(attendeeId, lineItemId, quantity) {
-        const cart = await changeAttendeeCart(config, loadAdminSession() ?? session, attendeeId, lineItemId, quantity);
+        const cart = await changeAttendeeCart(config, loadAdminSession() ?? session, { salesChannelId, attendeeId }, lineItemId, quantity);
         // The attendee's room reloads its cart on this hint.
         client.sendAction({ key: 'loadCart', payload: { attendeeId } }).catch((error: unknown) => console.warn(error));
         return cart;
@@ -282,12 +291,30 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
   const phase = ended ? 'ended' : started ? 'running' : 'notStarted';
   const header = (
     <header className="stage__header cockpit__header">
-      <h1>{appointmentName}</h1>
+      <h1 title={appointmentName}>{appointmentName}</h1>
       <p className="phase" data-phase={phase} data-testid="presentation-phase">
         {t(`cockpit.${phase}`)}
       </p>
       {locked && <p className="badge">{t('cockpit.lockedBadge')}</p>}
       {mutedAll && <p className="badge">{t('cockpit.mutedBadge')}</p>}
+      {/* The view controls sit with the header: the toolbar keeps the menu groups of spec section 2. */}
+      <div className="segmented cockpit__views" role="radiogroup" aria-label={t('cockpit.viewControls')}>
+        {VIEW_CONTROLS.map((control) => (
+          <button
+            key={control}
+            type="button"
+            role="radio"
+            aria-checked={viewControl === control}
+            className="segmented__option"
+            disabled={!canAct}
+            onClick={() =>
+              act(() => client.sendInteraction({ name: 'viewMode.changed', payload: { mode: VIEW_MODE_OF[control] } }))
+            }
+          >
+            {t(`cockpit.${control}`)}
+          </button>
+        ))}
+      </div>
       <div className="cockpit__lifecycle">
         {!started && !ended && (
           <button type="button" className="button button--primary" disabled={!live} onClick={confirmStart}>
@@ -323,11 +350,13 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
       <ToolbarGroup name="slide" label={t('cockpit.groups.slide')}>
         <button
           type="button"
-          className="button"
+          className="button button--icon"
           disabled={!previous || !canAct || switching}
           onClick={() => previous && switchTo(previous)}
+          aria-label={t('slides.previous')}
+          title={t('slides.previous')}
         >
-          <span aria-hidden="true">←</span> {t('slides.previous')}
+          <span aria-hidden="true">←</span>
         </button>
         <button
           type="button"
@@ -339,23 +368,6 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="interaction" label={t('cockpit.groups.interaction')}>
-        <div className="segmented" role="radiogroup" aria-label={t('cockpit.viewControls')}>
-          {VIEW_CONTROLS.map((control) => (
-            <button
-              key={control}
-              type="button"
-              role="radio"
-              aria-checked={viewControl === control}
-              className="segmented__option"
-              disabled={!canAct}
-              onClick={() =>
-                act(() => client.sendInteraction({ name: 'viewMode.changed', payload: { mode: VIEW_MODE_OF[control] } }))
-              }
-            >
-              {t(`cockpit.${control}`)}
-            </button>
-          ))}
-        </div>
         <button
           type="button"
           className="button"
@@ -404,7 +416,7 @@ export function GuideStage({ appointmentId, appointmentName, slides: initialSlid
       </ToolbarGroup>
       <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
         <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
-          {t('video.mediaSettings')}
+          {t('video.mediaButton')}
         </button>
         {mutedAll ? (
           <button

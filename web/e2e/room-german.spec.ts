@@ -1,0 +1,121 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startServers, type Servers } from './global-setup';
+
+/*
+ * The room journey in German (/de-DE): a guest joins and waits, the guide starts, the
+ * guest follows slides, likes a product, puts it in the cart, and the guide ends. Every
+ * text asserted is German. The guide starts and ends the appointment, so this spec runs
+ * on its own fresh servers.
+ */
+
+let servers: Servers;
+
+test.use({ actionTimeout: 15_000 });
+
+test.beforeAll(async () => {
+  servers = await startServers();
+});
+
+test.afterAll(async () => {
+  await servers?.teardown();
+});
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
+  return context.newPage();
+}
+
+const status = (page: Page) => page.getByRole('status', { name: 'Live-Verbindung' });
+
+test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zum Ende', async ({ browser }) => {
+  test.setTimeout(180_000);
+
+  const guest = await newPage(browser);
+  await test.step('der Gast tritt bei und wartet', async () => {
+    await guest.goto('/de-DE/presentation/demo/prejoin');
+    await expect(guest.getByRole('heading', { name: 'An der Präsentation teilnehmen' })).toBeVisible();
+    await guest.getByRole('button', { name: 'Teilnehmen' }).click();
+    await expect(guest.getByLabel('Ihr Name')).toHaveAccessibleDescription('Eingabe erforderlich');
+    await guest.getByLabel('Ihr Name').fill('Greta Gast');
+    await guest.getByLabel(/Datenschutzerklärung/).check();
+    await guest.getByRole('button', { name: 'Teilnehmen' }).click();
+    await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo\/waiting$/);
+    await expect(guest.getByRole('heading', { name: 'Die Präsentation beginnt gleich' })).toBeVisible();
+    await expect(status(guest)).toHaveText('Verbunden');
+  });
+
+  const guide = await newPage(browser);
+  await test.step('der Guide meldet sich an und startet', async () => {
+    await guide.goto('/de-DE/guide/demo/login');
+    await guide.getByLabel('Benutzername').fill('admin');
+    await guide.getByLabel('Passwort').fill('shopware');
+    await guide.getByRole('button', { name: 'Anmelden' }).click();
+    await expect(guide).toHaveURL(/\/de-DE\/guide\/demo$/);
+    await expect(status(guide)).toHaveText('Verbunden');
+    await expect(guide.getByTestId('presentation-phase')).toHaveText('Nicht gestartet');
+    await expect(guide.getByTestId('video-status')).toHaveText('Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.');
+    // At 1440 px every menu group of the toolbar fits one row, German labels included.
+    const toolbar = guide.getByRole('toolbar', { name: 'Präsentationswerkzeuge' });
+    await expect(toolbar.getByRole('group')).toHaveCount(7);
+    const tops = await toolbar.getByRole('group').evaluateAll((groups) => new Set(groups.map((group) => Math.round(group.getBoundingClientRect().top))).size);
+    expect(tops).toBe(1);
+    expect(await toolbar.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    await guide.getByRole('button', { name: 'Präsentation starten' }).click();
+    await guide.getByRole('dialog', { name: 'Präsentation starten?' }).getByRole('button', { name: 'Jetzt starten' }).click();
+    await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
+    await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo$/);
+    await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
+  });
+
+  const guideSlide = guide.getByTestId('slide-position');
+  const total = Number((await guideSlide.textContent())?.match(/von (\d+)/)?.[1]);
+  expect(total).toBeGreaterThanOrEqual(3);
+
+  await test.step('der Gast folgt den Folien', async () => {
+    await guide.getByRole('button', { name: 'Nächste Folie' }).click();
+    await expect(guideSlide).toHaveText(`Folie 2 von ${total}`);
+    await expect(guest.getByTestId('slide-position')).toHaveText('Folie 2');
+    await guide.getByRole('button', { name: 'Vorherige Folie' }).click();
+    await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
+  });
+
+  await test.step('der Gast liked ein Produkt und legt es in den Warenkorb', async () => {
+    await guide.getByRole('button', { name: 'Hervorheben' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Ein Produkt hervorheben' });
+    const picker = dialog.getByRole('combobox', { name: 'Produkt' });
+    await expect(picker.locator('option').nth(1)).toBeAttached();
+    const sku = (await picker.locator('option').nth(1).textContent())?.match(/\(([^)]*)\)$/)?.[1] ?? '';
+    await picker.selectOption({ index: 1 });
+    await dialog.getByRole('button', { name: 'Allen zeigen' }).click();
+    const highlighted = guest.getByTestId('highlighted-product');
+    await expect(highlighted).toContainText('Produkt im Fokus');
+    await expect(highlighted).toContainText(sku);
+    const like = highlighted.getByRole('button', { name: / liken$/ });
+    const name = ((await like.getAttribute('aria-label')) ?? '').replace(/ liken$/, '');
+    expect(name).not.toBe('');
+    await expect(guest.getByRole('button', { name: 'Likes (0)' })).toBeVisible();
+    await highlighted.getByRole('button', { name: `${name} liken` }).click();
+    await expect(highlighted.getByRole('button', { name: `Like von ${name} entfernen` })).toHaveAttribute('aria-pressed', 'true');
+    await expect(guest.getByRole('button', { name: 'Likes (1)' })).toBeVisible();
+    await expect(guide.getByTestId('liked-by')).toHaveText('Gefällt 1 Person');
+
+    await highlighted.getByRole('button', { name: 'Details' }).click();
+    const modal = guest.getByRole('dialog', { name });
+    await modal.getByRole('button', { name: 'In den Warenkorb' }).click();
+    await expect(guest.getByRole('button', { name: /^Warenkorb \(/ })).toHaveAccessibleName('Warenkorb (1)');
+    await guest.keyboard.press('Escape');
+    await guest.getByRole('button', { name: 'Warenkorb (1)' }).click();
+    await expect(guest.getByRole('region', { name: 'Warenkorb', exact: true })).toContainText(name);
+  });
+
+  await test.step('der Guide beendet, der Gast sieht das Ende', async () => {
+    await guide.getByRole('button', { name: 'Präsentation beenden' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Präsentation beenden?' });
+    await expect(dialog).toContainText('Die Präsentation endet für alle.');
+    await dialog.getByRole('button', { name: 'Für alle beenden' }).click();
+    await expect(guide.getByTestId('presentation-phase')).toHaveText('Beendet');
+    await expect(guest.getByRole('heading', { name: 'Danke für Ihre Teilnahme' })).toBeVisible();
+    await expect(guest.getByRole('link', { name: 'Zum Warenkorb' })).toBeVisible();
+    await expect(guest.getByRole('link', { name: 'Zum Merkzettel' })).toBeVisible();
+  });
+});
