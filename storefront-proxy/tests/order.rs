@@ -680,3 +680,66 @@ async fn the_order_list_loads_associations_only_when_asked() {
     assert_eq!(status, 400, "{body}");
     assert_error(&body, 400, "FRAMEWORK__INVALID_CRITERIA_INCLUDES");
 }
+
+#[tokio::test]
+async fn malformed_bodies_and_wrong_types_on_the_order_calls_are_client_errors() {
+    let shop = start().await;
+    let token = register(&shop, "types@example.com", false).await;
+    let order = order_one(&shop, &token, "SR10005", 1).await;
+    let order_id = order["id"].as_str().unwrap().to_owned();
+    let rows = order_rows(&shop);
+    let id = json!(order_id);
+    let cases = [
+        ("/order", json!([1, 2])),
+        ("/order", json!({"ids": "not-a-list"})),
+        ("/order", json!({"ids": [5]})),
+        ("/order", json!({"page": -1})),
+        ("/order", json!({"page": "first"})),
+        ("/order", json!({"sort": "sideways"})),
+        ("/order", json!({"sort": [{"field": "orderNumber", "order": 5}]})),
+        ("/order", json!({"filter": {"type": "equals"}})),
+        ("/order", json!({"total-count-mode": "all"})),
+        ("/order/state/cancel", json!([id])),
+        ("/order/state/cancel", json!({"orderId": [order_id]})),
+        ("/order/payment", json!({"orderId": id, "paymentMethodId": 5})),
+        ("/order/payment", json!({"orderId": 5, "paymentMethodId": "0123456789abcdef0123456789abcdef"})),
+        ("/order/payment", json!({"orderId": id, "paymentMethodId": "not-an-id"})),
+        ("/order/payment", json!({"orderId": id, "paymentMethodId": "0123456789abcdef0123456789abcdef"})),
+        ("/order/payment", json!("text")),
+        ("/handle-payment", json!({"orderId": 5})),
+        ("/handle-payment", json!({"orderId": id, "finishUrl": ["x"]})),
+        ("/handle-payment", json!({"orderId": "0123456789abcdef0123456789abcdef"})),
+        ("/handle-payment", json!(null)),
+        ("/checkout/order", json!({"tos": true, "customerComment": {"a": 1}})),
+        ("/checkout/order", json!({"tos": true, "campaignCode": 7})),
+    ];
+    for (path, body) in cases {
+        let (status, answer) = post(&shop, path, &token, body.clone()).await;
+        assert!((400..500).contains(&status), "{path} {body}: {status} {answer}");
+        assert_error(&answer, status, answer["errors"][0]["code"].as_str().unwrap_or("no code"));
+    }
+    for path in ["/order", "/order/state/cancel", "/order/payment", "/handle-payment"] {
+        let (status, answer) = post_raw_body(&shop, path, &token, "{\"orderId\": ").await;
+        assert_eq!(status, 400, "{path}: {answer}");
+        assert_error(&answer, 400, "FRAMEWORK__INVALID_REQUEST_BODY");
+    }
+    assert_eq!(order_rows(&shop), rows, "nothing written");
+    let listed = orders(&shop, &token, json!({"associations": {"transactions": {}}})).await;
+    assert_eq!(listed["orders"]["elements"][0]["stateMachineState"]["technicalName"], "open");
+    assert_eq!(listed["orders"]["elements"][0]["transactions"], order["transactions"]);
+}
+
+async fn post_raw_body(shop: &Shop, path: &str, token: &str, body: &str) -> (u16, Value) {
+    let response = shop
+        .http
+        .post(format!("{}/store-api{path}", shop.base))
+        .header("sw-access-key", common::KEY)
+        .header("sw-context-token", token)
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
