@@ -128,17 +128,28 @@ fn kept<T>(cache: &Mutex<HashMap<String, Arc<T>>>, key: &str, make: impl FnOnce(
     Ok(made)
 }
 
+/// Held while an index is read, so that requests arriving together after a catalogue
+/// change read it once instead of each on its own.
+static READING: Mutex<()> = Mutex::new(());
+
 /// The index of the connection's database at the catalogue version of its snapshot.
 pub fn of(conn: &Connection) -> rusqlite::Result<Arc<Index>> {
     let version: i64 = conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get(0))?;
     let path = conn.path().unwrap_or_default().to_owned();
-    if let Some(index) = lock(&INDEXES).get(&path) {
-        if index.version == version {
-            return Ok(index.clone());
-        }
+    let current = || lock(&INDEXES).get(&path).filter(|index| index.version == version).cloned();
+    if let Some(index) = current() {
+        return Ok(index);
+    }
+    let _reading = lock(&READING);
+    if let Some(index) = current() {
+        return Ok(index);
     }
     let index = Arc::new(Index::read(conn, version)?);
-    lock(&INDEXES).insert(path, index.clone());
+    let mut indexes = lock(&INDEXES);
+    // A reader of an older snapshot does not replace a newer index (versions only grow).
+    if indexes.get(&path).is_none_or(|kept| kept.version < version) {
+        indexes.insert(path, index.clone());
+    }
     Ok(index)
 }
 
