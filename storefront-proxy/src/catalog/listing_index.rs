@@ -13,7 +13,7 @@
 //! stays put. Bitsets and sortings are built on first use. For 100,000 products:
 //! ~10 MB of product data, 12.5 kB per bitset, 400 kB per sorting.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use rusqlite::Connection;
@@ -103,6 +103,7 @@ pub struct Index {
     manufacturer: Vec<Option<String>>,
     categories: Mutex<HashMap<String, Arc<Bits>>>,
     options: Mutex<HashMap<String, Arc<Bits>>>,
+    manufacturers: Mutex<HashMap<String, Arc<Bits>>>,
     sortings: Mutex<HashMap<String, Arc<Vec<u32>>>>,
     searches: Mutex<HashMap<String, Arc<Matches>>>,
 }
@@ -169,6 +170,7 @@ impl Index {
             manufacturer: Vec::new(),
             categories: Mutex::default(),
             options: Mutex::default(),
+            manufacturers: Mutex::default(),
             sortings: Mutex::default(),
             searches: Mutex::default(),
         };
@@ -206,6 +208,19 @@ impl Index {
             let mut sql = Sql::default();
             sql.push("SELECT product_id FROM product_category_tree WHERE category_id = ").bind(category_id.to_owned()).push(" AND main = 1");
             self.bits_of(conn, &sql)
+        })
+    }
+
+    /// The main products of a manufacturer.
+    fn manufacturer(&self, manufacturer_id: &str) -> rusqlite::Result<Arc<Bits>> {
+        kept(&self.manufacturers, manufacturer_id, || {
+            let mut bits = Bits::empty(self.ids.len());
+            for (at, manufacturer) in self.manufacturer.iter().enumerate() {
+                if manufacturer.as_deref() == Some(manufacturer_id) {
+                    bits.insert(at);
+                }
+            }
+            Ok(bits)
         })
     }
 
@@ -306,15 +321,22 @@ pub fn select(conn: &Connection, chain: &LanguageChain, page: &Page) -> rusqlite
         members.intersect(&any);
     }
     let filters = &page.filters;
-    let manufacturers: HashSet<&str> = filters.manufacturers.iter().map(String::as_str).collect();
-    let at_least = |value: Option<f64>, bound: Option<f64>| bound.is_none_or(|bound| value.is_some_and(|v| v >= bound));
-    members.retain(|at| {
-        (manufacturers.is_empty() || index.manufacturer[at].as_deref().is_some_and(|m| manufacturers.contains(m)))
-            && at_least(index.price[at], filters.min_price)
-            && filters.max_price.is_none_or(|max| index.price[at].is_some_and(|p| p <= max))
-            && at_least(index.rating[at], filters.rating.map(|r| r as f64))
-            && (!filters.shipping_free || index.shipping_free[at])
-    });
+    if !filters.manufacturers.is_empty() {
+        let mut any = Bits::empty(index.ids.len());
+        for manufacturer in filters.manufacturers {
+            any.unite(&*index.manufacturer(manufacturer)?);
+        }
+        members.intersect(&any);
+    }
+    if filters.min_price.is_some() || filters.max_price.is_some() || filters.rating.is_some() || filters.shipping_free {
+        let at_least = |value: Option<f64>, bound: Option<f64>| bound.is_none_or(|bound| value.is_some_and(|v| v >= bound));
+        members.retain(|at| {
+            at_least(index.price[at], filters.min_price)
+                && filters.max_price.is_none_or(|max| index.price[at].is_some_and(|p| p <= max))
+                && at_least(index.rating[at], filters.rating.map(|r| r as f64))
+                && (!filters.shipping_free || index.shipping_free[at])
+        });
+    }
     let total = members.len();
     let order = match (page.order_by, &matches) {
         (Some((order_by, uses_names)), _) => index.sorting(conn, order_by, uses_names, page.category_id.is_some(), chain)?,
