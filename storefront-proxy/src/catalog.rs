@@ -5,6 +5,7 @@ pub mod criteria;
 pub mod cross_selling;
 pub mod detail;
 pub mod listing;
+pub mod listing_index;
 pub mod price;
 pub mod product;
 pub mod property;

@@ -320,3 +320,80 @@ async fn the_payment_method_becomes_the_customers_default_and_the_sessions() {
     let (_, context) = shop.get("/context", &with(&fresh)).await;
     assert_eq!(context["paymentMethod"]["id"], other.as_str());
 }
+
+/// The cart of a session, as product ids and quantities.
+async fn cart_items(shop: &Shop, token: &str) -> Vec<(String, i64)> {
+    let (status, cart, _) = shop.call(Method::GET, "/checkout/cart", &with(token), None).await;
+    assert_eq!(status, 200, "{cart}");
+    cart["lineItems"].as_array().unwrap().iter().map(|i| (i["referencedId"].as_str().unwrap().to_owned(), i["quantity"].as_i64().unwrap())).collect()
+}
+
+async fn is_logged_in(shop: &Shop, token: &str) -> bool {
+    let (status, body) = shop.post_with("/account/customer", &with(token), json!({})).await;
+    match status {
+        200 => true,
+        403 => {
+            assert_error(&body, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");
+            false
+        }
+        other => panic!("unexpected {other}: {body}"),
+    }
+}
+
+#[tokio::test]
+async fn a_password_change_logs_the_customers_other_sessions_out() {
+    let shop = start().await;
+    let here = demo_token(&shop).await;
+    let phone = demo_token(&shop).await;
+    let stranger = register(&shop, "someone-else@example.com", Some("other-password")).await;
+    let (_, products) = shop.post("/product", json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10005"}]})).await;
+    let product = elements(&products)[0]["id"].as_str().unwrap().to_owned();
+    let add = json!({"items": [{"type": "product", "referencedId": product, "quantity": 2}]});
+    let (status, cart, _) = shop.call(Method::POST, "/checkout/cart/line-item", &with(&phone), Some(add)).await;
+    assert_eq!(status, 200, "{cart}");
+    assert_eq!(cart_items(&shop, &phone).await, vec![(product.clone(), 2)]);
+
+    // A refused change ends nothing.
+    let change = |current: &str| json!({"password": current, "newPassword": "a-new-password", "newPasswordConfirm": "a-new-password"});
+    let (status, _) = shop.post_with("/account/change-password", &with(&here), change("wrong-password")).await;
+    assert_eq!(status, 400);
+    assert!(is_logged_in(&shop, &phone).await);
+
+    let (status, body) = shop.post_with("/account/change-password", &with(&here), change(DEMO_PASSWORD)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(is_logged_in(&shop, &here).await, "the caller's session stays");
+    assert!(!is_logged_in(&shop, &phone).await, "the other session is logged out");
+    assert!(is_logged_in(&shop, &stranger).await, "other customers keep theirs");
+    // The old token still works as an anonymous session, without the customer's cart,
+    // which waits for the customer's next login.
+    assert!(cart_items(&shop, &phone).await.is_empty());
+    let again = login(&shop, DEMO_EMAIL, "a-new-password").await.unwrap();
+    assert_eq!(cart_items(&shop, &again).await, vec![(product, 2)]);
+}
+
+#[tokio::test]
+async fn a_password_recovery_logs_every_other_session_out() {
+    let shop = start().await;
+    let first = demo_token(&shop).await;
+    let second = demo_token(&shop).await;
+    let (status, _) = ask_recovery(&shop, DEMO_EMAIL).await;
+    assert_eq!(status, 200);
+    let hash = link_param(&outbox(&shop)[0].text, "hash");
+    let confirm = json!({"hash": hash, "newPassword": "recovered-password", "newPasswordConfirm": "recovered-password"});
+    // Refused (the confirmation differs): nobody is logged out.
+    let (status, _) = shop.post_with("/account/recovery-password-confirm", &with(&second), json!({"hash": hash, "newPassword": "recovered-password", "newPasswordConfirm": "x"})).await;
+    assert_eq!(status, 400);
+    assert!(is_logged_in(&shop, &first).await && is_logged_in(&shop, &second).await);
+
+    let (status, body) = shop.post_with("/account/recovery-password-confirm", &with(&second), confirm).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(!is_logged_in(&shop, &first).await);
+    assert!(is_logged_in(&shop, &second).await, "the caller's session stays");
+    // Without a session of the customer, every session ends.
+    let (status, _) = ask_recovery(&shop, DEMO_EMAIL).await;
+    assert_eq!(status, 200);
+    let hash = link_param(&outbox(&shop).last().unwrap().text, "hash");
+    let (status, body) = shop.post("/account/recovery-password-confirm", json!({"hash": hash, "newPassword": "third-password", "newPasswordConfirm": "third-password"})).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(!is_logged_in(&shop, &second).await);
+}

@@ -149,3 +149,150 @@ async fn kept_aggregations_follow_product_changes() {
     let (_, gone) = shop.post(&path, json!({"limit": 1})).await;
     assert!(aggregation(&gone, "price")["max"].as_f64().unwrap() < 5000.0);
 }
+
+/// The same request with an always-true criteria filter, which the in-memory listing
+/// index does not take: the general SQL path answers it.
+fn general(body: &Value) -> Value {
+    let mut body = body.clone();
+    body["filter"] = json!([{"type": "multi", "queries": []}]);
+    body
+}
+
+/// Asks a listing (or search) both ways and compares everything a client reads.
+async fn both_ways(shop: &common::Shop, path: &str, headers: &[(&str, &str)], body: Value) -> Value {
+    let (status, fast, _) = shop.call(reqwest::Method::POST, path, headers, Some(body.clone())).await;
+    assert_eq!(status, 200, "{body}: {fast}");
+    let (status, slow, _) = shop.call(reqwest::Method::POST, path, headers, Some(general(&body))).await;
+    assert_eq!(status, 200, "{slow}");
+    assert_eq!(ids(&fast["elements"]), ids(&slow["elements"]), "{path} {body}");
+    for key in ["total", "aggregations", "sorting", "page", "limit", "currentFilters"] {
+        assert_eq!(fast[key], slow[key], "{key} of {path} {body}");
+    }
+    fast
+}
+
+#[tokio::test]
+async fn the_listing_index_answers_like_the_general_path() {
+    let shop = start().await;
+    let german = shop.language("de-DE").await;
+    let (_, context) = shop.get("/context", &[]).await;
+    let root = context["salesChannel"]["navigationCategoryId"].as_str().unwrap().to_owned();
+    let clothing = shop.seo("Clothing/").await;
+    let (_, all) = shop.post(&format!("/product-listing/{root}"), json!({"limit": 1})).await;
+    let manufacturers = ids(&aggregation(&all, "manufacturer")["entities"]);
+    let groups: Vec<Vec<String>> =
+        aggregation(&all, "properties")["entities"].as_array().unwrap().iter().map(|g| ids(&g["options"])).filter(|o| o.len() >= 2).collect();
+    assert!(manufacturers.len() >= 2 && groups.len() >= 2, "the demo has manufacturers and property groups to filter by");
+    let price = aggregation(&all, "price");
+    let middle = (price["min"].as_f64().unwrap() + price["max"].as_f64().unwrap()) / 2.0;
+    let filter_sets = [
+        json!({}),
+        json!({"manufacturer": manufacturers[0]}),
+        json!({"manufacturer": format!("{}|{}", manufacturers[0], manufacturers[1])}),
+        json!({"properties": groups[0][0]}),
+        json!({"properties": format!("{}|{}", groups[0][0], groups[0][1])}),
+        json!({"properties": format!("{}|{}", groups[0][0], groups[1][0])}),
+        json!({"min-price": middle}),
+        json!({"max-price": middle, "rating": 1}),
+        json!({"shipping-free": true}),
+        json!({"manufacturer": manufacturers[0], "properties": groups[0][0], "max-price": middle * 2.0}),
+        json!({"manufacturer": manufacturers[0], "manufacturer-filter": false, "min-price": middle, "price-filter": false}),
+        json!({"properties": "0123456789abcdef0123456789abcdef"}),
+    ];
+    let mut seen_totals = std::collections::BTreeSet::new();
+    for category in [&root, &clothing] {
+        for sorting in ["name-asc", "name-desc", "price-asc", "price-desc", "topseller", "newest"] {
+            for filters in &filter_sets {
+                for (page, language) in [(1, None), (2, None), (1, Some(german.as_str()))] {
+                    let mut body = filters.clone();
+                    body["order"] = json!(sorting);
+                    body["limit"] = json!(4);
+                    body["p"] = json!(page);
+                    let headers: Vec<(&str, &str)> = language.map(|l| ("sw-language-id", l)).into_iter().collect();
+                    let answer = both_ways(&shop, &format!("/product-listing/{category}"), &headers, body).await;
+                    seen_totals.insert(answer["total"].as_i64().unwrap());
+                }
+            }
+        }
+    }
+    assert!(seen_totals.len() > 5 && seen_totals.contains(&0), "the filters select different sets: {seen_totals:?}");
+
+    let (_, found) = shop.post("/search", json!({"search": "shirt"})).await;
+    assert!(found["total"].as_i64().unwrap() > 1, "{found}");
+    for term in ["shirt", "sh", "no-such-word-anywhere"] {
+        for sorting in [None, Some("score"), Some("price-desc"), Some("name-asc")] {
+            for filters in &filter_sets[..7] {
+                let mut body = filters.clone();
+                body["search"] = json!(term);
+                body["limit"] = json!(3);
+                if let Some(sorting) = sorting {
+                    body["order"] = json!(sorting);
+                }
+                both_ways(&shop, "/search", &[], body.clone()).await;
+                both_ways(&shop, "/search-suggest", &[("sw-language-id", &german)], body).await;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_listing_index_follows_catalogue_writes() {
+    let shop = start().await;
+    let clothing = shop.seo("Clothing/").await;
+    let path = format!("/product-listing/{clothing}");
+    let body = json!({"order": "price-asc", "limit": 3});
+    let (_, before) = shop.post(&path, body.clone()).await;
+    let first = before["elements"][0]["productNumber"].as_str().unwrap().to_owned();
+    let cheapest = before["elements"][0]["calculatedPrice"]["totalPrice"].as_f64().unwrap();
+    let db = db_of(&shop);
+
+    // The most expensive product of the page becomes the cheapest.
+    let last = before["elements"][2]["productNumber"].as_str().unwrap().to_owned();
+    let moved = last.clone();
+    let price = cheapest / 2.0;
+    db.call(move |conn| Ok(conn.execute("UPDATE product SET listing_price = ?1, price_gross = ?1 WHERE product_number = ?2", rusqlite::params![price, moved])?))
+        .await
+        .unwrap();
+    let (_, after) = shop.post(&path, body.clone()).await;
+    assert_eq!(after["elements"][0]["productNumber"], last.as_str());
+    assert_eq!(after["elements"][1]["productNumber"], first.as_str());
+    assert_eq!(after["total"], before["total"]);
+    assert_eq!(after, both_ways(&shop, &path, &[], body.clone()).await);
+
+    // Deactivated, it leaves the listing and its total.
+    let gone = last.clone();
+    db.call(move |conn| Ok(conn.execute("UPDATE product SET active = 0 WHERE product_number = ?1", [gone])?)).await.unwrap();
+    let (_, without) = shop.post(&path, body.clone()).await;
+    assert_eq!(without["elements"][0]["productNumber"], first.as_str());
+    assert_eq!(without["total"].as_i64().unwrap(), before["total"].as_i64().unwrap() - 1);
+
+    // A property option given to it (active again) makes it match that filter.
+    let option: String = db
+        .call(|conn| Ok(conn.query_row("SELECT o.id FROM property_group_option o JOIN property_group g ON g.id = o.property_group_id WHERE g.filterable = 1 LIMIT 1", [], |r| r.get(0))?))
+        .await
+        .unwrap();
+    let filtered = json!({"order": "price-asc", "limit": 50, "properties": option});
+    let (_, plain) = shop.post(&path, filtered.clone()).await;
+    let numbers = |body: &Value| body["elements"].as_array().unwrap().iter().map(|e| e["productNumber"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    assert!(!numbers(&plain).contains(&last));
+    let (given, back) = (option.clone(), last.clone());
+    db.call(move |conn| {
+        conn.execute("UPDATE product SET active = 1 WHERE product_number = ?1", [&back])?;
+        Ok(conn.execute("INSERT INTO product_property (product_id, option_id) SELECT id, ?1 FROM product WHERE product_number = ?2", [&given, &back])?)
+    })
+    .await
+    .unwrap();
+    let (_, with) = shop.post(&path, filtered.clone()).await;
+    assert_eq!(numbers(&with)[0], last);
+    assert_eq!(with["total"].as_i64().unwrap(), plain["total"].as_i64().unwrap() + 1);
+    both_ways(&shop, &path, &[], filtered).await;
+
+    // A search kept by the index loses a product that is taken out of the catalogue.
+    let search = json!({"search": "shirt", "limit": 50});
+    let (_, found) = shop.post("/search", search.clone()).await;
+    let hit = found["elements"][0]["productNumber"].as_str().unwrap().to_owned();
+    db.call(move |conn| Ok(conn.execute("UPDATE product SET active = 0 WHERE product_number = ?1", [&hit])?)).await.unwrap();
+    let after = both_ways(&shop, "/search", &[], search).await;
+    assert_eq!(after["total"].as_i64().unwrap(), found["total"].as_i64().unwrap() - 1);
+    assert_eq!(numbers(&after), numbers(&found)[1..].to_vec());
+}

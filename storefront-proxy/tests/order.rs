@@ -176,7 +176,7 @@ async fn a_customer_orders_pays_online_and_downloads() {
     // A later change of the customer's address does not change the order.
     let (status, _) = call(&shop, Method::PATCH, &format!("/account/address/{}", address["id"].as_str().unwrap()), &token, Some(json!({"firstName": "Ada", "lastName": "Lovelace", "street": "Elsewhere 9", "zipcode": "1020", "city": "Graz", "countryId": austria}))).await;
     assert_eq!(status, 200);
-    let listed = orders(&shop, &token, json!({"checkPromotion": true})).await;
+    let listed = orders(&shop, &token, json!({"checkPromotion": true, "associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}})).await;
     assert_eq!(listed["orders"]["total"], 1);
     let listed_order = &listed["orders"]["elements"][0];
     assert_eq!(listed_order["id"], order["id"]);
@@ -233,9 +233,9 @@ async fn a_customer_orders_pays_online_and_downloads() {
     assert_eq!(browser.get(&redirect).send().await.unwrap().status(), 410);
 
     let german = shop.language("de-DE").await;
-    let (_, listed) = call(&shop, Method::POST, "/order", &token, Some(json!({"filter": [{"type": "equals", "field": "id", "value": order_id}]}))).await;
+    let (_, listed) = call(&shop, Method::POST, "/order", &token, Some(json!({"filter": [{"type": "equals", "field": "id", "value": order_id}], "associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}}))).await;
     assert_eq!(listed["orders"]["elements"][0]["transactions"][0]["stateMachineState"]["technicalName"], "paid");
-    let (_, status_de, _) = shop.call(Method::POST, "/order", &[("sw-context-token", &token), ("sw-language-id", &german)], Some(json!({}))).await;
+    let (_, status_de, _) = shop.call(Method::POST, "/order", &[("sw-context-token", &token), ("sw-language-id", &german)], Some(json!({"associations": {"transactions": {}}}))).await;
     assert_eq!(status_de["orders"]["elements"][0]["transactions"][0]["stateMachineState"]["name"], "Bezahlt");
     let downloads = &listed["orders"]["elements"][0]["lineItems"].as_array().unwrap().iter().find(|i| i["productId"] == json!(digital)).unwrap()["downloads"];
     assert_eq!(downloads[0]["accessGranted"], true);
@@ -316,7 +316,7 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     let (status, body) = post(&shop, "/order/payment", &token, json!({"orderId": order_id, "paymentMethodId": online})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["success"], true);
-    let (_, listed) = post(&shop, "/order", &token, json!({"ids": [order_id]})).await;
+    let (_, listed) = post(&shop, "/order", &token, json!({"ids": [order_id], "associations": {"transactions": {}}})).await;
     let transactions = listed["orders"]["elements"][0]["transactions"].as_array().unwrap().clone();
     assert_eq!(transactions.len(), 2);
     assert_eq!(transactions[0]["stateMachineState"]["technicalName"], "cancelled");
@@ -339,7 +339,7 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     let cancelled = browser.post(&first).form(&[("action", "cancel")]).send().await.unwrap();
     assert_eq!(cancelled.status(), 303);
     assert_eq!(cancelled.headers()["location"], "https://shop.example/error");
-    let (_, listed) = post(&shop, "/order", &token, json!({})).await;
+    let (_, listed) = post(&shop, "/order", &token, json!({"associations": {"transactions": {}}})).await;
     assert_eq!(listed["orders"]["elements"][0]["transactions"][1]["stateMachineState"]["technicalName"], "cancelled");
     let (_, handled) = post(&shop, "/handle-payment", &token, json!({"orderId": order_id, "finishUrl": "https://shop.example/finish"})).await;
     let second = handled["redirectUrl"].as_str().unwrap().to_owned();
@@ -347,7 +347,7 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     assert_eq!(browser.post(&first).form(&[("action", "pay")]).send().await.unwrap().status(), 410, "the old token stays used");
     let paid = browser.post(&second).form(&[("action", "pay")]).send().await.unwrap();
     assert_eq!(paid.headers()["location"], "https://shop.example/finish");
-    let (_, listed) = post(&shop, "/order", &token, json!({})).await;
+    let (_, listed) = post(&shop, "/order", &token, json!({"associations": {"transactions": {}}})).await;
     assert_eq!(listed["orders"]["elements"][0]["transactions"][1]["stateMachineState"]["technicalName"], "paid");
     // A German session gets the page in German.
     let german = shop.language("de-DE").await;
@@ -362,7 +362,7 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     assert_eq!(status, 200);
     assert_eq!(browser.get(&german_page).send().await.unwrap().status(), 410);
     assert_eq!(browser.post(&german_page).form(&[("action", "pay")]).send().await.unwrap().status(), 410);
-    let (_, listed) = post(&shop, "/order", &token, json!({"ids": [other["id"]]})).await;
+    let (_, listed) = post(&shop, "/order", &token, json!({"ids": [other["id"]], "associations": {"transactions": {}}})).await;
     assert_eq!(listed["orders"]["elements"][0]["transactions"][1]["stateMachineState"]["technicalName"], "open");
 }
 
@@ -613,7 +613,7 @@ async fn orders_survive_a_restart() {
     assert_eq!(count(&shop, "product_download"), 1);
     country(&shop, "LI").await;
     let token = login_demo(&shop).await;
-    let listed = orders(&shop, &token, json!({})).await;
+    let listed = orders(&shop, &token, json!({"associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}})).await;
     assert_eq!(listed["orders"]["total"], 1);
     let again = &listed["orders"]["elements"][0];
     assert_eq!(again["orderNumber"], order["orderNumber"]);
@@ -630,4 +630,116 @@ async fn orders_survive_a_restart() {
     assert_eq!(response.status(), 200);
     let next = order_one(&shop, &token, "SR10012", 1).await;
     assert_eq!(next["orderNumber"], "10001", "the sequence goes on");
+}
+
+#[tokio::test]
+async fn the_order_list_loads_associations_only_when_asked() {
+    let shop = start().await;
+    let token = register(&shop, "lists@example.com", false).await;
+    let placed = order_one(&shop, &token, "SR10005", 1).await;
+    let order_id = placed["id"].as_str().unwrap().to_owned();
+
+    let plain = orders(&shop, &token, json!({"checkPromotion": true})).await;
+    let order = &plain["orders"]["elements"][0];
+    assert_eq!(order["id"], placed["id"]);
+    assert_eq!(order["stateMachineState"]["technicalName"], "open");
+    assert_eq!(order["billingAddress"]["id"], placed["billingAddress"]["id"]);
+    assert_eq!(order["orderCustomer"]["email"], "lists@example.com");
+    for association in ["lineItems", "deliveries", "transactions", "addresses", "primaryOrderDelivery", "primaryOrderTransaction"] {
+        assert!(order.get(association).is_none(), "{association} not asked for: {order}");
+    }
+    assert_eq!(order["documents"], json!([]), "the schema requires documents; empty unless asked for");
+    assert_eq!(order["primaryOrderTransactionId"], placed["transactions"][0]["id"]);
+    // checkPromotion reads the transactions without answering them.
+    assert_eq!(plain["paymentChangeable"][&order_id], true);
+
+    let all = orders(&shop, &token, json!({"associations": {
+        "lineItems": {"associations": {"downloads": {}}}, "deliveries": {}, "transactions": {}, "documents": {},
+        "addresses": {}, "primaryOrderDelivery": {}, "primaryOrderTransaction": {}
+    }}))
+    .await;
+    let order = &all["orders"]["elements"][0];
+    for association in ["lineItems", "deliveries", "transactions", "documents", "addresses", "primaryOrderDelivery", "primaryOrderTransaction"] {
+        assert_eq!(order[association], placed[association], "{association}");
+    }
+    assert_eq!(order["lineItems"][0]["productId"], product(&shop, "SR10005").await["id"]);
+
+    // One association alone, and includes on top of it.
+    let some = orders(&shop, &token, json!({"associations": {"lineItems": {}}, "includes": {"order": ["orderNumber", "lineItems"], "order_line_item": ["label", "quantity"]}})).await;
+    let order = &some["orders"]["elements"][0];
+    assert_eq!(order["orderNumber"], placed["orderNumber"]);
+    assert!(order.get("deliveries").is_none() && order.get("id").is_none(), "{order}");
+    assert_eq!(order["lineItems"][0]["quantity"], 1);
+    assert_eq!(order["lineItems"][0].as_object().unwrap().keys().collect::<Vec<_>>(), ["apiAlias", "label", "quantity"]);
+
+    // Malformed associations and includes are refused.
+    let (status, body) = post(&shop, "/order", &token, json!({"associations": "lineItems"})).await;
+    assert_eq!(status, 400, "{body}");
+    assert_error(&body, 400, "FRAMEWORK__INVALID_CRITERIA_ASSOCIATIONS");
+    let (status, body) = post(&shop, "/order", &token, json!({"includes": ["order"]})).await;
+    assert_eq!(status, 400, "{body}");
+    assert_error(&body, 400, "FRAMEWORK__INVALID_CRITERIA_INCLUDES");
+}
+
+#[tokio::test]
+async fn malformed_bodies_and_wrong_types_on_the_order_calls_are_client_errors() {
+    let shop = start().await;
+    let token = register(&shop, "types@example.com", false).await;
+    let order = order_one(&shop, &token, "SR10005", 1).await;
+    let order_id = order["id"].as_str().unwrap().to_owned();
+    let rows = order_rows(&shop);
+    let id = json!(order_id);
+    let cases = [
+        ("/order", json!([1, 2])),
+        ("/order", json!({"ids": "not-a-list"})),
+        ("/order", json!({"ids": [5]})),
+        ("/order", json!({"page": -1})),
+        ("/order", json!({"page": "first"})),
+        ("/order", json!({"sort": "sideways"})),
+        ("/order", json!({"sort": [{"field": "orderNumber", "order": 5}]})),
+        ("/order", json!({"filter": {"type": "equals"}})),
+        ("/order", json!({"total-count-mode": "all"})),
+        ("/order/state/cancel", json!([id])),
+        ("/order/state/cancel", json!({"orderId": [order_id]})),
+        ("/order/payment", json!({"orderId": id, "paymentMethodId": 5})),
+        ("/order/payment", json!({"orderId": 5, "paymentMethodId": "0123456789abcdef0123456789abcdef"})),
+        ("/order/payment", json!({"orderId": id, "paymentMethodId": "not-an-id"})),
+        ("/order/payment", json!({"orderId": id, "paymentMethodId": "0123456789abcdef0123456789abcdef"})),
+        ("/order/payment", json!("text")),
+        ("/handle-payment", json!({"orderId": 5})),
+        ("/handle-payment", json!({"orderId": id, "finishUrl": ["x"]})),
+        ("/handle-payment", json!({"orderId": "0123456789abcdef0123456789abcdef"})),
+        ("/handle-payment", json!(null)),
+        ("/checkout/order", json!({"tos": true, "customerComment": {"a": 1}})),
+        ("/checkout/order", json!({"tos": true, "campaignCode": 7})),
+    ];
+    for (path, body) in cases {
+        let (status, answer) = post(&shop, path, &token, body.clone()).await;
+        assert!((400..500).contains(&status), "{path} {body}: {status} {answer}");
+        assert_error(&answer, status, answer["errors"][0]["code"].as_str().unwrap_or("no code"));
+    }
+    for path in ["/order", "/order/state/cancel", "/order/payment", "/handle-payment"] {
+        let (status, answer) = post_raw_body(&shop, path, &token, "{\"orderId\": ").await;
+        assert_eq!(status, 400, "{path}: {answer}");
+        assert_error(&answer, 400, "FRAMEWORK__INVALID_REQUEST_BODY");
+    }
+    assert_eq!(order_rows(&shop), rows, "nothing written");
+    let listed = orders(&shop, &token, json!({"associations": {"transactions": {}}})).await;
+    assert_eq!(listed["orders"]["elements"][0]["stateMachineState"]["technicalName"], "open");
+    assert_eq!(listed["orders"]["elements"][0]["transactions"], order["transactions"]);
+}
+
+async fn post_raw_body(shop: &Shop, path: &str, token: &str, body: &str) -> (u16, Value) {
+    let response = shop
+        .http
+        .post(format!("{}/store-api{path}", shop.base))
+        .header("sw-access-key", common::KEY)
+        .header("sw-context-token", token)
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
 }

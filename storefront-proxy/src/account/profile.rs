@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use super::address::{required, text};
 use super::customer::{LoggedIn, Registered};
-use super::session::{is_email, new_password_violations};
+use super::session::{end_other_sessions, is_email, new_password_violations};
 use crate::app::App;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::storage::{is_id, now_rfc3339};
@@ -265,7 +265,10 @@ pub async fn change_password(Registered(user): Registered, State(app): State<App
     let hash = hash_password(new_password.unwrap_or_default()).await?;
     app.db
         .call(move |conn| {
-            conn.execute("UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3", params![hash, now_rfc3339(), user.customer_id])?;
+            let tx = conn.transaction()?;
+            tx.execute("UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3", params![hash, now_rfc3339(), user.customer_id])?;
+            end_other_sessions(&tx, &user.customer_id, Some(&user.token))?;
+            tx.commit()?;
             Ok(())
         })
         .await?;

@@ -98,8 +98,9 @@ fn hash_of(body: &serde_json::Map<String, Value>, violations: &mut Vec<Violation
 }
 
 /// `POST /store-api/account/recovery-password-confirm` (hash, newPassword,
-/// newPasswordConfirm): the new password; the hash then no longer works.
-pub async fn confirm(State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+/// newPasswordConfirm): the new password; the hash then no longer works, and the
+/// customer's sessions (but the caller's) are logged out.
+pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let hash = hash_of(&body, &mut violations);
     let new_password = raw(&body, "newPassword", &mut violations).map(str::to_owned);
@@ -131,6 +132,7 @@ pub async fn confirm(State(app): State<App>, RequestParams(body): RequestParams)
             };
             tx.execute("UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3", params![password_hash, now_rfc3339(), customer_id])?;
             tx.execute("DELETE FROM customer_recovery WHERE customer_id = ?1", [&customer_id])?;
+            super::session::end_other_sessions(&tx, &customer_id, ctx.token.as_deref())?;
             tx.commit()?;
             Ok(Ok(()))
         })

@@ -15,7 +15,7 @@ use crate::app::App;
 use crate::catalog::criteria;
 use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
-use crate::storage::{new_id, now_rfc3339};
+use crate::storage::{json_ids, new_id, now_rfc3339};
 use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
 
 pub const MIN_PASSWORD_LENGTH: usize = 8;
@@ -298,23 +298,49 @@ pub async fn logout(user: LoggedIn, State(app): State<App>) -> ApiResult<Respons
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            // The cart stays with the customer for the next login, in a session of
-            // theirs whose token is never handed out.
-            let parked = new_id() + &new_id();
-            let now = now_rfc3339();
-            tx.execute(
-                "INSERT INTO store_context (token, sales_channel_id, customer_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
-                params![parked, user.ctx.sales_channel.id, user.customer_id, now],
-            )?;
-            crate::cart::calculate::merge(&tx, std::slice::from_ref(&user.token), &parked)?;
-            tx.execute(
-                "UPDATE store_context SET customer_id = NULL, billing_address_id = NULL, shipping_address_id = NULL, updated_at = ?1 WHERE token = ?2",
-                params![now, user.token],
-            )?;
+            end_sessions(&tx, &user.customer_id, std::slice::from_ref(&user.token))?;
             let token = new_session(&tx, &user.ctx, None)?;
             tx.commit()?;
             Ok(token)
         })
         .await?;
     Ok(token_response(&token))
+}
+
+/// Logs the customer's sessions `tokens` out: the tokens stay usable as anonymous
+/// sessions, without the customer and their addresses. The most recently changed cart
+/// among them stays with the customer for the next login, in a session of theirs whose
+/// token is never handed out.
+fn end_sessions(tx: &Transaction, customer_id: &str, tokens: &[String]) -> rusqlite::Result<()> {
+    let mut latest_cart = tx.prepare_cached(
+        "SELECT s.token, s.sales_channel_id FROM store_context s JOIN cart c ON c.token = s.token
+         WHERE s.token IN (SELECT value FROM json_each(?1)) ORDER BY c.updated_at DESC LIMIT 1",
+    )?;
+    let latest: Option<(String, String)> = latest_cart.query_row([json_ids(tokens)], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+    let now = now_rfc3339();
+    if let Some((token, sales_channel_id)) = latest {
+        let parked = new_id() + &new_id();
+        tx.execute(
+            "INSERT INTO store_context (token, sales_channel_id, customer_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+            params![parked, sales_channel_id, customer_id, now],
+        )?;
+        crate::cart::calculate::merge(tx, &[token], &parked)?;
+    }
+    tx.execute(
+        "UPDATE store_context SET customer_id = NULL, billing_address_id = NULL, shipping_address_id = NULL, updated_at = ?1
+         WHERE token IN (SELECT value FROM json_each(?2))",
+        params![now, json_ids(tokens)],
+    )?;
+    Ok(())
+}
+
+/// After a password change: every session of the customer except `keep` (the
+/// caller's, if any) is logged out, as Shopware revokes the customer's other tokens.
+pub fn end_other_sessions(tx: &Transaction, customer_id: &str, keep: Option<&str>) -> rusqlite::Result<()> {
+    let mut statement = tx.prepare_cached("SELECT token FROM store_context WHERE customer_id = ?1 AND token IS NOT ?2")?;
+    let others = statement.query_map(params![customer_id, keep], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+    if others.is_empty() {
+        return Ok(());
+    }
+    end_sessions(tx, customer_id, &others)
 }

@@ -203,6 +203,10 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
             Value::String(s) => s.split('|').filter(|s| !s.is_empty()).map(str::to_lowercase).collect(),
             _ => return Err(invalid("FRAMEWORK__INVALID_CRITERIA_IDS", "/ids", "The ids must be an array of strings.")),
         };
+        // As Shopware's criteria: every id must be a UUID.
+        if let Some(at) = list.iter().position(|id| !crate::storage::is_id(id)) {
+            return Err(invalid("FRAMEWORK__INVALID_CRITERIA_IDS", &format!("/ids/{at}"), format!("Value is not a valid UUID: {}", list[at])));
+        }
         criteria.ids = Some(list);
     }
     if let Some(limit) = params.get("limit").filter(|v| !v.is_null()) {
@@ -267,11 +271,13 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
             let Expr::Column(expr) = field.expr else {
                 return Err(invalid("FRAMEWORK__INVALID_SORT_QUERY", &format!("{pointer}/field"), format!("Sorting by {name} is not supported.")));
             };
-            let direction = match sort.get("order").and_then(Value::as_str).map(str::to_uppercase).as_deref() {
-                None | Some("ASC") => "ASC",
-                Some("DESC") => "DESC",
-                Some(other) => {
-                    return Err(invalid("FRAMEWORK__INVALID_SORT_DIRECTION", &format!("{pointer}/order"), format!("The sort direction {other} is invalid.")))
+            let direction = match sort.get("order").filter(|o| !o.is_null()).map(|o| o.as_str().map(str::to_uppercase)) {
+                None => "ASC",
+                Some(Some(order)) if order == "ASC" => "ASC",
+                Some(Some(order)) if order == "DESC" => "DESC",
+                Some(_) => {
+                    let given = sort.get("order").map(Value::to_string).unwrap_or_default();
+                    return Err(invalid("FRAMEWORK__INVALID_SORT_DIRECTION", &format!("{pointer}/order"), format!("The sort direction {given} is invalid.")));
                 }
             };
             if !order.text.is_empty() {
@@ -568,6 +574,9 @@ mod tests {
             serde_json::json!({"limit": 0}),
             serde_json::json!({"limit": "ten"}),
             serde_json::json!({"sort": [{"field": "stock", "order": "sideways"}]}),
+            serde_json::json!({"sort": [{"field": "stock", "order": 5}]}),
+            serde_json::json!({"ids": ["not-an-id"]}),
+            serde_json::json!({"ids": "0123456789abcdef0123456789abcdef|x"}),
             serde_json::json!({"filter": [{"type": "range", "field": "stock", "parameters": {}}]}),
         ] {
             assert!(parse(params.as_object().unwrap(), "product", &resolve).is_err(), "{params}");

@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use super::criteria::{self, Criteria, Sql};
 use super::query::{self, Selection};
-use super::{invalid_id, load_of, product, property};
+use super::{invalid_id, listing_index, load_of, product, property};
 use crate::app::App;
 use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
@@ -152,6 +152,64 @@ fn enabled(request: &ListingRequest, name: &str) -> bool {
     request.enabled.get(name).copied().unwrap_or(true)
 }
 
+/// The requested property options by property group (options of one group are
+/// alternatives; groups must all match). Unknown options are left out.
+fn option_groups(conn: &Connection, request: &ListingRequest) -> rusqlite::Result<BTreeMap<String, Vec<String>>> {
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if !enabled(request, "properties") || request.properties.is_empty() {
+        return Ok(groups);
+    }
+    let mut statement =
+        conn.prepare_cached("SELECT property_group_id, id FROM property_group_option WHERE id IN (SELECT value FROM json_each(?1))")?;
+    for row in statement.query_map([json_ids(&request.properties)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+        let (group, option) = row?;
+        groups.entry(group).or_default().push(option);
+    }
+    Ok(groups)
+}
+
+/// The listing filters for the in-memory index (`listing_index`), as `filters` has them.
+fn index_filters<'a>(conn: &Connection, request: &'a ListingRequest) -> rusqlite::Result<listing_index::Filters<'a>> {
+    let price = enabled(request, "price");
+    Ok(listing_index::Filters {
+        manufacturers: if enabled(request, "manufacturer") { &request.manufacturers } else { &[] },
+        option_groups: option_groups(conn, request)?,
+        min_price: request.min_price.filter(|_| price),
+        max_price: request.max_price.filter(|_| price),
+        rating: request.rating.filter(|_| enabled(request, "rating")),
+        shipping_free: request.shipping_free && enabled(request, "shipping-free"),
+    })
+}
+
+/// The page of ids and the total from the in-memory index, when the request has
+/// nothing the index does not know (generic criteria filters, ids, a term, a
+/// criteria sort instead of a sorting key); `None` otherwise.
+fn index_select(
+    conn: &Connection,
+    ctx: &ShopContext,
+    request: &ListingRequest,
+    category_id: Option<&str>,
+    search: Option<&str>,
+    sorting: Option<&str>,
+) -> rusqlite::Result<Option<(Vec<String>, usize)>> {
+    let criteria = &request.criteria;
+    let (Some(sorting), Some(limit)) = (sorting, criteria.limit) else { return Ok(None) };
+    if !criteria.condition.text.is_empty() || criteria.ids.is_some() || criteria.term.is_some() {
+        return Ok(None);
+    }
+    let Some((_, order_by, uses_names)) = SORTINGS.iter().find(|(key, _, _)| *key == sorting) else { return Ok(None) };
+    let order_by = order_by.replace("{t}", "p");
+    let page = listing_index::Page {
+        category_id,
+        search,
+        filters: index_filters(conn, request)?,
+        order_by: (sorting != "score").then_some((order_by.as_str(), *uses_names)),
+        offset: criteria.offset().max(0) as usize,
+        limit: limit.max(0) as usize,
+    };
+    listing_index::select(conn, &ctx.languages, &page).map(Some)
+}
+
 /// The listing filters as SQL over the alias `t` (`p` or the listing index `pct`).
 fn filters(conn: &Connection, request: &ListingRequest, t: &str) -> rusqlite::Result<Sql> {
     let id = if t == "pct" { "pct.product_id" } else { "p.id" };
@@ -166,16 +224,7 @@ fn filters(conn: &Connection, request: &ListingRequest, t: &str) -> rusqlite::Re
         sql.push(&format!("{t}.manufacturer_id IN (SELECT value FROM json_each(")).bind(json_ids(&request.manufacturers)).push("))");
     }
     if enabled(request, "properties") && !request.properties.is_empty() {
-        // Options of one group are alternatives; groups must all match.
-        let mut statement = conn.prepare_cached(
-            "SELECT property_group_id, id FROM property_group_option WHERE id IN (SELECT value FROM json_each(?1))",
-        )?;
-        let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for row in statement.query_map([json_ids(&request.properties)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            let (group, option) = row?;
-            groups.entry(group).or_default().push(option);
-        }
-        for options in groups.values() {
+        for options in option_groups(conn, request)?.values() {
             and(&mut sql);
             let list = json_ids(options);
             // Products with the option as a property, or whose variants have it.
@@ -378,7 +427,11 @@ pub fn run(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, categ
     let (elements, total) = if request.only_aggregations {
         (Vec::new(), 0)
     } else {
-        let (ids, total) = query::select(conn, &ctx.languages, &selection, &request.criteria, true)?;
+        let fast = index_select(conn, ctx, request, category_id, selection.search.as_deref(), sorting.as_deref())?;
+        let (ids, total) = match fast {
+            Some(found) => found,
+            None => query::select(conn, &ctx.languages, &selection, &request.criteria, true)?,
+        };
         (product::load(conn, ctx, &ids, load_of(&request.criteria))?, total)
     };
     let aggregations = if request.no_aggregations { json!([]) } else { aggregations(conn, ctx, request, &selection)? };

@@ -87,6 +87,29 @@ pub fn listing_alias(selection_has_category: bool) -> &'static str {
     }
 }
 
+/// The joins `NAME_EXPR` needs, for the product id `id` (binds `:lang`, `:fallback`).
+/// With one language in the chain the join is inner (and `NAME_EXPR` is `tc.name`),
+/// so a name sorting can walk the name index in order.
+pub fn name_joins(chain: &LanguageChain, id: &str) -> String {
+    if chain.current == chain.fallback {
+        format!(" JOIN product_translation tc ON tc.product_id = {id} AND tc.language_id = :lang")
+    } else {
+        format!(
+            " LEFT JOIN product_translation tc ON tc.product_id = {id} AND tc.language_id = :lang
+              LEFT JOIN product_translation tf ON tf.product_id = {id} AND tf.language_id = :fallback"
+        )
+    }
+}
+
+/// The name expression for the chain: `tc.name` with one language (see `name_joins`).
+pub fn name_expr(chain: &LanguageChain, sql: &str) -> String {
+    if chain.current == chain.fallback {
+        sql.replace(NAME_EXPR, "tc.name")
+    } else {
+        sql.to_owned()
+    }
+}
+
 /// What, besides the criteria, restricts and orders a product search.
 #[derive(Debug, Default)]
 pub struct Selection {
@@ -129,15 +152,7 @@ pub fn select(conn: &Connection, chain: &LanguageChain, selection: &Selection, c
     // Names are joined where filters need them (then for the count too), or only for
     // the page when just the order needs them. With one language in the chain the
     // join is inner, so a name sorting can walk the name index in order.
-    let single_language = chain.current == chain.fallback;
-    let name_joins = if single_language {
-        format!(" JOIN product_translation tc ON tc.product_id = {id} AND tc.language_id = :lang")
-    } else {
-        format!(
-            " LEFT JOIN product_translation tc ON tc.product_id = {id} AND tc.language_id = :lang
-              LEFT JOIN product_translation tf ON tf.product_id = {id} AND tf.language_id = :fallback"
-        )
-    };
+    let name_joins = name_joins(chain, id);
     let filter_names = criteria.condition.uses_translation || selection.filters.uses_translation;
     let tables = std::mem::take(&mut from);
     if category_mode {
@@ -173,9 +188,7 @@ pub fn select(conn: &Connection, chain: &LanguageChain, selection: &Selection, c
         }
     }
     let bind_fixed = |sql: &mut Sql| {
-        if single_language {
-            sql.text = sql.text.replace(NAME_EXPR, "tc.name");
-        }
+        sql.text = name_expr(chain, &sql.text);
         sql.set(":lang", chain.current.clone());
         sql.set(":fallback", chain.fallback.clone());
         if let Some(category) = &selection.category_id {

@@ -291,9 +291,43 @@ pub fn documents(conn: &Connection, locale: Locale, order_id: &str) -> rusqlite:
     rows.collect()
 }
 
-/// The orders of `ids` with every association, in the order of `ids`; states and
-/// methods named in the request's language.
-pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::Result<Vec<Value>> {
+/// The to-many associations of an order (and their primary entries) that are loaded
+/// only when criteria name them, as in Shopware; the state, customer, billing address
+/// and currency always come along.
+#[derive(Debug, Clone, Copy)]
+pub struct Associations {
+    pub line_items: bool,
+    pub deliveries: bool,
+    pub primary_delivery: bool,
+    pub transactions: bool,
+    pub primary_transaction: bool,
+    pub documents: bool,
+    pub addresses: bool,
+}
+
+impl Associations {
+    /// Everything (the answer of placing an order).
+    pub const ALL: Associations =
+        Associations { line_items: true, deliveries: true, primary_delivery: true, transactions: true, primary_transaction: true, documents: true, addresses: true };
+
+    /// The associations criteria ask for (a nested one, `lineItems.downloads`, names its parent).
+    pub fn of(criteria: &criteria::Criteria) -> Associations {
+        Associations {
+            line_items: criteria.wants("lineItems"),
+            deliveries: criteria.wants("deliveries"),
+            primary_delivery: criteria.wants("primaryOrderDelivery"),
+            transactions: criteria.wants("transactions"),
+            primary_transaction: criteria.wants("primaryOrderTransaction"),
+            documents: criteria.wants("documents"),
+            addresses: criteria.wants("addresses"),
+        }
+    }
+}
+
+/// The orders of `ids` with the associations asked for, in the order of `ids`; states
+/// and methods named in the request's language. `documents` (required by the schema)
+/// is an empty list when not asked for.
+pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], with: Associations) -> rusqlite::Result<Vec<Value>> {
     let locale = Locale::of(conn, ctx.language_id())?;
     let mut orders = Vec::new();
     for id in ids {
@@ -369,17 +403,30 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::R
         let addresses = addresses(conn, ctx, id)?;
         order["billingAddress"] = addresses.iter().find(|a| a["id"] == order["billingAddressId"]).cloned().unwrap_or(Value::Null);
         let transactions = transactions(conn, ctx, locale, id)?;
-        let paid = transactions.last().is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid") && order["stateMachineState"]["technicalName"] != "cancelled";
-        order["lineItems"] = json!(line_items(conn, id, paid)?);
-        let deliveries = deliveries(conn, ctx, locale, id, &addresses)?;
+        if with.line_items {
+            let paid = transactions.last().is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid") && order["stateMachineState"]["technicalName"] != "cancelled";
+            order["lineItems"] = json!(line_items(conn, id, paid)?);
+        }
+        if with.deliveries || with.primary_delivery {
+            let deliveries = deliveries(conn, ctx, locale, id, &addresses)?;
+            order["primaryOrderDeliveryId"] = deliveries.first().map(|d| d["id"].clone()).unwrap_or(Value::Null);
+            if with.primary_delivery {
+                order["primaryOrderDelivery"] = deliveries.first().cloned().unwrap_or(Value::Null);
+            }
+            if with.deliveries {
+                order["deliveries"] = json!(deliveries);
+            }
+        }
         order["primaryOrderTransactionId"] = transactions.last().map(|t| t["id"].clone()).unwrap_or(Value::Null);
-        order["primaryOrderTransaction"] = transactions.last().cloned().unwrap_or(Value::Null);
-        order["primaryOrderDeliveryId"] = deliveries.first().map(|d| d["id"].clone()).unwrap_or(Value::Null);
-        order["primaryOrderDelivery"] = deliveries.first().cloned().unwrap_or(Value::Null);
-        order["addresses"] = json!(addresses);
+        if with.primary_transaction {
+            order["primaryOrderTransaction"] = transactions.last().cloned().unwrap_or(Value::Null);
+        }
+        if with.addresses {
+            order["addresses"] = json!(addresses);
+        }
+        order["documents"] = if with.documents { json!(documents(conn, locale, id)?) } else { json!([]) };
+        // Read by `payment_changeable`; dropped below unless asked for.
         order["transactions"] = json!(transactions);
-        order["deliveries"] = json!(deliveries);
-        order["documents"] = json!(documents(conn, locale, id)?);
         orders.push(order);
     }
     Ok(orders)
@@ -485,7 +532,8 @@ pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params
     let page = criteria.page;
     let limit = criteria.limit;
     let includes = std::mem::take(&mut criteria.includes);
-    let (orders, total) = app
+    let with = Associations::of(&criteria);
+    let (mut orders, total) = app
         .db
         .call(move |conn| {
             let scope = match guest_scope(conn, &ctx, &params)? {
@@ -522,7 +570,7 @@ pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params
             count.push("SELECT COUNT(*) ");
             count.append(&from);
             let total = count.query_map(conn, |r| r.get::<_, i64>(0))?.first().copied().unwrap_or(0) as usize;
-            Ok(Ok((load(conn, &ctx, &ids)?, total)))
+            Ok(Ok((load(conn, &ctx, &ids, with)?, total)))
         })
         .await??;
     let changeable: serde_json::Map<String, Value> = if check_payment {
@@ -530,6 +578,13 @@ pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params
     } else {
         serde_json::Map::new()
     };
+    if !with.transactions {
+        for order in &mut orders {
+            if let Some(order) = order.as_object_mut() {
+                order.remove("transactions");
+            }
+        }
+    }
     let mut result = search_result("order", orders, total, page, limit);
     criteria::apply_includes(&mut result, &includes);
     Ok(Json(json!({ "orders": result, "paymentChangeable": changeable, "apiAlias": "order_route_response" })))

@@ -309,10 +309,10 @@ pub async fn place(user: LoggedIn, State(app): State<App>, RequestParams(body): 
             tx.execute("DELETE FROM cart WHERE token = ?1", [&user.token])?;
             // The invoice, in the order's language.
             let locale = Locale::of(&tx, ctx.language_id())?;
-            let order = super::load::load(&tx, ctx, std::slice::from_ref(&order_id))?.into_iter().next().ok_or_else(|| anyhow::anyhow!("order {order_id} not written"))?;
+            let order = super::load::load(&tx, ctx, std::slice::from_ref(&order_id), super::load::Associations::ALL)?.into_iter().next().ok_or_else(|| anyhow::anyhow!("order {order_id} not written"))?;
             super::document::create_invoice(&tx, &order, locale)?;
             tx.commit()?;
-            let order = super::load::load(conn, ctx, std::slice::from_ref(&order_id))?.into_iter().next().ok_or_else(|| anyhow::anyhow!("order {order_id} not written"))?;
+            let order = super::load::load(conn, ctx, std::slice::from_ref(&order_id), super::load::Associations::ALL)?.into_iter().next().ok_or_else(|| anyhow::anyhow!("order {order_id} not written"))?;
             tracing::info!(%order_id, %order_number, "order placed");
             Ok(Ok(order))
         })

@@ -52,10 +52,13 @@ export async function handlePayment(orderId: string, finishUrl: string, errorUrl
   return (data as { redirectUrl?: string | null }).redirectUrl ?? null;
 }
 
+/** What the order pages show besides the order itself (the Store API loads these only when asked). */
+const ORDER_ASSOCIATIONS = { lineItems: {}, deliveries: {}, transactions: {}, documents: {} };
+
 /** One of the customer's orders with everything the confirmation shows; null if unknown. */
 export async function getOrder(id: string): Promise<{ order: Order | null; paymentChangeable: boolean }> {
   const { data } = await shopClient().invoke('readOrder post /order', {
-    body: { ids: [id], checkPromotion: true, limit: 1 } as never,
+    body: { ids: [id], checkPromotion: true, limit: 1, associations: ORDER_ASSOCIATIONS } as never,
   });
   const order = data.orders?.elements?.[0] ?? null;
   const changeable = (data as { paymentChangeable?: Record<string, boolean> }).paymentChangeable ?? {};
@@ -65,7 +68,7 @@ export async function getOrder(id: string): Promise<{ order: Order | null; payme
 /** The customer's orders, newest first, a page at a time. */
 export async function listOrders(page: number, limit = 10): Promise<{ orders: Order[]; total: number; paymentChangeable: Record<string, boolean> }> {
   const { data } = await shopClient().invoke('readOrder post /order', {
-    body: { page, limit, checkPromotion: true, 'total-count-mode': 'exact' } as never,
+    body: { page, limit, checkPromotion: true, 'total-count-mode': 'exact', associations: ORDER_ASSOCIATIONS } as never,
   });
   return {
     orders: data.orders?.elements ?? [],

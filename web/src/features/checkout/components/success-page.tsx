@@ -83,8 +83,8 @@ export function SuccessPage({ variant }: { variant: ResultVariant }) {
   const load = useCallback(() => {
     getOrder(id)
       .then(setState)
-      // Someone else's order, or nobody logged in: as good as unknown.
-      .catch((error: unknown) => setState([401, 403, 404].includes(errorStatus(error)) ? { order: null, paymentChangeable: false } : 'failed'));
+      // Someone else's order, nobody logged in, or an id that is none: as good as unknown.
+      .catch((error: unknown) => setState([400, 401, 403, 404].includes(errorStatus(error)) ? { order: null, paymentChangeable: false } : 'failed'));
   }, [id]);
   useEffect(load, [load]);
 
