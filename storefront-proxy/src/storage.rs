@@ -25,6 +25,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/dsr_0002_live.sql")),
         M::up(include_str!("storage/0009_catalog_speed.sql")),
         M::up(include_str!("storage/0010_cross_selling.sql")),
+        M::up(include_str!("storage/0011_catalog_version_ignores_stock.sql")),
     ])
 }
 

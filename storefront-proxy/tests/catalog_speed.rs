@@ -296,3 +296,22 @@ async fn the_listing_index_follows_catalogue_writes() {
     assert_eq!(after["total"].as_i64().unwrap(), found["total"].as_i64().unwrap() - 1);
     assert_eq!(numbers(&after), numbers(&found)[1..].to_vec());
 }
+
+#[tokio::test]
+async fn stock_changes_keep_the_catalogue_version_and_other_changes_move_it() {
+    let shop = start().await;
+    let db = db_of(&shop);
+    let version = |db: Db| async move { db.call(|conn| Ok(conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get::<_, i64>(0))?)).await.unwrap() };
+    let before = version(db.clone()).await;
+    // What an order does: take stock and give it back.
+    db.call(|conn| Ok(conn.execute("UPDATE product SET stock = stock - 1, available_stock = available_stock - 1 WHERE product_number = 'SR10020'", [])?))
+        .await
+        .unwrap();
+    db.call(|conn| Ok(conn.execute("UPDATE product SET stock = stock + 1, available_stock = available_stock + 1 WHERE product_number = 'SR10020'", [])?))
+        .await
+        .unwrap();
+    assert_eq!(version(db.clone()).await, before, "stock moved the catalogue version");
+    // Anything a listing reads moves it, also together with stock.
+    db.call(|conn| Ok(conn.execute("UPDATE product SET stock = 7, active = active WHERE product_number = 'SR10020'", [])?)).await.unwrap();
+    assert!(version(db.clone()).await > before);
+}
