@@ -428,6 +428,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         let source = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 1 + (i % options.source_addresses.max(1) as usize) as u8));
         let hub_url = options.hub_url.get(i % options.hub_url.len().max(1)).cloned();
         let errors = errors.clone();
+        let (slides, first_slides) = (options.slides, options.first_slides);
         joins.push(tokio::spawn(async move {
             let _permit = permit;
             let result = async {
@@ -436,7 +437,11 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
                     Some(url) => url,
                     None => join["hubUrl"].as_str().context("hubUrl")?.to_owned(),
                 };
-                connect(&hub, join["hubToken"].as_str().context("hubToken")?, source).await
+                let socket = connect(&hub, join["hubToken"].as_str().context("hubToken")?, source).await?;
+                // Read (and answer the hub's pings) from the first moment: a long join
+                // phase would otherwise leave the first sockets silent past the hub's
+                // heartbeat timeout.
+                anyhow::Ok(tokio::spawn(receive(socket, slides, first_slides)))
             }
             .await;
             if result.is_err() {
@@ -445,27 +450,24 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
             result
         }));
     }
-    let mut sockets = Vec::with_capacity(mine.len());
+    let mut receivers = Vec::with_capacity(mine.len());
     let mut first_error = None;
     for join in joins {
         match join.await? {
-            Ok(socket) => sockets.push(socket),
+            Ok(receiver) => receivers.push(receiver),
             Err(error) => {
                 first_error.get_or_insert(error);
             }
         }
     }
     let joins_ended_us = unix_us();
-    if sockets.is_empty() && !mine.is_empty() {
+    if receivers.is_empty() && !mine.is_empty() {
         return Err(first_error.unwrap_or_else(|| anyhow::anyhow!("no attendee joined")));
     }
     if let Some(error) = &first_error {
         eprintln!("first join error: {error:#}");
     }
-    // The attendees read from now on (and answer pings) while the others join.
     let cpu_before = own_cpu_seconds();
-    let receivers: Vec<_> =
-        sockets.into_iter().map(|socket| tokio::spawn(receive(socket, options.slides, options.first_slides))).collect();
 
     let mut hub_bytes_per_connection = None;
     let mut hub_cpu_before = None;
