@@ -106,15 +106,7 @@ async fn basic_settings_and_shop_pages() {
     assert_eq!(status, 404);
     assert_error(&body, 404, "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND");
 
-    let german = live.get("/store-api/language", &As::Nobody).await.1["elements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["translationCode"]["code"] == "de-DE")
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let german = live.language_id("de-DE").await;
     for (layout, english, german_text) in [("tos", "Terms and conditions", "Allgemeine Geschäftsbedingungen"), ("terms", "Terms and conditions", "Allgemeine Geschäftsbedingungen"), ("privacy", "Privacy", "Datenschutz"), ("imprint", "Imprint", "Impressum")] {
         let (status, page) = live.get(&format!("/store-api/dsr/shop-pages/{layout}"), &As::Nobody).await;
         assert_eq!(status, 200, "{page}");

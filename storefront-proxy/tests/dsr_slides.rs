@@ -31,15 +31,7 @@ fn slide_url(entry: &Value) -> String {
 
 /// A GET in German (`sw-language-id`).
 async fn in_german(live: &Live, path: &str, who: &As) -> Value {
-    let german = live.get("/store-api/language", &As::Nobody).await.1["elements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["translationCode"]["code"] == "de-DE")
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let german = live.language_id("de-DE").await;
     let response = live.request(reqwest::Method::GET, path, who).header("sw-language-id", &german).send().await.unwrap();
     assert_eq!(response.status(), 200);
     response.json().await.unwrap()

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Page, type WebSocketRoute } from '@playwright/test';
-import { startServers, type Servers } from './global-setup';
+import { ownServers } from './room';
 
 /*
  * One guide and two guests run the demo appointment from the waiting room to the end.
@@ -7,23 +7,7 @@ import { startServers, type Servers } from './global-setup';
  * its own fresh servers and leaves the shared ones alone.
  */
 
-let servers: Servers;
-
-test.use({ actionTimeout: 15_000 });
-
-test.beforeAll(async () => {
-  servers = await startServers();
-});
-
-test.afterAll(async () => {
-  await servers?.teardown();
-});
-
-async function newPage(browser: Browser, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> {
-  const context = await browser.newContext({ baseURL: servers.origin });
-  await prepare?.(context);
-  return context.newPage();
-}
+const { newPage } = ownServers();
 
 async function joinAsGuest(browser: Browser, name: string, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> {
   const page = await newPage(browser, prepare);

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startServers, type Servers } from './global-setup';
+import { expect, test, type Page } from '@playwright/test';
+import { ownServers } from './room';
 
 /*
  * One guide, a guest and the demo customer, each in their own browser context: likes,
@@ -9,22 +9,7 @@ import { startServers, type Servers } from './global-setup';
  * runs on its own fresh servers.
  */
 
-let servers: Servers;
-
-test.use({ actionTimeout: 15_000 });
-
-test.beforeAll(async () => {
-  servers = await startServers();
-});
-
-test.afterAll(async () => {
-  await servers?.teardown();
-});
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
-  return context.newPage();
-}
+const { newPage } = ownServers();
 
 async function join(page: Page, name: string): Promise<void> {
   await page.goto('/presentation/demo/prejoin');

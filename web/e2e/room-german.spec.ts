@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startServers, type Servers } from './global-setup';
+import { expect, test, type Page } from '@playwright/test';
+import { ownServers } from './room';
 
 /*
  * The room journey in German (/de-DE): a guest joins and waits, the guide starts, the
@@ -8,22 +8,7 @@ import { startServers, type Servers } from './global-setup';
  * on its own fresh servers.
  */
 
-let servers: Servers;
-
-test.use({ actionTimeout: 15_000 });
-
-test.beforeAll(async () => {
-  servers = await startServers();
-});
-
-test.afterAll(async () => {
-  await servers?.teardown();
-});
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
-  return context.newPage();
-}
+const { newPage } = ownServers();
 
 const status = (page: Page) => page.getByRole('status', { name: 'Live-Verbindung' });
 

@@ -1,28 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startServers, type Servers } from './global-setup';
+import { expect, test, type Page } from '@playwright/test';
+import { ownServers } from './room';
 
 /*
  * The slides' content in the room: a guide and a guest in their own browser contexts.
  * The guide starts the appointment, so this spec runs on its own fresh servers.
  */
 
-let servers: Servers;
-
-test.use({ actionTimeout: 15_000 });
-
-test.beforeAll(async () => {
-  servers = await startServers();
-});
-
-test.afterAll(async () => {
-  await servers?.teardown();
-});
-
-async function newPage(browser: Browser, viewport = { width: 1440, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ baseURL: servers.origin, viewport });
-  return context.newPage();
-}
+const { newPage } = ownServers();
 
 async function joinAsGuest(page: Page, name: string): Promise<void> {
   await page.goto('/presentation/demo/prejoin');

@@ -163,6 +163,13 @@ impl Live {
         body["elements"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_owned()).collect()
     }
 
+    /// The id of the shop language with this code (for `sw-language-id`).
+    pub async fn language_id(&self, code: &str) -> String {
+        let (_, body) = self.get("/store-api/language", &As::Nobody).await;
+        let language = body["elements"].as_array().unwrap().iter().find(|l| l["translationCode"]["code"] == code);
+        language.unwrap_or_else(|| panic!("no language {code} in {body}"))["id"].as_str().unwrap().to_owned()
+    }
+
     /// The presentation structure an attendee sees.
     pub async fn structure(&self, who: &As) -> Value {
         let (status, body) = self.get("/store-api/dsr/appointment/presentation", who).await;
