@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '@/config/runtime';
-import { createAdminClient, createStoreClient, type AdminSession } from '@/lib/api/shop';
+import { createAdminClient, type AdminSession } from '@/lib/api/shop';
 import type { Cart } from '@/lib/shop/cart';
 import { saveAdminSession } from '../stores/admin-session';
 
@@ -53,52 +53,53 @@ export async function changeAttendeeCart(
   return data;
 }
 
-/** The liked products of these attendees, by attendee id (the attendee product collection entity). */
-export async function loadAttendeeLikes(config: RuntimeConfig, session: AdminSession, attendeeIds: string[]): Promise<Record<string, string[]>> {
-  if (attendeeIds.length === 0) return {};
+interface CollectionEntry {
+  attendeeId: string;
+  productId: string;
+  alias: 'liked' | 'disliked' | 'lastSeen';
+}
+
+/**
+ * Entries of the attendee product collection entity (likes and last seen), newest first.
+ * Guides read them through the admin API: what attendees like is theirs to see, with or
+ * without access to the cart.
+ */
+async function searchCollections(
+  config: RuntimeConfig,
+  session: AdminSession,
+  attendeeIds: string[],
+  aliases: CollectionEntry['alias'][],
+): Promise<CollectionEntry[]> {
   const { data } = await admin(config, session).invoke('searchDsrAttendeeProductCollection post /search/dsr-attendee-product-collection', {
     body: {
       filter: [
         { type: 'equalsAny', field: 'attendeeId', value: attendeeIds },
-        { type: 'equals', field: 'alias', value: 'liked' },
+        { type: 'equalsAny', field: 'alias', value: aliases },
       ],
+      sort: [{ field: 'createdAt', order: 'DESC' }],
       limit: 500,
     } as never,
   });
+  return (data as { data?: CollectionEntry[] }).data ?? [];
+}
+
+/** The liked products of these attendees, by attendee id. */
+export async function loadAttendeeLikes(config: RuntimeConfig, session: AdminSession, attendeeIds: string[]): Promise<Record<string, string[]>> {
+  if (attendeeIds.length === 0) return {};
   const likes: Record<string, string[]> = {};
-  for (const entry of (data as { data?: { attendeeId: string; productId: string }[] }).data ?? []) {
+  for (const entry of await searchCollections(config, session, attendeeIds, ['liked'])) {
     (likes[entry.attendeeId] ??= []).push(entry.productId);
   }
   return likes;
 }
 
-/** The attendee's own shop context (their `sw-context-token`). */
-async function attendeeShop(config: RuntimeConfig, session: AdminSession, attendeeId: string) {
-  const { data } = await admin(config, session).invoke(
-    'getAttendeeToken get /_action/dsr/appointment/attendee/{attendeeId}/sw-context-token',
-    { pathParams: { attendeeId } },
-  );
-  const token = data['attendee-sw-context-token'];
-  if (!token) throw new Error('the shop sent no context token for the attendee');
-  return createStoreClient(config, token);
-}
-
-/**
- * An attendee's liked and last seen products, read with their shop context (only with
- * their permission, like the cart).
- */
+/** An attendee's liked and last seen products, newest first. */
 export async function loadAttendeeCollections(
   config: RuntimeConfig,
   session: AdminSession,
   attendeeId: string,
 ): Promise<{ liked: string[]; lastSeen: string[] }> {
-  const shop = await attendeeShop(config, session, attendeeId);
-  const [liked, lastSeen] = await Promise.all([
-    shop.invoke('getAttendeeProductCollection get /dsr/appointment/collection/{alias}', { pathParams: { alias: 'liked' } }),
-    shop.invoke('getLastSeenProducts get /dsr/appointment/collection/last-seen'),
-  ]);
-  return {
-    liked: (liked.data.collection as { liked?: string[] } | undefined)?.liked ?? [],
-    lastSeen: lastSeen.data.collection?.lastSeen ?? [],
-  };
+  const entries = await searchCollections(config, session, [attendeeId], ['liked', 'lastSeen']);
+  const of = (alias: CollectionEntry['alias']) => entries.filter((entry) => entry.alias === alias).map((entry) => entry.productId);
+  return { liked: of('liked'), lastSeen: of('lastSeen') };
 }
