@@ -50,7 +50,7 @@ impl ShopContext {
     }
 }
 
-fn language_not_available(id: &str) -> ApiError {
+pub(crate) fn language_not_available(id: &str) -> ApiError {
     ApiError::new(
         StatusCode::PRECONDITION_FAILED,
         "SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION",

@@ -85,6 +85,23 @@ async fn attendee_searches_take_shopware_criteria() {
     assert_eq!(body["data"][0]["apiAlias"], "product");
     let (status, _) = live.post("/api/search/product", &guide, json!({"filter": [{"type": "equals", "field": "password", "value": 1}]})).await;
     assert_eq!(status, 400);
+
+    // In the guide's language (`sw-language-id`), as the German cockpit asks.
+    let flannel = json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10003"}]});
+    let (_, english) = live.post("/api/search/product", &guide, flannel.clone()).await;
+    assert_eq!(english["data"][0]["translated"]["name"], "Flannel shirt", "{english}");
+    let german = live.language_id("de-DE").await;
+    let in_language = |id: &str| live.request(Method::POST, "/api/search/product", &guide).header("sw-language-id", id).json(&flannel);
+    let response = in_language(&german).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["data"][0]["translated"]["name"], "Flanellhemd", "{body}");
+    for unknown in ["0123456789abcdef0123456789abcdef", "not-a-language"] {
+        let response = in_language(unknown).send().await.unwrap();
+        assert_eq!(response.status(), 412, "{unknown}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["errors"][0]["code"], "SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION", "{body}");
+    }
 }
 
 #[tokio::test]

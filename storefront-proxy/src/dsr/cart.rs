@@ -16,7 +16,7 @@ use super::attendee::{self, Attendee};
 use crate::admin::AdminUser;
 use crate::app::App;
 use crate::cart::line_item;
-use crate::context::ShopContext;
+use crate::context::{language_not_available, ShopContext, LANGUAGE_HEADER};
 use crate::error::{ApiError, ApiResult};
 use crate::storage::is_id;
 use crate::storage::translation::LanguageChain;
@@ -43,18 +43,36 @@ pub async fn publish_change(app: &App, token: &str, cart: &Value) {
 
 /// A shop context of sales channel `id` (its default language) for admin calls.
 pub async fn shop_context(app: &App, headers: &HeaderMap, sales_channel_id: Option<String>, token: Option<String>) -> ApiResult<ShopContext> {
-    let channel = app
+    // As in the admin API of Shopware: `sw-language-id` picks one of the channel's languages.
+    let requested = headers.get(LANGUAGE_HEADER).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_lowercase()).filter(|v| !v.is_empty());
+    if let Some(id) = requested.as_deref().filter(|id| !is_id(id)) {
+        return Err(language_not_available(id));
+    }
+    let (channel, language) = app
         .db
         .call(move |conn| {
             let sql = "SELECT id, name, language_id FROM sales_channel WHERE ?1 IS NULL OR id = ?1 ORDER BY id LIMIT 1";
-            Ok(conn
+            let Some(channel) = conn
                 .query_row(sql, [sales_channel_id], |r| Ok(SalesChannel { id: r.get(0)?, name: r.get(1)?, language_id: r.get(2)? }))
-                .optional()?)
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            let language = match requested {
+                Some(id) => {
+                    let sql = "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)";
+                    let available: bool = conn.query_row(sql, [&channel.id, &id], |r| r.get(0))?;
+                    if available { Ok(id) } else { Err(id) }
+                }
+                None => Ok(channel.language_id.clone()),
+            };
+            Ok(Some((channel, language)))
         })
         .await?
         .ok_or_else(|| ApiError::not_found("FRAMEWORK__SALES_CHANNEL_NOT_FOUND", "The sales channel could not be found."))?;
+    let current = language.map_err(|id| language_not_available(&id))?;
     let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
-    let languages = LanguageChain { current: channel.language_id.clone(), fallback: channel.language_id.clone() };
+    let languages = LanguageChain { current, fallback: channel.language_id.clone() };
     Ok(ShopContext { sales_channel: channel, languages, token, base_url: format!("http://{host}"), include_seo_urls: false })
 }
 

@@ -2,6 +2,7 @@ import { ApiClientError, createAdminAPIClient, createAPIClient } from '@shopware
 import type { operations as AdminOperations } from '@shopware/api-client/admin-api-types';
 import type { operations as StoreOperations, Schemas } from '@shopware/api-client/store-api-types';
 import type { RuntimeConfig } from '@/config/runtime';
+import { getCookie } from '@/lib/cookies';
 import type { HubSession } from '@/lib/realtime/client';
 
 /** How long a shop call may take (spec section 9). */
@@ -96,11 +97,17 @@ export interface AdminSession {
 
 export type AdminClient = ReturnType<typeof createAdminClient>;
 
-/** An Admin API client; with a `session` it refreshes the access token when it expires. */
+/**
+ * An Admin API client; with a `session` it refreshes the access token when it expires.
+ * It asks for the shop language the visitor chose (the `sw-language-id` cookie the shop
+ * session keeps), so the guide's cockpit lists products in the cockpit's language.
+ */
 export function createAdminClient(config: RuntimeConfig, session?: AdminSession) {
+  const languageId = getCookie('sw-language-id');
   return createAdminAPIClient<AdminApiOperations>({
     baseURL: `${config.shopEndpoint}/api`,
     sessionData: session,
+    defaultHeaders: languageId ? { 'sw-language-id': languageId } : {},
     fetchOptions: { timeout: API_TIMEOUT_MS },
   });
 }
