@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './e2e/chromium';
 
 /**
  * Browser tests against the real hub and storefront-proxy, which `e2e/global-setup.ts`
@@ -14,15 +15,9 @@ export default defineConfig({
     baseURL: process.env.SALESROOM_BASE_URL,
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
+        ...CHROMIUM_FLAGS,
         // Camera and microphone: fake devices, permission granted without a prompt.
         '--use-fake-ui-for-media-stream',
         '--use-fake-device-for-media-stream',

@@ -1,5 +1,6 @@
 import { chromium, expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startServers, type Servers } from './global-setup';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 
 /*
  * Video at the device level, in Chromium with fake devices (two cameras, see
@@ -9,21 +10,12 @@ import { startServers, type Servers } from './global-setup';
  * here: the hub mints real tokens for a closed port and the room must go on without video.
  */
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-fake-device-for-media-stream=device-count=2',
-];
+const CHROMIUM_ARGS = [...CHROMIUM_FLAGS, '--use-fake-device-for-media-stream=device-count=2'];
 
 test.use({
   actionTimeout: 15_000,
   // The fake UI grants every camera and microphone prompt.
-  launchOptions: { executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream'] },
+  launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream'] },
 });
 
 /** The preview's live picture: its video has frames of a real size. */
@@ -65,7 +57,7 @@ test('the pre-join preview shows the camera live after the allow-device steps', 
 
 test('a refused camera permission shows the permissions-denied error, and joining still works', async ({ baseURL }) => {
   // Without the fake UI, a headless browser refuses the camera and microphone prompt.
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await openPrejoinPreview(page);
