@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalWishlist } from './wishlist';
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-    clear: () => map.clear(),
-    key: () => null,
-    get length() {
-      return map.size;
-    },
-  };
-}
+import { memoryStorage } from '@/testing/memory-storage';
 
 describe('local wishlist', () => {
   it('adds an id only once, removes and clears, and keeps the list in storage', () => {

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRecentlyViewedStore, RECENTLY_VIEWED_MAX } from './recently-viewed';
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-    clear: () => map.clear(),
-    key: () => null,
-    get length() {
-      return map.size;
-    },
-  };
-}
+import { memoryStorage } from '@/testing/memory-storage';
 
 describe('recently viewed', () => {
   it('keeps the newest first, without duplicates, at most 12, across reloads', () => {

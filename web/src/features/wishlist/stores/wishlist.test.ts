@@ -3,20 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createLocalWishlist } from '@/lib/shop/wishlist';
 import type { WishlistApi } from '../api/server-wishlist';
 import { createWishlistStore } from './wishlist';
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-    clear: () => map.clear(),
-    key: () => null,
-    get length() {
-      return map.size;
-    },
-  };
-}
+import { memoryStorage } from '@/testing/memory-storage';
 
 function apiError(status: number): ApiClientError<never> {
   return new ApiClientError({ status, url: '/store-api/customer/wishlist', _data: { errors: [] } } as never);
