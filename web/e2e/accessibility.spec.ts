@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible } from './shop';
+import { expectAccessible } from './axe';
 
 /** The main shop pages have no serious or critical accessibility violations (axe-core, WCAG 2 A/AA). */
 const pages = [

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, logIn, PASSWORD, registerCustomer, TEXTS, unique } from './shop';
+import { expectAccessible } from './axe';
+import { logIn, PASSWORD, registerCustomer, TEXTS, unique } from './shop';
 
 /**
  * The account extras on the embedded shop: orders with details, documents, cancel;

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, fillRegistration, PASSWORD, registerCustomer, TEXTS, unique, type Texts } from './shop';
+import { expectAccessible } from './axe';
+import { fillRegistration, PASSWORD, registerCustomer, TEXTS, unique, type Texts } from './shop';
 
 /**
  * The checkout journey on the embedded shop (CONTRACT.md demo data): browse, add to

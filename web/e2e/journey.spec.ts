@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { expectAccessible, fillRegistration, TEXTS, unique, type Texts } from './shop';
+import { expectAccessible } from './axe';
+import { fillRegistration, TEXTS, unique, type Texts } from './shop';
 
 /**
  * The whole shop from the home page to a placed order, in each language on desktop and

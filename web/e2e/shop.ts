@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** What the shop specs share: the texts of both languages, registration, login and the axe check. */
@@ -210,13 +209,4 @@ export async function logIn(page: Page, email: string, password: string, t: Text
   await page.getByLabel(t.email).fill(email);
   await page.getByLabel(t.password).fill(password);
   await page.getByRole('button', { name: t.logIn, exact: true }).click();
-}
-
-/** No serious or critical axe-core violations (WCAG 2 A/AA) on the page as it is. */
-export async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const severe = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')})`);
-  expect(severe).toEqual([]);
 }
