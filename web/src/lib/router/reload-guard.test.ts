@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { memoryStorage } from '@/testing/memory-storage';
 import { isChunkLoadError, mayReloadFor, RELOAD_GUARD_MS, withReloadGuard } from './reload-guard';
 
-function memoryStorage() {
-  const map = new Map<string, string>();
-  return { getItem: (key: string) => map.get(key) ?? null, setItem: (key: string, value: string) => void map.set(key, value) };
-}
 
 describe('mayReloadFor', () => {
   it('allows one reload per path within 10 s', () => {
