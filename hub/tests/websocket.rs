@@ -426,6 +426,64 @@ async fn the_internal_api_publishes_with_the_shared_secret_only() {
 }
 
 #[tokio::test]
+async fn an_attendee_profile_change_keeps_the_live_presence_and_cart_permission() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. }));
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.hello(None, None).await;
+    assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. }));
+    let attendee = "c1".repeat(16);
+    let http = reqwest::Client::new();
+    let grant = serde_json::json!({
+        "appointmentId": APPOINTMENT, "audience": {"to": "attendee", "attendeeId": attendee},
+        "event": {"kind": "cartPermissionChanged", "attendeeId": attendee, "permission": "granted"},
+    });
+    assert_eq!(http.post(format!("http://{addr}/internal/publish")).bearer_auth("test-secret").json(&grant).send().await.unwrap().status(), 200);
+    assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::CartPermissionChanged { .. }, .. }));
+
+    let url = format!("http://{addr}/internal/attendee-profile");
+    let profile = |body: serde_json::Value| http.post(&url).bearer_auth("test-secret").json(&body).send();
+    let renamed = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Ada", "videoUserId": "video-ada"})).await.unwrap();
+    assert_eq!(renamed.status(), 200);
+    let seq = renamed.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().expect("published");
+    match guide.recv().await {
+        ServerFrame::Event { seq: got, event: Event::AttendeeChanged { attendee: summary }, .. } => {
+            assert_eq!(got, seq);
+            assert_eq!(summary.attendee_id, attendee);
+            assert_eq!(summary.attendee_name.as_deref(), Some("Ada"));
+            assert_eq!(summary.video_user_id.as_deref(), Some("video-ada"));
+            assert_eq!(summary.connection, protocol::ConnectionState::Connected);
+            assert_eq!(summary.cart_permission, protocol::CartPermission::Granted);
+        }
+        other => panic!("expected the attendee change, got {other:?}"),
+    }
+    // `null` clears the video user id; an absent name stays.
+    let cleared = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "videoUserId": null})).await.unwrap();
+    assert!(cleared.json::<serde_json::Value>().await.unwrap()["seq"].is_u64());
+    let state = internal_state(&addr, "").await;
+    let entry = &state["stateForGuides"]["clients"][&attendee];
+    assert_eq!((entry["attendeeName"].as_str(), entry["videoUserId"].is_null(), entry["cartPermission"].as_str()), (Some("Ada"), true, Some("granted")), "{state}");
+
+    // Nothing changes, or no one to change: nothing is published.
+    let same = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Ada"})).await.unwrap();
+    assert_eq!(same.json::<serde_json::Value>().await.unwrap()["seq"], serde_json::Value::Null);
+    let unknown = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": "f".repeat(32), "attendeeName": "Bob"})).await.unwrap();
+    assert_eq!(unknown.json::<serde_json::Value>().await.unwrap()["seq"], serde_json::Value::Null);
+
+    // Refusals change nothing.
+    let bad_id = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": "../x", "attendeeName": "Eve"})).await.unwrap();
+    assert_eq!(bad_id.status(), 400);
+    let bad_type = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": 5})).await.unwrap();
+    assert_eq!(bad_type.status(), 400);
+    let no_secret = http.post(&url).json(&serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Eve"})).send().await.unwrap();
+    assert_eq!(no_secret.status(), 401);
+    let state = internal_state(&addr, "").await;
+    assert_eq!(state["stateForGuides"]["clients"][&attendee]["attendeeName"], "Ada");
+}
+
+#[tokio::test]
 async fn metrics_count_connections_frames_and_fan_out_latency() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;

@@ -667,11 +667,46 @@ impl Room {
             }
         }
     }
+
+    /// Merges a new name or video user id into the participant's live entry and tells
+    /// the guides; `None` when the attendee is not in the live list (never connected)
+    /// or nothing changed. The entry is read and changed under the room lock, so
+    /// presence and cart permission stay as they are now.
+    pub async fn update_profile(&self, attendee_id: &str, name: Option<String>, video_user_id: Option<Option<String>>) -> Result<Option<u64>, StoreError> {
+        match &self.backend {
+            Backend::Local(_) => {
+                let mut inner = self.lock();
+                let Some(attendee) = inner.profile_change(attendee_id, name, video_user_id) else { return Ok(None) };
+                let (seq, due) = self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
+                drop(inner);
+                self.write_local_snapshot(due);
+                Ok(Some(seq))
+            }
+            Backend::Cluster(cluster) => {
+                let change = self.lock().profile_change(attendee_id, name, video_user_id);
+                let Some(attendee) = change else { return Ok(None) };
+                let keep = self.stream_length();
+                Ok(Some(cluster.publish(&self.appointment_id, Audience::Guides, Event::AttendeeChanged { attendee }, keep).await?))
+            }
+        }
+    }
 }
 
 impl Inner {
     /// Counts this replica's connections of an attendee and returns the attendee's new
     /// summary when their connection state changes.
+    /// The participant's entry with a new name or video user id, when it exists and changes.
+    fn profile_change(&self, attendee_id: &str, name: Option<String>, video_user_id: Option<Option<String>>) -> Option<AttendeeSummary> {
+        let mut attendee = AttendeeSummary::clone(self.participants.get(attendee_id)?);
+        if let Some(name) = name {
+            attendee.attendee_name = Some(name);
+        }
+        if let Some(video) = video_user_id {
+            attendee.video_user_id = video;
+        }
+        (attendee != **self.participants.get(attendee_id)?).then_some(attendee)
+    }
+
     fn presence_change(&mut self, claims: &HubClaims, connected: bool) -> Option<AttendeeSummary> {
         let count = self.connections.entry(claims.sub.clone()).or_default();
         if connected {

@@ -5,8 +5,7 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use protocol::frame::Event;
-use protocol::internal::Audience;
+use protocol::internal::AttendeeProfileRequest;
 use rusqlite::params;
 use serde_json::{json, Map, Value};
 
@@ -91,25 +90,12 @@ pub async fn update(_: SalesChannel, ContextToken(token): ContextToken, State(ap
     Ok(Json(json!({ "data": data, "apiAlias": "dsr.appointment.update-attendee" })))
 }
 
-/// Tells the guides the attendee's new name (the hub keeps the participant list); the
+/// Tells the guides the attendee's new name (the hub merges it into its participant
+/// list; attendees who never connected appear with their stored name when they do). The
 /// change is stored already, so a hub that is down only delays the live view.
 async fn publish_changed(app: &App, attendee: &Attendee, name: Option<String>, video_user_id: Option<Option<String>>) {
-    let state = match app.hub.state(&attendee.appointment_id).await {
-        Ok(state) => state,
-        Err(error) => return tracing::warn!(%error, "could not read the live state for an attendee change"),
-    };
-    let Some(guides) = state.state_for_guides else { return };
-    let summary = guides.clients.get(&attendee.id).or_else(|| guides.inactive_clients.get(&attendee.id)).or_else(|| guides.guides.get(&attendee.id));
-    // Attendees who never connected are not in the live list yet; they appear with
-    // their stored name when they do.
-    let Some(mut summary) = summary.cloned() else { return };
-    if let Some(name) = name {
-        summary.attendee_name = Some(name);
-    }
-    if let Some(video) = video_user_id {
-        summary.video_user_id = video;
-    }
-    if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Guides, Event::AttendeeChanged { attendee: summary }).await {
+    let request = AttendeeProfileRequest { appointment_id: attendee.appointment_id.clone(), attendee_id: attendee.id.clone(), attendee_name: name, video_user_id };
+    if let Err(error) = app.hub.update_attendee_profile(&request).await {
         tracing::warn!(%error, "could not publish an attendee change");
     }
 }

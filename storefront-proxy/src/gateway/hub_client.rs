@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 use protocol::frame::Event;
-use protocol::internal::{Audience, PublishRequest, PublishResponse};
+use protocol::internal::{AttendeeProfileRequest, AttendeeProfileResponse, Audience, PublishRequest, PublishResponse};
 use protocol::state::Snapshot;
 
 #[derive(Debug, thiserror::Error)]
@@ -115,6 +115,14 @@ impl HubClient {
                 tracing::warn!(%error, appointment = %request.appointment_id, event = ?request.event, "could not publish a queued event");
             }
         }
+    }
+
+    /// Tells the hub an attendee's new name or video user id (`None`: unchanged); the hub
+    /// merges it into the live participant list. Returns the published sequence number,
+    /// `None` when the attendee is not live yet or nothing changed.
+    pub async fn update_attendee_profile(&self, request: &AttendeeProfileRequest) -> Result<Option<u64>, HubError> {
+        let response = self.http.post(format!("{}/internal/attendee-profile", self.base)).bearer_auth(&self.secret).json(request).send().await?;
+        Ok(Self::check(response).await?.json::<AttendeeProfileResponse>().await?.seq)
     }
 
     /// The live state as a guide sees it (with every participant).
