@@ -12,8 +12,11 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
+mod common;
+
+use common::KEY;
+
 const SECRET: &str = "foundation-test-secret";
-const KEY: &str = "SWSCSALESROOMDEMO000000000";
 
 struct Servers {
     base: String,
@@ -42,25 +45,7 @@ async fn start_hub(data_dir: &Path) -> u16 {
 
 async fn start(data_dir: &Path) -> Servers {
     let hub_port = start_hub(data_dir).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://127.0.0.1:{port}");
-    let config = storefront_proxy::Config {
-        bind: [127, 0, 0, 1].into(),
-        port,
-        hub_port,
-        hub_url: None,
-        public_hub_url: None,
-        hub_secret: Some(SECRET.into()),
-        data_dir: data_dir.to_path_buf(),
-        shop_endpoint: Some(base.clone()),
-        shop_access_token: Some(KEY.into()),
-        upstream_url: None,
-        livekit_url: None,
-        web_dist: data_dir.join("no-web-build"),
-    };
-    let app = storefront_proxy::App::open(config).await.unwrap();
-    tokio::spawn(async move { axum::serve(listener, app.router()).await });
+    let base = common::serve(data_dir, hub_port, SECRET).await;
     Servers { base, http: reqwest::Client::new() }
 }
 
