@@ -26,6 +26,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0009_catalog_speed.sql")),
         M::up(include_str!("storage/0010_cross_selling.sql")),
         M::up(include_str!("storage/0011_catalog_version_ignores_stock.sql")),
+        M::up(include_str!("storage/0012_aggregation_entities.sql")),
     ])
 }
 

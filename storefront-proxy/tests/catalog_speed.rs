@@ -150,6 +150,61 @@ async fn kept_aggregations_follow_product_changes() {
     assert!(aggregation(&gone, "price")["max"].as_f64().unwrap() < 5000.0);
 }
 
+#[tokio::test]
+async fn kept_aggregation_entities_follow_manufacturer_and_property_renames() {
+    let shop = start().await;
+    let shoes = shop.seo("Shoes/").await;
+    let path = format!("/product-listing/{shoes}");
+    let (status, before) = shop.post(&path, json!({"limit": 1})).await;
+    assert_eq!(status, 200, "{before}");
+    let manufacturer = aggregation(&before, "manufacturer")["entities"][0]["id"].as_str().unwrap().to_owned();
+    let option = option_ids(&before)[0].clone();
+    // Asked again: the same entities (kept).
+    let (_, again) = shop.post(&path, json!({"limit": 1})).await;
+    assert_eq!(again["aggregations"], before["aggregations"]);
+
+    let db = db_of(&shop);
+    let (renamed_manufacturer, renamed_option) = (manufacturer.clone(), option.clone());
+    db.call(move |conn| {
+        conn.execute("UPDATE product_manufacturer_translation SET name = 'Aaa Renamed Maker' WHERE product_manufacturer_id = ?1", [&renamed_manufacturer])?;
+        Ok(conn.execute("UPDATE property_group_option_translation SET name = 'Renamed option' WHERE property_group_option_id = ?1", [&renamed_option])?)
+    })
+    .await
+    .unwrap();
+    let (_, after) = shop.post(&path, json!({"limit": 1})).await;
+    let first = &aggregation(&after, "manufacturer")["entities"][0];
+    assert_eq!((first["id"].as_str(), first["name"].as_str()), (Some(manufacturer.as_str()), Some("Aaa Renamed Maker")), "sorted by the new name");
+    let names: Vec<&str> = aggregation(&after, "properties")["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["options"].as_array().unwrap())
+        .filter(|o| o["id"] == option.as_str())
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    assert_eq!(names, ["Renamed option"]);
+}
+
+#[tokio::test]
+async fn a_renamed_product_is_found_by_its_new_name() {
+    let shop = start().await;
+    let (_, before) = shop.post("/search", json!({"search": "Zebrawood"})).await;
+    assert_eq!(before["total"], 0, "{before}");
+    let db = db_of(&shop);
+    db.call(|conn| {
+        Ok(conn.execute(
+            "UPDATE product_translation SET name = 'Zebrawood shoe' WHERE product_id = (SELECT id FROM product WHERE product_number = 'SR10020')",
+            [],
+        )?)
+    })
+    .await
+    .unwrap();
+    let (status, after) = shop.post("/search", json!({"search": "Zebrawood"})).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["total"], 1, "{after}");
+    assert_eq!(after["elements"][0]["productNumber"], "SR10020");
+}
+
 /// The same request with an always-true criteria filter, which the in-memory listing
 /// index does not take: the general SQL path answers it.
 fn general(body: &Value) -> Value {

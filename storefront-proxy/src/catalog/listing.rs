@@ -291,6 +291,11 @@ struct BaseFacts {
     stats: Stats,
     manufacturers: Vec<String>,
     options: Vec<String>,
+    /// The manufacturer aggregation's entities, by name, once a listing asked for them,
+    /// with the base URL their logos' URLs were made with.
+    manufacturer_entities: Mutex<Option<(String, Arc<Vec<Value>>)>>,
+    /// The properties aggregation's filterable groups with their options, once asked for.
+    property_groups: Mutex<Option<Arc<Vec<Value>>>>,
 }
 
 /// Price min, max, avg, sum; rating max; shipping-free max.
@@ -339,7 +344,7 @@ fn base_facts(conn: &Connection, selection: &Selection, chain: &translation::Lan
     options.append(&from);
     options.push(")");
     let options = options.query_map(conn, |r| r.get::<_, String>(0))?;
-    let facts = Arc::new(BaseFacts { stats, manufacturers, options });
+    let facts = Arc::new(BaseFacts { stats, manufacturers, options, manufacturer_entities: Mutex::default(), property_groups: Mutex::default() });
     let mut cache = BASE_FACTS.lock().unwrap_or_else(|p| p.into_inner());
     if cache.len() >= BASE_FACTS_KEPT {
         cache.clear();
@@ -362,18 +367,53 @@ fn aggregations(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, 
         result.insert("shipping-free".into(), json!({ "max": shipping_free.unwrap_or(0), "apiAlias": "shipping-free_aggregation" }));
     }
     if enabled(request, "manufacturer") {
-        let mut manufacturers: Vec<Value> = product::load_manufacturers(conn, ctx, &facts.manufacturers)?.into_values().collect();
-        manufacturers.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-        result.insert("manufacturer".into(), json!({ "entities": manufacturers, "apiAlias": "manufacturer_aggregation" }));
+        let manufacturers = manufacturer_entities(conn, ctx, &facts)?;
+        result.insert("manufacturer".into(), entities_aggregation(&manufacturers, "manufacturer_aggregation"));
     }
     if enabled(request, "properties") {
-        let groups: Vec<Value> = property::groups_with_options(conn, &ctx.languages, &facts.options)?
-            .into_iter()
-            .filter(|g| g["filterable"].as_bool().unwrap_or(false))
-            .collect();
-        result.insert("properties".into(), json!({ "entities": groups, "apiAlias": "properties_aggregation" }));
+        let groups = property_groups(conn, ctx, &facts)?;
+        result.insert("properties".into(), entities_aggregation(&groups, "properties_aggregation"));
     }
     Ok(Value::Object(result))
+}
+
+/// `{entities, apiAlias}` with a copy of the kept entities (built directly: `json!`
+/// would copy them once more through serde).
+fn entities_aggregation(entities: &[Value], alias: &str) -> Value {
+    let mut aggregation = Map::new();
+    aggregation.insert("entities".into(), Value::Array(entities.to_vec()));
+    aggregation.insert("apiAlias".into(), alias.into());
+    Value::Object(aggregation)
+}
+
+/// The base's manufacturers as entities, sorted by name; read once per base, catalogue
+/// version and base URL.
+fn manufacturer_entities(conn: &Connection, ctx: &ShopContext, facts: &BaseFacts) -> rusqlite::Result<Arc<Vec<Value>>> {
+    if let Some((base_url, kept)) = &*facts.manufacturer_entities.lock().unwrap_or_else(|p| p.into_inner()) {
+        if *base_url == ctx.base_url {
+            return Ok(kept.clone());
+        }
+    }
+    let mut manufacturers: Vec<Value> = product::load_manufacturers(conn, ctx, &facts.manufacturers)?.into_values().collect();
+    manufacturers.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    let manufacturers = Arc::new(manufacturers);
+    *facts.manufacturer_entities.lock().unwrap_or_else(|p| p.into_inner()) = Some((ctx.base_url.clone(), manufacturers.clone()));
+    Ok(manufacturers)
+}
+
+/// The base's filterable property groups with their options; read once per base and
+/// catalogue version.
+fn property_groups(conn: &Connection, ctx: &ShopContext, facts: &BaseFacts) -> rusqlite::Result<Arc<Vec<Value>>> {
+    if let Some(kept) = &*facts.property_groups.lock().unwrap_or_else(|p| p.into_inner()) {
+        return Ok(kept.clone());
+    }
+    let groups: Vec<Value> = property::groups_with_options(conn, &ctx.languages, &facts.options)?
+        .into_iter()
+        .filter(|g| g["filterable"].as_bool().unwrap_or(false))
+        .collect();
+    let groups = Arc::new(groups);
+    *facts.property_groups.lock().unwrap_or_else(|p| p.into_inner()) = Some(groups.clone());
+    Ok(groups)
 }
 
 /// The sortings offered, with translated labels, by priority.
