@@ -39,6 +39,8 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(status(guide)).toHaveText('Verbunden');
     await expect(guide.getByTestId('presentation-phase')).toHaveText('Nicht gestartet');
     await expect(guide.getByTestId('video-status')).toHaveText('Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.');
+    // The slide notes in the cockpit's language.
+    await expect(guide.getByRole('region', { name: 'Notizen zur Folie' })).toContainText('Begrüßen Sie alle und stellen Sie sich vor.');
     // At 1440 px every menu group of the toolbar fits one row, German labels included.
     const toolbar = guide.getByRole('toolbar', { name: 'Präsentationswerkzeuge' });
     await expect(toolbar.getByRole('group')).toHaveCount(7);

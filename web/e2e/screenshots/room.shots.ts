@@ -27,6 +27,14 @@ async function shot(page: Page, name: string) {
   await page.evaluate(() => document.fonts.ready);
   // No hover effect where the last click left the mouse.
   await page.mouse.move(0, 0);
+  // The pictures in view have loaded (lazy ones further down need not).
+  await page.waitForFunction(() =>
+    Array.from(document.images).every((image) => {
+      const box = image.getBoundingClientRect();
+      const inView = box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+      return !inView || (image.complete && image.naturalWidth > 0);
+    }),
+  );
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await page.screenshot({ path: path.join(OUT, `room-${name}.png`), animations: 'disabled' });
 }
@@ -102,6 +110,13 @@ test('room screenshots', async ({ browser }) => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
   }
+  // A second guide in German: the longer texts of the cockpit.
+  const germanGuide = await newPage(browser, 'desktop');
+  await germanGuide.goto('/de-DE/guide/demo/login');
+  await germanGuide.getByLabel('Benutzername').fill('admin');
+  await germanGuide.getByLabel('Passwort').fill('shopware');
+  await germanGuide.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(germanGuide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
   const guide = guides.desktop;
   await expect(guide.getByRole('region', { name: 'Participants' }).getByRole('listitem', { name: 'Ada Attendee' })).toBeVisible();
   await shot(guide, 'guide-not-started-desktop');
@@ -162,6 +177,8 @@ test('room screenshots', async ({ browser }) => {
   await expect(entry.getByTestId('attendee-cart-summary')).toBeVisible();
   await shot(guide, 'guide-running-desktop');
   await shot(guides.phone, 'guide-running-phone');
+  await expect(germanGuide.getByTestId('slide-position')).toHaveText(/^Folie 2 von/);
+  await shot(germanGuide, 'guide-running-desktop-de');
   await guides.phone.getByRole('button', { name: 'Participants', exact: true }).click();
   await expect(guides.phone.getByRole('region', { name: 'Participants' })).toBeVisible();
   await shot(guides.phone, 'guide-participants-phone');

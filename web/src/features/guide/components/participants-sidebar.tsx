@@ -265,9 +265,10 @@ function Participant({
             type="button"
             className="button button--small"
             disabled={attendee.connection === 'lost' || attendee.cartPermission === 'requested'}
+            aria-label={t('cockpit.requestCart', { name })}
             onClick={() => onRequestCart(attendee.attendeeId)}
           >
-            {t('cockpit.requestCart', { name })}
+            {t('cockpit.requestCartShort')}
           </button>
         )}
       </div>

@@ -251,6 +251,7 @@ export const de: Translations = {
       refused: 'Warenkorb: abgelehnt',
     },
     requestCart: '{{name}} um Zugriff auf den Warenkorb bitten',
+    requestCartShort: 'Warenkorb-Zugriff erbitten',
     statistics: 'Statistik',
     statisticsTitle: 'Statistik der Teilnehmenden',
     statTotal: 'Teilnehmende',

@@ -248,6 +248,7 @@ export const en = {
       refused: 'Cart: declined',
     },
     requestCart: 'Ask {{name}} for cart access',
+    requestCartShort: 'Ask for cart access',
     statistics: 'Statistics',
     statisticsTitle: 'Participant statistics',
     statTotal: 'Attendees',
