@@ -66,6 +66,17 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
   });
 
+  await test.step('im Vortrag ohne Video sagt die Bühne, dass der Guide spricht', async () => {
+    const views = guide.getByRole('radiogroup', { name: 'Ansicht' });
+    await views.getByRole('radio', { name: 'Vortrag' }).click();
+    await expect(guest.getByRole('heading', { name: 'Der Guide spricht zu Ihnen' })).toBeVisible();
+    await expect(guest.getByText('Ansicht: Nur der Guide')).toBeVisible();
+    await expect(guest.getByTestId('slide')).toHaveCount(0);
+    await views.getByRole('radio', { name: 'Inhalt' }).click();
+    await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
+    await expect(guest.getByTestId('speech-view')).toHaveCount(0);
+  });
+
   await test.step('der Gast liked ein Produkt und legt es in den Warenkorb', async () => {
     await guide.getByRole('button', { name: 'Hervorheben' }).click();
     const dialog = guide.getByRole('dialog', { name: 'Ein Produkt hervorheben' });

@@ -6,7 +6,8 @@ import { ownServers } from '../room';
  * The guide's cockpit and the attendee's view at desktop (1440×900) and phone (390×844)
  * sizes, in English and German: pre-join, waiting room, the cockpit before the start and
  * running (slide notes, participants with an attendee's likes and cart, statistics), the
- * attendee on a product slide, a sidebar, the cart and the product modal. Written to
+ * attendee on a product slide, a sidebar, the cart, the product modal and the speech view
+ * without video. Written to
  * docs/screenshots/room-*.png.
  */
 
@@ -182,6 +183,12 @@ test('room screenshots', async ({ browser }) => {
   await guides.phone.getByRole('button', { name: 'Participants', exact: true }).click();
   await expect(guides.phone.getByRole('region', { name: 'Participants' })).toBeVisible();
   await shot(guides.phone, 'guide-participants-phone');
+  // "Speech" without video: the attendee's stage says that the guide is talking.
+  await guide.getByRole('radio', { name: 'Speech' }).click();
+  await expect(ada.page.getByTestId('speech-view')).toBeVisible();
+  await shot(ada.page, 'attendee-speech-desktop');
+  await guide.getByRole('radio', { name: 'Content' }).click();
+  await expect(ada.page.getByTestId('slide')).toBeVisible();
   await guide.getByRole('button', { name: 'Statistics' }).click();
   await expect(guide.getByRole('dialog', { name: 'Participant statistics' })).toBeVisible();
   await shot(guide, 'guide-statistics-desktop');

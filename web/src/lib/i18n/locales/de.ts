@@ -83,6 +83,8 @@ export const de: Translations = {
       presentation: 'Präsentation',
       videoGrid: 'Videoraster',
     },
+    speechTitle: 'Der Guide spricht zu Ihnen',
+    speechText: 'Folien und Produkte erscheinen wieder, sobald der Guide sie zeigt.',
     broadcastActive: 'Der Übertragungsmodus ist an: Nur der Guide ist zu sehen.',
     cartRequestTitle: 'Zugriff auf Ihren Warenkorb',
     cartRequest: 'Der Guide bittet darum, Ihren Warenkorb zu sehen und zu bearbeiten, um Ihnen zu helfen.',

@@ -80,6 +80,8 @@ export const en = {
       presentation: 'Presentation',
       videoGrid: 'Video grid',
     },
+    speechTitle: 'The guide is talking to you',
+    speechText: 'Slides and products come back as soon as the guide shows them again.',
     broadcastActive: 'Broadcast mode is on: only the guide is on camera.',
     cartRequestTitle: 'Access to your cart',
     cartRequest: 'The guide asks to see and edit your cart so that they can help you.',
