@@ -192,4 +192,23 @@ test('room screenshots', async ({ browser }) => {
   await guide.getByRole('button', { name: 'Statistics' }).click();
   await expect(guide.getByRole('dialog', { name: 'Participant statistics' })).toBeVisible();
   await shot(guide, 'guide-statistics-desktop');
+  await guide.keyboard.press('Escape');
+
+  // The widgets and a new instant listing in the cockpit.
+  await guide.getByRole('button', { name: 'Widgets' }).click();
+  await shot(guide, 'guide-widgets-desktop');
+  await guide.getByRole('button', { name: 'Widgets' }).click();
+  await guide.getByRole('button', { name: 'New instant listing' }).click();
+  const editor = guide.locator('.listing-editor');
+  await expect(editor.getByRole('listitem').first()).toBeVisible();
+  await expect(editor.locator('.spinner')).toHaveCount(0);
+  await shot(guide, 'guide-listing-editor-desktop');
+
+  // The end, for everyone.
+  await guide.getByRole('button', { name: 'End presentation' }).click();
+  await guide.getByRole('dialog', { name: 'End the presentation?' }).getByRole('button', { name: 'End for everyone' }).click();
+  for (const attendee of attendees.filter(({ language }) => language === 'en')) {
+    await expect(attendee.page.getByRole('heading', { name: 'Thank you for joining' })).toBeVisible();
+    await shot(attendee.page, `attendee-ended-${attendee.size}`);
+  }
 });
