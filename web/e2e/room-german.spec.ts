@@ -39,6 +39,8 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(status(guide)).toHaveText('Verbunden');
     await expect(guide.getByTestId('presentation-phase')).toHaveText('Nicht gestartet');
     await expect(guide.getByTestId('video-status')).toHaveText('Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.');
+    // The slide notes in the cockpit's language.
+    await expect(guide.getByRole('region', { name: 'Notizen zur Folie' })).toContainText('Begrüßen Sie alle und stellen Sie sich vor.');
     // At 1440 px every menu group of the toolbar fits one row, German labels included.
     const toolbar = guide.getByRole('toolbar', { name: 'Präsentationswerkzeuge' });
     await expect(toolbar.getByRole('group')).toHaveCount(7);
@@ -62,6 +64,17 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(guest.getByTestId('slide-position')).toHaveText('Folie 2');
     await guide.getByRole('button', { name: 'Vorherige Folie' }).click();
     await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
+  });
+
+  await test.step('im Vortrag ohne Video sagt die Bühne, dass der Guide spricht', async () => {
+    const views = guide.getByRole('radiogroup', { name: 'Ansicht' });
+    await views.getByRole('radio', { name: 'Vortrag' }).click();
+    await expect(guest.getByRole('heading', { name: 'Der Guide spricht zu Ihnen' })).toBeVisible();
+    await expect(guest.getByText('Ansicht: Nur der Guide')).toBeVisible();
+    await expect(guest.getByTestId('slide')).toHaveCount(0);
+    await views.getByRole('radio', { name: 'Inhalt' }).click();
+    await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
+    await expect(guest.getByTestId('speech-view')).toHaveCount(0);
   });
 
   await test.step('der Gast liked ein Produkt und legt es in den Warenkorb', async () => {

@@ -161,6 +161,8 @@ test('the attendee sees each slide the guide shows, with its content, products, 
     await expect(cartWidget).toContainText(name);
     await expectAccessible(guide);
     await expect(cartWidget.getByTestId('widget-cart-total')).toContainText('All carts:');
-    await expect(guide.getByRole('article', { name: 'Attendee insights' })).toContainText('Ada Guest');
+    const insights = guide.getByRole('article', { name: 'Attendee insights' });
+    await expect(insights).toContainText('Ada Guest');
+    await expect(insights).toContainText('1 product · ');
   });
 });

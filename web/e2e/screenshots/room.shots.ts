@@ -1,51 +1,106 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startServers, type Servers } from '../global-setup';
+import { ownServers } from '../room';
 
 /*
  * The guide's cockpit and the attendee's view at desktop (1440×900) and phone (390×844)
- * sizes: waiting room, running presentation on a product slide, sidebars open, the
- * product modal. Written to docs/screenshots/room-*.png.
+ * sizes, in English and German: pre-join, waiting room, the cockpit before the start and
+ * running (slide notes, participants with an attendee's likes and cart, statistics), the
+ * attendee on a product slide, a sidebar, the cart, the product modal and the speech view
+ * without video. Written to
+ * docs/screenshots/room-*.png.
  */
 
 const OUT = path.resolve(import.meta.dirname, '../../../docs/screenshots');
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+type Size = keyof typeof SIZES;
 
-let servers: Servers;
+const { newPage: newRoomPage } = ownServers();
 
-test.use({ actionTimeout: 15_000 });
-
-test.beforeAll(async () => {
-  servers = await startServers();
-});
-
-test.afterAll(async () => {
-  await servers?.teardown();
-});
-
-async function newPage(browser: Browser, size: keyof typeof SIZES): Promise<Page> {
-  const context = await browser.newContext({ baseURL: servers.origin, viewport: SIZES[size], deviceScaleFactor: 1 });
-  return context.newPage();
+async function newPage(browser: Browser, size: Size): Promise<Page> {
+  const page = await newRoomPage(browser);
+  await page.setViewportSize(SIZES[size]);
+  return page;
 }
 
 async function shot(page: Page, name: string) {
-  // Fonts, images and the debounced layout settle first.
+  // Fonts, images settle first.
   await page.evaluate(() => document.fonts.ready);
+  // No hover effect where the last click left the mouse.
+  await page.mouse.move(0, 0);
+  // The pictures in view have loaded (lazy ones further down need not).
+  await page.waitForFunction(() =>
+    Array.from(document.images).every((image) => {
+      const box = image.getBoundingClientRect();
+      const inView = box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+      return !inView || (image.complete && image.naturalWidth > 0);
+    }),
+  );
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await page.screenshot({ path: path.join(OUT, `room-${name}.png`), animations: 'disabled' });
 }
 
+/** The texts an attendee's steps look for, per language. */
+const ATTENDEE_TEXTS = {
+  en: {
+    prefix: '',
+    name: 'Your name',
+    consent: /privacy policy/,
+    grant: 'Allow the guide to see and edit my cart',
+    join: 'Join',
+    waiting: 'The presentation will start soon',
+    likes: /^Likes/,
+    closeLikes: 'Close Likes',
+    cart: /^Cart/,
+    closeCart: 'Close Cart',
+    addToCart: 'Add to cart',
+    details: /^Details/,
+  },
+  de: {
+    prefix: '/de-DE',
+    name: 'Ihr Name',
+    consent: /Datenschutzerklärung/,
+    grant: 'Dem Guide erlauben, meinen Warenkorb zu sehen und zu bearbeiten',
+    join: 'Teilnehmen',
+    waiting: 'Die Präsentation beginnt gleich',
+    likes: /^Likes/,
+    closeLikes: 'Likes schließen',
+    cart: /^Warenkorb/,
+    closeCart: 'Warenkorb schließen',
+    addToCart: 'In den Warenkorb',
+    details: /^Details/,
+  },
+} as const;
+
+interface Attendee {
+  page: Page;
+  size: Size;
+  language: keyof typeof ATTENDEE_TEXTS;
+  name: string;
+}
+
 test('room screenshots', async ({ browser }) => {
-  test.setTimeout(300_000);
-  const attendees = { desktop: await newPage(browser, 'desktop'), phone: await newPage(browser, 'phone') };
-  for (const [size, page] of Object.entries(attendees)) {
-    await page.goto('/presentation/demo/prejoin');
-    await shot(page, `prejoin-${size}`);
-    await page.getByLabel('Your name').fill(size === 'desktop' ? 'Ada Attendee' : 'Pia Phone');
-    await page.getByLabel(/privacy policy/).check();
-    await page.getByRole('button', { name: 'Join' }).click();
-    await expect(page.getByRole('heading', { name: 'The presentation will start soon' })).toBeVisible();
-    await shot(page, `waiting-${size}`);
+  test.setTimeout(600_000);
+  const ada: Attendee = { page: await newPage(browser, 'desktop'), size: 'desktop', language: 'en', name: 'Ada Attendee' };
+  const attendees: Attendee[] = [
+    ada,
+    { page: await newPage(browser, 'phone'), size: 'phone', language: 'en', name: 'Pia Phone' },
+    { page: await newPage(browser, 'desktop'), size: 'desktop', language: 'de', name: 'Greta Gast' },
+    { page: await newPage(browser, 'phone'), size: 'phone', language: 'de', name: 'Jonas Handy' },
+  ];
+  const suffix = ({ size, language }: Attendee) => `${size}${language === 'de' ? '-de' : ''}`;
+  for (const attendee of attendees) {
+    const { page } = attendee;
+    const texts = ATTENDEE_TEXTS[attendee.language];
+    await page.goto(`${texts.prefix}/presentation/demo/prejoin`);
+    await page.getByLabel(texts.name).fill(attendee.name);
+    await page.getByLabel(texts.consent).check();
+    // Ada lets the guide see her cart, so the cockpit can show it.
+    if (attendee === ada) await page.getByLabel(texts.grant).check();
+    await shot(page, `prejoin-${suffix(attendee)}`);
+    await page.getByRole('button', { name: texts.join, exact: true }).click();
+    await expect(page.getByRole('heading', { name: texts.waiting })).toBeVisible();
+    await shot(page, `waiting-${suffix(attendee)}`);
   }
 
   const guides = { desktop: await newPage(browser, 'desktop'), phone: await newPage(browser, 'phone') };
@@ -56,14 +111,32 @@ test('room screenshots', async ({ browser }) => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
   }
+  // A second guide in German: the longer texts of the cockpit.
+  const germanGuide = await newPage(browser, 'desktop');
+  await germanGuide.goto('/de-DE/guide/demo/login');
+  await germanGuide.getByLabel('Benutzername').fill('admin');
+  await germanGuide.getByLabel('Passwort').fill('shopware');
+  await germanGuide.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(germanGuide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
   const guide = guides.desktop;
+  await expect(guide.getByRole('region', { name: 'Participants' }).getByRole('listitem', { name: 'Ada Attendee' })).toBeVisible();
   await shot(guide, 'guide-not-started-desktop');
+  await shot(guides.phone, 'guide-not-started-phone');
   await guide.getByRole('button', { name: 'Start presentation' }).click();
   await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
-  for (const page of Object.values(attendees)) await expect(page.getByTestId('slide-position')).toHaveText('Slide 1');
+  for (const { page } of attendees) await expect(page.getByTestId('slide')).toHaveAttribute('data-slide-index', '1');
+
+  // The notes of the first slide, on the phone in the slides panel.
+  const notes = guide.getByRole('region', { name: 'Slide notes' });
+  await expect(notes).toContainText('Welcome everyone');
+  await shot(guide, 'guide-notes-desktop');
+  await guides.phone.getByRole('button', { name: 'Slides', exact: true }).click();
+  await expect(guides.phone.getByRole('region', { name: 'Slide notes' })).toContainText('Welcome everyone');
+  await shot(guides.phone, 'guide-notes-phone');
+  await guides.phone.getByRole('button', { name: 'Slides', exact: true }).click();
 
   // To the first slide with products.
-  const slide = attendees.desktop.getByTestId('slide');
+  const slide = ada.page.getByTestId('slide');
   const thumbs = guide.locator('.slide-navigator').getByRole('button', { name: /^Slide \d+: / });
   const count = await thumbs.count();
   for (let index = 0; index < count; index += 1) {
@@ -72,24 +145,70 @@ test('room screenshots', async ({ browser }) => {
     await expect(slide).toHaveAttribute('aria-busy', 'false');
     if ((await slide.getByTestId('room-product').count()) > 0) break;
   }
-  for (const [size, page] of Object.entries(attendees)) {
-    await expect(page.getByTestId('room-product').first()).toBeVisible();
-    await shot(page, `attendee-slide-${size}`);
+  for (const attendee of attendees) {
+    await expect(attendee.page.getByTestId('room-product').first()).toBeVisible();
+    await shot(attendee.page, `attendee-slide-${suffix(attendee)}`);
   }
-  await guide.getByRole('region', { name: 'Participants' }).getByRole('listitem').first().getByRole('button').first().click();
-  await shot(guide, 'guide-running-desktop');
-  await shot(guides.phone, 'guide-running-phone');
 
-  for (const [size, page] of Object.entries(attendees)) {
+  for (const attendee of attendees.filter(({ language }) => language === 'en')) {
+    const { page, size } = attendee;
+    const texts = ATTENDEE_TEXTS.en;
     // The second product: the first of the demo slide is sold out.
     const product = page.getByTestId('room-product').nth(1);
     await product.getByRole('button', { name: /^Like / }).first().click();
-    await page.getByRole('button', { name: /^Likes/ }).click();
+    await page.getByRole('button', { name: texts.likes }).click();
     await shot(page, `attendee-sidebar-${size}`);
-    await page.getByRole('button', { name: 'Close Likes' }).click();
-    await product.getByRole('button', { name: /^Details/ }).first().click();
-    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.getByRole('button', { name: texts.closeLikes }).click();
+    await product.getByRole('button', { name: texts.details }).first().click();
+    const modal = page.getByRole('dialog');
+    await expect(modal).toBeVisible();
     await shot(page, `attendee-product-modal-${size}`);
+    await modal.getByRole('button', { name: texts.addToCart }).click();
+    await expect(page.getByTestId('count-cart')).toHaveText('1');
     await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: texts.cart }).click();
+    await expect(page.getByRole('region', { name: 'Cart', exact: true }).getByRole('listitem')).toHaveCount(1);
+    await shot(page, `attendee-cart-${size}`);
+    await page.getByRole('button', { name: texts.closeCart }).click();
+  }
+
+  // The cockpit with Ada's likes and cart open, then the statistics.
+  const entry = guide.getByRole('region', { name: 'Participants' }).getByRole('listitem', { name: ada.name });
+  await entry.getByRole('button', { name: `Likes and cart of ${ada.name}` }).click();
+  await expect(entry.getByTestId('attendee-cart-summary')).toBeVisible();
+  await shot(guide, 'guide-running-desktop');
+  await shot(guides.phone, 'guide-running-phone');
+  await expect(germanGuide.getByTestId('slide-position')).toHaveText(/^Folie 2 von/);
+  await shot(germanGuide, 'guide-running-desktop-de');
+  await guides.phone.getByRole('button', { name: 'Participants', exact: true }).click();
+  await expect(guides.phone.getByRole('region', { name: 'Participants' })).toBeVisible();
+  await shot(guides.phone, 'guide-participants-phone');
+  // "Speech" without video: the attendee's stage says that the guide is talking.
+  await guide.getByRole('radio', { name: 'Speech' }).click();
+  await expect(ada.page.getByTestId('speech-view')).toBeVisible();
+  await shot(ada.page, 'attendee-speech-desktop');
+  await guide.getByRole('radio', { name: 'Content' }).click();
+  await expect(ada.page.getByTestId('slide')).toBeVisible();
+  await guide.getByRole('button', { name: 'Statistics' }).click();
+  await expect(guide.getByRole('dialog', { name: 'Participant statistics' })).toBeVisible();
+  await shot(guide, 'guide-statistics-desktop');
+  await guide.keyboard.press('Escape');
+
+  // The widgets and a new instant listing in the cockpit.
+  await guide.getByRole('button', { name: 'Widgets' }).click();
+  await shot(guide, 'guide-widgets-desktop');
+  await guide.getByRole('button', { name: 'Widgets' }).click();
+  await guide.getByRole('button', { name: 'New instant listing' }).click();
+  const editor = guide.locator('.listing-editor');
+  await expect(editor.getByRole('listitem').first()).toBeVisible();
+  await expect(editor.locator('.spinner')).toHaveCount(0);
+  await shot(guide, 'guide-listing-editor-desktop');
+
+  // The end, for everyone.
+  await guide.getByRole('button', { name: 'End presentation' }).click();
+  await guide.getByRole('dialog', { name: 'End the presentation?' }).getByRole('button', { name: 'End for everyone' }).click();
+  for (const attendee of attendees.filter(({ language }) => language === 'en')) {
+    await expect(attendee.page.getByRole('heading', { name: 'Thank you for joining' })).toBeVisible();
+    await shot(attendee.page, `attendee-ended-${attendee.size}`);
   }
 });

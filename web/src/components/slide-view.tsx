@@ -22,17 +22,24 @@ interface Shown {
  * The slide everyone is on: its position, its name and its content (the CMS section of
  * the slide endpoint). While the next slide loads the previous one stays, so a switch
  * never flickers; loaded slides come from the cache.
+ *
+ * Section names are the shop's own labels, in one language: only the guide sees them as
+ * titles. An instant listing's name, which the guide gives it for everyone, shows to all.
+ * The page's name is not repeated here: the guide's slide list groups the slides by page.
  */
 export function SlideView({
   position,
   slide,
   cache,
   tools,
+  sectionNames = false,
 }: {
   position: string;
   slide: Slide | undefined;
   cache?: SlideCache;
   tools?: RoomSlideTools;
+  /** Whether a slide's section name shows as its title (the guide's view). */
+  sectionNames?: boolean;
 }) {
   const { t } = useTranslation();
   const key = slide ? { pageId: slide.groupId, sectionId: slide.sectionId } : null;
@@ -60,7 +67,7 @@ export function SlideView({
   const current: Shown | null = cached && slide ? { slide, position, data: cached, failed: false } : shown;
   const loading = !!slide && !!cache && !cached && (current?.slide !== slide);
   const visible = cache ? current : slide ? { slide, position, data: null, failed: false } : null;
-  const title = (visible && slideTitle(visible.slide)) || t('slides.untitled');
+  const title = visible && (sectionNames || visible.slide.isInstantListing) ? slideTitle(visible.slide) || t('slides.untitled') : null;
 
   return (
     <article
@@ -75,8 +82,7 @@ export function SlideView({
         <p className="slide__position" data-testid="slide-position">
           {visible?.position ?? position}
         </p>
-        <h2 className="slide__title">{title}</h2>
-        {visible?.slide.groupName && visible.slide.groupName !== title && <p className="slide__group">{visible.slide.groupName}</p>}
+        {title && <h2 className="slide__title">{title}</h2>}
         {loading && <span className="slide__loading" aria-hidden="true" />}
       </header>
       {visible?.failed && (

@@ -2,13 +2,15 @@ import type { Schemas } from '@shopware/api-client/store-api-types';
 import type { RuntimeConfig } from '@/config/runtime';
 import type { Event, StateForAll } from '@/protocol/generated';
 import { roomStoreClient } from '@/components/room/product-summaries';
-import { createStoreClient } from './shop';
 
 export type Slide = Schemas['PresentationStructure']['navigation'][number];
 
-/** The slides of the appointment the context token belongs to, in order. */
+/**
+ * The slides of the appointment the context token belongs to, in order; names and the
+ * guide's notes in the page's shop language.
+ */
 export async function getSlides(config: RuntimeConfig, contextToken: string): Promise<Slide[]> {
-  const { data } = await createStoreClient(config, contextToken).invoke(
+  const { data } = await roomStoreClient(config, contextToken).invoke(
     'getPresentationStructure get /dsr/appointment/presentation',
   );
   return [...data.navigation].sort((a, b) => a.index - b.index);

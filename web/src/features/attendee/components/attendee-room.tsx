@@ -223,6 +223,16 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         {viewMode !== 'onlyYou' && (
           <SlideView position={t('slides.position', { number })} slide={current} cache={slideCache} tools={slideTools} />
         )}
+        {/* Only the guide, and no video to show them: say so instead of an empty stage. */}
+        {viewMode === 'onlyYou' && !video && (
+          <section className="slide slide--speech" data-testid="speech-view" aria-labelledby="speech-view-title">
+            <p className="slide__position">{t('room.viewModes.onlyYou')}</p>
+            <h2 className="slide__title" id="speech-view-title">
+              {t('room.speechTitle')}
+            </h2>
+            <p className="slide__text">{t('room.speechText')}</p>
+          </section>
+        )}
         {all.currentDynamicPage && (
           <div className="dynamic-page-frame">
             <p className="video-note">

@@ -451,7 +451,19 @@ export function GuideStage({
       header={header}
       toolbar={toolbar}
       left={
-        leftSidebar ? <SlideNavigator slides={slides} current={number} thumbnails={thumbnails} disabled={!canAct || switching} onSelect={switchTo} /> : undefined
+        leftSidebar ? (
+          <SlideNavigator
+            slides={slides}
+            current={number}
+            thumbnails={thumbnails}
+            disabled={!canAct || switching}
+            onSelect={(slide) => {
+              void switchTo(slide);
+              // On smaller screens the slides are a sheet over the stage: it closes to show the slide.
+              if (!isLargeScreen(window.innerWidth)) cockpit.getState().toggleLeft();
+            }}
+          />
+        ) : undefined
       }
       right={
         rightSidebar ? (
@@ -474,7 +486,7 @@ export function GuideStage({
         {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
-        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={slideCache} tools={slideTools} />
+        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={slideCache} tools={slideTools} sectionNames />
         {all?.currentDynamicPage?.productId && <DynamicProductPage productId={all.currentDynamicPage.productId} tools={slideTools} />}
         {all?.currentGuideProductId && (
           <HighlightedProduct

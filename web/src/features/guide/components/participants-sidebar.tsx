@@ -19,9 +19,10 @@ function Statistics({ client, insights, contextToken }: { client: RealtimeClient
   const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
   const { likes, carts } = useStore(insights);
   const stats = participantStatistics(guides);
-  const byStatus = statusCounts(participantsOf(guides));
+  const participants = participantsOf(guides);
+  const byStatus = statusCounts(participants);
   const liked = likesPerProduct(likes).slice(0, 10);
-  const totals = cartTotals(carts);
+  const totals = cartTotals(carts, participants);
   const { summaries } = useProductSummaries(
     liked.map((entry) => entry.productId),
     contextToken,
@@ -264,9 +265,10 @@ function Participant({
             type="button"
             className="button button--small"
             disabled={attendee.connection === 'lost' || attendee.cartPermission === 'requested'}
+            aria-label={t('cockpit.requestCart', { name })}
             onClick={() => onRequestCart(attendee.attendeeId)}
           >
-            {t('cockpit.requestCart', { name })}
+            {t('cockpit.requestCartShort')}
           </button>
         )}
       </div>

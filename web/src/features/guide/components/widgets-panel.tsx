@@ -58,7 +58,7 @@ export function WidgetsPanel({ widgets, guides }: { widgets: StoreApi<WidgetsSta
             {attendees.map((entry) => (
               <li key={entry.id} className="widget__row">
                 <span className="widget__label">{nameOf(entry.id ?? '')}</span>
-                <span>{t('widgets.insightsRow', { products: entry.productCount ?? 0, total: formatPrice(entry.cartSum) })}</span>
+                <span>{t('widgets.insightsRow', { count: entry.productCount ?? 0, total: formatPrice(entry.cartSum) })}</span>
               </li>
             ))}
           </ul>

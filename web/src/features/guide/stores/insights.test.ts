@@ -160,14 +160,24 @@ describe('statistics', () => {
     expect(likesPerProduct({})).toEqual([]);
   });
 
-  it('adds up the carts the guide can see', () => {
-    expect(
-      cartTotals({
-        [A]: { status: 'ready', lineItemCount: 2, totalPrice: 40, lineItems: null },
-        [B]: { status: 'loading', lineItemCount: 1, totalPrice: 9.5, lineItems: null },
-        c: { status: 'failed', lineItemCount: 7, totalPrice: 700, lineItems: null },
-      }),
-    ).toEqual({ carts: 2, items: 3, total: 49.5 });
+  it('adds up the carts the guide can see: only those with cart access', () => {
+    const carts = {
+      [A]: { status: 'ready', lineItemCount: 2, totalPrice: 40, lineItems: null },
+      [B]: { status: 'loading', lineItemCount: 1, totalPrice: 9.5, lineItems: null },
+      c: { status: 'failed', lineItemCount: 7, totalPrice: 700, lineItems: null },
+      d: { status: 'ready', lineItemCount: 5, totalPrice: 500, lineItems: null },
+    } as const;
+    const granted = { cartPermission: 'granted' } as const;
+    const attendees = [
+      makeAttendee(A, granted),
+      makeAttendee(B, granted),
+      makeAttendee('c', granted),
+      // The hub reports this cart's size, but its attendee has not granted access.
+      makeAttendee('d', { cartPermission: 'requested' }),
+      makeAttendee('e', granted),
+    ];
+    expect(cartTotals(carts, attendees)).toEqual({ carts: 2, items: 3, total: 49.5 });
+    expect(cartTotals(carts, [])).toEqual({ carts: 0, items: 0, total: 0 });
   });
 
   it('counts attendees by status', () => {

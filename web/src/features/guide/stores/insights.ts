@@ -179,9 +179,15 @@ export function likesPerProduct(likes: Record<string, string[]>): { productId: s
     .sort((a, b) => b.count - a.count || a.productId.localeCompare(b.productId));
 }
 
-/** The carts the guide can see, added up. */
-export function cartTotals(carts: Record<string, AttendeeCart>): { carts: number; items: number; total: number } {
-  const known = Object.values(carts).filter((cart) => cart.status !== 'failed');
+/**
+ * The carts the guide can see, added up: those of `attendees` who granted cart access (the
+ * hub tells guides every cart's size, but only a grant lets the guide look at it).
+ */
+export function cartTotals(carts: Record<string, AttendeeCart>, attendees: AttendeeSummary[]): { carts: number; items: number; total: number } {
+  const known = attendees
+    .filter((attendee) => attendee.cartPermission === 'granted')
+    .map((attendee) => carts[attendee.attendeeId])
+    .filter((cart): cart is AttendeeCart => cart !== undefined && cart.status !== 'failed');
   return {
     carts: known.length,
     items: known.reduce((sum, cart) => sum + cart.lineItemCount, 0),
