@@ -93,12 +93,12 @@ export function Reviews({ product }: { product: Product }) {
   );
 }
 
-/** A titled horizontal row of product cards. */
-export function ProductRow({ title, products }: { title: string; products: Product[] }) {
+/** A horizontal row of product cards, under a heading when `title` is given. */
+export function ProductRow({ title, products }: { title?: string; products: Product[] }) {
   if (products.length === 0) return null;
   return (
     <section className="product-row">
-      <h2 className="section-title">{title}</h2>
+      {title && <h2 className="section-title">{title}</h2>}
       <div className="product-row__track">
         {products.map((product) => (
           <ProductCard key={product.id} product={product} />
