@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import DOMPurify from 'dompurify';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -93,16 +93,46 @@ export function Reviews({ product }: { product: Product }) {
   );
 }
 
-/** A horizontal row of product cards, under a heading when `title` is given. */
+/** A horizontal row of product cards, under a heading when `title` is given; arrows scroll it when it is wider than the page. */
 export function ProductRow({ title, products }: { title?: string; products: Product[] }) {
+  const { t } = useTranslation();
+  const track = useRef<HTMLDivElement>(null);
+  const [ends, setEnds] = useState({ start: true, end: true });
+  useEffect(() => {
+    const element = track.current;
+    if (!element) return;
+    const update = () =>
+      setEnds({ start: element.scrollLeft <= 1, end: element.scrollLeft + element.clientWidth >= element.scrollWidth - 1 });
+    update();
+    element.addEventListener('scroll', update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(element);
+    return () => {
+      element.removeEventListener('scroll', update);
+      observer.disconnect();
+    };
+  }, [products.length]);
   if (products.length === 0) return null;
+  const scroll = (direction: 1 | -1) => track.current?.scrollBy({ left: direction * track.current.clientWidth, behavior: 'smooth' });
   return (
     <section className="product-row">
       {title && <h2 className="section-title">{title}</h2>}
-      <div className="product-row__track">
-        {products.map((product) => (
-          <ProductCard key={product.id} product={product} />
-        ))}
+      <div className="product-row__viewport">
+        <div className="product-row__track" ref={track}>
+          {products.map((product) => (
+            <ProductCard key={product.id} product={product} />
+          ))}
+        </div>
+        {!ends.start && (
+          <button type="button" className="cms-slider__nav cms-slider__nav--prev product-row__nav" aria-label={t('cms.sliderPrevious')} onClick={() => scroll(-1)}>
+            ‹
+          </button>
+        )}
+        {!ends.end && (
+          <button type="button" className="cms-slider__nav cms-slider__nav--next product-row__nav" aria-label={t('cms.sliderNext')} onClick={() => scroll(1)}>
+            ›
+          </button>
+        )}
       </div>
     </section>
   );
