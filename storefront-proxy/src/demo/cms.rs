@@ -204,7 +204,8 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             "text",
             "content",
             text("<h1>Spring inspiration</h1><p>Our ideas for the new season.</p>"),
-            text("<h1>Frühlingsinspiration</h1><p>Unsere Ideen für die neue Saison.</p>"),
+            // A soft hyphen: the long German word may break on a phone.
+            text("<h1>Frühlings&shy;inspiration</h1><p>Unsere Ideen für die neue Saison.</p>"),
         )],
     )?;
     block(
@@ -222,9 +223,17 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             text("<h2>Frische Ideen für den Frühling</h2><p>Leichte Kleidung, Outdoor-Ausrüstung und eine gute Tasse Kaffee.</p>"),
         )],
     )?;
-    let featured = demo.products.first().cloned().unwrap_or_default();
-    let product_box = json!({ "product": { "source": "static", "value": featured }, "boxLayout": { "source": "static", "value": "standard" } });
-    block(tx, demo, &body, 2, "product-three-column", "main", None, &[("product-box", "left", product_box.clone(), product_box)])?;
+    // What the text promises: a jacket, outdoor gear and coffee (the first product of those listing categories).
+    let featured: Vec<Slot> = ["left", "center", "right"]
+        .into_iter()
+        .zip([1, 6, 7])
+        .filter_map(|(slot, category)| demo.products_by_category.get(category).and_then(|products| products.first()).map(|product| (slot, product)))
+        .map(|(slot, product)| {
+            let product_box = json!({ "product": { "source": "static", "value": product }, "boxLayout": { "source": "static", "value": "standard" } });
+            ("product-box", slot, product_box.clone(), product_box)
+        })
+        .collect();
+    block(tx, demo, &body, 2, "product-three-column", "main", None, &featured)?;
     let landing = new_id();
     tx.execute("INSERT INTO landing_page (id, cms_page_id, created_at) VALUES (?1, ?2, ?3)", params![landing, spring, now_rfc3339()])?;
     for (language, name, url) in [(&demo.en, "Spring inspiration", "spring-inspiration"), (&demo.de, "Frühlingsinspiration", "fruehlingsinspiration")] {

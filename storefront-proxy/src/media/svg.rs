@@ -248,7 +248,8 @@ pub fn product(motif: Motif, hue: u32, view: u32) -> String {
 /// A wide banner (1600x600): a gradient in `hue`, soft circles, and `motifs` in pale
 /// colours on the right, leaving the left free for text laid over it.
 pub fn banner(hue: u32, motifs: &[Motif]) -> String {
-    scene(1600, 600, hue, motifs, (860.0, 1560.0))
+    // Clear of the edges a boxed (narrower) block crops off.
+    scene(1600, 600, hue, motifs, (840.0, 1480.0))
 }
 
 /// An image slider's slide (1600x700, the slider's 16:7): `motifs` across the middle.
