@@ -97,12 +97,16 @@ export function Reviews({ product }: { product: Product }) {
 export function ProductRow({ title, products }: { title?: string; products: Product[] }) {
   const { t } = useTranslation();
   const track = useRef<HTMLDivElement>(null);
-  const [ends, setEnds] = useState({ start: true, end: true });
+  const [position, setPosition] = useState({ overflows: false, atStart: true, atEnd: true });
   useEffect(() => {
     const element = track.current;
     if (!element) return;
     const update = () =>
-      setEnds({ start: element.scrollLeft <= 1, end: element.scrollLeft + element.clientWidth >= element.scrollWidth - 1 });
+      setPosition({
+        overflows: element.scrollWidth > element.clientWidth + 1,
+        atStart: element.scrollLeft <= 1,
+        atEnd: element.scrollLeft + element.clientWidth >= element.scrollWidth - 1,
+      });
     update();
     element.addEventListener('scroll', update, { passive: true });
     const observer = new ResizeObserver(update);
@@ -114,6 +118,18 @@ export function ProductRow({ title, products }: { title?: string; products: Prod
   }, [products.length]);
   if (products.length === 0) return null;
   const scroll = (direction: 1 | -1) => track.current?.scrollBy({ left: direction * track.current.clientWidth, behavior: 'smooth' });
+  // At an end the arrow stays (aria-disabled keeps the focus on it) but does nothing.
+  const arrow = (direction: 1 | -1, atEnd: boolean) => (
+    <button
+      type="button"
+      className={`cms-slider__nav cms-slider__nav--${direction < 0 ? 'prev' : 'next'} product-row__nav`}
+      aria-label={t(direction < 0 ? 'cms.sliderPrevious' : 'cms.sliderNext')}
+      aria-disabled={atEnd}
+      onClick={() => !atEnd && scroll(direction)}
+    >
+      {direction < 0 ? '‹' : '›'}
+    </button>
+  );
   return (
     <section className="product-row">
       {title && <h2 className="section-title">{title}</h2>}
@@ -123,15 +139,11 @@ export function ProductRow({ title, products }: { title?: string; products: Prod
             <ProductCard key={product.id} product={product} />
           ))}
         </div>
-        {!ends.start && (
-          <button type="button" className="cms-slider__nav cms-slider__nav--prev product-row__nav" aria-label={t('cms.sliderPrevious')} onClick={() => scroll(-1)}>
-            ‹
-          </button>
-        )}
-        {!ends.end && (
-          <button type="button" className="cms-slider__nav cms-slider__nav--next product-row__nav" aria-label={t('cms.sliderNext')} onClick={() => scroll(1)}>
-            ›
-          </button>
+        {position.overflows && (
+          <>
+            {arrow(-1, position.atStart)}
+            {arrow(1, position.atEnd)}
+          </>
         )}
       </div>
     </section>
