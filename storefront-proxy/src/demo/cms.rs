@@ -31,12 +31,13 @@ fn section(tx: &Transaction, page_id: &str, position: i64, kind: &str, sizing: &
     Ok(id)
 }
 
+/// A block; no side margins, so the content lines up with the header and the breadcrumb.
 #[allow(clippy::too_many_arguments)]
 fn block(tx: &Transaction, demo: &Demo, section_id: &str, position: i64, kind: &str, section_position: &str, background_media: Option<&str>, slots: &[Slot]) -> rusqlite::Result<String> {
     let id = new_id();
     tx.execute(
         "INSERT INTO cms_block (id, cms_section_id, position, type, section_position, margin_top, margin_bottom, margin_left, margin_right, background_media_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, '20px', '20px', '20px', '20px', ?6)",
+         VALUES (?1, ?2, ?3, ?4, ?5, '20px', '20px', '0', '0', ?6)",
         params![id, section_id, position, kind, section_position, background_media],
     )?;
     for (slot_type, slot, config_en, config_de) in slots {
