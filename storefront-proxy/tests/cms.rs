@@ -20,6 +20,15 @@ async fn the_landing_page_of_the_navigation_link() {
     let blocks = landing["cmsPage"]["sections"][0]["blocks"].as_array().unwrap();
     let product_box = blocks.iter().find(|b| b["type"] == "product-three-column").unwrap();
     assert_eq!(product_box["slots"][0]["data"]["product"]["apiAlias"], "product");
+    // The headline is text over the banner, in the page's language; the banner has no words.
+    let banner = blocks.iter().find(|b| b["type"] == "text-on-image").unwrap();
+    assert!(banner["slots"][0]["config"]["content"]["value"].as_str().unwrap().contains("<h1>Spring inspiration</h1>"));
+    let picture = shop.http.get(banner["backgroundMedia"]["url"].as_str().unwrap()).send().await.unwrap().text().await.unwrap();
+    assert!(picture.starts_with("<svg") && !picture.contains("<text"), "{picture}");
+    let german = shop.language("de-DE").await;
+    let (_, de) = shop.post_with(&format!("/landing-page/{id}"), &[("sw-language-id", &german)], json!({})).await;
+    let de_banner = de["cmsPage"]["sections"][0]["blocks"].as_array().unwrap().iter().find(|b| b["type"] == "text-on-image").unwrap().clone();
+    assert!(de_banner["slots"][0]["config"]["content"]["value"].as_str().unwrap().contains("<h1>Frühlings&shy;inspiration</h1>"));
 
     let (status, body) = shop.post("/landing-page/0123456789abcdef0123456789abcdef", json!({})).await;
     assert_eq!(status, 404);
@@ -36,7 +45,9 @@ async fn media_files_are_served_with_their_content_type() {
         let response = shop.http.get(url).send().await.unwrap();
         assert_eq!(response.status().as_u16(), 200);
         assert_eq!(response.headers()["content-type"], "image/svg+xml");
-        assert!(response.text().await.unwrap().starts_with("<svg"));
+        let picture = response.text().await.unwrap();
+        // One picture for every language: no words in it.
+        assert!(picture.starts_with("<svg") && !picture.contains("<text"), "{picture}");
     }
     let response = shop.http.get(format!("{}/media/no/such/file.png", shop.base)).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 404);

@@ -72,8 +72,18 @@ async fn categories_come_with_their_resolved_cms_page() {
     let slider = blocks.iter().find(|b| b["type"] == "product-slider").unwrap();
     let products = slider["slots"][0]["data"]["products"].as_array().unwrap();
     assert!(products.len() >= 6 && products.iter().all(|p| p["apiAlias"] == "product"));
-    let image = blocks.iter().find(|b| b["type"] == "image-three-column").unwrap();
-    assert!(image["slots"][0]["data"]["media"]["url"].as_str().unwrap().contains("/media/"));
+    // The text block above the slider is its heading: the slider has no title of its own.
+    assert!(slider["slots"][0]["config"]["title"].is_null(), "{slider}");
+    // Category teasers: a picture linking to the category, and a linked heading (pictures carry no words).
+    let teaser = |blocks: &[&Value], slot: &str| -> Value {
+        let row = blocks.iter().find(|b| b["type"] == "image-text-row").unwrap();
+        row["slots"].as_array().unwrap().iter().find(|s| s["slot"] == slot).unwrap().clone()
+    };
+    let picture = teaser(&blocks, "left-image");
+    assert!(picture["data"]["media"]["url"].as_str().unwrap().contains("/media/"));
+    assert_eq!(picture["config"]["url"]["value"], "/Shoes/");
+    assert!(teaser(&blocks, "left-text")["config"]["content"]["value"].as_str().unwrap().contains(r#"<h3><a href="/Shoes/">Shoes</a></h3>"#));
+    assert!(teaser(&blocks, "center-text")["config"]["content"]["value"].as_str().unwrap().contains("Home &amp; Living"));
 
     let shoes = shop.seo("Shoes/").await;
     let (status, category) = shop.post(&format!("/category/{shoes}"), json!({"order": "price-desc", "limit": 3})).await;
@@ -93,6 +103,9 @@ async fn categories_come_with_their_resolved_cms_page() {
     let (_, de) = shop.post_with("/category/home", &[("sw-language-id", &german)], json!({})).await;
     let text = &de["cmsPage"]["sections"][0]["blocks"][0]["slots"][0];
     assert!(text["config"]["content"]["value"].as_str().unwrap().contains("Live mit uns einkaufen"), "{text}");
+    let de_blocks: Vec<&Value> = de["cmsPage"]["sections"].as_array().unwrap().iter().flat_map(|s| s["blocks"].as_array().unwrap()).collect();
+    assert_eq!(teaser(&de_blocks, "left-image")["config"]["url"]["value"], "/de-DE/Schuhe/");
+    assert!(teaser(&de_blocks, "left-text")["config"]["content"]["value"].as_str().unwrap().contains(r#"<h3><a href="/de-DE/Schuhe/">Schuhe</a></h3>"#));
     assert_eq!(de["cmsPage"]["name"], "Startseite");
 
     let (status, body) = shop.post("/category/0123456789abcdef0123456789abcdef", json!({})).await;

@@ -7,18 +7,20 @@ import { registerCustomer, TEXTS, unique } from './shop';
  * Screenshots of the main shop pages at desktop and phone size in English and German.
  * Under `make test` they go to test-results/ (a smoke run of every page);
  * `npm run screenshots` writes them to docs/screenshots/ for review.
+ * SALESROOM_SCREENSHOTS_FORMAT=png writes lossless PNGs instead of the small JPEGs (for viewers that show PNG only).
  */
 
 /** A busy machine and a debug build: pages may take a while. */
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const DIR = path.resolve(import.meta.dirname, '..', process.env.SALESROOM_SCREENSHOTS_DIR ?? 'test-results/screenshots');
+const FORMAT = process.env.SALESROOM_SCREENSHOTS_FORMAT === 'png' ? 'png' : 'jpeg';
 const SIZES = {
   desktop: { width: 1440, height: 900 },
   phone: { width: 390, height: 844 },
 };
 
-/** Scrolls through the page so lazy images load, waits for every shown image, then saves a full-page JPEG. */
+/** Scrolls through the page so lazy images load, waits for every shown image, then saves a full-page picture. */
 async function shoot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
   await page.evaluate(async () => {
@@ -41,7 +43,8 @@ async function shoot(page: Page, name: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${name} overflows`).toBe(0);
   // Toasts of earlier steps are not part of the page.
   await page.locator('.toast').evaluateAll((toasts) => toasts.forEach((toast) => toast.remove()));
-  await page.screenshot({ path: path.join(DIR, `${name}.jpg`), type: 'jpeg', quality: 70, fullPage: true, animations: 'disabled', caret: 'hide' });
+  const file = path.join(DIR, `${name}.${FORMAT === 'png' ? 'png' : 'jpg'}`);
+  await page.screenshot({ path: file, type: FORMAT, quality: FORMAT === 'jpeg' ? 70 : undefined, fullPage: true, animations: 'disabled', caret: 'hide' });
 }
 
 test.beforeAll(() => mkdirSync(DIR, { recursive: true }));

@@ -13,6 +13,21 @@ test.describe('the shop in English', () => {
     await expect(mainNav(page).getByRole('link', { name: 'Clothing', exact: true })).toBeVisible();
     await expect(page.locator('main .cms-page')).toBeVisible();
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+
+    // The favourites: one heading (the text block's), a row of cards that scrolls with arrows.
+    await expect(page.getByRole('heading', { name: 'Our favourites this season' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Favourites', exact: true })).toHaveCount(0);
+    await expect(productCards(page)).toHaveCount(8);
+    // The row comes before the image slider, whose arrows have the same names.
+    const previous = page.getByRole('button', { name: 'Previous slide' }).first();
+    await expect(previous).toHaveAttribute('aria-disabled', 'true');
+    await page.getByRole('button', { name: 'Next slide' }).first().click();
+    await expect(previous).toHaveAttribute('aria-disabled', 'false');
+
+    // Category teasers: a word-free picture and a heading linking to the category.
+    await page.getByRole('heading', { name: 'Shoes' }).getByRole('link').click();
+    await expect(page).toHaveURL(/\/Shoes\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Shoes' })).toBeVisible();
   });
 
   test('browse a category, filter and sort', async ({ page }) => {
@@ -136,6 +151,9 @@ test.describe('the shop in German', () => {
     const cookie = (await context.cookies()).find(({ name }) => name === 'locale');
     expect(cookie?.value).toBe('de-DE');
     expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 86_400);
+
+    await expect(page.getByRole('heading', { name: 'Unsere Lieblinge der Saison' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Schuhe' }).getByRole('link')).toHaveAttribute('href', '/de-DE/Schuhe/');
 
     await mainNav(page).getByRole('link', { name: 'Kleidung', exact: true }).click();
     await expect(page).toHaveURL(/\/de-DE\//);

@@ -7,7 +7,7 @@ use rusqlite::{params, Transaction};
 
 use crate::catalog::price::round;
 use crate::media::entity::{self, NewMedia};
-use crate::media::svg;
+use crate::media::svg::{self, Motif};
 use crate::storage::new_id;
 
 /// Ids the CMS pages and the bulk generator build on.
@@ -98,7 +98,8 @@ struct Category {
     text_en: &'static str,
     text_de: &'static str,
     materials: &'static [usize],
-    products: &'static [(&'static str, &'static str, Variants)],
+    /// (English name, German name, variants, picture).
+    products: &'static [(&'static str, &'static str, Variants, Motif)],
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -149,14 +150,14 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name} aus {material}, geschnitten für bequemen Alltag. Pflegeleicht und bei 30 °C waschbar.",
         materials: &[0, 1],
         products: &[
-            ("Linen shirt", "Leinenhemd", Variants::Clothing),
-            ("Oxford shirt", "Oxford-Hemd", Variants::Clothing),
-            ("Flannel shirt", "Flanellhemd", Variants::Clothing),
-            ("Polo shirt", "Poloshirt", Variants::Clothing),
-            ("Denim shirt", "Jeanshemd", Variants::None),
-            ("Henley shirt", "Henley-Shirt", Variants::None),
-            ("Striped T-shirt", "Gestreiftes T-Shirt", Variants::None),
-            ("Basic T-shirt", "Basic-T-Shirt", Variants::None),
+            ("Linen shirt", "Leinenhemd", Variants::Clothing, Motif::Shirt),
+            ("Oxford shirt", "Oxford-Hemd", Variants::Clothing, Motif::Shirt),
+            ("Flannel shirt", "Flanellhemd", Variants::Clothing, Motif::Shirt),
+            ("Polo shirt", "Poloshirt", Variants::Clothing, Motif::Polo),
+            ("Denim shirt", "Jeanshemd", Variants::None, Motif::Shirt),
+            ("Henley shirt", "Henley-Shirt", Variants::None, Motif::TShirt),
+            ("Striped T-shirt", "Gestreiftes T-Shirt", Variants::None, Motif::TShirt),
+            ("Basic T-shirt", "Basic-T-Shirt", Variants::None, Motif::TShirt),
         ],
     },
     Category {
@@ -169,12 +170,12 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name} aus {material}: warm, leicht und bereit für wechselhaftes Wetter.",
         materials: &[0, 2, 8],
         products: &[
-            ("Rain jacket", "Regenjacke", Variants::Clothing),
-            ("Down jacket", "Daunenjacke", Variants::Clothing),
-            ("Denim jacket", "Jeansjacke", Variants::None),
-            ("Softshell jacket", "Softshelljacke", Variants::None),
-            ("Wool coat", "Wollmantel", Variants::None),
-            ("Fleece jacket", "Fleecejacke", Variants::None),
+            ("Rain jacket", "Regenjacke", Variants::Clothing, Motif::Jacket),
+            ("Down jacket", "Daunenjacke", Variants::Clothing, Motif::Jacket),
+            ("Denim jacket", "Jeansjacke", Variants::None, Motif::Jacket),
+            ("Softshell jacket", "Softshelljacke", Variants::None, Motif::Jacket),
+            ("Wool coat", "Wollmantel", Variants::None, Motif::Jacket),
+            ("Fleece jacket", "Fleecejacke", Variants::None, Motif::Jacket),
         ],
     },
     Category {
@@ -187,14 +188,14 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name} mit einem Obermaterial aus {material} und gedämpfter Sohle für lange Tage auf den Beinen.",
         materials: &[3, 0, 8],
         products: &[
-            ("Leather sneakers", "Leder-Sneaker", Variants::Shoes),
-            ("Running shoes", "Laufschuhe", Variants::Shoes),
-            ("Hiking boots", "Wanderstiefel", Variants::Shoes),
-            ("Chelsea boots", "Chelsea-Boots", Variants::None),
-            ("Canvas shoes", "Leinenschuhe", Variants::None),
-            ("Slippers", "Hausschuhe", Variants::None),
-            ("Sandals", "Sandalen", Variants::None),
-            ("Loafers", "Loafer", Variants::None),
+            ("Leather sneakers", "Leder-Sneaker", Variants::Shoes, Motif::Sneaker),
+            ("Running shoes", "Laufschuhe", Variants::Shoes, Motif::Sneaker),
+            ("Hiking boots", "Wanderstiefel", Variants::Shoes, Motif::Boot),
+            ("Chelsea boots", "Chelsea-Boots", Variants::None, Motif::Boot),
+            ("Canvas shoes", "Leinenschuhe", Variants::None, Motif::Sneaker),
+            ("Slippers", "Hausschuhe", Variants::None, Motif::LowShoe),
+            ("Sandals", "Sandalen", Variants::None, Motif::LowShoe),
+            ("Loafers", "Loafer", Variants::None, Motif::LowShoe),
         ],
     },
     Category {
@@ -207,15 +208,15 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name} aus {material}, das jedem Raum Ruhe und Wärme gibt.",
         materials: &[6, 2, 1, 5],
         products: &[
-            ("Ceramic vase", "Keramikvase", Variants::None),
-            ("Wool blanket", "Wolldecke", Variants::None),
-            ("Linen cushion", "Leinenkissen", Variants::None),
-            ("Scented candle", "Duftkerze", Variants::None),
-            ("Oak side table", "Beistelltisch aus Eiche", Variants::None),
-            ("Wall clock", "Wanduhr", Variants::None),
-            ("Table lamp", "Tischlampe", Variants::None),
-            ("Picture frame", "Bilderrahmen", Variants::None),
-            ("Storage basket", "Aufbewahrungskorb", Variants::None),
+            ("Ceramic vase", "Keramikvase", Variants::None, Motif::Vase),
+            ("Wool blanket", "Wolldecke", Variants::None, Motif::Blanket),
+            ("Linen cushion", "Leinenkissen", Variants::None, Motif::Cushion),
+            ("Scented candle", "Duftkerze", Variants::None, Motif::Candle),
+            ("Oak side table", "Beistelltisch aus Eiche", Variants::None, Motif::Table),
+            ("Wall clock", "Wanduhr", Variants::None, Motif::Clock),
+            ("Table lamp", "Tischlampe", Variants::None, Motif::Lamp),
+            ("Picture frame", "Bilderrahmen", Variants::None, Motif::Frame),
+            ("Storage basket", "Aufbewahrungskorb", Variants::None, Motif::Basket),
         ],
     },
     Category {
@@ -228,15 +229,15 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name} aus {material}, gebaut für das tägliche Kochen und für lange Zeit.",
         materials: &[4, 5, 6, 7],
         products: &[
-            ("Chef's knife", "Kochmesser", Variants::None),
-            ("Cast iron pan", "Gusseisenpfanne", Variants::None),
-            ("Cutting board", "Schneidebrett", Variants::None),
-            ("Espresso cups, set of 2", "Espressotassen, 2er-Set", Variants::None),
-            ("Teapot", "Teekanne", Variants::None),
-            ("Salad bowl", "Salatschüssel", Variants::None),
-            ("Stainless steel pot", "Edelstahltopf", Variants::None),
-            ("Pepper mill", "Pfeffermühle", Variants::None),
-            ("Water carafe", "Wasserkaraffe", Variants::None),
+            ("Chef's knife", "Kochmesser", Variants::None, Motif::Knife),
+            ("Cast iron pan", "Gusseisenpfanne", Variants::None, Motif::Pan),
+            ("Cutting board", "Schneidebrett", Variants::None, Motif::Board),
+            ("Espresso cups, set of 2", "Espressotassen, 2er-Set", Variants::None, Motif::Cup),
+            ("Teapot", "Teekanne", Variants::None, Motif::Teapot),
+            ("Salad bowl", "Salatschüssel", Variants::None, Motif::Bowl),
+            ("Stainless steel pot", "Edelstahltopf", Variants::None, Motif::Pot),
+            ("Pepper mill", "Pfeffermühle", Variants::None, Motif::Mill),
+            ("Water carafe", "Wasserkaraffe", Variants::None, Motif::Bottle),
         ],
     },
     Category {
@@ -249,15 +250,15 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name} mit Gehäuse aus {material}, langer Akkulaufzeit und zwei Jahren Garantie.",
         materials: &[8, 4],
         products: &[
-            ("Wireless headphones", "Kabellose Kopfhörer", Variants::None),
-            ("Bluetooth speaker", "Bluetooth-Lautsprecher", Variants::None),
-            ("Smart watch", "Smartwatch", Variants::None),
-            ("Power bank", "Powerbank", Variants::None),
-            ("USB-C charger", "USB-C-Ladegerät", Variants::None),
-            ("E-reader", "E-Reader", Variants::None),
-            ("Webcam", "Webcam", Variants::None),
-            ("Mechanical keyboard", "Mechanische Tastatur", Variants::None),
-            ("Wireless mouse", "Kabellose Maus", Variants::None),
+            ("Wireless headphones", "Kabellose Kopfhörer", Variants::None, Motif::Headphones),
+            ("Bluetooth speaker", "Bluetooth-Lautsprecher", Variants::None, Motif::Speaker),
+            ("Smart watch", "Smartwatch", Variants::None, Motif::Watch),
+            ("Power bank", "Powerbank", Variants::None, Motif::PowerBank),
+            ("USB-C charger", "USB-C-Ladegerät", Variants::None, Motif::Charger),
+            ("E-reader", "E-Reader", Variants::None, Motif::EReader),
+            ("Webcam", "Webcam", Variants::None, Motif::Webcam),
+            ("Mechanical keyboard", "Mechanische Tastatur", Variants::None, Motif::Keyboard),
+            ("Wireless mouse", "Kabellose Maus", Variants::None, Motif::Mouse),
         ],
     },
     Category {
@@ -270,15 +271,15 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name} aus {material}, leicht zu tragen und robust genug für jede Tour.",
         materials: &[8, 4, 0],
         products: &[
-            ("Tent for two", "Zelt für zwei", Variants::None),
-            ("Sleeping bag", "Schlafsack", Variants::None),
-            ("Hiking backpack", "Wanderrucksack", Variants::None),
-            ("Camping stove", "Campingkocher", Variants::None),
-            ("Head torch", "Stirnlampe", Variants::None),
-            ("Water bottle", "Trinkflasche", Variants::None),
-            ("Trekking poles", "Trekkingstöcke", Variants::None),
-            ("Hammock", "Hängematte", Variants::None),
-            ("Picnic blanket", "Picknickdecke", Variants::None),
+            ("Tent for two", "Zelt für zwei", Variants::None, Motif::Tent),
+            ("Sleeping bag", "Schlafsack", Variants::None, Motif::SleepingBag),
+            ("Hiking backpack", "Wanderrucksack", Variants::None, Motif::Backpack),
+            ("Camping stove", "Campingkocher", Variants::None, Motif::Stove),
+            ("Head torch", "Stirnlampe", Variants::None, Motif::HeadTorch),
+            ("Water bottle", "Trinkflasche", Variants::None, Motif::Bottle),
+            ("Trekking poles", "Trekkingstöcke", Variants::None, Motif::Poles),
+            ("Hammock", "Hängematte", Variants::None, Motif::Hammock),
+            ("Picnic blanket", "Picknickdecke", Variants::None, Motif::Blanket),
         ],
     },
     Category {
@@ -291,14 +292,14 @@ const CATEGORIES: &[Category] = &[
         text_de: "{name}: {material}-Qualität, in kleinen Mengen geröstet oder gemischt für vollen Geschmack.",
         materials: &[9],
         products: &[
-            ("Espresso beans 500 g", "Espressobohnen 500 g", Variants::None),
-            ("Filter coffee 1 kg", "Filterkaffee 1 kg", Variants::None),
-            ("Green tea 100 g", "Grüner Tee 100 g", Variants::None),
-            ("Earl Grey 100 g", "Earl Grey 100 g", Variants::None),
-            ("Chai spice tea 250 g", "Chai-Gewürztee 250 g", Variants::None),
-            ("Decaf beans 500 g", "Entkoffeinierte Bohnen 500 g", Variants::None),
-            ("Cold brew concentrate 1 l", "Cold-Brew-Konzentrat 1 l", Variants::None),
-            ("Hot chocolate 250 g", "Trinkschokolade 250 g", Variants::None),
+            ("Espresso beans 500 g", "Espressobohnen 500 g", Variants::None, Motif::CoffeeBag),
+            ("Filter coffee 1 kg", "Filterkaffee 1 kg", Variants::None, Motif::CoffeeBag),
+            ("Green tea 100 g", "Grüner Tee 100 g", Variants::None, Motif::Tin),
+            ("Earl Grey 100 g", "Earl Grey 100 g", Variants::None, Motif::Tin),
+            ("Chai spice tea 250 g", "Chai-Gewürztee 250 g", Variants::None, Motif::Tin),
+            ("Decaf beans 500 g", "Entkoffeinierte Bohnen 500 g", Variants::None, Motif::CoffeeBag),
+            ("Cold brew concentrate 1 l", "Cold-Brew-Konzentrat 1 l", Variants::None, Motif::Bottle),
+            ("Hot chocolate 250 g", "Trinkschokolade 250 g", Variants::None, Motif::Tin),
         ],
     },
 ];
@@ -418,7 +419,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
 
     let mut manufacturers = Vec::new();
     for (index, (name, description_en, description_de)) in MANUFACTURERS.iter().enumerate() {
-        let logo = svg::product(name, 40 + index as u32 * 70, 1);
+        let logo = svg::logo(name, 40 + index as u32 * 70);
         let media = entity::insert(
             tx,
             &NewMedia { file_name: &slug(name).to_lowercase(), extension: "svg", mime_type: "image/svg+xml", content: logo.as_bytes(), width: Some(800), height: Some(800), alt: &[(&en, name), (&de, name)] },
@@ -530,7 +531,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         let manufacturer = &manufacturers[CATEGORY_MANUFACTURER[category_index]];
         let manufacturer_name = MANUFACTURERS[CATEGORY_MANUFACTURER[category_index]].0;
         let mut in_category = Vec::new();
-        for (index, (name_en, name_de, variants)) in c.products.iter().enumerate() {
+        for (index, (name_en, name_de, variants, motif)) in c.products.iter().enumerate() {
             global += 1;
             number += 1;
             let id = new_id();
@@ -630,7 +631,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             // Images: a cover, and a second view for every third product.
             let mut pictures = Vec::new();
             for view in 0..if global.is_multiple_of(3) { 2 } else { 1 } {
-                let picture = svg::product(name_en, (category_index as u32 * 45 + index as u32 * 11) % 360, index as u32 + view);
+                let picture = svg::product(*motif, (category_index as u32 * 45 + index as u32 * 37) % 360, view);
                 let media = entity::insert(
                     tx,
                     &NewMedia { file_name: &slug(name_en).to_lowercase(), extension: "svg", mime_type: "image/svg+xml", content: picture.as_bytes(), width: Some(800), height: Some(800), alt: &[(&en, name_en), (&de, name_de)] },

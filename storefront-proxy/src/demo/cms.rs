@@ -5,9 +5,9 @@
 use rusqlite::{params, Transaction};
 use serde_json::{json, Value};
 
-use super::catalog::{insert_seo_url, Demo};
+use super::catalog::{insert_seo_url, slug, Demo};
 use crate::media::entity::{self, NewMedia};
-use crate::media::svg;
+use crate::media::svg::{self, Motif};
 use crate::storage::{new_id, now_rfc3339};
 
 /// A slot: type, slot name, config in English and German.
@@ -31,12 +31,13 @@ fn section(tx: &Transaction, page_id: &str, position: i64, kind: &str, sizing: &
     Ok(id)
 }
 
+/// A block; no side margins, so the content lines up with the header and the breadcrumb.
 #[allow(clippy::too_many_arguments)]
 fn block(tx: &Transaction, demo: &Demo, section_id: &str, position: i64, kind: &str, section_position: &str, background_media: Option<&str>, slots: &[Slot]) -> rusqlite::Result<String> {
     let id = new_id();
     tx.execute(
         "INSERT INTO cms_block (id, cms_section_id, position, type, section_position, margin_top, margin_bottom, margin_left, margin_right, background_media_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, '20px', '20px', '20px', '20px', ?6)",
+         VALUES (?1, ?2, ?3, ?4, ?5, '20px', '20px', '0', '0', ?6)",
         params![id, section_id, position, kind, section_position, background_media],
     )?;
     for (slot_type, slot, config_en, config_de) in slots {
@@ -56,37 +57,59 @@ fn text(html: &str) -> Value {
     json!({ "content": { "source": "static", "value": html }, "verticalAlign": { "source": "static", "value": null } })
 }
 
-fn image(media_id: &str) -> Value {
+fn image(media_id: &str, display_mode: &str, url: Option<&str>) -> Value {
     json!({
         "media": { "source": "static", "value": media_id },
-        "displayMode": { "source": "static", "value": "cover" },
-        "url": { "source": "static", "value": null },
+        "displayMode": { "source": "static", "value": display_mode },
+        "url": { "source": "static", "value": url },
         "newTab": { "source": "static", "value": false },
         "minHeight": { "source": "static", "value": "300px" },
     })
 }
 
-/// A banner image; `captioned` draws the English text into it, else it is a backdrop for text laid over it.
-fn banner(tx: &Transaction, demo: &Demo, en_text: &str, de_text: &str, hue: u32, captioned: bool) -> rusqlite::Result<String> {
-    let content = svg::banner(if captioned { en_text } else { "" }, hue);
+/// Stores a generated picture; the alt texts say what it shows. Pictures carry no
+/// words: a headline is text laid over them in the CMS, in each language.
+fn picture(tx: &Transaction, demo: &Demo, (alt_en, alt_de): (&str, &str), content: &str, (width, height): (u32, u32)) -> rusqlite::Result<String> {
     entity::insert(
         tx,
         &NewMedia {
-            file_name: &super::catalog::slug(en_text).to_lowercase(),
+            file_name: &super::catalog::slug(alt_en).to_lowercase(),
             extension: "svg",
             mime_type: "image/svg+xml",
             content: content.as_bytes(),
-            width: Some(1600),
-            height: Some(600),
-            alt: &[(&demo.en, en_text), (&demo.de, de_text)],
+            width: Some(width),
+            height: Some(height),
+            alt: &[(&demo.en, alt_en), (&demo.de, alt_de)],
         },
     )
 }
 
+/// A top-level category's page in each language (SEO paths of `catalog::seed`).
+fn category_paths(en_name: &str, de_name: &str) -> (String, String) {
+    (format!("/{}/", slug(en_name)), format!("/de-DE/{}/", slug(de_name)))
+}
+
+/// The home page's category teasers (the third to fifth listing categories: shoes, home
+/// and living, kitchen): the pictures' motifs and a line of text in English and German.
+const TEASERS: &[(&[Motif], &str, &str)] = &[
+    (&[Motif::Sneaker, Motif::Boot], "Sneakers, boots and slippers for every step.", "Sneaker, Stiefel und Hausschuhe für jeden Schritt."),
+    (&[Motif::Vase, Motif::Lamp], "Vases, blankets and lamps for a cosy home.", "Vasen, Decken und Lampen für ein gemütliches Zuhause."),
+    (&[Motif::Pot, Motif::Cup], "Knives, pans and cups for everyday cooking.", "Messer, Pfannen und Tassen für die tägliche Küche."),
+];
+
+/// The home page's image slider: a slide per top-level category (English and German
+/// name as in `catalog::seed`), with its motifs.
+const SLIDES: &[(&str, &str, &[Motif])] = &[
+    ("Clothing", "Kleidung", &[Motif::Shirt, Motif::Jacket, Motif::Polo]),
+    ("Electronics", "Elektronik", &[Motif::Headphones, Motif::Watch, Motif::Speaker]),
+    ("Outdoor", "Outdoor", &[Motif::Tent, Motif::Backpack, Motif::HeadTorch]),
+    ("Coffee & Tea", "Kaffee & Tee", &[Motif::CoffeeBag, Motif::Cup, Motif::Teapot]),
+];
+
 pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     // Home page.
     let home = page(tx, demo, "landingpage", "Home", "Startseite")?;
-    let hero = banner(tx, demo, "Welcome to Salesroom", "Willkommen bei Salesroom", 200, false)?;
+    let hero = picture(tx, demo, ("Welcome to Salesroom", "Willkommen bei Salesroom"), &svg::banner(200, &[Motif::Jacket, Motif::Sneaker, Motif::Cup]), (1600, 600))?;
     let first = section(tx, &home, 0, "default", "full_width", None)?;
     block(
         tx,
@@ -120,27 +143,33 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         )],
     )?;
     let picks: Vec<&String> = demo.products_by_category.iter().filter_map(|products| products.first()).collect();
-    let slider = |title: &str| {
-        json!({
-            "products": { "source": "static", "value": picks },
-            "title": { "source": "static", "value": title },
-            "displayMode": { "source": "static", "value": "standard" },
-            "boxLayout": { "source": "static", "value": "standard" },
-            "navigation": { "source": "static", "value": true },
-        })
-    };
-    block(tx, demo, &second, 1, "product-slider", "main", None, &[("product-slider", "productSlider", slider("Favourites"), slider("Lieblinge"))])?;
-    // Three category teasers.
-    let mut teasers = Vec::new();
-    for (index, (slot, (_, en_name, de_name))) in ["left", "center", "right"].iter().zip(demo.listing_categories.iter().skip(2)).enumerate() {
-        let media = banner(tx, demo, en_name, de_name, 20 + index as u32 * 90, true)?;
-        teasers.push((*slot, media));
+    // The text block above is the heading: the slider has no title of its own.
+    let slider = json!({
+        "products": { "source": "static", "value": picks },
+        "displayMode": { "source": "static", "value": "standard" },
+        "boxLayout": { "source": "static", "value": "standard" },
+        "navigation": { "source": "static", "value": true },
+    });
+    block(tx, demo, &second, 1, "product-slider", "main", None, &[("product-slider", "productSlider", slider.clone(), slider)])?;
+    // Three category teasers: a picture and a linked heading each.
+    let mut teaser_slots: Vec<Slot> = Vec::new();
+    for (index, ((image_slot, text_slot), ((_, en_name, de_name), (motifs, en_text, de_text)))) in [("left-image", "left-text"), ("center-image", "center-text"), ("right-image", "right-text")].iter().zip(demo.listing_categories.iter().skip(2).zip(TEASERS)).enumerate() {
+        let media = picture(tx, demo, (en_name, de_name), &svg::teaser(20 + index as u32 * 90, motifs), (1200, 900))?;
+        let (en_path, de_path) = category_paths(en_name, de_name);
+        let heading = |path: &str, name: &str, line: &str| text(&format!(r#"<h3><a href="{path}">{name}</a></h3><p>{line}</p>"#, name = name.replace('&', "&amp;")));
+        teaser_slots.push(("image", image_slot, image(&media, "standard", Some(&en_path)), image(&media, "standard", Some(&de_path))));
+        teaser_slots.push(("text", text_slot, heading(&en_path, en_name, en_text), heading(&de_path, de_name, de_text)));
     }
-    let teaser_slots: Vec<Slot> = teasers.iter().map(|(slot, media)| ("image", *slot, image(media), image(media))).collect();
-    block(tx, demo, &second, 2, "image-three-column", "main", None, &teaser_slots)?;
-    let slides: Vec<Value> = demo.product_media.iter().step_by(9).take(5).map(|m| json!({ "mediaId": m, "url": null, "newTab": false })).collect();
-    let gallery = json!({ "sliderItems": { "source": "static", "value": slides }, "navigationArrows": { "source": "static", "value": "outside" } });
-    block(tx, demo, &second, 3, "image-slider", "main", None, &[("image-slider", "imageSlider", gallery.clone(), gallery)])?;
+    block(tx, demo, &second, 2, "image-text-row", "main", None, &teaser_slots)?;
+    let mut slides = (Vec::new(), Vec::new());
+    for (index, (en_name, de_name, motifs)) in SLIDES.iter().enumerate() {
+        let media = picture(tx, demo, (en_name, de_name), &svg::slide(150 + index as u32 * 55, motifs), (1600, 700))?;
+        let (en_path, de_path) = category_paths(en_name, de_name);
+        slides.0.push(json!({ "mediaId": media, "url": en_path, "newTab": false }));
+        slides.1.push(json!({ "mediaId": media, "url": de_path, "newTab": false }));
+    }
+    let gallery = |items: Vec<Value>| json!({ "sliderItems": { "source": "static", "value": items }, "navigationArrows": { "source": "static", "value": "outside" } });
+    block(tx, demo, &second, 3, "image-slider", "main", None, &[("image-slider", "imageSlider", gallery(slides.0), gallery(slides.1))])?;
     tx.execute("UPDATE category SET cms_page_id = ?1 WHERE id = ?2", params![home, demo.root_category_id])?;
 
     // The listing layout of every category.
@@ -162,9 +191,24 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
 
     // Landing page.
     let spring = page(tx, demo, "landingpage", "Spring inspiration", "Frühlingsinspiration")?;
-    let spring_banner = banner(tx, demo, "Spring inspiration", "Frühlingsinspiration", 100, true)?;
+    let spring_banner = picture(tx, demo, ("Spring inspiration", "Frühlingsinspiration"), &svg::banner(100, &[Motif::Jacket, Motif::Tent, Motif::Cup]), (1600, 600))?;
     let body = section(tx, &spring, 0, "default", "boxed", None)?;
-    block(tx, demo, &body, 0, "image", "main", None, &[("image", "image", image(&spring_banner), image(&spring_banner))])?;
+    block(
+        tx,
+        demo,
+        &body,
+        0,
+        "text-on-image",
+        "main",
+        Some(&spring_banner),
+        &[(
+            "text",
+            "content",
+            text("<h1>Spring inspiration</h1><p>Our ideas for the new season.</p>"),
+            // A soft hyphen: the long German word may break on a phone.
+            text("<h1>Frühlings&shy;inspiration</h1><p>Unsere Ideen für die neue Saison.</p>"),
+        )],
+    )?;
     block(
         tx,
         demo,
@@ -180,9 +224,17 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             text("<h2>Frische Ideen für den Frühling</h2><p>Leichte Kleidung, Outdoor-Ausrüstung und eine gute Tasse Kaffee.</p>"),
         )],
     )?;
-    let featured = demo.products.first().cloned().unwrap_or_default();
-    let product_box = json!({ "product": { "source": "static", "value": featured }, "boxLayout": { "source": "static", "value": "standard" } });
-    block(tx, demo, &body, 2, "product-three-column", "main", None, &[("product-box", "left", product_box.clone(), product_box)])?;
+    // What the text promises: a jacket, outdoor gear and coffee (the first product of those listing categories).
+    let featured: Vec<Slot> = ["left", "center", "right"]
+        .into_iter()
+        .zip([1, 6, 7])
+        .filter_map(|(slot, category)| demo.products_by_category.get(category).and_then(|products| products.first()).map(|product| (slot, product)))
+        .map(|(slot, product)| {
+            let product_box = json!({ "product": { "source": "static", "value": product }, "boxLayout": { "source": "static", "value": "standard" } });
+            ("product-box", slot, product_box.clone(), product_box)
+        })
+        .collect();
+    block(tx, demo, &body, 2, "product-three-column", "main", None, &featured)?;
     let landing = new_id();
     tx.execute("INSERT INTO landing_page (id, cms_page_id, created_at) VALUES (?1, ?2, ?3)", params![landing, spring, now_rfc3339()])?;
     for (language, name, url) in [(&demo.en, "Spring inspiration", "spring-inspiration"), (&demo.de, "Frühlingsinspiration", "fruehlingsinspiration")] {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AddressLines } from '@/components/address-lines';
 import { Spinner } from '@/components/spinner';
 import { customerStore, type Customer } from '@/lib/shop/customer';
 import { modalStore } from '@/lib/ui/modal';
@@ -63,22 +64,13 @@ export function Addresses({ customer }: { customer: Customer }) {
           {addresses.map((address) => {
             const billing = address.id === customer.defaultBillingAddressId;
             const shipping = address.id === customer.defaultShippingAddressId;
-            const name = `${address.firstName} ${address.lastName}`;
             return (
               <li key={address.id} className="account-card" data-testid="address">
                 <div className="address-card__badges">
                   {billing && <span className="badge">{t('account.defaultBilling')}</span>}
                   {shipping && <span className="badge">{t('account.defaultShipping')}</span>}
                 </div>
-                <address>
-                  {name}
-                  <br />
-                  {address.street}
-                  <br />
-                  {address.zipcode} {address.city}
-                  <br />
-                  {address.country?.translated?.name || address.country?.name}
-                </address>
+                <AddressLines address={address} />
                 <div className="address-card__actions">
                   <button type="button" className="link-button" onClick={() => edit(address)} aria-label={`${t('account.editAddress')}: ${address.street}`}>
                     {t('account.edit')}

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Spinner } from '@/components/spinner';
 import { cancelOrder, changeOrderPayment, getPaymentMethods, listOrders, type Order, type PaymentMethod } from '@/features/checkout/api/checkout';
 import { MethodList } from '@/features/checkout/components/method-list';
 import { lastTransaction, OrderDetails } from '@/features/checkout/components/order-details';
 import { payAgain } from '@/features/checkout/components/success-page';
 import { formatPrice } from '@/lib/format';
+import { useLocalePath } from '@/lib/i18n';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
 
@@ -156,6 +157,7 @@ function OrderCard({ order, changeable, onChange }: { order: Order; changeable: 
 /** The customer's orders, newest first, paged. */
 export function Orders() {
   const { t } = useTranslation();
+  const localePath = useLocalePath();
   const [page, setPage] = useState(1);
   const [state, setState] = useState<Awaited<ReturnType<typeof listOrders>> | 'loading' | 'failed'>('loading');
   const load = useCallback(() => {
@@ -178,7 +180,12 @@ export function Orders() {
           {t('account.ordersFailed')}
         </p>
       ) : state.orders.length === 0 ? (
-        <p className="empty-state">{t('account.ordersEmpty')}</p>
+        <div className="empty-state">
+          <p>{t('account.ordersEmpty')}</p>
+          <Link className="button button--primary" to={localePath('/') || '/'}>
+            {t('cart.continueShopping')}
+          </Link>
+        </div>
       ) : (
         <>
           <ul className="orders__list">

@@ -25,11 +25,11 @@ function ProductBox({ slot }: SlotProps) {
   return product ? <ProductCard product={product} /> : null;
 }
 
+/** A product slider; without a title of its own it has no heading (the page's text around it is the heading). */
 function ProductSlider({ slot }: SlotProps) {
-  const { t } = useTranslation();
   const products = dataOf<{ products?: Product[] }>(slot).products ?? [];
   const title = configOf(slot, 'title');
-  return <ProductRow title={typeof title === 'string' && title ? title : t('product.crossSelling')} products={products} />;
+  return <ProductRow title={typeof title === 'string' ? title : undefined} products={products} />;
 }
 
 /** Builds the listing element for a category: its products come from `/product-listing/{id}`. */

@@ -47,7 +47,6 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
           {product.calculatedPrice?.listPrice?.percentage ? (
             <span className="badge badge--sale">−{Math.round(product.calculatedPrice.listPrice.percentage)} %</span>
           ) : null}
-          {product.shippingFree ? <span className="badge">{t('product.freeShipping')}</span> : null}
           {soldOut ? <span className="badge badge--muted">{t('product.soldOut')}</span> : null}
         </div>
         <WishlistToggle productId={product.id} name={name} className="wishlist-toggle product-card__like" />
@@ -63,6 +62,7 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
         </Heading>
         {product.ratingAverage ? <RatingStars rating={product.ratingAverage} /> : null}
         <CardPrice product={product} />
+        {product.shippingFree ? <p className="product-card__note">{t('product.freeShipping')}</p> : null}
       </div>
     </article>
   );

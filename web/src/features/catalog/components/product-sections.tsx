@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import DOMPurify from 'dompurify';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -93,16 +93,58 @@ export function Reviews({ product }: { product: Product }) {
   );
 }
 
-/** A titled horizontal row of product cards. */
-export function ProductRow({ title, products }: { title: string; products: Product[] }) {
+/** A horizontal row of product cards, under a heading when `title` is given; arrows scroll it when it is wider than the page. */
+export function ProductRow({ title, products }: { title?: string; products: Product[] }) {
+  const { t } = useTranslation();
+  const track = useRef<HTMLDivElement>(null);
+  const [position, setPosition] = useState({ overflows: false, atStart: true, atEnd: true });
+  useEffect(() => {
+    const element = track.current;
+    if (!element) return;
+    const update = () =>
+      setPosition({
+        overflows: element.scrollWidth > element.clientWidth + 1,
+        atStart: element.scrollLeft <= 1,
+        atEnd: element.scrollLeft + element.clientWidth >= element.scrollWidth - 1,
+      });
+    update();
+    element.addEventListener('scroll', update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(element);
+    return () => {
+      element.removeEventListener('scroll', update);
+      observer.disconnect();
+    };
+  }, [products.length]);
   if (products.length === 0) return null;
+  const scroll = (direction: 1 | -1) => track.current?.scrollBy({ left: direction * track.current.clientWidth, behavior: 'smooth' });
+  // At an end the arrow stays (aria-disabled keeps the focus on it) but does nothing.
+  const arrow = (direction: 1 | -1, atEnd: boolean) => (
+    <button
+      type="button"
+      className={`cms-slider__nav cms-slider__nav--${direction < 0 ? 'prev' : 'next'} product-row__nav`}
+      aria-label={t(direction < 0 ? 'cms.sliderPrevious' : 'cms.sliderNext')}
+      aria-disabled={atEnd}
+      onClick={() => !atEnd && scroll(direction)}
+    >
+      {direction < 0 ? '‹' : '›'}
+    </button>
+  );
   return (
     <section className="product-row">
-      <h2 className="section-title">{title}</h2>
-      <div className="product-row__track">
-        {products.map((product) => (
-          <ProductCard key={product.id} product={product} />
-        ))}
+      {title && <h2 className="section-title">{title}</h2>}
+      <div className="product-row__viewport">
+        <div className="product-row__track" ref={track}>
+          {products.map((product) => (
+            <ProductCard key={product.id} product={product} />
+          ))}
+        </div>
+        {position.overflows && (
+          <>
+            {arrow(-1, position.atStart)}
+            {arrow(1, position.atEnd)}
+          </>
+        )}
       </div>
     </section>
   );

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/spinner';
 import { listAddresses, type CustomerAddress } from '@/features/account/api/addresses';
 import { AddressForm } from '@/features/account/components/address-form';
-import { AddressLines } from './address-card';
+import { AddressLines } from '@/components/address-lines';
 
 /** The customer's addresses to pick one from, or a new one (in the checkout's address modal). */
 export function AddressPicker({ selectedId, onPick }: { selectedId: string | null | undefined; onPick: (address: CustomerAddress) => void }) {

@@ -28,7 +28,7 @@ import {
   type ShippingMethod,
 } from '../api/checkout';
 import { blockingKeyOf, checkoutBlockers, hasDigitalGoods, hasProducts, paymentTarget, paymentUrls } from '../utils/checkout-rules';
-import { AddressLines } from './address-card';
+import { AddressLines } from '@/components/address-lines';
 import { AddressPicker } from './address-picker';
 import { MethodList } from './method-list';
 

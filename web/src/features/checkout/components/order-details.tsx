@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber, formatPrice } from '@/lib/format';
 import { toast } from '@/lib/ui/toasts';
 import { downloadDocument, downloadOrderFile, saveBlob, type Order } from '../api/checkout';
-import { AddressLines } from './address-card';
+import { AddressLines } from '@/components/address-lines';
 
 type Named = { name?: string; translated?: { name?: string } } | null | undefined;
 const nameOf = (entity: Named) => entity?.translated?.name ?? entity?.name ?? '';
