@@ -16,6 +16,9 @@ export default defineConfig({
   use: {
     baseURL: process.env.SALESROOM_BASE_URL,
     trace: 'retain-on-failure',
+    // As a user who asked for less motion: toasts and sliders do not animate, so what
+    // a test (and axe's contrast check) sees is what stays on screen.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: [
