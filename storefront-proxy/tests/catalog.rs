@@ -416,3 +416,26 @@ async fn the_listing_index_follows_product_changes() {
     let (_, gone) = shop.post(&format!("/product-listing/{shoes}"), json!({"order": "topseller", "limit": 100})).await;
     assert!(elements(&gone).iter().all(|p| p["productNumber"] != "SR10020"));
 }
+
+#[tokio::test]
+async fn a_products_picture_shows_it_in_its_colour() {
+    let shop = start().await;
+    let (status, body) = shop.post("/product", json!({"limit": 100, "associations": {"properties": {}, "cover": {}}})).await;
+    assert_eq!(status, 200, "{body}");
+    let colour_of = |product: &Value| -> Option<String> {
+        product["properties"].as_array()?.iter().find(|o| o["group"]["name"] == "Colour").and_then(|o| o["name"].as_str()).map(str::to_owned)
+    };
+    let mut seen = std::collections::HashSet::new();
+    for product in body["elements"].as_array().unwrap() {
+        let (Some(colour), Some(url)) = (colour_of(product), product["cover"]["media"]["url"].as_str()) else { continue };
+        let tint = match colour.as_str() {
+            "Red" => "hsl(6,63%,46%)",
+            "Blue" => "hsl(215,60%,45%)",
+            _ => continue,
+        };
+        let picture = shop.http.get(url).send().await.unwrap().text().await.unwrap();
+        assert!(picture.contains(tint), "{} is {colour}: {picture}", product["name"]);
+        seen.insert(colour);
+    }
+    assert_eq!(seen.len(), 2, "red and blue products among the first 100");
+}

@@ -7,7 +7,7 @@ use rusqlite::{params, Transaction};
 
 use crate::catalog::price::round;
 use crate::media::entity::{self, NewMedia};
-use crate::media::svg::{self, Motif};
+use crate::media::svg::{self, Motif, Tint};
 use crate::storage::new_id;
 
 /// Ids the CMS pages and the bulk generator build on.
@@ -111,14 +111,15 @@ enum Variants {
     Shoes,
 }
 
-const COLORS: &[(&str, &str, &str)] = &[
-    ("Red", "Rot", "#c0392b"),
-    ("Blue", "Blau", "#2e64b5"),
-    ("Green", "Grün", "#2e8b57"),
-    ("Black", "Schwarz", "#222222"),
-    ("White", "Weiß", "#f5f5f5"),
-    ("Grey", "Grau", "#888888"),
-    ("Beige", "Beige", "#d8c3a5"),
+/// Colour options: names, the swatch, and the tint a product of that colour is drawn in.
+const COLORS: &[(&str, &str, &str, Tint)] = &[
+    ("Red", "Rot", "#c0392b", Tint::new(6, 63, 46)),
+    ("Blue", "Blau", "#2e64b5", Tint::new(215, 60, 45)),
+    ("Green", "Grün", "#2e8b57", Tint::new(146, 50, 36)),
+    ("Black", "Schwarz", "#222222", Tint::new(220, 8, 17)),
+    ("White", "Weiß", "#f5f5f5", Tint::new(40, 12, 96)),
+    ("Grey", "Grau", "#888888", Tint::new(210, 6, 55)),
+    ("Beige", "Beige", "#d8c3a5", Tint::new(35, 40, 75)),
 ];
 const MATERIALS: &[(&str, &str)] = &[
     ("Cotton", "Baumwolle"),
@@ -450,7 +451,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     let size_group = group("text", 2, "Size", "Größe")?;
     let shoe_group = group("text", 3, "Shoe size", "Schuhgröße")?;
     let material_group = group("text", 4, "Material", "Material")?;
-    let colors = COLORS.iter().enumerate().map(|(i, (e, d, hex))| option(&color_group, i, e, d, Some(hex))).collect::<Result<Vec<_>, _>>()?;
+    let colors = COLORS.iter().enumerate().map(|(i, (e, d, hex, _))| option(&color_group, i, e, d, Some(hex))).collect::<Result<Vec<_>, _>>()?;
     let sizes = SIZES.iter().enumerate().map(|(i, s)| option(&size_group, i, s, s, None)).collect::<Result<Vec<_>, _>>()?;
     let shoe_sizes = SHOE_SIZES.iter().enumerate().map(|(i, s)| option(&shoe_group, i, s, s, None)).collect::<Result<Vec<_>, _>>()?;
     let materials = MATERIALS.iter().enumerate().map(|(i, (e, d))| option(&material_group, i, e, d, None)).collect::<Result<Vec<_>, _>>()?;
@@ -631,7 +632,8 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             // Images: a cover, and a second view for every third product.
             let mut pictures = Vec::new();
             for view in 0..if global.is_multiple_of(3) { 2 } else { 1 } {
-                let picture = svg::product(*motif, (category_index as u32 * 45 + index as u32 * 37) % 360, view);
+                // In its colour (a product with colour variants: its first colour).
+                let picture = svg::product(*motif, COLORS[color].3, view);
                 let media = entity::insert(
                     tx,
                     &NewMedia { file_name: &slug(name_en).to_lowercase(), extension: "svg", mime_type: "image/svg+xml", content: picture.as_bytes(), width: Some(800), height: Some(800), alt: &[(&en, name_en), (&de, name_de)] },

@@ -59,10 +59,33 @@ struct Palette {
     background: String,
 }
 
+/// A product's own colour (HSL), which its picture shows it in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tint {
+    pub hue: u32,
+    pub saturation: u32,
+    pub lightness: u32,
+}
+
+impl Tint {
+    pub const fn new(hue: u32, saturation: u32, lightness: u32) -> Tint {
+        Tint { hue, saturation, lightness }
+    }
+}
+
 impl Palette {
-    /// Product colours: a saturated object on a pale background of the same hue.
-    fn product(hue: u32) -> Self {
-        Palette { main: hsl(hue, 50, 48), dark: hsl(hue, 45, 30), light: hsl(hue, 60, 80), accent: hsl(hue + 150, 55, 55), background: hsl(hue, 55, 92) }
+    /// Product colours: the object in its tint on a pale background of the same hue (a
+    /// little darker behind very light objects, so a white shirt stands out).
+    fn product(tint: Tint) -> Self {
+        let Tint { hue, saturation, lightness } = tint;
+        let background = if lightness > 80 { 86 } else { 93 };
+        Palette {
+            main: hsl(hue, saturation, lightness),
+            dark: hsl(hue, saturation, lightness * 6 / 10),
+            light: hsl(hue, saturation, (lightness + 32).min(90)),
+            accent: hsl(hue + 150, 55, 55),
+            background: hsl(hue, saturation.min(55), background),
+        }
     }
 
     /// Banner colours: pale objects on a saturated backdrop.
@@ -228,15 +251,16 @@ fn hsl(hue: u32, saturation: u32, lightness: u32) -> String {
     format!("hsl({},{}%,{}%)", hue % 360, saturation, lightness)
 }
 
-/// A square product picture (800x800) of `motif` in `hue`. View 0 is the cover; other
+/// A square product picture (800x800) of `motif` in `tint`. View 0 is the cover; other
 /// views show the object from the other side on a backdrop, so a gallery's pictures differ.
-pub fn product(motif: Motif, hue: u32, view: u32) -> String {
-    let palette = Palette::product(hue);
-    let shadow = format!(r##"<ellipse cx="400" cy="655" rx="240" ry="22" fill="{}"/>"##, hsl(hue, 35, 82));
+pub fn product(motif: Motif, tint: Tint, view: u32) -> String {
+    let palette = Palette::product(tint);
+    let (hue, saturation) = (tint.hue, tint.saturation);
+    let shadow = format!(r##"<ellipse cx="400" cy="655" rx="240" ry="22" fill="{}"/>"##, hsl(hue, saturation.min(35), 78));
     let (backdrop, transform) = if view == 0 {
         (String::new(), "")
     } else {
-        (format!(r##"<circle cx="400" cy="400" r="330" fill="{}"/>"##, hsl(hue, 60, 85)), r##" transform="matrix(-1 0 0 1 800 0)""##)
+        (format!(r##"<circle cx="400" cy="400" r="330" fill="{}"/>"##, hsl(hue, saturation.min(60), 82)), r##" transform="matrix(-1 0 0 1 800 0)""##)
     };
     format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 800 800"><rect width="800" height="800" fill="{}"/>{backdrop}{shadow}<g{transform}>{}</g></svg>"##,
@@ -356,7 +380,7 @@ mod tests {
     fn product_pictures_carry_no_words_and_every_colour_is_filled_in() {
         for motif in ALL {
             for view in 0..2 {
-                let svg = super::product(*motif, 200, view);
+                let svg = super::product(*motif, super::Tint::new(200, 50, 48), view);
                 assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{motif:?}");
                 assert!(!svg.contains("<text"), "{motif:?} has words");
                 assert!(!svg.contains('{'), "{motif:?} has an unfilled colour: {svg}");
@@ -366,10 +390,12 @@ mod tests {
 
     #[test]
     fn pictures_differ_by_motif_hue_and_view() {
-        let cover = super::product(Motif::Sneaker, 10, 0);
-        assert_ne!(cover, super::product(Motif::Boot, 10, 0));
-        assert_ne!(cover, super::product(Motif::Sneaker, 100, 0));
-        assert_ne!(cover, super::product(Motif::Sneaker, 10, 1));
+        let red = super::Tint::new(6, 65, 46);
+        let cover = super::product(Motif::Sneaker, red, 0);
+        assert_ne!(cover, super::product(Motif::Boot, red, 0));
+        assert_ne!(cover, super::product(Motif::Sneaker, super::Tint::new(215, 60, 45), 0));
+        assert_ne!(cover, super::product(Motif::Sneaker, red, 1));
+        assert!(cover.contains("hsl(6,65%,46%)"), "the object is drawn in its tint");
         let mut templates: Vec<String> = ALL.iter().map(|motif| motif.template()).collect();
         templates.sort();
         templates.dedup();
