@@ -221,6 +221,11 @@ test.describe('cart and wishlist', () => {
     await page.getByRole('link', { name: 'Wishlist, 1 items' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Wishlist' })).toBeVisible();
     await expect(page.getByTestId('product-card')).toHaveCount(1);
+    // Emptied, the page says so and leads back into the shop.
+    await page.getByRole('button', { name: 'Remove Flannel shirt from the wishlist' }).click();
+    await expect(page.getByText('Your wishlist is empty.')).toBeVisible();
+    await page.getByRole('link', { name: 'Continue shopping' }).click();
+    await expect(page.locator('main .cms-page')).toBeVisible();
   });
 });
 

@@ -1,15 +1,18 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { Spinner } from '@/components/spinner';
 import { getProducts, type Product } from '@/features/catalog/api/catalog';
 import { ProductCard } from '@/features/catalog/components/product-card';
 import { useDocumentTitle } from '@/lib/head';
+import { useLocalePath } from '@/lib/i18n';
 import { wishlistStore } from '@/features/wishlist/stores/wishlist';
 
 /** `/wishlist`: the products on this browser's wishlist. */
 export function Component() {
   const { t, i18n } = useTranslation();
+  const localePath = useLocalePath();
   const ids = useStore(wishlistStore, (state) => state.ids);
   const [products, setProducts] = useState<Product[] | null>(null);
   useDocumentTitle(t('wishlist.title'));
@@ -31,6 +34,9 @@ export function Component() {
       {ids.length === 0 ? (
         <div className="empty-state">
           <p>{t('wishlist.empty')}</p>
+          <Link className="button button--primary" to={localePath('/') || '/'}>
+            {t('cart.continueShopping')}
+          </Link>
         </div>
       ) : !products ? (
         <Spinner />
