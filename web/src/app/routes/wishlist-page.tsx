@@ -1,18 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { Spinner } from '@/components/spinner';
 import { getProducts, type Product } from '@/features/catalog/api/catalog';
 import { ProductCard } from '@/features/catalog/components/product-card';
 import { useDocumentTitle } from '@/lib/head';
-import { useLocalePath } from '@/lib/i18n';
 import { wishlistStore } from '@/features/wishlist/stores/wishlist';
+import { EmptyShopping } from '@/components/empty-state';
 
 /** `/wishlist`: the products on this browser's wishlist. */
 export function Component() {
   const { t, i18n } = useTranslation();
-  const localePath = useLocalePath();
   const ids = useStore(wishlistStore, (state) => state.ids);
   const [products, setProducts] = useState<Product[] | null>(null);
   useDocumentTitle(t('wishlist.title'));
@@ -32,12 +30,7 @@ export function Component() {
         <h1 className="page-title">{t('wishlist.title')}</h1>
       </header>
       {ids.length === 0 ? (
-        <div className="empty-state">
-          <p>{t('wishlist.empty')}</p>
-          <Link className="button button--primary" to={localePath('/') || '/'}>
-            {t('cart.continueShopping')}
-          </Link>
-        </div>
+        <EmptyShopping text={t('wishlist.empty')} />
       ) : !products ? (
         <Spinner />
       ) : (

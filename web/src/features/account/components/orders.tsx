@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Spinner } from '@/components/spinner';
 import { cancelOrder, changeOrderPayment, getPaymentMethods, listOrders, type Order, type PaymentMethod } from '@/features/checkout/api/checkout';
 import { MethodList } from '@/features/checkout/components/method-list';
 import { lastTransaction, OrderDetails } from '@/features/checkout/components/order-details';
 import { payAgain } from '@/features/checkout/components/success-page';
 import { formatPrice } from '@/lib/format';
-import { useLocalePath } from '@/lib/i18n';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
+import { EmptyShopping } from '@/components/empty-state';
 
 const PAGE_SIZE = 5;
 
@@ -157,7 +157,6 @@ function OrderCard({ order, changeable, onChange }: { order: Order; changeable: 
 /** The customer's orders, newest first, paged. */
 export function Orders() {
   const { t } = useTranslation();
-  const localePath = useLocalePath();
   const [page, setPage] = useState(1);
   const [state, setState] = useState<Awaited<ReturnType<typeof listOrders>> | 'loading' | 'failed'>('loading');
   const load = useCallback(() => {
@@ -180,12 +179,7 @@ export function Orders() {
           {t('account.ordersFailed')}
         </p>
       ) : state.orders.length === 0 ? (
-        <div className="empty-state">
-          <p>{t('account.ordersEmpty')}</p>
-          <Link className="button button--primary" to={localePath('/') || '/'}>
-            {t('cart.continueShopping')}
-          </Link>
-        </div>
+        <EmptyShopping text={t('account.ordersEmpty')} />
       ) : (
         <>
           <ul className="orders__list">

@@ -9,6 +9,7 @@ import { cartStore } from '@/lib/shop/cart';
 import { CartItem } from './cart-item';
 import { showCartErrors } from './cart-errors';
 import { CartSummary, PromotionCode } from './cart-summary';
+import { EmptyShopping } from '@/components/empty-state';
 
 /** The cart page: every line, promotion code, summary. */
 export function CartPage() {
@@ -37,12 +38,7 @@ export function CartPage() {
           <p>{t('cart.loadFailed')}</p>
         </div>
       ) : items.length === 0 ? (
-        <div className="empty-state">
-          <p>{t('cart.empty')}</p>
-          <Link className="button button--primary" to={localePath('/') || '/'}>
-            {t('cart.continueShopping')}
-          </Link>
-        </div>
+        <EmptyShopping text={t('cart.empty')} />
       ) : (
         <div className="cart-page__grid">
           <ul className="cart-page__items">
