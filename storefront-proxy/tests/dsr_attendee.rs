@@ -11,9 +11,7 @@ use serde_json::json;
 #[tokio::test]
 async fn renaming_reaches_the_guide_and_bad_names_change_nothing() {
     let live = start().await;
-    let guide = As::Guide(live.admin_token().await);
-    let id = live.appointment_id(&guide, "demo").await;
-    let guide_join = live.join_as_guide(&guide, &id).await;
+    let (guide, _, guide_join) = live.guide_joins("demo").await;
     let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
     let client = token_of(&join);
     let attendee_id = join["attendeeId"].as_str().unwrap().to_owned();

@@ -87,9 +87,8 @@ async fn a_cart_change_answers_while_the_hub_hangs() {
 #[tokio::test]
 async fn guides_see_cart_likes_and_wishlist_changes_in_order() {
     let live = start().await;
-    let guide = As::Guide(live.admin_token().await);
-    let id = live.appointment_id(&guide, "demo").await;
-    let mut guide_socket = connect(&live, &live.join_as_guide(&guide, &id).await).await;
+    let (_, _, guide_join) = live.guide_joins("demo").await;
+    let mut guide_socket = connect(&live, &guide_join).await;
     let join = live.join_as_client("demo", &As::Store(live.customer_login().await), "Customer").await;
     let attendee = join["attendeeId"].as_str().unwrap().to_owned();
     let client = token_of(&join);

@@ -12,9 +12,7 @@ use serde_json::json;
 #[tokio::test]
 async fn a_guide_and_two_attendees_run_the_demo() {
     let live = start().await;
-    let guide = As::Guide(live.admin_token().await);
-    let id = live.appointment_id(&guide, "demo").await;
-    let guide_join = live.join_as_guide(&guide, &id).await;
+    let (guide, id, guide_join) = live.guide_joins("demo").await;
     let ada_join = live.join_as_client("demo", &As::Nobody, "Ada").await;
     let customer = live.customer_login().await;
     let cleo_join = live.join_as_client("demo", &As::Store(customer), "Cleo").await;

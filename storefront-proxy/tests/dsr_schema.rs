@@ -13,9 +13,7 @@ use serde_json::{json, Value};
 async fn responses_validate_against_the_reference() {
     let reference = reference();
     let live = start().await;
-    let guide = As::Guide(live.admin_token().await);
-    let id = live.appointment_id(&guide, "demo").await;
-    let guide_join = live.join_as_guide(&guide, &id).await;
+    let (guide, id, guide_join) = live.guide_joins("demo").await;
     let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
     assert_valid(&reference, "storeApi", "JoinAppointmentResponse", &join);
     assert_valid(&reference, "adminApi", "JoinAppointmentResponse", &guide_join);
@@ -126,9 +124,7 @@ async fn check_states(live: &Live, reference: &Value, guide: &As, appointment_id
 async fn presentation_states_have_every_field_of_the_reference() {
     let reference = state_reference();
     let live = start().await;
-    let guide = As::Guide(live.admin_token().await);
-    let id = live.appointment_id(&guide, "demo").await;
-    let guide_join = live.join_as_guide(&guide, &id).await;
+    let (guide, id, guide_join) = live.guide_joins("demo").await;
     let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
     let client = token_of(&join);
     let mut guide_socket = connect(&live, &guide_join).await;

@@ -46,9 +46,8 @@ fn note_html(note: &Value) -> &str {
 async fn guides_get_the_slide_notes_in_their_language_and_attendees_never() {
     let reference = reference();
     let live = start().await;
-    let guide = As::Guide(live.admin_token().await);
-    let id = live.appointment_id(&guide, "demo").await;
-    let guide_store = token_of(&live.join_as_guide(&guide, &id).await);
+    let (_, _, guide_join) = live.guide_joins("demo").await;
+    let guide_store = token_of(&guide_join);
     let client = token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await);
 
     let structure = live.structure(&guide_store).await;

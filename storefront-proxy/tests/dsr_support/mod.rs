@@ -140,6 +140,15 @@ impl Live {
         body
     }
 
+    /// The demo guide logs in and joins the appointment at `path`: (the guide, the
+    /// appointment id, the guide's join response).
+    pub async fn guide_joins(&self, path: &str) -> (As, String, Value) {
+        let guide = As::Guide(self.admin_token().await);
+        let id = self.appointment_id(&guide, path).await;
+        let join = self.join_as_guide(&guide, &id).await;
+        (guide, id, join)
+    }
+
     /// Joins `path` as a client (with `who`'s session, if any); answers the join response.
     pub async fn join_as_client(&self, path: &str, who: &As, name: &str) -> Value {
         let (status, body) = self.post(&format!("/store-api/dsr/appointment/{path}/join-as-client"), who, json!({"attendeeName": name})).await;
