@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { fillRegistration, PASSWORD, registerCustomer, TEXTS, unique, type Texts } from './shop';
+import { fillRegistration, PASSWORD, placeOrder, registerCustomer, TEXTS, unique, type Texts } from './shop';
 
 /**
  * The checkout journey on the embedded shop (CONTRACT.md demo data): browse, add to
@@ -49,19 +49,6 @@ async function checkoutAsNewCustomer(page: Page, t: Texts, email: string) {
   await page.getByRole('button', { name: t.createAccount }).click();
   // Registration hashes the password: slow in a debug build on a busy machine.
   await expect(page.getByTestId('billing-address')).toContainText('Kassenweg 7', { timeout: 20_000 });
-}
-
-async function placeOrder(page: Page, t: Texts, payment: string) {
-  await page.getByRole('radio', { name: t.express }).click();
-  await expect(page.getByRole('radio', { name: t.express })).toBeChecked();
-  await page.getByRole('radio', { name: new RegExp(`^${payment}`) }).click();
-  await expect(page.getByRole('radio', { name: new RegExp(`^${payment}`) })).toBeChecked();
-
-  // The terms are required.
-  await page.getByRole('button', { name: t.placeOrder }).click();
-  await expect(page.getByLabel(t.terms)).toHaveAccessibleDescription(t.termsRequired);
-  await page.getByLabel(t.terms).check();
-  await page.getByRole('button', { name: t.placeOrder }).click();
 }
 
 test.describe('checkout', () => {

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { fillRegistration, TEXTS, unique, type Texts } from './shop';
+import { fillRegistration, placeOrder, TEXTS, unique, type Texts } from './shop';
 
 /**
  * The whole shop from the home page to a placed order, in each language on desktop and
@@ -132,16 +132,7 @@ async function registerAndOrder(page: Page, t: Texts, payment: string, email: st
   // Registration hashes the password: slow in a debug build on a busy machine.
   await expect(page.getByTestId('billing-address')).toContainText('Reiseweg 9', { timeout: 20_000 });
   await expect(page.getByTestId('cart-discount')).toContainText('-');
-
-  await page.getByRole('radio', { name: t.express }).click();
-  await expect(page.getByRole('radio', { name: t.express })).toBeChecked();
-  await page.getByRole('radio', { name: new RegExp(`^${payment}`) }).click();
-  await expect(page.getByRole('radio', { name: new RegExp(`^${payment}`) })).toBeChecked();
-  await page.getByRole('button', { name: t.placeOrder }).click();
-  await expect(page.getByLabel(t.terms)).toHaveAccessibleDescription(t.termsRequired);
-  await expectAccessible(page);
-  await page.getByLabel(t.terms).check();
-  await page.getByRole('button', { name: t.placeOrder }).click();
+  await placeOrder(page, t, payment);
 }
 
 for (const { language, size, payment } of JOURNEYS) {

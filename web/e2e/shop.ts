@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 
 /** What the shop specs share: the texts of both languages, registration, login and the axe check. */
 
@@ -209,4 +210,22 @@ export async function logIn(page: Page, email: string, password: string, t: Text
   await page.getByLabel(t.email).fill(email);
   await page.getByLabel(t.password).fill(password);
   await page.getByRole('button', { name: t.logIn, exact: true }).click();
+}
+
+/**
+ * In the checkout: express shipping and `payment`, then place the order: first without
+ * the terms (refused, and the refusal is accessible), then with them.
+ */
+export async function placeOrder(page: Page, t: Texts, payment: string) {
+  await page.getByRole('radio', { name: t.express }).click();
+  await expect(page.getByRole('radio', { name: t.express })).toBeChecked();
+  await page.getByRole('radio', { name: new RegExp(`^${payment}`) }).click();
+  await expect(page.getByRole('radio', { name: new RegExp(`^${payment}`) })).toBeChecked();
+
+  // The terms are required.
+  await page.getByRole('button', { name: t.placeOrder }).click();
+  await expect(page.getByLabel(t.terms)).toHaveAccessibleDescription(t.termsRequired);
+  await expectAccessible(page);
+  await page.getByLabel(t.terms).check();
+  await page.getByRole('button', { name: t.placeOrder }).click();
 }
