@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::internal::Audience;
 use protocol::frame::Event;
+use protocol::internal::Audience;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::streams::StreamRangeReply;
 use redis::{AsyncCommands, PushKind, Script, Value};

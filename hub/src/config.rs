@@ -81,7 +81,6 @@ impl Config {
     }
 }
 
-
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use protocol::state::is_id;
 use protocol::action::{Action, Interaction};
 use protocol::codec::{Codec, Encoded};
 use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent};
+use protocol::state::is_id;
 use protocol::HubClaims;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
@@ -91,8 +91,7 @@ impl Session {
         let codec = self.codec;
         // The opening runs boxed: its frames are large, and this future lives as long as
         // the connection, so it should hold only what the loop needs.
-        let Some(Opened { connection_id, mut rx, close_reason, ok }) = Box::pin(self.open(&mut sink, &mut stream)).await
-        else {
+        let Some(Opened { connection_id, mut rx, close_reason, ok }) = Box::pin(self.open(&mut sink, &mut stream)).await else {
             return;
         };
         if ok {
@@ -264,8 +263,7 @@ impl Session {
         let (tx, rx) = queue::channel::<Outbound>(self.send_queue);
         let close_reason = Arc::new(AtomicU16::new(0));
         let heartbeat_ms = self.heartbeat.as_millis() as u64;
-        let attached =
-            self.room.attach(connection_id, &self.claims, last_seq, epoch.as_deref(), tx, close_reason.clone(), heartbeat_ms);
+        let attached = self.room.attach(connection_id, &self.claims, last_seq, epoch.as_deref(), tx, close_reason.clone(), heartbeat_ms);
         self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;
@@ -296,9 +294,7 @@ impl Session {
     /// Handles one frame after `hello`; returns the direct reply, if any.
     async fn handle(&self, frame: ClientFrame) -> Option<ServerFrame> {
         match frame {
-            ClientFrame::Hello { .. } => {
-                Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received"))
-            }
+            ClientFrame::Hello { .. } => Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received")),
             ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
             ClientFrame::Pong { .. } => None,
             ClientFrame::Action { r#ref, action } => self.act(r#ref, action).await,
@@ -368,9 +364,7 @@ impl Session {
             Action::LoadSlide { .. }
             | Action::LoadProductList {}
             | Action::LoadListingProducts { .. }
-            | Action::UpdateListingProducts { .. } => {
-                self.room.publish(Audience::Everyone, Event::Reload { action }).await.map(Some)
-            }
+            | Action::UpdateListingProducts { .. } => self.room.publish(Audience::Everyone, Event::Reload { action }).await.map(Some),
             // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
             // the attendee concerned (or a client's to itself) as a reload hint.
             Action::LoadCart { ref attendee_id }
@@ -401,9 +395,7 @@ impl Session {
                 let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission };
                 self.room.publish(Audience::Attendee(attendee_id), event).await.map(Some)
             }
-            Action::SetLocked { locked } => {
-                self.room.publish(Audience::Everyone, Event::LockChanged { locked }).await.map(Some)
-            }
+            Action::SetLocked { locked } => self.room.publish(Audience::Everyone, Event::LockChanged { locked }).await.map(Some),
             Action::MuteAll { muted } => {
                 let published = self.room.publish(Audience::Everyone, Event::MuteAllChanged { muted }).await;
                 if published.is_ok() {
@@ -418,26 +410,18 @@ impl Session {
     async fn interact(&self, r#ref: Option<u32>, interaction: Interaction) -> Option<ServerFrame> {
         if interaction.is_guide_only() && !self.is_guide() {
             self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
-            return Some(ServerFrame::error(
-                r#ref,
-                ErrorCode::Forbidden,
-                format!("only a guide may send {:?}", interaction.name()),
-            ));
+            return Some(ServerFrame::error(r#ref, ErrorCode::Forbidden, format!("only a guide may send {:?}", interaction.name())));
         }
         let published = match interaction {
             Interaction::GuideHovered(payload) => {
-                self.room.publish_volatile(
-                    Audience::Everyone,
-                    VolatileEvent::GuideHovered { hovered_element_id: payload.hovered_element_id },
-                );
+                self.room
+                    .publish_volatile(Audience::Everyone, VolatileEvent::GuideHovered { hovered_element_id: payload.hovered_element_id });
                 Ok(None)
             }
             // The product a guide looks at is the one everyone is shown.
-            Interaction::ProductViewed(p) if self.is_guide() => self
-                .room
-                .publish(Audience::Everyone, Event::GuideProductChanged { product_id: Some(p.product_id) })
-                .await
-                .map(Some),
+            Interaction::ProductViewed(p) if self.is_guide() => {
+                self.room.publish(Audience::Everyone, Event::GuideProductChanged { product_id: Some(p.product_id) }).await.map(Some)
+            }
             Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
                 self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }).await.map(Some)
             }
@@ -459,7 +443,6 @@ impl Session {
         self.reply(r#ref, published)
     }
 }
-
 
 #[cfg(test)]
 mod tests {

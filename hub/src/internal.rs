@@ -10,8 +10,8 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use protocol::state::is_id;
 use protocol::internal::{AttendeeProfileRequest, AttendeeProfileResponse, PublishRequest, PublishResponse};
+use protocol::state::is_id;
 use protocol::Role;
 
 use crate::live::room::Room;
@@ -30,11 +30,7 @@ fn same_secret(given: &[u8], secret: &[u8]) -> bool {
 }
 
 fn authorized(hub: &Hub, headers: &HeaderMap) -> Result<(), Box<Response>> {
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
+    let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     if same_secret(given.as_bytes(), hub.secret()) {
         Ok(())
     } else {

@@ -90,7 +90,12 @@ impl Metrics {
         line("hub_refused_tokens_total", "counter", "Upgrades refused for a bad token.", get(&self.refused_tokens));
         line("hub_frames_in_total", "counter", "Frames received from participants.", get(&self.frames_in));
         line("hub_frames_out_total", "counter", "Frames sent to participants.", get(&self.frames_out));
-        line("hub_write_batches_total", "counter", "Flushes of queued frames to a socket (frames out / batches = frames per write).", get(&self.batches_out));
+        line(
+            "hub_write_batches_total",
+            "counter",
+            "Flushes of queued frames to a socket (frames out / batches = frames per write).",
+            get(&self.batches_out),
+        );
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
         line("hub_forbidden_total", "counter", "Actions refused for the sender's role.", get(&self.forbidden));
         line("hub_events_total", "counter", "State events applied.", get(&self.events));

@@ -14,13 +14,13 @@ use protocol::HubClaims;
 use serde::Deserialize;
 use tokio::net::TcpListener;
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::connection::Session;
-use crate::cluster::Cluster;
 use crate::live::{Backend, RoomSettings, Rooms};
 use crate::metrics::Metrics;
-use crate::video::LiveKit;
 use crate::store::{Store, StoreError};
+use crate::video::LiveKit;
 
 /// Bytes of outbound frames gathered before a write. Small, because the buffer keeps
 /// its capacity after a burst; large enough for a dozen slide events in one syscall.
@@ -72,7 +72,11 @@ impl Hub {
     }
 
     /// Serves until the process ends or `shutdown` resolves.
-    pub async fn serve(self, listener: TcpListener, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
         use axum::serve::ListenerExt;
         // Frames are small and latency matters: no Nagle delay.
         let listener = listener.tap_io(|tcp| {
@@ -113,10 +117,7 @@ pub(crate) fn refuse(status: StatusCode, code: &str, detail: &str) -> Response {
 /// Upgrades only with a valid hub token, from `?token=` (browsers cannot set headers on
 /// a WebSocket) or `Authorization: Bearer`.
 async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
+    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
     let Some(token) = query.token.as_deref().or(bearer) else {
         hub.metrics.refused_tokens.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         return refuse(StatusCode::UNAUTHORIZED, "HUB__TOKEN_MISSING", "A hub token is required.");
@@ -153,20 +154,8 @@ async fn ws(State(hub): State<Hub>, Query(query): Query<WsQuery>, headers: Heade
         .max_frame_size(64 * 1024)
         .on_upgrade(move |socket| {
             // No subprotocol offered: JSON, the default.
-            let codec = socket
-                .protocol()
-                .and_then(|p| p.to_str().ok())
-                .and_then(Codec::from_subprotocol)
-                .unwrap_or(Codec::Json);
-            let session = Session {
-                claims,
-                codec,
-                room,
-                heartbeat: config.heartbeat(),
-                send_queue: config.send_queue,
-                metrics,
-                video,
-            };
+            let codec = socket.protocol().and_then(|p| p.to_str().ok()).and_then(Codec::from_subprotocol).unwrap_or(Codec::Json);
+            let session = Session { claims, codec, room, heartbeat: config.heartbeat(), send_queue: config.send_queue, metrics, video };
             session.run(socket)
         })
 }

@@ -106,11 +106,9 @@ impl Store {
     pub fn load_or_create(&self, appointment_id: &str, new_epoch: &str, retained: usize) -> Result<StoredRoom, StoreError> {
         let conn = self.conn();
         let found: Option<(String, u64, String)> = conn
-            .query_row(
-                "SELECT epoch, snapshot_seq, snapshot FROM room WHERE appointment_id = ?1",
-                [appointment_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
+            .query_row("SELECT epoch, snapshot_seq, snapshot FROM room WHERE appointment_id = ?1", [appointment_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
             .optional()?;
         let Some((epoch, snapshot_seq, snapshot)) = found else {
             let empty = serde_json::to_string(&RoomState::default())?;
@@ -122,9 +120,7 @@ impl Store {
         };
         let snapshot: RoomState = serde_json::from_str(&snapshot)?;
         // Everything after the snapshot, and the retained window before it.
-        let mut statement = conn.prepare(
-            "SELECT seq, audience, event FROM event WHERE appointment_id = ?1 AND seq > ?2 ORDER BY seq",
-        )?;
+        let mut statement = conn.prepare("SELECT seq, audience, event FROM event WHERE appointment_id = ?1 AND seq > ?2 ORDER BY seq")?;
         let from = snapshot_seq.saturating_sub(retained as u64);
         let events = statement
             .query_map(params![appointment_id, from], |r| Ok((r.get::<_, u64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?

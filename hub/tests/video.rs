@@ -26,7 +26,12 @@ type Calls = Arc<Mutex<Vec<(String, Value)>>>;
 
 /// A stand-in for LiveKit's RoomService that checks each call's token like LiveKit does.
 async fn fake_livekit(calls: Calls) -> String {
-    async fn handle(State(calls): State<Calls>, Path(method): Path<String>, headers: HeaderMap, Json(body): Json<Value>) -> (StatusCode, Json<Value>) {
+    async fn handle(
+        State(calls): State<Calls>,
+        Path(method): Path<String>,
+        headers: HeaderMap,
+        Json(body): Json<Value>,
+    ) -> (StatusCode, Json<Value>) {
         let token = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
         let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::HS256);
         validation.set_issuer(&[API_KEY]);

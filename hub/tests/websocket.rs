@@ -25,7 +25,11 @@ async fn start(retained_events: usize) -> String {
     start_in(&dir, retained_events, std::future::pending()).await
 }
 
-async fn start_in(dir: &std::path::Path, retained_events: usize, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> String {
+async fn start_in(
+    dir: &std::path::Path,
+    retained_events: usize,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> String {
     start_with(dir, retained_events, 15, shutdown).await
 }
 
@@ -56,9 +60,7 @@ async fn start_with(
 
 fn token(attendee: &str, role: Role, secret: &[u8]) -> String {
     let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
-    HubClaims { sub: attendee.repeat(32 / attendee.len()), apt: APPOINTMENT.into(), role, name: None, exp }
-        .sign(secret)
-        .unwrap()
+    HubClaims { sub: attendee.repeat(32 / attendee.len()), apt: APPOINTMENT.into(), role, name: None, exp }.sign(secret).unwrap()
 }
 
 struct Client {
@@ -123,9 +125,7 @@ impl Client {
     async fn next_slide(&mut self) -> (u64, u64, u32) {
         loop {
             match self.recv().await {
-                ServerFrame::Event { seq, prev, event: Event::SlideSwitched { slide_alias, .. } } => {
-                    return (seq, prev, slide_alias)
-                }
+                ServerFrame::Event { seq, prev, event: Event::SlideSwitched { slide_alias, .. } } => return (seq, prev, slide_alias),
                 ServerFrame::Event { .. } | ServerFrame::Ack { .. } => continue,
                 other => panic!("expected a slide event, got {other:?}"),
             }
@@ -162,9 +162,7 @@ async fn forged_missing_and_expired_tokens_are_refused() {
     assert_eq!(upgrade_status(&addr, "?token=not-a-jwt").await, 401);
     let forged = token("c1", Role::Guide, b"someone-elses-secret");
     assert_eq!(upgrade_status(&addr, &format!("?token={forged}")).await, 401);
-    let expired = HubClaims { sub: "a".repeat(32), apt: APPOINTMENT.into(), role: Role::Guide, name: None, exp: 1 }
-        .sign(SECRET)
-        .unwrap();
+    let expired = HubClaims { sub: "a".repeat(32), apt: APPOINTMENT.into(), role: Role::Guide, name: None, exp: 1 }.sign(SECRET).unwrap();
     assert_eq!(upgrade_status(&addr, &format!("?token={expired}")).await, 401);
     let good = token("c1", Role::Client, SECRET);
     assert_eq!(upgrade_status(&addr, &format!("?token={good}")).await, 101);
@@ -353,7 +351,10 @@ async fn guides_see_participants_arrive_and_clients_do_not() {
 async fn a_restarted_hub_keeps_state_order_and_epoch() {
     let dir = tempfile::tempdir().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let addr = start_in(dir.path(), 64, async { let _ = stopped.await; }).await;
+    let addr = start_in(dir.path(), 64, async {
+        let _ = stopped.await;
+    })
+    .await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
     guide.hello(None, None).await;
     let client_token = token("c1", Role::Client, SECRET);
@@ -406,7 +407,8 @@ async fn the_internal_api_publishes_with_the_shared_secret_only() {
     assert_eq!(refused.status(), 401);
     let bad = http.post(&url).bearer_auth("test-secret").body("{\"appointmentId\":1}").send().await.unwrap();
     assert_eq!(bad.status(), 400);
-    let bad_id = serde_json::json!({"appointmentId": "../etc", "audience": {"to": "guides"}, "event": {"kind": "lockChanged", "locked": true}});
+    let bad_id =
+        serde_json::json!({"appointmentId": "../etc", "audience": {"to": "guides"}, "event": {"kind": "lockChanged", "locked": true}});
     assert_eq!(http.post(&url).bearer_auth("test-secret").json(&bad_id).send().await.unwrap().status(), 400);
 
     let ok = http.post(&url).bearer_auth("test-secret").json(&body).send().await.unwrap();
@@ -440,12 +442,19 @@ async fn an_attendee_profile_change_keeps_the_live_presence_and_cart_permission(
         "appointmentId": APPOINTMENT, "audience": {"to": "attendee", "attendeeId": attendee},
         "event": {"kind": "cartPermissionChanged", "attendeeId": attendee, "permission": "granted"},
     });
-    assert_eq!(http.post(format!("http://{addr}/internal/publish")).bearer_auth("test-secret").json(&grant).send().await.unwrap().status(), 200);
+    assert_eq!(
+        http.post(format!("http://{addr}/internal/publish")).bearer_auth("test-secret").json(&grant).send().await.unwrap().status(),
+        200
+    );
     assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::CartPermissionChanged { .. }, .. }));
 
     let url = format!("http://{addr}/internal/attendee-profile");
     let profile = |body: serde_json::Value| http.post(&url).bearer_auth("test-secret").json(&body).send();
-    let renamed = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Ada", "videoUserId": "video-ada"})).await.unwrap();
+    let renamed = profile(
+        serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Ada", "videoUserId": "video-ada"}),
+    )
+    .await
+    .unwrap();
     assert_eq!(renamed.status(), 200);
     let seq = renamed.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().expect("published");
     match guide.recv().await {
@@ -464,12 +473,17 @@ async fn an_attendee_profile_change_keeps_the_live_presence_and_cart_permission(
     assert!(cleared.json::<serde_json::Value>().await.unwrap()["seq"].is_u64());
     let state = internal_state(&addr, "").await;
     let entry = &state["stateForGuides"]["clients"][&attendee];
-    assert_eq!((entry["attendeeName"].as_str(), entry["videoUserId"].is_null(), entry["cartPermission"].as_str()), (Some("Ada"), true, Some("granted")), "{state}");
+    assert_eq!(
+        (entry["attendeeName"].as_str(), entry["videoUserId"].is_null(), entry["cartPermission"].as_str()),
+        (Some("Ada"), true, Some("granted")),
+        "{state}"
+    );
 
     // Nothing changes, or no one to change: nothing is published.
     let same = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Ada"})).await.unwrap();
     assert_eq!(same.json::<serde_json::Value>().await.unwrap()["seq"], serde_json::Value::Null);
-    let unknown = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": "f".repeat(32), "attendeeName": "Bob"})).await.unwrap();
+    let unknown =
+        profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": "f".repeat(32), "attendeeName": "Bob"})).await.unwrap();
     assert_eq!(unknown.json::<serde_json::Value>().await.unwrap()["seq"], serde_json::Value::Null);
 
     // Refusals change nothing.
@@ -477,7 +491,12 @@ async fn an_attendee_profile_change_keeps_the_live_presence_and_cart_permission(
     assert_eq!(bad_id.status(), 400);
     let bad_type = profile(serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": 5})).await.unwrap();
     assert_eq!(bad_type.status(), 400);
-    let no_secret = http.post(&url).json(&serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Eve"})).send().await.unwrap();
+    let no_secret = http
+        .post(&url)
+        .json(&serde_json::json!({"appointmentId": APPOINTMENT, "attendeeId": attendee, "attendeeName": "Eve"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(no_secret.status(), 401);
     let state = internal_state(&addr, "").await;
     assert_eq!(state["stateForGuides"]["clients"][&attendee]["attendeeName"], "Ada");
@@ -690,13 +709,8 @@ async fn a_slide_the_guide_prepares_before_the_start_is_kept_and_shown_at_the_st
         "audience": {"to": "everyone"},
         "event": {"kind": "presentationStarted", "startedAt": "2026-11-26T10:00:00Z"},
     });
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}/internal/publish"))
-        .bearer_auth("test-secret")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let response =
+        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth("test-secret").json(&body).send().await.unwrap();
     assert_eq!(response.status(), 200);
     loop {
         match client.recv().await {

@@ -28,8 +28,8 @@ use tokio_tungstenite::tungstenite::Message;
 pub mod report;
 pub mod shop;
 
-pub use report::{Percentiles, Report, Times};
 use report::unix_us;
+pub use report::{Percentiles, Report, Times};
 
 /// This process's part of a run split over several load generators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,7 +194,10 @@ fn section_id(alias: u32, sent_us: u64) -> String {
 #[derive(Debug, PartialEq, Eq)]
 enum Peek {
     /// A slide change: its alias and its send time, from its section id.
-    Slide { alias: u32, sent_us: u64 },
+    Slide {
+        alias: u32,
+        sent_us: u64,
+    },
     Ping(u64),
     Other,
 }
@@ -245,9 +248,8 @@ async fn hub_metrics(http: &reqwest::Client, urls: &[String]) -> Option<HubMetri
     let mut total = HubMetrics::default();
     for url in urls {
         let text = http.get(url).send().await.ok()?.text().await.ok()?;
-        let value = |name: &str| -> Option<f64> {
-            text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok())
-        };
+        let value =
+            |name: &str| -> Option<f64> { text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok()) };
         total.connections += value("hub_connections")? as u64;
         total.events += value("hub_events_total")? as u64;
         total.memory += value("process_resident_memory_bytes")? as u64;
@@ -321,7 +323,11 @@ async fn receive(mut socket: Socket, slides: u32, first_slides: u32) -> Received
             Peek::Slide { alias, sent_us } => {
                 let now = unix_us();
                 let latency = now.saturating_sub(sent_us).min(u32::MAX as u64) as u32;
-                if alias <= first_slides { got.after_joins_us.push(latency) } else { got.steady_us.push(latency) }
+                if alias <= first_slides {
+                    got.after_joins_us.push(latency)
+                } else {
+                    got.steady_us.push(latency)
+                }
                 got.first_sent_us = got.first_sent_us.min(sent_us);
                 got.last_received_us = now;
                 count += 1;

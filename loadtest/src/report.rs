@@ -212,8 +212,18 @@ mod tests {
 
     #[test]
     fn merged_reports_take_percentiles_over_all_deliveries_and_the_widest_times() {
-        let a = part(2, vec![9_000, 1_000], vec![1_000; 6], Times { joins_started_us: 100, joins_ended_us: 2_000_100, first_sent_us: 3_000_000, last_received_us: 4_000_000 });
-        let mut b = part(2, vec![2_000, 3_000], (1..=6).map(|n| n * 10_000).collect(), Times { joins_started_us: 200, joins_ended_us: 4_000_100, first_sent_us: 0, last_received_us: 5_000_000 });
+        let a = part(
+            2,
+            vec![9_000, 1_000],
+            vec![1_000; 6],
+            Times { joins_started_us: 100, joins_ended_us: 2_000_100, first_sent_us: 3_000_000, last_received_us: 4_000_000 },
+        );
+        let mut b = part(
+            2,
+            vec![2_000, 3_000],
+            (1..=6).map(|n| n * 10_000).collect(),
+            Times { joins_started_us: 200, joins_ended_us: 4_000_100, first_sent_us: 0, last_received_us: 5_000_000 },
+        );
         b.hub_cpu_seconds = Some(0.5);
         b.errors = 1;
         // Written and read back as the processes do.

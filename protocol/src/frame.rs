@@ -10,9 +10,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::action::{Action, Interaction};
-use crate::state::{
-    AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode,
-};
+use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode};
 use crate::status::{CartPermission, Role};
 
 /// The WebSocket subprotocol for JSON text frames.
@@ -62,8 +60,12 @@ pub enum ClientFrame {
         r#ref: Option<u32>,
         interaction: Interaction,
     },
-    Ping { nonce: u64 },
-    Pong { nonce: u64 },
+    Ping {
+        nonce: u64,
+    },
+    Pong {
+        nonce: u64,
+    },
 }
 
 /// How a `welcome` relates to what the client had.
@@ -84,32 +86,77 @@ pub enum Resume {
 pub enum Event {
     /// The appointment's settings, published by storefront-proxy when they are set or
     /// changed.
-    AppointmentConfigured { settings: AppointmentSettings },
-    SlideSwitched { page_id: Id, section_id: Id, slide_alias: u32 },
-    PresentationStarted { started_at: String },
-    PresentationEnded { ended_at: String },
-    LockChanged { locked: bool },
-    GuideProductChanged { product_id: Option<Id> },
-    DynamicPageOpened { page: DynamicPage },
-    DynamicPageClosed { page_id: Option<Id>, all: bool },
-    BroadcastModeChanged { active: bool },
-    ViewModeChanged { mode: ViewMode },
-    ScreenSharingChanged { active: bool },
-    MuteAllChanged { muted: bool },
+    AppointmentConfigured {
+        settings: AppointmentSettings,
+    },
+    SlideSwitched {
+        page_id: Id,
+        section_id: Id,
+        slide_alias: u32,
+    },
+    PresentationStarted {
+        started_at: String,
+    },
+    PresentationEnded {
+        ended_at: String,
+    },
+    LockChanged {
+        locked: bool,
+    },
+    GuideProductChanged {
+        product_id: Option<Id>,
+    },
+    DynamicPageOpened {
+        page: DynamicPage,
+    },
+    DynamicPageClosed {
+        page_id: Option<Id>,
+        all: bool,
+    },
+    BroadcastModeChanged {
+        active: bool,
+    },
+    ViewModeChanged {
+        mode: ViewMode,
+    },
+    ScreenSharingChanged {
+        active: bool,
+    },
+    MuteAllChanged {
+        muted: bool,
+    },
     /// Guides only: a participant joined, left, or changed connection state.
-    AttendeeChanged { attendee: AttendeeSummary },
+    AttendeeChanged {
+        attendee: AttendeeSummary,
+    },
     /// Guides only.
-    AttendeeRemoved { attendee_id: Id },
+    AttendeeRemoved {
+        attendee_id: Id,
+    },
     /// The attendee concerned and guides.
-    CartPermissionChanged { attendee_id: Id, permission: CartPermission },
+    CartPermissionChanged {
+        attendee_id: Id,
+        permission: CartPermission,
+    },
     /// The attendee concerned and guides: a product was added to or removed from one of
     /// the attendee's collections (published by storefront-proxy).
-    AttendeeCollectionChanged { attendee_id: Id, collection: Collection, product_id: Id, added: bool },
+    AttendeeCollectionChanged {
+        attendee_id: Id,
+        collection: Collection,
+        product_id: Id,
+        added: bool,
+    },
     /// The attendee concerned and guides: the attendee's cart changed (published by
     /// storefront-proxy; the cart itself is read from the shop).
-    AttendeeCartChanged { attendee_id: Id, line_item_count: u32, total_price: f64 },
+    AttendeeCartChanged {
+        attendee_id: Id,
+        line_item_count: u32,
+        total_price: f64,
+    },
     /// Ask clients to reload something the guide changed (spec section 3 action keys).
-    Reload { action: Action },
+    Reload {
+        action: Action,
+    },
 }
 
 /// The appointment fields of `stateForAll` that storefront-proxy owns.
@@ -190,13 +237,23 @@ pub enum ServerFrame {
     },
     /// A page of the participants of the snapshot in the `welcome` before it (guides
     /// only). Each participant goes where an `attendeeChanged` event would put it.
-    Participants { page: u32, pages: u32, participants: Vec<AttendeeSummary> },
+    Participants {
+        page: u32,
+        pages: u32,
+        participants: Vec<AttendeeSummary>,
+    },
     /// A state change. `prev` is the `seq` of the previous event this participant was
     /// sent (events for other audiences are skipped), so a client applies an event only
     /// when `prev` equals the last `seq` it applied, drops it when `seq` is not newer,
     /// and resumes otherwise.
-    Event { seq: u64, prev: u64, event: Event },
-    Volatile { event: VolatileEvent },
+    Event {
+        seq: u64,
+        prev: u64,
+        event: Event,
+    },
+    Volatile {
+        event: VolatileEvent,
+    },
     /// The action with this `ref` was applied; `seq` is its event, if it made one.
     Ack {
         r#ref: u32,
@@ -211,9 +268,17 @@ pub enum ServerFrame {
     },
     /// A LiveKit access token for this participant, sent after `welcome` when video is
     /// configured, and again whenever what the participant may publish changes.
-    VideoToken { url: String, token: String, can_publish: bool },
-    Ping { nonce: u64 },
-    Pong { nonce: u64 },
+    VideoToken {
+        url: String,
+        token: String,
+        can_publish: bool,
+    },
+    Ping {
+        nonce: u64,
+    },
+    Pong {
+        nonce: u64,
+    },
 }
 
 /// `ServerFrame::Event` borrowing its event, with the same wire shape: the hub encodes

@@ -71,9 +71,11 @@ mod tests {
         let id = "0".repeat(32);
         let absent: AttendeeProfileRequest = serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id})).unwrap();
         assert_eq!(absent.video_user_id, None);
-        let null: AttendeeProfileRequest = serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": null})).unwrap();
+        let null: AttendeeProfileRequest =
+            serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": null})).unwrap();
         assert_eq!(null.video_user_id, Some(None));
-        let set: AttendeeProfileRequest = serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": "v"})).unwrap();
+        let set: AttendeeProfileRequest =
+            serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": "v"})).unwrap();
         assert_eq!(set.video_user_id, Some(Some("v".into())));
         // What the client sends for "clear" survives the round trip.
         let round: AttendeeProfileRequest = serde_json::from_value(serde_json::to_value(&null).unwrap()).unwrap();

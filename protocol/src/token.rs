@@ -46,11 +46,7 @@ pub fn load_or_create_secret(dir: &std::path::Path) -> std::io::Result<Vec<u8>> 
     match std::fs::read(&path) {
         Ok(secret) if !secret.is_empty() => Ok(secret),
         _ => {
-            let secret: String = rand::rng()
-                .sample_iter(rand::distr::Alphanumeric)
-                .take(48)
-                .map(char::from)
-                .collect();
+            let secret: String = rand::rng().sample_iter(rand::distr::Alphanumeric).take(48).map(char::from).collect();
             // create_new: when the proxy and the hub start together, the first one wins
             // and the other reads its secret.
             match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {

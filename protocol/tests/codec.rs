@@ -23,19 +23,13 @@ fn id() -> impl Strategy<Value = String> {
 
 fn action() -> impl Strategy<Value = Action> {
     prop_oneof![
-        (id(), id(), any::<u32>()).prop_map(|(page_id, section_id, slide_alias)| Action::SwitchSlide {
-            page_id,
-            section_id,
-            slide_alias
-        }),
+        (id(), id(), any::<u32>()).prop_map(|(page_id, section_id, slide_alias)| Action::SwitchSlide { page_id, section_id, slide_alias }),
         proptest::option::of(id()).prop_map(|attendee_id| Action::LoadCart { attendee_id }),
-        (proptest::option::of(id()), id(), 1u32..100).prop_map(|(attendee_id, product_id, quantity)| {
-            Action::AddToCart { attendee_id, product_id, quantity }
-        }),
+        (proptest::option::of(id()), id(), 1u32..100)
+            .prop_map(|(attendee_id, product_id, quantity)| { Action::AddToCart { attendee_id, product_id, quantity } }),
         Just(Action::LoadProductList {}),
-        (id(), id(), proptest::collection::vec(id(), 0..5)).prop_map(|(page_id, section_id, product_ids)| {
-            Action::UpdateListingProducts { page_id, section_id, product_ids }
-        }),
+        (id(), id(), proptest::collection::vec(id(), 0..5))
+            .prop_map(|(page_id, section_id, product_ids)| { Action::UpdateListingProducts { page_id, section_id, product_ids } }),
     ]
 }
 
@@ -43,19 +37,17 @@ fn interaction() -> impl Strategy<Value = Interaction> {
     prop_oneof![
         Just(Interaction::KeepAlive(Empty {})),
         id().prop_map(|product_id| Interaction::ProductLiked(ProductPayload { product_id })),
-        proptest::option::of(id())
-            .prop_map(|hovered_element_id| Interaction::GuideHovered(GuideHoveredPayload { hovered_element_id })),
-        (id(), id(), any::<u32>(), proptest::option::of(any::<u32>())).prop_map(
-            |(page_id, section_id, slide_alias, page_number)| {
-                Interaction::PageViewed(PageViewedPayload { page_id, section_id, slide_alias, page_number })
-            }
-        ),
+        proptest::option::of(id()).prop_map(|hovered_element_id| Interaction::GuideHovered(GuideHoveredPayload { hovered_element_id })),
+        (id(), id(), any::<u32>(), proptest::option::of(any::<u32>())).prop_map(|(page_id, section_id, slide_alias, page_number)| {
+            Interaction::PageViewed(PageViewedPayload { page_id, section_id, slide_alias, page_number })
+        }),
     ]
 }
 
 fn client_frame() -> impl Strategy<Value = ClientFrame> {
     prop_oneof![
-        proptest::option::of(any::<u64>().prop_map(|n| n >> 12)).prop_map(|last_seq| ClientFrame::Hello { last_seq, epoch: last_seq.map(|n| n.to_string()) }),
+        proptest::option::of(any::<u64>().prop_map(|n| n >> 12))
+            .prop_map(|last_seq| ClientFrame::Hello { last_seq, epoch: last_seq.map(|n| n.to_string()) }),
         (proptest::option::of(any::<u32>()), action()).prop_map(|(r#ref, action)| ClientFrame::Action { r#ref, action }),
         (proptest::option::of(any::<u32>()), interaction())
             .prop_map(|(r#ref, interaction)| ClientFrame::Interaction { r#ref, interaction }),
@@ -70,9 +62,8 @@ fn server_frame() -> impl Strategy<Value = ServerFrame> {
         }),
         (any::<u32>(), proptest::option::of(any::<u64>())).prop_map(|(r#ref, seq)| ServerFrame::Ack { r#ref, seq }),
         ".{0,40}".prop_map(|message| ServerFrame::error(Some(7), ErrorCode::Forbidden, message)),
-        proptest::option::of(id()).prop_map(|hovered_element_id| ServerFrame::Volatile {
-            event: VolatileEvent::GuideHovered { hovered_element_id }
-        }),
+        proptest::option::of(id())
+            .prop_map(|hovered_element_id| ServerFrame::Volatile { event: VolatileEvent::GuideHovered { hovered_element_id } }),
     ]
 }
 
@@ -156,8 +147,7 @@ fn wire_shape_uses_reference_names() {
 
     let hello: ClientFrame = serde_json::from_str(r#"{"type":"hello","lastSeq":17}"#).unwrap();
     assert_eq!(hello, ClientFrame::Hello { last_seq: Some(17), epoch: None });
-    let empty: ClientFrame =
-        serde_json::from_str(r#"{"type":"interaction","interaction":{"name":"keep.alive","payload":{}}}"#).unwrap();
+    let empty: ClientFrame = serde_json::from_str(r#"{"type":"interaction","interaction":{"name":"keep.alive","payload":{}}}"#).unwrap();
     assert_eq!(empty, ClientFrame::Interaction { r#ref: None, interaction: Interaction::KeepAlive(Empty {}) });
 }
 

@@ -7,12 +7,14 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
+use crate::error::ApiError;
 use crate::gateway::hub_client::HubClient;
 use crate::gateway::upstream::{self, Upstream};
-use axum::routing::any;
-use crate::error::ApiError;
 use crate::storage::Db;
-use crate::{account, admin, cart, catalog, checkout, cms, contact, context, dsr, gateway, media, navigation, newsletter, order, store_api, wishlist};
+use crate::{
+    account, admin, cart, catalog, checkout, cms, contact, context, dsr, gateway, media, navigation, newsletter, order, store_api, wishlist,
+};
+use axum::routing::any;
 
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
@@ -62,10 +64,7 @@ impl App {
             .merge(wishlist::routes())
             .fallback(route_not_found)
             .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
-        let admin_api = Router::new()
-            .merge(admin::oauth::routes())
-            .merge(dsr::admin_routes())
-            .fallback(route_not_found);
+        let admin_api = Router::new().merge(admin::oauth::routes()).merge(dsr::admin_routes()).fallback(route_not_found);
         // Every other path is the web app: a file of the build, else index.html, where
         // the app's router resolves it (spec section 2, catch-all content page).
         let dist = &self.config.web_dist;

@@ -22,10 +22,7 @@ pub const ADMIN_PASSWORD: &str = "shopware";
 
 pub fn hash_password(password: &str) -> anyhow::Result<String> {
     let salt = SaltString::generate(&mut OsRng);
-    Ok(Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))?
-        .to_string())
+    Ok(Argon2::default().hash_password(password.as_bytes(), &salt).map_err(|e| anyhow::anyhow!("hashing a password: {e}"))?.to_string())
 }
 
 /// What to seed besides the demo shop.
@@ -129,10 +126,9 @@ fn seed_foundation(tx: &rusqlite::Transaction) -> anyhow::Result<()> {
             params![new_id(), presentation, cms_page, position as i64, name, *instant],
         )?;
     }
-    for (path, name, restriction) in [
-        ("demo", "Autumn collection live", "open"),
-        ("demo-customers", "Autumn collection for customers", "customer"),
-    ] {
+    for (path, name, restriction) in
+        [("demo", "Autumn collection live", "open"), ("demo-customers", "Autumn collection for customers", "customer")]
+    {
         tx.execute(
             "INSERT INTO appointment (id, presentation_id, sales_channel_id, presentation_path, name, attendee_restriction_type, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -48,10 +48,7 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/{id}/widgets/cart-insights", get(widget::cart_insights))
         .route("/_action/dsr/appointment/{id}/widgets/attendee-insights", get(widget::attendee_insights))
         .route("/_proxy/store-api/{sales_channel_id}/checkout/cart", get(cart::get_cart))
-        .route(
-            "/_proxy/store-api/{sales_channel_id}/checkout/cart/line-item",
-            post(cart::add).patch(cart::update).delete(cart::remove),
-        )
+        .route("/_proxy/store-api/{sales_channel_id}/checkout/cart/line-item", post(cart::add).patch(cart::update).delete(cart::remove))
 }
 
 /// Routes under `/store-api` (client side).

@@ -24,7 +24,12 @@ pub struct ErrorEntry {
 /// their text.
 #[derive(Debug)]
 pub enum ApiError {
-    Client { status: StatusCode, code: &'static str, detail: String, pointer: Option<String> },
+    Client {
+        status: StatusCode,
+        code: &'static str,
+        detail: String,
+        pointer: Option<String>,
+    },
     /// Several validation failures of one request (400), each with its pointer.
     Violations(Vec<Violation>),
     Internal(anyhow::Error),
@@ -61,11 +66,7 @@ impl ApiError {
     }
 
     pub fn invalid_access_key() -> Self {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "FRAMEWORK__API_INVALID_ACCESS_KEY",
-            "Access key is invalid and could not be identified.",
-        )
+        ApiError::new(StatusCode::UNAUTHORIZED, "FRAMEWORK__API_INVALID_ACCESS_KEY", "Access key is invalid and could not be identified.")
     }
 
     pub fn unauthorized() -> Self {

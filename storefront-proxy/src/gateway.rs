@@ -13,10 +13,7 @@ use serde_json::{json, Value};
 use crate::app::App;
 
 pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/runtime-config.json", get(runtime_config))
-        .route("/ws", get(hub_socket::forward))
+    Router::new().route("/healthz", get(healthz)).route("/runtime-config.json", get(runtime_config)).route("/ws", get(hub_socket::forward))
 }
 
 async fn healthz() -> &'static str {

@@ -118,7 +118,11 @@ pub fn storefront_url(
     };
     let allowed = config.shop_endpoint.as_deref().is_some_and(own) || own(&ctx.base_url);
     if !allowed || url.chars().any(|c| c.is_whitespace() || c == '"' || c == '<' || c == '>') {
-        violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/storefrontUrl", "The storefront URL is not a domain of this sales channel."));
+        violations.push(Violation::new(
+            "VIOLATION::NO_SUCH_CHOICE_ERROR",
+            "/storefrontUrl",
+            "The storefront URL is not a domain of this sales channel.",
+        ));
         return None;
     }
     Some(url)

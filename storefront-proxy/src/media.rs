@@ -40,10 +40,7 @@ async fn serve(State(app): State<App>, Path(path): Path<String>) -> ApiResult<Re
     };
     let content_type = HeaderValue::from_str(&mime_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
     Ok((
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable")),
-        ],
+        [(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"))],
         content,
     )
         .into_response())

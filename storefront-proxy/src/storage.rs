@@ -73,7 +73,8 @@ impl Db {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrations().to_latest(&mut conn).context("migrating the database")?;
-        let readers = Readers { path: path.to_owned(), permits: Arc::new(tokio::sync::Semaphore::new(READERS)), idle: Mutex::new(Vec::new()) };
+        let readers =
+            Readers { path: path.to_owned(), permits: Arc::new(tokio::sync::Semaphore::new(READERS)), idle: Mutex::new(Vec::new()) };
         Ok(Db { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers) })
     }
 
@@ -145,9 +146,7 @@ pub fn json_ids<S: AsRef<str>>(ids: &[S]) -> String {
 }
 
 pub fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
 
 #[cfg(test)]

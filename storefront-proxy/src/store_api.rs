@@ -63,17 +63,9 @@ impl<S: Send + Sync> FromRequestParts<S> for ContextToken {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ContextToken(
-            parts
-                .headers
-                .get(CONTEXT_TOKEN_HEADER)
-                .and_then(|v| v.to_str().ok())
-                .filter(|v| !v.is_empty())
-                .map(str::to_owned),
-        ))
+        Ok(ContextToken(parts.headers.get(CONTEXT_TOKEN_HEADER).and_then(|v| v.to_str().ok()).filter(|v| !v.is_empty()).map(str::to_owned)))
     }
 }
-
 
 /// The parameters of a store API call: the JSON body (optional; empty means `{}`)
 /// with the query string's parameters added where the body lacks them, as Shopware
@@ -96,7 +88,10 @@ impl<S: Send + Sync> axum::extract::FromRequest<S> for RequestParams {
                 Ok(serde_json::Value::Object(map)) => map,
                 Ok(_) => return Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", "The request body must be a JSON object.")),
                 Err(e) => {
-                    return Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", format!("The request body is not valid JSON: {e}")))
+                    return Err(ApiError::bad_request(
+                        "FRAMEWORK__INVALID_REQUEST_BODY",
+                        format!("The request body is not valid JSON: {e}"),
+                    ))
                 }
             }
         };

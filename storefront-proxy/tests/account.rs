@@ -8,7 +8,8 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 async fn login(shop: &Shop, username: &str, password: &str) -> (u16, Value, Option<String>) {
-    let (status, body, headers) = shop.call(Method::POST, "/account/login", &[], Some(json!({"username": username, "password": password}))).await;
+    let (status, body, headers) =
+        shop.call(Method::POST, "/account/login", &[], Some(json!({"username": username, "password": password}))).await;
     (status, body, headers.get("sw-context-token").map(|v| v.to_str().unwrap().to_owned()))
 }
 
@@ -22,7 +23,8 @@ async fn demo_token(shop: &Shop) -> String {
 async fn germany(shop: &Shop) -> (String, String) {
     let (_, countries) = shop.post("/country", json!({"associations": {"states": {}}})).await;
     let germany = elements(&countries).into_iter().find(|c| c["iso"] == "DE").unwrap();
-    let bavaria = germany["states"].as_array().unwrap().iter().find(|s| s["shortCode"] == "DE-BY").unwrap()["id"].as_str().unwrap().to_owned();
+    let bavaria =
+        germany["states"].as_array().unwrap().iter().find(|s| s["shortCode"] == "DE-BY").unwrap()["id"].as_str().unwrap().to_owned();
     (germany["id"].as_str().unwrap().to_owned(), bavaria)
 }
 
@@ -49,7 +51,8 @@ async fn the_demo_customer_logs_in_and_out() {
     assert_eq!(context["shippingLocation"]["address"]["city"], "Berlin");
 
     // A customers-only appointment lets the logged-in customer in.
-    let (status, joined) = shop.post_with("/dsr/appointment/demo-customers/join-as-client", &[("sw-context-token", &token)], json!({})).await;
+    let (status, joined) =
+        shop.post_with("/dsr/appointment/demo-customers/join-as-client", &[("sw-context-token", &token)], json!({})).await;
     assert_eq!(status, 200, "{joined}");
 
     let (status, body, headers) = shop.call(Method::POST, "/account/logout", &[("sw-context-token", &token)], None).await;
@@ -71,13 +74,12 @@ async fn the_demo_customer_logs_in_and_out() {
 async fn registration_validates_everything_and_logs_in() {
     let shop = start().await;
     let (country, state) = germany(&shop).await;
-    let (status, body) = shop.post("/account/register", json!({"email": "not-an-email", "password": "short", "billingAddress": {"city": "Berlin"}})).await;
+    let (status, body) =
+        shop.post("/account/register", json!({"email": "not-an-email", "password": "short", "billingAddress": {"city": "Berlin"}})).await;
     assert_eq!(status, 400, "{body}");
     let errors = body["errors"].as_array().unwrap();
-    let pointer_codes: Vec<(String, String)> = errors
-        .iter()
-        .map(|e| (e["source"]["pointer"].as_str().unwrap().to_owned(), e["code"].as_str().unwrap().to_owned()))
-        .collect();
+    let pointer_codes: Vec<(String, String)> =
+        errors.iter().map(|e| (e["source"]["pointer"].as_str().unwrap().to_owned(), e["code"].as_str().unwrap().to_owned())).collect();
     assert!(pointer_codes.contains(&("/password".into(), "VIOLATION::TOO_SHORT_ERROR".into())), "{pointer_codes:?}");
     assert!(pointer_codes.contains(&("/firstName".into(), "VIOLATION::IS_BLANK_ERROR".into())), "{pointer_codes:?}");
 
@@ -97,7 +99,10 @@ async fn registration_validates_everything_and_logs_in() {
     let (status, body) = shop.post("/account/register", bad).await;
     assert_eq!(status, 400, "{body}");
     let pointers: Vec<&str> = body["errors"].as_array().unwrap().iter().map(|e| e["source"]["pointer"].as_str().unwrap()).collect();
-    assert!(pointers.contains(&"/email") && pointers.contains(&"/billingAddress/street") && pointers.contains(&"/billingAddress/countryId"), "{pointers:?}");
+    assert!(
+        pointers.contains(&"/email") && pointers.contains(&"/billingAddress/street") && pointers.contains(&"/billingAddress/countryId"),
+        "{pointers:?}"
+    );
 
     let mut taken = valid.clone();
     taken["email"] = json!("Demo@Example.com");
@@ -149,7 +154,9 @@ async fn addresses_are_listed_created_updated_defaulted_and_deleted() {
     let original = elements(&list)[0]["id"].as_str().unwrap().to_owned();
     assert_eq!(elements(&list)[0]["isDefaultBillingAddress"], true);
 
-    let (status, body) = shop.post_with("/account/address", &auth, json!({"firstName": "Dana", "lastName": "Demo", "street": "Elm 3", "countryId": country})).await;
+    let (status, body) = shop
+        .post_with("/account/address", &auth, json!({"firstName": "Dana", "lastName": "Demo", "street": "Elm 3", "countryId": country}))
+        .await;
     assert_eq!(status, 400);
     let pointers: Vec<&str> = body["errors"].as_array().unwrap().iter().map(|e| e["source"]["pointer"].as_str().unwrap()).collect();
     assert_eq!(pointers, ["/city", "/zipcode"]);
@@ -203,7 +210,8 @@ async fn context_patch_switches_language_and_addresses() {
     let (status, body) = shop.call(Method::PATCH, "/context", &auth, Some(json!({"languageId": german}))).await.into_pair();
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["contextToken"], token.as_str());
-    let (_, products) = shop.post_with("/product", &auth, json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10001"}]})).await;
+    let (_, products) =
+        shop.post_with("/product", &auth, json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10001"}]})).await;
     assert_eq!(products["elements"][0]["translated"]["name"], "Leinenhemd");
     let (_, context) = shop.get("/context", &auth).await;
     assert_eq!(context["languageInfo"]["localeCode"], "de-DE");
@@ -216,7 +224,10 @@ async fn context_patch_switches_language_and_addresses() {
         let (status, body) = shop.call(Method::PATCH, "/context", &auth, Some(bad.clone())).await.into_pair();
         assert_eq!(status, 400, "{bad}: {body}");
     }
-    let (status, body) = shop.call(Method::PATCH, "/context", &auth, Some(json!({"billingAddressId": "0123456789abcdef0123456789abcdef"}))).await.into_pair();
+    let (status, body) = shop
+        .call(Method::PATCH, "/context", &auth, Some(json!({"billingAddressId": "0123456789abcdef0123456789abcdef"})))
+        .await
+        .into_pair();
     assert_eq!(status, 403);
     assert_error(&body, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");
 
@@ -224,7 +235,11 @@ async fn context_patch_switches_language_and_addresses() {
     let auth = [("sw-context-token", customer_token.as_str())];
     let (country, _) = germany(&shop).await;
     let (_, second) = shop
-        .post_with("/account/address", &auth, json!({"firstName": "D", "lastName": "Demo", "street": "Oak 1", "zipcode": "20095", "city": "Hamburg", "countryId": country}))
+        .post_with(
+            "/account/address",
+            &auth,
+            json!({"firstName": "D", "lastName": "Demo", "street": "Oak 1", "zipcode": "20095", "city": "Hamburg", "countryId": country}),
+        )
         .await;
     let second = second["id"].as_str().unwrap();
     let (status, _) = shop.call(Method::PATCH, "/context", &auth, Some(json!({"shippingAddressId": second}))).await.into_pair();

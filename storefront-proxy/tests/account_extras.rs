@@ -69,11 +69,21 @@ async fn the_profile_is_validated_and_saved() {
     assert!(has_violation(&body, "/birthdayDay", "VIOLATION::INVALID_DATE_ERROR"), "{body}");
     assert!(has_violation(&body, "/company", "VIOLATION::IS_BLANK_ERROR"), "{body}");
     assert!(has_violation(&body, "/vatIds", "VIOLATION::IS_BLANK_ERROR"), "{body}");
-    let (status, body) = shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "A", "lastName": "B", "birthdayDay": 3})).await;
-    assert_eq!(status, 400);
-    assert!(has_violation(&body, "/birthdayMonth", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/birthdayYear", "VIOLATION::IS_BLANK_ERROR"), "{body}");
     let (status, body) =
-        shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "A", "lastName": "B", "birthdayDay": 1, "birthdayMonth": 1, "birthdayYear": 2999})).await;
+        shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "A", "lastName": "B", "birthdayDay": 3})).await;
+    assert_eq!(status, 400);
+    assert!(
+        has_violation(&body, "/birthdayMonth", "VIOLATION::IS_BLANK_ERROR")
+            && has_violation(&body, "/birthdayYear", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-profile",
+            &with(&token),
+            json!({"firstName": "A", "lastName": "B", "birthdayDay": 1, "birthdayMonth": 1, "birthdayYear": 2999}),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(has_violation(&body, "/birthdayYear", "VIOLATION::TOO_HIGH_ERROR"), "{body}");
     let long = "x".repeat(256);
@@ -97,10 +107,15 @@ async fn the_profile_is_validated_and_saved() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["success"], true);
     // Fields not sent stay as they are.
-    let (status, _) = shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper"})).await;
+    let (status, _) =
+        shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper"})).await;
     assert_eq!(status, 200);
     let (status, body) = shop
-        .post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper", "accountType": "business", "company": "Navy", "vatIds": []}))
+        .post_with(
+            "/account/change-profile",
+            &with(&token),
+            json!({"firstName": "Grace", "lastName": "Brewster Hopper", "accountType": "business", "company": "Navy", "vatIds": []}),
+        )
         .await;
     assert_eq!(status, 400, "{body}");
     assert!(has_violation(&body, "/vatIds", "VIOLATION::TOO_FEW_ERROR"), "{body}");
@@ -129,15 +144,19 @@ async fn the_email_changes_with_the_password_to_a_free_confirmed_address() {
     let shop = start().await;
     register(&shop, "taken@example.com", Some("password-of-taken")).await;
     let token = demo_token(&shop).await;
-    let change = |email: &str, confirmation: &str, password: &str| json!({"email": email, "emailConfirmation": confirmation, "password": password});
+    let change =
+        |email: &str, confirmation: &str, password: &str| json!({"email": email, "emailConfirmation": confirmation, "password": password});
 
-    let (status, body) = shop.post_with("/account/change-email", &with(&token), change("new@example.com", "new@example.com", "wrong-password")).await;
+    let (status, body) =
+        shop.post_with("/account/change-email", &with(&token), change("new@example.com", "new@example.com", "wrong-password")).await;
     assert_eq!(status, 400, "{body}");
     assert!(has_violation(&body, "/password", "VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT"), "{body}");
-    let (status, body) = shop.post_with("/account/change-email", &with(&token), change("new@example.com", "other@example.com", DEMO_PASSWORD)).await;
+    let (status, body) =
+        shop.post_with("/account/change-email", &with(&token), change("new@example.com", "other@example.com", DEMO_PASSWORD)).await;
     assert_eq!(status, 400);
     assert!(has_violation(&body, "/emailConfirmation", "VIOLATION::NOT_EQUAL_ERROR"), "{body}");
-    let (status, body) = shop.post_with("/account/change-email", &with(&token), change("Taken@example.com", "taken@example.com", DEMO_PASSWORD)).await;
+    let (status, body) =
+        shop.post_with("/account/change-email", &with(&token), change("Taken@example.com", "taken@example.com", DEMO_PASSWORD)).await;
     assert_eq!(status, 400);
     assert!(has_violation(&body, "/email", "VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE"), "{body}");
     let (status, body) = shop.post_with("/account/change-email", &with(&token), change("no-at-sign", "no-at-sign", DEMO_PASSWORD)).await;
@@ -145,10 +164,15 @@ async fn the_email_changes_with_the_password_to_a_free_confirmed_address() {
     assert!(has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR"), "{body}");
     let (status, body) = shop.post_with("/account/change-email", &with(&token), json!({"email": ["x"], "password": 5})).await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/email", "VIOLATION::INVALID_TYPE_ERROR") && has_violation(&body, "/password", "VIOLATION::INVALID_TYPE_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/email", "VIOLATION::INVALID_TYPE_ERROR")
+            && has_violation(&body, "/password", "VIOLATION::INVALID_TYPE_ERROR"),
+        "{body}"
+    );
     assert_eq!(customer(&shop, &token).await["email"], DEMO_EMAIL, "refusals change nothing");
 
-    let (status, body) = shop.post_with("/account/change-email", &with(&token), change("Grace@Example.com", "grace@example.com", DEMO_PASSWORD)).await;
+    let (status, body) =
+        shop.post_with("/account/change-email", &with(&token), change("Grace@Example.com", "grace@example.com", DEMO_PASSWORD)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(customer(&shop, &token).await["email"], "grace@example.com");
     let Shop { dir, .. } = shop;
@@ -163,23 +187,29 @@ async fn the_password_changes_with_the_current_one() {
     let token = demo_token(&shop).await;
     let change = |current: &str, new: &str, confirm: &str| json!({"password": current, "newPassword": new, "newPasswordConfirm": confirm});
 
-    let (status, body) = shop.post_with("/account/change-password", &with(&token), change("wrong-password", "a-new-password", "a-new-password")).await;
+    let (status, body) =
+        shop.post_with("/account/change-password", &with(&token), change("wrong-password", "a-new-password", "a-new-password")).await;
     assert_eq!(status, 400, "{body}");
     assert!(has_violation(&body, "/password", "VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT"), "{body}");
     let (status, body) = shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "short", "short")).await;
     assert_eq!(status, 400);
     assert!(has_violation(&body, "/newPassword", "VIOLATION::TOO_SHORT_ERROR"), "{body}");
-    let (status, body) = shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "a-new-password", "another-password")).await;
+    let (status, body) =
+        shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "a-new-password", "another-password")).await;
     assert_eq!(status, 400);
     assert!(has_violation(&body, "/newPasswordConfirm", "VIOLATION::NOT_EQUAL_ERROR"), "{body}");
     let (status, body) = shop.post_with("/account/change-password", &with(&token), json!({})).await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/password", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/newPassword", "VIOLATION::IS_BLANK_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/password", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/newPassword", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
     let (status, _) = post_raw(&shop, "/account/change-password", Some(&token), "[1, 2]").await;
     assert_eq!(status, 400);
     assert!(login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_ok(), "refusals change nothing");
 
-    let (status, body) = shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "a-new-password", "a-new-password")).await;
+    let (status, body) =
+        shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "a-new-password", "a-new-password")).await;
     assert_eq!(status, 200, "{body}");
     let Shop { dir, .. } = shop;
     let shop = start_in(dir).await;
@@ -202,12 +232,17 @@ async fn password_recovery_runs_end_to_end_through_the_outbox() {
     assert_eq!(body["success"], true);
     assert!(outbox(&shop).is_empty());
     // Links only to the shop's own origins.
-    let (status, body) = shop.post("/account/recovery-password", json!({"email": DEMO_EMAIL, "storefrontUrl": "https://evil.example"})).await;
+    let (status, body) =
+        shop.post("/account/recovery-password", json!({"email": DEMO_EMAIL, "storefrontUrl": "https://evil.example"})).await;
     assert_eq!(status, 400);
     assert!(has_violation(&body, "/storefrontUrl", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
     let (status, body) = shop.post("/account/recovery-password", json!({"email": "not-an-email"})).await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR") && has_violation(&body, "/storefrontUrl", "VIOLATION::IS_BLANK_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR")
+            && has_violation(&body, "/storefrontUrl", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
     assert!(outbox(&shop).is_empty());
 
     let (status, body) = ask_recovery(&shop, "DEMO@example.com").await;
@@ -243,8 +278,13 @@ async fn password_recovery_runs_end_to_end_through_the_outbox() {
     assert!(has_violation(&body, "/newPasswordConfirm", "VIOLATION::NOT_EQUAL_ERROR"), "{body}");
     let (status, body) = shop.post("/account/recovery-password-confirm", confirm("", "short", "short")).await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/hash", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/newPassword", "VIOLATION::TOO_SHORT_ERROR"), "{body}");
-    let (status, body) = shop.post("/account/recovery-password-confirm", confirm("0123456789abcdef0123456789abcdef", "recovered-password", "recovered-password")).await;
+    assert!(
+        has_violation(&body, "/hash", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/newPassword", "VIOLATION::TOO_SHORT_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post("/account/recovery-password-confirm", confirm("0123456789abcdef0123456789abcdef", "recovered-password", "recovered-password"))
+        .await;
     assert_eq!(status, 404);
     assert_error(&body, 404, "CHECKOUT__CUSTOMER_NOT_FOUND_BY_HASH");
     assert!(login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_ok(), "refusals change nothing");
@@ -279,7 +319,12 @@ async fn an_expired_recovery_hash_is_refused() {
     let (status, body) = shop.post("/account/customer-recovery-is-expired", json!({"hash": second})).await;
     assert_eq!(status, 200);
     assert_eq!(body["isExpired"], true);
-    let (status, body) = shop.post("/account/recovery-password-confirm", json!({"hash": second, "newPassword": "too-late-password", "newPasswordConfirm": "too-late-password"})).await;
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password-confirm",
+            json!({"hash": second, "newPassword": "too-late-password", "newPasswordConfirm": "too-late-password"}),
+        )
+        .await;
     assert_eq!(status, 410, "{body}");
     assert_error(&body, 410, "CHECKOUT__CUSTOMER_RECOVERY_HASH_EXPIRED");
     assert!(login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_ok());
@@ -325,7 +370,12 @@ async fn the_payment_method_becomes_the_customers_default_and_the_sessions() {
 async fn cart_items(shop: &Shop, token: &str) -> Vec<(String, i64)> {
     let (status, cart, _) = shop.call(Method::GET, "/checkout/cart", &with(token), None).await;
     assert_eq!(status, 200, "{cart}");
-    cart["lineItems"].as_array().unwrap().iter().map(|i| (i["referencedId"].as_str().unwrap().to_owned(), i["quantity"].as_i64().unwrap())).collect()
+    cart["lineItems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["referencedId"].as_str().unwrap().to_owned(), i["quantity"].as_i64().unwrap()))
+        .collect()
 }
 
 async fn is_logged_in(shop: &Shop, token: &str) -> bool {
@@ -381,7 +431,13 @@ async fn a_password_recovery_logs_every_other_session_out() {
     let hash = link_param(&outbox(&shop)[0].text, "hash");
     let confirm = json!({"hash": hash, "newPassword": "recovered-password", "newPasswordConfirm": "recovered-password"});
     // Refused (the confirmation differs): nobody is logged out.
-    let (status, _) = shop.post_with("/account/recovery-password-confirm", &with(&second), json!({"hash": hash, "newPassword": "recovered-password", "newPasswordConfirm": "x"})).await;
+    let (status, _) = shop
+        .post_with(
+            "/account/recovery-password-confirm",
+            &with(&second),
+            json!({"hash": hash, "newPassword": "recovered-password", "newPasswordConfirm": "x"}),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(is_logged_in(&shop, &first).await && is_logged_in(&shop, &second).await);
 
@@ -393,7 +449,12 @@ async fn a_password_recovery_logs_every_other_session_out() {
     let (status, _) = ask_recovery(&shop, DEMO_EMAIL).await;
     assert_eq!(status, 200);
     let hash = link_param(&outbox(&shop).last().unwrap().text, "hash");
-    let (status, body) = shop.post("/account/recovery-password-confirm", json!({"hash": hash, "newPassword": "third-password", "newPasswordConfirm": "third-password"})).await;
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password-confirm",
+            json!({"hash": hash, "newPassword": "third-password", "newPasswordConfirm": "third-password"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert!(!is_logged_in(&shop, &second).await);
 }

@@ -62,7 +62,8 @@ async fn products_go_into_the_cart_with_taxes_and_totals() {
 
     let (_, cart) = cart_call(&shop, Method::POST, "/checkout/cart/line-item", &token, Some(add)).await;
     assert_eq!(item(&cart, &shirt)["quantity"], 4, "the same item stacks");
-    let (_, cart) = cart_call(&shop, Method::PATCH, "/checkout/cart/line-item", &token, Some(json!({"items": [{"id": shirt, "quantity": 1}]}))).await;
+    let (_, cart) =
+        cart_call(&shop, Method::PATCH, "/checkout/cart/line-item", &token, Some(json!({"items": [{"id": shirt, "quantity": 1}]}))).await;
     assert_eq!(item(&cart, &shirt)["quantity"], 1);
     let (_, again) = cart_call(&shop, Method::GET, "/checkout/cart", &token, None).await;
     assert_eq!(item(&again, &shirt)["quantity"], 1, "the cart is kept");
@@ -91,7 +92,14 @@ async fn quantity_rules_and_stock_are_cart_errors_reported_once() {
     let coffee = &coffee["elements"][0];
     let coffee_id = coffee["id"].as_str().unwrap();
     let max = coffee["calculatedMaxPurchase"].as_i64().unwrap();
-    let (_, cart) = cart_call(&shop, Method::POST, "/checkout/cart/line-item", &token, Some(json!({"items": [{"referencedId": coffee_id, "quantity": max + 5}]}))).await;
+    let (_, cart) = cart_call(
+        &shop,
+        Method::POST,
+        "/checkout/cart/line-item",
+        &token,
+        Some(json!({"items": [{"referencedId": coffee_id, "quantity": max + 5}]})),
+    )
+    .await;
     assert_eq!(item(&cart, coffee_id)["quantity"], max);
     let error = &cart["errors"][format!("max-order-quantity{coffee_id}")];
     assert_eq!(error["messageKey"], "max-order-quantity", "{cart}");
@@ -105,7 +113,8 @@ async fn quantity_rules_and_stock_are_cart_errors_reported_once() {
 
     let (_, sold_out) = shop.post("/product", json!({"filter": [{"type": "equals", "field": "available", "value": false}]})).await;
     let sold_out = sold_out["elements"][0]["id"].as_str().expect("a sold-out closeout product").to_owned();
-    let (_, parent) = shop.post("/product", json!({"filter": [{"type": "range", "field": "childCount", "parameters": {"gt": 0}}], "limit": 1})).await;
+    let (_, parent) =
+        shop.post("/product", json!({"filter": [{"type": "range", "field": "childCount", "parameters": {"gt": 0}}], "limit": 1})).await;
     let parent = parent["elements"][0]["id"].as_str().unwrap().to_owned();
     let unknown = "0123456789abcdef0123456789abcdef";
     let items = json!({"items": [{"referencedId": sold_out}, {"referencedId": parent}, {"referencedId": unknown}]});
@@ -123,14 +132,35 @@ async fn the_promotion_code_takes_ten_percent_off() {
     let shirt = product_id(&shop, "SR10005").await;
     let (_, coffee) = shop.post("/product", json!({"filter": [{"type": "contains", "field": "name", "value": "Green tea"}]})).await;
     let tea = coffee["elements"][0]["id"].as_str().unwrap().to_owned();
-    let (_, cart) = cart_call(&shop, Method::POST, "/checkout/cart/line-item", &token, Some(json!({"items": [{"referencedId": shirt}, {"referencedId": tea}]}))).await;
+    let (_, cart) = cart_call(
+        &shop,
+        Method::POST,
+        "/checkout/cart/line-item",
+        &token,
+        Some(json!({"items": [{"referencedId": shirt}, {"referencedId": tea}]})),
+    )
+    .await;
     let goods = cart["price"]["totalPrice"].as_f64().unwrap();
 
-    let (_, cart) = cart_call(&shop, Method::POST, "/checkout/cart/line-item", &token, Some(json!({"items": [{"type": "promotion", "referencedId": "NOPE"}]}))).await;
+    let (_, cart) = cart_call(
+        &shop,
+        Method::POST,
+        "/checkout/cart/line-item",
+        &token,
+        Some(json!({"items": [{"type": "promotion", "referencedId": "NOPE"}]})),
+    )
+    .await;
     assert_eq!(cart["errors"]["promotion-not-foundNOPE"]["level"], 20, "{cart}");
     assert_eq!(cart["lineItems"].as_array().unwrap().len(), 2);
 
-    let (_, cart) = cart_call(&shop, Method::POST, "/checkout/cart/line-item", &token, Some(json!({"items": [{"type": "promotion", "referencedId": "salesroom10"}]}))).await;
+    let (_, cart) = cart_call(
+        &shop,
+        Method::POST,
+        "/checkout/cart/line-item",
+        &token,
+        Some(json!({"items": [{"type": "promotion", "referencedId": "salesroom10"}]})),
+    )
+    .await;
     let promotion = cart["lineItems"].as_array().unwrap().iter().find(|i| i["type"] == "promotion").expect("a promotion line item");
     assert_eq!(promotion["payload"]["discountType"], "percentage");
     assert!(close(promotion["price"]["totalPrice"].as_f64().unwrap(), -goods * 0.1));
@@ -160,7 +190,8 @@ async fn bad_line_items_are_shopware_errors() {
         assert_eq!(status, 400, "{body}");
         common::assert_error(&body, 400, code);
     }
-    let (status, body) = cart_call(&shop, Method::PATCH, "/checkout/cart/line-item", &token, Some(json!({"items": [{"id": shirt, "quantity": 2}]}))).await;
+    let (status, body) =
+        cart_call(&shop, Method::PATCH, "/checkout/cart/line-item", &token, Some(json!({"items": [{"id": shirt, "quantity": 2}]}))).await;
     assert_eq!(status, 404);
     common::assert_error(&body, 404, "CHECKOUT__CART_LINE_ITEM_NOT_FOUND");
     let (status, _) = cart_call(&shop, Method::POST, "/checkout/cart/line-item/delete", &token, Some(json!({"ids": [shirt]}))).await;
@@ -187,7 +218,14 @@ async fn the_guest_cart_merges_into_the_customer_cart_at_login() {
     let (status, _, _) = shop.call(Method::POST, "/account/logout", &[("sw-context-token", &customer)], None).await;
     assert_eq!(status, 200);
     let second_guest = new_token(&shop).await;
-    cart_call(&shop, Method::POST, "/checkout/cart/line-item", &second_guest, Some(json!({"items": [{"referencedId": tea}, {"referencedId": shirt}]}))).await;
+    cart_call(
+        &shop,
+        Method::POST,
+        "/checkout/cart/line-item",
+        &second_guest,
+        Some(json!({"items": [{"referencedId": tea}, {"referencedId": shirt}]})),
+    )
+    .await;
     let (_, _, headers) = shop.call(Method::POST, "/account/login", &[("sw-context-token", &second_guest)], Some(login)).await;
     let customer = headers["sw-context-token"].to_str().unwrap().to_owned();
     let (_, cart) = cart_call(&shop, Method::GET, "/checkout/cart", &customer, None).await;
@@ -200,13 +238,21 @@ async fn the_visitor_cart_comes_along_into_a_registration() {
     let shop = start().await;
     let visitor = new_token(&shop).await;
     let shirt = product_id(&shop, "SR10005").await;
-    cart_call(&shop, Method::POST, "/checkout/cart/line-item", &visitor, Some(json!({"items": [{"referencedId": shirt, "quantity": 2}]}))).await;
+    cart_call(&shop, Method::POST, "/checkout/cart/line-item", &visitor, Some(json!({"items": [{"referencedId": shirt, "quantity": 2}]})))
+        .await;
     let (_, countries) = shop.post("/country", json!({})).await;
     let germany = common::elements(&countries).into_iter().find(|c| c["iso"] == "DE").unwrap()["id"].clone();
     for guest in [false, true] {
         let visitor = if guest { new_token(&shop).await } else { visitor.clone() };
         if guest {
-            cart_call(&shop, Method::POST, "/checkout/cart/line-item", &visitor, Some(json!({"items": [{"referencedId": shirt, "quantity": 2}]}))).await;
+            cart_call(
+                &shop,
+                Method::POST,
+                "/checkout/cart/line-item",
+                &visitor,
+                Some(json!({"items": [{"referencedId": shirt, "quantity": 2}]})),
+            )
+            .await;
         }
         let mut body = json!({
             "email": format!("visitor-{guest}@example.com"), "firstName": "Vi", "lastName": "Sitor", "acceptedDataProtection": true,

@@ -36,8 +36,12 @@ async fn product_search_filters_sorts_and_pages() {
     assert!(found.iter().all(|p| *p >= 50.0), "{found:?}");
     assert!(is_sorted_by(&found, true), "{found:?}");
 
-    let (_, page1) = shop.post("/product", json!({"limit": 5, "page": 1, "sort": [{"field": "productNumber", "order": "ASC"}], "total-count-mode": "exact"})).await;
-    let (_, page2) = shop.post("/product", json!({"limit": 5, "page": 2, "sort": [{"field": "productNumber", "order": "ASC"}], "total-count-mode": "exact"})).await;
+    let (_, page1) = shop
+        .post("/product", json!({"limit": 5, "page": 1, "sort": [{"field": "productNumber", "order": "ASC"}], "total-count-mode": "exact"}))
+        .await;
+    let (_, page2) = shop
+        .post("/product", json!({"limit": 5, "page": 2, "sort": [{"field": "productNumber", "order": "ASC"}], "total-count-mode": "exact"}))
+        .await;
     assert_eq!(page2["total"], total);
     assert_eq!(page2["page"], 2);
     let (numbers1, numbers2): (Vec<Value>, Vec<Value>) = (
@@ -67,7 +71,8 @@ async fn product_search_by_ids_equals_any_contains_multi_and_includes() {
         .await;
     assert_eq!(elements(&any).len(), 2);
 
-    let (_, contains) = shop.post("/product", json!({"filter": [{"type": "contains", "field": "name", "value": "shirt"}], "limit": 100})).await;
+    let (_, contains) =
+        shop.post("/product", json!({"filter": [{"type": "contains", "field": "name", "value": "shirt"}], "limit": 100})).await;
     let shirts = names(&contains);
     assert!(!shirts.is_empty() && shirts.iter().all(|n| n.to_lowercase().contains("shirt")), "{shirts:?}");
 
@@ -93,7 +98,11 @@ async fn bad_criteria_are_shopware_400s_and_never_500s() {
     let shop = start().await;
     let cases = [
         (json!({"filter": [{"type": "equals", "field": "password", "value": "x"}]}), "FRAMEWORK__INVALID_FILTER_QUERY", "/filter/0/field"),
-        (json!({"filter": [{"type": "range", "field": "stock", "parameters": {"gte": "many"}}]}), "FRAMEWORK__INVALID_FILTER_QUERY", "/filter/0/parameters/gte"),
+        (
+            json!({"filter": [{"type": "range", "field": "stock", "parameters": {"gte": "many"}}]}),
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            "/filter/0/parameters/gte",
+        ),
         (json!({"filter": [{"type": "fuzzy", "field": "name", "value": "x"}]}), "FRAMEWORK__INVALID_FILTER_QUERY", "/filter/0/type"),
         (json!({"filter": {"type": "equals"}}), "FRAMEWORK__INVALID_FILTER_QUERY", "/filter"),
         (json!({"limit": 0}), "FRAMEWORK__INVALID_LIMIT_QUERY", "/limit"),
@@ -157,7 +166,8 @@ async fn texts_follow_the_sw_language_id_header() {
 #[tokio::test]
 async fn product_detail_shows_a_variant_with_its_configurator() {
     let shop = start().await;
-    let (_, parents) = shop.post("/product", json!({"filter": [{"type": "range", "field": "childCount", "parameters": {"gt": 0}}], "limit": 50})).await;
+    let (_, parents) =
+        shop.post("/product", json!({"filter": [{"type": "range", "field": "childCount", "parameters": {"gt": 0}}], "limit": 50})).await;
     let parents = elements(&parents);
     assert!(parents.len() >= 5, "some products have variants");
     let parent = &parents[0];
@@ -226,7 +236,8 @@ async fn prices_carry_taxes_list_prices_advanced_and_reference_prices() {
 #[tokio::test]
 async fn reviews_of_a_product() {
     let shop = start().await;
-    let (_, rated) = shop.post("/product", json!({"filter": [{"type": "range", "field": "ratingAverage", "parameters": {"gte": 1}}], "limit": 1})).await;
+    let (_, rated) =
+        shop.post("/product", json!({"filter": [{"type": "range", "field": "ratingAverage", "parameters": {"gte": 1}}], "limit": 1})).await;
     let product = &elements(&rated)[0];
     let (status, reviews) = shop.post(&format!("/product/{}/reviews", product["id"].as_str().unwrap()), json!({})).await;
     assert_eq!(status, 200, "{reviews}");
@@ -261,7 +272,8 @@ async fn cross_selling_of_a_product_and_of_its_variants() {
     let german = shop.language("de-DE").await;
     let (_, variants) = shop.post("/product", json!({"filter": [{"type": "equals", "field": "parentId", "value": id}], "limit": 1})).await;
     let target = elements(&variants).first().map(|v| v["id"].as_str().unwrap().to_owned()).unwrap_or_else(|| id.to_owned());
-    let (status, body, _) = shop.call(reqwest::Method::GET, &format!("/product/{target}/cross-selling"), &[("sw-language-id", &german)], None).await;
+    let (status, body, _) =
+        shop.call(reqwest::Method::GET, &format!("/product/{target}/cross-selling"), &[("sw-language-id", &german)], None).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body[0]["crossSelling"]["translated"]["name"], "Ähnliche Produkte");
 
@@ -407,7 +419,9 @@ async fn the_listing_index_follows_product_changes() {
     assert_ne!(elements(&before)[0]["productNumber"], "SR10020");
     // A second connection to the same file, as another writer would be.
     let db = storefront_proxy::storage::Db::open(&shop.dir.path().join("shop.sqlite")).unwrap();
-    db.call(|conn| Ok(conn.execute("UPDATE product SET sales = 100000, listing_price = 1.5 WHERE product_number = 'SR10020'", [])?)).await.unwrap();
+    db.call(|conn| Ok(conn.execute("UPDATE product SET sales = 100000, listing_price = 1.5 WHERE product_number = 'SR10020'", [])?))
+        .await
+        .unwrap();
     let (_, after) = shop.post(&format!("/product-listing/{shoes}"), json!({"order": "topseller", "limit": 1})).await;
     assert_eq!(elements(&after)[0]["productNumber"], "SR10020");
     let (_, cheapest) = shop.post(&format!("/product-listing/{shoes}"), json!({"order": "price-asc", "max-price": 2})).await;
@@ -423,7 +437,12 @@ async fn a_products_picture_shows_it_in_its_colour() {
     let (status, body) = shop.post("/product", json!({"limit": 100, "associations": {"properties": {}, "cover": {}}})).await;
     assert_eq!(status, 200, "{body}");
     let colour_of = |product: &Value| -> Option<String> {
-        product["properties"].as_array()?.iter().find(|o| o["group"]["name"] == "Colour").and_then(|o| o["name"].as_str()).map(str::to_owned)
+        product["properties"]
+            .as_array()?
+            .iter()
+            .find(|o| o["group"]["name"] == "Colour")
+            .and_then(|o| o["name"].as_str())
+            .map(str::to_owned)
     };
     let mut seen = std::collections::HashSet::new();
     for product in body["elements"].as_array().unwrap() {

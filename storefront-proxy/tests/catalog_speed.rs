@@ -112,7 +112,9 @@ async fn kept_aggregations_follow_product_changes() {
         .expect("a manufacturer outside the shoes")
         .to_owned();
     let moved = other.clone();
-    db.call(move |conn| Ok(conn.execute("UPDATE product SET manufacturer_id = ?1 WHERE product_number = 'SR10020'", [&moved])?)).await.unwrap();
+    db.call(move |conn| Ok(conn.execute("UPDATE product SET manufacturer_id = ?1 WHERE product_number = 'SR10020'", [&moved])?))
+        .await
+        .unwrap();
     let (_, made) = shop.post(&path, json!({"limit": 1})).await;
     assert!(ids(&aggregation(&made, "manufacturer")["entities"]).contains(&other));
 
@@ -121,7 +123,9 @@ async fn kept_aggregations_follow_product_changes() {
     let option: String = db
         .call(move |conn| {
             let all: Vec<String> = conn
-                .prepare("SELECT o.id FROM property_group_option o JOIN property_group g ON g.id = o.property_group_id WHERE g.filterable = 1")?
+                .prepare(
+                    "SELECT o.id FROM property_group_option o JOIN property_group g ON g.id = o.property_group_id WHERE g.filterable = 1",
+                )?
                 .query_map([], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
             Ok(all.into_iter().find(|o| !options.contains(o)).expect("a filterable option no shoe has"))
@@ -166,14 +170,24 @@ async fn kept_aggregation_entities_follow_manufacturer_and_property_renames() {
     let db = db_of(&shop);
     let (renamed_manufacturer, renamed_option) = (manufacturer.clone(), option.clone());
     db.call(move |conn| {
-        conn.execute("UPDATE product_manufacturer_translation SET name = 'Aaa Renamed Maker' WHERE product_manufacturer_id = ?1", [&renamed_manufacturer])?;
-        Ok(conn.execute("UPDATE property_group_option_translation SET name = 'Renamed option' WHERE property_group_option_id = ?1", [&renamed_option])?)
+        conn.execute(
+            "UPDATE product_manufacturer_translation SET name = 'Aaa Renamed Maker' WHERE product_manufacturer_id = ?1",
+            [&renamed_manufacturer],
+        )?;
+        Ok(conn.execute(
+            "UPDATE property_group_option_translation SET name = 'Renamed option' WHERE property_group_option_id = ?1",
+            [&renamed_option],
+        )?)
     })
     .await
     .unwrap();
     let (_, after) = shop.post(&path, json!({"limit": 1})).await;
     let first = &aggregation(&after, "manufacturer")["entities"][0];
-    assert_eq!((first["id"].as_str(), first["name"].as_str()), (Some(manufacturer.as_str()), Some("Aaa Renamed Maker")), "sorted by the new name");
+    assert_eq!(
+        (first["id"].as_str(), first["name"].as_str()),
+        (Some(manufacturer.as_str()), Some("Aaa Renamed Maker")),
+        "sorted by the new name"
+    );
     let names: Vec<&str> = aggregation(&after, "properties")["entities"]
         .as_array()
         .unwrap()
@@ -235,8 +249,13 @@ async fn the_listing_index_answers_like_the_general_path() {
     let clothing = shop.seo("Clothing/").await;
     let (_, all) = shop.post(&format!("/product-listing/{root}"), json!({"limit": 1})).await;
     let manufacturers = ids(&aggregation(&all, "manufacturer")["entities"]);
-    let groups: Vec<Vec<String>> =
-        aggregation(&all, "properties")["entities"].as_array().unwrap().iter().map(|g| ids(&g["options"])).filter(|o| o.len() >= 2).collect();
+    let groups: Vec<Vec<String>> = aggregation(&all, "properties")["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| ids(&g["options"]))
+        .filter(|o| o.len() >= 2)
+        .collect();
     assert!(manufacturers.len() >= 2 && groups.len() >= 2, "the demo has manufacturers and property groups to filter by");
     let price = aggregation(&all, "price");
     let middle = (price["min"].as_f64().unwrap() + price["max"].as_f64().unwrap()) / 2.0;
@@ -305,9 +324,14 @@ async fn the_listing_index_follows_catalogue_writes() {
     let last = before["elements"][2]["productNumber"].as_str().unwrap().to_owned();
     let moved = last.clone();
     let price = cheapest / 2.0;
-    db.call(move |conn| Ok(conn.execute("UPDATE product SET listing_price = ?1, price_gross = ?1 WHERE product_number = ?2", rusqlite::params![price, moved])?))
-        .await
-        .unwrap();
+    db.call(move |conn| {
+        Ok(conn.execute(
+            "UPDATE product SET listing_price = ?1, price_gross = ?1 WHERE product_number = ?2",
+            rusqlite::params![price, moved],
+        )?)
+    })
+    .await
+    .unwrap();
     let (_, after) = shop.post(&path, body.clone()).await;
     assert_eq!(after["elements"][0]["productNumber"], last.as_str());
     assert_eq!(after["elements"][1]["productNumber"], first.as_str());
@@ -328,12 +352,17 @@ async fn the_listing_index_follows_catalogue_writes() {
         .unwrap();
     let filtered = json!({"order": "price-asc", "limit": 50, "properties": option});
     let (_, plain) = shop.post(&path, filtered.clone()).await;
-    let numbers = |body: &Value| body["elements"].as_array().unwrap().iter().map(|e| e["productNumber"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let numbers = |body: &Value| {
+        body["elements"].as_array().unwrap().iter().map(|e| e["productNumber"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
     assert!(!numbers(&plain).contains(&last));
     let (given, back) = (option.clone(), last.clone());
     db.call(move |conn| {
         conn.execute("UPDATE product SET active = 1 WHERE product_number = ?1", [&back])?;
-        Ok(conn.execute("INSERT INTO product_property (product_id, option_id) SELECT id, ?1 FROM product WHERE product_number = ?2", [&given, &back])?)
+        Ok(conn.execute(
+            "INSERT INTO product_property (product_id, option_id) SELECT id, ?1 FROM product WHERE product_number = ?2",
+            [&given, &back],
+        )?)
     })
     .await
     .unwrap();
@@ -356,15 +385,23 @@ async fn the_listing_index_follows_catalogue_writes() {
 async fn stock_changes_keep_the_catalogue_version_and_other_changes_move_it() {
     let shop = start().await;
     let db = db_of(&shop);
-    let version = |db: Db| async move { db.call(|conn| Ok(conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get::<_, i64>(0))?)).await.unwrap() };
+    let version = |db: Db| async move {
+        db.call(|conn| Ok(conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get::<_, i64>(0))?)).await.unwrap()
+    };
     let before = version(db.clone()).await;
     // What an order does: take stock and give it back.
-    db.call(|conn| Ok(conn.execute("UPDATE product SET stock = stock - 1, available_stock = available_stock - 1 WHERE product_number = 'SR10020'", [])?))
-        .await
-        .unwrap();
-    db.call(|conn| Ok(conn.execute("UPDATE product SET stock = stock + 1, available_stock = available_stock + 1 WHERE product_number = 'SR10020'", [])?))
-        .await
-        .unwrap();
+    db.call(|conn| {
+        Ok(conn
+            .execute("UPDATE product SET stock = stock - 1, available_stock = available_stock - 1 WHERE product_number = 'SR10020'", [])?)
+    })
+    .await
+    .unwrap();
+    db.call(|conn| {
+        Ok(conn
+            .execute("UPDATE product SET stock = stock + 1, available_stock = available_stock + 1 WHERE product_number = 'SR10020'", [])?)
+    })
+    .await
+    .unwrap();
     assert_eq!(version(db.clone()).await, before, "stock moved the catalogue version");
     // Anything a listing reads moves it, also together with stock.
     db.call(|conn| Ok(conn.execute("UPDATE product SET stock = 7, active = active WHERE product_number = 'SR10020'", [])?)).await.unwrap();

@@ -59,7 +59,8 @@ async fn the_cart_delivery_carries_the_chosen_shipping_costs() {
     let taxes: f64 = cart["price"]["calculatedTaxes"].as_array().unwrap().iter().map(|t| t["tax"].as_f64().unwrap()).sum();
     assert!(close(cart["price"]["netPrice"].as_f64().unwrap(), unit + 4.9 - taxes));
 
-    let (_, cart, _) = shop.call(Method::PATCH, "/checkout/cart/line-item", &auth, Some(json!({"items": [{"id": id, "quantity": 2}]}))).await;
+    let (_, cart, _) =
+        shop.call(Method::PATCH, "/checkout/cart/line-item", &auth, Some(json!({"items": [{"id": id, "quantity": 2}]}))).await;
     assert!(close(cart["deliveries"][0]["shippingCosts"]["totalPrice"].as_f64().unwrap(), 0.0), "free from 50 €");
 
     let (_, shipping) = shop.get("/shipping-method", &[]).await;
@@ -79,7 +80,9 @@ async fn the_cart_delivery_carries_the_chosen_shipping_costs() {
     assert_eq!(context["shippingMethod"]["id"], express["id"]);
     assert_ne!(context["salesChannel"]["shippingMethodId"], express["id"], "the channel default stays");
 
-    for bad in [json!({"shippingMethodId": "0123456789abcdef0123456789abcdef"}), json!({"paymentMethodId": "0123456789abcdef0123456789abcdef"})] {
+    for bad in
+        [json!({"shippingMethodId": "0123456789abcdef0123456789abcdef"}), json!({"paymentMethodId": "0123456789abcdef0123456789abcdef"})]
+    {
         let (status, body, _): (u16, Value, _) = shop.call(Method::PATCH, "/context", &auth, Some(bad.clone())).await;
         assert_eq!(status, 400, "{bad}: {body}");
     }

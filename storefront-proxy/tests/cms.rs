@@ -27,7 +27,8 @@ async fn the_landing_page_of_the_navigation_link() {
     assert!(picture.starts_with("<svg") && !picture.contains("<text"), "{picture}");
     let german = shop.language("de-DE").await;
     let (_, de) = shop.post_with(&format!("/landing-page/{id}"), &[("sw-language-id", &german)], json!({})).await;
-    let de_banner = de["cmsPage"]["sections"][0]["blocks"].as_array().unwrap().iter().find(|b| b["type"] == "text-on-image").unwrap().clone();
+    let de_banner =
+        de["cmsPage"]["sections"][0]["blocks"].as_array().unwrap().iter().find(|b| b["type"] == "text-on-image").unwrap().clone();
     assert!(de_banner["slots"][0]["config"]["content"]["value"].as_str().unwrap().contains("<h1>Frühlings&shy;inspiration</h1>"));
 
     let (status, body) = shop.post("/landing-page/0123456789abcdef0123456789abcdef", json!({})).await;

@@ -36,7 +36,11 @@ async fn a_contact_request_reaches_the_shop_owner() {
     // Names are optional; the texts follow the request's language.
     let german = shop.language("de-DE").await;
     let (status, _) = shop
-        .post_with("/contact-form", &[("sw-language-id", &german)], json!({"email": "b@example.com", "subject": "Frage", "comment": "Gibt es Gutscheine?"}))
+        .post_with(
+            "/contact-form",
+            &[("sw-language-id", &german)],
+            json!({"email": "b@example.com", "subject": "Frage", "comment": "Gibt es Gutscheine?"}),
+        )
         .await;
     assert_eq!(status, 200);
     let mails = outbox(&shop);

@@ -18,9 +18,11 @@ async fn renaming_reaches_the_guide_and_bad_names_change_nothing() {
     let mut guide_socket = connect(&live, &guide_join).await;
     let _client_socket = connect(&live, &join).await;
     // The guide sees the attendee arrive first.
-    wait_for(&mut guide_socket, |e| matches!(e, Event::AttendeeChanged { attendee } if attendee.attendee_id == attendee_id).then_some(())).await;
+    wait_for(&mut guide_socket, |e| matches!(e, Event::AttendeeChanged { attendee } if attendee.attendee_id == attendee_id).then_some(()))
+        .await;
 
-    let (status, body) = live.patch("/store-api/dsr/appointment/attendee", &client, json!({"attendeeName": "  Ada L. ", "videoUserId": "v-1"})).await;
+    let (status, body) =
+        live.patch("/store-api/dsr/appointment/attendee", &client, json!({"attendeeName": "  Ada L. ", "videoUserId": "v-1"})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"], json!({"attendeeName": "Ada L.", "videoUserId": "v-1"}));
     let summary = wait_for(&mut guide_socket, |e| match e {
@@ -47,7 +49,9 @@ async fn renaming_reaches_the_guide_and_bad_names_change_nothing() {
     let name: String = live.db().query_row("SELECT name FROM attendee WHERE id = ?1", [&attendee_id], |r| r.get(0)).unwrap();
     assert_eq!(name, "Ada L.", "refused changes left the name alone");
 
-    let (status, body) = live.post("/api/search/dsr-appointment-attendee", &guide, json!({"filter": [{"type": "equals", "field": "id", "value": attendee_id}]})).await;
+    let (status, body) = live
+        .post("/api/search/dsr-appointment-attendee", &guide, json!({"filter": [{"type": "equals", "field": "id", "value": attendee_id}]}))
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"][0]["attendeeName"], "Ada L.");
     assert_eq!(body["data"][0]["videoUserId"], "v-1");
@@ -72,18 +76,27 @@ async fn invitations_are_answered_and_validated() {
             .unwrap();
         assert_eq!(stored, answer);
     }
-    for (body, code) in [(json!({"answer": "perhaps"}), "VIOLATION::NO_SUCH_CHOICE_ERROR"), (json!({}), "VIOLATION::IS_BLANK_ERROR"), (json!({"answer": 1}), "VIOLATION::NO_SUCH_CHOICE_ERROR")] {
+    for (body, code) in [
+        (json!({"answer": "perhaps"}), "VIOLATION::NO_SUCH_CHOICE_ERROR"),
+        (json!({}), "VIOLATION::IS_BLANK_ERROR"),
+        (json!({"answer": 1}), "VIOLATION::NO_SUCH_CHOICE_ERROR"),
+    ] {
         let (status, error) = live.patch(&url, &client, body).await;
         assert_eq!(status, 400, "{error}");
         assert_eq!(error["errors"][0]["code"], code);
         assert_eq!(error["errors"][0]["source"]["pointer"], "/answer");
     }
-    let stored: String = live.db().query_row("SELECT invitation_status FROM attendee WHERE id = ?1", [join["attendeeId"].as_str().unwrap()], |r| r.get(0)).unwrap();
+    let stored: String = live
+        .db()
+        .query_row("SELECT invitation_status FROM attendee WHERE id = ?1", [join["attendeeId"].as_str().unwrap()], |r| r.get(0))
+        .unwrap();
     assert_eq!(stored, "declined", "refused answers changed nothing");
     // Another appointment's invitation.
     let guide = As::Guide(live.admin_token().await);
     let other = live.appointment_id(&guide, "demo-customers").await;
-    let (status, body) = live.patch(&format!("/store-api/dsr/appointment/{other}/attendee/respond-invitation"), &client, json!({"answer": "accepted"})).await;
+    let (status, body) = live
+        .patch(&format!("/store-api/dsr/appointment/{other}/attendee/respond-invitation"), &client, json!({"answer": "accepted"}))
+        .await;
     assert_eq!(status, 403);
     assert_error(&body, 403, "DIGITAL_SALES_ROOMS__ATTENDEE_NOT_INVITED");
 }
@@ -105,7 +118,12 @@ async fn basic_settings_and_shop_pages() {
     assert_error(&body, 404, "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND");
 
     let german = live.language_id("de-DE").await;
-    for (layout, english, german_text) in [("tos", "Terms and conditions", "Allgemeine Geschäftsbedingungen"), ("terms", "Terms and conditions", "Allgemeine Geschäftsbedingungen"), ("privacy", "Privacy", "Datenschutz"), ("imprint", "Imprint", "Impressum")] {
+    for (layout, english, german_text) in [
+        ("tos", "Terms and conditions", "Allgemeine Geschäftsbedingungen"),
+        ("terms", "Terms and conditions", "Allgemeine Geschäftsbedingungen"),
+        ("privacy", "Privacy", "Datenschutz"),
+        ("imprint", "Imprint", "Impressum"),
+    ] {
         let (status, page) = live.get(&format!("/store-api/dsr/shop-pages/{layout}"), &As::Nobody).await;
         assert_eq!(status, 200, "{page}");
         assert_eq!(page["apiAlias"], "cms_page");
@@ -138,10 +156,14 @@ async fn a_customer_joins_with_their_own_session() {
     assert_eq!(join["newContextToken"], customer, "the customer's cart and wishlist stay theirs");
     let (status, body) = live.post("/store-api/account/customer", &As::Store(customer.clone()), json!({})).await;
     assert_eq!(status, 200, "still logged in: {body}");
-    let customer_id: Option<String> = live.db().query_row("SELECT customer_id FROM attendee WHERE id = ?1", [join["attendeeId"].as_str().unwrap()], |r| r.get(0)).unwrap();
+    let customer_id: Option<String> = live
+        .db()
+        .query_row("SELECT customer_id FROM attendee WHERE id = ?1", [join["attendeeId"].as_str().unwrap()], |r| r.get(0))
+        .unwrap();
     assert_eq!(customer_id.as_deref(), body["id"].as_str());
     // A guest cannot join the customers' appointment.
-    let (status, body) = live.post("/store-api/dsr/appointment/demo-customers/join-as-client", &As::Nobody, json!({"attendeeName": "Guest"})).await;
+    let (status, body) =
+        live.post("/store-api/dsr/appointment/demo-customers/join-as-client", &As::Nobody, json!({"attendeeName": "Guest"})).await;
     assert_eq!(status, 403);
     assert_error(&body, 403, "DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED");
 }
@@ -161,16 +183,25 @@ async fn a_customers_server_wishlist_reaches_the_guides() {
     let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{product}"), &As::Store(customer.clone()), json!({})).await;
     assert_eq!(status, 200, "{body}");
     let added = wait_for(&mut guide_socket, |e| match e {
-        Event::AttendeeCollectionChanged { attendee_id: who, collection: Collection::Wishlist, product_id, added } if *who == attendee_id => Some((product_id.clone(), *added)),
+        Event::AttendeeCollectionChanged { attendee_id: who, collection: Collection::Wishlist, product_id, added }
+            if *who == attendee_id =>
+        {
+            Some((product_id.clone(), *added))
+        }
         _ => None,
     })
     .await;
     assert_eq!(added, (product.clone(), true));
 
-    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("/store-api/customer/wishlist/delete/{product}"), &As::Store(customer), None).await;
+    let (status, _, _) =
+        live.call(reqwest::Method::DELETE, &format!("/store-api/customer/wishlist/delete/{product}"), &As::Store(customer), None).await;
     assert_eq!(status, 200);
     let removed = wait_for(&mut guide_socket, |e| match e {
-        Event::AttendeeCollectionChanged { attendee_id: who, collection: Collection::Wishlist, product_id, added } if *who == attendee_id => Some((product_id.clone(), *added)),
+        Event::AttendeeCollectionChanged { attendee_id: who, collection: Collection::Wishlist, product_id, added }
+            if *who == attendee_id =>
+        {
+            Some((product_id.clone(), *added))
+        }
         _ => None,
     })
     .await;

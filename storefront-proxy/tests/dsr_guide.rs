@@ -62,7 +62,11 @@ async fn attendee_searches_take_shopware_criteria() {
     assert_eq!(body["total"], 0, "values are bound, never SQL");
 
     for (criteria, pointer, code) in [
-        (json!({"filter": [{"type": "equals", "field": "contextToken", "value": "x"}]}), "/filter/0/field", "FRAMEWORK__INVALID_FILTER_QUERY"),
+        (
+            json!({"filter": [{"type": "equals", "field": "contextToken", "value": "x"}]}),
+            "/filter/0/field",
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+        ),
         (json!({"sort": [{"field": "secret"}]}), "/sort/0/field", "FRAMEWORK__INVALID_SORT_QUERY"),
         (json!({"filter": [{"type": "fuzzy", "field": "type", "value": "x"}]}), "/filter/0/type", "FRAMEWORK__INVALID_FILTER_QUERY"),
         (json!({"limit": -1}), "/limit", "FRAMEWORK__INVALID_LIMIT_QUERY"),
@@ -83,7 +87,8 @@ async fn attendee_searches_take_shopware_criteria() {
     assert_eq!(body["data"].as_array().unwrap().len(), 5);
     assert!(body["total"].as_u64().unwrap() >= 5);
     assert_eq!(body["data"][0]["apiAlias"], "product");
-    let (status, _) = live.post("/api/search/product", &guide, json!({"filter": [{"type": "equals", "field": "password", "value": 1}]})).await;
+    let (status, _) =
+        live.post("/api/search/product", &guide, json!({"filter": [{"type": "equals", "field": "password", "value": 1}]})).await;
     assert_eq!(status, 400);
 
     // In the guide's language (`sw-language-id`), as the German cockpit asks.
@@ -116,12 +121,19 @@ async fn attendee_product_collections_as_a_resource() {
     let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{}", products[0]), &client, json!({})).await;
     assert_eq!(status, 204);
     let (status, body, headers) = live
-        .call(Method::POST, "/api/dsr-attendee-product-collection", &guide, Some(json!({"attendeeId": attendee_id, "productId": products[1], "alias": "liked"})))
+        .call(
+            Method::POST,
+            "/api/dsr-attendee-product-collection",
+            &guide,
+            Some(json!({"attendeeId": attendee_id, "productId": products[1], "alias": "liked"})),
+        )
         .await;
     assert_eq!(status, 204, "{body}");
     let location = headers.get("location").unwrap().to_str().unwrap().to_owned();
     wait_for(&mut guide_socket, |e| match e {
-        Event::AttendeeCollectionChanged { product_id, collection: Collection::Liked, added: true, .. } if *product_id == products[1] => Some(()),
+        Event::AttendeeCollectionChanged { product_id, collection: Collection::Liked, added: true, .. } if *product_id == products[1] => {
+            Some(())
+        }
         _ => None,
     })
     .await;
@@ -162,9 +174,21 @@ async fn attendee_product_collections_as_a_resource() {
         assert_eq!(status, 400, "{error}");
         assert_eq!(error["errors"][0]["source"]["pointer"], pointer);
     }
-    let (status, error) = live.post("/api/dsr-attendee-product-collection", &guide, json!({"attendeeId": "f".repeat(32), "productId": products[2], "alias": "liked"})).await;
+    let (status, error) = live
+        .post(
+            "/api/dsr-attendee-product-collection",
+            &guide,
+            json!({"attendeeId": "f".repeat(32), "productId": products[2], "alias": "liked"}),
+        )
+        .await;
     assert_eq!(status, 404, "{error}");
-    let (status, _) = live.post("/api/dsr-attendee-product-collection", &guide, json!({"attendeeId": attendee_id, "productId": products[0], "alias": "liked"})).await;
+    let (status, _) = live
+        .post(
+            "/api/dsr-attendee-product-collection",
+            &guide,
+            json!({"attendeeId": attendee_id, "productId": products[0], "alias": "liked"}),
+        )
+        .await;
     assert_eq!(status, 400, "already liked");
 
     let (status, _, _) = live.call(Method::DELETE, &location, &guide, None).await;
@@ -202,10 +226,15 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
         assert_eq!(error["errors"][0]["detail"], "The layout does not exist");
         assert_eq!(error["errors"][0]["source"]["pointer"], pointer);
     }
-    let (status, error) = live.post(&url, &guide, json!({"productIds": products, "pageId": layout["cmsPageId"], "slideId": "f".repeat(32)})).await;
+    let (status, error) =
+        live.post(&url, &guide, json!({"productIds": products, "pageId": layout["cmsPageId"], "slideId": "f".repeat(32)})).await;
     assert_eq!(status, 404, "{error}");
     assert_eq!(error["errors"][0]["detail"], "The layout does not exist");
-    for body in [json!({"pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}), json!({"productIds": ["x"], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}), json!({"productIds": ["f".repeat(32)], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]})] {
+    for body in [
+        json!({"pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}),
+        json!({"productIds": ["x"], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}),
+        json!({"productIds": ["f".repeat(32)], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}),
+    ] {
         let (status, error) = live.post(&url, &guide, body).await;
         assert!(status == 400 || status == 404, "{error}");
     }
@@ -230,7 +259,9 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
     assert_eq!(navigation[2]["groupName"], "Picks for Ada");
     assert_eq!(navigation[2]["isInstantListing"], true);
     assert_eq!(navigation[2]["pickedProductsCount"], 3);
-    let (status, slide) = live.get(&format!("/store-api/dsr/appointment/presentation/{group}/slide/{}", layout["sectionId"].as_str().unwrap()), &client).await;
+    let (status, slide) = live
+        .get(&format!("/store-api/dsr/appointment/presentation/{group}/slide/{}", layout["sectionId"].as_str().unwrap()), &client)
+        .await;
     assert_eq!(status, 200, "{slide}");
     assert_eq!(slide["extensions"]["cmsPageRelation"]["pickedProductIds"], json!(products));
 
@@ -238,7 +269,8 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
     let customer = live.customer_login().await;
     let other = token_of(&live.join_as_client("demo-customers", &As::Store(customer), "Cleo").await);
     assert_eq!(live.structure(&other).await["navigation"].as_array().unwrap().len(), slides_before);
-    let (status, _) = live.get(&format!("/store-api/dsr/appointment/presentation/{group}/slide/{}", layout["sectionId"].as_str().unwrap()), &other).await;
+    let (status, _) =
+        live.get(&format!("/store-api/dsr/appointment/presentation/{group}/slide/{}", layout["sectionId"].as_str().unwrap()), &other).await;
     assert_eq!(status, 404);
 
     // Changing its products.
@@ -258,7 +290,13 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
     let (status, error) = live.patch(&url, &guide, json!({"currentPageGroupId": group, "addProductIds": [extra]})).await;
     assert_eq!(status, 400);
     assert_eq!(error["errors"][0]["detail"], "The layout does not exist");
-    let (status, _) = live.patch(&url, &guide, json!({"currentPageGroupId": welcome, "addProductIds": [extra], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]})).await;
+    let (status, _) = live
+        .patch(
+            &url,
+            &guide,
+            json!({"currentPageGroupId": welcome, "addProductIds": [extra], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}),
+        )
+        .await;
     assert_eq!(status, 404, "only instant listings are edited");
 }
 
@@ -277,10 +315,14 @@ async fn the_guide_edits_a_cart_only_with_permission_and_widgets_add_up() {
     let add = json!({"items": [{"type": "product", "referencedId": products[0], "quantity": 2}]});
 
     // The attendee's own cart change reaches the guide.
-    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"type": "product", "referencedId": products[1]}]})).await;
+    let (status, cart) = live
+        .post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"type": "product", "referencedId": products[1]}]}))
+        .await;
     assert_eq!(status, 200, "{cart}");
     let (count, total) = wait_for(&mut guide_socket, |e| match e {
-        Event::AttendeeCartChanged { attendee_id: who, line_item_count, total_price } if *who == attendee_id => Some((*line_item_count, *total_price)),
+        Event::AttendeeCartChanged { attendee_id: who, line_item_count, total_price } if *who == attendee_id => {
+            Some((*line_item_count, *total_price))
+        }
         _ => None,
     })
     .await;
@@ -300,13 +342,28 @@ async fn the_guide_edits_a_cart_only_with_permission_and_widgets_add_up() {
     assert_eq!(status, 200, "{cart}");
     assert_eq!(cart["lineItems"].as_array().unwrap().len(), 2);
     let (count, _) = wait_for(&mut guide_socket, |e| match e {
-        Event::AttendeeCartChanged { attendee_id: who, line_item_count, total_price } if *who == attendee_id => Some((*line_item_count, *total_price)),
+        Event::AttendeeCartChanged { attendee_id: who, line_item_count, total_price } if *who == attendee_id => {
+            Some((*line_item_count, *total_price))
+        }
         _ => None,
     })
     .await;
     assert_eq!(count, 2);
     let As::Store(token) = &client else { unreachable!() };
-    let response = live.http.get(format!("{}{cart_url}", live.base)).header("authorization", match &guide { As::Guide(b) => format!("Bearer {b}"), _ => unreachable!() }).header("sw-context-token", token).send().await.unwrap();
+    let response = live
+        .http
+        .get(format!("{}{cart_url}", live.base))
+        .header(
+            "authorization",
+            match &guide {
+                As::Guide(b) => format!("Bearer {b}"),
+                _ => unreachable!(),
+            },
+        )
+        .header("sw-context-token", token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     let (_, own) = live.get("/store-api/checkout/cart", &client).await;
     assert_eq!(own["lineItems"].as_array().unwrap().len(), 2, "the attendee's own cart changed");
@@ -320,7 +377,8 @@ async fn the_guide_edits_a_cart_only_with_permission_and_widgets_add_up() {
     // Widgets: likes, last seen, carts.
     let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{}", products[1]), &client, json!({})).await;
     assert_eq!(status, 204);
-    let (status, _) = live.post("/store-api/dsr/interaction", &client, json!({"name": "product.viewed", "payload": {"productId": products[0]}})).await;
+    let (status, _) =
+        live.post("/store-api/dsr/interaction", &client, json!({"name": "product.viewed", "payload": {"productId": products[0]}})).await;
     assert_eq!(status, 200);
     let widget = |name: &str| format!("/api/_action/dsr/appointment/{appointment_id}/widgets/{name}");
     for name in ["wishlist", "wishlist-statistics"] {
@@ -362,7 +420,8 @@ async fn the_guide_finds_who_ordered() {
     let Room { live, guide, .. } = room().await;
     let customer = As::Store(live.customer_login().await);
     let product = live.product_ids(1).await.remove(0);
-    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &customer, json!({"items": [{"type": "product", "referencedId": product}]})).await;
+    let (status, cart) =
+        live.post("/store-api/checkout/cart/line-item", &customer, json!({"items": [{"type": "product", "referencedId": product}]})).await;
     assert_eq!(status, 200, "{cart}");
     let (status, order) = live.post("/store-api/checkout/order", &customer, json!({"tos": true})).await;
     assert_eq!(status, 200, "{order}");
@@ -375,7 +434,8 @@ async fn the_guide_finds_who_ordered() {
     assert_eq!(found["data"][0]["email"], "demo@example.com");
     assert_eq!(found["data"][0]["order"]["orderNumber"], order["orderNumber"]);
 
-    let (status, body) = live.post("/api/search/order-customer", &guide, json!({"filter": [{"type": "equals", "field": "password", "value": "x"}]})).await;
+    let (status, body) =
+        live.post("/api/search/order-customer", &guide, json!({"filter": [{"type": "equals", "field": "password", "value": "x"}]})).await;
     assert_eq!(status, 400, "fields outside the list are refused: {body}");
     let (status, _) = live.post("/api/search/order-customer", &customer, json!({})).await;
     assert_eq!(status, 401, "a store context is no admin");

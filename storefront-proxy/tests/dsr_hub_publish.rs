@@ -107,14 +107,17 @@ async fn guides_see_cart_likes_and_wishlist_changes_in_order() {
         assert_eq!(status, 200, "{body}");
         expected.push(format!("wishlist {product} true"));
     }
-    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("/store-api/dsr/appointment/collection/liked/{}", products[0]), &client, None).await;
+    let (status, _, _) =
+        live.call(reqwest::Method::DELETE, &format!("/store-api/dsr/appointment/collection/liked/{}", products[0]), &client, None).await;
     assert_eq!(status, 204);
     expected.push(format!("liked {} false", products[0]));
 
     let mut seen = Vec::new();
     while seen.len() < expected.len() {
         let change = wait_for(&mut guide_socket, |event| match event {
-            Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => Some(format!("cart {line_item_count}")),
+            Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => {
+                Some(format!("cart {line_item_count}"))
+            }
             Event::AttendeeCollectionChanged { attendee_id, collection, product_id, added } if *attendee_id == attendee => {
                 let name = serde_json::to_value(collection).unwrap();
                 Some(format!("{} {product_id} {added}", name.as_str().unwrap()))

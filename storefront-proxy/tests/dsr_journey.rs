@@ -31,7 +31,15 @@ async fn a_guide_and_two_attendees_run_the_demo() {
     let structure = live.structure(&ada).await;
     let spotlight = structure["navigation"].as_array().unwrap().iter().find(|n| n["groupName"] == "Product spotlight").unwrap().clone();
     let (page_id, section_id) = (spotlight["groupId"].as_str().unwrap().to_owned(), spotlight["sectionId"].as_str().unwrap().to_owned());
-    send_action(&mut guide_socket, Action::SwitchSlide { page_id: page_id.clone(), section_id: section_id.clone(), slide_alias: spotlight["index"].as_u64().unwrap() as u32 }).await;
+    send_action(
+        &mut guide_socket,
+        Action::SwitchSlide {
+            page_id: page_id.clone(),
+            section_id: section_id.clone(),
+            slide_alias: spotlight["index"].as_u64().unwrap() as u32,
+        },
+    )
+    .await;
     let mut product = String::new();
     for (socket, token) in [(&mut ada_socket, &ada), (&mut cleo_socket, &cleo)] {
         let (page, section) = wait_for(socket, |e| match e {
@@ -48,7 +56,13 @@ async fn a_guide_and_two_attendees_run_the_demo() {
     let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{product}"), &ada, json!({})).await;
     assert_eq!(status, 204);
     for (token, quantity) in [(&ada, 1), (&cleo, 2)] {
-        let (status, cart) = live.post("/store-api/checkout/cart/line-item", token, json!({"items": [{"type": "product", "referencedId": product, "quantity": quantity}]})).await;
+        let (status, cart) = live
+            .post(
+                "/store-api/checkout/cart/line-item",
+                token,
+                json!({"items": [{"type": "product", "referencedId": product, "quantity": quantity}]}),
+            )
+            .await;
         assert_eq!(status, 200, "{cart}");
     }
     let mut carts = 0;
@@ -64,7 +78,11 @@ async fn a_guide_and_two_attendees_run_the_demo() {
     // An instant listing of the liked product.
     let layout = structure["navigation"].as_array().unwrap().iter().find(|n| n["isInstantListing"] == true).unwrap().clone();
     let (status, created) = live
-        .post(&format!("/api/_action/dsr/appointment/{id}/instant-listing"), &guide, json!({"productIds": [product], "currentPageGroupId": page_id, "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}))
+        .post(
+            &format!("/api/_action/dsr/appointment/{id}/instant-listing"),
+            &guide,
+            json!({"productIds": [product], "currentPageGroupId": page_id, "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}),
+        )
         .await;
     assert_eq!(status, 201, "{created}");
     let group = wait_for(&mut cleo_socket, |e| match e {

@@ -39,13 +39,19 @@ async fn store_endpoints_serve_their_attendees_only() {
     let customer = token_of(&customer_join);
     let removed_join = live.join_as_client("demo", &As::Nobody, "Gone").await;
     let removed = token_of(&removed_join);
-    let (status, _) = live.post(&format!("/api/_action/dsr/appointment/attendee/{}/remove", removed_join["attendeeId"].as_str().unwrap()), &guide, json!({})).await;
+    let (status, _) = live
+        .post(&format!("/api/_action/dsr/appointment/attendee/{}/remove", removed_join["attendeeId"].as_str().unwrap()), &guide, json!({}))
+        .await;
     assert_eq!(status, 200);
     let stranger = As::Store("0".repeat(64));
 
     let structure = live.structure(&guest).await;
     let first = &structure["navigation"][0];
-    let slide = format!("/store-api/dsr/appointment/presentation/{}/slide/{}", first["groupId"].as_str().unwrap(), first["sectionId"].as_str().unwrap());
+    let slide = format!(
+        "/store-api/dsr/appointment/presentation/{}/slide/{}",
+        first["groupId"].as_str().unwrap(),
+        first["sectionId"].as_str().unwrap()
+    );
     let product = live.product_ids(1).await.remove(0);
     let invitation = format!("/store-api/dsr/appointment/{demo}/attendee/respond-invitation");
 
@@ -56,9 +62,21 @@ async fn store_endpoints_serve_their_attendees_only() {
         (Method::POST, format!("{slide}/products"), json!({"limit": 1}), OK, OK),
         (Method::GET, "/store-api/dsr/appointment/presentation/state".into(), json!(null), OK, OK),
         (Method::PATCH, "/store-api/dsr/appointment/attendee".into(), json!({"attendeeName": "New name"}), OK, OK),
-        (Method::PATCH, invitation.clone(), json!({"answer": "accepted"}), OK, Expect(403, Some("DIGITAL_SALES_ROOMS__ATTENDEE_NOT_INVITED"))),
+        (
+            Method::PATCH,
+            invitation.clone(),
+            json!({"answer": "accepted"}),
+            OK,
+            Expect(403, Some("DIGITAL_SALES_ROOMS__ATTENDEE_NOT_INVITED")),
+        ),
         (Method::POST, "/store-api/dsr/product-listing".into(), json!({"limit": 1}), OK, OK),
-        (Method::POST, "/store-api/dsr/product-listing".into(), json!({"appointmentIdToSync": demo}), OK, Expect(403, Some("DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH"))),
+        (
+            Method::POST,
+            "/store-api/dsr/product-listing".into(),
+            json!({"appointmentIdToSync": demo}),
+            OK,
+            Expect(403, Some("DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH")),
+        ),
         (Method::POST, "/store-api/dsr/interaction".into(), json!({"name": "product.viewed", "payload": {"productId": product}}), OK, OK),
         (Method::GET, "/store-api/dsr/appointment/collection/liked".into(), json!(null), OK, OK),
         (Method::POST, format!("/store-api/dsr/appointment/collection/liked/{product}"), json!({}), NO_CONTENT, NO_CONTENT),
@@ -86,20 +104,60 @@ async fn store_endpoints_serve_their_attendees_only() {
         }
     }
     // Joining: guests only where the appointment is open to them.
-    check(&live, Method::POST, "/store-api/dsr/appointment/demo-customers/join-as-client", &json!({"attendeeName": "x"}), &As::Nobody, "guest", Expect(403, Some("DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED"))).await;
-    check(&live, Method::POST, "/store-api/dsr/appointment/demo/join-as-client", &json!({}), &removed, "removed", Expect(403, Some("DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED"))).await;
+    check(
+        &live,
+        Method::POST,
+        "/store-api/dsr/appointment/demo-customers/join-as-client",
+        &json!({"attendeeName": "x"}),
+        &As::Nobody,
+        "guest",
+        Expect(403, Some("DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED")),
+    )
+    .await;
+    check(
+        &live,
+        Method::POST,
+        "/store-api/dsr/appointment/demo/join-as-client",
+        &json!({}),
+        &removed,
+        "removed",
+        Expect(403, Some("DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED")),
+    )
+    .await;
 
     // Instant listings of one appointment are not the other's.
     let layout = structure["navigation"].as_array().unwrap().iter().find(|n| n["isInstantListing"] == true).unwrap().clone();
     let (status, _) = live
-        .post(&format!("/api/_action/dsr/appointment/{demo}/instant-listing"), &guide, json!({"productIds": [product], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}))
+        .post(
+            &format!("/api/_action/dsr/appointment/{demo}/instant-listing"),
+            &guide,
+            json!({"productIds": [product], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}),
+        )
         .await;
     assert_eq!(status, 201);
     let group = live.structure(&guest).await["navigation"].as_array().unwrap().last().unwrap()["groupId"].as_str().unwrap().to_owned();
     let listing = format!("/store-api/dsr/appointment/presentation/{group}/slide/{}", layout["sectionId"].as_str().unwrap());
     check(&live, Method::GET, &listing, &json!(null), &guest, "guest", OK).await;
-    check(&live, Method::GET, &listing, &json!(null), &customer, "other appointment", Expect(404, Some("DIGITAL_SALES_ROOMS__SLIDE_NOT_FOUND"))).await;
-    check(&live, Method::POST, "/store-api/dsr/product-listing", &json!({"currentPageGroupId": group}), &customer, "other appointment", Expect(404, Some("DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND"))).await;
+    check(
+        &live,
+        Method::GET,
+        &listing,
+        &json!(null),
+        &customer,
+        "other appointment",
+        Expect(404, Some("DIGITAL_SALES_ROOMS__SLIDE_NOT_FOUND")),
+    )
+    .await;
+    check(
+        &live,
+        Method::POST,
+        "/store-api/dsr/product-listing",
+        &json!({"currentPageGroupId": group}),
+        &customer,
+        "other appointment",
+        Expect(404, Some("DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND")),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -126,16 +184,36 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
         (Method::POST, "/api/search/product".into(), json!({"limit": 1}), OK),
         (Method::POST, "/api/search/order-customer".into(), json!({"limit": 1}), OK),
         (Method::GET, "/api/dsr-attendee-product-collection".into(), json!(null), OK),
-        (Method::POST, "/api/dsr-attendee-product-collection".into(), json!({"id": entry, "attendeeId": attendee, "productId": product, "alias": "liked"}), NO_CONTENT),
+        (
+            Method::POST,
+            "/api/dsr-attendee-product-collection".into(),
+            json!({"id": entry, "attendeeId": attendee, "productId": product, "alias": "liked"}),
+            NO_CONTENT,
+        ),
         (Method::GET, format!("/api/dsr-attendee-product-collection/{entry}"), json!(null), OK),
         (Method::PATCH, format!("/api/dsr-attendee-product-collection/{entry}"), json!({"alias": "disliked"}), NO_CONTENT),
         (Method::DELETE, format!("/api/dsr-attendee-product-collection/{entry}"), json!(null), NO_CONTENT),
-        (Method::GET, format!("/api/dsr-attendee-product-collection/{entry}"), json!(null), Expect(404, Some("FRAMEWORK__ENTITY_NOT_FOUND"))),
+        (
+            Method::GET,
+            format!("/api/dsr-attendee-product-collection/{entry}"),
+            json!(null),
+            Expect(404, Some("FRAMEWORK__ENTITY_NOT_FOUND")),
+        ),
         (Method::POST, format!("/api/_action/dsr/appointment/{demo}/join-as-guide"), json!({}), OK),
         (Method::GET, format!("/api/_action/dsr/appointment/{demo}/presentation/state"), json!(null), OK),
         (Method::GET, format!("/api/_action/dsr/appointment/attendee/{attendee}/sw-context-token"), json!(null), permission),
-        (Method::POST, format!("/api/_action/dsr/appointment/{demo}/instant-listing"), json!({"productIds": [product], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}), Expect(201, None)),
-        (Method::PATCH, format!("/api/_action/dsr/appointment/{demo}/instant-listing"), json!({"currentPageGroupId": layout["groupId"], "addProductIds": [product]}), Expect(400, Some("DIGITAL_SALES_ROOMS__LAYOUT_NOT_FOUND"))),
+        (
+            Method::POST,
+            format!("/api/_action/dsr/appointment/{demo}/instant-listing"),
+            json!({"productIds": [product], "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]}),
+            Expect(201, None),
+        ),
+        (
+            Method::PATCH,
+            format!("/api/_action/dsr/appointment/{demo}/instant-listing"),
+            json!({"currentPageGroupId": layout["groupId"], "addProductIds": [product]}),
+            Expect(400, Some("DIGITAL_SALES_ROOMS__LAYOUT_NOT_FOUND")),
+        ),
         (Method::GET, widget("wishlist"), json!(null), OK),
         (Method::GET, widget("wishlist-statistics"), json!(null), OK),
         (Method::GET, widget("last-seen-statistics"), json!(null), OK),
@@ -143,9 +221,24 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
         (Method::GET, widget("cart-insights"), json!(null), OK),
         (Method::GET, widget("attendee-insights"), json!(null), OK),
         (Method::GET, format!("/api/_proxy/store-api/{channel}/checkout/cart?attendeeId={attendee}"), json!(null), permission),
-        (Method::POST, format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}"), json!({"items": [{"referencedId": product}]}), permission),
-        (Method::PATCH, format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}"), json!({"items": [{"id": product, "quantity": 2}]}), permission),
-        (Method::DELETE, format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}&ids[]={product}"), json!(null), permission),
+        (
+            Method::POST,
+            format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}"),
+            json!({"items": [{"referencedId": product}]}),
+            permission,
+        ),
+        (
+            Method::PATCH,
+            format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}"),
+            json!({"items": [{"id": product, "quantity": 2}]}),
+            permission,
+        ),
+        (
+            Method::DELETE,
+            format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}&ids[]={product}"),
+            json!(null),
+            permission,
+        ),
         (Method::POST, format!("/api/_action/dsr/appointment/{demo}/start"), json!({}), NO_CONTENT),
         (Method::POST, format!("/api/_action/dsr/appointment/attendee/{attendee}/remove"), json!({}), OK),
         (Method::POST, format!("/api/_action/dsr/appointment/{demo}/end"), json!({}), OK),

@@ -22,19 +22,25 @@ async fn responses_validate_against_the_reference() {
     let (_, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{product}"), &client, json!({})).await;
     let (_, _) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": product}]})).await;
 
-    let (_, _) = live.post("/store-api/dsr/interaction", &client, json!({"name": "product.viewed", "payload": {"productId": product}})).await;
+    let (_, _) =
+        live.post("/store-api/dsr/interaction", &client, json!({"name": "product.viewed", "payload": {"productId": product}})).await;
     let (_, body) = live.get("/store-api/dsr/appointment/collection/liked", &client).await;
     assert_valid(&reference, "storeApi", "AttendeeProductCollectionResponse", &body);
     let (_, body) = live.get("/store-api/dsr/appointment/collection/last-seen", &client).await;
     assert_valid(&reference, "storeApi", "AttendeeProductCollectionLastSeenResponse", &body);
     let (_, body) = live.get("/store-api/dsr/appointment/demo/basic-setting", &As::Nobody).await;
     assert_valid(&reference, "storeApi", "AppointmentBasicSettingResponse", &body);
-    let (_, body) = live.patch(&format!("/store-api/dsr/appointment/{id}/attendee/respond-invitation"), &client, json!({"answer": "maybe"})).await;
+    let (_, body) =
+        live.patch(&format!("/store-api/dsr/appointment/{id}/attendee/respond-invitation"), &client, json!({"answer": "maybe"})).await;
     assert_valid(&reference, "storeApi", "AttendeeRespondInvitationResponse", &body);
     let structure = live.structure(&client).await;
     assert_valid(&reference, "storeApi", "PresentationStructure", &structure);
     for entry in structure["navigation"].as_array().unwrap() {
-        let url = format!("/store-api/dsr/appointment/presentation/{}/slide/{}", entry["groupId"].as_str().unwrap(), entry["sectionId"].as_str().unwrap());
+        let url = format!(
+            "/store-api/dsr/appointment/presentation/{}/slide/{}",
+            entry["groupId"].as_str().unwrap(),
+            entry["sectionId"].as_str().unwrap()
+        );
         let (status, mut body) = live.get(&url, &client).await;
         assert_eq!(status, 200);
         // The reference contradicts itself here: `PresentationCmsPage` is all of
@@ -134,8 +140,12 @@ async fn presentation_states_have_every_field_of_the_reference() {
     // types it as an object, never null).
     let (all, guides) = check_states(&live, &reference, &guide, &id, &client).await;
     assert!(all.get("currentDynamicPage").is_none(), "{all}");
-    let every_but_the_page: Vec<&String> =
-        reference["storeApi"]["schemas"]["StateForAll"]["properties"].as_object().unwrap().keys().filter(|k| *k != "currentDynamicPage").collect();
+    let every_but_the_page: Vec<&String> = reference["storeApi"]["schemas"]["StateForAll"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| *k != "currentDynamicPage")
+        .collect();
     for key in every_but_the_page {
         assert!(all.get(key.as_str()).is_some(), "stateForAll lacks {key}: {all}");
     }
@@ -153,7 +163,13 @@ async fn presentation_states_have_every_field_of_the_reference() {
     send_action(&mut guide_socket, Action::SwitchSlide { page_id: page_id.clone(), section_id: section_id.clone(), slide_alias: 2 }).await;
     let product = live.product_ids(1).await.remove(0);
     send_interaction(&mut guide_socket, Interaction::ProductViewed(ProductPayload { product_id: product.clone() })).await;
-    let page = DynamicPage { page_id: product.clone(), page_type: "productDetail".into(), opened: true, position: Some(1), product_id: Some(product.clone()) };
+    let page = DynamicPage {
+        page_id: product.clone(),
+        page_type: "productDetail".into(),
+        opened: true,
+        position: Some(1),
+        product_id: Some(product.clone()),
+    };
     send_interaction(&mut guide_socket, Interaction::DynamicProductPageOpened(page)).await;
     wait_for(&mut guide_socket, |e| matches!(e, Event::DynamicPageOpened { .. }).then_some(())).await;
 
@@ -161,7 +177,10 @@ async fn presentation_states_have_every_field_of_the_reference() {
     assert_every_field(&reference, "storeApi", "StateForAll", &all);
     assert_eq!((all["started"].clone(), all["running"].clone(), all["ended"].clone()), (json!(true), json!(true), json!(false)));
     assert!(all["startedAt"].is_string(), "{all}");
-    assert_eq!((all["currentPageId"].as_str(), all["currentSectionId"].as_str(), all["currentSlideAlias"].as_u64()), (Some(&*page_id), Some(&*section_id), Some(2)));
+    assert_eq!(
+        (all["currentPageId"].as_str(), all["currentSectionId"].as_str(), all["currentSlideAlias"].as_u64()),
+        (Some(&*page_id), Some(&*section_id), Some(2))
+    );
     assert_eq!(all["currentGuideProductId"], json!(product));
     assert_eq!(all["currentDynamicPage"]["pageId"], json!(product));
     assert_eq!(all["currentDynamicPage"]["type"], "productDetail");

@@ -165,7 +165,8 @@ async fn slide_products_take_criteria() {
     assert_eq!(second, ids[2..4]);
 
     let (_, sorted) = live.post(&url, &client, json!({"sort": [{"field": "name", "order": "DESC"}]})).await;
-    let names: Vec<String> = sorted["elements"].as_array().unwrap().iter().map(|p| p["translated"]["name"].as_str().unwrap().to_lowercase()).collect();
+    let names: Vec<String> =
+        sorted["elements"].as_array().unwrap().iter().map(|p| p["translated"]["name"].as_str().unwrap().to_lowercase()).collect();
     let mut expected = names.clone();
     expected.sort_by(|a, b| b.cmp(a));
     assert_eq!(names, expected);
@@ -180,13 +181,18 @@ async fn slide_products_take_criteria() {
     let (_, liked) = live.post(&url, &client, json!({"interaction": true, "limit": 1})).await;
     assert_eq!(liked["elements"][0]["extensions"]["interaction"]["liked"], true, "{liked}");
 
-    for (body, pointer) in [(json!({"limit": 0}), "/limit"), (json!({"filter": [{"type": "equals", "field": "secret", "value": 1}]}), "/filter/0/field"), (json!({"interaction": "maybe"}), "/interaction")] {
+    for (body, pointer) in [
+        (json!({"limit": 0}), "/limit"),
+        (json!({"filter": [{"type": "equals", "field": "secret", "value": 1}]}), "/filter/0/field"),
+        (json!({"interaction": "maybe"}), "/interaction"),
+    ] {
         let (status, error) = live.post(&url, &client, body).await;
         assert_eq!(status, 400, "{error}");
         assert_eq!(error["errors"][0]["source"]["pointer"], pointer, "{error}");
     }
     // Product slots of a non-listing slide.
-    let (_, slider) = live.post(&format!("{}/products", slide_url(slide(&structure, "Welcome", Some("Our bestsellers")))), &client, json!({})).await;
+    let (_, slider) =
+        live.post(&format!("{}/products", slide_url(slide(&structure, "Welcome", Some("Our bestsellers")))), &client, json!({})).await;
     assert_eq!(slider["total"], 4, "{slider}");
 }
 
@@ -198,16 +204,28 @@ async fn missing_products_and_unknown_slides_are_refused() {
     let detail = slide(&structure, "Product spotlight", None).clone();
     let listing = slide(&structure, "Instant listing", None).clone();
 
-    let (status, body) = live.get(&format!("/store-api/dsr/appointment/presentation/{}/slide/{}", detail["groupId"].as_str().unwrap(), listing["sectionId"].as_str().unwrap()), &client).await;
+    let (status, body) = live
+        .get(
+            &format!(
+                "/store-api/dsr/appointment/presentation/{}/slide/{}",
+                detail["groupId"].as_str().unwrap(),
+                listing["sectionId"].as_str().unwrap()
+            ),
+            &client,
+        )
+        .await;
     assert_eq!(status, 404);
     assert_error(&body, 404, "DIGITAL_SALES_ROOMS__SLIDE_NOT_FOUND");
-    let (status, body) = live.get("/store-api/dsr/appointment/presentation/not-an-id/slide/ffffffffffffffffffffffffffffffff", &client).await;
+    let (status, body) =
+        live.get("/store-api/dsr/appointment/presentation/not-an-id/slide/ffffffffffffffffffffffffffffffff", &client).await;
     assert_eq!(status, 400);
     assert_error(&body, 400, "FRAMEWORK__INVALID_UUID");
 
     // The product of the detail slide and every picked product go away.
     let conn = live.db();
-    let product: String = conn.query_row("SELECT product_id FROM presentation_page WHERE id = ?1", [detail["groupId"].as_str().unwrap()], |r| r.get(0)).unwrap();
+    let product: String = conn
+        .query_row("SELECT product_id FROM presentation_page WHERE id = ?1", [detail["groupId"].as_str().unwrap()], |r| r.get(0))
+        .unwrap();
     conn.execute("UPDATE product SET active = 0 WHERE id = ?1", [&product]).unwrap();
     let (status, body) = live.get(&slide_url(&detail), &client).await;
     assert_eq!(status, 404, "{body}");
@@ -248,7 +266,8 @@ async fn the_room_listing_pages_by_36_and_names_all_ids() {
     // Variants follow their main product.
     let conn = live.db();
     let parent: String = conn.query_row("SELECT id FROM product WHERE child_count > 0 AND active = 1 LIMIT 1", [], |r| r.get(0)).unwrap();
-    let variants: i64 = conn.query_row("SELECT COUNT(*) FROM product WHERE parent_id = ?1 AND active = 1", [&parent], |r| r.get(0)).unwrap();
+    let variants: i64 =
+        conn.query_row("SELECT COUNT(*) FROM product WHERE parent_id = ?1 AND active = 1", [&parent], |r| r.get(0)).unwrap();
     let (_, listing) = live.post("/store-api/dsr/product-listing", &client, json!({"productIds": [parent], "loadVariants": true})).await;
     let elements = listing["elements"].as_array().unwrap();
     assert_eq!(elements.len() as i64, 1 + variants);
@@ -257,7 +276,8 @@ async fn the_room_listing_pages_by_36_and_names_all_ids() {
     // The products of a presentation page.
     let structure = live.structure(&client).await;
     let group = slide(&structure, "Instant listing", None)["groupId"].as_str().unwrap().to_owned();
-    let (_, listing) = live.post("/store-api/dsr/product-listing", &client, json!({"currentPageGroupId": group, "interaction": true})).await;
+    let (_, listing) =
+        live.post("/store-api/dsr/product-listing", &client, json!({"currentPageGroupId": group, "interaction": true})).await;
     assert!(listing["total"].as_u64().unwrap() >= 4);
     assert_eq!(listing["elements"][0]["extensions"]["interaction"]["liked"], false);
 
@@ -266,7 +286,12 @@ async fn the_room_listing_pages_by_36_and_names_all_ids() {
     let (status, body) = live.post("/store-api/dsr/product-listing", &client, json!({"appointmentIdToSync": "f".repeat(32)})).await;
     assert_eq!(status, 403);
     assert_error(&body, 403, "DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH");
-    for (body, pointer) in [(json!({"productIds": ["nope"]}), "/productIds/0"), (json!({"productIds": 5}), "/productIds"), (json!({"loadVariants": "x"}), "/loadVariants"), (json!({"currentPageGroupId": "x"}), "/currentPageGroupId")] {
+    for (body, pointer) in [
+        (json!({"productIds": ["nope"]}), "/productIds/0"),
+        (json!({"productIds": 5}), "/productIds"),
+        (json!({"loadVariants": "x"}), "/loadVariants"),
+        (json!({"currentPageGroupId": "x"}), "/currentPageGroupId"),
+    ] {
         let (status, error) = live.post("/store-api/dsr/product-listing", &client, body).await;
         assert_eq!(status, 400, "{error}");
         assert_eq!(error["errors"][0]["source"]["pointer"], pointer, "{error}");

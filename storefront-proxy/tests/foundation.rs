@@ -72,7 +72,11 @@ impl Servers {
 
     async fn admin_token(&self) -> String {
         let (status, body) = self
-            .post("/api/oauth/token", &[], json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}))
+            .post(
+                "/api/oauth/token",
+                &[],
+                json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}),
+            )
             .await;
         assert_eq!(status, 200, "{body}");
         body["access_token"].as_str().unwrap().to_owned()
@@ -96,7 +100,8 @@ impl Servers {
         let bearer = self.admin_token().await;
         let id = self.appointment_id(&bearer, "demo").await;
         let auth = format!("Bearer {bearer}");
-        let (status, body) = self.post(&format!("/api/_action/dsr/appointment/{id}/join-as-guide"), &[("authorization", &auth)], json!({})).await;
+        let (status, body) =
+            self.post(&format!("/api/_action/dsr/appointment/{id}/join-as-guide"), &[("authorization", &auth)], json!({})).await;
         assert_eq!(status, 200, "{body}");
         body
     }
@@ -151,7 +156,11 @@ async fn admin_login_search_and_tokens() {
     let dir = tempfile::tempdir().unwrap();
     let servers = start(dir.path()).await;
     let (status, body) = servers
-        .post("/api/oauth/token", &[], json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "wrong"}))
+        .post(
+            "/api/oauth/token",
+            &[],
+            json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "wrong"}),
+        )
         .await;
     assert_eq!(status, 400);
     assert_shopware_error(&body, "400", "6");
@@ -171,7 +180,11 @@ async fn admin_login_search_and_tokens() {
     assert_eq!(status, 401);
 
     let (status, body) = servers
-        .post("/api/oauth/token", &[], json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}))
+        .post(
+            "/api/oauth/token",
+            &[],
+            json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}),
+        )
         .await;
     assert_eq!(status, 200);
     assert_eq!(body["token_type"], "Bearer");
@@ -197,7 +210,20 @@ async fn joins_answer_the_reference_shape_with_a_signed_hub_token() {
     let guide = servers.join_as_guide().await;
     let client = servers.join_as_client("Grace").await;
     for (body, role) in [(&guide, Role::Guide), (&client, Role::Client)] {
-        for field in ["id", "newContextToken", "attendeeId", "salesChannelId", "salesChannelName", "appointmentName", "presentationGuideMode", "isPreview", "attendeeName", "videoUserId", "hubUrl", "hubToken"] {
+        for field in [
+            "id",
+            "newContextToken",
+            "attendeeId",
+            "salesChannelId",
+            "salesChannelName",
+            "appointmentName",
+            "presentationGuideMode",
+            "isPreview",
+            "attendeeName",
+            "videoUserId",
+            "hubUrl",
+            "hubToken",
+        ] {
             assert!(body.get(field).is_some(), "{field} missing in {body}");
         }
         let claims = HubClaims::verify(body["hubToken"].as_str().unwrap(), SECRET.as_bytes()).unwrap();
@@ -221,8 +247,9 @@ async fn joins_answer_the_reference_shape_with_a_signed_hub_token() {
     let (status, body) = servers.post("/store-api/dsr/appointment/nope/join-as-client", &[("sw-access-key", KEY)], json!({})).await;
     assert_eq!(status, 404);
     assert_shopware_error(&body, "404", "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND");
-    let (status, body) =
-        servers.post("/store-api/dsr/appointment/demo-customers/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Guest"})).await;
+    let (status, body) = servers
+        .post("/store-api/dsr/appointment/demo-customers/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Guest"}))
+        .await;
     assert_eq!(status, 403);
     assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED");
     let (status, body) = servers
@@ -247,7 +274,8 @@ async fn attendees_read_the_presentation_structure() {
     let servers = start(dir.path()).await;
     let client = servers.join_as_client("Ada").await;
     let token = client["newContextToken"].as_str().unwrap();
-    let (status, body) = servers.get("/store-api/dsr/appointment/presentation", &[("sw-access-key", KEY), ("sw-context-token", token)]).await;
+    let (status, body) =
+        servers.get("/store-api/dsr/appointment/presentation", &[("sw-access-key", KEY), ("sw-context-token", token)]).await;
     assert_eq!(status, 200, "{body}");
     let navigation = body["navigation"].as_array().unwrap();
     assert!(navigation.len() >= 5);
@@ -373,7 +401,8 @@ async fn start_end_and_lock_reach_everyone_and_gate_joining() {
     assert_eq!(state["stateForAll"]["running"], true);
     assert!(state["stateForGuides"]["clients"][client["attendeeId"].as_str().unwrap()].is_object(), "{state}");
     let token = client["newContextToken"].as_str().unwrap();
-    let (status, state) = servers.get("/store-api/dsr/appointment/presentation/state", &[("sw-access-key", KEY), ("sw-context-token", token)]).await;
+    let (status, state) =
+        servers.get("/store-api/dsr/appointment/presentation/state", &[("sw-access-key", KEY), ("sw-context-token", token)]).await;
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["stateForAll"]["started"], true);
     assert!(state.get("stateForGuides").is_none(), "clients do not see the guides' state");
@@ -382,7 +411,8 @@ async fn start_end_and_lock_reach_everyone_and_gate_joining() {
     let lock = |locked| ClientFrame::Action { r#ref: None, action: Action::SetLocked { locked } };
     guide_socket.send(Message::text(serde_json::to_string(&lock(true)).unwrap())).await.unwrap();
     assert_eq!(next_event(&mut client_socket).await, Event::LockChanged { locked: true });
-    let (status, body) = servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Late"})).await;
+    let (status, body) =
+        servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Late"})).await;
     assert_eq!(status, 403);
     assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED");
     guide_socket.send(Message::text(serde_json::to_string(&lock(false)).unwrap())).await.unwrap();
@@ -396,7 +426,8 @@ async fn start_end_and_lock_reach_everyone_and_gate_joining() {
             break;
         }
     }
-    let (status, body) = servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Later"})).await;
+    let (status, body) =
+        servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Later"})).await;
     assert_eq!(status, 403);
     assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED");
     let response = servers.http.post(format!("{}{start_url}", servers.base)).header("authorization", &auth).send().await.unwrap();
@@ -418,24 +449,42 @@ async fn interactions_fill_collections_and_reach_the_guide() {
     let (p1, p2, p3) = ("1".repeat(32), "2".repeat(32), "3".repeat(32));
 
     for product in [&p1, &p2, &p3, &p1] {
-        let (status, body) = servers.post("/store-api/dsr/interaction", &headers, json!({"name": "product.viewed", "payload": {"productId": product}})).await;
+        let (status, body) = servers
+            .post("/store-api/dsr/interaction", &headers, json!({"name": "product.viewed", "payload": {"productId": product}}))
+            .await;
         assert_eq!(status, 200, "{body}");
     }
     let (_, seen) = servers.get("/store-api/dsr/appointment/collection/last-seen", &headers).await;
     assert_eq!(seen["collection"]["lastSeen"], json!([p1, p3, p2]), "newest first, no duplicates");
 
-    let (status, _) = servers.post("/store-api/dsr/interaction", &headers, json!({"name": "attendee.product.collection.liked", "payload": {"productId": p2}})).await;
+    let (status, _) = servers
+        .post("/store-api/dsr/interaction", &headers, json!({"name": "attendee.product.collection.liked", "payload": {"productId": p2}}))
+        .await;
     assert_eq!(status, 200);
     let (_, liked) = servers.get("/store-api/dsr/appointment/collection/liked", &headers).await;
     assert_eq!(liked["collection"]["liked"], json!([p2]));
     // Disliking moves it.
-    let response = servers.http.post(format!("{}/store-api/dsr/appointment/collection/disliked/{p2}", servers.base)).header("sw-access-key", KEY).header("sw-context-token", &token).send().await.unwrap();
+    let response = servers
+        .http
+        .post(format!("{}/store-api/dsr/appointment/collection/disliked/{p2}", servers.base))
+        .header("sw-access-key", KEY)
+        .header("sw-context-token", &token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 204);
     let (_, liked) = servers.get("/store-api/dsr/appointment/collection/liked", &headers).await;
     assert_eq!(liked["collection"]["liked"], json!([]));
     let (_, disliked) = servers.get("/store-api/dsr/appointment/collection/disliked", &headers).await;
     assert_eq!(disliked["collection"]["disliked"], json!([p2]));
-    let response = servers.http.delete(format!("{}/store-api/dsr/appointment/collection/disliked/{p2}", servers.base)).header("sw-access-key", KEY).header("sw-context-token", &token).send().await.unwrap();
+    let response = servers
+        .http
+        .delete(format!("{}/store-api/dsr/appointment/collection/disliked/{p2}", servers.base))
+        .header("sw-access-key", KEY)
+        .header("sw-context-token", &token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 204);
 
     // The guide saw the like live.
@@ -494,10 +543,13 @@ async fn the_guide_gets_a_cart_context_only_with_permission_and_can_remove_an_at
     let (status, body) = servers.get(&token_url, &[("authorization", &auth)]).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["attendee-sw-context-token"], client["newContextToken"]);
-    let (status, _) = servers.get("/api/_action/dsr/appointment/attendee/ffffffffffffffffffffffffffffffff/sw-context-token", &[("authorization", &auth)]).await;
+    let (status, _) = servers
+        .get("/api/_action/dsr/appointment/attendee/ffffffffffffffffffffffffffffffff/sw-context-token", &[("authorization", &auth)])
+        .await;
     assert_eq!(status, 404);
 
-    let (status, body) = servers.post(&format!("/api/_action/dsr/appointment/attendee/{attendee_id}/remove"), &[("authorization", &auth)], json!({})).await;
+    let (status, body) =
+        servers.post(&format!("/api/_action/dsr/appointment/attendee/{attendee_id}/remove"), &[("authorization", &auth)], json!({})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["attendeeId"], attendee_id);
     let closed = loop {
@@ -509,7 +561,9 @@ async fn the_guide_gets_a_cart_context_only_with_permission_and_can_remove_an_at
     };
     assert_eq!(closed, protocol::frame::close_code::REMOVED);
     let token = client["newContextToken"].as_str().unwrap();
-    let (status, body) = servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY), ("sw-context-token", token)], json!({})).await;
+    let (status, body) = servers
+        .post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY), ("sw-context-token", token)], json!({}))
+        .await;
     assert_eq!(status, 403);
     assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED");
 }

@@ -82,7 +82,10 @@ async fn categories_come_with_their_resolved_cms_page() {
     let picture = teaser(&blocks, "left-image");
     assert!(picture["data"]["media"]["url"].as_str().unwrap().contains("/media/"));
     assert_eq!(picture["config"]["url"]["value"], "/Shoes/");
-    assert!(teaser(&blocks, "left-text")["config"]["content"]["value"].as_str().unwrap().contains(r#"<h3><a href="/Shoes/">Shoes</a></h3>"#));
+    assert!(teaser(&blocks, "left-text")["config"]["content"]["value"]
+        .as_str()
+        .unwrap()
+        .contains(r#"<h3><a href="/Shoes/">Shoes</a></h3>"#));
     assert!(teaser(&blocks, "center-text")["config"]["content"]["value"].as_str().unwrap().contains("Home &amp; Living"));
 
     let shoes = shop.seo("Shoes/").await;
@@ -103,9 +106,13 @@ async fn categories_come_with_their_resolved_cms_page() {
     let (_, de) = shop.post_with("/category/home", &[("sw-language-id", &german)], json!({})).await;
     let text = &de["cmsPage"]["sections"][0]["blocks"][0]["slots"][0];
     assert!(text["config"]["content"]["value"].as_str().unwrap().contains("Live mit uns einkaufen"), "{text}");
-    let de_blocks: Vec<&Value> = de["cmsPage"]["sections"].as_array().unwrap().iter().flat_map(|s| s["blocks"].as_array().unwrap()).collect();
+    let de_blocks: Vec<&Value> =
+        de["cmsPage"]["sections"].as_array().unwrap().iter().flat_map(|s| s["blocks"].as_array().unwrap()).collect();
     assert_eq!(teaser(&de_blocks, "left-image")["config"]["url"]["value"], "/de-DE/Schuhe/");
-    assert!(teaser(&de_blocks, "left-text")["config"]["content"]["value"].as_str().unwrap().contains(r#"<h3><a href="/de-DE/Schuhe/">Schuhe</a></h3>"#));
+    assert!(teaser(&de_blocks, "left-text")["config"]["content"]["value"]
+        .as_str()
+        .unwrap()
+        .contains(r#"<h3><a href="/de-DE/Schuhe/">Schuhe</a></h3>"#));
     assert_eq!(de["cmsPage"]["name"], "Startseite");
 
     let (status, body) = shop.post("/category/0123456789abcdef0123456789abcdef", json!({})).await;
@@ -122,7 +129,11 @@ async fn seo_urls_per_language_and_on_entities() {
     let shirts = shop.seo("Clothing/Shirts/").await;
     let german = shop.language("de-DE").await;
     let (_, de) = shop
-        .post_with("/seo-url", &[("sw-language-id", &german)], json!({"filter": [{"type": "equals", "field": "foreignKey", "value": shirts}]}))
+        .post_with(
+            "/seo-url",
+            &[("sw-language-id", &german)],
+            json!({"filter": [{"type": "equals", "field": "foreignKey", "value": shirts}]}),
+        )
         .await;
     assert_eq!(de["elements"][0]["seoPathInfo"], "Kleidung/Hemden/");
     assert_eq!(de["elements"][0]["pathInfo"], format!("/navigation/{shirts}"));
@@ -133,7 +144,11 @@ async fn seo_urls_per_language_and_on_entities() {
     assert_eq!(by_get["elements"].as_array().unwrap().len(), 2);
 
     let (_, with_urls) = shop
-        .post_with("/product", &[("sw-include-seo-urls", "true")], json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10001"}]}))
+        .post_with(
+            "/product",
+            &[("sw-include-seo-urls", "true")],
+            json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10001"}]}),
+        )
         .await;
     let urls = with_urls["elements"][0]["seoUrls"].as_array().unwrap();
     assert_eq!(urls.len(), 1);

@@ -52,7 +52,8 @@ async fn double_opt_in_runs_end_to_end() {
     assert_eq!(mails.len(), 2);
     assert_eq!(link_param(&mails[1].text, "hash"), hash);
 
-    let (status, body) = shop.post("/newsletter/confirm", json!({"hash": hash, "em": format!("{:x}", Sha1::digest(b"someone@example.com"))})).await;
+    let (status, body) =
+        shop.post("/newsletter/confirm", json!({"hash": hash, "em": format!("{:x}", Sha1::digest(b"someone@example.com"))})).await;
     assert_eq!(status, 400, "{body}");
     assert_error(&body, 400, "CONTENT__NEWSLETTER_RECIPIENT_NOT_FOUND");
     let (status, body) = shop.post("/newsletter/confirm", json!({"hash": "unknown", "em": em})).await;
@@ -60,7 +61,10 @@ async fn double_opt_in_runs_end_to_end() {
     assert_error(&body, 400, "CONTENT__NEWSLETTER_RECIPIENT_NOT_FOUND");
     let (status, body) = shop.post("/newsletter/confirm", json!({"hash": 5})).await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/hash", "VIOLATION::INVALID_TYPE_ERROR") && has_violation(&body, "/em", "VIOLATION::IS_BLANK_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/hash", "VIOLATION::INVALID_TYPE_ERROR") && has_violation(&body, "/em", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
     assert_eq!(status_of(&shop, &reader).await, "notSet", "refusals change nothing");
 
     let (status, body) = shop.post("/newsletter/confirm", json!({"hash": hash, "em": em})).await;
@@ -101,20 +105,29 @@ async fn double_opt_in_runs_end_to_end() {
 #[tokio::test]
 async fn subscriptions_are_validated_and_customers_subscribe_directly() {
     let shop = start().await;
-    let (status, body) = shop.post("/newsletter/subscribe", json!({"email": "not-an-email", "storefrontUrl": "https://evil.example", "option": "bogus"})).await;
+    let (status, body) = shop
+        .post("/newsletter/subscribe", json!({"email": "not-an-email", "storefrontUrl": "https://evil.example", "option": "bogus"}))
+        .await;
     assert_eq!(status, 400, "{body}");
     assert!(has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR"), "{body}");
     assert!(has_violation(&body, "/option", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
     assert!(has_violation(&body, "/storefrontUrl", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
     let (status, body) = shop.post("/newsletter/subscribe", json!({"email": "ada@example.com"})).await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/option", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/storefrontUrl", "VIOLATION::IS_BLANK_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/option", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/storefrontUrl", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
     let mut with_link = subscription(&shop, "ada@example.com");
     with_link["firstName"] = json!("see https://spam.example");
     with_link["salutationId"] = json!("0123456789abcdef0123456789abcdef");
     let (status, body) = shop.post("/newsletter/subscribe", with_link).await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/firstName", "VIOLATION::REGEX_FAILED_ERROR") && has_violation(&body, "/salutationId", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/firstName", "VIOLATION::REGEX_FAILED_ERROR")
+            && has_violation(&body, "/salutationId", "VIOLATION::NO_SUCH_CHOICE_ERROR"),
+        "{body}"
+    );
     let (status, body) = post_raw(&shop, "/newsletter/subscribe", None, "{\"email\": \"ada@example.com\",").await;
     assert_eq!(status, 400);
     assert_error(&body, 400, "FRAMEWORK__INVALID_REQUEST_BODY");

@@ -24,10 +24,19 @@ fn count(shop: &Shop, table: &str) -> i64 {
 
 /// Rows of every order table, to show that a refused request wrote nothing.
 fn order_rows(shop: &Shop) -> Vec<i64> {
-    ["shop_order", "order_line_item", "order_address", "order_transaction", "order_delivery", "order_document", "order_line_item_download", "payment_token"]
-        .iter()
-        .map(|t| count(shop, t))
-        .collect()
+    [
+        "shop_order",
+        "order_line_item",
+        "order_address",
+        "order_transaction",
+        "order_delivery",
+        "order_document",
+        "order_line_item_download",
+        "payment_token",
+    ]
+    .iter()
+    .map(|t| count(shop, t))
+    .collect()
 }
 
 async fn call(shop: &Shop, method: Method, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {
@@ -62,7 +71,8 @@ async fn register(shop: &Shop, email: &str, guest: bool) -> String {
 }
 
 async fn login_demo(shop: &Shop) -> String {
-    let (status, body, headers) = shop.call(Method::POST, "/account/login", &[], Some(json!({"username": "demo@example.com", "password": "salesroom"}))).await;
+    let (status, body, headers) =
+        shop.call(Method::POST, "/account/login", &[], Some(json!({"username": "demo@example.com", "password": "salesroom"}))).await;
     assert_eq!(status, 200, "{body}");
     headers["sw-context-token"].to_str().unwrap().to_owned()
 }
@@ -119,13 +129,25 @@ async fn a_customer_orders_pays_online_and_downloads() {
     let austria = country(&shop, "AT").await;
     let (status, address) = post(&shop, "/account/address", &token, json!({"firstName": "Ada", "lastName": "Lovelace", "street": "Ringstraße 5", "zipcode": "1010", "city": "Wien", "countryId": austria})).await;
     assert_eq!(status, 200, "{address}");
-    let (status, _) = call(&shop, Method::PATCH, "/context", &token, Some(json!({"shippingAddressId": address["id"], "paymentMethodId": payment_method(&shop, "payment_online").await}))).await;
+    let (status, _) = call(
+        &shop,
+        Method::PATCH,
+        "/context",
+        &token,
+        Some(json!({"shippingAddressId": address["id"], "paymentMethodId": payment_method(&shop, "payment_online").await})),
+    )
+    .await;
     assert_eq!(status, 200);
 
     let shirt = product(&shop, "SR10006").await;
     let (stock_before, available_before) = stock(&shop, "SR10006").await;
     let digital = digital_product_id(&shop);
-    add(&shop, &token, json!([{"type": "product", "referencedId": shirt["id"], "quantity": 2}, {"type": "product", "referencedId": digital}])).await;
+    add(
+        &shop,
+        &token,
+        json!([{"type": "product", "referencedId": shirt["id"], "quantity": 2}, {"type": "product", "referencedId": digital}]),
+    )
+    .await;
     let cart = add(&shop, &token, json!([{"type": "promotion", "referencedId": "SALESROOM10"}])).await;
     assert_eq!(cart["errors"], json!([]), "{cart}");
     let download_item = cart["lineItems"].as_array().unwrap().iter().find(|i| i["referencedId"] == json!(digital)).unwrap().clone();
@@ -176,7 +198,12 @@ async fn a_customer_orders_pays_online_and_downloads() {
     // A later change of the customer's address does not change the order.
     let (status, _) = call(&shop, Method::PATCH, &format!("/account/address/{}", address["id"].as_str().unwrap()), &token, Some(json!({"firstName": "Ada", "lastName": "Lovelace", "street": "Elsewhere 9", "zipcode": "1020", "city": "Graz", "countryId": austria}))).await;
     assert_eq!(status, 200);
-    let listed = orders(&shop, &token, json!({"checkPromotion": true, "associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}})).await;
+    let listed = orders(
+        &shop,
+        &token,
+        json!({"checkPromotion": true, "associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}}),
+    )
+    .await;
     assert_eq!(listed["orders"]["total"], 1);
     let listed_order = &listed["orders"]["elements"][0];
     assert_eq!(listed_order["id"], order["id"]);
@@ -187,13 +214,21 @@ async fn a_customer_orders_pays_online_and_downloads() {
     let document = &listed_order["documents"][0];
     assert_eq!(document["documentType"]["technicalName"], "invoice");
     let path = format!("/document/download/{}/{}", document["id"].as_str().unwrap(), document["deepLinkCode"].as_str().unwrap());
-    let response = shop.http.get(format!("{}/store-api{path}", shop.base)).header("sw-access-key", common::KEY).header("sw-context-token", &token).send().await.unwrap();
+    let response = shop
+        .http
+        .get(format!("{}/store-api{path}", shop.base))
+        .header("sw-access-key", common::KEY)
+        .header("sw-context-token", &token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "application/pdf");
     let pdf = response.bytes().await.unwrap();
     assert!(pdf.starts_with(b"%PDF-"), "a real PDF");
     assert!(pdf.len() > 1000);
-    let (status, body) = shop.get(&format!("/document/download/{}/wrong-code", document["id"].as_str().unwrap()), &[("sw-context-token", &token)]).await;
+    let (status, body) =
+        shop.get(&format!("/document/download/{}/wrong-code", document["id"].as_str().unwrap()), &[("sw-context-token", &token)]).await;
     assert_eq!(status, 404);
     assert_error(&body, 404, "DOCUMENT__DOCUMENT_NOT_FOUND");
     // The link alone is not enough for an account's invoice.
@@ -216,7 +251,13 @@ async fn a_customer_orders_pays_online_and_downloads() {
     assert_error(&body, 404, "CHECKOUT__DOWNLOAD_FILE_NOT_FOUND");
 
     // Pay online: handle-payment points at the hosted page, which marks it paid.
-    let (status, handled) = post(&shop, "/handle-payment", &token, json!({"orderId": order_id, "finishUrl": "/checkout/finish?done=1", "errorUrl": "/checkout/finish?failed=1"})).await;
+    let (status, handled) = post(
+        &shop,
+        "/handle-payment",
+        &token,
+        json!({"orderId": order_id, "finishUrl": "/checkout/finish?done=1", "errorUrl": "/checkout/finish?failed=1"}),
+    )
+    .await;
     assert_eq!(status, 200, "{handled}");
     let redirect = handled["redirectUrl"].as_str().unwrap().to_owned();
     assert!(redirect.starts_with(&format!("{}/payment/pay-online/", shop.base)), "{redirect}");
@@ -235,11 +276,27 @@ async fn a_customer_orders_pays_online_and_downloads() {
     let german = shop.language("de-DE").await;
     let (_, listed) = call(&shop, Method::POST, "/order", &token, Some(json!({"filter": [{"type": "equals", "field": "id", "value": order_id}], "associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}}))).await;
     assert_eq!(listed["orders"]["elements"][0]["transactions"][0]["stateMachineState"]["technicalName"], "paid");
-    let (_, status_de, _) = shop.call(Method::POST, "/order", &[("sw-context-token", &token), ("sw-language-id", &german)], Some(json!({"associations": {"transactions": {}}}))).await;
+    let (_, status_de, _) = shop
+        .call(
+            Method::POST,
+            "/order",
+            &[("sw-context-token", &token), ("sw-language-id", &german)],
+            Some(json!({"associations": {"transactions": {}}})),
+        )
+        .await;
     assert_eq!(status_de["orders"]["elements"][0]["transactions"][0]["stateMachineState"]["name"], "Bezahlt");
-    let downloads = &listed["orders"]["elements"][0]["lineItems"].as_array().unwrap().iter().find(|i| i["productId"] == json!(digital)).unwrap()["downloads"];
+    let downloads =
+        &listed["orders"]["elements"][0]["lineItems"].as_array().unwrap().iter().find(|i| i["productId"] == json!(digital)).unwrap()
+            ["downloads"];
     assert_eq!(downloads[0]["accessGranted"], true);
-    let response = shop.http.get(format!("{}/store-api{download_path}", shop.base)).header("sw-access-key", common::KEY).header("sw-context-token", &token).send().await.unwrap();
+    let response = shop
+        .http
+        .get(format!("{}/store-api{download_path}", shop.base))
+        .header("sw-access-key", common::KEY)
+        .header("sw-context-token", &token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     assert!(response.bytes().await.unwrap().starts_with(b"%PDF-"));
 
@@ -247,7 +304,13 @@ async fn a_customer_orders_pays_online_and_downloads() {
     let (status, body) = post(&shop, "/handle-payment", &token, json!({"orderId": order_id})).await;
     assert_eq!(status, 400, "{body}");
     assert_error(&body, 400, "SYSTEM__ILLEGAL_STATE_TRANSITION");
-    let (status, body) = post(&shop, "/order/payment", &token, json!({"orderId": order_id, "paymentMethodId": payment_method(&shop, "payment_invoice").await})).await;
+    let (status, body) = post(
+        &shop,
+        "/order/payment",
+        &token,
+        json!({"orderId": order_id, "paymentMethodId": payment_method(&shop, "payment_invoice").await}),
+    )
+    .await;
     assert_eq!(status, 403, "{body}");
     assert_error(&body, 403, "CHECKOUT__PAYMENT_METHOD_UNCHANGEABLE");
 }
@@ -276,7 +339,13 @@ async fn cancelling_gives_the_stock_back_and_only_allowed_transitions_happen() {
     let (status, body) = post(&shop, "/handle-payment", &token, json!({"orderId": order_id})).await;
     assert_eq!(status, 400, "{body}");
     assert_error(&body, 400, "SYSTEM__ILLEGAL_STATE_TRANSITION");
-    let (status, body) = post(&shop, "/order/payment", &token, json!({"orderId": order_id, "paymentMethodId": payment_method(&shop, "payment_prepayment").await})).await;
+    let (status, body) = post(
+        &shop,
+        "/order/payment",
+        &token,
+        json!({"orderId": order_id, "paymentMethodId": payment_method(&shop, "payment_prepayment").await}),
+    )
+    .await;
     assert_eq!(status, 403, "{body}");
     let (_, listed) = post(&shop, "/order", &token, json!({"checkPromotion": true})).await;
     assert_eq!(listed["orders"]["elements"][0]["stateMachineState"]["technicalName"], "cancelled");
@@ -324,7 +393,8 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     assert_eq!(transactions[1]["paymentMethodId"], json!(online));
     assert_eq!(listed["orders"]["elements"][0]["primaryOrderTransactionId"], transactions[1]["id"]);
 
-    let (status, body) = post(&shop, "/order/payment", &token, json!({"orderId": order_id, "paymentMethodId": "0123456789abcdef0123456789abcdef"})).await;
+    let (status, body) =
+        post(&shop, "/order/payment", &token, json!({"orderId": order_id, "paymentMethodId": "0123456789abcdef0123456789abcdef"})).await;
     assert_eq!(status, 404, "{body}");
     assert_error(&body, 404, "CHECKOUT__UNKNOWN_PAYMENT_METHOD");
     let (status, body) = post(&shop, "/order/payment", &token, json!({"paymentMethodId": online})).await;
@@ -333,7 +403,13 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     assert_eq!(body["errors"][0]["source"]["pointer"], "/orderId");
 
     // Cancelled on the hosted page: back to the error URL; the payment may be tried again.
-    let (_, handled) = post(&shop, "/handle-payment", &token, json!({"orderId": order_id, "finishUrl": "https://shop.example/finish", "errorUrl": "https://shop.example/error"})).await;
+    let (_, handled) = post(
+        &shop,
+        "/handle-payment",
+        &token,
+        json!({"orderId": order_id, "finishUrl": "https://shop.example/finish", "errorUrl": "https://shop.example/error"}),
+    )
+    .await;
     let first = handled["redirectUrl"].as_str().unwrap().to_owned();
     let browser = no_redirects();
     let cancelled = browser.post(&first).form(&[("action", "cancel")]).send().await.unwrap();
@@ -341,7 +417,8 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     assert_eq!(cancelled.headers()["location"], "https://shop.example/error");
     let (_, listed) = post(&shop, "/order", &token, json!({"associations": {"transactions": {}}})).await;
     assert_eq!(listed["orders"]["elements"][0]["transactions"][1]["stateMachineState"]["technicalName"], "cancelled");
-    let (_, handled) = post(&shop, "/handle-payment", &token, json!({"orderId": order_id, "finishUrl": "https://shop.example/finish"})).await;
+    let (_, handled) =
+        post(&shop, "/handle-payment", &token, json!({"orderId": order_id, "finishUrl": "https://shop.example/finish"})).await;
     let second = handled["redirectUrl"].as_str().unwrap().to_owned();
     assert_ne!(first, second);
     assert_eq!(browser.post(&first).form(&[("action", "pay")]).send().await.unwrap().status(), 410, "the old token stays used");
@@ -352,8 +429,22 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
     // A German session gets the page in German.
     let german = shop.language("de-DE").await;
     let other = order_one(&shop, &token, "SR10018", 1).await;
-    let (_, _, _) = shop.call(Method::POST, "/order/payment", &[("sw-context-token", &token)], Some(json!({"orderId": other["id"], "paymentMethodId": online}))).await;
-    let (_, handled, _) = shop.call(Method::POST, "/handle-payment", &[("sw-context-token", &token), ("sw-language-id", &german)], Some(json!({"orderId": other["id"]}))).await;
+    let (_, _, _) = shop
+        .call(
+            Method::POST,
+            "/order/payment",
+            &[("sw-context-token", &token)],
+            Some(json!({"orderId": other["id"], "paymentMethodId": online})),
+        )
+        .await;
+    let (_, handled, _) = shop
+        .call(
+            Method::POST,
+            "/handle-payment",
+            &[("sw-context-token", &token), ("sw-language-id", &german)],
+            Some(json!({"orderId": other["id"]})),
+        )
+        .await;
     let german_page = handled["redirectUrl"].as_str().unwrap().to_owned();
     let html = browser.get(&german_page).send().await.unwrap().text().await.unwrap();
     assert!(html.contains("Bezahlen") && html.contains("Abbrechen") && html.contains("lang=\"de\""), "{html}");
@@ -379,7 +470,13 @@ async fn other_customers_orders_are_invisible_and_refused() {
     let (status, body) = post(&shop, "/order/state/cancel", &stranger, json!({"orderId": order_id})).await;
     assert_eq!(status, 404, "{body}");
     assert_error(&body, 404, "CHECKOUT__ORDER_ORDER_NOT_FOUND");
-    let (status, body) = post(&shop, "/order/payment", &stranger, json!({"orderId": order_id, "paymentMethodId": payment_method(&shop, "payment_online").await})).await;
+    let (status, body) = post(
+        &shop,
+        "/order/payment",
+        &stranger,
+        json!({"orderId": order_id, "paymentMethodId": payment_method(&shop, "payment_online").await}),
+    )
+    .await;
     assert_eq!(status, 404, "{body}");
     let (status, body) = post(&shop, "/handle-payment", &stranger, json!({"orderId": order_id})).await;
     assert_eq!(status, 404, "{body}");
@@ -440,7 +537,12 @@ async fn blocked_and_invalid_addresses_are_cart_errors_and_stop_the_order() {
     assert_eq!(status, 200, "{address}");
     call(&shop, Method::PATCH, "/context", &token, Some(json!({"shippingAddressId": address["id"]}))).await;
     let (_, cart) = call(&shop, Method::GET, "/checkout/cart", &token, None).await;
-    let error = cart["errors"].as_object().unwrap().values().find(|e| e["messageKey"] == "shipping-address-blocked").unwrap_or_else(|| panic!("{cart}"));
+    let error = cart["errors"]
+        .as_object()
+        .unwrap()
+        .values()
+        .find(|e| e["messageKey"] == "shipping-address-blocked")
+        .unwrap_or_else(|| panic!("{cart}"));
     assert_eq!(error["message"], "Shipping to the selected shipping address is currently not possible.");
     assert_eq!(error["level"], 20);
     let rows = order_rows(&shop);
@@ -451,13 +553,19 @@ async fn blocked_and_invalid_addresses_are_cart_errors_and_stop_the_order() {
     assert_eq!(order_rows(&shop), rows, "nothing written");
 
     // Billing to Liechtenstein is fine; a country switched off since blocks billing.
-    call(&shop, Method::PATCH, "/context", &token, Some(json!({"billingAddressId": address["id"], "shippingAddressId": address["id"]}))).await;
+    call(&shop, Method::PATCH, "/context", &token, Some(json!({"billingAddressId": address["id"], "shippingAddressId": address["id"]})))
+        .await;
     let (_, cart) = call(&shop, Method::GET, "/checkout/cart", &token, None).await;
     let keys: Vec<&str> = cart["errors"].as_object().unwrap().values().map(|e| e["messageKey"].as_str().unwrap()).collect();
     assert_eq!(keys, ["shipping-address-blocked"]);
     db(&shop).execute("UPDATE country SET active = 0 WHERE iso = 'LI'", []).unwrap();
     let (_, cart) = call(&shop, Method::GET, "/checkout/cart", &token, None).await;
-    let error = cart["errors"].as_object().unwrap().values().find(|e| e["messageKey"] == "billing-address-blocked").unwrap_or_else(|| panic!("{cart}"));
+    let error = cart["errors"]
+        .as_object()
+        .unwrap()
+        .values()
+        .find(|e| e["messageKey"] == "billing-address-blocked")
+        .unwrap_or_else(|| panic!("{cart}"));
     assert_eq!(error["message"], "Billing to the selected address is not possible.");
 
     // An address that lost its postal code (the country requires one) is invalid.
@@ -535,7 +643,12 @@ async fn malformed_requests_are_refused_and_write_nothing() {
         ("/order/state/cancel", json!({"orderId": 12}), 400, "FRAMEWORK__INVALID_UUID"),
         ("/order/state/cancel", json!({"orderId": "0123456789abcdef0123456789abcdef"}), 404, "CHECKOUT__ORDER_ORDER_NOT_FOUND"),
         ("/handle-payment", json!({}), 400, "VIOLATION::IS_BLANK_ERROR"),
-        ("/handle-payment", json!({"orderId": "0123456789abcdef0123456789abcdef", "finishUrl": "javascript:alert(1)"}), 400, "VIOLATION::INVALID_URL_ERROR"),
+        (
+            "/handle-payment",
+            json!({"orderId": "0123456789abcdef0123456789abcdef", "finishUrl": "javascript:alert(1)"}),
+            400,
+            "VIOLATION::INVALID_URL_ERROR",
+        ),
         ("/handle-payment", json!({"orderId": "0123456789abcdef0123456789abcdef", "errorUrl": 5}), 400, "VIOLATION::INVALID_TYPE_ERROR"),
         ("/order", json!({"limit": "many"}), 400, "FRAMEWORK__INVALID_LIMIT_QUERY"),
         ("/order", json!({"filter": [{"type": "equals", "field": "secret", "value": 1}]}), 400, "FRAMEWORK__INVALID_FILTER_QUERY"),
@@ -553,8 +666,14 @@ async fn malformed_requests_are_refused_and_write_nothing() {
     // The hosted page: unknown tokens and unknown actions.
     let browser = no_redirects();
     assert_eq!(browser.get(format!("{}/payment/pay-online/unknown", shop.base)).send().await.unwrap().status(), 404);
-    assert_eq!(browser.post(format!("{}/payment/pay-online/unknown", shop.base)).form(&[("action", "steal")]).send().await.unwrap().status(), 400);
-    assert_eq!(browser.post(format!("{}/payment/pay-online/unknown", shop.base)).form(&[("action", "pay")]).send().await.unwrap().status(), 404);
+    assert_eq!(
+        browser.post(format!("{}/payment/pay-online/unknown", shop.base)).form(&[("action", "steal")]).send().await.unwrap().status(),
+        400
+    );
+    assert_eq!(
+        browser.post(format!("{}/payment/pay-online/unknown", shop.base)).form(&[("action", "pay")]).send().await.unwrap().status(),
+        404
+    );
     assert_eq!(order_rows(&shop), rows, "still nothing written");
 }
 
@@ -577,7 +696,13 @@ async fn a_guest_orders_and_sees_the_order() {
     assert_eq!(found["orders"]["elements"][0]["id"], order["id"]);
     let document = &order["documents"][0];
     let path = format!("/document/download/{}/{}", document["id"].as_str().unwrap(), document["deepLinkCode"].as_str().unwrap());
-    let response = shop.http.get(format!("{}/store-api{path}?email=guest@example.com&zipcode=80331", shop.base)).header("sw-access-key", common::KEY).send().await.unwrap();
+    let response = shop
+        .http
+        .get(format!("{}/store-api{path}?email=guest@example.com&zipcode=80331", shop.base))
+        .header("sw-access-key", common::KEY)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     assert!(response.bytes().await.unwrap().starts_with(b"%PDF-"));
     let (status, body) = shop.get(&format!("{path}?email=guest@example.com&zipcode=99999"), &[]).await;
@@ -606,14 +731,17 @@ async fn orders_survive_a_restart() {
     let order = order_one(&shop, &token, "SR10012", 1).await;
     let document = order["documents"][0].clone();
     // As a shop of a version before orders had it: no download product, no Liechtenstein.
-    db(&shop).execute_batch("DELETE FROM product_download; UPDATE product SET type = 'physical'; DELETE FROM country WHERE iso = 'LI';").unwrap();
+    db(&shop)
+        .execute_batch("DELETE FROM product_download; UPDATE product SET type = 'physical'; DELETE FROM country WHERE iso = 'LI';")
+        .unwrap();
     let dir = shop.dir;
     let shop = start_in(dir).await;
     assert_eq!(digital_product_id(&shop).len(), 32, "the order demo data is added on start");
     assert_eq!(count(&shop, "product_download"), 1);
     country(&shop, "LI").await;
     let token = login_demo(&shop).await;
-    let listed = orders(&shop, &token, json!({"associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}})).await;
+    let listed =
+        orders(&shop, &token, json!({"associations": {"lineItems": {}, "deliveries": {}, "transactions": {}, "documents": {}}})).await;
     assert_eq!(listed["orders"]["total"], 1);
     let again = &listed["orders"]["elements"][0];
     assert_eq!(again["orderNumber"], order["orderNumber"]);
@@ -621,7 +749,12 @@ async fn orders_survive_a_restart() {
     assert_eq!(again["price"], order["price"]);
     let response = shop
         .http
-        .get(format!("{}/store-api/document/download/{}/{}", shop.base, document["id"].as_str().unwrap(), document["deepLinkCode"].as_str().unwrap()))
+        .get(format!(
+            "{}/store-api/document/download/{}/{}",
+            shop.base,
+            document["id"].as_str().unwrap(),
+            document["deepLinkCode"].as_str().unwrap()
+        ))
         .header("sw-access-key", common::KEY)
         .header("sw-context-token", &token)
         .send()
@@ -653,13 +786,19 @@ async fn the_order_list_loads_associations_only_when_asked() {
     // checkPromotion reads the transactions without answering them.
     assert_eq!(plain["paymentChangeable"][&order_id], true);
 
-    let all = orders(&shop, &token, json!({"associations": {
-        "lineItems": {"associations": {"downloads": {}}}, "deliveries": {}, "transactions": {}, "documents": {},
-        "addresses": {}, "primaryOrderDelivery": {}, "primaryOrderTransaction": {}
-    }}))
+    let all = orders(
+        &shop,
+        &token,
+        json!({"associations": {
+            "lineItems": {"associations": {"downloads": {}}}, "deliveries": {}, "transactions": {}, "documents": {},
+            "addresses": {}, "primaryOrderDelivery": {}, "primaryOrderTransaction": {}
+        }}),
+    )
     .await;
     let order = &all["orders"]["elements"][0];
-    for association in ["lineItems", "deliveries", "transactions", "documents", "addresses", "primaryOrderDelivery", "primaryOrderTransaction"] {
+    for association in
+        ["lineItems", "deliveries", "transactions", "documents", "addresses", "primaryOrderDelivery", "primaryOrderTransaction"]
+    {
         assert_eq!(order[association], placed[association], "{association}");
     }
     assert_eq!(order["lineItems"][0]["productId"], product(&shop, "SR10005").await["id"]);

@@ -77,15 +77,8 @@ async fn store_and_admin_calls_pass_through_to_the_upstream_shop() {
     assert_eq!(echoed["contextToken"], "mine");
     assert_eq!(echoed["body"], r#"{"term":"shirt"}"#);
 
-    let echoed: Value = http
-        .get(format!("{base}/api/_info/version"))
-        .bearer_auth("admin-token")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let echoed: Value =
+        http.get(format!("{base}/api/_info/version")).bearer_auth("admin-token").send().await.unwrap().json().await.unwrap();
     assert_eq!(echoed["method"], "GET");
     assert_eq!(echoed["authorization"], "Bearer admin-token");
 

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
+use super::queue::{self, TrySendError};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
 use protocol::codec::{Codec, Encoded};
@@ -18,7 +19,6 @@ use protocol::frame::{close_code, Event, EventFrame, Resume, ServerFrame, Volati
 pub use protocol::internal::Audience;
 use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, StateForGuides};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
-use super::queue::{self, TrySendError};
 
 use crate::cluster::Cluster;
 use crate::metrics::Metrics;
@@ -322,9 +322,7 @@ pub struct Room {
 }
 
 fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
 
 impl Room {
@@ -516,9 +514,7 @@ impl Room {
     /// once the caller has released the room lock (serialising the participants of a
     /// large room under it would hold up every other event and join).
     fn commit_local(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<(u64, Option<DueSnapshot>), StoreError> {
-        let Backend::Local(store) = &self.backend else {
-            unreachable!("commit_local is only called in single mode")
-        };
+        let Backend::Local(store) = &self.backend else { unreachable!("commit_local is only called in single mode") };
         let stored = StoredEvent { seq: inner.seq + 1, audience, event };
         store.append(&self.appointment_id, &stored)?;
         let seq = stored.seq;
@@ -601,10 +597,7 @@ impl Room {
                 // Trimmed past us: the stream no longer connects; reopen from a snapshot
                 // is the only way. This needs a replica to have been cut off for longer
                 // than the stream length, and is reported rather than hidden.
-                return Err(StoreError::Corrupt(format!(
-                    "events {next}..{} of {} are no longer in Redis",
-                    first.seq, self.appointment_id
-                )));
+                return Err(StoreError::Corrupt(format!("events {next}..{} of {} are no longer in Redis", first.seq, self.appointment_id)));
             }
         }
         self.apply_in_order(events, cluster).await
@@ -672,7 +665,12 @@ impl Room {
     /// the guides; `None` when the attendee is not in the live list (never connected)
     /// or nothing changed. The entry is read and changed under the room lock, so
     /// presence and cart permission stay as they are now.
-    pub async fn update_profile(&self, attendee_id: &str, name: Option<String>, video_user_id: Option<Option<String>>) -> Result<Option<u64>, StoreError> {
+    pub async fn update_profile(
+        &self,
+        attendee_id: &str,
+        name: Option<String>,
+        video_user_id: Option<Option<String>>,
+    ) -> Result<Option<u64>, StoreError> {
         match &self.backend {
             Backend::Local(_) => {
                 let mut inner = self.lock();
@@ -772,10 +770,8 @@ impl Inner {
             Event::GuideProductChanged { product_id } => all.current_guide_product_id = product_id.clone(),
             Event::DynamicPageOpened { page } => all.current_dynamic_page = Some(page.clone()),
             Event::DynamicPageClosed { page_id, all: close_all } => {
-                let matches = all
-                    .current_dynamic_page
-                    .as_ref()
-                    .is_some_and(|open| *close_all || page_id.as_deref() == Some(open.page_id.as_str()));
+                let matches =
+                    all.current_dynamic_page.as_ref().is_some_and(|open| *close_all || page_id.as_deref() == Some(open.page_id.as_str()));
                 if matches {
                     all.current_dynamic_page = None;
                 }
@@ -907,7 +903,8 @@ mod tests {
         // 1,035 participants: 500 in the welcome, then pages of 500 and 35.
         assert_eq!(participant_pages, Some(2));
         assert_eq!(attached.pages.len(), 2);
-        let mut seen: Vec<String> = guides.guides.keys().chain(guides.clients.keys()).chain(guides.inactive_clients.keys()).cloned().collect();
+        let mut seen: Vec<String> =
+            guides.guides.keys().chain(guides.clients.keys()).chain(guides.inactive_clients.keys()).cloned().collect();
         for (n, frame) in attached.pages.into_iter().enumerate() {
             let ServerFrame::Participants { page, pages, participants } = frame else { panic!("a page") };
             assert_eq!((page, pages), (n as u32 + 1, 2));

@@ -46,7 +46,11 @@ pub fn text(body: &Map<String, Value>, key: &str, pointer: &str, violations: &mu
         Some(Value::Number(n)) => n.to_string(),
         Some(Value::Null) | None => return None,
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("{pointer}/{key}"), "This value should be of type string."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                format!("{pointer}/{key}"),
+                "This value should be of type string.",
+            ));
             return None;
         }
     };
@@ -70,7 +74,13 @@ pub fn required(body: &Map<String, Value>, key: &str, pointer: &str, violations:
 
 /// Validates an address body; `fallback` supplies the names (registration reuses the
 /// customer's). Violations point below `pointer` (e.g. `/billingAddress`).
-pub fn validate(conn: &Connection, body: &Map<String, Value>, pointer: &str, fallback: Option<(&str, &str, Option<&str>)>, violations: &mut Vec<Violation>) -> rusqlite::Result<AddressInput> {
+pub fn validate(
+    conn: &Connection,
+    body: &Map<String, Value>,
+    pointer: &str,
+    fallback: Option<(&str, &str, Option<&str>)>,
+    violations: &mut Vec<Violation>,
+) -> rusqlite::Result<AddressInput> {
     let mut named = |key: &str, default: Option<&str>| match text(body, key, pointer, violations).or(default.map(str::to_owned)) {
         Some(value) => value,
         None => {
@@ -85,7 +95,9 @@ pub fn validate(conn: &Connection, body: &Map<String, Value>, pointer: &str, fal
     let zipcode = text(body, "zipcode", pointer, violations);
     let country_id = required(body, "countryId", pointer, violations).to_lowercase();
     let mut input = AddressInput {
-        salutation_id: text(body, "salutationId", pointer, violations).map(|s| s.to_lowercase()).or(fallback.and_then(|f| f.2.map(str::to_owned))),
+        salutation_id: text(body, "salutationId", pointer, violations)
+            .map(|s| s.to_lowercase())
+            .or(fallback.and_then(|f| f.2.map(str::to_owned))),
         title: text(body, "title", pointer, violations),
         first_name,
         last_name,
@@ -105,7 +117,11 @@ pub fn validate(conn: &Connection, body: &Map<String, Value>, pointer: &str, fal
             .query_row("SELECT postal_code_required FROM country WHERE id = ?1 AND active = 1", [&input.country_id], |r| r.get(0))
             .optional()?;
         match country {
-            None => violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", format!("{pointer}/countryId"), "The selected country does not exist.")),
+            None => violations.push(Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                format!("{pointer}/countryId"),
+                "The selected country does not exist.",
+            )),
             Some(true) if input.zipcode.is_none() => violations.push(Violation::blank(format!("{pointer}/zipcode"))),
             Some(_) => {}
         }
@@ -116,14 +132,22 @@ pub fn validate(conn: &Connection, body: &Map<String, Value>, pointer: &str, fal
                 |r| r.get(0),
             )?;
             if !fits {
-                violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", format!("{pointer}/countryStateId"), "The selected state does not belong to the country."));
+                violations.push(Violation::new(
+                    "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                    format!("{pointer}/countryStateId"),
+                    "The selected state does not belong to the country.",
+                ));
             }
         }
     }
     if let Some(salutation) = &input.salutation_id {
         let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)", [salutation], |r| r.get(0))?;
         if !exists {
-            violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", format!("{pointer}/salutationId"), "The selected salutation does not exist."));
+            violations.push(Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                format!("{pointer}/salutationId"),
+                "The selected salutation does not exist.",
+            ));
             input.salutation_id = None;
         }
     }
@@ -164,7 +188,9 @@ pub fn insert(conn: &Connection, customer_id: &str, input: &AddressInput) -> rus
 /// state and salutation.
 pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str, only: Option<&[String]>) -> rusqlite::Result<Vec<Value>> {
     let (defaults_billing, defaults_shipping): (Option<String>, Option<String>) = conn
-        .query_row("SELECT default_billing_address_id, default_shipping_address_id FROM customer WHERE id = ?1", [customer_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row("SELECT default_billing_address_id, default_shipping_address_id FROM customer WHERE id = ?1", [customer_id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?
         .unwrap_or((None, None));
     let mut statement = conn.prepare_cached(
@@ -244,11 +270,9 @@ fn address_not_found(id: &str) -> ApiError {
 }
 
 fn owns(conn: &Connection, customer_id: &str, address_id: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT EXISTS(SELECT 1 FROM customer_address WHERE id = ?1 AND customer_id = ?2)",
-        [address_id, customer_id],
-        |r| r.get(0),
-    )
+    conn.query_row("SELECT EXISTS(SELECT 1 FROM customer_address WHERE id = ?1 AND customer_id = ?2)", [address_id, customer_id], |r| {
+        r.get(0)
+    })
 }
 
 /// `POST /store-api/account/list-address`
@@ -282,7 +306,12 @@ pub async fn create(user: LoggedIn, State(app): State<App>, RequestParams(body):
 }
 
 /// `PATCH /store-api/account/address/{id}`: replaces the address's fields.
-pub async fn update(user: LoggedIn, State(app): State<App>, Path(id): Path<String>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn update(
+    user: LoggedIn,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let id = id.to_lowercase();
     let address = app
         .db

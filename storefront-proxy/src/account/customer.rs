@@ -62,7 +62,8 @@ impl FromRequestParts<App> for Registered {
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
         let user = LoggedIn::from_request_parts(parts, app).await?;
         let id = user.customer_id.clone();
-        let guest: bool = app.db.call(move |conn| Ok(conn.query_row("SELECT guest FROM customer WHERE id = ?1", [&id], |r| r.get(0))?)).await?;
+        let guest: bool =
+            app.db.call(move |conn| Ok(conn.query_row("SELECT guest FROM customer WHERE id = ?1", [&id], |r| r.get(0))?)).await?;
         if guest {
             return Err(not_logged_in());
         }
@@ -125,9 +126,11 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
     let default_shipping = text(&customer, "defaultShippingAddressId");
     let salutation_id = text(&customer, "salutationId");
     let group_id = text(&customer, "groupId").unwrap_or_default();
-    let wanted: Vec<String> = [&default_billing, &default_shipping, &active_billing, &active_shipping].into_iter().flatten().cloned().collect();
+    let wanted: Vec<String> =
+        [&default_billing, &default_shipping, &active_billing, &active_shipping].into_iter().flatten().cloned().collect();
     let addresses = address::load(conn, ctx, customer_id, Some(&wanted))?;
-    let find = |id: &Option<String>| id.as_ref().and_then(|id| addresses.iter().find(|a| a["id"] == json!(id))).cloned().unwrap_or(Value::Null);
+    let find =
+        |id: &Option<String>| id.as_ref().and_then(|id| addresses.iter().find(|a| a["id"] == json!(id))).cloned().unwrap_or(Value::Null);
     customer["defaultBillingAddress"] = find(&default_billing);
     customer["defaultShippingAddress"] = find(&default_shipping);
     customer["activeBillingAddress"] = find(&active_billing.or(default_billing));
@@ -137,13 +140,17 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
         .find(|s| salutation_id.as_ref().is_some_and(|id| s["id"] == json!(id)))
         .unwrap_or(Value::Null);
     const NAME: &[(&str, &str)] = &[("name", "name")];
-    let names = translation::load(conn, "customer_group_translation", "customer_group_id", NAME, std::slice::from_ref(&group_id), &ctx.languages)?;
-    let display_gross: bool = conn.query_row("SELECT display_gross FROM customer_group WHERE id = ?1", [&group_id], |r| r.get(0)).unwrap_or(true);
+    let names =
+        translation::load(conn, "customer_group_translation", "customer_group_id", NAME, std::slice::from_ref(&group_id), &ctx.languages)?;
+    let display_gross: bool =
+        conn.query_row("SELECT display_gross FROM customer_group WHERE id = ?1", [&group_id], |r| r.get(0)).unwrap_or(true);
     let group_name = translation::get(&names, &group_id, NAME);
     customer["group"] = json!({ "id": group_id, "name": group_name["name"], "displayGross": display_gross, "translated": group_name, "apiAlias": "customer_group" });
     // The customer's payment preference, else the sales channel's default.
-    let channel_payment: Option<String> =
-        conn.query_row("SELECT payment_method_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0)).optional()?.flatten();
+    let channel_payment: Option<String> = conn
+        .query_row("SELECT payment_method_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0))
+        .optional()?
+        .flatten();
     let payment_id = text(&customer, "defaultPaymentMethodId").or(channel_payment);
     let payment = match &payment_id {
         Some(id) => crate::checkout::methods::load_payment_methods(conn, &ctx.languages, Some(id))?.into_iter().next(),

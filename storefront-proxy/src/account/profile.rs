@@ -71,7 +71,11 @@ fn birthday_part(body: &Map<String, Value>, key: &str, violations: &mut Vec<Viol
         Some(value) => match crate::catalog::criteria::integer(value) {
             Some(n) => Some(n),
             None => {
-                violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be of type numeric."));
+                violations.push(Violation::new(
+                    "VIOLATION::INVALID_TYPE_ERROR",
+                    format!("/{key}"),
+                    "This value should be of type numeric.",
+                ));
                 None
             }
         },
@@ -123,7 +127,11 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
         None | Some(Value::Null) => "private".to_owned(),
         Some(Value::String(t)) if t == "private" || t == "business" => t.clone(),
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/accountType", "The account type must be private or business."));
+            violations.push(Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                "/accountType",
+                "The account type must be private or business.",
+            ));
             "private".to_owned()
         }
     };
@@ -148,7 +156,11 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
             for (i, item) in items.iter().enumerate() {
                 match item.as_str().map(str::trim) {
                     Some(id) if !id.is_empty() && id.len() <= 255 => ids.push(id.to_owned()),
-                    _ => violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/vatIds/{i}"), "Every VAT id must be a non-empty string.")),
+                    _ => violations.push(Violation::new(
+                        "VIOLATION::INVALID_TYPE_ERROR",
+                        format!("/vatIds/{i}"),
+                        "Every VAT id must be a non-empty string.",
+                    )),
                 }
             }
             Some(ids)
@@ -163,7 +175,11 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
             if let Some(salutation) = &salutation_id {
                 let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)", [salutation], |r| r.get(0))?;
                 if !exists {
-                    violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/salutationId", "The selected salutation does not exist."));
+                    violations.push(Violation::new(
+                        "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                        "/salutationId",
+                        "The selected salutation does not exist.",
+                    ));
                 }
             }
             if !violations.is_empty() {
@@ -205,7 +221,11 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
 
 /// `POST /store-api/account/change-email`: a new, unused address, confirmed, with the
 /// current password. Guests cannot.
-pub async fn change_email(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn change_email(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let email = required(&body, "email", "", &mut violations).to_lowercase();
     let confirmation = text(&body, "emailConfirmation", "", &mut violations).map(|e| e.to_lowercase());
@@ -230,7 +250,11 @@ pub async fn change_email(Registered(user): Registered, State(app): State<App>, 
                     |r| r.get(0),
                 )?;
                 if taken {
-                    violations.push(Violation::new("VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE", "/email", format!("The email address {email} is already in use")));
+                    violations.push(Violation::new(
+                        "VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE",
+                        "/email",
+                        format!("The email address {email} is already in use"),
+                    ));
                 }
             }
             if !violations.is_empty() {
@@ -245,7 +269,11 @@ pub async fn change_email(Registered(user): Registered, State(app): State<App>, 
 
 /// `POST /store-api/account/change-password`: the current password and a new one,
 /// twice. Guests cannot.
-pub async fn change_password(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn change_password(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let password = raw(&body, "password", &mut violations).unwrap_or_default().to_owned();
     let new_password = raw(&body, "newPassword", &mut violations).map(str::to_owned);
@@ -266,7 +294,10 @@ pub async fn change_password(Registered(user): Registered, State(app): State<App
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            tx.execute("UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3", params![hash, now_rfc3339(), user.customer_id])?;
+            tx.execute(
+                "UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3",
+                params![hash, now_rfc3339(), user.customer_id],
+            )?;
             end_other_sessions(&tx, &user.customer_id, Some(&user.token))?;
             tx.commit()?;
             Ok(())
@@ -276,7 +307,11 @@ pub async fn change_password(Registered(user): Registered, State(app): State<App
 }
 
 fn unknown_payment_method(id: &str) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "CHECKOUT__CUSTOMER_CHANGE_PAYMENT_METHOD_NOT_FOUND", format!("Change Payment to method {id} not possible."))
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "CHECKOUT__CUSTOMER_CHANGE_PAYMENT_METHOD_NOT_FOUND",
+        format!("Change Payment to method {id} not possible."),
+    )
 }
 
 /// `POST /store-api/account/change-payment-method/{paymentMethodId}`: the customer's
@@ -289,12 +324,16 @@ pub async fn change_payment_method(user: LoggedIn, State(app): State<App>, Path(
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let active: bool = tx.query_row("SELECT EXISTS(SELECT 1 FROM payment_method WHERE id = ?1 AND active = 1)", [&id], |r| r.get(0))?;
+            let active: bool =
+                tx.query_row("SELECT EXISTS(SELECT 1 FROM payment_method WHERE id = ?1 AND active = 1)", [&id], |r| r.get(0))?;
             if !active {
                 return Ok(Err(unknown_payment_method(&id)));
             }
             let now = now_rfc3339();
-            tx.execute("UPDATE customer SET default_payment_method_id = ?1, updated_at = ?2 WHERE id = ?3", params![id, now, user.customer_id])?;
+            tx.execute(
+                "UPDATE customer SET default_payment_method_id = ?1, updated_at = ?2 WHERE id = ?3",
+                params![id, now, user.customer_id],
+            )?;
             tx.execute("UPDATE store_context SET payment_method_id = ?1, updated_at = ?2 WHERE token = ?3", params![id, now, user.token])?;
             tx.commit()?;
             Ok(Ok(()))

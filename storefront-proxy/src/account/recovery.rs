@@ -107,7 +107,11 @@ pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(bod
     let confirmation = raw(&body, "newPasswordConfirm", &mut violations).map(str::to_owned);
     new_password_violations(new_password.as_deref(), "/newPassword", &mut violations);
     if new_password.is_some() && confirmation != new_password {
-        violations.push(Violation::new("VIOLATION::NOT_EQUAL_ERROR", "/newPasswordConfirm", "This value should be equal to the value it is confirming."));
+        violations.push(Violation::new(
+            "VIOLATION::NOT_EQUAL_ERROR",
+            "/newPasswordConfirm",
+            "This value should be equal to the value it is confirming.",
+        ));
     }
     if !violations.is_empty() {
         return Err(ApiError::Violations(violations));
@@ -130,7 +134,10 @@ pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(bod
                 Some((_, true)) => return Ok(Err(hash_expired(&hash))),
                 Some((customer_id, false)) => customer_id,
             };
-            tx.execute("UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3", params![password_hash, now_rfc3339(), customer_id])?;
+            tx.execute(
+                "UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3",
+                params![password_hash, now_rfc3339(), customer_id],
+            )?;
             tx.execute("DELETE FROM customer_recovery WHERE customer_id = ?1", [&customer_id])?;
             super::session::end_other_sessions(&tx, &customer_id, ctx.token.as_deref())?;
             tx.commit()?;

@@ -102,7 +102,13 @@ fn object<'a>(body: &'a Map<String, Value>, key: &str, violations: &mut Vec<Viol
 }
 
 /// Writes a customer from a registration body; violations leave nothing written.
-fn create_customer(conn: &mut Connection, ctx: &ShopContext, body: &Map<String, Value>, guest: bool, password_hash: Option<String>) -> anyhow::Result<Result<(String, String), ApiError>> {
+fn create_customer(
+    conn: &mut Connection,
+    ctx: &ShopContext,
+    body: &Map<String, Value>,
+    guest: bool,
+    password_hash: Option<String>,
+) -> anyhow::Result<Result<(String, String), ApiError>> {
     let mut violations = Vec::new();
     let first_name = required(body, "firstName", "", &mut violations);
     let last_name = required(body, "lastName", "", &mut violations);
@@ -113,9 +119,14 @@ fn create_customer(conn: &mut Connection, ctx: &ShopContext, body: &Map<String, 
         violations.push(Violation::new("VIOLATION::INVALID_EMAIL_FORMAT_ERROR", "/email", "This value is not a valid email address."));
     }
     if !guest && is_email(&email) {
-        let taken: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM customer WHERE lower(email) = ?1 AND guest = 0)", [&email], |r| r.get(0))?;
+        let taken: bool =
+            conn.query_row("SELECT EXISTS(SELECT 1 FROM customer WHERE lower(email) = ?1 AND guest = 0)", [&email], |r| r.get(0))?;
         if taken {
-            violations.push(Violation::new("VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE", "/email", format!("The email address {email} is already in use")));
+            violations.push(Violation::new(
+                "VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE",
+                "/email",
+                format!("The email address {email} is already in use"),
+            ));
         }
     }
     if let Some(salutation) = &salutation_id {
@@ -228,7 +239,8 @@ fn bad_credentials() -> ApiError {
 
 /// `POST /store-api/account/login` with `username` (or `email`) and `password`.
 pub async fn login(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
-    let username = body.get("username").or_else(|| body.get("email")).and_then(Value::as_str).map(|u| u.trim().to_lowercase()).unwrap_or_default();
+    let username =
+        body.get("username").or_else(|| body.get("email")).and_then(Value::as_str).map(|u| u.trim().to_lowercase()).unwrap_or_default();
     let password = body.get("password").and_then(Value::as_str).unwrap_or_default().to_owned();
     if username.is_empty() || password.is_empty() {
         return Err(bad_credentials());

@@ -49,11 +49,9 @@ async fn token(State(app): State<App>, Body(request): Body<TokenRequest>) -> Api
                 .db
                 .call(move |conn| {
                     Ok(conn
-                        .query_row(
-                            "SELECT id, password_hash FROM admin_user WHERE username = ?1",
-                            [&username],
-                            |r| Ok((r.get(0)?, r.get(1)?)),
-                        )
+                        .query_row("SELECT id, password_hash FROM admin_user WHERE username = ?1", [&username], |r| {
+                            Ok((r.get(0)?, r.get(1)?))
+                        })
                         .optional()?)
                 })
                 .await?;
@@ -89,9 +87,7 @@ async fn token(State(app): State<App>, Body(request): Body<TokenRequest>) -> Api
                 .await?;
             user.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "9", "The refresh token is invalid."))?
         }
-        other => {
-            return Err(ApiError::bad_request("2", format!("The authorization grant type \"{other}\" is not supported.")))
-        }
+        other => return Err(ApiError::bad_request("2", format!("The authorization grant type \"{other}\" is not supported."))),
     };
     let access = new_id() + &new_id();
     let refresh = new_id() + &new_id();

@@ -31,7 +31,11 @@ pub struct Entity {
 pub fn parse(params: &Map<String, Value>, entity: &Entity) -> Result<Criteria, ApiError> {
     let mut criteria = criteria::parse(params, entity.name, &entity.field)?;
     if criteria.term.is_some() {
-        return Err(ApiError::bad_request("FRAMEWORK__INVALID_CRITERIA_TERM", format!("Searching {} by term is not supported.", entity.name)).at("/term"));
+        return Err(ApiError::bad_request(
+            "FRAMEWORK__INVALID_CRITERIA_TERM",
+            format!("Searching {} by term is not supported.", entity.name),
+        )
+        .at("/term"));
     }
     criteria.limit.get_or_insert(DEFAULT_LIMIT);
     Ok(criteria)

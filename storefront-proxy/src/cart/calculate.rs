@@ -36,8 +36,10 @@ pub struct StoredItem {
 }
 
 pub fn load_items(conn: &Connection, token: &str) -> rusqlite::Result<Vec<StoredItem>> {
-    let mut statement = conn.prepare_cached("SELECT id, type, referenced_id, quantity FROM cart_line_item WHERE token = ?1 ORDER BY position")?;
-    let rows = statement.query_map([token], |r| Ok(StoredItem { id: r.get(0)?, kind: r.get(1)?, referenced_id: r.get(2)?, quantity: r.get(3)? }))?;
+    let mut statement =
+        conn.prepare_cached("SELECT id, type, referenced_id, quantity FROM cart_line_item WHERE token = ?1 ORDER BY position")?;
+    let rows = statement
+        .query_map([token], |r| Ok(StoredItem { id: r.get(0)?, kind: r.get(1)?, referenced_id: r.get(2)?, quantity: r.get(3)? }))?;
     rows.collect()
 }
 
@@ -165,7 +167,13 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
         }
         if (quantity - min) % steps != 0 {
             quantity = min + (quantity - min) / steps * steps;
-            adjust("purchase-steps-quantity", &item.id, 10, format!("{name} is sold in steps of {steps}; the quantity was set to {quantity}."), &mut errors);
+            adjust(
+                "purchase-steps-quantity",
+                &item.id,
+                10,
+                format!("{name} is sold in steps of {steps}; the quantity was set to {quantity}."),
+                &mut errors,
+            );
         }
         if quantity > max {
             quantity = min + (max - min) / steps * steps;
@@ -239,7 +247,13 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
     for item in promotions {
         let Some((promotion_id, name, kind, value)) = promotion(&tx, ctx, &item.referenced_id)? else {
             remove(&tx, token, &item.id)?;
-            adjust("promotion-not-found", &item.referenced_id, 20, format!("Promotion with code \"{}\" could not be found.", item.referenced_id), &mut errors);
+            adjust(
+                "promotion-not-found",
+                &item.referenced_id,
+                20,
+                format!("Promotion with code \"{}\" could not be found.", item.referenced_id),
+                &mut errors,
+            );
             continue;
         };
         let discount = round(match kind.as_str() {
@@ -297,7 +311,8 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
             let free_from = price["freeFrom"].as_f64();
             let gross = price["currencyPrice"][0]["gross"].as_f64().unwrap_or(0.0);
             let cost = if all_shipping_free || free_from.is_some_and(|limit| goods >= limit) { 0.0 } else { gross };
-            let (key, (_, tax)) = by_rate.iter().max_by(|a, b| a.1 .1.rate.total_cmp(&b.1 .1.rate)).map(|(k, v)| (k.clone(), v.clone())).unwrap_or_default();
+            let (key, (_, tax)) =
+                by_rate.iter().max_by(|a, b| a.1 .1.rate.total_cmp(&b.1 .1.rate)).map(|(k, v)| (k.clone(), v.clone())).unwrap_or_default();
             let costs = price::calculated(cost, 1, &tax, None, None, None);
             shipping_total = cost;
             shipping_tax = Some((key, tax, cost));
@@ -307,7 +322,10 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
                 |r| r.get(0),
             ).optional()?.flatten();
             let country = match &country_id {
-                Some(id) => crate::context::settings::load_countries(&tx, &ctx.languages, Some(id), false)?.into_iter().next().unwrap_or(Value::Null),
+                Some(id) => crate::context::settings::load_countries(&tx, &ctx.languages, Some(id), false)?
+                    .into_iter()
+                    .next()
+                    .unwrap_or(Value::Null),
                 None => Value::Null,
             };
             let (min, max, unit) = (
@@ -315,9 +333,19 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
                 method["deliveryTime"]["max"].as_i64().unwrap_or(1),
                 method["deliveryTime"]["unit"].as_str().unwrap_or("day").to_owned(),
             );
-            let days = |n: i64| match unit.as_str() { "week" => n * 7, "month" => n * 30, "year" => n * 365, "hour" => 0, _ => n };
-            let date = |n: i64| (time::OffsetDateTime::now_utc() + time::Duration::days(days(n))).replace_nanosecond(0).ok()
-                .and_then(|d| d.format(&time::format_description::well_known::Rfc3339).ok());
+            let days = |n: i64| match unit.as_str() {
+                "week" => n * 7,
+                "month" => n * 30,
+                "year" => n * 365,
+                "hour" => 0,
+                _ => n,
+            };
+            let date = |n: i64| {
+                (time::OffsetDateTime::now_utc() + time::Duration::days(days(n)))
+                    .replace_nanosecond(0)
+                    .ok()
+                    .and_then(|d| d.format(&time::format_description::well_known::Rfc3339).ok())
+            };
             deliveries.push(json!({
                 "deliveryDate": { "earliest": date(min), "latest": date(max), "apiAlias": "cart_delivery_date" },
                 "location": { "country": country, "state": null, "address": null, "apiAlias": "cart_delivery_shipping_location" },

@@ -67,9 +67,13 @@ struct NewItem {
 fn quantity_of(item: &Value, pointer: &str) -> Result<i64, ApiError> {
     match item.get("quantity") {
         None | Some(Value::Null) => Ok(1),
-        Some(value) => crate::catalog::criteria::integer(value)
-            .filter(|q| (1..=MAX_QUANTITY).contains(q))
-            .ok_or_else(|| ApiError::bad_request("CHECKOUT__CART_INVALID_LINE_ITEM_QUANTITY", format!("The quantity must be a whole number from 1 to {MAX_QUANTITY}.")).at(&format!("{pointer}/quantity"))),
+        Some(value) => crate::catalog::criteria::integer(value).filter(|q| (1..=MAX_QUANTITY).contains(q)).ok_or_else(|| {
+            ApiError::bad_request(
+                "CHECKOUT__CART_INVALID_LINE_ITEM_QUANTITY",
+                format!("The quantity must be a whole number from 1 to {MAX_QUANTITY}."),
+            )
+            .at(&format!("{pointer}/quantity"))
+        }),
     }
 }
 
@@ -88,7 +92,8 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
     for (index, item) in items_of(&body)?.iter().enumerate() {
         let pointer = format!("/items/{index}");
         let kind = item.get("type").and_then(Value::as_str).unwrap_or("product").to_owned();
-        let referenced = item.get("referencedId").or_else(|| item.get("id")).and_then(Value::as_str).map(str::trim).unwrap_or_default().to_owned();
+        let referenced =
+            item.get("referencedId").or_else(|| item.get("id")).and_then(Value::as_str).map(str::trim).unwrap_or_default().to_owned();
         match kind.as_str() {
             "product" => {
                 let referenced = referenced.to_lowercase();
@@ -108,8 +113,11 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
                 new_items.push(NewItem { id: String::new(), kind, referenced_id: referenced, quantity: 1 });
             }
             other => {
-                return Err(ApiError::bad_request("CHECKOUT__CART_LINE_ITEM_TYPE_NOT_SUPPORTED", format!("Line item type \"{other}\" is not supported."))
-                    .at(&format!("{pointer}/type")))
+                return Err(ApiError::bad_request(
+                    "CHECKOUT__CART_LINE_ITEM_TYPE_NOT_SUPPORTED",
+                    format!("Line item type \"{other}\" is not supported."),
+                )
+                .at(&format!("{pointer}/type")))
             }
         }
     }
@@ -148,7 +156,11 @@ pub async fn update(ctx: ShopContext, State(app): State<App>, RequestParams(body
     let mut changes = Vec::new();
     for (index, item) in items_of(&body)?.iter().enumerate() {
         let pointer = format!("/items/{index}");
-        let id = item.get("id").and_then(Value::as_str).map(str::to_lowercase).ok_or_else(|| invalid(format!("{pointer}/id"), "A line item id is needed."))?;
+        let id = item
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::to_lowercase)
+            .ok_or_else(|| invalid(format!("{pointer}/id"), "A line item id is needed."))?;
         changes.push((id, quantity_of(item, &pointer)?));
     }
     let (token, cart) = app

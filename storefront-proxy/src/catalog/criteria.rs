@@ -205,14 +205,18 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
         };
         // As Shopware's criteria: every id must be a UUID.
         if let Some(at) = list.iter().position(|id| !crate::storage::is_id(id)) {
-            return Err(invalid("FRAMEWORK__INVALID_CRITERIA_IDS", &format!("/ids/{at}"), format!("Value is not a valid UUID: {}", list[at])));
+            return Err(invalid(
+                "FRAMEWORK__INVALID_CRITERIA_IDS",
+                &format!("/ids/{at}"),
+                format!("Value is not a valid UUID: {}", list[at]),
+            ));
         }
         criteria.ids = Some(list);
     }
     if let Some(limit) = params.get("limit").filter(|v| !v.is_null()) {
-        let limit = integer(limit)
-            .filter(|l| *l >= 1)
-            .ok_or_else(|| invalid("FRAMEWORK__INVALID_LIMIT_QUERY", "/limit", "The limit parameter must be a positive integer greater or equal than 1."))?;
+        let limit = integer(limit).filter(|l| *l >= 1).ok_or_else(|| {
+            invalid("FRAMEWORK__INVALID_LIMIT_QUERY", "/limit", "The limit parameter must be a positive integer greater or equal than 1.")
+        })?;
         if limit > MAX_LIMIT {
             return Err(invalid("FRAMEWORK__INVALID_LIMIT_QUERY", "/limit", format!("The limit must not be greater than {MAX_LIMIT}.")));
         }
@@ -220,9 +224,13 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
     }
     for key in ["page", "p"] {
         if let Some(page) = params.get(key).filter(|v| !v.is_null()) {
-            criteria.page = integer(page)
-                .filter(|p| *p >= 1)
-                .ok_or_else(|| invalid("FRAMEWORK__INVALID_PAGE_QUERY", &format!("/{key}"), "The page parameter must be a positive integer greater or equal than 1."))?;
+            criteria.page = integer(page).filter(|p| *p >= 1).ok_or_else(|| {
+                invalid(
+                    "FRAMEWORK__INVALID_PAGE_QUERY",
+                    &format!("/{key}"),
+                    "The page parameter must be a positive integer greater or equal than 1.",
+                )
+            })?;
             break;
         }
     }
@@ -269,7 +277,11 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
                 .ok_or_else(|| invalid("FRAMEWORK__INVALID_SORT_QUERY", &pointer, "A sorting needs a field."))?;
             let field = field_of(name, entity, resolve, &format!("{pointer}/field"), "FRAMEWORK__INVALID_SORT_QUERY")?;
             let Expr::Column(expr) = field.expr else {
-                return Err(invalid("FRAMEWORK__INVALID_SORT_QUERY", &format!("{pointer}/field"), format!("Sorting by {name} is not supported.")));
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_SORT_QUERY",
+                    &format!("{pointer}/field"),
+                    format!("Sorting by {name} is not supported."),
+                ));
             };
             let direction = match sort.get("order").filter(|o| !o.is_null()).map(|o| o.as_str().map(str::to_uppercase)) {
                 None => "ASC",
@@ -277,7 +289,11 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
                 Some(Some(order)) if order == "DESC" => "DESC",
                 Some(_) => {
                     let given = sort.get("order").map(Value::to_string).unwrap_or_default();
-                    return Err(invalid("FRAMEWORK__INVALID_SORT_DIRECTION", &format!("{pointer}/order"), format!("The sort direction {given} is invalid.")));
+                    return Err(invalid(
+                        "FRAMEWORK__INVALID_SORT_DIRECTION",
+                        &format!("{pointer}/order"),
+                        format!("The sort direction {given} is invalid."),
+                    ));
                 }
             };
             if !order.text.is_empty() {
@@ -298,7 +314,11 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
                 Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
                 Value::String(s) => s.split(',').map(str::to_owned).collect(),
                 _ => {
-                    return Err(invalid("FRAMEWORK__INVALID_CRITERIA_INCLUDES", &format!("/includes/{alias}"), "The includes must be field lists."))
+                    return Err(invalid(
+                        "FRAMEWORK__INVALID_CRITERIA_INCLUDES",
+                        &format!("/includes/{alias}"),
+                        "The includes must be field lists.",
+                    ))
                 }
             };
             criteria.includes.insert(alias.clone(), fields);
@@ -330,10 +350,17 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
     Ok(criteria)
 }
 
-fn field_of(name: &str, entity: &str, resolve: &dyn Fn(&str) -> Option<Field>, pointer: &str, code: &'static str) -> Result<Field, ApiError> {
+fn field_of(
+    name: &str,
+    entity: &str,
+    resolve: &dyn Fn(&str) -> Option<Field>,
+    pointer: &str,
+    code: &'static str,
+) -> Result<Field, ApiError> {
     let prefix = format!("{entity}.");
     let short = name.strip_prefix(&prefix).unwrap_or(name);
-    resolve(short).ok_or_else(|| invalid(code, pointer, format!("Field \"{name}\" in entity \"{entity}\" was not found or cannot be used here.")))
+    resolve(short)
+        .ok_or_else(|| invalid(code, pointer, format!("Field \"{name}\" in entity \"{entity}\" was not found or cannot be used here.")))
 }
 
 /// The SQL value of a filter value for a field of `kind`.
@@ -394,7 +421,13 @@ fn compile_filter(
         let joiner = match operator.as_str() {
             "and" | "&&" => " AND ",
             "or" | "||" => " OR ",
-            _ => return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/operator"), format!("The operator {operator} is invalid."))),
+            _ => {
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_FILTER_QUERY",
+                    &format!("{pointer}/operator"),
+                    format!("The operator {operator} is invalid."),
+                ))
+            }
         };
         let Some(Value::Array(queries)) = filter.get("queries") else {
             return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/queries"), "A multi filter needs queries."));
@@ -481,11 +514,19 @@ fn compile_filter(
                 first = false;
             }
             if first {
-                return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/parameters"), "range needs gte, gt, lte or lt."));
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_FILTER_QUERY",
+                    &format!("{pointer}/parameters"),
+                    "range needs gte, gt, lte or lt.",
+                ));
             }
         }
         other => {
-            return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/type"), format!("The filter type {other} is not supported.")))
+            return Err(invalid(
+                "FRAMEWORK__INVALID_FILTER_QUERY",
+                &format!("{pointer}/type"),
+                format!("The filter type {other} is not supported."),
+            ))
         }
     }
     match field.expr {
@@ -558,10 +599,7 @@ mod tests {
         ]});
         let criteria = parse(params.as_object().unwrap(), "product", &resolve).unwrap();
         let sql = &criteria.condition;
-        assert_eq!(
-            sql.text,
-            "(p.stock >= :p1 AND p.stock < :p2) AND (((p.name = :p3)) OR ((p.name LIKE :p4 ESCAPE '\\')))"
-        );
+        assert_eq!(sql.text, "(p.stock >= :p1 AND p.stock < :p2) AND (((p.name = :p3)) OR ((p.name LIKE :p4 ESCAPE '\\')))");
         assert_eq!(sql.params.len(), 4);
         assert_eq!(sql.params[3], (":p4".to_owned(), SqlValue::Text("%50\\%%".into())));
         assert!(sql.uses_translation);

@@ -32,8 +32,9 @@ pub async fn cross_sellings(ctx: ShopContext, State(app): State<App>, Path(id): 
 
 /// The cross-selling elements of a product; None when there is no such active product.
 fn load(conn: &Connection, ctx: &ShopContext, product_id: &str) -> rusqlite::Result<Option<Vec<Value>>> {
-    let owner: Option<String> =
-        conn.query_row("SELECT COALESCE(parent_id, id) FROM product WHERE id = ?1 AND active = 1", [product_id], |r| r.get(0)).optional()?;
+    let owner: Option<String> = conn
+        .query_row("SELECT COALESCE(parent_id, id) FROM product WHERE id = ?1 AND active = 1", [product_id], |r| r.get(0))
+        .optional()?;
     let Some(owner) = owner else { return Ok(None) };
     let mut statement = conn.prepare_cached(
         "SELECT id, position, limit_count, created_at FROM product_cross_selling WHERE product_id = ?1 AND active = 1 ORDER BY position, id",

@@ -14,8 +14,8 @@ use crate::app::App;
 use crate::context::ShopContext;
 use crate::error::ApiResult;
 use crate::storage::is_id;
-use crate::store_api::RequestParams;
 use crate::storage::translation::LanguageChain;
+use crate::store_api::RequestParams;
 
 /// The variant a request for a parent shows: an available one, the cheapest first.
 fn best_variant(conn: &Connection, parent_id: &str) -> rusqlite::Result<Option<String>> {
@@ -32,7 +32,8 @@ fn best_variant(conn: &Connection, parent_id: &str) -> rusqlite::Result<Option<S
 /// marked `combinable` when a variant has it together with the selected options of
 /// the other groups.
 pub fn configurator(conn: &Connection, chain: &LanguageChain, parent_id: &str, selected: &[String]) -> rusqlite::Result<Vec<Value>> {
-    let mut statement = conn.prepare_cached("SELECT option_id FROM product_configurator_setting WHERE product_id = ?1 ORDER BY position")?;
+    let mut statement =
+        conn.prepare_cached("SELECT option_id FROM product_configurator_setting WHERE product_id = ?1 ORDER BY position")?;
     let option_ids = statement.query_map([parent_id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
     let mut variants_statement = conn.prepare_cached(
         "SELECT v.id, po.option_id FROM product v JOIN product_option po ON po.product_id = v.id WHERE v.parent_id = ?1 AND v.active = 1",

@@ -77,10 +77,10 @@ fn non_negative(params: &Map<String, Value>, key: &str) -> Result<Option<f64>, A
     match params.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
-        Some(value) => criteria::number(value)
-            .filter(|n| *n >= 0.0)
-            .map(Some)
-            .ok_or_else(|| ApiError::bad_request("FRAMEWORK__INVALID_LISTING_FILTER", format!("{key} must be a number of at least 0.")).at(&format!("/{key}"))),
+        Some(value) => criteria::number(value).filter(|n| *n >= 0.0).map(Some).ok_or_else(|| {
+            ApiError::bad_request("FRAMEWORK__INVALID_LISTING_FILTER", format!("{key} must be a number of at least 0."))
+                .at(&format!("/{key}"))
+        }),
     }
 }
 
@@ -91,7 +91,9 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
     let sorting = match params.get("order").filter(|v| !v.is_null()) {
         Some(Value::String(key)) if !key.is_empty() => {
             if !SORTINGS.iter().any(|(k, _, _)| k == key) || (key == "score" && kind == Kind::Category) {
-                return Err(ApiError::bad_request("PRODUCT__SORTING_NOT_FOUND", format!("Could not find sorting with key \"{key}\"")).at("/order"));
+                return Err(
+                    ApiError::bad_request("PRODUCT__SORTING_NOT_FOUND", format!("Could not find sorting with key \"{key}\"")).at("/order")
+                );
             }
             Some(key.clone())
         }
@@ -125,11 +127,9 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
     let rating = match params.get("rating") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.is_empty() => None,
-        Some(value) => Some(
-            criteria::integer(value)
-                .filter(|r| (0..=5).contains(r))
-                .ok_or_else(|| ApiError::bad_request("FRAMEWORK__INVALID_LISTING_FILTER", "rating must be a number from 0 to 5.").at("/rating"))?,
-        ),
+        Some(value) => Some(criteria::integer(value).filter(|r| (0..=5).contains(r)).ok_or_else(|| {
+            ApiError::bad_request("FRAMEWORK__INVALID_LISTING_FILTER", "rating must be a number from 0 to 5.").at("/rating")
+        })?),
     };
     Ok(ListingRequest {
         kind,
@@ -268,13 +268,15 @@ fn base(selection: &Selection, chain: &translation::LanguageChain) -> Sql {
     }
     sql.push("FROM product p");
     if let Some(search) = &selection.search {
-        sql.push(" WHERE p.active = 1 AND p.parent_id IS NULL AND p.id IN (SELECT product_id FROM product_search WHERE product_search MATCH ")
-            .bind(search.clone())
-            .push(" AND language_id IN (")
-            .bind(chain.current.clone())
-            .push(", ")
-            .bind(chain.fallback.clone())
-            .push("))");
+        sql.push(
+            " WHERE p.active = 1 AND p.parent_id IS NULL AND p.id IN (SELECT product_id FROM product_search WHERE product_search MATCH ",
+        )
+        .bind(search.clone())
+        .push(" AND language_id IN (")
+        .bind(chain.current.clone())
+        .push(", ")
+        .bind(chain.fallback.clone())
+        .push("))");
     } else {
         sql.push(" WHERE p.active = 1 AND p.parent_id IS NULL");
     }
@@ -344,7 +346,8 @@ fn base_facts(conn: &Connection, selection: &Selection, chain: &translation::Lan
     options.append(&from);
     options.push(")");
     let options = options.query_map(conn, |r| r.get::<_, String>(0))?;
-    let facts = Arc::new(BaseFacts { stats, manufacturers, options, manufacturer_entities: Mutex::default(), property_groups: Mutex::default() });
+    let facts =
+        Arc::new(BaseFacts { stats, manufacturers, options, manufacturer_entities: Mutex::default(), property_groups: Mutex::default() });
     let mut cache = BASE_FACTS.lock().unwrap_or_else(|p| p.into_inner());
     if cache.len() >= BASE_FACTS_KEPT {
         cache.clear();
@@ -457,13 +460,8 @@ pub fn run(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, categ
         order.uses_translation = *names;
         order
     });
-    let selection = Selection {
-        category_id: category_id.map(str::to_owned),
-        search,
-        filters: filters(conn, request, alias)?,
-        order,
-        main_only: true,
-    };
+    let selection =
+        Selection { category_id: category_id.map(str::to_owned), search, filters: filters(conn, request, alias)?, order, main_only: true };
     let (elements, total) = if request.only_aggregations {
         (Vec::new(), 0)
     } else {

@@ -206,7 +206,9 @@ impl Index {
     fn category(&self, conn: &Connection, category_id: &str) -> rusqlite::Result<Arc<Bits>> {
         kept(&self.categories, category_id, || {
             let mut sql = Sql::default();
-            sql.push("SELECT product_id FROM product_category_tree WHERE category_id = ").bind(category_id.to_owned()).push(" AND main = 1");
+            sql.push("SELECT product_id FROM product_category_tree WHERE category_id = ")
+                .bind(category_id.to_owned())
+                .push(" AND main = 1");
             self.bits_of(conn, &sql)
         })
     }
@@ -261,7 +263,14 @@ impl Index {
     /// All main products in the order of `order_by` (SQL over the alias `p`, see
     /// `listing::SORTINGS`), ties broken as the general path breaks them: by id in a
     /// category listing, by product number in a search.
-    fn sorting(&self, conn: &Connection, order_by: &str, uses_names: bool, in_category: bool, chain: &LanguageChain) -> rusqlite::Result<Arc<Vec<u32>>> {
+    fn sorting(
+        &self,
+        conn: &Connection,
+        order_by: &str,
+        uses_names: bool,
+        in_category: bool,
+        chain: &LanguageChain,
+    ) -> rusqlite::Result<Arc<Vec<u32>>> {
         let tie = if in_category { "p.id" } else { "p.product_number" };
         let key = format!("{order_by}\n{tie}\n{}\n{}", chain.current, chain.fallback);
         kept(&self.sortings, &key, || {

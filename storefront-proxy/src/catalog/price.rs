@@ -24,7 +24,14 @@ pub fn round(value: f64) -> f64 {
 }
 
 /// A `calculated_price` for `quantity` items at `unit_gross` (tax state gross).
-pub fn calculated(unit_gross: f64, quantity: i64, tax: &Tax, list_gross: Option<f64>, regulation_gross: Option<f64>, reference: Option<&Reference>) -> Value {
+pub fn calculated(
+    unit_gross: f64,
+    quantity: i64,
+    tax: &Tax,
+    list_gross: Option<f64>,
+    regulation_gross: Option<f64>,
+    reference: Option<&Reference>,
+) -> Value {
     let total = round(unit_gross * quantity as f64);
     let tax_amount = round(total * tax.rate / (100.0 + tax.rate));
     let list_price = list_gross.filter(|list| *list > unit_gross).map(|list| {

@@ -116,10 +116,8 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
     }
     let chain = &ctx.languages;
     let columns: Vec<&str> = COLUMNS.iter().map(|(c, _)| *c).collect();
-    let mut statement = conn.prepare_cached(&format!(
-        "SELECT {} FROM product WHERE id IN (SELECT value FROM json_each(?1))",
-        columns.join(", ")
-    ))?;
+    let mut statement =
+        conn.prepare_cached(&format!("SELECT {} FROM product WHERE id IN (SELECT value FROM json_each(?1))", columns.join(", ")))?;
     let mut rows: HashMap<String, Map<String, Value>> = HashMap::new();
     let mut query = statement.query([json_ids(ids)])?;
     while let Some(r) = query.next()? {
@@ -145,8 +143,7 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         let tax = tax?;
         taxes.insert(tax.id.clone(), tax);
     }
-    let currency_id: Option<String> =
-        conn.query_row("SELECT id FROM currency WHERE is_system_default = 1", [], |r| r.get(0)).ok();
+    let currency_id: Option<String> = conn.query_row("SELECT id FROM currency WHERE is_system_default = 1", [], |r| r.get(0)).ok();
 
     let unit_ids = unique(rows.values().filter_map(|r| text(&r["unitId"])));
     let unit_texts = translation::load(conn, "unit_translation", "unit_id", UNIT_FIELDS, &unit_ids, chain)?;
@@ -193,7 +190,8 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         product_media.entry(product_id).or_default().push(entry);
     }
 
-    let option_ids = pairs(conn, "SELECT product_id, option_id FROM product_option WHERE product_id IN (SELECT value FROM json_each(?1))", &found)?;
+    let option_ids =
+        pairs(conn, "SELECT product_id, option_id FROM product_option WHERE product_id IN (SELECT value FROM json_each(?1))", &found)?;
     let property_ids =
         pairs(conn, "SELECT product_id, option_id FROM product_property WHERE product_id IN (SELECT value FROM json_each(?1))", &found)?;
     let category_ids =
@@ -203,9 +201,11 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         "SELECT product_id, category_id FROM product_category_tree WHERE product_id IN (SELECT value FROM json_each(?1))",
         &found,
     )?;
-    let wanted_options = unique(
-        option_ids.values().flatten().cloned().chain(if load.properties { property_ids.values().flatten().cloned().collect() } else { Vec::new() }),
-    );
+    let wanted_options = unique(option_ids.values().flatten().cloned().chain(if load.properties {
+        property_ids.values().flatten().cloned().collect()
+    } else {
+        Vec::new()
+    }));
     let options = property::load_options(conn, chain, &wanted_options)?;
 
     // Advanced prices per quantity.
@@ -229,7 +229,9 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
     let since = (time::OffsetDateTime::now_utc() - time::Duration::days(30))
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
-    for row in history_statement.query_map(rusqlite::params![json_ids(&found), since], |r| Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?)))? {
+    for row in
+        history_statement.query_map(rusqlite::params![json_ids(&found), since], |r| Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?)))?
+    {
         let (product_id, gross) = row?;
         regulation.insert(product_id, gross);
     }
@@ -241,17 +243,13 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
                 MIN(c.price_gross), MAX(c.price_gross)
          FROM product c WHERE c.parent_id IN (SELECT value FROM json_each(?1)) AND c.active = 1 GROUP BY c.parent_id",
     )?;
-    for row in cheapest_statement.query_map([json_ids(&found)], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, f64>(2)?, r.get::<_, f64>(3)?))
-    })? {
+    for row in cheapest_statement
+        .query_map([json_ids(&found)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, f64>(2)?, r.get::<_, f64>(3)?)))?
+    {
         let (parent, variant, min, max) = row?;
         cheapest.insert(parent, (variant, min, max));
     }
-    let seo_urls = if ctx.include_seo_urls {
-        seo_url::load_for(conn, ctx, "frontend.detail.page", &found)?
-    } else {
-        HashMap::new()
-    };
+    let seo_urls = if ctx.include_seo_urls { seo_url::load_for(conn, ctx, "frontend.detail.page", &found)? } else { HashMap::new() };
     let now = time::OffsetDateTime::now_utc();
 
     let mut products = Vec::with_capacity(found.len());
@@ -271,18 +269,20 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         }
         product.insert("translated".into(), Value::Object(translated));
 
-        let tax = text(&product["taxId"]).and_then(|t| taxes.get(&t)).cloned().unwrap_or(Tax { id: String::new(), rate: 0.0, name: String::new() });
+        let tax = text(&product["taxId"]).and_then(|t| taxes.get(&t)).cloned().unwrap_or(Tax {
+            id: String::new(),
+            rate: 0.0,
+            name: String::new(),
+        });
         let gross = product["priceGross"].as_f64().unwrap_or(0.0);
         let net = product["priceNet"].as_f64().unwrap_or(0.0);
         let list_gross = product["listPriceGross"].as_f64();
         let list_net = product["listPriceNet"].as_f64();
         let unit = text(&product["unitId"]).map(|u| (u.clone(), translation::get(&unit_texts, &u, UNIT_FIELDS)));
         let reference = match (product["purchaseUnit"].as_f64(), product["referenceUnit"].as_f64(), &unit) {
-            (Some(purchase_unit), Some(reference_unit), Some((_, unit))) => Some(Reference {
-                purchase_unit,
-                reference_unit,
-                unit_name: unit["name"].as_str().unwrap_or_default().to_owned(),
-            }),
+            (Some(purchase_unit), Some(reference_unit), Some((_, unit))) => {
+                Some(Reference { purchase_unit, reference_unit, unit_name: unit["name"].as_str().unwrap_or_default().to_owned() })
+            }
             _ => None,
         };
         let regulation_gross = regulation.get(id).copied().map(|r| r.min(gross));
@@ -290,7 +290,9 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         let product_tiers = tiers.get(id).cloned().unwrap_or_default();
         let calculated_prices: Vec<Value> = product_tiers
             .iter()
-            .map(|(start, end, tier_gross)| price::calculated(*tier_gross, end.unwrap_or(*start), &tax, list_gross, None, reference.as_ref()))
+            .map(|(start, end, tier_gross)| {
+                price::calculated(*tier_gross, end.unwrap_or(*start), &tax, list_gross, None, reference.as_ref())
+            })
             .collect();
         let mut cheapest_price = match cheapest.get(id) {
             Some((variant, min, max)) => {
@@ -360,15 +362,13 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         if load.media {
             product.insert("media".into(), json!(product_media.get(id).cloned().unwrap_or_default()));
         }
-        let mut product_options: Vec<Value> =
-            option_ids.get(id).into_iter().flatten().filter_map(|o| options.get(o).cloned()).collect();
+        let mut product_options: Vec<Value> = option_ids.get(id).into_iter().flatten().filter_map(|o| options.get(o).cloned()).collect();
         property::sort_options(&mut product_options);
         product.insert("options".into(), json!(product_options));
         product.insert("optionIds".into(), string_list(&option_ids, id));
         product.insert("propertyIds".into(), string_list(&property_ids, id));
         if load.properties {
-            let mut properties: Vec<Value> =
-                property_ids.get(id).into_iter().flatten().filter_map(|o| options.get(o).cloned()).collect();
+            let mut properties: Vec<Value> = property_ids.get(id).into_iter().flatten().filter_map(|o| options.get(o).cloned()).collect();
             property::sort_options(&mut properties);
             product.insert("properties".into(), json!(properties));
         }
@@ -387,7 +387,8 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
 
 /// Manufacturers by id, with their logo.
 pub fn load_manufacturers(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
-    let texts = translation::load(conn, "product_manufacturer_translation", "product_manufacturer_id", MANUFACTURER_FIELDS, ids, &ctx.languages)?;
+    let texts =
+        translation::load(conn, "product_manufacturer_translation", "product_manufacturer_id", MANUFACTURER_FIELDS, ids, &ctx.languages)?;
     let mut statement =
         conn.prepare_cached("SELECT id, link, media_id FROM product_manufacturer WHERE id IN (SELECT value FROM json_each(?1))")?;
     let rows = statement

@@ -127,7 +127,13 @@ pub struct Selection {
 
 /// The page of product ids the criteria select, in order, and the total of the
 /// criteria's total-count mode.
-pub fn select(conn: &Connection, chain: &LanguageChain, selection: &Selection, criteria: &Criteria, exact_total: bool) -> rusqlite::Result<(Vec<String>, usize)> {
+pub fn select(
+    conn: &Connection,
+    chain: &LanguageChain,
+    selection: &Selection,
+    criteria: &Criteria,
+    exact_total: bool,
+) -> rusqlite::Result<(Vec<String>, usize)> {
     let order = selection.order.clone().unwrap_or_else(|| criteria.order.clone());
     // A category listing reads the listing index (`pct`) and joins `product` only when
     // generic criteria or the order need its other columns.

@@ -22,7 +22,9 @@ pub fn load_payment_methods(conn: &Connection, chain: &LanguageChain, id: Option
          WHERE active = 1 AND (?1 IS NULL OR id = ?1) ORDER BY position, technical_name",
     )?;
     let rows = statement
-        .query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, bool>(4)?)))?
+        .query_map([id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, bool>(4)?))
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     let texts = translation::load(conn, "payment_method_translation", "payment_method_id", FIELDS, &ids, chain)?;
@@ -117,16 +119,17 @@ pub fn load_shipping_methods(conn: &Connection, chain: &LanguageChain, id: Optio
 pub fn chosen(conn: &Connection, ctx: &ShopContext, token: Option<&str>) -> rusqlite::Result<(Option<String>, Option<String>)> {
     let session: (Option<String>, Option<String>) = match token {
         Some(token) => conn
-            .query_row("SELECT payment_method_id, shipping_method_id FROM store_context WHERE token = ?1", [token], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row("SELECT payment_method_id, shipping_method_id FROM store_context WHERE token = ?1", [token], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()?
             .unwrap_or((None, None)),
         None => (None, None),
     };
-    let channel: (Option<String>, Option<String>) = conn.query_row(
-        "SELECT payment_method_id, shipping_method_id FROM sales_channel WHERE id = ?1",
-        [&ctx.sales_channel.id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
+    let channel: (Option<String>, Option<String>) =
+        conn.query_row("SELECT payment_method_id, shipping_method_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
     Ok((session.0.or(channel.0), session.1.or(channel.1)))
 }
 

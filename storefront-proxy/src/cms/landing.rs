@@ -15,13 +15,8 @@ use crate::storage::is_id;
 use crate::storage::translation;
 use crate::store_api::RequestParams;
 
-const FIELDS: &[(&str, &str)] = &[
-    ("name", "name"),
-    ("url", "url"),
-    ("meta_title", "metaTitle"),
-    ("meta_description", "metaDescription"),
-    ("keywords", "keywords"),
-];
+const FIELDS: &[(&str, &str)] =
+    &[("name", "name"), ("url", "url"), ("meta_title", "metaTitle"), ("meta_description", "metaDescription"), ("keywords", "keywords")];
 
 fn not_found(id: &str) -> ApiError {
     ApiError::not_found("CONTENT__LANDING_PAGE_NOT_FOUND", format!("Landing page \"{id}\" not found."))
@@ -52,7 +47,14 @@ pub async fn landing_page(
                 })
                 .optional()?;
             let Some((cms_page_id, active, created_at)) = row else { return Ok(Ok(None)) };
-            let texts = translation::load(conn, "landing_page_translation", "landing_page_id", FIELDS, std::slice::from_ref(&landing_id), &ctx.languages)?;
+            let texts = translation::load(
+                conn,
+                "landing_page_translation",
+                "landing_page_id",
+                FIELDS,
+                std::slice::from_ref(&landing_id),
+                &ctx.languages,
+            )?;
             let translated = translation::get(&texts, &landing_id, FIELDS);
             let cms_page = match &cms_page_id {
                 Some(page_id) => match page::load(conn, &ctx, page_id, &page::Resolve { category_id: None, listing: None }) {

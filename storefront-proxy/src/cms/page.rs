@@ -140,11 +140,8 @@ pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resol
     resolve_data(conn, ctx, &mut slots, resolve)?;
 
     // Assemble: slots into blocks, blocks into sections, with background media.
-    let background_ids: Vec<String> = sections
-        .iter()
-        .chain(blocks.iter())
-        .filter_map(|e| e["backgroundMediaId"].as_str().map(str::to_owned))
-        .collect();
+    let background_ids: Vec<String> =
+        sections.iter().chain(blocks.iter()).filter_map(|e| e["backgroundMediaId"].as_str().map(str::to_owned)).collect();
     let backgrounds = media::entity::load(conn, &ctx.languages, &ctx.base_url, &background_ids)?;
     let mut slots_by_block: HashMap<String, Vec<Value>> = HashMap::new();
     for slot in slots {
@@ -192,9 +189,8 @@ fn resolve_data(conn: &Connection, ctx: &ShopContext, slots: &mut [Value], resol
                 }
             }
             "product-box" => product_ids.extend(config_value(config, "product").as_str().map(str::to_owned)),
-            "product-slider" => {
-                product_ids.extend(config_value(config, "products").as_array().into_iter().flatten().filter_map(|p| p.as_str().map(str::to_owned)))
-            }
+            "product-slider" => product_ids
+                .extend(config_value(config, "products").as_array().into_iter().flatten().filter_map(|p| p.as_str().map(str::to_owned))),
             _ => {}
         }
     }

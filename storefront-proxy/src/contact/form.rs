@@ -11,7 +11,10 @@ use crate::app::App;
 use crate::context::settings::load_salutations;
 use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
-use crate::mail::{self, text::{ContactRequest, Lang}};
+use crate::mail::{
+    self,
+    text::{ContactRequest, Lang},
+};
 use crate::newsletter::recipient::{known_id, name};
 use crate::store_api::RequestParams;
 

@@ -213,9 +213,14 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
             let tx = conn.transaction()?;
             let token = ensure(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
             let exists = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> rusqlite::Result<bool> { tx.query_row(sql, params, |r| r.get(0)) };
-            let unknown = |key: &str, code: &'static str| Err(ApiError::bad_request(code, format!("The {key} is not available.")).at(&format!("/{key}")));
+            let unknown = |key: &str, code: &'static str| {
+                Err(ApiError::bad_request(code, format!("The {key} is not available.")).at(&format!("/{key}")))
+            };
             if let Some(id) = &language {
-                if !exists("SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)", &[&ctx.sales_channel.id, id])? {
+                if !exists(
+                    "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",
+                    &[&ctx.sales_channel.id, id],
+                )? {
                     return Ok(unknown("languageId", "SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION"));
                 }
             }
@@ -245,7 +250,8 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
                 }
             }
             if billing.is_some() || shipping.is_some() {
-                let customer: Option<String> = tx.query_row("SELECT customer_id FROM store_context WHERE token = ?1", [&token], |r| r.get(0))?;
+                let customer: Option<String> =
+                    tx.query_row("SELECT customer_id FROM store_context WHERE token = ?1", [&token], |r| r.get(0))?;
                 let Some(customer) = customer else { return Ok(Err(crate::account::customer::not_logged_in())) };
                 for (key, id) in [("billingAddressId", &billing), ("shippingAddressId", &shipping)] {
                     if let Some(id) = id {

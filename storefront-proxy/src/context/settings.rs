@@ -201,9 +201,7 @@ pub fn load_countries(conn: &Connection, chain: &LanguageChain, id: Option<&str>
             country
         })
         .collect();
-    countries.sort_by(|a, b| {
-        (a["position"].as_i64(), a["name"].as_str()).cmp(&(b["position"].as_i64(), b["name"].as_str()))
-    });
+    countries.sort_by(|a, b| (a["position"].as_i64(), a["name"].as_str()).cmp(&(b["position"].as_i64(), b["name"].as_str())));
     Ok(countries)
 }
 

@@ -14,7 +14,10 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     let group = new_id();
     tx.execute("INSERT INTO customer_group (id, display_gross) VALUES (?1, 1)", [&group])?;
     for (language, name) in [(&demo.en, "Standard customer group"), (&demo.de, "Standard-Kundengruppe")] {
-        tx.execute("INSERT INTO customer_group_translation (customer_group_id, language_id, name) VALUES (?1, ?2, ?3)", params![group, language, name])?;
+        tx.execute(
+            "INSERT INTO customer_group_translation (customer_group_id, language_id, name) VALUES (?1, ?2, ?3)",
+            params![group, language, name],
+        )?;
     }
     tx.execute("UPDATE sales_channel SET customer_group_id = ?1 WHERE id = ?2", params![group, demo.sales_channel_id])?;
 
@@ -25,7 +28,10 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         params![promotion, PROMOTION_CODE],
     )?;
     for (language, name) in [(&demo.en, "10% off your order"), (&demo.de, "10 % Rabatt auf Ihre Bestellung")] {
-        tx.execute("INSERT INTO promotion_translation (promotion_id, language_id, name) VALUES (?1, ?2, ?3)", params![promotion, language, name])?;
+        tx.execute(
+            "INSERT INTO promotion_translation (promotion_id, language_id, name) VALUES (?1, ?2, ?3)",
+            params![promotion, language, name],
+        )?;
     }
 
     let salutation: String = tx.query_row("SELECT id FROM salutation WHERE salutation_key = 'mrs'", [], |r| r.get(0))?;
@@ -58,10 +64,38 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
 pub fn seed_methods(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     let mut first_payment = None;
     for (position, (technical, handler, name_en, name_de, text_en, text_de)) in [
-        ("payment_invoice", "invoice", "Invoice", "Rechnung", "Pay within 14 days of delivery.", "Zahlbar innerhalb von 14 Tagen nach Lieferung."),
-        ("payment_prepayment", "prepayment", "Prepayment", "Vorkasse", "Pay by bank transfer before we ship.", "Per Überweisung vor dem Versand bezahlen."),
-        ("payment_cash_on_delivery", "cash", "Cash on delivery", "Nachnahme", "Pay the courier at the door.", "Bezahlen Sie bei der Lieferung."),
-        ("payment_online", "online", "Pay online", "Online bezahlen", "Pay right away with our payment partner.", "Sofort bei unserem Zahlungspartner bezahlen."),
+        (
+            "payment_invoice",
+            "invoice",
+            "Invoice",
+            "Rechnung",
+            "Pay within 14 days of delivery.",
+            "Zahlbar innerhalb von 14 Tagen nach Lieferung.",
+        ),
+        (
+            "payment_prepayment",
+            "prepayment",
+            "Prepayment",
+            "Vorkasse",
+            "Pay by bank transfer before we ship.",
+            "Per Überweisung vor dem Versand bezahlen.",
+        ),
+        (
+            "payment_cash_on_delivery",
+            "cash",
+            "Cash on delivery",
+            "Nachnahme",
+            "Pay the courier at the door.",
+            "Bezahlen Sie bei der Lieferung.",
+        ),
+        (
+            "payment_online",
+            "online",
+            "Pay online",
+            "Online bezahlen",
+            "Pay right away with our payment partner.",
+            "Sofort bei unserem Zahlungspartner bezahlen.",
+        ),
     ]
     .iter()
     .enumerate()
@@ -95,7 +129,10 @@ pub fn seed_methods(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             params![id, technical, position as i64 + 1, time, price, free_from],
         )?;
         for (language, name) in [(&demo.en, name_en), (&demo.de, name_de)] {
-            tx.execute("INSERT INTO shipping_method_translation (shipping_method_id, language_id, name) VALUES (?1, ?2, ?3)", params![id, language, name])?;
+            tx.execute(
+                "INSERT INTO shipping_method_translation (shipping_method_id, language_id, name) VALUES (?1, ?2, ?3)",
+                params![id, language, name],
+            )?;
         }
         first_shipping.get_or_insert(id);
     }

@@ -25,9 +25,8 @@ pub fn seed(tx: &Transaction, demo: &Demo, count: usize) -> anyhow::Result<()> {
             price_net, price_gross, listing_price, sales, rating_average, release_date, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?12)",
     )?;
-    let mut translation = tx.prepare(
-        "INSERT INTO product_translation (product_id, language_id, name, description) VALUES (?1, ?2, ?3, ?4)",
-    )?;
+    let mut translation =
+        tx.prepare("INSERT INTO product_translation (product_id, language_id, name, description) VALUES (?1, ?2, ?3, ?4)")?;
     let mut media = tx.prepare("INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, 1)")?;
     let mut cover = tx.prepare("UPDATE product SET cover_id = ?1 WHERE id = ?2")?;
     let mut assign = tx.prepare("INSERT INTO product_category (product_id, category_id) VALUES (?1, ?2)")?;
@@ -42,11 +41,13 @@ pub fn seed(tx: &Transaction, demo: &Demo, count: usize) -> anyhow::Result<()> {
         "INSERT INTO seo_url (id, sales_channel_id, language_id, foreign_key, route_name, path_info, seo_path_info, created_at)
          VALUES (?1, ?2, ?3, ?4, 'frontend.detail.page', ?5, ?6, ?7)",
     )?;
-    let mut search = tx.prepare("INSERT INTO product_search (product_id, language_id, name, numbers, keywords) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    let mut search =
+        tx.prepare("INSERT INTO product_search (product_id, language_id, name, numbers, keywords) VALUES (?1, ?2, ?3, ?4, ?5)")?;
     let mut paths = Vec::new();
     for (category, _, _) in &demo.listing_categories {
         let path: String = tx.query_row("SELECT path FROM category WHERE id = ?1", [category], |r| r.get(0))?;
-        let ancestors: Vec<String> = path.split('|').filter(|s| !s.is_empty()).map(str::to_owned).chain(std::iter::once(category.clone())).collect();
+        let ancestors: Vec<String> =
+            path.split('|').filter(|s| !s.is_empty()).map(str::to_owned).chain(std::iter::once(category.clone())).collect();
         paths.push(ancestors);
     }
     let created = days_ago(30);
@@ -90,7 +91,15 @@ pub fn seed(tx: &Transaction, demo: &Demo, count: usize) -> anyhow::Result<()> {
         property.execute(params![id, demo.materials[index % demo.materials.len()]])?;
         property.execute(params![id, demo.colors[(index / 3) % demo.colors.len()]])?;
         for (language, name, noun) in [(&demo.en, &name_en, noun_en), (&demo.de, &name_de, noun_de)] {
-            seo.execute(params![new_id(), demo.sales_channel_id, language, id, format!("/detail/{id}"), format!("{}/{number}", slug(name)), created])?;
+            seo.execute(params![
+                new_id(),
+                demo.sales_channel_id,
+                language,
+                id,
+                format!("/detail/{id}"),
+                format!("{}/{number}", slug(name)),
+                created
+            ])?;
             search.execute(params![id, language, name, number, noun])?;
         }
     }

@@ -67,7 +67,15 @@ pub fn days_ago(days: i64) -> String {
         .unwrap_or_default()
 }
 
-pub fn insert_seo_url(tx: &Transaction, demo_channel: &str, language: &str, foreign_key: &str, route: &str, path_info: &str, seo_path: &str) -> rusqlite::Result<()> {
+pub fn insert_seo_url(
+    tx: &Transaction,
+    demo_channel: &str,
+    language: &str,
+    foreign_key: &str,
+    route: &str,
+    path_info: &str,
+    seo_path: &str,
+) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO seo_url (id, sales_channel_id, language_id, foreign_key, route_name, path_info, seo_path_info, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -135,7 +143,8 @@ const MATERIALS: &[(&str, &str)] = &[
 ];
 /// A country: ISO codes, English and German name, position, EU member, states
 /// (code, English and German name).
-type CountrySeed = (&'static str, &'static str, &'static str, &'static str, i64, bool, &'static [(&'static str, &'static str, &'static str)]);
+type CountrySeed =
+    (&'static str, &'static str, &'static str, &'static str, i64, bool, &'static [(&'static str, &'static str, &'static str)]);
 
 const SIZES: &[&str] = &["S", "M", "L", "XL"];
 const SHOE_SIZES: &[&str] = &["40", "41", "42", "43", "44"];
@@ -317,7 +326,13 @@ const CATEGORY_MANUFACTURER: &[usize] = &[0, 0, 1, 2, 2, 3, 0, 4];
 
 const REVIEWS: &[(&str, &str, &str, &str, f64)] = &[
     ("Great quality", "Exactly as described, very well made.", "Tolle Qualität", "Genau wie beschrieben, sehr gut verarbeitet.", 5.0),
-    ("Good value", "Does what it should for a fair price.", "Gutes Preis-Leistungs-Verhältnis", "Tut, was es soll, zu einem fairen Preis.", 4.0),
+    (
+        "Good value",
+        "Does what it should for a fair price.",
+        "Gutes Preis-Leistungs-Verhältnis",
+        "Tut, was es soll, zu einem fairen Preis.",
+        4.0,
+    ),
     ("Okay", "Fine, but delivery took a while.", "In Ordnung", "Gut, aber die Lieferung hat gedauert.", 3.0),
 ];
 
@@ -334,21 +349,53 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         let locale = new_id();
         tx.execute("INSERT INTO locale (id, code, name, territory) VALUES (?1, ?2, ?3, ?4)", params![locale, code, name, territory])?;
         tx.execute("UPDATE language SET locale_id = ?1 WHERE id = ?2", params![locale, language])?;
-        tx.execute("INSERT INTO sales_channel_language (sales_channel_id, language_id) VALUES (?1, ?2)", params![sales_channel_id, language])?;
+        tx.execute(
+            "INSERT INTO sales_channel_language (sales_channel_id, language_id) VALUES (?1, ?2)",
+            params![sales_channel_id, language],
+        )?;
     }
 
     let currency = new_id();
     tx.execute("INSERT INTO currency (id, iso_code, symbol, is_system_default) VALUES (?1, 'EUR', '€', 1)", [&currency])?;
-    translated2(tx, "INSERT INTO currency_translation (currency_id, language_id, short_name, name) VALUES (?1, ?2, ?3, ?4)", &currency, &en, &["EUR", "Euro"], &de, &["EUR", "Euro"])?;
+    translated2(
+        tx,
+        "INSERT INTO currency_translation (currency_id, language_id, short_name, name) VALUES (?1, ?2, ?3, ?4)",
+        &currency,
+        &en,
+        &["EUR", "Euro"],
+        &de,
+        &["EUR", "Euro"],
+    )?;
 
     let countries: &[CountrySeed] = &[
-        ("DE", "DEU", "Germany", "Deutschland", 1, true, &[("DE-BE", "Berlin", "Berlin"), ("DE-BY", "Bavaria", "Bayern"), ("DE-HH", "Hamburg", "Hamburg"), ("DE-NW", "North Rhine-Westphalia", "Nordrhein-Westfalen")]),
+        (
+            "DE",
+            "DEU",
+            "Germany",
+            "Deutschland",
+            1,
+            true,
+            &[
+                ("DE-BE", "Berlin", "Berlin"),
+                ("DE-BY", "Bavaria", "Bayern"),
+                ("DE-HH", "Hamburg", "Hamburg"),
+                ("DE-NW", "North Rhine-Westphalia", "Nordrhein-Westfalen"),
+            ],
+        ),
         ("AT", "AUT", "Austria", "Österreich", 2, true, &[]),
         ("CH", "CHE", "Switzerland", "Schweiz", 3, false, &[]),
         ("GB", "GBR", "United Kingdom", "Vereinigtes Königreich", 4, false, &[]),
         ("NL", "NLD", "Netherlands", "Niederlande", 5, true, &[]),
         ("FR", "FRA", "France", "Frankreich", 6, true, &[]),
-        ("US", "USA", "United States", "Vereinigte Staaten", 7, false, &[("US-CA", "California", "Kalifornien"), ("US-NY", "New York", "New York"), ("US-TX", "Texas", "Texas")]),
+        (
+            "US",
+            "USA",
+            "United States",
+            "Vereinigte Staaten",
+            7,
+            false,
+            &[("US-CA", "California", "Kalifornien"), ("US-NY", "New York", "New York"), ("US-TX", "Texas", "Texas")],
+        ),
     ];
     let mut germany = String::new();
     for (iso, iso3, name_en, name_de, position, eu, states) in countries {
@@ -360,14 +407,30 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             "INSERT INTO country (id, iso, iso3, position, is_eu, postal_code_required, display_state_in_registration) VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
             params![id, iso, iso3, position, eu, !states.is_empty()],
         )?;
-        translated2(tx, "INSERT INTO country_translation (country_id, language_id, name) VALUES (?1, ?2, ?3)", &id, &en, &[name_en], &de, &[name_de])?;
+        translated2(
+            tx,
+            "INSERT INTO country_translation (country_id, language_id, name) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[name_en],
+            &de,
+            &[name_de],
+        )?;
         for (index, (code, state_en, state_de)) in states.iter().enumerate() {
             let state = new_id();
             tx.execute(
                 "INSERT INTO country_state (id, country_id, short_code, position) VALUES (?1, ?2, ?3, ?4)",
                 params![state, id, code, index as i64 + 1],
             )?;
-            translated2(tx, "INSERT INTO country_state_translation (country_state_id, language_id, name) VALUES (?1, ?2, ?3)", &state, &en, &[state_en], &de, &[state_de])?;
+            translated2(
+                tx,
+                "INSERT INTO country_state_translation (country_state_id, language_id, name) VALUES (?1, ?2, ?3)",
+                &state,
+                &en,
+                &[state_en],
+                &de,
+                &[state_de],
+            )?;
         }
     }
 
@@ -381,7 +444,15 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     {
         let id = new_id();
         tx.execute("INSERT INTO salutation (id, salutation_key, position) VALUES (?1, ?2, ?3)", params![id, key, position as i64 + 1])?;
-        translated2(tx, "INSERT INTO salutation_translation (salutation_id, language_id, display_name, letter_name) VALUES (?1, ?2, ?3, ?4)", &id, &en, &[display_en, letter_en], &de, &[display_de, letter_de])?;
+        translated2(
+            tx,
+            "INSERT INTO salutation_translation (salutation_id, language_id, display_name, letter_name) VALUES (?1, ?2, ?3, ?4)",
+            &id,
+            &en,
+            &[display_en, letter_en],
+            &de,
+            &[display_de, letter_de],
+        )?;
     }
 
     let tax_standard = new_id();
@@ -393,14 +464,32 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     let litre = new_id();
     for (id, en_values, de_values) in [(&kilogram, ["kg", "Kilogram"], ["kg", "Kilogramm"]), (&litre, ["l", "Litre"], ["l", "Liter"])] {
         tx.execute("INSERT INTO unit (id) VALUES (?1)", [id])?;
-        translated2(tx, "INSERT INTO unit_translation (unit_id, language_id, short_code, name) VALUES (?1, ?2, ?3, ?4)", id, &en, &en_values, &de, &de_values)?;
+        translated2(
+            tx,
+            "INSERT INTO unit_translation (unit_id, language_id, short_code, name) VALUES (?1, ?2, ?3, ?4)",
+            id,
+            &en,
+            &en_values,
+            &de,
+            &de_values,
+        )?;
     }
 
     let mut delivery_times = Vec::new();
-    for (min, max, unit, name_en, name_de) in [(1, 3, "day", "1-3 days", "1-3 Tage"), (2, 5, "day", "2-5 days", "2-5 Tage"), (1, 2, "week", "1-2 weeks", "1-2 Wochen")] {
+    for (min, max, unit, name_en, name_de) in
+        [(1, 3, "day", "1-3 days", "1-3 Tage"), (2, 5, "day", "2-5 days", "2-5 Tage"), (1, 2, "week", "1-2 weeks", "1-2 Wochen")]
+    {
         let id = new_id();
         tx.execute("INSERT INTO delivery_time (id, min, max, unit) VALUES (?1, ?2, ?3, ?4)", params![id, min, max, unit])?;
-        translated2(tx, "INSERT INTO delivery_time_translation (delivery_time_id, language_id, name) VALUES (?1, ?2, ?3)", &id, &en, &[name_en], &de, &[name_de])?;
+        translated2(
+            tx,
+            "INSERT INTO delivery_time_translation (delivery_time_id, language_id, name) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[name_en],
+            &de,
+            &[name_de],
+        )?;
         delivery_times.push(id);
     }
 
@@ -415,7 +504,15 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     ] {
         let id = new_id();
         tx.execute("INSERT INTO product_sorting (id, url_key, priority) VALUES (?1, ?2, ?3)", params![id, key, priority])?;
-        translated2(tx, "INSERT INTO product_sorting_translation (product_sorting_id, language_id, label) VALUES (?1, ?2, ?3)", &id, &en, &[label_en], &de, &[label_de])?;
+        translated2(
+            tx,
+            "INSERT INTO product_sorting_translation (product_sorting_id, language_id, label) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[label_en],
+            &de,
+            &[label_de],
+        )?;
     }
 
     let mut manufacturers = Vec::new();
@@ -423,10 +520,21 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         let logo = svg::logo(name, 40 + index as u32 * 70);
         let media = entity::insert(
             tx,
-            &NewMedia { file_name: &slug(name).to_lowercase(), extension: "svg", mime_type: "image/svg+xml", content: logo.as_bytes(), width: Some(800), height: Some(800), alt: &[(&en, name), (&de, name)] },
+            &NewMedia {
+                file_name: &slug(name).to_lowercase(),
+                extension: "svg",
+                mime_type: "image/svg+xml",
+                content: logo.as_bytes(),
+                width: Some(800),
+                height: Some(800),
+                alt: &[(&en, name), (&de, name)],
+            },
         )?;
         let id = new_id();
-        tx.execute("INSERT INTO product_manufacturer (id, media_id, link) VALUES (?1, ?2, ?3)", params![id, media, format!("https://example.com/{}", slug(name).to_lowercase())])?;
+        tx.execute(
+            "INSERT INTO product_manufacturer (id, media_id, link) VALUES (?1, ?2, ?3)",
+            params![id, media, format!("https://example.com/{}", slug(name).to_lowercase())],
+        )?;
         translated2(tx, "INSERT INTO product_manufacturer_translation (product_manufacturer_id, language_id, name, description) VALUES (?1, ?2, ?3, ?4)", &id, &en, &[name, description_en], &de, &[name, description_de])?;
         manufacturers.push(id);
     }
@@ -435,7 +543,15 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     let group = |display: &str, position: i64, en_name: &str, de_name: &str| -> rusqlite::Result<String> {
         let id = new_id();
         tx.execute("INSERT INTO property_group (id, display_type, position) VALUES (?1, ?2, ?3)", params![id, display, position])?;
-        translated2(tx, "INSERT INTO property_group_translation (property_group_id, language_id, name) VALUES (?1, ?2, ?3)", &id, &en, &[en_name], &de, &[de_name])?;
+        translated2(
+            tx,
+            "INSERT INTO property_group_translation (property_group_id, language_id, name) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[en_name],
+            &de,
+            &[de_name],
+        )?;
         Ok(id)
     };
     let option = |group_id: &str, position: usize, en_name: &str, de_name: &str, color: Option<&str>| -> rusqlite::Result<String> {
@@ -444,34 +560,53 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             "INSERT INTO property_group_option (id, property_group_id, position, color_hex_code) VALUES (?1, ?2, ?3, ?4)",
             params![id, group_id, position as i64 + 1, color],
         )?;
-        translated2(tx, "INSERT INTO property_group_option_translation (property_group_option_id, language_id, name) VALUES (?1, ?2, ?3)", &id, &en, &[en_name], &de, &[de_name])?;
+        translated2(
+            tx,
+            "INSERT INTO property_group_option_translation (property_group_option_id, language_id, name) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[en_name],
+            &de,
+            &[de_name],
+        )?;
         Ok(id)
     };
     let color_group = group("color", 1, "Colour", "Farbe")?;
     let size_group = group("text", 2, "Size", "Größe")?;
     let shoe_group = group("text", 3, "Shoe size", "Schuhgröße")?;
     let material_group = group("text", 4, "Material", "Material")?;
-    let colors = COLORS.iter().enumerate().map(|(i, (e, d, hex, _))| option(&color_group, i, e, d, Some(hex))).collect::<Result<Vec<_>, _>>()?;
+    let colors =
+        COLORS.iter().enumerate().map(|(i, (e, d, hex, _))| option(&color_group, i, e, d, Some(hex))).collect::<Result<Vec<_>, _>>()?;
     let sizes = SIZES.iter().enumerate().map(|(i, s)| option(&size_group, i, s, s, None)).collect::<Result<Vec<_>, _>>()?;
     let shoe_sizes = SHOE_SIZES.iter().enumerate().map(|(i, s)| option(&shoe_group, i, s, s, None)).collect::<Result<Vec<_>, _>>()?;
-    let materials = MATERIALS.iter().enumerate().map(|(i, (e, d))| option(&material_group, i, e, d, None)).collect::<Result<Vec<_>, _>>()?;
+    let materials =
+        MATERIALS.iter().enumerate().map(|(i, (e, d))| option(&material_group, i, e, d, None)).collect::<Result<Vec<_>, _>>()?;
 
     // Categories: Home > Clothing > (Shirts, Jackets), Shoes, Home & Living, Kitchen,
     // Electronics, Outdoor, Coffee & Tea; Service (folder) > About us (external link),
     // Spring inspiration (landing page link).
-    let category = |parent: Option<(&str, &str)>, level: i64, position: i64, kind: &str, en_name: &str, de_name: &str| -> rusqlite::Result<String> {
-        let id = new_id();
-        let path = match parent {
-            Some((parent_id, parent_path)) => format!("{}{parent_id}|", if parent_path.is_empty() { "|" } else { parent_path }),
-            None => String::new(),
+    let category =
+        |parent: Option<(&str, &str)>, level: i64, position: i64, kind: &str, en_name: &str, de_name: &str| -> rusqlite::Result<String> {
+            let id = new_id();
+            let path = match parent {
+                Some((parent_id, parent_path)) => format!("{}{parent_id}|", if parent_path.is_empty() { "|" } else { parent_path }),
+                None => String::new(),
+            };
+            tx.execute(
+                "INSERT INTO category (id, parent_id, position, level, path, type, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![id, parent.map(|p| p.0), position, level, path, kind, days_ago(90)],
+            )?;
+            translated2(
+                tx,
+                "INSERT INTO category_translation (category_id, language_id, name) VALUES (?1, ?2, ?3)",
+                &id,
+                &en,
+                &[en_name],
+                &de,
+                &[de_name],
+            )?;
+            Ok(id)
         };
-        tx.execute(
-            "INSERT INTO category (id, parent_id, position, level, path, type, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![id, parent.map(|p| p.0), position, level, path, kind, days_ago(90)],
-        )?;
-        translated2(tx, "INSERT INTO category_translation (category_id, language_id, name) VALUES (?1, ?2, ?3)", &id, &en, &[en_name], &de, &[de_name])?;
-        Ok(id)
-    };
     let path_of = |id: &str| -> rusqlite::Result<String> { tx.query_row("SELECT path FROM category WHERE id = ?1", [id], |r| r.get(0)) };
     let root = category(None, 1, 0, "page", "Home", "Startseite")?;
     let root_path = path_of(&root)?;
@@ -500,11 +635,29 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     tx.execute("UPDATE category_translation SET external_link = 'https://example.com/about' WHERE category_id = ?1", [&about])?;
     let landing_link = category(Some((&service, &service_path)), 3, 2, "link", "Spring inspiration", "Frühlingsinspiration")?;
     tx.execute("UPDATE category SET link_type = 'landing_page' WHERE id = ?1", [&landing_link])?;
-    for (id, en_name, de_name) in std::iter::once((&clothing, "Clothing", "Kleidung")).chain(listing_categories.iter().map(|(i, e, d)| (i, e.as_str(), d.as_str()))) {
+    for (id, en_name, de_name) in
+        std::iter::once((&clothing, "Clothing", "Kleidung")).chain(listing_categories.iter().map(|(i, e, d)| (i, e.as_str(), d.as_str())))
+    {
         let parent_segment = |name: &str, parent: bool| if parent { format!("{}/", slug(name)) } else { String::new() };
         let in_clothing = listing_categories.iter().position(|(c, _, _)| c == id).is_some_and(|i| i < 2);
-        insert_seo_url(tx, &sales_channel_id, &en, id, "frontend.navigation.page", &format!("/navigation/{id}"), &format!("{}{}/", parent_segment("Clothing", in_clothing), slug(en_name)))?;
-        insert_seo_url(tx, &sales_channel_id, &de, id, "frontend.navigation.page", &format!("/navigation/{id}"), &format!("{}{}/", parent_segment("Kleidung", in_clothing), slug(de_name)))?;
+        insert_seo_url(
+            tx,
+            &sales_channel_id,
+            &en,
+            id,
+            "frontend.navigation.page",
+            &format!("/navigation/{id}"),
+            &format!("{}{}/", parent_segment("Clothing", in_clothing), slug(en_name)),
+        )?;
+        insert_seo_url(
+            tx,
+            &sales_channel_id,
+            &de,
+            id,
+            "frontend.navigation.page",
+            &format!("/navigation/{id}"),
+            &format!("{}{}/", parent_segment("Kleidung", in_clothing), slug(de_name)),
+        )?;
         tx.execute(
             "UPDATE category_translation SET description = ?3, meta_title = ?4 WHERE category_id = ?1 AND language_id = ?2",
             params![id, en, format!("<p>Discover our {} collection.</p>", en_name.to_lowercase()), en_name],
@@ -528,7 +681,8 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     for (category_index, c) in CATEGORIES.iter().enumerate() {
         let category_id = &category_ids[category_index];
         let category_path = path_of(category_id)?;
-        let ancestors: Vec<String> = category_path.split('|').filter(|s| !s.is_empty()).map(str::to_owned).chain(std::iter::once(category_id.clone())).collect();
+        let ancestors: Vec<String> =
+            category_path.split('|').filter(|s| !s.is_empty()).map(str::to_owned).chain(std::iter::once(category_id.clone())).collect();
         let manufacturer = &manufacturers[CATEGORY_MANUFACTURER[category_index]];
         let manufacturer_name = MANUFACTURERS[CATEGORY_MANUFACTURER[category_index]].0;
         let mut in_category = Vec::new();
@@ -622,7 +776,9 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             let text_de = c.text_de.replace("{name}", name_de).replace("{material}", MATERIALS[material].1);
             let keywords_en = format!("{}, {}, {}", c.en.to_lowercase(), MATERIALS[material].0.to_lowercase(), manufacturer_name);
             let keywords_de = format!("{}, {}, {}", c.de.to_lowercase(), MATERIALS[material].1.to_lowercase(), manufacturer_name);
-            for (language, name, text, keywords, pack) in [(&en, name_en, &text_en, &keywords_en, "Piece"), (&de, name_de, &text_de, &keywords_de, "Stück")] {
+            for (language, name, text, keywords, pack) in
+                [(&en, name_en, &text_en, &keywords_en, "Piece"), (&de, name_de, &text_de, &keywords_de, "Stück")]
+            {
                 tx.execute(
                     "INSERT INTO product_translation (product_id, language_id, name, description, keywords, meta_title, meta_description, pack_unit, pack_unit_plural)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?3, ?6, ?7, ?7)",
@@ -636,7 +792,15 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                 let picture = svg::product(*motif, COLORS[color].3, view);
                 let media = entity::insert(
                     tx,
-                    &NewMedia { file_name: &slug(name_en).to_lowercase(), extension: "svg", mime_type: "image/svg+xml", content: picture.as_bytes(), width: Some(800), height: Some(800), alt: &[(&en, name_en), (&de, name_de)] },
+                    &NewMedia {
+                        file_name: &slug(name_en).to_lowercase(),
+                        extension: "svg",
+                        mime_type: "image/svg+xml",
+                        content: picture.as_bytes(),
+                        width: Some(800),
+                        height: Some(800),
+                        alt: &[(&en, name_en), (&de, name_de)],
+                    },
                 )?;
                 product_media.push(media.clone());
                 pictures.push(media);
@@ -644,7 +808,10 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             let mut cover = None;
             for (position, media) in pictures.iter().enumerate() {
                 let product_media_id = new_id();
-                tx.execute("INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, ?4)", params![product_media_id, id, media, position as i64 + 1])?;
+                tx.execute(
+                    "INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, ?4)",
+                    params![product_media_id, id, media, position as i64 + 1],
+                )?;
                 cover.get_or_insert(product_media_id);
             }
             tx.execute("UPDATE product SET cover_id = ?1 WHERE id = ?2", params![cover, id])?;
@@ -714,11 +881,19 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     ],
                 )?;
                 let variant_media = new_id();
-                tx.execute("INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, 1)", params![variant_media, variant, pictures[0]])?;
+                tx.execute(
+                    "INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, 1)",
+                    params![variant_media, variant, pictures[0]],
+                )?;
                 tx.execute("UPDATE product SET cover_id = ?1 WHERE id = ?2", params![variant_media, variant])?;
                 tx.execute(
                     "INSERT INTO product_price_history (product_id, valid_from, price_net, price_gross) VALUES (?1, ?2, ?3, ?4)",
-                    params![variant, days_ago(40), round(variant_gross / (1.0 + tax_rate / 100.0)), list_gross.map(|l| l + surcharge).unwrap_or(variant_gross)],
+                    params![
+                        variant,
+                        days_ago(40),
+                        round(variant_gross / (1.0 + tax_rate / 100.0)),
+                        list_gross.map(|l| l + surcharge).unwrap_or(variant_gross)
+                    ],
                 )?;
                 tx.execute("INSERT INTO product_category (product_id, category_id) VALUES (?1, ?2)", params![variant, category_id])?;
                 for option in options {
@@ -727,7 +902,15 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                 tx.execute("INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)", params![variant, materials[material]])?;
                 for language in [&en, &de] {
                     let name = if language == &en { name_en } else { name_de };
-                    insert_seo_url(tx, &sales_channel_id, language, &variant, "frontend.detail.page", &format!("/detail/{variant}"), &format!("{}/{variant_number}", slug(name)))?;
+                    insert_seo_url(
+                        tx,
+                        &sales_channel_id,
+                        language,
+                        &variant,
+                        "frontend.detail.page",
+                        &format!("/detail/{variant}"),
+                        &format!("{}/{variant_number}", slug(name)),
+                    )?;
                 }
                 variant_numbers.push(variant_number);
             }
@@ -746,7 +929,10 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                 )?;
             }
             if !variant_options.is_empty() {
-                let (min, max): (f64, f64) = tx.query_row("SELECT MIN(price_gross), MAX(price_gross) FROM product WHERE parent_id = ?1", [&id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                let (min, max): (f64, f64) =
+                    tx.query_row("SELECT MIN(price_gross), MAX(price_gross) FROM product WHERE parent_id = ?1", [&id], |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })?;
                 let _ = max;
                 tx.execute("UPDATE product SET listing_price = ?1, stock = (SELECT SUM(stock) FROM product WHERE parent_id = ?2), available_stock = (SELECT SUM(available_stock) FROM product WHERE parent_id = ?2) WHERE id = ?2", params![min, id])?;
             }
@@ -776,7 +962,15 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                 tx.execute("UPDATE product SET rating_average = ?1 WHERE id = ?2", params![round(total / count as f64), id])?;
             }
             for (language, name) in [(&en, name_en), (&de, name_de)] {
-                insert_seo_url(tx, &sales_channel_id, language, &id, "frontend.detail.page", &format!("/detail/{id}"), &format!("{}/SR{number}", slug(name)))?;
+                insert_seo_url(
+                    tx,
+                    &sales_channel_id,
+                    language,
+                    &id,
+                    "frontend.detail.page",
+                    &format!("/detail/{id}"),
+                    &format!("{}/SR{number}", slug(name)),
+                )?;
                 let keywords = if language == &en { &keywords_en } else { &keywords_de };
                 tx.execute(
                     "INSERT INTO product_search (product_id, language_id, name, numbers, keywords) VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -33,7 +33,16 @@ fn section(tx: &Transaction, page_id: &str, position: i64, kind: &str, sizing: &
 
 /// A block; no side margins, so the content lines up with the header and the breadcrumb.
 #[allow(clippy::too_many_arguments)]
-fn block(tx: &Transaction, demo: &Demo, section_id: &str, position: i64, kind: &str, section_position: &str, background_media: Option<&str>, slots: &[Slot]) -> rusqlite::Result<String> {
+fn block(
+    tx: &Transaction,
+    demo: &Demo,
+    section_id: &str,
+    position: i64,
+    kind: &str,
+    section_position: &str,
+    background_media: Option<&str>,
+    slots: &[Slot],
+) -> rusqlite::Result<String> {
     let id = new_id();
     tx.execute(
         "INSERT INTO cms_block (id, cms_section_id, position, type, section_position, margin_top, margin_bottom, margin_left, margin_right, background_media_id)
@@ -69,7 +78,13 @@ fn image(media_id: &str, display_mode: &str, url: Option<&str>) -> Value {
 
 /// Stores a generated picture; the alt texts say what it shows. Pictures carry no
 /// words: a headline is text laid over them in the CMS, in each language.
-fn picture(tx: &Transaction, demo: &Demo, (alt_en, alt_de): (&str, &str), content: &str, (width, height): (u32, u32)) -> rusqlite::Result<String> {
+fn picture(
+    tx: &Transaction,
+    demo: &Demo,
+    (alt_en, alt_de): (&str, &str),
+    content: &str,
+    (width, height): (u32, u32),
+) -> rusqlite::Result<String> {
     entity::insert(
         tx,
         &NewMedia {
@@ -109,7 +124,13 @@ const SLIDES: &[(&str, &str, &[Motif])] = &[
 pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     // Home page.
     let home = page(tx, demo, "landingpage", "Home", "Startseite")?;
-    let hero = picture(tx, demo, ("Welcome to Salesroom", "Willkommen bei Salesroom"), &svg::banner(200, &[Motif::Jacket, Motif::Sneaker, Motif::Cup]), (1600, 600))?;
+    let hero = picture(
+        tx,
+        demo,
+        ("Welcome to Salesroom", "Willkommen bei Salesroom"),
+        &svg::banner(200, &[Motif::Jacket, Motif::Sneaker, Motif::Cup]),
+        (1600, 600),
+    )?;
     let first = section(tx, &home, 0, "default", "full_width", None)?;
     block(
         tx,
@@ -153,10 +174,17 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(tx, demo, &second, 1, "product-slider", "main", None, &[("product-slider", "productSlider", slider.clone(), slider)])?;
     // Three category teasers: a picture and a linked heading each.
     let mut teaser_slots: Vec<Slot> = Vec::new();
-    for (index, ((image_slot, text_slot), ((_, en_name, de_name), (motifs, en_text, de_text)))) in [("left-image", "left-text"), ("center-image", "center-text"), ("right-image", "right-text")].iter().zip(demo.listing_categories.iter().skip(2).zip(TEASERS)).enumerate() {
+    for (index, ((image_slot, text_slot), ((_, en_name, de_name), (motifs, en_text, de_text)))) in
+        [("left-image", "left-text"), ("center-image", "center-text"), ("right-image", "right-text")]
+            .iter()
+            .zip(demo.listing_categories.iter().skip(2).zip(TEASERS))
+            .enumerate()
+    {
         let media = picture(tx, demo, (en_name, de_name), &svg::teaser(20 + index as u32 * 90, motifs), (1200, 900))?;
         let (en_path, de_path) = category_paths(en_name, de_name);
-        let heading = |path: &str, name: &str, line: &str| text(&format!(r#"<h3><a href="{path}">{name}</a></h3><p>{line}</p>"#, name = name.replace('&', "&amp;")));
+        let heading = |path: &str, name: &str, line: &str| {
+            text(&format!(r#"<h3><a href="{path}">{name}</a></h3><p>{line}</p>"#, name = name.replace('&', "&amp;")))
+        };
         teaser_slots.push(("image", image_slot, image(&media, "standard", Some(&en_path)), image(&media, "standard", Some(&de_path))));
         teaser_slots.push(("text", text_slot, heading(&en_path, en_name, en_text), heading(&de_path, de_name, de_text)));
     }
@@ -191,7 +219,13 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
 
     // Landing page.
     let spring = page(tx, demo, "landingpage", "Spring inspiration", "Frühlingsinspiration")?;
-    let spring_banner = picture(tx, demo, ("Spring inspiration", "Frühlingsinspiration"), &svg::banner(100, &[Motif::Jacket, Motif::Tent, Motif::Cup]), (1600, 600))?;
+    let spring_banner = picture(
+        tx,
+        demo,
+        ("Spring inspiration", "Frühlingsinspiration"),
+        &svg::banner(100, &[Motif::Jacket, Motif::Tent, Motif::Cup]),
+        (1600, 600),
+    )?;
     let body = section(tx, &spring, 0, "default", "boxed", None)?;
     block(
         tx,
@@ -228,21 +262,34 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     let featured: Vec<Slot> = ["left", "center", "right"]
         .into_iter()
         .zip([1, 6, 7])
-        .filter_map(|(slot, category)| demo.products_by_category.get(category).and_then(|products| products.first()).map(|product| (slot, product)))
+        .filter_map(|(slot, category)| {
+            demo.products_by_category.get(category).and_then(|products| products.first()).map(|product| (slot, product))
+        })
         .map(|(slot, product)| {
-            let product_box = json!({ "product": { "source": "static", "value": product }, "boxLayout": { "source": "static", "value": "standard" } });
+            let product_box =
+                json!({ "product": { "source": "static", "value": product }, "boxLayout": { "source": "static", "value": "standard" } });
             ("product-box", slot, product_box.clone(), product_box)
         })
         .collect();
     block(tx, demo, &body, 2, "product-three-column", "main", None, &featured)?;
     let landing = new_id();
     tx.execute("INSERT INTO landing_page (id, cms_page_id, created_at) VALUES (?1, ?2, ?3)", params![landing, spring, now_rfc3339()])?;
-    for (language, name, url) in [(&demo.en, "Spring inspiration", "spring-inspiration"), (&demo.de, "Frühlingsinspiration", "fruehlingsinspiration")] {
+    for (language, name, url) in
+        [(&demo.en, "Spring inspiration", "spring-inspiration"), (&demo.de, "Frühlingsinspiration", "fruehlingsinspiration")]
+    {
         tx.execute(
             "INSERT INTO landing_page_translation (landing_page_id, language_id, name, url, meta_title) VALUES (?1, ?2, ?3, ?4, ?3)",
             params![landing, language, name, url],
         )?;
-        insert_seo_url(tx, &demo.sales_channel_id, language, &landing, "frontend.landing.page", &format!("/landingPage/{landing}"), &format!("{url}/"))?;
+        insert_seo_url(
+            tx,
+            &demo.sales_channel_id,
+            language,
+            &landing,
+            "frontend.landing.page",
+            &format!("/landingPage/{landing}"),
+            &format!("{url}/"),
+        )?;
     }
     tx.execute("UPDATE category SET internal_link = ?1 WHERE id = ?2", params![landing, demo.landing_link_category_id])?;
     Ok(())

@@ -31,9 +31,18 @@ pub fn seed_missing(tx: &Transaction) -> anyhow::Result<()> {
             continue;
         }
         let id = new_id();
-        tx.execute("INSERT INTO product_cross_selling (id, product_id, position, created_at) VALUES (?1, ?2, 1, ?3)", params![id, product_id, now])?;
-        tx.execute("INSERT INTO product_cross_selling_translation (cross_selling_id, language_id, name) VALUES (?1, ?2, 'Similar products')", params![id, en])?;
-        tx.execute("INSERT INTO product_cross_selling_translation (cross_selling_id, language_id, name) VALUES (?1, ?2, 'Ähnliche Produkte')", params![id, de])?;
+        tx.execute(
+            "INSERT INTO product_cross_selling (id, product_id, position, created_at) VALUES (?1, ?2, 1, ?3)",
+            params![id, product_id, now],
+        )?;
+        tx.execute(
+            "INSERT INTO product_cross_selling_translation (cross_selling_id, language_id, name) VALUES (?1, ?2, 'Similar products')",
+            params![id, en],
+        )?;
+        tx.execute(
+            "INSERT INTO product_cross_selling_translation (cross_selling_id, language_id, name) VALUES (?1, ?2, 'Ähnliche Produkte')",
+            params![id, de],
+        )?;
         for (position, other) in others.iter().enumerate() {
             tx.execute(
                 "INSERT INTO product_cross_selling_assigned_products (id, cross_selling_id, product_id, position) VALUES (?1, ?2, ?3, ?4)",

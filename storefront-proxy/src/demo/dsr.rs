@@ -20,7 +20,14 @@ fn text(html: &str) -> Value {
 }
 
 /// A block with one slot per `(type, slot, English config, German config)`.
-fn block(tx: &Transaction, languages: &Languages, section_id: &str, position: i64, kind: &str, slots: &[(&str, &str, Value, Value)]) -> rusqlite::Result<()> {
+fn block(
+    tx: &Transaction,
+    languages: &Languages,
+    section_id: &str,
+    position: i64,
+    kind: &str,
+    slots: &[(&str, &str, Value, Value)],
+) -> rusqlite::Result<()> {
     let id = new_id();
     tx.execute(
         "INSERT INTO cms_block (id, cms_section_id, position, type, margin_top, margin_bottom, margin_left, margin_right)
@@ -30,9 +37,15 @@ fn block(tx: &Transaction, languages: &Languages, section_id: &str, position: i6
     for (slot_type, slot, en, de) in slots {
         let slot_id = new_id();
         tx.execute("INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)", params![slot_id, id, slot_type, slot])?;
-        tx.execute("INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)", params![slot_id, languages.en, en.to_string()])?;
+        tx.execute(
+            "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)",
+            params![slot_id, languages.en, en.to_string()],
+        )?;
         if let Some(de_id) = &languages.de {
-            tx.execute("INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)", params![slot_id, de_id, de.to_string()])?;
+            tx.execute(
+                "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)",
+                params![slot_id, de_id, de.to_string()],
+            )?;
         }
     }
     Ok(())
@@ -43,7 +56,8 @@ fn text_block(tx: &Transaction, languages: &Languages, section_id: &str, positio
 }
 
 fn top_products(tx: &Transaction, limit: i64) -> rusqlite::Result<Vec<String>> {
-    let mut statement = tx.prepare("SELECT id FROM product WHERE parent_id IS NULL AND active = 1 ORDER BY sales DESC, product_number LIMIT ?1")?;
+    let mut statement =
+        tx.prepare("SELECT id FROM product WHERE parent_id IS NULL AND active = 1 ORDER BY sales DESC, product_number LIMIT ?1")?;
     let ids = statement.query_map([limit], |r| r.get(0))?.collect();
     ids
 }
@@ -74,15 +88,23 @@ fn seed_slides(tx: &Transaction, languages: &Languages, products: &[String]) -> 
     )?;
     let empty: Vec<(String, String, String, String)> =
         statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<Result<_, _>>()?;
-    let media: Option<String> = tx.query_row("SELECT id FROM media WHERE mime_type LIKE 'image/%' ORDER BY id LIMIT 1", [], |r| r.get(0)).optional()?;
+    let media: Option<String> =
+        tx.query_row("SELECT id FROM media WHERE mime_type LIKE 'image/%' ORDER BY id LIMIT 1", [], |r| r.get(0)).optional()?;
     let featured: Option<String> = tx
-        .query_row("SELECT id FROM product WHERE parent_id IS NULL AND active = 1 AND child_count > 0 ORDER BY sales DESC LIMIT 1", [], |r| r.get(0))
+        .query_row(
+            "SELECT id FROM product WHERE parent_id IS NULL AND active = 1 AND child_count > 0 ORDER BY sales DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
         .optional()?;
     let featured = featured.unwrap_or_else(|| products[0].clone());
     for (page_id, page_type, section_id, name) in empty {
         match (page_type.as_str(), name.as_str()) {
             ("presentation_product_detail", _) => {
-                tx.execute("UPDATE presentation_page SET product_id = ?2 WHERE id = ?1 AND product_id IS NULL", params![page_id, featured])?;
+                tx.execute(
+                    "UPDATE presentation_page SET product_id = ?2 WHERE id = ?1 AND product_id IS NULL",
+                    params![page_id, featured],
+                )?;
                 let none = json!({});
                 block(tx, languages, &section_id, 0, "product-heading", &[("product-name", "left", none.clone(), none.clone())])?;
                 block(
@@ -93,7 +115,14 @@ fn seed_slides(tx: &Transaction, languages: &Languages, products: &[String]) -> 
                     "gallery-buybox",
                     &[("image-gallery", "left", none.clone(), none.clone()), ("buy-box", "right", none.clone(), none.clone())],
                 )?;
-                block(tx, languages, &section_id, 2, "product-description-reviews", &[("product-description-reviews", "content", none.clone(), none)])?;
+                block(
+                    tx,
+                    languages,
+                    &section_id,
+                    2,
+                    "product-description-reviews",
+                    &[("product-description-reviews", "content", none.clone(), none)],
+                )?;
             }
             ("presentation_product_list", _) => {
                 tx.execute(
@@ -233,12 +262,21 @@ fn seed_shop_pages(tx: &Transaction, languages: &Languages) -> anyhow::Result<()
         }
         let page_id = new_id();
         tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, 'page', ?2)", params![page_id, name_en])?;
-        tx.execute("INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)", params![page_id, languages.en, name_en])?;
+        tx.execute(
+            "INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)",
+            params![page_id, languages.en, name_en],
+        )?;
         if let Some(de) = &languages.de {
-            tx.execute("INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)", params![page_id, de, name_de])?;
+            tx.execute(
+                "INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)",
+                params![page_id, de, name_de],
+            )?;
         }
         let section_id = new_id();
-        tx.execute("INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, 0, ?3)", params![section_id, page_id, name_en])?;
+        tx.execute(
+            "INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, 0, ?3)",
+            params![section_id, page_id, name_en],
+        )?;
         text_block(tx, languages, &section_id, 0, html_en, html_de)?;
         tx.execute("INSERT INTO dsr_shop_page (layout_name, cms_page_id) VALUES (?1, ?2)", params![layout, page_id])?;
     }

@@ -56,8 +56,7 @@ impl Appointment {
     }
 
     pub fn by_path(conn: &Connection, path: &str) -> rusqlite::Result<Option<Appointment>> {
-        conn.query_row(&format!("SELECT {COLUMNS} FROM appointment WHERE presentation_path = ?1"), [path], Self::from_row)
-            .optional()
+        conn.query_row(&format!("SELECT {COLUMNS} FROM appointment WHERE presentation_path = ?1"), [path], Self::from_row).optional()
     }
 
     /// The admin API entity (`DsrAppointment`).
@@ -107,8 +106,13 @@ fn appointment_field(name: &str) -> Option<Field> {
     }
 }
 
-const APPOINTMENTS: Entity =
-    Entity { name: "dsr_appointment", from: "FROM appointment a WHERE 1", id: "a.id", order: "a.created_at, a.id", field: appointment_field };
+const APPOINTMENTS: Entity = Entity {
+    name: "dsr_appointment",
+    from: "FROM appointment a WHERE 1",
+    id: "a.id",
+    order: "a.created_at, a.id",
+    field: appointment_field,
+};
 
 /// `POST /api/search/dsr-appointment` with Shopware's criteria (the guide looks up an
 /// appointment by `presentationPath`).

@@ -104,7 +104,8 @@ pub async fn remove(_: AdminUser, State(app): State<App>, Path(id): Path<String>
     let changed = app
         .db
         .call(move |conn| {
-            Ok(conn.execute("UPDATE attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL", params![attendee_id, now_rfc3339()])?
+            Ok(conn
+                .execute("UPDATE attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL", params![attendee_id, now_rfc3339()])?
                 > 0)
         })
         .await?;
@@ -112,9 +113,7 @@ pub async fn remove(_: AdminUser, State(app): State<App>, Path(id): Path<String>
         let event = Event::AttendeeRemoved { attendee_id: attendee.id.clone() };
         if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Everyone, event).await {
             let attendee_id = attendee.id.clone();
-            app.db
-                .call(move |conn| Ok(conn.execute("UPDATE attendee SET removed_at = NULL WHERE id = ?1", [attendee_id])?))
-                .await?;
+            app.db.call(move |conn| Ok(conn.execute("UPDATE attendee SET removed_at = NULL WHERE id = ?1", [attendee_id])?)).await?;
             return Err(super::lifecycle::hub_unavailable(error));
         }
     }

@@ -42,7 +42,12 @@ pub async fn publish_change(app: &App, token: &str, cart: &Value) {
 }
 
 /// A shop context of sales channel `id` (its default language) for admin calls.
-pub async fn shop_context(app: &App, headers: &HeaderMap, sales_channel_id: Option<String>, token: Option<String>) -> ApiResult<ShopContext> {
+pub async fn shop_context(
+    app: &App,
+    headers: &HeaderMap,
+    sales_channel_id: Option<String>,
+    token: Option<String>,
+) -> ApiResult<ShopContext> {
     // As in the admin API of Shopware: `sw-language-id` picks one of the channel's languages.
     let requested = headers.get(LANGUAGE_HEADER).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_lowercase()).filter(|v| !v.is_empty());
     if let Some(id) = requested.as_deref().filter(|id| !is_id(id)) {
@@ -62,7 +67,11 @@ pub async fn shop_context(app: &App, headers: &HeaderMap, sales_channel_id: Opti
                 Some(id) => {
                     let sql = "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)";
                     let available: bool = conn.query_row(sql, [&channel.id, &id], |r| r.get(0))?;
-                    if available { Ok(id) } else { Err(id) }
+                    if available {
+                        Ok(id)
+                    } else {
+                        Err(id)
+                    }
                 }
                 None => Ok(channel.language_id.clone()),
             };
@@ -101,7 +110,11 @@ async fn attendee_context(app: &App, headers: &HeaderMap, uri: &Uri, sales_chann
     let in_channel: bool = app
         .db
         .call(move |conn| {
-            Ok(conn.query_row("SELECT EXISTS(SELECT 1 FROM store_context WHERE token = ?1 AND sales_channel_id = ?2)", [token, channel], |r| r.get(0))?)
+            Ok(conn.query_row(
+                "SELECT EXISTS(SELECT 1 FROM store_context WHERE token = ?1 AND sales_channel_id = ?2)",
+                [token, channel],
+                |r| r.get(0),
+            )?)
         })
         .await?;
     if !in_channel {
@@ -111,25 +124,51 @@ async fn attendee_context(app: &App, headers: &HeaderMap, uri: &Uri, sales_chann
 }
 
 /// `GET /api/_proxy/store-api/{salesChannelId}/checkout/cart`
-pub async fn get_cart(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri) -> ApiResult<Response> {
+pub async fn get_cart(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(channel): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> ApiResult<Response> {
     let ctx = attendee_context(&app, &headers, &uri, channel).await?;
     line_item::get_cart(ctx, State(app)).await
 }
 
 /// `POST /api/_proxy/store-api/{salesChannelId}/checkout/cart/line-item`
-pub async fn add(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri, params: RequestParams) -> ApiResult<Response> {
+pub async fn add(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(channel): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+    params: RequestParams,
+) -> ApiResult<Response> {
     let ctx = attendee_context(&app, &headers, &uri, channel).await?;
     line_item::add(ctx, State(app), params).await
 }
 
 /// `PATCH /api/_proxy/store-api/{salesChannelId}/checkout/cart/line-item`
-pub async fn update(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri, params: RequestParams) -> ApiResult<Response> {
+pub async fn update(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(channel): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+    params: RequestParams,
+) -> ApiResult<Response> {
     let ctx = attendee_context(&app, &headers, &uri, channel).await?;
     line_item::update(ctx, State(app), params).await
 }
 
 /// `DELETE /api/_proxy/store-api/{salesChannelId}/checkout/cart/line-item?ids[]=…`
-pub async fn remove(_: AdminUser, State(app): State<App>, Path(channel): Path<String>, headers: HeaderMap, uri: Uri) -> ApiResult<Response> {
+pub async fn remove(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(channel): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> ApiResult<Response> {
     let ctx = attendee_context(&app, &headers, &uri, channel).await?;
     line_item::remove_by_query(ctx, State(app), uri).await
 }

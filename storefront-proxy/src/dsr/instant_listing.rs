@@ -48,7 +48,8 @@ fn page_name(body: &Map<String, Value>) -> ApiResult<Option<String>> {
     match body.get("pageName") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.chars().count() <= 255 => Ok(Some(s.trim().to_owned()).filter(|s| !s.is_empty())),
-        Some(_) => Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", "pageName must be a text of at most 255 characters.").at("/pageName")),
+        Some(_) => Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", "pageName must be a text of at most 255 characters.")
+            .at("/pageName")),
     }
 }
 
@@ -79,7 +80,8 @@ fn slide_index(tx: &Transaction, appointment: &Appointment, page_id: &str, secti
         "SELECT pp.id, pp.cms_page_id FROM presentation_page pp WHERE pp.presentation_id = ?1 AND (pp.appointment_id IS NULL OR pp.appointment_id = ?2)
          ORDER BY pp.position",
     )?;
-    let rows = pages.query_map(params![appointment.presentation_id, appointment.id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let rows =
+        pages.query_map(params![appointment.presentation_id, appointment.id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
     let mut sections = tx.prepare_cached("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position")?;
     let mut index = 0;
     for row in rows {
@@ -101,15 +103,24 @@ async fn publish(app: &App, appointment_id: &str, action: Action) {
 }
 
 /// `POST …/instant-listing`: 201 `{ "index" }`, the new slide's place in the navigation.
-pub async fn create(_: AdminUser, State(app): State<App>, Path(id): Path<String>, RequestParams(body): RequestParams) -> ApiResult<Response> {
-    let product_ids = optional_ids(&body, "productIds")?.filter(|ids| !ids.is_empty()).ok_or_else(|| {
-        ApiError::Violations(vec![crate::error::Violation::blank("/productIds")])
-    })?;
+pub async fn create(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
+    let product_ids = optional_ids(&body, "productIds")?
+        .filter(|ids| !ids.is_empty())
+        .ok_or_else(|| ApiError::Violations(vec![crate::error::Violation::blank("/productIds")]))?;
     let after = match body.get("currentPageGroupId") {
         None | Some(Value::Null) => None,
-        Some(value) => Some(value.as_str().map(str::to_lowercase).filter(|v| is_id(v)).ok_or_else(|| {
-            crate::catalog::invalid_id(&value.to_string(), "/currentPageGroupId")
-        })?),
+        Some(value) => Some(
+            value
+                .as_str()
+                .map(str::to_lowercase)
+                .filter(|v| is_id(v))
+                .ok_or_else(|| crate::catalog::invalid_id(&value.to_string(), "/currentPageGroupId"))?,
+        ),
     };
     let name = page_name(&body)?;
     let (page_id, slide_id) = layout(&body)?;
@@ -168,13 +179,15 @@ pub async fn create(_: AdminUser, State(app): State<App>, Path(id): Path<String>
 
 /// `PATCH …/instant-listing`: `currentPageGroupId` names the listing; `addProductIds`
 /// and `removeProductIds` (or `productIds`, all of them) change its products.
-pub async fn update(_: AdminUser, State(app): State<App>, Path(id): Path<String>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
-    let group = body
-        .get("currentPageGroupId")
-        .and_then(Value::as_str)
-        .map(str::to_lowercase)
-        .filter(|v| is_id(v))
-        .ok_or_else(|| crate::catalog::invalid_id(&body.get("currentPageGroupId").cloned().unwrap_or(Value::Null).to_string(), "/currentPageGroupId"))?;
+pub async fn update(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
+    let group = body.get("currentPageGroupId").and_then(Value::as_str).map(str::to_lowercase).filter(|v| is_id(v)).ok_or_else(|| {
+        crate::catalog::invalid_id(&body.get("currentPageGroupId").cloned().unwrap_or(Value::Null).to_string(), "/currentPageGroupId")
+    })?;
     let all = optional_ids(&body, "productIds")?;
     let add = optional_ids(&body, "addProductIds")?.unwrap_or_default();
     let remove = optional_ids(&body, "removeProductIds")?.unwrap_or_default();
@@ -226,6 +239,11 @@ pub async fn update(_: AdminUser, State(app): State<App>, Path(id): Path<String>
         })
         .await??;
     let group_id = body.get("currentPageGroupId").and_then(Value::as_str).unwrap_or_default().to_lowercase();
-    publish(&app, &appointment_id, Action::UpdateListingProducts { page_id: group_id.clone(), section_id: slide_id, product_ids: picked.clone() }).await;
+    publish(
+        &app,
+        &appointment_id,
+        Action::UpdateListingProducts { page_id: group_id.clone(), section_id: slide_id, product_ids: picked.clone() },
+    )
+    .await;
     Ok(Json(json!({ "id": group_id, "pickedProductIds": picked, "title": title })))
 }

@@ -81,7 +81,12 @@ pub(crate) fn publish_changes(app: &App, attendee: &Attendee, changed: Vec<Colle
 }
 
 /// `POST /store-api/dsr/interaction`
-pub async fn create(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>, body: axum::body::Bytes) -> ApiResult<Response> {
+pub async fn create(
+    _: SalesChannel,
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+    body: axum::body::Bytes,
+) -> ApiResult<Response> {
     let attendee = attendee::of_context(&app, token).await?;
     let body: Value = serde_json::from_slice(&body).map_err(|e| invalid("/", format!("The request body is not valid JSON: {e}")))?;
     let name = body.get("name").cloned().ok_or_else(|| invalid("/name", "The interaction name is required."))?;
@@ -141,7 +146,12 @@ fn alias(alias: &str) -> ApiResult<&'static str> {
 }
 
 /// `POST /store-api/dsr/appointment/collection/{alias}/{productId}` (204)
-pub async fn add(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>, Path((name, product_id)): Path<(String, String)>) -> ApiResult<Response> {
+pub async fn add(
+    _: SalesChannel,
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+    Path((name, product_id)): Path<(String, String)>,
+) -> ApiResult<Response> {
     let attendee = attendee::of_context(&app, token).await?;
     let alias = alias(&name)?;
     if !is_id(&product_id) {
@@ -154,7 +164,12 @@ pub async fn add(_: SalesChannel, ContextToken(token): ContextToken, State(app):
 }
 
 /// `DELETE /store-api/dsr/appointment/collection/{alias}/{productId}` (204)
-pub async fn remove(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>, Path((name, product_id)): Path<(String, String)>) -> ApiResult<Response> {
+pub async fn remove(
+    _: SalesChannel,
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+    Path((name, product_id)): Path<(String, String)>,
+) -> ApiResult<Response> {
     let attendee = attendee::of_context(&app, token).await?;
     let alias = alias(&name)?;
     if !is_id(&product_id) {
@@ -179,7 +194,12 @@ async fn product_ids(app: &App, attendee_id: String, alias: &'static str) -> Api
 }
 
 /// `GET /store-api/dsr/appointment/collection/{alias}`
-pub async fn list(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn list(
+    _: SalesChannel,
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Value>> {
     let attendee = attendee::of_context(&app, token).await?;
     let alias = alias(&name)?;
     let ids = product_ids(&app, attendee.id, alias).await?;
@@ -204,6 +224,11 @@ pub async fn publish_wishlist_change(app: &App, context_token: &str, product_id:
         Ok(_) => return,
         Err(error) => return tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a wishlist"),
     };
-    let event = Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection: Collection::Wishlist, product_id: product_id.to_owned(), added };
+    let event = Event::AttendeeCollectionChanged {
+        attendee_id: attendee.id.clone(),
+        collection: Collection::Wishlist,
+        product_id: product_id.to_owned(),
+        added,
+    };
     app.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
 }

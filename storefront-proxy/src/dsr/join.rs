@@ -31,15 +31,10 @@ struct Joined {
 }
 
 fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiResult<Response> {
-    let exp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(anyhow::Error::from)?.as_secs()
-        + HUB_TOKEN_TTL_SECS;
-    let claims = HubClaims {
-        sub: joined.attendee_id.clone(),
-        apt: joined.appointment.id.clone(),
-        role,
-        name: joined.attendee_name.clone(),
-        exp,
-    };
+    let exp =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(anyhow::Error::from)?.as_secs() + HUB_TOKEN_TTL_SECS;
+    let claims =
+        HubClaims { sub: joined.attendee_id.clone(), apt: joined.appointment.id.clone(), role, name: joined.attendee_name.clone(), exp };
     let hub_token = claims.sign(&app.hub_secret).map_err(anyhow::Error::from)?;
     let hub_url = app.config.public_hub_url().unwrap_or_else(|| {
         let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
@@ -116,20 +111,18 @@ pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<St
             };
             let sales_channel_name = sales_channel_name(&tx, &appointment.sales_channel_id)?;
             tx.commit()?;
-            Ok(Some(Joined {
-                appointment,
-                sales_channel_name,
-                attendee_id,
-                attendee_name: Some(user.display_name),
-                context_token,
-            }))
+            Ok(Some(Joined { appointment, sales_channel_name, attendee_id, attendee_name: Some(user.display_name), context_token }))
         })
         .await?
         .ok_or_else(appointment::not_found)?;
     // The hub shows the appointment's settings; a hub that is down or slow does not
     // stop or delay the guide's getting in (the settings follow with the start).
     let settings = super::lifecycle::settings(&joined.appointment);
-    app.hub.publish_later(&joined.appointment.id, protocol::internal::Audience::Everyone, protocol::frame::Event::AppointmentConfigured { settings });
+    app.hub.publish_later(
+        &joined.appointment.id,
+        protocol::internal::Audience::Everyone,
+        protocol::frame::Event::AppointmentConfigured { settings },
+    );
     respond(&app, &headers, Role::Guide, joined)
 }
 
@@ -262,17 +255,13 @@ fn may_join(conn: &Connection, appointment: &Appointment, context_token: Option<
     }
     if appointment.attendee_restriction_type == "customer" {
         let customer: Option<String> = match context_token {
-            Some(token) => conn
-                .query_row("SELECT customer_id FROM store_context WHERE token = ?1", [token], |r| r.get(0))
-                .optional()?
-                .flatten(),
+            Some(token) => {
+                conn.query_row("SELECT customer_id FROM store_context WHERE token = ?1", [token], |r| r.get(0)).optional()?.flatten()
+            }
             None => None,
         };
         if customer.is_none() {
-            return refused(
-                "DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED",
-                "This appointment is for logged-in customers only.",
-            );
+            return refused("DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED", "This appointment is for logged-in customers only.");
         }
     }
     Ok(Ok(()))

@@ -70,10 +70,10 @@ pub fn run(conn: &Connection, ctx: &ShopContext, criteria: &mut Criteria, room: 
         Vec::new()
     } else {
         let all = Criteria {
-        ids: criteria.ids.clone(),
-        condition: criteria.condition.clone(),
-        order: criteria.order.clone(),
-        term: criteria.term.clone(),
+            ids: criteria.ids.clone(),
+            condition: criteria.condition.clone(),
+            order: criteria.order.clone(),
+            term: criteria.term.clone(),
             page: 1,
             ..Criteria::default()
         };
@@ -118,12 +118,18 @@ pub fn run(conn: &Connection, ctx: &ShopContext, criteria: &mut Criteria, room: 
 
 /// `extensions.interaction` of each product: whether the attendee liked or disliked it.
 fn add_interactions(conn: &Connection, attendee_id: &str, products: &mut [Value]) -> rusqlite::Result<()> {
-    let mut statement = conn.prepare_cached("SELECT alias, product_id FROM attendee_product_collection WHERE attendee_id = ?1 AND alias IN ('liked', 'disliked')")?;
+    let mut statement = conn.prepare_cached(
+        "SELECT alias, product_id FROM attendee_product_collection WHERE attendee_id = ?1 AND alias IN ('liked', 'disliked')",
+    )?;
     let mut liked = HashSet::new();
     let mut disliked = HashSet::new();
     for row in statement.query_map([attendee_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
         let (alias, id) = row?;
-        if alias == "liked" { liked.insert(id) } else { disliked.insert(id) };
+        if alias == "liked" {
+            liked.insert(id)
+        } else {
+            disliked.insert(id)
+        };
     }
     for product in products {
         let id = product["id"].as_str().unwrap_or_default().to_owned();
@@ -139,8 +145,9 @@ fn add_interactions(conn: &Connection, attendee_id: &str, products: &mut [Value]
 fn flag(params: &Map<String, Value>, key: &str) -> Result<bool, ApiError> {
     match params.get(key) {
         None | Some(Value::Null) => Ok(false),
-        Some(value) => criteria::boolean(value)
-            .ok_or_else(|| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", format!("{key} must be a boolean.")).at(&format!("/{key}"))),
+        Some(value) => criteria::boolean(value).ok_or_else(|| {
+            ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", format!("{key} must be a boolean.")).at(&format!("/{key}"))
+        }),
     }
 }
 
@@ -239,7 +246,9 @@ pub fn fill_product_slots(page: &mut Value, product: &Value, configurator: &Valu
             let Some(slots) = block["slots"].as_array_mut() else { continue };
             for slot in slots {
                 let data = match slot["type"].as_str().unwrap_or_default() {
-                    "buy-box" => json!({ "productId": product["id"], "product": product, "configuratorSettings": configurator, "apiAlias": "cms_buy_box" }),
+                    "buy-box" => {
+                        json!({ "productId": product["id"], "product": product, "configuratorSettings": configurator, "apiAlias": "cms_buy_box" })
+                    }
                     "product-name" => json!({ "content": product["translated"]["name"], "apiAlias": "cms_text" }),
                     "product-description-reviews" => {
                         json!({ "productId": product["id"], "product": product, "ratingSuccess": false, "reviews": null, "apiAlias": "cms_product_description_reviews" })
@@ -308,13 +317,16 @@ fn checked_id(id: &str, pointer: &str) -> ApiResult<String> {
 async fn product_page(ctx: ShopContext, app: App, product_id: &str, layout: Option<String>, alias: &str) -> ApiResult<Json<Value>> {
     let detail = product_detail(&ctx, &app, product_id).await?;
     let (product, configurator) = (detail["product"].clone(), detail["configurator"].clone());
-    let layout = match layout {
-        Some(layout) => {
-            let page = cms_page(&ctx, &app, Some(layout.clone())).await?;
-            Some(page.ok_or_else(|| ApiError::not_found("CONTENT__CMS_PAGE_NOT_FOUND", format!("Page with id \"{layout}\" was not found.")))?)
-        }
-        None => cms_page(&ctx, &app, product["cmsPageId"].as_str().map(str::to_owned)).await?,
-    };
+    let layout =
+        match layout {
+            Some(layout) => {
+                let page = cms_page(&ctx, &app, Some(layout.clone())).await?;
+                Some(page.ok_or_else(|| {
+                    ApiError::not_found("CONTENT__CMS_PAGE_NOT_FOUND", format!("Page with id \"{layout}\" was not found."))
+                })?)
+            }
+            None => cms_page(&ctx, &app, product["cmsPageId"].as_str().map(str::to_owned)).await?,
+        };
     let cms_page = layout.map(|mut page| {
         fill_product_slots(&mut page, &product, &configurator);
         page
@@ -325,7 +337,11 @@ async fn product_page(ctx: ShopContext, app: App, product_id: &str, layout: Opti
 }
 
 /// `GET /store-api/dsr/quickview/{productId}/{cmsPageLayoutId}`
-pub async fn quickview(ctx: ShopContext, State(app): State<App>, Path((product_id, layout)): Path<(String, String)>) -> ApiResult<Json<Value>> {
+pub async fn quickview(
+    ctx: ShopContext,
+    State(app): State<App>,
+    Path((product_id, layout)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
     attendee::of_context(&app, ctx.token.clone()).await?;
     let product_id = checked_id(&product_id, "/productId")?;
     let layout = checked_id(&layout, "/cmsPageLayoutId")?;

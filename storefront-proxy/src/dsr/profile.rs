@@ -51,7 +51,12 @@ fn text_field(body: &Map<String, Value>, key: &str, nullable: bool, violations: 
 }
 
 /// `PATCH /store-api/dsr/appointment/attendee`: answers the changed fields.
-pub async fn update(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn update(
+    _: SalesChannel,
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let attendee = attendee::of_context(&app, token).await?;
     let mut violations = Vec::new();
     let name = text_field(&body, "attendeeName", false, &mut violations);
@@ -94,7 +99,12 @@ pub async fn update(_: SalesChannel, ContextToken(token): ContextToken, State(ap
 /// list; attendees who never connected appear with their stored name when they do). The
 /// change is stored already, so a hub that is down only delays the live view.
 async fn publish_changed(app: &App, attendee: &Attendee, name: Option<String>, video_user_id: Option<Option<String>>) {
-    let request = AttendeeProfileRequest { appointment_id: attendee.appointment_id.clone(), attendee_id: attendee.id.clone(), attendee_name: name, video_user_id };
+    let request = AttendeeProfileRequest {
+        appointment_id: attendee.appointment_id.clone(),
+        attendee_id: attendee.id.clone(),
+        attendee_name: name,
+        video_user_id,
+    };
     if let Err(error) = app.hub.update_attendee_profile(&request).await {
         tracing::warn!(%error, "could not publish an attendee change");
     }

@@ -66,7 +66,9 @@ fn collection_field(name: &str) -> Option<Field> {
         "productId" | "product.id" => column("c.product_id", Id),
         "alias" => column("c.alias", Text),
         "createdAt" => column("c.created_at", Date),
-        "attendee.appointmentId" | "attendee.appointment.id" => column("(SELECT appointment_id FROM attendee x WHERE x.id = c.attendee_id)", Id),
+        "attendee.appointmentId" | "attendee.appointment.id" => {
+            column("(SELECT appointment_id FROM attendee x WHERE x.id = c.attendee_id)", Id)
+        }
         _ => None,
     }
 }
@@ -167,7 +169,12 @@ pub async fn attendees(_: AdminUser, State(app): State<App>, RequestParams(param
 }
 
 /// `POST /api/search/dsr-attendee-product-collection` (associations `product`, `attendee`).
-pub async fn collections(_: AdminUser, State(app): State<App>, headers: HeaderMap, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn collections(
+    _: AdminUser,
+    State(app): State<App>,
+    headers: HeaderMap,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let criteria = search::parse(&params, &COLLECTIONS)?;
     let (with_product, with_attendee) = (criteria.wants("product"), criteria.wants("attendee"));
     let ctx = super::cart::shop_context(&app, &headers, None, None).await?;
@@ -203,7 +210,12 @@ pub async fn collections(_: AdminUser, State(app): State<App>, headers: HeaderMa
 
 /// `POST /api/search/product`: the catalogue's product criteria (inactive products
 /// are not listed), answered in the admin API's shape.
-pub async fn products(_: AdminUser, State(app): State<App>, headers: HeaderMap, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn products(
+    _: AdminUser,
+    State(app): State<App>,
+    headers: HeaderMap,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut criteria = crate::catalog::criteria::parse(&params, "product", &query::product_field)?;
     criteria.limit.get_or_insert(search::DEFAULT_LIMIT);
     let load = load_of(&criteria);
@@ -330,19 +342,34 @@ async fn stored(app: &App, id: &str) -> ApiResult<Stored> {
 }
 
 /// `PATCH /api/dsr-attendee-product-collection/{id}`: a new `alias` or `productId` (204).
-pub async fn update_collection(_: AdminUser, State(app): State<App>, Path(id): Path<String>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn update_collection(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let (attendee_id, old_alias, old_product) = stored(&app, &id).await?;
     let alias = match body.get("alias") {
         None | Some(Value::Null) => ALIASES.iter().find(|a| **a == old_alias).copied().unwrap_or("liked"),
         Some(value) => alias_of(value).ok_or_else(|| {
-            ApiError::Violations(vec![Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/alias", "The alias must be liked, disliked or lastSeen.")])
+            ApiError::Violations(vec![Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                "/alias",
+                "The alias must be liked, disliked or lastSeen.",
+            )])
         })?,
     };
     let product_id = match body.get("productId") {
         None | Some(Value::Null) => old_product.clone(),
         Some(value) => match value.as_str().map(str::to_lowercase) {
             Some(p) if is_id(&p) => p,
-            _ => return Err(ApiError::Violations(vec![Violation::new("FRAMEWORK__INVALID_UUID", "/productId", "The value is not a valid id.")])),
+            _ => {
+                return Err(ApiError::Violations(vec![Violation::new(
+                    "FRAMEWORK__INVALID_UUID",
+                    "/productId",
+                    "The value is not a valid id.",
+                )]))
+            }
         },
     };
     let attendee = attendee_of(&app, attendee_id).await?.ok_or_else(super::attendee::not_found)?;
@@ -354,9 +381,9 @@ pub async fn update_collection(_: AdminUser, State(app): State<App>, Path(id): P
             }
             match conn.execute("UPDATE attendee_product_collection SET alias = ?2, product_id = ?3 WHERE id = ?1", params![key, alias, p]) {
                 Ok(_) => Ok(Ok(())),
-                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => {
-                    Ok(Err(ApiError::bad_request("FRAMEWORK__DUPLICATE_ENTRY", "The attendee has this product in this collection already.")))
-                }
+                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => Ok(Err(
+                    ApiError::bad_request("FRAMEWORK__DUPLICATE_ENTRY", "The attendee has this product in this collection already."),
+                )),
                 Err(e) => Err(e.into()),
             }
         })

@@ -87,7 +87,9 @@ impl PresentationPage {
             "apiAlias": "dsr_presentation_cms_page",
         });
         if let Some(fields) = page.as_object_mut() {
-            fields.retain(|key, value| !(value.is_null() && ["productId", "productStreamId", "createdAt", "updatedAt", "title"].contains(&key.as_str())));
+            fields.retain(|key, value| {
+                !(value.is_null() && ["productId", "productStreamId", "createdAt", "updatedAt", "title"].contains(&key.as_str()))
+            });
         }
         page
     }
@@ -131,7 +133,12 @@ fn checked(page_id: &str, section_id: &str) -> ApiResult<(String, String)> {
 }
 
 /// The page and whether the section is one of its slides.
-fn page_with_section(conn: &Connection, appointment_id: &str, page_id: &str, section_id: &str) -> rusqlite::Result<Option<PresentationPage>> {
+fn page_with_section(
+    conn: &Connection,
+    appointment_id: &str,
+    page_id: &str,
+    section_id: &str,
+) -> rusqlite::Result<Option<PresentationPage>> {
     let Some(page) = PresentationPage::find(conn, appointment_id, page_id)? else { return Ok(None) };
     let in_page: bool = conn.query_row(
         "SELECT EXISTS(SELECT 1 FROM cms_section WHERE id = ?1 AND cms_page_id = ?2)",
@@ -142,7 +149,11 @@ fn page_with_section(conn: &Connection, appointment_id: &str, page_id: &str, sec
 }
 
 /// `GET /store-api/dsr/appointment/presentation/{pageId}/slide/{sectionId}`: `PresentationSlideData`.
-pub async fn slide(ctx: ShopContext, State(app): State<App>, Path((page_id, section_id)): Path<(String, String)>) -> ApiResult<Json<Value>> {
+pub async fn slide(
+    ctx: ShopContext,
+    State(app): State<App>,
+    Path((page_id, section_id)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
     let attendee = attendee::of_context(&app, ctx.token.clone()).await?;
     let (page_id, section_id) = checked(&page_id, &section_id)?;
     let (appointment_id, c, sid, pid) = (attendee.appointment_id.clone(), ctx.clone(), section_id.clone(), page_id.clone());
@@ -232,10 +243,12 @@ pub async fn products(
     let mut criteria = listing::room_criteria(&params)?;
     let interaction = match params.get("interaction") {
         None | Some(Value::Null) => false,
-        Some(value) => crate::catalog::criteria::boolean(value)
-            .ok_or_else(|| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", "interaction must be a boolean.").at("/interaction"))?,
+        Some(value) => crate::catalog::criteria::boolean(value).ok_or_else(|| {
+            ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", "interaction must be a boolean.").at("/interaction")
+        })?,
     };
-    let (appointment_id, attendee_id, pid, sid) = (attendee.appointment_id.clone(), attendee.id.clone(), page_id.clone(), section_id.clone());
+    let (appointment_id, attendee_id, pid, sid) =
+        (attendee.appointment_id.clone(), attendee.id.clone(), page_id.clone(), section_id.clone());
     let body = app
         .db
         .call(move |conn| {

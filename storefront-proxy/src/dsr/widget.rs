@@ -51,7 +51,14 @@ fn attendee_filter(query: &Map<String, Value>) -> ApiResult<Option<String>> {
 
 /// Products of a collection of the appointment's attendees, most collected first, as
 /// `WidgetProductListing`; each product names its attendees in `customFields`.
-async fn collection_widget(app: App, headers: HeaderMap, id: String, uri: Uri, alias: &'static str, field: &'static str) -> ApiResult<Json<Value>> {
+async fn collection_widget(
+    app: App,
+    headers: HeaderMap,
+    id: String,
+    uri: Uri,
+    alias: &'static str,
+    field: &'static str,
+) -> ApiResult<Json<Value>> {
     let (appointment, ctx) = appointment_and_context(&app, &headers, id).await?;
     let query = query_of(&uri);
     let attendee = attendee_filter(&query)?;
@@ -96,12 +103,24 @@ async fn collection_widget(app: App, headers: HeaderMap, id: String, uri: Uri, a
 }
 
 /// `GET …/widgets/wishlist` and `…/widgets/wishlist-statistics`: liked products.
-pub async fn wishlist(_: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap, uri: Uri) -> ApiResult<Json<Value>> {
+pub async fn wishlist(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> ApiResult<Json<Value>> {
     collection_widget(app, headers, id, uri, "liked", "wishlistAttendeeIds").await
 }
 
 /// `GET …/widgets/last-seen-statistics`
-pub async fn last_seen(_: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap, uri: Uri) -> ApiResult<Json<Value>> {
+pub async fn last_seen(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> ApiResult<Json<Value>> {
     collection_widget(app, headers, id, uri, "lastSeen", "lastSeenAttendeeIds").await
 }
 
@@ -127,13 +146,21 @@ fn products_of(cart: &Value) -> impl Iterator<Item = &Value> {
 
 fn currency(app: &App) -> impl std::future::Future<Output = anyhow::Result<(String, String)>> + '_ {
     app.db.call(|conn| {
-        Ok(conn.query_row("SELECT id, symbol FROM currency ORDER BY is_system_default DESC, position LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
+        Ok(conn.query_row("SELECT id, symbol FROM currency ORDER BY is_system_default DESC, position LIMIT 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?)
     })
 }
 
 /// `GET …/widgets/cart-statistics`: the attendees' carts as one `Cart`; `sort`
 /// (quantity, price, label) and `order` (asc, desc) order its line items.
-pub async fn cart_statistics(_: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap, uri: Uri) -> ApiResult<Json<Value>> {
+pub async fn cart_statistics(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> ApiResult<Json<Value>> {
     let query = query_of(&uri);
     let sort = query.get("sort").and_then(Value::as_str).unwrap_or("quantity").to_owned();
     if !["quantity", "price", "label"].contains(&sort.as_str()) {
@@ -163,7 +190,8 @@ pub async fn cart_statistics(_: AdminUser, State(app): State<App>, Path(id): Pat
             let price = item["price"]["totalPrice"].as_f64().unwrap_or(0.0);
             entry["quantity"] = json!(entry["quantity"].as_i64().unwrap_or(0) + quantity);
             entry["price"]["quantity"] = entry["quantity"].clone();
-            entry["price"]["totalPrice"] = json!(crate::catalog::price::round(entry["price"]["totalPrice"].as_f64().unwrap_or(0.0) + price));
+            entry["price"]["totalPrice"] =
+                json!(crate::catalog::price::round(entry["price"]["totalPrice"].as_f64().unwrap_or(0.0) + price));
             if let Some(ids) = entry["payload"]["attendeeIds"].as_array_mut() {
                 if !ids.contains(&json!(attendee_id)) {
                     ids.push(json!(attendee_id));
@@ -176,11 +204,17 @@ pub async fn cart_statistics(_: AdminUser, State(app): State<App>, Path(id): Pat
     let mut line_items: Vec<Value> = items.into_values().collect();
     line_items.sort_by(|a, b| {
         let ordering = match sort.as_str() {
-            "price" => a["price"]["totalPrice"].as_f64().partial_cmp(&b["price"]["totalPrice"].as_f64()).unwrap_or(std::cmp::Ordering::Equal),
+            "price" => {
+                a["price"]["totalPrice"].as_f64().partial_cmp(&b["price"]["totalPrice"].as_f64()).unwrap_or(std::cmp::Ordering::Equal)
+            }
             "label" => a["label"].as_str().unwrap_or_default().to_lowercase().cmp(&b["label"].as_str().unwrap_or_default().to_lowercase()),
             _ => a["quantity"].as_i64().cmp(&b["quantity"].as_i64()),
         };
-        if descending { ordering.reverse() } else { ordering }
+        if descending {
+            ordering.reverse()
+        } else {
+            ordering
+        }
     });
     let round = crate::catalog::price::round;
     Ok(Json(json!({

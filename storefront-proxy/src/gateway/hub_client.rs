@@ -121,7 +121,8 @@ impl HubClient {
     /// merges it into the live participant list. Returns the published sequence number,
     /// `None` when the attendee is not live yet or nothing changed.
     pub async fn update_attendee_profile(&self, request: &AttendeeProfileRequest) -> Result<Option<u64>, HubError> {
-        let response = self.http.post(format!("{}/internal/attendee-profile", self.base)).bearer_auth(&self.secret).json(request).send().await?;
+        let response =
+            self.http.post(format!("{}/internal/attendee-profile", self.base)).bearer_auth(&self.secret).json(request).send().await?;
         Ok(Self::check(response).await?.json::<AttendeeProfileResponse>().await?.seq)
     }
 

@@ -16,12 +16,7 @@ use tokio_tungstenite::tungstenite::{self as ts, Error as WsError};
 use crate::app::App;
 use crate::error::ApiError;
 
-pub async fn forward(
-    State(app): State<App>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
-) -> Response {
+pub async fn forward(State(app): State<App>, RawQuery(query): RawQuery, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
     let mut url = app.config.hub_ws_url();
     if let Some(query) = query {
         url = format!("{url}?{query}");
@@ -43,24 +38,16 @@ pub async fn forward(
         }
         Err(error) => {
             tracing::warn!(%error, "the hub is unreachable");
-            return ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__HUB_UNREACHABLE", "The live hub is not reachable.")
-                .into_response();
+            return ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__HUB_UNREACHABLE", "The live hub is not reachable.").into_response();
         }
     };
-    let protocol = response
-        .headers()
-        .get("sec-websocket-protocol")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    let protocol = response.headers().get("sec-websocket-protocol").and_then(|v| v.to_str().ok()).map(str::to_owned);
     let upgrade = match protocol.as_deref() {
         Some(SUBPROTOCOL_MSGPACK) => upgrade.protocols([SUBPROTOCOL_MSGPACK]),
         Some(SUBPROTOCOL_JSON) => upgrade.protocols([SUBPROTOCOL_JSON]),
         _ => upgrade,
     };
-    upgrade
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(4 * 1024)
-        .on_upgrade(move |browser| pump(browser, hub))
+    upgrade.read_buffer_size(4 * 1024).write_buffer_size(4 * 1024).on_upgrade(move |browser| pump(browser, hub))
 }
 
 /// Copies frames both ways until either side closes.
@@ -75,10 +62,7 @@ async fn pump(browser: WebSocket, hub: tokio_tungstenite::WebSocketStream<tokio_
                 Message::Ping(bytes) => ts::Message::Ping(bytes),
                 Message::Pong(bytes) => ts::Message::Pong(bytes),
                 Message::Close(frame) => {
-                    let frame = frame.map(|f| ts::protocol::CloseFrame {
-                        code: CloseCode::from(f.code),
-                        reason: f.reason.as_str().into(),
-                    });
+                    let frame = frame.map(|f| ts::protocol::CloseFrame { code: CloseCode::from(f.code), reason: f.reason.as_str().into() });
                     let _ = hub_tx.send(ts::Message::Close(frame)).await;
                     break;
                 }

@@ -18,8 +18,16 @@ const MAX_BODY: usize = 32 * 1024 * 1024;
 fn hop_by_hop(name: &HeaderName) -> bool {
     matches!(
         name.as_str(),
-        "connection" | "keep-alive" | "proxy-authenticate" | "proxy-authorization" | "te" | "trailer"
-            | "transfer-encoding" | "upgrade" | "host" | "content-length"
+        "connection"
+            | "keep-alive"
+            | "proxy-authenticate"
+            | "proxy-authorization"
+            | "te"
+            | "trailer"
+            | "transfer-encoding"
+            | "upgrade"
+            | "host"
+            | "content-length"
     )
 }
 
@@ -64,13 +72,7 @@ pub async fn forward(State(app): State<App>, request: Request) -> Response {
     };
     let mut headers = HeaderMap::new();
     copy_headers(&parts.headers, &mut headers);
-    let sent = upstream
-        .http
-        .request(parts.method, format!("{}{path_and_query}", upstream.base))
-        .headers(headers)
-        .body(body)
-        .send()
-        .await;
+    let sent = upstream.http.request(parts.method, format!("{}{path_and_query}", upstream.base)).headers(headers).body(body).send().await;
     let answer = match sent {
         Ok(answer) => answer,
         Err(error) => {

@@ -90,7 +90,13 @@ impl Palette {
 
     /// Banner colours: pale objects on a saturated backdrop.
     fn banner(hue: u32) -> Self {
-        Palette { main: hsl(hue, 45, 88), dark: hsl(hue, 35, 68), light: "#ffffff".into(), accent: hsl(hue + 150, 60, 75), background: hsl(hue, 60, 40) }
+        Palette {
+            main: hsl(hue, 45, 88),
+            dark: hsl(hue, 35, 68),
+            light: "#ffffff".into(),
+            accent: hsl(hue + 150, 60, 75),
+            background: hsl(hue, 60, 40),
+        }
     }
 }
 
@@ -108,8 +114,15 @@ impl Motif {
                 COLLAR,
                 r##"<path d="M400 235 V650" stroke="{dark}" stroke-width="6"/><path d="M400 310 v0 M400 390 v0 M400 470 v0 M400 550 v0" stroke="{light}" stroke-width="18" stroke-linecap="round"/><rect x="440" y="300" width="80" height="90" rx="8" fill="none" stroke="{dark}" stroke-width="6"/>"##,
             ],
-            Motif::TShirt => &[SHORT_SLEEVES, r##"<path d="M300 170 Q400 250 500 170 L478 163 Q400 222 322 163 Z" fill="{dark}"/><path d="M240 560 H560" stroke="{dark}" stroke-width="8" opacity=".35"/>"##],
-            Motif::Polo => &[SHORT_SLEEVES, COLLAR, r##"<path d="M400 235 V360" stroke="{dark}" stroke-width="6"/><path d="M400 280 v0 M400 330 v0" stroke="{light}" stroke-width="16" stroke-linecap="round"/>"##],
+            Motif::TShirt => &[
+                SHORT_SLEEVES,
+                r##"<path d="M300 170 Q400 250 500 170 L478 163 Q400 222 322 163 Z" fill="{dark}"/><path d="M240 560 H560" stroke="{dark}" stroke-width="8" opacity=".35"/>"##,
+            ],
+            Motif::Polo => &[
+                SHORT_SLEEVES,
+                COLLAR,
+                r##"<path d="M400 235 V360" stroke="{dark}" stroke-width="6"/><path d="M400 280 v0 M400 330 v0" stroke="{light}" stroke-width="16" stroke-linecap="round"/>"##,
+            ],
             Motif::Jacket => &[
                 LONG_SLEEVES,
                 r##"<path d="M300 170 L300 128 Q400 108 500 128 L500 170 Q400 232 300 170 Z" fill="{dark}"/><path d="M400 202 V650" stroke="{light}" stroke-width="9"/><path d="M275 525 L345 470 M525 525 L455 470" stroke="{dark}" stroke-width="12" stroke-linecap="round"/><path d="M240 600 H560" stroke="{dark}" stroke-width="14"/>"##,
@@ -153,7 +166,9 @@ impl Motif {
             Motif::Knife => &[
                 r##"<g transform="rotate(-25 420 430)"><path d="M110 470 Q300 380 560 380 L560 480 Z" fill="#d5dbe3"/><path d="M110 470 L560 480" stroke="#aab3bd" stroke-width="4"/><rect x="555" y="368" width="26" height="124" rx="6" fill="#9aa3ad"/><rect x="578" y="392" width="200" height="76" rx="30" fill="{main}"/><circle cx="630" cy="430" r="9" fill="{light}"/><circle cx="705" cy="430" r="9" fill="{light}"/></g>"##,
             ],
-            Motif::Pan => &[r##"<rect x="500" y="405" width="260" height="50" rx="25" fill="{dark}"/><circle cx="320" cy="430" r="200" fill="{dark}"/><circle cx="320" cy="430" r="165" fill="{main}"/><path d="M240 360 Q280 320 330 320" stroke="{light}" stroke-width="14" fill="none" stroke-linecap="round"/>"##],
+            Motif::Pan => &[
+                r##"<rect x="500" y="405" width="260" height="50" rx="25" fill="{dark}"/><circle cx="320" cy="430" r="200" fill="{dark}"/><circle cx="320" cy="430" r="165" fill="{main}"/><path d="M240 360 Q280 320 330 320" stroke="{light}" stroke-width="14" fill="none" stroke-linecap="round"/>"##,
+            ],
             Motif::Board => &[
                 r##"<rect x="365" y="120" width="70" height="160" rx="30" fill="{main}"/><circle cx="400" cy="168" r="16" fill="{dark}"/><rect x="240" y="240" width="320" height="420" rx="50" fill="{main}"/><path d="M290 330 Q400 310 510 340 M290 440 Q400 420 510 450 M290 550 Q400 530 510 560" stroke="{dark}" stroke-width="6" fill="none" opacity=".4"/>"##,
             ],
@@ -199,7 +214,9 @@ impl Motif {
             Motif::Keyboard => &[
                 r##"<defs><pattern id="keys" x="135" y="325" width="50" height="50" patternUnits="userSpaceOnUse"><rect x="5" y="5" width="40" height="40" rx="7" fill="{light}"/></pattern></defs><rect x="110" y="300" width="580" height="240" rx="24" fill="{dark}"/><rect x="135" y="325" width="530" height="150" fill="url(#keys)"/><rect x="260" y="480" width="280" height="40" rx="7" fill="{light}"/>"##,
             ],
-            Motif::Mouse => &[r##"<rect x="290" y="200" width="220" height="380" rx="110" fill="{main}"/><path d="M400 200 V340" stroke="{dark}" stroke-width="8"/><rect x="388" y="250" width="24" height="60" rx="12" fill="{dark}"/>"##],
+            Motif::Mouse => &[
+                r##"<rect x="290" y="200" width="220" height="380" rx="110" fill="{main}"/><path d="M400 200 V340" stroke="{dark}" stroke-width="8"/><rect x="388" y="250" width="24" height="60" rx="12" fill="{dark}"/>"##,
+            ],
             Motif::Tent => &[
                 r##"<path d="M400 170 L400 125" stroke="{dark}" stroke-width="10" stroke-linecap="round"/><polygon points="400,170 690,610 110,610" fill="{main}"/><polygon points="400,300 490,610 310,610" fill="{dark}"/><polygon points="400,300 490,610 440,610" fill="{light}"/><rect x="80" y="603" width="640" height="16" rx="8" fill="{dark}"/>"##,
             ],
@@ -260,7 +277,10 @@ pub fn product(motif: Motif, tint: Tint, view: u32) -> String {
     let (backdrop, transform) = if view == 0 {
         (String::new(), "")
     } else {
-        (format!(r##"<circle cx="400" cy="400" r="330" fill="{}"/>"##, hsl(hue, saturation.min(60), 82)), r##" transform="matrix(-1 0 0 1 800 0)""##)
+        (
+            format!(r##"<circle cx="400" cy="400" r="330" fill="{}"/>"##, hsl(hue, saturation.min(60), 82)),
+            r##" transform="matrix(-1 0 0 1 800 0)""##,
+        )
     };
     format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 800 800"><rect width="800" height="800" fill="{}"/>{backdrop}{shadow}<g{transform}>{}</g></svg>"##,
@@ -404,7 +424,11 @@ mod tests {
 
     #[test]
     fn banners_and_teasers_carry_no_words() {
-        for svg in [super::banner(100, &[Motif::Jacket, Motif::Tent, Motif::Cup]), super::teaser(20, &[Motif::Sneaker, Motif::Boot]), super::banner(200, &[])] {
+        for svg in [
+            super::banner(100, &[Motif::Jacket, Motif::Tent, Motif::Cup]),
+            super::teaser(20, &[Motif::Sneaker, Motif::Boot]),
+            super::banner(200, &[]),
+        ] {
             assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
             assert!(!svg.contains("<text"));
             assert!(!svg.contains('{'));

@@ -161,7 +161,12 @@ pub async fn category(
             let page_id = category["cmsPageId"].as_str().map(str::to_owned);
             let page = match page_id {
                 Some(page_id) if category["type"] == json!("page") => {
-                    match cms::page::load(conn, &ctx, &page_id, &cms::page::Resolve { category_id: Some(&category_id), listing: Some(&request) }) {
+                    match cms::page::load(
+                        conn,
+                        &ctx,
+                        &page_id,
+                        &cms::page::Resolve { category_id: Some(&category_id), listing: Some(&request) },
+                    ) {
                         Ok(page) => page.unwrap_or(Value::Null),
                         Err(error) => return Ok(Err(error)),
                     }

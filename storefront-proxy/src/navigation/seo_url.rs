@@ -39,7 +39,12 @@ fn from_row(r: &rusqlite::Row, base_url: &str) -> rusqlite::Result<Value> {
 
 /// The canonical SEO URLs of `route_name` for the entities `foreign_keys` in the
 /// context's sales channel and language.
-pub fn load_for(conn: &Connection, ctx: &ShopContext, route_name: &str, foreign_keys: &[String]) -> rusqlite::Result<HashMap<String, Vec<Value>>> {
+pub fn load_for(
+    conn: &Connection,
+    ctx: &ShopContext,
+    route_name: &str,
+    foreign_keys: &[String],
+) -> rusqlite::Result<HashMap<String, Vec<Value>>> {
     let mut found: HashMap<String, Vec<Value>> = HashMap::new();
     if foreign_keys.is_empty() {
         return Ok(found);
@@ -48,10 +53,10 @@ pub fn load_for(conn: &Connection, ctx: &ShopContext, route_name: &str, foreign_
         "SELECT {COLUMNS} FROM seo_url WHERE foreign_key IN (SELECT value FROM json_each(?1))
          AND language_id = ?2 AND sales_channel_id = ?3 AND route_name = ?4 AND is_deleted = 0"
     ))?;
-    let rows = statement.query_map(
-        rusqlite::params![json_ids(foreign_keys), ctx.language_id(), ctx.sales_channel.id, route_name],
-        |r| from_row(r, &ctx.base_url),
-    )?;
+    let rows = statement
+        .query_map(rusqlite::params![json_ids(foreign_keys), ctx.language_id(), ctx.sales_channel.id, route_name], |r| {
+            from_row(r, &ctx.base_url)
+        })?;
     for row in rows {
         let row = row?;
         let key = row["foreignKey"].as_str().unwrap_or_default().to_owned();

@@ -38,9 +38,10 @@ pub async fn navigation(
     check_id(&active_id, "/activeId")?;
     check_id(&root_id, "/rootId")?;
     let depth = match params.get("depth").filter(|v| !v.is_null()) {
-        Some(value) => criteria::integer(value)
-            .filter(|d| (1..=MAX_DEPTH).contains(d))
-            .ok_or_else(|| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", format!("depth must be a number from 1 to {MAX_DEPTH}.")).at("/depth"))?,
+        Some(value) => criteria::integer(value).filter(|d| (1..=MAX_DEPTH).contains(d)).ok_or_else(|| {
+            ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", format!("depth must be a number from 1 to {MAX_DEPTH}."))
+                .at("/depth")
+        })?,
         None => 2,
     };
     let build_tree = match params.get("buildTree") {
@@ -67,12 +68,7 @@ pub async fn navigation(
             // The active category's branch below the root: its ancestors and itself.
             let active_path: Option<String> =
                 conn.query_row("SELECT path FROM category WHERE id = ?1", [&active], |r| r.get(0)).optional()?;
-            let mut branch: Vec<String> = active_path
-                .unwrap_or_default()
-                .split('|')
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect();
+            let mut branch: Vec<String> = active_path.unwrap_or_default().split('|').filter(|s| !s.is_empty()).map(str::to_owned).collect();
             branch.push(active.clone());
             let mut statement = conn.prepare_cached(
                 "SELECT id FROM category WHERE active = 1 AND visible = 1 AND substr(path, 1, length(?1)) = ?1

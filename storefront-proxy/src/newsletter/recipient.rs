@@ -55,7 +55,13 @@ pub fn name(body: &Map<String, Value>, key: &str, violations: &mut Vec<Violation
 }
 
 /// An optional id field that must name a row of `table`.
-pub fn known_id(conn: &Connection, body: &Map<String, Value>, key: &str, table: &str, violations: &mut Vec<Violation>) -> rusqlite::Result<Option<String>> {
+pub fn known_id(
+    conn: &Connection,
+    body: &Map<String, Value>,
+    key: &str,
+    table: &str,
+    violations: &mut Vec<Violation>,
+) -> rusqlite::Result<Option<String>> {
     let id = match body.get(key) {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::String(id)) if id.is_empty() => return Ok(None),
@@ -96,7 +102,11 @@ pub async fn subscribe(ctx: ShopContext, State(app): State<App>, RequestParams(b
             None
         }
         _ => {
-            violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/option", "The option must be subscribe, direct or unsubscribe."));
+            violations.push(Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                "/option",
+                "The option must be subscribe, direct or unsubscribe.",
+            ));
             None
         }
     };
@@ -157,7 +167,21 @@ pub async fn subscribe(ctx: ShopContext, State(app): State<App>, RequestParams(b
                     last_name = COALESCE(excluded.last_name, last_name), street = COALESCE(excluded.street, street),
                     city = COALESCE(excluded.city, city), zip_code = COALESCE(excluded.zip_code, zip_code),
                     confirmed_at = excluded.confirmed_at, updated_at = excluded.updated_at",
-                params![new_id(), ctx.sales_channel.id, email, status, hash, language_id, salutation_id, first_name, last_name, street, city, zip_code, now],
+                params![
+                    new_id(),
+                    ctx.sales_channel.id,
+                    email,
+                    status,
+                    hash,
+                    language_id,
+                    salutation_id,
+                    first_name,
+                    last_name,
+                    street,
+                    city,
+                    zip_code,
+                    now
+                ],
             )?;
             let lang = Lang::of(&tx, &language_id)?;
             let mail = if status == "direct" {
@@ -202,7 +226,10 @@ pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(bod
             };
             if status == "notSet" {
                 let now = now_rfc3339();
-                tx.execute("UPDATE newsletter_recipient SET status = 'optIn', confirmed_at = ?1, updated_at = ?1 WHERE id = ?2", params![now, id])?;
+                tx.execute(
+                    "UPDATE newsletter_recipient SET status = 'optIn', confirmed_at = ?1, updated_at = ?1 WHERE id = ?2",
+                    params![now, id],
+                )?;
                 let lang = Lang::of(&tx, language_id.as_deref().unwrap_or(ctx.language_id()))?;
                 mail::send(&tx, mail::text::newsletter_welcome(lang, &email))?;
             }
@@ -241,7 +268,11 @@ pub async fn unsubscribe(ctx: ShopContext, State(app): State<App>, RequestParams
 /// `GET|POST /store-api/account/newsletter-recipient`: the logged-in customer's status,
 /// `undefined` when the address never subscribed. The body (criteria) must be JSON but
 /// selects nothing: there is one recipient per address.
-pub async fn status(Registered(user): Registered, State(app): State<App>, RequestParams(_criteria): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn status(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(_criteria): RequestParams,
+) -> ApiResult<Json<Value>> {
     let status: Option<String> = app
         .db
         .call(move |conn| {

@@ -61,11 +61,17 @@ pub fn address_errors(conn: &Connection, token: &str) -> rusqlite::Result<Vec<Ca
         None => None,
     };
     match billing {
-        None => errors.push(error("billing-address-invalid", "", "The billing address is invalid or incomplete. Please check your entries.")),
-        Some(facts) if !facts.country_active => {
-            errors.push(error("billing-address-blocked", &facts.country_iso.unwrap_or_default(), "Billing to the selected address is not possible."))
+        None => {
+            errors.push(error("billing-address-invalid", "", "The billing address is invalid or incomplete. Please check your entries."))
         }
-        Some(facts) if !facts.complete => errors.push(error("billing-address-invalid", "", "The billing address is invalid or incomplete. Please check your entries.")),
+        Some(facts) if !facts.country_active => errors.push(error(
+            "billing-address-blocked",
+            &facts.country_iso.unwrap_or_default(),
+            "Billing to the selected address is not possible.",
+        )),
+        Some(facts) if !facts.complete => {
+            errors.push(error("billing-address-invalid", "", "The billing address is invalid or incomplete. Please check your entries."))
+        }
         Some(_) => {}
     }
     let shipping = match &shipping {
@@ -73,13 +79,17 @@ pub fn address_errors(conn: &Connection, token: &str) -> rusqlite::Result<Vec<Ca
         None => None,
     };
     match shipping {
-        None => errors.push(error("shipping-address-invalid", "", "The shipping address is invalid or incomplete. Please check your entries.")),
+        None => {
+            errors.push(error("shipping-address-invalid", "", "The shipping address is invalid or incomplete. Please check your entries."))
+        }
         Some(facts) if !facts.country_active || !facts.shipping_available => errors.push(error(
             "shipping-address-blocked",
             &facts.country_iso.unwrap_or_default(),
             "Shipping to the selected shipping address is currently not possible.",
         )),
-        Some(facts) if !facts.complete => errors.push(error("shipping-address-invalid", "", "The shipping address is invalid or incomplete. Please check your entries.")),
+        Some(facts) if !facts.complete => {
+            errors.push(error("shipping-address-invalid", "", "The shipping address is invalid or incomplete. Please check your entries."))
+        }
         Some(_) => {}
     }
     Ok(errors)

@@ -77,7 +77,10 @@ impl Layout {
 
     /// A table row: cells (x, text, right-aligned).
     fn row(&mut self, cells: &[(f32, String, bool)], bold: bool) -> &mut Self {
-        self.rows.push((cells.iter().map(|(x, text, right)| Cell { x: *x, text: text.clone(), bold, size: 9.5, right: *right }).collect(), LINE));
+        self.rows.push((
+            cells.iter().map(|(x, text, right)| Cell { x: *x, text: text.clone(), bold, size: 9.5, right: *right }).collect(),
+            LINE,
+        ));
         self
     }
 
@@ -176,7 +179,12 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
     let customer = &order["orderCustomer"];
     layout.text(
         MARGIN,
-        format!("{}: {} ({})", t("Customer", "Kunde"), customer["customerNumber"].as_str().unwrap_or_default(), customer["email"].as_str().unwrap_or_default()),
+        format!(
+            "{}: {} ({})",
+            t("Customer", "Kunde"),
+            customer["customerNumber"].as_str().unwrap_or_default(),
+            customer["email"].as_str().unwrap_or_default()
+        ),
         10.0,
         false,
     );
@@ -237,7 +245,10 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
         layout.row(&[(tax, label, false), (total, value, true)], bold);
     }
     layout.gap(24.0);
-    let payment = order["transactions"].as_array().and_then(|t| t.last()).map(|t| t["paymentMethod"]["translated"]["name"].as_str().unwrap_or_default().to_owned());
+    let payment = order["transactions"]
+        .as_array()
+        .and_then(|t| t.last())
+        .map(|t| t["paymentMethod"]["translated"]["name"].as_str().unwrap_or_default().to_owned());
     if let Some(payment) = payment {
         layout.text(MARGIN, format!("{}: {payment}", t("Payment method", "Zahlungsart")), 10.0, false);
     }
@@ -277,7 +288,12 @@ struct StoredDocument {
 /// `GET|POST /store-api/document/download/{documentId}/{deepLinkCode}`: the PDF, for
 /// the order's customer (logged in), or for a guest order with its `email` and
 /// `zipcode` (query or body).
-pub async fn download(ctx: ShopContext, State(app): State<App>, Path((id, code)): Path<(String, String)>, RequestParams(params): RequestParams) -> ApiResult<Response> {
+pub async fn download(
+    ctx: ShopContext,
+    State(app): State<App>,
+    Path((id, code)): Path<(String, String)>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Response> {
     let id = id.to_lowercase();
     if !is_id(&id) {
         return Err(document_not_found(&id));
@@ -305,7 +321,9 @@ pub async fn download(ctx: ShopContext, State(app): State<App>, Path((id, code))
                     },
                 )
                 .optional()?;
-            let Some(StoredDocument { file_name, content, owner, guest, email, zipcode }) = document else { return Ok(Err(document_not_found(&lookup))) };
+            let Some(StoredDocument { file_name, content, owner, guest, email, zipcode }) = document else {
+                return Ok(Err(document_not_found(&lookup)));
+            };
             let customer = super::load::session_customer(conn, &ctx)?;
             if customer.is_some() && customer == owner {
                 return Ok(Ok((file_name, content)));

@@ -15,7 +15,11 @@ fn file_not_found(id: &str) -> ApiError {
     ApiError::not_found("CHECKOUT__DOWNLOAD_FILE_NOT_FOUND", format!("Line item download file with id \"{id}\" not found."))
 }
 
-pub async fn download(user: LoggedIn, State(app): State<App>, Path((order_id, download_id)): Path<(String, String)>) -> ApiResult<Response> {
+pub async fn download(
+    user: LoggedIn,
+    State(app): State<App>,
+    Path((order_id, download_id)): Path<(String, String)>,
+) -> ApiResult<Response> {
     let (order_id, download_id) = (order_id.to_lowercase(), download_id.to_lowercase());
     if !is_id(&order_id) || !is_id(&download_id) {
         return Err(file_not_found(&download_id));
@@ -41,12 +45,6 @@ pub async fn download(user: LoggedIn, State(app): State<App>, Path((order_id, do
         })
         .await?;
     let (name, extension, mime, content) = file.ok_or_else(|| file_not_found(&download_id))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, mime),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}.{extension}\"")),
-        ],
-        content,
-    )
+    Ok(([(header::CONTENT_TYPE, mime), (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}.{extension}\""))], content)
         .into_response())
 }

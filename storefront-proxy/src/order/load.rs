@@ -166,7 +166,16 @@ fn transactions(conn: &Connection, ctx: &ShopContext, locale: Locale, order_id: 
         "SELECT id, payment_method_id, amount, state, created_at, updated_at FROM order_transaction WHERE order_id = ?1 ORDER BY rowid",
     )?;
     let rows = statement
-        .query_map([order_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, Option<String>>(5)?)))?
+        .query_map([order_id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
+            ))
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     rows.into_iter()
         .map(|(id, method_id, amount, state, created, updated)| {
@@ -307,8 +316,15 @@ pub struct Associations {
 
 impl Associations {
     /// Everything (the answer of placing an order).
-    pub const ALL: Associations =
-        Associations { line_items: true, deliveries: true, primary_delivery: true, transactions: true, primary_transaction: true, documents: true, addresses: true };
+    pub const ALL: Associations = Associations {
+        line_items: true,
+        deliveries: true,
+        primary_delivery: true,
+        transactions: true,
+        primary_transaction: true,
+        documents: true,
+        addresses: true,
+    };
 
     /// The associations criteria ask for (a nested one, `lineItems.downloads`, names its parent).
     pub fn of(criteria: &criteria::Criteria) -> Associations {
@@ -399,12 +415,14 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], with: Associat
         let currency_id = order["currencyId"].as_str().unwrap_or_default().to_owned();
         order["currency"] = load_currencies(conn, &ctx.languages, Some(&currency_id))?.into_iter().next().unwrap_or(Value::Null);
         let salutation_id = order["orderCustomer"]["salutationId"].clone();
-        order["orderCustomer"]["salutation"] = load_salutations(conn, &ctx.languages)?.into_iter().find(|s| s["id"] == salutation_id).unwrap_or(Value::Null);
+        order["orderCustomer"]["salutation"] =
+            load_salutations(conn, &ctx.languages)?.into_iter().find(|s| s["id"] == salutation_id).unwrap_or(Value::Null);
         let addresses = addresses(conn, ctx, id)?;
         order["billingAddress"] = addresses.iter().find(|a| a["id"] == order["billingAddressId"]).cloned().unwrap_or(Value::Null);
         let transactions = transactions(conn, ctx, locale, id)?;
         if with.line_items {
-            let paid = transactions.last().is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid") && order["stateMachineState"]["technicalName"] != "cancelled";
+            let paid = transactions.last().is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid")
+                && order["stateMachineState"]["technicalName"] != "cancelled";
             order["lineItems"] = json!(line_items(conn, id, paid)?);
         }
         if with.deliveries || with.primary_delivery {
@@ -462,7 +480,9 @@ fn order_field(name: &str) -> Option<Field> {
 fn deep_link_filter(params: &Map<String, Value>) -> Option<String> {
     params.get("filter")?.as_array()?.iter().find_map(|f| {
         let field = f["field"].as_str()?;
-        (f["type"] == "equals" && (field == "deepLinkCode" || field == "order.deepLinkCode")).then(|| f["value"].as_str().map(str::to_owned)).flatten()
+        (f["type"] == "equals" && (field == "deepLinkCode" || field == "order.deepLinkCode"))
+            .then(|| f["value"].as_str().map(str::to_owned))
+            .flatten()
     })
 }
 
@@ -600,7 +620,9 @@ pub struct Owned {
 
 pub fn owned(conn: &Connection, customer_id: &str, order_id: &str) -> rusqlite::Result<Option<Owned>> {
     let order: Option<(String, String)> = conn
-        .query_row("SELECT state, language_id FROM shop_order WHERE id = ?1 AND customer_id = ?2", params![order_id, customer_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row("SELECT state, language_id FROM shop_order WHERE id = ?1 AND customer_id = ?2", params![order_id, customer_id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?;
     let Some((state, language_id)) = order else { return Ok(None) };
     let transaction = conn

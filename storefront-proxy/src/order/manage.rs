@@ -22,7 +22,9 @@ pub fn required_id(body: &Map<String, Value>, key: &str) -> Result<String, ApiEr
         None | Some(Value::Null) => Err(ApiError::Violations(vec![Violation::blank(format!("/{key}"))])),
         Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::Violations(vec![Violation::blank(format!("/{key}"))])),
         Some(Value::String(s)) if is_id(&s.trim().to_lowercase()) => Ok(s.trim().to_lowercase()),
-        Some(_) => Err(ApiError::bad_request("FRAMEWORK__INVALID_UUID", format!("The value of {key} is not a valid id.")).at(&format!("/{key}"))),
+        Some(_) => {
+            Err(ApiError::bad_request("FRAMEWORK__INVALID_UUID", format!("The value of {key} is not a valid id.")).at(&format!("/{key}")))
+        }
     }
 }
 
@@ -53,7 +55,11 @@ pub async fn cancel(user: LoggedIn, State(app): State<App>, RequestParams(body):
 }
 
 fn not_changeable(order_id: &str) -> ApiError {
-    ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__PAYMENT_METHOD_UNCHANGEABLE", format!("The order has an active transaction - {order_id}"))
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "CHECKOUT__PAYMENT_METHOD_UNCHANGEABLE",
+        format!("The order has an active transaction - {order_id}"),
+    )
 }
 
 /// `POST /store-api/order/payment` with `orderId` and `paymentMethodId`.
@@ -74,14 +80,20 @@ pub async fn change_payment(user: LoggedIn, State(app): State<App>, RequestParam
                 |r| r.get(0),
             )?;
             if !usable {
-                return Ok(Err(ApiError::not_found("CHECKOUT__UNKNOWN_PAYMENT_METHOD", format!("The payment method {method_id} could not be found."))));
+                return Ok(Err(ApiError::not_found(
+                    "CHECKOUT__UNKNOWN_PAYMENT_METHOD",
+                    format!("The payment method {method_id} could not be found."),
+                )));
             }
             let now = now_rfc3339();
             if state != "cancelled" && state != "failed" {
                 if let Err(error) = Machine::Transaction.check(&state, "cancelled") {
                     return Ok(Err(error));
                 }
-                tx.execute("UPDATE order_transaction SET state = 'cancelled', updated_at = ?2 WHERE id = ?1", params![transaction_id, now])?;
+                tx.execute(
+                    "UPDATE order_transaction SET state = 'cancelled', updated_at = ?2 WHERE id = ?1",
+                    params![transaction_id, now],
+                )?;
             }
             tx.execute(
                 "INSERT INTO order_transaction (id, order_id, payment_method_id, amount, state, created_at)

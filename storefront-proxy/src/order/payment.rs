@@ -154,13 +154,25 @@ fn page(locale: Locale, status: StatusCode, title: &str, body: &str) -> Response
 
 fn gone(locale: Locale) -> Response {
     match locale {
-        Locale::En => page(locale, StatusCode::GONE, "Payment link no longer valid", "<p>This payment link has already been used or is unknown.</p>"),
-        Locale::De => page(locale, StatusCode::GONE, "Zahlungslink nicht mehr gültig", "<p>Dieser Zahlungslink wurde bereits verwendet oder ist unbekannt.</p>"),
+        Locale::En => {
+            page(locale, StatusCode::GONE, "Payment link no longer valid", "<p>This payment link has already been used or is unknown.</p>")
+        }
+        Locale::De => page(
+            locale,
+            StatusCode::GONE,
+            "Zahlungslink nicht mehr gültig",
+            "<p>Dieser Zahlungslink wurde bereits verwendet oder ist unbekannt.</p>",
+        ),
     }
 }
 
 fn unknown() -> Response {
-    page(Locale::En, StatusCode::NOT_FOUND, "Payment link not found", "<p>This payment link is unknown. / Dieser Zahlungslink ist unbekannt.</p>")
+    page(
+        Locale::En,
+        StatusCode::NOT_FOUND,
+        "Payment link not found",
+        "<p>This payment link is unknown. / Dieser Zahlungslink ist unbekannt.</p>",
+    )
 }
 
 /// `GET /payment/pay-online/{token}`: the hosted payment page with "Pay" and "Cancel".
@@ -173,7 +185,12 @@ pub async fn show(State(app): State<App>, Path(token): Path<String>) -> ApiResul
     let amount = format!("{:.2}", visit.amount);
     let (title, text, pay, cancel) = match visit.locale {
         Locale::En => ("Pay online", format!("Order {} — amount due: € {amount}", visit.order_number), "Pay", "Cancel"),
-        Locale::De => ("Online bezahlen", format!("Bestellung {} — zu zahlen: {} €", visit.order_number, amount.replace('.', ",")), "Bezahlen", "Abbrechen"),
+        Locale::De => (
+            "Online bezahlen",
+            format!("Bestellung {} — zu zahlen: {} €", visit.order_number, amount.replace('.', ",")),
+            "Bezahlen",
+            "Abbrechen",
+        ),
     };
     let token = escape(&token);
     let body = format!(
@@ -195,7 +212,14 @@ pub async fn decide(State(app): State<App>, Path(token): Path<String>, form: Res
     let target = match form.as_ref().map(|f| f.action.as_str()) {
         Ok("pay") => "paid",
         Ok("cancel") => "cancelled",
-        _ => return Ok(page(Locale::En, StatusCode::BAD_REQUEST, "Bad request", "<p>Choose Pay or Cancel. / Bitte Bezahlen oder Abbrechen wählen.</p>")),
+        _ => {
+            return Ok(page(
+                Locale::En,
+                StatusCode::BAD_REQUEST,
+                "Bad request",
+                "<p>Choose Pay or Cancel. / Bitte Bezahlen oder Abbrechen wählen.</p>",
+            ))
+        }
     };
     let outcome = app
         .db
@@ -207,7 +231,10 @@ pub async fn decide(State(app): State<App>, Path(token): Path<String>, form: Res
             }
             let now = now_rfc3339();
             tx.execute("UPDATE payment_token SET used_at = ?2 WHERE token = ?1", params![token, now])?;
-            tx.execute("UPDATE order_transaction SET state = ?2, updated_at = ?3 WHERE id = ?1", params![visit.transaction_id, target, now])?;
+            tx.execute(
+                "UPDATE order_transaction SET state = ?2, updated_at = ?3 WHERE id = ?1",
+                params![visit.transaction_id, target, now],
+            )?;
             tx.commit()?;
             tracing::info!(transaction_id = %visit.transaction_id, state = target, "online payment decided");
             Ok(Ok(visit))

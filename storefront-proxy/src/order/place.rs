@@ -33,7 +33,11 @@ fn optional_text(body: &Map<String, Value>, key: &str, max: usize, violations: &
     match body.get(key) {
         None | Some(Value::Null) => None,
         Some(Value::String(text)) if text.chars().count() > max => {
-            violations.push(Violation::new("VIOLATION::TOO_LONG_ERROR", format!("/{key}"), format!("This value is too long. It should have {max} characters or less.")));
+            violations.push(Violation::new(
+                "VIOLATION::TOO_LONG_ERROR",
+                format!("/{key}"),
+                format!("This value is too long. It should have {max} characters or less."),
+            ));
             None
         }
         Some(Value::String(text)) => Some(text.trim().to_owned()).filter(|t| !t.is_empty()),
@@ -70,13 +74,19 @@ fn cart_empty() -> ApiError {
 }
 
 fn cart_invalid(errors: &[Value]) -> ApiError {
-    let keys: Vec<String> = errors.iter().map(|e| format!("{} ({})", e["messageKey"].as_str().unwrap_or_default(), e["message"].as_str().unwrap_or_default())).collect();
+    let keys: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{} ({})", e["messageKey"].as_str().unwrap_or_default(), e["message"].as_str().unwrap_or_default()))
+        .collect();
     ApiError::bad_request("CHECKOUT__CART_INVALID", format!("The cart is invalid, got {} error(s): {}", errors.len(), keys.join("; ")))
 }
 
 /// The next number of the range `name` (`order`, `invoice`).
 pub fn next_number(tx: &Transaction, name: &str) -> rusqlite::Result<String> {
-    let number: i64 = tx.query_row("UPDATE number_range SET next_number = next_number + 1 WHERE name = ?1 RETURNING next_number - 1", [name], |r| r.get(0))?;
+    let number: i64 =
+        tx.query_row("UPDATE number_range SET next_number = next_number + 1 WHERE name = ?1 RETURNING next_number - 1", [name], |r| {
+            r.get(0)
+        })?;
     Ok(number.to_string())
 }
 
@@ -112,11 +122,16 @@ fn take_stock(tx: &Transaction, product_id: &str, quantity: i64) -> rusqlite::Re
 /// Gives back what an order took (on cancel).
 pub fn restore_stock(tx: &Transaction, order_id: &str) -> rusqlite::Result<()> {
     let items: Vec<(String, i64)> = tx
-        .prepare_cached("SELECT product_id, quantity FROM order_line_item WHERE order_id = ?1 AND type = 'product' AND product_id IS NOT NULL")?
+        .prepare_cached(
+            "SELECT product_id, quantity FROM order_line_item WHERE order_id = ?1 AND type = 'product' AND product_id IS NOT NULL",
+        )?
         .query_map([order_id], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
     for (product_id, quantity) in items {
-        tx.execute("UPDATE product SET stock = stock + ?2, available_stock = available_stock + ?2 WHERE id = ?1", params![product_id, quantity])?;
+        tx.execute(
+            "UPDATE product SET stock = stock + ?2, available_stock = available_stock + ?2 WHERE id = ?1",
+            params![product_id, quantity],
+        )?;
         tx.execute(
             "UPDATE product SET stock = stock + ?2, available_stock = available_stock + ?2 WHERE id = (SELECT parent_id FROM product WHERE id = ?1)",
             params![product_id, quantity],

@@ -169,7 +169,8 @@ pub async fn remove(Registered(user): Registered, State(app): State<App>, Path(i
             let Some(wishlist_id) = find(&tx, &user.customer_id, &user.ctx.sales_channel.id)? else {
                 return Ok(Err(wishlist_not_found()));
             };
-            let removed = tx.execute("DELETE FROM customer_wishlist_product WHERE wishlist_id = ?1 AND product_id = ?2", [&wishlist_id, &id])?;
+            let removed =
+                tx.execute("DELETE FROM customer_wishlist_product WHERE wishlist_id = ?1 AND product_id = ?2", [&wishlist_id, &id])?;
             if removed == 0 {
                 return Ok(Err(product_not_on_wishlist(&id)));
             }
@@ -194,7 +195,8 @@ pub async fn merge(Registered(user): Registered, State(app): State<App>, Request
         }
     }
     let token = user.token.clone();
-    let added = app.db
+    let added = app
+        .db
         .call(move |conn| {
             let tx = conn.transaction()?;
             let wishlist_id = find_or_create(&tx, &user.customer_id, &user.ctx.sales_channel.id)?;

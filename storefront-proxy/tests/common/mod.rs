@@ -51,7 +51,13 @@ pub async fn serve(dir: &std::path::Path, hub_port: u16, secret: &str) -> String
 
 impl Shop {
     /// A store API call with the demo access key; `headers` come on top.
-    pub async fn call(&self, method: reqwest::Method, path: &str, headers: &[(&str, &str)], body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<Value>,
+    ) -> (u16, Value, reqwest::header::HeaderMap) {
         let mut request = self.http.request(method, format!("{}/store-api{path}", self.base)).header("sw-access-key", KEY);
         for (name, value) in headers {
             request = request.header(*name, *value);

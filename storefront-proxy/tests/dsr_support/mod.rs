@@ -119,7 +119,11 @@ impl Live {
 
     pub async fn admin_token(&self) -> String {
         let (status, body) = self
-            .post("/api/oauth/token", &As::Nobody, json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}))
+            .post(
+                "/api/oauth/token",
+                &As::Nobody,
+                json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"}),
+            )
             .await;
         assert_eq!(status, 200, "{body}");
         body["access_token"].as_str().unwrap().to_owned()
@@ -151,7 +155,8 @@ impl Live {
 
     /// Joins `path` as a client (with `who`'s session, if any); answers the join response.
     pub async fn join_as_client(&self, path: &str, who: &As, name: &str) -> Value {
-        let (status, body) = self.post(&format!("/store-api/dsr/appointment/{path}/join-as-client"), who, json!({"attendeeName": name})).await;
+        let (status, body) =
+            self.post(&format!("/store-api/dsr/appointment/{path}/join-as-client"), who, json!({"attendeeName": name})).await;
         assert_eq!(status, 200, "{body}");
         body
     }
@@ -159,7 +164,12 @@ impl Live {
     /// The demo customer's session.
     pub async fn customer_login(&self) -> String {
         let (status, body, headers) = self
-            .call(Method::POST, "/store-api/account/login", &As::Nobody, Some(json!({"username": "demo@example.com", "password": "salesroom"})))
+            .call(
+                Method::POST,
+                "/store-api/account/login",
+                &As::Nobody,
+                Some(json!({"username": "demo@example.com", "password": "salesroom"})),
+            )
             .await;
         assert_eq!(status, 200, "{body}");
         headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned()
@@ -167,7 +177,9 @@ impl Live {
 
     /// Ids of `n` active main products of the catalogue.
     pub async fn product_ids(&self, n: usize) -> Vec<String> {
-        let (status, body) = self.post("/store-api/product", &As::Nobody, json!({"limit": n, "filter": [{"type": "equals", "field": "childCount", "value": 0}]})).await;
+        let (status, body) = self
+            .post("/store-api/product", &As::Nobody, json!({"limit": n, "filter": [{"type": "equals", "field": "childCount", "value": 0}]}))
+            .await;
         assert_eq!(status, 200, "{body}");
         body["elements"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_owned()).collect()
     }
@@ -279,8 +291,10 @@ fn check_valid(reference: &Value, api: &str, name: &str, instance: &Value, forma
         "components": { "schemas": reference[api]["schemas"] },
         "$ref": format!("#/components/schemas/{name}"),
     });
-    let validator = jsonschema::options().should_validate_formats(formats).build(&schema).unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
-    let errors: Vec<String> = validator.iter_errors(instance).map(|e| format!("{} at {}: {e}", e.schema_path(), e.instance_path())).take(10).collect();
+    let validator =
+        jsonschema::options().should_validate_formats(formats).build(&schema).unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
+    let errors: Vec<String> =
+        validator.iter_errors(instance).map(|e| format!("{} at {}: {e}", e.schema_path(), e.instance_path())).take(10).collect();
     assert!(errors.is_empty(), "{name} does not validate:\n{}\n", errors.join("\n"));
 }
 

@@ -12,7 +12,8 @@ pub const DEMO_PASSWORD: &str = "salesroom";
 
 /// Logs in; the new context token, or the status and body of the refusal.
 pub async fn login(shop: &Shop, email: &str, password: &str) -> Result<String, (u16, Value)> {
-    let (status, body, headers) = shop.call(Method::POST, "/account/login", &[], Some(json!({"username": email, "password": password}))).await;
+    let (status, body, headers) =
+        shop.call(Method::POST, "/account/login", &[], Some(json!({"username": email, "password": password}))).await;
     if status != 200 {
         return Err((status, body));
     }
