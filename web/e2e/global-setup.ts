@@ -76,6 +76,8 @@ function stop({ child }: Spawned): Promise<void> {
 export interface Servers {
   /** The storefront-proxy's origin: the app, the shop APIs and the hub socket. */
   origin: string;
+  /** The hub's own origin (its `/metrics` and `/healthz`), for tests that count what it publishes. */
+  hubUrl: string;
   /** Stops both servers and removes their data directory. */
   teardown: () => Promise<void>;
 }
@@ -97,12 +99,13 @@ export async function startServers({ webApp = true, env = {} }: { webApp?: boole
   const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-e2e-'));
   const common = { ...env, BIND: '127.0.0.1', DATA_DIR: dataDir, HUB_SECRET: SECRET, HUB_PORT: String(hubPort) };
   const origin = `http://127.0.0.1:${proxyPort}`;
+  const hubUrl = `http://127.0.0.1:${hubPort}`;
   const servers = [
     start('hub', hubBinary, common),
     start('storefront-proxy', proxyBinary, {
       ...common,
       PORT: String(proxyPort),
-      HUB_URL: `http://127.0.0.1:${hubPort}`,
+      HUB_URL: hubUrl,
       SHOP_ENDPOINT: origin,
       SHOP_ACCESS_TOKEN: 'SWSCSALESROOMDEMO000000000',
       WEB_DIST: webDist,
@@ -114,18 +117,19 @@ export async function startServers({ webApp = true, env = {} }: { webApp?: boole
   };
 
   try {
-    await waitUntilHealthy(`http://127.0.0.1:${hubPort}/healthz`, servers);
+    await waitUntilHealthy(`${hubUrl}/healthz`, servers);
     await waitUntilHealthy(`${origin}/healthz`, servers);
   } catch (error) {
     await teardown();
     throw error;
   }
-  return { origin, teardown };
+  return { origin, hubUrl, teardown };
 }
 
-/** Starts the servers every spec shares and sets SALESROOM_BASE_URL; returns the teardown. */
+/** Starts the servers every spec shares and sets SALESROOM_BASE_URL and SALESROOM_HUB_URL; returns the teardown. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const { origin, teardown } = await startServers();
+  const { origin, hubUrl, teardown } = await startServers();
   process.env.SALESROOM_BASE_URL = origin;
+  process.env.SALESROOM_HUB_URL = hubUrl;
   return teardown;
 }
