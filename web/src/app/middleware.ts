@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { redirect, type LoaderFunction, type LoaderFunctionArgs } from 'react-router';
-import { loadAttendeeSession } from '@/features/attendee/stores/attendee-session';
-import { loadAdminSession } from '@/features/guide/stores/admin-session';
+import { loadAttendeeSession } from '@/features/room/attendee/stores/attendee-session';
+import { loadAdminSession } from '@/features/room/guide/stores/admin-session';
 import { localeFromPath, localePrefix } from '@/lib/i18n';
 import {
   pageNotFound,

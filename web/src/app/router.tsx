@@ -54,19 +54,19 @@ export const pageRoutes: PageRoute[] = [
     path: 'guide/:appointmentId/login',
     layout: 'default',
     middleware: ['guide-auth-guard'],
-    load: () => import('@/features/guide/components/guide-login').then((m) => ({ Component: narrow(m.GuideLogin) })),
+    load: () => import('@/features/room/guide/components/guide-login').then((m) => ({ Component: narrow(m.GuideLogin) })),
   },
   { path: 'guide/:appointmentId/not-found', layout: 'default', load: message('errors.notFoundTitle', 'guide.notFound') },
   {
     path: 'guide/:appointmentId',
     layout: 'presentation',
     middleware: ['guide-auth-guard'],
-    load: () => import('@/features/guide/components/guide-room').then((m) => ({ Component: m.GuideRoom })),
+    load: () => import('@/features/room/guide/components/guide-room').then((m) => ({ Component: m.GuideRoom })),
   },
   {
     path: 'presentation/:appointmentId/prejoin',
     layout: 'default',
-    load: () => import('@/features/attendee/components/prejoin').then((m) => ({ Component: narrow(m.Prejoin) })),
+    load: () => import('@/features/room/attendee/components/prejoin').then((m) => ({ Component: narrow(m.Prejoin) })),
   },
   {
     path: 'presentation/:appointmentId/not-found',
@@ -76,26 +76,26 @@ export const pageRoutes: PageRoute[] = [
   {
     path: 'presentation/:appointmentId/denied',
     layout: 'default',
-    load: () => import('@/features/attendee/components/denied').then((m) => ({ Component: narrow(m.Denied) })),
+    load: () => import('@/features/room/attendee/components/denied').then((m) => ({ Component: narrow(m.Denied) })),
   },
   {
     path: 'presentation/:appointmentId/waiting',
     layout: 'default',
     middleware: ['presentation-pre-action'],
     load: () =>
-      import('@/features/attendee/components/waiting-room').then((m) => ({ Component: narrow(m.WaitingRoom) })),
+      import('@/features/room/attendee/components/waiting-room').then((m) => ({ Component: narrow(m.WaitingRoom) })),
   },
   {
     path: 'invitation/:appointmentId',
     layout: 'default',
     middleware: ['presentation-pre-action'],
-    load: () => import('@/features/attendee/components/invitation').then((m) => ({ Component: narrow(m.Invitation) })),
+    load: () => import('@/features/room/attendee/components/invitation').then((m) => ({ Component: narrow(m.Invitation) })),
   },
   {
     path: 'presentation/:appointmentId',
     layout: 'presentation',
     middleware: ['presentation-pre-action'],
-    load: () => import('@/features/attendee/components/attendee-room').then((m) => ({ Component: m.AttendeeRoom })),
+    load: () => import('@/features/room/attendee/components/attendee-room').then((m) => ({ Component: m.AttendeeRoom })),
   },
   { path: 'error', layout: 'default', load: () => import('./routes/error-route') },
   { path: 'search', layout: 'default', pathOnly: true, load: () => import('./routes/search-page') },

@@ -2,7 +2,7 @@ import { Track, type Participant } from 'livekit-client';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { VideoGrant } from '@/lib/realtime/client';
+import type { VideoGrant } from '@/lib/hub';
 import { mediaPreferences } from '@/lib/video/media-preferences';
 import { useVideoRoom } from '@/lib/video/use-video-room';
 

@@ -3,7 +3,7 @@ import type { operations as AdminOperations } from '@shopware/api-client/admin-a
 import type { operations as StoreOperations, Schemas } from '@shopware/api-client/store-api-types';
 import type { RuntimeConfig } from '@/config/runtime';
 import { getCookie } from '@/lib/cookies';
-import type { HubSession } from '@/lib/realtime/client';
+import type { HubSession } from '@/lib/hub';
 
 /** How long a shop call may take (spec section 9). */
 const API_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 import { Room, RoomEvent, Track, type LocalVideoTrack, type Participant } from 'livekit-client';
 import { useEffect, useState } from 'react';
-import type { VideoGrant } from '@/lib/realtime/client';
+import type { VideoGrant } from '@/lib/hub';
 import { applyBackgroundEffect } from './background';
 import { deviceErrorOf, type DeviceError } from './device-errors';
 import type { MediaPreferences } from './media-preferences';

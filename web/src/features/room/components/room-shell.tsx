@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { useLargeScreen } from '@/lib/room/large-screen';
+import { useLargeScreen } from '@/features/room/utils/large-screen';
 import '@/styles/room.css';
 
 interface RoomShellProps {

@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/spinner';
 import { CmsPage } from '@/features/cms/components/cms-page';
-import type { Slide } from '@/lib/api/presentation';
-import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room/room-cms';
-import { slideKeyOf, type SlideCache, type SlideData } from './room/slide-cache';
+import type { Slide } from '@/features/room/api/presentation';
+import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room-cms';
+import { slideKeyOf, type SlideCache, type SlideData } from '../session/slide-cache';
 
 /** A slide's name: an instant listing is named by its page (the guide's name for it), others by their section. */
 export function slideTitle(slide: Slide): string {

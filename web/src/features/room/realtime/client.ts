@@ -13,15 +13,10 @@ import {
   type ServerFrame,
   type Snapshot,
 } from '@/protocol/generated';
+import type { HubSession, VideoGrant } from '@/lib/hub';
 import { applyEvent, applyParticipants, applyVolatile } from './apply-event';
 import { nextCartPermission } from './cart-permission';
 
-/** Where and how this participant may join the video room (the hub's `videoToken` frame). */
-export interface VideoGrant {
-  url: string;
-  token: string;
-  canPublish: boolean;
-}
 
 /** What a participant sees of its room. */
 export interface RoomState {
@@ -51,10 +46,7 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string, protocol: string) => SocketLike;
 
-export interface HubSession {
-  url: string;
-  token: string;
-}
+export type { HubSession, VideoGrant };
 
 export interface RealtimeOptions {
   createSocket?: SocketFactory;

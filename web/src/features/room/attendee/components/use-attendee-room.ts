@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useRuntimeConfig } from '@/config/runtime';
 import { hubSessionOf, type JoinAppointmentResponse } from '@/lib/api/shop';
-import { useSharedRealtimeClient } from '@/lib/realtime/shared-client';
+import { useSharedRealtimeClient } from '@/features/room/realtime/shared-client';
 import { createAttendeeRoomStore } from '../stores/attendee-room';
 import { takeCartGrant } from '../stores/attendee-session';
 import { attendeeScreen } from '../utils/room-screen';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { RealtimeClient } from '@/lib/realtime/client';
+import type { RealtimeClient } from '@/features/room/realtime/client';
 import { modalStore } from '@/lib/ui/modal';
 
 /** Broadcast mode setup: what it does, and the switch. */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { slideKeyOf } from '@/components/room/slide-cache';
-import { slideTitle } from '@/components/slide-view';
-import type { Slide } from '@/lib/api/presentation';
+import { slideKeyOf } from '@/features/room/session/slide-cache';
+import { slideTitle } from '@/features/room/components/slide-view';
+import type { Slide } from '@/features/room/api/presentation';
 import { SlideNotes } from './slide-notes';
 
 const thumbnailOf = (thumbnails: Record<string, string | null>, slide: Slide) =>

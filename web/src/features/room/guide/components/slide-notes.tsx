@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { sanitizeHtml } from '@/features/cms/components/elements/text';
-import type { Slide } from '@/lib/api/presentation';
+import type { Slide } from '@/features/room/api/presentation';
 
 type Note = NonNullable<Slide['notes']>[number];
 
