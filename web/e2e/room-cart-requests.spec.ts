@@ -107,7 +107,6 @@ test('one add to cart in the room is one hub publish and one guide cart fetch', 
   const guideCartFetches = fromGuide.filter(({ method, path }) => method === 'GET' && /\/_proxy\/store-api\/[^/]+\/checkout\/cart$/.test(path));
   const widgetReloads = fromGuide.filter(({ path }) => path.includes('/widgets/'));
   const adaExtra = fromAda.filter(({ method, path }) => !(method === 'POST' && path.endsWith('/checkout/cart/line-item')));
-  console.log(JSON.stringify({ publishes, guideCartFetches: guideCartFetches.length, widgetReloads, adaExtra, fromGuide }, null, 1));
 
   expect(publishes, 'hub publishes').toBe(1);
   expect(guideCartFetches, 'guide cart fetches').toHaveLength(1);

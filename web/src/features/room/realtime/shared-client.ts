@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { RealtimeClient, type HubSession } from './client';
+import type { HubSession } from './client';
 
 /**
  * How long a shared client stays connected after its last screen went: the next screen
@@ -7,7 +6,10 @@ import { RealtimeClient, type HubSession } from './client';
  */
 export const SHARED_CLIENT_GRACE_MS = 2_000;
 
-type Startable = Pick<RealtimeClient, 'start' | 'stop'>;
+interface Startable {
+  start(): void;
+  stop(): void;
+}
 
 interface Entry<C> {
   client: C;
@@ -17,13 +19,14 @@ interface Entry<C> {
 }
 
 /**
- * Realtime clients shared by the screens of one hub session, so that moving between them
- * keeps the socket (the guide would otherwise see the attendee reconnect).
+ * Realtime clients (or room sessions) shared by the screens of one hub session, so that
+ * moving between them keeps the socket (the guide would otherwise see the attendee
+ * reconnect). `H` is what `create` needs: the hub session and whatever else.
  */
-export function createSharedClients<C extends Startable>(create: (hub: HubSession) => C) {
+export function createSharedClients<C extends Startable, H extends HubSession = HubSession>(create: (hub: H) => C) {
   const entries = new Map<string, Entry<C>>();
   const keyOf = (hub: HubSession) => `${hub.url}|${hub.token}`;
-  const entryOf = (hub: HubSession) => {
+  const entryOf = (hub: H) => {
     const key = keyOf(hub);
     let entry = entries.get(key);
     if (!entry) {
@@ -34,9 +37,9 @@ export function createSharedClients<C extends Startable>(create: (hub: HubSessio
   };
   return {
     /** The session's client (not yet connected). */
-    client: (hub: HubSession): C => entryOf(hub).client,
+    client: (hub: H): C => entryOf(hub).client,
     /** A screen uses the client: it connects; the returned release ends that use. */
-    retain(hub: HubSession): () => void {
+    retain(hub: H): () => void {
       const entry = entryOf(hub);
       clearTimeout(entry.timer);
       entry.users += 1;
@@ -54,14 +57,4 @@ export function createSharedClients<C extends Startable>(create: (hub: HubSessio
       };
     },
   };
-}
-
-const attendeeClients = createSharedClients((hub) => new RealtimeClient(hub));
-
-/** The session's realtime client, shared with the session's other screens while any is mounted. */
-export function useSharedRealtimeClient(hub: HubSession): RealtimeClient {
-  const [client] = useState(() => attendeeClients.client(hub));
-  const { url, token } = hub;
-  useEffect(() => attendeeClients.retain({ url, token }), [url, token]);
-  return client;
 }

@@ -4,28 +4,23 @@ import { Link, Navigate, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { LoadingOverlay } from '@/components/loading-overlay';
-import { DynamicProductPage } from '@/features/room/components/dynamic-page';
-import { HighlightedProduct } from '@/features/room/components/highlighted-product';
-import { openProductModal } from '@/features/room/components/product-modal';
-import type { RoomSlideTools } from '@/features/room/components/room-cms';
-import { RoomShell } from '@/features/room/components/room-shell';
-import { createSlideCache } from '@/features/room/session/slide-cache';
-import { Toolbar, ToolbarGroup } from '@/features/room/components/toolbar';
-import { SlideView } from '@/features/room/components/slide-view';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
 import { WishlistToggle } from '@/components/wishlist-toggle';
-import { useRuntimeConfig } from '@/config/runtime';
-import { currentSlideOf, getSlideData, getSlides, neighboursOf, slideNumber, structureReloadOf, type Slide } from '@/features/room/api/presentation';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore } from '@/lib/shop/cart';
 import { localWishlist } from '@/lib/shop/wishlist';
-import { collectionsApi } from '../api/collections';
+import { currentSlideOf, slideNumber } from '../../api/presentation';
+import { DynamicProductPage } from '../../components/dynamic-page';
+import { HighlightedProduct } from '../../components/highlighted-product';
+import { openProductModal } from '../../components/product-modal';
+import type { RoomSlideTools } from '../../components/room-cms';
+import { RoomShell } from '../../components/room-shell';
+import { SlideView } from '../../components/slide-view';
+import { Toolbar, ToolbarGroup } from '../../components/toolbar';
 import { loadAttendeeSession } from '../stores/attendee-session';
-import { createCollectionsStore } from '../stores/collections';
 import { ATTENDEE_SIDEBARS, createSidebarsStore, type AttendeeSidebar } from '../stores/sidebars';
-import { reloadsOf } from '../utils/reloads';
 import { AttendeeSidebarPanel } from './attendee-sidebars';
 import { CartPermissionDialog } from './cart-permission-dialog';
 import { EndScreen } from './end-screen';
@@ -39,56 +34,37 @@ export function AttendeeRoom() {
   const localePath = useLocalePath();
   const [session] = useState(() => loadAttendeeSession(appointmentId));
   if (!session) return <Navigate to={localePath(`/presentation/${appointmentId}/prejoin`)} replace />;
-  return <AttendeeStage key={appointmentId} appointmentId={appointmentId} session={session} />;
+  return <AttendeeStage key={appointmentId} appointmentId={appointmentId} joined={session} />;
 }
 
-function AttendeeStage({ appointmentId, session }: { appointmentId: string; session: JoinAppointmentResponse }) {
-  const config = useRuntimeConfig();
+function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joined: JoinAppointmentResponse }) {
   const { t } = useTranslation();
   const localePath = useLocalePath();
-  const { client, room, connection, screen } = useAttendeeRoom(appointmentId, session);
-  const all = useStore(client.store, (state) => state.snapshot?.stateForAll);
-  const video = useStore(client.store, (state) => state.video);
-  const cartPermission = useStore(client.store, (state) => state.cartPermission);
-  const [slides, setSlides] = useState<Slide[]>([]);
-  const ownId = useStore(client.store, (state) => state.attendeeId);
-  const [collections] = useState(() => createCollectionsStore(collectionsApi(config, session.newContextToken)));
+  const { session, connection, screen } = useAttendeeRoom(appointmentId, joined);
+  const all = useStore(session.client.store, (state) => state.snapshot?.stateForAll);
+  const video = useStore(session.client.store, (state) => state.video);
+  const cartPermission = useStore(session.client.store, (state) => state.cartPermission);
+  const slides = useStore(session.structure, (state) => state.slides);
   const [sidebars] = useState(createSidebarsStore);
   const openSidebar = useStore(sidebars, (state) => state.open);
-  const likeCount = useStore(collections, (state) => state.liked.length);
-  const lastSeenCount = useStore(collections, (state) => state.lastSeen.length);
-  const cartCount = useStore(cartStore, (state) => cartItemCount(state.cart));
-  const wishlistCount = useStore(localWishlist, (state) => state.ids.length);
   const highlighted = all?.currentGuideProductId ?? null;
-  const [slideCache] = useState(() =>
-    createSlideCache(({ pageId, sectionId }) => getSlideData(config, session.newContextToken, pageId, sectionId)),
-  );
-  const [structureVersion, setStructureVersion] = useState(0);
+  const contextToken = joined.newContextToken;
+
+  // The room's data loads while it shows (and again after a reconnect).
+  useEffect(() => session.enterRoom(), [session]);
 
   const tools = useMemo<RoomTools>(() => {
-    const cartChanged = () => {
-      const attendeeId = client.store.getState().attendeeId;
-      client.sendAction({ key: 'loadCart', payload: { attendeeId } }).catch((error: unknown) => console.warn('could not tell the guide about the cart', error));
-    };
-    const addToCart = async (productId: string, quantity: number) => {
-      await cartStore.getState().addProduct(productId, quantity);
-      const errors = cartStore.getState().consumeErrors();
-      cartChanged();
-      const refused = errors.find((error) => error.level >= 20);
-      if (refused) throw new Error(refused.message || refused.key);
-    };
     const value: RoomTools = {
-      contextToken: session.newContextToken,
-      collections,
+      contextToken,
+      session,
+      collections: session.collections,
       sidebars,
-      cartChanged,
-      addToCart,
       openProduct(productId, name) {
-        void collections.getState().viewed(productId);
+        session.viewed(productId);
         openProductModal(name, {
           productId,
-          contextToken: session.newContextToken,
-          onAddToCart: addToCart,
+          contextToken,
+          onAddToCart: (id, quantity) => session.addToCart(id, quantity),
           actions: (product) => (
             <>
               <LikeToggle tools={value} productId={product.id} name={product.name} large />
@@ -99,59 +75,17 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
       },
     };
     return value;
-  }, [client, collections, sidebars, session.newContextToken]);
+  }, [session, sidebars, contextToken]);
 
   const slideTools = useMemo<RoomSlideTools>(
     () => ({
-      contextToken: session.newContextToken,
+      contextToken,
       onOpen: (productId, name) => tools.openProduct(productId, name),
       actions: (product) => <LikeToggle tools={tools} productId={product.id} name={product.name} />,
     }),
-    [tools, session.newContextToken],
+    [tools, contextToken],
   );
 
-  // Loaded at the start and again after a reconnect, which may have skipped events.
-  const reconnected = connection === 'reconnected';
-  useEffect(() => {
-    void collections.getState().load();
-    cartStore.getState().refresh().catch(() => undefined);
-  }, [collections, reconnected]);
-
-  // Collection changes and the guide's reload hints (its cart edits) reach this room by the hub.
-  useEffect(
-    () =>
-      client.onEvent((event) => {
-        collections.getState().applyEvent(event, client.store.getState().attendeeId);
-        const reloads = reloadsOf(event, client.store.getState().attendeeId);
-        if (reloads.cart) cartStore.getState().refresh().catch(() => undefined);
-        if (reloads.collections) void collections.getState().load();
-        // A new or changed instant listing: the structure (and that page's slides) again.
-        const structure = structureReloadOf(event);
-        if (structure) {
-          if (structure.pageId) slideCache.forget(structure.pageId);
-          setStructureVersion((version) => version + 1);
-        }
-      }),
-    [client, collections, slideCache],
-  );
-
-  // What the guide shows counts as seen.
-  useEffect(() => {
-    if (highlighted && ownId) void collections.getState().viewed(highlighted);
-  }, [highlighted, ownId, collections]);
-
-  useEffect(() => {
-    let cancelled = false;
-    // Without the structure the slide number still shows; only its name is missing.
-    getSlides(config, session.newContextToken)
-      .then((loaded) => !cancelled && setSlides(loaded))
-      .catch((error: unknown) => console.warn('could not load the presentation structure', error));
-    return () => {
-      cancelled = true;
-    };
-  }, [config, session, structureVersion, reconnected]);
-
-  // The slides around the current one load ahead, so the next switch shows at once.
   const alias = all?.currentSlideAlias ?? 0;
   const pageId = all?.currentPageId ?? null;
   const sectionId = all?.currentSectionId ?? null;
@@ -159,15 +93,9 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
     () => currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
     [slides, alias, pageId, sectionId],
   );
-  useEffect(() => {
-    if (!current) return;
-    for (const slide of neighboursOf(slides, current.index)) {
-      slideCache.load({ pageId: slide.groupId, sectionId: slide.sectionId }).catch(() => undefined);
-    }
-  }, [current, slides, slideCache]);
 
   if (screen === 'waiting') return <Navigate to={localePath(`/presentation/${appointmentId}/waiting`)} replace />;
-  if (screen === 'ended') return <EndScreen appointmentName={session.appointmentName} />;
+  if (screen === 'ended') return <EndScreen appointmentName={joined.appointmentName} />;
   if (screen === 'loading' || !all) {
     return (
       <>
@@ -187,15 +115,7 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="client" label={t('cockpit.groups.client')}>
-        {ATTENDEE_SIDEBARS.map((name) => (
-          <SidebarButton
-            key={name}
-            name={name}
-            count={{ likes: likeCount, lastSeen: lastSeenCount, cart: cartCount, wishlist: wishlistCount }[name]}
-            open={openSidebar === name}
-            onToggle={() => sidebars.getState().toggle(name)}
-          />
-        ))}
+        <SidebarButtons tools={tools} />
       </ToolbarGroup>
       <ToolbarGroup name="leave" label={t('cockpit.groups.leave')}>
         <Link className="button button--danger" to={localePath('/') || '/'}>
@@ -209,7 +129,7 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
     <RoomShell
       header={
         <header className="stage__header">
-          <h1>{session.appointmentName}</h1>
+          <h1>{joined.appointmentName}</h1>
           <p className="room__mode">{t('room.viewModeLabel', { mode: t(`room.viewModes.${viewMode}`) })}</p>
           <ConnectionStatus state={connection} />
         </header>
@@ -221,7 +141,7 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         {all.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={all.mutedAll} layout={viewMode === 'videoGrid' ? 'grid' : 'speaker'} />
         {viewMode !== 'onlyYou' && (
-          <SlideView position={t('slides.position', { number })} slide={current} cache={slideCache} tools={slideTools} />
+          <SlideView position={t('slides.position', { number })} slide={current} cache={session.slideCache} tools={slideTools} />
         )}
         {/* Only the guide, and no video to show them: say so instead of an empty stage. */}
         {viewMode === 'onlyYou' && !video && (
@@ -254,16 +174,29 @@ function AttendeeStage({ appointmentId, session }: { appointmentId: string; sess
         {highlighted && (
           <HighlightedProduct
             productId={highlighted}
-            contextToken={session.newContextToken}
+            contextToken={contextToken}
             onOpen={(name) => tools.openProduct(highlighted, name)}
             actions={(name) => <LikeToggle tools={tools} productId={highlighted} name={name} large />}
           />
         )}
         {cartPermission === 'granted' && <p className="video-note">{t('room.cartGranted')}</p>}
       </div>
-      {cartPermission === 'requested' && <CartPermissionDialog room={room} />}
+      {cartPermission === 'requested' && <CartPermissionDialog room={session.answers} />}
     </RoomShell>
   );
+}
+
+/** The toolbar buttons of the sidebars, with their counts. */
+function SidebarButtons({ tools }: { tools: RoomTools }) {
+  const openSidebar = useStore(tools.sidebars, (state) => state.open);
+  const likeCount = useStore(tools.collections, (state) => state.liked.length);
+  const lastSeenCount = useStore(tools.collections, (state) => state.lastSeen.length);
+  const cartCount = useStore(cartStore, (state) => cartItemCount(state.cart));
+  const wishlistCount = useStore(localWishlist, (state) => state.ids.length);
+  const counts: Record<AttendeeSidebar, number> = { likes: likeCount, lastSeen: lastSeenCount, cart: cartCount, wishlist: wishlistCount };
+  return ATTENDEE_SIDEBARS.map((name) => (
+    <SidebarButton key={name} name={name} count={counts[name]} open={openSidebar === name} onToggle={() => tools.sidebars.getState().toggle(name)} />
+  ));
 }
 
 /** A toolbar button that opens or closes one sidebar, with its count. */

@@ -109,7 +109,6 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
     setFailed(false);
     try {
       await work();
-      tools.cartChanged();
     } catch {
       setFailed(true);
     } finally {
@@ -135,7 +134,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
               type="button"
               aria-label={t('cart.decrease', { name })}
               disabled={busy || quantity - step < min}
-              onClick={() => act(() => cartStore.getState().changeQuantity(item.id, quantity - step))}
+              onClick={() => act(() => tools.session.changeCartLine(item.id, quantity - step))}
             >
               −
             </button>
@@ -144,7 +143,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
               type="button"
               aria-label={t('cart.increase', { name })}
               disabled={busy || quantity + step > max}
-              onClick={() => act(() => cartStore.getState().changeQuantity(item.id, quantity + step))}
+              onClick={() => act(() => tools.session.changeCartLine(item.id, quantity + step))}
             >
               +
             </button>
@@ -164,7 +163,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
             className="icon-button"
             aria-label={t('cart.remove', { name })}
             disabled={busy}
-            onClick={() => act(() => cartStore.getState().remove(item.id))}
+            onClick={() => act(() => tools.session.removeCartLine(item.id))}
           >
             ×
           </button>

@@ -1,6 +1,6 @@
 import type { Event } from '@/protocol/generated';
+import { isCartAction } from '../../realtime/cart-actions';
 
-const CART_ACTIONS = new Set(['loadCart', 'addToCart', 'removeFromCart', 'updateProductQuantity']);
 const COLLECTION_ACTIONS = new Set(['loadLikeList', 'removeFromLikeList', 'loadLastSeen']);
 
 /**
@@ -12,5 +12,5 @@ export function reloadsOf(event: Event, ownAttendeeId: string | null): { cart: b
   if (event.kind !== 'reload' || !('attendeeId' in event.action.payload)) return { cart: false, collections: false };
   const target = event.action.payload.attendeeId;
   if (target !== null && target !== ownAttendeeId) return { cart: false, collections: false };
-  return { cart: CART_ACTIONS.has(event.action.key), collections: COLLECTION_ACTIONS.has(event.action.key) };
+  return { cart: isCartAction(event.action.key), collections: COLLECTION_ACTIONS.has(event.action.key) };
 }

@@ -1,20 +1,20 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { RealtimeClient } from '@/features/room/realtime/client';
 import { modalStore } from '@/lib/ui/modal';
+import type { GuideSession } from '../../session/room-session';
 
 /** Broadcast mode setup: what it does, and the switch. */
-function BroadcastSetup({ client }: { client: RealtimeClient }) {
+function BroadcastSetup({ session }: { session: GuideSession }) {
   const { t } = useTranslation();
-  const active = useStore(client.store, (state) => state.snapshot?.stateForAll.broadcastMode ?? false);
+  const active = useStore(session.client.store, (state) => state.snapshot?.stateForAll.broadcastMode ?? false);
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   async function toggle() {
     setBusy(true);
     setFailed(false);
     try {
-      await client.sendInteraction({ name: 'broadcastMode.toggled', payload: { active: !active } });
+      await session.setBroadcast(!active);
       modalStore.getState().close();
     } catch {
       setFailed(true);
@@ -39,6 +39,6 @@ function BroadcastSetup({ client }: { client: RealtimeClient }) {
   );
 }
 
-export function openBroadcastSetup(title: string, client: RealtimeClient): void {
-  modalStore.getState().open(<BroadcastSetup client={client} />, { title, size: 'small' });
+export function openBroadcastSetup(title: string, session: GuideSession): void {
+  modalStore.getState().open(<BroadcastSetup session={session} />, { title, size: 'small' });
 }

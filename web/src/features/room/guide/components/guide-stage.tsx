@@ -1,114 +1,59 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { ConnectionStatus } from '@/components/connection-status';
-import { openConfirm } from '@/features/room/components/confirm';
-import { DynamicProductPage } from '@/features/room/components/dynamic-page';
-import { HighlightedProduct } from '@/features/room/components/highlighted-product';
-import { openProductModal } from '@/features/room/components/product-modal';
-import type { RoomSlideTools } from '@/features/room/components/room-cms';
-import { RoomShell } from '@/features/room/components/room-shell';
-import { createSlideCache, firstImageOf, slideKeyOf } from '@/features/room/session/slide-cache';
-import { Toolbar, ToolbarGroup } from '@/features/room/components/toolbar';
-import { SlideView } from '@/features/room/components/slide-view';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
-import { useRuntimeConfig } from '@/config/runtime';
-import { currentSlideOf, getSlideData, getSlides, slideAt, slideNumber, structureReloadOf, type Slide } from '@/features/room/api/presentation';
-import type { AdminSession } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
-import { isLargeScreen } from '@/features/room/utils/large-screen';
-import type { HubSession } from '@/features/room/realtime/client';
-import { useRealtimeClient } from '@/features/room/realtime/use-realtime-client';
-import { createInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi, type ListingLayout } from '../api/room-admin';
-import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes } from '../api/attendees';
-import { endAppointment, startAppointment } from '../api/lifecycle';
-import { loadAdminSession } from '../stores/admin-session';
+import { currentSlideOf, slideAt, slideNumber, type Slide } from '../../api/presentation';
+import { openConfirm } from '../../components/confirm';
+import { DynamicProductPage } from '../../components/dynamic-page';
+import { HighlightedProduct } from '../../components/highlighted-product';
+import { openProductModal } from '../../components/product-modal';
+import type { RoomSlideTools } from '../../components/room-cms';
+import { RoomShell } from '../../components/room-shell';
+import { SlideView } from '../../components/slide-view';
+import { Toolbar, ToolbarGroup } from '../../components/toolbar';
+import { listingLayoutOf } from '../../session/room-session';
+import { useGuideSession, type GuideRoomProps } from '../../session/use-room-session';
+import { isLargeScreen } from '../../utils/large-screen';
 import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
-import { cartToReload, createInsightsStore, type InsightsState } from '../stores/insights';
-import { createInstantListingStore } from '../stores/instant-listing';
-import { createWidgetsStore } from '../stores/widgets';
-import { InstantListingEditor } from './instant-listing-editor';
-import { WidgetsPanel } from './widgets-panel';
+import type { InsightsState } from '../stores/insights';
 import { openBroadcastSetup } from './broadcast-setup';
+import { InstantListingEditor } from './instant-listing-editor';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { openProductHighlighter } from './product-highlighter';
 import { SlideNavigator } from './slide-navigator';
+import { WidgetsPanel } from './widgets-panel';
 
-interface GuideStageProps {
-  appointmentId: string;
+interface GuideStageProps extends GuideRoomProps {
   appointmentName: string;
-  slides: Slide[];
-  hub: HubSession;
-  session: AdminSession;
-  contextToken: string;
-  salesChannelId: string;
 }
 
 const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 
 /** The guide's cockpit: lifecycle, slides and notes, view controls, participants, media, highlights. */
-export function GuideStage({
-  appointmentId,
-  appointmentName,
-  slides: initialSlides,
-  hub,
-  session,
-  contextToken,
-  salesChannelId,
-}: GuideStageProps) {
+export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const { t } = useTranslation();
-  const config = useRuntimeConfig();
   const navigate = useNavigate();
   const localePath = useLocalePath();
-  const client = useRealtimeClient(hub);
+  const session = useGuideSession(room);
+  const { client, insights, widgets, listing } = session;
   const [cockpit] = useState(() => createCockpitStore(isLargeScreen(window.innerWidth)));
   const connection = useStore(client.store, (state) => state.connection);
   const all = useStore(client.store, (state) => state.snapshot?.stateForAll);
   const video = useStore(client.store, (state) => state.video);
-  const { leftSidebar, rightSidebar, failed } = useStore(cockpit);
-  const [switching, setSwitching] = useState(false);
-  const [slides, setSlides] = useState(initialSlides);
-  const [structureVersion, setStructureVersion] = useState(0);
-  const [slideCache] = useState(() => createSlideCache(({ pageId, sectionId }) => getSlideData(config, contextToken, pageId, sectionId)));
-  const [thumbnails, setThumbnails] = useState<Record<string, string | null>>({});
-  const [showWidgets, setShowWidgets] = useState(false);
-  const [goToSlide, setGoToSlide] = useState<number | null>(null);
-  const [widgets] = useState(() => createWidgetsStore(widgetsApi(config, () => loadAdminSession() ?? session, appointmentId)));
   const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
-  const listingLayout = useMemo<ListingLayout | null>(() => {
-    const template = slides.find((slide) => slide.isInstantListing);
-    return template ? { pageId: template.cmsPageId, slideId: template.sectionId } : null;
-  }, [slides]);
-  const [listing] = useState(() =>
-    createInstantListingStore({
-      async create(draft) {
-        if (!layoutRef.current) throw new Error('no listing layout');
-        const index = await createInstantListing(config, loadAdminSession() ?? session, appointmentId, {
-          productIds: draft.products.map((product) => product.id),
-          pageName: draft.name.trim() || null,
-          currentPageGroupId: currentRef.current?.groupId ?? null,
-          layout: layoutRef.current,
-        });
-        // The new slide is shown once the structure has it.
-        if (index) setGoToSlide(index);
-        setStructureVersion((version) => version + 1);
-      },
-      async update(draft) {
-        if (!layoutRef.current) throw new Error('no listing layout');
-        await updateInstantListing(config, loadAdminSession() ?? session, appointmentId, {
-          groupId: draft.groupId,
-          productIds: draft.products.map((product) => product.id),
-          pageName: draft.name.trim() || null,
-          layout: layoutRef.current,
-        });
-      },
-    }),
-  );
+  const { leftSidebar, rightSidebar, failed } = useStore(cockpit);
+  const { slides, thumbnails } = useStore(session.structure);
+  const [switching, setSwitching] = useState(false);
+  const [showWidgets, setShowWidgets] = useState(false);
+  const listingLayout = useMemo(() => listingLayoutOf(slides), [slides]);
   const listingDraft = useStore(listing, (state) => state.draft);
-  const search = useMemo(() => (term: string) => searchProducts(config, loadAdminSession() ?? session, term), [config, session]);
+  const search = useCallback((term: string) => session.searchProducts(term), [session]);
+  const contextToken = room.contextToken;
   const slideTools = useMemo<RoomSlideTools>(
     () => ({
       contextToken,
@@ -116,84 +61,6 @@ export function GuideStage({
     }),
     [contextToken],
   );
-  const [insights] = useState(() =>
-    createInsightsStore({
-      cart: (attendeeId) => loadAttendeeCart(config, loadAdminSession() ?? session, { salesChannelId, attendeeId }),
-      async changeLine(attendeeId, lineItemId, quantity) {
-        const cart = await changeAttendeeCart(config, loadAdminSession() ?? session, { salesChannelId, attendeeId }, lineItemId, quantity);
-        // The attendee's room reloads its cart on this hint.
-        client.sendAction({ key: 'loadCart', payload: { attendeeId } }).catch((error: unknown) => console.warn(error));
-        return cart;
-      },
-      likes: (attendeeIds) => loadAttendeeLikes(config, loadAdminSession() ?? session, attendeeIds),
-      collections: (attendeeId) => loadAttendeeCollections(config, loadAdminSession() ?? session, attendeeId),
-    }),
-  );
-
-  // Likes and cart hints come as events; a new grant or a cart hint reloads that cart.
-  useEffect(
-    () =>
-      client.onEvent((event) => {
-        insights.getState().applyEvent(event);
-        widgets.getState().applyEvent(event);
-        if (event.kind === 'cartPermissionChanged' && event.permission !== 'granted') insights.getState().forgetCart(event.attendeeId);
-        if (event.kind === 'cartPermissionChanged' && event.permission === 'granted') void insights.getState().loadCollections(event.attendeeId);
-        const reload = cartToReload(event, client.store.getState().snapshot?.stateForGuides);
-        if (reload) void insights.getState().loadCart(reload);
-        const structure = structureReloadOf(event);
-        if (structure) {
-          if (structure.pageId) slideCache.forget(structure.pageId);
-          setStructureVersion((version) => version + 1);
-        }
-      }),
-    [client, insights, slideCache, widgets],
-  );
-
-  // The structure again after an instant listing changed it.
-  useEffect(() => {
-    if (structureVersion === 0) return;
-    let cancelled = false;
-    getSlides(config, contextToken)
-      .then((loaded) => !cancelled && setSlides(loaded))
-      .catch((error: unknown) => console.warn('could not reload the presentation structure', error));
-    return () => {
-      cancelled = true;
-    };
-  }, [config, contextToken, structureVersion]);
-
-  // Every slide loads in the background, one after the other: the thumbnails, and switches show at once.
-  useEffect(() => {
-    let cancelled = false;
-    void (async () => {
-      for (const slide of slides) {
-        if (cancelled) return;
-        const key = { pageId: slide.groupId, sectionId: slide.sectionId };
-        try {
-          const data = await slideCache.load(key);
-          if (!cancelled) setThumbnails((known) => ({ ...known, [slideKeyOf(key)]: firstImageOf(data) ?? null }));
-        } catch {
-          // The slide shows its own error when it is switched to.
-        }
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [slides, slideCache]);
-
-  // After each (re)connect: the likes so far and the carts the guide may see.
-  const welcomed = connection === 'connected' || connection === 'reconnected';
-  useEffect(() => {
-    if (!welcomed) return;
-    const guides = client.store.getState().snapshot?.stateForGuides;
-    const attendees = guides ? [...Object.values(guides.clients), ...Object.values(guides.inactiveClients)] : [];
-    void insights.getState().loadLikes(attendees.flatMap((attendee) => (attendee ? [attendee.attendeeId] : [])));
-    for (const attendee of attendees) {
-      if (attendee?.cartPermission !== 'granted') continue;
-      void insights.getState().loadCart(attendee.attendeeId);
-      void insights.getState().loadCollections(attendee.attendeeId);
-    }
-  }, [welcomed, client, insights]);
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
   const alias = all?.currentSlideAlias ?? 0;
@@ -203,19 +70,6 @@ export function GuideStage({
     () => currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
     [slides, alias, pageId, sectionId],
   );
-  const layoutRef = useRef(listingLayout);
-  layoutRef.current = listingLayout;
-  const currentRef = useRef(current);
-  currentRef.current = current;
-
-  // After publishing a new listing: to its slide, once the structure has it.
-  useEffect(() => {
-    if (goToSlide === null) return;
-    const target = slideAt(slides, goToSlide);
-    if (!target || !target.isInstantListing) return;
-    setGoToSlide(null);
-    void switchToRef.current?.(target);
-  }, [goToSlide, slides]);
 
   const previous = slideAt(slides, number - 1);
   const next = slideAt(slides, number + 1);
@@ -237,16 +91,9 @@ export function GuideStage({
     }
   }
 
-  const switchToRef = useRef<((slide: Slide) => Promise<void>) | null>(null);
-  switchToRef.current = switchTo;
   async function switchTo(slide: Slide) {
     setSwitching(true);
-    await act(() =>
-      client.sendAction({
-        key: 'switchSlide',
-        payload: { pageId: slide.groupId, sectionId: slide.sectionId, slideAlias: slide.index },
-      }),
-    );
+    await act(() => session.switchSlide(slide));
     setSwitching(false);
   }
 
@@ -257,7 +104,7 @@ export function GuideStage({
       confirmLabel: t('cockpit.startConfirm'),
       cancelLabel: t('cockpit.cancel'),
       failedText: t('cockpit.actionFailed'),
-      onConfirm: () => startAppointment(config, session, appointmentId),
+      onConfirm: () => session.startAppointment(),
     });
   const confirmEnd = () =>
     openConfirm({
@@ -267,7 +114,7 @@ export function GuideStage({
       cancelLabel: t('cockpit.cancel'),
       failedText: t('cockpit.actionFailed'),
       danger: true,
-      onConfirm: () => endAppointment(config, session, appointmentId),
+      onConfirm: () => session.endAppointment(),
     });
   const confirmLock = () =>
     openConfirm({
@@ -276,7 +123,7 @@ export function GuideStage({
       confirmLabel: t('cockpit.lockConfirm'),
       cancelLabel: t('cockpit.cancel'),
       failedText: t('cockpit.actionFailed'),
-      onConfirm: () => client.sendAction({ key: 'setLocked', payload: { locked: true } }),
+      onConfirm: () => session.setLocked(true),
     });
   const confirmMuteAll = () =>
     openConfirm({
@@ -285,7 +132,7 @@ export function GuideStage({
       confirmLabel: t('cockpit.muteAllConfirm'),
       cancelLabel: t('cockpit.cancel'),
       failedText: t('cockpit.actionFailed'),
-      onConfirm: () => client.sendAction({ key: 'muteAll', payload: { muted: true } }),
+      onConfirm: () => session.muteAll(true),
     });
 
   const phase = ended ? 'ended' : started ? 'running' : 'notStarted';
@@ -307,9 +154,7 @@ export function GuideStage({
             aria-checked={viewControl === control}
             className="segmented__option"
             disabled={!canAct}
-            onClick={() =>
-              act(() => client.sendInteraction({ name: 'viewMode.changed', payload: { mode: VIEW_MODE_OF[control] } }))
-            }
+            onClick={() => act(() => session.setViewMode(VIEW_MODE_OF[control]))}
           >
             {t(`cockpit.${control}`)}
           </button>
@@ -326,7 +171,7 @@ export function GuideStage({
           className="button"
           aria-pressed={locked}
           disabled={!canAct}
-          onClick={() => (locked ? act(() => client.sendAction({ key: 'setLocked', payload: { locked: false } })) : confirmLock())}
+          onClick={() => (locked ? act(() => session.setLocked(false)) : confirmLock())}
         >
           {locked ? t('cockpit.unlock') : t('cockpit.lock')}
         </button>
@@ -373,9 +218,7 @@ export function GuideStage({
           className="button"
           disabled={!canAct}
           onClick={() =>
-            openProductHighlighter(t('cockpit.highlightTitle'), (productId) =>
-              client.sendInteraction({ name: 'product.viewed', payload: { productId } }),
-            )
+            openProductHighlighter(t('cockpit.highlightTitle'), (productId) => session.highlightProduct(productId))
           }
         >
           {t('cockpit.highlight')}
@@ -396,10 +239,7 @@ export function GuideStage({
             disabled={!canAct || listingDraft !== null}
             onClick={() => {
               const slide = current;
-              void act(async () => {
-                const products = await listingProducts(config, contextToken, slide.groupId);
-                listing.getState().edit(slide.groupId, slide.groupName, products);
-              });
+              void act(() => session.editListing(slide));
             }}
           >
             {t('instantListing.edit')}
@@ -410,7 +250,7 @@ export function GuideStage({
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="guide" label={t('cockpit.groups.guide')}>
-        <button type="button" className="button" disabled={!canAct} onClick={() => openBroadcastSetup(t('cockpit.broadcastTitle'), client)}>
+        <button type="button" className="button" disabled={!canAct} onClick={() => openBroadcastSetup(t('cockpit.broadcastTitle'), session)}>
           {t('cockpit.broadcast')}
         </button>
       </ToolbarGroup>
@@ -423,7 +263,7 @@ export function GuideStage({
             type="button"
             className="button"
             disabled={!canAct}
-            onClick={() => act(() => client.sendAction({ key: 'muteAll', payload: { muted: false } }))}
+            onClick={() => act(() => session.muteAll(false))}
           >
             {t('cockpit.unmuteAll')}
           </button>
@@ -471,7 +311,7 @@ export function GuideStage({
             client={client}
             insights={insights}
             contextToken={contextToken}
-            onRequestCart={(attendeeId) => act(() => client.sendAction({ key: 'requestCartPermission', payload: { attendeeId } }))}
+            onRequestCart={(attendeeId) => act(() => session.requestCartPermission(attendeeId))}
           />
         ) : undefined
       }
@@ -486,7 +326,7 @@ export function GuideStage({
         {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
-        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={slideCache} tools={slideTools} sectionNames />
+        <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={session.slideCache} tools={slideTools} sectionNames />
         {all?.currentDynamicPage?.productId && <DynamicProductPage productId={all.currentDynamicPage.productId} tools={slideTools} />}
         {all?.currentGuideProductId && (
           <HighlightedProduct
@@ -504,12 +344,7 @@ export function GuideStage({
               onClick={() => {
                 const productId = all.currentGuideProductId;
                 if (!productId) return;
-                void act(() =>
-                  client.sendInteraction({
-                    name: 'dynamicProductPage.opened',
-                    payload: { pageId: productId, type: 'productDetail', opened: true, productId },
-                  }),
-                );
+                void act(() => session.openProductPage(productId));
               }}
             >
               {t('cockpit.openProductPage')}
@@ -520,7 +355,7 @@ export function GuideStage({
               type="button"
               className="button"
               disabled={!canAct}
-              onClick={() => act(() => client.sendInteraction({ name: 'dynamicPage.closed', payload: { pageId: null, all: true } }))}
+              onClick={() => act(() => session.closePages())}
             >
               {t('cockpit.closePage')}
             </button>

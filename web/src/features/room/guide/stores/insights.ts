@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import { cartItemCount, type Cart } from '@/lib/shop/cart';
+import { isCartAction } from '../../realtime/cart-actions';
 import type { AttendeeStatus, AttendeeSummary, Event, StateForGuides } from '@/protocol/generated';
 
 /** One line of an attendee's cart as the guide sees it. */
@@ -22,7 +23,7 @@ export interface AttendeeCart {
 
 export interface InsightsApi {
   cart(attendeeId: string): Promise<Cart>;
-  /** Changes a line's quantity (0 removes it) on the attendee's behalf and tells the attendee. */
+  /** Changes a line's quantity (0 removes it) on the attendee's behalf (the shop tells the attendee and the guides). */
   changeLine(attendeeId: string, lineItemId: string, quantity: number): Promise<Cart>;
   likes(attendeeIds: string[]): Promise<Record<string, string[]>>;
   /** Liked and last seen products of one attendee, with their permission. */
@@ -149,8 +150,6 @@ export function createInsightsStore(api: InsightsApi) {
   });
 }
 
-const CART_ACTIONS = new Set(['loadCart', 'addToCart', 'removeFromCart', 'updateProductQuantity']);
-
 function attendeeIn(guides: StateForGuides | undefined, attendeeId: string): AttendeeSummary | undefined {
   return guides?.clients[attendeeId] ?? guides?.inactiveClients[attendeeId];
 }
@@ -163,7 +162,7 @@ export function cartToReload(event: Event, guides: StateForGuides | undefined): 
   let attendeeId: string | null = null;
   if (event.kind === 'cartPermissionChanged' && event.permission === 'granted') attendeeId = event.attendeeId;
   if (event.kind === 'attendeeCartChanged') attendeeId = event.attendeeId;
-  if (event.kind === 'reload' && CART_ACTIONS.has(event.action.key) && 'attendeeId' in event.action.payload) {
+  if (event.kind === 'reload' && isCartAction(event.action.key) && 'attendeeId' in event.action.payload) {
     attendeeId = event.action.payload.attendeeId;
   }
   if (!attendeeId) return null;

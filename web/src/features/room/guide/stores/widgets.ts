@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { Event } from '@/protocol/generated';
+import { isCartAction } from '../../realtime/cart-actions';
 import type { AttendeeInsights, CartStatistics, WidgetProducts, Widgets } from '../api/room-admin';
 
 export type WidgetName = 'cart' | 'insights' | 'wishlist' | 'lastSeen';
@@ -28,9 +29,7 @@ export function widgetsChangedBy(event: Event): WidgetName[] {
     case 'attendeeRemoved':
       return ['cart', 'insights', 'wishlist', 'lastSeen'];
     case 'reload':
-      return event.action.key === 'loadCart' || event.action.key === 'addToCart' || event.action.key === 'removeFromCart' || event.action.key === 'updateProductQuantity'
-        ? ['cart', 'insights']
-        : [];
+      return isCartAction(event.action.key) ? ['cart', 'insights'] : [];
     default:
       return [];
   }
