@@ -28,7 +28,7 @@ const slide = (index: number, fields: Partial<Slide> = {}): Slide => ({
   ...fields,
 });
 
-function welcome(role: 'GUIDE' | 'CLIENT', snapshot: Snapshot, attendeeId: string | null = null): ServerFrame {
+function welcome(role: 'GUIDE' | 'CLIENT', snapshot: Snapshot, attendeeId = 'e'.repeat(32)): ServerFrame {
   return { type: 'welcome', appointmentId: APPOINTMENT, attendeeId, role, seq: 0, epoch: 'e1', resume: 'fresh', snapshot, heartbeatMs: 60_000 };
 }
 
@@ -262,7 +262,7 @@ describe('AttendeeSession', () => {
     };
     presentation = fakePresentation([slide(1), slide(2), slide(3)]);
     const api: AttendeeApi = {
-      collections,
+      collections: collections as unknown as CollectionsApi,
       cart: cart.store as unknown as AttendeeApi['cart'],
       takeCartGrant: () => {
         const taken = grant;
