@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { applyBackgroundEffect, softwareRendering } from '@/lib/video/background';
 import { requestMedia, type DeviceError } from '@/lib/video/device-errors';
 import type { BackgroundEffect } from '@/lib/video/media-preferences';
+import './allow-devices.css';
 
 interface AllowDevicesProps {
   cameraId?: string | null;

@@ -5,6 +5,7 @@ import { modalStore } from '@/lib/ui/modal';
 import { backgroundEffectsSupported } from '@/lib/video/background';
 import { mediaPreferences, type BackgroundEffect } from '@/lib/video/media-preferences';
 import { AllowDevices } from './allow-devices';
+import './media-settings.css';
 
 const EFFECTS: BackgroundEffect[] = ['none', 'light', 'medium', 'strong', 'virtual'];
 

@@ -5,6 +5,7 @@ import { useStore } from 'zustand';
 import type { VideoGrant } from '@/lib/hub';
 import { mediaPreferences } from '@/lib/video/media-preferences';
 import { useVideoRoom } from '@/lib/video/use-video-room';
+import './video-stage.css';
 
 function Tile({ participant, isLocal }: { participant: Participant; isLocal: boolean }) {
   const { t } = useTranslation();

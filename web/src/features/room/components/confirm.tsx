@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { modalStore } from '@/lib/ui/modal';
+import './confirm.css';
 
 interface ConfirmOptions {
   title: string;

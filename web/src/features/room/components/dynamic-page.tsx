@@ -7,6 +7,7 @@ import { CmsPage } from '@/features/cms/components/cms-page';
 import { HighlightedProduct } from './highlighted-product';
 import { roomStoreClient } from './product-summaries';
 import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room-cms';
+import './dynamic-page.css';
 
 type CmsPageData = Schemas['CmsPage'];
 

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProductSummaries } from './product-summaries';
+import './highlighted-product.css';
 
 /**
  * The product the guide highlights: its picture and name, or its id while (or if) it

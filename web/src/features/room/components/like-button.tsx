@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import './like-button.css';
 
 /** The thumbs-up that puts a product on the attendee's like list (and takes it off again). */
 export function LikeButton({

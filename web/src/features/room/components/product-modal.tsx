@@ -9,6 +9,7 @@ import { reduceError } from '@/lib/api/errors';
 import { formatPrice } from '@/lib/format';
 import { modalStore } from '@/lib/ui/modal';
 import { roomStoreClient } from './product-summaries';
+import './product-modal.css';
 
 type Product = Schemas['Product'];
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/spinner';
 import { formatPrice } from '@/lib/format';
 import { useProductSummaries, type ProductSummary } from './product-summaries';
+import './product-rows.css';
 
 /**
  * A list of products by id (like list, last seen, wishlist): picture, name, price, a

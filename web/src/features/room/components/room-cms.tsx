@@ -8,6 +8,7 @@ import { ProductDescription } from '@/features/catalog/components/product-sectio
 import type { CmsElementProps, CmsRenderContext } from '@/features/cms/components/context';
 import { componentName } from '@/features/cms/utils/mapping';
 import { roomStoreClient } from './product-summaries';
+import './room-cms.css';
 
 type Product = Schemas['Product'];
 type Listing = Schemas['ProductListingResult'];

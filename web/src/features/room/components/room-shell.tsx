@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useLargeScreen } from '@/features/room/utils/large-screen';
-import '@/styles/room.css';
+import './room-shell.css';
 
 interface RoomShellProps {
   header: ReactNode;

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modalStore } from '@/lib/ui/modal';
+import './room-sidebar.css';
 
 /**
  * A room sidebar: heading, close button and content. Focus moves into it when it opens

@@ -5,6 +5,7 @@ import { CmsPage } from '@/features/cms/components/cms-page';
 import type { Slide } from '@/features/room/api/presentation';
 import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room-cms';
 import { slideKeyOf, type SlideCache, type SlideData } from '../session/slide-cache';
+import './slide-view.css';
 
 /** A slide's name: an instant listing is named by its page (the guide's name for it), others by their section. */
 export function slideTitle(slide: Slide): string {

@@ -50,7 +50,7 @@ export function createGuideSession(config: RuntimeConfig, room: GuideRoomProps):
     listingProducts: (groupId) => listingProducts(config, contextToken, groupId),
     createListing: (listing) => createInstantListing(config, admin(), appointmentId, listing),
     updateListing: (listing) => updateInstantListing(config, admin(), appointmentId, listing),
-  });
+  }, room.slides);
 }
 
 /** The guide's session for this component's lifetime: connected while mounted. */

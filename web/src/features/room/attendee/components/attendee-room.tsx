@@ -27,6 +27,7 @@ import { EndScreen } from './end-screen';
 import { LikeToggle } from './like-toggle';
 import type { RoomTools } from './room-tools';
 import { useAttendeeRoom } from './use-attendee-room';
+import './attendee-room.css';
 
 /** The attendee's view of a presentation; without a join it goes to the pre-join screen. */
 export function AttendeeRoom() {

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { AttendeeRoomState } from '../stores/attendee-room';
 import type { StoreApi } from 'zustand/vanilla';
+import '../../components/confirm.css';
+import './cart-permission-dialog.css';
 
 /** The guide's request for cart access, with the attendee's answer. */
 export function CartPermissionDialog({ room }: { room: StoreApi<AttendeeRoomState> }) {

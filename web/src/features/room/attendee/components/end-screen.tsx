@@ -1,6 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocalePath } from '@/lib/i18n';
+import '../../components/confirm.css';
+import './waiting-room.css';
+import './end-screen.css';
 
 /** After the end: thanks, and the way to the cart and the wishlist. */
 export function EndScreen({ appointmentName }: { appointmentName: string }) {

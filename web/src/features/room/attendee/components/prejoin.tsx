@@ -9,6 +9,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { joinAsClient } from '../api/join-as-client';
 import { joinProblemOf, joinProblemPath, type DeniedState } from '../api/join-problem';
 import { rememberCartGrant, saveAttendeeSession } from '../stores/attendee-session';
+import './prejoin.css';
 
 /** A guest's name is remembered for a day (spec section 9). */
 const GUEST_NAME_COOKIE = 'guestName';

@@ -6,6 +6,7 @@ import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { loadAttendeeSession } from '../stores/attendee-session';
 import { useAttendeeRoom } from './use-attendee-room';
+import './waiting-room.css';
 
 /** The waiting room: connected, it goes to the room by itself once the guide starts. */
 export function WaitingRoom() {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { modalStore } from '@/lib/ui/modal';
 import type { GuideSession } from '../../session/room-session';
+import '../../components/confirm.css';
 
 /** Broadcast mode setup: what it does, and the switch. */
 function BroadcastSetup({ session }: { session: GuideSession }) {

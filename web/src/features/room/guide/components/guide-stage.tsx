@@ -1,44 +1,34 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import { ConnectionStatus } from '@/components/connection-status';
-import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
-import { useLocalePath } from '@/lib/i18n';
-import { currentSlideOf, slideAt, slideNumber, type Slide } from '../../api/presentation';
-import { openConfirm } from '../../components/confirm';
+import { currentSlideOf, slideNumber, type Slide } from '../../api/presentation';
 import { DynamicProductPage } from '../../components/dynamic-page';
 import { HighlightedProduct } from '../../components/highlighted-product';
 import { openProductModal } from '../../components/product-modal';
 import type { RoomSlideTools } from '../../components/room-cms';
 import { RoomShell } from '../../components/room-shell';
 import { SlideView } from '../../components/slide-view';
-import { Toolbar, ToolbarGroup } from '../../components/toolbar';
-import { listingLayoutOf } from '../../session/room-session';
 import { useGuideSession, type GuideRoomProps } from '../../session/use-room-session';
 import { isLargeScreen } from '../../utils/large-screen';
-import { createCockpitStore, VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
+import { createCockpitStore, viewControlOf } from '../stores/cockpit';
 import type { InsightsState } from '../stores/insights';
-import { openBroadcastSetup } from './broadcast-setup';
+import { CockpitHeader } from './cockpit-header';
+import { CockpitToolbar } from './cockpit-toolbar';
 import { InstantListingEditor } from './instant-listing-editor';
 import { ParticipantsSidebar } from './participants-sidebar';
-import { openProductHighlighter } from './product-highlighter';
 import { SlideNavigator } from './slide-navigator';
 import { WidgetsPanel } from './widgets-panel';
+import './guide-stage.css';
 
 interface GuideStageProps extends GuideRoomProps {
   appointmentName: string;
 }
 
-const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
-
 /** The guide's cockpit: lifecycle, slides and notes, view controls, participants, media, highlights. */
 export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const localePath = useLocalePath();
   const session = useGuideSession(room);
   const { client, insights, widgets, listing } = session;
   const [cockpit] = useState(() => createCockpitStore(isLargeScreen(window.innerWidth)));
@@ -50,7 +40,6 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const { slides, thumbnails } = useStore(session.structure);
   const [switching, setSwitching] = useState(false);
   const [showWidgets, setShowWidgets] = useState(false);
-  const listingLayout = useMemo(() => listingLayoutOf(slides), [slides]);
   const listingDraft = useStore(listing, (state) => state.draft);
   const search = useCallback((term: string) => session.searchProducts(term), [session]);
   const contextToken = room.contextToken;
@@ -71,13 +60,8 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
     [slides, alias, pageId, sectionId],
   );
 
-  const previous = slideAt(slides, number - 1);
-  const next = slideAt(slides, number + 1);
   const live = connection === 'connected' || connection === 'reconnected';
   const ended = all?.ended ?? false;
-  const started = all?.started ?? false;
-  const locked = all?.locked ?? false;
-  const mutedAll = all?.mutedAll ?? false;
   const viewControl = viewControlOf(all?.viewMode ?? 'presentation');
   const canAct = live && !ended;
 
@@ -97,193 +81,18 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
     setSwitching(false);
   }
 
-  const confirmStart = () =>
-    openConfirm({
-      title: t('cockpit.startTitle'),
-      text: t('cockpit.startText'),
-      confirmLabel: t('cockpit.startConfirm'),
-      cancelLabel: t('cockpit.cancel'),
-      failedText: t('cockpit.actionFailed'),
-      onConfirm: () => session.startAppointment(),
-    });
-  const confirmEnd = () =>
-    openConfirm({
-      title: t('cockpit.endTitle'),
-      text: t('cockpit.endText'),
-      confirmLabel: t('cockpit.endConfirm'),
-      cancelLabel: t('cockpit.cancel'),
-      failedText: t('cockpit.actionFailed'),
-      danger: true,
-      onConfirm: () => session.endAppointment(),
-    });
-  const confirmLock = () =>
-    openConfirm({
-      title: t('cockpit.lockTitle'),
-      text: t('cockpit.lockText'),
-      confirmLabel: t('cockpit.lockConfirm'),
-      cancelLabel: t('cockpit.cancel'),
-      failedText: t('cockpit.actionFailed'),
-      onConfirm: () => session.setLocked(true),
-    });
-  const confirmMuteAll = () =>
-    openConfirm({
-      title: t('cockpit.muteAllTitle'),
-      text: t('cockpit.muteAllText'),
-      confirmLabel: t('cockpit.muteAllConfirm'),
-      cancelLabel: t('cockpit.cancel'),
-      failedText: t('cockpit.actionFailed'),
-      onConfirm: () => session.muteAll(true),
-    });
-
-  const phase = ended ? 'ended' : started ? 'running' : 'notStarted';
-  const header = (
-    <header className="stage__header cockpit__header">
-      <h1 title={appointmentName}>{appointmentName}</h1>
-      <p className="phase" data-phase={phase} data-testid="presentation-phase">
-        {t(`cockpit.${phase}`)}
-      </p>
-      {locked && <p className="badge">{t('cockpit.lockedBadge')}</p>}
-      {mutedAll && <p className="badge">{t('cockpit.mutedBadge')}</p>}
-      {/* The view controls sit with the header: the toolbar keeps the menu groups of spec section 2. */}
-      <div className="segmented cockpit__views" role="radiogroup" aria-label={t('cockpit.viewControls')}>
-        {VIEW_CONTROLS.map((control) => (
-          <button
-            key={control}
-            type="button"
-            role="radio"
-            aria-checked={viewControl === control}
-            className="segmented__option"
-            disabled={!canAct}
-            onClick={() => act(() => session.setViewMode(VIEW_MODE_OF[control]))}
-          >
-            {t(`cockpit.${control}`)}
-          </button>
-        ))}
-      </div>
-      <div className="cockpit__lifecycle">
-        {!started && !ended && (
-          <button type="button" className="button button--primary" disabled={!live} onClick={confirmStart}>
-            {t('cockpit.start')}
-          </button>
-        )}
-        <button
-          type="button"
-          className="button"
-          aria-pressed={locked}
-          disabled={!canAct}
-          onClick={() => (locked ? act(() => session.setLocked(false)) : confirmLock())}
-        >
-          {locked ? t('cockpit.unlock') : t('cockpit.lock')}
-        </button>
-        {!ended && (
-          <button type="button" className="button button--danger" disabled={!live} onClick={confirmEnd}>
-            {t('cockpit.end')}
-          </button>
-        )}
-      </div>
-      <ConnectionStatus state={connection} />
-    </header>
-  );
+  const header = <CockpitHeader session={session} appointmentName={appointmentName} act={act} />;
 
   const toolbar = (
-    <Toolbar label={t('cockpit.toolbar')}>
-      <ToolbarGroup name="navigation" label={t('cockpit.groups.navigation')}>
-        <button type="button" className="button" aria-pressed={leftSidebar} onClick={() => cockpit.getState().toggleLeft()}>
-          {t('cockpit.slides')}
-        </button>
-      </ToolbarGroup>
-      <ToolbarGroup name="slide" label={t('cockpit.groups.slide')}>
-        <button
-          type="button"
-          className="button button--icon"
-          disabled={!previous || !canAct || switching}
-          onClick={() => previous && switchTo(previous)}
-          aria-label={t('slides.previous')}
-          title={t('slides.previous')}
-        >
-          <span aria-hidden="true">←</span>
-        </button>
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={!next || !canAct || switching}
-          onClick={() => next && switchTo(next)}
-        >
-          {t('slides.next')} <span aria-hidden="true">→</span>
-        </button>
-      </ToolbarGroup>
-      <ToolbarGroup name="interaction" label={t('cockpit.groups.interaction')}>
-        <button
-          type="button"
-          className="button"
-          disabled={!canAct}
-          onClick={() =>
-            openProductHighlighter(t('cockpit.highlightTitle'), (productId) => session.highlightProduct(productId))
-          }
-        >
-          {t('cockpit.highlight')}
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={!canAct || !listingLayout || listingDraft !== null}
-          title={listingLayout ? undefined : t('instantListing.noLayout')}
-          onClick={() => listing.getState().startNew(t('instantListing.defaultName'))}
-        >
-          {t('instantListing.create')}
-        </button>
-        {current?.isInstantListing && (
-          <button
-            type="button"
-            className="button"
-            disabled={!canAct || listingDraft !== null}
-            onClick={() => {
-              const slide = current;
-              void act(() => session.editListing(slide));
-            }}
-          >
-            {t('instantListing.edit')}
-          </button>
-        )}
-        <button type="button" className="button" aria-pressed={showWidgets} onClick={() => setShowWidgets(!showWidgets)}>
-          {t('widgets.toggle')}
-        </button>
-      </ToolbarGroup>
-      <ToolbarGroup name="guide" label={t('cockpit.groups.guide')}>
-        <button type="button" className="button" disabled={!canAct} onClick={() => openBroadcastSetup(t('cockpit.broadcastTitle'), session)}>
-          {t('cockpit.broadcast')}
-        </button>
-      </ToolbarGroup>
-      <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
-        <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
-          {t('video.mediaButton')}
-        </button>
-        {mutedAll ? (
-          <button
-            type="button"
-            className="button"
-            disabled={!canAct}
-            onClick={() => act(() => session.muteAll(false))}
-          >
-            {t('cockpit.unmuteAll')}
-          </button>
-        ) : (
-          <button type="button" className="button" disabled={!canAct} onClick={confirmMuteAll}>
-            {t('cockpit.muteAll')}
-          </button>
-        )}
-      </ToolbarGroup>
-      <ToolbarGroup name="participant" label={t('cockpit.groups.participant')}>
-        <button type="button" className="button" aria-pressed={rightSidebar} onClick={() => cockpit.getState().toggleRight()}>
-          {t('cockpit.participants')}
-        </button>
-      </ToolbarGroup>
-      <ToolbarGroup name="leave" label={t('cockpit.groups.leave')}>
-        <button type="button" className="button" onClick={() => navigate(localePath('/') || '/')}>
-          {t('room.leave')}
-        </button>
-      </ToolbarGroup>
-    </Toolbar>
+    <CockpitToolbar
+      session={session}
+      cockpit={cockpit}
+      act={act}
+      switching={switching}
+      onSwitch={(slide) => void switchTo(slide)}
+      showWidgets={showWidgets}
+      onToggleWidgets={() => setShowWidgets(!showWidgets)}
+    />
   );
 
   return (

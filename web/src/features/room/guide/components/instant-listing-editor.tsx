@@ -6,6 +6,8 @@ import { openConfirm } from '@/features/room/components/confirm';
 import { Spinner } from '@/components/spinner';
 import type { GuideProduct } from '../api/room-admin';
 import { canPublish, isDirty, type InstantListingState } from '../stores/instant-listing';
+import '../../components/product-rows.css';
+import './instant-listing-editor.css';
 
 const SEARCH_DELAY_MS = 250;
 

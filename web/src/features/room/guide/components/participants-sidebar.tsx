@@ -10,6 +10,7 @@ import { modalStore } from '@/lib/ui/modal';
 import type { AttendeeSummary } from '@/protocol/generated';
 import { participantsOf, participantStatistics } from '../stores/cockpit';
 import { cartTotals, likesPerProduct, statusCounts, type CartLine, type InsightsState } from '../stores/insights';
+import './participants-sidebar.css';
 
 const NO_LIKES: string[] = [];
 

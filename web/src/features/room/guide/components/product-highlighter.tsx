@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '@/config/runtime';
 import { getProductLabels, type ProductLabel } from '@/lib/api/products';
 import { modalStore } from '@/lib/ui/modal';
+import './product-highlighter.css';
 
 const ID = /^[0-9a-f]{32}$/;
 

@@ -3,6 +3,7 @@ import { slideKeyOf } from '@/features/room/session/slide-cache';
 import { slideTitle } from '@/features/room/components/slide-view';
 import type { Slide } from '@/features/room/api/presentation';
 import { SlideNotes } from './slide-notes';
+import './slide-navigator.css';
 
 const thumbnailOf = (thumbnails: Record<string, string | null>, slide: Slide) =>
   thumbnails[slideKeyOf({ pageId: slide.groupId, sectionId: slide.sectionId })] ?? undefined;

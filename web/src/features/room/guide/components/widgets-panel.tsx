@@ -6,6 +6,8 @@ import { formatPrice } from '@/lib/format';
 import type { StateForGuides } from '@/protocol/generated';
 import { guideProductOf, type WidgetProducts } from '../api/room-admin';
 import type { WidgetName, WidgetsState } from '../stores/widgets';
+import '../../components/product-rows.css';
+import './widgets-panel.css';
 
 /** How many attendees a widget product stands for (`customFields.attendees`-like lists). */
 function attendeeCount(product: WidgetProducts['products'][number]): number {
