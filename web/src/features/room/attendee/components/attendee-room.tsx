@@ -1,16 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { LoadingOverlay } from '@/components/loading-overlay';
-import { openMediaSettings } from '@/components/video/media-settings';
 import { VideoStage } from '@/components/video/video-stage';
 import { WishlistToggle } from '@/components/wishlist-toggle';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
-import { cartItemCount, cartStore } from '@/lib/shop/cart';
-import { localWishlist } from '@/lib/shop/wishlist';
 import { currentSlideOf, slideNumber } from '../../api/presentation';
 import { DynamicProductPage } from '../../components/dynamic-page';
 import { HighlightedProduct } from '../../components/highlighted-product';
@@ -18,10 +15,10 @@ import { openProductModal } from '../../components/product-modal';
 import type { RoomSlideTools } from '../../components/room-cms';
 import { RoomShell } from '../../components/room-shell';
 import { SlideView } from '../../components/slide-view';
-import { Toolbar, ToolbarGroup } from '../../components/toolbar';
 import { loadAttendeeSession } from '../stores/attendee-session';
-import { ATTENDEE_SIDEBARS, createSidebarsStore, type AttendeeSidebar } from '../stores/sidebars';
+import { createSidebarsStore } from '../stores/sidebars';
 import { AttendeeSidebarPanel } from './attendee-sidebars';
+import { AttendeeToolbar } from './attendee-toolbar';
 import { CartPermissionDialog } from './cart-permission-dialog';
 import { EndScreen } from './end-screen';
 import { LikeToggle } from './like-toggle';
@@ -108,23 +105,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
 
   const number = slideNumber(all.currentSlideAlias);
   const viewMode = all.viewMode;
-  const toolbar = (
-    <Toolbar label={t('cockpit.toolbar')}>
-      <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
-        <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
-          {t('video.mediaButton')}
-        </button>
-      </ToolbarGroup>
-      <ToolbarGroup name="client" label={t('cockpit.groups.client')}>
-        <SidebarButtons tools={tools} />
-      </ToolbarGroup>
-      <ToolbarGroup name="leave" label={t('cockpit.groups.leave')}>
-        <Link className="button button--danger" to={localePath('/') || '/'}>
-          {t('room.leave')}
-        </Link>
-      </ToolbarGroup>
-    </Toolbar>
-  );
+  const toolbar = <AttendeeToolbar tools={tools} />;
 
   return (
     <RoomShell
@@ -184,37 +165,5 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
       </div>
       {cartPermission === 'requested' && <CartPermissionDialog room={session.answers} />}
     </RoomShell>
-  );
-}
-
-/** The toolbar buttons of the sidebars, with their counts. */
-function SidebarButtons({ tools }: { tools: RoomTools }) {
-  const openSidebar = useStore(tools.sidebars, (state) => state.open);
-  const likeCount = useStore(tools.collections, (state) => state.liked.length);
-  const lastSeenCount = useStore(tools.collections, (state) => state.lastSeen.length);
-  const cartCount = useStore(cartStore, (state) => cartItemCount(state.cart));
-  const wishlistCount = useStore(localWishlist, (state) => state.ids.length);
-  const counts: Record<AttendeeSidebar, number> = { likes: likeCount, lastSeen: lastSeenCount, cart: cartCount, wishlist: wishlistCount };
-  return ATTENDEE_SIDEBARS.map((name) => (
-    <SidebarButton key={name} name={name} count={counts[name]} open={openSidebar === name} onToggle={() => tools.sidebars.getState().toggle(name)} />
-  ));
-}
-
-/** A toolbar button that opens or closes one sidebar, with its count. */
-function SidebarButton({ name, count, open, onToggle }: { name: AttendeeSidebar; count: number; open: boolean; onToggle: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <button
-      type="button"
-      className="button sidebar-toggle"
-      aria-expanded={open}
-      aria-label={t(`room.sidebars.${name}Count`, { count })}
-      onClick={onToggle}
-    >
-      {t(`room.sidebars.${name}`)}
-      <span className="sidebar-toggle__count" aria-hidden="true" data-testid={`count-${name}`}>
-        {count}
-      </span>
-    </button>
   );
 }
