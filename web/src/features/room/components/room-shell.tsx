@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { useLargeScreen } from '@/features/room/utils/large-screen';
+import { useLargeScreen } from '../utils/large-screen';
 import './room-shell.css';
 
 interface RoomShellProps {

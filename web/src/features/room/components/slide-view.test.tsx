@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Slide } from '@/features/room/api/presentation';
+import type { Slide } from '../api/presentation';
 import { initI18n } from '@/lib/i18n';
 import { SlideView } from './slide-view';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CloseCode, type Event, type ServerFrame, type Snapshot } from '@/protocol/generated';
-import { fakeSockets, type FakeSocket } from '@/features/room/realtime/fake-socket';
+import { fakeSockets, type FakeSocket } from './fake-socket';
 import { makeAttendee, makeSnapshot } from '@/testing/snapshot';
 import { RealtimeClient, RealtimeError } from './client';
 

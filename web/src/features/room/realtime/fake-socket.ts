@@ -1,5 +1,5 @@
 import type { ClientFrame, ServerFrame } from '@/protocol/generated';
-import type { SocketFactory, SocketLike } from '@/features/room/realtime/client';
+import type { SocketFactory, SocketLike } from './client';
 
 /** A WebSocket stand-in that a test drives from the hub's side. */
 export class FakeSocket implements SocketLike {

@@ -1,5 +1,5 @@
 import { useStore } from 'zustand';
-import { LikeButton } from '@/features/room/components/like-button';
+import { LikeButton } from '../../components/like-button';
 import type { RoomTools } from './room-tools';
 
 /** The like button of one product, following the attendee's like list. */

@@ -1,5 +1,5 @@
 import { createStore } from 'zustand/vanilla';
-import type { RealtimeClient } from '@/features/room/realtime/client';
+import type { RealtimeClient } from '../../realtime/client';
 
 export type AnswerState = 'idle' | 'sending' | 'failed';
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import { openConfirm } from '@/features/room/components/confirm';
+import { openConfirm } from '../../components/confirm';
 import { Spinner } from '@/components/spinner';
 import type { GuideProduct } from '../api/room-admin';
 import { canPublish, isDirty, type InstantListingState } from '../stores/instant-listing';

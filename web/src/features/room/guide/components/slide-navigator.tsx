@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { slideKeyOf } from '@/features/room/session/slide-cache';
-import { slideTitle } from '@/features/room/components/slide-view';
-import type { Slide } from '@/features/room/api/presentation';
+import { slideKeyOf } from '../../session/slide-cache';
+import { slideTitle } from '../../components/slide-view';
+import type { Slide } from '../../api/presentation';
 import { SlideNotes } from './slide-notes';
 import './slide-navigator.css';
 

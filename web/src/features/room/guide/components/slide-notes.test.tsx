@@ -2,7 +2,7 @@
 import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Slide } from '@/features/room/api/presentation';
+import type { Slide } from '../../api/presentation';
 import { initI18n } from '@/lib/i18n';
 import { noteHtml, SlideNotes } from './slide-notes';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { sanitizeHtml } from '@/features/cms/components/elements/text';
-import type { Slide } from '@/features/room/api/presentation';
+import type { Slide } from '../../api/presentation';
 import './slide-notes.css';
 
 type Note = NonNullable<Slide['notes']>[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '@/features/room/realtime/apply-event';
+import { applyEvent } from '../../realtime/apply-event';
 import { makeAttendee, makeSnapshot } from '@/testing/snapshot';
 import { createCockpitStore, participantsOf, participantStatistics, VIEW_MODE_OF, viewControlOf } from './cockpit';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { applyEvent } from '@/features/room/realtime/apply-event';
+import { applyEvent } from '../../realtime/apply-event';
 import type { Cart } from '@/lib/shop/cart';
 import type { Event } from '@/protocol/generated';
 import { makeAttendee, makeSnapshot } from '@/testing/snapshot';
