@@ -39,19 +39,7 @@ async fn start_with(
     heartbeat_secs: u64,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> String {
-    let config = Config {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        data_dir: dir.to_path_buf(),
-        secret: None,
-        heartbeat_secs,
-        send_queue: 64,
-        retained_events,
-        redis_url: None,
-        livekit_url: None,
-        livekit_api_key: None,
-        livekit_api_secret: None,
-    };
+    let config = Config { heartbeat_secs, send_queue: 64, retained_events, ..Config::for_data_dir(dir) };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, shutdown));
