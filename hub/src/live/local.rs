@@ -92,15 +92,13 @@ impl Order for LocalOrder {
 mod tests {
     use std::sync::atomic::{AtomicU16, Ordering};
 
-    use axum::extract::ws::Message;
-    use protocol::codec::Codec;
     use protocol::frame::{close_code, ServerFrame};
     use protocol::live_state::cases;
     use protocol::{CartPermission, HubClaims, Role};
 
     use super::*;
     use crate::live::queue;
-    use crate::live::room::{Queued, SharedEvent, PARTICIPANTS_PER_FRAME, SNAPSHOT_EVERY};
+    use crate::live::room::{Queued, PARTICIPANTS_PER_FRAME, SNAPSHOT_EVERY};
 
     fn claims(id: char, role: Role) -> HubClaims {
         HubClaims { sub: id.to_string().repeat(32), apt: "0".repeat(32), role, name: None, exp: u64::MAX }
@@ -143,29 +141,6 @@ mod tests {
                 }
                 Queued::Volatile(_) => panic!("unexpected volatile event"),
             }
-        }
-    }
-
-    #[test]
-    fn a_shared_event_is_encoded_once_per_prev_and_right_for_every_prev() {
-        let shared = SharedEvent::new(slide(3));
-        let decode = |m: Message| -> ServerFrame {
-            match m {
-                Message::Text(text) => Codec::Json.decode_text(text.as_str()).unwrap(),
-                Message::Binary(bytes) => Codec::MsgPack.decode_binary(&bytes).unwrap(),
-                _ => panic!("not a data message"),
-            }
-        };
-        for codec in [Codec::Json, Codec::MsgPack] {
-            let first = shared.message(codec, 9, 8).unwrap();
-            let again = shared.message(codec, 9, 8).unwrap();
-            let other = shared.message(codec, 9, 5).unwrap();
-            if let (Message::Text(a), Message::Text(b)) = (&first, &again) {
-                assert_eq!(a.as_str().as_ptr(), b.as_str().as_ptr(), "the same bytes are reused");
-            }
-            assert_eq!(decode(first), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
-            assert_eq!(decode(again), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
-            assert_eq!(decode(other), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
         }
     }
 

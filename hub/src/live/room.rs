@@ -619,3 +619,35 @@ impl Inner {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slide(alias: u32) -> Event {
+        Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias }
+    }
+
+    #[test]
+    fn a_shared_event_is_encoded_once_per_prev_and_right_for_every_prev() {
+        let shared = SharedEvent::new(slide(3));
+        let decode = |m: Message| -> ServerFrame {
+            match m {
+                Message::Text(text) => Codec::Json.decode_text(text.as_str()).unwrap(),
+                Message::Binary(bytes) => Codec::MsgPack.decode_binary(&bytes).unwrap(),
+                _ => panic!("not a data message"),
+            }
+        };
+        for codec in [Codec::Json, Codec::MsgPack] {
+            let first = shared.message(codec, 9, 8).unwrap();
+            let again = shared.message(codec, 9, 8).unwrap();
+            let other = shared.message(codec, 9, 5).unwrap();
+            if let (Message::Text(a), Message::Text(b)) = (&first, &again) {
+                assert_eq!(a.as_str().as_ptr(), b.as_str().as_ptr(), "the same bytes are reused");
+            }
+            assert_eq!(decode(first), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
+            assert_eq!(decode(again), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
+            assert_eq!(decode(other), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
+        }
+    }
+}
