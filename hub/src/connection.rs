@@ -259,21 +259,8 @@ impl Session {
         self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;
-        let video_token = effects::video_token(self.video.as_ref(), &self.room, &self.claims);
         let mut welcome = attached.welcome;
-        if let (ServerFrame::Welcome { snapshot: Some(snapshot), .. }, Some(ServerFrame::VideoToken { token, .. })) =
-            (&mut welcome, &video_token)
-        {
-            // The reference fields, for clients that read the token from the state.
-            match self.claims.role {
-                protocol::Role::Guide => {
-                    if let Some(guides) = snapshot.state_for_guides.as_mut() {
-                        guides.video_guide_token = Some(token.clone());
-                    }
-                }
-                protocol::Role::Client => snapshot.state_for_clients.video_client_token = Some(token.clone()),
-            }
-        }
+        let video_token = effects::video_on_welcome(self.video.as_ref(), &self.room, &self.claims, &mut welcome);
         let frames = std::iter::once(&welcome).chain(&attached.pages).chain(&attached.replay).chain(video_token.iter());
         for frame in frames {
             if let Some(m) = encode(codec, frame) {

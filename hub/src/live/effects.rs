@@ -67,6 +67,23 @@ pub fn video_token(video: Option<&LiveKit>, room: &Room, claims: &HubClaims) -> 
     }
 }
 
+/// The video token sent after a participant's welcome, also written into the welcome's
+/// snapshot (the reference fields, for clients that read the token from the state).
+pub fn video_on_welcome(video: Option<&LiveKit>, room: &Room, claims: &HubClaims, welcome: &mut ServerFrame) -> Option<ServerFrame> {
+    let frame = video_token(video, room, claims);
+    if let (ServerFrame::Welcome { snapshot: Some(snapshot), .. }, Some(ServerFrame::VideoToken { token, .. })) = (welcome, &frame) {
+        match claims.role {
+            Role::Guide => {
+                if let Some(guides) = snapshot.state_for_guides.as_mut() {
+                    guides.video_guide_token = Some(token.clone());
+                }
+            }
+            Role::Client => snapshot.state_for_clients.video_client_token = Some(token.clone()),
+        }
+    }
+    frame
+}
+
 /// Records that a participant's connection opened or closed (the guides are told).
 /// A failure is logged: the connection goes on either way.
 pub async fn presence(room: &Room, claims: &HubClaims, connected: bool) {
