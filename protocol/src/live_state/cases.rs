@@ -330,6 +330,18 @@ pub fn all() -> Vec<Case> {
             ],
         },
         Case {
+            // Every participant's entry has a cart permission, a guide's too: the hub's
+            // state changes whoever the event names (a guide may name another guide).
+            name: "cartPermissionChanged changes the entry of whoever it names, a guide's too",
+            seen: Seen::ByGuide,
+            setup: {
+                let mut setup = busy_room();
+                setup.push(joined("9b9b9b9b9b9b9b9b9b9b9b9b9b9b9b9b", Role::Guide));
+                setup
+            },
+            events: vec![permission("9b9b9b9b9b9b9b9b9b9b9b9b9b9b9b9b", CartPermission::Requested)],
+        },
+        Case {
             name: "cartPermissionChanged reaches a client for its own permission only: requested, then refused",
             seen: Seen::ByClient,
             setup: busy_room(),
