@@ -499,9 +499,10 @@ impl Room {
         Ok(outcome)
     }
 
-    /// Publishes a state event as it is, without asking the policy: for tests, and for
-    /// callers that decided already. Returns its sequence number.
-    pub async fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
+    /// Publishes a state event as it is, without asking the policy (tests only: every
+    /// other change goes through [`Room::submit`]). Returns its sequence number.
+    #[cfg(test)]
+    pub(crate) async fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
         let seq = self.order.commit(self, Box::new(|_: &mut Inner| Some((audience, event)))).await?;
         seq.ok_or_else(|| StoreError::Corrupt("a published event got no sequence number".into()))
     }
