@@ -15,7 +15,7 @@ help:
 	@echo "make test-web    typecheck and vitest of web/"
 	@echo "make test-e2e    Playwright journeys in Chromium against the real servers"
 	@echo "make test-conformance  the official Store API client against the real shop, answers checked against its schema"
-	@echo "make protocol-ts regenerate web/src/protocol/generated.ts from the protocol crate"
+	@echo "make protocol-ts regenerate web/src/protocol/generated.ts and live-state-cases.json from the protocol crate"
 
 ## Installs web/node_modules when missing or older than the lock file.
 web/node_modules/.package-lock.json: web/package-lock.json
@@ -60,7 +60,7 @@ test-conformance: web-deps build-debug
 test: test-rust test-web test-conformance test-e2e
 
 protocol-ts:
-	$(CARGO) run -q -p protocol --bin protocol-ts -- web/src/protocol/generated.ts
+	$(CARGO) run -q -p protocol --bin protocol-ts -- web/src/protocol/generated.ts web/src/protocol/live-state-cases.json
 
 clean:
 	$(CARGO) clean

@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
 use protocol::frame::Event;
 use protocol::internal::Audience;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -29,8 +30,17 @@ use redis::{AsyncCommands, PushKind, Script, Value};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use crate::live::Rooms;
 use crate::store::{RoomState, StoreError, StoredEvent, StoredRoom};
+
+/// Where the events Redis hands this replica go: the server passes the rooms' router in,
+/// so this module knows nothing of rooms.
+pub trait Deliver: Send + Sync {
+    /// An event of an appointment, in Redis's order (a gap means messages were lost).
+    fn deliver<'a>(&'a self, appointment_id: &'a str, event: StoredEvent) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// After a reconnect: fetches what every open room missed; true when all caught up.
+    fn catch_up_all(&self) -> BoxFuture<'_, bool>;
+}
 
 const PUBLISH: &str = r#"
 local seq = redis.call('INCR', KEYS[1])
@@ -147,10 +157,11 @@ impl Cluster {
         self.healthy.load(Ordering::Relaxed)
     }
 
-    /// Runs the delivery loop and the health check until the process ends.
-    pub fn spawn_tasks(self: &Arc<Self>, rooms: Rooms, mut pushes: mpsc::UnboundedReceiver<redis::PushInfo>) {
+    /// Runs the delivery loop (events to `deliver`) and the health check until the
+    /// process ends.
+    pub fn spawn_tasks(self: &Arc<Self>, deliver: Arc<dyn Deliver>, mut pushes: mpsc::UnboundedReceiver<redis::PushInfo>) {
         let cluster = self.clone();
-        let delivering_rooms = rooms.clone();
+        let delivering = deliver.clone();
         tokio::spawn(async move {
             while let Some(push) = pushes.recv().await {
                 match push.kind {
@@ -163,10 +174,9 @@ impl Cluster {
                             continue;
                         };
                         let Some(appointment_id) = appointment_of(&channel) else { continue };
-                        let Some(room) = delivering_rooms.get(appointment_id) else { continue };
                         match parse_message(&payload) {
                             Ok(event) => {
-                                if let Err(error) = room.deliver(event, &cluster).await {
+                                if let Err(error) = delivering.deliver(appointment_id, event).await {
                                     tracing::warn!(%error, %appointment_id, "could not deliver an event");
                                 }
                             }
@@ -192,19 +202,10 @@ impl Cluster {
                     cluster.healthy.store(false, Ordering::Relaxed);
                     continue;
                 }
-                if !cluster.is_healthy() {
-                    // Reconnected: subscriptions are restored; fetch what was missed.
-                    let mut caught_up = true;
-                    for room in rooms.all() {
-                        if let Err(error) = room.catch_up(&cluster).await {
-                            tracing::warn!(%error, appointment_id = %room.appointment_id, "catch-up failed");
-                            caught_up = false;
-                        }
-                    }
-                    if caught_up {
-                        tracing::info!("Redis connection restored");
-                        cluster.healthy.store(true, Ordering::Relaxed);
-                    }
+                // Reconnected: subscriptions are restored; fetch what was missed.
+                if !cluster.is_healthy() && deliver.catch_up_all().await {
+                    tracing::info!("Redis connection restored");
+                    cluster.healthy.store(true, Ordering::Relaxed);
                 }
             }
         });

@@ -42,6 +42,28 @@ pub struct Config {
 }
 
 impl Config {
+    /// Every setting at its default (what `hub --help` lists), with the environment
+    /// ignored, port 0 and the hub's files in `data_dir`: for tests and tools that start
+    /// a hub in-process. Override what a test cares about with struct update syntax:
+    /// `Config { retained_events: 16, ..Config::for_data_dir(dir) }`. Ignoring the
+    /// environment keeps such a hub single-mode and without video even where `REDIS_URL`
+    /// or `LIVEKIT_URL` is set for the real processes.
+    ///
+    /// # Panics
+    ///
+    /// Never in practice: the defaults are constants, parsed the way `main` parses flags
+    /// (`config::tests` proves they parse).
+    pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Config {
+        use clap::{CommandFactory, FromArgMatches};
+        let command = Config::command().mut_args(|arg| arg.env(None::<&str>));
+        let parsed = command
+            .try_get_matches_from(["hub"])
+            .map_err(|e| e.to_string())
+            .and_then(|matches| Config::from_arg_matches(&matches).map_err(|e| e.to_string()));
+        let config = parsed.unwrap_or_else(|error| panic!("the hub's default settings do not parse: {error}"));
+        Config { port: 0, data_dir: data_dir.into(), ..config }
+    }
+
     /// The Redis pub/sub for events between replicas, from `HUB_REDIS_PUBSUB`: `auto`
     /// (the default) uses sharded pub/sub where the server has it (Redis 7.0+), `sharded`
     /// or `classic` force one. (An environment variable rather than a field, so that
@@ -93,5 +115,22 @@ impl std::fmt::Debug for Config {
             .field("send_queue", &self.send_queue)
             .field("retained_events", &self.retained_events)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+
+    #[test]
+    fn a_test_config_has_the_defaults_without_the_environment() {
+        // No other unit test of this crate reads the environment, so setting it is safe.
+        std::env::set_var("HUB_RETAINED_EVENTS", "7");
+        let config = Config::for_data_dir("/tmp/somewhere");
+        std::env::remove_var("HUB_RETAINED_EVENTS");
+        assert_eq!(config.data_dir, std::path::PathBuf::from("/tmp/somewhere"));
+        assert_eq!((config.port, config.bind.to_string()), (0, "127.0.0.1".to_owned()));
+        assert_eq!((config.heartbeat_secs, config.send_queue, config.retained_events), (15, 512, 1024));
+        assert!(config.redis_url.is_none() && config.livekit().is_none() && config.secret.is_none());
     }
 }

@@ -1,5 +1,7 @@
 //! One participant's WebSocket session: hello, welcome (snapshot or replay), then
-//! actions in and events out, with heartbeats and a bounded send queue.
+//! actions in and events out, with heartbeats and a bounded send queue. What an action
+//! does is decided elsewhere ([`crate::live::policy`], through [`crate::live::submit`]);
+//! this module only speaks the protocol.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -7,20 +9,15 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use protocol::action::{Action, Interaction};
 use protocol::codec::{Codec, Encoded};
-use protocol::frame::{close_code, ClientFrame, ErrorCode, Event, ServerFrame, VolatileEvent};
-use protocol::state::is_id;
+use protocol::frame::{close_code, ClientFrame, ErrorCode, ServerFrame};
 use protocol::HubClaims;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
-use crate::live::{queue, Audience, Outbound, Queued, Room};
+use crate::live::{effects, queue, Caller, Outbound, Queued, Request, Room, Submitted};
 use crate::metrics::Metrics;
-use crate::store::StoreError;
 use crate::video::LiveKit;
-use protocol::state::VideoAudioSettings;
-use protocol::CartPermission;
 
 static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -95,7 +92,7 @@ impl Session {
             return;
         };
         if ok {
-            Box::pin(self.presence(true)).await;
+            Box::pin(effects::presence(&self.room, &self.claims, true)).await;
         }
 
         // 3. the loop
@@ -179,7 +176,7 @@ impl Session {
         }
         self.room.detach(connection_id);
         if ok {
-            Box::pin(self.presence(false)).await;
+            Box::pin(effects::presence(&self.room, &self.claims, false)).await;
         }
         self.metrics.connections_closed.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
@@ -197,12 +194,7 @@ impl Session {
         // Counted once per batch: these counters are shared by every connection.
         let mut written = 0;
         while let Some(Outbound { item, queued_at }) = next.take() {
-            // What a client may publish follows broadcast mode and the appointment's
-            // settings: a change brings a new video token.
-            let regrant = matches!(
-                &item,
-                Queued::Event { event, .. } if matches!(event.event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
-            ) && self.claims.role == protocol::Role::Client;
+            let regrant = matches!(&item, Queued::Event { event, .. } if effects::regrants_video(&event.event, self.claims.role));
             let message = match &item {
                 Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
                 Queued::Volatile(event) => event.message(codec),
@@ -214,7 +206,7 @@ impl Session {
                 written += 1;
                 self.metrics.fan_out_latency.observe(queued_at.elapsed());
             }
-            if let Some(token) = regrant.then(|| self.video_token()).flatten() {
+            if let Some(token) = regrant.then(|| effects::video_token(self.video.as_ref(), &self.room, &self.claims)).flatten() {
                 if let Some(m) = encode(codec, &token) {
                     if sink.feed(m).await.is_err() {
                         return false;
@@ -267,21 +259,8 @@ impl Session {
         self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;
-        let video_token = self.video_token();
         let mut welcome = attached.welcome;
-        if let (ServerFrame::Welcome { snapshot: Some(snapshot), .. }, Some(ServerFrame::VideoToken { token, .. })) =
-            (&mut welcome, &video_token)
-        {
-            // The reference fields, for clients that read the token from the state.
-            match self.claims.role {
-                protocol::Role::Guide => {
-                    if let Some(guides) = snapshot.state_for_guides.as_mut() {
-                        guides.video_guide_token = Some(token.clone());
-                    }
-                }
-                protocol::Role::Client => snapshot.state_for_clients.video_client_token = Some(token.clone()),
-            }
-        }
+        let video_token = effects::video_on_welcome(self.video.as_ref(), &self.room, &self.claims, &mut welcome);
         let frames = std::iter::once(&welcome).chain(&attached.pages).chain(&attached.replay).chain(video_token.iter());
         for frame in frames {
             if let Some(m) = encode(codec, frame) {
@@ -297,150 +276,28 @@ impl Session {
             ClientFrame::Hello { .. } => Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received")),
             ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
             ClientFrame::Pong { .. } => None,
-            ClientFrame::Action { r#ref, action } => self.act(r#ref, action).await,
-            ClientFrame::Interaction { r#ref, interaction } => self.interact(r#ref, interaction).await,
+            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action)).await,
+            ClientFrame::Interaction { r#ref, interaction } => self.request(r#ref, Request::Interaction(interaction)).await,
         }
     }
 
-    /// A fresh LiveKit token for this participant, when video is configured.
-    fn video_token(&self) -> Option<ServerFrame> {
-        let video = self.video.as_ref()?;
-        let can_publish = match self.claims.role {
-            protocol::Role::Guide => true,
-            protocol::Role::Client => {
-                let all = self.room.state_for_all();
-                all.video_audio_settings != VideoAudioSettings::None && !all.broadcast_mode
+    /// Submits an action or interaction; the reply is its ack (when it has a `ref`) or its
+    /// error. A change that could not be stored had no effect.
+    async fn request(&self, r#ref: Option<u32>, request: Request) -> Option<ServerFrame> {
+        match crate::live::submit(&self.room, self.video.as_ref(), Caller::Participant(&self.claims), request).await {
+            Ok(Submitted::Published { seq, .. }) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) }),
+            Ok(Submitted::Sent | Submitted::Nothing) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: None }),
+            Ok(Submitted::Refused { code, message }) => {
+                if code == ErrorCode::Forbidden {
+                    self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
+                }
+                Some(ServerFrame::error(r#ref, code, message))
             }
-        };
-        match video.participant_token(&self.room.appointment_id, &self.claims.sub, self.claims.name.as_deref(), can_publish) {
-            Ok(token) => Some(ServerFrame::VideoToken { url: video.url.clone(), token, can_publish }),
-            Err(error) => {
-                warn!(%error, "could not mint a video token");
-                None
-            }
-        }
-    }
-
-    async fn presence(&self, connected: bool) {
-        if let Err(error) = self.room.set_presence(&self.claims, connected).await {
-            tracing::error!(%error, appointment_id = %self.room.appointment_id, "could not store presence");
-        }
-    }
-
-    fn is_guide(&self) -> bool {
-        self.claims.role == protocol::Role::Guide
-    }
-
-    /// The ack, or the error when the change could not be stored (it then had no effect).
-    fn reply(&self, r#ref: Option<u32>, published: Result<Option<u64>, StoreError>) -> Option<ServerFrame> {
-        match published {
-            Ok(seq) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq }),
             Err(error) => {
                 tracing::error!(%error, appointment_id = %self.room.appointment_id, "could not store an event");
                 Some(ServerFrame::error(r#ref, ErrorCode::Internal, "the change could not be saved; try again"))
             }
         }
-    }
-
-    async fn act(&self, r#ref: Option<u32>, action: Action) -> Option<ServerFrame> {
-        if action.is_guide_only() {
-            if !self.is_guide() {
-                self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
-                let message = format!("only a guide may send {}", action.key());
-                return Some(ServerFrame::error(r#ref, ErrorCode::Forbidden, message));
-            }
-            if self.room.state_for_all().ended {
-                return Some(ServerFrame::error(r#ref, ErrorCode::PresentationEnded, "the presentation has ended"));
-            }
-        }
-        let published = match action {
-            Action::SwitchSlide { page_id, section_id, slide_alias } => {
-                if !is_id(&page_id) || !is_id(&section_id) {
-                    let message = "pageId and sectionId must be 32 lowercase hex characters";
-                    return Some(ServerFrame::error(r#ref, ErrorCode::InvalidPayload, message));
-                }
-                self.room.publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias }).await.map(Some)
-            }
-            Action::LoadSlide { .. }
-            | Action::LoadProductList {}
-            | Action::LoadListingProducts { .. }
-            | Action::UpdateListingProducts { .. } => self.room.publish(Audience::Everyone, Event::Reload { action }).await.map(Some),
-            // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
-            // the attendee concerned (or a client's to itself) as a reload hint.
-            Action::LoadCart { ref attendee_id }
-            | Action::AddToCart { ref attendee_id, .. }
-            | Action::RemoveFromCart { ref attendee_id, .. }
-            | Action::UpdateProductQuantity { ref attendee_id, .. }
-            | Action::LoadLikeList { ref attendee_id }
-            | Action::RemoveFromLikeList { ref attendee_id, .. }
-            | Action::LoadLastSeen { ref attendee_id } => {
-                let target = match (self.is_guide(), attendee_id) {
-                    (true, Some(id)) => id.clone(),
-                    _ => self.claims.sub.clone(),
-                };
-                self.room.publish(Audience::Attendee(target), Event::Reload { action }).await.map(Some)
-            }
-            Action::LoadProductReviews { .. } => Ok(None),
-            Action::RequestCartPermission { attendee_id } => {
-                if !is_id(&attendee_id) {
-                    return Some(ServerFrame::error(r#ref, ErrorCode::InvalidPayload, "attendeeId must be 32 lowercase hex characters"));
-                }
-                let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission: CartPermission::Requested };
-                self.room.publish(Audience::Attendee(attendee_id), event).await.map(Some)
-            }
-            Action::SetCartPermission { granted } => {
-                // A no (to a request, or taking a grant back) is kept apart from never asked.
-                let permission = if granted { CartPermission::Granted } else { CartPermission::Refused };
-                let attendee_id = self.claims.sub.clone();
-                let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission };
-                self.room.publish(Audience::Attendee(attendee_id), event).await.map(Some)
-            }
-            Action::SetLocked { locked } => self.room.publish(Audience::Everyone, Event::LockChanged { locked }).await.map(Some),
-            Action::MuteAll { muted } => {
-                let published = self.room.publish(Audience::Everyone, Event::MuteAllChanged { muted }).await;
-                if published.is_ok() {
-                    crate::live::after_publish(&self.room, self.video.as_ref(), &Event::MuteAllChanged { muted });
-                }
-                published.map(Some)
-            }
-        };
-        self.reply(r#ref, published)
-    }
-
-    async fn interact(&self, r#ref: Option<u32>, interaction: Interaction) -> Option<ServerFrame> {
-        if interaction.is_guide_only() && !self.is_guide() {
-            self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
-            return Some(ServerFrame::error(r#ref, ErrorCode::Forbidden, format!("only a guide may send {:?}", interaction.name())));
-        }
-        let published = match interaction {
-            Interaction::GuideHovered(payload) => {
-                self.room
-                    .publish_volatile(Audience::Everyone, VolatileEvent::GuideHovered { hovered_element_id: payload.hovered_element_id });
-                Ok(None)
-            }
-            // The product a guide looks at is the one everyone is shown.
-            Interaction::ProductViewed(p) if self.is_guide() => {
-                self.room.publish(Audience::Everyone, Event::GuideProductChanged { product_id: Some(p.product_id) }).await.map(Some)
-            }
-            Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
-                self.room.publish(Audience::Everyone, Event::DynamicPageOpened { page }).await.map(Some)
-            }
-            Interaction::DynamicPageClosed(p) => {
-                self.room.publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }).await.map(Some)
-            }
-            Interaction::BroadcastModeToggled(p) => {
-                self.room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }).await.map(Some)
-            }
-            Interaction::ViewModeChanged(p) => {
-                self.room.publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }).await.map(Some)
-            }
-            Interaction::ScreenSharingToggled(p) => {
-                self.room.publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }).await.map(Some)
-            }
-            // The rest are recorded by storefront-proxy's dsr/interaction endpoint.
-            _ => Ok(None),
-        };
-        self.reply(r#ref, published)
     }
 }
 
@@ -450,8 +307,10 @@ mod tests {
     use std::task::{Context, Poll};
 
     use super::*;
+    use crate::live::local::LocalOrder;
     use crate::live::{RoomSettings, SharedEvent};
     use crate::store::Store;
+    use protocol::frame::Event;
 
     /// A sink that records what it was given and where each flush fell.
     #[derive(Default)]
@@ -483,7 +342,7 @@ mod tests {
     fn session() -> Session {
         let claims = HubClaims { sub: "c".repeat(32), apt: "0".repeat(32), role: protocol::Role::Client, name: None, exp: u64::MAX };
         let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
+        let room = LocalOrder::new(Arc::new(Store::in_memory().unwrap())).open_room("0".repeat(32), &settings).unwrap();
         Session {
             claims,
             codec: Codec::Json,

@@ -1,27 +1,33 @@
-//! The internal HTTP API for storefront-proxy, authenticated with the shared secret:
+//! The internal HTTP API for storefront-proxy, behind one shared-secret layer:
 //! `POST /internal/publish` (start, end, instant listings, joins, removals, cart and
 //! wishlist changes), `POST /internal/attendee-profile` (an attendee's new name or video
 //! user id, merged into the live list) and `GET /internal/appointments/{id}/state`.
+//! Changes go through the same path as participants' ([`crate::live::submit`]).
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Path, Query, Request as HttpRequest, State};
+use axum::http::header;
+use axum::middleware::{self, Next};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use protocol::internal::{AttendeeProfileRequest, AttendeeProfileResponse, PublishRequest, PublishResponse};
-use protocol::state::is_id;
+use protocol::state::{is_id, Snapshot};
 use protocol::Role;
 
-use crate::live::room::Room;
-use crate::server::{refuse, Hub};
+use crate::app::Hub;
+use crate::error::HubError;
+use crate::live::{Caller, Request, Room, Submitted};
 
-pub fn routes() -> Router<Hub> {
+/// The internal routes; every one needs the shared secret (checked by [`require_secret`]
+/// before anything else, the body included, is looked at).
+pub fn routes(hub: Hub) -> Router<Hub> {
     Router::new()
         .route("/internal/publish", post(publish))
         .route("/internal/attendee-profile", post(attendee_profile))
         .route("/internal/appointments/{id}/state", get(state))
+        .route_layer(middleware::from_fn_with_state(hub, require_secret))
 }
 
 /// Compares without stopping at the first difference, so timing tells nothing.
@@ -29,71 +35,61 @@ fn same_secret(given: &[u8], secret: &[u8]) -> bool {
     given.len() == secret.len() && given.iter().zip(secret).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-fn authorized(hub: &Hub, headers: &HeaderMap) -> Result<(), Box<Response>> {
-    let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
-    if same_secret(given.as_bytes(), hub.secret()) {
-        Ok(())
-    } else {
-        Err(Box::new(refuse(StatusCode::UNAUTHORIZED, "HUB__UNAUTHORIZED", "The internal API needs the shared secret.")))
+/// Lets a request through only with `Authorization: Bearer <shared secret>`.
+async fn require_secret(State(hub): State<Hub>, request: HttpRequest, next: Next) -> Result<Response, HubError> {
+    let given =
+        request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
+    if !same_secret(given.as_bytes(), hub.secret()) {
+        return Err(HubError::Unauthorized);
+    }
+    Ok(next.run(request).await)
+}
+
+async fn open_room(hub: &Hub, appointment_id: &str) -> Result<Arc<Room>, HubError> {
+    hub.rooms
+        .get_or_open(appointment_id)
+        .await
+        .map_err(|source| HubError::RoomUnavailable { appointment_id: appointment_id.to_owned(), source })
+}
+
+/// Reads a JSON body; its decoding error is the client's to see.
+fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HubError> {
+    serde_json::from_slice(bytes).map_err(|error| HubError::InvalidBody(error.to_string()))
+}
+
+/// The shop's change, through the policy: `Some(seq)` when an event was published.
+async fn submit(hub: &Hub, appointment_id: &str, request: Request) -> Result<Option<u64>, HubError> {
+    let room = open_room(hub, appointment_id).await?;
+    let submitted = crate::live::submit(&room, hub.video.as_ref(), Caller::Shop, request)
+        .await
+        .map_err(|source| HubError::NotSaved { appointment_id: appointment_id.to_owned(), source })?;
+    match submitted {
+        Submitted::Published { seq, .. } => Ok(Some(seq)),
+        Submitted::Sent | Submitted::Nothing => Ok(None),
+        Submitted::Refused { message, .. } => Err(HubError::InvalidBody(message)),
     }
 }
 
-async fn open_room(hub: &Hub, appointment_id: &str) -> Result<Arc<Room>, Box<Response>> {
-    hub.rooms.get_or_open(appointment_id).await.map_err(|error| {
-        tracing::error!(%error, "could not open a room");
-        Box::new(refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available."))
-    })
-}
-
-async fn publish(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
-    if let Err(refused) = authorized(&hub, &headers) {
-        return *refused;
-    }
-    let request: PublishRequest = match serde_json::from_slice(&body) {
-        Ok(request) => request,
-        Err(error) => return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", &error.to_string()),
-    };
+async fn publish(State(hub): State<Hub>, bytes: axum::body::Bytes) -> Result<Json<PublishResponse>, HubError> {
+    let request: PublishRequest = body(&bytes)?;
     if !is_id(&request.appointment_id) {
-        return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", "appointmentId must be 32 lowercase hex characters");
+        return Err(HubError::InvalidBody("appointmentId must be 32 lowercase hex characters".into()));
     }
-    let room = match open_room(&hub, &request.appointment_id).await {
-        Ok(room) => room,
-        Err(refused) => return *refused,
-    };
-    match room.publish(request.audience, request.event.clone()).await {
-        Ok(seq) => {
-            crate::live::after_publish(&room, hub.video.as_ref(), &request.event);
-            Json(PublishResponse { seq }).into_response()
-        }
-        Err(error) => {
-            tracing::error!(%error, "could not store an event");
-            refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The event could not be saved.")
-        }
-    }
+    let seq = submit(&hub, &request.appointment_id, Request::Publish { audience: request.audience, event: request.event }).await?;
+    // The policy publishes every event of the shop.
+    let seq = seq.ok_or_else(|| HubError::InvalidBody("the event was not published".into()))?;
+    Ok(Json(PublishResponse { seq }))
 }
 
-async fn attendee_profile(State(hub): State<Hub>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
-    if let Err(refused) = authorized(&hub, &headers) {
-        return *refused;
-    }
-    let request: AttendeeProfileRequest = match serde_json::from_slice(&body) {
-        Ok(request) => request,
-        Err(error) => return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", &error.to_string()),
-    };
+async fn attendee_profile(State(hub): State<Hub>, bytes: axum::body::Bytes) -> Result<Json<AttendeeProfileResponse>, HubError> {
+    let request: AttendeeProfileRequest = body(&bytes)?;
     if !is_id(&request.appointment_id) || !is_id(&request.attendee_id) {
-        return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", "appointmentId and attendeeId must be 32 lowercase hex characters");
+        return Err(HubError::InvalidBody("appointmentId and attendeeId must be 32 lowercase hex characters".into()));
     }
-    let room = match open_room(&hub, &request.appointment_id).await {
-        Ok(room) => room,
-        Err(refused) => return *refused,
-    };
-    match room.update_profile(&request.attendee_id, request.attendee_name, request.video_user_id).await {
-        Ok(seq) => Json(AttendeeProfileResponse { seq }).into_response(),
-        Err(error) => {
-            tracing::error!(%error, "could not store an event");
-            refuse(StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The event could not be saved.")
-        }
-    }
+    let change =
+        Request::Profile { attendee_id: request.attendee_id, attendee_name: request.attendee_name, video_user_id: request.video_user_id };
+    let seq = submit(&hub, &request.appointment_id, change).await?;
+    Ok(Json(AttendeeProfileResponse { seq }))
 }
 
 #[derive(serde::Deserialize)]
@@ -107,15 +103,10 @@ struct StateQuery {
 
 /// The live state as a guide sees it (`stateForAll`, `stateForClients`,
 /// `stateForGuides`), or as a client does with `?role=CLIENT`.
-async fn state(State(hub): State<Hub>, headers: HeaderMap, Path(id): Path<String>, Query(query): Query<StateQuery>) -> Response {
-    if let Err(refused) = authorized(&hub, &headers) {
-        return *refused;
-    }
+async fn state(State(hub): State<Hub>, Path(id): Path<String>, Query(query): Query<StateQuery>) -> Result<Json<Snapshot>, HubError> {
     if !is_id(&id) {
-        return refuse(StatusCode::BAD_REQUEST, "HUB__INVALID_ID", "The appointment id must be 32 lowercase hex characters");
+        return Err(HubError::InvalidId("The appointment id must be 32 lowercase hex characters"));
     }
-    match open_room(&hub, &id).await {
-        Ok(room) => Json(room.snapshot(query.role.unwrap_or(Role::Guide), query.attendee_id.as_deref())).into_response(),
-        Err(refused) => *refused,
-    }
+    let room = open_room(&hub, &id).await?;
+    Ok(Json(room.snapshot(query.role.unwrap_or(Role::Guide), query.attendee_id.as_deref())))
 }

@@ -1,9 +1,11 @@
 //! The Salesroom hub: live appointment state with ordered, resumable fan-out over
 //! WebSocket. See ARCHITECTURE.md.
 
+pub mod app;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod error;
 pub mod internal;
 pub mod live;
 pub mod metrics;
@@ -11,5 +13,6 @@ pub mod server;
 pub mod store;
 pub mod video;
 
+pub use app::Hub;
 pub use config::Config;
-pub use server::Hub;
+pub use error::HubError;

@@ -1,15 +1,30 @@
-//! Live appointments: one [`Room`] per appointment, found through [`Rooms`].
+//! Live appointments: one [`Room`] per appointment, found through [`Rooms`], and the one
+//! path every change takes, [`submit`]: the policy decides, the room's order publishes,
+//! the effects follow.
+//!
+//! - [`room`]: a room's state, log and subscribers, and the [`Order`] trait.
+//! - [`local`] / [`replicated`]: the two orders (single mode: SQLite; cluster: Redis).
+//! - [`policy`]: who may do what, as a pure function.
+//! - [`effects`]: what follows outside the room (LiveKit, disconnects, video grants,
+//!   presence).
+//! - [`queue`]: a connection's bounded send queue.
 
+pub mod effects;
+pub mod local;
+pub mod policy;
 pub mod queue;
+pub mod replicated;
 pub mod room;
 
 use std::sync::Arc;
 
 use dashmap::DashMap;
 
-pub use room::{Attached, Audience, Backend, Outbound, Queued, Room, RoomSettings, SharedEvent, SharedVolatile, Subscriber};
+pub use policy::{Caller, Decision, Request};
+pub use room::{Attached, Audience, Order, Outbound, Queued, Room, RoomSettings, SharedEvent, SharedVolatile, Submitted, Subscriber};
 
 use crate::store::StoreError;
+use crate::video::LiveKit;
 
 /// All live rooms of this hub, by appointment id. Cheap to clone.
 #[derive(Clone)]
@@ -17,14 +32,14 @@ pub struct Rooms {
     rooms: Arc<DashMap<String, Arc<Room>>>,
     /// Held while a room is opened, so each appointment gets one room.
     opening: Arc<tokio::sync::Mutex<()>>,
-    backend: Backend,
+    order: Arc<dyn Order>,
     settings: RoomSettings,
 }
 
 impl Rooms {
-    pub fn new(backend: Backend, settings: RoomSettings) -> Self {
+    pub fn new(order: Arc<dyn Order>, settings: RoomSettings) -> Self {
         let settings = RoomSettings { retained_events: settings.retained_events.max(1), ..settings };
-        Rooms { rooms: Arc::new(DashMap::new()), opening: Arc::default(), backend, settings }
+        Rooms { rooms: Arc::new(DashMap::new()), opening: Arc::default(), order, settings }
     }
 
     /// An open room.
@@ -36,7 +51,7 @@ impl Rooms {
         self.rooms.iter().map(|room| room.clone()).collect()
     }
 
-    /// The room of an appointment, opened from the store (or Redis) on first use.
+    /// The room of an appointment, opened from its history on first use.
     pub async fn get_or_open(&self, appointment_id: &str) -> Result<Arc<Room>, StoreError> {
         if let Some(room) = self.get(appointment_id) {
             return Ok(room);
@@ -45,16 +60,9 @@ impl Rooms {
         if let Some(room) = self.get(appointment_id) {
             return Ok(room);
         }
-        let id = appointment_id.to_owned();
-        let room = Arc::new(match &self.backend {
-            Backend::Local(store) => Room::open_local(id, &self.settings, store.clone())?,
-            Backend::Cluster(cluster) => Room::open_cluster(id, &self.settings, cluster.clone()).await?,
-        });
+        let room = Arc::new(self.order.clone().open(appointment_id.to_owned(), self.settings.clone()).await?);
         self.rooms.insert(appointment_id.to_owned(), room.clone());
-        if let Backend::Cluster(cluster) = &self.backend {
-            // Events published while the room was loading were not delivered to it.
-            room.catch_up(cluster).await?;
-        }
+        self.order.catch_up(&room).await?;
         Ok(room)
     }
 
@@ -71,33 +79,13 @@ impl Rooms {
     }
 }
 
-/// What follows an event outside the room: connections of a removed attendee are
-/// closed, and LiveKit is told about removals and mute-all.
-pub fn after_publish(room: &Arc<Room>, video: Option<&crate::video::LiveKit>, event: &protocol::frame::Event) {
-    use protocol::frame::{close_code, Event};
-    match event {
-        Event::AttendeeRemoved { attendee_id } => {
-            room.disconnect_attendee(attendee_id, close_code::REMOVED);
-            if let Some(video) = video.cloned() {
-                let (room_id, identity) = (room.appointment_id.clone(), attendee_id.clone());
-                tokio::spawn(async move {
-                    if let Err(error) = video.remove_participant(&room_id, &identity).await {
-                        tracing::warn!(%error, appointment_id = %room_id, "LiveKit did not remove a participant");
-                    }
-                });
-            }
-        }
-        Event::MuteAllChanged { muted: true } => {
-            if let Some(video) = video.cloned() {
-                let (room_id, guides) = (room.appointment_id.clone(), room.guide_ids());
-                tokio::spawn(async move {
-                    match video.mute_all(&room_id, &guides).await {
-                        Ok(count) => tracing::info!(appointment_id = %room_id, count, "muted all attendees"),
-                        Err(error) => tracing::warn!(%error, appointment_id = %room_id, "LiveKit did not mute all"),
-                    }
-                });
-            }
-        }
-        _ => {}
+/// Decides `request` (see [`policy::decide`]), carries the decision out in `room`, and
+/// runs what follows a published event ([`effects::after_publish`]). Participants'
+/// frames and the shop's internal calls all come through here.
+pub async fn submit(room: &Arc<Room>, video: Option<&LiveKit>, caller: Caller<'_>, request: Request) -> Result<Submitted, StoreError> {
+    let submitted = room.submit(|state| policy::decide(caller, state, request)).await?;
+    if let Submitted::Published { event, .. } = &submitted {
+        effects::after_publish(room, video, event);
     }
+    Ok(submitted)
 }

@@ -68,17 +68,12 @@ async fn fake_livekit(calls: Calls) -> String {
 async fn start(livekit_url: String) -> String {
     let dir = tempfile::tempdir().unwrap().keep();
     let config = Config {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        data_dir: dir,
-        secret: None,
-        heartbeat_secs: 15,
         send_queue: 64,
         retained_events: 64,
-        redis_url: None,
         livekit_url: Some(livekit_url),
         livekit_api_key: Some(API_KEY.into()),
         livekit_api_secret: Some(API_SECRET.into()),
+        ..Config::for_data_dir(dir)
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -39,19 +39,7 @@ async fn start_with(
     heartbeat_secs: u64,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> String {
-    let config = Config {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        data_dir: dir.to_path_buf(),
-        secret: None,
-        heartbeat_secs,
-        send_queue: 64,
-        retained_events,
-        redis_url: None,
-        livekit_url: None,
-        livekit_api_key: None,
-        livekit_api_secret: None,
-    };
+    let config = Config { heartbeat_secs, send_queue: 64, retained_events, ..Config::for_data_dir(dir) };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, shutdown));
@@ -425,6 +413,36 @@ async fn the_internal_api_publishes_with_the_shared_secret_only() {
     let client_view = internal_state(&addr, "?role=CLIENT").await;
     assert_eq!(client_view["stateForAll"]["started"], true);
     assert!(client_view.get("stateForGuides").is_none(), "{client_view}");
+}
+
+/// The shared secret is one layer over every internal route, checked before the body;
+/// every refusal has the JSON:API error shape with the hub's codes.
+#[tokio::test]
+async fn every_internal_route_needs_the_secret_before_anything_else() {
+    let addr = start(16).await;
+    let http = reqwest::Client::new();
+    let error = |body: serde_json::Value| (body["errors"][0]["status"].clone(), body["errors"][0]["code"].clone());
+    let routes = [
+        http.post(format!("http://{addr}/internal/publish")).body("not json"),
+        http.post(format!("http://{addr}/internal/attendee-profile")).body("not json"),
+        http.get(format!("http://{addr}/internal/appointments/not-an-id/state")),
+    ];
+    for request in routes {
+        let response = request.bearer_auth("wrong").send().await.unwrap();
+        assert_eq!(response.status(), 401);
+        assert_eq!(error(response.json().await.unwrap()), (serde_json::json!("401"), serde_json::json!("HUB__UNAUTHORIZED")));
+    }
+    let bad_body =
+        http.post(format!("http://{addr}/internal/attendee-profile")).bearer_auth("test-secret").body("{}").send().await.unwrap();
+    assert_eq!(bad_body.status(), 400);
+    assert_eq!(error(bad_body.json().await.unwrap()).1, "HUB__INVALID_BODY");
+    let bad_id = http.get(format!("http://{addr}/internal/appointments/not-an-id/state")).bearer_auth("test-secret").send().await.unwrap();
+    assert_eq!(bad_id.status(), 400);
+    let body: serde_json::Value = bad_id.json().await.unwrap();
+    assert_eq!(error(body.clone()).1, "HUB__INVALID_ID");
+    assert_eq!(body["errors"][0]["title"], "Bad Request");
+    // An unknown path is not found, secret or not.
+    assert_eq!(http.get(format!("http://{addr}/internal/nothing")).send().await.unwrap().status(), 404);
 }
 
 #[tokio::test]

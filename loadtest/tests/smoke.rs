@@ -7,17 +7,11 @@ async fn servers(dir: &std::path::Path) -> loadtest::Options {
     let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let hub_port = hub_listener.local_addr().unwrap().port();
     let hub_config = hub::Config {
-        bind: [127, 0, 0, 1].into(),
         port: hub_port,
-        data_dir: dir.to_path_buf(),
         secret: Some(secret.into()),
-        heartbeat_secs: 15,
         send_queue: 256,
         retained_events: 256,
-        redis_url: None,
-        livekit_url: None,
-        livekit_api_key: None,
-        livekit_api_secret: None,
+        ..hub::Config::for_data_dir(dir)
     };
     tokio::spawn(hub::Hub::open(hub_config, secret.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -59,6 +59,16 @@ pub enum Action {
 }
 
 impl Action {
+    /// The keys of the actions that load or change an attendee's cart, in this order (the
+    /// web app reloads a cart when a `reload` event carries one of them; it reads this
+    /// list from `web/src/protocol/live-state-cases.json`).
+    pub const CART_ACTION_KEYS: [&'static str; 4] = ["loadCart", "addToCart", "removeFromCart", "updateProductQuantity"];
+
+    /// Whether this action loads or changes an attendee's cart ([`Action::CART_ACTION_KEYS`]).
+    pub fn is_cart_action(&self) -> bool {
+        Self::CART_ACTION_KEYS.contains(&self.key())
+    }
+
     /// The action key as it appears on the wire.
     pub fn key(&self) -> &'static str {
         match self {
@@ -266,5 +276,25 @@ impl Interaction {
                 | Interaction::ViewModeChanged(_)
                 | Interaction::ScreenSharingToggled(_)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Action;
+
+    #[test]
+    fn the_cart_actions_are_actions_and_only_those_are_cart_actions() {
+        let id = || "a".repeat(32);
+        let cart = [
+            Action::LoadCart { attendee_id: None },
+            Action::AddToCart { attendee_id: None, product_id: id(), quantity: 1 },
+            Action::RemoveFromCart { attendee_id: Some(id()), line_item_id: id() },
+            Action::UpdateProductQuantity { attendee_id: None, line_item_id: id(), quantity: 2 },
+        ];
+        assert_eq!(cart.iter().map(Action::key).collect::<Vec<_>>(), Action::CART_ACTION_KEYS);
+        assert!(cart.iter().all(Action::is_cart_action));
+        let others = [Action::LoadLikeList { attendee_id: None }, Action::LoadLastSeen { attendee_id: None }, Action::LoadProductList {}];
+        assert!(!others.iter().any(Action::is_cart_action));
     }
 }

@@ -6,6 +6,7 @@ use ts_rs::TS;
 
 use crate::frame::Event;
 use crate::state::Id;
+use crate::status::Role;
 
 /// Who may see an event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -15,6 +16,17 @@ pub enum Audience {
     Guides,
     /// One attendee, and the guides.
     Attendee(Id),
+}
+
+impl Audience {
+    /// Whether a participant of `role` with `attendee_id` sees an event for this audience.
+    pub fn includes(&self, role: Role, attendee_id: &str) -> bool {
+        match self {
+            Audience::Everyone => true,
+            Audience::Guides => role == Role::Guide,
+            Audience::Attendee(id) => role == Role::Guide || id == attendee_id,
+        }
+    }
 }
 
 /// Publishes a state event to an appointment's participants.

@@ -8,11 +8,13 @@
 //! - [`status`]: attendee, connection, cart-permission and invitation states.
 //! - [`codec`]: JSON (text frames) and MessagePack (binary frames).
 //! - [`token`]: the hub session token the proxy mints at join and the hub verifies.
+//! - [`live_state`]: the one reducer of live state, and its golden cases for the web.
 
 pub mod action;
 pub mod codec;
 pub mod frame;
 pub mod internal;
+pub mod live_state;
 pub mod state;
 pub mod status;
 pub mod token;

@@ -24,19 +24,8 @@ struct Servers {
 }
 
 async fn start_hub(data_dir: &Path) -> u16 {
-    let config = hub::Config {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        data_dir: data_dir.join("hub"),
-        secret: Some(SECRET.into()),
-        heartbeat_secs: 15,
-        send_queue: 64,
-        retained_events: 64,
-        redis_url: None,
-        livekit_url: None,
-        livekit_api_key: None,
-        livekit_api_secret: None,
-    };
+    let config =
+        hub::Config { secret: Some(SECRET.into()), send_queue: 64, retained_events: 64, ..hub::Config::for_data_dir(data_dir.join("hub")) };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     tokio::spawn(hub::Hub::open(config, SECRET.as_bytes().to_vec()).await.unwrap().serve(listener, std::future::pending()));

@@ -1,28 +1,33 @@
 //! One appointment's live state, its ordered event log and its subscribers.
 //!
-//! Every state change goes through [`Room::publish`], which under one lock assigns the
-//! next sequence number, writes the event to the [`Store`], applies it to the state,
-//! appends it to the log and hands it to every subscriber's bounded queue. Doing all of
-//! that under the same lock is what makes every subscriber see one order, and makes
-//! [`Room::attach`] (snapshot or replay, then subscribe) free of gaps and duplicates.
+//! Every state change goes through the room's [`Order`]: the change is decided under the
+//! room lock, then given the next sequence number. In single mode ([`super::local`])
+//! that happens under the same lock: the event is written to the store, applied to the
+//! state, appended to the log and handed to every subscriber's bounded queue. Doing all
+//! of that under one lock is what makes every subscriber see one order, and makes
+//! [`Room::attach`] (snapshot or replay, then subscribe) free of gaps and duplicates. In
+//! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
+//! event when Redis hands it back, the same way under its lock.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
+use super::policy::Decision;
 use super::queue::{self, TrySendError};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
+use futures_util::future::BoxFuture;
 use protocol::codec::{Codec, Encoded};
-use protocol::frame::{close_code, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
+use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
-use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients, StateForGuides};
+use protocol::live_state::{file_participants, LiveState};
+use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 
-use crate::cluster::Cluster;
 use crate::metrics::Metrics;
-use crate::store::{RoomState, Store, StoreError, StoredEvent, StoredRoom};
+use crate::store::{RoomState, StoreError, StoredEvent, StoredRoom};
 
 /// Events between two snapshots in the store, at least. A room with more participants
 /// than that waits for as many events as it has participants: a snapshot holds every
@@ -39,21 +44,39 @@ pub fn snapshot_interval(participants: usize) -> u64 {
 /// of thousands is sent in pages rather than in one frame of megabytes.
 pub const PARTICIPANTS_PER_FRAME: usize = 500;
 
-/// Where a room's order is decided and its history kept.
-#[derive(Clone)]
-pub enum Backend {
-    /// Single mode: this hub orders the events and writes them to SQLite.
-    Local(Arc<Store>),
-    /// Cluster mode: Redis orders the events and carries them to every replica.
-    Cluster(Arc<Cluster>),
+/// A change decided under the room lock: the event to publish with its audience, or
+/// nothing to publish.
+pub type Change<'a> = Box<dyn FnOnce(&mut Inner) -> Option<(Audience, Event)> + Send + 'a>;
+
+/// Where a room's events get their order and its history is kept: [`super::local`]
+/// (single mode, SQLite) or [`super::replicated`] (cluster mode, Redis). The room never
+/// asks which one it has.
+pub trait Order: Send + Sync {
+    /// Opens an appointment's room from its history (created when there is none).
+    fn open(self: Arc<Self>, appointment_id: String, settings: RoomSettings) -> BoxFuture<'static, Result<Room, StoreError>>;
+
+    /// Once the room can be found by others: brings it up to date with events ordered
+    /// while it was opening (nothing to do where this hub orders them itself).
+    fn catch_up<'a>(&'a self, room: &'a Room) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Runs `change` under the room lock and gives the event it decides the next place in
+    /// the order. Returns that sequence number, or `None` when nothing was decided. On a
+    /// storage error nothing changed and nobody was sent anything.
+    fn commit<'a>(&'a self, room: &'a Room, change: Change<'a>) -> BoxFuture<'a, Result<Option<u64>, StoreError>>;
 }
 
-fn includes(audience: &Audience, role: Role, attendee_id: &str) -> bool {
-    match audience {
-        Audience::Everyone => true,
-        Audience::Guides => role == Role::Guide,
-        Audience::Attendee(id) => role == Role::Guide || id == attendee_id,
-    }
+/// What became of a submitted change.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Submitted {
+    /// The event got this sequence number (in cluster mode it is applied when Redis
+    /// hands it back).
+    Published { seq: u64, event: Event },
+    /// A volatile event went out.
+    Sent,
+    /// Nothing to publish; the request is acknowledged.
+    Nothing,
+    /// Refused by the policy.
+    Refused { code: ErrorCode, message: String },
 }
 
 /// What a connection task receives from its room. Small on purpose: every connection's
@@ -247,7 +270,7 @@ impl Subscribers {
             Audience::Guides => &mut [],
             _ => &mut self.clients,
         };
-        let clients = clients.iter_mut().filter(move |s| includes(audience, s.role, &s.attendee_id));
+        let clients = clients.iter_mut().filter(move |s| audience.includes(s.role, &s.attendee_id));
         self.guides.iter_mut().chain(clients)
     }
 }
@@ -262,7 +285,8 @@ pub struct DueSnapshot {
 }
 
 impl DueSnapshot {
-    fn into_state(self) -> (u64, RoomState) {
+    /// The sequence number and the state to store, built once the room lock is released.
+    pub fn into_state(self) -> (u64, RoomState) {
         let participants = self.participants.iter().map(|p| AttendeeSummary::clone(p)).collect();
         (self.seq, RoomState { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, participants })
     }
@@ -279,32 +303,19 @@ struct SnapshotParts {
 
 impl SnapshotParts {
     fn into_snapshot(self) -> Snapshot {
-        let state_for_guides = self.participants.map(|participants| {
-            let mut guides = StateForGuides::default();
-            for p in participants {
-                let map = match (p.role, p.connection) {
-                    (Role::Guide, _) => &mut guides.guides,
-                    (Role::Client, ConnectionState::Lost) => &mut guides.inactive_clients,
-                    (Role::Client, _) => &mut guides.clients,
-                };
-                let p = Arc::unwrap_or_clone(p);
-                map.insert(p.attendee_id.clone(), p);
-            }
-            guides
-        });
+        let state_for_guides = self.participants.map(file_participants);
         Snapshot { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, state_for_guides }
     }
 }
 
-struct Inner {
+/// What the room lock guards.
+pub struct Inner {
     epoch: String,
-    seq: u64,
+    pub(super) seq: u64,
     /// The sequence number of the latest snapshot (written or being written).
     snapshot_seq: u64,
-    state_for_all: StateForAll,
-    state_for_clients: StateForClients,
-    /// Shared with snapshots being written or sent: a change replaces the entry.
-    participants: BTreeMap<String, Arc<AttendeeSummary>>,
+    /// The state, changed only by its reducer ([`LiveState::apply`]).
+    pub(super) live: LiveState,
     /// Open connections per attendee; not part of the durable state.
     connections: HashMap<String, usize>,
     log: VecDeque<StoredEvent>,
@@ -313,11 +324,12 @@ struct Inner {
 
 pub struct Room {
     pub appointment_id: String,
-    retained_events: usize,
+    pub(super) retained_events: usize,
     metrics: Arc<Metrics>,
-    backend: Backend,
+    order: Arc<dyn Order>,
     // A std Mutex: it is never held across an `.await` (queues are fed with try_send,
-    // and the store is a local SQLite file written with one short statement).
+    // and in single mode the store is a local SQLite file written with one short
+    // statement; in cluster mode Redis is called after the lock is released).
     inner: Mutex<Inner>,
 }
 
@@ -326,52 +338,27 @@ fn now_rfc3339() -> String {
 }
 
 impl Room {
-    /// Opens a room in single mode from SQLite: the latest snapshot with the events after
-    /// it applied. Participants who were connected when the hub stopped are marked lost.
-    pub fn open_local(appointment_id: String, settings: &RoomSettings, store: Arc<Store>) -> Result<Room, StoreError> {
-        let new_epoch = format!("{:016x}", rand::random::<u64>());
-        let stored = store.load_or_create(&appointment_id, &new_epoch, settings.retained_events)?;
-        let room = Room::from_stored(appointment_id, settings, Backend::Local(store), stored);
-        let stale: Vec<AttendeeSummary> = room
-            .lock()
-            .participants
-            .values()
-            .filter(|p| p.connection != ConnectionState::Lost)
-            .map(|p| AttendeeSummary::clone(p))
-            .collect();
-        for mut attendee in stale {
-            attendee.connection = ConnectionState::Lost;
-            let due = room.commit_local(&mut room.lock(), Audience::Guides, Event::AttendeeChanged { attendee })?.1;
-            room.write_local_snapshot(due);
-        }
-        Ok(room)
-    }
-
-    /// Opens a room in cluster mode: subscribes first, then loads the snapshot and the
-    /// stream, so nothing published meanwhile is missed (see [`Room::catch_up`]).
-    pub async fn open_cluster(appointment_id: String, settings: &RoomSettings, cluster: Arc<Cluster>) -> Result<Room, StoreError> {
-        cluster.subscribe(&appointment_id).await?;
-        let new_epoch = format!("{:016x}", rand::random::<u64>());
-        let stored = cluster.load(&appointment_id, &new_epoch, settings.retained_events).await?;
-        Ok(Room::from_stored(appointment_id, settings, Backend::Cluster(cluster), stored))
-    }
-
-    fn from_stored(appointment_id: String, settings: &RoomSettings, backend: Backend, stored: StoredRoom) -> Room {
+    /// A room from its stored history: the latest snapshot with the events after it
+    /// applied. Its events are ordered by `order`.
+    pub fn from_stored(appointment_id: String, settings: &RoomSettings, order: Arc<dyn Order>, stored: StoredRoom) -> Room {
         let retained_events = settings.retained_events;
+        let live = LiveState {
+            state_for_all: stored.snapshot.state_for_all,
+            state_for_clients: stored.snapshot.state_for_clients,
+            participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect(),
+        };
         let mut inner = Inner {
             epoch: stored.epoch,
             seq: stored.snapshot_seq,
             snapshot_seq: stored.snapshot_seq,
-            state_for_all: stored.snapshot.state_for_all,
-            state_for_clients: stored.snapshot.state_for_clients,
-            participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect(),
+            live,
             connections: HashMap::new(),
             log: VecDeque::new(),
             subscribers: Subscribers::default(),
         };
         for event in stored.events {
             if event.seq == inner.seq + 1 {
-                inner.apply(&event.event);
+                inner.live.apply(&event.event);
                 inner.seq = event.seq;
             }
             if event.seq <= inner.seq {
@@ -381,10 +368,10 @@ impl Room {
         while inner.log.len() > retained_events {
             inner.log.pop_front();
         }
-        Room { appointment_id, retained_events, metrics: settings.metrics.clone(), backend, inner: Mutex::new(inner) }
+        Room { appointment_id, retained_events, metrics: settings.metrics.clone(), order, inner: Mutex::new(inner) }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic while holding the lock cannot leave the state half-changed (changes are
         // applied only after the store accepted them), so recover the guard.
         self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -402,7 +389,7 @@ impl Room {
     }
 
     pub fn state_for_all(&self) -> StateForAll {
-        self.lock().state_for_all.clone()
+        self.lock().live.state_for_all.clone()
     }
 
     /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
@@ -431,7 +418,7 @@ impl Room {
             let mut prev = last;
             let mut replay = Vec::new();
             for logged in inner.log.iter().filter(|e| e.seq > last) {
-                if includes(&logged.audience, role, &attendee_id) {
+                if logged.audience.includes(role, &attendee_id) {
                     replay.push(ServerFrame::Event { seq: logged.seq, prev, event: logged.event.clone() });
                     prev = logged.seq;
                 }
@@ -477,7 +464,7 @@ impl Room {
 
     /// The attendee ids of the guides.
     pub fn guide_ids(&self) -> Vec<String> {
-        self.lock().participants.values().filter(|p| p.role == Role::Guide).map(|p| p.attendee_id.clone()).collect()
+        self.lock().live.participants.values().filter(|p| p.role == Role::Guide).map(|p| p.attendee_id.clone()).collect()
     }
 
     /// Removes a connection; returns whether it was still attached.
@@ -485,59 +472,47 @@ impl Room {
         self.lock().subscribers.remove(connection_id)
     }
 
-    /// Gives a state event the next sequence number, stores it, applies it and queues it
-    /// for every subscriber in `audience`. Returns the sequence number; on a storage
-    /// error nothing changed and nobody was sent anything. In cluster mode the event is
-    /// applied when Redis hands it back ([`Room::deliver`]).
-    pub async fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
-        match &self.backend {
-            Backend::Local(_) => {
-                let (seq, due) = self.commit_local(&mut self.lock(), audience, event)?;
-                self.write_local_snapshot(due);
-                Ok(seq)
+    /// Decides a change with `decide` (the policy) under the room lock and carries it
+    /// out: a state event gets its place in the order, a volatile one goes out at once.
+    pub async fn submit(&self, decide: impl FnOnce(&LiveState) -> Decision + Send) -> Result<Submitted, StoreError> {
+        let mut outcome = Submitted::Nothing;
+        let change: Change<'_> = Box::new(|inner: &mut Inner| match decide(&inner.live) {
+            Decision::Publish { audience, event } => {
+                outcome = Submitted::Published { seq: 0, event: event.clone() };
+                Some((audience, event))
             }
-            Backend::Cluster(cluster) => {
-                let keep = self.stream_length();
-                cluster.publish(&self.appointment_id, audience, event, keep).await
+            Decision::Volatile { audience, event } => {
+                self.fan_out_volatile(inner, &audience, event);
+                outcome = Submitted::Sent;
+                None
             }
+            Decision::Nothing => None,
+            Decision::Refuse { code, message } => {
+                outcome = Submitted::Refused { code, message };
+                None
+            }
+        });
+        let seq = self.order.commit(self, change).await?;
+        if let (Submitted::Published { seq: published, .. }, Some(seq)) = (&mut outcome, seq) {
+            *published = seq;
         }
+        Ok(outcome)
     }
 
-    /// Cluster mode: the events Redis keeps in the room's stream: the retained window
-    /// and at least every event since the latest snapshot.
-    fn stream_length(&self) -> usize {
-        self.retained_events + 2 * snapshot_interval(self.lock().participants.len()) as usize
-    }
-
-    /// Stores, applies and fans out the next event; returns its sequence number and the
-    /// state to snapshot when one is due, for [`Room::write_local_snapshot`] to write
-    /// once the caller has released the room lock (serialising the participants of a
-    /// large room under it would hold up every other event and join).
-    fn commit_local(&self, inner: &mut Inner, audience: Audience, event: Event) -> Result<(u64, Option<DueSnapshot>), StoreError> {
-        let Backend::Local(store) = &self.backend else { unreachable!("commit_local is only called in single mode") };
-        let stored = StoredEvent { seq: inner.seq + 1, audience, event };
-        store.append(&self.appointment_id, &stored)?;
-        let seq = stored.seq;
-        let due = self.apply_and_fan_out(inner, stored);
-        Ok((seq, due))
-    }
-
-    fn write_local_snapshot(&self, due: Option<DueSnapshot>) {
-        let (Backend::Local(store), Some(due)) = (&self.backend, due) else { return };
-        let (seq, state) = due.into_state();
-        // The events are stored already; a failed snapshot only makes the next start
-        // replay more of them.
-        if let Err(error) = store.snapshot(&self.appointment_id, seq, &state, self.retained_events) {
-            tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
-        }
+    /// Publishes a state event as it is, without asking the policy (tests only: every
+    /// other change goes through [`Room::submit`]). Returns its sequence number.
+    #[cfg(test)]
+    pub(crate) async fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
+        let seq = self.order.commit(self, Box::new(|_: &mut Inner| Some((audience, event)))).await?;
+        seq.ok_or_else(|| StoreError::Corrupt("a published event got no sequence number".into()))
     }
 
     /// Applies the next event in order and queues it for its audience. Returns the state
     /// to snapshot when one is due.
-    fn apply_and_fan_out(&self, inner: &mut Inner, stored: StoredEvent) -> Option<DueSnapshot> {
+    pub(super) fn apply_and_fan_out(&self, inner: &mut Inner, stored: StoredEvent) -> Option<DueSnapshot> {
         let seq = stored.seq;
         inner.seq = seq;
-        inner.apply(&stored.event);
+        inner.live.apply(&stored.event);
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
         let queued_at = Instant::now();
         let event = Arc::new(SharedEvent::new(stored.event.clone()));
@@ -563,72 +538,23 @@ impl Room {
         while inner.log.len() > self.retained_events {
             inner.log.pop_front();
         }
-        if seq < inner.snapshot_seq + snapshot_interval(inner.participants.len()) {
+        if seq < inner.snapshot_seq + snapshot_interval(inner.live.participants.len()) {
             return None;
         }
         inner.snapshot_seq = seq;
         Some(DueSnapshot {
             seq,
-            state_for_all: inner.state_for_all.clone(),
-            state_for_clients: inner.state_for_clients.clone(),
-            participants: inner.participants.values().cloned().collect(),
+            state_for_all: inner.live.state_for_all.clone(),
+            state_for_clients: inner.live.state_for_clients.clone(),
+            participants: inner.live.participants.values().cloned().collect(),
         })
     }
 
-    /// Cluster mode: applies an event Redis delivered. Older events are duplicates and
-    /// dropped; a gap before it is filled from the stream first.
-    pub async fn deliver(&self, event: StoredEvent, cluster: &Cluster) -> Result<(), StoreError> {
-        let next = self.lock().seq + 1;
-        if event.seq < next {
-            return Ok(());
-        }
-        if event.seq > next {
-            return self.catch_up(cluster).await;
-        }
-        self.apply_in_order(vec![event], cluster).await
-    }
-
-    /// Cluster mode: applies whatever the stream holds beyond this room's state.
-    pub async fn catch_up(&self, cluster: &Cluster) -> Result<(), StoreError> {
-        let next = self.lock().seq + 1;
-        let events = cluster.range(&self.appointment_id, next).await?;
-        if let Some(first) = events.first() {
-            if first.seq > next {
-                // Trimmed past us: the stream no longer connects; reopen from a snapshot
-                // is the only way. This needs a replica to have been cut off for longer
-                // than the stream length, and is reported rather than hidden.
-                return Err(StoreError::Corrupt(format!("events {next}..{} of {} are no longer in Redis", first.seq, self.appointment_id)));
-            }
-        }
-        self.apply_in_order(events, cluster).await
-    }
-
-    async fn apply_in_order(&self, events: Vec<StoredEvent>, cluster: &Cluster) -> Result<(), StoreError> {
-        let mut snapshots = Vec::new();
-        {
-            let mut inner = self.lock();
-            for event in events {
-                if event.seq != inner.seq + 1 {
-                    continue;
-                }
-                snapshots.extend(self.apply_and_fan_out(&mut inner, event));
-            }
-        }
-        for due in snapshots {
-            let (seq, state) = due.into_state();
-            if let Err(error) = cluster.snapshot(&self.appointment_id, seq, &state).await {
-                tracing::warn!(%error, appointment_id = %self.appointment_id, "could not write a snapshot");
-            }
-        }
-        Ok(())
-    }
-
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
-    pub fn publish_volatile(&self, audience: Audience, event: VolatileEvent) {
-        let mut inner = self.lock();
+    fn fan_out_volatile(&self, inner: &mut Inner, audience: &Audience, event: VolatileEvent) {
         let queued_at = Instant::now();
         let event = Arc::new(SharedVolatile::new(event));
-        for sub in inner.subscribers.of(&audience) {
+        for sub in inner.subscribers.of(audience) {
             let item = Queued::Volatile(event.clone());
             if let Err(TrySendError::Full(_)) = sub.tx.try_send(Outbound { item, queued_at }) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
@@ -637,74 +563,24 @@ impl Room {
     }
 
     /// Records that a participant connected or disconnected, and tells the guides.
+    /// Decided under the room lock, so two connections of the same attendee cannot
+    /// interleave.
     pub async fn set_presence(&self, claims: &HubClaims, connected: bool) -> Result<(), StoreError> {
-        match &self.backend {
-            Backend::Local(_) => {
-                // Decided and published under one lock, so two connections of the same
-                // attendee cannot interleave.
-                let mut inner = self.lock();
-                if let Some(attendee) = inner.presence_change(claims, connected) {
-                    let due = self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?.1;
-                    drop(inner);
-                    self.write_local_snapshot(due);
-                }
-                Ok(())
-            }
-            Backend::Cluster(cluster) => {
-                let change = self.lock().presence_change(claims, connected);
-                if let Some(attendee) = change {
-                    let keep = self.stream_length();
-                    cluster.publish(&self.appointment_id, Audience::Guides, Event::AttendeeChanged { attendee }, keep).await?;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Merges a new name or video user id into the participant's live entry and tells
-    /// the guides; `None` when the attendee is not in the live list (never connected)
-    /// or nothing changed. The entry is read and changed under the room lock, so
-    /// presence and cart permission stay as they are now.
-    pub async fn update_profile(
-        &self,
-        attendee_id: &str,
-        name: Option<String>,
-        video_user_id: Option<Option<String>>,
-    ) -> Result<Option<u64>, StoreError> {
-        match &self.backend {
-            Backend::Local(_) => {
-                let mut inner = self.lock();
-                let Some(attendee) = inner.profile_change(attendee_id, name, video_user_id) else { return Ok(None) };
-                let (seq, due) = self.commit_local(&mut inner, Audience::Guides, Event::AttendeeChanged { attendee })?;
-                drop(inner);
-                self.write_local_snapshot(due);
-                Ok(Some(seq))
-            }
-            Backend::Cluster(cluster) => {
-                let change = self.lock().profile_change(attendee_id, name, video_user_id);
-                let Some(attendee) = change else { return Ok(None) };
-                let keep = self.stream_length();
-                Ok(Some(cluster.publish(&self.appointment_id, Audience::Guides, Event::AttendeeChanged { attendee }, keep).await?))
-            }
-        }
+        let change: Change<'_> = Box::new(move |inner: &mut Inner| {
+            inner.presence_change(claims, connected).map(|attendee| (Audience::Guides, Event::AttendeeChanged { attendee }))
+        });
+        self.order.commit(self, change).await.map(|_| ())
     }
 }
 
 impl Inner {
-    /// Counts this replica's connections of an attendee and returns the attendee's new
-    /// summary when their connection state changes.
-    /// The participant's entry with a new name or video user id, when it exists and changes.
-    fn profile_change(&self, attendee_id: &str, name: Option<String>, video_user_id: Option<Option<String>>) -> Option<AttendeeSummary> {
-        let mut attendee = AttendeeSummary::clone(self.participants.get(attendee_id)?);
-        if let Some(name) = name {
-            attendee.attendee_name = Some(name);
-        }
-        if let Some(video) = video_user_id {
-            attendee.video_user_id = video;
-        }
-        (attendee != **self.participants.get(attendee_id)?).then_some(attendee)
+    /// The live state, for deciding a change.
+    pub fn live(&self) -> &LiveState {
+        &self.live
     }
 
+    /// Counts this replica's connections of an attendee and returns the attendee's new
+    /// summary when their connection state changes.
     fn presence_change(&mut self, claims: &HubClaims, connected: bool) -> Option<AttendeeSummary> {
         let count = self.connections.entry(claims.sub.clone()).or_default();
         if connected {
@@ -713,7 +589,7 @@ impl Inner {
             *count = count.saturating_sub(1);
         }
         let count = *count;
-        let mut attendee = self.participants.get(&claims.sub).map(|p| AttendeeSummary::clone(p)).unwrap_or_else(|| AttendeeSummary {
+        let mut attendee = self.live.participants.get(&claims.sub).map(|p| AttendeeSummary::clone(p)).unwrap_or_else(|| AttendeeSummary {
             attendee_id: claims.sub.clone(),
             role: claims.role,
             attendee_name: claims.name.clone(),
@@ -736,72 +612,11 @@ impl Inner {
         (attendee.connection != previous).then_some(attendee)
     }
 
-    fn apply(&mut self, event: &Event) {
-        let all = &mut self.state_for_all;
-        match event {
-            Event::AppointmentConfigured { settings } => {
-                all.appointment_mode = settings.appointment_mode;
-                all.video_audio_settings = settings.video_audio_settings;
-                all.attendee_restriction_type = settings.attendee_restriction_type;
-                all.accessible_from = settings.accessible_from.clone();
-                all.accessible_to = settings.accessible_to.clone();
-                all.product_detail_default_page_id = settings.product_detail_default_page_id.clone();
-                all.quickview_page_id = settings.quickview_page_id.clone();
-                all.product_listing_default_page_id = settings.product_listing_default_page_id.clone();
-            }
-            Event::SlideSwitched { page_id, section_id, slide_alias } => {
-                all.current_page_id = Some(page_id.clone());
-                all.current_section_id = Some(section_id.clone());
-                all.last_active_guide_section = Some(section_id.clone());
-                all.current_slide_alias = *slide_alias;
-                all.current_slide_data = None;
-            }
-            Event::PresentationStarted { started_at } => {
-                all.started = true;
-                all.running = true;
-                all.started_at = Some(started_at.clone());
-            }
-            Event::PresentationEnded { ended_at } => {
-                all.running = false;
-                all.ended = true;
-                all.ended_at = Some(ended_at.clone());
-            }
-            Event::LockChanged { locked } => all.locked = *locked,
-            Event::GuideProductChanged { product_id } => all.current_guide_product_id = product_id.clone(),
-            Event::DynamicPageOpened { page } => all.current_dynamic_page = Some(page.clone()),
-            Event::DynamicPageClosed { page_id, all: close_all } => {
-                let matches =
-                    all.current_dynamic_page.as_ref().is_some_and(|open| *close_all || page_id.as_deref() == Some(open.page_id.as_str()));
-                if matches {
-                    all.current_dynamic_page = None;
-                }
-            }
-            Event::BroadcastModeChanged { active } => all.broadcast_mode = *active,
-            Event::ViewModeChanged { mode } => all.view_mode = *mode,
-            Event::ScreenSharingChanged { active } => all.allow_screen_sharing = *active,
-            Event::MuteAllChanged { muted } => all.muted_all = *muted,
-            Event::AttendeeChanged { attendee } => {
-                self.participants.insert(attendee.attendee_id.clone(), Arc::new(attendee.clone()));
-            }
-            Event::AttendeeRemoved { attendee_id } => {
-                self.participants.remove(attendee_id);
-            }
-            Event::CartPermissionChanged { attendee_id, permission } => {
-                if let Some(p) = self.participants.get_mut(attendee_id) {
-                    Arc::make_mut(p).cart_permission = *permission;
-                }
-            }
-            Event::AttendeeCollectionChanged { .. } | Event::AttendeeCartChanged { .. } | Event::Reload { .. } => {}
-        }
-    }
-
     fn snapshot_parts(&self, role: Role, attendee_id: &str) -> SnapshotParts {
-        let mut state_for_clients = self.state_for_clients.clone();
-        state_for_clients.cart_permission = self.participants.get(attendee_id).map(|p| p.cart_permission).unwrap_or_default();
         SnapshotParts {
-            state_for_all: self.state_for_all.clone(),
-            state_for_clients,
-            participants: (role == Role::Guide).then(|| self.participants.values().cloned().collect()),
+            state_for_all: self.live.state_for_all.clone(),
+            state_for_clients: self.live.state_for_clients_of(attendee_id),
+            participants: (role == Role::Guide).then(|| self.live.participants.values().cloned().collect()),
         }
     }
 }
@@ -810,48 +625,8 @@ impl Inner {
 mod tests {
     use super::*;
 
-    fn claims(id: char, role: Role) -> HubClaims {
-        HubClaims { sub: id.to_string().repeat(32), apt: "0".repeat(32), role, name: None, exp: u64::MAX }
-    }
-
     fn slide(alias: u32) -> Event {
         Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias }
-    }
-
-    #[tokio::test]
-    async fn a_full_queue_drops_the_slow_subscriber_and_spares_the_others() {
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
-        let (slow_tx, mut slow_rx) = queue::channel(2);
-        let slow_reason = Arc::new(AtomicU16::new(0));
-        room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000);
-        let (fast_tx, mut fast_rx) = queue::channel(64);
-        room.attach(2, &claims('f', Role::Client), None, None, fast_tx, Arc::default(), 1000);
-
-        for alias in 1..=5 {
-            room.publish(Audience::Everyone, slide(alias)).await.unwrap();
-        }
-        assert_eq!(slow_reason.load(Ordering::Relaxed), close_code::SLOW_CONSUMER);
-        assert_eq!(room.subscriber_count(), 1);
-        // The slow one gets what fit in its queue, then the end of the queue.
-        let mut slow = Vec::new();
-        while let Some(outbound) = slow_rx.try_recv() {
-            slow.push(outbound.item);
-        }
-        assert_eq!(slow.len(), 2);
-        assert!(slow_rx.try_recv().is_none());
-        // The fast one got all five, chained by prev.
-        let mut prev = 0;
-        for alias in 1..=5 {
-            match fast_rx.try_recv().expect("an item").item {
-                Queued::Event { seq, prev: p, event } => {
-                    assert_eq!(p, prev);
-                    assert_eq!(event.event, slide(alias));
-                    prev = seq;
-                }
-                Queued::Volatile(_) => panic!("unexpected volatile event"),
-            }
-        }
     }
 
     #[test]
@@ -875,144 +650,5 @@ mod tests {
             assert_eq!(decode(again), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
             assert_eq!(decode(other), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
         }
-    }
-
-    #[tokio::test]
-    async fn a_guide_gets_a_large_room_in_pages_that_add_up_to_the_snapshot() {
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
-        let total = 2 * PARTICIPANTS_PER_FRAME + 34;
-        for i in 0..total {
-            let claims = HubClaims { sub: format!("{i:032x}"), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX };
-            room.set_presence(&claims, true).await.unwrap();
-            if i % 3 == 0 {
-                room.set_presence(&claims, false).await.unwrap();
-            }
-        }
-        let guide = claims('g', Role::Guide);
-        room.set_presence(&guide, true).await.unwrap();
-
-        let (tx, _rx) = queue::channel(8);
-        let attached = room.attach(1, &guide, None, None, tx, Arc::default(), 1000);
-        let ServerFrame::Welcome { snapshot: Some(snapshot), participant_pages, .. } = attached.welcome else {
-            panic!("a welcome with a snapshot")
-        };
-        let guides = snapshot.state_for_guides.unwrap();
-        assert_eq!(guides.guides.len() + guides.clients.len() + guides.inactive_clients.len(), PARTICIPANTS_PER_FRAME);
-        assert!(guides.guides.contains_key(&"g".repeat(32)), "guides come first");
-        // 1,035 participants: 500 in the welcome, then pages of 500 and 35.
-        assert_eq!(participant_pages, Some(2));
-        assert_eq!(attached.pages.len(), 2);
-        let mut seen: Vec<String> =
-            guides.guides.keys().chain(guides.clients.keys()).chain(guides.inactive_clients.keys()).cloned().collect();
-        for (n, frame) in attached.pages.into_iter().enumerate() {
-            let ServerFrame::Participants { page, pages, participants } = frame else { panic!("a page") };
-            assert_eq!((page, pages), (n as u32 + 1, 2));
-            assert!(participants.len() <= PARTICIPANTS_PER_FRAME);
-            seen.extend(participants.into_iter().map(|p| p.attendee_id));
-        }
-        let before = seen.len();
-        seen.sort();
-        seen.dedup();
-        assert_eq!((before, seen.len()), (total + 1, total + 1), "everyone once");
-        // The full view is unchanged, and a client's welcome has no pages.
-        let full = room.snapshot(Role::Guide, None).state_for_guides.unwrap();
-        assert_eq!(full.clients.len() + full.inactive_clients.len() + full.guides.len(), total + 1);
-        let (tx, _rx) = queue::channel(8);
-        let client = room.attach(2, &claims('c', Role::Client), None, None, tx, Arc::default(), 1000);
-        assert!(client.pages.is_empty());
-        assert!(matches!(client.welcome, ServerFrame::Welcome { participant_pages: None, .. }));
-    }
-
-    #[tokio::test]
-    async fn a_small_room_fits_the_welcome() {
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
-        room.set_presence(&claims('a', Role::Client), true).await.unwrap();
-        let (tx, _rx) = queue::channel(8);
-        let attached = room.attach(1, &claims('g', Role::Guide), None, None, tx, Arc::default(), 1000);
-        assert!(attached.pages.is_empty());
-        assert!(matches!(attached.welcome, ServerFrame::Welcome { participant_pages: None, .. }));
-    }
-
-    #[tokio::test]
-    async fn a_client_sees_its_own_cart_permission_refused_apart_from_never_asked() {
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
-        let (ada, bob) = (claims('a', Role::Client), claims('b', Role::Client));
-        room.set_presence(&ada, true).await.unwrap();
-        room.set_presence(&bob, true).await.unwrap();
-        let own = |who: &HubClaims| room.snapshot(Role::Client, Some(&who.sub)).state_for_clients.cart_permission;
-        assert_eq!((own(&ada), own(&bob)), (CartPermission::Missing, CartPermission::Missing));
-        let change = |permission| Event::CartPermissionChanged { attendee_id: ada.sub.clone(), permission };
-        room.publish(Audience::Attendee(ada.sub.clone()), change(CartPermission::Requested)).await.unwrap();
-        assert_eq!((own(&ada), own(&bob)), (CartPermission::Requested, CartPermission::Missing));
-        room.publish(Audience::Attendee(ada.sub.clone()), change(CartPermission::Refused)).await.unwrap();
-        assert_eq!((own(&ada), own(&bob)), (CartPermission::Refused, CartPermission::Missing));
-        // And in the welcome of a new connection.
-        let (tx, _rx) = queue::channel(8);
-        let attached = room.attach(1, &ada, None, None, tx, Arc::default(), 1000);
-        let ServerFrame::Welcome { snapshot: Some(snapshot), .. } = attached.welcome else { panic!("a snapshot") };
-        assert_eq!(snapshot.state_for_clients.cart_permission, CartPermission::Refused);
-    }
-
-    #[tokio::test]
-    async fn private_events_reach_only_their_attendee_and_guides() {
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let room = Room::open_local("0".repeat(32), &settings, Arc::new(Store::in_memory().unwrap())).unwrap();
-        let mut receivers = Vec::new();
-        for (n, (id, role)) in [('g', Role::Guide), ('a', Role::Client), ('b', Role::Client)].into_iter().enumerate() {
-            let (tx, rx) = queue::channel(8);
-            room.attach(n as u64, &claims(id, role), None, None, tx, Arc::default(), 1000);
-            receivers.push(rx);
-        }
-        let action = protocol::action::Action::LoadCart { attendee_id: None };
-        room.publish(Audience::Attendee("a".repeat(32)), Event::Reload { action }).await.unwrap();
-        let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_some()).collect();
-        assert_eq!(got, [true, true, false]);
-        // A participant event is for the guides only.
-        room.publish(Audience::Guides, Event::AttendeeRemoved { attendee_id: "c".repeat(32) }).await.unwrap();
-        let got: Vec<bool> = receivers.iter_mut().map(|rx| rx.try_recv().is_some()).collect();
-        assert_eq!(got, [true, false, false]);
-        // And everyone gets the next slide, the guide's `prev` chaining over the private events.
-        room.publish(Audience::Everyone, slide(1)).await.unwrap();
-        let prevs: Vec<u64> = receivers
-            .iter_mut()
-            .map(|rx| match rx.try_recv().expect("the slide").item {
-                Queued::Event { prev, .. } => prev,
-                Queued::Volatile(_) => panic!("unexpected volatile event"),
-            })
-            .collect();
-        assert_eq!(prevs, [2, 1, 0]);
-    }
-
-    #[tokio::test]
-    async fn a_large_room_snapshots_after_as_many_events_as_it_has_participants() {
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let store = Arc::new(Store::in_memory().unwrap());
-        let id = "0".repeat(32);
-        let room = Room::open_local(id.clone(), &settings, store.clone()).unwrap();
-        let snapshot_seq = || store.load_or_create(&id, "unused", 16).unwrap().snapshot_seq;
-        // 600 joins: one snapshot after the first 256 events, then none while the room
-        // grows as fast as its events (each would hold every participant).
-        for i in 0..600 {
-            let claims = HubClaims { sub: format!("{i:032x}"), apt: id.clone(), role: Role::Client, name: None, exp: u64::MAX };
-            room.set_presence(&claims, true).await.unwrap();
-        }
-        assert_eq!(snapshot_seq(), SNAPSHOT_EVERY);
-        // The next one after as many events as there are participants.
-        for alias in 601..856 {
-            room.publish(Audience::Everyone, slide(alias)).await.unwrap();
-        }
-        assert_eq!(snapshot_seq(), SNAPSHOT_EVERY);
-        room.publish(Audience::Everyone, slide(856)).await.unwrap();
-        assert_eq!(snapshot_seq(), SNAPSHOT_EVERY + 600);
-        // What a restart loads: that snapshot and the events after it, the same state
-        // (the participants then marked lost, as nobody is connected to a new hub).
-        let reopened = Room::open_local(id.clone(), &settings, store.clone()).unwrap();
-        assert_eq!(reopened.state_for_all(), room.state_for_all());
-        assert_eq!(reopened.state_for_all().current_slide_alias, 856);
-        let guides = reopened.snapshot(Role::Guide, None).state_for_guides.unwrap();
-        assert_eq!((guides.clients.len(), guides.inactive_clients.len()), (0, 600));
     }
 }

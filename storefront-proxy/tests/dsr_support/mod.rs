@@ -32,17 +32,10 @@ pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTls
 pub async fn start() -> Live {
     let dir = tempfile::tempdir().unwrap();
     let hub_config = hub::Config {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        data_dir: dir.path().join("hub"),
         secret: Some(SECRET.into()),
-        heartbeat_secs: 15,
         send_queue: 64,
         retained_events: 256,
-        redis_url: None,
-        livekit_url: None,
-        livekit_api_key: None,
-        livekit_api_secret: None,
+        ..hub::Config::for_data_dir(dir.path().join("hub"))
     };
     let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let hub_port = hub_listener.local_addr().unwrap().port();

@@ -1,0 +1,91 @@
+//! The hub's HTTP errors, answered in the JSON:API shape storefront-proxy and browsers
+//! read: `{"errors":[{"status","code","title","detail"}]}`. Internal failures are logged
+//! here, and their text never leaves the hub.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum HubError {
+    #[error("no hub token")]
+    TokenMissing,
+    #[error("refused a hub token: {0}")]
+    TokenInvalid(#[source] protocol::TokenError),
+    #[error("the internal API was called without the shared secret")]
+    Unauthorized,
+    /// The request body could not be read; the detail (a decoding error of the client's
+    /// own input, or what is wrong with it) is sent back.
+    #[error("invalid body: {0}")]
+    InvalidBody(String),
+    #[error("invalid id: {0}")]
+    InvalidId(&'static str),
+    #[error("could not open the room of {appointment_id}: {source}")]
+    RoomUnavailable { appointment_id: String, source: StoreError },
+    #[error("could not store an event of {appointment_id}: {source}")]
+    NotSaved { appointment_id: String, source: StoreError },
+}
+
+impl HubError {
+    /// Status, code and the detail sent to the client.
+    fn parts(&self) -> (StatusCode, &'static str, &str) {
+        match self {
+            HubError::TokenMissing => (StatusCode::UNAUTHORIZED, "HUB__TOKEN_MISSING", "A hub token is required."),
+            HubError::TokenInvalid(_) => (StatusCode::UNAUTHORIZED, "HUB__TOKEN_INVALID", "The hub token is invalid or expired."),
+            HubError::Unauthorized => (StatusCode::UNAUTHORIZED, "HUB__UNAUTHORIZED", "The internal API needs the shared secret."),
+            HubError::InvalidBody(detail) => (StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", detail),
+            HubError::InvalidId(detail) => (StatusCode::BAD_REQUEST, "HUB__INVALID_ID", detail),
+            HubError::RoomUnavailable { .. } => {
+                (StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.")
+            }
+            HubError::NotSaved { .. } => (StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The event could not be saved."),
+        }
+    }
+}
+
+impl IntoResponse for HubError {
+    fn into_response(self) -> Response {
+        match &self {
+            HubError::RoomUnavailable { .. } | HubError::NotSaved { .. } => tracing::error!(error = %self, "internal error"),
+            HubError::TokenInvalid(_) => tracing::info!(error = %self, "refused"),
+            _ => {}
+        }
+        let (status, code, detail) = self.parts();
+        let body = serde_json::json!({"errors": [{
+            "status": status.as_u16().to_string(), "code": code, "title": status.canonical_reason().unwrap_or(""), "detail": detail,
+        }]});
+        (status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn body_of(error: HubError) -> (StatusCode, serde_json::Value) {
+        let response = error.into_response();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn errors_keep_the_json_api_shape_and_internal_text_stays_inside() {
+        let (status, body) = body_of(HubError::InvalidId("The appointment id must be 32 lowercase hex characters")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            body,
+            serde_json::json!({"errors": [{"status": "400", "code": "HUB__INVALID_ID", "title": "Bad Request",
+                "detail": "The appointment id must be 32 lowercase hex characters"}]})
+        );
+        let secret_text = "disk I/O error at /var/lib/hub.sqlite";
+        let error = HubError::NotSaved { appointment_id: "0".repeat(32), source: StoreError::Corrupt(secret_text.into()) };
+        let (status, body) = body_of(error).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(body["errors"][0]["code"], "HUB__STORAGE_UNAVAILABLE");
+        assert_eq!(body["errors"][0]["detail"], "The event could not be saved.");
+        assert!(!body.to_string().contains("disk I/O"));
+    }
+}

@@ -1,0 +1,518 @@
+//! Who may do what in a live room, and what it makes: one pure function, [`decide`],
+//! from the caller, the room's live state and the request to an event with its audience,
+//! a volatile event, nothing, or a refusal. Transport (WebSocket frames, HTTP) and side
+//! effects (LiveKit, disconnects: see [`super::effects`]) live elsewhere.
+//!
+//! The room calls [`decide`] under its lock, so the state a decision reads is the state
+//! its event is ordered after (a guide-only action cannot slip in after the end).
+//!
+//! A new action or interaction is one match arm here and a unit test below.
+
+use protocol::action::{Action, Interaction};
+use protocol::frame::{ErrorCode, Event, VolatileEvent};
+use protocol::internal::Audience;
+use protocol::live_state::LiveState;
+use protocol::state::{is_id, AttendeeSummary, Id};
+use protocol::{CartPermission, HubClaims, Role};
+
+/// Who asks.
+#[derive(Debug, Clone, Copy)]
+pub enum Caller<'a> {
+    /// A participant over its WebSocket, with the claims of its hub token.
+    Participant(&'a HubClaims),
+    /// storefront-proxy over the internal API (it holds the shared secret).
+    Shop,
+}
+
+/// What is asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// An action of spec section 3 (participants).
+    Action(Action),
+    /// An interaction of the DSR reference (participants).
+    Interaction(Interaction),
+    /// A state event the shop decided (`POST /internal/publish`).
+    Publish { audience: Audience, event: Event },
+    /// A new name or video user id for an attendee (`POST /internal/attendee-profile`);
+    /// `None` leaves a field as it is, `Some(None)` clears the video user id.
+    Profile { attendee_id: Id, attendee_name: Option<String>, video_user_id: Option<Option<String>> },
+}
+
+/// What the room is to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// Give the event the next sequence number and send it to `audience`.
+    Publish { audience: Audience, event: Event },
+    /// Send the event now to `audience`; it has no place in the order and may be dropped.
+    Volatile { audience: Audience, event: VolatileEvent },
+    /// Nothing changes; the request is acknowledged.
+    Nothing,
+    /// The request is refused with this error.
+    Refuse { code: ErrorCode, message: String },
+}
+
+fn publish(audience: Audience, event: Event) -> Decision {
+    Decision::Publish { audience, event }
+}
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Decision {
+    Decision::Refuse { code, message: message.into() }
+}
+
+/// Decides a request.
+pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request) -> Decision {
+    match (caller, request) {
+        (Caller::Participant(claims), Request::Action(action)) => act(claims, state, action),
+        (Caller::Participant(claims), Request::Interaction(interaction)) => interact(claims, interaction),
+        (Caller::Shop, Request::Publish { audience, event }) => publish(audience, event),
+        (Caller::Shop, Request::Profile { attendee_id, attendee_name, video_user_id }) => {
+            profile(state, &attendee_id, attendee_name, video_user_id)
+        }
+        (Caller::Shop, Request::Action(_) | Request::Interaction(_)) => {
+            refuse(ErrorCode::Forbidden, "actions and interactions come from participants")
+        }
+        (Caller::Participant(_), Request::Publish { .. } | Request::Profile { .. }) => {
+            refuse(ErrorCode::Forbidden, "only the shop publishes events directly")
+        }
+    }
+}
+
+fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
+    let guide = claims.role == Role::Guide;
+    if action.is_guide_only() {
+        if !guide {
+            return refuse(ErrorCode::Forbidden, format!("only a guide may send {}", action.key()));
+        }
+        if state.state_for_all.ended {
+            return refuse(ErrorCode::PresentationEnded, "the presentation has ended");
+        }
+    }
+    match action {
+        Action::SwitchSlide { page_id, section_id, slide_alias } => {
+            if !is_id(&page_id) || !is_id(&section_id) {
+                return refuse(ErrorCode::InvalidPayload, "pageId and sectionId must be 32 lowercase hex characters");
+            }
+            publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias })
+        }
+        Action::LoadSlide { .. }
+        | Action::LoadProductList {}
+        | Action::LoadListingProducts { .. }
+        | Action::UpdateListingProducts { .. } => publish(Audience::Everyone, Event::Reload { action }),
+        // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
+        // the attendee concerned (or a client's to itself) as a reload hint.
+        Action::LoadCart { ref attendee_id }
+        | Action::AddToCart { ref attendee_id, .. }
+        | Action::RemoveFromCart { ref attendee_id, .. }
+        | Action::UpdateProductQuantity { ref attendee_id, .. }
+        | Action::LoadLikeList { ref attendee_id }
+        | Action::RemoveFromLikeList { ref attendee_id, .. }
+        | Action::LoadLastSeen { ref attendee_id } => {
+            let target = match (guide, attendee_id) {
+                (true, Some(id)) => id.clone(),
+                _ => claims.sub.clone(),
+            };
+            publish(Audience::Attendee(target), Event::Reload { action })
+        }
+        Action::LoadProductReviews { .. } => Decision::Nothing,
+        Action::RequestCartPermission { attendee_id } => {
+            if !is_id(&attendee_id) {
+                return refuse(ErrorCode::InvalidPayload, "attendeeId must be 32 lowercase hex characters");
+            }
+            let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission: CartPermission::Requested };
+            publish(Audience::Attendee(attendee_id), event)
+        }
+        Action::SetCartPermission { granted } => {
+            // A no (to a request, or taking a grant back) is kept apart from never asked.
+            let permission = if granted { CartPermission::Granted } else { CartPermission::Refused };
+            let attendee_id = claims.sub.clone();
+            publish(Audience::Attendee(attendee_id.clone()), Event::CartPermissionChanged { attendee_id, permission })
+        }
+        Action::SetLocked { locked } => publish(Audience::Everyone, Event::LockChanged { locked }),
+        Action::MuteAll { muted } => publish(Audience::Everyone, Event::MuteAllChanged { muted }),
+    }
+}
+
+fn interact(claims: &HubClaims, interaction: Interaction) -> Decision {
+    let guide = claims.role == Role::Guide;
+    if interaction.is_guide_only() && !guide {
+        return refuse(ErrorCode::Forbidden, format!("only a guide may send {:?}", interaction.name()));
+    }
+    match interaction {
+        Interaction::GuideHovered(payload) => Decision::Volatile {
+            audience: Audience::Everyone,
+            event: VolatileEvent::GuideHovered { hovered_element_id: payload.hovered_element_id },
+        },
+        // The product a guide looks at is the one everyone is shown.
+        Interaction::ProductViewed(p) if guide => {
+            publish(Audience::Everyone, Event::GuideProductChanged { product_id: Some(p.product_id) })
+        }
+        Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
+            publish(Audience::Everyone, Event::DynamicPageOpened { page })
+        }
+        Interaction::DynamicPageClosed(p) => publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }),
+        Interaction::BroadcastModeToggled(p) => publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }),
+        Interaction::ViewModeChanged(p) => publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }),
+        Interaction::ScreenSharingToggled(p) => publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }),
+        // Recorded by storefront-proxy's dsr/interaction endpoint; nothing live changes.
+        Interaction::ProductViewed(_)
+        | Interaction::KeepAlive(_)
+        | Interaction::QuickviewOpened(_)
+        | Interaction::QuickviewClosed(_)
+        | Interaction::AttendeeLeave(_)
+        | Interaction::RemoteCheckoutAccepted(_)
+        | Interaction::RemoteCheckoutDenied(_)
+        | Interaction::ProductLiked(_)
+        | Interaction::ProductDisliked(_)
+        | Interaction::ProductRemovedFromCollection(_)
+        | Interaction::PageViewed(_) => Decision::Nothing,
+    }
+}
+
+/// Merges a new name or video user id into the attendee's live entry, so that presence
+/// and cart permission stay as they are now; nothing when the attendee is not in the
+/// live list (never connected) or nothing changes.
+fn profile(state: &LiveState, attendee_id: &str, attendee_name: Option<String>, video_user_id: Option<Option<String>>) -> Decision {
+    let Some(current) = state.participants.get(attendee_id) else { return Decision::Nothing };
+    let mut attendee = AttendeeSummary::clone(current);
+    if let Some(name) = attendee_name {
+        attendee.attendee_name = Some(name);
+    }
+    if let Some(video) = video_user_id {
+        attendee.video_user_id = video;
+    }
+    if attendee == **current {
+        return Decision::Nothing;
+    }
+    publish(Audience::Guides, Event::AttendeeChanged { attendee })
+}
+
+#[cfg(test)]
+mod tests {
+    use protocol::action::{
+        DynamicPageClosedPayload, Empty, GuideHoveredPayload, PageViewedPayload, ProductPayload, TogglePayload, ViewModePayload,
+    };
+    use protocol::state::{DynamicPage, ViewMode};
+    use protocol::{AttendeeStatus, ConnectionState};
+
+    use super::*;
+
+    const GUIDE: &str = "99999999999999999999999999999999";
+    const ADA: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    const BOB: &str = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+    const ID: &str = "0123456789abcdef0123456789abcdef";
+
+    fn claims(sub: &str, role: Role) -> HubClaims {
+        HubClaims { sub: sub.into(), apt: ID.into(), role, name: None, exp: u64::MAX }
+    }
+
+    fn running() -> LiveState {
+        let mut state = LiveState::default();
+        state.apply(&Event::PresentationStarted { started_at: "2026-01-05T10:00:00Z".into() });
+        state
+    }
+
+    fn ended() -> LiveState {
+        let mut state = running();
+        state.apply(&Event::PresentationEnded { ended_at: "2026-01-05T11:00:00Z".into() });
+        state
+    }
+
+    fn as_guide(state: &LiveState, action: Action) -> Decision {
+        decide(Caller::Participant(&claims(GUIDE, Role::Guide)), state, Request::Action(action))
+    }
+
+    fn as_client(state: &LiveState, action: Action) -> Decision {
+        decide(Caller::Participant(&claims(ADA, Role::Client)), state, Request::Action(action))
+    }
+
+    fn code(decision: &Decision) -> Option<ErrorCode> {
+        match decision {
+            Decision::Refuse { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    /// One of each action, and each one's place: a new variant fails to compile in
+    /// `index` until it is listed, and the coverage assertion fails until it is here.
+    fn every_action() -> Vec<Action> {
+        let id = || Some(BOB.to_owned());
+        vec![
+            Action::SwitchSlide { page_id: ID.into(), section_id: ID.into(), slide_alias: 2 },
+            Action::LoadSlide { page_id: ID.into(), section_id: ID.into() },
+            Action::LoadProductList {},
+            Action::LoadListingProducts { page_id: ID.into(), section_id: ID.into() },
+            Action::UpdateListingProducts { page_id: ID.into(), section_id: ID.into(), product_ids: vec![ID.into()] },
+            Action::LoadCart { attendee_id: id() },
+            Action::AddToCart { attendee_id: id(), product_id: ID.into(), quantity: 1 },
+            Action::RemoveFromCart { attendee_id: id(), line_item_id: ID.into() },
+            Action::UpdateProductQuantity { attendee_id: id(), line_item_id: ID.into(), quantity: 3 },
+            Action::LoadLikeList { attendee_id: id() },
+            Action::RemoveFromLikeList { attendee_id: id(), product_id: ID.into() },
+            Action::LoadLastSeen { attendee_id: id() },
+            Action::LoadProductReviews { product_id: ID.into() },
+            Action::MuteAll { muted: true },
+            Action::SetLocked { locked: true },
+            Action::RequestCartPermission { attendee_id: BOB.into() },
+            Action::SetCartPermission { granted: true },
+        ]
+    }
+
+    fn index(action: &Action) -> usize {
+        match action {
+            Action::SwitchSlide { .. } => 0,
+            Action::LoadSlide { .. } => 1,
+            Action::LoadProductList {} => 2,
+            Action::LoadListingProducts { .. } => 3,
+            Action::UpdateListingProducts { .. } => 4,
+            Action::LoadCart { .. } => 5,
+            Action::AddToCart { .. } => 6,
+            Action::RemoveFromCart { .. } => 7,
+            Action::UpdateProductQuantity { .. } => 8,
+            Action::LoadLikeList { .. } => 9,
+            Action::RemoveFromLikeList { .. } => 10,
+            Action::LoadLastSeen { .. } => 11,
+            Action::LoadProductReviews { .. } => 12,
+            Action::MuteAll { .. } => 13,
+            Action::SetLocked { .. } => 14,
+            Action::RequestCartPermission { .. } => 15,
+            Action::SetCartPermission { .. } => 16,
+        }
+    }
+
+    #[test]
+    fn the_action_list_covers_every_action() {
+        let mut seen: Vec<usize> = every_action().iter().map(index).collect();
+        seen.sort();
+        assert_eq!(seen, (0..17).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn guide_only_actions_are_refused_to_clients_and_after_the_end() {
+        for action in every_action().into_iter().filter(Action::is_guide_only) {
+            let refused = as_client(&running(), action.clone());
+            assert_eq!(code(&refused), Some(ErrorCode::Forbidden), "{}", action.key());
+            assert_eq!(refused, refuse(ErrorCode::Forbidden, format!("only a guide may send {}", action.key())));
+            assert_eq!(code(&as_guide(&ended(), action.clone())), Some(ErrorCode::PresentationEnded), "{}", action.key());
+            assert!(matches!(as_guide(&running(), action.clone()), Decision::Publish { .. }), "{}", action.key());
+            // A client is refused for its role even after the end.
+            assert_eq!(code(&as_client(&ended(), action.clone())), Some(ErrorCode::Forbidden), "{}", action.key());
+        }
+    }
+
+    #[test]
+    fn attendee_actions_are_open_to_both_roles_even_after_the_end() {
+        for action in every_action().into_iter().filter(|a| !a.is_guide_only()) {
+            for state in [running(), ended()] {
+                assert_eq!(code(&as_guide(&state, action.clone())), None, "{}", action.key());
+                assert_eq!(code(&as_client(&state, action.clone())), None, "{}", action.key());
+            }
+        }
+    }
+
+    #[test]
+    fn room_wide_actions_go_to_everyone() {
+        let state = running();
+        let slide = as_guide(&state, Action::SwitchSlide { page_id: ID.into(), section_id: ID.into(), slide_alias: 2 });
+        assert_eq!(slide, publish(Audience::Everyone, Event::SlideSwitched { page_id: ID.into(), section_id: ID.into(), slide_alias: 2 }));
+        for action in &every_action()[1..5] {
+            assert_eq!(as_guide(&state, action.clone()), publish(Audience::Everyone, Event::Reload { action: action.clone() }));
+        }
+        assert_eq!(as_guide(&state, Action::MuteAll { muted: true }), publish(Audience::Everyone, Event::MuteAllChanged { muted: true }));
+        assert_eq!(
+            as_guide(&state, Action::SetLocked { locked: false }),
+            publish(Audience::Everyone, Event::LockChanged { locked: false })
+        );
+    }
+
+    #[test]
+    fn bad_ids_are_refused_as_invalid_payloads() {
+        let state = running();
+        let bad_slides = [
+            Action::SwitchSlide { page_id: "nope".into(), section_id: ID.into(), slide_alias: 1 },
+            Action::SwitchSlide { page_id: ID.into(), section_id: ID.to_uppercase(), slide_alias: 1 },
+        ];
+        for action in bad_slides {
+            assert_eq!(
+                as_guide(&state, action),
+                refuse(ErrorCode::InvalidPayload, "pageId and sectionId must be 32 lowercase hex characters")
+            );
+        }
+        assert_eq!(
+            as_guide(&state, Action::RequestCartPermission { attendee_id: "x".into() }),
+            refuse(ErrorCode::InvalidPayload, "attendeeId must be 32 lowercase hex characters")
+        );
+    }
+
+    #[test]
+    fn an_attendee_action_goes_to_the_attendee_a_guide_names_and_a_client_always_to_itself() {
+        let state = running();
+        for action in every_action().into_iter().filter(|a| !a.is_guide_only()) {
+            let (as_guide, as_client) = (as_guide(&state, action.clone()), as_client(&state, action.clone()));
+            match action {
+                Action::LoadProductReviews { .. } => {
+                    assert_eq!((as_guide, as_client), (Decision::Nothing, Decision::Nothing));
+                }
+                Action::SetCartPermission { .. } => {
+                    // Always the sender's own permission.
+                    let granted = |id: &str| {
+                        publish(
+                            Audience::Attendee(id.into()),
+                            Event::CartPermissionChanged { attendee_id: id.into(), permission: CartPermission::Granted },
+                        )
+                    };
+                    assert_eq!((as_guide, as_client), (granted(GUIDE), granted(ADA)));
+                }
+                _ => {
+                    // The action names Bob: the guide's goes to Bob, Ada's to Ada.
+                    assert_eq!(as_guide, publish(Audience::Attendee(BOB.into()), Event::Reload { action: action.clone() }));
+                    assert_eq!(as_client, publish(Audience::Attendee(ADA.into()), Event::Reload { action: action.clone() }));
+                }
+            }
+        }
+        // A guide who names nobody acts for itself.
+        let own = as_guide(&state, Action::LoadCart { attendee_id: None });
+        assert_eq!(own, publish(Audience::Attendee(GUIDE.into()), Event::Reload { action: Action::LoadCart { attendee_id: None } }));
+    }
+
+    #[test]
+    fn cart_permission_is_requested_of_the_attendee_and_a_no_is_refused_not_missing() {
+        let state = running();
+        let requested = as_guide(&state, Action::RequestCartPermission { attendee_id: BOB.into() });
+        assert_eq!(
+            requested,
+            publish(
+                Audience::Attendee(BOB.into()),
+                Event::CartPermissionChanged { attendee_id: BOB.into(), permission: CartPermission::Requested }
+            )
+        );
+        let no = as_client(&state, Action::SetCartPermission { granted: false });
+        assert_eq!(
+            no,
+            publish(
+                Audience::Attendee(ADA.into()),
+                Event::CartPermissionChanged { attendee_id: ADA.into(), permission: CartPermission::Refused }
+            )
+        );
+    }
+
+    fn every_interaction() -> Vec<Interaction> {
+        let product = || ProductPayload { product_id: ID.into() };
+        let page = || DynamicPage { page_id: ID.into(), page_type: "product".into(), opened: true, position: None, product_id: None };
+        vec![
+            Interaction::KeepAlive(Empty {}),
+            Interaction::QuickviewOpened(Empty {}),
+            Interaction::QuickviewClosed(Empty {}),
+            Interaction::AttendeeLeave(Empty {}),
+            Interaction::RemoteCheckoutAccepted(Empty {}),
+            Interaction::RemoteCheckoutDenied(Empty {}),
+            Interaction::ProductViewed(product()),
+            Interaction::ProductLiked(product()),
+            Interaction::ProductDisliked(product()),
+            Interaction::ProductRemovedFromCollection(product()),
+            Interaction::DynamicPageOpened(page()),
+            Interaction::DynamicPageClosed(DynamicPageClosedPayload { page_id: Some(ID.into()), all: false }),
+            Interaction::DynamicProductPageOpened(page()),
+            Interaction::PageViewed(PageViewedPayload { page_id: ID.into(), section_id: ID.into(), slide_alias: 1, page_number: None }),
+            Interaction::GuideHovered(GuideHoveredPayload { hovered_element_id: Some(ID.into()) }),
+            Interaction::BroadcastModeToggled(TogglePayload { active: true }),
+            Interaction::ViewModeChanged(ViewModePayload { mode: ViewMode::VideoGrid }),
+            Interaction::ScreenSharingToggled(TogglePayload { active: true }),
+        ]
+    }
+
+    /// What a guide's interaction makes; a new interaction fails to compile here.
+    fn expected_for_guide(interaction: &Interaction) -> Decision {
+        let page = || DynamicPage { page_id: ID.into(), page_type: "product".into(), opened: true, position: None, product_id: None };
+        match interaction {
+            Interaction::KeepAlive(_)
+            | Interaction::QuickviewOpened(_)
+            | Interaction::QuickviewClosed(_)
+            | Interaction::AttendeeLeave(_)
+            | Interaction::RemoteCheckoutAccepted(_)
+            | Interaction::RemoteCheckoutDenied(_)
+            | Interaction::ProductLiked(_)
+            | Interaction::ProductDisliked(_)
+            | Interaction::ProductRemovedFromCollection(_)
+            | Interaction::PageViewed(_) => Decision::Nothing,
+            Interaction::ProductViewed(_) => publish(Audience::Everyone, Event::GuideProductChanged { product_id: Some(ID.into()) }),
+            Interaction::DynamicPageOpened(_) | Interaction::DynamicProductPageOpened(_) => {
+                publish(Audience::Everyone, Event::DynamicPageOpened { page: page() })
+            }
+            Interaction::DynamicPageClosed(_) => {
+                publish(Audience::Everyone, Event::DynamicPageClosed { page_id: Some(ID.into()), all: false })
+            }
+            Interaction::GuideHovered(_) => Decision::Volatile {
+                audience: Audience::Everyone,
+                event: VolatileEvent::GuideHovered { hovered_element_id: Some(ID.into()) },
+            },
+            Interaction::BroadcastModeToggled(_) => publish(Audience::Everyone, Event::BroadcastModeChanged { active: true }),
+            Interaction::ViewModeChanged(_) => publish(Audience::Everyone, Event::ViewModeChanged { mode: ViewMode::VideoGrid }),
+            Interaction::ScreenSharingToggled(_) => publish(Audience::Everyone, Event::ScreenSharingChanged { active: true }),
+        }
+    }
+
+    #[test]
+    fn every_interaction_makes_what_it_should_for_a_guide_and_a_client() {
+        let interactions = every_interaction();
+        let mut names: Vec<String> = interactions.iter().map(|i| format!("{:?}", i.name())).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 18, "one of each interaction");
+        let guide = claims(GUIDE, Role::Guide);
+        let client = claims(ADA, Role::Client);
+        for interaction in interactions {
+            for state in [running(), ended()] {
+                let by_guide = decide(Caller::Participant(&guide), &state, Request::Interaction(interaction.clone()));
+                assert_eq!(by_guide, expected_for_guide(&interaction), "{:?}", interaction.name());
+                let by_client = decide(Caller::Participant(&client), &state, Request::Interaction(interaction.clone()));
+                let expected = if interaction.is_guide_only() {
+                    refuse(ErrorCode::Forbidden, format!("only a guide may send {:?}", interaction.name()))
+                } else {
+                    // A client's product view is recorded by the shop, and moves nobody.
+                    Decision::Nothing
+                };
+                assert_eq!(by_client, expected, "{:?}", interaction.name());
+            }
+        }
+    }
+
+    #[test]
+    fn the_shop_publishes_as_asked_and_participants_cannot() {
+        let state = running();
+        let event = Event::AttendeeRemoved { attendee_id: BOB.into() };
+        let request = Request::Publish { audience: Audience::Guides, event: event.clone() };
+        assert_eq!(decide(Caller::Shop, &ended(), request.clone()), publish(Audience::Guides, event));
+        let guide = claims(GUIDE, Role::Guide);
+        assert_eq!(code(&decide(Caller::Participant(&guide), &state, request)), Some(ErrorCode::Forbidden));
+        assert_eq!(code(&decide(Caller::Shop, &state, Request::Action(Action::SetLocked { locked: true }))), Some(ErrorCode::Forbidden));
+    }
+
+    #[test]
+    fn a_profile_change_merges_into_the_live_entry_and_skips_what_changes_nothing() {
+        let mut state = running();
+        let entry = AttendeeSummary {
+            attendee_id: ADA.into(),
+            role: Role::Client,
+            attendee_name: Some("Ada".into()),
+            video_user_id: Some("v1".into()),
+            has_joined: true,
+            status: AttendeeStatus::Joined,
+            connection: ConnectionState::Connected,
+            cart_permission: CartPermission::Granted,
+            last_active_at: None,
+        };
+        state.apply(&Event::AttendeeChanged { attendee: entry.clone() });
+        let profile = |attendee_id: &str, attendee_name: Option<&str>, video_user_id: Option<Option<&str>>| {
+            let request = Request::Profile {
+                attendee_id: attendee_id.into(),
+                attendee_name: attendee_name.map(Into::into),
+                video_user_id: video_user_id.map(|v| v.map(Into::into)),
+            };
+            decide(Caller::Shop, &state, request)
+        };
+        let renamed = AttendeeSummary { attendee_name: Some("Ada L.".into()), video_user_id: None, ..entry.clone() };
+        assert_eq!(profile(ADA, Some("Ada L."), Some(None)), publish(Audience::Guides, Event::AttendeeChanged { attendee: renamed }));
+        assert_eq!(profile(ADA, Some("Ada"), None), Decision::Nothing, "nothing changes");
+        assert_eq!(profile(BOB, Some("Bob"), None), Decision::Nothing, "not in the live list");
+    }
+}

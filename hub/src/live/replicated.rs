@@ -1,0 +1,140 @@
+//! Cluster mode: Redis orders each room's events ([`Cluster`]) and hands them to every
+//! replica subscribed to the appointment; each replica applies them in that order when
+//! they come back ([`ClusterOrder::deliver`]), filling gaps from the stream.
+
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+
+use super::room::{snapshot_interval, Change, Order, Room, RoomSettings};
+use super::Rooms;
+use crate::cluster::{Cluster, Deliver};
+use crate::store::{StoreError, StoredEvent};
+
+/// The [`Order`] of cluster mode.
+pub struct ClusterOrder {
+    cluster: Arc<Cluster>,
+}
+
+impl ClusterOrder {
+    pub fn new(cluster: Arc<Cluster>) -> Arc<ClusterOrder> {
+        Arc::new(ClusterOrder { cluster })
+    }
+
+    /// What the cluster hands events to: this replica's rooms.
+    pub fn delivery(self: &Arc<Self>, rooms: Rooms) -> Arc<dyn Deliver> {
+        Arc::new(Delivery { rooms, order: self.clone() })
+    }
+
+    /// The events Redis keeps in a room's stream: the retained window and at least every
+    /// event since the latest snapshot.
+    fn stream_length(room: &Room) -> usize {
+        room.retained_events + 2 * snapshot_interval(room.lock().live().participants.len()) as usize
+    }
+
+    /// Applies an event Redis delivered. Older events are duplicates and dropped; a gap
+    /// before it is filled from the stream first.
+    pub async fn deliver(&self, room: &Room, event: StoredEvent) -> Result<(), StoreError> {
+        let next = room.lock().seq + 1;
+        if event.seq < next {
+            return Ok(());
+        }
+        if event.seq > next {
+            return self.catch_up_room(room).await;
+        }
+        self.apply_in_order(room, vec![event]).await
+    }
+
+    /// Applies whatever the stream holds beyond the room's state.
+    pub async fn catch_up_room(&self, room: &Room) -> Result<(), StoreError> {
+        let next = room.lock().seq + 1;
+        let events = self.cluster.range(&room.appointment_id, next).await?;
+        if let Some(first) = events.first() {
+            if first.seq > next {
+                // Trimmed past us: the stream no longer connects; reopen from a snapshot
+                // is the only way. This needs a replica to have been cut off for longer
+                // than the stream length, and is reported rather than hidden.
+                return Err(StoreError::Corrupt(format!("events {next}..{} of {} are no longer in Redis", first.seq, room.appointment_id)));
+            }
+        }
+        self.apply_in_order(room, events).await
+    }
+
+    async fn apply_in_order(&self, room: &Room, events: Vec<StoredEvent>) -> Result<(), StoreError> {
+        let mut snapshots = Vec::new();
+        {
+            let mut inner = room.lock();
+            for event in events {
+                if event.seq != inner.seq + 1 {
+                    continue;
+                }
+                snapshots.extend(room.apply_and_fan_out(&mut inner, event));
+            }
+        }
+        for due in snapshots {
+            let (seq, state) = due.into_state();
+            if let Err(error) = self.cluster.snapshot(&room.appointment_id, seq, &state).await {
+                tracing::warn!(%error, appointment_id = %room.appointment_id, "could not write a snapshot");
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Order for ClusterOrder {
+    /// Subscribes first, then loads the snapshot and the stream, so nothing published
+    /// meanwhile is missed (see [`Order::catch_up`]).
+    fn open(self: Arc<Self>, appointment_id: String, settings: RoomSettings) -> BoxFuture<'static, Result<Room, StoreError>> {
+        Box::pin(async move {
+            self.cluster.subscribe(&appointment_id).await?;
+            let new_epoch = format!("{:016x}", rand::random::<u64>());
+            let stored = self.cluster.load(&appointment_id, &new_epoch, settings.retained_events).await?;
+            Ok(Room::from_stored(appointment_id, &settings, self, stored))
+        })
+    }
+
+    /// Events published while the room was loading were not delivered to it.
+    fn catch_up<'a>(&'a self, room: &'a Room) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.catch_up_room(room))
+    }
+
+    /// Decides under the room lock, then publishes to Redis with the lock released; the
+    /// room applies the event when Redis hands it back.
+    fn commit<'a>(&'a self, room: &'a Room, change: Change<'a>) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
+        Box::pin(async move {
+            let decided = change(&mut room.lock());
+            let Some((audience, event)) = decided else { return Ok(None) };
+            let keep = Self::stream_length(room);
+            self.cluster.publish(&room.appointment_id, audience, event, keep).await.map(Some)
+        })
+    }
+}
+
+/// Routes what Redis hands this replica to its open rooms.
+struct Delivery {
+    rooms: Rooms,
+    order: Arc<ClusterOrder>,
+}
+
+impl Deliver for Delivery {
+    fn deliver<'a>(&'a self, appointment_id: &'a str, event: StoredEvent) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            // Not open here: nobody on this replica needs it; opening loads the stream.
+            let Some(room) = self.rooms.get(appointment_id) else { return Ok(()) };
+            self.order.deliver(&room, event).await
+        })
+    }
+
+    fn catch_up_all(&self) -> BoxFuture<'_, bool> {
+        Box::pin(async move {
+            let mut caught_up = true;
+            for room in self.rooms.all() {
+                if let Err(error) = self.order.catch_up_room(&room).await {
+                    tracing::warn!(%error, appointment_id = %room.appointment_id, "catch-up failed");
+                    caught_up = false;
+                }
+            }
+            caught_up
+        })
+    }
+}

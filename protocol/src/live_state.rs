@@ -1,0 +1,141 @@
+//! The one reducer of live state: what an [`Event`] does to an appointment's state, and
+//! how that state looks to a guide or to one client.
+//!
+//! The hub keeps a [`LiveState`] per room and applies every event with
+//! [`LiveState::apply`]; its snapshots are [`LiveState::view`] (built in two halves, see
+//! [`LiveState::state_for_clients_of`] and [`file_participants`], so the hub can take the
+//! parts under its lock and build the maps outside it). The web app's reducer
+//! (`web/src/lib/realtime/apply-event.ts`) must agree: [`cases`] are golden cases,
+//! computed with this reducer and written next to the generated TypeScript, that the
+//! web's unit tests replay.
+
+pub mod cases;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::frame::Event;
+use crate::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClients, StateForGuides};
+use crate::status::{ConnectionState, Role};
+
+/// Who looks at the state, by attendee id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer<'a> {
+    /// A guide: every participant, in `stateForGuides`.
+    Guide(&'a str),
+    /// A client: no `stateForGuides`.
+    Client(&'a str),
+}
+
+/// An appointment's whole live state, as the hub holds it: more than any one participant
+/// sees.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LiveState {
+    pub state_for_all: StateForAll,
+    /// The part every client shares; `cartPermission` in here is unused (each client is
+    /// shown its own, from its participant entry).
+    pub state_for_clients: StateForClients,
+    /// Every participant by attendee id. Shared, so snapshots can take them under a lock
+    /// without copying; a change replaces the entry.
+    pub participants: BTreeMap<Id, Arc<AttendeeSummary>>,
+}
+
+impl LiveState {
+    /// Applies one event. Events that carry hints about data held in the shop (reload,
+    /// cart and collection changes) leave the state as it is.
+    pub fn apply(&mut self, event: &Event) {
+        let all = &mut self.state_for_all;
+        match event {
+            Event::AppointmentConfigured { settings } => {
+                all.appointment_mode = settings.appointment_mode;
+                all.video_audio_settings = settings.video_audio_settings;
+                all.attendee_restriction_type = settings.attendee_restriction_type;
+                all.accessible_from = settings.accessible_from.clone();
+                all.accessible_to = settings.accessible_to.clone();
+                all.product_detail_default_page_id = settings.product_detail_default_page_id.clone();
+                all.quickview_page_id = settings.quickview_page_id.clone();
+                all.product_listing_default_page_id = settings.product_listing_default_page_id.clone();
+            }
+            Event::SlideSwitched { page_id, section_id, slide_alias } => {
+                all.current_page_id = Some(page_id.clone());
+                all.current_section_id = Some(section_id.clone());
+                all.last_active_guide_section = Some(section_id.clone());
+                all.current_slide_alias = *slide_alias;
+                all.current_slide_data = None;
+            }
+            Event::PresentationStarted { started_at } => {
+                all.started = true;
+                all.running = true;
+                all.started_at = Some(started_at.clone());
+            }
+            Event::PresentationEnded { ended_at } => {
+                all.running = false;
+                all.ended = true;
+                all.ended_at = Some(ended_at.clone());
+            }
+            Event::LockChanged { locked } => all.locked = *locked,
+            Event::GuideProductChanged { product_id } => all.current_guide_product_id = product_id.clone(),
+            Event::DynamicPageOpened { page } => all.current_dynamic_page = Some(page.clone()),
+            Event::DynamicPageClosed { page_id, all: close_all } => {
+                let matches =
+                    all.current_dynamic_page.as_ref().is_some_and(|open| *close_all || page_id.as_deref() == Some(open.page_id.as_str()));
+                if matches {
+                    all.current_dynamic_page = None;
+                }
+            }
+            Event::BroadcastModeChanged { active } => all.broadcast_mode = *active,
+            Event::ViewModeChanged { mode } => all.view_mode = *mode,
+            Event::ScreenSharingChanged { active } => all.allow_screen_sharing = *active,
+            Event::MuteAllChanged { muted } => all.muted_all = *muted,
+            Event::AttendeeChanged { attendee } => {
+                self.participants.insert(attendee.attendee_id.clone(), Arc::new(attendee.clone()));
+            }
+            Event::AttendeeRemoved { attendee_id } => {
+                self.participants.remove(attendee_id);
+            }
+            Event::CartPermissionChanged { attendee_id, permission } => {
+                if let Some(p) = self.participants.get_mut(attendee_id) {
+                    Arc::make_mut(p).cart_permission = *permission;
+                }
+            }
+            Event::AttendeeCollectionChanged { .. } | Event::AttendeeCartChanged { .. } | Event::Reload { .. } => {}
+        }
+    }
+
+    /// `stateForClients` as the attendee `attendee_id` sees it: its own cart permission
+    /// (`missing` for someone not in the participant list).
+    pub fn state_for_clients_of(&self, attendee_id: &str) -> StateForClients {
+        let mut state_for_clients = self.state_for_clients.clone();
+        state_for_clients.cart_permission = self.participants.get(attendee_id).map(|p| p.cart_permission).unwrap_or_default();
+        state_for_clients
+    }
+
+    /// The whole snapshot a viewer is sent.
+    pub fn view(&self, viewer: Viewer<'_>) -> Snapshot {
+        // Each viewer's `cartPermission` is the one of its own participant entry (a
+        // guide's means nothing, but is filled the same way).
+        let (state_for_clients, state_for_guides) = match viewer {
+            Viewer::Guide(attendee_id) => {
+                (self.state_for_clients_of(attendee_id), Some(file_participants(self.participants.values().cloned())))
+            }
+            Viewer::Client(attendee_id) => (self.state_for_clients_of(attendee_id), None),
+        };
+        Snapshot { state_for_all: self.state_for_all.clone(), state_for_clients, state_for_guides }
+    }
+}
+
+/// A guide's participant maps: guides under `guides`; clients under `clients`, or under
+/// `inactiveClients` once their connection is lost.
+pub fn file_participants(participants: impl IntoIterator<Item = Arc<AttendeeSummary>>) -> StateForGuides {
+    let mut guides = StateForGuides::default();
+    for p in participants {
+        let map = match (p.role, p.connection) {
+            (Role::Guide, _) => &mut guides.guides,
+            (Role::Client, ConnectionState::Lost) => &mut guides.inactive_clients,
+            (Role::Client, _) => &mut guides.clients,
+        };
+        let p = Arc::unwrap_or_clone(p);
+        map.insert(p.attendee_id.clone(), p);
+    }
+    guides
+}
