@@ -87,7 +87,9 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
         return { ...snapshot, stateForClients: { ...snapshot.stateForClients, cartPermission: event.permission } };
       }
       return withGuides(snapshot, (guides) => {
-        const attendee = guides.clients[event.attendeeId] ?? guides.inactiveClients[event.attendeeId];
+        // Whoever it names, a guide too (one guide may ask another), as the hub does.
+        const attendee =
+          guides.clients[event.attendeeId] ?? guides.inactiveClients[event.attendeeId] ?? guides.guides[event.attendeeId];
         return attendee ? placeAttendee(guides, { ...attendee, cartPermission: event.permission }) : guides;
       });
     case 'reload':
