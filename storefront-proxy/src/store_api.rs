@@ -4,7 +4,9 @@
 
 mod context;
 
-pub use context::{ensure_session, language_not_available, ShopContext, INCLUDE_SEO_URLS_HEADER, LANGUAGE_HEADER, LIVE_VERSION_ID};
+pub use context::{
+    ensure_session, language_available, language_not_available, ShopContext, INCLUDE_SEO_URLS_HEADER, LANGUAGE_HEADER, LIVE_VERSION_ID,
+};
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;

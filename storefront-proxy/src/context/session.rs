@@ -11,7 +11,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::settings::{load_countries, load_currencies, load_languages};
 use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
-use crate::store_api::{ensure_session, RequestParams, ShopContext, CONTEXT_TOKEN_HEADER, LIVE_VERSION_ID};
+use crate::store_api::{ensure_session, language_available, RequestParams, ShopContext, CONTEXT_TOKEN_HEADER, LIVE_VERSION_ID};
 
 /// `GET /store-api/context`: the `SalesChannelContext` of the request's session (a new
 /// session when the request has none; its token comes back in the header).
@@ -189,10 +189,7 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
                 Err(ApiError::bad_request(code, format!("The {key} is not available.")).at(&format!("/{key}")))
             };
             if let Some(id) = &language {
-                if !exists(
-                    "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",
-                    &[&ctx.sales_channel.id, id],
-                )? {
+                if !language_available(&tx, &ctx.sales_channel.id, id)? {
                     return Ok(unknown("languageId", "SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION"));
                 }
             }

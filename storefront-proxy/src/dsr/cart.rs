@@ -17,7 +17,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::state::App;
 use crate::storage::is_id;
 use crate::storage::translation::LanguageChain;
-use crate::store_api::{language_not_available, ShopContext, LANGUAGE_HEADER};
+use crate::store_api::{language_available, language_not_available, ShopContext, LANGUAGE_HEADER};
 use crate::store_api::{RequestParams, SalesChannel, CONTEXT_TOKEN_HEADER};
 
 /// A shop context of sales channel `id` (its default language) for admin calls.
@@ -44,9 +44,7 @@ pub async fn shop_context(
             };
             let language = match requested {
                 Some(id) => {
-                    let sql = "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)";
-                    let available: bool = conn.query_row(sql, [&channel.id, &id], |r| r.get(0))?;
-                    if available {
+                    if language_available(conn, &channel.id, &id)? {
                         Ok(id)
                     } else {
                         Err(id)

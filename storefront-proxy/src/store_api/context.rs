@@ -64,6 +64,15 @@ impl ShopContext {
     }
 }
 
+/// Whether the sales channel offers the language.
+pub fn language_available(conn: &Connection, sales_channel_id: &str, language_id: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",
+        [sales_channel_id, language_id],
+        |r| r.get(0),
+    )
+}
+
 pub fn language_not_available(id: &str) -> ApiError {
     ApiError::new(
         StatusCode::PRECONDITION_FAILED,
@@ -94,11 +103,7 @@ impl FromRequestParts<App> for ShopContext {
             .db
             .read(move |conn| {
                 if let Some(id) = requested {
-                    let available: bool = conn.query_row(
-                        "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",
-                        [&channel_id, &id],
-                        |r| r.get(0),
-                    )?;
+                    let available = language_available(conn, &channel_id, &id)?;
                     return Ok(if available { Ok(id) } else { Err(language_not_available(&id)) });
                 }
                 let stored: Option<String> = match session_token {
