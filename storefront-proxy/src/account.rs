@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod customer;
+pub mod password;
 pub mod profile;
 pub mod recovery;
 pub mod session;
@@ -10,7 +11,7 @@ pub mod session;
 use axum::routing::{patch, post};
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()

@@ -1,35 +1,28 @@
-//! The application state and the one place where all routers are merged.
+//! The top of the crate: opening the application ([`App::open`]) and the one place
+//! where all routers are merged ([`App::router`]). No domain imports this module.
 
 use std::sync::Arc;
 
+use axum::routing::any;
 use axum::Router;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
 use crate::error::ApiError;
-use crate::gateway::hub_client::HubClient;
-use crate::gateway::upstream::{self, Upstream};
+use crate::hub_client::HubClient;
+use crate::shop_event::ShopEvents;
+use crate::state::App;
 use crate::storage::Db;
+use crate::upstream::Upstream;
 use crate::{
-    account, admin, cart, catalog, checkout, cms, contact, context, dsr, gateway, media, navigation, newsletter, order, store_api, wishlist,
+    account, admin, cart, catalog, checkout, cms, contact, context, demo, dsr, gateway, media, navigation, newsletter, order, settings,
+    store_api, wishlist,
 };
-use axum::routing::any;
-
-/// Shared state of all handlers. Cheap to clone.
-#[derive(Clone)]
-pub struct App {
-    pub config: Arc<Config>,
-    pub db: Db,
-    pub hub_secret: Arc<Vec<u8>>,
-    /// The hub's internal API.
-    pub hub: HubClient,
-    /// Set in upstream mode: the shop APIs are a real Shopware 6.
-    pub upstream: Option<Upstream>,
-}
 
 impl App {
-    /// Opens (and on first start seeds) the database under `DATA_DIR`.
+    /// Opens (and on first start seeds) the database under `DATA_DIR`, and lets the
+    /// live rooms listen to the shop's events.
     pub async fn open(config: Config) -> anyhow::Result<App> {
         let hub_secret = match &config.hub_secret {
             Some(secret) => secret.as_bytes().to_vec(),
@@ -38,13 +31,15 @@ impl App {
         let db = Db::open(&config.data_dir.join("shop.sqlite"))?;
         let upstream = config.upstream_url.as_deref().map(Upstream::new);
         if upstream.is_none() {
-            let options = crate::demo::Options::from_env()?;
-            db.call(move |conn| crate::demo::seed_if_empty(conn, options)).await?;
+            let options = demo::Options::from_env()?;
+            db.call(move |conn| demo::seed_if_empty(conn, options)).await?;
         }
         let hub = HubClient::new(&config.hub_http_url(), &hub_secret);
-        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream })
+        let events = ShopEvents::new(dsr::RoomRelay::new(db.clone(), hub.clone()));
+        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream, events })
     }
 
+    /// Every route of the public origin.
     pub fn router(self) -> Router {
         if self.upstream.is_some() {
             return self.upstream_router();
@@ -52,6 +47,7 @@ impl App {
         let store_api = Router::new()
             .merge(dsr::store_routes())
             .merge(context::routes())
+            .merge(settings::routes())
             .merge(account::routes())
             .merge(cart::routes())
             .merge(checkout::routes())
@@ -79,17 +75,15 @@ impl App {
             .layer(TraceLayer::new_for_http())
             .with_state(self)
     }
-}
 
-impl App {
     /// Upstream mode: the shop APIs are forwarded; the web app, its config and `/ws`
     /// stay here.
     fn upstream_router(self) -> Router {
         let dist = &self.config.web_dist;
         let web_app = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
         Router::new()
-            .route("/store-api/{*path}", any(upstream::forward))
-            .route("/api/{*path}", any(upstream::forward))
+            .route("/store-api/{*path}", any(gateway::forward_upstream))
+            .route("/api/{*path}", any(gateway::forward_upstream))
             .merge(gateway::routes())
             .fallback_service(web_app)
             .layer(TraceLayer::new_for_http())

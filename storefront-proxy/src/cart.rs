@@ -3,12 +3,13 @@
 //! (spec section 7, cart; issue 3, shop rules).
 
 pub mod calculate;
+pub mod checks;
 pub mod line_item;
 
 use axum::routing::{get, post};
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()

@@ -17,9 +17,9 @@ use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::Value;
 
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
+use crate::store_api::ShopContext;
 use crate::store_api::{search_result, RequestParams};
 
 pub fn routes() -> Router<App> {

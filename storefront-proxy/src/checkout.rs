@@ -6,7 +6,7 @@ pub mod methods;
 use axum::routing::get;
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()

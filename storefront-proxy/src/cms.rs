@@ -7,7 +7,7 @@ pub mod page;
 use axum::routing::post;
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new().route("/landing-page/{id}", post(landing::landing_page).get(landing::landing_page))

@@ -44,6 +44,21 @@ pub struct Config {
 }
 
 impl Config {
+    /// Every setting at its default, as `storefront-proxy` without flags would have it,
+    /// but with the data under `data_dir` and without reading the environment (a test
+    /// does not depend on the shell it runs in). For tests and programs that embed the
+    /// proxy; change what differs with struct update syntax:
+    /// `Config { port, hub_port, ..Config::for_data_dir(dir) }`.
+    pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Config {
+        use clap::{CommandFactory, FromArgMatches};
+        let command = Config::command().mut_args(|arg| arg.env(None::<&'static str>));
+        // As `Parser::parse_from` does: the defaults always parse; if they did not, that
+        // is a mistake in the declarations above, reported the way clap reports it.
+        let matches = command.get_matches_from(["storefront-proxy"]);
+        let config = Config::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+        Config { data_dir: data_dir.into(), ..config }
+    }
+
     /// The hub's HTTP base URL.
     pub fn hub_http_url(&self) -> String {
         let base = self.hub_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", self.hub_port));
@@ -78,5 +93,21 @@ impl std::fmt::Debug for Config {
             .field("upstream_url", &self.upstream_url)
             .field("hub_secret", &self.hub_secret.as_ref().map(|_| "<hidden>"))
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn for_data_dir_has_the_defaults_and_the_data_dir() {
+        let config = Config::for_data_dir("/tmp/shop");
+        assert_eq!(config.data_dir, PathBuf::from("/tmp/shop"));
+        assert_eq!(config.bind, IpAddr::from([127, 0, 0, 1]));
+        assert_eq!((config.port, config.hub_port), (8000, 8100));
+        assert_eq!(config.web_dist, PathBuf::from("web/dist"));
+        assert!(config.hub_url.is_none() && config.upstream_url.is_none() && config.hub_secret.is_none());
+        assert_eq!(config.hub_http_url(), "http://127.0.0.1:8100");
     }
 }

@@ -5,7 +5,7 @@ pub mod form;
 use axum::routing::post;
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new().route("/contact-form", post(form::send))

@@ -1,107 +1,18 @@
-//! The shop context of a store API request (sales channel, language, session, base
-//! URL) and the settings calls: `GET /context`, `/language`, `/currency`, `/country`,
-//! `/salutation`.
+//! `GET|PATCH /store-api/context`: the session's `SalesChannelContext` and switching
+//! its language, currency, country, addresses and methods.
+//!
+//! These calls sit above `account`, `checkout` and `settings` (they show the customer,
+//! the chosen methods and the session's settings). What every domain needs about a
+//! request's context ([`crate::store_api::ShopContext`], the session token) lives
+//! below, in `store_api`.
 
 pub mod session;
-pub mod settings;
 
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
-use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
-use rusqlite::OptionalExtension;
 
-use crate::app::App;
-use crate::error::ApiError;
-use crate::storage::is_id;
-use crate::storage::translation::LanguageChain;
-use crate::store_api::{ContextToken, SalesChannel};
-
-pub const LANGUAGE_HEADER: &str = "sw-language-id";
-pub const INCLUDE_SEO_URLS_HEADER: &str = "sw-include-seo-urls";
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/context", get(session::get_context).patch(session::patch_context))
-        .route("/language", get(settings::languages).post(settings::languages))
-        .route("/currency", get(settings::currencies).post(settings::currencies))
-        .route("/country", get(settings::countries).post(settings::countries))
-        .route("/salutation", get(settings::salutations).post(settings::salutations))
-}
-
-/// What every catalogue call needs to know about its request.
-#[derive(Debug, Clone)]
-pub struct ShopContext {
-    pub sales_channel: SalesChannel,
-    /// The request's language (`sw-language-id`, else the session's, else the sales
-    /// channel's), then the sales channel's default.
-    pub languages: LanguageChain,
-    pub token: Option<String>,
-    /// `scheme://host` of the request, for absolute media URLs.
-    pub base_url: String,
-    /// `sw-include-seo-urls: true`: entities carry their `seoUrls`.
-    pub include_seo_urls: bool,
-}
-
-impl ShopContext {
-    pub fn language_id(&self) -> &str {
-        &self.languages.current
-    }
-}
-
-pub(crate) fn language_not_available(id: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::PRECONDITION_FAILED,
-        "SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION",
-        format!("Provided language {id} is not in list of available languages"),
-    )
-}
-
-impl FromRequestParts<App> for ShopContext {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
-        let sales_channel = SalesChannel::from_request_parts(parts, app).await?;
-        let Ok(ContextToken(token)) = ContextToken::from_request_parts(parts, app).await;
-        let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty());
-        let requested = header(LANGUAGE_HEADER).map(str::to_lowercase);
-        let include_seo_urls = header(INCLUDE_SEO_URLS_HEADER).is_some_and(|v| v == "true" || v == "1");
-        let scheme = header("x-forwarded-proto").unwrap_or("http").to_owned();
-        let host = header("x-forwarded-host").or_else(|| header("host")).unwrap_or("127.0.0.1").to_owned();
-        let base_url = format!("{scheme}://{host}");
-        if let Some(id) = &requested {
-            if !is_id(id) {
-                return Err(language_not_available(id));
-            }
-        }
-        let (channel_id, default_language, session_token) = (sales_channel.id.clone(), sales_channel.language_id.clone(), token.clone());
-        let current = app
-            .db
-            .read(move |conn| {
-                if let Some(id) = requested {
-                    let available: bool = conn.query_row(
-                        "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",
-                        [&channel_id, &id],
-                        |r| r.get(0),
-                    )?;
-                    return Ok(if available { Ok(id) } else { Err(language_not_available(&id)) });
-                }
-                let stored: Option<String> = match session_token {
-                    Some(token) => conn
-                        .query_row(
-                            "SELECT language_id FROM store_context WHERE token = ?1 AND sales_channel_id = ?2",
-                            [&token, &channel_id],
-                            |r| r.get(0),
-                        )
-                        .optional()?
-                        .flatten(),
-                    None => None,
-                };
-                Ok(Ok(stored.unwrap_or(default_language)))
-            })
-            .await??;
-        let languages = LanguageChain { current, fallback: sales_channel.language_id.clone() };
-        Ok(ShopContext { sales_channel, languages, token, base_url, include_seo_urls })
-    }
+    Router::new().route("/context", get(session::get_context).patch(session::patch_context))
 }

@@ -10,20 +10,14 @@ pub mod cross_selling;
 pub mod dsr;
 pub mod order;
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
-use argon2::Argon2;
 use rusqlite::{params, Connection};
 
+use crate::account::password::hash_password;
 use crate::storage::{new_id, now_rfc3339};
 
 pub const ACCESS_KEY: &str = "SWSCSALESROOMDEMO000000000";
 pub const ADMIN_USERNAME: &str = "admin";
 pub const ADMIN_PASSWORD: &str = "shopware";
-
-pub fn hash_password(password: &str) -> anyhow::Result<String> {
-    let salt = SaltString::generate(&mut OsRng);
-    Ok(Argon2::default().hash_password(password.as_bytes(), &salt).map_err(|e| anyhow::anyhow!("hashing a password: {e}"))?.to_string())
-}
 
 /// What to seed besides the demo shop.
 #[derive(Debug, Clone, Copy, Default)]

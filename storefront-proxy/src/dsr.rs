@@ -11,6 +11,7 @@ pub mod lifecycle;
 pub mod listing;
 pub mod presentation;
 pub mod profile;
+pub mod relay;
 pub mod search;
 pub mod setting;
 pub mod slide;
@@ -19,7 +20,9 @@ pub mod widget;
 use axum::routing::{get, patch, post};
 use axum::Router;
 
-use crate::app::App;
+pub use relay::RoomRelay;
+
+use crate::state::App;
 
 /// Routes under `/api` (admin, guide side).
 pub fn admin_routes() -> Router<App> {

@@ -96,8 +96,8 @@ pub fn escape_html(text: &str) -> String {
 /// Answers it without a trailing slash.
 pub fn storefront_url(
     body: &serde_json::Map<String, serde_json::Value>,
-    config: &crate::Config,
-    ctx: &crate::context::ShopContext,
+    config: &crate::config::Config,
+    ctx: &crate::store_api::ShopContext,
     violations: &mut Vec<crate::error::Violation>,
 ) -> Option<String> {
     use crate::error::Violation;

@@ -11,8 +11,8 @@ use axum::routing::get;
 use axum::Router;
 use rusqlite::OptionalExtension;
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 
 /// Routes outside `/store-api`: media files are public, like Shopware's `public/media`.
 pub fn routes() -> Router<App> {

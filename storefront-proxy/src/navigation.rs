@@ -8,7 +8,7 @@ pub mod tree;
 use axum::routing::post;
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()

@@ -6,7 +6,7 @@ pub mod recipient;
 use axum::routing::post;
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()

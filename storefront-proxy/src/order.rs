@@ -4,7 +4,6 @@
 //! and downloads of digital products. States move only along the state machines of
 //! `state`.
 
-pub mod checks;
 pub mod document;
 pub mod download;
 pub mod load;
@@ -16,7 +15,7 @@ pub mod state;
 use axum::routing::{get, post};
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 /// The store API calls (under `/store-api`).
 pub fn routes() -> Router<App> {

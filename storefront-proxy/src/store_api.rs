@@ -1,5 +1,12 @@
-//! What every `/store-api` request carries: the sales channel (`sw-access-key`) and the
-//! session (`sw-context-token`).
+//! What every `/store-api` request carries: the sales channel (`sw-access-key`), the
+//! session (`sw-context-token`) and with them the shop context (`context`), and the
+//! shapes every call reads and answers. Below every shop domain.
+
+mod context;
+
+pub use context::{
+    ensure_session, language_available, language_not_available, ShopContext, INCLUDE_SEO_URLS_HEADER, LANGUAGE_HEADER, LIVE_VERSION_ID,
+};
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -7,8 +14,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::OptionalExtension;
 
-use crate::app::App;
 use crate::error::ApiError;
+use crate::state::App;
 
 pub const ACCESS_KEY_HEADER: &str = "sw-access-key";
 pub const CONTEXT_TOKEN_HEADER: &str = "sw-context-token";

@@ -6,7 +6,7 @@ pub mod list;
 use axum::routing::{delete, post};
 use axum::Router;
 
-use crate::app::App;
+use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()

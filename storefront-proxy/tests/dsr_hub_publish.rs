@@ -1,6 +1,7 @@
 //! An attendee's cart, likes and wishlist reach the hub in the background: the shop
 //! call answers while the hub has not, and the guides see the changes in the order
-//! they were made.
+//! they were made, each once. The shop's changes of sessions that are no attendee's
+//! publish nothing.
 
 mod dsr_support;
 
@@ -8,6 +9,7 @@ use std::io::Read;
 
 use dsr_support::*;
 use protocol::frame::Event;
+use protocol::internal::PublishRequest;
 use serde_json::json;
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpListener, TcpStream};
@@ -40,6 +42,24 @@ async fn hanging_hub() -> (u16, mpsc::UnboundedReceiver<(String, TcpStream)>) {
             });
         }
     });
+    (port, receiver)
+}
+
+/// A hub that answers every publish request and hands it to the test; everything else
+/// (reads of the live state) it refuses with 503.
+async fn recording_hub() -> (u16, mpsc::UnboundedReceiver<PublishRequest>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let seq = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let publish = move |axum::Json(request): axum::Json<PublishRequest>| async move {
+        let _ = sender.send(request);
+        axum::Json(json!({ "seq": seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 }))
+    };
+    let router = axum::Router::new()
+        .route("/internal/publish", axum::routing::post(publish))
+        .fallback(|| async { axum::http::StatusCode::SERVICE_UNAVAILABLE });
+    tokio::spawn(async move { axum::serve(listener, router).await });
     (port, receiver)
 }
 
@@ -114,6 +134,115 @@ async fn guides_see_cart_likes_and_wishlist_changes_in_order() {
 
     let mut seen = Vec::new();
     while seen.len() < expected.len() {
+        let change = wait_for(&mut guide_socket, |event| match event {
+            Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => {
+                Some(format!("cart {line_item_count}"))
+            }
+            Event::AttendeeCollectionChanged { attendee_id, collection, product_id, added } if *attendee_id == attendee => {
+                let name = serde_json::to_value(collection).unwrap();
+                Some(format!("{} {product_id} {added}", name.as_str().unwrap()))
+            }
+            _ => None,
+        })
+        .await;
+        seen.push(change);
+    }
+    assert_eq!(seen, expected);
+}
+
+#[tokio::test]
+async fn cart_and_wishlist_changes_of_no_attendee_publish_nothing() {
+    let (hub_port, mut published) = recording_hub().await;
+    let live = start_with_hub(tempfile::tempdir().unwrap(), hub_port).await;
+    let products = live.product_ids(3).await;
+
+    // A visitor's cart and a customer's cart and wishlist: neither is in a room.
+    let (status, visitor, headers) = live
+        .call(
+            reqwest::Method::POST,
+            "/store-api/checkout/cart/line-item",
+            &As::Nobody,
+            Some(json!({"items": [{"referencedId": products[0]}]})),
+        )
+        .await;
+    assert_eq!(status, 200, "{visitor}");
+    let visitor = As::Store(headers["sw-context-token"].to_str().unwrap().to_owned());
+    let (status, _) =
+        live.patch("/store-api/checkout/cart/line-item", &visitor, json!({"items": [{"id": products[0], "quantity": 2}]})).await;
+    assert_eq!(status, 200);
+    let customer = As::Store(live.customer_login().await);
+    let (status, body) =
+        live.post("/store-api/checkout/cart/line-item", &customer, json!({"items": [{"referencedId": products[1]}]})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{}", products[0]), &customer, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) =
+        live.post("/store-api/customer/wishlist/merge", &customer, json!({"productIds": [products[1], products[2]]})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _, _) =
+        live.call(reqwest::Method::DELETE, &format!("/store-api/customer/wishlist/delete/{}", products[0]), &customer, None).await;
+    assert_eq!(status, 200);
+
+    // Then an attendee's change: the hub gets that one first (the queue keeps the
+    // order), so nothing went before it.
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let attendee = join["attendeeId"].as_str().unwrap().to_owned();
+    let (status, body) =
+        live.post("/store-api/checkout/cart/line-item", &token_of(&join), json!({"items": [{"referencedId": products[2]}]})).await;
+    assert_eq!(status, 200, "{body}");
+    let first = tokio::time::timeout(std::time::Duration::from_secs(5), published.recv()).await.expect("no publish in time").unwrap();
+    assert!(
+        matches!(&first.event, Event::AttendeeCartChanged { attendee_id, line_item_count: 1, .. } if *attendee_id == attendee),
+        "{first:?}"
+    );
+    assert!(published.try_recv().is_err(), "one change, one publish");
+}
+
+/// The guide's proxied cart calls and the attendee's wishlist merge: one hub event for
+/// each change, none twice, in order with the attendee's own changes.
+#[tokio::test]
+async fn the_guides_cart_edits_and_a_wishlist_merge_publish_each_change_once() {
+    let live = start().await;
+    let (guide, _, guide_join) = live.guide_joins("demo").await;
+    let mut guide_socket = connect(&live, &guide_join).await;
+    let join = live.join_as_client("demo", &As::Store(live.customer_login().await), "Customer").await;
+    let attendee = join["attendeeId"].as_str().unwrap().to_owned();
+    let channel = join["salesChannelId"].as_str().unwrap().to_owned();
+    let client = token_of(&join);
+    let mut client_socket = connect(&live, &join).await;
+    grant_cart_permission(&mut client_socket).await;
+    let products = live.product_ids(3).await;
+    let item_url = format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}");
+
+    let mut expected = Vec::new();
+    let (status, cart) = live.post(&item_url, &guide, json!({"items": [{"referencedId": products[0]}]})).await;
+    assert_eq!(status, 200, "{cart}");
+    expected.push("cart 1".to_owned());
+    let (status, cart) = live.patch(&item_url, &guide, json!({"items": [{"id": products[0], "quantity": 3}]})).await;
+    assert_eq!(status, 200, "{cart}");
+    expected.push("cart 1".to_owned());
+    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[1]}]})).await;
+    assert_eq!(status, 200, "{cart}");
+    expected.push("cart 2".to_owned());
+    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("{item_url}&ids[]={}", products[0]), &guide, None).await;
+    assert_eq!(status, 200);
+    expected.push("cart 1".to_owned());
+    let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{}", products[0]), &client, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    expected.push(format!("wishlist {} true", products[0]));
+    // The merge at login: only what was not listed yet is new.
+    let (status, body) =
+        live.post("/store-api/customer/wishlist/merge", &client, json!({"productIds": [products[0], products[1], products[2]]})).await;
+    assert_eq!(status, 200, "{body}");
+    expected.push(format!("wishlist {} true", products[1]));
+    expected.push(format!("wishlist {} true", products[2]));
+    // A like last: everything before it has arrived when it does.
+    let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{}", products[2]), &client, json!({})).await;
+    assert_eq!(status, 204);
+    expected.push(format!("liked {} true", products[2]));
+
+    let mut seen = Vec::new();
+    while seen.last() != expected.last() {
         let change = wait_for(&mut guide_socket, |event| match event {
             Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => {
                 Some(format!("cart {line_item_count}"))

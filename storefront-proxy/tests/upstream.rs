@@ -33,18 +33,14 @@ async fn start(upstream_url: String) -> (String, tempfile::TempDir) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let config = storefront_proxy::Config {
-        bind: [127, 0, 0, 1].into(),
         port,
         hub_port: 1,
-        hub_url: None,
-        public_hub_url: None,
         hub_secret: Some("s".into()),
-        data_dir: dir.path().to_path_buf(),
         shop_endpoint: Some(format!("http://127.0.0.1:{port}")),
         shop_access_token: Some("SWSCREALSHOP".into()),
         upstream_url: Some(upstream_url),
-        livekit_url: None,
         web_dist: dir.path().join("dist"),
+        ..storefront_proxy::Config::for_data_dir(dir.path())
     };
     let app = storefront_proxy::App::open(config).await.unwrap();
     tokio::spawn(async move { axum::serve(listener, app.router()).await });

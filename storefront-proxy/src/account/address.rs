@@ -9,13 +9,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
 
 use super::customer::LoggedIn;
-use crate::app::App;
 use crate::catalog::criteria;
-use crate::context::settings::{load_countries, load_salutations};
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::settings::{load_countries, load_salutations};
+use crate::state::App;
 use crate::storage::translation::{self, LanguageChain};
 use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
+use crate::store_api::ShopContext;
 use crate::store_api::{search_result, RequestParams};
 
 const MAX_LENGTH: usize = 255;

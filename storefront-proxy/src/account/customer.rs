@@ -9,11 +9,11 @@ use rusqlite::{Connection, OptionalExtension};
 use serde_json::{json, Value};
 
 use super::address;
-use crate::app::App;
-use crate::context::settings::load_salutations;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::settings::load_salutations;
+use crate::state::App;
 use crate::storage::translation;
+use crate::store_api::ShopContext;
 
 pub fn not_logged_in() -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN", "Customer is not logged in.")

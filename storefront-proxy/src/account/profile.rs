@@ -11,8 +11,8 @@ use serde_json::{json, Map, Value};
 use super::address::{required, text};
 use super::customer::{LoggedIn, Registered};
 use super::session::{end_other_sessions, is_email, new_password_violations};
-use crate::app::App;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
 use crate::store_api::RequestParams;
 
@@ -44,7 +44,7 @@ pub fn raw<'a>(body: &'a Map<String, Value>, key: &str, violations: &mut Vec<Vio
 
 /// Hashes a new password off the async runtime.
 pub async fn hash_password(password: String) -> ApiResult<String> {
-    Ok(tokio::task::spawn_blocking(move || crate::demo::hash_password(&password)).await.map_err(anyhow::Error::from)??)
+    Ok(tokio::task::spawn_blocking(move || super::password::hash_password(&password)).await.map_err(anyhow::Error::from)??)
 }
 
 /// Whether `password` is the customer's current password.

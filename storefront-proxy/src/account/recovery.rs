@@ -11,12 +11,12 @@ use serde_json::{json, Value};
 use super::address::text;
 use super::profile::{hash_password, raw, success};
 use super::session::{is_email, new_password_violations};
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::mail::{self, text::Lang};
+use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 /// How long a recovery link works.
 pub const RECOVERY_VALIDITY: time::Duration = time::Duration::hours(2);

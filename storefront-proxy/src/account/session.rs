@@ -11,11 +11,11 @@ use serde_json::{json, Map, Value};
 
 use super::address::{self, required, text};
 use super::customer::{self, LoggedIn};
-use crate::app::App;
 use crate::catalog::criteria;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::state::App;
 use crate::storage::{json_ids, new_id, now_rfc3339};
+use crate::store_api::ShopContext;
 use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
 
 pub const MIN_PASSWORD_LENGTH: usize = 8;
@@ -215,7 +215,7 @@ pub async fn register(ctx: ShopContext, State(app): State<App>, RequestParams(bo
             return Err(ApiError::Violations(violations));
         }
         let password = password.unwrap_or_default();
-        Some(tokio::task::spawn_blocking(move || crate::demo::hash_password(&password)).await.map_err(anyhow::Error::from)??)
+        Some(tokio::task::spawn_blocking(move || super::password::hash_password(&password)).await.map_err(anyhow::Error::from)??)
     };
     let created = app
         .db

@@ -11,8 +11,8 @@ use rusqlite::{params, OptionalExtension};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult, Body};
+use crate::state::App;
 use crate::storage::new_id;
 
 /// Seconds an access token lives (Shopware's default).

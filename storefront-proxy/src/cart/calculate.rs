@@ -11,9 +11,9 @@ use serde_json::{json, Map, Value};
 use crate::catalog::price::{self, round, Tax};
 use crate::catalog::product;
 use crate::checkout::methods;
-use crate::context::ShopContext;
 use crate::storage::now_rfc3339;
 use crate::storage::translation;
+use crate::store_api::ShopContext;
 
 /// A problem found while calculating, answered once in `errors`.
 #[derive(Debug, Clone)]
@@ -130,7 +130,7 @@ fn adjust(message_key: &'static str, id: &str, level: i64, message: String, erro
 /// answers the `Cart` with `errors` (those found now, plus `reported`).
 pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut errors: Vec<CartError>) -> rusqlite::Result<Value> {
     let tx = conn.transaction()?;
-    errors.extend(crate::order::checks::address_errors(&tx, token)?);
+    errors.extend(super::checks::address_errors(&tx, token)?);
     let items = load_items(&tx, token)?;
     let product_ids: Vec<String> = items.iter().filter(|i| i.kind == "product").map(|i| i.referenced_id.clone()).collect();
     let products = product::load(&tx, ctx, &product_ids, product::Load::default())?;
@@ -322,10 +322,9 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
                 |r| r.get(0),
             ).optional()?.flatten();
             let country = match &country_id {
-                Some(id) => crate::context::settings::load_countries(&tx, &ctx.languages, Some(id), false)?
-                    .into_iter()
-                    .next()
-                    .unwrap_or(Value::Null),
+                Some(id) => {
+                    crate::settings::load_countries(&tx, &ctx.languages, Some(id), false)?.into_iter().next().unwrap_or(Value::Null)
+                }
                 None => Value::Null,
             };
             let (min, max, unit) = (

@@ -1,6 +1,7 @@
 //! The cart calls: `GET|DELETE /checkout/cart`, `POST|PATCH|DELETE
 //! /checkout/cart/line-item`, `POST /checkout/cart/line-item/delete`. Every answer
-//! is the recalculated cart, with the session token in the header.
+//! is the recalculated cart, with the session token in the header. Every change emits
+//! [`ShopEvent::CartChanged`].
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode};
@@ -10,11 +11,12 @@ use rusqlite::params;
 use serde_json::Value;
 
 use super::calculate::{self, CartError};
-use crate::app::App;
-use crate::context::session::ensure;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::shop_event::ShopEvent;
+use crate::state::App;
 use crate::storage::is_id;
+use crate::store_api::ensure_session;
+use crate::store_api::ShopContext;
 use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
 
 /// The largest quantity one request may put in.
@@ -26,6 +28,16 @@ fn respond(token: &str, cart: Value) -> Response {
         response.headers_mut().insert(CONTEXT_TOKEN_HEADER, value);
     }
     response
+}
+
+/// The shop event of a changed cart, with its summary: product lines and total.
+fn cart_changed(token: &str, cart: &Value) -> ShopEvent {
+    let products = cart["lineItems"].as_array().map(|items| items.iter().filter(|i| i["type"] == "product").count()).unwrap_or(0);
+    ShopEvent::CartChanged {
+        context_token: token.to_owned(),
+        product_count: u32::try_from(products).unwrap_or(u32::MAX),
+        total_price: cart["price"]["totalPrice"].as_f64().unwrap_or(0.0),
+    }
 }
 
 fn line_item_not_found(id: &str) -> ApiError {
@@ -41,7 +53,7 @@ pub async fn get_cart(ctx: ShopContext, State(app): State<App>) -> ApiResult<Res
     let (token, cart) = app
         .db
         .call(move |conn| {
-            let token = ensure(conn, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let token = ensure_session(conn, &ctx.sales_channel.id, ctx.token.as_deref())?;
             let cart = calculate::calculate(conn, &ctx, &token, Vec::new())?;
             Ok((token, cart))
         })
@@ -125,7 +137,7 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
             let mut errors = Vec::new();
             for item in new_items {
                 if item.kind == "promotion" {
@@ -147,7 +159,7 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
             Ok((token, cart))
         })
         .await?;
-    crate::dsr::cart::publish_change(&app, &token, &cart).await;
+    app.events.emit(cart_changed(&token, &cart)).await;
     Ok(respond(&token, cart))
 }
 
@@ -167,7 +179,7 @@ pub async fn update(ctx: ShopContext, State(app): State<App>, RequestParams(body
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
             for (id, quantity) in &changes {
                 let changed = tx.execute(
                     "UPDATE cart_line_item SET quantity = CASE WHEN type = 'promotion' THEN 1 ELSE ?1 END WHERE token = ?2 AND id = ?3",
@@ -182,7 +194,7 @@ pub async fn update(ctx: ShopContext, State(app): State<App>, RequestParams(body
             Ok(Ok((token, cart)))
         })
         .await??;
-    crate::dsr::cart::publish_change(&app, &token, &cart).await;
+    app.events.emit(cart_changed(&token, &cart)).await;
     Ok(respond(&token, cart))
 }
 
@@ -194,7 +206,7 @@ async fn remove_ids(ctx: ShopContext, app: App, ids: Vec<String>) -> ApiResult<R
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
             for id in &ids {
                 if tx.execute("DELETE FROM cart_line_item WHERE token = ?1 AND id = ?2", params![token, id])? == 0 {
                     return Ok(Err(line_item_not_found(id)));
@@ -205,7 +217,7 @@ async fn remove_ids(ctx: ShopContext, app: App, ids: Vec<String>) -> ApiResult<R
             Ok(Ok((token, cart)))
         })
         .await??;
-    crate::dsr::cart::publish_change(&app, &token, &cart).await;
+    app.events.emit(cart_changed(&token, &cart)).await;
     Ok(respond(&token, cart))
 }
 

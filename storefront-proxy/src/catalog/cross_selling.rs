@@ -9,11 +9,11 @@ use serde_json::{json, Value};
 
 use super::product::{self, Load};
 use super::{invalid_id, product_not_found};
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::ApiResult;
+use crate::state::App;
 use crate::storage::is_id;
 use crate::storage::translation;
+use crate::store_api::ShopContext;
 
 const NAME: &[(&str, &str)] = &[("name", "name")];
 

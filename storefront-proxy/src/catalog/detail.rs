@@ -10,12 +10,12 @@ use rusqlite::{Connection, OptionalExtension};
 use serde_json::{json, Value};
 
 use super::{criteria, invalid_id, product, product_not_found, property, query};
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::ApiResult;
+use crate::state::App;
 use crate::storage::is_id;
 use crate::storage::translation::LanguageChain;
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 /// The variant a request for a parent shows: an available one, the cheapest first.
 fn best_variant(conn: &Connection, parent_id: &str) -> rusqlite::Result<Option<String>> {

@@ -14,12 +14,12 @@ use serde_json::{json, Map, Value};
 use super::criteria::{self, Criteria, Sql};
 use super::query::{self, Selection};
 use super::{invalid_id, listing_index, load_of, product, property};
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::translation;
 use crate::storage::{is_id, json_ids};
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 /// Products per page when the request sets no limit (spec section 9).
 pub const DEFAULT_LIMIT: i64 = 10;

@@ -9,12 +9,12 @@ use serde_json::{json, Map, Value};
 
 use super::price::{self, Reference, Tax};
 use super::property;
-use crate::context::session::LIVE_VERSION_ID;
-use crate::context::ShopContext;
 use crate::media;
-use crate::navigation::seo_url;
+use crate::seo_url;
 use crate::storage::json_ids;
 use crate::storage::translation::{self, json_of};
+use crate::store_api::ShopContext;
+use crate::store_api::LIVE_VERSION_ID;
 
 /// The largest quantity a product may be bought in when it sets no maximum.
 pub const DEFAULT_MAX_PURCHASE: i64 = 100;

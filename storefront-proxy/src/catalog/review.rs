@@ -8,10 +8,10 @@ use serde_json::{json, Value};
 
 use super::criteria::{self, Expr, Field, Kind, Sql};
 use super::{invalid_id, product_not_found};
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::ApiResult;
+use crate::state::App;
 use crate::storage::{is_id, json_ids};
+use crate::store_api::ShopContext;
 use crate::store_api::{search_result, RequestParams};
 
 fn review_field(name: &str) -> Option<Field> {

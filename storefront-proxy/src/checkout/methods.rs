@@ -6,11 +6,11 @@ use axum::Json;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{json, Value};
 
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::ApiResult;
+use crate::state::App;
 use crate::storage::translation::{self, LanguageChain};
 use crate::store_api::search_result;
+use crate::store_api::ShopContext;
 
 const FIELDS: &[(&str, &str)] = &[("name", "name"), ("description", "description")];
 const NAME: &[(&str, &str)] = &[("name", "name")];

@@ -6,14 +6,14 @@ use rusqlite::OptionalExtension;
 use serde_json::{json, Value};
 
 use super::page;
-use crate::app::App;
 use crate::catalog::{criteria, invalid_id};
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
-use crate::navigation::seo_url;
+use crate::seo_url;
+use crate::state::App;
 use crate::storage::is_id;
 use crate::storage::translation;
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 const FIELDS: &[(&str, &str)] =
     &[("name", "name"), ("url", "url"), ("meta_title", "metaTitle"), ("meta_description", "metaDescription"), ("keywords", "keywords")];

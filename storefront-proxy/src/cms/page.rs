@@ -8,12 +8,12 @@ use serde_json::{json, Value};
 
 use crate::catalog::listing::{self, ListingRequest};
 use crate::catalog::product;
-use crate::context::session::LIVE_VERSION_ID;
-use crate::context::ShopContext;
 use crate::error::ApiError;
 use crate::media;
 use crate::storage::json_ids;
 use crate::storage::translation::{self, LanguageChain};
+use crate::store_api::ShopContext;
+use crate::store_api::LIVE_VERSION_ID;
 
 /// What slots are resolved against.
 pub struct Resolve<'a> {

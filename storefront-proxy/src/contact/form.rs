@@ -7,16 +7,16 @@ use serde_json::{json, Map, Value};
 
 use crate::account::address::text;
 use crate::account::session::is_email;
-use crate::app::App;
-use crate::context::settings::load_salutations;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::mail::{
     self,
     text::{ContactRequest, Lang},
 };
 use crate::newsletter::recipient::{known_id, name};
+use crate::settings::load_salutations;
+use crate::state::App;
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 /// The longest message accepted.
 pub const MAX_COMMENT_LENGTH: usize = 15_000;

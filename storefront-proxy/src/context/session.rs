@@ -1,45 +1,17 @@
-//! Store API sessions (`sw-context-token`) and `GET /store-api/context`.
+//! `GET` and `PATCH /store-api/context` of the session (`sw-context-token`).
 
 use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::OptionalExtension;
 use serde_json::{json, Value};
 
-use super::settings::{load_countries, load_currencies, load_languages};
-use super::ShopContext;
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
-use crate::storage::{is_id, new_id, now_rfc3339};
-use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
-
-/// Shopware's live version id, the `versionId` of every entity of the store API.
-pub const LIVE_VERSION_ID: &str = "0fa91ce3e96a4bc2be4bd9ce752c3425";
-
-/// The session of `token` in this sales channel, created when unknown. Answers the
-/// token and whether it is new.
-pub fn ensure(conn: &Connection, sales_channel_id: &str, token: Option<&str>) -> rusqlite::Result<String> {
-    if let Some(token) = token {
-        let known: Option<String> = conn
-            .query_row(
-                "SELECT token FROM store_context WHERE token = ?1 AND sales_channel_id = ?2",
-                params![token, sales_channel_id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if let Some(token) = known {
-            return Ok(token);
-        }
-    }
-    let token = new_id() + &new_id();
-    let now = now_rfc3339();
-    conn.execute(
-        "INSERT INTO store_context (token, sales_channel_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
-        params![token, sales_channel_id, now],
-    )?;
-    Ok(token)
-}
+use crate::settings::{load_countries, load_currencies, load_languages};
+use crate::state::App;
+use crate::storage::{is_id, now_rfc3339};
+use crate::store_api::{ensure_session, language_available, RequestParams, ShopContext, CONTEXT_TOKEN_HEADER, LIVE_VERSION_ID};
 
 /// `GET /store-api/context`: the `SalesChannelContext` of the request's session (a new
 /// session when the request has none; its token comes back in the header).
@@ -47,7 +19,7 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
     let context = app
         .db
         .call(move |conn| {
-            let token = ensure(conn, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let token = ensure_session(conn, &ctx.sales_channel.id, ctx.token.as_deref())?;
             let (navigation_category_id, depth, channel_currency, channel_country): (Option<String>, i64, Option<String>, Option<String>) =
                 conn.query_row(
                     "SELECT navigation_category_id, navigation_category_depth, currency_id, country_id FROM sales_channel WHERE id = ?1",
@@ -211,16 +183,13 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
             let exists = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> rusqlite::Result<bool> { tx.query_row(sql, params, |r| r.get(0)) };
             let unknown = |key: &str, code: &'static str| {
                 Err(ApiError::bad_request(code, format!("The {key} is not available.")).at(&format!("/{key}")))
             };
             if let Some(id) = &language {
-                if !exists(
-                    "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",
-                    &[&ctx.sales_channel.id, id],
-                )? {
+                if !language_available(&tx, &ctx.sales_channel.id, id)? {
                     return Ok(unknown("languageId", "SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION"));
                 }
             }

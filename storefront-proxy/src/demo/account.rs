@@ -44,7 +44,16 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         "INSERT INTO customer (id, sales_channel_id, group_id, language_id, customer_number, salutation_id, first_name, last_name, email,
             password_hash, created_at)
          VALUES (?1, ?2, ?3, ?4, '10000', ?5, 'Dana', 'Demo', ?6, ?7, ?8)",
-        params![customer, demo.sales_channel_id, group, demo.en, salutation, CUSTOMER_EMAIL, super::hash_password(CUSTOMER_PASSWORD)?, now],
+        params![
+            customer,
+            demo.sales_channel_id,
+            group,
+            demo.en,
+            salutation,
+            CUSTOMER_EMAIL,
+            crate::account::password::hash_password(CUSTOMER_PASSWORD)?,
+            now
+        ],
     )?;
     tx.execute(
         "INSERT INTO customer_address (id, customer_id, salutation_id, first_name, last_name, street, zipcode, city, country_id,

@@ -31,13 +31,17 @@ fn section(tx: &Transaction, page_id: &str, position: i64, kind: &str, sizing: &
     Ok(id)
 }
 
+/// Where a block goes: its section and its position there.
+struct At<'a> {
+    section: &'a str,
+    position: i64,
+}
+
 /// A block; no side margins, so the content lines up with the header and the breadcrumb.
-#[allow(clippy::too_many_arguments)]
 fn block(
     tx: &Transaction,
     demo: &Demo,
-    section_id: &str,
-    position: i64,
+    At { section: section_id, position }: At,
     kind: &str,
     section_position: &str,
     background_media: Option<&str>,
@@ -135,8 +139,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        &first,
-        0,
+        At { section: &first, position: 0 },
         "text-on-image",
         "main",
         Some(&hero),
@@ -151,8 +154,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        &second,
-        0,
+        At { section: &second, position: 0 },
         "text",
         "main",
         None,
@@ -171,7 +173,15 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         "boxLayout": { "source": "static", "value": "standard" },
         "navigation": { "source": "static", "value": true },
     });
-    block(tx, demo, &second, 1, "product-slider", "main", None, &[("product-slider", "productSlider", slider.clone(), slider)])?;
+    block(
+        tx,
+        demo,
+        At { section: &second, position: 1 },
+        "product-slider",
+        "main",
+        None,
+        &[("product-slider", "productSlider", slider.clone(), slider)],
+    )?;
     // Three category teasers: a picture and a linked heading each.
     let mut teaser_slots: Vec<Slot> = Vec::new();
     for (index, ((image_slot, text_slot), ((_, en_name, de_name), (motifs, en_text, de_text)))) in
@@ -188,7 +198,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         teaser_slots.push(("image", image_slot, image(&media, "standard", Some(&en_path)), image(&media, "standard", Some(&de_path))));
         teaser_slots.push(("text", text_slot, heading(&en_path, en_name, en_text), heading(&de_path, de_name, de_text)));
     }
-    block(tx, demo, &second, 2, "image-text-row", "main", None, &teaser_slots)?;
+    block(tx, demo, At { section: &second, position: 2 }, "image-text-row", "main", None, &teaser_slots)?;
     let mut slides = (Vec::new(), Vec::new());
     for (index, (en_name, de_name, motifs)) in SLIDES.iter().enumerate() {
         let media = picture(tx, demo, (en_name, de_name), &svg::slide(150 + index as u32 * 55, motifs), (1600, 700))?;
@@ -197,21 +207,53 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         slides.1.push(json!({ "mediaId": media, "url": de_path, "newTab": false }));
     }
     let gallery = |items: Vec<Value>| json!({ "sliderItems": { "source": "static", "value": items }, "navigationArrows": { "source": "static", "value": "outside" } });
-    block(tx, demo, &second, 3, "image-slider", "main", None, &[("image-slider", "imageSlider", gallery(slides.0), gallery(slides.1))])?;
+    block(
+        tx,
+        demo,
+        At { section: &second, position: 3 },
+        "image-slider",
+        "main",
+        None,
+        &[("image-slider", "imageSlider", gallery(slides.0), gallery(slides.1))],
+    )?;
     tx.execute("UPDATE category SET cms_page_id = ?1 WHERE id = ?2", params![home, demo.root_category_id])?;
 
     // The listing layout of every category.
     let listing = page(tx, demo, "product_list", "Category listing", "Kategorie-Listing")?;
     let main = section(tx, &listing, 0, "sidebar", "boxed", None)?;
-    block(tx, demo, &main, 0, "category-navigation", "sidebar", None, &[("category-navigation", "content", json!({}), json!({}))])?;
-    block(tx, demo, &main, 1, "sidebar-filter", "sidebar", None, &[("sidebar-filter", "content", json!({}), json!({}))])?;
+    block(
+        tx,
+        demo,
+        At { section: &main, position: 0 },
+        "category-navigation",
+        "sidebar",
+        None,
+        &[("category-navigation", "content", json!({}), json!({}))],
+    )?;
+    block(
+        tx,
+        demo,
+        At { section: &main, position: 1 },
+        "sidebar-filter",
+        "sidebar",
+        None,
+        &[("sidebar-filter", "content", json!({}), json!({}))],
+    )?;
     let listing_config = json!({
         "boxLayout": { "source": "static", "value": "standard" },
         "showSorting": { "source": "static", "value": true },
         "useCustomSorting": { "source": "static", "value": false },
         "filters": { "source": "static", "value": "manufacturer-filter,rating-filter,price-filter,shipping-free-filter,property-filter" },
     });
-    block(tx, demo, &main, 2, "product-listing", "main", None, &[("product-listing", "content", listing_config.clone(), listing_config)])?;
+    block(
+        tx,
+        demo,
+        At { section: &main, position: 2 },
+        "product-listing",
+        "main",
+        None,
+        &[("product-listing", "content", listing_config.clone(), listing_config)],
+    )?;
     tx.execute(
         "UPDATE category SET cms_page_id = ?1 WHERE type = 'page' AND id != ?2 AND cms_page_id IS NULL",
         params![listing, demo.root_category_id],
@@ -230,8 +272,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        &body,
-        0,
+        At { section: &body, position: 0 },
         "text-on-image",
         "main",
         Some(&spring_banner),
@@ -246,8 +287,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        &body,
-        1,
+        At { section: &body, position: 1 },
         "text",
         "main",
         None,
@@ -271,7 +311,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             ("product-box", slot, product_box.clone(), product_box)
         })
         .collect();
-    block(tx, demo, &body, 2, "product-three-column", "main", None, &featured)?;
+    block(tx, demo, At { section: &body, position: 2 }, "product-three-column", "main", None, &featured)?;
     let landing = new_id();
     tx.execute("INSERT INTO landing_page (id, cms_page_id, created_at) VALUES (?1, ?2, ?3)", params![landing, spring, now_rfc3339()])?;
     for (language, name, url) in

@@ -7,9 +7,9 @@ use serde_json::{json, Value};
 
 use crate::admin::search::{self, Entity};
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::catalog::criteria::{Expr, Field, Kind};
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::store_api::RequestParams;
 
 #[derive(Debug, Clone)]

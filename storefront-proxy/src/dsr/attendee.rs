@@ -11,8 +11,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::now_rfc3339;
 
 /// An attendee as the routes need it.

@@ -1,45 +1,24 @@
 //! Attendees' carts and the guide: the proxied store API cart under
 //! `/api/_proxy/store-api/{salesChannelId}/checkout/cart[/line-item]` (the attendee of
 //! the `sw-context-token` header, or of the `attendeeId` query parameter, and only
-//! while they granted cart permission), and `AttendeeCartChanged` to the hub whenever
-//! an attendee's cart changes (through the shop or the guide).
+//! while they granted cart permission). The cart calls emit the shop event that the
+//! room relays to the hub as `AttendeeCartChanged` (see `relay`), once per change,
+//! whether the attendee or the guide made it.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
-use protocol::frame::Event;
-use protocol::internal::Audience;
 use rusqlite::OptionalExtension;
-use serde_json::Value;
 
 use super::attendee::{self, Attendee};
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::cart::line_item;
-use crate::context::{language_not_available, ShopContext, LANGUAGE_HEADER};
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::is_id;
 use crate::storage::translation::LanguageChain;
+use crate::store_api::{language_available, language_not_available, ShopContext, LANGUAGE_HEADER};
 use crate::store_api::{RequestParams, SalesChannel, CONTEXT_TOKEN_HEADER};
-
-/// Tells the attendee (if the session is one) and the guides what is in the cart now,
-/// in the background: the cart is stored already, and a hub that is down or slow
-/// neither fails nor delays the shop call.
-pub async fn publish_change(app: &App, token: &str, cart: &Value) {
-    let token = token.to_owned();
-    let attendee = match app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
-        Ok(Some(attendee)) if !attendee.removed && attendee.kind == "CLIENT" => attendee,
-        Ok(_) => return,
-        Err(error) => return tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a cart"),
-    };
-    let items = cart["lineItems"].as_array().map(|items| items.iter().filter(|i| i["type"] == "product").count()).unwrap_or(0);
-    let event = Event::AttendeeCartChanged {
-        attendee_id: attendee.id.clone(),
-        line_item_count: u32::try_from(items).unwrap_or(u32::MAX),
-        total_price: cart["price"]["totalPrice"].as_f64().unwrap_or(0.0),
-    };
-    app.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
-}
 
 /// A shop context of sales channel `id` (its default language) for admin calls.
 pub async fn shop_context(
@@ -65,9 +44,7 @@ pub async fn shop_context(
             };
             let language = match requested {
                 Some(id) => {
-                    let sql = "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)";
-                    let available: bool = conn.query_row(sql, [&channel.id, &id], |r| r.get(0))?;
-                    if available {
+                    if language_available(conn, &channel.id, &id)? {
                         Ok(id)
                     } else {
                         Err(id)

@@ -17,8 +17,8 @@ use serde_json::{json, Map, Value};
 use super::appointment::{self, Appointment};
 use super::listing::{id_list, product_exists};
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 

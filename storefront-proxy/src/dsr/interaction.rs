@@ -13,8 +13,8 @@ use rusqlite::params;
 use serde_json::{json, Value};
 
 use super::attendee::{self, Attendee};
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::{is_id, new_id, now_rfc3339};
 use crate::store_api::{ContextToken, SalesChannel};
 
@@ -211,24 +211,4 @@ pub async fn last_seen(_: SalesChannel, ContextToken(token): ContextToken, State
     let attendee = attendee::of_context(&app, token).await?;
     let ids = product_ids(&app, attendee.id, "lastSeen").await?;
     Ok(Json(json!({ "collection": { "lastSeen": ids } })))
-}
-
-/// For the shop's wishlist: tells the guides when the attendee of a store session
-/// adds (`added`) or removes a product. Sessions that are no attendee's are left
-/// alone; the change is published in the background, so a hub that is down or slow
-/// neither fails nor delays the shop call.
-pub async fn publish_wishlist_change(app: &App, context_token: &str, product_id: &str, added: bool) {
-    let token = context_token.to_owned();
-    let attendee = match app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
-        Ok(Some(attendee)) if !attendee.removed => attendee,
-        Ok(_) => return,
-        Err(error) => return tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a wishlist"),
-    };
-    let event = Event::AttendeeCollectionChanged {
-        attendee_id: attendee.id.clone(),
-        collection: Collection::Wishlist,
-        product_id: product_id.to_owned(),
-        added,
-    };
-    app.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
 }

@@ -13,8 +13,8 @@ use serde_json::json;
 
 use super::appointment::{self, Appointment};
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::{ContextToken, SalesChannel, CONTEXT_TOKEN_HEADER};
 
@@ -72,7 +72,7 @@ fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiRes
 
 /// A fresh shop session for an attendee (cart, wishlist and checkout inside the room).
 fn new_context(conn: &Connection, sales_channel_id: &str) -> rusqlite::Result<String> {
-    crate::context::session::ensure(conn, sales_channel_id, None)
+    crate::store_api::ensure_session(conn, sales_channel_id, None)
 }
 
 fn sales_channel_name(conn: &Connection, id: &str) -> rusqlite::Result<String> {

@@ -15,9 +15,9 @@ use serde_json::{json, Value};
 
 use super::appointment::{self, Appointment};
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
-use crate::gateway::hub_client::HubError;
+use crate::hub_client::HubError;
+use crate::state::App;
 use crate::storage::now_rfc3339;
 use crate::store_api::{ContextToken, SalesChannel};
 

@@ -13,14 +13,14 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
 
 use super::attendee;
-use crate::app::App;
 use crate::catalog::criteria::{self, Criteria, Sql};
 use crate::catalog::query::{self, Selection};
 use crate::catalog::{detail, invalid_id, load_of, product};
 use crate::cms::page::{self, Resolve};
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::{is_id, json_ids};
+use crate::store_api::ShopContext;
 use crate::store_api::{search_result, RequestParams};
 
 /// Products per page of a presentation listing (spec section 9).

@@ -15,12 +15,12 @@ use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
-use crate::app::App;
 use crate::cms::page::{load_slots, NOTES_BLOCK_TYPE};
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::json_ids;
 use crate::storage::translation::{self, LanguageChain};
+use crate::store_api::ShopContext;
 
 /// The notes of each of `section_ids`, in block and slot order.
 fn notes_of(conn: &Connection, section_ids: &[String], languages: &LanguageChain) -> rusqlite::Result<HashMap<String, Vec<Value>>> {

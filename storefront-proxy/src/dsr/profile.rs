@@ -11,8 +11,8 @@ use serde_json::{json, Map, Value};
 
 use super::appointment::{self, Appointment};
 use super::attendee::{self, Attendee};
-use crate::app::App;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
 use crate::store_api::{ContextToken, RequestParams, SalesChannel};
 

@@ -18,10 +18,10 @@ use super::attendee::Attendee;
 use super::interaction::{change_collections, publish_changes, CollectionChange};
 use crate::admin::search::{self, Entity};
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::catalog::criteria::{Expr, Field, Kind};
 use crate::catalog::{load_of, product, query};
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::state::App;
 use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 

@@ -8,12 +8,12 @@ use rusqlite::OptionalExtension;
 use serde_json::{json, Value};
 
 use super::appointment::{self, Appointment};
-use crate::app::App;
 use crate::cms::page::{self, Resolve};
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::is_id;
 use crate::store_api::SalesChannel;
+use crate::store_api::ShopContext;
 
 /// The shop pages by layout name; `terms` is another name of `tos`.
 pub const SHOP_PAGES: &[&str] = &["tos", "privacy", "imprint"];

@@ -12,13 +12,13 @@ use serde_json::{json, Value};
 
 use super::attendee;
 use super::listing::{self, fill_product_slots, RoomListing};
-use crate::app::App;
 use crate::catalog::{detail, invalid_id};
 use crate::cms::page::{self, Resolve};
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::is_id;
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 /// A presentation page of the attendee's appointment.
 #[derive(Debug, Clone)]

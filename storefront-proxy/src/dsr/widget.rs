@@ -14,11 +14,11 @@ use serde_json::{json, Map, Value};
 use super::appointment::{self, Appointment};
 use super::listing::{self, RoomListing};
 use crate::admin::AdminUser;
-use crate::app::App;
 use crate::cart::calculate;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::is_id;
+use crate::store_api::ShopContext;
 
 /// Client attendees of an appointment still in it: (id, context token).
 fn clients(conn: &Connection, appointment_id: &str) -> rusqlite::Result<Vec<(String, String)>> {

@@ -13,8 +13,8 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{self as ts, Error as WsError};
 
-use crate::app::App;
 use crate::error::ApiError;
+use crate::state::App;
 
 pub async fn forward(State(app): State<App>, RawQuery(query): RawQuery, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
     let mut url = app.config.hub_ws_url();

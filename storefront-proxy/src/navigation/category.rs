@@ -8,18 +8,18 @@ use axum::Json;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{json, Value};
 
-use super::seo_url;
-use crate::app::App;
 use crate::catalog::listing::{self, category_not_found};
 use crate::catalog::{criteria, invalid_id};
 use crate::cms;
-use crate::context::session::LIVE_VERSION_ID;
-use crate::context::ShopContext;
 use crate::error::ApiResult;
 use crate::media;
+use crate::seo_url;
+use crate::state::App;
 use crate::storage::translation::{self, json_of};
 use crate::storage::{is_id, json_ids};
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
+use crate::store_api::LIVE_VERSION_ID;
 
 const FIELDS: &[(&str, &str)] = &[
     ("name", "name"),

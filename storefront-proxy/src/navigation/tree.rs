@@ -10,14 +10,14 @@ use rusqlite::OptionalExtension;
 use serde_json::{json, Value};
 
 use super::category::{self, resolve_alias};
-use crate::app::App;
 use crate::catalog::criteria;
 use crate::catalog::invalid_id;
 use crate::catalog::listing::category_not_found;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::{is_id, json_ids};
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 const MAX_DEPTH: i64 = 10;
 

@@ -13,12 +13,12 @@ use crate::account::address::text;
 use crate::account::customer::Registered;
 use crate::account::profile::{raw, success};
 use crate::account::session::is_email;
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::mail::{self, text::Lang};
+use crate::state::App;
 use crate::storage::{is_id, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 /// The `em` parameter of a confirmation link: the lowercase hex SHA-1 of the address.
 pub fn email_hash(email: &str) -> String {

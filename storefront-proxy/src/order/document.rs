@@ -9,11 +9,11 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::Value;
 
 use super::state::Locale;
-use crate::app::App;
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::{is_id, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
+use crate::store_api::ShopContext;
 
 /// A4 in points.
 const PAGE_WIDTH: f32 = 595.0;

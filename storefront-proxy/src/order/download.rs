@@ -7,8 +7,8 @@ use axum::response::{IntoResponse, Response};
 use rusqlite::OptionalExtension;
 
 use crate::account::customer::LoggedIn;
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::state::App;
 use crate::storage::is_id;
 
 fn file_not_found(id: &str) -> ApiError {

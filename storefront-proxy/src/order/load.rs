@@ -10,14 +10,14 @@ use serde_json::{json, Map, Value};
 
 use super::state::{Locale, Machine};
 use crate::account::customer::not_logged_in;
-use crate::app::App;
 use crate::catalog::criteria::{self, Expr, Field, Kind, Sql};
 use crate::checkout::methods;
-use crate::context::session::LIVE_VERSION_ID;
-use crate::context::settings::{load_currencies, load_salutations};
-use crate::context::ShopContext;
 use crate::error::{ApiError, ApiResult};
+use crate::settings::{load_currencies, load_salutations};
+use crate::state::App;
 use crate::storage::json_ids;
+use crate::store_api::ShopContext;
+use crate::store_api::LIVE_VERSION_ID;
 use crate::store_api::{search_result, RequestParams};
 
 /// Transaction states from which the customer may still choose another payment method.

@@ -18,8 +18,8 @@ use super::load::owned;
 use super::manage::required_id;
 use super::state::{Locale, Machine};
 use crate::account::customer::LoggedIn;
-use crate::app::App;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 

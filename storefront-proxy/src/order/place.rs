@@ -8,13 +8,13 @@ use axum::Json;
 use rusqlite::{params, Transaction};
 use serde_json::{json, Map, Value};
 
-use super::checks::{active_addresses, ActiveAddresses};
 use super::state::Locale;
 use crate::account::customer::LoggedIn;
-use crate::app::App;
 use crate::cart::calculate;
+use crate::cart::checks::{active_addresses, ActiveAddresses};
 use crate::checkout::methods;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 

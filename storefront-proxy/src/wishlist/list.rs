@@ -1,5 +1,6 @@
 //! `customer_wishlist` and its products. One wishlist per customer and sales channel,
-//! created by the first add or merge.
+//! created by the first add or merge. Every change emits a shop event
+//! ([`ShopEvent::WishlistChanged`], [`ShopEvent::WishlistMerged`]).
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -9,9 +10,10 @@ use serde_json::{json, Value};
 
 use crate::account::customer::Registered;
 use crate::account::profile::success;
-use crate::app::App;
 use crate::catalog::{self, criteria, product, query};
 use crate::error::{ApiError, ApiResult};
+use crate::shop_event::ShopEvent;
+use crate::state::App;
 use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 
@@ -155,7 +157,7 @@ pub async fn add(Registered(user): Registered, State(app): State<App>, Path(id):
             Ok(Ok(()))
         })
         .await??;
-    crate::dsr::interaction::publish_wishlist_change(&app, &token, &product_id, true).await;
+    app.events.emit(ShopEvent::WishlistChanged { context_token: token, product_id, added: true }).await;
     Ok(success())
 }
 
@@ -179,7 +181,7 @@ pub async fn remove(Registered(user): Registered, State(app): State<App>, Path(i
             Ok(Ok(()))
         })
         .await??;
-    crate::dsr::interaction::publish_wishlist_change(&app, &token, &product_id, false).await;
+    app.events.emit(ShopEvent::WishlistChanged { context_token: token, product_id, added: false }).await;
     Ok(success())
 }
 
@@ -220,8 +222,6 @@ pub async fn merge(Registered(user): Registered, State(app): State<App>, Request
             Ok(added)
         })
         .await?;
-    for product_id in added {
-        crate::dsr::interaction::publish_wishlist_change(&app, &token, &product_id, true).await;
-    }
+    app.events.emit(ShopEvent::WishlistMerged { context_token: token, added }).await;
     Ok(success())
 }

@@ -31,18 +31,13 @@ pub async fn serve(dir: &std::path::Path, hub_port: u16, secret: &str) -> String
     let port = listener.local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");
     let config = storefront_proxy::Config {
-        bind: [127, 0, 0, 1].into(),
         port,
         hub_port,
-        hub_url: None,
-        public_hub_url: None,
         hub_secret: Some(secret.into()),
-        data_dir: dir.to_path_buf(),
         shop_endpoint: Some(base.clone()),
         shop_access_token: Some(KEY.into()),
-        upstream_url: None,
-        livekit_url: None,
         web_dist: dir.join("no-web-build"),
+        ..storefront_proxy::Config::for_data_dir(dir)
     };
     let app = storefront_proxy::App::open(config).await.unwrap();
     tokio::spawn(async move { axum::serve(listener, app.router()).await });

@@ -15,6 +15,7 @@ use tokio_tungstenite::tungstenite::Message;
 #[path = "../common/mod.rs"]
 mod common;
 
+// Not every suite that includes this module uses both.
 #[allow(unused_imports)]
 pub use common::{assert_error, KEY};
 

@@ -1,16 +1,25 @@
 //! `GET|POST /store-api/language`, `/currency`, `/country` (with `states`),
-//! `/salutation`: small, translated lists.
+//! `/salutation`: small, translated lists, and their loaders, which the account, cart,
+//! order and contact domains use too.
 
 use axum::extract::State;
-use axum::Json;
+use axum::routing::get;
+use axum::{Json, Router};
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
-use super::ShopContext;
-use crate::app::App;
 use crate::error::ApiResult;
+use crate::state::App;
 use crate::storage::translation::{self, LanguageChain};
-use crate::store_api::{search_result, RequestParams};
+use crate::store_api::{search_result, RequestParams, ShopContext};
+
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/language", get(languages).post(languages))
+        .route("/currency", get(currencies).post(currencies))
+        .route("/country", get(countries).post(countries))
+        .route("/salutation", get(salutations).post(salutations))
+}
 
 fn locale_json(id: &str, code: &str, name: &str, territory: &str) -> Value {
     json!({

@@ -5,7 +5,7 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::cart::calculate::CartError;
+use super::calculate::CartError;
 
 /// What the checks need to know about an address.
 struct AddressFacts {

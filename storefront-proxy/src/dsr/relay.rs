@@ -1,0 +1,79 @@
+//! The live rooms' side of the shop events: a change of an attendee's cart or wishlist
+//! becomes `AttendeeCartChanged` / `AttendeeCollectionChanged` for the attendee and the
+//! guides. Sessions that are no attendee's are left alone.
+//!
+//! The events go through [`HubClient::publish_later`], the one ordered background
+//! queue to the hub: a hub that is down or slow neither fails nor delays the shop call,
+//! and the events of one attendee (cart, wishlist, and the likes the room publishes
+//! itself) reach the hub in the order they happened.
+
+use protocol::frame::{Collection, Event};
+use protocol::internal::Audience;
+
+use super::attendee::Attendee;
+use crate::hub_client::HubClient;
+use crate::shop_event::{Delivery, ShopEvent, ShopEventSink};
+use crate::storage::Db;
+
+/// Listens to the shop's events (see [`crate::shop_event`]) for the live rooms.
+pub struct RoomRelay {
+    db: Db,
+    hub: HubClient,
+}
+
+impl RoomRelay {
+    pub fn new(db: Db, hub: HubClient) -> RoomRelay {
+        RoomRelay { db, hub }
+    }
+
+    /// The attendee whose store session `token` is, if one is in a room; a lookup that
+    /// fails is logged (the shop call goes on).
+    async fn attendee(&self, token: &str, what: &str) -> Option<Attendee> {
+        let token = token.to_owned();
+        match self.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
+            Ok(attendee) => attendee.filter(|attendee| !attendee.removed),
+            Err(error) => {
+                tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a {what}");
+                None
+            }
+        }
+    }
+
+    fn publish(&self, attendee: &Attendee, event: Event) {
+        self.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
+    }
+
+    async fn relay(&self, event: ShopEvent) {
+        match event {
+            ShopEvent::CartChanged { context_token, product_count, total_price } => {
+                // Only clients have carts the guides look at.
+                let Some(attendee) = self.attendee(&context_token, "cart").await.filter(|a| a.kind == "CLIENT") else { return };
+                let event = Event::AttendeeCartChanged { attendee_id: attendee.id.clone(), line_item_count: product_count, total_price };
+                self.publish(&attendee, event);
+            }
+            ShopEvent::WishlistChanged { context_token, product_id, added } => {
+                let Some(attendee) = self.attendee(&context_token, "wishlist").await else { return };
+                self.publish(&attendee, wishlist_changed(&attendee, product_id, added));
+            }
+            ShopEvent::WishlistMerged { context_token, added } => {
+                if added.is_empty() {
+                    return;
+                }
+                let Some(attendee) = self.attendee(&context_token, "wishlist").await else { return };
+                for product_id in added {
+                    self.publish(&attendee, wishlist_changed(&attendee, product_id, true));
+                }
+            }
+        }
+    }
+}
+
+fn wishlist_changed(attendee: &Attendee, product_id: String, added: bool) -> Event {
+    Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection: Collection::Wishlist, product_id, added }
+}
+
+impl ShopEventSink for RoomRelay {
+    fn deliver(&self, event: ShopEvent) -> Delivery<'_> {
+        Box::pin(self.relay(event))
+    }
+}

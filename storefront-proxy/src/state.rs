@@ -1,0 +1,29 @@
+//! The application state every handler gets: configuration, the database, the hub
+//! client and the sink of shop events.
+//!
+//! This module sits at the bottom of the crate: it imports no shop domain, so every
+//! domain may use [`App`] without an import cycle. Which domain listens to the shop's
+//! events is decided where the application is assembled (`app.rs`).
+
+use std::sync::Arc;
+
+use crate::config::Config;
+use crate::hub_client::HubClient;
+use crate::shop_event::ShopEvents;
+use crate::storage::Db;
+use crate::upstream::Upstream;
+
+/// Shared state of all handlers. Cheap to clone.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub hub_secret: Arc<Vec<u8>>,
+    /// The hub's internal API.
+    pub hub: HubClient,
+    /// Set in upstream mode: the shop APIs are a real Shopware 6.
+    pub upstream: Option<Upstream>,
+    /// Where the shop domains tell what changed (a cart, a wishlist); the live rooms
+    /// listen there.
+    pub events: ShopEvents,
+}
