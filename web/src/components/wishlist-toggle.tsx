@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import { wishlistStore } from '@/features/wishlist/stores/wishlist';
+import { wishlistStore } from '@/lib/shop/wishlist-store';
 import { toast } from '@/lib/ui/toasts';
 
 /** The heart that keeps a product on the wishlist. */

@@ -6,7 +6,7 @@ import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { getCategoryListing, getProductDetail, type ProductDetail } from '@/features/catalog/api/catalog';
 import { ProductDetailPage } from '@/features/catalog/components/product-detail';
 import { ProductListing } from '@/features/catalog/components/product-listing';
-import { CmsPage } from '@/features/cms/components/cms-page';
+import { CmsPage } from '@/components/cms/cms-page';
 import { useDocumentTitle } from '@/lib/head';
 import { stripLocale, useLocalePath } from '@/lib/i18n';
 import { nonFatalNotFound, pageNotFound } from '@/lib/router/middleware';

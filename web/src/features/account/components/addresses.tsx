@@ -5,8 +5,8 @@ import { Spinner } from '@/components/spinner';
 import { customerStore, type Customer } from '@/lib/shop/customer';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
-import { deleteAddress, listAddresses, setDefaultAddress, type CustomerAddress } from '../api/addresses';
-import { AddressForm } from './address-form';
+import { deleteAddress, listAddresses, setDefaultAddress, type CustomerAddress } from '@/lib/shop/addresses';
+import { AddressForm } from '@/components/account/address-form';
 
 /** The customer's addresses: defaults marked, add and edit in a modal, delete, make default. */
 export function Addresses({ customer }: { customer: Customer }) {

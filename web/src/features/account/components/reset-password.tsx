@@ -6,9 +6,9 @@ import { errorStatus } from '@/lib/api/shop';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
 import { rules, validate } from '@/lib/validation';
-import { resetPassword } from '../api/profile';
-import { messagesOf } from '../utils/messages';
-import { PASSWORD_MIN_LENGTH } from './register-form';
+import { resetPassword } from '@/lib/shop/profile';
+import { messagesOf } from '@/lib/api/messages';
+import { PASSWORD_MIN_LENGTH } from '@/components/account/register-form';
 
 /** `/account/recover/password?hash=…`: a new password from the link in the recovery mail. */
 export function ResetPassword() {

@@ -6,9 +6,9 @@ import { Spinner } from '@/components/spinner';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
 import { cartStore } from '@/lib/shop/cart';
-import { CartItem } from './cart-item';
-import { showCartErrors } from './cart-errors';
-import { CartSummary, PromotionCode } from './cart-summary';
+import { CartItem } from '@/components/cart/cart-item';
+import { showCartErrors } from '@/components/cart/cart-errors';
+import { CartSummary, PromotionCode } from '@/components/cart/cart-summary';
 import { EmptyShopping } from '@/components/empty-state';
 
 /** The cart page: every line, promotion code, summary. */

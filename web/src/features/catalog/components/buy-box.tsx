@@ -9,7 +9,7 @@ import { toast } from '@/lib/ui/toasts';
 import { getVariants, type ProductDetail } from '../api/catalog';
 import { findVariant, selectedOptions, type VariantRef } from '../utils/variants';
 import { productName } from './product-card';
-import { DetailPrice } from './product-price';
+import { DetailPrice } from '@/components/product/product-price';
 import { VariantSelector } from './variant-selector';
 
 /** Stock, delivery time, restock, clearance and free shipping of a product. */

@@ -4,9 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { getCategoryListing, type ListingResult, type Product, type PropertyGroup } from '../api/catalog';
 import { BuyBox } from './buy-box';
 import { ProductCard, productName } from './product-card';
-import { ProductGallery } from './product-gallery';
+import { ProductGallery } from '@/components/product/product-gallery';
 import { ProductListing } from './product-listing';
-import { CrossSellings, ProductDescription, ProductRow, Reviews } from './product-sections';
+import { ProductDescription } from '@/components/product/product-description';
+import { CrossSellings, ProductRow, Reviews } from './product-sections';
 import { useNavigate } from 'react-router';
 import { useLocalePath } from '@/lib/i18n';
 

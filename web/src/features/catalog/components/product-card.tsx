@@ -9,7 +9,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { productPath } from '@/lib/shop/paths';
 import { modalStore } from '@/lib/ui/modal';
 import type { Product } from '../api/catalog';
-import { CardPrice } from './product-price';
+import { CardPrice } from '@/components/product/product-price';
 
 const QuickView = lazy(() => import('./quick-view').then((module) => ({ default: module.QuickView })));
 

@@ -7,8 +7,9 @@ import { productPath } from '@/lib/shop/paths';
 import type { ProductDetail } from '../api/catalog';
 import { BuyBox } from './buy-box';
 import { productName } from './product-card';
-import { ProductGallery } from './product-gallery';
-import { CrossSellings, ProductDescription, RecentlyViewed, Reviews, Specifications } from './product-sections';
+import { ProductGallery } from '@/components/product/product-gallery';
+import { ProductDescription } from '@/components/product/product-description';
+import { CrossSellings, RecentlyViewed, Reviews, Specifications } from './product-sections';
 
 type Tab = 'description' | 'specifications' | 'reviews';
 

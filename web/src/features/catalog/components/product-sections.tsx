@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import DOMPurify from 'dompurify';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { RatingStars } from '@/components/rating-stars';
@@ -8,12 +7,8 @@ import { getCrossSellings, getProducts, getReviews, type CrossSellingElement, ty
 import { recentlyViewedStore } from '../stores/recently-viewed';
 import { ProductCard } from './product-card';
 
-/** The product's description, sanitised HTML. */
-export function ProductDescription({ product }: { product: Product }) {
-  const html = product.translated?.description || product.description;
-  if (!html) return null;
-  return <div className="rich-text" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(html) }} />;
-}
+// The room still imports the description from here; the lead re-points it to @/components/product/product-description after the merge, then this line goes.
+export { ProductDescription } from '@/components/product/product-description';
 
 /** Properties and measurements as a definition list. */
 export function Specifications({ product }: { product: Product }) {

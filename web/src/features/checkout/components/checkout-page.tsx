@@ -4,33 +4,24 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { Field } from '@/components/form';
 import { Spinner } from '@/components/spinner';
-import { LoginForm } from '@/features/account/components/login-form';
-import { RegisterForm } from '@/features/account/components/register-form';
-import { messagesOf } from '@/features/account/utils/messages';
-import { CartItem } from '@/features/cart/components/cart-item';
-import { cartErrorText, showCartErrors } from '@/features/cart/components/cart-errors';
-import { CartSummary, PromotionCode } from '@/features/cart/components/cart-summary';
+import { LoginForm } from '@/components/account/login-form';
+import { RegisterForm } from '@/components/account/register-form';
+import { messagesOf } from '@/lib/api/messages';
+import { CartItem } from '@/components/cart/cart-item';
+import { cartErrorText, showCartErrors } from '@/components/cart/cart-errors';
+import { CartSummary, PromotionCode } from '@/components/cart/cart-summary';
 import { useDocumentTitle } from '@/lib/head';
 import { localeFromPath, localePrefix, useLocalePath } from '@/lib/i18n';
 import { cartErrors, cartStore } from '@/lib/shop/cart';
 import { customerStore } from '@/lib/shop/customer';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
-import {
-  getPaymentMethods,
-  getShippingMethods,
-  handlePayment,
-  placeOrder,
-  readContext,
-  updateContext,
-  type Context,
-  type PaymentMethod,
-  type ShippingMethod,
-} from '../api/checkout';
-import { blockingKeyOf, checkoutBlockers, hasDigitalGoods, hasProducts, paymentTarget, paymentUrls } from '../utils/checkout-rules';
+import { getPaymentMethods, getShippingMethods, handlePayment, type PaymentMethod, type ShippingMethod } from '@/lib/shop/orders';
+import { placeOrder, readContext, updateContext, type Context } from '../api/checkout';
+import { blockingKeyOf, checkoutBlockers, hasDigitalGoods, hasProducts, paymentTarget, paymentUrls } from '@/lib/shop/checkout-rules';
 import { AddressLines } from '@/components/address-lines';
 import { AddressPicker } from './address-picker';
-import { MethodList } from './method-list';
+import { MethodList } from '@/components/order/method-list';
 
 /** Login, or registration (also as a guest), before the order. */
 function Identify({ onDone }: { onDone: () => void }) {

@@ -1,6 +1,5 @@
 import { ApiClientError } from '@shopware/api-client';
 import { describe, expect, it } from 'vitest';
-import { isSubscribed, needsConfirmation } from '../api/profile';
 import { messagesOf } from './messages';
 
 const failure = (status: number, errors: { detail?: string; title?: string }[]) => new ApiClientError({ status, url: '/store-api/account/change-password', _data: { errors } } as never);
@@ -17,14 +16,5 @@ describe('messages of a failed call', () => {
     expect(messagesOf(failure(503, [{ detail: 'x' }]), 'generic')).toEqual(['generic']);
     expect(messagesOf(failure(400, []), 'generic')).toEqual(['generic']);
     expect(messagesOf(new Error('offline'), 'generic')).toEqual(['generic']);
-  });
-});
-
-describe('newsletter status', () => {
-  it('is subscribed unless optOut or undefined, and needs the confirmation when notSet', () => {
-    expect(['optIn', 'direct', 'notSet'].map(isSubscribed)).toEqual([true, true, true]);
-    expect(['optOut', 'undefined', null, undefined].map(isSubscribed)).toEqual([false, false, false, false]);
-    expect(needsConfirmation('notSet')).toBe(true);
-    expect(needsConfirmation('optIn')).toBe(false);
   });
 });

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatPrice } from '@/lib/format';
-import type { Product } from '../api/catalog';
+import type { Schemas } from '@shopware/api-client/store-api-types';
+
+type Product = Schemas['Product'];
 
 /** The lowest of a product's tier prices, when it has several ("from" price). */
 function fromPrice(product: Product): number | null {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { configValue } from '../../utils/mapping';
+import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
 
 interface SliderItem {

@@ -2,7 +2,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '@/lib/i18n';
-import { ELEMENT_TYPES } from '../utils/mapping';
+import { ELEMENT_TYPES } from './mapping';
 import { CmsBlock } from './cms-page';
 import { BUILT_IN_ELEMENTS, resolveElement } from './cms-element';
 import { CmsContext } from './context';

@@ -1,4 +1,4 @@
-import { configValue } from '../../utils/mapping';
+import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
 
 interface Media {

@@ -1,6 +1,8 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Product } from '../api/catalog';
+import type { Schemas } from '@shopware/api-client/store-api-types';
+
+type Product = Schemas['Product'];
 
 type Media = NonNullable<Product['media']>[number];
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { configValue, videoEmbedUrl } from '../../utils/mapping';
+import { configValue, videoEmbedUrl } from '../mapping';
 import type { CmsElementProps } from '../context';
 
 function Video({ slot, provider }: CmsElementProps & { provider: 'youtube' | 'vimeo' }) {

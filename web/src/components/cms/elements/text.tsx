@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify';
-import { configValue } from '../../utils/mapping';
+import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
 
 /** Sanitises shop HTML: no scripts, no event handlers, no javascript: URLs. */

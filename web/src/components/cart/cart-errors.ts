@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { BLOCKING_ERRORS, blockingKeyOf } from '@/features/checkout/utils/checkout-rules';
+import { BLOCKING_ERRORS, blockingKeyOf } from '@/lib/shop/checkout-rules';
 import { cartStore, type CartError } from '@/lib/shop/cart';
 import { toast } from '@/lib/ui/toasts';
 

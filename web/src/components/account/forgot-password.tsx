@@ -5,8 +5,8 @@ import { Field } from '@/components/form';
 import { localeFromPath, localePrefix } from '@/lib/i18n';
 import { modalStore } from '@/lib/ui/modal';
 import { rules, validate } from '@/lib/validation';
-import { sendRecoveryMail } from '../api/profile';
-import { messagesOf } from '../utils/messages';
+import { sendRecoveryMail } from '@/lib/shop/profile';
+import { messagesOf } from '@/lib/api/messages';
 
 /** The forgot-password form: the shop mails a link to the reset page under this locale. */
 export function ForgotPassword({ initialEmail = '' }: { initialEmail?: string }) {

@@ -1,8 +1,8 @@
 import { ApiClientError } from '@shopware/api-client';
 import { describe, expect, it, vi } from 'vitest';
 import { createLocalWishlist } from '@/lib/shop/wishlist';
-import type { WishlistApi } from '../api/server-wishlist';
-import { createWishlistStore } from './wishlist';
+import type { WishlistApi } from './server-wishlist';
+import { createWishlistStore } from './wishlist-store';
 import { memoryStorage } from '@/testing/memory-storage';
 
 function apiError(status: number): ApiClientError<never> {

@@ -8,7 +8,7 @@ import { cartStore } from '@/lib/shop/cart';
 import { customerStore } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { rules, validate } from '@/lib/validation';
-import { violationsByField } from '../utils/violations';
+import { violationsByField } from '@/lib/api/violations';
 import { LocationFields, PersonFields, statesOf, useAddressOptions } from './address-fields';
 
 const FIELDS = ['salutationId', 'firstName', 'lastName', 'email', 'emailConfirmation', 'password', 'passwordConfirmation', 'street', 'zipcode', 'city', 'countryId', 'countryStateId'] as const;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, SelectField } from '@/components/form';
-import { getCountries, getSalutations, type Country, type Salutation } from '../api/settings';
+import { getCountries, getSalutations, type Country, type Salutation } from '@/lib/shop/settings';
 
 /** The fields every address has, shared by the address form and the registration. */
 export type AddressFieldName = 'salutationId' | 'firstName' | 'lastName' | 'street' | 'zipcode' | 'city' | 'countryId' | 'countryStateId';

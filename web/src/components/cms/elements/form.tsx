@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/form';
 import { shopClient } from '@/lib/shop/session';
 import { rules, validate } from '@/lib/validation';
-import { configValue } from '../../utils/mapping';
+import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
 
 type Values = Record<'firstName' | 'lastName' | 'email' | 'phone' | 'subject' | 'comment', string>;

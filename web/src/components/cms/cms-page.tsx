@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { BLOCK_LAYOUTS, byPosition, componentName, orderSlots, sectionWidth } from '../utils/mapping';
+import { BLOCK_LAYOUTS, byPosition, componentName, orderSlots, sectionWidth } from './mapping';
 import { CmsContext, type CmsBlockData, type CmsPageData, type CmsRenderContext, type CmsSectionData } from './context';
 import { CmsElement } from './cms-element';
 import { Unresolved } from './unresolved';

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { errorStatus } from '@/lib/api/shop';
 import { customerStore, isLoggedIn } from '@/lib/shop/customer';
 import { localWishlist } from '@/lib/shop/wishlist';
-import { serverWishlist, type WishlistApi } from '../api/server-wishlist';
+import { serverWishlist, type WishlistApi } from './server-wishlist';
 
 type LocalStore = typeof localWishlist;
 

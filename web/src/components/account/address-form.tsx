@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rules, validate } from '@/lib/validation';
-import { saveAddress, type AddressInput, type CustomerAddress } from '../api/addresses';
-import { addressErrorMessages } from '../utils/address-errors';
+import { saveAddress, type AddressInput, type CustomerAddress } from '@/lib/shop/addresses';
+import { addressErrorMessages } from './address-errors';
 import { ADDRESS_LABEL_KEYS, LocationFields, PersonFields, statesOf, useAddressOptions, type AddressFieldName } from './address-fields';
 
 type Values = Record<AddressFieldName, string>;

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { componentName } from '../utils/mapping';
+import { componentName } from './mapping';
 import { useCmsContext, type CmsElementProps } from './context';
 import { CmsForm } from './elements/form';
 import { CmsImage, CmsManufacturerLogo } from './elements/image';

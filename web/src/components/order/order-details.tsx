@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatPrice } from '@/lib/format';
 import { toast } from '@/lib/ui/toasts';
-import { downloadDocument, downloadOrderFile, saveBlob, type Order } from '../api/checkout';
+import { downloadDocument, downloadOrderFile, saveBlob, type Order } from '@/lib/shop/orders';
 import { AddressLines } from '@/components/address-lines';
 
 type Named = { name?: string; translated?: { name?: string } } | null | undefined;
