@@ -13,7 +13,7 @@ export function WishlistToggle({ productId, name, className = 'wishlist-toggle' 
       className={className}
       aria-pressed={liked}
       aria-label={liked ? t('wishlist.remove', { name }) : t('wishlist.add', { name })}
-      onClick={() => wishlistStore.getState().toggle(productId).catch(() => toast({ content: t('errors.generic'), variant: 'danger' }))}
+      onClick={() => void wishlistStore.getState().toggle(productId).catch(() => toast({ content: t('errors.generic'), variant: 'danger' }))}
     >
       <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
         <path

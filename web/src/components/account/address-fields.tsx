@@ -35,7 +35,8 @@ export function useAddressOptions(onDefaultCountry: (id: string) => void, onFail
         if (fallback) onDefaultCountry(fallback.id);
       })
       .catch(() => onFailure?.());
-    // Loaded once per form.
+    // Loaded once per form: the callbacks of a later render must not load them again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return { salutations, countries };
 }

@@ -59,7 +59,7 @@ export function AddressForm({ address, onSaved }: { address?: CustomerAddress; o
   }
 
   return (
-    <form onSubmit={submit} noValidate className="address-form">
+    <form onSubmit={(event) => void submit(event)} noValidate className="address-form">
       <PersonFields values={values} onChange={onChange} errorOf={errorOf} salutations={salutations} />
       <LocationFields values={values} onChange={onChange} errorOf={errorOf} countries={countries} />
       {messages.length > 0 && (

@@ -46,7 +46,7 @@ export function ForgotPassword({ initialEmail = '' }: { initialEmail?: string })
     );
   }
   return (
-    <form className="forgot-password" onSubmit={submit} noValidate>
+    <form className="forgot-password" onSubmit={(event) => void submit(event)} noValidate>
       <p className="muted">{t('account.forgotLead')}</p>
       <Field label={t('account.email')} name="recovery-email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} error={submitted ? error : null} autoFocus />
       {messages.length > 0 && (

@@ -42,7 +42,7 @@ export function LoginForm({ embedded = false, onLoggedIn }: { embedded?: boolean
       cartStore.getState().refresh().catch(() => undefined);
       toast({ content: t('account.loggedIn'), variant: 'success' });
       if (onLoggedIn) onLoggedIn();
-      else navigate(redirectTarget(params.get('redirect'), localePath('/account')), { replace: true });
+      else void navigate(redirectTarget(params.get('redirect'), localePath('/account')), { replace: true });
     } catch (error) {
       const status = errorStatus(error);
       setFailure(status === 401 || status === 400 || status === 403 ? t('account.loginFailed') : t('errors.generic'));
@@ -54,7 +54,7 @@ export function LoginForm({ embedded = false, onLoggedIn }: { embedded?: boolean
     <section className={embedded ? 'login-form' : 'card auth-card'}>
       {embedded ? <h2 className="section-title">{t('account.loginTitle')}</h2> : <h1>{t('account.loginTitle')}</h1>}
       <p className="muted">{t('account.loginLead')}</p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label={t('account.email')} name="email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} error={submitted ? errors.email : null} />
         <Field
           label={t('account.password')}

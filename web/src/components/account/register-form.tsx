@@ -104,7 +104,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
       cartStore.getState().refresh().catch(() => undefined);
       toast({ content: guest ? t('account.guestRegistered') : t('account.registered'), variant: 'success' });
       if (onRegistered) onRegistered();
-      else navigate(localePath('/account'), { replace: true });
+      else void navigate(localePath('/account'), { replace: true });
     } catch (error) {
       const fields = violationsByField(error);
       const mapped: Partial<Record<FieldName, string>> = {};
@@ -127,7 +127,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
     <section className={embedded ? 'register-form' : 'card auth-card auth-card--wide'}>
       <Heading className={embedded ? 'section-title' : undefined}>{t('account.registerTitle')}</Heading>
       <p className="muted">{t('account.registerLead')}</p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <fieldset className="form-section">
           <legend>{t('account.personal')}</legend>
           <PersonFields values={values} onChange={set} errorOf={errorOf} salutations={salutations} />

@@ -50,11 +50,11 @@ export function CartItem({ item, compact = false }: { item: LineItem; compact?: 
         {item.states?.includes('is-download') && <p className="cart-item__options">{t('cart.download')}</p>}
         {isProduct && (
           <div className="stepper" role="group" aria-label={t('cart.quantityOf', { name })}>
-            <button type="button" aria-label={t('cart.decrease', { name })} disabled={busy || quantity - step < min} onClick={() => act(() => cartStore.getState().changeQuantity(item.id, quantity - step))}>
+            <button type="button" aria-label={t('cart.decrease', { name })} disabled={busy || quantity - step < min} onClick={() => void act(() => cartStore.getState().changeQuantity(item.id, quantity - step))}>
               −
             </button>
             <output aria-live="polite">{quantity}</output>
-            <button type="button" aria-label={t('cart.increase', { name })} disabled={busy || quantity + step > max} onClick={() => act(() => cartStore.getState().changeQuantity(item.id, quantity + step))}>
+            <button type="button" aria-label={t('cart.increase', { name })} disabled={busy || quantity + step > max} onClick={() => void act(() => cartStore.getState().changeQuantity(item.id, quantity + step))}>
               +
             </button>
           </div>
@@ -64,7 +64,7 @@ export function CartItem({ item, compact = false }: { item: LineItem; compact?: 
         <p className="cart-item__price">{formatPrice(item.price?.totalPrice)}</p>
         {quantity > 1 && item.price && <p className="cart-item__unit">{`${quantity} × ${formatPrice(item.price.unitPrice)}`}</p>}
         {item.removable !== false && (
-          <button type="button" className="icon-button cart-item__remove" disabled={busy} aria-label={t('cart.remove', { name })} onClick={() => act(() => cartStore.getState().remove(item.id))}>
+          <button type="button" className="icon-button cart-item__remove" disabled={busy} aria-label={t('cart.remove', { name })} onClick={() => void act(() => cartStore.getState().remove(item.id))}>
             ×
           </button>
         )}

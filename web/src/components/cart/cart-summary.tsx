@@ -70,7 +70,7 @@ export function PromotionCode() {
     }
   };
   return (
-    <form className="promotion-code" onSubmit={submit}>
+    <form className="promotion-code" onSubmit={(event) => void submit(event)}>
       <label htmlFor="promotion-code" className="visually-hidden">
         {t('cart.promotionCode')}
       </label>

@@ -37,6 +37,8 @@ export function CmsElement({ slot, block }: CmsElementProps) {
   if (!Element) return Unsupported ? <Unsupported type={slot.type} /> : <Unresolved component={componentName('element', slot.type)} />;
   return (
     <div className={`cms-element cms-element--${slot.type}`} data-element-type={slot.type}>
+      {/* Element is looked up in tables of module-level components, not made here: the same type gives the same component, so its state survives a render. */}
+      {/* eslint-disable-next-line react-hooks/static-components */}
       <Element slot={slot} block={block} />
     </div>
   );

@@ -18,21 +18,22 @@ export function lastTransaction(order: Order) {
 function DownloadButton({ label, fileName, fetchFile }: { label: string; fileName: string; fetchFile: () => Promise<Blob> }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      saveBlob(await fetchFile(), fileName);
+    } catch {
+      toast({ content: t('account.downloadFailed'), variant: 'danger' });
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <button
       type="button"
       className="link-button"
       disabled={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          saveBlob(await fetchFile(), fileName);
-        } catch {
-          toast({ content: t('account.downloadFailed'), variant: 'danger' });
-        } finally {
-          setBusy(false);
-        }
-      }}
+      onClick={() => void download()}
     >
       {label}
     </button>
@@ -97,18 +98,18 @@ export function OrderDetails({ order }: { order: Order }) {
       <div className="order-details__grid">
         <div data-testid="order-billing-address">
           <h3>{t('checkout.billingAddress')}</h3>
-          <AddressLines address={order.billingAddress as never} />
+          <AddressLines address={order.billingAddress} />
         </div>
         <div data-testid="order-shipping-address">
           <h3>{t('checkout.shippingAddress')}</h3>
-          <AddressLines address={shippingAddress ?? (order.billingAddress as never)} />
+          <AddressLines address={shippingAddress ?? order.billingAddress} />
         </div>
         <div>
           <h3>{t('checkout.paymentMethod')}</h3>
-          <p>{nameOf(transaction?.paymentMethod as Named)}</p>
-          <p className="muted">{nameOf(transaction?.stateMachineState as Named)}</p>
+          <p>{nameOf(transaction?.paymentMethod)}</p>
+          <p className="muted">{nameOf(transaction?.stateMachineState)}</p>
           <h3>{t('checkout.shippingMethod')}</h3>
-          <p>{nameOf(delivery?.shippingMethod as Named)}</p>
+          <p>{nameOf(delivery?.shippingMethod)}</p>
         </div>
         <dl className="cart-summary order-details__totals">
           <div>

@@ -8,7 +8,7 @@ type Product = Schemas['Product'];
 function fromPrice(product: Product): number | null {
   const tiers = product.calculatedPrices ?? [];
   if (tiers.length > 1) return Math.min(...tiers.map((tier) => tier.unitPrice));
-  const cheapest = product.calculatedCheapestPrice as { unitPrice?: number } | undefined;
+  const cheapest = product.calculatedCheapestPrice;
   if ((product.childCount ?? 0) > 0 && cheapest?.unitPrice !== undefined && cheapest.unitPrice !== product.calculatedPrice?.unitPrice) {
     return cheapest.unitPrice;
   }

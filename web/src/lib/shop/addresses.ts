@@ -19,7 +19,7 @@ export interface AddressInput {
 export async function listAddresses(): Promise<CustomerAddress[]> {
   try {
     const { data } = await shopClient().invoke('listAddress post /account/list-address', {
-      body: { associations: { country: {}, countryState: {}, salutation: {} } } as never,
+      body: { associations: { country: {}, countryState: {}, salutation: {} } },
     });
     return data.elements ?? [];
   } catch (error) {
@@ -32,11 +32,11 @@ export async function saveAddress(address: AddressInput, id?: string): Promise<C
   if (id) {
     const { data } = await shopClient().invoke('updateCustomerAddress patch /account/address/{addressId}', {
       pathParams: { addressId: id },
-      body: address as never,
+      body: address,
     });
     return data;
   }
-  const { data } = await shopClient().invoke('createCustomerAddress post /account/address', { body: address as never });
+  const { data } = await shopClient().invoke('createCustomerAddress post /account/address', { body: address });
   return data;
 }
 

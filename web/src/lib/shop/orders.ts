@@ -13,13 +13,13 @@ const byPosition = <T extends { position?: number; translated?: { name?: string 
 export async function getShippingMethods(): Promise<ShippingMethod[]> {
   const { data } = await shopClient().invoke('readShippingMethod post /shipping-method', {
     query: { onlyAvailable: true },
-    body: { associations: { deliveryTime: {} } } as never,
-  } as never);
+    body: { associations: { deliveryTime: {} } },
+  });
   return byPosition((data as { elements?: ShippingMethod[] }).elements ?? []);
 }
 
 export async function getPaymentMethods(): Promise<PaymentMethod[]> {
-  const { data } = await shopClient().invoke('readPaymentMethod post /payment-method', { body: { onlyAvailable: true } as never });
+  const { data } = await shopClient().invoke('readPaymentMethod post /payment-method', { body: { onlyAvailable: true } });
   return byPosition((data as { elements?: PaymentMethod[] }).elements ?? []);
 }
 
@@ -27,7 +27,7 @@ export async function getPaymentMethods(): Promise<PaymentMethod[]> {
 export async function handlePayment(orderId: string, finishUrl: string, errorUrl: string): Promise<string | null> {
   if (!orderId) throw new Error('handlePayment needs an orderId');
   const { data } = await shopClient().invoke('handlePaymentMethod post /handle-payment', {
-    body: { orderId, finishUrl, errorUrl } as never,
+    body: { orderId, finishUrl, errorUrl },
   });
   return (data as { redirectUrl?: string | null }).redirectUrl ?? null;
 }
@@ -38,7 +38,7 @@ const ORDER_ASSOCIATIONS = { lineItems: {}, deliveries: {}, transactions: {}, do
 /** One of the customer's orders with everything the confirmation shows; null if unknown. */
 export async function getOrder(id: string): Promise<{ order: Order | null; paymentChangeable: boolean }> {
   const { data } = await shopClient().invoke('readOrder post /order', {
-    body: { ids: [id], checkPromotion: true, limit: 1, associations: ORDER_ASSOCIATIONS } as never,
+    body: { ids: [id], checkPromotion: true, limit: 1, associations: ORDER_ASSOCIATIONS },
   });
   const order = data.orders?.elements?.[0] ?? null;
   const changeable = (data as { paymentChangeable?: Record<string, boolean> }).paymentChangeable ?? {};
@@ -84,7 +84,7 @@ export async function downloadOrderFile(orderId: string, downloadId: string): Pr
     headers: { accept: '*/*' },
     fetchOptions: { responseType: 'blob' },
   } as never);
-  return data as unknown as Blob;
+  return data;
 }
 
 /** Hands a file to the browser as a download. */

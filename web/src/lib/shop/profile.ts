@@ -1,7 +1,7 @@
 import { shopClient } from '@/lib/shop/session';
 
 export async function changeProfile(body: { salutationId?: string; firstName: string; lastName: string }): Promise<void> {
-  await shopClient().invoke('changeProfile post /account/change-profile', { body: body as never });
+  await shopClient().invoke('changeProfile post /account/change-profile', { body: body });
 }
 
 export async function changeEmail(body: { email: string; emailConfirmation: string; password: string }): Promise<void> {
@@ -23,7 +23,7 @@ export async function resetPassword(hash: string, newPassword: string, newPasswo
 
 /** Newsletter status of the customer: optIn, direct, notSet, optOut or undefined. */
 export async function newsletterStatus(): Promise<string> {
-  const { data } = await shopClient().invoke('readNewsletterRecipient post /account/newsletter-recipient', { body: {} as never });
+  const { data } = await shopClient().invoke('readNewsletterRecipient post /account/newsletter-recipient', { body: {} });
   return (data as { status?: string }).status ?? 'undefined';
 }
 
@@ -35,7 +35,7 @@ export const needsConfirmation = (status: string | null | undefined): boolean =>
 
 export async function subscribeNewsletter(email: string, storefrontUrl: string): Promise<string> {
   const { data } = await shopClient().invoke('subscribeToNewsletter post /newsletter/subscribe', {
-    body: { email, option: 'subscribe', storefrontUrl } as never,
+    body: { email, option: 'subscribe', storefrontUrl },
   });
   return (data as { status?: string } | undefined)?.status ?? 'notSet';
 }

@@ -13,21 +13,24 @@ function apiError(status: number): ApiClientError<never> {
 function fakeServer(initial: string[] | null = null) {
   let list = initial;
   const api: WishlistApi = {
-    load: vi.fn(async () => {
-      if (!list) throw apiError(404);
-      return [...list];
+    load: vi.fn(() => {
+      if (!list) return Promise.reject(apiError(404));
+      return Promise.resolve([...list]);
     }),
-    add: vi.fn(async (id: string) => {
+    add: vi.fn((id: string) => {
       list ??= [];
-      if (list.includes(id)) throw apiError(400);
+      if (list.includes(id)) return Promise.reject(apiError(400));
       list.push(id);
+      return Promise.resolve();
     }),
-    remove: vi.fn(async (id: string) => {
-      if (!list?.includes(id)) throw apiError(404);
+    remove: vi.fn((id: string) => {
+      if (!list?.includes(id)) return Promise.reject(apiError(404));
       list = list.filter((entry) => entry !== id);
+      return Promise.resolve();
     }),
-    merge: vi.fn(async (ids: string[]) => {
+    merge: vi.fn((ids: string[]) => {
       list = [...new Set([...(list ?? []), ...ids])];
+      return Promise.resolve();
     }),
   };
   return { api, list: () => list };

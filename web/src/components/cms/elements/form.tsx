@@ -41,9 +41,9 @@ export function CmsForm({ slot }: CmsElementProps) {
       if (newsletter) {
         await shopClient().invoke('subscribeToNewsletter post /newsletter/subscribe', {
           body: { email: values.email, option: 'subscribe', storefrontUrl: window.location.origin },
-        } as never);
+        });
       } else {
-        await shopClient().invoke('sendContactMail post /contact-form', { body: { ...values, slotId: slot.id } } as never);
+        await shopClient().invoke('sendContactMail post /contact-form', { body: { ...values, slotId: slot.id } });
       }
       setState('sent');
     } catch {
@@ -69,7 +69,7 @@ export function CmsForm({ slot }: CmsElementProps) {
     />
   );
   return (
-    <form className="cms-form" onSubmit={submit} noValidate>
+    <form className="cms-form" onSubmit={(event) => void submit(event)} noValidate>
       <h2>{title || (newsletter ? t('cms.newsletterTitle') : t('cms.contactTitle'))}</h2>
       {!newsletter && (
         <div className="cms-form__row">

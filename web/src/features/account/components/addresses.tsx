@@ -76,17 +76,17 @@ export function Addresses({ customer }: { customer: Customer }) {
                     {t('account.edit')}
                   </button>
                   {!billing && (
-                    <button type="button" className="link-button" onClick={() => run(() => setDefaultAddress('billing', address.id), t('account.addressSaved'))}>
+                    <button type="button" className="link-button" onClick={() => void run(() => setDefaultAddress('billing', address.id), t('account.addressSaved'))}>
                       {t('account.makeDefaultBilling')}
                     </button>
                   )}
                   {!shipping && (
-                    <button type="button" className="link-button" onClick={() => run(() => setDefaultAddress('shipping', address.id), t('account.addressSaved'))}>
+                    <button type="button" className="link-button" onClick={() => void run(() => setDefaultAddress('shipping', address.id), t('account.addressSaved'))}>
                       {t('account.makeDefaultShipping')}
                     </button>
                   )}
                   {!billing && !shipping && (
-                    <button type="button" className="link-button link-button--danger" onClick={() => run(() => deleteAddress(address.id), t('account.addressDeleted'))} aria-label={`${t('account.deleteAddress')}: ${address.street}`}>
+                    <button type="button" className="link-button link-button--danger" onClick={() => void run(() => deleteAddress(address.id), t('account.addressDeleted'))} aria-label={`${t('account.deleteAddress')}: ${address.street}`}>
                       {t('account.deleteAddress')}
                     </button>
                   )}

@@ -18,6 +18,18 @@ const nameOf = (entity: Named) => entity?.translated?.name ?? entity?.name ?? ''
 function ConfirmCancel({ order, onCancelled }: { order: Order; onCancelled: () => void }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  const cancel = async () => {
+    setBusy(true);
+    try {
+      await cancelOrder(order.id);
+      modalStore.getState().close();
+      toast({ content: t('account.orderCancelled'), variant: 'success' });
+      onCancelled();
+    } catch {
+      toast({ content: t('errors.generic'), variant: 'danger' });
+      setBusy(false);
+    }
+  };
   return (
     <div className="confirm-dialog">
       <p>{t('account.cancelText')}</p>
@@ -29,18 +41,7 @@ function ConfirmCancel({ order, onCancelled }: { order: Order; onCancelled: () =
           type="button"
           className="button button--danger"
           disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await cancelOrder(order.id);
-              modalStore.getState().close();
-              toast({ content: t('account.orderCancelled'), variant: 'success' });
-              onCancelled();
-            } catch {
-              toast({ content: t('errors.generic'), variant: 'danger' });
-              setBusy(false);
-            }
-          }}
+          onClick={() => void cancel()}
         >
           {t('account.cancelOrder')}
         </button>
@@ -61,6 +62,20 @@ function ChangePayment({ order, onChanged }: { order: Order; onChanged: () => vo
       .catch(() => setMethods([]));
   }, []);
   if (!methods) return <Spinner />;
+  const changeAndPay = async () => {
+    if (!selected) return;
+    setBusy(true);
+    try {
+      await changeOrderPayment(order.id, selected);
+      modalStore.getState().close();
+      toast({ content: t('account.paymentChanged'), variant: 'success' });
+      onChanged();
+      await payAgain(order.id, (path) => void navigate(path));
+    } catch {
+      toast({ content: t('checkout.paymentFailed'), variant: 'danger' });
+      setBusy(false);
+    }
+  };
   return (
     <div className="change-payment">
       <MethodList
@@ -74,20 +89,7 @@ function ChangePayment({ order, onChanged }: { order: Order; onChanged: () => vo
         type="button"
         className="button button--primary"
         disabled={busy || !selected}
-        onClick={async () => {
-          if (!selected) return;
-          setBusy(true);
-          try {
-            await changeOrderPayment(order.id, selected);
-            modalStore.getState().close();
-            toast({ content: t('account.paymentChanged'), variant: 'success' });
-            onChanged();
-            await payAgain(order.id, (path) => navigate(path));
-          } catch {
-            toast({ content: t('checkout.paymentFailed'), variant: 'danger' });
-            setBusy(false);
-          }
-        }}
+        onClick={() => void changeAndPay()}
       >
         {t('checkout.retryPayment')}
       </button>
@@ -118,11 +120,11 @@ function OrderCard({ order, changeable, onChange }: { order: Order; changeable: 
         </div>
         <div>
           <dt>{t('account.paymentState')}</dt>
-          <dd>{nameOf(lastTransaction(order)?.stateMachineState as Named)}</dd>
+          <dd>{nameOf(lastTransaction(order)?.stateMachineState)}</dd>
         </div>
         <div>
           <dt>{t('account.deliveryState')}</dt>
-          <dd>{nameOf(order.deliveries?.[0]?.stateMachineState as Named)}</dd>
+          <dd>{nameOf(order.deliveries?.[0]?.stateMachineState)}</dd>
         </div>
       </dl>
       <div className="order-card__actions">

@@ -33,7 +33,7 @@ function ModalForm({ children, errors, submitLabel, send, done }: { children: (s
     }
   }
   return (
-    <form onSubmit={submit} noValidate className="profile-form">
+    <form onSubmit={(event) => void submit(event)} noValidate className="profile-form">
       {children(submitted)}
       {messages.length > 0 && (
         <ul className="alert" role="alert">

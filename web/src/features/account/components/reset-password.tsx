@@ -57,7 +57,7 @@ export function ResetPassword() {
           </Link>
         </>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(event) => void submit(event)} noValidate>
           <p className="muted">{t('account.resetLead')}</p>
           <Field label={t('account.newPassword')} name="newPassword" type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} error={submitted ? errors.password : null} />
           <Field

@@ -38,7 +38,7 @@ export function productListingElement(categoryId: string | undefined): Component
   return function CmsProductListing({ slot }: SlotProps) {
     const { t } = useTranslation();
     const initial = dataOf<{ listing?: ListingResult }>(slot).listing ?? null;
-    if (!categoryId) return initial ? <ProductListing initial={initial} fetchListing={async () => initial} showFilters={false} /> : null;
+    if (!categoryId) return initial ? <ProductListing initial={initial} fetchListing={() => Promise.resolve(initial)} showFilters={false} /> : null;
     return (
       <ProductListing
         initial={initial}
@@ -64,7 +64,7 @@ function CmsBuyBox({ slot }: SlotProps) {
     <BuyBox
       detail={{ product: data.product, configurator: data.configuratorSettings ?? [] }}
       headingLevel={2}
-      onVariant={(id) => navigate(localePath(`/detail/${id}`))}
+      onVariant={(id) => void navigate(localePath(`/detail/${id}`))}
     />
   );
 }

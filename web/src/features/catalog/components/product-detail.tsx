@@ -38,7 +38,7 @@ export function ProductDetailPage({ detail, taxState, breadcrumb }: { detail: Pr
           detail={detail}
           taxState={taxState}
           onVariant={(id, variant) =>
-            navigate(localePath(variant ? productPath({ id, seoUrls: variant.seoUrls }) : `/detail/${id}`), {
+            void navigate(localePath(variant ? productPath({ id, seoUrls: variant.seoUrls }) : `/detail/${id}`), {
               replace: true,
               preventScrollReset: true,
             })

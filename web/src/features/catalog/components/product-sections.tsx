@@ -51,9 +51,15 @@ export function Reviews({ product }: { product: Product }) {
   const { t, i18n } = useTranslation();
   const [reviews, setReviews] = useState<{ elements: ProductReview[]; total: number } | null>(null);
   const [failed, setFailed] = useState(false);
+  // Another product or language: its reviews are loading.
+  const reviewsKey = `${product.parentId || product.id}:${i18n.language}`;
+  const [shownKey, setShownKey] = useState(reviewsKey);
+  if (shownKey !== reviewsKey) {
+    setShownKey(reviewsKey);
+    setReviews(null);
+  }
   useEffect(() => {
     let cancelled = false;
-    setReviews(null);
     getReviews(product.parentId || product.id)
       .then((data) => !cancelled && setReviews(data))
       .catch(() => !cancelled && setFailed(true));

@@ -20,6 +20,7 @@ import { getPaymentMethods, getShippingMethods, handlePayment, type PaymentMetho
 import { placeOrder, readContext, updateContext, type Context } from '../api/checkout';
 import { blockingKeyOf, checkoutBlockers, hasDigitalGoods, hasProducts, paymentTarget, paymentUrls } from '@/lib/shop/checkout-rules';
 import { AddressLines } from '@/components/address-lines';
+import type { CustomerAddress } from '@/lib/shop/addresses';
 import { AddressPicker } from './address-picker';
 import { MethodList } from '@/components/order/method-list';
 
@@ -68,17 +69,19 @@ export function CheckoutPage() {
   const [failure, setFailure] = useState<string[]>([]);
   useDocumentTitle(t('checkout.title'));
 
-  const load = useCallback(async () => {
-    setLoadFailed(false);
-    try {
-      const [nextContext, shipping, payment] = await Promise.all([readContext(), getShippingMethods(), getPaymentMethods()]);
-      setContext(nextContext);
-      setShippingMethods(shipping);
-      setPaymentMethods(payment);
-    } catch {
-      setLoadFailed(true);
-    }
-  }, []);
+  const load = useCallback(
+    () =>
+      Promise.all([readContext(), getShippingMethods(), getPaymentMethods()]).then(
+        ([nextContext, shipping, payment]) => {
+          setLoadFailed(false);
+          setContext(nextContext);
+          setShippingMethods(shipping);
+          setPaymentMethods(payment);
+        },
+        () => setLoadFailed(true),
+      ),
+    [],
+  );
 
   useEffect(() => {
     customerStore.getState().refresh().catch(() => undefined);
@@ -118,25 +121,27 @@ export function CheckoutPage() {
     }
   };
 
+  const changeAddress = async (kind: AddressKind, address: CustomerAddress) => {
+    modalStore.getState().close();
+    setChanging(true);
+    try {
+      await updateContext(kind === 'billing' ? { billingAddressId: address.id } : { shippingAddressId: address.id });
+      await Promise.all([load(), cartStore.getState().refresh()]);
+      showCartErrors();
+      toast({ content: t('checkout.addressChanged'), variant: 'success' });
+    } catch {
+      toast({ content: t('account.addressActionFailed'), variant: 'danger' });
+    } finally {
+      setChanging(false);
+    }
+  };
+
   const pickAddress = (kind: AddressKind) => {
     const current = kind === 'billing' ? context?.customer?.activeBillingAddress : context?.customer?.activeShippingAddress;
     modalStore.getState().open(
       <AddressPicker
         selectedId={current?.id}
-        onPick={async (address) => {
-          modalStore.getState().close();
-          setChanging(true);
-          try {
-            await updateContext(kind === 'billing' ? { billingAddressId: address.id } : { shippingAddressId: address.id });
-            await Promise.all([load(), cartStore.getState().refresh()]);
-            showCartErrors();
-            toast({ content: t('checkout.addressChanged'), variant: 'success' });
-          } catch {
-            toast({ content: t('account.addressActionFailed'), variant: 'danger' });
-          } finally {
-            setChanging(false);
-          }
-        }}
+        onPick={(address) => void changeAddress(kind, address)}
       />,
       { title: `${t('checkout.change')}: ${kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress')}`, size: 'medium' },
     );
@@ -149,7 +154,14 @@ export function CheckoutPage() {
         <div className="container checkout-page">
           <div className="empty-state" role="alert">
             <p>{t('checkout.loadFailed')}</p>
-            <button type="button" className="button button--primary" onClick={() => void load()}>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => {
+                setLoadFailed(false);
+                void load();
+              }}
+            >
               {t('checkout.retry')}
             </button>
           </div>
@@ -190,9 +202,9 @@ export function CheckoutPage() {
     try {
       const target = paymentTarget(await handlePayment(orderId, urls.finishUrl, urls.errorUrl), urls.success);
       if (target.kind === 'external') window.location.assign(target.url);
-      else navigate(target.path, { replace: true });
+      else void navigate(target.path, { replace: true });
     } catch {
-      navigate(`${urls.success}/unpaid`, { replace: true });
+      void navigate(`${urls.success}/unpaid`, { replace: true });
     }
   };
 

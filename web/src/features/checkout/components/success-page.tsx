@@ -54,7 +54,7 @@ function Repay({ order, changeable, onChanged }: { order: Order; changeable: boo
           }
         />
       )}
-      <button type="button" className="button button--primary" disabled={busy || !changeable} onClick={() => void run(() => payAgain(order.id, (path) => navigate(path, { replace: true })))}>
+      <button type="button" className="button button--primary" disabled={busy || !changeable} onClick={() => void run(() => payAgain(order.id, (path) => void navigate(path, { replace: true })))}>
         {t('checkout.retryPayment')}
       </button>
     </div>

@@ -47,7 +47,12 @@ export function MainNavigation() {
   const { items, status } = useNavigationTree();
   const [open, setOpen] = useState<string | null>(null);
   const { pathname } = useLocation();
-  useEffect(() => setOpen(null), [pathname]);
+  // A navigation closes the flyout.
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(null);
+  }
 
   if (status === 'loading' && items.length === 0) {
     return (
@@ -112,7 +117,12 @@ export function MobileNavigation() {
   const localePath = useLocalePath();
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
-  useEffect(() => setOpen(false), [pathname]);
+  // A navigation closes the drawer.
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
