@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { wishlistStore } from '@/lib/shop/wishlist-store';
 import { toast } from '@/lib/ui/toasts';
+import './wishlist-toggle.css';
 
 /** The heart that keeps a product on the wishlist. */
 export function WishlistToggle({ productId, name, className = 'wishlist-toggle' }: { productId: string; name: string; className?: string }) {

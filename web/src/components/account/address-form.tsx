@@ -4,6 +4,7 @@ import { rules, validate } from '@/lib/validation';
 import { saveAddress, type AddressInput, type CustomerAddress } from '@/lib/shop/addresses';
 import { addressErrorMessages } from './address-errors';
 import { ADDRESS_LABEL_KEYS, LocationFields, PersonFields, statesOf, useAddressOptions, type AddressFieldName } from './address-fields';
+import './address-form.css';
 
 type Values = Record<AddressFieldName, string>;
 

@@ -7,6 +7,7 @@ import { modalStore } from '@/lib/ui/modal';
 import { rules, validate } from '@/lib/validation';
 import { sendRecoveryMail } from '@/lib/shop/profile';
 import { messagesOf } from '@/lib/api/messages';
+import './forgot-password.css';
 
 /** The forgot-password form: the shop mails a link to the reset page under this locale. */
 export function ForgotPassword({ initialEmail = '' }: { initialEmail?: string }) {

@@ -10,6 +10,8 @@ import { customerStore } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { rules, validate } from '@/lib/validation';
 import { openForgotPassword } from './forgot-password';
+import './auth-card.css';
+import './login-form.css';
 
 /** Where to go after login: a local path from `?redirect=`, else the account. */
 export function redirectTarget(raw: string | null, fallback: string): string {

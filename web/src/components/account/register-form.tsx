@@ -10,6 +10,7 @@ import { toast } from '@/lib/ui/toasts';
 import { rules, validate } from '@/lib/validation';
 import { violationsByField } from '@/lib/api/violations';
 import { LocationFields, PersonFields, statesOf, useAddressOptions } from './address-fields';
+import './auth-card.css';
 
 const FIELDS = ['salutationId', 'firstName', 'lastName', 'email', 'emailConfirmation', 'password', 'passwordConfirmation', 'street', 'zipcode', 'city', 'countryId', 'countryStateId'] as const;
 type FieldName = (typeof FIELDS)[number];

@@ -5,6 +5,7 @@ import { formatPrice } from '@/lib/format';
 import { useLocalePath } from '@/lib/i18n';
 import { cartStore, quantityRange, type LineItem } from '@/lib/shop/cart';
 import { showCartErrors } from './cart-errors';
+import './cart-item.css';
 
 /** One line of the cart: product, options, quantity within its limits, price, remove. */
 export function CartItem({ item, compact = false }: { item: LineItem; compact?: boolean }) {

@@ -4,6 +4,7 @@ import { formatNumber, formatPrice } from '@/lib/format';
 import { cartStore, type Cart } from '@/lib/shop/cart';
 import { toast } from '@/lib/ui/toasts';
 import { showCartErrors } from './cart-errors';
+import './cart-summary.css';
 
 /** Subtotal, shipping, taxes and total of a cart (`totalTestId` names the total for tests). */
 export function CartSummary({ cart, totalTestId = 'cart-total' }: { cart: Cart; totalTestId?: string }) {

@@ -3,6 +3,7 @@ import { BLOCK_LAYOUTS, byPosition, componentName, orderSlots, sectionWidth } fr
 import { CmsContext, type CmsBlockData, type CmsPageData, type CmsRenderContext, type CmsSectionData } from './context';
 import { CmsElement } from './cms-element';
 import { Unresolved } from './unresolved';
+import './cms-page.css';
 
 function backgroundStyle(entity: { backgroundColor?: string; backgroundMedia?: { url?: string }; backgroundMediaMode?: string }): CSSProperties {
   const style: CSSProperties = {};

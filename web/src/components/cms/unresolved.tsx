@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import './unresolved.css';
 
 /** Stands in for a block or element type this shop cannot show. */
 export function Unresolved({ component }: { component: string }) {

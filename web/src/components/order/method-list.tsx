@@ -1,5 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import './checkout-section.css';
+import './method-list.css';
 
 export interface MethodOption {
   id: string;

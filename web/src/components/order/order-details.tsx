@@ -4,6 +4,7 @@ import { formatNumber, formatPrice } from '@/lib/format';
 import { toast } from '@/lib/ui/toasts';
 import { downloadDocument, downloadOrderFile, saveBlob, type Order } from '@/lib/shop/orders';
 import { AddressLines } from '@/components/address-lines';
+import './order-details.css';
 
 type Named = { name?: string; translated?: { name?: string } } | null | undefined;
 const nameOf = (entity: Named) => entity?.translated?.name ?? entity?.name ?? '';

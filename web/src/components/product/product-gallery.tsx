@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Schemas } from '@shopware/api-client/store-api-types';
+import './product-gallery.css';
 
 type Product = Schemas['Product'];
 

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatPrice } from '@/lib/format';
 import type { Schemas } from '@shopware/api-client/store-api-types';
+import './product-price.css';
 
 type Product = Schemas['Product'];
 

@@ -5,6 +5,7 @@ import { shopClient } from '@/lib/shop/session';
 import { rules, validate } from '@/lib/validation';
 import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
+import './form.css';
 
 type Values = Record<'firstName' | 'lastName' | 'email' | 'phone' | 'subject' | 'comment', string>;
 

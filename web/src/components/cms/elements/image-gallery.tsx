@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
+import './image-gallery.css';
 
 interface SliderItem {
   media?: { url?: string; alt?: string; translated?: { alt?: string } };

@@ -1,5 +1,6 @@
 import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
+import './image.css';
 
 interface Media {
   url?: string;

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { localWishlist } from '@/lib/shop/wishlist';
 import type { CmsElementProps } from '../context';
+import './like.css';
 
 /** A heart that puts the slot's product on the wishlist. */
 export function CmsLike({ slot }: CmsElementProps) {

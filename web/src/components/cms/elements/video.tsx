@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { configValue, videoEmbedUrl } from '../mapping';
 import type { CmsElementProps } from '../context';
+import './video.css';
 
 function Video({ slot, provider }: CmsElementProps & { provider: 'youtube' | 'vimeo' }) {
   const { t } = useTranslation();

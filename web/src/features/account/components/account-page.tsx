@@ -12,6 +12,7 @@ import { Addresses } from './addresses';
 import { NewsletterCard } from './newsletter-card';
 import { Orders } from './orders';
 import { ProfileCard } from './profile-forms';
+import './account-page.css';
 
 /** The account overview; without a login it goes to the login page. */
 export function AccountPage() {

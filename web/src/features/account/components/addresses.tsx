@@ -7,6 +7,7 @@ import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
 import { deleteAddress, listAddresses, setDefaultAddress, type CustomerAddress } from '@/lib/shop/addresses';
 import { AddressForm } from '@/components/account/address-form';
+import './addresses.css';
 
 /** The customer's addresses: defaults marked, add and edit in a modal, delete, make default. */
 export function Addresses({ customer }: { customer: Customer }) {

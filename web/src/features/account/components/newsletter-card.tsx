@@ -7,6 +7,7 @@ import { localeFromPath, localePrefix } from '@/lib/i18n';
 import type { Customer } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { isSubscribed, needsConfirmation, newsletterStatus, subscribeNewsletter, unsubscribeNewsletter } from '@/lib/shop/profile';
+import './newsletter-card.css';
 
 /** The newsletter in the account: subscribed unless optOut or undefined; notSet waits for the confirmation mail. */
 export function NewsletterCard({ customer }: { customer: Customer }) {

@@ -9,6 +9,7 @@ import { formatPrice } from '@/lib/format';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
 import { EmptyShopping } from '@/components/empty-state';
+import './orders.css';
 
 const PAGE_SIZE = 5;
 

@@ -9,6 +9,7 @@ import { changeEmail, changePassword, changeProfile } from '@/lib/shop/profile';
 import { messagesOf } from '@/lib/api/messages';
 import { PersonFields, useAddressOptions, type AddressFieldName } from '@/components/account/address-fields';
 import { PASSWORD_MIN_LENGTH } from '@/components/account/register-form';
+import './profile-forms.css';
 
 /** A modal form: validates, sends, collects the server's messages as a list (spec section 5). */
 function ModalForm({ children, errors, submitLabel, send, done }: { children: (submitted: boolean) => ReactNode; errors: (string | null)[]; submitLabel: string; send: () => Promise<void>; done: string }) {

@@ -9,6 +9,7 @@ import { rules, validate } from '@/lib/validation';
 import { resetPassword } from '@/lib/shop/profile';
 import { messagesOf } from '@/lib/api/messages';
 import { PASSWORD_MIN_LENGTH } from '@/components/account/register-form';
+import '@/components/account/auth-card.css';
 
 /** `/account/recover/password?hash=…`: a new password from the link in the recovery mail. */
 export function ResetPassword() {

@@ -10,6 +10,7 @@ import { CartItem } from '@/components/cart/cart-item';
 import { showCartErrors } from '@/components/cart/cart-errors';
 import { CartSummary, PromotionCode } from '@/components/cart/cart-summary';
 import { EmptyShopping } from '@/components/empty-state';
+import './cart-page.css';
 
 /** The cart page: every line, promotion code, summary. */
 export function CartPage() {

@@ -11,6 +11,7 @@ import { findVariant, selectedOptions, type VariantRef } from '../utils/variants
 import { productName } from './product-card';
 import { DetailPrice } from '@/components/product/product-price';
 import { VariantSelector } from './variant-selector';
+import './buy-box.css';
 
 /** Stock, delivery time, restock, clearance and free shipping of a product. */
 export function Deliverability({ product }: { product: ProductDetail['product'] }) {

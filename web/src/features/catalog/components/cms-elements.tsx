@@ -10,6 +10,7 @@ import { ProductDescription } from '@/components/product/product-description';
 import { CrossSellings, ProductRow, Reviews } from './product-sections';
 import { useNavigate } from 'react-router';
 import { useLocalePath } from '@/lib/i18n';
+import './cms-elements.css';
 
 /** What a CMS slot hands a catalogue element (the CMS feature's element props, structurally). */
 export interface SlotProps {

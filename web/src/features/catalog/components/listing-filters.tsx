@@ -4,6 +4,8 @@ import { RatingStars } from '@/components/rating-stars';
 import { formatPrice } from '@/lib/format';
 import type { ListingResult, PropertyGroup } from '../api/catalog';
 import type { ListingQuery } from '../utils/listing-query';
+import './swatch.css';
+import './listing-filters.css';
 
 export type FilterChange =
   | { type: 'toggle'; key: 'properties' | 'manufacturer'; id: string }

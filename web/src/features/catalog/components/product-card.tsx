@@ -10,6 +10,7 @@ import { productPath } from '@/lib/shop/paths';
 import { modalStore } from '@/lib/ui/modal';
 import type { Product } from '../api/catalog';
 import { CardPrice } from '@/components/product/product-price';
+import './product-card.css';
 
 const QuickView = lazy(() => import('./quick-view').then((module) => ({ default: module.QuickView })));
 

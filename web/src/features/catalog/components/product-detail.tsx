@@ -10,6 +10,7 @@ import { productName } from './product-card';
 import { ProductGallery } from '@/components/product/product-gallery';
 import { ProductDescription } from '@/components/product/product-description';
 import { CrossSellings, RecentlyViewed, Reviews, Specifications } from './product-sections';
+import './product-detail.css';
 
 type Tab = 'description' | 'specifications' | 'reviews';
 

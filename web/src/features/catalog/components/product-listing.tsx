@@ -16,6 +16,7 @@ import {
 } from '../utils/listing-query';
 import { ActiveFilters, ListingFilters, type FilterChange } from './listing-filters';
 import { ProductCard, ProductCardSkeleton } from './product-card';
+import './product-listing.css';
 
 interface ProductListingProps {
   /** The first page as the page's data delivered it, used while the URL asks for no change. */

@@ -6,6 +6,8 @@ import { formatNumber } from '@/lib/format';
 import { getCrossSellings, getProducts, getReviews, type CrossSellingElement, type Product, type ProductReview } from '../api/catalog';
 import { recentlyViewedStore } from '../stores/recently-viewed';
 import { ProductCard } from './product-card';
+import '@/components/cms/elements/image-gallery.css';
+import './product-sections.css';
 
 // The room still imports the description from here; the lead re-points it to @/components/product/product-description after the merge, then this line goes.
 export { ProductDescription } from '@/components/product/product-description';

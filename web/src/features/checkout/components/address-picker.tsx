@@ -4,6 +4,7 @@ import { Spinner } from '@/components/spinner';
 import { listAddresses, type CustomerAddress } from '@/lib/shop/addresses';
 import { AddressForm } from '@/components/account/address-form';
 import { AddressLines } from '@/components/address-lines';
+import './address-picker.css';
 
 /** The customer's addresses to pick one from, or a new one (in the checkout's address modal). */
 export function AddressPicker({ selectedId, onPick }: { selectedId: string | null | undefined; onPick: (address: CustomerAddress) => void }) {

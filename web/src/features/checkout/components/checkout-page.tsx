@@ -23,6 +23,8 @@ import { AddressLines } from '@/components/address-lines';
 import type { CustomerAddress } from '@/lib/shop/addresses';
 import { AddressPicker } from './address-picker';
 import { MethodList } from '@/components/order/method-list';
+import '@/components/order/checkout-section.css';
+import './checkout-page.css';
 
 /** Login, or registration (also as a guest), before the order. */
 function Identify({ onDone }: { onDone: () => void }) {

@@ -12,6 +12,7 @@ import { customerStore, isLoggedIn } from '@/lib/shop/customer';
 import { changeOrderPayment, getOrder, getPaymentMethods, payAgain, type Order, type PaymentMethod } from '@/lib/shop/orders';
 import { lastTransaction, OrderDetails } from '@/components/order/order-details';
 import { MethodList } from '@/components/order/method-list';
+import './success-page.css';
 
 export type ResultVariant = 'confirmation' | 'paid' | 'unpaid';
 

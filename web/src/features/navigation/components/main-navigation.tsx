@@ -6,6 +6,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { navigationEntryLink } from '@/lib/shop/paths';
 import type { NavigationCategory } from '../api/get-main-navigation';
 import { navigationStore } from '../stores/navigation';
+import './main-navigation.css';
 
 const nameOf = (entry: NavigationCategory) => entry.translated?.name || entry.name;
 

@@ -5,6 +5,8 @@ import { Spinner } from '@/components/spinner';
 import { confirmNewsletter } from '@/lib/shop/profile';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
+import '@/components/account/auth-card.css';
+import './newsletter-confirm.css';
 
 /** `/newsletter-subscribe?em=…&hash=…`: confirms the subscription from the mail's link. */
 export function NewsletterConfirm() {

@@ -5,6 +5,7 @@ import { formatPrice } from '@/lib/format';
 import { useLocalePath } from '@/lib/i18n';
 import { productPath } from '@/lib/shop/paths';
 import { searchSuggest, type ListingResult } from '../api/search';
+import './search-box.css';
 
 const SUGGEST_DELAY_MS = 250;
 const MIN_TERM_LENGTH = 2;
