@@ -19,7 +19,7 @@ export default defineConfig({
   },
   build: { outDir: 'dist' },
   test: {
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'eslint.config.test.ts'],
     environment: 'node',
   },
 });

@@ -106,7 +106,7 @@ function allowNullProperties(root: unknown): void {
         properties[name] = { anyOf: [property, { type: 'null' }] };
       } else if (typeof property.type === 'string' && property.type !== 'null') {
         property.type = [property.type, 'null'];
-        if (Array.isArray(property.enum)) property.enum = [...property.enum, null];
+        if (Array.isArray(property.enum)) property.enum = [...(property.enum as unknown[]), null];
         if ('const' in property) {
           property.enum = [property.const, null];
           delete property.const;
@@ -126,7 +126,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 // Not strict: OpenAPI keywords (example, discriminator, xml …) are ignored.
 const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
 addFormats(ajv);
-ajv.addSchema(document as object, 'store');
+ajv.addSchema(document, 'store');
 
 const cache = new Map<string, ValidateFunction | null>();
 

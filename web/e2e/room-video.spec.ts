@@ -120,6 +120,8 @@ test('the media settings list the fake devices, switch the camera and preview ea
 test('a browser without WebGL 2 says that background effects are not supported', async ({ browser }) => {
   const context = await browser.newContext();
   await context.addInitScript(() => {
+    // Unbound on purpose: the replacement calls it with each canvas as `this`.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const getContext = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
       return kind === 'webgl2' ? null : (getContext as (...args: unknown[]) => unknown).call(this, kind, ...rest);

@@ -23,7 +23,7 @@ export function ownServers() {
     /** The hub's origin of these servers (its `/metrics`). */
     hubUrl: (): string => servers.hubUrl,
     /** A desktop-sized page in a new browser context; `prepare` runs on the context first. */
-    async newPage(browser: Browser, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> {
+    newPage: async (browser: Browser, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> => {
       const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
       await prepare?.(context);
       return context.newPage();

@@ -1,9 +1,8 @@
+import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app';
 import { initI18n, localeFromPath } from '@/lib/i18n';
-import './styles.css';
-import './styles/shop.css';
 
 await initI18n(localeFromPath(window.location.pathname));
 

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { catalogCmsElements } from '@/features/catalog/components/cms-elements';
-import type { CmsElementProps } from '@/features/cms/components/context';
+import type { CmsElementProps } from '@/components/cms/context';
 import { CategoryNavigation } from '@/features/navigation/components/category-navigation';
 
 /** The commerce and navigation elements the CMS renderer gets from the other features. */

@@ -11,7 +11,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let cancelled = false;
-    loadRuntimeConfig().then((loaded) => !cancelled && setResult(loaded));
+    void loadRuntimeConfig().then((loaded) => !cancelled && setResult(loaded));
     return () => {
       cancelled = true;
     };

@@ -41,9 +41,8 @@ const narrow = (Component: ComponentType): ComponentType =>
   };
 
 const message =
-  (title: Parameters<typeof Message>[0]['title'], text: Parameters<typeof Message>[0]['text']) => async () => ({
-    Component: narrow(() => <Message title={title} text={text} />),
-  });
+  (title: Parameters<typeof Message>[0]['title'], text: Parameters<typeof Message>[0]['text']) => () =>
+    Promise.resolve({ Component: narrow(() => <Message title={title} text={text} />) });
 
 /** An order id: 32 hex digits. */
 const isOrderId = (params: { id?: string }) => /^[0-9a-f]{32}$/i.test(params.id ?? '');

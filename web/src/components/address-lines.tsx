@@ -1,4 +1,5 @@
 import type { Schemas } from '@shopware/api-client/store-api-types';
+import './address-lines.css';
 
 interface Named {
   name?: string;

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocalePath } from '@/lib/i18n';
 import { useDocumentTitle } from '@/lib/head';
+import './error-view.css';
 
 /** The error texts of spec section 8 by status code; 0 means the shop could not be reached. */
 export function errorTextKey(statusCode: number) {

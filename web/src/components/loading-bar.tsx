@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useNavigation } from 'react-router';
 import { useStore } from 'zustand';
 import { LOADING_BAR_HEIGHT_PX, loadingBarStore } from '@/lib/ui/loading-bar';
+import './loading-bar.css';
 
 /** The thin bar at the top while a navigation (or other tracked work) runs. */
 export function LoadingBar() {

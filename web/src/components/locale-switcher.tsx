@@ -18,7 +18,7 @@ export function LocaleSwitcher() {
       <span className="visually-hidden">{t('shop.language')}</span>
       <select
         value={current}
-        onChange={(event) => navigate(target(event.target.value as Locale))}
+        onChange={(event) => void navigate(target(event.target.value as Locale))}
       >
         {LOCALES.map((locale) => (
           <option key={locale} value={locale}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useStore } from 'zustand';
 import { modalStore } from '@/lib/ui/modal';
+import './modal-host.css';
 
 /**
  * The one modal of the page. Escape and a click on the backdrop close it unless the

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format';
+import './rating-stars.css';
 
 /** Five stars filled to `rating` (0..5), with the value for screen readers. */
 export function RatingStars({ rating, size = 'small' }: { rating: number; size?: 'small' | 'large' }) {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import './spinner.css';
 
 /** An inline loading indicator with a label for screen readers. */
 export function Spinner({ label }: { label?: string }) {

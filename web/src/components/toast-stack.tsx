@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { notificationStore } from '@/lib/ui/notifications';
 import { toastStore } from '@/lib/ui/toasts';
+import './toast-stack.css';
 
 /** Toasts and notifications, top right. Hovering a toast pauses it; leaving restarts it. */
 export function ToastStack() {

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import { wishlistStore } from '@/features/wishlist/stores/wishlist';
+import { wishlistStore } from '@/lib/shop/wishlist-store';
 import { toast } from '@/lib/ui/toasts';
+import './wishlist-toggle.css';
 
 /** The heart that keeps a product on the wishlist. */
 export function WishlistToggle({ productId, name, className = 'wishlist-toggle' }: { productId: string; name: string; className?: string }) {
@@ -13,7 +14,7 @@ export function WishlistToggle({ productId, name, className = 'wishlist-toggle' 
       className={className}
       aria-pressed={liked}
       aria-label={liked ? t('wishlist.remove', { name }) : t('wishlist.add', { name })}
-      onClick={() => wishlistStore.getState().toggle(productId).catch(() => toast({ content: t('errors.generic'), variant: 'danger' }))}
+      onClick={() => void wishlistStore.getState().toggle(productId).catch(() => toast({ content: t('errors.generic'), variant: 'danger' }))}
     >
       <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
         <path

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { useLocalePath } from '@/lib/i18n';
+import './auth-layout.css';
 
 /** Login and registration: the brand and a centred form, nothing to wander off to. */
 export function AuthLayout() {

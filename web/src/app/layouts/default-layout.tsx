@@ -7,6 +7,7 @@ import { WishlistLink } from '@/features/wishlist/components/wishlist-link';
 import { MainNavigation, MobileNavigation } from '@/features/navigation/components/main-navigation';
 import { SearchBox } from '@/features/search/components/search-box';
 import { useLocalePath } from '@/lib/i18n';
+import './default-layout.css';
 
 /** The shop's frame: header with categories and search, the page, the footer. */
 export function DefaultLayout() {

@@ -1,3 +1,3 @@
-import { LoginForm } from '@/features/account/components/login-form';
+import { LoginForm } from '@/components/account/login-form';
 
 export const Component = LoginForm;

@@ -1,3 +1,3 @@
-import { RegisterForm } from '@/features/account/components/register-form';
+import { RegisterForm } from '@/components/account/register-form';
 
 export const Component = RegisterForm;

@@ -6,7 +6,7 @@ import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { getCategoryListing, getProductDetail, type ProductDetail } from '@/features/catalog/api/catalog';
 import { ProductDetailPage } from '@/features/catalog/components/product-detail';
 import { ProductListing } from '@/features/catalog/components/product-listing';
-import { CmsPage } from '@/features/cms/components/cms-page';
+import { CmsPage } from '@/components/cms/cms-page';
 import { useDocumentTitle } from '@/lib/head';
 import { stripLocale, useLocalePath } from '@/lib/i18n';
 import { nonFatalNotFound, pageNotFound } from '@/lib/router/middleware';
@@ -36,7 +36,7 @@ export async function resolveSeoPath(seoPath: string): Promise<Exclude<ResolvedP
     });
     const hit = data.elements?.[0];
     const kind = hit ? SEO_ROUTES[hit.routeName] : undefined;
-    if (hit && kind) return { kind, id: hit.foreignKey } as Exclude<ResolvedPath, { kind: 'seo' }>;
+    if (hit && kind) return { kind, id: hit.foreignKey };
   }
   return null;
 }
@@ -63,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ContentPa
         if (!id) throw pageNotFound(path);
         const { data } = await shopClient().invoke('readCategory post /category/{navigationId}', {
           pathParams: { navigationId: id },
-          body: {} as never,
+          body: {},
         });
         return { kind: 'category', category: data, isHome: target.id === null || id === context.salesChannel?.navigationCategoryId };
       }
@@ -75,7 +75,7 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ContentPa
       case 'landingPage': {
         const { data } = await shopClient().invoke('readLandingPage post /landing-page/{landingPageId}', {
           pathParams: { landingPageId: target.id },
-          body: {} as never,
+          body: {},
         });
         return { kind: 'landingPage', landingPage: data };
       }
@@ -200,7 +200,7 @@ function technicalPath(data: ContentPageData): string {
 }
 
 export function Component() {
-  const data = useLoaderData() as ContentPageData;
+  const data = useLoaderData<ContentPageData>();
   usePagePath(technicalPath(data));
   switch (data.kind) {
     case 'category':

@@ -5,7 +5,7 @@ import { Spinner } from '@/components/spinner';
 import { getProducts, type Product } from '@/features/catalog/api/catalog';
 import { ProductCard } from '@/features/catalog/components/product-card';
 import { useDocumentTitle } from '@/lib/head';
-import { wishlistStore } from '@/features/wishlist/stores/wishlist';
+import { wishlistStore } from '@/lib/shop/wishlist-store';
 import { EmptyShopping } from '@/components/empty-state';
 
 /** `/wishlist`: the products on this browser's wishlist. */

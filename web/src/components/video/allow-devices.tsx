@@ -45,6 +45,9 @@ export function AllowDevices({ cameraId, microphoneId, effect, autoStart = false
     const element = videoRef.current;
     const preview = camera ? new LocalVideoTrack(camera, undefined, true) : null;
     if (preview && element) preview.attach(element);
+    // The preview track is an outside resource made from the stream and stopped with it, so
+    // it is created here, in the effect that owns its lifetime, and handed to render.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setTrack(preview);
     return () => {
       if (preview && element) preview.detach(element);
@@ -56,6 +59,8 @@ export function AllowDevices({ cameraId, microphoneId, effect, autoStart = false
   useEffect(() => {
     if (!track || effect === undefined) return;
     let cancelled = false;
+    // The status belongs to the processor this effect starts on the track (an outside resource).
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setEffectStatus(effect === 'none' ? 'none' : 'starting');
     // Frames of the running effect say it works; the processor keeps this callback across switches.
     const processed = () => setEffectStatus((status) => (status === 'starting' ? 'running' : status));
@@ -74,6 +79,7 @@ export function AllowDevices({ cameraId, microphoneId, effect, autoStart = false
     started.current = true;
     void allow();
     // Once: later changes of the devices come with a new component (a new key).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [autoStart]);
 
   async function allow() {
@@ -121,7 +127,7 @@ export function AllowDevices({ cameraId, microphoneId, effect, autoStart = false
           )}
         </>
       ) : (
-        <button type="button" className="button" onClick={allow} disabled={busy}>
+        <button type="button" className="button" onClick={() => void allow()} disabled={busy}>
           {t('video.allowButton')}
         </button>
       )}

@@ -6,8 +6,8 @@ import { en } from './locales/en';
 
 function flatten(messages: object, prefix = ''): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(messages).flatMap(([key, value]) =>
-      typeof value === 'string' ? [[`${prefix}${key}`, value]] : Object.entries(flatten(value, `${prefix}${key}.`)),
+    Object.entries(messages as Record<string, unknown>).flatMap(([key, value]) =>
+      typeof value === 'string' ? [[`${prefix}${key}`, value]] : Object.entries(flatten(value as object, `${prefix}${key}.`)),
     ),
   );
 }

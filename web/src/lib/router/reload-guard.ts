@@ -12,7 +12,7 @@ interface GuardStorage {
  * did within the last 10 s. A yes is remembered.
  */
 export function mayReloadFor(path: string, storage: GuardStorage = sessionStorage, now = Date.now()): boolean {
-  let guard: { path?: string; at?: number } | null = null;
+  let guard: { path?: string; at?: number } | null;
   try {
     guard = JSON.parse(storage.getItem(KEY) ?? 'null') as { path?: string; at?: number } | null;
   } catch {

@@ -27,7 +27,7 @@ export function createCustomerStore() {
     async refresh() {
       set({ status: get().status === 'known' ? 'known' : 'loading' });
       try {
-        const { data } = await shopClient().invoke('readCustomer post /account/customer', { body: {} as never });
+        const { data } = await shopClient().invoke('readCustomer post /account/customer', { body: {} });
         set({ customer: data, status: 'known' });
         return data;
       } catch (error) {
@@ -40,7 +40,7 @@ export function createCustomerStore() {
       }
     },
     async login(username, password) {
-      const { data } = await shopClient().invoke('loginCustomer post /account/login', { body: { username, password } as never });
+      const { data } = await shopClient().invoke('loginCustomer post /account/login', { body: { username, password } });
       const token = (data as { contextToken?: string }).contextToken;
       if (token) shopClient().defaultHeaders['sw-context-token'] = token;
       return get().refresh();

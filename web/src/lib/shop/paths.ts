@@ -22,7 +22,7 @@ export function resolvePath(path: string): ResolvedPath {
   for (const [prefix, kind] of BY_PATH_INFO) {
     if (clean.startsWith(prefix)) {
       const id = clean.slice(prefix.length).split('/')[0] ?? '';
-      if (id) return { kind, id } as ResolvedPath;
+      if (id) return { kind, id };
     }
   }
   return { kind: 'seo', seoPath: decodeURI(clean.replace(/^\/+/, '')) };
@@ -61,8 +61,9 @@ export function landingPagePath(landingPage: WithSeoUrls): string {
 }
 
 export interface NavigationEntry extends WithSeoUrls {
-  type?: 'page' | 'link' | 'folder' | string;
-  linkType?: 'category' | 'product' | 'external' | 'landing_page' | string | null;
+  // `string & {}`: any string, and the known ones still named (and suggested by the editor).
+  type?: 'page' | 'link' | 'folder' | (string & {});
+  linkType?: 'category' | 'product' | 'external' | 'landing_page' | (string & {}) | null;
   internalLink?: string | null;
   externalLink?: string | null;
   linkNewTab?: boolean | null;

@@ -22,11 +22,11 @@ export type ToastInput = Pick<Toast, 'content'> & Partial<Omit<Toast, 'id' | 'sh
 interface ToastState {
   toasts: Toast[];
   push(input: ToastInput): number;
-  hide(id: number): void;
+  hide: (id: number) => void;
   /** Hovering: the hide timer stops. */
-  pause(id: number): void;
+  pause: (id: number) => void;
   /** Leaving: the hide timer starts again with the full duration. */
-  resume(id: number): void;
+  resume: (id: number) => void;
   clear(): void;
 }
 

@@ -12,6 +12,7 @@ import { Addresses } from './addresses';
 import { NewsletterCard } from './newsletter-card';
 import { Orders } from './orders';
 import { ProfileCard } from './profile-forms';
+import './account-page.css';
 
 /** The account overview; without a login it goes to the login page. */
 export function AccountPage() {
@@ -33,7 +34,7 @@ export function AccountPage() {
     await customerStore.getState().logout().catch(() => undefined);
     cartStore.getState().refresh().catch(() => undefined);
     toast({ content: t('account.loggedOut'), variant: 'info' });
-    navigate(localePath('/') || '/', { replace: true });
+    void navigate(localePath('/') || '/', { replace: true });
   };
 
   return (
@@ -43,7 +44,7 @@ export function AccountPage() {
           <h1 className="page-title">{t('account.hello', { name })}</h1>
           <p className="muted">{t('account.customerNumber', { number: customer!.customerNumber })}</p>
         </div>
-        <button type="button" className="button" onClick={logOut}>
+        <button type="button" className="button" onClick={() => void logOut()}>
           {t('account.logOut')}
         </button>
       </header>

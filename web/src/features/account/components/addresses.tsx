@@ -5,8 +5,9 @@ import { Spinner } from '@/components/spinner';
 import { customerStore, type Customer } from '@/lib/shop/customer';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
-import { deleteAddress, listAddresses, setDefaultAddress, type CustomerAddress } from '../api/addresses';
-import { AddressForm } from './address-form';
+import { deleteAddress, listAddresses, setDefaultAddress, type CustomerAddress } from '@/lib/shop/addresses';
+import { AddressForm } from '@/components/account/address-form';
+import './addresses.css';
 
 /** The customer's addresses: defaults marked, add and edit in a modal, delete, make default. */
 export function Addresses({ customer }: { customer: Customer }) {
@@ -76,17 +77,17 @@ export function Addresses({ customer }: { customer: Customer }) {
                     {t('account.edit')}
                   </button>
                   {!billing && (
-                    <button type="button" className="link-button" onClick={() => run(() => setDefaultAddress('billing', address.id), t('account.addressSaved'))}>
+                    <button type="button" className="link-button" onClick={() => void run(() => setDefaultAddress('billing', address.id), t('account.addressSaved'))}>
                       {t('account.makeDefaultBilling')}
                     </button>
                   )}
                   {!shipping && (
-                    <button type="button" className="link-button" onClick={() => run(() => setDefaultAddress('shipping', address.id), t('account.addressSaved'))}>
+                    <button type="button" className="link-button" onClick={() => void run(() => setDefaultAddress('shipping', address.id), t('account.addressSaved'))}>
                       {t('account.makeDefaultShipping')}
                     </button>
                   )}
                   {!billing && !shipping && (
-                    <button type="button" className="link-button link-button--danger" onClick={() => run(() => deleteAddress(address.id), t('account.addressDeleted'))} aria-label={`${t('account.deleteAddress')}: ${address.street}`}>
+                    <button type="button" className="link-button link-button--danger" onClick={() => void run(() => deleteAddress(address.id), t('account.addressDeleted'))} aria-label={`${t('account.deleteAddress')}: ${address.street}`}>
                       {t('account.deleteAddress')}
                     </button>
                   )}

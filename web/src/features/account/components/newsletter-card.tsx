@@ -6,7 +6,8 @@ import { Spinner } from '@/components/spinner';
 import { localeFromPath, localePrefix } from '@/lib/i18n';
 import type { Customer } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
-import { isSubscribed, needsConfirmation, newsletterStatus, subscribeNewsletter, unsubscribeNewsletter } from '../api/profile';
+import { isSubscribed, needsConfirmation, newsletterStatus, subscribeNewsletter, unsubscribeNewsletter } from '@/lib/shop/profile';
+import './newsletter-card.css';
 
 /** The newsletter in the account: subscribed unless optOut or undefined; notSet waits for the confirmation mail. */
 export function NewsletterCard({ customer }: { customer: Customer }) {

@@ -2,14 +2,14 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Spinner } from '@/components/spinner';
-import { cancelOrder, changeOrderPayment, getPaymentMethods, listOrders, type Order, type PaymentMethod } from '@/features/checkout/api/checkout';
-import { MethodList } from '@/features/checkout/components/method-list';
-import { lastTransaction, OrderDetails } from '@/features/checkout/components/order-details';
-import { payAgain } from '@/features/checkout/components/success-page';
+import { cancelOrder, changeOrderPayment, getPaymentMethods, listOrders, payAgain, type Order, type PaymentMethod } from '@/lib/shop/orders';
+import { MethodList } from '@/components/order/method-list';
+import { lastTransaction, OrderDetails } from '@/components/order/order-details';
 import { formatPrice } from '@/lib/format';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
 import { EmptyShopping } from '@/components/empty-state';
+import './orders.css';
 
 const PAGE_SIZE = 5;
 
@@ -19,6 +19,18 @@ const nameOf = (entity: Named) => entity?.translated?.name ?? entity?.name ?? ''
 function ConfirmCancel({ order, onCancelled }: { order: Order; onCancelled: () => void }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  const cancel = async () => {
+    setBusy(true);
+    try {
+      await cancelOrder(order.id);
+      modalStore.getState().close();
+      toast({ content: t('account.orderCancelled'), variant: 'success' });
+      onCancelled();
+    } catch {
+      toast({ content: t('errors.generic'), variant: 'danger' });
+      setBusy(false);
+    }
+  };
   return (
     <div className="confirm-dialog">
       <p>{t('account.cancelText')}</p>
@@ -30,18 +42,7 @@ function ConfirmCancel({ order, onCancelled }: { order: Order; onCancelled: () =
           type="button"
           className="button button--danger"
           disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await cancelOrder(order.id);
-              modalStore.getState().close();
-              toast({ content: t('account.orderCancelled'), variant: 'success' });
-              onCancelled();
-            } catch {
-              toast({ content: t('errors.generic'), variant: 'danger' });
-              setBusy(false);
-            }
-          }}
+          onClick={() => void cancel()}
         >
           {t('account.cancelOrder')}
         </button>
@@ -62,6 +63,20 @@ function ChangePayment({ order, onChanged }: { order: Order; onChanged: () => vo
       .catch(() => setMethods([]));
   }, []);
   if (!methods) return <Spinner />;
+  const changeAndPay = async () => {
+    if (!selected) return;
+    setBusy(true);
+    try {
+      await changeOrderPayment(order.id, selected);
+      modalStore.getState().close();
+      toast({ content: t('account.paymentChanged'), variant: 'success' });
+      onChanged();
+      await payAgain(order.id, (path) => void navigate(path));
+    } catch {
+      toast({ content: t('checkout.paymentFailed'), variant: 'danger' });
+      setBusy(false);
+    }
+  };
   return (
     <div className="change-payment">
       <MethodList
@@ -75,20 +90,7 @@ function ChangePayment({ order, onChanged }: { order: Order; onChanged: () => vo
         type="button"
         className="button button--primary"
         disabled={busy || !selected}
-        onClick={async () => {
-          if (!selected) return;
-          setBusy(true);
-          try {
-            await changeOrderPayment(order.id, selected);
-            modalStore.getState().close();
-            toast({ content: t('account.paymentChanged'), variant: 'success' });
-            onChanged();
-            await payAgain(order.id, (path) => navigate(path));
-          } catch {
-            toast({ content: t('checkout.paymentFailed'), variant: 'danger' });
-            setBusy(false);
-          }
-        }}
+        onClick={() => void changeAndPay()}
       >
         {t('checkout.retryPayment')}
       </button>
@@ -119,11 +121,11 @@ function OrderCard({ order, changeable, onChange }: { order: Order; changeable: 
         </div>
         <div>
           <dt>{t('account.paymentState')}</dt>
-          <dd>{nameOf(lastTransaction(order)?.stateMachineState as Named)}</dd>
+          <dd>{nameOf(lastTransaction(order)?.stateMachineState)}</dd>
         </div>
         <div>
           <dt>{t('account.deliveryState')}</dt>
-          <dd>{nameOf(order.deliveries?.[0]?.stateMachineState as Named)}</dd>
+          <dd>{nameOf(order.deliveries?.[0]?.stateMachineState)}</dd>
         </div>
       </dl>
       <div className="order-card__actions">

@@ -5,10 +5,11 @@ import { customerStore, type Customer } from '@/lib/shop/customer';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
 import { rules, validate } from '@/lib/validation';
-import { changeEmail, changePassword, changeProfile } from '../api/profile';
-import { messagesOf } from '../utils/messages';
-import { PersonFields, useAddressOptions, type AddressFieldName } from './address-fields';
-import { PASSWORD_MIN_LENGTH } from './register-form';
+import { changeEmail, changePassword, changeProfile } from '@/lib/shop/profile';
+import { messagesOf } from '@/lib/api/messages';
+import { PersonFields, useAddressOptions, type AddressFieldName } from '@/components/account/address-fields';
+import { PASSWORD_MIN_LENGTH } from '@/components/account/register-form';
+import './profile-forms.css';
 
 /** A modal form: validates, sends, collects the server's messages as a list (spec section 5). */
 function ModalForm({ children, errors, submitLabel, send, done }: { children: (submitted: boolean) => ReactNode; errors: (string | null)[]; submitLabel: string; send: () => Promise<void>; done: string }) {
@@ -33,7 +34,7 @@ function ModalForm({ children, errors, submitLabel, send, done }: { children: (s
     }
   }
   return (
-    <form onSubmit={submit} noValidate className="profile-form">
+    <form onSubmit={(event) => void submit(event)} noValidate className="profile-form">
       {children(submitted)}
       {messages.length > 0 && (
         <ul className="alert" role="alert">

@@ -6,9 +6,10 @@ import { errorStatus } from '@/lib/api/shop';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
 import { rules, validate } from '@/lib/validation';
-import { resetPassword } from '../api/profile';
-import { messagesOf } from '../utils/messages';
-import { PASSWORD_MIN_LENGTH } from './register-form';
+import { resetPassword } from '@/lib/shop/profile';
+import { messagesOf } from '@/lib/api/messages';
+import { PASSWORD_MIN_LENGTH } from '@/components/account/register-form';
+import '@/components/account/auth-card.css';
 
 /** `/account/recover/password?hash=…`: a new password from the link in the recovery mail. */
 export function ResetPassword() {
@@ -57,7 +58,7 @@ export function ResetPassword() {
           </Link>
         </>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(event) => void submit(event)} noValidate>
           <p className="muted">{t('account.resetLead')}</p>
           <Field label={t('account.newPassword')} name="newPassword" type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} error={submitted ? errors.password : null} />
           <Field

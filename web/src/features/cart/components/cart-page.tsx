@@ -6,10 +6,11 @@ import { Spinner } from '@/components/spinner';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
 import { cartStore } from '@/lib/shop/cart';
-import { CartItem } from './cart-item';
-import { showCartErrors } from './cart-errors';
-import { CartSummary, PromotionCode } from './cart-summary';
+import { CartItem } from '@/components/cart/cart-item';
+import { showCartErrors } from '@/components/cart/cart-errors';
+import { CartSummary, PromotionCode } from '@/components/cart/cart-summary';
 import { EmptyShopping } from '@/components/empty-state';
+import './cart-page.css';
 
 /** The cart page: every line, promotion code, summary. */
 export function CartPage() {

@@ -5,8 +5,9 @@ import { useStore } from 'zustand';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore } from '@/lib/shop/cart';
 import { cartUi } from '@/lib/shop/cart-ui';
-import { CartItem } from './cart-item';
-import { CartSummary } from './cart-summary';
+import { CartItem } from '@/components/cart/cart-item';
+import { CartSummary } from '@/components/cart/cart-summary';
+import './cart-sidebar.css';
 
 /** The bag in the header: item count; opens the cart sidebar. */
 export function CartButton() {

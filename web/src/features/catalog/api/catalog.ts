@@ -36,7 +36,7 @@ export async function getProductDetail(productId: string): Promise<ProductDetail
         unit: {},
         seoUrls: {},
       },
-    } as never,
+    },
   });
   return { product: data.product, configurator: data.configurator ?? [] };
 }
@@ -53,7 +53,7 @@ export async function getVariants(parentId: string): Promise<Pick<Product, 'id' 
 export async function getProducts(ids: string[]): Promise<Product[]> {
   if (ids.length === 0) return [];
   const { data } = await shopClient().invoke('readProduct post /product', {
-    body: { ids, limit: ids.length, associations: { cover: {}, seoUrls: {} } } as never,
+    body: { ids, limit: ids.length, associations: { cover: {}, seoUrls: {} } },
   });
   const byId = new Map((data.elements ?? []).map((product) => [product.id, product]));
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -9,8 +9,9 @@ import { toast } from '@/lib/ui/toasts';
 import { getVariants, type ProductDetail } from '../api/catalog';
 import { findVariant, selectedOptions, type VariantRef } from '../utils/variants';
 import { productName } from './product-card';
-import { DetailPrice } from './product-price';
+import { DetailPrice } from '@/components/product/product-price';
 import { VariantSelector } from './variant-selector';
+import './buy-box.css';
 
 /** Stock, delivery time, restock, clearance and free shipping of a product. */
 export function Deliverability({ product }: { product: ProductDetail['product'] }) {
@@ -70,10 +71,14 @@ export function BuyBox({
   const stock = product.availableStock ?? product.stock ?? 0;
   const buyable = product.available !== false && (!product.isCloseout || stock > 0);
 
-  useEffect(() => {
+  // Another product (a variant switch): its minimum quantity, and the switch is done.
+  const productKey = `${product.id}:${product.minPurchase ?? 1}`;
+  const [shownKey, setShownKey] = useState(productKey);
+  if (shownKey !== productKey) {
+    setShownKey(productKey);
     setQuantity(Math.max(1, product.minPurchase ?? 1));
     setSwitching(false);
-  }, [product.id, product.minPurchase]);
+  }
 
   useEffect(() => {
     if (!parentId || configurator.length === 0) return;
@@ -132,9 +137,9 @@ export function BuyBox({
         </p>
       ) : null}
       <DetailPrice product={product} taxState={taxState} />
-      <VariantSelector groups={configurator} optionIds={product.optionIds ?? []} variants={variants} onSelect={select} busy={switching} />
+      <VariantSelector groups={configurator} optionIds={product.optionIds ?? []} variants={variants} onSelect={(groupId, optionId) => void select(groupId, optionId)} busy={switching} />
       <Deliverability product={product} />
-      <form className="buy-box__form" onSubmit={add}>
+      <form className="buy-box__form" onSubmit={(event) => void add(event)}>
         <label className="select select--quantity">
           <span className="visually-hidden">{t('product.quantity')}</span>
           <select value={quantity} onChange={(event) => setQuantity(Number(event.target.value))} disabled={!buyable}>

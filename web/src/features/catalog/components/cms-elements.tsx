@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { getCategoryListing, type ListingResult, type Product, type PropertyGroup } from '../api/catalog';
 import { BuyBox } from './buy-box';
 import { ProductCard, productName } from './product-card';
-import { ProductGallery } from './product-gallery';
+import { ProductGallery } from '@/components/product/product-gallery';
 import { ProductListing } from './product-listing';
-import { CrossSellings, ProductDescription, ProductRow, Reviews } from './product-sections';
+import { ProductDescription } from '@/components/product/product-description';
+import { CrossSellings, ProductRow, Reviews } from './product-sections';
 import { useNavigate } from 'react-router';
 import { useLocalePath } from '@/lib/i18n';
+import './cms-elements.css';
 
 /** What a CMS slot hands a catalogue element (the CMS feature's element props, structurally). */
 export interface SlotProps {
@@ -37,7 +39,7 @@ export function productListingElement(categoryId: string | undefined): Component
   return function CmsProductListing({ slot }: SlotProps) {
     const { t } = useTranslation();
     const initial = dataOf<{ listing?: ListingResult }>(slot).listing ?? null;
-    if (!categoryId) return initial ? <ProductListing initial={initial} fetchListing={async () => initial} showFilters={false} /> : null;
+    if (!categoryId) return initial ? <ProductListing initial={initial} fetchListing={() => Promise.resolve(initial)} showFilters={false} /> : null;
     return (
       <ProductListing
         initial={initial}
@@ -63,7 +65,7 @@ function CmsBuyBox({ slot }: SlotProps) {
     <BuyBox
       detail={{ product: data.product, configurator: data.configuratorSettings ?? [] }}
       headingLevel={2}
-      onVariant={(id) => navigate(localePath(`/detail/${id}`))}
+      onVariant={(id) => void navigate(localePath(`/detail/${id}`))}
     />
   );
 }

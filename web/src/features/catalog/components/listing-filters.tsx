@@ -1,9 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RatingStars } from '@/components/rating-stars';
 import { formatPrice } from '@/lib/format';
 import type { ListingResult, PropertyGroup } from '../api/catalog';
 import type { ListingQuery } from '../utils/listing-query';
+import './swatch.css';
+import './listing-filters.css';
 
 export type FilterChange =
   | { type: 'toggle'; key: 'properties' | 'manufacturer'; id: string }
@@ -37,10 +39,14 @@ function PriceFilter({ query, range, onChange }: { query: ListingQuery; range: A
   const { t } = useTranslation();
   const [min, setMin] = useState(query.minPrice?.toString() ?? '');
   const [max, setMax] = useState(query.maxPrice?.toString() ?? '');
-  useEffect(() => {
+  // The inputs follow the query when it changes (a removed filter tag, back and forward).
+  const queryKey = `${query.minPrice ?? ''}-${query.maxPrice ?? ''}`;
+  const [shownKey, setShownKey] = useState(queryKey);
+  if (shownKey !== queryKey) {
+    setShownKey(queryKey);
     setMin(query.minPrice?.toString() ?? '');
     setMax(query.maxPrice?.toString() ?? '');
-  }, [query.minPrice, query.maxPrice]);
+  }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const number = (value: string) => (value.trim() === '' || Number.isNaN(Number(value)) ? undefined : Math.max(0, Number(value)));
@@ -151,8 +157,8 @@ export function ActiveFilters({ result, query, onChange }: { result: ListingResu
   }
   const manufacturers = new Map((aggregations.manufacturer?.entities ?? []).map((entry) => [entry.id, label(entry)]));
   const tags: { key: string; name: string; change: FilterChange }[] = [
-    ...query.manufacturer.map((id) => ({ key: `m${id}`, name: manufacturers.get(id) ?? id, change: { type: 'remove', key: 'manufacturer', id } as FilterChange })),
-    ...query.properties.map((id) => ({ key: `p${id}`, name: options.get(id) ?? id, change: { type: 'remove', key: 'properties', id } as FilterChange })),
+    ...query.manufacturer.map((id) => ({ key: `m${id}`, name: manufacturers.get(id) ?? id, change: { type: 'remove', key: 'manufacturer', id } satisfies FilterChange })),
+    ...query.properties.map((id) => ({ key: `p${id}`, name: options.get(id) ?? id, change: { type: 'remove', key: 'properties', id } satisfies FilterChange })),
   ];
   if (query.minPrice !== undefined || query.maxPrice !== undefined) {
     const name = `${query.minPrice !== undefined ? formatPrice(query.minPrice) : '…'} – ${query.maxPrice !== undefined ? formatPrice(query.maxPrice) : '…'}`;

@@ -9,7 +9,8 @@ import { useLocalePath } from '@/lib/i18n';
 import { productPath } from '@/lib/shop/paths';
 import { modalStore } from '@/lib/ui/modal';
 import type { Product } from '../api/catalog';
-import { CardPrice } from './product-price';
+import { CardPrice } from '@/components/product/product-price';
+import './product-card.css';
 
 const QuickView = lazy(() => import('./quick-view').then((module) => ({ default: module.QuickView })));
 

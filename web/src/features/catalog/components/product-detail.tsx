@@ -7,8 +7,10 @@ import { productPath } from '@/lib/shop/paths';
 import type { ProductDetail } from '../api/catalog';
 import { BuyBox } from './buy-box';
 import { productName } from './product-card';
-import { ProductGallery } from './product-gallery';
-import { CrossSellings, ProductDescription, RecentlyViewed, Reviews, Specifications } from './product-sections';
+import { ProductGallery } from '@/components/product/product-gallery';
+import { ProductDescription } from '@/components/product/product-description';
+import { CrossSellings, RecentlyViewed, Reviews, Specifications } from './product-sections';
+import './product-detail.css';
 
 type Tab = 'description' | 'specifications' | 'reviews';
 
@@ -37,7 +39,7 @@ export function ProductDetailPage({ detail, taxState, breadcrumb }: { detail: Pr
           detail={detail}
           taxState={taxState}
           onVariant={(id, variant) =>
-            navigate(localePath(variant ? productPath({ id, seoUrls: variant.seoUrls }) : `/detail/${id}`), {
+            void navigate(localePath(variant ? productPath({ id, seoUrls: variant.seoUrls }) : `/detail/${id}`), {
               replace: true,
               preventScrollReset: true,
             })

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { reduceError } from '@/lib/api/errors';
@@ -16,6 +16,7 @@ import {
 } from '../utils/listing-query';
 import { ActiveFilters, ListingFilters, type FilterChange } from './listing-filters';
 import { ProductCard, ProductCardSkeleton } from './product-card';
+import './product-listing.css';
 
 interface ProductListingProps {
   /** The first page as the page's data delivered it, used while the URL asks for no change. */
@@ -65,13 +66,16 @@ export function ProductListing({ initial, fetchListing, showFilters = true, empt
   const [location, setParams] = useSearchParams();
   // The change shows at once, before the navigation to the new query string settles.
   const [pending, setPending] = useState<URLSearchParams | null>(null);
-  useEffect(() => setPending(null), [location]);
+  const [pendingFor, setPendingFor] = useState(location);
+  if (pendingFor !== location) {
+    setPendingFor(location);
+    setPending(null);
+  }
   const params = pending ?? location;
   const query = useMemo(() => parseListingQuery(params), [params]);
   const useInitial = !!initial && !hasListingParams(params);
-  const [result, setResult] = useState<ListingResult | null>(useInitial ? initial : null);
-  const [loading, setLoading] = useState(!useInitial);
-  const [error, setError] = useState<number | null>(null);
+  // The last answer of the shop (the previous page's result stays shown while the next loads).
+  const [fetched, setFetched] = useState<{ key: string; result: ListingResult | null; error: number | null } | null>(null);
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const topRef = useRef<HTMLDivElement>(null);
@@ -80,30 +84,25 @@ export function ProductListing({ initial, fetchListing, showFilters = true, empt
     if (filtersOpen) closeRef.current?.focus();
   }, [filtersOpen]);
   const criteriaKey = JSON.stringify(toCriteria(query));
-  const fetchRef = useRef(fetchListing);
-  fetchRef.current = fetchListing;
+  const requestKey = `${criteriaKey}#${attempt}`;
+  const result = useInitial ? initial : (fetched?.result ?? initial ?? null);
+  const error = useInitial ? null : (fetched?.error ?? null);
+  const loading = !useInitial && fetched?.key !== requestKey;
+  const fetchPage = useEffectEvent((criteria: ListingCriteria) => fetchListing(criteria));
 
   useEffect(() => {
-    if (useInitial) {
-      setResult(initial);
-      setLoading(false);
-      setError(null);
-      return;
-    }
+    if (useInitial) return;
     let cancelled = false;
-    setLoading(true);
-    withLoadingBar(fetchRef.current(JSON.parse(criteriaKey) as ListingCriteria))
-      .then((data) => {
-        if (cancelled) return;
-        setResult(data);
-        setError(null);
-      })
-      .catch((failure: unknown) => !cancelled && setError(reduceError(failure).statusCode))
-      .finally(() => !cancelled && setLoading(false));
+    withLoadingBar(fetchPage(JSON.parse(criteriaKey) as ListingCriteria))
+      .then((data) => !cancelled && setFetched({ key: requestKey, result: data, error: null }))
+      .catch(
+        (failure: unknown) =>
+          !cancelled && setFetched((previous) => ({ key: requestKey, result: previous?.result ?? null, error: reduceError(failure).statusCode })),
+      );
     return () => {
       cancelled = true;
     };
-  }, [criteriaKey, useInitial, initial, attempt]);
+  }, [criteriaKey, requestKey, useInitial]);
 
   const change = (update: FilterChange | { type: 'order'; value: string } | { type: 'page'; value: number }) => {
     const next = updateListingParams(params, update);

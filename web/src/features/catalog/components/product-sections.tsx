@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import DOMPurify from 'dompurify';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { RatingStars } from '@/components/rating-stars';
@@ -7,13 +6,11 @@ import { formatNumber } from '@/lib/format';
 import { getCrossSellings, getProducts, getReviews, type CrossSellingElement, type Product, type ProductReview } from '../api/catalog';
 import { recentlyViewedStore } from '../stores/recently-viewed';
 import { ProductCard } from './product-card';
+import '@/components/cms/elements/image-gallery.css';
+import './product-sections.css';
 
-/** The product's description, sanitised HTML. */
-export function ProductDescription({ product }: { product: Product }) {
-  const html = product.translated?.description || product.description;
-  if (!html) return null;
-  return <div className="rich-text" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(html) }} />;
-}
+// The room still imports the description from here; the lead re-points it to @/components/product/product-description after the merge, then this line goes.
+export { ProductDescription } from '@/components/product/product-description';
 
 /** Properties and measurements as a definition list. */
 export function Specifications({ product }: { product: Product }) {
@@ -56,9 +53,15 @@ export function Reviews({ product }: { product: Product }) {
   const { t, i18n } = useTranslation();
   const [reviews, setReviews] = useState<{ elements: ProductReview[]; total: number } | null>(null);
   const [failed, setFailed] = useState(false);
+  // Another product or language: its reviews are loading.
+  const reviewsKey = `${product.parentId || product.id}:${i18n.language}`;
+  const [shownKey, setShownKey] = useState(reviewsKey);
+  if (shownKey !== reviewsKey) {
+    setShownKey(reviewsKey);
+    setReviews(null);
+  }
   useEffect(() => {
     let cancelled = false;
-    setReviews(null);
     getReviews(product.parentId || product.id)
       .then((data) => !cancelled && setReviews(data))
       .catch(() => !cancelled && setFailed(true));

@@ -10,7 +10,8 @@ import { modalStore } from '@/lib/ui/modal';
 import { getProductDetail, type ProductDetail } from '../api/catalog';
 import { BuyBox } from './buy-box';
 import { productName } from './product-card';
-import { ProductGallery } from './product-gallery';
+import { ProductGallery } from '@/components/product/product-gallery';
+import './quick-view.css';
 
 /** The quick view modal: gallery and buy box; variants switch in place. */
 export function QuickView({ productId }: { productId: string }) {

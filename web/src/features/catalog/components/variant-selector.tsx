@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { PropertyGroup } from '../api/catalog';
 import { isCombinable, selectedOptions, type VariantRef } from '../utils/variants';
+import './swatch.css';
+import './variant-selector.css';
 
 /** One row of choices per option group (size, colour …); choosing one switches the variant. */
 export function VariantSelector({

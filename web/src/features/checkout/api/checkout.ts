@@ -1,10 +1,8 @@
 import type { Schemas } from '@shopware/api-client/store-api-types';
 import { shopClient } from '@/lib/shop/session';
+import type { Order } from '@/lib/shop/orders';
 
 export type Context = Schemas['SalesChannelContext'];
-export type ShippingMethod = Schemas['ShippingMethod'];
-export type PaymentMethod = Schemas['PaymentMethod'];
-export type Order = Schemas['Order'];
 
 /** The session context as it is now (not the cached one of the app start). */
 export async function readContext(): Promise<Context> {
@@ -19,102 +17,10 @@ export async function updateContext(body: { billingAddressId?: string; shippingA
   await shopClient().invoke('updateContext patch /context', { body });
 }
 
-const byPosition = <T extends { position?: number; translated?: { name?: string }; name?: string }>(list: T[]): T[] =>
-  [...list].sort((a, b) => (a.position ?? 0) - (b.position ?? 0) || (a.translated?.name ?? a.name ?? '').localeCompare(b.translated?.name ?? b.name ?? ''));
-
-export async function getShippingMethods(): Promise<ShippingMethod[]> {
-  const { data } = await shopClient().invoke('readShippingMethod post /shipping-method', {
-    query: { onlyAvailable: true },
-    body: { associations: { deliveryTime: {} } } as never,
-  } as never);
-  return byPosition((data as { elements?: ShippingMethod[] }).elements ?? []);
-}
-
-export async function getPaymentMethods(): Promise<PaymentMethod[]> {
-  const { data } = await shopClient().invoke('readPaymentMethod post /payment-method', { body: { onlyAvailable: true } as never });
-  return byPosition((data as { elements?: PaymentMethod[] }).elements ?? []);
-}
-
 /** Places the session's cart as an order; the terms were accepted on the page. */
 export async function placeOrder(customerComment?: string): Promise<Order> {
   const { data } = await shopClient().invoke('createOrder post /checkout/order', {
     body: { tos: true, ...(customerComment?.trim() ? { customerComment: customerComment.trim() } : {}) } as never,
   });
   return data;
-}
-
-/** Starts the payment of an order; a `redirectUrl` names the payment provider's page. */
-export async function handlePayment(orderId: string, finishUrl: string, errorUrl: string): Promise<string | null> {
-  if (!orderId) throw new Error('handlePayment needs an orderId');
-  const { data } = await shopClient().invoke('handlePaymentMethod post /handle-payment', {
-    body: { orderId, finishUrl, errorUrl } as never,
-  });
-  return (data as { redirectUrl?: string | null }).redirectUrl ?? null;
-}
-
-/** What the order pages show besides the order itself (the Store API loads these only when asked). */
-const ORDER_ASSOCIATIONS = { lineItems: {}, deliveries: {}, transactions: {}, documents: {} };
-
-/** One of the customer's orders with everything the confirmation shows; null if unknown. */
-export async function getOrder(id: string): Promise<{ order: Order | null; paymentChangeable: boolean }> {
-  const { data } = await shopClient().invoke('readOrder post /order', {
-    body: { ids: [id], checkPromotion: true, limit: 1, associations: ORDER_ASSOCIATIONS } as never,
-  });
-  const order = data.orders?.elements?.[0] ?? null;
-  const changeable = (data as { paymentChangeable?: Record<string, boolean> }).paymentChangeable ?? {};
-  return { order, paymentChangeable: !!(order && changeable[order.id]) };
-}
-
-/** The customer's orders, newest first, a page at a time. */
-export async function listOrders(page: number, limit = 10): Promise<{ orders: Order[]; total: number; paymentChangeable: Record<string, boolean> }> {
-  const { data } = await shopClient().invoke('readOrder post /order', {
-    body: { page, limit, checkPromotion: true, 'total-count-mode': 'exact', associations: ORDER_ASSOCIATIONS } as never,
-  });
-  return {
-    orders: data.orders?.elements ?? [],
-    total: data.orders?.total ?? 0,
-    paymentChangeable: (data as { paymentChangeable?: Record<string, boolean> }).paymentChangeable ?? {},
-  };
-}
-
-export async function cancelOrder(orderId: string): Promise<void> {
-  await shopClient().invoke('cancelOrder post /order/state/cancel', { body: { orderId } });
-}
-
-/** Another payment method for an open order. */
-export async function changeOrderPayment(orderId: string, paymentMethodId: string): Promise<void> {
-  if (!orderId || !paymentMethodId) throw new Error('changeOrderPayment needs an order and a payment method');
-  await shopClient().invoke('orderSetPayment post /order/payment', { body: { orderId, paymentMethodId } });
-}
-
-/** An invoice or other document of an order, as a file. */
-export async function downloadDocument(documentId: string, deepLinkCode: string): Promise<Blob> {
-  const { data } = await shopClient().invoke('download post /document/download/{documentId}/{deepLinkCode}', {
-    pathParams: { documentId, deepLinkCode },
-    headers: { accept: 'application/pdf, */*' },
-    fetchOptions: { responseType: 'blob' },
-  } as never);
-  return data as unknown as Blob;
-}
-
-/** A digital product of a paid order, as a file. */
-export async function downloadOrderFile(orderId: string, downloadId: string): Promise<Blob> {
-  const { data } = await shopClient().invoke('orderDownloadFile get /order/download/{orderId}/{downloadId}', {
-    pathParams: { orderId, downloadId },
-    headers: { accept: '*/*' },
-    fetchOptions: { responseType: 'blob' },
-  } as never);
-  return data as unknown as Blob;
-}
-
-/** Hands a file to the browser as a download. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/spinner';
-import { listAddresses, type CustomerAddress } from '@/features/account/api/addresses';
-import { AddressForm } from '@/features/account/components/address-form';
+import { listAddresses, type CustomerAddress } from '@/lib/shop/addresses';
+import { AddressForm } from '@/components/account/address-form';
 import { AddressLines } from '@/components/address-lines';
+import './address-picker.css';
 
 /** The customer's addresses to pick one from, or a new one (in the checkout's address modal). */
 export function AddressPicker({ selectedId, onPick }: { selectedId: string | null | undefined; onPick: (address: CustomerAddress) => void }) {

@@ -4,33 +4,27 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { Field } from '@/components/form';
 import { Spinner } from '@/components/spinner';
-import { LoginForm } from '@/features/account/components/login-form';
-import { RegisterForm } from '@/features/account/components/register-form';
-import { messagesOf } from '@/features/account/utils/messages';
-import { CartItem } from '@/features/cart/components/cart-item';
-import { cartErrorText, showCartErrors } from '@/features/cart/components/cart-errors';
-import { CartSummary, PromotionCode } from '@/features/cart/components/cart-summary';
+import { LoginForm } from '@/components/account/login-form';
+import { RegisterForm } from '@/components/account/register-form';
+import { messagesOf } from '@/lib/api/messages';
+import { CartItem } from '@/components/cart/cart-item';
+import { cartErrorText, showCartErrors } from '@/components/cart/cart-errors';
+import { CartSummary, PromotionCode } from '@/components/cart/cart-summary';
 import { useDocumentTitle } from '@/lib/head';
 import { localeFromPath, localePrefix, useLocalePath } from '@/lib/i18n';
 import { cartErrors, cartStore } from '@/lib/shop/cart';
 import { customerStore } from '@/lib/shop/customer';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
-import {
-  getPaymentMethods,
-  getShippingMethods,
-  handlePayment,
-  placeOrder,
-  readContext,
-  updateContext,
-  type Context,
-  type PaymentMethod,
-  type ShippingMethod,
-} from '../api/checkout';
-import { blockingKeyOf, checkoutBlockers, hasDigitalGoods, hasProducts, paymentTarget, paymentUrls } from '../utils/checkout-rules';
+import { getPaymentMethods, getShippingMethods, handlePayment, type PaymentMethod, type ShippingMethod } from '@/lib/shop/orders';
+import { placeOrder, readContext, updateContext, type Context } from '../api/checkout';
+import { blockingKeyOf, checkoutBlockers, hasDigitalGoods, hasProducts, paymentTarget, paymentUrls } from '@/lib/shop/checkout-rules';
 import { AddressLines } from '@/components/address-lines';
+import type { CustomerAddress } from '@/lib/shop/addresses';
 import { AddressPicker } from './address-picker';
-import { MethodList } from './method-list';
+import { MethodList } from '@/components/order/method-list';
+import '@/components/order/checkout-section.css';
+import './checkout-page.css';
 
 /** Login, or registration (also as a guest), before the order. */
 function Identify({ onDone }: { onDone: () => void }) {
@@ -77,17 +71,19 @@ export function CheckoutPage() {
   const [failure, setFailure] = useState<string[]>([]);
   useDocumentTitle(t('checkout.title'));
 
-  const load = useCallback(async () => {
-    setLoadFailed(false);
-    try {
-      const [nextContext, shipping, payment] = await Promise.all([readContext(), getShippingMethods(), getPaymentMethods()]);
-      setContext(nextContext);
-      setShippingMethods(shipping);
-      setPaymentMethods(payment);
-    } catch {
-      setLoadFailed(true);
-    }
-  }, []);
+  const load = useCallback(
+    () =>
+      Promise.all([readContext(), getShippingMethods(), getPaymentMethods()]).then(
+        ([nextContext, shipping, payment]) => {
+          setLoadFailed(false);
+          setContext(nextContext);
+          setShippingMethods(shipping);
+          setPaymentMethods(payment);
+        },
+        () => setLoadFailed(true),
+      ),
+    [],
+  );
 
   useEffect(() => {
     customerStore.getState().refresh().catch(() => undefined);
@@ -127,25 +123,27 @@ export function CheckoutPage() {
     }
   };
 
+  const changeAddress = async (kind: AddressKind, address: CustomerAddress) => {
+    modalStore.getState().close();
+    setChanging(true);
+    try {
+      await updateContext(kind === 'billing' ? { billingAddressId: address.id } : { shippingAddressId: address.id });
+      await Promise.all([load(), cartStore.getState().refresh()]);
+      showCartErrors();
+      toast({ content: t('checkout.addressChanged'), variant: 'success' });
+    } catch {
+      toast({ content: t('account.addressActionFailed'), variant: 'danger' });
+    } finally {
+      setChanging(false);
+    }
+  };
+
   const pickAddress = (kind: AddressKind) => {
     const current = kind === 'billing' ? context?.customer?.activeBillingAddress : context?.customer?.activeShippingAddress;
     modalStore.getState().open(
       <AddressPicker
         selectedId={current?.id}
-        onPick={async (address) => {
-          modalStore.getState().close();
-          setChanging(true);
-          try {
-            await updateContext(kind === 'billing' ? { billingAddressId: address.id } : { shippingAddressId: address.id });
-            await Promise.all([load(), cartStore.getState().refresh()]);
-            showCartErrors();
-            toast({ content: t('checkout.addressChanged'), variant: 'success' });
-          } catch {
-            toast({ content: t('account.addressActionFailed'), variant: 'danger' });
-          } finally {
-            setChanging(false);
-          }
-        }}
+        onPick={(address) => void changeAddress(kind, address)}
       />,
       { title: `${t('checkout.change')}: ${kind === 'billing' ? t('checkout.billingAddress') : t('checkout.shippingAddress')}`, size: 'medium' },
     );
@@ -158,7 +156,14 @@ export function CheckoutPage() {
         <div className="container checkout-page">
           <div className="empty-state" role="alert">
             <p>{t('checkout.loadFailed')}</p>
-            <button type="button" className="button button--primary" onClick={() => void load()}>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => {
+                setLoadFailed(false);
+                void load();
+              }}
+            >
               {t('checkout.retry')}
             </button>
           </div>
@@ -199,9 +204,9 @@ export function CheckoutPage() {
     try {
       const target = paymentTarget(await handlePayment(orderId, urls.finishUrl, urls.errorUrl), urls.success);
       if (target.kind === 'external') window.location.assign(target.url);
-      else navigate(target.path, { replace: true });
+      else void navigate(target.path, { replace: true });
     } catch {
-      navigate(`${urls.success}/unpaid`, { replace: true });
+      void navigate(`${urls.success}/unpaid`, { replace: true });
     }
   };
 

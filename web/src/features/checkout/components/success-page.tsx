@@ -4,25 +4,17 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { Spinner } from '@/components/spinner';
 import { errorStatus } from '@/lib/api/shop';
 import { useDocumentTitle } from '@/lib/head';
-import { localeFromPath, localePrefix, useLocalePath } from '@/lib/i18n';
+import { useLocalePath } from '@/lib/i18n';
 import { formatPrice } from '@/lib/format';
 import { toast } from '@/lib/ui/toasts';
 import { useStore } from 'zustand';
 import { customerStore, isLoggedIn } from '@/lib/shop/customer';
-import { changeOrderPayment, getOrder, getPaymentMethods, handlePayment, type Order, type PaymentMethod } from '../api/checkout';
-import { paymentTarget, paymentUrls } from '../utils/checkout-rules';
-import { lastTransaction, OrderDetails } from './order-details';
-import { MethodList } from './method-list';
+import { changeOrderPayment, getOrder, getPaymentMethods, payAgain, type Order, type PaymentMethod } from '@/lib/shop/orders';
+import { lastTransaction, OrderDetails } from '@/components/order/order-details';
+import { MethodList } from '@/components/order/method-list';
+import './success-page.css';
 
 export type ResultVariant = 'confirmation' | 'paid' | 'unpaid';
-
-/** Pays an order again (maybe with another method): to the provider's page or back to the confirmation. */
-export async function payAgain(orderId: string, navigate: (path: string) => void): Promise<void> {
-  const urls = paymentUrls(window.location.origin, localePrefix(localeFromPath(window.location.pathname)), orderId);
-  const target = paymentTarget(await handlePayment(orderId, urls.finishUrl, urls.errorUrl), urls.success);
-  if (target.kind === 'external') window.location.assign(target.url);
-  else navigate(target.path);
-}
 
 /** Retry the payment or choose another method first (the unpaid page). */
 function Repay({ order, changeable, onChanged }: { order: Order; changeable: boolean; onChanged: () => void }) {
@@ -63,7 +55,7 @@ function Repay({ order, changeable, onChanged }: { order: Order; changeable: boo
           }
         />
       )}
-      <button type="button" className="button button--primary" disabled={busy || !changeable} onClick={() => void run(() => payAgain(order.id, (path) => navigate(path, { replace: true })))}>
+      <button type="button" className="button button--primary" disabled={busy || !changeable} onClick={() => void run(() => payAgain(order.id, (path) => void navigate(path, { replace: true })))}>
         {t('checkout.retryPayment')}
       </button>
     </div>

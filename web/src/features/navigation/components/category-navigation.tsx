@@ -6,6 +6,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { navigationEntryLink } from '@/lib/shop/paths';
 import type { NavigationCategory } from '../api/get-main-navigation';
 import { navigationStore } from '../stores/navigation';
+import './category-navigation.css';
 
 function Tree({ items, depth }: { items: NavigationCategory[]; depth: number }) {
   const localePath = useLocalePath();

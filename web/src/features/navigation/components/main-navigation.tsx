@@ -6,6 +6,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { navigationEntryLink } from '@/lib/shop/paths';
 import type { NavigationCategory } from '../api/get-main-navigation';
 import { navigationStore } from '../stores/navigation';
+import './main-navigation.css';
 
 const nameOf = (entry: NavigationCategory) => entry.translated?.name || entry.name;
 
@@ -47,7 +48,12 @@ export function MainNavigation() {
   const { items, status } = useNavigationTree();
   const [open, setOpen] = useState<string | null>(null);
   const { pathname } = useLocation();
-  useEffect(() => setOpen(null), [pathname]);
+  // A navigation closes the flyout.
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(null);
+  }
 
   if (status === 'loading' && items.length === 0) {
     return (
@@ -112,7 +118,12 @@ export function MobileNavigation() {
   const localePath = useLocalePath();
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
-  useEffect(() => setOpen(false), [pathname]);
+  // A navigation closes the drawer.
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);

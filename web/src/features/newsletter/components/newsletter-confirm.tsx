@@ -2,9 +2,11 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Spinner } from '@/components/spinner';
-import { confirmNewsletter } from '@/features/account/api/profile';
+import { confirmNewsletter } from '@/lib/shop/profile';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
+import '@/components/account/auth-card.css';
+import './newsletter-confirm.css';
 
 /** `/newsletter-subscribe?em=…&hash=…`: confirms the subscription from the mail's link. */
 export function NewsletterConfirm() {

@@ -5,6 +5,7 @@ import { formatPrice } from '@/lib/format';
 import { useLocalePath } from '@/lib/i18n';
 import { productPath } from '@/lib/shop/paths';
 import { searchSuggest, type ListingResult } from '../api/search';
+import './search-box.css';
 
 const SUGGEST_DELAY_MS = 250;
 const MIN_TERM_LENGTH = 2;
@@ -19,39 +20,39 @@ export function SearchBox() {
   const { pathname } = useLocation();
   const [params] = useSearchParams();
   const [term, setTerm] = useState(() => params.get('search') ?? '');
-  const [result, setResult] = useState<ListingResult | null>(null);
-  const [loading, setLoading] = useState(false);
+  // The suggestions of the last term asked for; shown while the next ones load.
+  const [suggestions, setSuggestions] = useState<{ term: string; result: ListingResult | null }>({ term: '', result: null });
+  const searching = term.trim().length >= MIN_TERM_LENGTH;
+  const result = searching ? suggestions.result : null;
+  const loading = searching && suggestions.term !== term.trim();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const listId = useId();
   const rootRef = useRef<HTMLFormElement>(null);
 
-  useEffect(() => {
+  // A navigation closes the suggestions.
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
     setOpen(false);
-  }, [pathname]);
+  }
 
   useEffect(() => {
     const trimmed = term.trim();
-    if (trimmed.length < MIN_TERM_LENGTH) {
-      setResult(null);
-      setLoading(false);
-      return;
-    }
+    if (trimmed.length < MIN_TERM_LENGTH) return;
     const controller = new AbortController();
-    setLoading(true);
     const timer = setTimeout(() => {
       searchSuggest(trimmed, 5, controller.signal)
         .then((data) => {
-          setResult(data);
+          setSuggestions({ term: trimmed, result: data });
           setActive(-1);
         })
         .catch((error: unknown) => {
           if (!controller.signal.aborted) {
             console.warn('search suggestions failed', error);
-            setResult(null);
+            setSuggestions({ term: trimmed, result: null });
           }
-        })
-        .finally(() => !controller.signal.aborted && setLoading(false));
+        });
     }, SUGGEST_DELAY_MS);
     return () => {
       clearTimeout(timer);
@@ -75,9 +76,9 @@ export function SearchBox() {
     event.preventDefault();
     const trimmed = term.trim();
     if (active >= 0 && products[active]) {
-      navigate(localePath(productPath(products[active])));
+      void navigate(localePath(productPath(products[active])));
     } else if (trimmed) {
-      navigate(`${localePath('/search')}?search=${encodeURIComponent(trimmed)}`);
+      void navigate(`${localePath('/search')}?search=${encodeURIComponent(trimmed)}`);
     }
     setOpen(false);
   }
@@ -119,6 +120,8 @@ export function SearchBox() {
         value={term}
         onChange={(event) => {
           setTerm(event.target.value);
+          // Too short a term drops the old suggestions: a longer one waits for its own.
+          if (event.target.value.trim().length < MIN_TERM_LENGTH) setSuggestions({ term: '', result: null });
           setOpen(true);
         }}
         onFocus={() => setOpen(true)}

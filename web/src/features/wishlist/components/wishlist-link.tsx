@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { useLocalePath } from '@/lib/i18n';
-import { wishlistStore } from '../stores/wishlist';
+import { wishlistStore } from '@/lib/shop/wishlist-store';
 
 /** The heart in the header: how many products are on the wishlist; leads to it. */
 export function WishlistLink() {

@@ -1,0 +1,75 @@
+// ESLint for the web app: typescript-eslint (type-aware), React's hook rules, and the
+// import boundaries of the bulletproof-react layout.
+//
+// Rule of thumb for the boundaries: a feature (src/features/<name>) is one screen-sized
+// domain and imports no other feature. What several features (or the room) need moves
+// DOWN: presentational UI to src/components/<domain>/ (cms, product, cart, account,
+// order), shared API calls, stores and rules to src/lib/ (lib/shop, lib/api).
+// src/components and src/lib import no feature. Features meet only in src/app, which
+// composes them (routes, layouts, the CMS element table).
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** The zones of import-x/no-restricted-paths (it resolves `@/` and relative paths alike). */
+export const boundaryZones = [
+  ...features.map((name) => ({
+    target: `./src/features/${name}`,
+    from: './src/features',
+    except: [`./${name}`],
+    message: 'A feature imports no other feature: move the shared piece down to src/components or src/lib, or compose in src/app.',
+  })),
+  {
+    target: ['./src/components', './src/lib'],
+    from: './src/features',
+    message: 'src/components and src/lib import no feature.',
+  },
+];
+
+export default tseslint.config(
+  // Build output, test reports, copied vendor files; the protocol types are generated (make protocol-ts).
+  { ignores: ['dist/', 'test-results/', 'playwright-report/', 'public/', 'src/protocol/generated.ts'] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.js', 'scripts/*.mjs'] }, tsconfigRootDir: root },
+      globals: { ...globals.browser },
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${root}/tsconfig.app.json` })],
+    },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
+    },
+  },
+  {
+    // Node-side code: configs, the e2e and conformance suites, scripts.
+    files: ['*.{js,ts}', 'e2e/**', 'conformance/**', 'scripts/**'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // Fakes of async APIs in tests are async functions without await: `async` is what turns
+    // their `throw` into a rejected promise, as the real API does.
+    files: ['**/*.test.{ts,tsx}', 'e2e/**', 'conformance/**'],
+    rules: { '@typescript-eslint/require-await': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+);
