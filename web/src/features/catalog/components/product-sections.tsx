@@ -9,9 +9,6 @@ import { ProductCard } from './product-card';
 import '@/components/cms/elements/image-gallery.css';
 import './product-sections.css';
 
-// The room still imports the description from here; the lead re-points it to @/components/product/product-description after the merge, then this line goes.
-export { ProductDescription } from '@/components/product/product-description';
-
 /** Properties and measurements as a definition list. */
 export function Specifications({ product }: { product: Product }) {
   const { t, i18n } = useTranslation();

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Schemas } from '@shopware/api-client/store-api-types';
 import { Spinner } from '@/components/spinner';
 import { useRuntimeConfig } from '@/config/runtime';
-import { CmsPage } from '@/features/cms/components/cms-page';
+import { CmsPage } from '@/components/cms/cms-page';
 import { HighlightedProduct } from './highlighted-product';
 import { roomStoreClient } from './product-summaries';
 import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room-cms';

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CmsBlock } from '@/features/cms/components/cms-page';
-import { CmsContext } from '@/features/cms/components/context';
+import { CmsBlock } from '@/components/cms/cms-page';
+import { CmsContext } from '@/components/cms/context';
 import i18next from 'i18next';
 import { initI18n } from '@/lib/i18n';
 import { pageCount, ROOM_CMS_CONTEXT, RoomSlideProvider } from './room-cms';

@@ -2,11 +2,11 @@ import { createContext, useContext, useEffect, useState, type ComponentType, typ
 import { useTranslation } from 'react-i18next';
 import type { Schemas } from '@shopware/api-client/store-api-types';
 import { useRuntimeConfig } from '@/config/runtime';
-import { CardPrice, DetailPrice } from '@/features/catalog/components/product-price';
-import { ProductGallery } from '@/features/catalog/components/product-gallery';
-import { ProductDescription } from '@/features/catalog/components/product-sections';
-import type { CmsElementProps, CmsRenderContext } from '@/features/cms/components/context';
-import { componentName } from '@/features/cms/utils/mapping';
+import { CardPrice, DetailPrice } from '@/components/product/product-price';
+import { ProductGallery } from '@/components/product/product-gallery';
+import { ProductDescription } from '@/components/product/product-description';
+import type { CmsElementProps, CmsRenderContext } from '@/components/cms/context';
+import { componentName } from '@/components/cms/mapping';
 import { roomStoreClient } from './product-summaries';
 import './room-cms.css';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/spinner';
-import { CmsPage } from '@/features/cms/components/cms-page';
+import { CmsPage } from '@/components/cms/cms-page';
 import type { Slide } from '../api/presentation';
 import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room-cms';
 import { slideKeyOf, type SlideCache, type SlideData } from '../session/slide-cache';

@@ -7,7 +7,7 @@ import { RoomSidebar } from '../../components/room-sidebar';
 import { Spinner } from '@/components/spinner';
 import { WishlistToggle } from '@/components/wishlist-toggle';
 import { formatPrice } from '@/lib/format';
-import { CartSummary } from '@/features/cart/components/cart-summary';
+import { CartSummary } from '@/components/cart/cart-summary';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore, quantityRange, type LineItem } from '@/lib/shop/cart';
 import { localWishlist } from '@/lib/shop/wishlist';

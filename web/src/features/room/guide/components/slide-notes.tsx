@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { sanitizeHtml } from '@/features/cms/components/elements/text';
+import { sanitizeHtml } from '@/components/cms/elements/text';
 import type { Slide } from '../../api/presentation';
 import './slide-notes.css';
 
