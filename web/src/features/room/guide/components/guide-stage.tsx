@@ -18,6 +18,7 @@ import { CockpitHeader } from './cockpit-header';
 import { CockpitToolbar } from './cockpit-toolbar';
 import { InstantListingEditor } from './instant-listing-editor';
 import { ParticipantsSidebar } from './participants-sidebar';
+import { SlideHighlightButton } from './slide-highlight-button';
 import { SlideNavigator } from './slide-navigator';
 import { WidgetsPanel } from './widgets-panel';
 import './guide-stage.css';
@@ -43,13 +44,6 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const listingDraft = useStore(listing, (state) => state.draft);
   const search = useCallback((term: string) => session.searchProducts(term), [session]);
   const contextToken = room.contextToken;
-  const slideTools = useMemo<RoomSlideTools>(
-    () => ({
-      contextToken,
-      onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
-    }),
-    [contextToken],
-  );
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
   const alias = all?.currentSlideAlias ?? 0;
@@ -80,6 +74,17 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
     await act(() => session.switchSlide(slide));
     setSwitching(false);
   }
+
+  // Each product of the slide can be put in focus from the slide itself.
+  const slideTools = useMemo<RoomSlideTools>(
+    () => ({
+      contextToken,
+      onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
+      actions: (product) => <SlideHighlightButton session={session} product={product} act={act} />,
+    }),
+    // `act` only uses the cockpit store, which lives as long as the stage.
+    [contextToken, session],
+  );
 
   const header = <CockpitHeader session={session} appointmentName={appointmentName} act={act} />;
 
