@@ -131,6 +131,13 @@ export const de: Translations = {
       cartCount: 'Warenkorb ({{count}})',
       wishlistCount: 'Merkzettel ({{count}})',
     },
+    youAre: 'Sie: {{name}}',
+    rename: 'Namen ändern',
+    renameLabel: 'Ihren Namen ändern ({{name}})',
+    renameTitle: 'Ihren Namen ändern',
+    renameSave: 'Speichern',
+    renameFailed: 'Ihr Name konnte nicht geändert werden. Bitte versuchen Sie es erneut.',
+    opensInNewTab: '(öffnet in einem neuen Tab)',
   },
   instantListing: {
     newTitle: 'Neues Sofort-Listing',
@@ -310,6 +317,9 @@ export const de: Translations = {
     statCartsVisible: 'Warenkörbe mit Zugriff',
     statCartItems: 'Artikel in diesen Warenkörben',
     statCartsTotal: 'Summe dieser Warenkörbe',
+    highlightProduct: '{{name}} hervorheben',
+    highlightShort: 'Hervorheben',
+    inFocus: 'Im Fokus',
   },
   video: {
     notConfigured: 'Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.',

@@ -128,6 +128,13 @@ export const en = {
       cartCount: 'Cart ({{count}})',
       wishlistCount: 'Wishlist ({{count}})',
     },
+    youAre: 'You: {{name}}',
+    rename: 'Change name',
+    renameLabel: 'Change your name ({{name}})',
+    renameTitle: 'Change your name',
+    renameSave: 'Save',
+    renameFailed: 'Your name could not be changed. Please try again.',
+    opensInNewTab: '(opens in a new tab)',
   },
   instantListing: {
     newTitle: 'New instant listing',
@@ -307,6 +314,9 @@ export const en = {
     statCartsVisible: 'Carts with access',
     statCartItems: 'Items in these carts',
     statCartsTotal: 'Total of these carts',
+    highlightProduct: 'Highlight {{name}}',
+    highlightShort: 'Highlight',
+    inFocus: 'In focus',
   },
   video: {
     notConfigured: 'Video is not configured: this presentation runs without video.',

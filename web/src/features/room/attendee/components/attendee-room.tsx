@@ -15,8 +15,12 @@ import { openProductModal } from '../../components/product-modal';
 import type { RoomSlideTools } from '../../components/room-cms';
 import { RoomShell } from '../../components/room-shell';
 import { SlideView } from '../../components/slide-view';
-import { loadAttendeeSession } from '../stores/attendee-session';
+import { useRuntimeConfig } from '@/config/runtime';
+import { renameAttendee } from '../api/rename-attendee';
+import { createAttendeeNameStore } from '../stores/attendee-name';
+import { loadAttendeeSession, rememberAttendeeName } from '../stores/attendee-session';
 import { createSidebarsStore } from '../stores/sidebars';
+import { AttendeeName } from './attendee-name';
 import { AttendeeSidebarPanel } from './attendee-sidebars';
 import { AttendeeToolbar } from './attendee-toolbar';
 import { CartPermissionDialog } from './cart-permission-dialog';
@@ -44,6 +48,13 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
   const cartPermission = useStore(session.client.store, (state) => state.cartPermission);
   const slides = useStore(session.structure, (state) => state.slides);
   const [sidebars] = useState(createSidebarsStore);
+  const config = useRuntimeConfig();
+  const [attendeeName] = useState(() =>
+    createAttendeeNameStore(joined.attendeeName ?? '', {
+      save: (name) => renameAttendee(config, joined.newContextToken, name),
+      remember: (name) => rememberAttendeeName(appointmentId, name),
+    }),
+  );
   const openSidebar = useStore(sidebars, (state) => state.open);
   const highlighted = all?.currentGuideProductId ?? null;
   const contextToken = joined.newContextToken;
@@ -113,6 +124,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
         <header className="stage__header">
           <h1>{joined.appointmentName}</h1>
           <p className="room__mode">{t('room.viewModeLabel', { mode: t(`room.viewModes.${viewMode}`) })}</p>
+          <AttendeeName store={attendeeName} />
           <ConnectionStatus state={connection} />
         </header>
       }
