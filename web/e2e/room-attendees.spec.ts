@@ -158,6 +158,23 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(cart.getByRole('listitem', { name: product }).getByRole('group')).toContainText('3');
   });
 
+  await test.step("the guide sees the customer's wishlist; a guest's stays in her browser", async () => {
+    const before = bobEntry.getByRole('region', { name: /^Wishlist \(\d+\)$/ });
+    await expect(before).toBeVisible();
+    const count = Number((await before.getAttribute('aria-label'))?.match(/\d+/)?.[0]);
+    await bob.getByTestId('highlighted-product').getByRole('button', { name: 'Details' }).click();
+    const modal = bob.getByRole('dialog', { name: product });
+    await modal.getByRole('button', { name: new RegExp(`wishlist.*${product}|${product}.*wishlist`, 'i') }).click();
+    await expect(modal.getByRole('button', { name: new RegExp(`wishlist.*${product}|${product}.*wishlist`, 'i') })).toHaveAttribute('aria-pressed', 'true');
+    await bob.keyboard.press('Escape');
+    // The details read the wishlist each time they open.
+    const details = bobEntry.getByRole('button', { name: 'Likes and cart of Bob Customer' });
+    await details.click();
+    await details.click();
+    await expect(bobEntry.getByRole('region', { name: `Wishlist (${count + 1})` })).toContainText(product);
+    await expect(adaEntry.getByRole('region', { name: 'Wishlist' })).toContainText('Ask for cart access to see the wishlist.');
+  });
+
   await test.step('the statistics show statuses, likes per product and the carts', async () => {
     await bob.getByRole('button', { name: `Like ${product}` }).click();
     await expect(bobEntry).toContainText('Likes (1)');
@@ -229,5 +246,21 @@ test('attendees like, view and buy products in the room while the guide follows 
     await guide.getByRole('button', { name: 'Lock', exact: true }).click();
     await dialog.getByRole('button', { name: 'Lock now' }).click();
     await expect(guide.getByText('Locked: no one can join')).toBeVisible();
+  });
+
+  await test.step('the guide removes an attendee after confirming it', async () => {
+    const entry = participants.getByRole('listitem', { name: 'Ada Lovelace' });
+    await entry.getByRole('button', { name: 'Remove Ada Lovelace' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Remove Ada Lovelace?' });
+    await expect(dialog).toContainText('Ada Lovelace leaves the presentation at once');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(entry).toBeVisible();
+    await entry.getByRole('button', { name: 'Remove Ada Lovelace' }).click();
+    await dialog.getByRole('button', { name: 'Remove now' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(entry).toHaveCount(0);
+    await expect(participants.getByRole('heading', { level: 2 })).toHaveText('Participants (1)');
+    // Her socket is closed for good.
+    await expect(ada.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbindung verloren');
   });
 });

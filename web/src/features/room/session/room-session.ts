@@ -137,6 +137,8 @@ export interface GuideApi {
   /** Creates an instant listing; answers the new slide's number. */
   createListing(listing: { productIds: string[]; pageName: string | null; currentPageGroupId: string | null; layout: ListingLayout }): Promise<number | undefined>;
   updateListing(listing: { groupId: string; productIds: string[]; pageName: string | null; layout: ListingLayout }): Promise<void>;
+  /** Closes an attendee out of the room (the shop tells the hub, which tells everyone). */
+  removeAttendee(attendeeId: string): Promise<void>;
 }
 
 /** The page and section an instant listing is made like: the presentation's listing template. */
@@ -224,6 +226,10 @@ export class GuideSession extends RoomSession {
 
   endAppointment(): Promise<void> {
     return this.api.endAppointment();
+  }
+
+  removeAttendee(attendeeId: string): Promise<void> {
+    return this.api.removeAttendee(attendeeId);
   }
 
   searchProducts(term: string): Promise<GuideProduct[]> {

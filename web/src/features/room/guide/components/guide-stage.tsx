@@ -126,6 +126,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
             insights={insights}
             contextToken={contextToken}
             onRequestCart={(attendeeId) => act(() => session.requestCartPermission(attendeeId))}
+            onRemove={(attendeeId) => session.removeAttendee(attendeeId)}
           />
         ) : undefined
       }
