@@ -1,3 +1,4 @@
+import { participantsOf } from '../guide/stores/cockpit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { Cart } from '@/lib/shop/cart';
@@ -162,6 +163,11 @@ describe('GuideSession', () => {
     await flush();
     expect(session.live.snapshot?.stateForGuides?.clients[ADA]).toBeUndefined();
     expect(session.insights.getState().carts[ADA]).toBeUndefined();
+    // Her closed socket, announced after the removal, does not bring her back to the list.
+    room.send({ kind: 'attendeeChanged', attendee: makeAttendee(ADA, { connection: 'lost' }) });
+    await flush();
+    expect(session.removed.getState().ids).toEqual([ADA]);
+    expect(participantsOf(session.live.snapshot?.stateForGuides, session.removed.getState().ids).map((a) => a.attendeeId)).toEqual([BOB]);
   });
 
   it('sends the controls as frames and settles with their events', async () => {

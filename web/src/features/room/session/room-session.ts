@@ -152,6 +152,8 @@ export class GuideSession extends RoomSession {
   readonly insights: StoreApi<InsightsState>;
   readonly widgets: StoreApi<WidgetsState>;
   readonly listing: StoreApi<InstantListingState>;
+  /** The attendees removed during this session (the participants list leaves them out for good). */
+  readonly removed: StoreApi<{ ids: string[] }>;
   private thumbnailRun = 0;
 
   constructor(
@@ -163,6 +165,7 @@ export class GuideSession extends RoomSession {
     super(client, presentation, slides);
     this.insights = createInsightsStore(api.insights);
     this.widgets = createWidgetsStore(api.widgets);
+    this.removed = createStore(() => ({ ids: [] as string[] }));
     this.listing = createInstantListingStore({
       create: (draft) => this.createListing(draft),
       update: (draft) => this.updateListing(draft),
@@ -245,6 +248,8 @@ export class GuideSession extends RoomSession {
   protected override handle(event: Event): void {
     const insights = this.insights.getState();
     insights.applyEvent(event);
+    // The hub may announce a removed attendee's closed socket after the removal: they stay removed.
+    if (event.kind === 'attendeeRemoved') this.removed.setState((state) => ({ ids: [...state.ids, event.attendeeId] }));
     this.widgets.getState().applyEvent(event);
     if (event.kind === 'cartPermissionChanged') {
       if (event.permission === 'granted') void insights.loadCollections(event.attendeeId);

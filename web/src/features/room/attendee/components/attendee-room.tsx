@@ -15,6 +15,7 @@ import { openProductModal } from '../../components/product-modal';
 import type { RoomSlideTools } from '../../components/room-cms';
 import { RoomShell } from '../../components/room-shell';
 import { SlideView } from '../../components/slide-view';
+import { StageLayout } from '../../components/stage-layout';
 import { useRuntimeConfig } from '@/config/runtime';
 import { renameAttendee } from '../api/rename-attendee';
 import { createAttendeeNameStore } from '../stores/attendee-name';
@@ -131,7 +132,19 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
       toolbar={toolbar}
       right={openSidebar ? <AttendeeSidebarPanel tools={tools} open={openSidebar} /> : undefined}
     >
-      <div className={`attendee-stage attendee-stage--${viewMode}`}>
+      <StageLayout
+        className={`attendee-stage attendee-stage--${viewMode}`}
+        focus={
+          highlighted && (
+            <HighlightedProduct
+              productId={highlighted}
+              contextToken={contextToken}
+              onOpen={(name) => tools.openProduct(highlighted, name)}
+              actions={(name) => <LikeToggle tools={tools} productId={highlighted} name={name} large />}
+            />
+          )
+        }
+      >
         {all.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={all.mutedAll} layout={viewMode === 'videoGrid' ? 'grid' : 'speaker'} />
         {viewMode !== 'onlyYou' && (
@@ -165,16 +178,8 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
             )}
           </div>
         )}
-        {highlighted && (
-          <HighlightedProduct
-            productId={highlighted}
-            contextToken={contextToken}
-            onOpen={(name) => tools.openProduct(highlighted, name)}
-            actions={(name) => <LikeToggle tools={tools} productId={highlighted} name={name} large />}
-          />
-        )}
         {cartPermission === 'granted' && <p className="video-note">{t('room.cartGranted')}</p>}
-      </div>
+      </StageLayout>
       {cartPermission === 'requested' && <CartPermissionDialog room={session.answers} />}
     </RoomShell>
   );

@@ -13,13 +13,28 @@ import { AttendeeDetails } from './attendee-details';
 import { RemoveAttendeeButton } from './remove-attendee-button';
 import './participants-sidebar.css';
 
-function Statistics({ client, insights, contextToken }: { client: RealtimeClient; insights: StoreApi<InsightsState>; contextToken: string }) {
+interface RemovedIds {
+  ids: string[];
+}
+
+function Statistics({
+  client,
+  insights,
+  removed,
+  contextToken,
+}: {
+  client: RealtimeClient;
+  insights: StoreApi<InsightsState>;
+  removed: StoreApi<RemovedIds>;
+  contextToken: string;
+}) {
   const { t } = useTranslation();
   // Select the stored object (stable between renders) and count outside the selector.
   const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
+  const removedIds = useStore(removed, (state) => state.ids);
   const { likes, carts } = useStore(insights);
-  const stats = participantStatistics(guides);
-  const participants = participantsOf(guides);
+  const stats = participantStatistics(guides, removedIds);
+  const participants = participantsOf(guides, removedIds);
   const byStatus = statusCounts(participants);
   const liked = likesPerProduct(likes).slice(0, 10);
   const totals = cartTotals(carts, participants);
@@ -163,12 +178,15 @@ function Participant({
 export function ParticipantsSidebar({
   client,
   insights,
+  removed,
   contextToken,
   onRequestCart,
   onRemove,
 }: {
   client: RealtimeClient;
   insights: StoreApi<InsightsState>;
+  /** The attendees removed during this session, left out of the list. */
+  removed: StoreApi<RemovedIds>;
   contextToken: string;
   onRequestCart: (attendeeId: string) => void;
   /** Removes the attendee from the room (after the guide confirmed). */
@@ -176,7 +194,8 @@ export function ParticipantsSidebar({
 }) {
   const { t } = useTranslation();
   const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
-  const participants = participantsOf(guides);
+  const removedIds = useStore(removed, (state) => state.ids);
+  const participants = participantsOf(guides, removedIds);
   return (
     <section className="participants" aria-label={t('cockpit.participants')}>
       <header className="participants__header">
@@ -198,7 +217,7 @@ export function ParticipantsSidebar({
           onClick={() =>
             modalStore
               .getState()
-              .open(<Statistics client={client} insights={insights} contextToken={contextToken} />, { title: t('cockpit.statisticsTitle'), size: 'medium' })
+              .open(<Statistics client={client} insights={insights} removed={removed} contextToken={contextToken} />, { title: t('cockpit.statisticsTitle'), size: 'medium' })
           }
         >
           {t('cockpit.statistics')}
