@@ -373,6 +373,15 @@ export const de: Translations = {
       cameraAndMicrophoneInUse: 'Ihre Kamera und Ihr Mikrofon werden von einer anderen Anwendung verwendet.',
       noDeviceFound: 'Es wurde keine Kamera und kein Mikrofon gefunden.',
     },
+    backgrounds: {
+      title: 'Hintergrundbild',
+      studio: 'Studio',
+      shelf: 'Regale',
+      lounge: 'Wohnzimmer',
+      own: 'Ihr Bild',
+      upload: 'Eigenes Bild hochladen',
+      uploadHint: 'JPG/JPEG oder PNG, bis zu 5 MB.',
+    },
   },
   shop: {
     skipToContent: 'Zum Inhalt springen',

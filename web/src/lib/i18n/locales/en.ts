@@ -370,6 +370,15 @@ export const en = {
       cameraAndMicrophoneInUse: 'Your camera and microphone are in use by another application.',
       noDeviceFound: 'No camera or microphone was found.',
     },
+    backgrounds: {
+      title: 'Background picture',
+      studio: 'Studio',
+      shelf: 'Shelves',
+      lounge: 'Living room',
+      own: 'Your picture',
+      upload: 'Upload your own picture',
+      uploadHint: 'JPG/JPEG or PNG, up to 5 MB.',
+    },
   },
   shop: {
     skipToContent: 'Skip to content',
