@@ -129,14 +129,14 @@ test('a virtual background: a bundled picture or an own upload (JPG/PNG, at most
   await expect(pictures.getByRole('radio')).toHaveCount(3);
   await expect(pictures.getByRole('radio', { name: 'Studio' })).toBeChecked();
   const upload = pictures.getByLabel('Upload your own picture');
-  await upload.setInputFiles({ name: 'party.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
-  await expect(pictures.getByRole('alert')).toHaveText('Only JPG/JPEG or PNG files up to 5 MB are allowed.');
-  await upload.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+  await upload.setInputFiles({ name: 'party.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') }, { timeout: 60_000 });
+  await expect(pictures.getByRole('alert')).toHaveText('Only JPG/JPEG or PNG files up to 5 MB are allowed.', { timeout: 30_000 });
+  await upload.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) }, { timeout: 60_000 });
   await expect(pictures.getByRole('alert')).toHaveText('Only JPG/JPEG or PNG files up to 5 MB are allowed.');
   await expect(pictures.getByRole('radio')).toHaveCount(3);
   // A real photo-sized JPEG: one of the bundled pictures under another name.
   const jpeg = readFileSync(fileURLToPath(new URL('../public/backgrounds/lounge.jpg', import.meta.url)));
-  await upload.setInputFiles({ name: 'my-office.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+  await upload.setInputFiles({ name: 'my-office.jpg', mimeType: 'image/jpeg', buffer: jpeg }, { timeout: 60_000 });
   await expect(pictures.getByRole('radio', { name: 'Your picture' })).toBeChecked({ timeout: 30_000 });
   await expect(pictures.getByRole('alert')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Save' }).click({ timeout: 60_000 });
@@ -150,7 +150,7 @@ test('a virtual background: a bundled picture or an own upload (JPG/PNG, at most
   await expect(german.getByRole('radio', { name: 'Virtueller Hintergrund' })).toBeChecked();
   const bilder = german.getByRole('group', { name: 'Hintergrundbild' });
   await expect(bilder.getByRole('radio', { name: 'Ihr Bild' })).toBeChecked();
-  await bilder.getByLabel('Eigenes Bild hochladen').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await bilder.getByLabel('Eigenes Bild hochladen').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }, { timeout: 60_000 });
   await expect(bilder.getByRole('alert')).toHaveText('Nur JPG/JPEG- oder PNG-Dateien bis 5 MB sind erlaubt.');
   await bilder.getByRole('radio', { name: 'Regale' }).check({ timeout: 60_000 });
   await german.getByRole('button', { name: 'Speichern' }).click({ timeout: 60_000 });
