@@ -108,6 +108,13 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
     const phone = size.width < 640;
     await test.step(`Guide bei ${size.width}×${size.height}`, async () => {
       await resize(guide, size);
+      // On a phone the slides and participants are sheets over the stage: a guide there starts with them closed.
+      if (phone) {
+        for (const panel of ['Folien', 'Teilnehmende']) {
+          const toggle = guide.getByRole('toolbar', { name: 'Präsentationswerkzeuge' }).getByRole('button', { name: panel, exact: true });
+          if ((await toggle.getAttribute('aria-pressed')) === 'true') await toggle.click();
+        }
+      }
       const header = guide.locator('.cockpit__header');
       const title = header.getByRole('heading', { level: 1 });
       const end = guide.getByRole('button', { name: 'Präsentation beenden' });
@@ -125,6 +132,8 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
       await expectApart(guide, tools, 'Werkzeugleiste');
       await expectWholeSlide(guide);
       if (size.width === 1440) await expect(guide.getByTestId('highlighted-product')).toBeInViewport({ ratio: 1 });
+      // For people to look at (test-results), not compared.
+      await guide.screenshot({ path: test.info().outputPath(`guide-${size.width}.png`) });
     });
 
     await test.step(`Gast bei ${size.width}×${size.height}`, async () => {
@@ -142,6 +151,7 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
       await expectApart(guest, [...tools, leave], 'Werkzeugleiste');
       await expectWholeSlide(guest);
       if (size.width === 1440) await expect(guest.getByTestId('highlighted-product')).toBeInViewport({ ratio: 1 });
+      await guest.screenshot({ path: test.info().outputPath(`guest-${size.width}.png`) });
     });
   }
 });

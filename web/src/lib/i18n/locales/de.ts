@@ -375,7 +375,7 @@ export const de: Translations = {
     },
     backgrounds: {
       title: 'Hintergrundbild',
-      studio: 'Studio',
+      studio: 'Fotostudio',
       shelf: 'Regale',
       lounge: 'Wohnzimmer',
       own: 'Ihr Bild',
