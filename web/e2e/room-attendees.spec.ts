@@ -260,7 +260,8 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(dialog).toBeHidden();
     await expect(entry).toHaveCount(0);
     await expect(participants.getByRole('heading', { level: 2 })).toHaveText('Participants (1)');
-    // Her socket is closed for good.
-    await expect(ada.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbindung verloren');
+    // Her socket is closed for good, and her room says why (she is on the German page).
+    await expect(ada.getByRole('heading', { name: 'Sie haben die Präsentation verlassen' })).toBeVisible();
+    await expect(ada.getByText('Der Guide hat Sie aus dieser Präsentation entfernt.')).toBeVisible();
   });
 });

@@ -138,6 +138,8 @@ export const de: Translations = {
     renameSave: 'Speichern',
     renameFailed: 'Ihr Name konnte nicht geändert werden. Bitte versuchen Sie es erneut.',
     opensInNewTab: '(öffnet in einem neuen Tab)',
+    removedTitle: 'Sie haben die Präsentation verlassen',
+    removedText: 'Der Guide hat Sie aus dieser Präsentation entfernt.',
   },
   instantListing: {
     newTitle: 'Neues Sofort-Listing',

@@ -135,6 +135,8 @@ export const en = {
     renameSave: 'Save',
     renameFailed: 'Your name could not be changed. Please try again.',
     opensInNewTab: '(opens in a new tab)',
+    removedTitle: 'You have left the presentation',
+    removedText: 'The guide has removed you from this presentation.',
   },
   instantListing: {
     newTitle: 'New instant listing',

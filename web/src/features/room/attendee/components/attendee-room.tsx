@@ -4,6 +4,7 @@ import { Navigate, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { LoadingOverlay } from '@/components/loading-overlay';
+import { MessageScreen } from '@/components/message-screen';
 import { VideoStage } from '@/components/video/video-stage';
 import { WishlistToggle } from '@/components/wishlist-toggle';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
@@ -47,6 +48,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
   const all = useStore(session.client.store, (state) => state.snapshot?.stateForAll);
   const video = useStore(session.client.store, (state) => state.video);
   const cartPermission = useStore(session.client.store, (state) => state.cartPermission);
+  const closedFor = useStore(session.client.store, (state) => state.closedFor);
   const slides = useStore(session.structure, (state) => state.slides);
   const [sidebars] = useState(createSidebarsStore);
   const config = useRuntimeConfig();
@@ -106,6 +108,11 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
 
   if (screen === 'waiting') return <Navigate to={localePath(`/presentation/${appointmentId}/waiting`)} replace />;
   if (screen === 'ended') return <EndScreen appointmentName={joined.appointmentName} />;
+  if (closedFor === 'removed') {
+    return (
+      <MessageScreen title={t('room.removedTitle')}>{t('room.removedText')}</MessageScreen>
+    );
+  }
   if (screen === 'loading' || !all) {
     return (
       <>
