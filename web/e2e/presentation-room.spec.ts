@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Page, type WebSocketRoute } from '@playwright/test';
-import { ownServers } from './room';
+import { highlightBySearch, ownServers, productDeepInCatalogue } from './room';
 
 /*
  * One guide and two guests run the demo appointment from the waiting room to the end.
@@ -101,16 +101,10 @@ test('a guide runs the presentation for two guests from the waiting room to the 
     await expectSlide(3);
   });
 
-  await test.step('the guide highlights a product', async () => {
-    await guide.getByRole('button', { name: 'Highlight product' }).click();
-    const dialog = guide.getByRole('dialog', { name: 'Highlight a product' });
-    const picker = dialog.getByRole('combobox', { name: 'Product' });
-    await expect(picker).toBeVisible();
-    const option = (await picker.locator('option').nth(1).textContent()) ?? '';
-    const name = option.replace(/ \([^)]*\)$/, '');
-    await picker.selectOption({ index: 1 });
-    await dialog.getByRole('button', { name: 'Show to everyone' }).click();
-    await expect(dialog).toBeHidden();
+  await test.step('the guide finds a product anywhere in the catalogue by its number and highlights it', async () => {
+    const deep = await productDeepInCatalogue(guide);
+    const name = await highlightBySearch(guide, deep.productNumber);
+    expect(name).toBe(deep.name);
     for (const page of [guide, ada, bob]) {
       await expect(page.getByTestId('highlighted-product').first()).toContainText(name);
     }

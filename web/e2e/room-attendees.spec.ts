@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { ownServers } from './room';
+import { highlightBySearch, ownServers } from './room';
 
 /*
  * One guide, a guest and the demo customer, each in their own browser context: likes,
@@ -52,13 +52,7 @@ test('attendees like, view and buy products in the room while the guide follows 
 
   let product = '';
   await test.step('the guide highlights a product', async () => {
-    await guide.getByRole('button', { name: 'Highlight product' }).click();
-    const dialog = guide.getByRole('dialog', { name: 'Highlight a product' });
-    const picker = dialog.getByRole('combobox', { name: 'Product' });
-    await expect(picker.locator('option').nth(1)).toBeAttached();
-    product = ((await picker.locator('option').nth(1).textContent()) ?? '').replace(/ \([^)]*\)$/, '');
-    await picker.selectOption({ index: 1 });
-    await dialog.getByRole('button', { name: 'Show to everyone' }).click();
+    product = await highlightBySearch(guide, '');
     for (const attendee of [ada, bob]) await expect(attendee.getByTestId('highlighted-product')).toContainText(product);
   });
 
@@ -125,6 +119,18 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(bobEntry).toContainText('Cart: no access');
   });
 
+  await test.step('"Go to checkout" opens the checkout of the same cart in a new tab while the room goes on', async () => {
+    const cart = bob.getByRole('region', { name: 'Cart', exact: true });
+    const link = cart.getByRole('link', { name: 'Go to checkout (opens in a new tab)' });
+    const [checkout] = await Promise.all([bob.context().waitForEvent('page'), link.click()]);
+    await expect(checkout).toHaveURL(/\/checkout$/);
+    await expect(checkout.getByText(product).first()).toBeVisible();
+    await expect(bob).toHaveURL(/\/presentation\/demo$/);
+    await expect(bob.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+    await expect(bobEntry).toContainText('Connected');
+    await checkout.close();
+  });
+
   await test.step('the guide asks for cart access, the customer grants it and the guide sees the cart', async () => {
     await bobEntry.getByRole('button', { name: 'Ask Bob Customer for cart access' }).click();
     const request = bob.getByRole('alertdialog', { name: 'Access to your cart' });
@@ -152,6 +158,23 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(cart.getByRole('listitem', { name: product }).getByRole('group')).toContainText('3');
   });
 
+  await test.step("the guide sees the customer's wishlist; a guest's stays in her browser", async () => {
+    const before = bobEntry.getByRole('region', { name: /^Wishlist \(\d+\)$/ });
+    await expect(before).toBeVisible();
+    const count = Number((await before.getAttribute('aria-label'))?.match(/\d+/)?.[0]);
+    await bob.getByTestId('highlighted-product').getByRole('button', { name: 'Details' }).click();
+    const modal = bob.getByRole('dialog', { name: product });
+    await modal.getByRole('button', { name: new RegExp(`wishlist.*${product}|${product}.*wishlist`, 'i') }).click();
+    await expect(modal.getByRole('button', { name: new RegExp(`wishlist.*${product}|${product}.*wishlist`, 'i') })).toHaveAttribute('aria-pressed', 'true');
+    await bob.keyboard.press('Escape');
+    // The details read the wishlist each time they open.
+    const details = bobEntry.getByRole('button', { name: 'Likes and cart of Bob Customer' });
+    await details.click();
+    await details.click();
+    await expect(bobEntry.getByRole('region', { name: `Wishlist (${count + 1})` })).toContainText(product);
+    await expect(adaEntry.getByRole('region', { name: 'Wishlist' })).toContainText('Ask for cart access to see the wishlist.');
+  });
+
   await test.step('the statistics show statuses, likes per product and the carts', async () => {
     await bob.getByRole('button', { name: `Like ${product}` }).click();
     await expect(bobEntry).toContainText('Likes (1)');
@@ -163,6 +186,26 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(carts).toContainText('Carts with access1');
     await expect(carts).toContainText('Items in these carts3');
     await statistics.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await test.step('the guest changes her name in the room and the guide sees the new one', async () => {
+    await expect(ada.getByTestId('attendee-name')).toHaveText(/You: Ada Guest/);
+    await ada.getByRole('button', { name: 'Change your name (Ada Guest)' }).click();
+    const dialog = ada.getByRole('dialog', { name: 'Change your name' });
+    const field = dialog.getByLabel('Your name');
+    await expect(field).toHaveValue('Ada Guest');
+    await field.fill('   ');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(field).toHaveAccessibleDescription('Input required');
+    await field.fill('Ada Lovelace');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(ada.getByTestId('attendee-name')).toHaveText(/You: Ada Lovelace/);
+    await expect(participants.getByRole('listitem', { name: 'Ada Lovelace' })).toBeVisible();
+    await expect(participants.getByRole('listitem', { name: 'Ada Guest' })).toHaveCount(0);
+    // The new name stays after a reload of the room.
+    await ada.reload();
+    await expect(ada.getByTestId('attendee-name')).toHaveText(/You: Ada Lovelace/);
   });
 
   await test.step('on a phone a sidebar is a full-height sheet; the wishlist sidebar; German texts', async () => {
@@ -203,5 +246,22 @@ test('attendees like, view and buy products in the room while the guide follows 
     await guide.getByRole('button', { name: 'Lock', exact: true }).click();
     await dialog.getByRole('button', { name: 'Lock now' }).click();
     await expect(guide.getByText('Locked: no one can join')).toBeVisible();
+  });
+
+  await test.step('the guide removes an attendee after confirming it', async () => {
+    const entry = participants.getByRole('listitem', { name: 'Ada Lovelace' });
+    await entry.getByRole('button', { name: 'Remove Ada Lovelace' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Remove Ada Lovelace?' });
+    await expect(dialog).toContainText('Ada Lovelace leaves the presentation at once');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(entry).toBeVisible();
+    await entry.getByRole('button', { name: 'Remove Ada Lovelace' }).click();
+    await dialog.getByRole('button', { name: 'Remove now' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(entry).toHaveCount(0);
+    await expect(participants.getByRole('heading', { level: 2 })).toHaveText('Participants (1)');
+    // Her socket is closed for good, and her room says why (she is on the German page).
+    await expect(ada.getByRole('heading', { name: 'Sie haben die Präsentation verlassen' })).toBeVisible();
+    await expect(ada.getByText('Der Guide hat Sie aus dieser Präsentation entfernt.')).toBeVisible();
   });
 });

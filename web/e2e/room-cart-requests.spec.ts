@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { ownServers } from './room';
+import { highlightBySearch, ownServers } from './room';
 
 /*
  * One add-to-cart click in the room is one change of the shop, so it is one hub publish
@@ -71,13 +71,7 @@ test('one add to cart in the room is one hub publish and one guide cart fetch', 
   await expect(ada).toHaveURL(/\/presentation\/demo$/);
 
   // The guide highlights a product and looks at the widgets.
-  await guide.getByRole('button', { name: 'Highlight product' }).click();
-  const dialog = guide.getByRole('dialog', { name: 'Highlight a product' });
-  const picker = dialog.getByRole('combobox', { name: 'Product' });
-  await expect(picker.locator('option').nth(1)).toBeAttached();
-  const product = ((await picker.locator('option').nth(1).textContent()) ?? '').replace(/ \([^)]*\)$/, '');
-  await picker.selectOption({ index: 1 });
-  await dialog.getByRole('button', { name: 'Show to everyone' }).click();
+  const product = await highlightBySearch(guide, '');
   await guide.getByRole('button', { name: 'Widgets', exact: true }).click();
   const cartWidget = guide.getByRole('article', { name: 'Cart statistics' });
   await expect(cartWidget).toContainText('No products in any cart yet.');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ownServers } from './room';
+import { highlightBySearch, ownServers } from './room';
 
 /*
  * The room journey in German (/de-DE): a guest joins and waits, the guide starts, the
@@ -78,16 +78,10 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
   });
 
   await test.step('der Gast liked ein Produkt und legt es in den Warenkorb', async () => {
-    await guide.getByRole('button', { name: 'Hervorheben' }).click();
-    const dialog = guide.getByRole('dialog', { name: 'Ein Produkt hervorheben' });
-    const picker = dialog.getByRole('combobox', { name: 'Produkt' });
-    await expect(picker.locator('option').nth(1)).toBeAttached();
-    const sku = (await picker.locator('option').nth(1).textContent())?.match(/\(([^)]*)\)$/)?.[1] ?? '';
-    await picker.selectOption({ index: 1 });
-    await dialog.getByRole('button', { name: 'Allen zeigen' }).click();
+    const focused = await highlightBySearch(guide, '', true);
     const highlighted = guest.getByTestId('highlighted-product');
     await expect(highlighted).toContainText('Produkt im Fokus');
-    await expect(highlighted).toContainText(sku);
+    await expect(highlighted).toContainText(focused);
     const like = highlighted.getByRole('button', { name: / liken$/ });
     const name = ((await like.getAttribute('aria-label')) ?? '').replace(/ liken$/, '');
     expect(name).not.toBe('');
@@ -104,6 +98,21 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await guest.keyboard.press('Escape');
     await guest.getByRole('button', { name: 'Warenkorb (1)' }).click();
     await expect(guest.getByRole('region', { name: 'Warenkorb', exact: true })).toContainText(name);
+  });
+
+  await test.step('der Gast ändert seinen Namen, der Guide sieht den neuen', async () => {
+    const teilnehmende = guide.getByRole('region', { name: 'Teilnehmende' });
+    await expect(teilnehmende.getByRole('listitem', { name: 'Greta Gast' })).toBeVisible();
+    await guest.getByRole('button', { name: 'Ihren Namen ändern (Greta Gast)' }).click();
+    const dialog = guest.getByRole('dialog', { name: 'Ihren Namen ändern' });
+    await dialog.getByLabel('Ihr Name').fill('');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(dialog.getByLabel('Ihr Name')).toHaveAccessibleDescription('Eingabe erforderlich');
+    await dialog.getByLabel('Ihr Name').fill('Greta Gästin');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(guest.getByTestId('attendee-name')).toHaveText(/Sie: Greta Gästin/);
+    await expect(teilnehmende.getByRole('listitem', { name: 'Greta Gästin' })).toBeVisible();
   });
 
   await test.step('der Guide beendet, der Gast sieht das Ende', async () => {

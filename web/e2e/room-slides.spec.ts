@@ -108,6 +108,17 @@ test('the attendee sees each slide the guide shows, with its content, products, 
     expect(name).not.toBe('');
   });
 
+  await test.step('the guide puts a product of the slide in focus from the slide itself', async () => {
+    const highlight = guide.getByTestId('slide').getByRole('button', { name: /^Highlight / }).first();
+    const name = ((await highlight.getAttribute('aria-label')) ?? '').replace(/^Highlight /, '');
+    expect(name).not.toBe('');
+    await expect(highlight).toHaveAttribute('aria-pressed', 'false');
+    await highlight.click();
+    await expect(highlight).toHaveAttribute('aria-pressed', 'true');
+    await expect(highlight).toHaveText('In focus');
+    await expect(ada.getByTestId('highlighted-product')).toContainText(name);
+  });
+
   await test.step('an instant listing the guide creates appears for the attendee', async () => {
     await guide.getByRole('button', { name: 'New instant listing' }).click();
     const editor = guide.getByRole('region', { name: 'Instant listing' });

@@ -1,5 +1,7 @@
 import { chromium, expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startServers, type Servers } from './global-setup';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 
 /*
@@ -115,6 +117,46 @@ test('the media settings list the fake devices, switch the camera and preview ea
   // The choice is kept: the settings open with the second camera chosen.
   await camera.page().getByRole('button', { name: 'Media settings' }).click();
   await expect(page.getByRole('dialog', { name: 'Media settings' }).getByRole('combobox', { name: 'Camera' })).toHaveValue(cameraIds[0]!);
+});
+
+test('a virtual background: a bundled picture or an own upload (JPG/PNG, at most 5 MB), kept for this browser, in English and German', async ({ page }) => {
+  // Segmentation runs in software here (no GPU): the preview's effect takes its time.
+  test.setTimeout(240_000);
+  await logInAsGuide(page);
+  const dialog = await openMediaSettings(page);
+  await dialog.getByRole('radio', { name: 'Virtual background' }).check({ timeout: 60_000 });
+  const pictures = dialog.getByRole('group', { name: 'Background picture' });
+  await expect(pictures.getByRole('radio')).toHaveCount(3);
+  await expect(pictures.getByRole('radio', { name: 'Studio' })).toBeChecked();
+  const upload = pictures.getByLabel('Upload your own picture');
+  await upload.setInputFiles({ name: 'party.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') }, { timeout: 60_000 });
+  await expect(pictures.getByRole('alert')).toHaveText('Only JPG/JPEG or PNG files up to 5 MB are allowed.', { timeout: 30_000 });
+  await upload.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) }, { timeout: 60_000 });
+  await expect(pictures.getByRole('alert')).toHaveText('Only JPG/JPEG or PNG files up to 5 MB are allowed.');
+  await expect(pictures.getByRole('radio')).toHaveCount(3);
+  // A real photo-sized JPEG: one of the bundled pictures under another name.
+  const jpeg = readFileSync(fileURLToPath(new URL('../public/backgrounds/lounge.jpg', import.meta.url)));
+  await upload.setInputFiles({ name: 'my-office.jpg', mimeType: 'image/jpeg', buffer: jpeg }, { timeout: 60_000 });
+  await expect(pictures.getByRole('radio', { name: 'Your picture' })).toBeChecked({ timeout: 30_000 });
+  await expect(pictures.getByRole('alert')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Save' }).click({ timeout: 60_000 });
+  await expect(dialog).toBeHidden();
+
+  // Another visit of this browser, in German: the choice is still there.
+  await page.goto('/de-DE/guide/demo');
+  await expect(page.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
+  await page.getByRole('button', { name: 'Geräte' }).click();
+  const german = page.getByRole('dialog', { name: 'Medieneinstellungen' });
+  await expect(german.getByRole('radio', { name: 'Virtueller Hintergrund' })).toBeChecked();
+  const bilder = german.getByRole('group', { name: 'Hintergrundbild' });
+  await expect(bilder.getByRole('radio', { name: 'Ihr Bild' })).toBeChecked();
+  await bilder.getByLabel('Eigenes Bild hochladen').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }, { timeout: 60_000 });
+  await expect(bilder.getByRole('alert')).toHaveText('Nur JPG/JPEG- oder PNG-Dateien bis 5 MB sind erlaubt.');
+  await bilder.getByRole('radio', { name: 'Regale' }).check({ timeout: 60_000 });
+  await german.getByRole('button', { name: 'Speichern' }).click({ timeout: 60_000 });
+  await page.reload();
+  await page.getByRole('button', { name: 'Geräte' }).click();
+  await expect(page.getByRole('dialog', { name: 'Medieneinstellungen' }).getByRole('radio', { name: 'Regale' })).toBeChecked();
 });
 
 test('a browser without WebGL 2 says that background effects are not supported', async ({ browser }) => {

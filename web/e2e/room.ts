@@ -1,4 +1,4 @@
-import { test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startServers, type Servers } from './global-setup';
 
 /**
@@ -29,4 +29,34 @@ export function ownServers() {
       return context.newPage();
     },
   };
+}
+
+/** A product of the demo catalogue far past its first page (the last by product number), read through the Store API. */
+export async function productDeepInCatalogue(page: Page): Promise<{ name: string; productNumber: string }> {
+  const config = (await (await page.request.get('/runtime-config.json')).json()) as { shopAccessToken: string };
+  const response = await page.request.post('/store-api/product', {
+    headers: { 'sw-access-key': config.shopAccessToken },
+    data: { limit: 1, sort: [{ field: 'productNumber', order: 'DESC' }], filter: [{ type: 'equals', field: 'parentId', value: null }] },
+  });
+  const product = ((await response.json()) as { elements: { translated: { name: string }; productNumber: string }[] }).elements[0];
+  if (!product) throw new Error('the catalogue has no products');
+  return { name: product.translated.name, productNumber: product.productNumber };
+}
+
+/**
+ * The guide highlights a product found by `term` (name or product number) in the
+ * cockpit's catalogue search; answers the name of the product shown. Labels in English
+ * unless `german`.
+ */
+export async function highlightBySearch(guide: Page, term: string, german = false): Promise<string> {
+  await guide.getByRole('button', { name: german ? 'Hervorheben' : 'Highlight product', exact: true }).click();
+  const dialog = guide.getByRole('dialog', { name: german ? 'Ein Produkt hervorheben' : 'Highlight a product' });
+  await dialog.getByRole('searchbox', { name: german ? 'Produkte suchen' : 'Search products' }).fill(term);
+  const results = dialog.getByRole('list', { name: german ? 'Suchergebnisse' : 'Search results' });
+  const first = results.getByRole('listitem').first();
+  await expect(first).toBeVisible();
+  const name = (await first.getAttribute('aria-label')) ?? '';
+  await first.getByRole('button', { name: german ? `${name} hervorheben` : `Highlight ${name}` }).click();
+  await expect(dialog).toBeHidden();
+  return name;
 }

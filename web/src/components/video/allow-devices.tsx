@@ -11,6 +11,8 @@ interface AllowDevicesProps {
   microphoneId?: string | null;
   /** A background effect to show on the preview (media settings). */
   effect?: BackgroundEffect;
+  /** The virtual background's picture, for `effect` 'virtual'. */
+  backgroundImage?: string | null;
   /** Opens the devices at once (the page may use them already), without the allow step. */
   autoStart?: boolean;
   /** Called once the devices opened, e.g. to list their labels. */
@@ -31,7 +33,7 @@ type EffectStatus = 'none' | 'starting' | 'running' | 'failed';
  * device error. With `effect`, the preview shows that background effect (or says why it
  * cannot). The preview's tracks stop when the component goes.
  */
-export function AllowDevices({ cameraId, microphoneId, effect, autoStart = false, onAllowed }: AllowDevicesProps) {
+export function AllowDevices({ cameraId, microphoneId, effect, backgroundImage, autoStart = false, onAllowed }: AllowDevicesProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const [stream, setStream] = useState<MediaStream | null>(null);
@@ -64,14 +66,14 @@ export function AllowDevices({ cameraId, microphoneId, effect, autoStart = false
     setEffectStatus(effect === 'none' ? 'none' : 'starting');
     // Frames of the running effect say it works; the processor keeps this callback across switches.
     const processed = () => setEffectStatus((status) => (status === 'starting' ? 'running' : status));
-    applyBackgroundEffect(track, effect, { onFrame: processed, maxFps: previewMaxFps() }).catch((failure: unknown) => {
+    applyBackgroundEffect(track, effect, { onFrame: processed, maxFps: previewMaxFps(), image: backgroundImage }).catch((failure: unknown) => {
       console.warn('the background effect could not start', failure);
       if (!cancelled) setEffectStatus('failed');
     });
     return () => {
       cancelled = true;
     };
-  }, [track, effect]);
+  }, [track, effect, backgroundImage]);
 
   const started = useRef(false);
   useEffect(() => {

@@ -5,6 +5,8 @@ import { modalStore } from '@/lib/ui/modal';
 import { backgroundEffectsSupported } from '@/lib/video/background';
 import { mediaPreferences, type BackgroundEffect } from '@/lib/video/media-preferences';
 import { AllowDevices } from './allow-devices';
+import { BackgroundPicker } from './background-picker';
+import { BUNDLED_BACKGROUNDS, restoreBackgroundChoice, storeBackgroundChoice } from './virtual-backgrounds';
 import './media-settings.css';
 
 const EFFECTS: BackgroundEffect[] = ['none', 'light', 'medium', 'strong', 'virtual'];
@@ -16,6 +18,7 @@ function MediaSettings() {
   const [cameraId, setCameraId] = useState(preferences.cameraId ?? '');
   const [microphoneId, setMicrophoneId] = useState(preferences.microphoneId ?? '');
   const [effect, setEffect] = useState(preferences.effect);
+  const [backgroundImage, setBackgroundImage] = useState(preferences.backgroundImage ?? BUNDLED_BACKGROUNDS[0]!.url);
   const [effectsSupported, setEffectsSupported] = useState(false);
 
   const listDevices = useCallback(() => {
@@ -35,7 +38,8 @@ function MediaSettings() {
   const microphones = devices.filter((device) => device.kind === 'audioinput' && device.deviceId);
 
   function save() {
-    mediaPreferences.getState().update({ cameraId: cameraId || null, microphoneId: microphoneId || null, effect });
+    mediaPreferences.getState().update({ cameraId: cameraId || null, microphoneId: microphoneId || null, effect, backgroundImage });
+    storeBackgroundChoice(localStorage, { effect, backgroundImage });
     modalStore.getState().close();
   }
 
@@ -46,6 +50,7 @@ function MediaSettings() {
         cameraId={cameraId}
         microphoneId={microphoneId}
         effect={effectsSupported ? effect : undefined}
+        backgroundImage={backgroundImage}
         autoStart={permitted}
         onAllowed={listDevices}
       />
@@ -84,6 +89,7 @@ function MediaSettings() {
           <p className="video-note">{t('video.effectsUnavailable')}</p>
         )}
       </fieldset>
+      {effectsSupported && effect === 'virtual' && <BackgroundPicker value={backgroundImage} onChange={setBackgroundImage} />}
       <button type="button" className="button button--primary" onClick={save}>
         {t('video.save')}
       </button>
@@ -93,5 +99,6 @@ function MediaSettings() {
 
 /** Opens the media settings modal: device choice, allow-device steps and preview, background effects. */
 export function openMediaSettings(title: string): void {
+  restoreBackgroundChoice();
   modalStore.getState().open(<MediaSettings />, { title, size: 'medium' });
 }

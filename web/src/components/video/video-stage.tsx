@@ -5,6 +5,7 @@ import { useStore } from 'zustand';
 import type { VideoGrant } from '@/lib/hub';
 import { mediaPreferences } from '@/lib/video/media-preferences';
 import { useVideoRoom } from '@/lib/video/use-video-room';
+import { restoreBackgroundChoice } from './virtual-backgrounds';
 import './video-stage.css';
 
 function Tile({ participant, isLocal }: { participant: Participant; isLocal: boolean }) {
@@ -41,6 +42,8 @@ function Tile({ participant, isLocal }: { participant: Participant; isLocal: boo
 /** The video of the room, or a note that the room runs without video. */
 export function VideoStage({ grant, mutedAll, layout }: { grant: VideoGrant | null; mutedAll: boolean; layout: 'grid' | 'speaker' }) {
   const { t } = useTranslation();
+  // The background effect this browser chose before (kept in its storage).
+  useEffect(restoreBackgroundChoice, []);
   const preferences = useStore(mediaPreferences);
   const { status, participants, deviceError, effectFailed } = useVideoRoom(grant, preferences, mutedAll);
 

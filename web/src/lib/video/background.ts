@@ -48,14 +48,15 @@ const ASSET_PATHS = {
 
 /**
  * Puts `effect` on the camera track (or takes any effect off); loads the processors only
- * when needed, and switches a running one to the new effect. `onFrame` is called for each
+ * when needed, and switches a running one to the new effect. `image` is the virtual
+ * background's picture (the built-in gradient without). `onFrame` is called for each
  * frame the effect has processed and `maxFps` caps the frame rate (both given when the
  * processor starts). Rejects when the effect cannot run (no WebGL 2, the model does not load).
  */
 export async function applyBackgroundEffect(
   track: LocalVideoTrack,
   effect: BackgroundEffect,
-  { onFrame, maxFps }: { onFrame?: () => void; maxFps?: number } = {},
+  { onFrame, maxFps, image }: { onFrame?: () => void; maxFps?: number; image?: string | null } = {},
 ): Promise<void> {
   if (effect === 'none') {
     await track.stopProcessor();
@@ -64,7 +65,7 @@ export async function applyBackgroundEffect(
   const { BackgroundProcessor, BackgroundProcessorWrapper } = await import('@livekit/track-processors');
   const mode =
     effect === 'virtual'
-      ? ({ mode: 'virtual-background', imagePath: virtualBackgroundImage() } as const)
+      ? ({ mode: 'virtual-background', imagePath: image || virtualBackgroundImage() } as const)
       : ({ mode: 'background-blur', blurRadius: BLUR_RADIUS[effect] } as const);
   const running = track.getProcessor();
   if (running instanceof BackgroundProcessorWrapper) {

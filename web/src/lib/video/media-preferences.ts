@@ -12,6 +12,8 @@ export interface MediaPreferences {
   cameraEnabled: boolean;
   microphoneEnabled: boolean;
   effect: BackgroundEffect;
+  /** The picture of the virtual background (a bundled image's URL or an uploaded one as a data URL); null: the built-in gradient. */
+  backgroundImage: string | null;
 }
 
 interface MediaPreferencesState extends MediaPreferences {
@@ -25,6 +27,7 @@ const DEFAULTS: MediaPreferences = {
   cameraEnabled: true,
   microphoneEnabled: true,
   effect: 'none',
+  backgroundImage: null,
 };
 
 export function createMediaPreferencesStore(initial: Partial<MediaPreferences> = {}) {

@@ -69,7 +69,7 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
 
   // Camera and microphone follow the preferences, the grant and the guide's mute-all.
   const canPublish = grant?.canPublish ?? false;
-  const { cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect } = preferences;
+  const { cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage } = preferences;
   useEffect(() => {
     if (!room) return;
     const local = room.localParticipant;
@@ -83,7 +83,7 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
         const track = local.getTrackPublication(Track.Source.Camera)?.track as LocalVideoTrack | undefined;
         let effectFailed = false;
         if (track && camera) {
-          await applyBackgroundEffect(track, effect).catch((error: unknown) => {
+          await applyBackgroundEffect(track, effect, { image: backgroundImage }).catch((error: unknown) => {
             console.warn('the background effect could not start', error);
             effectFailed = true;
           });
@@ -99,7 +99,7 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
     return () => {
       cancelled = true;
     };
-  }, [room, canPublish, cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, mutedAll]);
+  }, [room, canPublish, cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage, mutedAll]);
 
   return state;
 }

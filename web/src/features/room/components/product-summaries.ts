@@ -5,7 +5,7 @@ import { createStoreClient } from '@/lib/api/shop';
 import { shopClient } from '@/lib/shop/session';
 
 /** The shop language the storefront session uses (the locale's), if any. */
-function sessionLanguageId(): string | undefined {
+export function sessionLanguageId(): string | undefined {
   try {
     return shopClient().defaultHeaders['sw-language-id'] || undefined;
   } catch {

@@ -34,6 +34,22 @@ describe('room CMS elements', () => {
     expect(html).not.toContain('href=');
   });
 
+  it('marks sold-out products on the slide itself, in English and German', async () => {
+    const soldOut = { ...product, id: 'p2', name: 'Wool hat', translated: { name: 'Wool hat' }, isCloseout: true, availableStock: 0, stock: 0 };
+    const unavailable = { ...product, id: 'p3', name: 'Scarf', translated: { name: 'Scarf' }, available: false };
+    const html = render(
+      <CmsBlock
+        block={block('product-three-column', [slot('product-box', { product }, 'left'), slot('product-box', { product: soldOut }, 'center'), slot('product-box', { product: unavailable }, 'right')])}
+      />,
+    );
+    expect(html.match(/data-testid="sold-out"/g)).toHaveLength(2);
+    expect(html).toMatch(/aria-label="Wool hat"[^]*Sold out/);
+    expect(html).toContain('data-sold-out="false" aria-label="Rain jacket"');
+    await i18next.changeLanguage('de-DE');
+    expect(render(<CmsBlock block={block('product-three-column', [slot('product-box', { product: soldOut }, 'left')])} />)).toContain('Ausverkauft');
+    await i18next.changeLanguage('en-US');
+  });
+
   it('names elements the room does not show, in English and German', async () => {
     expect(render(<CmsBlock block={block('cross-selling', [slot('cross-selling')])} />)).toContain('CmsElementCrossSelling is not supported in presentations');
     await i18next.changeLanguage('de-DE');

@@ -8,6 +8,7 @@ import { ProductDescription } from '@/components/product/product-description';
 import type { CmsElementProps, CmsRenderContext } from '@/components/cms/context';
 import { componentName } from '@/components/cms/mapping';
 import { roomStoreClient } from './product-summaries';
+import { isSoldOut } from './sold-out';
 import './room-cms.css';
 
 type Product = Schemas['Product'];
@@ -43,11 +44,13 @@ export function RoomProductCard({ product }: { product: Product }) {
   const { onOpen, actions } = useContext(RoomSlideContext);
   const name = nameOf(product);
   const image = product.cover?.media;
+  const soldOut = isSoldOut(product);
   return (
-    <article className="room-card" data-testid="room-product" data-product-id={product.id} aria-label={name}>
+    <article className="room-card" data-testid="room-product" data-product-id={product.id} data-sold-out={soldOut} aria-label={name}>
       <button type="button" className="room-card__open" aria-label={t('room.detailsOf', { name })} onClick={() => onOpen(product.id, name)}>
         <span className="room-card__media">
           {image?.url ? <img src={image.url} alt="" loading="lazy" /> : <span className="product-card__placeholder">{t('product.noImage')}</span>}
+          {soldOut && <SoldOutBadge />}
         </span>
         <span className="room-card__name">{name}</span>
       </button>
@@ -56,6 +59,16 @@ export function RoomProductCard({ product }: { product: Product }) {
         {actions && <span className="room-card__actions">{actions({ id: product.id, name })}</span>}
       </div>
     </article>
+  );
+}
+
+/** The mark of a product that can no longer be bought, on the slide itself. */
+function SoldOutBadge() {
+  const { t } = useTranslation();
+  return (
+    <span className="room-sold-out" data-testid="sold-out">
+      {t('product.soldOut')}
+    </span>
   );
 }
 
@@ -171,6 +184,7 @@ function RoomBuyBox({ slot }: CmsElementProps) {
     <div className="room-buy-box" data-testid="room-product" data-product-id={product.id}>
       <p className="room-buy-box__number">{t('product.productNumber', { number: product.productNumber })}</p>
       <DetailPrice product={product} />
+      {isSoldOut(product) && <SoldOutBadge />}
       <div className="highlight__actions">
         <button type="button" className="button button--primary" onClick={() => onOpen(product.id, name)}>
           {t('room.showDetails')}

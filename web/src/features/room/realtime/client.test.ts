@@ -69,7 +69,7 @@ describe('RealtimeClient', () => {
   it('takes the welcome snapshot as its state', () => {
     const snapshot = makeSnapshot({ currentSlideAlias: 4 });
     connect(welcome({ seq: 7, snapshot, role: 'GUIDE' }));
-    expect(state()).toEqual({ connection: 'connected', role: 'GUIDE', attendeeId: 'e'.repeat(32), snapshot, video: null, cartPermission: 'missing' });
+    expect(state()).toEqual({ connection: 'connected', role: 'GUIDE', attendeeId: 'e'.repeat(32), snapshot, video: null, cartPermission: 'missing', closedFor: null });
   });
 
   it('applies events in order and drops duplicates', () => {
@@ -202,6 +202,7 @@ describe('RealtimeClient', () => {
     connect();
     sockets.last().drop(code);
     expect(state().connection).toBe('lost');
+    expect(state().closedFor).toBe(code === CloseCode.REMOVED ? 'removed' : 'replaced');
     vi.advanceTimersByTime(60_000);
     expect(sockets.sockets).toHaveLength(1);
   });

@@ -33,6 +33,8 @@ export interface RoomState {
    * waits for an answer, `refused` after a no, `missing` while never asked.
    */
   cartPermission: CartPermission;
+  /** Why the hub closed this session for good: the guide removed the participant, or another tab took over. */
+  closedFor: 'removed' | 'replaced' | null;
 }
 
 /** The part of the browser's WebSocket the client uses, so tests can pass a fake. */
@@ -122,6 +124,7 @@ export class RealtimeClient {
       snapshot: null,
       video: null,
       cartPermission: 'missing',
+      closedFor: null,
     }));
   }
 
@@ -189,7 +192,11 @@ export class RealtimeClient {
       this.lastHeard = Date.now();
       this.receive(JSON.parse(data) as ServerFrame);
     };
-    socket.onclose = ({ code }) => this.reconnect(FINAL_CLOSE_CODES.includes(code));
+    socket.onclose = ({ code }) => {
+      if (code === CloseCode.REMOVED) this.store.setState({ closedFor: 'removed' });
+      if (code === CloseCode.REPLACED) this.store.setState({ closedFor: 'replaced' });
+      this.reconnect(FINAL_CLOSE_CODES.includes(code));
+    };
     this.welcomeTimer = setTimeout(() => this.reconnect(), WELCOME_TIMEOUT_MS);
   }
 

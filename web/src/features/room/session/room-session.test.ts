@@ -1,3 +1,4 @@
+import { participantsOf } from '../guide/stores/cockpit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { Cart } from '@/lib/shop/cart';
@@ -76,6 +77,7 @@ describe('GuideSession', () => {
         changeLine: vi.fn().mockResolvedValue({ lineItems: [], price: { totalPrice: 0 } }),
         likes: vi.fn().mockResolvedValue({}),
         collections: vi.fn().mockResolvedValue({ liked: [], lastSeen: [] }),
+        wishlist: vi.fn().mockResolvedValue([]),
       },
       widgets: {
         cartStatistics: vi.fn().mockResolvedValue({}),
@@ -89,6 +91,7 @@ describe('GuideSession', () => {
       listingProducts: vi.fn().mockResolvedValue([]),
       createListing: vi.fn().mockResolvedValue(3),
       updateListing: vi.fn().mockResolvedValue(undefined),
+      removeAttendee: vi.fn().mockResolvedValue(undefined),
     } as never;
     presentation = fakePresentation([slide(1), slide(2)]);
     session = new GuideSession(new RealtimeClient({ url: 'ws://hub/ws', token: 't' }, { createSocket: sockets.factory, random: () => 0 }), presentation, api, [
@@ -146,6 +149,25 @@ describe('GuideSession', () => {
     await session.insights.getState().changeLine(ADA, 'line-1', 2);
     expect(api.insights.changeLine).toHaveBeenCalledWith(ADA, 'line-1', 2);
     expect(room.sent()).toEqual([]);
+  });
+
+  it('removes an attendee through the shop, and the hub’s event takes them off the list and out of the insights', async () => {
+    session.start();
+    const room = hub(sockets);
+    room.welcome(guideWelcome());
+    await flush();
+    await session.removeAttendee(BOB);
+    expect(api.removeAttendee).toHaveBeenCalledWith(BOB);
+    expect(room.sent()).toEqual([]);
+    room.send({ kind: 'attendeeRemoved', attendeeId: ADA });
+    await flush();
+    expect(session.live.snapshot?.stateForGuides?.clients[ADA]).toBeUndefined();
+    expect(session.insights.getState().carts[ADA]).toBeUndefined();
+    // Her closed socket, announced after the removal, does not bring her back to the list.
+    room.send({ kind: 'attendeeChanged', attendee: makeAttendee(ADA, { connection: 'lost' }) });
+    await flush();
+    expect(session.removed.getState().ids).toEqual([ADA]);
+    expect(participantsOf(session.live.snapshot?.stateForGuides, session.removed.getState().ids).map((a) => a.attendeeId)).toEqual([BOB]);
   });
 
   it('sends the controls as frames and settles with their events', async () => {

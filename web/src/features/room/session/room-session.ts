@@ -137,6 +137,8 @@ export interface GuideApi {
   /** Creates an instant listing; answers the new slide's number. */
   createListing(listing: { productIds: string[]; pageName: string | null; currentPageGroupId: string | null; layout: ListingLayout }): Promise<number | undefined>;
   updateListing(listing: { groupId: string; productIds: string[]; pageName: string | null; layout: ListingLayout }): Promise<void>;
+  /** Closes an attendee out of the room (the shop tells the hub, which tells everyone). */
+  removeAttendee(attendeeId: string): Promise<void>;
 }
 
 /** The page and section an instant listing is made like: the presentation's listing template. */
@@ -150,6 +152,8 @@ export class GuideSession extends RoomSession {
   readonly insights: StoreApi<InsightsState>;
   readonly widgets: StoreApi<WidgetsState>;
   readonly listing: StoreApi<InstantListingState>;
+  /** The attendees removed during this session (the participants list leaves them out for good). */
+  readonly removed: StoreApi<{ ids: string[] }>;
   private thumbnailRun = 0;
 
   constructor(
@@ -161,6 +165,7 @@ export class GuideSession extends RoomSession {
     super(client, presentation, slides);
     this.insights = createInsightsStore(api.insights);
     this.widgets = createWidgetsStore(api.widgets);
+    this.removed = createStore(() => ({ ids: [] as string[] }));
     this.listing = createInstantListingStore({
       create: (draft) => this.createListing(draft),
       update: (draft) => this.updateListing(draft),
@@ -226,6 +231,10 @@ export class GuideSession extends RoomSession {
     return this.api.endAppointment();
   }
 
+  removeAttendee(attendeeId: string): Promise<void> {
+    return this.api.removeAttendee(attendeeId);
+  }
+
   searchProducts(term: string): Promise<GuideProduct[]> {
     return this.api.searchProducts(term);
   }
@@ -239,6 +248,8 @@ export class GuideSession extends RoomSession {
   protected override handle(event: Event): void {
     const insights = this.insights.getState();
     insights.applyEvent(event);
+    // The hub may announce a removed attendee's closed socket after the removal: they stay removed.
+    if (event.kind === 'attendeeRemoved') this.removed.setState((state) => ({ ids: [...state.ids, event.attendeeId] }));
     this.widgets.getState().applyEvent(event);
     if (event.kind === 'cartPermissionChanged') {
       if (event.permission === 'granted') void insights.loadCollections(event.attendeeId);

@@ -5,7 +5,7 @@ import { cartStore } from '@/lib/shop/cart';
 import { getSlideData, getSlides, type Slide } from '../api/presentation';
 import { collectionsApi } from '../attendee/api/collections';
 import { takeCartGrant } from '../attendee/stores/attendee-session';
-import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes } from '../guide/api/attendees';
+import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes, loadAttendeeWishlist, removeAttendee } from '../guide/api/attendees';
 import { endAppointment, startAppointment } from '../guide/api/lifecycle';
 import { createInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi } from '../guide/api/room-admin';
 import { loadAdminSession } from '../guide/stores/admin-session';
@@ -42,6 +42,7 @@ export function createGuideSession(config: RuntimeConfig, room: GuideRoomProps):
       changeLine: (attendeeId, lineItemId, quantity) => changeAttendeeCart(config, admin(), { salesChannelId, attendeeId }, lineItemId, quantity),
       likes: (attendeeIds) => loadAttendeeLikes(config, admin(), attendeeIds),
       collections: (attendeeId) => loadAttendeeCollections(config, admin(), attendeeId),
+      wishlist: (attendeeId) => loadAttendeeWishlist(config, admin(), attendeeId),
     },
     widgets: widgetsApi(config, admin, appointmentId),
     startAppointment: () => startAppointment(config, admin(), appointmentId),
@@ -50,6 +51,7 @@ export function createGuideSession(config: RuntimeConfig, room: GuideRoomProps):
     listingProducts: (groupId) => listingProducts(config, contextToken, groupId),
     createListing: (listing) => createInstantListing(config, admin(), appointmentId, listing),
     updateListing: (listing) => updateInstantListing(config, admin(), appointmentId, listing),
+    removeAttendee: (attendeeId) => removeAttendee(config, admin(), attendeeId),
   }, room.slides);
 }
 

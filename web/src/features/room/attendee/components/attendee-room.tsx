@@ -4,6 +4,7 @@ import { Navigate, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { LoadingOverlay } from '@/components/loading-overlay';
+import { MessageScreen } from '@/components/message-screen';
 import { VideoStage } from '@/components/video/video-stage';
 import { WishlistToggle } from '@/components/wishlist-toggle';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
@@ -15,8 +16,13 @@ import { openProductModal } from '../../components/product-modal';
 import type { RoomSlideTools } from '../../components/room-cms';
 import { RoomShell } from '../../components/room-shell';
 import { SlideView } from '../../components/slide-view';
-import { loadAttendeeSession } from '../stores/attendee-session';
+import { StageLayout } from '../../components/stage-layout';
+import { useRuntimeConfig } from '@/config/runtime';
+import { renameAttendee } from '../api/rename-attendee';
+import { createAttendeeNameStore } from '../stores/attendee-name';
+import { loadAttendeeSession, rememberAttendeeName } from '../stores/attendee-session';
 import { createSidebarsStore } from '../stores/sidebars';
+import { AttendeeName } from './attendee-name';
 import { AttendeeSidebarPanel } from './attendee-sidebars';
 import { AttendeeToolbar } from './attendee-toolbar';
 import { CartPermissionDialog } from './cart-permission-dialog';
@@ -42,8 +48,16 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
   const all = useStore(session.client.store, (state) => state.snapshot?.stateForAll);
   const video = useStore(session.client.store, (state) => state.video);
   const cartPermission = useStore(session.client.store, (state) => state.cartPermission);
+  const closedFor = useStore(session.client.store, (state) => state.closedFor);
   const slides = useStore(session.structure, (state) => state.slides);
   const [sidebars] = useState(createSidebarsStore);
+  const config = useRuntimeConfig();
+  const [attendeeName] = useState(() =>
+    createAttendeeNameStore(joined.attendeeName ?? '', {
+      save: (name) => renameAttendee(config, joined.newContextToken, name),
+      remember: (name) => rememberAttendeeName(appointmentId, name),
+    }),
+  );
   const openSidebar = useStore(sidebars, (state) => state.open);
   const highlighted = all?.currentGuideProductId ?? null;
   const contextToken = joined.newContextToken;
@@ -94,6 +108,11 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
 
   if (screen === 'waiting') return <Navigate to={localePath(`/presentation/${appointmentId}/waiting`)} replace />;
   if (screen === 'ended') return <EndScreen appointmentName={joined.appointmentName} />;
+  if (closedFor === 'removed') {
+    return (
+      <MessageScreen title={t('room.removedTitle')}>{t('room.removedText')}</MessageScreen>
+    );
+  }
   if (screen === 'loading' || !all) {
     return (
       <>
@@ -113,13 +132,26 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
         <header className="stage__header">
           <h1>{joined.appointmentName}</h1>
           <p className="room__mode">{t('room.viewModeLabel', { mode: t(`room.viewModes.${viewMode}`) })}</p>
+          <AttendeeName store={attendeeName} />
           <ConnectionStatus state={connection} />
         </header>
       }
       toolbar={toolbar}
       right={openSidebar ? <AttendeeSidebarPanel tools={tools} open={openSidebar} /> : undefined}
     >
-      <div className={`attendee-stage attendee-stage--${viewMode}`}>
+      <StageLayout
+        className={`attendee-stage attendee-stage--${viewMode}`}
+        focus={
+          highlighted && (
+            <HighlightedProduct
+              productId={highlighted}
+              contextToken={contextToken}
+              onOpen={(name) => tools.openProduct(highlighted, name)}
+              actions={(name) => <LikeToggle tools={tools} productId={highlighted} name={name} large />}
+            />
+          )
+        }
+      >
         {all.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={all.mutedAll} layout={viewMode === 'videoGrid' ? 'grid' : 'speaker'} />
         {viewMode !== 'onlyYou' && (
@@ -153,16 +185,8 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
             )}
           </div>
         )}
-        {highlighted && (
-          <HighlightedProduct
-            productId={highlighted}
-            contextToken={contextToken}
-            onOpen={(name) => tools.openProduct(highlighted, name)}
-            actions={(name) => <LikeToggle tools={tools} productId={highlighted} name={name} large />}
-          />
-        )}
         {cartPermission === 'granted' && <p className="video-note">{t('room.cartGranted')}</p>}
-      </div>
+      </StageLayout>
       {cartPermission === 'requested' && <CartPermissionDialog room={session.answers} />}
     </RoomShell>
   );

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { ProductRows } from '../../components/product-rows';
 import { RoomSidebar } from '../../components/room-sidebar';
@@ -15,7 +14,18 @@ import type { AttendeeSidebar } from '../stores/sidebars';
 import { LikeToggle } from './like-toggle';
 import type { RoomTools } from './room-tools';
 
-/** Where the cart sidebar's checkout button leads, in the same tab and the attendee's shop context. */
+/**
+ * Where the cart sidebar's checkout button leads: the shop's own checkout, in a new tab.
+ *
+ * A shopper in a live presentation expects the show to go on while they pay, as a
+ * shop's "buy" link opens beside a live stream: leaving the room would drop the socket,
+ * the video and the guide's help (the guide sees them go offline). The new tab shares
+ * this tab's shop session (the same-origin context-token cookie the join set), so it
+ * shows the very cart of the room, with the shop's full checkout (addresses, login or
+ * registration, payment and shipping, terms); the room keeps playing in this tab and
+ * follows the cart when the order empties it. An in-room checkout panel would repeat
+ * all of that inside a sidebar.
+ */
 export const CHECKOUT_PATH = '/checkout';
 
 function LikeList({ tools }: { tools: RoomTools }) {
@@ -215,9 +225,10 @@ function CartFooter() {
   return (
     <>
       <CartSummary cart={cart} totalTestId="room-cart-total" />
-      <Link className="button button--primary button--wide" to={localePath(CHECKOUT_PATH)}>
+      <a className="button button--primary button--wide" href={localePath(CHECKOUT_PATH)} target="_blank" rel="noopener">
         {t('room.checkout')}
-      </Link>
+        <span className="visually-hidden"> {t('room.opensInNewTab')}</span>
+      </a>
     </>
   );
 }

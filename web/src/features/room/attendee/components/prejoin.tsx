@@ -4,16 +4,11 @@ import { useNavigate, useParams } from 'react-router';
 import { Field } from '@/components/form';
 import { AllowDevices } from '@/components/video/allow-devices';
 import { useRuntimeConfig } from '@/config/runtime';
-import { getCookie, setCookie } from '@/lib/cookies';
 import { useLocalePath } from '@/lib/i18n';
 import { joinAsClient } from '../api/join-as-client';
 import { joinProblemOf, joinProblemPath, type DeniedState } from '../api/join-problem';
-import { rememberCartGrant, saveAttendeeSession } from '../stores/attendee-session';
+import { rememberCartGrant, rememberGuestName, rememberedGuestName, saveAttendeeSession } from '../stores/attendee-session';
 import './prejoin.css';
-
-/** A guest's name is remembered for a day (spec section 9). */
-const GUEST_NAME_COOKIE = 'guestName';
-const GUEST_NAME_MAX_AGE = 86_400;
 
 /** Name, privacy consent, the cart-rights choice and a device preview before a guest joins. */
 export function Prejoin() {
@@ -22,7 +17,7 @@ export function Prejoin() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
-  const [name, setName] = useState(() => getCookie(GUEST_NAME_COOKIE) ?? '');
+  const [name, setName] = useState(() => rememberedGuestName() ?? '');
   const [consent, setConsent] = useState(false);
   const [grantCart, setGrantCart] = useState(false);
   const [submitted, setSubmitted] = useState(false);
@@ -39,7 +34,7 @@ export function Prejoin() {
     try {
       saveAttendeeSession(appointmentId, await joinAsClient(config, appointmentId, attendeeName));
       if (grantCart) rememberCartGrant(appointmentId);
-      setCookie(GUEST_NAME_COOKIE, attendeeName, GUEST_NAME_MAX_AGE);
+      rememberGuestName(attendeeName);
       navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
     } catch (error) {
       const problem = joinProblemOf(error);

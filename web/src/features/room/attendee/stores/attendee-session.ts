@@ -1,4 +1,5 @@
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
+import { getCookie, setCookie } from '@/lib/cookies';
 
 /** An attendee's join of one appointment lives for the browser tab (sessionStorage). */
 const key = (appointmentId: string) => `salesroom.attendee.${appointmentId}`;
@@ -23,4 +24,23 @@ export function takeCartGrant(appointmentId: string): boolean {
   const pending = sessionStorage.getItem(grantKey(appointmentId)) === '1';
   sessionStorage.removeItem(grantKey(appointmentId));
   return pending;
+}
+
+/** A guest's name is remembered for a day (spec section 9). */
+const GUEST_NAME_COOKIE = 'guestName';
+const GUEST_NAME_MAX_AGE = 86_400;
+
+export function rememberedGuestName(): string | null {
+  return getCookie(GUEST_NAME_COOKIE);
+}
+
+export function rememberGuestName(name: string): void {
+  setCookie(GUEST_NAME_COOKIE, name, GUEST_NAME_MAX_AGE);
+}
+
+/** The attendee's new name in this tab's join and in the guest-name cookie. */
+export function rememberAttendeeName(appointmentId: string, name: string): void {
+  const session = loadAttendeeSession(appointmentId);
+  if (session) saveAttendeeSession(appointmentId, { ...session, attendeeName: name });
+  rememberGuestName(name);
 }

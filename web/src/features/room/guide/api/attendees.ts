@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '@/config/runtime';
-import { createAdminClient, type AdminSession } from '@/lib/api/shop';
+import { createAdminClient, createStoreClient, errorStatus, type AdminSession } from '@/lib/api/shop';
 import type { Cart } from '@/lib/shop/cart';
 import { saveAdminSession } from '../stores/admin-session';
 
@@ -102,4 +102,37 @@ export async function loadAttendeeCollections(
   const entries = await searchCollections(config, session, [attendeeId], ['liked', 'lastSeen']);
   const of = (alias: CollectionEntry['alias']) => entries.filter((entry) => entry.alias === alias).map((entry) => entry.productId);
   return { liked: of('liked'), lastSeen: of('lastSeen') };
+}
+
+/** Closes an attendee out of the live room (`POST …/attendee/{id}/remove`); they cannot join again with that session. */
+export async function removeAttendee(config: RuntimeConfig, session: AdminSession, attendeeId: string): Promise<void> {
+  await admin(config, session).invoke('removeAttendee post /_action/dsr/appointment/attendee/{attendeeId}/remove', {
+    pathParams: { attendeeId },
+  });
+}
+
+/**
+ * An attendee's wishlist, with their cart permission: the shop session of the attendee
+ * (`…/attendee/{id}/sw-context-token`, refused without the permission) reads its server
+ * wishlist. Null when the attendee is not a logged-in customer: a guest's wishlist lives
+ * in their browser only (spec section 3), out of anyone else's reach.
+ */
+export async function loadAttendeeWishlist(config: RuntimeConfig, session: AdminSession, attendeeId: string): Promise<string[] | null> {
+  const { data: token } = await admin(config, session).invoke('getAttendeeToken get /_action/dsr/appointment/attendee/{attendeeId}/sw-context-token', {
+    pathParams: { attendeeId },
+  });
+  const contextToken = (token as Record<string, unknown>)['attendee-sw-context-token'];
+  if (typeof contextToken !== 'string') throw new Error('no context token for the attendee');
+  try {
+    const { data } = await createStoreClient(config, contextToken).invoke('readCustomerWishlist post /customer/wishlist', {
+      body: { limit: 100, includes: { product: ['id'] } } as never,
+    });
+    return ((data.products?.elements ?? []) as { id: string }[]).map((product) => product.id);
+  } catch (error) {
+    const status = errorStatus(error);
+    // 404: a customer without a wishlist yet; 401/403: a guest, whose wishlist stays in their browser.
+    if (status === 404) return [];
+    if (status === 401 || status === 403) return null;
+    throw error;
+  }
 }

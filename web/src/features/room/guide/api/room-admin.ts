@@ -1,11 +1,15 @@
 import type { Schemas } from '@shopware/api-client/admin-api-types';
 import type { RuntimeConfig } from '@/config/runtime';
 import { createAdminClient, createStoreClient, type AdminSession } from '@/lib/api/shop';
+import { sessionLanguageId } from '../../components/product-summaries';
 import { saveAdminSession } from '../stores/admin-session';
 
 function admin(config: RuntimeConfig, session: AdminSession) {
   const client = createAdminClient(config, session);
   client.hook('onAuthChange', saveAdminSession);
+  // Product names in the cockpit's language, as the slides show them (the language cookie may not be set yet).
+  const languageId = sessionLanguageId();
+  if (languageId) client.defaultHeaders['sw-language-id'] = languageId;
   return client;
 }
 

@@ -87,7 +87,10 @@ export function CockpitToolbar({ session, cockpit, act, switching, onSwitch: swi
           className="button"
           disabled={!canAct}
           onClick={() =>
-            openProductHighlighter(t('cockpit.highlightTitle'), (productId) => session.highlightProduct(productId))
+            openProductHighlighter(t('cockpit.highlightTitle'), {
+              search: (term) => session.searchProducts(term),
+              onHighlight: (productId) => session.highlightProduct(productId),
+            })
           }
         >
           {t('cockpit.highlight')}

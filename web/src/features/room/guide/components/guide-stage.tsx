@@ -1,26 +1,26 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { StoreApi } from 'zustand/vanilla';
 import { VideoStage } from '@/components/video/video-stage';
 import { currentSlideOf, slideNumber, type Slide } from '../../api/presentation';
 import { DynamicProductPage } from '../../components/dynamic-page';
-import { HighlightedProduct } from '../../components/highlighted-product';
 import { openProductModal } from '../../components/product-modal';
 import type { RoomSlideTools } from '../../components/room-cms';
 import { RoomShell } from '../../components/room-shell';
 import { SlideView } from '../../components/slide-view';
+import { StageLayout } from '../../components/stage-layout';
 import { useGuideSession, type GuideRoomProps } from '../../session/use-room-session';
 import { isLargeScreen } from '../../utils/large-screen';
 import { createCockpitStore, viewControlOf } from '../stores/cockpit';
-import type { InsightsState } from '../stores/insights';
 import { CockpitHeader } from './cockpit-header';
 import { CockpitToolbar } from './cockpit-toolbar';
 import { InstantListingEditor } from './instant-listing-editor';
 import { ParticipantsSidebar } from './participants-sidebar';
+import { ProductFocus } from './product-focus';
+import { SlideHighlightButton } from './slide-highlight-button';
 import { SlideNavigator } from './slide-navigator';
 import { WidgetsPanel } from './widgets-panel';
-import './guide-stage.css';
+
 
 interface GuideStageProps extends GuideRoomProps {
   appointmentName: string;
@@ -43,13 +43,6 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const listingDraft = useStore(listing, (state) => state.draft);
   const search = useCallback((term: string) => session.searchProducts(term), [session]);
   const contextToken = room.contextToken;
-  const slideTools = useMemo<RoomSlideTools>(
-    () => ({
-      contextToken,
-      onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
-    }),
-    [contextToken],
-  );
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
   const alias = all?.currentSlideAlias ?? 0;
@@ -80,6 +73,17 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
     await act(() => session.switchSlide(slide));
     setSwitching(false);
   }
+
+  // Each product of the slide can be put in focus from the slide itself.
+  const slideTools = useMemo<RoomSlideTools>(
+    () => ({
+      contextToken,
+      onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
+      actions: (product) => <SlideHighlightButton session={session} product={product} act={act} />,
+    }),
+    // `act` only uses the cockpit store, which lives as long as the stage.
+    [contextToken, session],
+  );
 
   const header = <CockpitHeader session={session} appointmentName={appointmentName} act={act} />;
 
@@ -119,8 +123,10 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
           <ParticipantsSidebar
             client={client}
             insights={insights}
+            removed={session.removed}
             contextToken={contextToken}
             onRequestCart={(attendeeId) => act(() => session.requestCartPermission(attendeeId))}
+            onRemove={(attendeeId) => session.removeAttendee(attendeeId)}
           />
         ) : undefined
       }
@@ -130,58 +136,21 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
           {t('cockpit.actionFailed')}
         </p>
       )}
-      <div className={`guide-stage guide-stage--${viewControl}`}>
+      <StageLayout
+        className={`guide-stage guide-stage--${viewControl}`}
+        focus={
+          (all?.currentGuideProductId || all?.currentDynamicPage) && (
+            <ProductFocus session={session} contextToken={contextToken} canAct={canAct} act={act} />
+          )
+        }
+      >
         {listingDraft && <InstantListingEditor store={listing} search={search} />}
         {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={session.slideCache} tools={slideTools} sectionNames />
         {all?.currentDynamicPage?.productId && <DynamicProductPage productId={all.currentDynamicPage.productId} tools={slideTools} />}
-        {all?.currentGuideProductId && (
-          <HighlightedProduct
-            productId={all.currentGuideProductId}
-            contextToken={contextToken}
-            actions={() => all.currentGuideProductId && <LikedBy insights={insights} productId={all.currentGuideProductId} />}
-          />
-        )}
-        <div className="confirm__actions dynamic-page-controls">
-          {all?.currentGuideProductId && !all.currentDynamicPage && (
-            <button
-              type="button"
-              className="button"
-              disabled={!canAct}
-              onClick={() => {
-                const productId = all.currentGuideProductId;
-                if (!productId) return;
-                void act(() => session.openProductPage(productId));
-              }}
-            >
-              {t('cockpit.openProductPage')}
-            </button>
-          )}
-          {all?.currentDynamicPage && (
-            <button
-              type="button"
-              className="button"
-              disabled={!canAct}
-              onClick={() => act(() => session.closePages())}
-            >
-              {t('cockpit.closePage')}
-            </button>
-          )}
-        </div>
-      </div>
+      </StageLayout>
     </RoomShell>
-  );
-}
-
-/** How many attendees like the highlighted product. */
-function LikedBy({ insights, productId }: { insights: StoreApi<InsightsState>; productId: string }) {
-  const { t } = useTranslation();
-  const count = useStore(insights, (state) => Object.values(state.likes).filter((ids) => ids.includes(productId)).length);
-  return (
-    <p className="highlight__liked" data-testid="liked-by">
-      {t('cockpit.likedBy', { count })}
-    </p>
   );
 }

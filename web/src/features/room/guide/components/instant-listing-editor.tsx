@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
@@ -8,8 +8,8 @@ import type { GuideProduct } from '../api/room-admin';
 import { canPublish, isDirty, type InstantListingState } from '../stores/instant-listing';
 import '../../components/product-rows.css';
 import './instant-listing-editor.css';
-
-const SEARCH_DELAY_MS = 250;
+import { GuideProductLine } from './guide-product-line';
+import { useProductSearch } from './use-product-search';
 
 /**
  * The guide's instant listing: a name, products found by a search, their order; publish,
@@ -27,25 +27,7 @@ export function InstantListingEditor({
   const dirty = useStore(store, isDirty);
   const publishable = useStore(store, canPublish);
   const [term, setTerm] = useState('');
-  const [found, setFound] = useState<GuideProduct[] | null>(null);
-  const [searchFailed, setSearchFailed] = useState(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    const timer = setTimeout(() => {
-      search(term)
-        .then((products) => {
-          if (cancelled) return;
-          setFound(products);
-          setSearchFailed(false);
-        })
-        .catch(() => !cancelled && setSearchFailed(true));
-    }, SEARCH_DELAY_MS);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [term, search]);
+  const { found, failed: searchFailed } = useProductSearch(search, term);
 
   if (!draft) return null;
   const picked = new Set(draft.products.map((product) => product.id));
@@ -101,7 +83,7 @@ export function InstantListingEditor({
             <ul className="room-rows" aria-label={t('instantListing.results')}>
               {found.map((product) => (
                 <li key={product.id} className="room-row" aria-label={product.name}>
-                  <ProductLine product={product} />
+                  <GuideProductLine product={product} />
                   <button
                     type="button"
                     className="button button--small"
@@ -124,7 +106,7 @@ export function InstantListingEditor({
             <ol className="room-rows" aria-label={t('instantListing.pickedLabel')}>
               {draft.products.map((product, index) => (
                 <li key={product.id} className="room-row" aria-label={product.name}>
-                  <ProductLine product={product} />
+                  <GuideProductLine product={product} />
                   <span className="room-row__actions">
                     <button type="button" className="button button--small" disabled={index === 0} aria-label={t('instantListing.moveUp', { name: product.name })} onClick={() => store.getState().move(product.id, -1)}>
                       ↑
@@ -178,17 +160,5 @@ export function InstantListingEditor({
         </button>
       </div>
     </section>
-  );
-}
-
-function ProductLine({ product }: { product: GuideProduct }) {
-  return (
-    <span className="room-row__open">
-      <span className="room-row__media">{product.coverUrl ? <img src={product.coverUrl} alt="" loading="lazy" /> : null}</span>
-      <span className="room-row__text">
-        <span className="room-row__name">{product.name}</span>
-        <span className="room-row__price">{product.productNumber}</span>
-      </span>
-    </span>
   );
 }

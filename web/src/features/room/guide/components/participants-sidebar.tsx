@@ -3,24 +3,38 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { useProductSummaries } from '../../components/product-summaries';
-import { Spinner } from '@/components/spinner';
 import { formatPrice } from '@/lib/format';
 import type { RealtimeClient } from '../../realtime/client';
 import { modalStore } from '@/lib/ui/modal';
 import type { AttendeeSummary } from '@/protocol/generated';
 import { participantsOf, participantStatistics } from '../stores/cockpit';
-import { cartTotals, likesPerProduct, statusCounts, type CartLine, type InsightsState } from '../stores/insights';
+import { cartTotals, likesPerProduct, statusCounts, type InsightsState } from '../stores/insights';
+import { AttendeeDetails } from './attendee-details';
+import { RemoveAttendeeButton } from './remove-attendee-button';
 import './participants-sidebar.css';
 
-const NO_LIKES: string[] = [];
+interface RemovedIds {
+  ids: string[];
+}
 
-function Statistics({ client, insights, contextToken }: { client: RealtimeClient; insights: StoreApi<InsightsState>; contextToken: string }) {
+function Statistics({
+  client,
+  insights,
+  removed,
+  contextToken,
+}: {
+  client: RealtimeClient;
+  insights: StoreApi<InsightsState>;
+  removed: StoreApi<RemovedIds>;
+  contextToken: string;
+}) {
   const { t } = useTranslation();
   // Select the stored object (stable between renders) and count outside the selector.
   const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
+  const removedIds = useStore(removed, (state) => state.ids);
   const { likes, carts } = useStore(insights);
-  const stats = participantStatistics(guides);
-  const participants = participantsOf(guides);
+  const stats = participantStatistics(guides, removedIds);
+  const participants = participantsOf(guides, removedIds);
   const byStatus = statusCounts(participants);
   const liked = likesPerProduct(likes).slice(0, 10);
   const totals = cartTotals(carts, participants);
@@ -94,139 +108,18 @@ function Statistics({ client, insights, contextToken }: { client: RealtimeClient
   );
 }
 
-/** One line of an attendee's cart; the guide may change its quantity or remove it on their behalf. */
-function CartLineRow({ line, attendeeId, insights }: { line: CartLine; attendeeId: string; insights: StoreApi<InsightsState> }) {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
-  async function change(quantity: number) {
-    setBusy(true);
-    setFailed(false);
-    try {
-      await insights.getState().changeLine(attendeeId, line.id, quantity);
-    } catch {
-      setFailed(true);
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <li aria-busy={busy}>
-      <span className="participant__cart-line">
-        <span>
-          {line.quantity} × {line.label}
-        </span>
-        <span>{formatPrice(line.totalPrice)}</span>
-      </span>
-      {line.productId && (
-        <span className="participant__cart-edit">
-          <button type="button" className="link-button" disabled={busy || line.quantity <= 1} aria-label={t('cart.decrease', { name: line.label })} onClick={() => change(line.quantity - 1)}>
-            −
-          </button>
-          <button type="button" className="link-button" disabled={busy} aria-label={t('cart.increase', { name: line.label })} onClick={() => change(line.quantity + 1)}>
-            +
-          </button>
-          <button type="button" className="link-button link-button--danger" disabled={busy} aria-label={t('cart.remove', { name: line.label })} onClick={() => change(0)}>
-            {t('room.remove')}
-          </button>
-        </span>
-      )}
-      {failed && <span className="field__error">{t('room.cartChangeFailed')}</span>}
-    </li>
-  );
-}
-
-/** An attendee's likes and, with access, cart, shown under their entry. */
-function AttendeeDetails({
-  attendee,
-  insights,
-  contextToken,
-}: {
-  attendee: AttendeeSummary;
-  insights: StoreApi<InsightsState>;
-  contextToken: string;
-}) {
-  const { t } = useTranslation();
-  const likes = useStore(insights, (state) => state.likes[attendee.attendeeId] ?? NO_LIKES);
-  const cart = useStore(insights, (state) => state.carts[attendee.attendeeId]);
-  const lastSeen = useStore(insights, (state) => state.lastSeen[attendee.attendeeId] ?? NO_LIKES);
-  const { summaries, status } = useProductSummaries(likes, contextToken);
-  const granted = attendee.cartPermission === 'granted';
-  const seen = useProductSummaries(granted ? lastSeen.slice(0, 10) : NO_LIKES, contextToken).summaries;
-  return (
-    <div className="participant__details">
-      <section aria-label={t('cockpit.likesOf', { count: likes.length })}>
-        <h3>{t('cockpit.likesOf', { count: likes.length })}</h3>
-        {likes.length === 0 ? (
-          <p className="video-note">{t('cockpit.noLikes')}</p>
-        ) : status === 'loading' && summaries.length === 0 ? (
-          <Spinner />
-        ) : (
-          <ul className="participant__likes">
-            {summaries.map((product) => (
-              <li key={product.id}>{product.name}</li>
-            ))}
-          </ul>
-        )}
-      </section>
-      {granted && (
-        <section aria-label={t('cockpit.lastSeenOf', { count: lastSeen.length })}>
-          <h3>{t('cockpit.lastSeenOf', { count: lastSeen.length })}</h3>
-          {lastSeen.length === 0 ? (
-            <p className="video-note">{t('cockpit.noLastSeen')}</p>
-          ) : (
-            <ul className="participant__likes">
-              {seen.map((product) => (
-                <li key={product.id}>{product.name}</li>
-              ))}
-            </ul>
-          )}
-        </section>
-      )}
-      <section aria-label={t('cockpit.cartOf')} data-testid="attendee-cart">
-        <h3>{t('cockpit.cartOf')}</h3>
-        {!granted ? (
-          <p className="video-note">{t('cockpit.cartNoAccess')}</p>
-        ) : !cart || (cart.status === 'loading' && cart.lineItems === null) ? (
-          <Spinner />
-        ) : cart.status === 'failed' ? (
-          <p className="field__error">{t('cockpit.cartFailed')}</p>
-        ) : cart.lineItemCount === 0 && (cart.lineItems?.length ?? 0) === 0 ? (
-          <p className="video-note">{t('cockpit.cartEmpty')}</p>
-        ) : (
-          <>
-            <p className="participant__cart-summary" data-testid="attendee-cart-summary">
-              {t('cockpit.cartSummary', { count: cart.lineItemCount, total: formatPrice(cart.totalPrice) })}
-            </p>
-            {cart.lineItems && (
-              <ul className="participant__cart-lines">
-                {cart.lineItems.map((line) => (
-                  <CartLineRow key={line.id} line={line} attendeeId={attendee.attendeeId} insights={insights} />
-                ))}
-              </ul>
-            )}
-          </>
-        )}
-        {granted && (
-          <button type="button" className="link-button" onClick={() => void insights.getState().loadCart(attendee.attendeeId)}>
-            {t('cockpit.refreshCart')}
-          </button>
-        )}
-      </section>
-    </div>
-  );
-}
-
 function Participant({
   attendee,
   insights,
   contextToken,
   onRequestCart,
+  onRemove,
 }: {
   attendee: AttendeeSummary;
   insights: StoreApi<InsightsState>;
   contextToken: string;
   onRequestCart: (attendeeId: string) => void;
+  onRemove: (attendeeId: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -272,6 +165,7 @@ function Participant({
             {t('cockpit.requestCartShort')}
           </button>
         )}
+        <RemoveAttendeeButton name={name} onRemove={() => onRemove(attendee.attendeeId)} />
       </div>
       <div id={detailsId} hidden={!open}>
         {open && <AttendeeDetails attendee={attendee} insights={insights} contextToken={contextToken} />}
@@ -284,17 +178,24 @@ function Participant({
 export function ParticipantsSidebar({
   client,
   insights,
+  removed,
   contextToken,
   onRequestCart,
+  onRemove,
 }: {
   client: RealtimeClient;
   insights: StoreApi<InsightsState>;
+  /** The attendees removed during this session, left out of the list. */
+  removed: StoreApi<RemovedIds>;
   contextToken: string;
   onRequestCart: (attendeeId: string) => void;
+  /** Removes the attendee from the room (after the guide confirmed). */
+  onRemove: (attendeeId: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
   const guides = useStore(client.store, (state) => state.snapshot?.stateForGuides);
-  const participants = participantsOf(guides);
+  const removedIds = useStore(removed, (state) => state.ids);
+  const participants = participantsOf(guides, removedIds);
   return (
     <section className="participants" aria-label={t('cockpit.participants')}>
       <header className="participants__header">
@@ -305,7 +206,7 @@ export function ParticipantsSidebar({
       ) : (
         <ul className="participants__list">
           {participants.map((attendee) => (
-            <Participant key={attendee.attendeeId} attendee={attendee} insights={insights} contextToken={contextToken} onRequestCart={onRequestCart} />
+            <Participant key={attendee.attendeeId} attendee={attendee} insights={insights} contextToken={contextToken} onRequestCart={onRequestCart} onRemove={onRemove} />
           ))}
         </ul>
       )}
@@ -316,7 +217,7 @@ export function ParticipantsSidebar({
           onClick={() =>
             modalStore
               .getState()
-              .open(<Statistics client={client} insights={insights} contextToken={contextToken} />, { title: t('cockpit.statisticsTitle'), size: 'medium' })
+              .open(<Statistics client={client} insights={insights} removed={removed} contextToken={contextToken} />, { title: t('cockpit.statisticsTitle'), size: 'medium' })
           }
         >
           {t('cockpit.statistics')}

@@ -1,85 +1,81 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeConfig } from '@/config/runtime';
-import { getProductLabels, type ProductLabel } from '@/lib/api/products';
+import { Spinner } from '@/components/spinner';
 import { modalStore } from '@/lib/ui/modal';
+import type { GuideProduct } from '../api/room-admin';
+import { GuideProductLine } from './guide-product-line';
+import { useProductSearch } from './use-product-search';
 import './product-highlighter.css';
 
-const ID = /^[0-9a-f]{32}$/;
+interface HighlighterProps {
+  /** The whole catalogue by name or product number (the guide's admin product search). */
+  search: (term: string) => Promise<GuideProduct[]>;
+  onHighlight: (productId: string) => Promise<unknown>;
+}
 
-/** Picks a product (from the catalogue's first products, or by id) to show to everyone. */
-function Highlighter({ onHighlight }: { onHighlight: (productId: string) => Promise<unknown> }) {
+/** Finds a product anywhere in the catalogue and shows it to everyone. */
+function Highlighter({ search, onHighlight }: HighlighterProps) {
   const { t } = useTranslation();
-  const config = useRuntimeConfig();
-  const [products, setProducts] = useState<ProductLabel[]>([]);
-  const [productId, setProductId] = useState('');
-  const [submitted, setSubmitted] = useState(false);
+  const [term, setTerm] = useState('');
+  const { found, failed: searchFailed } = useProductSearch(search, term);
+  const [busy, setBusy] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    let cancelled = false;
-    getProductLabels(config, { limit: 24 })
-      .then((found) => !cancelled && setProducts(found))
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [config]);
-
-  const valid = ID.test(productId.trim());
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (!valid) return;
-    setBusy(true);
+  async function highlight(product: GuideProduct) {
+    setBusy(product.id);
     setFailed(false);
     try {
-      await onHighlight(productId.trim());
+      await onHighlight(product.id);
       modalStore.getState().close();
     } catch {
       setFailed(true);
-      setBusy(false);
+      setBusy(null);
     }
   }
 
   return (
-    <form className="highlighter" onSubmit={submit} noValidate>
-      {products.length > 0 && (
-        <label className="field">
-          <span className="field__label">{t('cockpit.product')}</span>
-          <select value={valid ? productId : ''} onChange={(event) => setProductId(event.target.value)}>
-            <option value="">—</option>
-            {products.map((product) => (
-              <option key={product.id} value={product.id}>
-                {product.name} ({product.productNumber})
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+    <div className="highlighter">
       <label className="field">
-        <span className="field__label">{t('cockpit.productId')}</span>
+        <span className="field__label">{t('instantListing.search')}</span>
         <input
-          value={productId}
-          onChange={(event) => setProductId(event.target.value)}
-          aria-invalid={submitted && !valid}
-          spellCheck={false}
+          type="search"
+          value={term}
+          onChange={(event) => setTerm(event.target.value)}
+          placeholder={t('instantListing.searchPlaceholder')}
+          autoFocus
         />
       </label>
-      {submitted && !valid && <p className="field__error">{t('errors.required')}</p>}
-      {failed && (
+      {(searchFailed || failed) && (
         <p className="alert" role="alert">
-          {t('cockpit.actionFailed')}
+          {searchFailed ? t('room.productsFailed') : t('cockpit.actionFailed')}
         </p>
       )}
-      <button type="submit" className="button button--primary" disabled={busy}>
-        {t('cockpit.highlightSend')}
-      </button>
-    </form>
+      {found === null ? (
+        <Spinner />
+      ) : found.length === 0 ? (
+        <p className="room-empty">{t('instantListing.noResults')}</p>
+      ) : (
+        <ul className="room-rows highlighter__results" aria-label={t('instantListing.results')}>
+          {found.map((product) => (
+            <li key={product.id} className="room-row" aria-label={product.name}>
+              <GuideProductLine product={product} />
+              <button
+                type="button"
+                className="button button--small button--primary"
+                disabled={busy !== null}
+                aria-label={t('cockpit.highlightProduct', { name: product.name })}
+                onClick={() => void highlight(product)}
+              >
+                {t('cockpit.highlightSend')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
-export function openProductHighlighter(title: string, onHighlight: (productId: string) => Promise<unknown>): void {
-  modalStore.getState().open(<Highlighter onHighlight={onHighlight} />, { title, size: 'medium' });
+export function openProductHighlighter(title: string, props: HighlighterProps): void {
+  modalStore.getState().open(<Highlighter {...props} />, { title, size: 'medium' });
 }

@@ -36,11 +36,14 @@ export function createCockpitStore(sidebarsOpen = true) {
   }));
 }
 
-/** The attendees of the participants list: the connected ones first, then by name. */
-export function participantsOf(guides: StateForGuides | undefined): AttendeeSummary[] {
+/**
+ * The attendees of the participants list: the connected ones first, then by name. Those
+ * the guide removed stay out, even when the hub announces their socket closing afterwards.
+ */
+export function participantsOf(guides: StateForGuides | undefined, removed: readonly string[] = []): AttendeeSummary[] {
   if (!guides) return [];
   const all = [...Object.values(guides.clients), ...Object.values(guides.inactiveClients)].filter(
-    (attendee): attendee is AttendeeSummary => attendee !== undefined,
+    (attendee): attendee is AttendeeSummary => attendee !== undefined && !removed.includes(attendee.attendeeId),
   );
   const online = (attendee: AttendeeSummary) => (attendee.connection === 'lost' ? 1 : 0);
   return all.sort(
@@ -58,8 +61,8 @@ export interface ParticipantStatistics {
 }
 
 /** The counts of the statistics modal. */
-export function participantStatistics(guides: StateForGuides | undefined): ParticipantStatistics {
-  const attendees = participantsOf(guides);
+export function participantStatistics(guides: StateForGuides | undefined, removed: readonly string[] = []): ParticipantStatistics {
+  const attendees = participantsOf(guides, removed);
   const offline = attendees.filter((attendee) => attendee.connection === 'lost').length;
   return {
     total: attendees.length,

@@ -26,6 +26,7 @@ function fakeApi(overrides: Partial<InsightsApi> = {}): InsightsApi {
     changeLine: vi.fn().mockResolvedValue(cart(3, 60)),
     likes: vi.fn().mockResolvedValue({}),
     collections: vi.fn().mockResolvedValue({ liked: [P1], lastSeen: [P2, P1] }),
+    wishlist: vi.fn().mockResolvedValue([P2]),
     ...overrides,
   };
 }
@@ -39,6 +40,25 @@ const liked = (attendeeId: string, productId: string, added = true): Event => ({
 });
 
 describe('insights store', () => {
+  it("reads an attendee's wishlist, tells a guest's browser-only list apart, and forgets it with the cart", async () => {
+    const wishlist = vi.fn().mockResolvedValueOnce([P2, P1]).mockResolvedValueOnce(null).mockRejectedValueOnce(new Error('403'));
+    const store = createInsightsStore(fakeApi({ wishlist }));
+    const loading = store.getState().loadWishlist(A);
+    expect(store.getState().wishlists[A]).toEqual({ status: 'loading', productIds: null });
+    await loading;
+    expect(store.getState().wishlists[A]).toEqual({ status: 'ready', productIds: [P2, P1] });
+    await store.getState().loadWishlist(B);
+    expect(store.getState().wishlists[B]).toEqual({ status: 'ready', productIds: null });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await store.getState().loadWishlist(A);
+    warn.mockRestore();
+    expect(store.getState().wishlists[A]).toEqual({ status: 'failed', productIds: [P2, P1] });
+    store.getState().applyEvent({ kind: 'attendeeRemoved', attendeeId: A });
+    expect(store.getState().wishlists[A]).toBeUndefined();
+    store.getState().forgetCart(B);
+    expect(store.getState().wishlists).toEqual({});
+  });
+
   it("keeps each attendee's likes from the hub's events, newest first", () => {
     const store = createInsightsStore(fakeApi());
     for (const event of [liked(A, P1), liked(A, P2), liked(B, P1), liked(A, P1, false)]) store.getState().applyEvent(event);

@@ -21,6 +21,13 @@ export interface AttendeeCart {
   lineItems: CartLine[] | null;
 }
 
+/** What the guide knows of an attendee's wishlist (read with their cart permission). */
+export interface AttendeeWishlist {
+  status: 'loading' | 'ready' | 'failed';
+  /** The product ids, the newest first; null: a guest's wishlist, kept in their browser only. */
+  productIds: string[] | null;
+}
+
 export interface InsightsApi {
   cart(attendeeId: string): Promise<Cart>;
   /** Changes a line's quantity (0 removes it) on the attendee's behalf (the shop tells the attendee and the guides). */
@@ -28,6 +35,8 @@ export interface InsightsApi {
   likes(attendeeIds: string[]): Promise<Record<string, string[]>>;
   /** Liked and last seen products of one attendee, with their permission. */
   collections(attendeeId: string): Promise<{ liked: string[]; lastSeen: string[] }>;
+  /** The attendee's wishlist with their permission; null when it lives in their browser (a guest). */
+  wishlist(attendeeId: string): Promise<string[] | null>;
 }
 
 export interface InsightsState {
@@ -36,6 +45,10 @@ export interface InsightsState {
   carts: Record<string, AttendeeCart>;
   /** Last seen product ids by attendee id, the newest first (shown only with the attendee's permission). */
   lastSeen: Record<string, string[]>;
+  /** Wishlists by attendee id, once the guide has looked (with the attendee's permission). */
+  wishlists: Record<string, AttendeeWishlist>;
+  /** Reads the attendee's wishlist (with their permission); a failure says so and keeps what was known. */
+  loadWishlist(attendeeId: string): Promise<void>;
   /** Reads an attendee's likes and last seen with their permission; a failure keeps what the events told. */
   loadCollections(attendeeId: string): Promise<void>;
   loadCart(attendeeId: string): Promise<void>;
@@ -75,6 +88,18 @@ export function createInsightsStore(api: InsightsApi) {
       likes: {},
       carts: {},
       lastSeen: {},
+      wishlists: {},
+      async loadWishlist(attendeeId) {
+        const setWishlist = (entry: AttendeeWishlist) => set((state) => ({ wishlists: { ...state.wishlists, [attendeeId]: entry } }));
+        const known = get().wishlists[attendeeId];
+        setWishlist({ productIds: known?.productIds ?? null, status: 'loading' });
+        try {
+          setWishlist({ status: 'ready', productIds: await api.wishlist(attendeeId) });
+        } catch (error) {
+          console.warn('could not load the attendee’s wishlist', error);
+          setWishlist({ productIds: get().wishlists[attendeeId]?.productIds ?? null, status: 'failed' });
+        }
+      },
       async loadCollections(attendeeId) {
         try {
           const { liked, lastSeen } = await api.collections(attendeeId);
@@ -114,7 +139,8 @@ export function createInsightsStore(api: InsightsApi) {
         requests[attendeeId] = (requests[attendeeId] ?? 0) + 1;
         set((state) => {
           const { [attendeeId]: _, ...rest } = state.carts;
-          return { carts: rest };
+          const { [attendeeId]: __, ...wishlists } = state.wishlists;
+          return { carts: rest, wishlists };
         });
       },
       async loadLikes(attendeeIds) {

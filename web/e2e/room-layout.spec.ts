@@ -1,0 +1,157 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { highlightBySearch, ownServers } from './room';
+
+/*
+ * The room's layout in German (the longest labels) with every badge of the cockpit on
+ * (live, locked, everyone muted, broadcast mode) and a product in focus, at 1024×768,
+ * 1280×800, 1440×900 and on a phone, for the guide and an attendee: what must be seen is
+ * inside the window, whole, and nothing overlaps. Boxes are measured; no pixels compared.
+ * The guide starts and locks the appointment, so this spec runs on its own servers.
+ */
+
+const { newPage } = ownServers();
+
+type Box = { x: number; y: number; width: number; height: number };
+
+const SIZES = [
+  { width: 1024, height: 768 },
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+];
+
+async function boxOf(locator: Locator): Promise<Box> {
+  await expect(locator).toBeVisible();
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`no box for ${locator}`);
+  return box;
+}
+
+/** The element is whole inside the window. */
+async function expectInWindow(page: Page, locator: Locator, what: string) {
+  const box = await boxOf(locator);
+  const { width, height } = page.viewportSize()!;
+  expect(box.x, `${what}: left edge at ${width}×${height}`).toBeGreaterThanOrEqual(-0.5);
+  expect(box.y, `${what}: top edge at ${width}×${height}`).toBeGreaterThanOrEqual(-0.5);
+  expect(box.x + box.width, `${what}: right edge at ${width}×${height}`).toBeLessThanOrEqual(width + 0.5);
+  expect(box.y + box.height, `${what}: bottom edge at ${width}×${height}`).toBeLessThanOrEqual(height + 0.5);
+}
+
+const overlap = (a: Box, b: Box) =>
+  Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 1 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 1;
+
+/** No two of the elements overlap. */
+async function expectApart(page: Page, locators: Locator[], what: string) {
+  const boxes: Box[] = [];
+  for (const locator of locators) boxes.push(await boxOf(locator));
+  const { width, height } = page.viewportSize()!;
+  for (let i = 0; i < boxes.length; i += 1) {
+    for (let j = i + 1; j < boxes.length; j += 1) {
+      expect(overlap(boxes[i]!, boxes[j]!), `${what}: ${locators[i]} and ${locators[j]} overlap at ${width}×${height}`).toBe(false);
+    }
+  }
+}
+
+/** The slide is not cut off: inside the window sideways, its content as wide as the slide. */
+async function expectWholeSlide(page: Page) {
+  const slide = page.getByTestId('slide');
+  const box = await boxOf(slide);
+  const { width } = page.viewportSize()!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `the slide's right edge at ${width} px`).toBeLessThanOrEqual(width);
+  expect(await slide.evaluate((element) => element.scrollWidth - element.clientWidth), `the slide's content overflows at ${width} px`).toBeLessThanOrEqual(1);
+}
+
+async function resize(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  // The room follows a resize once it has paused (500 ms).
+  await expect(page.locator('.room')).toHaveAttribute('data-large', String(size.width >= 1024));
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Abzeichen und langen deutschen Texten', async ({ browser }) => {
+  test.setTimeout(180_000);
+
+  const guest = await newPage(browser);
+  await guest.goto('/de-DE/presentation/demo/prejoin');
+  await guest.getByLabel('Ihr Name').fill('Maximiliane Mustermann-Schmidt');
+  await guest.getByLabel(/Datenschutzerklärung/).check();
+  await guest.getByRole('button', { name: 'Teilnehmen' }).click();
+  await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo\/waiting$/);
+
+  const guide = await newPage(browser);
+  await guide.goto('/de-DE/guide/demo/login');
+  await guide.getByLabel('Benutzername').fill('admin');
+  await guide.getByLabel('Passwort').fill('shopware');
+  await guide.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(guide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
+
+  await test.step('alle Abzeichen an: live, gesperrt, alle stumm, Übertragungsmodus, ein Produkt im Fokus', async () => {
+    await guide.getByRole('button', { name: 'Präsentation starten' }).click();
+    await guide.getByRole('dialog', { name: 'Präsentation starten?' }).getByRole('button', { name: 'Jetzt starten' }).click();
+    await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
+    await guide.getByRole('button', { name: 'Sperren', exact: true }).click();
+    await guide.getByRole('dialog', { name: 'Präsentation sperren?' }).getByRole('button', { name: 'Jetzt sperren' }).click();
+    await guide.getByRole('button', { name: 'Alle stumm', exact: true }).click();
+    await guide.getByRole('dialog', { name: 'Alle stummschalten?' }).getByRole('button', { name: 'Alle stummschalten' }).click();
+    await guide.getByRole('button', { name: 'Übertragungsmodus', exact: true }).click();
+    await guide.getByRole('dialog', { name: 'Übertragungsmodus' }).getByRole('button', { name: 'Übertragungsmodus einschalten' }).click();
+    await guide.keyboard.press('Escape');
+    await expect(guide.getByText('Gesperrt', { exact: false }).first()).toBeVisible();
+    await expect(guide.getByText('Alle sind stummgeschaltet')).toBeVisible();
+    await highlightBySearch(guide, '', true);
+    await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo$/);
+    await expect(guest.getByTestId('highlighted-product')).toContainText('Produkt im Fokus');
+  });
+
+  for (const size of SIZES) {
+    const phone = size.width < 640;
+    await test.step(`Guide bei ${size.width}×${size.height}`, async () => {
+      await resize(guide, size);
+      // On a phone the slides and participants are sheets over the stage: a guide there starts with them closed.
+      if (phone) {
+        for (const panel of ['Folien', 'Teilnehmende']) {
+          const toggle = guide.getByRole('toolbar', { name: 'Präsentationswerkzeuge' }).getByRole('button', { name: panel, exact: true });
+          if ((await toggle.getAttribute('aria-pressed')) === 'true') await toggle.click();
+        }
+      }
+      const header = guide.locator('.cockpit__header');
+      const title = header.getByRole('heading', { level: 1 });
+      const end = guide.getByRole('button', { name: 'Präsentation beenden' });
+      const connection = guide.getByRole('status', { name: 'Live-Verbindung' });
+      const badges = header.locator('.badge, .phase');
+      await expect(badges).toHaveCount(3);
+      for (const [what, locator] of [['Titel', title], ['Beenden', end], ['Verbindung', connection]] as const) {
+        await expectInWindow(guide, locator, what);
+      }
+      await expectApart(guide, [title, end, connection, header.getByRole('radiogroup', { name: 'Ansicht' }), ...(await badges.all())], 'Kopfzeile');
+      const tools = await guide.getByRole('toolbar', { name: 'Präsentationswerkzeuge' }).getByRole('button').all();
+      expect(tools.length).toBeGreaterThanOrEqual(10);
+      // The whole toolbar is in view from 1024 px on; on a phone it scrolls sideways.
+      if (!phone) for (const tool of tools) await expectInWindow(guide, tool, `Werkzeug ${await tool.textContent()}`);
+      await expectApart(guide, tools, 'Werkzeugleiste');
+      await expectWholeSlide(guide);
+      if (size.width === 1440) await expect(guide.getByTestId('highlighted-product')).toBeInViewport({ ratio: 1 });
+      // For people to look at (test-results), not compared.
+      await guide.screenshot({ path: test.info().outputPath(`guide-${size.width}.png`) });
+    });
+
+    await test.step(`Gast bei ${size.width}×${size.height}`, async () => {
+      await resize(guest, size);
+      const title = guest.locator('.stage__header').getByRole('heading', { level: 1 });
+      const connection = guest.getByRole('status', { name: 'Live-Verbindung' });
+      const name = guest.getByTestId('attendee-name');
+      for (const [what, locator] of [['Titel', title], ['Verbindung', connection], ['Name', name]] as const) {
+        await expectInWindow(guest, locator, what);
+      }
+      await expectApart(guest, [title, connection, name, guest.getByText(/^Ansicht: /)], 'Kopfzeile');
+      const tools = await guest.getByRole('toolbar', { name: 'Präsentationswerkzeuge' }).getByRole('button').all();
+      const leave = guest.getByRole('toolbar', { name: 'Präsentationswerkzeuge' }).getByRole('link', { name: 'Verlassen' });
+      for (const tool of [...tools, leave]) await expectInWindow(guest, tool, `Werkzeug ${await tool.textContent()}`);
+      await expectApart(guest, [...tools, leave], 'Werkzeugleiste');
+      await expectWholeSlide(guest);
+      if (size.width === 1440) await expect(guest.getByTestId('highlighted-product')).toBeInViewport({ ratio: 1 });
+      await guest.screenshot({ path: test.info().outputPath(`guest-${size.width}.png`) });
+    });
+  }
+});
