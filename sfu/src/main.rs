@@ -1,0 +1,21 @@
+//! The `sfu` binary: configuration from the environment, then the server until Ctrl-C.
+
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> Result<(), sfu::Error> {
+    tracing_subscriber::fmt().with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("sfu=info"))).init();
+    let config = sfu::Config::parse();
+    let credentials = config.credentials()?;
+    let running = sfu::server::start(&config, credentials).await?;
+    tracing::info!(http = %running.http_addr, media = %running.media_addr, "sfu ready");
+    tokio::select! {
+        result = running.server => match result {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e.into()),
+            Err(e) => Err(sfu::Error::Config(format!("server task: {e}"))),
+        },
+        _ = tokio::signal::ctrl_c() => Ok(()),
+    }
+}
