@@ -645,6 +645,8 @@ impl Engine {
             return;
         }
         let kind = if request.r#type == proto::TrackType::Audio as i32 { MediaKind::Audio } else { MediaKind::Video };
+        // The deprecated fields are still what livekit-client reads for layers and DTX.
+        #[allow(deprecated)]
         let info = proto::TrackInfo {
             sid: new_sid("TR_"),
             r#type: request.r#type,

@@ -89,15 +89,6 @@ pub enum DownState {
     NegotiatingStop(Mid),
 }
 
-impl DownState {
-    pub fn mid(self) -> Option<Mid> {
-        match self {
-            DownState::ToOpen => None,
-            DownState::Negotiating(m) | DownState::Open(m) | DownState::ToStop(m) | DownState::NegotiatingStop(m) => Some(m),
-        }
-    }
-}
-
 /// Another participant's track sent to this one.
 pub struct DownTrack {
     pub source: ConnId,

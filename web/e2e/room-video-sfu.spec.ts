@@ -1,0 +1,235 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { AccessToken } from 'livekit-server-sdk';
+
+/**
+ * Video through the embedded media server (`sfu`): Chromium with fake camera and
+ * microphone publishes through livekit-client, unchanged, and other browsers receive the
+ * frames. The spec starts the `sfu` binary itself and mints tokens as the hub does, on a
+ * bare page that loads livekit-client's own bundle: it tests the media path, not the app.
+ */
+
+const WEB_DIR = path.resolve(import.meta.dirname, '..');
+const API_KEY = 'APIe2e';
+const API_SECRET = 'e2e-secret-e2e-secret-e2e-secret-e2e';
+const ROOM = 'demo';
+/** The page's origin: never reached, Playwright answers it (localhost is a secure context). */
+const PAGE_ORIGIN = 'http://localhost:9';
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title>
+<script src="/livekit-client.umd.js"></script></head><body><script>
+  const LK = window.LivekitClient;
+  window.joinRoom = async (url, token, publish) => {
+    const room = new LK.Room({ adaptiveStream: true, dynacast: true });
+    room.on(LK.RoomEvent.TrackSubscribed, (track, publication, participant) => {
+      const element = track.attach();
+      element.dataset.participant = participant.identity;
+      element.dataset.kind = track.kind;
+      if (track.kind === 'video') { element.width = 320; element.height = 240; }
+      document.body.appendChild(element);
+    });
+    await room.connect(url, token);
+    if (publish) await room.localParticipant.enableCameraAndMicrophone();
+    window.room = room;
+    return room.localParticipant.sid;
+  };
+  /** framesDecoded of the received video and totalSamplesReceived of the received audio. */
+  window.receivedStats = async (identity) => {
+    const participant = [...window.room.remoteParticipants.values()].find((p) => p.identity === identity);
+    const result = { framesDecoded: 0, totalSamplesReceived: 0, videoWidth: 0, muted: null };
+    if (!participant) return result;
+    for (const publication of participant.trackPublications.values()) {
+      if (publication.kind === 'video') result.muted = publication.isMuted;
+      const track = publication.track;
+      if (!track) continue;
+      const report = await track.getRTCStatsReport();
+      report?.forEach((stat) => {
+        if (stat.type !== 'inbound-rtp') return;
+        if (stat.kind === 'video') result.framesDecoded = stat.framesDecoded ?? 0;
+        if (stat.kind === 'audio') result.totalSamplesReceived = stat.totalSamplesReceived ?? 0;
+      });
+    }
+    const video = document.querySelector('video[data-participant="' + identity + '"]');
+    result.videoWidth = video ? video.videoWidth : 0;
+    return result;
+  };
+</script></body></html>`;
+
+interface Sfu {
+  url: string;
+  child: ChildProcess;
+  output: string[];
+  dataDir: string;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startSfu(): Promise<Sfu> {
+  const binary = path.resolve(WEB_DIR, process.env.SALESROOM_BIN_DIR || '../target/debug', 'sfu');
+  if (!existsSync(binary)) throw new Error(`${binary} does not exist: build it (cargo build -p sfu) or set SALESROOM_BIN_DIR`);
+  const [port, udpPort] = [await freePort(), await freePort()];
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-sfu-'));
+  const child = spawn(binary, [], {
+    env: {
+      ...process.env,
+      SFU_PORT: String(port),
+      SFU_UDP_PORT: String(udpPort),
+      BIND: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LIVEKIT_API_KEY: API_KEY,
+      LIVEKIT_API_SECRET: API_SECRET,
+      RUST_LOG: process.env.RUST_LOG ?? 'sfu=debug',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`sfu exited with ${child.exitCode}:\n${output.join('')}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`sfu did not start:\n${output.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url: `ws://127.0.0.1:${port}`, child, output, dataDir };
+}
+
+async function stopSfu(sfu: Sfu): Promise<void> {
+  if (sfu.child.exitCode === null) {
+    const exited = new Promise((resolve) => sfu.child.once('exit', resolve));
+    sfu.child.kill('SIGTERM');
+    await exited;
+  }
+  await rm(sfu.dataDir, { recursive: true, force: true });
+}
+
+/** A token as the hub mints it: guides publish, attendees only when the appointment allows. */
+async function tokenFor(identity: string, canPublish: boolean): Promise<string> {
+  const token = new AccessToken(API_KEY, API_SECRET, { identity, name: identity, ttl: '1h' });
+  token.addGrant({ room: ROOM, roomJoin: true, canPublish, canSubscribe: true, canPublishData: true });
+  return token.toJwt();
+}
+
+async function openPage(context: BrowserContext): Promise<Page> {
+  const bundle = readFileSync(path.join(WEB_DIR, 'node_modules/livekit-client/dist/livekit-client.umd.js'));
+  await context.route(`${PAGE_ORIGIN}/**`, (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/livekit-client.umd.js') return route.fulfill({ body: bundle, contentType: 'text/javascript' });
+    return route.fulfill({ body: PAGE, contentType: 'text/html' });
+  });
+  const page = await context.newPage();
+  await page.goto(`${PAGE_ORIGIN}/`);
+  return page;
+}
+
+interface Received {
+  framesDecoded: number;
+  totalSamplesReceived: number;
+  videoWidth: number;
+  muted: boolean | null;
+}
+
+function received(page: Page, identity: string): Promise<Received> {
+  return page.evaluate((who) => (window as unknown as { receivedStats: (w: string) => Promise<Received> }).receivedStats(who), identity);
+}
+
+function join(page: Page, url: string, token: string, publish: boolean): Promise<string> {
+  return page.evaluate(
+    ([u, t, p]) => (window as unknown as { joinRoom: (u: string, t: string, p: boolean) => Promise<string> }).joinRoom(u, t, p),
+    [url, token, publish] as const,
+  );
+}
+
+/** Frames keep arriving: the counter rises over a second, not just once. */
+async function expectFramesFlowing(page: Page, identity: string): Promise<void> {
+  await expect.poll(async () => (await received(page, identity)).videoWidth, { timeout: 20_000 }).toBeGreaterThan(0);
+  const before = await received(page, identity);
+  await expect.poll(async () => (await received(page, identity)).framesDecoded, { timeout: 10_000 }).toBeGreaterThan(before.framesDecoded + 5);
+  await expect
+    .poll(async () => (await received(page, identity)).totalSamplesReceived, { timeout: 10_000 })
+    .toBeGreaterThan(before.totalSamplesReceived);
+}
+
+test.describe('video through the embedded sfu', () => {
+  let sfu: Sfu;
+
+  test.beforeAll(async () => {
+    sfu = await startSfu();
+  });
+
+  test.afterAll(async () => {
+    await stopSfu(sfu);
+  });
+
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('sfu.log', { body: sfu.output.join('') });
+  });
+
+  test("two attendees receive the guide's camera and microphone; the camera turned off and on is seen", async ({ browser }) => {
+    test.setTimeout(90_000);
+    const contexts = await Promise.all([browser.newContext(), browser.newContext(), browser.newContext()]);
+    try {
+      const [guide, first, second] = await Promise.all(contexts.map(openPage));
+      await join(guide, sfu.url, await tokenFor('guide', true), true);
+      await join(first, sfu.url, await tokenFor('attendee-1', false), false);
+      await expectFramesFlowing(first, 'guide');
+
+      // An attendee who arrives later gets a key frame at once, not at the next periodic one.
+      await join(second, sfu.url, await tokenFor('attendee-2', false), false);
+      await expectFramesFlowing(second, 'guide');
+
+      await guide.evaluate(() => (window as unknown as { room: { localParticipant: { setCameraEnabled: (on: boolean) => Promise<unknown> } } }).room.localParticipant.setCameraEnabled(false));
+      for (const page of [first, second]) await expect.poll(async () => (await received(page, 'guide')).muted).toBe(true);
+      await guide.evaluate(() => (window as unknown as { room: { localParticipant: { setCameraEnabled: (on: boolean) => Promise<unknown> } } }).room.localParticipant.setCameraEnabled(true));
+      for (const page of [first, second]) {
+        await expect.poll(async () => (await received(page, 'guide')).muted).toBe(false);
+        const before = (await received(page, 'guide')).framesDecoded;
+        await expect.poll(async () => (await received(page, 'guide')).framesDecoded, { timeout: 15_000 }).toBeGreaterThan(before + 5);
+      }
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+    }
+  });
+
+  test('an attendee without the publish grant cannot send media', async ({ browser }) => {
+    test.setTimeout(60_000);
+    const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
+    try {
+      const [guide, attendee] = await Promise.all(contexts.map(openPage));
+      await join(guide, sfu.url, await tokenFor('guide-2', true), false);
+      await join(attendee, sfu.url, await tokenFor('attendee-3', false), false);
+      const refused = await attendee.evaluate(async () => {
+        const room = (window as unknown as { room: { localParticipant: { setCameraEnabled: (on: boolean) => Promise<unknown> } } }).room;
+        try {
+          await room.localParticipant.setCameraEnabled(true);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      expect(refused).toBe(true);
+      expect((await received(guide, 'attendee-3')).framesDecoded).toBe(0);
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+    }
+  });
+});
