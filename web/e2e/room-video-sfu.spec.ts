@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,14 +13,14 @@ import { AccessToken } from 'livekit-server-sdk';
  * microphone publishes through livekit-client, unchanged, and other browsers receive the
  * frames. The spec starts the `sfu` binary itself and mints tokens as the hub does, on a
  * bare page that loads livekit-client's own bundle: it tests the media path, not the app.
+ * The page comes from a real loopback server, not from route interception: Chromium lets
+ * only a page of the loopback address space reach the loopback sfu (Local Network Access).
  */
 
 const WEB_DIR = path.resolve(import.meta.dirname, '..');
 const API_KEY = 'APIe2e';
 const API_SECRET = 'e2e-secret-e2e-secret-e2e-secret-e2e';
 const ROOM = 'demo';
-/** The page's origin: never reached, Playwright answers it (localhost is a secure context). */
-const PAGE_ORIGIN = 'http://localhost:9';
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title>
 <script src="/livekit-client.umd.js"></script></head><body><script>
@@ -129,15 +130,21 @@ async function tokenFor(identity: string, canPublish: boolean): Promise<string> 
   return token.toJwt();
 }
 
-async function openPage(context: BrowserContext): Promise<Page> {
+/** Serves the page and livekit-client's bundle on 127.0.0.1 (a secure context, for getUserMedia). */
+async function servePage(): Promise<{ origin: string; server: Server }> {
   const bundle = readFileSync(path.join(WEB_DIR, 'node_modules/livekit-client/dist/livekit-client.umd.js'));
-  await context.route(`${PAGE_ORIGIN}/**`, (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname === '/livekit-client.umd.js') return route.fulfill({ body: bundle, contentType: 'text/javascript' });
-    return route.fulfill({ body: PAGE, contentType: 'text/html' });
+  const server = createHttpServer((request, response) => {
+    const script = request.url === '/livekit-client.umd.js';
+    response.writeHead(200, { 'content-type': script ? 'text/javascript' : 'text/html' });
+    response.end(script ? bundle : PAGE);
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+async function openPage(context: BrowserContext, origin: string): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${PAGE_ORIGIN}/`);
+  await page.goto(`${origin}/`);
   return page;
 }
 
@@ -171,13 +178,14 @@ async function expectFramesFlowing(page: Page, identity: string): Promise<void> 
 
 test.describe('video through the embedded sfu', () => {
   let sfu: Sfu;
+  let page: { origin: string; server: Server };
 
   test.beforeAll(async () => {
-    sfu = await startSfu();
+    [sfu, page] = await Promise.all([startSfu(), servePage()]);
   });
 
   test.afterAll(async () => {
-    await stopSfu(sfu);
+    await Promise.all([stopSfu(sfu), new Promise((resolve) => page.server.close(resolve))]);
   });
 
   test.afterEach(async ({}, testInfo) => {
@@ -188,7 +196,7 @@ test.describe('video through the embedded sfu', () => {
     test.setTimeout(90_000);
     const contexts = await Promise.all([browser.newContext(), browser.newContext(), browser.newContext()]);
     try {
-      const [guide, first, second] = await Promise.all(contexts.map(openPage));
+      const [guide, first, second] = await Promise.all(contexts.map((context) => openPage(context, page.origin)));
       await join(guide, sfu.url, await tokenFor('guide', true), true);
       await join(first, sfu.url, await tokenFor('attendee-1', false), false);
       await expectFramesFlowing(first, 'guide');
@@ -214,7 +222,7 @@ test.describe('video through the embedded sfu', () => {
     test.setTimeout(60_000);
     const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
     try {
-      const [guide, attendee] = await Promise.all(contexts.map(openPage));
+      const [guide, attendee] = await Promise.all(contexts.map((context) => openPage(context, page.origin)));
       await join(guide, sfu.url, await tokenFor('guide-2', true), false);
       await join(attendee, sfu.url, await tokenFor('attendee-3', false), false);
       const refused = await attendee.evaluate(async () => {
