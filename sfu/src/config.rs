@@ -110,7 +110,8 @@ impl Credentials {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 std::fs::create_dir_all(dir)?;
                 let mut rng = rand::rng();
-                let created = Credentials::new(format!("API{}", Alphanumeric.sample_string(&mut rng, 12)), Alphanumeric.sample_string(&mut rng, 43));
+                let created =
+                    Credentials::new(format!("API{}", Alphanumeric.sample_string(&mut rng, 12)), Alphanumeric.sample_string(&mut rng, 43));
                 write_private(&file, &format!("{}: {}\n", created.api_key, created.api_secret))?;
                 tracing::info!(file = %file.display(), api_key = %created.api_key, "generated an API key and secret");
                 Ok(created)

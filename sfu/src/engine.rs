@@ -26,8 +26,8 @@ use tokio::net::UdpSocket;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
-use self::peer::{new_sid, rid_rank, unix_now, DownState, DownTrack, Pc, Peer, Published, Role, Subscriber};
 pub use self::peer::ConnId;
+use self::peer::{new_sid, unix_now, DownState, DownTrack, Pc, Peer, Published, Role, Subscriber};
 use crate::auth::JoinGrant;
 use crate::error::Error;
 
@@ -51,6 +51,8 @@ const MAX_DATAGRAM: usize = 2048;
 const DATAGRAM_BATCH: usize = 64;
 /// A publisher is asked for a key frame at most this often per track.
 const KEYFRAME_REQUEST_INTERVAL: Duration = Duration::from_millis(300);
+/// A simulcast layer without a frame for this long is taken to be off.
+const LAYER_STALE: Duration = Duration::from_millis(1000);
 /// What the server reports as its LiveKit version: the protocol subset it speaks is that
 /// of the 1.x servers that predate the single peer connection (`/rtc/v1`).
 pub const SERVER_VERSION: &str = "1.9.0";
@@ -63,14 +65,9 @@ pub const PING_TIMEOUT_SECS: i32 = 15;
 /// A request to the engine.
 pub enum Command {
     /// A verified participant joins its room; the reply is its JoinResponse.
-    Join {
-        grant: JoinGrant,
-        auto_subscribe: bool,
-        signal: mpsc::Sender<Response>,
-        reply: oneshot::Sender<Result<Joined, Error>>,
-    },
+    Join { grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>, reply: oneshot::Sender<Result<Joined, Error>> },
     /// A signalling request of a joined participant.
-    Request { conn: ConnId, message: Request },
+    Request { conn: ConnId, message: Box<Request> },
     /// The participant's signalling connection ended.
     Leave { conn: ConnId },
 }
@@ -99,7 +96,7 @@ impl EngineHandle {
     }
 
     pub async fn request(&self, conn: ConnId, message: Request) -> Result<(), Error> {
-        self.commands.send(Command::Request { conn, message }).await.map_err(|_| Error::EngineStopped)
+        self.commands.send(Command::Request { conn, message: Box::new(message) }).await.map_err(|_| Error::EngineStopped)
     }
 
     pub async fn leave(&self, conn: ConnId) {
@@ -125,7 +122,8 @@ pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Resu
     let bound = socket.local_addr()?;
     let local = SocketAddr::new(announced_ip, bound.port());
     let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
-    let engine = Engine { socket: socket.clone(), local, rooms: HashMap::new(), peers: HashMap::new(), by_addr: HashMap::new(), next_conn: 1 };
+    let engine =
+        Engine { socket: socket.clone(), local, rooms: HashMap::new(), peers: HashMap::new(), by_addr: HashMap::new(), next_conn: 1 };
     info!(udp = %bound, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket));
     Ok((EngineHandle { commands, media_addr: bound }, task))
@@ -227,7 +225,7 @@ impl Engine {
                 }
             }
             for conn in failed {
-                self.remove(conn, Some(proto::DisconnectReason::StateMismatch));
+                self.remove(conn, Some(proto::DisconnectReason::MediaFailure));
             }
             if events.is_empty() {
                 return;
@@ -276,7 +274,7 @@ impl Engine {
                 }
             }
             Command::Request { conn, message } => {
-                if let Err(e) = self.on_request(conn, message) {
+                if let Err(e) = self.on_request(conn, *message) {
                     warn!(conn, error = %e, "signal request failed");
                 }
             }
@@ -287,13 +285,18 @@ impl Engine {
     fn join(&mut self, grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>) -> Result<Joined, Error> {
         // A second connection of the same identity replaces the first, as in LiveKit: that is
         // also how a client's full reconnect finds its room again.
-        let duplicate = self.rooms.get(&grant.room).and_then(|room| {
-            room.members.iter().copied().find(|c| self.peers.get(c).is_some_and(|p| p.grant.identity == grant.identity))
-        });
+        let duplicate = self
+            .rooms
+            .get(&grant.room)
+            .and_then(|room| room.members.iter().copied().find(|c| self.peers.get(c).is_some_and(|p| p.grant.identity == grant.identity)));
         if let Some(old) = duplicate {
             self.remove(old, Some(proto::DisconnectReason::DuplicateIdentity));
         }
-        let room = self.rooms.entry(grant.room.clone()).or_insert_with(|| RoomState { sid: new_sid("RM_"), created: unix_now(), members: Vec::new() });
+        let room = self.rooms.entry(grant.room.clone()).or_insert_with(|| RoomState {
+            sid: new_sid("RM_"),
+            created: unix_now(),
+            members: Vec::new(),
+        });
         if room.members.len() >= MAX_PARTICIPANTS_PER_ROOM {
             return Err(Error::RoomFull);
         }
@@ -314,8 +317,14 @@ impl Engine {
             offered_tracks: HashMap::new(),
         };
         room.members.push(conn);
-        let others: Vec<proto::ParticipantInfo> =
-            room.members.iter().filter(|&&c| c != conn).filter_map(|c| self.peers.get(c)).filter(|p| !p.grant.hidden).map(Peer::info).collect();
+        let others: Vec<proto::ParticipantInfo> = room
+            .members
+            .iter()
+            .filter(|&&c| c != conn)
+            .filter_map(|c| self.peers.get(c))
+            .filter(|p| !p.grant.hidden)
+            .map(Peer::info)
+            .collect();
         let response = proto::JoinResponse {
             room: Some(proto::Room {
                 sid: room.sid.clone(),
@@ -364,7 +373,11 @@ impl Engine {
         let Some(peer) = self.peers.remove(&conn) else { return };
         info!(conn, sid = %peer.sid, room = %peer.room, ?reason, "participant left");
         if let Some(reason) = reason {
-            let leave = proto::LeaveRequest { reason: reason as i32, action: proto::leave_request::Action::Disconnect as i32, ..Default::default() };
+            let leave = proto::LeaveRequest {
+                reason: reason as i32,
+                action: proto::leave_request::Action::Disconnect as i32,
+                ..Default::default()
+            };
             let _ = peer.signal.try_send(Response::Leave(leave));
         }
         self.by_addr.retain(|_, (c, _)| *c != conn);
@@ -439,7 +452,15 @@ impl Engine {
         let Some(pc) = peer.publisher.as_mut() else { return Ok(()) };
         let answer = pc.rtc().sdp_api().accept_offer(offer)?;
         peer.offered_tracks = crate::sdp::media_lines(&description.sdp).into_iter().filter_map(|l| Some((l.mid, l.track_id?))).collect();
-        send(peer, Response::Answer(proto::SessionDescription { r#type: "answer".into(), sdp: answer.to_sdp_string(), id: description.id, ..Default::default() }));
+        send(
+            peer,
+            Response::Answer(proto::SessionDescription {
+                r#type: "answer".into(),
+                sdp: answer.to_sdp_string(),
+                id: description.id,
+                ..Default::default()
+            }),
+        );
 
         // Tracks whose m-line no longer carries them were unpublished by the browser.
         let gone: Vec<String> = peer
@@ -496,8 +517,11 @@ impl Engine {
         let Some(room) = self.peers.get(&conn).map(|p| p.room.clone()) else { return };
         let members = self.rooms.get(&room).map(|r| r.members.clone()).unwrap_or_default();
         for source in members.into_iter().filter(|&c| c != conn) {
-            let sids: Vec<String> =
-                self.peers.get(&source).map(|p| p.published.iter().filter(|t| t.is_live()).map(|t| t.info.sid.clone()).collect()).unwrap_or_default();
+            let sids: Vec<String> = self
+                .peers
+                .get(&source)
+                .map(|p| p.published.iter().filter(|t| t.is_live()).map(|t| t.info.sid.clone()).collect())
+                .unwrap_or_default();
             for sid in sids {
                 self.add_down_track(conn, source, &sid);
             }
@@ -640,7 +664,10 @@ impl Engine {
             warn!(conn, identity = %peer.grant.identity, "track refused: no permission to publish");
             return;
         }
-        if peer.published.len() >= MAX_TRACKS_PER_PARTICIPANT || peer.published.iter().any(|t| t.cid == request.cid) || request.cid.is_empty() {
+        if peer.published.len() >= MAX_TRACKS_PER_PARTICIPANT
+            || peer.published.iter().any(|t| t.cid == request.cid)
+            || request.cid.is_empty()
+        {
             warn!(conn, cid = %request.cid, "track refused: duplicate, unnamed or too many");
             return;
         }
@@ -666,7 +693,16 @@ impl Engine {
             ..Default::default()
         };
         send(peer, Response::TrackPublished(proto::TrackPublishedResponse { cid: request.cid.clone(), track: Some(info.clone()) }));
-        peer.published.push(Published { info, cid: request.cid, mid: None, kind, forwarded_rid: None, switch_to: None, last_keyframe_request: None });
+        peer.published.push(Published {
+            info,
+            cid: request.cid,
+            mid: None,
+            kind,
+            forwarded_rid: None,
+            switch_to: None,
+            layers_seen: Vec::new(),
+            last_keyframe_request: None,
+        });
         self.claim_offered_tracks(conn);
     }
 
@@ -728,12 +764,14 @@ impl Engine {
         let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(data.mid)) else { return };
         let track_sid = track.info.sid.clone();
         let mut ask_keyframe: Option<Option<Rid>> = None;
-        if data.rid.is_some() {
-            // Simulcast: forward the best layer seen; switch up only at a key frame of it.
-            let best = rid_rank(track.forwarded_rid).max(rid_rank(track.switch_to));
-            if rid_rank(data.rid) > best {
-                track.switch_to = data.rid;
-                ask_keyframe = Some(data.rid);
+        if let Some(rid) = data.rid {
+            // Simulcast: forward the best layer that is flowing; change layers only at a key
+            // frame of the new one, so that receivers never get a frame they cannot decode.
+            let target = track.best_layer(rid, Instant::now(), LAYER_STALE);
+            if target != track.forwarded_rid && target != track.switch_to {
+                debug!(conn, track = %track.info.sid, from = ?track.forwarded_rid, to = ?target, "switching simulcast layer");
+                track.switch_to = target;
+                ask_keyframe = Some(target);
             }
             if track.switch_to == data.rid && data.is_keyframe() {
                 track.forwarded_rid = data.rid;

@@ -14,9 +14,9 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use livekit_protocol as proto;
+use prost::Message as _;
 use proto::signal_request::Message as Request;
 use proto::signal_response::Message as Reply;
-use prost::Message as _;
 use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 

@@ -208,3 +208,50 @@ async fn malformed_frames_disturb_nothing_and_oversized_ones_close_only_their_so
     assert!(closed.is_ok(), "an oversized frame closes the connection");
     assert_eq!(ping(&mut bystander, 7).await, 7, "other participants are not disturbed");
 }
+
+fn add_track(cid: &str) -> proto::signal_request::Message {
+    proto::signal_request::Message::AddTrack(proto::AddTrackRequest {
+        cid: cid.into(),
+        name: "camera".into(),
+        r#type: proto::TrackType::Video as i32,
+        source: proto::TrackSource::Camera as i32,
+        width: 640,
+        height: 480,
+        ..Default::default()
+    })
+}
+
+#[tokio::test]
+async fn only_the_publish_grant_gets_a_track_published() {
+    let server = start().await;
+    let (mut guide, _) = join(&server, "demo", "guide").await;
+    send(&mut guide, add_track("camera-1")).await;
+    match next(&mut guide).await {
+        proto::signal_response::Message::TrackPublished(published) => {
+            assert_eq!(published.cid, "camera-1");
+            let track = published.track.unwrap();
+            assert!(track.sid.starts_with("TR_"));
+            assert_eq!(track.r#type, proto::TrackType::Video as i32);
+        }
+        other => panic!("no track published: {other:?}"),
+    }
+
+    let listener_token = token(SECRET, claims("demo", "attendee", false));
+    let (mut attendee, _) = tokio_tungstenite::connect_async(server.url("/rtc", &listener_token)).await.unwrap();
+    match next(&mut attendee).await {
+        proto::signal_response::Message::Join(join) => assert!(!join.participant.unwrap().permission.unwrap().can_publish),
+        other => panic!("no join response: {other:?}"),
+    }
+    send(&mut attendee, add_track("camera-2")).await;
+    // The engine handles commands in order: the update about a later arrival comes after
+    // whatever the add-track caused.
+    let _ = ping(&mut attendee, 1).await;
+    let (_late, _) = join(&server, "demo", "late").await;
+    loop {
+        match next(&mut attendee).await {
+            proto::signal_response::Message::TrackPublished(_) => panic!("a participant without canPublish published a track"),
+            proto::signal_response::Message::Update(update) if update.participants[0].identity == "late" => break,
+            _ => {}
+        }
+    }
+}

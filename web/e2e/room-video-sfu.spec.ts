@@ -185,6 +185,8 @@ test.describe('video through the embedded sfu', () => {
   });
 
   test.afterAll(async () => {
+    // SFU_E2E_LOG=1 prints the media server's log (RUST_LOG sets its detail, sfu=debug by default).
+    if (process.env.SFU_E2E_LOG) console.log(sfu.output.join(''));
     await Promise.all([stopSfu(sfu), new Promise((resolve) => page.server.close(resolve))]);
   });
 

@@ -65,10 +65,13 @@ pub struct Published {
     /// The publisher m-line carrying it, once the offer with it was accepted.
     pub mid: Option<Mid>,
     pub kind: MediaKind,
-    /// The simulcast layer forwarded (the best one seen), `None` without simulcast.
+    /// The simulcast layer forwarded, `None` without simulcast.
     pub forwarded_rid: Option<Rid>,
-    /// A better layer was seen: forward it from its next key frame on.
+    /// The layer to forward from its next key frame on.
     pub switch_to: Option<Rid>,
+    /// When each simulcast layer last delivered a frame: the browser turns layers off and
+    /// on as its bandwidth estimate and CPU allow.
+    pub layers_seen: Vec<(Rid, Instant)>,
     pub last_keyframe_request: Option<Instant>,
 }
 
@@ -173,6 +176,21 @@ impl Peer {
             Role::Publisher => self.publisher.as_mut(),
             Role::Subscriber => self.subscriber.as_mut().map(|s| &mut s.pc),
         }
+    }
+}
+
+impl Published {
+    /// Notes a frame of `rid` at `now` and returns the layer to forward: the best one that
+    /// delivered a frame within `stale`.
+    pub fn best_layer(&mut self, rid: Rid, now: Instant, stale: std::time::Duration) -> Option<Rid> {
+        let room_for_more = self.layers_seen.len() < 8;
+        match self.layers_seen.iter_mut().find(|(r, _)| *r == rid) {
+            Some(seen) => seen.1 = now,
+            // livekit-client sends at most three layers; bound it regardless.
+            None if room_for_more => self.layers_seen.push((rid, now)),
+            None => {}
+        }
+        self.layers_seen.iter().filter(|(_, at)| now.duration_since(*at) < stale).map(|(r, _)| *r).max_by_key(|r| rid_rank(Some(*r)))
     }
 }
 
