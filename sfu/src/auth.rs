@@ -27,6 +27,8 @@ struct VideoGrant {
     can_publish_data: Option<bool>,
     #[serde(default)]
     hidden: bool,
+    #[serde(default)]
+    room_admin: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -53,9 +55,8 @@ pub struct JoinGrant {
     pub hidden: bool,
 }
 
-/// Checks the token's signature, issuer and validity period, then that it allows joining a
-/// room: the token's room, which must be `requested_room` when the client names one.
-pub fn verify_join(credentials: &Credentials, token: &str, requested_room: Option<&str>) -> Result<JoinGrant, Error> {
+/// Checks the token's signature, issuer and validity period.
+fn verified_claims(credentials: &Credentials, token: &str) -> Result<Claims, Error> {
     if token.is_empty() {
         return Err(Error::PermissionDenied);
     }
@@ -69,17 +70,32 @@ pub fn verify_join(credentials: &Credentials, token: &str, requested_room: Optio
     validation.validate_nbf = true;
     validation.set_required_spec_claims(&["exp", "iss"]);
     validation.set_issuer(&[&credentials.api_key]);
-    let claims = jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(credentials.secret().as_bytes()), &validation)
-        .map_err(|e| match e.kind() {
+    let data = jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(credentials.secret().as_bytes()), &validation).map_err(
+        |e| match e.kind() {
             ErrorKind::InvalidIssuer => Error::InvalidApiKey(issuer_of(token).unwrap_or_default()),
             ErrorKind::ExpiredSignature => Error::InvalidToken("token is expired (exp)".into()),
             ErrorKind::ImmatureSignature => Error::InvalidToken("token is not valid yet (nbf)".into()),
             ErrorKind::InvalidSignature => Error::InvalidToken("error in cryptographic primitive".into()),
             ErrorKind::MissingRequiredClaim(claim) => Error::InvalidToken(format!("missing claim {claim}")),
             _ => Error::InvalidAuthorizationToken,
-        })?
-        .claims;
+        },
+    )?;
+    Ok(data.claims)
+}
 
+/// Checks a server API token: valid, and an admin of `room` (LiveKit's `EnsureAdminPermission`).
+pub fn verify_admin(credentials: &Credentials, token: &str, room: &str) -> Result<(), Error> {
+    let video = verified_claims(credentials, token)?.video.ok_or(Error::PermissionDenied)?;
+    if !video.room_admin || video.room != room {
+        return Err(Error::PermissionDenied);
+    }
+    Ok(())
+}
+
+/// Checks the token (see `verified_claims`), then that it allows joining a room: the
+/// token's room, which must be `requested_room` when the client names one.
+pub fn verify_join(credentials: &Credentials, token: &str, requested_room: Option<&str>) -> Result<JoinGrant, Error> {
+    let claims = verified_claims(credentials, token)?;
     let video = claims.video.ok_or(Error::PermissionDenied)?;
     if !video.room_join {
         return Err(Error::PermissionDenied);

@@ -70,6 +70,30 @@ pub enum Command {
     Request { conn: ConnId, message: Box<Request> },
     /// The participant's signalling connection ended.
     Leave { conn: ConnId },
+    /// A server API call (LiveKit's RoomService) about one room.
+    Admin { room: String, action: AdminAction, reply: oneshot::Sender<Result<AdminReply, Error>> },
+}
+
+/// What the server API can do to a room.
+#[derive(Debug, Clone)]
+pub enum AdminAction {
+    ListParticipants,
+    /// Mutes a published track; the participant's client is told to mute it too.
+    MuteTrack {
+        identity: String,
+        track_sid: String,
+    },
+    /// Takes a participant out at once: its media stops, its client is told to leave.
+    RemoveParticipant {
+        identity: String,
+    },
+}
+
+#[derive(Debug)]
+pub enum AdminReply {
+    Participants(Vec<proto::ParticipantInfo>),
+    Track(proto::TrackInfo),
+    Done,
 }
 
 /// A participant admitted to a room.
@@ -97,6 +121,12 @@ impl EngineHandle {
 
     pub async fn request(&self, conn: ConnId, message: Request) -> Result<(), Error> {
         self.commands.send(Command::Request { conn, message: Box::new(message) }).await.map_err(|_| Error::EngineStopped)
+    }
+
+    pub async fn admin(&self, room: String, action: AdminAction) -> Result<AdminReply, Error> {
+        let (reply, answer) = oneshot::channel();
+        self.commands.send(Command::Admin { room, action, reply }).await.map_err(|_| Error::EngineStopped)?;
+        answer.await.map_err(|_| Error::EngineStopped)?
     }
 
     pub async fn leave(&self, conn: ConnId) {
@@ -279,6 +309,41 @@ impl Engine {
                 }
             }
             Command::Leave { conn } => self.remove(conn, None),
+            Command::Admin { room, action, reply } => {
+                let result = self.admin(&room, action);
+                // The caller may have given up; the action stands either way.
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn admin(&mut self, room: &str, action: AdminAction) -> Result<AdminReply, Error> {
+        let members = self.rooms.get(room).map(|r| r.members.clone()).unwrap_or_default();
+        let find = |identity: &str| members.iter().copied().find(|c| self.peers.get(c).is_some_and(|p| p.grant.identity == identity));
+        match action {
+            AdminAction::ListParticipants => {
+                if !self.rooms.contains_key(room) {
+                    return Err(Error::RoomNotFound);
+                }
+                Ok(AdminReply::Participants(members.iter().filter_map(|c| self.peers.get(c)).map(Peer::info).collect()))
+            }
+            AdminAction::MuteTrack { identity, track_sid } => {
+                let conn = find(&identity).ok_or(Error::ParticipantNotFound)?;
+                let peer = self.peers.get(&conn).ok_or(Error::ParticipantNotFound)?;
+                if !peer.published.iter().any(|t| t.info.sid == track_sid) {
+                    return Err(Error::TrackNotFound);
+                }
+                send(peer, Response::Mute(proto::MuteTrackRequest { sid: track_sid.clone(), muted: true }));
+                self.on_mute(conn, proto::MuteTrackRequest { sid: track_sid.clone(), muted: true });
+                let track =
+                    self.peers.get(&conn).and_then(|p| p.published.iter().find(|t| t.info.sid == track_sid)).map(|t| t.info.clone());
+                Ok(AdminReply::Track(track.unwrap_or_default()))
+            }
+            AdminAction::RemoveParticipant { identity } => {
+                let conn = find(&identity).ok_or(Error::ParticipantNotFound)?;
+                self.remove(conn, Some(proto::DisconnectReason::ParticipantRemoved));
+                Ok(AdminReply::Done)
+            }
         }
     }
 
@@ -762,6 +827,10 @@ impl Engine {
     fn forward(&mut self, conn: ConnId, data: MediaData) {
         let Some(peer) = self.peers.get_mut(&conn) else { return };
         let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(data.mid)) else { return };
+        if track.info.muted {
+            // Muted, possibly by the server API: whatever the client still sends stays here.
+            return;
+        }
         let track_sid = track.info.sid.clone();
         let mut ask_keyframe: Option<Option<Rid>> = None;
         if let Some(rid) = data.rid {

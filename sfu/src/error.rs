@@ -38,6 +38,12 @@ pub enum Error {
     NotFound,
     #[error("room is full")]
     RoomFull,
+    #[error("requested room does not exist")]
+    RoomNotFound,
+    #[error("participant not found")]
+    ParticipantNotFound,
+    #[error("track not found")]
+    TrackNotFound,
 
     /// A signalling frame this server cannot use.
     #[error("bad signal message: {0}")]
@@ -59,9 +65,22 @@ impl Error {
                 StatusCode::UNAUTHORIZED
             }
             Error::IdentityEmpty | Error::NoRoomName | Error::BadSignal(_) => StatusCode::BAD_REQUEST,
-            Error::NotFound => StatusCode::NOT_FOUND,
+            Error::NotFound | Error::RoomNotFound | Error::ParticipantNotFound | Error::TrackNotFound => StatusCode::NOT_FOUND,
             Error::RoomFull => StatusCode::SERVICE_UNAVAILABLE,
             Error::Config(_) | Error::Io(_) | Error::Rtc(_) | Error::Sdp(_) | Error::EngineStopped => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl Error {
+    /// The Twirp error code of the server API for this error.
+    pub fn twirp_code(&self) -> &'static str {
+        match self.status() {
+            StatusCode::UNAUTHORIZED => "unauthenticated",
+            StatusCode::NOT_FOUND => "not_found",
+            StatusCode::BAD_REQUEST => "malformed",
+            StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+            _ => "internal",
         }
     }
 }

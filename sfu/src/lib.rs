@@ -2,12 +2,14 @@
 //! livekit-client connects to it unchanged. See `README.md` for what it covers.
 //!
 //! Import graph, bottom to top: `error`, `config`, `auth`, `sdp` → `engine` (media and
-//! rooms) → `state` → `signal` (the `/rtc` WebSocket) → `server` (router assembly).
+//! rooms) → `state` → `signal` (the `/rtc` WebSocket), `room_service` (the server API) →
+//! `server` (router assembly).
 
 pub mod auth;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod room_service;
 pub mod sdp;
 pub mod server;
 pub mod signal;

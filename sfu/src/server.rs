@@ -5,15 +5,15 @@ use std::sync::Arc;
 
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::config::{Config, Credentials};
 use crate::engine::{self, EngineHandle};
 use crate::error::Error;
-use crate::signal;
 use crate::state::AppState;
+use crate::{room_service, signal};
 
 /// The signalling routes. The page that runs livekit-client is served from another origin,
 /// and it reads `/rtc/validate` with `fetch`: LiveKit allows any origin there, the token is
@@ -25,6 +25,8 @@ pub fn router(state: AppState) -> Router {
         // The single peer connection path of newer servers: absent, so the client falls back.
         .route("/rtc/v1", get(not_found))
         .route("/rtc/v1/validate", get(not_found))
+        .route("/twirp/livekit.RoomService/{method}", post(room_service::call))
+        .layer(axum::extract::DefaultBodyLimit::max(room_service::MAX_BODY))
         .route("/", get(|| async { "OK" }))
         .layer(axum::middleware::map_response(allow_any_origin))
         .with_state(state)

@@ -255,3 +255,70 @@ async fn only_the_publish_grant_gets_a_track_published() {
         }
     }
 }
+
+/// The server API as the hub calls it (`hub/src/video.rs`): JSON Twirp with an admin token.
+async fn room_service(server: &Server, method: &str, room: &str, body: Value) -> (u16, Value) {
+    let admin = token(SECRET, json!({ "iss": KEY, "nbf": now() - 1, "exp": now() + 600, "video": { "room": room, "roomAdmin": true } }));
+    let url = format!("http://{}/twirp/livekit.RoomService/{method}", server.running.http_addr);
+    let response = reqwest::Client::new().post(url).bearer_auth(admin).json(&body).send().await.unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn the_server_api_lists_mutes_and_removes_as_the_hub_expects() {
+    let server = start().await;
+    let (mut guide, _) = join(&server, "demo", "guide").await;
+    send(&mut guide, add_track("mic-1")).await;
+    let track_sid = loop {
+        if let proto::signal_response::Message::TrackPublished(published) = next(&mut guide).await {
+            break published.track.unwrap().sid;
+        }
+    };
+    let (mut attendee, _) = join(&server, "demo", "attendee").await;
+
+    let (status, listed) = room_service(&server, "ListParticipants", "demo", json!({ "room": "demo" })).await;
+    assert_eq!(status, 200);
+    let mut identities: Vec<&str> = listed["participants"].as_array().unwrap().iter().map(|p| p["identity"].as_str().unwrap()).collect();
+    identities.sort();
+    assert_eq!(identities, ["attendee", "guide"]);
+    assert_eq!(listed["participants"][0]["state"], "ACTIVE", "enums are protojson names, as LiveKit's Twirp JSON");
+
+    // An admin of another room is refused.
+    let (status, refused) = room_service(&server, "ListParticipants", "other", json!({ "room": "demo" })).await;
+    assert_eq!((status, refused["code"].as_str()), (401, Some("unauthenticated")));
+
+    let (status, muted) = room_service(
+        &server,
+        "MutePublishedTrack",
+        "demo",
+        json!({ "room": "demo", "identity": "guide", "trackSid": track_sid, "muted": true }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(muted["track"]["muted"], true);
+    loop {
+        if let proto::signal_response::Message::Mute(mute) = next(&mut guide).await {
+            assert_eq!((mute.sid.as_str(), mute.muted), (track_sid.as_str(), true));
+            break;
+        }
+    }
+
+    let (status, missing) = room_service(&server, "RemoveParticipant", "demo", json!({ "room": "demo", "identity": "nobody" })).await;
+    assert_eq!((status, missing["code"].as_str()), (404, Some("not_found")));
+    let (status, _) = room_service(&server, "RemoveParticipant", "demo", json!({ "room": "demo", "identity": "attendee" })).await;
+    assert_eq!(status, 200);
+    loop {
+        if let proto::signal_response::Message::Leave(leave) = next(&mut attendee).await {
+            assert_eq!(leave.reason, proto::DisconnectReason::ParticipantRemoved as i32);
+            break;
+        }
+    }
+    loop {
+        if let proto::signal_response::Message::Update(update) = next(&mut guide).await {
+            if update.participants[0].identity == "attendee" {
+                assert_eq!(update.participants[0].state, proto::participant_info::State::Disconnected as i32);
+                break;
+            }
+        }
+    }
+}
