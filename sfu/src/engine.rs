@@ -92,7 +92,7 @@ pub enum AdminAction {
 #[derive(Debug)]
 pub enum AdminReply {
     Participants(Vec<proto::ParticipantInfo>),
-    Track(proto::TrackInfo),
+    Track(Box<proto::TrackInfo>),
     Done,
 }
 
@@ -337,7 +337,7 @@ impl Engine {
                 self.on_mute(conn, proto::MuteTrackRequest { sid: track_sid.clone(), muted: true });
                 let track =
                     self.peers.get(&conn).and_then(|p| p.published.iter().find(|t| t.info.sid == track_sid)).map(|t| t.info.clone());
-                Ok(AdminReply::Track(track.unwrap_or_default()))
+                Ok(AdminReply::Track(Box::new(track.unwrap_or_default())))
             }
             AdminAction::RemoveParticipant { identity } => {
                 let conn = find(&identity).ok_or(Error::ParticipantNotFound)?;

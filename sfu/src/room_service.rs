@@ -102,7 +102,7 @@ async fn serve(state: &AppState, method: &str, headers: &HeaderMap, body: &[u8],
             }
             let action = AdminAction::MuteTrack { identity: request.identity, track_sid: request.track_sid };
             let track = match state.engine.admin(request.room, action).await? {
-                AdminReply::Track(track) => Some(track),
+                AdminReply::Track(track) => Some(*track),
                 _ => None,
             };
             Ok(encoding.encode(&proto::MuteRoomTrackResponse { track }))
