@@ -6,7 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { AccessToken } from 'livekit-server-sdk';
+import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
 
 /**
  * Video through the embedded media server (`sfu`): Chromium with fake camera and
@@ -27,6 +27,8 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title
   const LK = window.LivekitClient;
   window.joinRoom = async (url, token, publish) => {
     const room = new LK.Room({ adaptiveStream: true, dynacast: true });
+    room.on(LK.RoomEvent.TrackUnsubscribed, (track) => track.detach().forEach((element) => element.remove()));
+    room.on(LK.RoomEvent.Disconnected, (reason) => { window.disconnectReason = reason; });
     room.on(LK.RoomEvent.TrackSubscribed, (track, publication, participant) => {
       const element = track.attach();
       element.dataset.participant = participant.identity;
@@ -42,10 +44,11 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title
   /** framesDecoded of the received video and totalSamplesReceived of the received audio. */
   window.receivedStats = async (identity) => {
     const participant = [...window.room.remoteParticipants.values()].find((p) => p.identity === identity);
-    const result = { framesDecoded: 0, totalSamplesReceived: 0, videoWidth: 0, muted: null };
+    const result = { framesDecoded: 0, totalSamplesReceived: 0, videoWidth: 0, muted: null, audioMuted: null };
     if (!participant) return result;
     for (const publication of participant.trackPublications.values()) {
       if (publication.kind === 'video') result.muted = publication.isMuted;
+      if (publication.kind === 'audio') result.audioMuted = publication.isMuted;
       const track = publication.track;
       if (!track) continue;
       const report = await track.getRTCStatsReport();
@@ -55,7 +58,8 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title
         if (stat.kind === 'audio') result.totalSamplesReceived = stat.totalSamplesReceived ?? 0;
       });
     }
-    const video = document.querySelector('video[data-participant="' + identity + '"]');
+    const videos = document.querySelectorAll('video[data-participant="' + identity + '"]');
+    const video = videos[videos.length - 1];
     result.videoWidth = video ? video.videoWidth : 0;
     return result;
   };
@@ -153,6 +157,21 @@ interface Received {
   totalSamplesReceived: number;
   videoWidth: number;
   muted: boolean | null;
+  audioMuted: boolean | null;
+}
+
+type PageRoom = {
+  localParticipant: { setCameraEnabled: (on: boolean) => Promise<unknown> };
+  simulateScenario: (scenario: string) => Promise<void>;
+  state: string;
+};
+
+function room(page: Page) {
+  return {
+    setCamera: (on: boolean) => page.evaluate((o) => (window as unknown as { room: PageRoom }).room.localParticipant.setCameraEnabled(o), on),
+    state: () => page.evaluate(() => (window as unknown as { room: PageRoom }).room.state),
+    dropSignalling: () => page.evaluate(() => (window as unknown as { room: PageRoom }).room.simulateScenario('signal-reconnect')),
+  };
 }
 
 function received(page: Page, identity: string): Promise<Received> {
@@ -198,7 +217,7 @@ test.describe('video through the embedded sfu', () => {
     test.setTimeout(90_000);
     const contexts = await Promise.all([browser.newContext(), browser.newContext(), browser.newContext()]);
     try {
-      const [guide, first, second] = await Promise.all(contexts.map((context) => openPage(context, page.origin)));
+      const [guide, first, second] = (await Promise.all(contexts.map((context) => openPage(context, page.origin)))) as [Page, Page, Page];
       await join(guide, sfu.url, await tokenFor('guide', true), true);
       await join(first, sfu.url, await tokenFor('attendee-1', false), false);
       await expectFramesFlowing(first, 'guide');
@@ -207,9 +226,9 @@ test.describe('video through the embedded sfu', () => {
       await join(second, sfu.url, await tokenFor('attendee-2', false), false);
       await expectFramesFlowing(second, 'guide');
 
-      await guide.evaluate(() => (window as unknown as { room: { localParticipant: { setCameraEnabled: (on: boolean) => Promise<unknown> } } }).room.localParticipant.setCameraEnabled(false));
+      await room(guide).setCamera(false);
       for (const page of [first, second]) await expect.poll(async () => (await received(page, 'guide')).muted).toBe(true);
-      await guide.evaluate(() => (window as unknown as { room: { localParticipant: { setCameraEnabled: (on: boolean) => Promise<unknown> } } }).room.localParticipant.setCameraEnabled(true));
+      await room(guide).setCamera(true);
       for (const page of [first, second]) {
         await expect.poll(async () => (await received(page, 'guide')).muted).toBe(false);
         const before = (await received(page, 'guide')).framesDecoded;
@@ -224,20 +243,47 @@ test.describe('video through the embedded sfu', () => {
     test.setTimeout(60_000);
     const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
     try {
-      const [guide, attendee] = await Promise.all(contexts.map((context) => openPage(context, page.origin)));
+      const [guide, attendee] = (await Promise.all(contexts.map((context) => openPage(context, page.origin)))) as [Page, Page];
       await join(guide, sfu.url, await tokenFor('guide-2', true), false);
       await join(attendee, sfu.url, await tokenFor('attendee-3', false), false);
-      const refused = await attendee.evaluate(async () => {
-        const room = (window as unknown as { room: { localParticipant: { setCameraEnabled: (on: boolean) => Promise<unknown> } } }).room;
-        try {
-          await room.localParticipant.setCameraEnabled(true);
-          return false;
-        } catch {
-          return true;
-        }
-      });
-      expect(refused).toBe(true);
+      // The grant reaches the client in the join response, so livekit-client refuses at once;
+      // the server refuses the add-track too (sfu/tests/signalling.rs).
+      await expect(room(attendee).setCamera(true)).rejects.toThrow();
       expect((await received(guide, 'attendee-3')).framesDecoded).toBe(0);
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+    }
+  });
+
+  test("the guide mutes an attendee's microphone, a removed attendee's media stops, a dropped one reconnects", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const contexts = await Promise.all([browser.newContext(), browser.newContext(), browser.newContext()]);
+    try {
+      const [guide, speaker, viewer] = (await Promise.all(contexts.map((context) => openPage(context, page.origin)))) as [Page, Page, Page];
+      await join(guide, sfu.url, await tokenFor('guide-3', true), true);
+      await join(speaker, sfu.url, await tokenFor('speaker', true), true);
+      await join(viewer, sfu.url, await tokenFor('viewer', false), false);
+      await expectFramesFlowing(viewer, 'guide-3');
+      await expectFramesFlowing(guide, 'speaker');
+
+      // Mute-all as the hub does it: the server API, through LiveKit's own Node client.
+      const api = new RoomServiceClient(sfu.url.replace('ws://', 'http://'), API_KEY, API_SECRET);
+      const speakerInfo = (await api.listParticipants(ROOM)).find((p) => p.identity === 'speaker');
+      const microphone = speakerInfo?.tracks.find((t) => t.type === 0 /* AUDIO */);
+      expect(microphone).toBeDefined();
+      await api.mutePublishedTrack(ROOM, 'speaker', microphone!.sid, true);
+      await expect.poll(async () => (await received(guide, 'speaker')).audioMuted).toBe(true);
+      await expect.poll(async () => (await received(viewer, 'speaker')).audioMuted).toBe(true);
+
+      // A removed participant's media stops at once, and its client hears why.
+      await api.removeParticipant(ROOM, 'speaker');
+      await expect.poll(() => speaker.evaluate(() => (window as unknown as { disconnectReason?: number }).disconnectReason)).toBe(4 /* PARTICIPANT_REMOVED */);
+      await expect.poll(async () => (await received(guide, 'speaker')).framesDecoded).toBe(0);
+
+      // A viewer whose signalling drops joins again and gets the guide's video back.
+      await room(viewer).dropSignalling();
+      await expect.poll(() => room(viewer).state(), { timeout: 20_000 }).toBe('connected');
+      await expectFramesFlowing(viewer, 'guide-3');
     } finally {
       await Promise.all(contexts.map((context) => context.close()));
     }
