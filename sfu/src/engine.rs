@@ -832,6 +832,7 @@ impl Engine {
             return;
         }
         let track_sid = track.info.sid.clone();
+        let room_name = peer.room.clone();
         let mut ask_keyframe: Option<Option<Rid>> = None;
         if let Some(rid) = data.rid {
             // Simulcast: forward the best layer that is flowing; change layers only at a key
@@ -858,7 +859,7 @@ impl Engine {
         if let Some(rid) = ask_keyframe {
             self.request_layer_keyframe(conn, data.mid, rid, false);
         }
-        let Some(room) = self.rooms.get(&self.peers[&conn].room) else { return };
+        let Some(room) = self.rooms.get(&room_name) else { return };
         for other in room.members.iter().filter(|&&c| c != conn) {
             let Some(sub) = self.peers.get_mut(other).and_then(|p| p.subscriber.as_mut()) else { continue };
             let Some(mid) = sub.tracks.iter().find(|t| t.source == conn && t.track_sid == track_sid).and_then(|t| match t.state {
