@@ -8,7 +8,9 @@ async fn main() -> Result<(), sfu::Error> {
     tracing_subscriber::fmt().with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("sfu=info"))).init();
     let config = sfu::Config::parse();
     if config.bind.is_unspecified() && config.sfu_public_ip.is_none() {
-        tracing::warn!("BIND is every interface but SFU_PUBLIC_IP is unset: media candidates announce 127.0.0.1, reachable from this machine only");
+        tracing::warn!(
+            "BIND is every interface but SFU_PUBLIC_IP is unset: media candidates announce 127.0.0.1, reachable from this machine only"
+        );
     }
     let credentials = config.credentials()?;
     let running = sfu::server::start(&config, credentials).await?;
