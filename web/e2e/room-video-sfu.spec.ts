@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
+import { API_KEY, API_SECRET, startSfu, stopSfu, type Sfu } from './sfu';
 
 /**
  * Video through the embedded media server (`sfu`): Chromium with fake camera and
@@ -18,8 +16,6 @@ import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
  */
 
 const WEB_DIR = path.resolve(import.meta.dirname, '..');
-const API_KEY = 'APIe2e';
-const API_SECRET = 'e2e-secret-e2e-secret-e2e-secret-e2e';
 const ROOM = 'demo';
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title>
@@ -65,68 +61,6 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title
   };
 </script></body></html>`;
 
-interface Sfu {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-  dataDir: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startSfu(): Promise<Sfu> {
-  const binary = path.resolve(WEB_DIR, process.env.SALESROOM_BIN_DIR || '../target/debug', 'sfu');
-  if (!existsSync(binary)) throw new Error(`${binary} does not exist: build it (cargo build -p sfu) or set SALESROOM_BIN_DIR`);
-  const [port, udpPort] = [await freePort(), await freePort()];
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-sfu-'));
-  const child = spawn(binary, [], {
-    env: {
-      ...process.env,
-      SFU_PORT: String(port),
-      SFU_UDP_PORT: String(udpPort),
-      BIND: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LIVEKIT_API_KEY: API_KEY,
-      LIVEKIT_API_SECRET: API_SECRET,
-      RUST_LOG: process.env.RUST_LOG ?? 'sfu=debug',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`sfu exited with ${child.exitCode}:\n${output.join('')}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`sfu did not start:\n${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url: `ws://127.0.0.1:${port}`, child, output, dataDir };
-}
-
-async function stopSfu(sfu: Sfu): Promise<void> {
-  if (sfu.child.exitCode === null) {
-    const exited = new Promise((resolve) => sfu.child.once('exit', resolve));
-    sfu.child.kill('SIGTERM');
-    await exited;
-  }
-  await rm(sfu.dataDir, { recursive: true, force: true });
-}
-
 /** A token as the hub mints it: guides publish, attendees only when the appointment allows. */
 async function tokenFor(identity: string, canPublish: boolean): Promise<string> {
   const token = new AccessToken(API_KEY, API_SECRET, { identity, name: identity, ttl: '1h' });
@@ -137,7 +71,7 @@ async function tokenFor(identity: string, canPublish: boolean): Promise<string> 
 /** Serves the page and livekit-client's bundle on 127.0.0.1 (a secure context, for getUserMedia). */
 async function servePage(): Promise<{ origin: string; server: Server }> {
   const bundle = readFileSync(path.join(WEB_DIR, 'node_modules/livekit-client/dist/livekit-client.umd.js'));
-  const server = createHttpServer((request, response) => {
+  const server = createServer((request, response) => {
     const script = request.url === '/livekit-client.umd.js';
     response.writeHead(200, { 'content-type': script ? 'text/javascript' : 'text/html' });
     response.end(script ? bundle : PAGE);
