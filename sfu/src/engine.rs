@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 pub use self::peer::ConnId;
-use self::peer::{new_sid, unix_now, DownState, DownTrack, Pc, Peer, Published, Role, Subscriber};
+use self::peer::{choose_layer, new_sid, rid_of, unix_now, DownState, DownTrack, Pc, Peer, Published, Role, Subscriber};
 use crate::auth::JoinGrant;
 use crate::error::Error;
 
@@ -483,6 +483,10 @@ impl Engine {
                 self.on_mute(conn, mute);
                 Ok(())
             }
+            Request::TrackSetting(settings) => {
+                self.on_track_settings(conn, settings);
+                Ok(())
+            }
             other => {
                 // Subscription settings, layers, permissions, metadata and data tracks are not
                 // served yet; livekit-client works without answers to them.
@@ -624,7 +628,7 @@ impl Engine {
         if sub.tracks.iter().any(|t| t.source == source && t.track_sid == track_sid) {
             return;
         }
-        sub.tracks.push(DownTrack { source, source_sid, track_sid: track_sid.to_owned(), kind, state: DownState::ToOpen });
+        sub.tracks.push(DownTrack::new(source, source_sid, track_sid.to_owned(), kind));
     }
 
     /// Offers the subscriber connection's pending changes, unless an offer is outstanding
@@ -690,7 +694,7 @@ impl Engine {
         sub.tracks.retain(|t| !matches!(t.state, DownState::NegotiatingStop(_)));
         // A new receiver decodes nothing before a key frame: ask the publisher for one now.
         for (source, sid) in opened {
-            self.request_keyframe(source, &sid, true);
+            self.request_keyframe(source, &sid);
         }
         self.negotiate_subscriber(conn);
         Ok(())
@@ -737,6 +741,8 @@ impl Engine {
             return;
         }
         let kind = if request.r#type == proto::TrackType::Audio as i32 { MediaKind::Audio } else { MediaKind::Video };
+        #[allow(deprecated)]
+        let layer_widths = request.layers.iter().map(|layer| (rid_of(layer), layer.width)).collect();
         // The deprecated fields are still what livekit-client reads for layers and DTX.
         #[allow(deprecated)]
         let info = proto::TrackInfo {
@@ -763,10 +769,9 @@ impl Engine {
             cid: request.cid,
             mid: None,
             kind,
-            forwarded_rid: None,
-            switch_to: None,
+            layer_widths,
             layers_seen: Vec::new(),
-            last_keyframe_request: None,
+            keyframe_requests: Vec::new(),
         });
         self.claim_offered_tracks(conn);
     }
@@ -786,7 +791,7 @@ impl Engine {
         }
         if !mute.muted {
             // An unmuted camera shows at once rather than at its next periodic key frame.
-            self.request_keyframe(conn, &mute.sid, true);
+            self.request_keyframe(conn, &mute.sid);
         }
     }
 
@@ -810,11 +815,17 @@ impl Engine {
         match (role, event) {
             (Role::Publisher, Event::MediaData(data)) => self.forward(conn, data),
             (Role::Subscriber, Event::KeyframeRequest(request)) => {
-                let source = self.peers.get(&conn).and_then(|p| p.subscriber.as_ref()).and_then(|s| {
-                    s.tracks.iter().find(|t| t.state == DownState::Open(request.mid)).map(|t| (t.source, t.track_sid.clone()))
+                // The subscriber's decoder lost its footing: ask for the layer it gets.
+                let down = self.peers.get(&conn).and_then(|p| p.subscriber.as_ref()).and_then(|s| {
+                    s.tracks
+                        .iter()
+                        .find(|t| t.state == DownState::Open(request.mid))
+                        .map(|t| (t.source, t.track_sid.clone(), t.forwarded_rid))
                 });
-                if let Some((source, sid)) = source {
-                    self.request_keyframe(source, &sid, false);
+                let Some((source, sid, rid)) = down else { return };
+                let mid = self.peers.get(&source).and_then(|p| p.published.iter().find(|t| t.info.sid == sid)).and_then(|t| t.mid);
+                if let Some(mid) = mid {
+                    self.request_layer_keyframe(source, mid, rid);
                 }
             }
             (_, Event::IceConnectionStateChange(state)) => debug!(conn, ?role, ?state, "ice"),
@@ -824,86 +835,116 @@ impl Engine {
     }
 
     /// Sends a frame from `conn`'s publisher connection to every subscriber of its track.
+    ///
+    /// Simulcast: each subscriber gets one layer, the smallest flowing one that fills its
+    /// video (or the best flowing one), and changes layers only at a key frame of the new
+    /// one, so that it never gets a frame it cannot decode. Until that key frame comes the
+    /// publisher is asked for it (throttled per layer).
     fn forward(&mut self, conn: ConnId, data: MediaData) {
+        let now = Instant::now();
         let Some(peer) = self.peers.get_mut(&conn) else { return };
+        let room_name = peer.room.clone();
         let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(data.mid)) else { return };
         if track.info.muted {
             // Muted, possibly by the server API: whatever the client still sends stays here.
             return;
         }
         let track_sid = track.info.sid.clone();
-        let room_name = peer.room.clone();
-        let mut ask_keyframe: Option<Option<Rid>> = None;
-        if let Some(rid) = data.rid {
-            // Simulcast: forward the best layer that is flowing; change layers only at a key
-            // frame of the new one, so that receivers never get a frame they cannot decode.
-            let target = track.best_layer(rid, Instant::now(), LAYER_STALE);
-            if target != track.forwarded_rid && target != track.switch_to {
-                debug!(conn, track = %track.info.sid, from = ?track.forwarded_rid, to = ?target, "switching simulcast layer");
-                track.switch_to = target;
-                ask_keyframe = Some(target);
+        let flowing = match data.rid {
+            Some(rid) => {
+                track.saw_layer(rid, now);
+                track.flowing_layers(now, LAYER_STALE)
             }
-            if track.switch_to == data.rid && data.is_keyframe() {
-                track.forwarded_rid = data.rid;
-                track.switch_to = None;
-            }
-            if track.forwarded_rid != data.rid {
-                if let Some(rid) = ask_keyframe {
-                    self.request_layer_keyframe(conn, data.mid, rid, true);
-                }
-                return;
-            }
-        } else if !data.contiguous && track.kind == MediaKind::Video {
-            ask_keyframe = Some(None);
-        }
-        if let Some(rid) = ask_keyframe {
-            self.request_layer_keyframe(conn, data.mid, rid, false);
+            None => Vec::new(),
+        };
+        let mut keyframes: Vec<Option<Rid>> = Vec::new();
+        if data.rid.is_none() && !data.contiguous && track.kind == MediaKind::Video {
+            // Frames were lost on the way in: every receiver needs a fresh start.
+            keyframes.push(None);
         }
         let Some(room) = self.rooms.get(&room_name) else { return };
         for other in room.members.iter().filter(|&&c| c != conn) {
             let Some(sub) = self.peers.get_mut(other).and_then(|p| p.subscriber.as_mut()) else { continue };
-            let Some(mid) = sub.tracks.iter().find(|t| t.source == conn && t.track_sid == track_sid).and_then(|t| match t.state {
-                DownState::Open(mid) => Some(mid),
-                _ => None,
-            }) else {
+            let Some(down) = sub.tracks.iter_mut().find(|t| t.source == conn && t.track_sid == track_sid) else { continue };
+            let DownState::Open(mid) = down.state else { continue };
+            if down.disabled {
                 continue;
-            };
+            }
+            if let Some(rid) = data.rid {
+                let target = choose_layer(&flowing, down.max_width);
+                if target != down.forwarded_rid && target != down.switch_to {
+                    debug!(conn = other, track = %track_sid, from = ?down.forwarded_rid, to = ?target, "switching simulcast layer");
+                    down.switch_to = target;
+                }
+                if down.switch_to == Some(rid) && data.is_keyframe() {
+                    down.forwarded_rid = Some(rid);
+                    down.switch_to = None;
+                }
+                if down.switch_to.is_some() && !keyframes.contains(&down.switch_to) {
+                    keyframes.push(down.switch_to);
+                }
+                if down.forwarded_rid != Some(rid) {
+                    continue;
+                }
+            }
             let Some(writer) = sub.pc.rtc().writer(mid) else { continue };
             let Some(pt) = writer.match_params(data.params) else { continue };
             if let Err(e) = writer.write(pt, data.network_time, data.time, data.data.clone()) {
                 debug!(conn = other, error = %e, "forward failed");
             }
         }
+        for rid in keyframes {
+            self.request_layer_keyframe(conn, data.mid, rid);
+        }
     }
 
-    /// Asks the publisher of `track_sid` for a key frame of the layer being forwarded.
-    fn request_keyframe(&mut self, source: ConnId, track_sid: &str, force: bool) {
-        let Some((mid, rid)) = self
+    /// Asks the publisher of `track_sid` for a key frame of every layer it sends.
+    fn request_keyframe(&mut self, source: ConnId, track_sid: &str) {
+        let Some((mid, layers)) = self
             .peers
             .get(&source)
             .and_then(|p| p.published.iter().find(|t| t.info.sid == track_sid))
-            .and_then(|t| Some((t.mid?, t.switch_to.or(t.forwarded_rid))))
+            .and_then(|t| Some((t.mid?, t.flowing_layers(Instant::now(), LAYER_STALE))))
         else {
             return;
         };
-        self.request_layer_keyframe(source, mid, rid, force);
+        if layers.is_empty() {
+            self.request_layer_keyframe(source, mid, None);
+        }
+        for (rid, _) in layers {
+            self.request_layer_keyframe(source, mid, Some(rid));
+        }
     }
 
-    fn request_layer_keyframe(&mut self, source: ConnId, mid: Mid, rid: Option<Rid>, force: bool) {
+    fn request_layer_keyframe(&mut self, source: ConnId, mid: Mid, rid: Option<Rid>) {
         let Some(peer) = self.peers.get_mut(&source) else { return };
         let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(mid)) else { return };
-        if track.kind != MediaKind::Video {
+        if track.kind != MediaKind::Video || !track.may_request_keyframe(rid, Instant::now(), KEYFRAME_REQUEST_INTERVAL) {
             return;
         }
-        let now = Instant::now();
-        if !force && track.last_keyframe_request.is_some_and(|at| now.duration_since(at) < KEYFRAME_REQUEST_INTERVAL) {
-            return;
-        }
-        track.last_keyframe_request = Some(now);
         let Some(pc) = peer.publisher.as_mut() else { return };
         let Some(mut writer) = pc.rtc().writer(mid) else { return };
         if let Err(e) = writer.request_keyframe(rid, KeyframeRequestKind::Pli) {
             debug!(conn = source, error = %e, "key frame request failed");
+        }
+    }
+
+    /// A subscriber's client tells what it shows of a track: off (not on screen) or at which size.
+    fn on_track_settings(&mut self, conn: ConnId, settings: proto::UpdateTrackSettings) {
+        let Some(sub) = self.peers.get_mut(&conn).and_then(|p| p.subscriber.as_mut()) else { return };
+        let mut restarted = Vec::new();
+        for down in sub.tracks.iter_mut().filter(|t| settings.track_sids.contains(&t.track_sid)) {
+            if down.disabled && !settings.disabled {
+                // It decodes again from a key frame.
+                down.forwarded_rid = None;
+                down.switch_to = None;
+                restarted.push((down.source, down.track_sid.clone()));
+            }
+            down.disabled = settings.disabled;
+            down.max_width = (settings.width > 0).then_some(settings.width);
+        }
+        for (source, sid) in restarted {
+            self.request_keyframe(source, &sid);
         }
     }
 

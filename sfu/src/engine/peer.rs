@@ -65,14 +65,13 @@ pub struct Published {
     /// The publisher m-line carrying it, once the offer with it was accepted.
     pub mid: Option<Mid>,
     pub kind: MediaKind,
-    /// The simulcast layer forwarded, `None` without simulcast.
-    pub forwarded_rid: Option<Rid>,
-    /// The layer to forward from its next key frame on.
-    pub switch_to: Option<Rid>,
+    /// The width of each simulcast layer, from AddTrack.
+    pub layer_widths: Vec<(Rid, u32)>,
     /// When each simulcast layer last delivered a frame: the browser turns layers off and
     /// on as its bandwidth estimate and CPU allow.
     pub layers_seen: Vec<(Rid, Instant)>,
-    pub last_keyframe_request: Option<Instant>,
+    /// When a key frame of each layer (`None`: no simulcast) was last asked for.
+    pub keyframe_requests: Vec<(Option<Rid>, Instant)>,
 }
 
 impl Published {
@@ -99,6 +98,31 @@ pub struct DownTrack {
     pub track_sid: String,
     pub kind: MediaKind,
     pub state: DownState,
+    /// The simulcast layer this subscriber gets.
+    pub forwarded_rid: Option<Rid>,
+    /// The layer it gets from that layer's next key frame on.
+    pub switch_to: Option<Rid>,
+    /// The subscriber's client turned the track off (`UpdateTrackSettings`, adaptive stream:
+    /// the video is not on screen).
+    pub disabled: bool,
+    /// The width its client shows the video at, when it said.
+    pub max_width: Option<u32>,
+}
+
+impl DownTrack {
+    pub fn new(source: ConnId, source_sid: String, track_sid: String, kind: MediaKind) -> DownTrack {
+        DownTrack {
+            source,
+            source_sid,
+            track_sid,
+            kind,
+            state: DownState::ToOpen,
+            forwarded_rid: None,
+            switch_to: None,
+            disabled: false,
+            max_width: None,
+        }
+    }
 }
 
 /// The subscriber peer connection: the engine is the offerer.
@@ -180,9 +204,8 @@ impl Peer {
 }
 
 impl Published {
-    /// Notes a frame of `rid` at `now` and returns the layer to forward: the best one that
-    /// delivered a frame within `stale`.
-    pub fn best_layer(&mut self, rid: Rid, now: Instant, stale: std::time::Duration) -> Option<Rid> {
+    /// Notes a frame of simulcast layer `rid` at `now`.
+    pub fn saw_layer(&mut self, rid: Rid, now: Instant) {
         let room_for_more = self.layers_seen.len() < 8;
         match self.layers_seen.iter_mut().find(|(r, _)| *r == rid) {
             Some(seen) => seen.1 = now,
@@ -190,7 +213,57 @@ impl Published {
             None if room_for_more => self.layers_seen.push((rid, now)),
             None => {}
         }
-        self.layers_seen.iter().filter(|(_, at)| now.duration_since(*at) < stale).map(|(r, _)| *r).max_by_key(|r| rid_rank(Some(*r)))
+    }
+
+    /// The layers that delivered a frame within `stale`, smallest first, with their widths.
+    pub fn flowing_layers(&self, now: Instant, stale: std::time::Duration) -> Vec<(Rid, u32)> {
+        let mut flowing: Vec<(Rid, u32)> = self
+            .layers_seen
+            .iter()
+            .filter(|(_, at)| now.duration_since(*at) < stale)
+            .map(|(rid, _)| (*rid, self.layer_widths.iter().find(|(r, _)| r == rid).map_or(u32::MAX, |(_, w)| *w)))
+            .collect();
+        flowing.sort_by_key(|(rid, width)| (rid_rank(Some(*rid)), *width));
+        flowing
+    }
+
+    /// Whether a key frame of `rid` may be asked for now (at most one per `interval`).
+    pub fn may_request_keyframe(&mut self, rid: Option<Rid>, now: Instant, interval: std::time::Duration) -> bool {
+        match self.keyframe_requests.iter_mut().find(|(r, _)| *r == rid) {
+            Some((_, at)) if now.duration_since(*at) < interval => false,
+            Some((_, at)) => {
+                *at = now;
+                true
+            }
+            None => {
+                if self.keyframe_requests.len() < 8 {
+                    self.keyframe_requests.push((rid, now));
+                }
+                true
+            }
+        }
+    }
+}
+
+/// The layer a subscriber should get: the smallest flowing one at least as wide as it shows
+/// the video, else the widest flowing one (`flowing` is smallest first).
+pub fn choose_layer(flowing: &[(Rid, u32)], max_width: Option<u32>) -> Option<Rid> {
+    let widest = flowing.last().map(|(rid, _)| *rid);
+    match max_width {
+        None => widest,
+        Some(wanted) => flowing.iter().find(|(_, width)| *width >= wanted).map(|(rid, _)| *rid).or(widest),
+    }
+}
+
+/// The rid livekit-client gives a layer of this quality.
+pub fn rid_of(layer: &proto::VideoLayer) -> Rid {
+    if !layer.rid.is_empty() {
+        return Rid::from(layer.rid.as_str());
+    }
+    match proto::VideoQuality::try_from(layer.quality) {
+        Ok(proto::VideoQuality::Low) => Rid::from("q"),
+        Ok(proto::VideoQuality::Medium) => Rid::from("h"),
+        _ => Rid::from("f"),
     }
 }
 
@@ -202,5 +275,22 @@ pub fn rid_rank(rid: Option<Rid>) -> u8 {
         Some("h") => 2,
         Some("f") => 3,
         Some(_) => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subscriber_gets_the_smallest_layer_that_fills_its_video() {
+        let flowing = [(Rid::from("q"), 160), (Rid::from("h"), 320), (Rid::from("f"), 640)];
+        assert_eq!(choose_layer(&flowing, None), Some(Rid::from("f")));
+        assert_eq!(choose_layer(&flowing, Some(300)), Some(Rid::from("h")));
+        assert_eq!(choose_layer(&flowing, Some(100)), Some(Rid::from("q")));
+        assert_eq!(choose_layer(&flowing, Some(1920)), Some(Rid::from("f")));
+        // The browser dropped its top layer: the best one left.
+        assert_eq!(choose_layer(&flowing[..2], Some(1920)), Some(Rid::from("h")));
+        assert_eq!(choose_layer(&[], Some(320)), None);
     }
 }
