@@ -70,6 +70,8 @@ pub enum Command {
     Request { conn: ConnId, message: Box<Request> },
     /// The participant's signalling connection ended.
     Leave { conn: ConnId },
+    /// The server stops: every participant is told so; the reply comes once they were.
+    Shutdown { reply: oneshot::Sender<()> },
     /// A server API call (LiveKit's RoomService) about one room.
     Admin { room: String, action: AdminAction, reply: oneshot::Sender<Result<AdminReply, Error>> },
 }
@@ -129,6 +131,15 @@ impl EngineHandle {
         answer.await.map_err(|_| Error::EngineStopped)?
     }
 
+    /// Tells every participant that the server is going away (`SERVER_SHUTDOWN`), so that
+    /// clients reconnect at once instead of waiting for a timeout, and stops the engine.
+    pub async fn shutdown(&self) {
+        let (reply, done) = oneshot::channel();
+        if self.commands.send(Command::Shutdown { reply }).await.is_ok() {
+            let _ = done.await;
+        }
+    }
+
     pub async fn leave(&self, conn: ConnId) {
         // A stopped engine has nobody left to tell.
         let _ = self.commands.send(Command::Leave { conn }).await;
@@ -179,6 +190,14 @@ impl Engine {
             let deadline = self.next_deadline();
             tokio::select! {
                 command = commands.recv() => match command {
+                    Some(Command::Shutdown { reply }) => {
+                        let everyone: Vec<ConnId> = self.peers.keys().copied().collect();
+                        for conn in everyone {
+                            self.remove(conn, Some(proto::DisconnectReason::ServerShutdown));
+                        }
+                        let _ = reply.send(());
+                        break;
+                    }
                     Some(command) => self.on_command(command),
                     None => break,
                 },
@@ -309,6 +328,10 @@ impl Engine {
                 }
             }
             Command::Leave { conn } => self.remove(conn, None),
+            Command::Shutdown { reply } => {
+                // Handled by the run loop, which stops after it.
+                let _ = reply.send(());
+            }
             Command::Admin { room, action, reply } => {
                 let result = self.admin(&room, action);
                 // The caller may have given up; the action stands either way.

@@ -21,6 +21,35 @@ async fn main() -> Result<(), sfu::Error> {
             Ok(Err(e)) => Err(e.into()),
             Err(e) => Err(sfu::Error::Config(format!("server task: {e}"))),
         },
-        _ = tokio::signal::ctrl_c() => Ok(()),
+        () = stop_signal() => {
+            running.engine.shutdown().await;
+            // Let the signalling tasks write the leave before the process ends.
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            tracing::info!("stopped");
+            Ok(())
+        }
+    }
+}
+
+/// Ctrl-C, or SIGTERM (how `make`, containers and test runners stop a server).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = terminate.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }

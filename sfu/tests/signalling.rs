@@ -322,3 +322,16 @@ async fn the_server_api_lists_mutes_and_removes_as_the_hub_expects() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_shutdown_tells_everyone() {
+    let server = start().await;
+    let (mut guide, _) = join(&server, "demo", "guide").await;
+    server.running.engine.shutdown().await;
+    loop {
+        if let proto::signal_response::Message::Leave(leave) = next(&mut guide).await {
+            assert_eq!(leave.reason, proto::DisconnectReason::ServerShutdown as i32);
+            break;
+        }
+    }
+}
