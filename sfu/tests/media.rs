@@ -146,7 +146,7 @@ impl Call {
             self.connected |= events.iter().any(|e| matches!(e, Event::Connected));
             if self.connected && Instant::now() >= self.next_frame {
                 // A VP8 frame: the first byte's low bit clear marks a key frame.
-                let key = self.sent % 30 == 0;
+                let key = self.sent.is_multiple_of(30);
                 let mut frame = vec![0u8; 1200];
                 frame[0] = if key { 0x10 } else { 0x11 };
                 let writer = self.publisher.rtc.writer(self.mid).unwrap();
