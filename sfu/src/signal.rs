@@ -69,9 +69,18 @@ pub async fn rtc(
     // LiveKit answers plain requests to /rtc with 404.
     let upgrade = upgrade.map_err(|_| Error::NotFound)?;
     if flag(&params, "reconnect", false) {
-        // No session resume: the JoinResponse told the client so, but a client may still try.
-        // Refusing makes it join afresh.
-        return Err(Error::PermissionDenied);
+        // No session resume (the JoinResponse says so, but a client may still try): tell it to
+        // join afresh, as LiveKit does for a session it no longer has. A refusal here would
+        // read as "not allowed" and make livekit-client give up.
+        return Ok(upgrade.max_message_size(MAX_SIGNAL_MESSAGE).on_upgrade(|mut socket: WebSocket| async move {
+            let leave = proto::LeaveRequest {
+                reason: proto::DisconnectReason::StateMismatch as i32,
+                action: proto::leave_request::Action::Reconnect as i32,
+                ..Default::default()
+            };
+            let _ = socket.send(encode(Reply::Leave(leave))).await;
+            let _ = socket.close().await;
+        }));
     }
     let (signal, replies) = mpsc::channel(SIGNAL_QUEUE);
     let joined = state.engine.join(grant, flag(&params, "auto_subscribe", true), signal).await?;

@@ -335,3 +335,16 @@ async fn a_shutdown_tells_everyone() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_resume_is_told_to_join_afresh() {
+    let server = start().await;
+    let (_guide, joined) = join(&server, "demo", "guide").await;
+    let sid = joined.participant.unwrap().sid;
+    let url = format!("{}&reconnect=1&sid={sid}", server.url("/rtc", &token(SECRET, claims("demo", "guide", true))));
+    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    match next(&mut socket).await {
+        proto::signal_response::Message::Leave(leave) => assert_eq!(leave.action, proto::leave_request::Action::Reconnect as i32),
+        other => panic!("a resume was not sent to a full reconnect: {other:?}"),
+    }
+}
