@@ -11,6 +11,7 @@
 mod forwarding;
 mod negotiation;
 mod peer;
+mod tcp;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -22,13 +23,14 @@ use proto::signal_request::Message as Request;
 use proto::signal_response::Message as Response;
 use str0m::net::{Protocol, Receive};
 use str0m::{Input, Output};
-use tokio::net::UdpSocket;
+use tokio::net::{TcpListener, UdpSocket};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use self::negotiation::stop_down_tracks;
 pub use self::peer::ConnId;
 use self::peer::{new_sid, unix_now, Peer, Role};
+use self::tcp::TcpEvent;
 use crate::auth::JoinGrant;
 use crate::error::Error;
 
@@ -46,7 +48,7 @@ const MAX_TRACKS_PER_PARTICIPANT: usize = 8;
 pub const SIGNAL_QUEUE: usize = 512;
 /// Commands queued for the engine.
 const COMMAND_QUEUE: usize = 1024;
-/// Largest UDP datagram read (WebRTC keeps packets under the path MTU).
+/// Largest UDP datagram read (WebRTC keeps packets under the path MTU), and largest TCP frame.
 const MAX_DATAGRAM: usize = 2048;
 /// Datagrams handled before the engine drives its timers and forwards again.
 const DATAGRAM_BATCH: usize = 64;
@@ -112,6 +114,8 @@ pub struct EngineHandle {
     commands: mpsc::Sender<Command>,
     /// The UDP address media is received on.
     pub media_addr: SocketAddr,
+    /// The TCP address for ICE over TCP, when its port could be had.
+    pub media_tcp_addr: Option<SocketAddr>,
 }
 
 impl EngineHandle {
@@ -163,28 +167,54 @@ pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Resu
     let socket = Arc::new(UdpSocket::bind(udp_addr).await?);
     let bound = socket.local_addr()?;
     let local = SocketAddr::new(announced_ip, bound.port());
+    // ICE over TCP on the same port number; without it media is UDP only, which is no
+    // reason not to start.
+    let (tcp_events_tx, tcp_events) = mpsc::channel(COMMAND_QUEUE);
+    let tcp = match TcpListener::bind(bound).await {
+        Ok(listener) => {
+            let tcp_bound = listener.local_addr()?;
+            tokio::spawn(tcp::listen(listener, tcp_events_tx));
+            Some(tcp_bound)
+        }
+        Err(e) => {
+            warn!(addr = %bound, error = %e, "no ICE over TCP: the port is taken");
+            None
+        }
+    };
     let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
-    let engine =
-        Engine { socket: socket.clone(), local, rooms: HashMap::new(), peers: HashMap::new(), by_addr: HashMap::new(), next_conn: 1 };
-    info!(udp = %bound, announced = %local, "media engine listening");
-    let task = tokio::spawn(engine.run(receiver, socket));
-    Ok((EngineHandle { commands, media_addr: bound }, task))
+    let engine = Engine {
+        socket: socket.clone(),
+        local,
+        local_tcp: tcp.map(|addr| SocketAddr::new(announced_ip, addr.port())),
+        tcp_writers: HashMap::new(),
+        rooms: HashMap::new(),
+        peers: HashMap::new(),
+        by_addr: HashMap::new(),
+        next_conn: 1,
+    };
+    info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
+    let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
+    Ok((EngineHandle { commands, media_addr: bound, media_tcp_addr: tcp }, task))
 }
 
 struct Engine {
     socket: Arc<UdpSocket>,
     /// The address in our ICE candidates, and the destination str0m matches packets to.
     local: SocketAddr,
+    /// The same for ICE over TCP.
+    local_tcp: Option<SocketAddr>,
+    /// The open TCP media connections, by the browser's address.
+    tcp_writers: HashMap<SocketAddr, mpsc::Sender<Vec<u8>>>,
     rooms: HashMap<String, RoomState>,
     peers: HashMap<ConnId, Peer>,
     /// Which peer connection a remote address belongs to, learnt from ICE (str0m's
     /// `accepts` matches the STUN username's ufrag); saves asking every `Rtc` per packet.
-    by_addr: HashMap<SocketAddr, (ConnId, Role)>,
+    by_addr: HashMap<(Protocol, SocketAddr), (ConnId, Role)>,
     next_conn: ConnId,
 }
 
 impl Engine {
-    async fn run(mut self, mut commands: mpsc::Receiver<Command>, socket: Arc<UdpSocket>) {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>, socket: Arc<UdpSocket>, mut tcp_events: mpsc::Receiver<TcpEvent>) {
         let mut buf = vec![0u8; MAX_DATAGRAM];
         loop {
             self.drive();
@@ -204,15 +234,25 @@ impl Engine {
                 },
                 received = socket.recv_from(&mut buf) => {
                     match received {
-                        Ok((n, source)) => self.on_datagram(source, &buf[..n]),
+                        Ok((n, source)) => self.on_datagram(Protocol::Udp, source, &buf[..n]),
                         Err(e) => debug!(error = %e, "udp receive failed"),
                     }
                     // Take what else is waiting before driving every peer connection again.
                     for _ in 1..DATAGRAM_BATCH {
                         match socket.try_recv_from(&mut buf) {
-                            Ok((n, source)) => self.on_datagram(source, &buf[..n]),
+                            Ok((n, source)) => self.on_datagram(Protocol::Udp, source, &buf[..n]),
                             Err(_) => break,
                         }
+                    }
+                },
+                Some(event) = tcp_events.recv() => match event {
+                    TcpEvent::Open { remote, writer } => {
+                        self.tcp_writers.insert(remote, writer);
+                    }
+                    TcpEvent::Packet { remote, bytes } => self.on_datagram(Protocol::Tcp, remote, &bytes),
+                    TcpEvent::Closed { remote } => {
+                        self.tcp_writers.remove(&remote);
+                        self.by_addr.remove(&(Protocol::Tcp, remote));
                     }
                 },
                 () = tokio::time::sleep_until(deadline.into()) => {},
@@ -258,8 +298,12 @@ impl Engine {
                                 break;
                             }
                             Ok(Output::Transmit(t)) => {
-                                // UDP: a full send buffer drops the packet, as the network would.
-                                let _ = self.socket.try_send_to(&t.contents, t.destination);
+                                // A full send buffer or queue drops the packet, as the network would.
+                                if t.proto == Protocol::Udp {
+                                    let _ = self.socket.try_send_to(&t.contents, t.destination);
+                                } else if let Some(writer) = self.tcp_writers.get(&t.destination) {
+                                    let _ = writer.try_send(t.contents.to_vec());
+                                }
                             }
                             Ok(Output::Event(event)) => events.push((conn, role, event)),
                             Err(e) => {
@@ -286,10 +330,17 @@ impl Engine {
         }
     }
 
-    fn on_datagram(&mut self, source: SocketAddr, bytes: &[u8]) {
+    fn on_datagram(&mut self, proto: Protocol, source: SocketAddr, bytes: &[u8]) {
+        let destination = match proto {
+            Protocol::Udp => self.local,
+            _ => match self.local_tcp {
+                Some(local) => local,
+                None => return,
+            },
+        };
         let Ok(contents) = bytes.try_into() else { return };
-        let input = Input::Receive(Instant::now(), Receive { proto: Protocol::Udp, source, destination: self.local, contents });
-        if let Some(&(conn, role)) = self.by_addr.get(&source) {
+        let input = Input::Receive(Instant::now(), Receive { proto, source, destination, contents });
+        if let Some(&(conn, role)) = self.by_addr.get(&(proto, source)) {
             if let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) {
                 if pc.rtc.accepts(&input) {
                     if let Err(e) = pc.rtc().handle_input(input) {
@@ -303,7 +354,7 @@ impl Engine {
             let conn = peer.conn;
             for (role, pc) in peer.pcs_mut() {
                 if pc.rtc.accepts(&input) {
-                    self.by_addr.insert(source, (conn, role));
+                    self.by_addr.insert((proto, source), (conn, role));
                     if let Err(e) = pc.rtc().handle_input(input) {
                         debug!(conn, ?role, error = %e, "packet refused");
                     }

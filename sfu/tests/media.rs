@@ -17,9 +17,11 @@ use sfu::Config;
 use str0m::change::{SdpAnswer, SdpOffer};
 use str0m::format::Codec;
 use str0m::media::{Direction, MediaKind, MediaTime};
-use str0m::net::{Protocol, Receive};
+use str0m::net::{Protocol, Receive, TcpType};
 use str0m::{Candidate, Event, Input, Output, Rtc};
-use tokio::net::UdpSocket;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpStream, UdpSocket};
+use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 
 const KEY: &str = "APImedia";
@@ -45,20 +47,62 @@ fn decode(frame: Message) -> Option<Response> {
     }
 }
 
-/// A peer connection of the test client: an `Rtc` on its own UDP socket.
+/// How a test peer connection reaches the server.
+enum Transport {
+    Udp(UdpSocket),
+    /// ICE over TCP: frames in from a reader task, out through a writer task.
+    Tcp {
+        incoming: mpsc::Receiver<Vec<u8>>,
+        outgoing: mpsc::Sender<Vec<u8>>,
+        remote: SocketAddr,
+    },
+}
+
+/// A peer connection of the test client: an `Rtc` and its transport.
 struct Peer {
     rtc: Rtc,
-    socket: UdpSocket,
+    transport: Transport,
     local: SocketAddr,
 }
 
 impl Peer {
+    /// Over its own UDP socket.
     async fn new() -> Peer {
         let socket = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let local = socket.local_addr().unwrap();
         let mut rtc = Rtc::builder().build(Instant::now());
         rtc.add_local_candidate(Candidate::host(local, "udp").unwrap());
-        Peer { rtc, socket, local }
+        Peer { rtc, transport: Transport::Udp(socket), local }
+    }
+
+    /// Over TCP only, as a browser whose UDP is blocked: one connection to the server's
+    /// passive candidate, RFC 4571 framing.
+    async fn tcp(server: SocketAddr) -> Peer {
+        let stream = TcpStream::connect(server).await.unwrap();
+        let local = stream.local_addr().unwrap();
+        let (mut reader, mut writer) = stream.into_split();
+        let (to_test, incoming) = mpsc::channel(1024);
+        let (outgoing, mut to_server) = mpsc::channel::<Vec<u8>>(1024);
+        tokio::spawn(async move {
+            let mut len = [0u8; 2];
+            while reader.read_exact(&mut len).await.is_ok() {
+                let mut frame = vec![0u8; usize::from(u16::from_be_bytes(len))];
+                if reader.read_exact(&mut frame).await.is_err() || to_test.send(frame).await.is_err() {
+                    break;
+                }
+            }
+        });
+        tokio::spawn(async move {
+            while let Some(frame) = to_server.recv().await {
+                let len = u16::try_from(frame.len()).unwrap().to_be_bytes();
+                if writer.write_all(&len).await.is_err() || writer.write_all(&frame).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let mut rtc = Rtc::builder().build(Instant::now());
+        rtc.add_local_candidate(Candidate::builder().tcp().host(local).tcptype(TcpType::Active).build().unwrap());
+        Peer { rtc, transport: Transport::Tcp { incoming, outgoing, remote: server }, local }
     }
 
     /// Sends what the `Rtc` wants sent and returns its events, until it wants to wait.
@@ -67,26 +111,39 @@ impl Peer {
         loop {
             match self.rtc.poll_output().unwrap() {
                 Output::Timeout(at) => return (events, at),
-                Output::Transmit(t) => {
-                    let _ = self.socket.try_send_to(&t.contents, t.destination);
-                }
+                Output::Transmit(t) => match &self.transport {
+                    Transport::Udp(socket) => {
+                        let _ = socket.try_send_to(&t.contents, t.destination);
+                    }
+                    Transport::Tcp { outgoing, .. } => {
+                        assert_eq!(t.proto, Protocol::Tcp, "a TCP-only peer sends over TCP");
+                        let _ = outgoing.try_send(t.contents.to_vec());
+                    }
+                },
                 Output::Event(event) => events.push(event),
             }
         }
     }
 
-    /// Feeds a datagram or a timeout, whichever comes first before `deadline`.
+    /// Feeds a packet or a timeout, whichever comes first before `deadline`.
     async fn wait(&mut self, deadline: Instant) {
         let mut buf = vec![0u8; 2048];
-        let input = tokio::time::timeout_at(deadline.into(), self.socket.recv_from(&mut buf)).await;
-        match input {
-            Ok(Ok((n, source))) => {
-                if let Ok(contents) = buf[..n].try_into() {
-                    let receive = Receive { proto: Protocol::Udp, source, destination: self.local, contents };
-                    self.rtc.handle_input(Input::Receive(Instant::now(), receive)).unwrap();
+        let (proto, source, len) = match &mut self.transport {
+            Transport::Udp(socket) => match tokio::time::timeout_at(deadline.into(), socket.recv_from(&mut buf)).await {
+                Ok(Ok((n, source))) => (Protocol::Udp, source, n),
+                _ => return self.rtc.handle_input(Input::Timeout(Instant::now())).unwrap(),
+            },
+            Transport::Tcp { incoming, remote, .. } => match tokio::time::timeout_at(deadline.into(), incoming.recv()).await {
+                Ok(Some(frame)) => {
+                    buf[..frame.len()].copy_from_slice(&frame);
+                    (Protocol::Tcp, *remote, frame.len())
                 }
-            }
-            _ => self.rtc.handle_input(Input::Timeout(Instant::now())).unwrap(),
+                _ => return self.rtc.handle_input(Input::Timeout(Instant::now())).unwrap(),
+            },
+        };
+        if let Ok(contents) = buf[..len].try_into() {
+            let receive = Receive { proto, source, destination: self.local, contents };
+            self.rtc.handle_input(Input::Receive(Instant::now(), receive)).unwrap();
         }
     }
 }
@@ -119,6 +176,8 @@ struct Call {
     publisher: Peer,
     subscriber: Peer,
     subscriber_ws: Socket,
+    /// Kept open: the publisher is in the room for as long as its signalling lasts.
+    _publisher_ws: Socket,
     mid: str0m::media::Mid,
     connected: bool,
     sent: u32,
@@ -136,7 +195,8 @@ impl Call {
             // Signalling of the subscriber: the server offers, we answer.
             while let Ok(Some(Ok(frame))) = tokio::time::timeout(Duration::from_millis(1), self.subscriber_ws.next()).await {
                 if let Some(Response::Offer(offer)) = decode(frame) {
-                    let answer = self.subscriber.rtc.sdp_api().accept_offer(SdpOffer::from_sdp_string(&offer.sdp).unwrap()).unwrap();
+                    let parsed = SdpOffer::from_sdp_string(&offer.sdp).unwrap_or_else(|e| panic!("{e}:\n{}", offer.sdp));
+                    let answer = self.subscriber.rtc.sdp_api().accept_offer(parsed).unwrap_or_else(|e| panic!("{e}:\n{}", offer.sdp));
                     let sdp = answer.to_sdp_string();
                     let answer = proto::SessionDescription { r#type: "answer".into(), sdp, id: offer.id, ..Default::default() };
                     send(&mut self.subscriber_ws, Request::Answer(answer)).await;
@@ -172,8 +232,10 @@ impl Call {
     }
 }
 
-#[tokio::test]
-async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
+/// A running server, a publisher (over TCP when `publisher_tcp`) of a camera and a subscriber.
+async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempfile::TempDir) {
+    // RUST_LOG=sfu=debug shows the server's side.
+    let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_test_writer().try_init();
     let data = tempfile::tempdir().unwrap();
     let config = Config {
         sfu_port: 0,
@@ -206,7 +268,11 @@ async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
             break published.track.unwrap().sid;
         }
     };
-    let mut publisher = Peer::new().await;
+    let mut publisher = match (publisher_tcp, running.engine.media_tcp_addr) {
+        (true, Some(tcp)) => Peer::tcp(tcp).await,
+        (true, None) => panic!("the server has no ICE over TCP"),
+        (false, _) => Peer::new().await,
+    };
     let mid = negotiate_publisher(&mut publisher_ws, &mut publisher, Some("camera-cid")).await.unwrap();
 
     // The subscriber's browser would negotiate its (empty) publisher connection first.
@@ -215,8 +281,23 @@ async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
     negotiate_publisher(&mut subscriber_ws, &mut unused_publisher, None).await;
     let subscriber = Peer::new().await;
 
-    let mut call =
-        Call { publisher, subscriber, subscriber_ws, mid, connected: false, sent: 0, next_frame: Instant::now(), stream_id: String::new() };
+    let call = Call {
+        publisher,
+        subscriber,
+        subscriber_ws,
+        _publisher_ws: publisher_ws,
+        mid,
+        connected: false,
+        sent: 0,
+        next_frame: Instant::now(),
+        stream_id: String::new(),
+    };
+    (running, call, track_sid, data)
+}
+
+#[tokio::test]
+async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
+    let (running, mut call, track_sid, _data) = call(false).await;
     let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
     assert!(received >= 20, "only {received} frames arrived ({} sent)", call.sent);
 
@@ -232,4 +313,11 @@ async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
     // livekit-client finds the publication from `<participant sid>|<track sid>`.
     let (participant, track) = stream_id.split_once('|').expect("stream id names participant and track");
     assert!(participant.starts_with("PA_") && track.starts_with("TR_"), "{stream_id}");
+}
+
+#[tokio::test]
+async fn a_publisher_whose_udp_is_blocked_sends_over_tcp() {
+    let (_running, mut call, _, _data) = call(true).await;
+    let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
+    assert!(received >= 20, "only {received} frames arrived over TCP ({} sent)", call.sent);
 }

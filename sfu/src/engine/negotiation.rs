@@ -8,6 +8,7 @@ use proto::signal_request::Message as Request;
 use proto::signal_response::Message as Response;
 use str0m::change::{SdpAnswer, SdpOffer};
 use str0m::media::{Direction, MediaKind, Mid};
+use str0m::net::TcpType;
 use str0m::{Candidate, Rtc};
 use tracing::{debug, warn};
 
@@ -53,6 +54,16 @@ impl Engine {
             .build(Instant::now());
         let candidate = Candidate::host(self.local, "udp").map_err(|e| Error::Config(format!("media candidate {}: {e}", self.local)))?;
         rtc.add_local_candidate(candidate);
+        if let Some(tcp) = self.local_tcp {
+            // Passive: the browser connects to us.
+            let candidate = Candidate::builder()
+                .tcp()
+                .host(tcp)
+                .tcptype(TcpType::Passive)
+                .build()
+                .map_err(|e| Error::Config(format!("media candidate tcp {tcp}: {e}")))?;
+            rtc.add_local_candidate(candidate);
+        }
         Ok(Pc::new(rtc))
     }
 
