@@ -190,6 +190,7 @@ pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Resu
         rooms: HashMap::new(),
         peers: HashMap::new(),
         by_addr: HashMap::new(),
+        by_ufrag: HashMap::new(),
         next_conn: 1,
     };
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
@@ -210,6 +211,8 @@ struct Engine {
     /// Which peer connection a remote address belongs to, learnt from ICE (str0m's
     /// `accepts` matches the STUN username's ufrag); saves asking every `Rtc` per packet.
     by_addr: HashMap<(Protocol, SocketAddr), (ConnId, Role)>,
+    /// Which peer connection an ICE username fragment is ours for: how a new address is let in.
+    by_ufrag: HashMap<String, (ConnId, Role)>,
     next_conn: ConnId,
 }
 
@@ -350,16 +353,19 @@ impl Engine {
                 }
             }
         }
-        for peer in self.peers.values_mut() {
-            let conn = peer.conn;
-            for (role, pc) in peer.pcs_mut() {
-                if pc.rtc.accepts(&input) {
-                    self.by_addr.insert((proto, source), (conn, role));
-                    if let Err(e) = pc.rtc().handle_input(input) {
-                        debug!(conn, ?role, error = %e, "packet refused");
-                    }
-                    return;
+        // A new address: only an ICE check naming one of our username fragments opens it, so
+        // junk from anywhere costs a lookup, not a question to every `Rtc`.
+        let Some(&(conn, role)) = stun_local_ufrag(bytes).and_then(|ufrag| self.by_ufrag.get(ufrag)) else {
+            debug!(%source, "datagram for no peer connection");
+            return;
+        };
+        if let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) {
+            if pc.rtc.accepts(&input) {
+                self.by_addr.insert((proto, source), (conn, role));
+                if let Err(e) = pc.rtc().handle_input(input) {
+                    debug!(conn, ?role, error = %e, "packet refused");
                 }
+                return;
             }
         }
         debug!(%source, "datagram for no peer connection");
@@ -521,6 +527,7 @@ impl Engine {
             let _ = peer.signal.try_send(Response::Leave(leave));
         }
         self.by_addr.retain(|_, (c, _)| *c != conn);
+        self.by_ufrag.retain(|_, (c, _)| *c != conn);
         let members = match self.rooms.get_mut(&peer.room) {
             Some(room) => {
                 room.members.retain(|&c| c != conn);
@@ -568,5 +575,51 @@ fn send(peer: &Peer, message: Response) -> bool {
             warn!(conn = peer.conn, error = %e, "signal queue refused a response");
             false
         }
+    }
+}
+
+/// The local (our) username fragment of a STUN binding request: `USERNAME` is
+/// `<our ufrag>:<their ufrag>` (RFC 8445 7.2.2). `None` for anything else.
+fn stun_local_ufrag(packet: &[u8]) -> Option<&str> {
+    const MAGIC_COOKIE: [u8; 4] = [0x21, 0x12, 0xa4, 0x42];
+    const USERNAME: u16 = 0x0006;
+    if packet.len() < 20 || packet[0] & 0xc0 != 0 || packet[4..8] != MAGIC_COOKIE {
+        return None;
+    }
+    let end = packet.len().min(20 + usize::from(u16::from_be_bytes([packet[2], packet[3]])));
+    let mut at = 20;
+    while at + 4 <= end {
+        let kind = u16::from_be_bytes([packet[at], packet[at + 1]]);
+        let len = usize::from(u16::from_be_bytes([packet[at + 2], packet[at + 3]]));
+        let value = packet.get(at + 4..at + 4 + len)?;
+        if kind == USERNAME {
+            return std::str::from_utf8(value).ok()?.split(':').next();
+        }
+        // Attributes are padded to four bytes.
+        at += 4 + len.div_ceil(4) * 4;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stun_local_ufrag;
+
+    #[test]
+    fn the_local_ufrag_is_read_from_a_binding_request() {
+        let username = b"srvUfrag:browser";
+        let mut packet = vec![0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xa4, 0x42];
+        packet.extend_from_slice(&[7; 12]);
+        // A PRIORITY attribute first, then USERNAME (16 bytes, no padding needed).
+        packet.extend_from_slice(&[0x00, 0x24, 0x00, 0x04, 1, 2, 3, 4]);
+        packet.extend_from_slice(&[0x00, 0x06, 0x00, 16]);
+        packet.extend_from_slice(username);
+        let len = u16::try_from(packet.len() - 20).unwrap().to_be_bytes();
+        packet[2..4].copy_from_slice(&len);
+        assert_eq!(stun_local_ufrag(&packet), Some("srvUfrag"));
+        // RTP, DTLS and truncated packets are not STUN.
+        assert_eq!(stun_local_ufrag(&[0x80; 40]), None);
+        assert_eq!(stun_local_ufrag(&[22, 254, 253, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), None);
+        assert_eq!(stun_local_ufrag(&packet[..30]), None);
     }
 }

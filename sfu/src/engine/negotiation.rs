@@ -9,7 +9,7 @@ use proto::signal_response::Message as Response;
 use str0m::change::{SdpAnswer, SdpOffer};
 use str0m::media::{Direction, MediaKind, Mid};
 use str0m::net::TcpType;
-use str0m::{Candidate, Rtc};
+use str0m::{Candidate, IceCreds, Rtc};
 use tracing::{debug, warn};
 
 use super::peer::{new_sid, rid_of, ConnId, DownState, DownTrack, Pc, Published, Role, Subscriber};
@@ -47,10 +47,13 @@ impl Engine {
     }
 
     pub(super) fn new_pc(&self) -> Result<Pc, Error> {
+        let credentials = IceCreds::new();
+        let ufrag = credentials.ufrag.clone();
         let mut rtc = Rtc::builder()
             // The browser runs full ICE against our single host candidate, like LiveKit's
             // default (ICE-lite): we never send checks, we answer them.
             .set_ice_lite(true)
+            .set_local_ice_credentials(credentials)
             .build(Instant::now());
         let candidate = Candidate::host(self.local, "udp").map_err(|e| Error::Config(format!("media candidate {}: {e}", self.local)))?;
         rtc.add_local_candidate(candidate);
@@ -64,7 +67,7 @@ impl Engine {
                 .map_err(|e| Error::Config(format!("media candidate tcp {tcp}: {e}")))?;
             rtc.add_local_candidate(candidate);
         }
-        Ok(Pc::new(rtc))
+        Ok(Pc::new(rtc, ufrag))
     }
 
     pub(super) fn on_publisher_offer(&mut self, conn: ConnId, description: proto::SessionDescription) -> Result<(), Error> {
@@ -76,6 +79,7 @@ impl Engine {
         let new_pc = if fresh { Some(self.new_pc()?) } else { None };
         let Some(peer) = self.peers.get_mut(&conn) else { return Ok(()) };
         if let Some(pc) = new_pc {
+            self.by_ufrag.insert(pc.ufrag.clone(), (conn, Role::Publisher));
             peer.publisher = Some(pc);
         }
         let Some(pc) = peer.publisher.as_mut() else { return Ok(()) };
@@ -182,6 +186,7 @@ impl Engine {
         };
         let Some(peer) = self.peers.get_mut(&conn) else { return };
         if let Some(pc) = pc {
+            self.by_ufrag.insert(pc.ufrag.clone(), (conn, Role::Subscriber));
             peer.subscriber = Some(Subscriber { pc, pending: None, offer_id: 0, tracks: Vec::new() });
         }
         let Some(sub) = peer.subscriber.as_mut() else { return };

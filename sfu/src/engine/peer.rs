@@ -38,6 +38,8 @@ pub fn unix_now() -> (i64, i64) {
 /// A str0m `Rtc` and when it next wants to be driven.
 pub struct Pc {
     pub rtc: Rtc,
+    /// Our ICE username fragment: the first half of the USERNAME of the browser's checks.
+    pub ufrag: String,
     /// When `rtc` last asked for `Input::Timeout`.
     pub next: Instant,
     /// Something was fed to `rtc` since it was last polled, so it may have output.
@@ -45,8 +47,8 @@ pub struct Pc {
 }
 
 impl Pc {
-    pub fn new(rtc: Rtc) -> Pc {
-        Pc { rtc, next: Instant::now(), dirty: true }
+    pub fn new(rtc: Rtc, ufrag: String) -> Pc {
+        Pc { rtc, ufrag, next: Instant::now(), dirty: true }
     }
 
     /// The `Rtc`, marked to be polled: every call into it may produce packets or events.
