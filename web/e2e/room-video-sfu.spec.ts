@@ -37,6 +37,10 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>sfu</title
     window.room = room;
     return room.localParticipant.sid;
   };
+  window.unpublishCamera = async () => {
+    const publication = window.room.localParticipant.getTrackPublication(LK.Track.Source.Camera);
+    await window.room.localParticipant.unpublishTrack(publication.track);
+  };
   /** framesDecoded of the received video and totalSamplesReceived of the received audio. */
   window.receivedStats = async (identity) => {
     const participant = [...window.room.remoteParticipants.values()].find((p) => p.identity === identity);
@@ -105,6 +109,7 @@ function room(page: Page) {
     setCamera: (on: boolean) => page.evaluate((o) => (window as unknown as { room: PageRoom }).room.localParticipant.setCameraEnabled(o), on),
     state: () => page.evaluate(() => (window as unknown as { room: PageRoom }).room.state),
     dropSignalling: () => page.evaluate(() => (window as unknown as { room: PageRoom }).room.simulateScenario('signal-reconnect')),
+    unpublishCamera: () => page.evaluate(() => (window as unknown as { unpublishCamera: () => Promise<void> }).unpublishCamera()),
   };
 }
 
@@ -147,7 +152,7 @@ test.describe('video through the embedded sfu', () => {
     if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('sfu.log', { body: sfu.output.join('') });
   });
 
-  test("two attendees receive the guide's camera and microphone; the camera turned off and on is seen", async ({ browser }) => {
+  test("two attendees receive the guide's camera and microphone; camera off and on, and unpublished, is seen", async ({ browser }) => {
     test.setTimeout(90_000);
     const contexts = await Promise.all([browser.newContext(), browser.newContext(), browser.newContext()]);
     try {
@@ -167,6 +172,13 @@ test.describe('video through the embedded sfu', () => {
         await expect.poll(async () => (await received(page, 'guide')).muted).toBe(false);
         const before = (await received(page, 'guide')).framesDecoded;
         await expect.poll(async () => (await received(page, 'guide')).framesDecoded, { timeout: 15_000 }).toBeGreaterThan(before + 5);
+      }
+
+      // Unpublished (not just muted): the publication is gone for everyone, the sound stays.
+      await room(guide).unpublishCamera();
+      for (const page of [first, second]) {
+        await expect.poll(async () => (await received(page, 'guide')).muted).toBeNull();
+        expect((await received(page, 'guide')).audioMuted).toBe(false);
       }
     } finally {
       await Promise.all(contexts.map((context) => context.close()));

@@ -84,7 +84,12 @@ impl Engine {
         }
         let Some(pc) = peer.publisher.as_mut() else { return Ok(()) };
         let answer = pc.rtc().sdp_api().accept_offer(offer)?;
-        peer.offered_tracks = crate::sdp::media_lines(&description.sdp).into_iter().filter_map(|l| Some((l.mid, l.track_id?))).collect();
+        // Only lines the browser sends on carry a track: a removed track's line turns recvonly.
+        peer.offered_tracks = crate::sdp::media_lines(&description.sdp)
+            .into_iter()
+            .filter(|l| l.sending)
+            .filter_map(|l| Some((l.mid, l.track_id?)))
+            .collect();
         send(
             peer,
             Response::Answer(proto::SessionDescription {
@@ -122,9 +127,7 @@ impl Engine {
                 let mid = Mid::from(mid.as_str());
                 track.mid = Some(mid);
                 track.info.mid = mid.to_string();
-                if let Some(media) = peer.publisher.as_ref().and_then(|pc| pc.rtc.media(mid)) {
-                    track.info.mime_type = mime_type(&peer.publisher, media.mid(), track.kind).unwrap_or_default();
-                }
+                track.info.mime_type = mime_type(&peer.publisher, mid, track.kind).unwrap_or_default();
                 live.push(track.info.sid.clone());
             }
         }
