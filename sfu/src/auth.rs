@@ -10,8 +10,10 @@ use crate::error::Error;
 
 /// Longest identity, name or room accepted (LiveKit's defaults are of this order).
 const MAX_NAME_LEN: usize = 256;
+/// Longest token accepted (the hub's are a few hundred bytes).
+const MAX_TOKEN_LEN: usize = 16 * 1024;
 /// Longest metadata accepted from a token.
-const MAX_METADATA_LEN: usize = 64 * 1024;
+const MAX_METADATA_LEN: usize = 8 * 1024;
 
 /// LiveKit's `VideoGrant`, as far as this server uses it. Permissions left out of the token
 /// are granted, as LiveKit does.
@@ -59,6 +61,9 @@ pub struct JoinGrant {
 fn verified_claims(credentials: &Credentials, token: &str) -> Result<Claims, Error> {
     if token.is_empty() {
         return Err(Error::PermissionDenied);
+    }
+    if token.len() > MAX_TOKEN_LEN {
+        return Err(Error::InvalidAuthorizationToken);
     }
     let header = jsonwebtoken::decode_header(token).map_err(|_| Error::InvalidAuthorizationToken)?;
     if header.alg != Algorithm::HS256 {

@@ -235,6 +235,10 @@ async fn only_the_publish_grant_gets_a_track_published() {
         }
         other => panic!("no track published: {other:?}"),
     }
+    // A name that would be repeated to the whole room at this length is refused.
+    let proto::signal_request::Message::AddTrack(mut oversized) = add_track("camera-3") else { unreachable!() };
+    oversized.name = "x".repeat(10_000);
+    send(&mut guide, proto::signal_request::Message::AddTrack(oversized)).await;
 
     let listener_token = token(SECRET, claims("demo", "attendee", false));
     let (mut attendee, _) = tokio_tungstenite::connect_async(server.url("/rtc", &listener_token)).await.unwrap();
@@ -250,6 +254,13 @@ async fn only_the_publish_grant_gets_a_track_published() {
     loop {
         match next(&mut attendee).await {
             proto::signal_response::Message::TrackPublished(_) => panic!("a participant without canPublish published a track"),
+            proto::signal_response::Message::Update(update) if update.participants[0].identity == "late" => break,
+            _ => {}
+        }
+    }
+    loop {
+        match next(&mut guide).await {
+            proto::signal_response::Message::TrackPublished(published) => panic!("an oversized track was published: {}", published.cid),
             proto::signal_response::Message::Update(update) if update.participants[0].identity == "late" => break,
             _ => {}
         }

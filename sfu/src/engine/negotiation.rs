@@ -14,6 +14,11 @@ use tracing::{debug, warn};
 
 use super::peer::{new_sid, rid_of, ConnId, DownState, DownTrack, Pc, Published, Role, Subscriber};
 use super::{send, Engine, MAX_TRACKS_PER_PARTICIPANT};
+
+/// Longest track id, name or stream name accepted.
+const MAX_TRACK_TEXT: usize = 256;
+/// Most simulcast layers or codecs a track may announce (livekit-client sends up to three).
+const MAX_LAYERS: usize = 4;
 use crate::error::Error;
 
 impl Engine {
@@ -301,11 +306,17 @@ impl Engine {
             warn!(conn, identity = %peer.grant.identity, "track refused: no permission to publish");
             return;
         }
+        // Everything here is repeated to every participant of the room: keep it small.
+        #[allow(deprecated)]
+        let oversized = [&request.cid, &request.name, &request.stream].iter().any(|text| text.len() > MAX_TRACK_TEXT)
+            || request.layers.len() > MAX_LAYERS
+            || request.simulcast_codecs.len() > MAX_LAYERS;
         if peer.published.len() >= MAX_TRACKS_PER_PARTICIPANT
             || peer.published.iter().any(|t| t.cid == request.cid)
             || request.cid.is_empty()
+            || oversized
         {
-            warn!(conn, cid = %request.cid, "track refused: duplicate, unnamed or too many");
+            warn!(conn, "track refused: duplicate, unnamed, oversized or too many");
             return;
         }
         let kind = if request.r#type == proto::TrackType::Audio as i32 { MediaKind::Audio } else { MediaKind::Video };
