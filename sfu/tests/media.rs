@@ -30,9 +30,13 @@ const SECRET: &str = "a-media-test-secret-long-enough-for-hs256";
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 fn token(identity: &str, publish: bool) -> String {
+    token_with(identity, publish, true)
+}
+
+fn token_with(identity: &str, publish: bool, subscribe: bool) -> String {
     let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
     let claims = json!({ "iss": KEY, "sub": identity, "nbf": now - 1, "exp": now + 600,
-                         "video": { "room": "media", "roomJoin": true, "canPublish": publish, "canSubscribe": true } });
+                         "video": { "room": "media", "roomJoin": true, "canPublish": publish, "canSubscribe": subscribe } });
     encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(SECRET.as_bytes())).unwrap()
 }
 
@@ -320,4 +324,21 @@ async fn a_publisher_whose_udp_is_blocked_sends_over_tcp() {
     let (_running, mut call, _, _data) = call(true).await;
     let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
     assert!(received >= 20, "only {received} frames arrived over TCP ({} sent)", call.sent);
+}
+
+#[tokio::test]
+async fn a_participant_without_the_subscribe_grant_is_offered_nothing() {
+    let (running, mut call, _, _data) = call(false).await;
+    assert!(call.run(Instant::now() + Duration::from_secs(20), 5).await >= 5, "the publisher's video flows");
+
+    let url = format!("ws://{}/rtc?access_token={}&auto_subscribe=1", running.http_addr, token_with("recorder", false, false));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    assert!(matches!(decode(ws.next().await.unwrap().unwrap()), Some(Response::Join(_))));
+    let mut unused_publisher = Peer::new().await;
+    negotiate_publisher(&mut ws, &mut unused_publisher, None).await;
+    // Long enough for a subscriber offer to have come (the others get theirs at once).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(deadline, ws.next()).await {
+        assert!(!matches!(decode(frame), Some(Response::Offer(_))), "a participant without canSubscribe got a subscriber offer");
+    }
 }
