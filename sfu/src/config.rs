@@ -13,8 +13,8 @@ use crate::error::Error;
 /// (`<key>: <secret>`), so that the hub and the proxy can read the same credentials.
 pub const KEYS_FILE: &str = "livekit-keys.yaml";
 
-/// Command line and environment of the `sfu` binary.
-#[derive(Debug, Clone, clap::Parser)]
+/// Command line and environment of the `sfu` binary. `Debug` hides the secret.
+#[derive(Clone, clap::Parser)]
 #[command(name = "sfu", about = "Embedded media server that speaks LiveKit's signalling protocol")]
 pub struct Config {
     /// Port of the signalling server (`/rtc` WebSocket and `/rtc/validate`).
@@ -45,6 +45,19 @@ pub struct Config {
     /// Secret tokens are signed with (HS256); generated into `DATA_DIR` when unset.
     #[arg(long, env = "LIVEKIT_API_SECRET", hide_env_values = true)]
     pub livekit_api_secret: Option<String>,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("sfu_port", &self.sfu_port)
+            .field("sfu_udp_port", &self.sfu_udp_port)
+            .field("sfu_public_ip", &self.sfu_public_ip)
+            .field("bind", &self.bind)
+            .field("data_dir", &self.data_dir)
+            .field("livekit_api_key", &self.livekit_api_key)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Config {
@@ -156,6 +169,14 @@ mod tests {
         assert!(first.api_key.starts_with("API"));
         assert!(first.secret().len() >= 32);
         assert!(!format!("{first:?}").contains(first.secret()));
+    }
+
+    #[test]
+    fn the_configured_secret_stays_out_of_debug_output() {
+        use clap::Parser;
+        let config = Config::parse_from(["sfu", "--livekit-api-key", "APIk", "--livekit-api-secret", "do-not-print-me"]);
+        assert!(!format!("{config:?}").contains("do-not-print-me"));
+        assert_eq!(config.credentials().unwrap(), Credentials::new("APIk".into(), "do-not-print-me".into()));
     }
 
     #[test]
