@@ -1,0 +1,625 @@
+//! The media engine: one task that owns the UDP socket, every room, every participant and
+//! every str0m `Rtc` (each participant has a publisher and a subscriber peer connection).
+//!
+//! Signalling sessions talk to it through [`EngineHandle`] (an mpsc of [`Command`]s) and
+//! hear back through the per-participant channel they hand in at join. Keeping all media
+//! state in one task means no locks and no cross-task ordering questions: a packet that
+//! arrives, the frames it completes and the writes to every subscriber all happen in one
+//! pass. It also means one core for all media, which is the design limit this crate
+//! accepts for the embedded default (scale-out is a LiveKit cluster).
+
+mod forwarding;
+mod negotiation;
+mod peer;
+mod tcp;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
+
+use livekit_protocol as proto;
+use proto::signal_request::Message as Request;
+use proto::signal_response::Message as Response;
+use str0m::net::{Protocol, Receive};
+use str0m::{Input, Output};
+use tokio::net::{TcpListener, UdpSocket};
+use tokio::sync::{mpsc, oneshot};
+use tracing::{debug, info, warn};
+
+use self::negotiation::stop_down_tracks;
+pub use self::peer::ConnId;
+use self::peer::{new_sid, unix_now, Peer, Role};
+use self::tcp::TcpEvent;
+use crate::auth::JoinGrant;
+use crate::error::Error;
+
+/// Milliseconds since the Unix epoch, LiveKit's wire clock.
+pub fn unix_millis() -> i64 {
+    unix_now().1
+}
+
+/// Participants in one room.
+const MAX_PARTICIPANTS_PER_ROOM: usize = 500;
+/// Tracks one participant may publish (camera, microphone, screen and its audio, with room).
+const MAX_TRACKS_PER_PARTICIPANT: usize = 8;
+/// Responses queued for one signalling connection; a client that falls this far behind is
+/// dropped rather than letting the engine buffer without bound.
+pub const SIGNAL_QUEUE: usize = 512;
+/// Commands queued for the engine.
+const COMMAND_QUEUE: usize = 1024;
+/// Largest UDP datagram read (WebRTC keeps packets under the path MTU), and largest TCP frame.
+const MAX_DATAGRAM: usize = 2048;
+/// Datagrams handled before the engine drives its timers and forwards again.
+const DATAGRAM_BATCH: usize = 64;
+/// A publisher is asked for a key frame at most this often per track.
+const KEYFRAME_REQUEST_INTERVAL: Duration = Duration::from_millis(300);
+/// A simulcast layer without a frame for this long is taken to be off.
+const LAYER_STALE: Duration = Duration::from_millis(1000);
+/// What the server reports as its LiveKit version: the protocol subset it speaks is that
+/// of the 1.x servers that predate the single peer connection (`/rtc/v1`).
+pub const SERVER_VERSION: &str = "1.9.0";
+/// LiveKit signalling protocol version spoken (dual peer connection, server offers to the subscriber).
+const PROTOCOL_VERSION: i32 = 15;
+/// Seconds between the client's pings, and without any message before it gives up.
+pub const PING_INTERVAL_SECS: i32 = 5;
+pub const PING_TIMEOUT_SECS: i32 = 15;
+
+/// A request to the engine.
+pub enum Command {
+    /// A verified participant joins its room; the reply is its JoinResponse.
+    Join { grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>, reply: oneshot::Sender<Result<Joined, Error>> },
+    /// A signalling request of a joined participant.
+    Request { conn: ConnId, message: Box<Request> },
+    /// The participant's signalling connection ended.
+    Leave { conn: ConnId },
+    /// The server stops: every participant is told so; the reply comes once they were.
+    Shutdown { reply: oneshot::Sender<()> },
+    /// A server API call (LiveKit's RoomService) about one room.
+    Admin { room: String, action: AdminAction, reply: oneshot::Sender<Result<AdminReply, Error>> },
+}
+
+/// What the server API can do to a room.
+#[derive(Debug, Clone)]
+pub enum AdminAction {
+    ListParticipants,
+    /// Mutes a published track; the participant's client is told to mute it too.
+    MuteTrack {
+        identity: String,
+        track_sid: String,
+    },
+    /// Takes a participant out at once: its media stops, its client is told to leave.
+    RemoveParticipant {
+        identity: String,
+    },
+}
+
+#[derive(Debug)]
+pub enum AdminReply {
+    Participants(Vec<proto::ParticipantInfo>),
+    Track(Box<proto::TrackInfo>),
+    Done,
+}
+
+/// A participant admitted to a room.
+#[derive(Debug)]
+pub struct Joined {
+    pub conn: ConnId,
+    pub response: proto::JoinResponse,
+}
+
+/// A cheap, cloneable way to reach the engine task.
+#[derive(Clone, Debug)]
+pub struct EngineHandle {
+    commands: mpsc::Sender<Command>,
+    /// The UDP address media is received on.
+    pub media_addr: SocketAddr,
+    /// The TCP address for ICE over TCP, when its port could be had.
+    pub media_tcp_addr: Option<SocketAddr>,
+}
+
+impl EngineHandle {
+    /// Admits a participant. Responses for it arrive on `signal` after the JoinResponse.
+    pub async fn join(&self, grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>) -> Result<Joined, Error> {
+        let (reply, answer) = oneshot::channel();
+        self.commands.send(Command::Join { grant, auto_subscribe, signal, reply }).await.map_err(|_| Error::EngineStopped)?;
+        answer.await.map_err(|_| Error::EngineStopped)?
+    }
+
+    pub async fn request(&self, conn: ConnId, message: Request) -> Result<(), Error> {
+        self.commands.send(Command::Request { conn, message: Box::new(message) }).await.map_err(|_| Error::EngineStopped)
+    }
+
+    pub async fn admin(&self, room: String, action: AdminAction) -> Result<AdminReply, Error> {
+        let (reply, answer) = oneshot::channel();
+        self.commands.send(Command::Admin { room, action, reply }).await.map_err(|_| Error::EngineStopped)?;
+        answer.await.map_err(|_| Error::EngineStopped)?
+    }
+
+    /// Tells every participant that the server is going away (`SERVER_SHUTDOWN`), so that
+    /// clients reconnect at once instead of waiting for a timeout, and stops the engine.
+    pub async fn shutdown(&self) {
+        let (reply, done) = oneshot::channel();
+        if self.commands.send(Command::Shutdown { reply }).await.is_ok() {
+            let _ = done.await;
+        }
+    }
+
+    pub async fn leave(&self, conn: ConnId) {
+        // A stopped engine has nobody left to tell.
+        let _ = self.commands.send(Command::Leave { conn }).await;
+    }
+}
+
+/// The members of one room.
+struct RoomState {
+    sid: String,
+    created: (i64, i64),
+    members: Vec<ConnId>,
+}
+
+/// Binds the media socket and starts the engine task. `announced_ip` is the address put in
+/// ICE candidates; with `udp_addr` on port 0 the port actually bound is announced.
+pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Result<(EngineHandle, tokio::task::JoinHandle<()>), Error> {
+    static CRYPTO: Once = Once::new();
+    CRYPTO.call_once(|| str0m::crypto::from_feature_flags().install_process_default());
+
+    let socket = Arc::new(UdpSocket::bind(udp_addr).await?);
+    let bound = socket.local_addr()?;
+    let local = SocketAddr::new(announced_ip, bound.port());
+    // ICE over TCP on the same port number; without it media is UDP only, which is no
+    // reason not to start.
+    let (tcp_events_tx, tcp_events) = mpsc::channel(COMMAND_QUEUE);
+    let tcp = match TcpListener::bind(bound).await {
+        Ok(listener) => {
+            let tcp_bound = listener.local_addr()?;
+            tokio::spawn(tcp::listen(listener, tcp_events_tx));
+            Some(tcp_bound)
+        }
+        Err(e) => {
+            warn!(addr = %bound, error = %e, "no ICE over TCP: the port is taken");
+            None
+        }
+    };
+    let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
+    let engine = Engine {
+        socket: socket.clone(),
+        local,
+        local_tcp: tcp.map(|addr| SocketAddr::new(announced_ip, addr.port())),
+        tcp_writers: HashMap::new(),
+        rooms: HashMap::new(),
+        peers: HashMap::new(),
+        by_addr: HashMap::new(),
+        by_ufrag: HashMap::new(),
+        next_conn: 1,
+    };
+    info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
+    let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
+    Ok((EngineHandle { commands, media_addr: bound, media_tcp_addr: tcp }, task))
+}
+
+struct Engine {
+    socket: Arc<UdpSocket>,
+    /// The address in our ICE candidates, and the destination str0m matches packets to.
+    local: SocketAddr,
+    /// The same for ICE over TCP.
+    local_tcp: Option<SocketAddr>,
+    /// The open TCP media connections, by the browser's address.
+    tcp_writers: HashMap<SocketAddr, mpsc::Sender<Vec<u8>>>,
+    rooms: HashMap<String, RoomState>,
+    peers: HashMap<ConnId, Peer>,
+    /// Which peer connection a remote address belongs to, learnt from ICE (str0m's
+    /// `accepts` matches the STUN username's ufrag); saves asking every `Rtc` per packet.
+    by_addr: HashMap<(Protocol, SocketAddr), (ConnId, Role)>,
+    /// Which peer connection an ICE username fragment is ours for: how a new address is let in.
+    by_ufrag: HashMap<String, (ConnId, Role)>,
+    next_conn: ConnId,
+}
+
+impl Engine {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>, socket: Arc<UdpSocket>, mut tcp_events: mpsc::Receiver<TcpEvent>) {
+        let mut buf = vec![0u8; MAX_DATAGRAM];
+        loop {
+            self.drive();
+            let deadline = self.next_deadline();
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(Command::Shutdown { reply }) => {
+                        let everyone: Vec<ConnId> = self.peers.keys().copied().collect();
+                        for conn in everyone {
+                            self.remove(conn, Some(proto::DisconnectReason::ServerShutdown));
+                        }
+                        let _ = reply.send(());
+                        break;
+                    }
+                    Some(command) => self.on_command(command),
+                    None => break,
+                },
+                received = socket.recv_from(&mut buf) => {
+                    match received {
+                        Ok((n, source)) => self.on_datagram(Protocol::Udp, source, &buf[..n]),
+                        Err(e) => debug!(error = %e, "udp receive failed"),
+                    }
+                    // Take what else is waiting before driving every peer connection again.
+                    for _ in 1..DATAGRAM_BATCH {
+                        match socket.try_recv_from(&mut buf) {
+                            Ok((n, source)) => self.on_datagram(Protocol::Udp, source, &buf[..n]),
+                            Err(_) => break,
+                        }
+                    }
+                },
+                Some(event) = tcp_events.recv() => match event {
+                    TcpEvent::Open { remote, writer } => {
+                        self.tcp_writers.insert(remote, writer);
+                    }
+                    TcpEvent::Packet { remote, bytes } => self.on_datagram(Protocol::Tcp, remote, &bytes),
+                    TcpEvent::Closed { remote } => {
+                        self.tcp_writers.remove(&remote);
+                        self.by_addr.remove(&(Protocol::Tcp, remote));
+                    }
+                },
+                () = tokio::time::sleep_until(deadline.into()) => {},
+            }
+        }
+        info!("media engine stopped");
+    }
+
+    /// The earliest time a peer connection wants to be driven (at most a second away).
+    fn next_deadline(&self) -> Instant {
+        let cap = Instant::now() + Duration::from_secs(1);
+        self.peers
+            .values()
+            .flat_map(|p| p.publisher.iter().map(|pc| pc.next).chain(p.subscriber.iter().map(|s| s.pc.next)))
+            .fold(cap, Instant::min)
+    }
+
+    /// Feeds due timeouts to every peer connection, sends what they want to send and handles
+    /// their events, until none has anything more to say.
+    fn drive(&mut self) {
+        loop {
+            let now = Instant::now();
+            let mut events = Vec::new();
+            let mut failed = Vec::new();
+            for peer in self.peers.values_mut() {
+                let conn = peer.conn;
+                for (role, pc) in peer.pcs_mut() {
+                    if pc.next <= now {
+                        if let Err(e) = pc.rtc().handle_input(Input::Timeout(now)) {
+                            warn!(conn, ?role, error = %e, "peer connection failed");
+                            failed.push(conn);
+                            continue;
+                        }
+                    }
+                    if !pc.dirty {
+                        continue;
+                    }
+                    pc.dirty = false;
+                    loop {
+                        match pc.rtc.poll_output() {
+                            Ok(Output::Timeout(at)) => {
+                                pc.next = at;
+                                break;
+                            }
+                            Ok(Output::Transmit(t)) => {
+                                // A full send buffer or queue drops the packet, as the network would.
+                                if t.proto == Protocol::Udp {
+                                    let _ = self.socket.try_send_to(&t.contents, t.destination);
+                                } else if let Some(writer) = self.tcp_writers.get(&t.destination) {
+                                    let _ = writer.try_send(t.contents.to_vec());
+                                }
+                            }
+                            Ok(Output::Event(event)) => events.push((conn, role, event)),
+                            Err(e) => {
+                                warn!(conn, ?role, error = %e, "peer connection failed");
+                                failed.push(conn);
+                                break;
+                            }
+                        }
+                    }
+                    if !pc.rtc.is_alive() {
+                        failed.push(conn);
+                    }
+                }
+            }
+            for conn in failed {
+                self.remove(conn, Some(proto::DisconnectReason::MediaFailure));
+            }
+            if events.is_empty() {
+                return;
+            }
+            for (conn, role, event) in events {
+                self.on_event(conn, role, event);
+            }
+        }
+    }
+
+    fn on_datagram(&mut self, proto: Protocol, source: SocketAddr, bytes: &[u8]) {
+        let destination = match proto {
+            Protocol::Udp => self.local,
+            _ => match self.local_tcp {
+                Some(local) => local,
+                None => return,
+            },
+        };
+        let Ok(contents) = bytes.try_into() else { return };
+        let input = Input::Receive(Instant::now(), Receive { proto, source, destination, contents });
+        if let Some(&(conn, role)) = self.by_addr.get(&(proto, source)) {
+            if let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) {
+                if pc.rtc.accepts(&input) {
+                    if let Err(e) = pc.rtc().handle_input(input) {
+                        debug!(conn, ?role, error = %e, "packet refused");
+                    }
+                    return;
+                }
+            }
+        }
+        // A new address: only an ICE check naming one of our username fragments opens it, so
+        // junk from anywhere costs a lookup, not a question to every `Rtc`.
+        let Some(&(conn, role)) = stun_local_ufrag(bytes).and_then(|ufrag| self.by_ufrag.get(ufrag)) else {
+            debug!(%source, "datagram for no peer connection");
+            return;
+        };
+        if let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) {
+            if pc.rtc.accepts(&input) {
+                self.by_addr.insert((proto, source), (conn, role));
+                if let Err(e) = pc.rtc().handle_input(input) {
+                    debug!(conn, ?role, error = %e, "packet refused");
+                }
+                return;
+            }
+        }
+        debug!(%source, "datagram for no peer connection");
+    }
+
+    fn on_command(&mut self, command: Command) {
+        match command {
+            Command::Join { grant, auto_subscribe, signal, reply } => {
+                let joined = self.join(grant, auto_subscribe, signal);
+                if let Err(Ok(joined)) = reply.send(joined) {
+                    // The session went away while waiting.
+                    self.remove(joined.conn, None);
+                }
+            }
+            Command::Request { conn, message } => {
+                if let Err(e) = self.on_request(conn, *message) {
+                    warn!(conn, error = %e, "signal request failed");
+                }
+            }
+            Command::Leave { conn } => self.remove(conn, None),
+            Command::Shutdown { reply } => {
+                // Handled by the run loop, which stops after it.
+                let _ = reply.send(());
+            }
+            Command::Admin { room, action, reply } => {
+                let result = self.admin(&room, action);
+                // The caller may have given up; the action stands either way.
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn admin(&mut self, room: &str, action: AdminAction) -> Result<AdminReply, Error> {
+        let members = self.rooms.get(room).map(|r| r.members.clone()).unwrap_or_default();
+        let find = |identity: &str| members.iter().copied().find(|c| self.peers.get(c).is_some_and(|p| p.grant.identity == identity));
+        match action {
+            AdminAction::ListParticipants => {
+                if !self.rooms.contains_key(room) {
+                    return Err(Error::RoomNotFound);
+                }
+                Ok(AdminReply::Participants(members.iter().filter_map(|c| self.peers.get(c)).map(Peer::info).collect()))
+            }
+            AdminAction::MuteTrack { identity, track_sid } => {
+                let conn = find(&identity).ok_or(Error::ParticipantNotFound)?;
+                let peer = self.peers.get(&conn).ok_or(Error::ParticipantNotFound)?;
+                if !peer.published.iter().any(|t| t.info.sid == track_sid) {
+                    return Err(Error::TrackNotFound);
+                }
+                send(peer, Response::Mute(proto::MuteTrackRequest { sid: track_sid.clone(), muted: true }));
+                self.on_mute(conn, proto::MuteTrackRequest { sid: track_sid.clone(), muted: true });
+                let track =
+                    self.peers.get(&conn).and_then(|p| p.published.iter().find(|t| t.info.sid == track_sid)).map(|t| t.info.clone());
+                Ok(AdminReply::Track(Box::new(track.unwrap_or_default())))
+            }
+            AdminAction::RemoveParticipant { identity } => {
+                let conn = find(&identity).ok_or(Error::ParticipantNotFound)?;
+                self.remove(conn, Some(proto::DisconnectReason::ParticipantRemoved));
+                Ok(AdminReply::Done)
+            }
+        }
+    }
+
+    fn join(&mut self, grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>) -> Result<Joined, Error> {
+        // A second connection of the same identity replaces the first, as in LiveKit: that is
+        // also how a client's full reconnect finds its room again.
+        let duplicate = self
+            .rooms
+            .get(&grant.room)
+            .and_then(|room| room.members.iter().copied().find(|c| self.peers.get(c).is_some_and(|p| p.grant.identity == grant.identity)));
+        if let Some(old) = duplicate {
+            self.remove(old, Some(proto::DisconnectReason::DuplicateIdentity));
+        }
+        let room = self.rooms.entry(grant.room.clone()).or_insert_with(|| RoomState {
+            sid: new_sid("RM_"),
+            created: unix_now(),
+            members: Vec::new(),
+        });
+        if room.members.len() >= MAX_PARTICIPANTS_PER_ROOM {
+            return Err(Error::RoomFull);
+        }
+        let conn = self.next_conn;
+        self.next_conn += 1;
+        let peer = Peer {
+            conn,
+            sid: new_sid("PA_"),
+            room: grant.room.clone(),
+            grant,
+            auto_subscribe,
+            joined_at: unix_now(),
+            version: 1,
+            signal,
+            publisher: None,
+            subscriber: None,
+            published: Vec::new(),
+            offered_tracks: HashMap::new(),
+        };
+        room.members.push(conn);
+        let others: Vec<proto::ParticipantInfo> = room
+            .members
+            .iter()
+            .filter(|&&c| c != conn)
+            .filter_map(|c| self.peers.get(c))
+            .filter(|p| !p.grant.hidden)
+            .map(Peer::info)
+            .collect();
+        let response = proto::JoinResponse {
+            room: Some(proto::Room {
+                sid: room.sid.clone(),
+                name: peer.room.clone(),
+                empty_timeout: 300,
+                departure_timeout: 20,
+                max_participants: MAX_PARTICIPANTS_PER_ROOM as u32,
+                creation_time: room.created.0,
+                creation_time_ms: room.created.1,
+                num_participants: room.members.len() as u32,
+                ..Default::default()
+            }),
+            participant: Some(peer.info()),
+            other_participants: others,
+            server_version: SERVER_VERSION.into(),
+            subscriber_primary: false,
+            client_configuration: Some(proto::ClientConfiguration {
+                // No session resume yet: a client that lost its connection joins anew.
+                resume_connection: proto::ClientConfigSetting::Disabled as i32,
+                ..Default::default()
+            }),
+            ping_timeout: PING_TIMEOUT_SECS,
+            ping_interval: PING_INTERVAL_SECS,
+            server_info: Some(proto::ServerInfo {
+                edition: proto::server_info::Edition::Standard as i32,
+                version: SERVER_VERSION.into(),
+                protocol: PROTOCOL_VERSION,
+                node_id: "salesroom-sfu".into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        info!(conn, sid = %peer.sid, room = %peer.room, identity = %peer.grant.identity, "participant joined");
+        let update = (!peer.grant.hidden).then(|| peer.info());
+        let room_name = peer.room.clone();
+        self.peers.insert(conn, peer);
+        if let Some(info) = update {
+            self.broadcast(&room_name, Some(conn), Response::Update(proto::ParticipantUpdate { participants: vec![info] }));
+        }
+        Ok(Joined { conn, response })
+    }
+
+    /// Takes a participant out: its peer connections close, the others stop receiving its
+    /// tracks and hear that it left. `reason` is told to the participant itself.
+    fn remove(&mut self, conn: ConnId, reason: Option<proto::DisconnectReason>) {
+        let Some(peer) = self.peers.remove(&conn) else { return };
+        info!(conn, sid = %peer.sid, room = %peer.room, ?reason, "participant left");
+        if let Some(reason) = reason {
+            let leave = proto::LeaveRequest {
+                reason: reason as i32,
+                action: proto::leave_request::Action::Disconnect as i32,
+                ..Default::default()
+            };
+            let _ = peer.signal.try_send(Response::Leave(leave));
+        }
+        self.by_addr.retain(|_, (c, _)| *c != conn);
+        self.by_ufrag.retain(|_, (c, _)| *c != conn);
+        let members = match self.rooms.get_mut(&peer.room) {
+            Some(room) => {
+                room.members.retain(|&c| c != conn);
+                room.members.clone()
+            }
+            None => Vec::new(),
+        };
+        if members.is_empty() {
+            self.rooms.remove(&peer.room);
+        }
+        for other in &members {
+            if let Some(sub) = self.peers.get_mut(other).and_then(|p| p.subscriber.as_mut()) {
+                stop_down_tracks(sub, |t| t.source == conn);
+            }
+            self.negotiate_subscriber(*other);
+        }
+        if !peer.grant.hidden {
+            self.broadcast(&peer.room, None, Response::Update(proto::ParticipantUpdate { participants: vec![peer.departed_info()] }));
+        }
+    }
+
+    /// Sends `message` to every participant of `room` but `except`.
+    fn broadcast(&mut self, room: &str, except: Option<ConnId>, message: Response) {
+        let Some(room) = self.rooms.get(room) else { return };
+        let mut slow = Vec::new();
+        for conn in room.members.iter().filter(|&&c| Some(c) != except) {
+            if let Some(peer) = self.peers.get(conn) {
+                if !send(peer, message.clone()) {
+                    slow.push(*conn);
+                }
+            }
+        }
+        for conn in slow {
+            self.remove(conn, None);
+        }
+    }
+}
+
+/// Queues a response for a participant; false when its connection cannot take it (gone,
+/// or so far behind that it is better dropped).
+fn send(peer: &Peer, message: Response) -> bool {
+    match peer.signal.try_send(message) {
+        Ok(()) => true,
+        Err(e) => {
+            warn!(conn = peer.conn, error = %e, "signal queue refused a response");
+            false
+        }
+    }
+}
+
+/// The local (our) username fragment of a STUN binding request: `USERNAME` is
+/// `<our ufrag>:<their ufrag>` (RFC 8445 7.2.2). `None` for anything else.
+fn stun_local_ufrag(packet: &[u8]) -> Option<&str> {
+    const MAGIC_COOKIE: [u8; 4] = [0x21, 0x12, 0xa4, 0x42];
+    const USERNAME: u16 = 0x0006;
+    if packet.len() < 20 || packet[0] & 0xc0 != 0 || packet[4..8] != MAGIC_COOKIE {
+        return None;
+    }
+    let end = packet.len().min(20 + usize::from(u16::from_be_bytes([packet[2], packet[3]])));
+    let mut at = 20;
+    while at + 4 <= end {
+        let kind = u16::from_be_bytes([packet[at], packet[at + 1]]);
+        let len = usize::from(u16::from_be_bytes([packet[at + 2], packet[at + 3]]));
+        let value = packet.get(at + 4..at + 4 + len)?;
+        if kind == USERNAME {
+            return std::str::from_utf8(value).ok()?.split(':').next();
+        }
+        // Attributes are padded to four bytes.
+        at += 4 + len.div_ceil(4) * 4;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stun_local_ufrag;
+
+    #[test]
+    fn the_local_ufrag_is_read_from_a_binding_request() {
+        let username = b"srvUfrag:browser";
+        let mut packet = vec![0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xa4, 0x42];
+        packet.extend_from_slice(&[7; 12]);
+        // A PRIORITY attribute first, then USERNAME (16 bytes, no padding needed).
+        packet.extend_from_slice(&[0x00, 0x24, 0x00, 0x04, 1, 2, 3, 4]);
+        packet.extend_from_slice(&[0x00, 0x06, 0x00, 16]);
+        packet.extend_from_slice(username);
+        let len = u16::try_from(packet.len() - 20).unwrap().to_be_bytes();
+        packet[2..4].copy_from_slice(&len);
+        assert_eq!(stun_local_ufrag(&packet), Some("srvUfrag"));
+        // RTP, DTLS and truncated packets are not STUN.
+        assert_eq!(stun_local_ufrag(&[0x80; 40]), None);
+        assert_eq!(stun_local_ufrag(&[22, 254, 253, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), None);
+        assert_eq!(stun_local_ufrag(&packet[..30]), None);
+    }
+}

@@ -1,0 +1,344 @@
+//! Media through the real server with a Rust WebRTC client (str0m, as the server uses):
+//! one participant publishes a video track, another receives its frames. The signalling
+//! is what livekit-client does: join, publisher offer, add-track, answer the subscriber offer.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures_util::{SinkExt, StreamExt};
+use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
+use livekit_protocol as proto;
+use prost::Message as _;
+use proto::signal_request::Message as Request;
+use proto::signal_response::Message as Response;
+use serde_json::json;
+use sfu::engine::AdminAction;
+use sfu::Config;
+use str0m::change::{SdpAnswer, SdpOffer};
+use str0m::format::Codec;
+use str0m::media::{Direction, MediaKind, MediaTime};
+use str0m::net::{Protocol, Receive, TcpType};
+use str0m::{Candidate, Event, Input, Output, Rtc};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpStream, UdpSocket};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+
+const KEY: &str = "APImedia";
+const SECRET: &str = "a-media-test-secret-long-enough-for-hs256";
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn token(identity: &str, publish: bool) -> String {
+    token_with(identity, publish, true)
+}
+
+fn token_with(identity: &str, publish: bool, subscribe: bool) -> String {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+    let claims = json!({ "iss": KEY, "sub": identity, "nbf": now - 1, "exp": now + 600,
+                         "video": { "room": "media", "roomJoin": true, "canPublish": publish, "canSubscribe": subscribe } });
+    encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(SECRET.as_bytes())).unwrap()
+}
+
+async fn send(ws: &mut Socket, message: Request) {
+    ws.send(Message::Binary(proto::SignalRequest { message: Some(message) }.encode_to_vec().into())).await.unwrap();
+}
+
+fn decode(frame: Message) -> Option<Response> {
+    match frame {
+        Message::Binary(bytes) => proto::SignalResponse::decode(bytes.as_ref()).ok()?.message,
+        _ => None,
+    }
+}
+
+/// How a test peer connection reaches the server.
+enum Transport {
+    Udp(UdpSocket),
+    /// ICE over TCP: frames in from a reader task, out through a writer task.
+    Tcp {
+        incoming: mpsc::Receiver<Vec<u8>>,
+        outgoing: mpsc::Sender<Vec<u8>>,
+        remote: SocketAddr,
+    },
+}
+
+/// A peer connection of the test client: an `Rtc` and its transport.
+struct Peer {
+    rtc: Rtc,
+    transport: Transport,
+    local: SocketAddr,
+}
+
+impl Peer {
+    /// Over its own UDP socket.
+    async fn new() -> Peer {
+        let socket = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let local = socket.local_addr().unwrap();
+        let mut rtc = Rtc::builder().build(Instant::now());
+        rtc.add_local_candidate(Candidate::host(local, "udp").unwrap());
+        Peer { rtc, transport: Transport::Udp(socket), local }
+    }
+
+    /// Over TCP only, as a browser whose UDP is blocked: one connection to the server's
+    /// passive candidate, RFC 4571 framing.
+    async fn tcp(server: SocketAddr) -> Peer {
+        let stream = TcpStream::connect(server).await.unwrap();
+        let local = stream.local_addr().unwrap();
+        let (mut reader, mut writer) = stream.into_split();
+        let (to_test, incoming) = mpsc::channel(1024);
+        let (outgoing, mut to_server) = mpsc::channel::<Vec<u8>>(1024);
+        tokio::spawn(async move {
+            let mut len = [0u8; 2];
+            while reader.read_exact(&mut len).await.is_ok() {
+                let mut frame = vec![0u8; usize::from(u16::from_be_bytes(len))];
+                if reader.read_exact(&mut frame).await.is_err() || to_test.send(frame).await.is_err() {
+                    break;
+                }
+            }
+        });
+        tokio::spawn(async move {
+            while let Some(frame) = to_server.recv().await {
+                let len = u16::try_from(frame.len()).unwrap().to_be_bytes();
+                if writer.write_all(&len).await.is_err() || writer.write_all(&frame).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let mut rtc = Rtc::builder().build(Instant::now());
+        rtc.add_local_candidate(Candidate::builder().tcp().host(local).tcptype(TcpType::Active).build().unwrap());
+        Peer { rtc, transport: Transport::Tcp { incoming, outgoing, remote: server }, local }
+    }
+
+    /// Sends what the `Rtc` wants sent and returns its events, until it wants to wait.
+    fn poll(&mut self) -> (Vec<Event>, Instant) {
+        let mut events = Vec::new();
+        loop {
+            match self.rtc.poll_output().unwrap() {
+                Output::Timeout(at) => return (events, at),
+                Output::Transmit(t) => match &self.transport {
+                    Transport::Udp(socket) => {
+                        let _ = socket.try_send_to(&t.contents, t.destination);
+                    }
+                    Transport::Tcp { outgoing, .. } => {
+                        assert_eq!(t.proto, Protocol::Tcp, "a TCP-only peer sends over TCP");
+                        let _ = outgoing.try_send(t.contents.to_vec());
+                    }
+                },
+                Output::Event(event) => events.push(event),
+            }
+        }
+    }
+
+    /// Feeds a packet or a timeout, whichever comes first before `deadline`.
+    async fn wait(&mut self, deadline: Instant) {
+        let mut buf = vec![0u8; 2048];
+        let (proto, source, len) = match &mut self.transport {
+            Transport::Udp(socket) => match tokio::time::timeout_at(deadline.into(), socket.recv_from(&mut buf)).await {
+                Ok(Ok((n, source))) => (Protocol::Udp, source, n),
+                _ => return self.rtc.handle_input(Input::Timeout(Instant::now())).unwrap(),
+            },
+            Transport::Tcp { incoming, remote, .. } => match tokio::time::timeout_at(deadline.into(), incoming.recv()).await {
+                Ok(Some(frame)) => {
+                    buf[..frame.len()].copy_from_slice(&frame);
+                    (Protocol::Tcp, *remote, frame.len())
+                }
+                _ => return self.rtc.handle_input(Input::Timeout(Instant::now())).unwrap(),
+            },
+        };
+        if let Ok(contents) = buf[..len].try_into() {
+            let receive = Receive { proto, source, destination: self.local, contents };
+            self.rtc.handle_input(Input::Receive(Instant::now(), receive)).unwrap();
+        }
+    }
+}
+
+async fn join(http: SocketAddr, identity: &str, publish: bool) -> Socket {
+    let url = format!("ws://{http}/rtc?access_token={}&auto_subscribe=1&protocol=15", token(identity, publish));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    assert!(matches!(decode(ws.next().await.unwrap().unwrap()), Some(Response::Join(_))));
+    ws
+}
+
+/// Sends a publisher offer and applies the answer, as livekit-client does right after joining.
+async fn negotiate_publisher(ws: &mut Socket, peer: &mut Peer, video_cid: Option<&str>) -> Option<str0m::media::Mid> {
+    let mut change = peer.rtc.sdp_api();
+    let mid = video_cid.map(|cid| change.add_media(MediaKind::Video, Direction::SendOnly, Some("stream".into()), Some(cid.into()), None));
+    change.add_channel("_reliable".into());
+    let (offer, pending) = change.apply().unwrap();
+    send(ws, Request::Offer(proto::SessionDescription { r#type: "offer".into(), sdp: offer.to_sdp_string(), id: 1, ..Default::default() }))
+        .await;
+    loop {
+        if let Some(Response::Answer(answer)) = decode(ws.next().await.unwrap().unwrap()) {
+            peer.rtc.sdp_api().accept_answer(pending, SdpAnswer::from_sdp_string(&answer.sdp).unwrap()).unwrap();
+            return mid;
+        }
+    }
+}
+
+/// A publisher sending frames and a subscriber answering the server's offers.
+struct Call {
+    publisher: Peer,
+    subscriber: Peer,
+    subscriber_ws: Socket,
+    /// Kept open: the publisher is in the room for as long as its signalling lasts.
+    _publisher_ws: Socket,
+    mid: str0m::media::Mid,
+    connected: bool,
+    sent: u32,
+    next_frame: Instant,
+    /// The stream id of the subscriber's m-line.
+    stream_id: String,
+}
+
+impl Call {
+    /// Sends 30 frames a second and counts the frames the subscriber gets, until `until` or
+    /// `enough` frames.
+    async fn run(&mut self, until: Instant, enough: u32) -> u32 {
+        let mut received = 0;
+        while received < enough && Instant::now() < until {
+            // Signalling of the subscriber: the server offers, we answer.
+            while let Ok(Some(Ok(frame))) = tokio::time::timeout(Duration::from_millis(1), self.subscriber_ws.next()).await {
+                if let Some(Response::Offer(offer)) = decode(frame) {
+                    let parsed = SdpOffer::from_sdp_string(&offer.sdp).unwrap_or_else(|e| panic!("{e}:\n{}", offer.sdp));
+                    let answer = self.subscriber.rtc.sdp_api().accept_offer(parsed).unwrap_or_else(|e| panic!("{e}:\n{}", offer.sdp));
+                    let sdp = answer.to_sdp_string();
+                    let answer = proto::SessionDescription { r#type: "answer".into(), sdp, id: offer.id, ..Default::default() };
+                    send(&mut self.subscriber_ws, Request::Answer(answer)).await;
+                }
+            }
+            let (events, publisher_wait) = self.publisher.poll();
+            self.connected |= events.iter().any(|e| matches!(e, Event::Connected));
+            if self.connected && Instant::now() >= self.next_frame {
+                // A VP8 frame: the first byte's low bit clear marks a key frame.
+                let key = self.sent.is_multiple_of(30);
+                let mut frame = vec![0u8; 1200];
+                frame[0] = if key { 0x10 } else { 0x11 };
+                let writer = self.publisher.rtc.writer(self.mid).unwrap();
+                let pt = writer.payload_params().find(|p| p.spec().codec == Codec::Vp8).unwrap().pt();
+                writer.write(pt, Instant::now(), MediaTime::from_90khz(u64::from(self.sent) * 3000), frame).unwrap();
+                self.sent += 1;
+                self.next_frame = Instant::now() + Duration::from_millis(33);
+            }
+            let (events, subscriber_wait) = self.subscriber.poll();
+            for event in events {
+                match event {
+                    Event::MediaAdded(added) => {
+                        self.stream_id = self.subscriber.rtc.media(added.mid).map(|m| m.stream_id().to_owned()).unwrap_or_default();
+                    }
+                    Event::MediaData(_) => received += 1,
+                    _ => {}
+                }
+            }
+            let wait = publisher_wait.min(subscriber_wait).min(self.next_frame).min(Instant::now() + Duration::from_millis(10));
+            tokio::join!(self.publisher.wait(wait), self.subscriber.wait(wait));
+        }
+        received
+    }
+}
+
+/// A running server, a publisher (over TCP when `publisher_tcp`) of a camera and a subscriber.
+async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempfile::TempDir) {
+    // RUST_LOG=sfu=debug shows the server's side.
+    let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_test_writer().try_init();
+    let data = tempfile::tempdir().unwrap();
+    let config = Config {
+        sfu_port: 0,
+        sfu_udp_port: 0,
+        sfu_public_ip: None,
+        bind: "127.0.0.1".parse().unwrap(),
+        data_dir: data.path().to_owned(),
+        livekit_api_key: Some(KEY.into()),
+        livekit_api_secret: Some(SECRET.into()),
+    };
+    let running = sfu::server::start(&config, config.credentials().unwrap()).await.unwrap();
+    let http = running.http_addr;
+
+    // The publisher announces its camera, then offers it.
+    let mut publisher_ws = join(http, "guide", true).await;
+    send(
+        &mut publisher_ws,
+        Request::AddTrack(proto::AddTrackRequest {
+            cid: "camera-cid".into(),
+            r#type: proto::TrackType::Video as i32,
+            source: proto::TrackSource::Camera as i32,
+            width: 640,
+            height: 480,
+            ..Default::default()
+        }),
+    )
+    .await;
+    let track_sid = loop {
+        if let Some(Response::TrackPublished(published)) = decode(publisher_ws.next().await.unwrap().unwrap()) {
+            break published.track.unwrap().sid;
+        }
+    };
+    let mut publisher = match (publisher_tcp, running.engine.media_tcp_addr) {
+        (true, Some(tcp)) => Peer::tcp(tcp).await,
+        (true, None) => panic!("the server has no ICE over TCP"),
+        (false, _) => Peer::new().await,
+    };
+    let mid = negotiate_publisher(&mut publisher_ws, &mut publisher, Some("camera-cid")).await.unwrap();
+
+    // The subscriber's browser would negotiate its (empty) publisher connection first.
+    let mut subscriber_ws = join(http, "attendee", false).await;
+    let mut unused_publisher = Peer::new().await;
+    negotiate_publisher(&mut subscriber_ws, &mut unused_publisher, None).await;
+    let subscriber = Peer::new().await;
+
+    let call = Call {
+        publisher,
+        subscriber,
+        subscriber_ws,
+        _publisher_ws: publisher_ws,
+        mid,
+        connected: false,
+        sent: 0,
+        next_frame: Instant::now(),
+        stream_id: String::new(),
+    };
+    (running, call, track_sid, data)
+}
+
+#[tokio::test]
+async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
+    let (running, mut call, track_sid, _data) = call(false).await;
+    let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
+    assert!(received >= 20, "only {received} frames arrived ({} sent)", call.sent);
+
+    // Muted by the server API: the client here ignores the mute and keeps sending, and the
+    // server keeps it to itself.
+    running.engine.admin("media".into(), AdminAction::MuteTrack { identity: "guide".into(), track_sid: track_sid.clone() }).await.unwrap();
+    call.run(Instant::now() + Duration::from_millis(300), u32::MAX).await;
+    let sent_before = call.sent;
+    let received = call.run(Instant::now() + Duration::from_secs(1), u32::MAX).await;
+    assert!(call.sent > sent_before + 10, "the publisher kept sending");
+    assert_eq!(received, 0, "frames of a muted track were forwarded");
+    let stream_id = call.stream_id;
+    // livekit-client finds the publication from `<participant sid>|<track sid>`.
+    let (participant, track) = stream_id.split_once('|').expect("stream id names participant and track");
+    assert!(participant.starts_with("PA_") && track.starts_with("TR_"), "{stream_id}");
+}
+
+#[tokio::test]
+async fn a_publisher_whose_udp_is_blocked_sends_over_tcp() {
+    let (_running, mut call, _, _data) = call(true).await;
+    let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
+    assert!(received >= 20, "only {received} frames arrived over TCP ({} sent)", call.sent);
+}
+
+#[tokio::test]
+async fn a_participant_without_the_subscribe_grant_is_offered_nothing() {
+    let (running, mut call, _, _data) = call(false).await;
+    assert!(call.run(Instant::now() + Duration::from_secs(20), 5).await >= 5, "the publisher's video flows");
+
+    let url = format!("ws://{}/rtc?access_token={}&auto_subscribe=1", running.http_addr, token_with("recorder", false, false));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    assert!(matches!(decode(ws.next().await.unwrap().unwrap()), Some(Response::Join(_))));
+    let mut unused_publisher = Peer::new().await;
+    negotiate_publisher(&mut ws, &mut unused_publisher, None).await;
+    // Long enough for a subscriber offer to have come (the others get theirs at once).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(deadline, ws.next()).await {
+        assert!(!matches!(decode(frame), Some(Response::Offer(_))), "a participant without canSubscribe got a subscriber offer");
+    }
+}
