@@ -6,11 +6,12 @@ CARGO ?= cargo
 NPM ?= npm
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: help up test test-rust test-web test-e2e test-conformance web-deps web-build system-deps protocol-ts build-release build-debug clean
+.PHONY: help up test lint test-rust test-web test-e2e test-conformance web-deps web-build system-deps protocol-ts build-release build-debug clean
 
 help:
 	@echo "make up          build everything and run the demo (storefront-proxy :8000, hub :8100)"
 	@echo "make test        every test: Rust, web unit, browser end-to-end"
+	@echo "make lint        cargo fmt --check, clippy -D warnings, ESLint (types, hooks, import boundaries)"
 	@echo "make test-rust   cargo tests of the workspace"
 	@echo "make test-web    typecheck and vitest of web/"
 	@echo "make test-e2e    Playwright journeys in Chromium against the real servers"
@@ -26,10 +27,10 @@ web-build: web-deps
 	cd web && $(NPM) run build
 
 build-release:
-	$(CARGO) build --release -p hub -p storefront-proxy
+	$(CARGO) build --release -p hub -p storefront-proxy -p sfu
 
 build-debug:
-	$(CARGO) build -p hub -p storefront-proxy
+	$(CARGO) build -p hub -p storefront-proxy -p sfu
 
 up: web-build build-release
 	./scripts/up.sh
@@ -45,6 +46,13 @@ system-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+## The habits every change keeps: formatted, no clippy warning, no ESLint error
+## (typescript-eslint, React hooks, no imports from one web feature into another).
+lint: web-deps
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd web && $(NPM) run lint
+
 test-rust: system-deps web-deps
 	$(CARGO) test --workspace
 
@@ -57,7 +65,7 @@ test-e2e: system-deps web-build build-debug
 test-conformance: web-deps build-debug
 	cd web && SALESROOM_BIN_DIR=$(CURDIR)/target/debug $(NPM) run test:conformance
 
-test: test-rust test-web test-conformance test-e2e
+test: lint test-rust test-web test-conformance test-e2e
 
 protocol-ts:
 	$(CARGO) run -q -p protocol --bin protocol-ts -- web/src/protocol/generated.ts web/src/protocol/live-state-cases.json
