@@ -224,7 +224,8 @@ impl Session {
     }
 
     /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
-    /// video token). `None` when the peer did not say hello.
+    /// video token). `None` when the peer did not say hello or was turned away (closed
+    /// with the policy's code: removed, or locked out).
     async fn open<Si, St, E>(&self, sink: &mut Si, stream: &mut St) -> Option<Opened>
     where
         Si: Sink<Message, Error = E> + Unpin,
@@ -255,7 +256,23 @@ impl Session {
         let (tx, rx) = queue::channel::<Outbound>(self.send_queue);
         let close_reason = Arc::new(AtomicU16::new(0));
         let heartbeat_ms = self.heartbeat.as_millis() as u64;
-        let attached = self.room.attach(connection_id, &self.claims, last_seq, epoch.as_deref(), tx, close_reason.clone(), heartbeat_ms);
+        let attached = match self.room.attach(
+            connection_id,
+            &self.claims,
+            last_seq,
+            epoch.as_deref(),
+            tx,
+            close_reason.clone(),
+            heartbeat_ms,
+        ) {
+            Ok(attached) => attached,
+            Err(turned_away) => {
+                self.metrics.turned_away.fetch_add(1, Ordering::Relaxed);
+                info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, reason = turned_away.reason, "turned away");
+                let _ = sink.send(close(turned_away.close_code, turned_away.reason)).await;
+                return None;
+            }
+        };
         self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;

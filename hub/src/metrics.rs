@@ -44,6 +44,8 @@ pub struct Metrics {
     pub connections_opened: AtomicU64,
     pub connections_closed: AtomicU64,
     pub refused_tokens: AtomicU64,
+    /// Connections closed at `hello` by the policy (removed attendees, locked out).
+    pub turned_away: AtomicU64,
     pub frames_in: AtomicU64,
     pub frames_out: AtomicU64,
     /// Socket flushes of outbound frames (several frames may share one).
@@ -88,6 +90,12 @@ impl Metrics {
         line("hub_connections_opened_total", "counter", "Connections attached.", get(&self.connections_opened));
         line("hub_connections_closed_total", "counter", "Connections ended.", get(&self.connections_closed));
         line("hub_refused_tokens_total", "counter", "Upgrades refused for a bad token.", get(&self.refused_tokens));
+        line(
+            "hub_turned_away_total",
+            "counter",
+            "Connections closed at hello: removed attendees, clients locked out.",
+            get(&self.turned_away),
+        );
         line("hub_frames_in_total", "counter", "Frames received from participants.", get(&self.frames_in));
         line("hub_frames_out_total", "counter", "Frames sent to participants.", get(&self.frames_out));
         line(

@@ -329,3 +329,56 @@ async fn a_replica_opening_a_large_room_gets_every_participant() {
     assert_eq!(clients.len(), total);
     assert_eq!(clients[&format!("{:032x}", total - 1)]["attendeeName"], "Attendee 1999");
 }
+
+/// Reads until the hub's close frame and returns its code; a welcome before it fails the
+/// test, and so does an event unless `events` allows them.
+async fn close_code(socket: &mut Socket, events: bool) -> u16 {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a close frame in time");
+        match message {
+            Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
+            Some(Ok(Message::Text(text))) => {
+                let frame: ServerFrame = serde_json::from_str(text.as_str()).unwrap();
+                let expected = matches!(frame, ServerFrame::Ping { .. }) || (events && matches!(frame, ServerFrame::Event { .. }));
+                assert!(expected, "got {frame:?} instead of a close");
+            }
+            Some(Ok(_)) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    }
+}
+
+/// Connects, says hello and expects to be turned away; the close code.
+async fn turned_away(addr: &str, token: &str) -> u16 {
+    let request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    socket.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap())).await.unwrap();
+    close_code(&mut socket, false).await
+}
+
+async fn publish(addr: &str, audience: serde_json::Value, event: serde_json::Value) -> u64 {
+    let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": audience, "event": event});
+    let response =
+        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth(SECRET).json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_attendee_is_turned_away_by_every_replica() {
+    let redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (_b, b) = start_hub(&redis.url());
+    let (_guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let removed = token("c1", Role::Client);
+    let (mut on_b, ..) = join(&b, &removed, None).await;
+    publish(&a, serde_json::json!({"to": "everyone"}), serde_json::json!({"kind": "attendeeRemoved", "attendeeId": "c1".repeat(16)})).await;
+    // B applied the removal (it closed the socket), and refuses the token from then on.
+    assert_eq!(close_code(&mut on_b, true).await, protocol::frame::close_code::REMOVED);
+    assert_eq!(turned_away(&b, &removed).await, protocol::frame::close_code::REMOVED);
+    assert_eq!(turned_away(&a, &removed).await, protocol::frame::close_code::REMOVED);
+    // A replica that opens the room afterwards reads it from Redis.
+    let (_c, c) = start_hub(&redis.url());
+    assert_eq!(turned_away(&c, &removed).await, protocol::frame::close_code::REMOVED);
+    let (_ok, ..) = join(&c, &token("c2", Role::Client), None).await;
+}

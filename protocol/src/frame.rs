@@ -28,8 +28,13 @@ pub mod close_code {
     pub const SLOW_CONSUMER: u16 = 4008;
     /// The same attendee connected again elsewhere.
     pub const REPLACED: u16 = 4009;
-    /// The attendee was removed from the appointment.
+    /// The attendee was removed from the appointment; also the answer to the `hello` of
+    /// a removed attendee's token (do not reconnect).
     pub const REMOVED: u16 = 4010;
+    /// The answer to the `hello` of an attendee who had not joined before the guide
+    /// locked the appointment (do not reconnect until it is unlocked; a new join over
+    /// REST says so).
+    pub const LOCKED: u16 = 4011;
     /// The hub is shutting down; reconnect and resume.
     pub const GOING_AWAY: u16 = 1001;
 }

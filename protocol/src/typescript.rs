@@ -76,6 +76,7 @@ pub fn typescript() -> String {
         ("SLOW_CONSUMER", frame::close_code::SLOW_CONSUMER),
         ("REPLACED", frame::close_code::REPLACED),
         ("REMOVED", frame::close_code::REMOVED),
+        ("LOCKED", frame::close_code::LOCKED),
         ("GOING_AWAY", frame::close_code::GOING_AWAY),
     ] {
         out.push_str(&format!("  {name}: {code},\n"));

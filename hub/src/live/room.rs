@@ -9,12 +9,12 @@
 //! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
 //! event when Redis hands it back, the same way under its lock.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
-use super::policy::Decision;
+use super::policy::{self, Decision, TurnedAway};
 use super::queue::{self, TrySendError};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
@@ -23,7 +23,7 @@ use protocol::codec::{Codec, Encoded};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
 use protocol::live_state::{file_participants, LiveState};
-use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients};
+use protocol::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClients};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 
 use crate::metrics::Metrics;
@@ -282,13 +282,16 @@ pub struct DueSnapshot {
     state_for_all: StateForAll,
     state_for_clients: StateForClients,
     participants: Vec<Arc<AttendeeSummary>>,
+    removed: BTreeSet<Id>,
 }
 
 impl DueSnapshot {
     /// The sequence number and the state to store, built once the room lock is released.
     pub fn into_state(self) -> (u64, RoomState) {
         let participants = self.participants.iter().map(|p| AttendeeSummary::clone(p)).collect();
-        (self.seq, RoomState { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, participants })
+        let state =
+            RoomState { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, participants, removed: self.removed };
+        (self.seq, state)
     }
 }
 
@@ -346,6 +349,7 @@ impl Room {
             state_for_all: stored.snapshot.state_for_all,
             state_for_clients: stored.snapshot.state_for_clients,
             participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect(),
+            removed: stored.snapshot.removed,
         };
         let mut inner = Inner {
             epoch: stored.epoch,
@@ -393,7 +397,8 @@ impl Room {
     }
 
     /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
-    /// the client's `hello`.
+    /// the client's `hello`. Refused, with nothing registered, when the policy turns the
+    /// participant away ([`policy::admit`], asked under the room lock).
     #[allow(clippy::too_many_arguments)]
     pub fn attach(
         &self,
@@ -404,8 +409,9 @@ impl Room {
         tx: queue::Sender<Outbound>,
         close_reason: Arc<AtomicU16>,
         heartbeat_ms: u64,
-    ) -> Attached {
+    ) -> Result<Attached, TurnedAway> {
         let mut inner = self.lock();
+        policy::admit(claims, &inner.live)?;
         let role = claims.role;
         let attendee_id = claims.sub.clone();
         let oldest_retained = inner.log.front().map_or(inner.seq + 1, |e| e.seq);
@@ -446,20 +452,7 @@ impl Room {
             heartbeat_ms,
             participant_pages: (!pages.is_empty()).then_some(pages.len() as u32),
         };
-        Attached { welcome, pages, replay }
-    }
-
-    /// Closes every connection of an attendee with `reason` (a close code).
-    pub fn disconnect_attendee(&self, attendee_id: &str, reason: u16) {
-        let mut inner = self.lock();
-        inner.subscribers.retain(|s| {
-            if s.attendee_id == attendee_id {
-                s.close_reason.store(reason, Ordering::Relaxed);
-                false
-            } else {
-                true
-            }
-        });
+        Ok(Attached { welcome, pages, replay })
     }
 
     /// The attendee ids of the guides.
@@ -534,6 +527,18 @@ impl Room {
         if gone {
             inner.subscribers.retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
         }
+        // On every replica that applies the event (not only the one that published it),
+        // and right after queueing it: the attendee is sent the event, then closed.
+        if let Some((attendee_id, reason)) = policy::ends_connections(&stored.event) {
+            inner.subscribers.retain(|s| {
+                if s.attendee_id == attendee_id {
+                    s.close_reason.store(reason, Ordering::Relaxed);
+                    false
+                } else {
+                    true
+                }
+            });
+        }
         inner.log.push_back(stored);
         while inner.log.len() > self.retained_events {
             inner.log.pop_front();
@@ -547,6 +552,7 @@ impl Room {
             state_for_all: inner.live.state_for_all.clone(),
             state_for_clients: inner.live.state_for_clients.clone(),
             participants: inner.live.participants.values().cloned().collect(),
+            removed: inner.live.removed.clone(),
         })
     }
 
@@ -589,6 +595,11 @@ impl Inner {
             *count = count.saturating_sub(1);
         }
         let count = *count;
+        // A removed attendee's connections close after the removal; their leaving must
+        // not put them back in the guides' list.
+        if self.live.is_removed(&claims.sub) {
+            return None;
+        }
         let mut attendee = self.live.participants.get(&claims.sub).map(|p| AttendeeSummary::clone(p)).unwrap_or_else(|| AttendeeSummary {
             attendee_id: claims.sub.clone(),
             role: claims.role,

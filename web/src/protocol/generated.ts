@@ -130,5 +130,6 @@ export const CloseCode = {
   SLOW_CONSUMER: 4008,
   REPLACED: 4009,
   REMOVED: 4010,
+  LOCKED: 4011,
   GOING_AWAY: 1001,
 } as const;
