@@ -27,6 +27,26 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Frames written with one flush at most; a longer backlog is written in several.
 pub const MAX_BATCH: usize = 64;
 
+/// How long a connection closed by the hub for a protocol reason (a message too big) is
+/// still read, so the peer gets the close frame rather than a reset of a socket whose
+/// unread bytes the kernel would otherwise answer with RST.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
+/// What the session needs to know of a socket's read error.
+pub trait ReadError: std::fmt::Display {
+    /// The peer sent a message or frame over the size limit.
+    fn is_too_big(&self) -> bool;
+}
+
+impl ReadError for axum::Error {
+    fn is_too_big(&self) -> bool {
+        // axum wraps tungstenite's error; its source is that error.
+        std::error::Error::source(self)
+            .and_then(|source| source.downcast_ref::<tungstenite::Error>())
+            .is_some_and(|error| matches!(error, tungstenite::Error::Capacity(_)))
+    }
+}
+
 /// A delay between half and all of `period`, chosen at random.
 fn jittered(period: Duration) -> Duration {
     period / 2 + period.mul_f64(rand::random::<f64>() / 2.0)
@@ -82,7 +102,7 @@ impl Session {
     pub async fn run<S, E>(self, socket: S)
     where
         S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin,
-        E: std::fmt::Display,
+        E: ReadError,
     {
         let (mut sink, mut stream) = socket.split();
         let codec = self.codec;
@@ -155,6 +175,11 @@ impl Session {
                                 }
                             }
                         }
+                        Some(Err(error)) if error.is_too_big() => {
+                            self.metrics.too_big.fetch_add(1, Ordering::Relaxed);
+                            close_with = Some((close_code::MESSAGE_TOO_BIG, "message too big"));
+                            break;
+                        }
                         Some(Err(error)) => { debug!(%error, "socket error"); break; }
                         None => break,
                     },
@@ -173,6 +198,11 @@ impl Session {
         }
         if let Some((code, reason)) = close_with {
             let _ = sink.send(close(code, reason)).await;
+            if code == close_code::MESSAGE_TOO_BIG {
+                // Read on until the peer answers the close (or the grace ends): see
+                // CLOSE_GRACE.
+                let _ = timeout(CLOSE_GRACE, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+            }
         }
         self.room.detach(connection_id);
         if ok {

@@ -51,6 +51,8 @@ pub struct Metrics {
     /// Socket flushes of outbound frames (several frames may share one).
     pub batches_out: AtomicU64,
     pub bad_frames: AtomicU64,
+    /// Connections closed with 1009 for a message over the size limit.
+    pub too_big: AtomicU64,
     pub forbidden: AtomicU64,
     pub slow_consumers: AtomicU64,
     /// Volatile events skipped because a queue was full.
@@ -105,6 +107,7 @@ impl Metrics {
             get(&self.batches_out),
         );
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
+        line("hub_messages_too_big_total", "counter", "Connections closed for a message over the size limit.", get(&self.too_big));
         line("hub_forbidden_total", "counter", "Actions refused for the sender's role.", get(&self.forbidden));
         line("hub_events_total", "counter", "State events applied.", get(&self.events));
         line("hub_queue_drops_total", "counter", "Volatile events dropped for a full queue.", get(&self.queue_drops));

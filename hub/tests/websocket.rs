@@ -608,24 +608,30 @@ async fn a_guide_gets_the_welcome_of_a_room_with_megabytes_of_participants() {
 }
 
 #[tokio::test]
-async fn an_oversized_frame_ends_only_that_connection() {
+async fn an_oversized_frame_closes_only_that_connection_with_1009() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
     guide.hello(None, None).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
     client.hello(None, None).await;
-    let huge = format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(200_000));
+    // 100 KiB in one frame, over the hub's 64 KiB: a close frame with 1009 (message too
+    // big), not a dropped connection (1006 on the client's side).
+    let huge = format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(100 * 1024));
     let _ = client.socket.send(Message::text(huge)).await;
-    let ended = tokio::time::timeout(Duration::from_secs(2), async {
+    let close = tokio::time::timeout(Duration::from_secs(2), async {
         loop {
             match client.socket.next().await {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
                 Some(Ok(_)) => continue,
+                other => panic!("expected a close frame, got {other:?}"),
             }
         }
     })
-    .await;
-    assert!(ended.is_ok(), "the oversized frame's connection was not ended");
+    .await
+    .expect("the oversized frame's connection was not ended");
+    assert_eq!(close, Some(protocol::frame::close_code::MESSAGE_TOO_BIG));
+    let text = reqwest::get(format!("http://{addr}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(text.contains("hub_messages_too_big_total 1"), "{text}");
     // The guide goes on.
     guide.switch_slide(1, 7).await;
     assert_eq!(guide.next_slide().await.2, 7);

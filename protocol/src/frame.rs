@@ -37,6 +37,8 @@ pub mod close_code {
     pub const LOCKED: u16 = 4011;
     /// The hub is shutting down; reconnect and resume.
     pub const GOING_AWAY: u16 = 1001;
+    /// A message was over the hub's size limit (RFC 6455 "message too big").
+    pub const MESSAGE_TOO_BIG: u16 = 1009;
 }
 
 /// Frames a participant sends.

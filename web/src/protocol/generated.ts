@@ -132,4 +132,5 @@ export const CloseCode = {
   REMOVED: 4010,
   LOCKED: 4011,
   GOING_AWAY: 1001,
+  MESSAGE_TOO_BIG: 1009,
 } as const;
