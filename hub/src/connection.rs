@@ -15,6 +15,7 @@ use protocol::HubClaims;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
+use crate::live::rate::{Limiter, Verdict};
 use crate::live::{effects, queue, Caller, Outbound, Queued, Request, Room, Submitted};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
@@ -123,6 +124,7 @@ impl Session {
         let mut last_heard = Instant::now();
         let mut nonce = 0u64;
         let mut close_with: Option<(u16, &'static str)> = None;
+        let mut limiter = Limiter::new(self.claims.role, std::time::Instant::now());
         // A peer whose welcome could not be sent is done already.
         if ok {
             loop {
@@ -159,7 +161,7 @@ impl Session {
                                 Ok(Some(frame)) => {
                                     // Boxed: publishing (to Redis, say) is a large future, and
                                     // inbound frames are rare next to outbound ones.
-                                    if let Some(reply) = Box::pin(self.handle(frame)).await {
+                                    if let Some(reply) = Box::pin(self.handle(frame, &mut limiter)).await {
                                         if let Some(m) = encode(codec, &reply) {
                                             if sink.send(m).await.is_err() { break; }
                                         }
@@ -318,21 +320,43 @@ impl Session {
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.
-    async fn handle(&self, frame: ClientFrame) -> Option<ServerFrame> {
+    async fn handle(&self, frame: ClientFrame, limiter: &mut Limiter) -> Option<ServerFrame> {
         match frame {
             ClientFrame::Hello { .. } => Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received")),
             ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
             ClientFrame::Pong { .. } => None,
-            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action)).await,
-            ClientFrame::Interaction { r#ref, interaction } => self.request(r#ref, Request::Interaction(interaction)).await,
+            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action), limiter).await,
+            ClientFrame::Interaction { r#ref, interaction } => self.request(r#ref, Request::Interaction(interaction), limiter).await,
         }
     }
 
-    /// Submits an action or interaction; the reply is its ack (when it has a `ref`) or its
-    /// error. A change that could not be stored had no effect.
-    async fn request(&self, r#ref: Option<u32>, request: Request) -> Option<ServerFrame> {
+    /// Submits an action or interaction, within the connection's limits; the reply is its
+    /// ack (when it has a `ref`) or its error. A change that could not be stored, or that
+    /// was over the rate, had no effect.
+    async fn request(&self, r#ref: Option<u32>, request: Request, limiter: &mut Limiter) -> Option<ServerFrame> {
+        let role = self.claims.role;
+        let action = match &request {
+            Request::Action(action) => Some(action.clone()),
+            _ => None,
+        };
+        match limiter.check(role, action.as_ref(), std::time::Instant::now()) {
+            Verdict::Go => {}
+            Verdict::Limited => {
+                self.metrics.rate_limited.fetch_add(1, Ordering::Relaxed);
+                return Some(ServerFrame::error(r#ref, ErrorCode::RateLimited, "too many actions; slow down"));
+            }
+            Verdict::Coalesced(seq) => {
+                self.metrics.coalesced.fetch_add(1, Ordering::Relaxed);
+                return r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) });
+            }
+        }
         match crate::live::submit(&self.room, self.video.as_ref(), Caller::Participant(&self.claims), request).await {
-            Ok(Submitted::Published { seq, .. }) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) }),
+            Ok(Submitted::Published { seq, .. }) => {
+                if let Some(action) = &action {
+                    limiter.published(role, action, seq, std::time::Instant::now());
+                }
+                r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) })
+            }
             Ok(Submitted::Sent | Submitted::Nothing) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: None }),
             Ok(Submitted::Refused { code, message }) => {
                 if code == ErrorCode::Forbidden {

@@ -54,6 +54,10 @@ pub struct Metrics {
     /// Connections closed with 1009 for a message over the size limit.
     pub too_big: AtomicU64,
     pub forbidden: AtomicU64,
+    /// Client actions and interactions refused for going over the rate.
+    pub rate_limited: AtomicU64,
+    /// Client reload hints answered with the identical one published a moment before.
+    pub coalesced: AtomicU64,
     pub slow_consumers: AtomicU64,
     /// Volatile events skipped because a queue was full.
     pub queue_drops: AtomicU64,
@@ -109,6 +113,18 @@ impl Metrics {
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
         line("hub_messages_too_big_total", "counter", "Connections closed for a message over the size limit.", get(&self.too_big));
         line("hub_forbidden_total", "counter", "Actions refused for the sender's role.", get(&self.forbidden));
+        line(
+            "hub_rate_limited_total",
+            "counter",
+            "Client actions and interactions refused for going over the rate.",
+            get(&self.rate_limited),
+        );
+        line(
+            "hub_coalesced_total",
+            "counter",
+            "Client reload hints answered with the identical event published just before.",
+            get(&self.coalesced),
+        );
         line("hub_events_total", "counter", "State events applied.", get(&self.events));
         line("hub_queue_drops_total", "counter", "Volatile events dropped for a full queue.", get(&self.queue_drops));
         line("hub_slow_consumers_total", "counter", "Connections closed for a full send queue.", get(&self.slow_consumers));

@@ -966,3 +966,66 @@ async fn a_guides_invalid_frames_are_refused_and_nothing_is_stored() {
     }
     assert!(internal_state(&addr, "").await["stateForAll"]["currentDynamicPage"].is_null());
 }
+
+/// A metric's value from `/metrics`.
+async fn metric(addr: &str, name: &str) -> f64 {
+    let text = reqwest::get(format!("http://{addr}/metrics")).await.unwrap().text().await.unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+        .unwrap_or_else(|| panic!("{name} missing in\n{text}"))
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_client_flooding_reload_hints_is_rate_limited_and_coalesced_and_a_guide_is_not() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.hello(None, None).await;
+    let flood = 200u32;
+    for r#ref in 1..=flood {
+        client.send(&ClientFrame::Action { r#ref: Some(r#ref), action: Action::LoadCart { attendee_id: None } }).await;
+    }
+    let (mut acked_seqs, mut limited, mut reloads) = (Vec::new(), 0, 0);
+    while acked_seqs.len() + limited < flood as usize {
+        match client.recv().await {
+            ServerFrame::Ack { seq: Some(seq), .. } => acked_seqs.push(seq),
+            ServerFrame::Error { code: ErrorCode::RateLimited, r#ref: Some(_), .. } => limited += 1,
+            ServerFrame::Event { event: Event::Reload { .. }, .. } => reloads += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // Most of the flood is refused; what got through is one stored event.
+    assert!(limited >= (flood as usize) / 2, "only {limited} of {flood} refused");
+    acked_seqs.dedup();
+    assert_eq!(acked_seqs.len(), 1, "identical hints in a burst are published once: {acked_seqs:?}");
+    assert_eq!(metric(&addr, "hub_rate_limited_total").await, limited as f64);
+    // The guide got the one reload hint (guides see attendees' events), then its own
+    // flood of slides goes through untouched.
+    for alias in 1..=flood {
+        guide.switch_slide(alias, alias).await;
+    }
+    let mut slides = 0;
+    while slides < flood {
+        match guide.recv().await {
+            ServerFrame::Error { code, .. } => panic!("the guide was refused: {code:?}"),
+            ServerFrame::Event { event: Event::SlideSwitched { .. }, .. } => slides += 1,
+            _ => {}
+        }
+    }
+    // The client got exactly one reload event (counted before or after this point).
+    while reloads == 0 {
+        if let ServerFrame::Event { event: Event::Reload { .. }, .. } = client.recv().await {
+            reloads += 1;
+        }
+    }
+    let seq_of_next = loop {
+        if let ServerFrame::Event { seq, event: Event::SlideSwitched { .. }, .. } = client.recv().await {
+            break seq;
+        }
+    };
+    assert!(seq_of_next > acked_seqs[0]);
+    assert_eq!(reloads, 1);
+}

@@ -213,6 +213,9 @@ pub enum ErrorCode {
     PresentationEnded,
     /// Something failed on the hub; the action had no effect.
     Internal,
+    /// Too many actions and interactions in a short time; this one had no effect. Slow
+    /// down (a client may send 20 a second on average, 40 at once).
+    RateLimited,
 }
 
 /// Frames the hub sends.

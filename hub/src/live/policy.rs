@@ -98,6 +98,30 @@ pub fn ends_connections(event: &Event) -> Option<(&str, u16)> {
     }
 }
 
+/// Whether a participant of `role` is held to the request rate of [`super::rate`]: clients
+/// are; guides are not (they steer the room, and their browser is one per appointment).
+pub fn is_rate_limited(role: Role) -> bool {
+    role == Role::Client
+}
+
+/// Whether a participant's `action`, sent again unchanged a moment after it was
+/// published, may be answered with the earlier event instead of a new one: a client's
+/// reload hints, which only ask the client's own views to reload (the same hint twice
+/// asks nothing more).
+pub fn coalesces(role: Role, action: &Action) -> bool {
+    role == Role::Client
+        && matches!(
+            action,
+            Action::LoadCart { .. }
+                | Action::AddToCart { .. }
+                | Action::RemoveFromCart { .. }
+                | Action::UpdateProductQuantity { .. }
+                | Action::LoadLikeList { .. }
+                | Action::RemoveFromLikeList { .. }
+                | Action::LoadLastSeen { .. }
+        )
+}
+
 /// Decides a request.
 pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request) -> Decision {
     match (caller, request) {
@@ -356,6 +380,16 @@ mod tests {
         let removal = Event::AttendeeRemoved { attendee_id: ADA.into() };
         assert_eq!(ends_connections(&removal), Some((ADA, close_code::REMOVED)));
         assert_eq!(ends_connections(&Event::LockChanged { locked: true }), None, "a lock keeps who is in");
+    }
+
+    #[test]
+    fn only_clients_are_rate_limited_and_only_their_reload_hints_coalesce() {
+        assert!(is_rate_limited(Role::Client) && !is_rate_limited(Role::Guide));
+        for action in every_action() {
+            let hint = matches!(as_client(&running(), action.clone()), Decision::Publish { event: Event::Reload { .. }, .. });
+            assert_eq!(coalesces(Role::Client, &action), hint, "{}", action.key());
+            assert!(!coalesces(Role::Guide, &action), "{}", action.key());
+        }
     }
 
     #[test]

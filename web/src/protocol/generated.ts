@@ -97,7 +97,7 @@ export type Event = { "kind": "appointmentConfigured", settings: AppointmentSett
 
 export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, };
 
-export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL";
+export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED";
 
 export type ServerFrame = { "type": "welcome", appointmentId: string, attendeeId: string, role: Role, 
 /**
