@@ -146,6 +146,8 @@ impl Session {
                                 close_with = Some((code, "too slow; resume"));
                             } else if code == close_code::REMOVED {
                                 close_with = Some((code, "removed from the appointment"));
+                            } else if code == close_code::RESYNC {
+                                close_with = Some((code, "history replaced; resume"));
                             } else {
                                 close_with = Some((close_code::GOING_AWAY, "closing"));
                             }

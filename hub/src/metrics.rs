@@ -62,6 +62,9 @@ pub struct Metrics {
     /// Volatile events skipped because a queue was full.
     pub queue_drops: AtomicU64,
     pub events: AtomicU64,
+    /// Rooms whose history was replaced after Redis forgot it (new epoch, every
+    /// connection resynced).
+    pub history_resets: AtomicU64,
     /// From an event's fan-out to its write on each socket.
     pub fan_out_latency: Histogram,
 }
@@ -124,6 +127,12 @@ impl Metrics {
             "counter",
             "Client reload hints answered with the identical event published just before.",
             get(&self.coalesced),
+        );
+        line(
+            "hub_history_resets_total",
+            "counter",
+            "Rooms whose history was written back to Redis as a new epoch after Redis lost it.",
+            get(&self.history_resets),
         );
         line("hub_events_total", "counter", "State events applied.", get(&self.events));
         line("hub_queue_drops_total", "counter", "Volatile events dropped for a full queue.", get(&self.queue_drops));

@@ -27,6 +27,10 @@ pub enum StoreError {
     Redis(#[from] redis::RedisError),
     #[error("room storage (Redis): {0}")]
     Corrupt(String),
+    /// Redis no longer holds the history this replica applied (flushed, or restarted
+    /// without its data); nothing was published.
+    #[error("room storage (Redis): the appointment's history is gone from Redis")]
+    Forgotten,
 }
 
 /// The state a snapshot holds.

@@ -35,6 +35,9 @@ pub mod close_code {
     /// locked the appointment (do not reconnect until it is unlocked; a new join over
     /// REST says so).
     pub const LOCKED: u16 = 4011;
+    /// The appointment's history was replaced (Redis lost it and the hub wrote it back
+    /// as a new epoch); reconnect and resume: the welcome brings a snapshot.
+    pub const RESYNC: u16 = 4012;
     /// The hub is shutting down; reconnect and resume.
     pub const GOING_AWAY: u16 = 1001;
     /// A message was over the hub's size limit (RFC 6455 "message too big").

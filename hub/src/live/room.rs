@@ -396,6 +396,44 @@ impl Room {
         self.lock().live.state_for_all.clone()
     }
 
+    /// The epoch of the room's history.
+    pub fn epoch(&self) -> String {
+        self.lock().epoch.clone()
+    }
+
+    /// The room's epoch, sequence number and state, to write back where the history was
+    /// lost.
+    pub(super) fn current(&self) -> (String, u64, RoomState) {
+        let inner = self.lock();
+        let state = RoomState {
+            state_for_all: inner.live.state_for_all.clone(),
+            state_for_clients: inner.live.state_for_clients.clone(),
+            participants: inner.live.participants.values().map(|p| AttendeeSummary::clone(p)).collect(),
+            removed: inner.live.removed.clone(),
+        };
+        (inner.epoch.clone(), inner.seq, state)
+    }
+
+    /// Replaces the room's history with `stored` (a new epoch) and closes every connection
+    /// with [`close_code::RESYNC`]: each reconnects, resumes with the old epoch, and is
+    /// sent a snapshot of the new history.
+    pub(super) fn replace_history(&self, stored: StoredRoom) {
+        let settings = RoomSettings { retained_events: self.retained_events, metrics: self.metrics.clone() };
+        let fresh = Room::from_stored(self.appointment_id.clone(), &settings, self.order.clone(), stored);
+        let fresh = fresh.inner.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut inner = self.lock();
+        inner.epoch = fresh.epoch;
+        inner.seq = fresh.seq;
+        inner.snapshot_seq = fresh.snapshot_seq;
+        inner.live = fresh.live;
+        inner.log = fresh.log;
+        inner.subscribers.retain(|s| {
+            s.close_reason.store(close_code::RESYNC, Ordering::Relaxed);
+            false
+        });
+        self.metrics.history_resets.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
     /// the client's `hello`. Refused, with nothing registered, when the policy turns the
     /// participant away ([`policy::admit`], asked under the room lock).
@@ -583,6 +621,11 @@ impl Inner {
     /// The live state, for deciding a change.
     pub fn live(&self) -> &LiveState {
         &self.live
+    }
+
+    /// The epoch of the history the state belongs to.
+    pub fn epoch(&self) -> &str {
+        &self.epoch
     }
 
     /// Counts this replica's connections of an attendee and returns the attendee's new

@@ -131,6 +131,7 @@ export const CloseCode = {
   REPLACED: 4009,
   REMOVED: 4010,
   LOCKED: 4011,
+  RESYNC: 4012,
   GOING_AWAY: 1001,
   MESSAGE_TOO_BIG: 1009,
 } as const;
