@@ -309,6 +309,11 @@ impl Cluster {
         Ok(())
     }
 
+    /// The appointment's epoch, if Redis holds one (nothing is created).
+    pub async fn epoch(&self, appointment_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.redis.clone().get(key(appointment_id, "epoch")).await?)
+    }
+
     /// The epoch (created on first use), the snapshot and the stream after it.
     pub async fn load(&self, appointment_id: &str, new_epoch: &str, retained: usize) -> Result<StoredRoom, StoreError> {
         let mut redis = self.redis.clone();

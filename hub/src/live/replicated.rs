@@ -38,8 +38,15 @@ impl ClusterOrder {
     /// gap before it is filled from the stream first.
     pub async fn deliver(&self, room: &Room, epoch: Option<String>, event: StoredEvent) -> Result<(), StoreError> {
         if epoch.is_some_and(|epoch| epoch != room.epoch()) {
-            tracing::error!(appointment_id = %room.appointment_id, "the appointment's history was replaced in Redis; resyncing");
+            // A late event of a history this replica already left (Redis holds ours), or
+            // one from before a loss nobody has written back yet (Redis holds none: the
+            // next publish will): nothing to load.
+            let current = self.cluster.epoch(&room.appointment_id).await?;
+            if current.is_none_or(|current| current == room.epoch()) {
+                return Ok(());
+            }
             let stored = self.cluster.load(&room.appointment_id, &new_epoch(), room.retained_events).await?;
+            tracing::error!(appointment_id = %room.appointment_id, "the appointment's history was replaced in Redis; resyncing");
             room.replace_history(stored);
             return Ok(());
         }
