@@ -35,18 +35,39 @@ use crate::store::{RoomState, StoreError, StoredEvent, StoredRoom};
 /// Where the events Redis hands this replica go: the server passes the rooms' router in,
 /// so this module knows nothing of rooms.
 pub trait Deliver: Send + Sync {
-    /// An event of an appointment, in Redis's order (a gap means messages were lost).
-    fn deliver<'a>(&'a self, appointment_id: &'a str, event: StoredEvent) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// An event of an appointment, in Redis's order (a gap means messages were lost), with
+    /// the epoch it was published in (`None` from a replica of before epochs travelled).
+    fn deliver<'a>(&'a self, appointment_id: &'a str, epoch: Option<String>, event: StoredEvent) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// After a reconnect: fetches what every open room missed; true when all caught up.
     fn catch_up_all(&self) -> BoxFuture<'_, bool>;
 }
 
+/// Refuses (returns -1, changing nothing) when Redis no longer holds what the replica
+/// has seen: the epoch key is gone or another (a flush, a restart without its data) or
+/// the counter is below the replica's sequence number. Publishing then would hand out
+/// numbers replicas already applied, and they would drop the events as duplicates.
 const PUBLISH: &str = r#"
+if redis.call('GET', KEYS[4]) ~= ARGV[4] then return -1 end
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[5]) then return -1 end
 local seq = redis.call('INCR', KEYS[1])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], seq .. '-0', 'e', ARGV[1])
 redis.call(ARGV[3], KEYS[3], seq .. '\n' .. ARGV[1])
 return seq
+"#;
+
+/// After Redis forgot: writes a replica's state back as a new epoch (epoch key, counter,
+/// snapshot, an empty stream), unless another replica did so first with a state at
+/// least as new. Returns the epoch Redis holds afterwards.
+const RESTORE: &str = r#"
+local epoch = redis.call('GET', KEYS[1])
+local seq = tonumber(redis.call('GET', KEYS[2]) or '0')
+if epoch and epoch ~= ARGV[4] and seq >= tonumber(ARGV[2]) then return epoch end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('DEL', KEYS[3], KEYS[4])
+redis.call('HSET', KEYS[3], 'seq', ARGV[2], 'state', ARGV[3])
+return ARGV[1]
 "#;
 
 const SNAPSHOT: &str = r#"
@@ -63,6 +84,10 @@ return 0
 struct Envelope {
     audience: Audience,
     event: Event,
+    /// The epoch the event was published in: a replica that holds another learns that
+    /// Redis's history was replaced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    epoch: Option<String>,
 }
 
 fn key(appointment_id: &str, what: &str) -> String {
@@ -101,6 +126,7 @@ pub struct Cluster {
     /// Sharded pub/sub (`SPUBLISH`/`SSUBSCRIBE`) rather than classic.
     sharded: bool,
     publish: Script,
+    restore: Script,
     snapshot: Script,
     /// False while events cannot flow: Redis unreachable, or subscriptions not restored
     /// and rooms not caught up yet.
@@ -142,6 +168,7 @@ impl Cluster {
             redis,
             sharded,
             publish: Script::new(PUBLISH),
+            restore: Script::new(RESTORE),
             snapshot: Script::new(SNAPSHOT),
             healthy: AtomicBool::new(true),
         });
@@ -175,8 +202,8 @@ impl Cluster {
                         };
                         let Some(appointment_id) = appointment_of(&channel) else { continue };
                         match parse_message(&payload) {
-                            Ok(event) => {
-                                if let Err(error) = delivering.deliver(appointment_id, event).await {
+                            Ok((epoch, event)) => {
+                                if let Err(error) = delivering.deliver(appointment_id, epoch, event).await {
                                     tracing::warn!(%error, %appointment_id, "could not deliver an event");
                                 }
                             }
@@ -211,22 +238,63 @@ impl Cluster {
         });
     }
 
-    /// Orders and distributes an event; returns its sequence number. The stream keeps
-    /// about `stream_length` events (at least that many).
-    pub async fn publish(&self, appointment_id: &str, audience: Audience, event: Event, stream_length: usize) -> Result<u64, StoreError> {
-        let payload = serde_json::to_string(&Envelope { audience, event })?;
+    /// Orders and distributes an event published in `epoch` by a replica whose room is at
+    /// `seen` (its sequence number); returns the event's sequence number, or
+    /// [`StoreError::Forgotten`] (nothing published) when Redis no longer holds that
+    /// history (see [`Cluster::restore`]). The stream keeps about `stream_length` events.
+    pub async fn publish(
+        &self,
+        appointment_id: &str,
+        (epoch, seen): (&str, u64),
+        audience: Audience,
+        event: Event,
+        stream_length: usize,
+    ) -> Result<u64, StoreError> {
+        let payload = serde_json::to_string(&Envelope { audience, event, epoch: Some(epoch.to_owned()) })?;
         let mut redis = self.redis.clone();
-        let seq: u64 = self
+        let seq: i64 = self
             .publish
             .key(key(appointment_id, "seq"))
             .key(key(appointment_id, "log"))
             .key(channel(appointment_id))
+            .key(key(appointment_id, "epoch"))
             .arg(payload)
             .arg(stream_length)
             .arg(if self.sharded { "SPUBLISH" } else { "PUBLISH" })
+            .arg(epoch)
+            .arg(seen)
             .invoke_async(&mut redis)
             .await?;
-        Ok(seq)
+        u64::try_from(seq).map_err(|_| StoreError::Forgotten)
+    }
+
+    /// Writes a replica's state (at `seq`, in `old_epoch`) back to a Redis that forgot the
+    /// appointment, as `new_epoch`: epoch, counter, snapshot, an empty stream. Another
+    /// replica may have done so first: the epoch Redis holds afterwards is returned, and
+    /// the room is to load it when it is not `new_epoch`.
+    pub async fn restore(
+        &self,
+        appointment_id: &str,
+        old_epoch: &str,
+        new_epoch: &str,
+        seq: u64,
+        state: &RoomState,
+    ) -> Result<String, StoreError> {
+        let body = serde_json::to_string(state)?;
+        let mut redis = self.redis.clone();
+        let epoch: String = self
+            .restore
+            .key(key(appointment_id, "epoch"))
+            .key(key(appointment_id, "seq"))
+            .key(key(appointment_id, "snapshot"))
+            .key(key(appointment_id, "log"))
+            .arg(new_epoch)
+            .arg(seq)
+            .arg(body)
+            .arg(old_epoch)
+            .invoke_async(&mut redis)
+            .await?;
+        Ok(epoch)
     }
 
     pub async fn subscribe(&self, appointment_id: &str) -> Result<(), StoreError> {
@@ -239,6 +307,11 @@ impl Cluster {
             self.redis.clone().subscribe(channel(appointment_id)).await?;
         }
         Ok(())
+    }
+
+    /// The appointment's epoch, if Redis holds one (nothing is created).
+    pub async fn epoch(&self, appointment_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.redis.clone().get(key(appointment_id, "epoch")).await?)
     }
 
     /// The epoch (created on first use), the snapshot and the stream after it.
@@ -292,11 +365,11 @@ impl Cluster {
     }
 }
 
-fn parse_message(payload: &str) -> Result<StoredEvent, StoreError> {
+fn parse_message(payload: &str) -> Result<(Option<String>, StoredEvent), StoreError> {
     let (seq, body) = payload.split_once('\n').ok_or_else(|| StoreError::Corrupt("message without a sequence number".into()))?;
     let seq = seq.parse().map_err(|_| StoreError::Corrupt(format!("sequence number {seq:?}")))?;
     let envelope: Envelope = serde_json::from_str(body)?;
-    Ok(StoredEvent { seq, audience: envelope.audience, event: envelope.event })
+    Ok((envelope.epoch, StoredEvent { seq, audience: envelope.audience, event: envelope.event }))
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use protocol::HubClaims;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
+use crate::live::rate::{Limiter, Verdict};
 use crate::live::{effects, queue, Caller, Outbound, Queued, Request, Room, Submitted};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
@@ -26,6 +27,26 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Frames written with one flush at most; a longer backlog is written in several.
 pub const MAX_BATCH: usize = 64;
+
+/// How long a connection closed by the hub for a protocol reason (a message too big) is
+/// still read, so the peer gets the close frame rather than a reset of a socket whose
+/// unread bytes the kernel would otherwise answer with RST.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
+/// What the session needs to know of a socket's read error.
+pub trait ReadError: std::fmt::Display {
+    /// The peer sent a message or frame over the size limit.
+    fn is_too_big(&self) -> bool;
+}
+
+impl ReadError for axum::Error {
+    fn is_too_big(&self) -> bool {
+        // axum wraps tungstenite's error; its source is that error.
+        std::error::Error::source(self)
+            .and_then(|source| source.downcast_ref::<tungstenite::Error>())
+            .is_some_and(|error| matches!(error, tungstenite::Error::Capacity(_)))
+    }
+}
 
 /// A delay between half and all of `period`, chosen at random.
 fn jittered(period: Duration) -> Duration {
@@ -82,7 +103,7 @@ impl Session {
     pub async fn run<S, E>(self, socket: S)
     where
         S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin,
-        E: std::fmt::Display,
+        E: ReadError,
     {
         let (mut sink, mut stream) = socket.split();
         let codec = self.codec;
@@ -103,6 +124,7 @@ impl Session {
         let mut last_heard = Instant::now();
         let mut nonce = 0u64;
         let mut close_with: Option<(u16, &'static str)> = None;
+        let mut limiter = Limiter::new(self.claims.role, std::time::Instant::now());
         // A peer whose welcome could not be sent is done already.
         if ok {
             loop {
@@ -124,6 +146,8 @@ impl Session {
                                 close_with = Some((code, "too slow; resume"));
                             } else if code == close_code::REMOVED {
                                 close_with = Some((code, "removed from the appointment"));
+                            } else if code == close_code::RESYNC {
+                                close_with = Some((code, "history replaced; resume"));
                             } else {
                                 close_with = Some((close_code::GOING_AWAY, "closing"));
                             }
@@ -139,7 +163,7 @@ impl Session {
                                 Ok(Some(frame)) => {
                                     // Boxed: publishing (to Redis, say) is a large future, and
                                     // inbound frames are rare next to outbound ones.
-                                    if let Some(reply) = Box::pin(self.handle(frame)).await {
+                                    if let Some(reply) = Box::pin(self.handle(frame, &mut limiter)).await {
                                         if let Some(m) = encode(codec, &reply) {
                                             if sink.send(m).await.is_err() { break; }
                                         }
@@ -154,6 +178,11 @@ impl Session {
                                     }
                                 }
                             }
+                        }
+                        Some(Err(error)) if error.is_too_big() => {
+                            self.metrics.too_big.fetch_add(1, Ordering::Relaxed);
+                            close_with = Some((close_code::MESSAGE_TOO_BIG, "message too big"));
+                            break;
                         }
                         Some(Err(error)) => { debug!(%error, "socket error"); break; }
                         None => break,
@@ -173,6 +202,11 @@ impl Session {
         }
         if let Some((code, reason)) = close_with {
             let _ = sink.send(close(code, reason)).await;
+            if code == close_code::MESSAGE_TOO_BIG {
+                // Read on until the peer answers the close (or the grace ends): see
+                // CLOSE_GRACE.
+                let _ = timeout(CLOSE_GRACE, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+            }
         }
         self.room.detach(connection_id);
         if ok {
@@ -224,7 +258,8 @@ impl Session {
     }
 
     /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
-    /// video token). `None` when the peer did not say hello.
+    /// video token). `None` when the peer did not say hello or was turned away (closed
+    /// with the policy's code: removed, or locked out).
     async fn open<Si, St, E>(&self, sink: &mut Si, stream: &mut St) -> Option<Opened>
     where
         Si: Sink<Message, Error = E> + Unpin,
@@ -255,7 +290,23 @@ impl Session {
         let (tx, rx) = queue::channel::<Outbound>(self.send_queue);
         let close_reason = Arc::new(AtomicU16::new(0));
         let heartbeat_ms = self.heartbeat.as_millis() as u64;
-        let attached = self.room.attach(connection_id, &self.claims, last_seq, epoch.as_deref(), tx, close_reason.clone(), heartbeat_ms);
+        let attached = match self.room.attach(
+            connection_id,
+            &self.claims,
+            last_seq,
+            epoch.as_deref(),
+            tx,
+            close_reason.clone(),
+            heartbeat_ms,
+        ) {
+            Ok(attached) => attached,
+            Err(turned_away) => {
+                self.metrics.turned_away.fetch_add(1, Ordering::Relaxed);
+                info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, reason = turned_away.reason, "turned away");
+                let _ = sink.send(close(turned_away.close_code, turned_away.reason)).await;
+                return None;
+            }
+        };
         self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;
@@ -271,21 +322,43 @@ impl Session {
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.
-    async fn handle(&self, frame: ClientFrame) -> Option<ServerFrame> {
+    async fn handle(&self, frame: ClientFrame, limiter: &mut Limiter) -> Option<ServerFrame> {
         match frame {
             ClientFrame::Hello { .. } => Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received")),
             ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
             ClientFrame::Pong { .. } => None,
-            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action)).await,
-            ClientFrame::Interaction { r#ref, interaction } => self.request(r#ref, Request::Interaction(interaction)).await,
+            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action), limiter).await,
+            ClientFrame::Interaction { r#ref, interaction } => self.request(r#ref, Request::Interaction(interaction), limiter).await,
         }
     }
 
-    /// Submits an action or interaction; the reply is its ack (when it has a `ref`) or its
-    /// error. A change that could not be stored had no effect.
-    async fn request(&self, r#ref: Option<u32>, request: Request) -> Option<ServerFrame> {
+    /// Submits an action or interaction, within the connection's limits; the reply is its
+    /// ack (when it has a `ref`) or its error. A change that could not be stored, or that
+    /// was over the rate, had no effect.
+    async fn request(&self, r#ref: Option<u32>, request: Request, limiter: &mut Limiter) -> Option<ServerFrame> {
+        let role = self.claims.role;
+        let action = match &request {
+            Request::Action(action) => Some(action.clone()),
+            _ => None,
+        };
+        match limiter.check(role, action.as_ref(), std::time::Instant::now()) {
+            Verdict::Go => {}
+            Verdict::Limited => {
+                self.metrics.rate_limited.fetch_add(1, Ordering::Relaxed);
+                return Some(ServerFrame::error(r#ref, ErrorCode::RateLimited, "too many actions; slow down"));
+            }
+            Verdict::Coalesced(seq) => {
+                self.metrics.coalesced.fetch_add(1, Ordering::Relaxed);
+                return r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) });
+            }
+        }
         match crate::live::submit(&self.room, self.video.as_ref(), Caller::Participant(&self.claims), request).await {
-            Ok(Submitted::Published { seq, .. }) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) }),
+            Ok(Submitted::Published { seq, .. }) => {
+                if let Some(action) = &action {
+                    limiter.published(role, action, seq, std::time::Instant::now());
+                }
+                r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) })
+            }
             Ok(Submitted::Sent | Submitted::Nothing) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: None }),
             Ok(Submitted::Refused { code, message }) => {
                 if code == ErrorCode::Forbidden {

@@ -8,11 +8,14 @@
 //! - [`effects`]: what follows outside the room (LiveKit, disconnects, video grants,
 //!   presence).
 //! - [`queue`]: a connection's bounded send queue.
+//! - [`rate`]: what one connection may ask per second (clients' token bucket, coalesced
+//!   reload hints).
 
 pub mod effects;
 pub mod local;
 pub mod policy;
 pub mod queue;
+pub mod rate;
 pub mod replicated;
 pub mod room;
 

@@ -44,16 +44,27 @@ pub struct Metrics {
     pub connections_opened: AtomicU64,
     pub connections_closed: AtomicU64,
     pub refused_tokens: AtomicU64,
+    /// Connections closed at `hello` by the policy (removed attendees, locked out).
+    pub turned_away: AtomicU64,
     pub frames_in: AtomicU64,
     pub frames_out: AtomicU64,
     /// Socket flushes of outbound frames (several frames may share one).
     pub batches_out: AtomicU64,
     pub bad_frames: AtomicU64,
+    /// Connections closed with 1009 for a message over the size limit.
+    pub too_big: AtomicU64,
     pub forbidden: AtomicU64,
+    /// Client actions and interactions refused for going over the rate.
+    pub rate_limited: AtomicU64,
+    /// Client reload hints answered with the identical one published a moment before.
+    pub coalesced: AtomicU64,
     pub slow_consumers: AtomicU64,
     /// Volatile events skipped because a queue was full.
     pub queue_drops: AtomicU64,
     pub events: AtomicU64,
+    /// Rooms whose history was replaced after Redis forgot it (new epoch, every
+    /// connection resynced).
+    pub history_resets: AtomicU64,
     /// From an event's fan-out to its write on each socket.
     pub fan_out_latency: Histogram,
 }
@@ -88,6 +99,12 @@ impl Metrics {
         line("hub_connections_opened_total", "counter", "Connections attached.", get(&self.connections_opened));
         line("hub_connections_closed_total", "counter", "Connections ended.", get(&self.connections_closed));
         line("hub_refused_tokens_total", "counter", "Upgrades refused for a bad token.", get(&self.refused_tokens));
+        line(
+            "hub_turned_away_total",
+            "counter",
+            "Connections closed at hello: removed attendees, clients locked out.",
+            get(&self.turned_away),
+        );
         line("hub_frames_in_total", "counter", "Frames received from participants.", get(&self.frames_in));
         line("hub_frames_out_total", "counter", "Frames sent to participants.", get(&self.frames_out));
         line(
@@ -97,7 +114,26 @@ impl Metrics {
             get(&self.batches_out),
         );
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
+        line("hub_messages_too_big_total", "counter", "Connections closed for a message over the size limit.", get(&self.too_big));
         line("hub_forbidden_total", "counter", "Actions refused for the sender's role.", get(&self.forbidden));
+        line(
+            "hub_rate_limited_total",
+            "counter",
+            "Client actions and interactions refused for going over the rate.",
+            get(&self.rate_limited),
+        );
+        line(
+            "hub_coalesced_total",
+            "counter",
+            "Client reload hints answered with the identical event published just before.",
+            get(&self.coalesced),
+        );
+        line(
+            "hub_history_resets_total",
+            "counter",
+            "Rooms whose history was written back to Redis as a new epoch after Redis lost it.",
+            get(&self.history_resets),
+        );
         line("hub_events_total", "counter", "State events applied.", get(&self.events));
         line("hub_queue_drops_total", "counter", "Volatile events dropped for a full queue.", get(&self.queue_drops));
         line("hub_slow_consumers_total", "counter", "Connections closed for a full send queue.", get(&self.slow_consumers));

@@ -21,6 +21,11 @@ use crate::error::HubError;
 /// its capacity after a burst; large enough for a dozen slide events in one syscall.
 const WRITE_BUFFER: usize = 4 * 1024;
 
+/// The largest message (and frame) a participant may send: the largest real frame (an
+/// action with [`protocol::action::MAX_LISTING_PRODUCTS`] ids) is about 20 KiB. A larger
+/// one closes the connection with 1009 ([`protocol::frame::close_code::MESSAGE_TOO_BIG`]).
+pub const MAX_MESSAGE_SIZE: usize = 64 * 1024;
+
 impl Hub {
     pub fn router(self) -> Router {
         Router::new()
@@ -101,8 +106,8 @@ async fn ws(
         .write_buffer_size(WRITE_BUFFER)
         // A guide's welcome lists every participant: megabytes in a large room.
         .max_write_buffer_size(64 * 1024 * 1024)
-        .max_message_size(64 * 1024)
-        .max_frame_size(64 * 1024)
+        .max_message_size(MAX_MESSAGE_SIZE)
+        .max_frame_size(MAX_MESSAGE_SIZE)
         .on_upgrade(move |socket| {
             // No subprotocol offered: JSON, the default.
             let codec = socket.protocol().and_then(|p| p.to_str().ok()).and_then(Codec::from_subprotocol).unwrap_or(Codec::Json);

@@ -2,12 +2,13 @@
 //! `DATA_DIR` before it is applied or sent, plus a periodic snapshot, so a restarted hub
 //! comes back with the same state, sequence numbers and epoch.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
 
 use protocol::frame::Event;
 use protocol::internal::Audience;
-use protocol::state::{AttendeeSummary, StateForAll, StateForClients};
+use protocol::state::{AttendeeSummary, Id, StateForAll, StateForClients};
 use rusqlite::{params, Connection, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,10 @@ pub enum StoreError {
     Redis(#[from] redis::RedisError),
     #[error("room storage (Redis): {0}")]
     Corrupt(String),
+    /// Redis no longer holds the history this replica applied (flushed, or restarted
+    /// without its data); nothing was published.
+    #[error("room storage (Redis): the appointment's history is gone from Redis")]
+    Forgotten,
 }
 
 /// The state a snapshot holds.
@@ -35,6 +40,10 @@ pub struct RoomState {
     pub state_for_all: StateForAll,
     pub state_for_clients: StateForClients,
     pub participants: Vec<AttendeeSummary>,
+    /// Attendees the guide removed ([`protocol::live_state::LiveState::removed`]).
+    /// Snapshots written before the field existed load with none.
+    #[serde(default)]
+    pub removed: BTreeSet<Id>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -160,5 +169,21 @@ impl Store {
         )?;
         tx.commit()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RoomState;
+
+    #[test]
+    fn a_snapshot_written_before_removals_were_kept_loads_with_none() {
+        let old = r#"{"stateForAll":{},"stateForClients":{},"participants":[]}"#;
+        let state: RoomState = serde_json::from_str(old).unwrap();
+        assert!(state.removed.is_empty());
+        let mut state = RoomState::default();
+        state.removed.insert("a".repeat(32));
+        let again: RoomState = serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
+        assert_eq!(again.removed, state.removed);
     }
 }

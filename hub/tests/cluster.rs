@@ -71,6 +71,24 @@ impl Redis {
         self.spawn();
     }
 
+    /// A restart that comes back without any data, as a Redis whose files were lost (or
+    /// that ran without persistence).
+    fn restart_empty(&mut self) {
+        let _ = Command::new("redis-cli").args(["-p", &self.port.to_string(), "shutdown", "nosave"]).output();
+        if let Some(mut process) = self.process.take() {
+            let _ = process.0.wait();
+            std::mem::forget(process);
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+        std::fs::create_dir_all(&self.dir).unwrap();
+        self.spawn();
+    }
+
+    fn flushall(&self) {
+        let output = Command::new("redis-cli").args(["-p", &self.port.to_string(), "FLUSHALL"]).output().unwrap();
+        assert!(String::from_utf8_lossy(&output.stdout).contains("OK"));
+    }
+
     fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
     }
@@ -328,4 +346,148 @@ async fn a_replica_opening_a_large_room_gets_every_participant() {
     let clients = state["stateForGuides"]["clients"].as_object().unwrap_or_else(|| panic!("no participants in {state}"));
     assert_eq!(clients.len(), total);
     assert_eq!(clients[&format!("{:032x}", total - 1)]["attendeeName"], "Attendee 1999");
+}
+
+/// Reads until the hub's close frame and returns its code; a welcome before it fails the
+/// test, and so does an event unless `events` allows them.
+async fn close_code(socket: &mut Socket, events: bool) -> u16 {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a close frame in time");
+        match message {
+            Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
+            Some(Ok(Message::Text(text))) => {
+                let frame: ServerFrame = serde_json::from_str(text.as_str()).unwrap();
+                let expected = matches!(frame, ServerFrame::Ping { .. }) || (events && matches!(frame, ServerFrame::Event { .. }));
+                assert!(expected, "got {frame:?} instead of a close");
+            }
+            Some(Ok(_)) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    }
+}
+
+/// Connects, says hello and expects to be turned away; the close code.
+async fn turned_away(addr: &str, token: &str) -> u16 {
+    let request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    socket.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap())).await.unwrap();
+    close_code(&mut socket, false).await
+}
+
+async fn publish(addr: &str, audience: serde_json::Value, event: serde_json::Value) -> u64 {
+    let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": audience, "event": event});
+    let response =
+        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth(SECRET).json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_attendee_is_turned_away_by_every_replica() {
+    let redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (_b, b) = start_hub(&redis.url());
+    let (_guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let removed = token("c1", Role::Client);
+    let (mut on_b, ..) = join(&b, &removed, None).await;
+    publish(&a, serde_json::json!({"to": "everyone"}), serde_json::json!({"kind": "attendeeRemoved", "attendeeId": "c1".repeat(16)})).await;
+    // B applied the removal (it closed the socket), and refuses the token from then on.
+    assert_eq!(close_code(&mut on_b, true).await, protocol::frame::close_code::REMOVED);
+    assert_eq!(turned_away(&b, &removed).await, protocol::frame::close_code::REMOVED);
+    assert_eq!(turned_away(&a, &removed).await, protocol::frame::close_code::REMOVED);
+    // A replica that opens the room afterwards reads it from Redis.
+    let (_c, c) = start_hub(&redis.url());
+    assert_eq!(turned_away(&c, &removed).await, protocol::frame::close_code::REMOVED);
+    let (_ok, ..) = join(&c, &token("c2", Role::Client), None).await;
+}
+
+/// Switches the slide and returns the sequence number of its ack.
+async fn switch_acked(guide: &mut Socket, alias: u32) -> u64 {
+    switch(guide, alias).await;
+    loop {
+        if let ServerFrame::Ack { r#ref, seq } = recv(guide).await {
+            if r#ref == alias {
+                return seq.expect("a slide makes an event");
+            }
+        }
+    }
+}
+
+async fn slide_of(addr: &str) -> u64 {
+    let state: serde_json::Value = reqwest::Client::new()
+        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state?role=CLIENT"))
+        .bearer_auth(SECRET)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    state["stateForAll"]["currentSlideAlias"].as_u64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_is_lost_when_redis_forgets_by_a_flush_or_an_empty_restart() {
+    let mut redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (_b, b) = start_hub(&redis.url());
+    let guide_token = token("g1", Role::Guide);
+    let attendees = [(a.clone(), token("c1", Role::Client)), (b.clone(), token("c2", Role::Client))];
+    let (mut guide, ..) = join(&a, &guide_token, None).await;
+    let mut sockets = Vec::new();
+    for (addr, token) in &attendees {
+        let (socket, _, epoch, _) = join(addr, token, None).await;
+        sockets.push((socket, epoch, 0u64));
+    }
+    let mut alias = 0;
+    for (round, forget) in ["flush", "empty restart"].into_iter().enumerate() {
+        // Slides before: every attendee gets each, with the acked seq.
+        for _ in 0..3 {
+            alias += 1;
+            let seq = switch_acked(&mut guide, alias).await;
+            for (socket, _, last) in sockets.iter_mut() {
+                let (got, _, got_alias) = next_slide(socket).await;
+                assert_eq!((got, got_alias), (seq, alias), "round {round}");
+                *last = got;
+            }
+        }
+        // Redis forgets.
+        if forget == "flush" {
+            redis.flushall();
+        } else {
+            redis.restart_empty();
+            wait_for_health(&a, 200).await;
+            wait_for_health(&b, 200).await;
+        }
+        // The next slide is not lost: it is acked only once it is in the new history, and
+        // every connection is told to resync (4012) and gets it in a snapshot.
+        alias += 1;
+        let seq = switch_acked(&mut guide, alias).await;
+        assert_eq!(close_code(&mut guide, true).await, protocol::frame::close_code::RESYNC);
+        for (socket, _, _) in sockets.iter_mut() {
+            assert_eq!(close_code(socket, true).await, protocol::frame::close_code::RESYNC, "{forget}");
+        }
+        assert_eq!((slide_of(&a).await, slide_of(&b).await), (alias as u64, alias as u64), "{forget}");
+        (guide, ..) = join(&a, &guide_token, None).await;
+        for ((addr, token), (socket, epoch, last)) in attendees.iter().zip(sockets.iter_mut()) {
+            let (resumed, welcome_seq, new_epoch, resume) = join(addr, token, Some((*last, epoch.clone()))).await;
+            assert_eq!(resume, Resume::Snapshot, "{forget}: a new epoch, so a snapshot");
+            assert_ne!(&new_epoch, epoch);
+            assert!(welcome_seq >= seq);
+            *socket = resumed;
+            *epoch = new_epoch;
+        }
+        // And after it, slides reach everyone again, acks matching deliveries.
+        for _ in 0..3 {
+            alias += 1;
+            let seq = switch_acked(&mut guide, alias).await;
+            for (socket, _, last) in sockets.iter_mut() {
+                let (got, _, got_alias) = next_slide(socket).await;
+                assert_eq!((got, got_alias), (seq, alias), "{forget}");
+                *last = got;
+            }
+        }
+    }
+    let text = reqwest::get(format!("http://{a}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(text.contains("hub_history_resets_total 2"), "{text}");
 }

@@ -109,6 +109,32 @@ impl Client {
         self.send(&ClientFrame::Action { r#ref: Some(r#ref), action }).await;
     }
 
+    /// Says hello and expects to be turned away: no welcome, no event, a close frame; its
+    /// code.
+    async fn hello_refused(&mut self) -> u16 {
+        self.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
+        self.close_code(false).await
+    }
+
+    /// Reads until the hub's close frame (within two seconds) and returns its code; a
+    /// welcome before it fails the test, and so does an event unless `events` allows them.
+    async fn close_code(&mut self, events: bool) -> u16 {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(2), self.socket.next()).await.expect("a close frame in time");
+            match message {
+                Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
+                Some(Ok(Message::Text(text))) => {
+                    let frame: ServerFrame = self.codec.decode_text(text.as_str()).unwrap();
+                    let expected = matches!(frame, ServerFrame::Ping { .. } | ServerFrame::Error { .. })
+                        || (events && matches!(frame, ServerFrame::Event { .. } | ServerFrame::Ack { .. }));
+                    assert!(expected, "got {frame:?} instead of a close");
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                other => panic!("expected a close frame, got {other:?}"),
+            }
+        }
+    }
+
     /// The next slide event, skipping events for other things (presence).
     async fn next_slide(&mut self) -> (u64, u64, u32) {
         loop {
@@ -132,6 +158,15 @@ async fn internal_state(addr: &str, query: &str) -> serde_json::Value {
         .json()
         .await
         .unwrap()
+}
+
+/// Publishes an event through the internal API, as storefront-proxy does.
+async fn publish(addr: &str, audience: serde_json::Value, event: serde_json::Value) -> u64 {
+    let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": audience, "event": event});
+    let response =
+        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth("test-secret").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().unwrap()
 }
 
 async fn upgrade_status(addr: &str, query: &str) -> u16 {
@@ -573,24 +608,30 @@ async fn a_guide_gets_the_welcome_of_a_room_with_megabytes_of_participants() {
 }
 
 #[tokio::test]
-async fn an_oversized_frame_ends_only_that_connection() {
+async fn an_oversized_frame_closes_only_that_connection_with_1009() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
     guide.hello(None, None).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
     client.hello(None, None).await;
-    let huge = format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(200_000));
+    // 100 KiB in one frame, over the hub's 64 KiB: a close frame with 1009 (message too
+    // big), not a dropped connection (1006 on the client's side).
+    let huge = format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(100 * 1024));
     let _ = client.socket.send(Message::text(huge)).await;
-    let ended = tokio::time::timeout(Duration::from_secs(2), async {
+    let close = tokio::time::timeout(Duration::from_secs(2), async {
         loop {
             match client.socket.next().await {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
                 Some(Ok(_)) => continue,
+                other => panic!("expected a close frame, got {other:?}"),
             }
         }
     })
-    .await;
-    assert!(ended.is_ok(), "the oversized frame's connection was not ended");
+    .await
+    .expect("the oversized frame's connection was not ended");
+    assert_eq!(close, Some(protocol::frame::close_code::MESSAGE_TOO_BIG));
+    let text = reqwest::get(format!("http://{addr}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(text.contains("hub_messages_too_big_total 1"), "{text}");
     // The guide goes on.
     guide.switch_slide(1, 7).await;
     assert_eq!(guide.next_slide().await.2, 7);
@@ -781,4 +822,210 @@ async fn a_refused_cart_permission_stays_apart_from_never_asked_in_the_attendee_
     }
     // Another attendee was never asked.
     assert_eq!(own(internal_state(&addr, &format!("?role=CLIENT&attendeeId={}", "b1".repeat(16))).await), "missing");
+}
+
+/// Every participant entry the guides see, in any of their lists.
+fn listed(state: &serde_json::Value, attendee_id: &str) -> bool {
+    ["clients", "inactiveClients", "guides"].iter().any(|list| state["stateForGuides"][list].get(attendee_id).is_some())
+}
+
+#[tokio::test]
+async fn a_removed_attendees_token_is_turned_away_before_and_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let addr = start_in(dir.path(), 64, async {
+        let _ = stopped.await;
+    })
+    .await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let removed_token = token("c1", Role::Client, SECRET);
+    let removed_id = "c1".repeat(16);
+    let mut removed = Client::connect(&addr, &removed_token, Codec::Json).await;
+    removed.hello(None, None).await;
+    let mut other = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
+    other.hello(None, None).await;
+
+    // The shop removes c1: its socket closes with 4010, as before.
+    publish(&addr, serde_json::json!({"to": "everyone"}), serde_json::json!({"kind": "attendeeRemoved", "attendeeId": removed_id})).await;
+    assert_eq!(removed.close_code(true).await, protocol::frame::close_code::REMOVED);
+    // Its old token still verifies, but the hub turns it away at hello: no welcome.
+    let mut again = Client::connect(&addr, &removed_token, Codec::Json).await;
+    assert_eq!(again.hello_refused().await, protocol::frame::close_code::REMOVED);
+    // The guide never sees c1 again after the removal: not "reconnected", and not back
+    // as inactive when its socket closed.
+    loop {
+        if let ServerFrame::Event { event: Event::AttendeeRemoved { .. }, .. } = guide.recv().await {
+            break;
+        }
+    }
+    guide.switch_slide(1, 1).await;
+    loop {
+        match guide.recv().await {
+            ServerFrame::Event { event: Event::AttendeeChanged { attendee }, .. } => {
+                assert_ne!(attendee.attendee_id, removed_id, "the guide saw the removed attendee again")
+            }
+            ServerFrame::Event { event: Event::SlideSwitched { .. }, .. } => break,
+            _ => continue,
+        }
+    }
+    assert!(!listed(&internal_state(&addr, "").await, &removed_id));
+    let text = reqwest::get(format!("http://{addr}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(text.contains("hub_turned_away_total 1"), "{text}");
+
+    // A restarted hub still knows.
+    let _ = stop.send(());
+    drop((guide, other, again));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let addr = start_in(dir.path(), 64, std::future::pending()).await;
+    let mut after_restart = Client::connect(&addr, &removed_token, Codec::Json).await;
+    assert_eq!(after_restart.hello_refused().await, protocol::frame::close_code::REMOVED);
+    let mut other = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
+    assert_eq!(other.hello(None, None).await.3, Some(1), "others come back as before");
+}
+
+#[tokio::test]
+async fn a_lock_keeps_out_tokens_of_attendees_who_had_not_joined_before_it() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    // c1 joins before the lock; c2 got its token then too, but never connected.
+    let early = token("c1", Role::Client, SECRET);
+    let late = token("c2", Role::Client, SECRET);
+    let mut c1 = Client::connect(&addr, &early, Codec::Json).await;
+    c1.hello(None, None).await;
+    drop(c1);
+    guide.send(&ClientFrame::Action { r#ref: Some(1), action: Action::SetLocked { locked: true } }).await;
+    loop {
+        if let ServerFrame::Event { event: Event::LockChanged { locked: true }, .. } = guide.recv().await {
+            break;
+        }
+    }
+
+    let mut c2 = Client::connect(&addr, &late, Codec::Json).await;
+    assert_eq!(c2.hello_refused().await, protocol::frame::close_code::LOCKED);
+    assert!(!listed(&internal_state(&addr, "").await, &"c2".repeat(16)), "the guide does not see c2");
+    // Who had joined comes back; a guide always does.
+    let mut c1 = Client::connect(&addr, &early, Codec::Json).await;
+    c1.hello(None, None).await;
+    let mut guide2 = Client::connect(&addr, &token("g2", Role::Guide, SECRET), Codec::Json).await;
+    guide2.hello(None, None).await;
+
+    // Unlocked, c2 gets in.
+    guide.send(&ClientFrame::Action { r#ref: Some(2), action: Action::SetLocked { locked: false } }).await;
+    loop {
+        if let ServerFrame::Event { event: Event::LockChanged { locked: false }, .. } = c1.recv().await {
+            break;
+        }
+    }
+    let mut c2 = Client::connect(&addr, &late, Codec::Json).await;
+    c2.hello(None, None).await;
+}
+
+#[tokio::test]
+async fn a_guides_invalid_frames_are_refused_and_nothing_is_stored() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    let (seq_before, ..) = client.hello(None, None).await;
+    let too_many = Action::UpdateListingProducts {
+        page_id: PAGE.into(),
+        section_id: PAGE.into(),
+        product_ids: vec![PAGE.into(); protocol::action::MAX_LISTING_PRODUCTS + 1],
+    };
+    let opened = protocol::action::Interaction::DynamicPageOpened(protocol::state::DynamicPage {
+        page_id: PAGE.into(),
+        page_type: "<script>".into(),
+        opened: true,
+        position: None,
+        product_id: None,
+    });
+    guide.send(&ClientFrame::Action { r#ref: Some(1), action: too_many }).await;
+    guide.send(&ClientFrame::Interaction { r#ref: Some(2), interaction: opened }).await;
+    // An enum field out of its enum is not even decoded.
+    guide
+        .socket
+        .send(Message::text(r#"{"type":"interaction","ref":3,"interaction":{"name":"viewMode.changed","payload":{"mode":"everything"}}}"#))
+        .await
+        .unwrap();
+    let mut refused = Vec::new();
+    while refused.len() < 3 {
+        match guide.recv().await {
+            ServerFrame::Error { r#ref, code, .. } => refused.push((r#ref, code)),
+            ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. } => continue,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+    assert_eq!(refused, [(Some(1), ErrorCode::InvalidPayload), (Some(2), ErrorCode::InvalidPayload), (None, ErrorCode::BadFrame)]);
+    // Nothing was stored: the client's next event is the next slide, right after its welcome.
+    guide.switch_slide(4, 4).await;
+    match client.recv().await {
+        ServerFrame::Event { prev, event: Event::SlideSwitched { .. }, .. } => assert_eq!(prev, seq_before),
+        other => panic!("expected the slide, got {other:?}"),
+    }
+    assert!(internal_state(&addr, "").await["stateForAll"]["currentDynamicPage"].is_null());
+}
+
+/// A metric's value from `/metrics`.
+async fn metric(addr: &str, name: &str) -> f64 {
+    let text = reqwest::get(format!("http://{addr}/metrics")).await.unwrap().text().await.unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+        .unwrap_or_else(|| panic!("{name} missing in\n{text}"))
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_client_flooding_reload_hints_is_rate_limited_and_coalesced_and_a_guide_is_not() {
+    let addr = start(64).await;
+    let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
+    guide.hello(None, None).await;
+    let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
+    client.hello(None, None).await;
+    let flood = 200u32;
+    for r#ref in 1..=flood {
+        client.send(&ClientFrame::Action { r#ref: Some(r#ref), action: Action::LoadCart { attendee_id: None } }).await;
+    }
+    let (mut acked_seqs, mut limited, mut reloads) = (Vec::new(), 0, 0);
+    while acked_seqs.len() + limited < flood as usize {
+        match client.recv().await {
+            ServerFrame::Ack { seq: Some(seq), .. } => acked_seqs.push(seq),
+            ServerFrame::Error { code: ErrorCode::RateLimited, r#ref: Some(_), .. } => limited += 1,
+            ServerFrame::Event { event: Event::Reload { .. }, .. } => reloads += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // Most of the flood is refused; what got through is one stored event.
+    assert!(limited >= (flood as usize) / 2, "only {limited} of {flood} refused");
+    acked_seqs.dedup();
+    assert_eq!(acked_seqs.len(), 1, "identical hints in a burst are published once: {acked_seqs:?}");
+    assert_eq!(metric(&addr, "hub_rate_limited_total").await, limited as f64);
+    // The guide got the one reload hint (guides see attendees' events), then its own
+    // flood of slides goes through untouched.
+    for alias in 1..=flood {
+        guide.switch_slide(alias, alias).await;
+    }
+    let mut slides = 0;
+    while slides < flood {
+        match guide.recv().await {
+            ServerFrame::Error { code, .. } => panic!("the guide was refused: {code:?}"),
+            ServerFrame::Event { event: Event::SlideSwitched { .. }, .. } => slides += 1,
+            _ => {}
+        }
+    }
+    // The client got exactly one reload event (counted before or after this point).
+    while reloads == 0 {
+        if let ServerFrame::Event { event: Event::Reload { .. }, .. } = client.recv().await {
+            reloads += 1;
+        }
+    }
+    let seq_of_next = loop {
+        if let ServerFrame::Event { seq, event: Event::SlideSwitched { .. }, .. } = client.recv().await {
+            break seq;
+        }
+    };
+    assert!(seq_of_next > acked_seqs[0]);
+    assert_eq!(reloads, 1);
 }

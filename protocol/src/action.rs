@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::state::{DynamicPage, Id, ViewMode};
+use crate::state::{check_id, check_optional_id, DynamicPage, Id, Invalid, ViewMode};
 
 /// An action of spec section 3. Actions that concern one attendee name them with
 /// `attendeeId`; a guide may set it to act for an attendee, a client acts for itself.
@@ -58,7 +58,48 @@ pub enum Action {
     SetCartPermission { granted: bool },
 }
 
+/// Most product ids one `updateListingProducts` carries. A listing slide shows a page
+/// of products, far fewer; the bound keeps one frame from becoming an event of thousands
+/// of ids that every attendee is sent.
+pub const MAX_LISTING_PRODUCTS: usize = 500;
+
 impl Action {
+    /// Checks what serde cannot: ids are ids and lists have bounds. Every participant's
+    /// action is checked before anything is decided or stored (a guide's too: the guide
+    /// is trusted, the guide's browser is not).
+    pub fn validate(&self) -> Result<(), Invalid> {
+        match self {
+            Action::SwitchSlide { page_id, section_id, .. }
+            | Action::LoadSlide { page_id, section_id }
+            | Action::LoadListingProducts { page_id, section_id } => {
+                check_id("pageId", page_id)?;
+                check_id("sectionId", section_id)
+            }
+            Action::UpdateListingProducts { page_id, section_id, product_ids } => {
+                check_id("pageId", page_id)?;
+                check_id("sectionId", section_id)?;
+                if product_ids.len() > MAX_LISTING_PRODUCTS {
+                    return Err(format!("productIds must hold at most {MAX_LISTING_PRODUCTS} ids"));
+                }
+                product_ids.iter().try_for_each(|id| check_id("productIds", id))
+            }
+            Action::LoadCart { attendee_id } | Action::LoadLikeList { attendee_id } | Action::LoadLastSeen { attendee_id } => {
+                check_optional_id("attendeeId", attendee_id.as_deref())
+            }
+            Action::AddToCart { attendee_id, product_id, .. } | Action::RemoveFromLikeList { attendee_id, product_id } => {
+                check_optional_id("attendeeId", attendee_id.as_deref())?;
+                check_id("productId", product_id)
+            }
+            Action::RemoveFromCart { attendee_id, line_item_id } | Action::UpdateProductQuantity { attendee_id, line_item_id, .. } => {
+                check_optional_id("attendeeId", attendee_id.as_deref())?;
+                check_id("lineItemId", line_item_id)
+            }
+            Action::LoadProductReviews { product_id } => check_id("productId", product_id),
+            Action::RequestCartPermission { attendee_id } => check_id("attendeeId", attendee_id),
+            Action::LoadProductList {} | Action::MuteAll { .. } | Action::SetLocked { .. } | Action::SetCartPermission { .. } => Ok(()),
+        }
+    }
+
     /// The keys of the actions that load or change an attendee's cart, in this order (the
     /// web app reloads a cart when a `reload` event carries one of them; it reads this
     /// list from `web/src/protocol/live-state-cases.json`).
@@ -264,6 +305,33 @@ impl Interaction {
         }
     }
 
+    /// Checks what serde cannot (ids are ids, a dynamic page's type and position are
+    /// bounded), before anything is decided or stored; see [`Action::validate`].
+    pub fn validate(&self) -> Result<(), Invalid> {
+        match self {
+            Interaction::ProductViewed(p)
+            | Interaction::ProductLiked(p)
+            | Interaction::ProductDisliked(p)
+            | Interaction::ProductRemovedFromCollection(p) => check_id("productId", &p.product_id),
+            Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => page.validate(),
+            Interaction::DynamicPageClosed(p) => check_optional_id("pageId", p.page_id.as_deref()),
+            Interaction::PageViewed(p) => {
+                check_id("pageId", &p.page_id)?;
+                check_id("sectionId", &p.section_id)
+            }
+            Interaction::GuideHovered(p) => check_optional_id("hoveredElementId", p.hovered_element_id.as_deref()),
+            Interaction::KeepAlive(_)
+            | Interaction::QuickviewOpened(_)
+            | Interaction::QuickviewClosed(_)
+            | Interaction::AttendeeLeave(_)
+            | Interaction::RemoteCheckoutAccepted(_)
+            | Interaction::RemoteCheckoutDenied(_)
+            | Interaction::BroadcastModeToggled(_)
+            | Interaction::ViewModeChanged(_)
+            | Interaction::ScreenSharingToggled(_) => Ok(()),
+        }
+    }
+
     /// Interactions that steer the whole room; only a guide may send them.
     pub fn is_guide_only(&self) -> bool {
         matches!(
@@ -281,7 +349,85 @@ impl Interaction {
 
 #[cfg(test)]
 mod tests {
-    use super::Action;
+    use super::*;
+    use crate::state::{MAX_PAGE_POSITION, MAX_PAGE_TYPE_LENGTH};
+
+    const ID: &str = "0123456789abcdef0123456789abcdef";
+    const BAD: &str = "0123456789ABCDEF0123456789ABCDEF";
+
+    fn invalid(field: &str) -> Result<(), Invalid> {
+        Err(format!("{field} must be 32 lowercase hex characters"))
+    }
+
+    #[test]
+    fn every_id_of_an_action_is_checked() {
+        let some = |id: &str| Some(id.to_owned());
+        let cases = [
+            (Action::SwitchSlide { page_id: BAD.into(), section_id: ID.into(), slide_alias: 1 }, "pageId"),
+            (Action::SwitchSlide { page_id: ID.into(), section_id: "x".into(), slide_alias: 1 }, "sectionId"),
+            (Action::LoadSlide { page_id: ID.into(), section_id: BAD.into() }, "sectionId"),
+            (Action::LoadListingProducts { page_id: "".into(), section_id: ID.into() }, "pageId"),
+            (
+                Action::UpdateListingProducts { page_id: ID.into(), section_id: ID.into(), product_ids: vec![ID.into(), BAD.into()] },
+                "productIds",
+            ),
+            (Action::LoadCart { attendee_id: some(BAD) }, "attendeeId"),
+            (Action::AddToCart { attendee_id: None, product_id: BAD.into(), quantity: 1 }, "productId"),
+            (Action::RemoveFromCart { attendee_id: some(ID), line_item_id: "../x".into() }, "lineItemId"),
+            (Action::UpdateProductQuantity { attendee_id: some("a"), line_item_id: ID.into(), quantity: 1 }, "attendeeId"),
+            (Action::LoadLikeList { attendee_id: some(BAD) }, "attendeeId"),
+            (Action::RemoveFromLikeList { attendee_id: None, product_id: BAD.into() }, "productId"),
+            (Action::LoadLastSeen { attendee_id: some(BAD) }, "attendeeId"),
+            (Action::LoadProductReviews { product_id: BAD.into() }, "productId"),
+            (Action::RequestCartPermission { attendee_id: BAD.into() }, "attendeeId"),
+        ];
+        for (action, field) in cases {
+            assert_eq!(action.validate(), invalid(field), "{}", action.key());
+        }
+        assert_eq!(Action::LoadCart { attendee_id: None }.validate(), Ok(()));
+        assert_eq!(Action::SwitchSlide { page_id: ID.into(), section_id: ID.into(), slide_alias: 1 }.validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_listing_holds_at_most_max_listing_products() {
+        let listing =
+            |n: usize| Action::UpdateListingProducts { page_id: ID.into(), section_id: ID.into(), product_ids: vec![ID.into(); n] };
+        assert_eq!(listing(MAX_LISTING_PRODUCTS).validate(), Ok(()));
+        assert_eq!(listing(MAX_LISTING_PRODUCTS + 1).validate(), Err("productIds must hold at most 500 ids".into()));
+    }
+
+    #[test]
+    fn interactions_check_their_ids_and_a_dynamic_pages_type_and_position() {
+        let product = |id: &str| ProductPayload { product_id: id.into() };
+        assert_eq!(Interaction::ProductViewed(product(BAD)).validate(), invalid("productId"));
+        assert_eq!(Interaction::ProductLiked(product(ID)).validate(), Ok(()));
+        let closed = Interaction::DynamicPageClosed(DynamicPageClosedPayload { page_id: Some(BAD.into()), all: false });
+        assert_eq!(closed.validate(), invalid("pageId"));
+        let viewed = PageViewedPayload { page_id: ID.into(), section_id: BAD.into(), slide_alias: 1, page_number: None };
+        assert_eq!(Interaction::PageViewed(viewed).validate(), invalid("sectionId"));
+        let hovered = GuideHoveredPayload { hovered_element_id: Some("<img onerror=x>".into()) };
+        assert_eq!(Interaction::GuideHovered(hovered).validate(), invalid("hoveredElementId"));
+
+        let page = |page_type: &str, position: Option<i64>, product_id: Option<&str>| {
+            Interaction::DynamicProductPageOpened(DynamicPage {
+                page_id: ID.into(),
+                page_type: page_type.into(),
+                opened: true,
+                position,
+                product_id: product_id.map(Into::into),
+            })
+        };
+        assert_eq!(page("productDetail", Some(3), Some(ID)).validate(), Ok(()));
+        assert_eq!(page("productDetail", None, Some(BAD)).validate(), invalid("productId"));
+        let bad_type = Err(format!("type must be 1 to {MAX_PAGE_TYPE_LENGTH} letters, digits, '-', '_' or '.'"));
+        for page_type in ["", "<script>", "product detail", &"t".repeat(MAX_PAGE_TYPE_LENGTH + 1)] {
+            assert_eq!(page(page_type, None, None).validate(), bad_type, "{page_type:?}");
+        }
+        assert_eq!(page(&"t".repeat(MAX_PAGE_TYPE_LENGTH), None, None).validate(), Ok(()));
+        let bad_position = Err(format!("position must be between 0 and {MAX_PAGE_POSITION}"));
+        assert_eq!(page("productList", Some(-1), None).validate(), bad_position);
+        assert_eq!(page("productList", Some(MAX_PAGE_POSITION + 1), None).validate(), bad_position);
+    }
 
     #[test]
     fn the_cart_actions_are_actions_and_only_those_are_cart_actions() {

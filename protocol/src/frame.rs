@@ -28,10 +28,20 @@ pub mod close_code {
     pub const SLOW_CONSUMER: u16 = 4008;
     /// The same attendee connected again elsewhere.
     pub const REPLACED: u16 = 4009;
-    /// The attendee was removed from the appointment.
+    /// The attendee was removed from the appointment; also the answer to the `hello` of
+    /// a removed attendee's token (do not reconnect).
     pub const REMOVED: u16 = 4010;
+    /// The answer to the `hello` of an attendee who had not joined before the guide
+    /// locked the appointment (do not reconnect until it is unlocked; a new join over
+    /// REST says so).
+    pub const LOCKED: u16 = 4011;
+    /// The appointment's history was replaced (Redis lost it and the hub wrote it back
+    /// as a new epoch); reconnect and resume: the welcome brings a snapshot.
+    pub const RESYNC: u16 = 4012;
     /// The hub is shutting down; reconnect and resume.
     pub const GOING_AWAY: u16 = 1001;
+    /// A message was over the hub's size limit (RFC 6455 "message too big").
+    pub const MESSAGE_TOO_BIG: u16 = 1009;
 }
 
 /// Frames a participant sends.
@@ -206,6 +216,9 @@ pub enum ErrorCode {
     PresentationEnded,
     /// Something failed on the hub; the action had no effect.
     Internal,
+    /// Too many actions and interactions in a short time; this one had no effect. Slow
+    /// down (a client may send 20 a second on average, 40 at once).
+    RateLimited,
 }
 
 /// Frames the hub sends.

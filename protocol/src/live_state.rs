@@ -11,7 +11,7 @@
 
 pub mod cases;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::frame::Event;
@@ -38,6 +38,10 @@ pub struct LiveState {
     /// Every participant by attendee id. Shared, so snapshots can take them under a lock
     /// without copying; a change replaces the entry.
     pub participants: BTreeMap<Id, Arc<AttendeeSummary>>,
+    /// Attendees the guide removed (`attendeeRemoved`). Nobody is sent this set: the hub
+    /// keeps it (in its snapshots too) to refuse their tokens for good, since a token
+    /// minted before the removal stays valid until it expires.
+    pub removed: BTreeSet<Id>,
 }
 
 impl LiveState {
@@ -92,6 +96,7 @@ impl LiveState {
             }
             Event::AttendeeRemoved { attendee_id } => {
                 self.participants.remove(attendee_id);
+                self.removed.insert(attendee_id.clone());
             }
             Event::CartPermissionChanged { attendee_id, permission } => {
                 if let Some(p) = self.participants.get_mut(attendee_id) {
@@ -100,6 +105,11 @@ impl LiveState {
             }
             Event::AttendeeCollectionChanged { .. } | Event::AttendeeCartChanged { .. } | Event::Reload { .. } => {}
         }
+    }
+
+    /// Whether the guide removed this attendee from the appointment.
+    pub fn is_removed(&self, attendee_id: &str) -> bool {
+        self.removed.contains(attendee_id)
     }
 
     /// `stateForClients` as the attendee `attendee_id` sees it: its own cart permission
@@ -138,4 +148,20 @@ pub fn file_participants(participants: impl IntoIterator<Item = Arc<AttendeeSumm
         map.insert(p.attendee_id.clone(), p);
     }
     guides
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_removed_attendee_leaves_the_list_and_is_remembered_as_removed() {
+        let ada = "a".repeat(32);
+        let mut state = LiveState::default();
+        assert!(!state.is_removed(&ada));
+        state.apply(&Event::AttendeeRemoved { attendee_id: ada.clone() });
+        assert!(state.is_removed(&ada) && !state.participants.contains_key(&ada));
+        // Nobody's view shows the set: it is the hub's own.
+        assert_eq!(state.view(Viewer::Guide("g")), LiveState::default().view(Viewer::Guide("g")));
+    }
 }

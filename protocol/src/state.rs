@@ -73,6 +73,50 @@ fn yes() -> bool {
     true
 }
 
+/// Longest [`DynamicPage::page_type`]. The reference leaves the type an open string
+/// (the web sends `productDetail`), so it is held to a short identifier rather than an
+/// enum: anything longer is not a page type but a payload smuggled into every snapshot.
+pub const MAX_PAGE_TYPE_LENGTH: usize = 64;
+
+/// Highest [`DynamicPage::position`]: a place in a list of dynamic pages, far beyond any
+/// real presentation's.
+pub const MAX_PAGE_POSITION: i64 = 10_000;
+
+/// A field that failed validation, as the message of an `INVALID_PAYLOAD` error
+/// (`pageId must be 32 lowercase hex characters`).
+pub type Invalid = String;
+
+/// Checks an [`Id`] field; `field` is its wire name.
+pub fn check_id(field: &str, value: &str) -> Result<(), Invalid> {
+    if is_id(value) {
+        Ok(())
+    } else {
+        Err(format!("{field} must be 32 lowercase hex characters"))
+    }
+}
+
+/// Checks an optional [`Id`] field: absent is fine.
+pub fn check_optional_id(field: &str, value: Option<&str>) -> Result<(), Invalid> {
+    value.map_or(Ok(()), |value| check_id(field, value))
+}
+
+impl DynamicPage {
+    /// Ids are ids, the type a short identifier (letters, digits, `-`, `_`, `.`, at most
+    /// [`MAX_PAGE_TYPE_LENGTH`]), the position within `0..=`[`MAX_PAGE_POSITION`].
+    pub fn validate(&self) -> Result<(), Invalid> {
+        check_id("pageId", &self.page_id)?;
+        check_optional_id("productId", self.product_id.as_deref())?;
+        let identifier = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
+        if self.page_type.is_empty() || self.page_type.len() > MAX_PAGE_TYPE_LENGTH || !self.page_type.bytes().all(identifier) {
+            return Err(format!("type must be 1 to {MAX_PAGE_TYPE_LENGTH} letters, digits, '-', '_' or '.'"));
+        }
+        if self.position.is_some_and(|position| !(0..=MAX_PAGE_POSITION).contains(&position)) {
+            return Err(format!("position must be between 0 and {MAX_PAGE_POSITION}"));
+        }
+        Ok(())
+    }
+}
+
 /// `DynamicProductListingPageOpenedPayload`: the page of a product listing slide.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct SlideData {

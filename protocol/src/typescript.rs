@@ -76,7 +76,10 @@ pub fn typescript() -> String {
         ("SLOW_CONSUMER", frame::close_code::SLOW_CONSUMER),
         ("REPLACED", frame::close_code::REPLACED),
         ("REMOVED", frame::close_code::REMOVED),
+        ("LOCKED", frame::close_code::LOCKED),
+        ("RESYNC", frame::close_code::RESYNC),
         ("GOING_AWAY", frame::close_code::GOING_AWAY),
+        ("MESSAGE_TOO_BIG", frame::close_code::MESSAGE_TOO_BIG),
     ] {
         out.push_str(&format!("  {name}: {code},\n"));
     }

@@ -169,6 +169,37 @@ async fn a_customer_joins_with_their_own_session() {
 }
 
 #[tokio::test]
+async fn a_removed_customer_stays_out_after_logging_in_again_and_a_removed_guest_on_that_device() {
+    let live = start().await;
+    let guide = As::Guide(live.admin_token().await);
+    let first_login = live.customer_login().await;
+    let join = live.join_as_client("demo-customers", &As::Store(first_login.clone()), "Demo").await;
+    let guest_join = live.join_as_client("demo", &As::Nobody, "Guest").await;
+    for removed in [&join, &guest_join] {
+        let (status, body) = live
+            .post(&format!("/api/_action/dsr/appointment/attendee/{}/remove", removed["attendeeId"].as_str().unwrap()), &guide, json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // The same session is refused, as before.
+    let path = "/store-api/dsr/appointment/demo-customers/join-as-client";
+    let (status, body) = live.post(path, &As::Store(first_login.clone()), json!({"attendeeName": "Demo"})).await;
+    assert_eq!(status, 403);
+    assert_error(&body, 403, "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED");
+    // A new login is a new session, and would be a new attendee: the same person.
+    let second_login = live.customer_login().await;
+    assert_ne!(second_login, first_login);
+    let (status, body) = live.post(path, &As::Store(second_login), json!({"attendeeName": "Demo again"})).await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(&body, 403, "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED");
+    // A removed guest stays out on that device (its context token).
+    let (status, body) =
+        live.post("/store-api/dsr/appointment/demo/join-as-client", &token_of(&guest_join), json!({"attendeeName": "Guest"})).await;
+    assert_eq!(status, 403);
+    assert_error(&body, 403, "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED");
+}
+
+#[tokio::test]
 async fn a_customers_server_wishlist_reaches_the_guides() {
     let live = start().await;
     let guide = As::Guide(live.admin_token().await);

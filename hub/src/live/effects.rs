@@ -1,11 +1,12 @@
 //! What follows a change outside the room's state, all in one place: after an event is
-//! published (LiveKit told about removals and mute-all, a removed attendee's
-//! connections closed), the video grant that follows broadcast mode and the
+//! published (LiveKit told about removals and mute-all; a removed attendee's connections
+//! are closed by the room itself, on every replica, see
+//! [`super::policy::ends_connections`]), the video grant that follows broadcast mode and the
 //! appointment's settings, and presence (a connection opening or closing).
 
 use std::sync::Arc;
 
-use protocol::frame::{close_code, Event, ServerFrame};
+use protocol::frame::{Event, ServerFrame};
 use protocol::state::VideoAudioSettings;
 use protocol::{HubClaims, Role};
 
@@ -16,7 +17,6 @@ use crate::video::LiveKit;
 pub fn after_publish(room: &Arc<Room>, video: Option<&LiveKit>, event: &Event) {
     match event {
         Event::AttendeeRemoved { attendee_id } => {
-            room.disconnect_attendee(attendee_id, close_code::REMOVED);
             if let Some(video) = video.cloned() {
                 let (room_id, identity) = (room.appointment_id.clone(), attendee_id.clone());
                 tokio::spawn(async move {

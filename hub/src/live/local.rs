@@ -114,9 +114,9 @@ mod tests {
         let room = LocalOrder::new(Arc::new(Store::in_memory().unwrap())).open_room("0".repeat(32), &settings).unwrap();
         let (slow_tx, mut slow_rx) = queue::channel(2);
         let slow_reason = Arc::new(AtomicU16::new(0));
-        room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000);
+        room.attach(1, &claims('s', Role::Client), None, None, slow_tx, slow_reason.clone(), 1000).expect("admitted");
         let (fast_tx, mut fast_rx) = queue::channel(64);
-        room.attach(2, &claims('f', Role::Client), None, None, fast_tx, Arc::default(), 1000);
+        room.attach(2, &claims('f', Role::Client), None, None, fast_tx, Arc::default(), 1000).expect("admitted");
 
         for alias in 1..=5 {
             room.publish(Audience::Everyone, slide(alias)).await.unwrap();
@@ -160,7 +160,7 @@ mod tests {
         room.set_presence(&guide, true).await.unwrap();
 
         let (tx, _rx) = queue::channel(8);
-        let attached = room.attach(1, &guide, None, None, tx, Arc::default(), 1000);
+        let attached = room.attach(1, &guide, None, None, tx, Arc::default(), 1000).expect("admitted");
         let ServerFrame::Welcome { snapshot: Some(snapshot), participant_pages, .. } = attached.welcome else {
             panic!("a welcome with a snapshot")
         };
@@ -186,7 +186,7 @@ mod tests {
         let full = room.snapshot(Role::Guide, None).state_for_guides.unwrap();
         assert_eq!(full.clients.len() + full.inactive_clients.len() + full.guides.len(), total + 1);
         let (tx, _rx) = queue::channel(8);
-        let client = room.attach(2, &claims('c', Role::Client), None, None, tx, Arc::default(), 1000);
+        let client = room.attach(2, &claims('c', Role::Client), None, None, tx, Arc::default(), 1000).expect("admitted");
         assert!(client.pages.is_empty());
         assert!(matches!(client.welcome, ServerFrame::Welcome { participant_pages: None, .. }));
     }
@@ -197,7 +197,7 @@ mod tests {
         let room = LocalOrder::new(Arc::new(Store::in_memory().unwrap())).open_room("0".repeat(32), &settings).unwrap();
         room.set_presence(&claims('a', Role::Client), true).await.unwrap();
         let (tx, _rx) = queue::channel(8);
-        let attached = room.attach(1, &claims('g', Role::Guide), None, None, tx, Arc::default(), 1000);
+        let attached = room.attach(1, &claims('g', Role::Guide), None, None, tx, Arc::default(), 1000).expect("admitted");
         assert!(attached.pages.is_empty());
         assert!(matches!(attached.welcome, ServerFrame::Welcome { participant_pages: None, .. }));
     }
@@ -218,7 +218,7 @@ mod tests {
         assert_eq!((own(&ada), own(&bob)), (CartPermission::Refused, CartPermission::Missing));
         // And in the welcome of a new connection.
         let (tx, _rx) = queue::channel(8);
-        let attached = room.attach(1, &ada, None, None, tx, Arc::default(), 1000);
+        let attached = room.attach(1, &ada, None, None, tx, Arc::default(), 1000).expect("admitted");
         let ServerFrame::Welcome { snapshot: Some(snapshot), .. } = attached.welcome else { panic!("a snapshot") };
         assert_eq!(snapshot.state_for_clients.cart_permission, CartPermission::Refused);
     }
@@ -230,7 +230,7 @@ mod tests {
         let mut receivers = Vec::new();
         for (n, (id, role)) in [('g', Role::Guide), ('a', Role::Client), ('b', Role::Client)].into_iter().enumerate() {
             let (tx, rx) = queue::channel(8);
-            room.attach(n as u64, &claims(id, role), None, None, tx, Arc::default(), 1000);
+            room.attach(n as u64, &claims(id, role), None, None, tx, Arc::default(), 1000).expect("admitted");
             receivers.push(rx);
         }
         let action = protocol::action::Action::LoadCart { attendee_id: None };
@@ -283,6 +283,27 @@ mod tests {
         assert_eq!((guides.clients.len(), guides.inactive_clients.len()), (0, 600));
     }
 
+    #[tokio::test]
+    async fn a_removal_survives_in_the_snapshot_once_its_event_is_forgotten() {
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let store = Arc::new(Store::in_memory().unwrap());
+        let id = "0".repeat(32);
+        let room = LocalOrder::new(store.clone()).open_room(id.clone(), &settings).unwrap();
+        let ada = claims('a', Role::Client);
+        room.publish(Audience::Everyone, Event::AttendeeRemoved { attendee_id: ada.sub.clone() }).await.unwrap();
+        // Enough events for a snapshot, after which the removal's event is deleted.
+        for alias in 1..SNAPSHOT_EVERY as u32 {
+            room.publish(Audience::Everyone, slide(alias)).await.unwrap();
+        }
+        let stored = store.load_or_create(&id, "unused", 16).unwrap();
+        assert_eq!(stored.snapshot_seq, SNAPSHOT_EVERY);
+        assert!(stored.events.iter().all(|e| !matches!(e.event, Event::AttendeeRemoved { .. })), "only the snapshot knows");
+        let reopened = LocalOrder::new(store.clone()).open_room(id.clone(), &settings).unwrap();
+        let (tx, _rx) = queue::channel(8);
+        let refused = reopened.attach(1, &ada, None, None, tx, Arc::default(), 1000).err();
+        assert_eq!(refused.map(|t| t.close_code), Some(close_code::REMOVED));
+    }
+
     /// The golden cases the web replays (`web/src/protocol/live-state-cases.json`), run
     /// through a real room: its snapshots before and after must be the cases' own.
     #[tokio::test]
@@ -300,7 +321,7 @@ mod tests {
             let (tx, mut rx) = queue::channel(64);
             let claims =
                 HubClaims { sub: case.seen.attendee_id().into(), apt: "0".repeat(32), role: case.seen.role(), name: None, exp: u64::MAX };
-            room.attach(1, &claims, None, None, tx, Arc::default(), 1000);
+            room.attach(1, &claims, None, None, tx, Arc::default(), 1000).expect("admitted");
             for (audience, event) in case.events.clone() {
                 room.publish(audience, event).await.unwrap();
             }

@@ -9,10 +9,10 @@
 //! A new action or interaction is one match arm here and a unit test below.
 
 use protocol::action::{Action, Interaction};
-use protocol::frame::{ErrorCode, Event, VolatileEvent};
+use protocol::frame::{close_code, ErrorCode, Event, VolatileEvent};
 use protocol::internal::Audience;
 use protocol::live_state::LiveState;
-use protocol::state::{is_id, AttendeeSummary, Id};
+use protocol::state::{AttendeeSummary, Id};
 use protocol::{CartPermission, HubClaims, Role};
 
 /// Who asks.
@@ -59,6 +59,69 @@ fn refuse(code: ErrorCode, message: impl Into<String>) -> Decision {
     Decision::Refuse { code, message: message.into() }
 }
 
+/// A connection turned away at its `hello`: it is closed with this code and reason,
+/// before any welcome (so nobody sees it connect).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnedAway {
+    pub close_code: u16,
+    pub reason: &'static str,
+}
+
+/// Whether a participant may attach to the room. The room asks at `hello`, under its
+/// lock, so a removal or a lock is ordered either before the attach (and refuses it) or
+/// after it (and closes or keeps the connection like any other).
+///
+/// A hub token stays valid until it expires (hours), whatever happened since it was
+/// minted, so the room's state decides, not the token:
+/// - an attendee the guide removed is refused for good ([`close_code::REMOVED`]);
+/// - while the appointment is locked, a client that never connected (is not in the live
+///   participant list) is refused ([`close_code::LOCKED`]): those who had joined before
+///   the lock may come back, new ones may not. Guides always may.
+pub fn admit(claims: &HubClaims, state: &LiveState) -> Result<(), TurnedAway> {
+    if state.is_removed(&claims.sub) {
+        return Err(TurnedAway { close_code: close_code::REMOVED, reason: "removed from the appointment" });
+    }
+    let joined_before = state.participants.contains_key(&claims.sub);
+    if claims.role == Role::Client && state.state_for_all.locked && !joined_before {
+        return Err(TurnedAway { close_code: close_code::LOCKED, reason: "the appointment is locked" });
+    }
+    Ok(())
+}
+
+/// Whose connections an applied event ends, and with which close code: a removed
+/// attendee's (the counterpart of [`admit`] for those already attached). The room asks
+/// for every event it applies, on every replica.
+pub fn ends_connections(event: &Event) -> Option<(&str, u16)> {
+    match event {
+        Event::AttendeeRemoved { attendee_id } => Some((attendee_id, close_code::REMOVED)),
+        _ => None,
+    }
+}
+
+/// Whether a participant of `role` is held to the request rate of [`super::rate`]: clients
+/// are; guides are not (they steer the room, and their browser is one per appointment).
+pub fn is_rate_limited(role: Role) -> bool {
+    role == Role::Client
+}
+
+/// Whether a participant's `action`, sent again unchanged a moment after it was
+/// published, may be answered with the earlier event instead of a new one: a client's
+/// reload hints, which only ask the client's own views to reload (the same hint twice
+/// asks nothing more).
+pub fn coalesces(role: Role, action: &Action) -> bool {
+    role == Role::Client
+        && matches!(
+            action,
+            Action::LoadCart { .. }
+                | Action::AddToCart { .. }
+                | Action::RemoveFromCart { .. }
+                | Action::UpdateProductQuantity { .. }
+                | Action::LoadLikeList { .. }
+                | Action::RemoveFromLikeList { .. }
+                | Action::LoadLastSeen { .. }
+        )
+}
+
 /// Decides a request.
 pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request) -> Decision {
     match (caller, request) {
@@ -87,11 +150,12 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
             return refuse(ErrorCode::PresentationEnded, "the presentation has ended");
         }
     }
+    // Whoever sends it: nothing unchecked is stored or sent on.
+    if let Err(invalid) = action.validate() {
+        return refuse(ErrorCode::InvalidPayload, invalid);
+    }
     match action {
         Action::SwitchSlide { page_id, section_id, slide_alias } => {
-            if !is_id(&page_id) || !is_id(&section_id) {
-                return refuse(ErrorCode::InvalidPayload, "pageId and sectionId must be 32 lowercase hex characters");
-            }
             publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias })
         }
         Action::LoadSlide { .. }
@@ -115,9 +179,6 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
         }
         Action::LoadProductReviews { .. } => Decision::Nothing,
         Action::RequestCartPermission { attendee_id } => {
-            if !is_id(&attendee_id) {
-                return refuse(ErrorCode::InvalidPayload, "attendeeId must be 32 lowercase hex characters");
-            }
             let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission: CartPermission::Requested };
             publish(Audience::Attendee(attendee_id), event)
         }
@@ -136,6 +197,9 @@ fn interact(claims: &HubClaims, interaction: Interaction) -> Decision {
     let guide = claims.role == Role::Guide;
     if interaction.is_guide_only() && !guide {
         return refuse(ErrorCode::Forbidden, format!("only a guide may send {:?}", interaction.name()));
+    }
+    if let Err(invalid) = interaction.validate() {
+        return refuse(ErrorCode::InvalidPayload, invalid);
     }
     match interaction {
         Interaction::GuideHovered(payload) => Decision::Volatile {
@@ -188,6 +252,7 @@ fn profile(state: &LiveState, attendee_id: &str, attendee_name: Option<String>, 
 
 #[cfg(test)]
 mod tests {
+    use protocol::action::MAX_LISTING_PRODUCTS;
     use protocol::action::{
         DynamicPageClosedPayload, Empty, GuideHoveredPayload, PageViewedPayload, ProductPayload, TogglePayload, ViewModePayload,
     };
@@ -279,6 +344,67 @@ mod tests {
         }
     }
 
+    fn joined(state: &mut LiveState, attendee_id: &str, role: Role) {
+        let attendee = AttendeeSummary {
+            attendee_id: attendee_id.into(),
+            role,
+            attendee_name: None,
+            video_user_id: None,
+            has_joined: true,
+            status: AttendeeStatus::Joined,
+            connection: ConnectionState::Lost,
+            cart_permission: CartPermission::Missing,
+            last_active_at: None,
+        };
+        state.apply(&Event::AttendeeChanged { attendee });
+    }
+
+    #[test]
+    fn a_removed_attendee_is_turned_away_for_good() {
+        let mut state = running();
+        joined(&mut state, ADA, Role::Client);
+        assert_eq!(admit(&claims(ADA, Role::Client), &state), Ok(()));
+        state.apply(&Event::AttendeeRemoved { attendee_id: ADA.into() });
+        let removed = Err(TurnedAway { close_code: close_code::REMOVED, reason: "removed from the appointment" });
+        assert_eq!(admit(&claims(ADA, Role::Client), &state), removed);
+        // Whatever comes after: an unlock, the end, another role in a forged-looking token.
+        state.apply(&Event::LockChanged { locked: false });
+        state.apply(&Event::PresentationEnded { ended_at: "2026-01-05T11:00:00Z".into() });
+        assert_eq!(admit(&claims(ADA, Role::Client), &state), removed);
+        assert_eq!(admit(&claims(ADA, Role::Guide), &state), removed);
+        assert_eq!(admit(&claims(BOB, Role::Client), &state), Ok(()), "only Ada");
+    }
+
+    #[test]
+    fn a_removal_ends_the_attendees_connections_and_nothing_else_does() {
+        let removal = Event::AttendeeRemoved { attendee_id: ADA.into() };
+        assert_eq!(ends_connections(&removal), Some((ADA, close_code::REMOVED)));
+        assert_eq!(ends_connections(&Event::LockChanged { locked: true }), None, "a lock keeps who is in");
+    }
+
+    #[test]
+    fn only_clients_are_rate_limited_and_only_their_reload_hints_coalesce() {
+        assert!(is_rate_limited(Role::Client) && !is_rate_limited(Role::Guide));
+        for action in every_action() {
+            let hint = matches!(as_client(&running(), action.clone()), Decision::Publish { event: Event::Reload { .. }, .. });
+            assert_eq!(coalesces(Role::Client, &action), hint, "{}", action.key());
+            assert!(!coalesces(Role::Guide, &action), "{}", action.key());
+        }
+    }
+
+    #[test]
+    fn a_lock_keeps_out_clients_who_had_not_joined_before_it() {
+        let mut state = running();
+        joined(&mut state, ADA, Role::Client);
+        state.apply(&Event::LockChanged { locked: true });
+        let locked = Err(TurnedAway { close_code: close_code::LOCKED, reason: "the appointment is locked" });
+        assert_eq!(admit(&claims(ADA, Role::Client), &state), Ok(()), "Ada had joined: she may come back");
+        assert_eq!(admit(&claims(BOB, Role::Client), &state), locked, "Bob never connected");
+        assert_eq!(admit(&claims(GUIDE, Role::Guide), &state), Ok(()), "guides always may");
+        state.apply(&Event::LockChanged { locked: false });
+        assert_eq!(admit(&claims(BOB, Role::Client), &state), Ok(()));
+    }
+
     #[test]
     fn the_action_list_covers_every_action() {
         let mut seen: Vec<usize> = every_action().iter().map(index).collect();
@@ -331,16 +457,40 @@ mod tests {
             Action::SwitchSlide { page_id: "nope".into(), section_id: ID.into(), slide_alias: 1 },
             Action::SwitchSlide { page_id: ID.into(), section_id: ID.to_uppercase(), slide_alias: 1 },
         ];
-        for action in bad_slides {
-            assert_eq!(
-                as_guide(&state, action),
-                refuse(ErrorCode::InvalidPayload, "pageId and sectionId must be 32 lowercase hex characters")
-            );
+        for (action, field) in bad_slides.into_iter().zip(["pageId", "sectionId"]) {
+            assert_eq!(as_guide(&state, action), refuse(ErrorCode::InvalidPayload, format!("{field} must be 32 lowercase hex characters")));
         }
         assert_eq!(
             as_guide(&state, Action::RequestCartPermission { attendee_id: "x".into() }),
             refuse(ErrorCode::InvalidPayload, "attendeeId must be 32 lowercase hex characters")
         );
+    }
+
+    #[test]
+    fn a_guides_frames_are_validated_like_everyone_elses_and_nothing_is_published() {
+        let state = running();
+        let invalid = |decision: Decision| assert_eq!(code(&decision), Some(ErrorCode::InvalidPayload), "{decision:?}");
+        let listing =
+            |n: usize| Action::UpdateListingProducts { page_id: ID.into(), section_id: ID.into(), product_ids: vec![ID.into(); n] };
+        assert!(matches!(as_guide(&state, listing(MAX_LISTING_PRODUCTS)), Decision::Publish { .. }));
+        invalid(as_guide(&state, listing(MAX_LISTING_PRODUCTS + 1)));
+        invalid(as_guide(&state, Action::LoadSlide { page_id: "../../etc".into(), section_id: ID.into() }));
+        invalid(as_guide(&state, Action::LoadCart { attendee_id: Some("everyone".into()) }));
+        invalid(as_client(&state, Action::AddToCart { attendee_id: None, product_id: "x".repeat(5000), quantity: 1 }));
+        let by_guide = |interaction| decide(Caller::Participant(&claims(GUIDE, Role::Guide)), &state, Request::Interaction(interaction));
+        let page = |page_type: &str| DynamicPage {
+            page_id: ID.into(),
+            page_type: page_type.into(),
+            opened: true,
+            position: None,
+            product_id: None,
+        };
+        invalid(by_guide(Interaction::DynamicPageOpened(page(&"x".repeat(100_000)))));
+        invalid(by_guide(Interaction::DynamicProductPageOpened(page("<img src=x onerror=alert(1)>"))));
+        invalid(by_guide(Interaction::GuideHovered(GuideHoveredPayload { hovered_element_id: Some("#app".into()) })));
+        invalid(by_guide(Interaction::ProductViewed(ProductPayload { product_id: "nope".into() })));
+        // A client's bad frame is still refused for its role first.
+        assert_eq!(code(&as_client(&state, listing(MAX_LISTING_PRODUCTS + 1))), Some(ErrorCode::Forbidden));
     }
 
     #[test]

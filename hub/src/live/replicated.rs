@@ -9,7 +9,7 @@ use futures_util::future::BoxFuture;
 use super::room::{snapshot_interval, Change, Order, Room, RoomSettings};
 use super::Rooms;
 use crate::cluster::{Cluster, Deliver};
-use crate::store::{StoreError, StoredEvent};
+use crate::store::{StoreError, StoredEvent, StoredRoom};
 
 /// The [`Order`] of cluster mode.
 pub struct ClusterOrder {
@@ -32,9 +32,24 @@ impl ClusterOrder {
         room.retained_events + 2 * snapshot_interval(room.lock().live().participants.len()) as usize
     }
 
-    /// Applies an event Redis delivered. Older events are duplicates and dropped; a gap
-    /// before it is filled from the stream first.
-    pub async fn deliver(&self, room: &Room, event: StoredEvent) -> Result<(), StoreError> {
+    /// Applies an event Redis delivered. An event of another epoch means the history was
+    /// replaced (Redis forgot it and a replica wrote its state back): the room loads the
+    /// new one and every connection resyncs. Older events are duplicates and dropped; a
+    /// gap before it is filled from the stream first.
+    pub async fn deliver(&self, room: &Room, epoch: Option<String>, event: StoredEvent) -> Result<(), StoreError> {
+        if epoch.is_some_and(|epoch| epoch != room.epoch()) {
+            // A late event of a history this replica already left (Redis holds ours), or
+            // one from before a loss nobody has written back yet (Redis holds none: the
+            // next publish will): nothing to load.
+            let current = self.cluster.epoch(&room.appointment_id).await?;
+            if current.is_none_or(|current| current == room.epoch()) {
+                return Ok(());
+            }
+            let stored = self.cluster.load(&room.appointment_id, &new_epoch(), room.retained_events).await?;
+            tracing::error!(appointment_id = %room.appointment_id, "the appointment's history was replaced in Redis; resyncing");
+            room.replace_history(stored);
+            return Ok(());
+        }
         let next = room.lock().seq + 1;
         if event.seq < next {
             return Ok(());
@@ -58,6 +73,24 @@ impl ClusterOrder {
             }
         }
         self.apply_in_order(room, events).await
+    }
+
+    /// Redis no longer holds the history this replica applied (flushed, or restarted
+    /// without its data): writes this replica's state back as a new epoch (unless another
+    /// replica did first; then its history is loaded) and resyncs every connection. The
+    /// other replicas learn of it from the epoch of the next event.
+    async fn recover(&self, room: &Room) -> Result<(), StoreError> {
+        let (old_epoch, seq, state) = room.current();
+        let fresh = new_epoch();
+        let epoch = self.cluster.restore(&room.appointment_id, &old_epoch, &fresh, seq, &state).await?;
+        tracing::error!(appointment_id = %room.appointment_id, seq, restored = epoch == fresh, "Redis lost the appointment's history; a new epoch starts from this replica's state");
+        let stored = if epoch == fresh {
+            StoredRoom { epoch, snapshot_seq: seq, snapshot: state, events: Vec::new() }
+        } else {
+            self.cluster.load(&room.appointment_id, &fresh, room.retained_events).await?
+        };
+        room.replace_history(stored);
+        Ok(())
     }
 
     async fn apply_in_order(&self, room: &Room, events: Vec<StoredEvent>) -> Result<(), StoreError> {
@@ -87,8 +120,7 @@ impl Order for ClusterOrder {
     fn open(self: Arc<Self>, appointment_id: String, settings: RoomSettings) -> BoxFuture<'static, Result<Room, StoreError>> {
         Box::pin(async move {
             self.cluster.subscribe(&appointment_id).await?;
-            let new_epoch = format!("{:016x}", rand::random::<u64>());
-            let stored = self.cluster.load(&appointment_id, &new_epoch, settings.retained_events).await?;
+            let stored = self.cluster.load(&appointment_id, &new_epoch(), settings.retained_events).await?;
             Ok(Room::from_stored(appointment_id, &settings, self, stored))
         })
     }
@@ -99,13 +131,26 @@ impl Order for ClusterOrder {
     }
 
     /// Decides under the room lock, then publishes to Redis with the lock released; the
-    /// room applies the event when Redis hands it back.
+    /// room applies the event when Redis hands it back. When Redis forgot the history,
+    /// nothing was published: the history is written back ([`ClusterOrder::recover`])
+    /// and the event published once more, so an ack always stands for a delivery.
     fn commit<'a>(&'a self, room: &'a Room, change: Change<'a>) -> BoxFuture<'a, Result<Option<u64>, StoreError>> {
         Box::pin(async move {
-            let decided = change(&mut room.lock());
+            let (decided, epoch, seen) = {
+                let mut inner = room.lock();
+                let decided = change(&mut inner);
+                (decided, inner.epoch().to_owned(), inner.seq)
+            };
             let Some((audience, event)) = decided else { return Ok(None) };
             let keep = Self::stream_length(room);
-            self.cluster.publish(&room.appointment_id, audience, event, keep).await.map(Some)
+            match self.cluster.publish(&room.appointment_id, (&epoch, seen), audience.clone(), event.clone(), keep).await {
+                Err(StoreError::Forgotten) => {
+                    self.recover(room).await?;
+                    let (epoch, seen) = (room.epoch(), room.lock().seq);
+                    self.cluster.publish(&room.appointment_id, (&epoch, seen), audience, event, keep).await.map(Some)
+                }
+                published => published.map(Some),
+            }
         })
     }
 }
@@ -117,11 +162,11 @@ struct Delivery {
 }
 
 impl Deliver for Delivery {
-    fn deliver<'a>(&'a self, appointment_id: &'a str, event: StoredEvent) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn deliver<'a>(&'a self, appointment_id: &'a str, epoch: Option<String>, event: StoredEvent) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             // Not open here: nobody on this replica needs it; opening loads the stream.
             let Some(room) = self.rooms.get(appointment_id) else { return Ok(()) };
-            self.order.deliver(&room, event).await
+            self.order.deliver(&room, epoch, event).await
         })
     }
 
@@ -137,4 +182,9 @@ impl Deliver for Delivery {
             caught_up
         })
     }
+}
+
+/// A fresh epoch: random, so histories that were lost are never mistaken for each other.
+fn new_epoch() -> String {
+    format!("{:016x}", rand::random::<u64>())
 }

@@ -9,12 +9,12 @@
 //! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
 //! event when Redis hands it back, the same way under its lock.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
-use super::policy::Decision;
+use super::policy::{self, Decision, TurnedAway};
 use super::queue::{self, TrySendError};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
@@ -23,7 +23,7 @@ use protocol::codec::{Codec, Encoded};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
 use protocol::live_state::{file_participants, LiveState};
-use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients};
+use protocol::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClients};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 
 use crate::metrics::Metrics;
@@ -282,13 +282,16 @@ pub struct DueSnapshot {
     state_for_all: StateForAll,
     state_for_clients: StateForClients,
     participants: Vec<Arc<AttendeeSummary>>,
+    removed: BTreeSet<Id>,
 }
 
 impl DueSnapshot {
     /// The sequence number and the state to store, built once the room lock is released.
     pub fn into_state(self) -> (u64, RoomState) {
         let participants = self.participants.iter().map(|p| AttendeeSummary::clone(p)).collect();
-        (self.seq, RoomState { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, participants })
+        let state =
+            RoomState { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, participants, removed: self.removed };
+        (self.seq, state)
     }
 }
 
@@ -346,6 +349,7 @@ impl Room {
             state_for_all: stored.snapshot.state_for_all,
             state_for_clients: stored.snapshot.state_for_clients,
             participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect(),
+            removed: stored.snapshot.removed,
         };
         let mut inner = Inner {
             epoch: stored.epoch,
@@ -392,8 +396,47 @@ impl Room {
         self.lock().live.state_for_all.clone()
     }
 
+    /// The epoch of the room's history.
+    pub fn epoch(&self) -> String {
+        self.lock().epoch.clone()
+    }
+
+    /// The room's epoch, sequence number and state, to write back where the history was
+    /// lost.
+    pub(super) fn current(&self) -> (String, u64, RoomState) {
+        let inner = self.lock();
+        let state = RoomState {
+            state_for_all: inner.live.state_for_all.clone(),
+            state_for_clients: inner.live.state_for_clients.clone(),
+            participants: inner.live.participants.values().map(|p| AttendeeSummary::clone(p)).collect(),
+            removed: inner.live.removed.clone(),
+        };
+        (inner.epoch.clone(), inner.seq, state)
+    }
+
+    /// Replaces the room's history with `stored` (a new epoch) and closes every connection
+    /// with [`close_code::RESYNC`]: each reconnects, resumes with the old epoch, and is
+    /// sent a snapshot of the new history.
+    pub(super) fn replace_history(&self, stored: StoredRoom) {
+        let settings = RoomSettings { retained_events: self.retained_events, metrics: self.metrics.clone() };
+        let fresh = Room::from_stored(self.appointment_id.clone(), &settings, self.order.clone(), stored);
+        let fresh = fresh.inner.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut inner = self.lock();
+        inner.epoch = fresh.epoch;
+        inner.seq = fresh.seq;
+        inner.snapshot_seq = fresh.snapshot_seq;
+        inner.live = fresh.live;
+        inner.log = fresh.log;
+        inner.subscribers.retain(|s| {
+            s.close_reason.store(close_code::RESYNC, Ordering::Relaxed);
+            false
+        });
+        self.metrics.history_resets.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
-    /// the client's `hello`.
+    /// the client's `hello`. Refused, with nothing registered, when the policy turns the
+    /// participant away ([`policy::admit`], asked under the room lock).
     #[allow(clippy::too_many_arguments)]
     pub fn attach(
         &self,
@@ -404,8 +447,9 @@ impl Room {
         tx: queue::Sender<Outbound>,
         close_reason: Arc<AtomicU16>,
         heartbeat_ms: u64,
-    ) -> Attached {
+    ) -> Result<Attached, TurnedAway> {
         let mut inner = self.lock();
+        policy::admit(claims, &inner.live)?;
         let role = claims.role;
         let attendee_id = claims.sub.clone();
         let oldest_retained = inner.log.front().map_or(inner.seq + 1, |e| e.seq);
@@ -446,20 +490,7 @@ impl Room {
             heartbeat_ms,
             participant_pages: (!pages.is_empty()).then_some(pages.len() as u32),
         };
-        Attached { welcome, pages, replay }
-    }
-
-    /// Closes every connection of an attendee with `reason` (a close code).
-    pub fn disconnect_attendee(&self, attendee_id: &str, reason: u16) {
-        let mut inner = self.lock();
-        inner.subscribers.retain(|s| {
-            if s.attendee_id == attendee_id {
-                s.close_reason.store(reason, Ordering::Relaxed);
-                false
-            } else {
-                true
-            }
-        });
+        Ok(Attached { welcome, pages, replay })
     }
 
     /// The attendee ids of the guides.
@@ -534,6 +565,18 @@ impl Room {
         if gone {
             inner.subscribers.retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
         }
+        // On every replica that applies the event (not only the one that published it),
+        // and right after queueing it: the attendee is sent the event, then closed.
+        if let Some((attendee_id, reason)) = policy::ends_connections(&stored.event) {
+            inner.subscribers.retain(|s| {
+                if s.attendee_id == attendee_id {
+                    s.close_reason.store(reason, Ordering::Relaxed);
+                    false
+                } else {
+                    true
+                }
+            });
+        }
         inner.log.push_back(stored);
         while inner.log.len() > self.retained_events {
             inner.log.pop_front();
@@ -547,6 +590,7 @@ impl Room {
             state_for_all: inner.live.state_for_all.clone(),
             state_for_clients: inner.live.state_for_clients.clone(),
             participants: inner.live.participants.values().cloned().collect(),
+            removed: inner.live.removed.clone(),
         })
     }
 
@@ -579,6 +623,11 @@ impl Inner {
         &self.live
     }
 
+    /// The epoch of the history the state belongs to.
+    pub fn epoch(&self) -> &str {
+        &self.epoch
+    }
+
     /// Counts this replica's connections of an attendee and returns the attendee's new
     /// summary when their connection state changes.
     fn presence_change(&mut self, claims: &HubClaims, connected: bool) -> Option<AttendeeSummary> {
@@ -589,6 +638,11 @@ impl Inner {
             *count = count.saturating_sub(1);
         }
         let count = *count;
+        // A removed attendee's connections close after the removal; their leaving must
+        // not put them back in the guides' list.
+        if self.live.is_removed(&claims.sub) {
+            return None;
+        }
         let mut attendee = self.live.participants.get(&claims.sub).map(|p| AttendeeSummary::clone(p)).unwrap_or_else(|| AttendeeSummary {
             attendee_id: claims.sub.clone(),
             role: claims.role,

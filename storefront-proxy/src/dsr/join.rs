@@ -191,11 +191,7 @@ pub async fn as_client(
                 None => None,
             };
             if existing.as_ref().is_some_and(|(_, _, removed)| removed.is_some()) {
-                return Ok(Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED",
-                    "You were removed from this appointment.",
-                )));
+                return Ok(Err(removed()));
             }
             let existing = existing.map(|(id, name, _)| (id, name));
             // A logged-in customer joins with their own session (their cart and
@@ -210,6 +206,13 @@ pub async fn as_client(
                     .optional()?,
                 None => None,
             };
+            // Removal holds for the person: a removed customer who logs in again (a new
+            // context token, so a new attendee) is refused as well.
+            if let Some((_, customer_id)) = &customer {
+                if was_removed(&tx, &appointment.id, customer_id)? {
+                    return Ok(Err(removed()));
+                }
+            }
             let (attendee_id, attendee_name, context_token) = match (existing, context_token) {
                 (Some((id, old_name)), Some(token)) => {
                     let name = name.or(old_name);
@@ -238,6 +241,20 @@ pub async fn as_client(
         })
         .await??;
     respond(&app, &headers, Role::Client, joined)
+}
+
+fn removed() -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED", "You were removed from this appointment.")
+}
+
+/// Whether the guide removed this customer from the appointment (under any of their
+/// attendee ids).
+fn was_removed(conn: &Connection, appointment_id: &str, customer_id: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM attendee WHERE appointment_id = ?1 AND customer_id = ?2 AND removed_at IS NOT NULL)",
+        params![appointment_id, customer_id],
+        |r| r.get(0),
+    )
 }
 
 /// The access rules of an appointment for a client: ended, outside its window, or for

@@ -97,7 +97,7 @@ export type Event = { "kind": "appointmentConfigured", settings: AppointmentSett
 
 export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, };
 
-export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL";
+export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED";
 
 export type ServerFrame = { "type": "welcome", appointmentId: string, attendeeId: string, role: Role, 
 /**
@@ -130,5 +130,8 @@ export const CloseCode = {
   SLOW_CONSUMER: 4008,
   REPLACED: 4009,
   REMOVED: 4010,
+  LOCKED: 4011,
+  RESYNC: 4012,
   GOING_AWAY: 1001,
+  MESSAGE_TOO_BIG: 1009,
 } as const;
