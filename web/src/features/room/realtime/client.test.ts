@@ -198,11 +198,15 @@ describe('RealtimeClient', () => {
     expect(state().connection).toBe('reconnected');
   });
 
-  it.each([CloseCode.REPLACED, CloseCode.REMOVED])('stays away after close code %i', (code) => {
+  it.each([
+    [CloseCode.REPLACED, 'replaced'],
+    [CloseCode.REMOVED, 'removed'],
+    [CloseCode.LOCKED, 'locked'],
+  ] as const)('stays away after close code %i', (code, why) => {
     connect();
     sockets.last().drop(code);
     expect(state().connection).toBe('lost');
-    expect(state().closedFor).toBe(code === CloseCode.REMOVED ? 'removed' : 'replaced');
+    expect(state().closedFor).toBe(why);
     vi.advanceTimersByTime(60_000);
     expect(sockets.sockets).toHaveLength(1);
   });

@@ -34,7 +34,7 @@ export interface RoomState {
    */
   cartPermission: CartPermission;
   /** Why the hub closed this session for good: the guide removed the participant, or another tab took over. */
-  closedFor: 'removed' | 'replaced' | null;
+  closedFor: 'removed' | 'replaced' | 'locked' | null;
 }
 
 /** The part of the browser's WebSocket the client uses, so tests can pass a fake. */
@@ -73,7 +73,9 @@ const LOST_AFTER_FAILURES = 5;
 /** How long a new socket may take to open and be welcomed. */
 const WELCOME_TIMEOUT_MS = 10_000;
 /** Close codes after which reconnecting would only fight another session. */
-const FINAL_CLOSE_CODES: readonly number[] = [CloseCode.REPLACED, CloseCode.REMOVED];
+// LOCKED: the hub turns away a newcomer while the guide keeps the room locked; trying
+// again would only be turned away again.
+const FINAL_CLOSE_CODES: readonly number[] = [CloseCode.REPLACED, CloseCode.REMOVED, CloseCode.LOCKED];
 
 interface PendingAction {
   resolve: (seq: number | null) => void;
@@ -195,6 +197,7 @@ export class RealtimeClient {
     socket.onclose = ({ code }) => {
       if (code === CloseCode.REMOVED) this.store.setState({ closedFor: 'removed' });
       if (code === CloseCode.REPLACED) this.store.setState({ closedFor: 'replaced' });
+      if (code === CloseCode.LOCKED) this.store.setState({ closedFor: 'locked' });
       this.reconnect(FINAL_CLOSE_CODES.includes(code));
     };
     this.welcomeTimer = setTimeout(() => this.reconnect(), WELCOME_TIMEOUT_MS);

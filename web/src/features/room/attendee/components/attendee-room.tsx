@@ -113,6 +113,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
       <MessageScreen title={t('room.removedTitle')}>{t('room.removedText')}</MessageScreen>
     );
   }
+  if (closedFor === 'locked') return <MessageScreen title={t('room.lockedTitle')}>{t('room.locked')}</MessageScreen>;
   if (screen === 'loading' || !all) {
     return (
       <>
