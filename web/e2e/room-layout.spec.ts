@@ -23,7 +23,7 @@ const SIZES = [
 async function boxOf(locator: Locator): Promise<Box> {
   await expect(locator).toBeVisible();
   const box = await locator.boundingBox();
-  if (!box) throw new Error(`no box for ${locator}`);
+  if (!box) throw new Error(`no box for ${String(locator)}`);
   return box;
 }
 
@@ -47,7 +47,7 @@ async function expectApart(page: Page, locators: Locator[], what: string) {
   const { width, height } = page.viewportSize()!;
   for (let i = 0; i < boxes.length; i += 1) {
     for (let j = i + 1; j < boxes.length; j += 1) {
-      expect(overlap(boxes[i]!, boxes[j]!), `${what}: ${locators[i]} and ${locators[j]} overlap at ${width}×${height}`).toBe(false);
+      expect(overlap(boxes[i]!, boxes[j]!), `${what}: ${String(locators[i])} and ${String(locators[j])} overlap at ${width}×${height}`).toBe(false);
     }
   }
 }

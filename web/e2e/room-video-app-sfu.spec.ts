@@ -66,6 +66,7 @@ test.describe('the room with the embedded sfu', () => {
     if (sfu) await stopSfu(sfu);
   });
 
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures from the destructuring pattern; testInfo is the second argument
   test.afterEach(async ({}, testInfo) => {
     if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('sfu.log', { body: sfu.output.join('') });
   });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
+import { AccessToken, RoomServiceClient, TrackType } from 'livekit-server-sdk';
 import { API_KEY, API_SECRET, startSfu, stopSfu, type Sfu } from './sfu';
 
 /**
@@ -148,6 +148,7 @@ test.describe('video through the embedded sfu', () => {
     await Promise.all([stopSfu(sfu), new Promise((resolve) => page.server.close(resolve))]);
   });
 
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures from the destructuring pattern; testInfo is the second argument
   test.afterEach(async ({}, testInfo) => {
     if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('sfu.log', { body: sfu.output.join('') });
   });
@@ -215,7 +216,7 @@ test.describe('video through the embedded sfu', () => {
       // Mute-all as the hub does it: the server API, through LiveKit's own Node client.
       const api = new RoomServiceClient(sfu.url.replace('ws://', 'http://'), API_KEY, API_SECRET);
       const speakerInfo = (await api.listParticipants(ROOM)).find((p) => p.identity === 'speaker');
-      const microphone = speakerInfo?.tracks.find((t) => t.type === 0 /* AUDIO */);
+      const microphone = speakerInfo?.tracks.find((t) => t.type === TrackType.AUDIO);
       expect(microphone).toBeDefined();
       await api.mutePublishedTrack(ROOM, 'speaker', microphone!.sid, true);
       await expect.poll(async () => (await received(guide, 'speaker')).audioMuted).toBe(true);

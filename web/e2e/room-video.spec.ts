@@ -163,7 +163,6 @@ test('a browser without WebGL 2 says that background effects are not supported',
   const context = await browser.newContext();
   await context.addInitScript(() => {
     // Unbound on purpose: the replacement calls it with each canvas as `this`.
-    // eslint-disable-next-line @typescript-eslint/unbound-method
     const getContext = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
       return kind === 'webgl2' ? null : (getContext as (...args: unknown[]) => unknown).call(this, kind, ...rest);

@@ -43,7 +43,7 @@ function ConfirmBody({ text, confirmLabel, cancelLabel, onConfirm, failedText, d
           type="button"
           className={`button ${danger ? 'button--danger' : 'button--primary'}`}
           disabled={busy}
-          onClick={confirm}
+          onClick={() => void confirm()}
         >
           {confirmLabel}
         </button>

@@ -34,7 +34,7 @@ export interface VariantChoice {
 async function loadProduct(config: Config, productId: string, contextToken?: string): Promise<{ product: Product; hasVariants: boolean }> {
   const { data } = await roomStoreClient(config, contextToken).invoke('readProductDetail post /product/{productId}', {
     pathParams: { productId },
-    body: { associations: { media: {}, manufacturer: {}, deliveryTime: {}, cover: { associations: { media: {} } } } } as never,
+    body: { associations: { media: {}, manufacturer: {}, deliveryTime: {}, cover: { associations: { media: {} } } } },
   });
   const { product } = data;
   return { product, hasVariants: !!product.parentId || (data.configurator ?? []).length > 0 || (product.childCount ?? 0) > 0 };
@@ -83,9 +83,15 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
   const [quantity, setQuantity] = useState(1);
   const [adding, setAdding] = useState<'idle' | 'busy' | 'added' | 'failed'>('idle');
 
+  // A new load (another product or context, or a retry) has no error yet.
+  const [loading, setLoading] = useState({ config, productId, contextToken, attempt });
+  if (loading.config !== config || loading.productId !== productId || loading.contextToken !== contextToken || loading.attempt !== attempt) {
+    setLoading({ config, productId, contextToken, attempt });
+    setError(null);
+  }
+
   useEffect(() => {
     let cancelled = false;
-    setError(null);
     loadProduct(config, productId, contextToken)
       .then(async ({ product: loaded, hasVariants }) => {
         // A product with variants is bought as one of them.
@@ -139,7 +145,7 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
           {available ? t('product.inStockShort') : t('product.soldOut')}
         </p>
         {onAddToCart && (
-          <form className="room-product__cart" onSubmit={add}>
+          <form className="room-product__cart" onSubmit={(event) => void add(event)}>
             {hasVariants && (
               <label className="field room-product__variant">
                 <span className="field__label">{t('room.variant')}</span>

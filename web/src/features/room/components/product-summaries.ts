@@ -69,11 +69,17 @@ export function useProductSummaries(
   const [failed, setFailed] = useState(false);
   const missing = ids.filter((id) => !cache.has(cacheKey(id)));
 
+  // Other products or another context: their load has not failed (yet).
+  const [loading, setLoading] = useState({ config, key, contextToken });
+  if (loading.config !== config || loading.key !== key || loading.contextToken !== contextToken) {
+    setLoading({ config, key, contextToken });
+    setFailed(false);
+  }
+
   useEffect(() => {
     const wanted = key ? key.split(',').filter((id) => !cache.has(cacheKey(id))) : [];
     if (wanted.length === 0) return;
     let cancelled = false;
-    setFailed(false);
     getProductSummaries(config, wanted, contextToken)
       .then((found) => {
         for (const id of wanted) cache.set(cacheKey(id), found.find((summary) => summary.id === id) ?? null);

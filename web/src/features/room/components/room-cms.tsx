@@ -23,9 +23,9 @@ export interface RoomSlideTools {
   /** The presentation page (navigation `groupId`) of the slide: its listing pages come by it. */
   pageId?: string;
   /** Opens the room's product modal. */
-  onOpen(productId: string, name: string): void;
+  onOpen: (productId: string, name: string) => void;
   /** Actions beside each product (the attendee's like button). */
-  actions?(product: { id: string; name: string }): ReactNode;
+  actions?: (product: { id: string; name: string }) => ReactNode;
 }
 
 const RoomSlideContext = createContext<RoomSlideTools>({ onOpen: () => undefined });
@@ -123,14 +123,18 @@ function RoomProductListing({ slot }: CmsElementProps) {
   const [listing, setListing] = useState<Listing | null>(initial);
   const [failed, setFailed] = useState(false);
 
+  // Another page (or slide, or context): page 1 shows the slide's own listing; another
+  // page is loaded, with no failure yet.
+  const [shown, setShown] = useState({ config, contextToken, pageId, page, initial });
+  if (shown.config !== config || shown.contextToken !== contextToken || shown.pageId !== pageId || shown.page !== page || shown.initial !== initial) {
+    setShown({ config, contextToken, pageId, page, initial });
+    if (page === 1 && initial) setListing(initial);
+    else if (pageId) setFailed(false);
+  }
+
   useEffect(() => {
-    if (page === 1 && initial) {
-      setListing(initial);
-      return;
-    }
-    if (!pageId) return;
+    if ((page === 1 && initial) || !pageId) return;
     let cancelled = false;
-    setFailed(false);
     roomStoreClient(config, contextToken)
       .invoke('dsrProductListing post /dsr/product-listing', {
         body: { currentPageGroupId: pageId, page, limit: LISTING_PAGE_SIZE, loadAllIds: false } as never,
@@ -142,7 +146,7 @@ function RoomProductListing({ slot }: CmsElementProps) {
     };
   }, [config, contextToken, pageId, page, initial]);
 
-  const products = (listing?.elements ?? []) as Product[];
+  const products = listing?.elements ?? [];
   const pages = pageCount(listing?.total ?? products.length, listing?.limit || LISTING_PAGE_SIZE);
   return (
     <section className="room-listing">

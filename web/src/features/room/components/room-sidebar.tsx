@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modalStore } from '@/lib/ui/modal';
 import './room-sidebar.css';
@@ -24,15 +24,15 @@ export function RoomSidebar({
   const { t } = useTranslation();
   const titleId = useId();
   const ref = useRef<HTMLElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
+  // Escape calls the latest onClose without re-running the focus effect.
+  const close = useEffectEvent(() => onClose());
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     ref.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented || modalStore.getState().modal) return;
-      close.current();
+      close();
     };
     document.addEventListener('keydown', onKey);
     return () => {

@@ -1,4 +1,5 @@
 import type { AttendeeSummary, Event, Snapshot, StateForAll, StateForGuides, VolatileEvent } from '@/protocol/generated';
+import { withoutKey } from '../utils/without-key';
 
 function withAll(snapshot: Snapshot, patch: Partial<StateForAll>): Snapshot {
   return { ...snapshot, stateForAll: { ...snapshot.stateForAll, ...patch } };
@@ -6,11 +7,6 @@ function withAll(snapshot: Snapshot, patch: Partial<StateForAll>): Snapshot {
 
 function withGuides(snapshot: Snapshot, update: (guides: StateForGuides) => StateForGuides): Snapshot {
   return snapshot.stateForGuides ? { ...snapshot, stateForGuides: update(snapshot.stateForGuides) } : snapshot;
-}
-
-function without(map: StateForGuides['clients'], attendeeId: string): StateForGuides['clients'] {
-  const { [attendeeId]: _, ...rest } = map;
-  return rest;
 }
 
 /**
@@ -23,8 +19,8 @@ function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): State
   const inactive = attendee.connection === 'lost';
   return {
     ...guides,
-    clients: inactive ? without(guides.clients, id) : { ...guides.clients, [id]: attendee },
-    inactiveClients: inactive ? { ...guides.inactiveClients, [id]: attendee } : without(guides.inactiveClients, id),
+    clients: inactive ? withoutKey(guides.clients, id) : { ...guides.clients, [id]: attendee },
+    inactiveClients: inactive ? { ...guides.inactiveClients, [id]: attendee } : withoutKey(guides.inactiveClients, id),
   };
 }
 
@@ -77,9 +73,9 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
     case 'attendeeRemoved':
       return withGuides(snapshot, (guides) => ({
         ...guides,
-        clients: without(guides.clients, event.attendeeId),
-        inactiveClients: without(guides.inactiveClients, event.attendeeId),
-        guides: without(guides.guides, event.attendeeId),
+        clients: withoutKey(guides.clients, event.attendeeId),
+        inactiveClients: withoutKey(guides.inactiveClients, event.attendeeId),
+        guides: withoutKey(guides.guides, event.attendeeId),
       }));
     case 'cartPermissionChanged':
       // An attendee is sent only its own permission changes; guides are sent everyone's.

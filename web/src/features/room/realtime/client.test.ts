@@ -217,7 +217,7 @@ describe('RealtimeClient', () => {
     it('resolves once the acknowledged event has been applied', async () => {
       const socket = connect(welcome({ seq: 10 }));
       const done = vi.fn();
-      client.sendAction(switchSlide).then(done);
+      void client.sendAction(switchSlide).then(done);
       expect(socket.sent.at(-1)).toEqual({ type: 'action', ref: 1, action: switchSlide });
 
       socket.receive({ type: 'ack', ref: 1, seq: 11 });

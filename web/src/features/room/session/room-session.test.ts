@@ -11,6 +11,7 @@ import type { InsightsApi } from '../guide/stores/insights';
 import { RealtimeClient } from '../realtime/client';
 import { fakeSockets, type FakeSocket } from '../realtime/fake-socket';
 import { AttendeeSession, GuideSession, type AttendeeApi, type GuideApi, type PresentationApi } from './room-session';
+import type { SlideData } from './slide-cache';
 
 const APPOINTMENT = 'f'.repeat(32);
 const ADA = 'a'.repeat(32);
@@ -53,11 +54,11 @@ function hub(sockets: ReturnType<typeof fakeSockets>) {
   };
 }
 
-function fakePresentation(slides: Slide[]): PresentationApi & { slides: ReturnType<typeof vi.fn>; slide: ReturnType<typeof vi.fn> } {
+function fakePresentation(slides: Slide[]) {
   return {
-    slides: vi.fn().mockResolvedValue(slides),
-    slide: vi.fn().mockImplementation(async ({ sectionId }: { sectionId: string }) => ({ cmsSection: { id: sectionId } })),
-  } as never;
+    slides: vi.fn<PresentationApi['slides']>().mockResolvedValue(slides),
+    slide: vi.fn<PresentationApi['slide']>().mockImplementation(async ({ sectionId }) => ({ cmsSection: { id: sectionId } }) as SlideData),
+  };
 }
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
@@ -92,7 +93,7 @@ describe('GuideSession', () => {
       createListing: vi.fn().mockResolvedValue(3),
       updateListing: vi.fn().mockResolvedValue(undefined),
       removeAttendee: vi.fn().mockResolvedValue(undefined),
-    } as never;
+    };
     presentation = fakePresentation([slide(1), slide(2)]);
     session = new GuideSession(new RealtimeClient({ url: 'ws://hub/ws', token: 't' }, { createSocket: sockets.factory, random: () => 0 }), presentation, api, [
       slide(1),
@@ -216,7 +217,8 @@ describe('GuideSession', () => {
     const published = session.listing.getState().publish();
     await flush();
     expect(api.createListing).toHaveBeenCalledWith(expect.objectContaining({ productIds: [P1], pageName: 'New', layout: { pageId: PAGE, slideId: slide(2).sectionId } }));
-    expect(room.sent()).toContainEqual(expect.objectContaining({ action: { key: 'switchSlide', payload: expect.objectContaining({ slideAlias: 3 }) } }));
+    const payload: unknown = expect.objectContaining({ slideAlias: 3 });
+    expect(room.sent()).toContainEqual(expect.objectContaining({ action: { key: 'switchSlide', payload } }));
     room.send({ kind: 'slideSwitched', pageId: 'd'.repeat(32), sectionId: slide(3).sectionId, slideAlias: 3 });
     sockets.last().receive({ type: 'ack', ref: 1, seq: 1 });
     await expect(published).resolves.toBe(true);

@@ -119,11 +119,13 @@ export abstract class RoomSession {
   }
 
   /** After each welcome of the hub (the first, or after a reconnect which may have skipped events). */
-  protected welcomed(_reconnected: boolean): void {}
+  protected abstract welcomed(reconnected: boolean): void;
 
-  protected liveStateChanged(_all: StateForAll, _before: StateForAll | undefined): void {}
+  /** After the live state for everyone changed (`before`: the one it replaced). */
+  protected abstract liveStateChanged(all: StateForAll, before: StateForAll | undefined): void;
 
-  protected structureChanged(_slides: Slide[]): void {}
+  /** After a (re)load of the presentation structure. */
+  protected abstract structureChanged(slides: Slide[]): void;
 }
 
 /** The guide's REST calls the session makes (bound to the guide's login and appointment). */
@@ -273,6 +275,9 @@ export class GuideSession extends RoomSession {
       void insights.loadCollections(attendee.attendeeId);
     }
   }
+
+  /** Nothing to do: the guide's views read the live state from the store. */
+  protected override liveStateChanged(): void {}
 
   protected override structureChanged(slides: Slide[]): void {
     this.preloadSlides(slides);

@@ -87,5 +87,5 @@ export function firstImageOf(data: SlideData | undefined): string | undefined {
       }
     }
   }
-  return coverOf(data?.product as WithCover);
+  return coverOf(data?.product);
 }

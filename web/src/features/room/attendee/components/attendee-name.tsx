@@ -26,7 +26,7 @@ function RenameForm({ store }: { store: StoreApi<AttendeeNameState> }) {
   }
 
   return (
-    <form className="attendee-name__form" onSubmit={submit} noValidate>
+    <form className="attendee-name__form" onSubmit={(event) => void submit(event)} noValidate>
       <Field
         label={t('presentation.name')}
         name="attendeeName"

@@ -144,7 +144,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
               type="button"
               aria-label={t('cart.decrease', { name })}
               disabled={busy || quantity - step < min}
-              onClick={() => act(() => tools.session.changeCartLine(item.id, quantity - step))}
+              onClick={() => void act(() => tools.session.changeCartLine(item.id, quantity - step))}
             >
               −
             </button>
@@ -153,7 +153,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
               type="button"
               aria-label={t('cart.increase', { name })}
               disabled={busy || quantity + step > max}
-              onClick={() => act(() => tools.session.changeCartLine(item.id, quantity + step))}
+              onClick={() => void act(() => tools.session.changeCartLine(item.id, quantity + step))}
             >
               +
             </button>
@@ -173,7 +173,7 @@ function CartLine({ item, tools }: { item: LineItem; tools: RoomTools }) {
             className="icon-button"
             aria-label={t('cart.remove', { name })}
             disabled={busy}
-            onClick={() => act(() => tools.session.removeCartLine(item.id))}
+            onClick={() => void act(() => tools.session.removeCartLine(item.id))}
           >
             ×
           </button>
@@ -193,7 +193,7 @@ function Cart({ tools }: { tools: RoomTools }) {
     return (
       <div className="alert" role="alert">
         <p>{t('cart.loadFailed')}</p>
-        <button type="button" className="button button--small" onClick={() => cartStore.getState().refresh().catch(() => undefined)}>
+        <button type="button" className="button button--small" onClick={() => void cartStore.getState().refresh().catch(() => undefined)}>
           {t('room.retry')}
         </button>
       </div>

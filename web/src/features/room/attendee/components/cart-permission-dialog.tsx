@@ -21,14 +21,14 @@ export function CartPermissionDialog({ room }: { room: StoreApi<AttendeeRoomStat
         </p>
       )}
       <div className="confirm__actions">
-        <button type="button" className="button" disabled={answer === 'sending'} onClick={() => room.getState().answerCartRequest(false)}>
+        <button type="button" className="button" disabled={answer === 'sending'} onClick={() => void room.getState().answerCartRequest(false)}>
           {t('room.refuse')}
         </button>
         <button
           type="button"
           className="button button--primary"
           disabled={answer === 'sending'}
-          onClick={() => room.getState().answerCartRequest(true)}
+          onClick={() => void room.getState().answerCartRequest(true)}
         >
           {t('room.grant')}
         </button>

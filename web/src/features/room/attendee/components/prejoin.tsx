@@ -35,12 +35,12 @@ export function Prejoin() {
       saveAttendeeSession(appointmentId, await joinAsClient(config, appointmentId, attendeeName));
       if (grantCart) rememberCartGrant(appointmentId);
       rememberGuestName(attendeeName);
-      navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
+      void navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
     } catch (error) {
       const problem = joinProblemOf(error);
       if (problem) {
         const state: DeniedState = { reason: problem };
-        navigate(localePath(`/presentation/${appointmentId}${joinProblemPath(problem)}`), { replace: true, state });
+        void navigate(localePath(`/presentation/${appointmentId}${joinProblemPath(problem)}`), { replace: true, state });
       }
       else {
         setFailed(true);
@@ -52,7 +52,7 @@ export function Prejoin() {
   return (
     <section className="card">
       <h1>{t('presentation.prejoinTitle')}</h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label={t('presentation.name')}
           name="name"

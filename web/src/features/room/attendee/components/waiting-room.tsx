@@ -24,7 +24,7 @@ function Waiting({ appointmentId, session }: { appointmentId: string; session: J
   const { connection, screen } = useAttendeeRoom(appointmentId, session);
 
   useEffect(() => {
-    if (screen === 'live' || screen === 'ended') navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
+    if (screen === 'live' || screen === 'ended') void navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
   }, [screen, navigate, localePath, appointmentId]);
 
   return (

@@ -125,7 +125,7 @@ export async function loadAttendeeWishlist(config: RuntimeConfig, session: Admin
   if (typeof contextToken !== 'string') throw new Error('no context token for the attendee');
   try {
     const { data } = await createStoreClient(config, contextToken).invoke('readCustomerWishlist post /customer/wishlist', {
-      body: { limit: 100, includes: { product: ['id'] } } as never,
+      body: { limit: 100, includes: { product: ['id'] } },
     });
     return ((data.products?.elements ?? []) as { id: string }[]).map((product) => product.id);
   } catch (error) {

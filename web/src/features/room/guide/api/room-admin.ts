@@ -64,7 +64,7 @@ export async function createInstantListing(
       pageName: body.pageName,
       ...(body.currentPageGroupId ? { currentPageGroupId: body.currentPageGroupId } : {}),
       ...body.layout,
-    } as never,
+    },
   });
   return data.index;
 }
@@ -94,7 +94,7 @@ export async function listingProducts(config: RuntimeConfig, contextToken: strin
   const { data } = await createStoreClient(config, contextToken).invoke('dsrProductListing post /dsr/product-listing', {
     body: { currentPageGroupId: groupId, limit: 100, loadAllIds: false } as never,
   });
-  return (((data as unknown as { elements?: AnyProduct[] }).elements ?? []) as AnyProduct[]).map(guideProductOf);
+  return ((data as unknown as { elements?: AnyProduct[] }).elements ?? []).map(guideProductOf);
 }
 
 export type CartStatistics = Schemas['Cart'];

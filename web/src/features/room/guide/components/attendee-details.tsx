@@ -37,13 +37,13 @@ function CartLineRow({ line, attendeeId, insights }: { line: CartLine; attendeeI
       </span>
       {line.productId && (
         <span className="participant__cart-edit">
-          <button type="button" className="link-button" disabled={busy || line.quantity <= 1} aria-label={t('cart.decrease', { name: line.label })} onClick={() => change(line.quantity - 1)}>
+          <button type="button" className="link-button" disabled={busy || line.quantity <= 1} aria-label={t('cart.decrease', { name: line.label })} onClick={() => void change(line.quantity - 1)}>
             −
           </button>
-          <button type="button" className="link-button" disabled={busy} aria-label={t('cart.increase', { name: line.label })} onClick={() => change(line.quantity + 1)}>
+          <button type="button" className="link-button" disabled={busy} aria-label={t('cart.increase', { name: line.label })} onClick={() => void change(line.quantity + 1)}>
             +
           </button>
-          <button type="button" className="link-button link-button--danger" disabled={busy} aria-label={t('cart.remove', { name: line.label })} onClick={() => change(0)}>
+          <button type="button" className="link-button link-button--danger" disabled={busy} aria-label={t('cart.remove', { name: line.label })} onClick={() => void change(0)}>
             {t('room.remove')}
           </button>
         </span>

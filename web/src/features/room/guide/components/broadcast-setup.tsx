@@ -32,7 +32,7 @@ function BroadcastSetup({ session }: { session: GuideSession }) {
         </p>
       )}
       <div className="confirm__actions">
-        <button type="button" className="button button--primary" aria-pressed={active} disabled={busy} onClick={toggle}>
+        <button type="button" className="button button--primary" aria-pressed={active} disabled={busy} onClick={() => void toggle()}>
           {active ? t('cockpit.broadcastOff') : t('cockpit.broadcastOn')}
         </button>
       </div>

@@ -78,7 +78,7 @@ export function CockpitHeader({
             aria-checked={viewControl === control}
             className="segmented__option"
             disabled={!canAct}
-            onClick={() => act(() => session.setViewMode(VIEW_MODE_OF[control]))}
+            onClick={() => void act(() => session.setViewMode(VIEW_MODE_OF[control]))}
           >
             {t(`cockpit.${control}`)}
           </button>
@@ -95,7 +95,7 @@ export function CockpitHeader({
           className="button"
           aria-pressed={locked}
           disabled={!canAct}
-          onClick={() => (locked ? act(() => session.setLocked(false)) : confirmLock())}
+          onClick={() => (locked ? void act(() => session.setLocked(false)) : confirmLock())}
         >
           {locked ? t('cockpit.unlock') : t('cockpit.lock')}
         </button>

@@ -135,7 +135,7 @@ export function CockpitToolbar({ session, cockpit, act, switching, onSwitch: swi
             type="button"
             className="button"
             disabled={!canAct}
-            onClick={() => act(() => session.muteAll(false))}
+            onClick={() => void act(() => session.muteAll(false))}
           >
             {t('cockpit.unmuteAll')}
           </button>
@@ -151,7 +151,7 @@ export function CockpitToolbar({ session, cockpit, act, switching, onSwitch: swi
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="leave" label={t('cockpit.groups.leave')}>
-        <button type="button" className="button" onClick={() => navigate(localePath('/') || '/')}>
+        <button type="button" className="button" onClick={() => void navigate(localePath('/') || '/')}>
           {t('room.leave')}
         </button>
       </ToolbarGroup>

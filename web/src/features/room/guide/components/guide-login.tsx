@@ -30,7 +30,7 @@ export function GuideLogin() {
     setFailure(null);
     try {
       saveAdminSession(await logIn(config, username.trim(), password));
-      navigate(localePath(`/guide/${appointmentId}`), { replace: true });
+      void navigate(localePath(`/guide/${appointmentId}`), { replace: true });
     } catch (error) {
       const status = errorStatus(error);
       setFailure(status === 400 || status === 401 ? 'guide.loginFailed' : 'errors.generic');
@@ -41,7 +41,7 @@ export function GuideLogin() {
   return (
     <section className="card">
       <h1>{t('guide.loginTitle')}</h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label={t('guide.username')}
           name="username"

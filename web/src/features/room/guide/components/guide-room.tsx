@@ -45,7 +45,7 @@ function JoinedGuideRoom({ appointmentId, session }: { appointmentId: string; se
       const joined = await joinAsGuide(config, session, appointmentId);
       if (cancelled) return;
       if (!joined) {
-        navigate(localePath(`/guide/${appointmentId}/not-found`), { replace: true });
+        void navigate(localePath(`/guide/${appointmentId}/not-found`), { replace: true });
         return;
       }
       const slides = await getSlides(config, joined.newContextToken);
@@ -65,7 +65,7 @@ function JoinedGuideRoom({ appointmentId, session }: { appointmentId: string; se
       if (errorStatus(error) === 401) {
         // The login expired and could not be refreshed: log in again.
         clearAdminSession();
-        navigate(localePath(`/guide/${appointmentId}/login`), { replace: true });
+        void navigate(localePath(`/guide/${appointmentId}/login`), { replace: true });
       } else {
         setFailed(true);
       }

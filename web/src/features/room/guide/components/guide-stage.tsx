@@ -59,14 +59,17 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const canAct = live && !ended;
 
   /** Runs a hub request; a failure shows the cockpit's alert. */
-  async function act(request: () => Promise<unknown>) {
-    cockpit.getState().setFailed(false);
-    try {
-      await request();
-    } catch {
-      cockpit.getState().setFailed(true);
-    }
-  }
+  const act = useCallback(
+    async (request: () => Promise<unknown>) => {
+      cockpit.getState().setFailed(false);
+      try {
+        await request();
+      } catch {
+        cockpit.getState().setFailed(true);
+      }
+    },
+    [cockpit],
+  );
 
   async function switchTo(slide: Slide) {
     setSwitching(true);
@@ -81,8 +84,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
       onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
       actions: (product) => <SlideHighlightButton session={session} product={product} act={act} />,
     }),
-    // `act` only uses the cockpit store, which lives as long as the stage.
-    [contextToken, session],
+    [contextToken, session, act],
   );
 
   const header = <CockpitHeader session={session} appointmentName={appointmentName} act={act} />;
@@ -125,7 +127,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
             insights={insights}
             removed={session.removed}
             contextToken={contextToken}
-            onRequestCart={(attendeeId) => act(() => session.requestCartPermission(attendeeId))}
+            onRequestCart={(attendeeId) => void act(() => session.requestCartPermission(attendeeId))}
             onRemove={(attendeeId) => session.removeAttendee(attendeeId)}
           />
         ) : undefined

@@ -51,7 +51,10 @@ export function InstantListingEditor({
       confirmLabel: t('instantListing.sortConfirm'),
       cancelLabel: t('cockpit.cancel'),
       failedText: t('instantListing.failed'),
-      onConfirm: async () => store.getState().sortByName('asc'),
+      onConfirm: () => {
+        store.getState().sortByName('asc');
+        return Promise.resolve();
+      },
     });
 
   return (

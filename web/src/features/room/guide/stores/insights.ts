@@ -1,6 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import { cartItemCount, type Cart } from '@/lib/shop/cart';
 import { isCartAction } from '../../realtime/cart-actions';
+import { withoutKey } from '../../utils/without-key';
 import type { AttendeeStatus, AttendeeSummary, Event, StateForGuides } from '@/protocol/generated';
 
 /** One line of an attendee's cart as the guide sees it. */
@@ -137,11 +138,7 @@ export function createInsightsStore(api: InsightsApi) {
       },
       forgetCart(attendeeId) {
         requests[attendeeId] = (requests[attendeeId] ?? 0) + 1;
-        set((state) => {
-          const { [attendeeId]: _, ...rest } = state.carts;
-          const { [attendeeId]: __, ...wishlists } = state.wishlists;
-          return { carts: rest, wishlists };
-        });
+        set((state) => ({ carts: withoutKey(state.carts, attendeeId), wishlists: withoutKey(state.wishlists, attendeeId) }));
       },
       async loadLikes(attendeeIds) {
         try {
