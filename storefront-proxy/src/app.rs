@@ -16,8 +16,8 @@ use crate::state::App;
 use crate::storage::Db;
 use crate::upstream::Upstream;
 use crate::{
-    account, admin, cart, catalog, checkout, cms, contact, context, demo, dsr, gateway, media, navigation, newsletter, order, settings,
-    store_api, wishlist,
+    account, admin, admin_api, cart, catalog, checkout, cms, contact, context, demo, dsr, gateway, media, navigation, newsletter, order,
+    settings, store_api, wishlist,
 };
 
 impl App {
@@ -60,14 +60,15 @@ impl App {
             .merge(wishlist::routes())
             .fallback(route_not_found)
             .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
-        let admin_api = Router::new().merge(admin::oauth::routes()).merge(dsr::admin_routes()).fallback(route_not_found);
+        let admin_api_routes =
+            Router::new().merge(admin::oauth::routes()).merge(dsr::admin_routes()).merge(admin_api::routes()).fallback(route_not_found);
         // Every other path is the web app: a file of the build, else index.html, where
         // the app's router resolves it (spec section 2, catch-all content page).
         let dist = &self.config.web_dist;
         let web_app = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
         Router::new()
             .nest("/store-api", store_api)
-            .nest("/api", admin_api)
+            .nest("/api", admin_api_routes)
             .merge(gateway::routes())
             .merge(media::routes())
             .merge(order::public_routes())

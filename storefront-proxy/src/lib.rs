@@ -13,6 +13,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod admin_api;
 pub mod app;
 pub mod cart;
 pub mod catalog;

@@ -49,7 +49,7 @@ async fn token(State(app): State<App>, Body(request): Body<TokenRequest>) -> Api
                 .db
                 .call(move |conn| {
                     Ok(conn
-                        .query_row("SELECT id, password_hash FROM admin_user WHERE username = ?1", [&username], |r| {
+                        .query_row("SELECT id, password_hash FROM admin_user WHERE username = ?1 AND active = 1", [&username], |r| {
                             Ok((r.get(0)?, r.get(1)?))
                         })
                         .optional()?)
@@ -116,11 +116,31 @@ async fn token(State(app): State<App>, Body(request): Body<TokenRequest>) -> Api
     })))
 }
 
-/// The admin user of a request's `Authorization: Bearer` access token.
+/// The admin user of a request's `Authorization: Bearer` access token (an active
+/// user's: deactivating a user ends its tokens).
 #[derive(Debug, Clone)]
 pub struct AdminUser {
     pub id: String,
     pub display_name: String,
+    pub role: Role,
+}
+
+/// What an admin user may do: admins manage the shop and its users; guides run
+/// appointments and read the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Admin,
+    Guide,
+}
+
+impl Role {
+    pub fn of(name: &str) -> Role {
+        if name == "admin" {
+            Role::Admin
+        } else {
+            Role::Guide
+        }
+    }
 }
 
 impl FromRequestParts<App> for AdminUser {
@@ -139,11 +159,11 @@ impl FromRequestParts<App> for AdminUser {
             .call(move |conn| {
                 Ok(conn
                     .query_row(
-                        "SELECT u.id, u.first_name || ' ' || u.last_name FROM admin_token t
+                        "SELECT u.id, u.first_name || ' ' || u.last_name, u.role FROM admin_token t
                          JOIN admin_user u ON u.id = t.user_id
-                         WHERE t.token = ?1 AND t.kind = 'access' AND t.expires_at > ?2",
+                         WHERE t.token = ?1 AND t.kind = 'access' AND t.expires_at > ?2 AND u.active = 1",
                         params![token, now()],
-                        |r| Ok(AdminUser { id: r.get(0)?, display_name: r.get(1)? }),
+                        |r| Ok(AdminUser { id: r.get(0)?, display_name: r.get(1)?, role: Role::of(&r.get::<_, String>(2)?) }),
                     )
                     .optional()?)
             })

@@ -88,7 +88,9 @@ pub fn promotion(conn: &Connection, ctx: &ShopContext, code: &str) -> rusqlite::
     let found: Option<(String, String, f64)> = conn
         .query_row(
             "SELECT id, discount_type, discount_value FROM promotion WHERE code = ?1 AND active = 1
-             AND (valid_from IS NULL OR valid_from <= ?2) AND (valid_until IS NULL OR valid_until >= ?2)",
+             AND (valid_from IS NULL OR valid_from <= ?2) AND (valid_until IS NULL OR valid_until >= ?2)
+             AND (max_redemptions_global IS NULL
+                  OR max_redemptions_global > (SELECT COUNT(DISTINCT o.order_id) FROM order_line_item o WHERE o.promotion_id = promotion.id))",
             [code, &now],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )

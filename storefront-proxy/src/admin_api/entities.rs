@@ -1,0 +1,20 @@
+//! The table of Admin API entities: each a [`Definition`] in the file of its domain.
+
+pub mod catalog;
+pub mod media;
+pub mod promotion;
+pub mod user;
+
+use super::definition::Definition;
+
+/// Every entity the generic routes and the sync endpoint serve.
+pub static ALL: &[&Definition] = &[
+    &catalog::PRODUCT,
+    &catalog::CATEGORY,
+    &catalog::PRODUCT_MANUFACTURER,
+    &catalog::PROPERTY_GROUP,
+    &catalog::PROPERTY_GROUP_OPTION,
+    &promotion::PROMOTION,
+    &media::MEDIA,
+    &user::USER,
+];
