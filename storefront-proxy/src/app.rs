@@ -31,7 +31,7 @@ impl App {
         let db = Db::open(&config.data_dir.join("shop.sqlite"))?;
         let upstream = config.upstream_url.as_deref().map(Upstream::new);
         if upstream.is_none() {
-            let options = demo::Options::from_env()?;
+            let options = demo::Options { demo: config.demo, admin_password: config.admin_password.clone(), ..demo::Options::from_env()? };
             db.call(move |conn| demo::seed_if_empty(conn, options)).await?;
         }
         let hub = HubClient::new(&config.hub_http_url(), &hub_secret);

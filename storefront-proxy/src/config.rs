@@ -41,6 +41,14 @@ pub struct Config {
     /// The built web app.
     #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
     pub web_dist: PathBuf,
+    /// First start with the demo shop (1, the default) or an empty shop with one admin
+    /// user (0).
+    #[arg(long, env = "DEMO", default_value = "1", value_parser = clap::builder::BoolishValueParser::new())]
+    pub demo: bool,
+    /// The first admin user's password on first start. Unset: `shopware` with the
+    /// demo, generated and printed once for an empty shop.
+    #[arg(long, env = "ADMIN_PASSWORD", hide_env_values = true)]
+    pub admin_password: Option<String>,
 }
 
 impl Config {
@@ -92,6 +100,8 @@ impl std::fmt::Debug for Config {
             .field("shop_endpoint", &self.shop_endpoint)
             .field("upstream_url", &self.upstream_url)
             .field("hub_secret", &self.hub_secret.as_ref().map(|_| "<hidden>"))
+            .field("demo", &self.demo)
+            .field("admin_password", &self.admin_password.as_ref().map(|_| "<hidden>"))
             .finish_non_exhaustive()
     }
 }
@@ -108,6 +118,7 @@ mod tests {
         assert_eq!((config.port, config.hub_port), (8000, 8100));
         assert_eq!(config.web_dist, PathBuf::from("web/dist"));
         assert!(config.hub_url.is_none() && config.upstream_url.is_none() && config.hub_secret.is_none());
+        assert!(config.demo && config.admin_password.is_none());
         assert_eq!(config.hub_http_url(), "http://127.0.0.1:8100");
     }
 }

@@ -19,12 +19,33 @@ pub const ACCESS_KEY: &str = "SWSCSALESROOMDEMO000000000";
 pub const ADMIN_USERNAME: &str = "admin";
 pub const ADMIN_PASSWORD: &str = "shopware";
 
-/// What to seed besides the demo shop.
-#[derive(Debug, Clone, Copy, Default)]
+/// What to seed on first start.
+#[derive(Clone)]
 pub struct Options {
     /// Extra generated products for benchmarks (`DEMO_PRODUCTS`, e.g. 100000).
     pub extra_products: usize,
+    /// The demo shop (`DEMO=1`) or an empty one with one admin user (`DEMO=0`).
+    pub demo: bool,
+    /// The first admin's password (`ADMIN_PASSWORD`).
+    pub admin_password: Option<String>,
 }
+
+impl Default for Options {
+    /// The demo shop, without extra products.
+    fn default() -> Options {
+        Options { extra_products: 0, demo: true, admin_password: None }
+    }
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options").field("extra_products", &self.extra_products).field("demo", &self.demo).finish_non_exhaustive()
+    }
+}
+
+/// The sales channel's name in the demo shop; an empty shop's is [`EMPTY_SHOP_NAME`].
+pub const DEMO_SHOP_NAME: &str = "Salesroom Demo";
+pub const EMPTY_SHOP_NAME: &str = "Salesroom";
 
 impl Options {
     /// Reads `DEMO_PRODUCTS` from the environment.
@@ -35,7 +56,7 @@ impl Options {
             }
             _ => 0,
         };
-        Ok(Options { extra_products })
+        Ok(Options { extra_products, demo: true, admin_password: None })
     }
 }
 
@@ -45,6 +66,17 @@ impl Options {
 /// half-way leaves the database as it was, and seeding runs again on the next start.
 pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<()> {
     let seeded: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel)", [], |r| r.get(0))?;
+    // A merchant's shop (started empty) never gets demo data, whatever `DEMO` says later.
+    let merchant: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel WHERE name = ?1)", [EMPTY_SHOP_NAME], |r| r.get(0))?;
+    if merchant {
+        return Ok(());
+    }
+    if !options.demo && !seeded {
+        let tx = conn.transaction()?;
+        seed_empty_shop(&tx, options.admin_password.as_deref())?;
+        tx.commit()?;
+        return Ok(());
+    }
     let catalogue: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM category)", [], |r| r.get(0))?;
     if seeded && catalogue {
         // A shop of a version before orders gets the order demo data on its own.
@@ -62,7 +94,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     }
     let tx = conn.transaction()?;
     if !seeded {
-        seed_foundation(&tx)?;
+        seed_foundation(&tx, options.admin_password.as_deref())?;
     }
     if !catalogue {
         let demo = catalog::seed(&tx)?;
@@ -81,15 +113,60 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     Ok(())
 }
 
-fn seed_foundation(tx: &rusqlite::Transaction) -> anyhow::Result<()> {
-    let password_hash = hash_password(ADMIN_PASSWORD)?;
+/// An empty shop (`DEMO=0`): the sales channel with its languages, currency,
+/// countries, taxes and methods, a root category for the navigation, and one admin
+/// user whose password is `ADMIN_PASSWORD` or generated and printed once.
+fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
     let english = new_id();
     tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'en-GB', 'English')", [&english])?;
     tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'de-DE', 'Deutsch')", [new_id()])?;
     let sales_channel = new_id();
     tx.execute(
-        "INSERT INTO sales_channel (id, name, access_key, language_id) VALUES (?1, 'Salesroom Demo', ?2, ?3)",
-        params![sales_channel, ACCESS_KEY, english],
+        "INSERT INTO sales_channel (id, name, access_key, language_id) VALUES (?1, ?2, ?3, ?4)",
+        params![sales_channel, EMPTY_SHOP_NAME, ACCESS_KEY, english],
+    )?;
+    let base = catalog::seed_base(tx)?;
+    let root = new_id();
+    tx.execute(
+        "INSERT INTO category (id, parent_id, position, level, path, type, created_at) VALUES (?1, NULL, 0, 1, '', 'page', ?2)",
+        params![root, now_rfc3339()],
+    )?;
+    for (language, name) in [(&base.en, "Home"), (&base.de, "Startseite")] {
+        tx.execute("INSERT INTO category_translation (category_id, language_id, name) VALUES (?1, ?2, ?3)", params![root, language, name])?;
+    }
+    tx.execute(
+        "UPDATE sales_channel SET navigation_category_id = ?1, currency_id = ?2, country_id = ?3 WHERE id = ?4",
+        params![root, base.currency, base.germany, sales_channel],
+    )?;
+    let methods = catalog::Demo { en: base.en.clone(), de: base.de.clone(), sales_channel_id: sales_channel, ..Default::default() };
+    account::seed_methods(tx, &methods)?;
+    let (password, generated) = match admin_password.filter(|p| !p.is_empty()) {
+        Some(password) => (password.to_owned(), false),
+        None => (new_id()[..20].to_owned(), true),
+    };
+    tx.execute(
+        "INSERT INTO admin_user (id, username, password_hash, first_name, last_name, role) VALUES (?1, ?2, ?3, 'Shop', 'Admin', 'admin')",
+        params![new_id(), ADMIN_USERNAME, hash_password(&password)?],
+    )?;
+    if generated {
+        // Shown once: the hash is all that is kept.
+        println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\", password \"{password}\" (shown only now; set ADMIN_PASSWORD to choose it)");
+    } else {
+        println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\" with the password of ADMIN_PASSWORD");
+    }
+    tracing::info!("seeded an empty shop");
+    Ok(())
+}
+
+fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
+    let password_hash = hash_password(admin_password.filter(|p| !p.is_empty()).unwrap_or(ADMIN_PASSWORD))?;
+    let english = new_id();
+    tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'en-GB', 'English')", [&english])?;
+    tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'de-DE', 'Deutsch')", [new_id()])?;
+    let sales_channel = new_id();
+    tx.execute(
+        "INSERT INTO sales_channel (id, name, access_key, language_id) VALUES (?1, ?2, ?3, ?4)",
+        params![sales_channel, DEMO_SHOP_NAME, ACCESS_KEY, english],
     )?;
     tx.execute(
         "INSERT INTO admin_user (id, username, password_hash, first_name, last_name) VALUES (?1, ?2, ?3, 'Ada', 'Admin')",

@@ -59,7 +59,7 @@ async fn media_files_are_served_with_their_content_type() {
 async fn a_large_catalogue_can_be_generated_for_benchmarks() {
     let dir = tempfile::tempdir().unwrap();
     let db = storefront_proxy::storage::Db::open(&dir.path().join("shop.sqlite")).unwrap();
-    let options = storefront_proxy::demo::Options { extra_products: 800 };
+    let options = storefront_proxy::demo::Options { extra_products: 800, ..Default::default() };
     db.call(move |conn| storefront_proxy::demo::seed_if_empty(conn, options)).await.unwrap();
     drop(db);
     let shop = start_in(dir).await;

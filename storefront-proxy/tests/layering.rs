@@ -34,6 +34,12 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
     ("cart", "dsr", "the cart emits shop events (crate::shop_event) that dsr listens to"),
     ("wishlist", "dsr", "the wishlist emits shop events (crate::shop_event) that dsr listens to"),
     ("account", "demo", "the demo seeds through account, not the other way round"),
+    ("catalog", "admin_api", "the Admin API writes the catalogue (and rebuilds its indexes); the catalogue knows no Admin API"),
+    ("cart", "admin_api", "the Admin API manages promotions; the cart only reads them"),
+    ("dsr", "admin_api", "the Admin API sits above the live room's domain"),
+    ("admin", "admin_api", "admin (tokens, roles) sits below the Admin API's entities"),
+    ("demo", "admin_api", "the demo seeds the tables directly; the Admin API sits above it"),
+    ("media", "admin_api", "media files are served below the Admin API that uploads them"),
 ];
 
 /// One `crate::<module>` path in a file.

@@ -11,6 +11,7 @@ use crate::media::svg::{self, Motif, Tint};
 use crate::storage::new_id;
 
 /// Ids the CMS pages and the bulk generator build on.
+#[derive(Default)]
 pub struct Demo {
     pub en: String,
     pub de: String,
@@ -339,182 +340,23 @@ const REVIEWS: &[(&str, &str, &str, &str, f64)] = &[
 /// The tiers of advanced prices: (start, end, factor of the base price).
 const TIERS: &[(i64, Option<i64>, f64)] = &[(1, Some(4), 1.0), (5, Some(9), 0.95), (10, None, 0.9)];
 
+/// What every shop needs before its catalogue, demo or not: locales, the currency,
+/// countries, salutations, taxes, units, delivery times and the listing sortings.
+pub struct Base {
+    pub en: String,
+    pub de: String,
+    pub sales_channel_id: String,
+    pub currency: String,
+    pub germany: String,
+    pub tax_standard: String,
+    pub tax_reduced: String,
+    pub kilogram: String,
+    pub litre: String,
+    pub delivery_times: Vec<String>,
+}
+
 pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
-    let (sales_channel_id, en): (String, String) =
-        tx.query_row("SELECT id, language_id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let de: String = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0))?;
-
-    // Locales, languages of the sales channel.
-    for (language, code, name, territory) in [(&en, "en-GB", "English", "United Kingdom"), (&de, "de-DE", "German", "Germany")] {
-        let locale = new_id();
-        tx.execute("INSERT INTO locale (id, code, name, territory) VALUES (?1, ?2, ?3, ?4)", params![locale, code, name, territory])?;
-        tx.execute("UPDATE language SET locale_id = ?1 WHERE id = ?2", params![locale, language])?;
-        tx.execute(
-            "INSERT INTO sales_channel_language (sales_channel_id, language_id) VALUES (?1, ?2)",
-            params![sales_channel_id, language],
-        )?;
-    }
-
-    let currency = new_id();
-    tx.execute("INSERT INTO currency (id, iso_code, symbol, is_system_default) VALUES (?1, 'EUR', '€', 1)", [&currency])?;
-    translated2(
-        tx,
-        "INSERT INTO currency_translation (currency_id, language_id, short_name, name) VALUES (?1, ?2, ?3, ?4)",
-        &currency,
-        &en,
-        &["EUR", "Euro"],
-        &de,
-        &["EUR", "Euro"],
-    )?;
-
-    let countries: &[CountrySeed] = &[
-        (
-            "DE",
-            "DEU",
-            "Germany",
-            "Deutschland",
-            1,
-            true,
-            &[
-                ("DE-BE", "Berlin", "Berlin"),
-                ("DE-BY", "Bavaria", "Bayern"),
-                ("DE-HH", "Hamburg", "Hamburg"),
-                ("DE-NW", "North Rhine-Westphalia", "Nordrhein-Westfalen"),
-            ],
-        ),
-        ("AT", "AUT", "Austria", "Österreich", 2, true, &[]),
-        ("CH", "CHE", "Switzerland", "Schweiz", 3, false, &[]),
-        ("GB", "GBR", "United Kingdom", "Vereinigtes Königreich", 4, false, &[]),
-        ("NL", "NLD", "Netherlands", "Niederlande", 5, true, &[]),
-        ("FR", "FRA", "France", "Frankreich", 6, true, &[]),
-        (
-            "US",
-            "USA",
-            "United States",
-            "Vereinigte Staaten",
-            7,
-            false,
-            &[("US-CA", "California", "Kalifornien"), ("US-NY", "New York", "New York"), ("US-TX", "Texas", "Texas")],
-        ),
-    ];
-    let mut germany = String::new();
-    for (iso, iso3, name_en, name_de, position, eu, states) in countries {
-        let id = new_id();
-        if *iso == "DE" {
-            germany = id.clone();
-        }
-        tx.execute(
-            "INSERT INTO country (id, iso, iso3, position, is_eu, postal_code_required, display_state_in_registration) VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
-            params![id, iso, iso3, position, eu, !states.is_empty()],
-        )?;
-        translated2(
-            tx,
-            "INSERT INTO country_translation (country_id, language_id, name) VALUES (?1, ?2, ?3)",
-            &id,
-            &en,
-            &[name_en],
-            &de,
-            &[name_de],
-        )?;
-        for (index, (code, state_en, state_de)) in states.iter().enumerate() {
-            let state = new_id();
-            tx.execute(
-                "INSERT INTO country_state (id, country_id, short_code, position) VALUES (?1, ?2, ?3, ?4)",
-                params![state, id, code, index as i64 + 1],
-            )?;
-            translated2(
-                tx,
-                "INSERT INTO country_state_translation (country_state_id, language_id, name) VALUES (?1, ?2, ?3)",
-                &state,
-                &en,
-                &[state_en],
-                &de,
-                &[state_de],
-            )?;
-        }
-    }
-
-    for (position, (key, display_en, letter_en, display_de, letter_de)) in [
-        ("mr", "Mr.", "Dear Mr.", "Herr", "Sehr geehrter Herr"),
-        ("mrs", "Mrs.", "Dear Mrs.", "Frau", "Sehr geehrte Frau"),
-        ("not_specified", "Not specified", "Hello", "Keine Angabe", "Hallo"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let id = new_id();
-        tx.execute("INSERT INTO salutation (id, salutation_key, position) VALUES (?1, ?2, ?3)", params![id, key, position as i64 + 1])?;
-        translated2(
-            tx,
-            "INSERT INTO salutation_translation (salutation_id, language_id, display_name, letter_name) VALUES (?1, ?2, ?3, ?4)",
-            &id,
-            &en,
-            &[display_en, letter_en],
-            &de,
-            &[display_de, letter_de],
-        )?;
-    }
-
-    let tax_standard = new_id();
-    let tax_reduced = new_id();
-    tx.execute("INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 19, 'Standard rate', 1)", [&tax_standard])?;
-    tx.execute("INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 7, 'Reduced rate', 2)", [&tax_reduced])?;
-
-    let kilogram = new_id();
-    let litre = new_id();
-    for (id, en_values, de_values) in [(&kilogram, ["kg", "Kilogram"], ["kg", "Kilogramm"]), (&litre, ["l", "Litre"], ["l", "Liter"])] {
-        tx.execute("INSERT INTO unit (id) VALUES (?1)", [id])?;
-        translated2(
-            tx,
-            "INSERT INTO unit_translation (unit_id, language_id, short_code, name) VALUES (?1, ?2, ?3, ?4)",
-            id,
-            &en,
-            &en_values,
-            &de,
-            &de_values,
-        )?;
-    }
-
-    let mut delivery_times = Vec::new();
-    for (min, max, unit, name_en, name_de) in
-        [(1, 3, "day", "1-3 days", "1-3 Tage"), (2, 5, "day", "2-5 days", "2-5 Tage"), (1, 2, "week", "1-2 weeks", "1-2 Wochen")]
-    {
-        let id = new_id();
-        tx.execute("INSERT INTO delivery_time (id, min, max, unit) VALUES (?1, ?2, ?3, ?4)", params![id, min, max, unit])?;
-        translated2(
-            tx,
-            "INSERT INTO delivery_time_translation (delivery_time_id, language_id, name) VALUES (?1, ?2, ?3)",
-            &id,
-            &en,
-            &[name_en],
-            &de,
-            &[name_de],
-        )?;
-        delivery_times.push(id);
-    }
-
-    for (key, priority, label_en, label_de) in [
-        ("score", 7, "Top results", "Beste Ergebnisse"),
-        ("name-asc", 6, "Name A-Z", "Name A-Z"),
-        ("name-desc", 5, "Name Z-A", "Name Z-A"),
-        ("price-asc", 4, "Price ascending", "Preis aufsteigend"),
-        ("price-desc", 3, "Price descending", "Preis absteigend"),
-        ("topseller", 2, "Topseller", "Topseller"),
-        ("newest", 1, "Last added", "Zuletzt hinzugefügt"),
-    ] {
-        let id = new_id();
-        tx.execute("INSERT INTO product_sorting (id, url_key, priority) VALUES (?1, ?2, ?3)", params![id, key, priority])?;
-        translated2(
-            tx,
-            "INSERT INTO product_sorting_translation (product_sorting_id, language_id, label) VALUES (?1, ?2, ?3)",
-            &id,
-            &en,
-            &[label_en],
-            &de,
-            &[label_de],
-        )?;
-    }
-
+    let Base { en, de, sales_channel_id, currency, germany, tax_standard, tax_reduced, kilogram, litre, delivery_times } = seed_base(tx)?;
     let mut manufacturers = Vec::new();
     for (index, (name, description_en, description_de)) in MANUFACTURERS.iter().enumerate() {
         let logo = svg::logo(name, 40 + index as u32 * 70);
@@ -999,4 +841,183 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         materials,
         colors,
     })
+}
+
+/// Seeds the [`Base`] of a shop.
+pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
+    let (sales_channel_id, en): (String, String) =
+        tx.query_row("SELECT id, language_id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let de: String = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0))?;
+
+    // Locales, languages of the sales channel.
+    for (language, code, name, territory) in [(&en, "en-GB", "English", "United Kingdom"), (&de, "de-DE", "German", "Germany")] {
+        let locale = new_id();
+        tx.execute("INSERT INTO locale (id, code, name, territory) VALUES (?1, ?2, ?3, ?4)", params![locale, code, name, territory])?;
+        tx.execute("UPDATE language SET locale_id = ?1 WHERE id = ?2", params![locale, language])?;
+        tx.execute(
+            "INSERT INTO sales_channel_language (sales_channel_id, language_id) VALUES (?1, ?2)",
+            params![sales_channel_id, language],
+        )?;
+    }
+
+    let currency = new_id();
+    tx.execute("INSERT INTO currency (id, iso_code, symbol, is_system_default) VALUES (?1, 'EUR', '€', 1)", [&currency])?;
+    translated2(
+        tx,
+        "INSERT INTO currency_translation (currency_id, language_id, short_name, name) VALUES (?1, ?2, ?3, ?4)",
+        &currency,
+        &en,
+        &["EUR", "Euro"],
+        &de,
+        &["EUR", "Euro"],
+    )?;
+
+    let countries: &[CountrySeed] = &[
+        (
+            "DE",
+            "DEU",
+            "Germany",
+            "Deutschland",
+            1,
+            true,
+            &[
+                ("DE-BE", "Berlin", "Berlin"),
+                ("DE-BY", "Bavaria", "Bayern"),
+                ("DE-HH", "Hamburg", "Hamburg"),
+                ("DE-NW", "North Rhine-Westphalia", "Nordrhein-Westfalen"),
+            ],
+        ),
+        ("AT", "AUT", "Austria", "Österreich", 2, true, &[]),
+        ("CH", "CHE", "Switzerland", "Schweiz", 3, false, &[]),
+        ("GB", "GBR", "United Kingdom", "Vereinigtes Königreich", 4, false, &[]),
+        ("NL", "NLD", "Netherlands", "Niederlande", 5, true, &[]),
+        ("FR", "FRA", "France", "Frankreich", 6, true, &[]),
+        (
+            "US",
+            "USA",
+            "United States",
+            "Vereinigte Staaten",
+            7,
+            false,
+            &[("US-CA", "California", "Kalifornien"), ("US-NY", "New York", "New York"), ("US-TX", "Texas", "Texas")],
+        ),
+    ];
+    let mut germany = String::new();
+    for (iso, iso3, name_en, name_de, position, eu, states) in countries {
+        let id = new_id();
+        if *iso == "DE" {
+            germany = id.clone();
+        }
+        tx.execute(
+            "INSERT INTO country (id, iso, iso3, position, is_eu, postal_code_required, display_state_in_registration) VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
+            params![id, iso, iso3, position, eu, !states.is_empty()],
+        )?;
+        translated2(
+            tx,
+            "INSERT INTO country_translation (country_id, language_id, name) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[name_en],
+            &de,
+            &[name_de],
+        )?;
+        for (index, (code, state_en, state_de)) in states.iter().enumerate() {
+            let state = new_id();
+            tx.execute(
+                "INSERT INTO country_state (id, country_id, short_code, position) VALUES (?1, ?2, ?3, ?4)",
+                params![state, id, code, index as i64 + 1],
+            )?;
+            translated2(
+                tx,
+                "INSERT INTO country_state_translation (country_state_id, language_id, name) VALUES (?1, ?2, ?3)",
+                &state,
+                &en,
+                &[state_en],
+                &de,
+                &[state_de],
+            )?;
+        }
+    }
+
+    for (position, (key, display_en, letter_en, display_de, letter_de)) in [
+        ("mr", "Mr.", "Dear Mr.", "Herr", "Sehr geehrter Herr"),
+        ("mrs", "Mrs.", "Dear Mrs.", "Frau", "Sehr geehrte Frau"),
+        ("not_specified", "Not specified", "Hello", "Keine Angabe", "Hallo"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let id = new_id();
+        tx.execute("INSERT INTO salutation (id, salutation_key, position) VALUES (?1, ?2, ?3)", params![id, key, position as i64 + 1])?;
+        translated2(
+            tx,
+            "INSERT INTO salutation_translation (salutation_id, language_id, display_name, letter_name) VALUES (?1, ?2, ?3, ?4)",
+            &id,
+            &en,
+            &[display_en, letter_en],
+            &de,
+            &[display_de, letter_de],
+        )?;
+    }
+
+    let tax_standard = new_id();
+    let tax_reduced = new_id();
+    tx.execute("INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 19, 'Standard rate', 1)", [&tax_standard])?;
+    tx.execute("INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 7, 'Reduced rate', 2)", [&tax_reduced])?;
+
+    let kilogram = new_id();
+    let litre = new_id();
+    for (id, en_values, de_values) in [(&kilogram, ["kg", "Kilogram"], ["kg", "Kilogramm"]), (&litre, ["l", "Litre"], ["l", "Liter"])] {
+        tx.execute("INSERT INTO unit (id) VALUES (?1)", [id])?;
+        translated2(
+            tx,
+            "INSERT INTO unit_translation (unit_id, language_id, short_code, name) VALUES (?1, ?2, ?3, ?4)",
+            id,
+            &en,
+            &en_values,
+            &de,
+            &de_values,
+        )?;
+    }
+
+    let mut delivery_times = Vec::new();
+    for (min, max, unit, name_en, name_de) in
+        [(1, 3, "day", "1-3 days", "1-3 Tage"), (2, 5, "day", "2-5 days", "2-5 Tage"), (1, 2, "week", "1-2 weeks", "1-2 Wochen")]
+    {
+        let id = new_id();
+        tx.execute("INSERT INTO delivery_time (id, min, max, unit) VALUES (?1, ?2, ?3, ?4)", params![id, min, max, unit])?;
+        translated2(
+            tx,
+            "INSERT INTO delivery_time_translation (delivery_time_id, language_id, name) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[name_en],
+            &de,
+            &[name_de],
+        )?;
+        delivery_times.push(id);
+    }
+
+    for (key, priority, label_en, label_de) in [
+        ("score", 7, "Top results", "Beste Ergebnisse"),
+        ("name-asc", 6, "Name A-Z", "Name A-Z"),
+        ("name-desc", 5, "Name Z-A", "Name Z-A"),
+        ("price-asc", 4, "Price ascending", "Preis aufsteigend"),
+        ("price-desc", 3, "Price descending", "Preis absteigend"),
+        ("topseller", 2, "Topseller", "Topseller"),
+        ("newest", 1, "Last added", "Zuletzt hinzugefügt"),
+    ] {
+        let id = new_id();
+        tx.execute("INSERT INTO product_sorting (id, url_key, priority) VALUES (?1, ?2, ?3)", params![id, key, priority])?;
+        translated2(
+            tx,
+            "INSERT INTO product_sorting_translation (product_sorting_id, language_id, label) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[label_en],
+            &de,
+            &[label_de],
+        )?;
+    }
+    Ok(Base { en, de, sales_channel_id, currency, germany, tax_standard, tax_reduced, kilogram, litre, delivery_times })
 }

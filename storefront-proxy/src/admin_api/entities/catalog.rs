@@ -501,10 +501,12 @@ pub fn reindex_product(tx: &Transaction, main: &str) -> rusqlite::Result<()> {
         "INSERT INTO product_search (product_id, language_id, name, numbers, keywords)
          SELECT ?1, l.id, COALESCE(t.name, d.name, ''),
                 (SELECT group_concat(product_number, ' ') FROM product WHERE id = ?1 OR parent_id = ?1),
-                TRIM(COALESCE(t.keywords, d.keywords, '') || ' ' || COALESCE((
-                    SELECT mt.name FROM product p JOIN product_manufacturer_translation mt ON mt.product_manufacturer_id = p.manufacturer_id
-                    WHERE p.id = ?1 AND mt.language_id IN (l.id, ?2) ORDER BY mt.language_id = l.id DESC LIMIT 1), ''))
+                TRIM(COALESCE(t.keywords, d.keywords, '') || ' ' || COALESCE(
+                    (SELECT mt.name FROM product_manufacturer_translation mt WHERE mt.product_manufacturer_id = m.manufacturer_id AND mt.language_id = l.id),
+                    (SELECT mt.name FROM product_manufacturer_translation mt WHERE mt.product_manufacturer_id = m.manufacturer_id AND mt.language_id = ?2),
+                    ''))
          FROM language l
+         JOIN product m ON m.id = ?1
          LEFT JOIN product_translation t ON t.product_id = ?1 AND t.language_id = l.id
          LEFT JOIN product_translation d ON d.product_id = ?1 AND d.language_id = ?2
          WHERE COALESCE(t.name, d.name) IS NOT NULL",
