@@ -89,7 +89,7 @@ async fn a_product_with_variants_is_created_searched_updated_deleted_and_sold_in
     .await;
     assert_eq!(found.status, 200, "{}", found.body);
     assert_eq!(found.body["total"], 1);
-    let variants = get(&shop, &format!("/product?limit=1&total-count-mode=exact"), &token).await;
+    let variants = get(&shop, "/product?limit=1&total-count-mode=exact", &token).await;
     assert_eq!(variants.status, 200, "{}", variants.body);
     assert_eq!(variants.body["data"].as_array().unwrap().len(), 1);
     let by_parent = post(

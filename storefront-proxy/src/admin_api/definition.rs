@@ -104,11 +104,17 @@ pub struct Translation {
     pub fields: &'static [Column],
 }
 
+/// Columns of the entity's own row, or the violations of the value.
+pub type ColumnsOf = Result<Vec<(&'static str, SqlValue)>, Vec<Violation>>;
+
+/// An association's values by entity id.
+pub type ValuesById = rusqlite::Result<HashMap<String, Value>>;
+
 /// How an association field is written.
 #[derive(Clone, Copy)]
 pub enum ExtraWrite {
     /// Turns the value into columns of the entity's own row (a product's `price`).
-    Columns(fn(&Value, &str) -> Result<Vec<(&'static str, SqlValue)>, Vec<Violation>>),
+    Columns(fn(&Value, &str) -> ColumnsOf),
     /// Writes other tables once the row exists (a product's `categories`): the
     /// transaction, the entity id, the value and its JSON pointer.
     After(fn(&Transaction, &str, &Value, &str) -> ApiResult<()>),
@@ -123,7 +129,7 @@ pub struct Extra {
     pub name: &'static str,
     pub write: ExtraWrite,
     /// The field's value for each of the ids (absent ids get none).
-    pub read: fn(&Connection, &[String]) -> rusqlite::Result<HashMap<String, Value>>,
+    pub read: fn(&Connection, &[String]) -> ValuesById,
     /// Criteria may filter on `{name}.id` through this relation.
     pub filter: Option<Expr>,
 }
