@@ -1,6 +1,7 @@
 //! The table of Admin API entities: each a [`Definition`] in the file of its domain.
 
 pub mod catalog;
+pub mod dsr;
 pub mod media;
 pub mod promotion;
 pub mod user;
@@ -17,4 +18,6 @@ pub static ALL: &[&Definition] = &[
     &promotion::PROMOTION,
     &media::MEDIA,
     &user::USER,
+    &dsr::APPOINTMENT,
+    &dsr::PRESENTATION,
 ];
