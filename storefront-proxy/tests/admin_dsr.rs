@@ -15,7 +15,13 @@ async fn appointments_and_presentations_are_managed_through_the_admin_api() {
 
     let presentation = create(&shop, "dsr-presentation", &token, json!({"name": "Kite show"})).await;
     assert_eq!(presentation["pages"], json!([]));
-    let demo = post(&shop, "/search-ids/dsr-presentation", &token, json!({"filter": [{"type": "equals", "field": "name", "value": "Autumn collection"}]})).await;
+    let demo = post(
+        &shop,
+        "/search-ids/dsr-presentation",
+        &token,
+        json!({"filter": [{"type": "equals", "field": "name", "value": "Autumn collection"}]}),
+    )
+    .await;
     assert_eq!(demo.body["total"], 1, "{}", demo.body);
     let demo_id = demo.body["data"][0].as_str().unwrap();
     let with_pages = get(&shop, &format!("/dsr-presentation/{demo_id}"), &token).await.body["data"].clone();
@@ -35,13 +41,27 @@ async fn appointments_and_presentations_are_managed_through_the_admin_api() {
     assert!(appointment["salesChannelId"].is_string() && appointment["startedAt"].is_null(), "{appointment}");
     let id = appointment["id"].as_str().unwrap();
 
-    let found = post(&shop, "/search-ids/dsr-appointment", &token, json!({"filter": [{"type": "equals", "field": "presentationPath", "value": "kites-live"}]})).await;
+    let found = post(
+        &shop,
+        "/search-ids/dsr-appointment",
+        &token,
+        json!({"filter": [{"type": "equals", "field": "presentationPath", "value": "kites-live"}]}),
+    )
+    .await;
     assert_eq!(found.body["data"], json!([id]), "{}", found.body);
 
-    let bad = post(&shop, "/dsr-appointment", &token, json!({"name": "x", "presentationId": presentation["id"], "presentationPath": "Kites Live!"})).await;
+    let bad = post(
+        &shop,
+        "/dsr-appointment",
+        &token,
+        json!({"name": "x", "presentationId": presentation["id"], "presentationPath": "Kites Live!"}),
+    )
+    .await;
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert_eq!(pointers(&bad.body), ["/0/presentationPath"]);
-    let taken = post(&shop, "/dsr-appointment", &token, json!({"name": "x", "presentationId": presentation["id"], "presentationPath": "demo"})).await;
+    let taken =
+        post(&shop, "/dsr-appointment", &token, json!({"name": "x", "presentationId": presentation["id"], "presentationPath": "demo"}))
+            .await;
     assert_eq!(taken.body["errors"][0]["code"], "VIOLATION::DUPLICATE_VALUE", "{}", taken.body);
     let missing = post(&shop, "/dsr-appointment", &token, json!({"name": "x", "presentationPath": "x"})).await;
     assert_eq!(pointers(&missing.body), ["/0/presentationId"]);

@@ -44,7 +44,8 @@ fn prepare_appointment(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
     if w.creating {
         w.set("created_at", now_rfc3339());
         if !w.has("sales_channel_id") {
-            let channel: Option<String> = tx.query_row("SELECT id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| r.get(0)).optional()?;
+            let channel: Option<String> =
+                tx.query_row("SELECT id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| r.get(0)).optional()?;
             if let Some(channel) = channel {
                 w.set("sales_channel_id", channel);
             }
