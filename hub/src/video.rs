@@ -4,6 +4,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
+use protocol::Role;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -61,6 +62,11 @@ struct Claims<'a> {
     sub: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
+    /// The participant's metadata, which every other participant sees (LiveKit passes it
+    /// through): `{"role":"guide"}` or `{"role":"client"}`, so that rooms can put the guide
+    /// in front.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<String>,
     nbf: u64,
     exp: u64,
     video: VideoGrant,
@@ -75,15 +81,30 @@ impl LiveKit {
         LiveKit { url, api_key, api_secret, http: reqwest::Client::new() }
     }
 
-    fn sign(&self, identity: Option<&str>, name: Option<&str>, video: VideoGrant, ttl: Duration) -> Result<String, VideoError> {
+    fn sign(
+        &self,
+        identity: Option<&str>,
+        name: Option<&str>,
+        metadata: Option<String>,
+        video: VideoGrant,
+        ttl: Duration,
+    ) -> Result<String, VideoError> {
         let now = now();
-        let claims = Claims { iss: &self.api_key, sub: identity, name, nbf: now, exp: now + ttl.as_secs(), video };
+        let claims = Claims { iss: &self.api_key, sub: identity, name, metadata, nbf: now, exp: now + ttl.as_secs(), video };
         Ok(encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(self.api_secret.as_bytes()))?)
     }
 
     /// A token to join the appointment's room. Everyone subscribes; `can_publish` says
-    /// whether camera and microphone may be sent.
-    pub fn participant_token(&self, room: &str, identity: &str, name: Option<&str>, can_publish: bool) -> Result<String, VideoError> {
+    /// whether camera and microphone may be sent; `role` goes into the participant's
+    /// metadata (`{"role":"guide"}`), which the other participants see.
+    pub fn participant_token(
+        &self,
+        room: &str,
+        identity: &str,
+        name: Option<&str>,
+        role: Role,
+        can_publish: bool,
+    ) -> Result<String, VideoError> {
         let grant = VideoGrant {
             room: Some(room.to_owned()),
             room_join: true,
@@ -92,7 +113,12 @@ impl LiveKit {
             can_publish_data: Some(true),
             ..VideoGrant::default()
         };
-        self.sign(Some(identity), name, grant, TOKEN_TTL)
+        let role = match role {
+            Role::Guide => "guide",
+            Role::Client => "client",
+        };
+        let metadata = json!({ "role": role }).to_string();
+        self.sign(Some(identity), name, Some(metadata), grant, TOKEN_TTL)
     }
 
     /// The HTTP base of the server API (`wss://x` serves it at `https://x`).
@@ -103,7 +129,7 @@ impl LiveKit {
 
     async fn call(&self, room: &str, method: &str, body: Value) -> Result<Value, VideoError> {
         let grant = VideoGrant { room: Some(room.to_owned()), room_admin: true, ..VideoGrant::default() };
-        let token = self.sign(None, None, grant, Duration::from_secs(600))?;
+        let token = self.sign(None, None, None, grant, Duration::from_secs(600))?;
         let response = self
             .http
             .post(format!("{}/twirp/livekit.RoomService/{method}", self.api_base()))

@@ -86,7 +86,7 @@ test.describe('the room with the embedded sfu', () => {
       await guide.page.getByLabel('Username').fill('admin');
       await guide.page.getByLabel('Password').fill('shopware');
       await guide.page.getByRole('button', { name: 'Log in' }).click();
-      await expect(guide.page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+      await expect(guide.page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected', { timeout: 20_000 });
 
       await attendee.page.goto('/presentation/demo/prejoin');
       await attendee.page.getByLabel('Your name').fill('Vera Video');
