@@ -1,6 +1,8 @@
 //! LiveKit: access tokens for participants and the server API calls the hub makes
 //! (mute all, remove a participant). Media never passes through our servers.
 
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
@@ -34,6 +36,41 @@ pub struct LiveKit {
 impl std::fmt::Debug for LiveKit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LiveKit").field("url", &self.url).field("api_key", &self.api_key).finish_non_exhaustive()
+    }
+}
+
+/// The file the embedded `sfu` writes its generated key pair to, in `DATA_DIR` (LiveKit's
+/// key file format: `<key>: <secret>` lines).
+pub const KEY_FILE: &str = "livekit-keys.yaml";
+
+/// The key pair of the embedded `sfu`: the first `key: secret` line of `dir/livekit-keys.yaml`.
+/// None when the file does not exist (the sfu never ran there) or holds no such line.
+pub fn read_key_file(dir: &Path) -> Option<(String, String)> {
+    let file = dir.join(KEY_FILE);
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(error) => {
+            tracing::warn!(file = %file.display(), %error, "could not read the embedded sfu's key file: no video");
+            return None;
+        }
+    };
+    let keys = text.lines().filter(|line| !line.trim_start().starts_with('#')).find_map(|line| {
+        let (key, secret) = line.split_once(':')?;
+        let (key, secret) = (key.trim(), secret.trim());
+        (!key.is_empty() && !secret.is_empty()).then(|| (key.to_owned(), secret.to_owned()))
+    });
+    if keys.is_none() {
+        tracing::warn!(file = %file.display(), "the embedded sfu's key file holds no `key: secret` line: no video");
+    }
+    keys
+}
+
+/// The signalling URL of the embedded `sfu` as browsers reach it.
+pub fn embedded_url(public_ip: Option<IpAddr>, port: u16) -> String {
+    match public_ip.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST)) {
+        IpAddr::V4(ip) => format!("ws://{ip}:{port}"),
+        IpAddr::V6(ip) => format!("ws://[{ip}]:{port}"),
     }
 }
 

@@ -1,12 +1,12 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { startServers, type Servers } from './global-setup';
-import { API_KEY, API_SECRET, startSfu, stopSfu, type Sfu } from './sfu';
 
 /*
- * The app's own video path against the embedded media server: the hub mints the tokens
- * (LIVEKIT_* pointed at the `sfu`), the guide's room publishes its fake camera and
- * microphone, and an attendee's room shows the guide's picture and plays the sound.
+ * The app's own video path in the default setup (as `make up`): no LIVEKIT_*, the embedded
+ * media server runs beside the hub and the hub mints tokens with the key pair it wrote;
+ * the guide's room publishes its fake camera and microphone, and an attendee's room shows
+ * the guide's picture and plays the sound.
  */
 
 test.use({
@@ -51,24 +51,16 @@ function inbound(page: Page): Promise<Inbound> {
 }
 
 test.describe('the room with the embedded sfu', () => {
-  let sfu: Sfu;
   let servers: Servers;
 
   test.beforeAll(async () => {
-    sfu = await startSfu();
-    servers = await startServers({ env: { LIVEKIT_URL: sfu.url, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET } });
+    servers = await startServers();
+    // The default setup: the embedded sfu runs and the app is told about it.
+    expect(servers.sfuUrl).not.toBeNull();
   });
 
   test.afterAll(async () => {
-    // SFU_E2E_LOG=1 prints the media server's log.
-    if (process.env.SFU_E2E_LOG) console.log(sfu?.output.join(''));
     await servers?.teardown();
-    if (sfu) await stopSfu(sfu);
-  });
-
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures from the destructuring pattern; testInfo is the second argument
-  test.afterEach(async ({}, testInfo) => {
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('sfu.log', { body: sfu.output.join('') });
   });
 
   async function newPage(browser: Browser): Promise<{ page: Page; context: BrowserContext }> {
@@ -82,6 +74,9 @@ test.describe('the room with the embedded sfu', () => {
     const guide = await newPage(browser);
     const attendee = await newPage(browser);
     try {
+      // The proxy hands the app the embedded sfu's URL (the hub mints tokens for the same).
+      const runtime = (await (await guide.page.request.get('/runtime-config.json')).json()) as { livekitUrl: string | null };
+      expect(runtime.livekitUrl).toBe(servers.sfuUrl);
       await guide.page.goto('/guide/demo/login');
       await guide.page.getByLabel('Username').fill('admin');
       await guide.page.getByLabel('Password').fill('shopware');
