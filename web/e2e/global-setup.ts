@@ -91,15 +91,16 @@ export interface Servers {
  * appointment for good (start, lock, end) starts its own pair with this. `env` adds
  * settings for both servers (e.g. LIVEKIT_*).
  *
- * Video as `make up` has it: without LIVEKIT_URL in `env` the embedded media server
- * (`sfu`) starts first, on free ports and the same data directory, and the hub and the
- * proxy find it through the key file it writes there. `video: false` leaves it out (the
- * room then says that video is not configured).
+ * `video: true` runs video as `make up` does: without LIVEKIT_URL in `env` the embedded
+ * media server (`sfu`) starts first, on free ports and the same data directory, and the
+ * hub and the proxy find it through the key file it writes there. Off by default (the room
+ * then says that video is not configured): with a camera publishing in every room spec,
+ * guide logins on a loaded 2-core machine outran their 5 s waits (issue #13).
  */
 export async function startServers({
   webApp = true,
   env = {},
-  video = true,
+  video = false,
 }: { webApp?: boolean; env?: Record<string, string>; video?: boolean } = {}): Promise<Servers> {
   const webDist = path.join(WEB_DIR, 'dist');
   if (webApp && !existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);

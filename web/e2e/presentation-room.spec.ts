@@ -7,8 +7,7 @@ import { highlightBySearch, ownServers, productDeepInCatalogue } from './room';
  * its own fresh servers and leaves the shared ones alone.
  */
 
-// Without a video server (no LIVEKIT_URL and no embedded sfu): the room says video is not configured.
-const { newPage } = ownServers({ video: false });
+const { newPage } = ownServers();
 
 async function joinAsGuest(browser: Browser, name: string, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> {
   const page = await newPage(browser, prepare);

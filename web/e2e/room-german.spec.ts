@@ -8,8 +8,7 @@ import { highlightBySearch, ownServers } from './room';
  * on its own fresh servers.
  */
 
-// Without a video server: the room says (in German) that video is not configured.
-const { newPage } = ownServers({ video: false });
+const { newPage } = ownServers();
 
 const status = (page: Page) => page.getByRole('status', { name: 'Live-Verbindung' });
 

@@ -72,7 +72,7 @@ test.describe('the room with the embedded sfu', () => {
   let servers: Servers;
 
   test.beforeAll(async () => {
-    servers = await startServers();
+    servers = await startServers({ video: true });
     // The default setup: the embedded sfu runs and the app is told about it.
     expect(servers.sfuUrl).not.toBeNull();
   });
@@ -95,7 +95,7 @@ test.describe('the room with the embedded sfu', () => {
   }
 
   test("two attendees see and hear the guide, the guide sees them, and the guide's mute-all silences their microphones", async ({ browser }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(240_000);
     const guide = await newPage(browser);
     const vera = await newPage(browser);
     const walt = await newPage(browser);

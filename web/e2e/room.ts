@@ -4,16 +4,15 @@ import { startServers, type Servers } from './global-setup';
 /**
  * For room specs whose guide starts, locks or ends the appointment (which changes it for
  * good): the spec gets its own fresh servers, started before its first test and stopped
- * after its last, and a page per participant, each in its own browser context. Video runs
- * as under `make up` (the embedded sfu); `video: false` starts the servers without it.
+ * after its last, and a page per participant, each in its own browser context.
  */
-export function ownServers({ video = true }: { video?: boolean } = {}) {
+export function ownServers() {
   let servers: Servers;
 
   test.use({ actionTimeout: 15_000 });
 
   test.beforeAll(async () => {
-    servers = await startServers({ video });
+    servers = await startServers();
   });
 
   test.afterAll(async () => {
