@@ -7,11 +7,6 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './e2e/chromium';
  */
 export default defineConfig({
   testDir: './e2e',
-  // The app's room through the embedded sfu is not wired into `make up` yet (issue #13):
-  // on the merged main its received video stalls after the first frames, so it runs only
-  // with the sfu's own config (`npx playwright test -c e2e/playwright.sfu.config.ts`) until
-  // that integration lands.
-  testIgnore: ['room-video-app-sfu.spec.ts'],
   globalSetup: './e2e/global-setup.ts',
   forbidOnly: !!process.env.CI,
   // On CI one retry: a test that fails twice fails the run; one that passes on retry is

@@ -29,13 +29,21 @@ pub struct Config {
     /// Redis for cluster mode: replicas share order, history and state through it.
     #[arg(long, env = "REDIS_URL")]
     pub redis_url: Option<String>,
-    /// LiveKit server clients connect to (e.g. `wss://livekit.example.com`). Unset: no video.
+    /// LiveKit server clients connect to (e.g. `wss://livekit.example.com`). Unset: the
+    /// embedded `sfu` when it has written its key file into `DATA_DIR` (`make up` starts
+    /// it first), else no video.
     #[arg(long, env = "LIVEKIT_URL")]
     pub livekit_url: Option<String>,
     #[arg(long, env = "LIVEKIT_API_KEY")]
     pub livekit_api_key: Option<String>,
     #[arg(long, env = "LIVEKIT_API_SECRET", hide_env_values = true)]
     pub livekit_api_secret: Option<String>,
+    /// Signalling port of the embedded `sfu` (used when `LIVEKIT_URL` is unset).
+    #[arg(long, env = "SFU_PORT", default_value_t = 7880)]
+    pub sfu_port: u16,
+    /// The address the embedded `sfu` announces; browsers reach its signalling there too.
+    #[arg(long, env = "SFU_PUBLIC_IP")]
+    pub sfu_public_ip: Option<IpAddr>,
     /// State events kept per appointment for resuming clients.
     #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
     pub retained_events: usize,
@@ -83,14 +91,24 @@ impl Config {
         Duration::from_secs(self.heartbeat_secs.max(1))
     }
 
-    /// The LiveKit server, when all three settings are there.
+    /// The video server: the LiveKit server of `LIVEKIT_URL` (with its key and secret), or
+    /// without `LIVEKIT_URL` the embedded `sfu` at `ws://<SFU_PUBLIC_IP or 127.0.0.1>:<SFU_PORT>`
+    /// with `LIVEKIT_API_KEY`/`LIVEKIT_API_SECRET` or else the key pair the sfu generated into
+    /// `DATA_DIR/livekit-keys.yaml`. No key file (the sfu never ran on this `DATA_DIR`): no video.
     pub fn livekit(&self) -> Option<crate::video::LiveKit> {
-        match (&self.livekit_url, &self.livekit_api_key, &self.livekit_api_secret) {
-            (Some(url), Some(key), Some(secret)) if !url.is_empty() && !key.is_empty() && !secret.is_empty() => {
-                Some(crate::video::LiveKit::new(url.clone(), key.clone(), secret.clone()))
+        let non_empty = |value: &Option<String>| value.as_ref().filter(|v| !v.is_empty()).cloned();
+        let configured = non_empty(&self.livekit_api_key).zip(non_empty(&self.livekit_api_secret));
+        let (url, (key, secret)) = match non_empty(&self.livekit_url) {
+            Some(url) => (url, configured?),
+            None => {
+                let keys = match configured {
+                    Some(keys) => keys,
+                    None => crate::video::read_key_file(&self.data_dir)?,
+                };
+                (crate::video::embedded_url(self.sfu_public_ip, self.sfu_port), keys)
             }
-            _ => None,
-        }
+        };
+        Some(crate::video::LiveKit::new(url, key, secret))
     }
 
     /// The shared secret: `HUB_SECRET`, else the one in `DATA_DIR/hub-secret`, created on
@@ -111,6 +129,8 @@ impl std::fmt::Debug for Config {
             .field("data_dir", &self.data_dir)
             .field("redis", &self.redis_url.is_some())
             .field("livekit_url", &self.livekit_url)
+            .field("sfu_port", &self.sfu_port)
+            .field("sfu_public_ip", &self.sfu_public_ip)
             .field("heartbeat_secs", &self.heartbeat_secs)
             .field("send_queue", &self.send_queue)
             .field("retained_events", &self.retained_events)
@@ -132,5 +152,27 @@ mod tests {
         assert_eq!((config.port, config.bind.to_string()), (0, "127.0.0.1".to_owned()));
         assert_eq!((config.heartbeat_secs, config.send_queue, config.retained_events), (15, 512, 1024));
         assert!(config.redis_url.is_none() && config.livekit().is_none() && config.secret.is_none());
+    }
+
+    #[test]
+    fn without_livekit_url_the_embedded_sfu_serves_video_once_its_key_file_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config::for_data_dir(dir.path());
+        assert!(config.livekit().is_none(), "no key file, no sfu: no video");
+
+        std::fs::write(dir.path().join(crate::video::KEY_FILE), "# written by the sfu\nAPIabc: s3cret-s3cret\n").unwrap();
+        let embedded = config.livekit().unwrap();
+        assert_eq!(embedded.url, "ws://127.0.0.1:7880");
+        let announced = Config { sfu_port: 9000, sfu_public_ip: Some("203.0.113.5".parse().unwrap()), ..Config::for_data_dir(dir.path()) };
+        assert_eq!(announced.livekit().unwrap().url, "ws://203.0.113.5:9000");
+
+        // LIVEKIT_URL set: that server, never the embedded one; without its key pair, no video.
+        let external = Config { livekit_url: Some("wss://lk.example.com".into()), ..Config::for_data_dir(dir.path()) };
+        assert!(external.livekit().is_none());
+        let external = Config { livekit_api_key: Some("k".into()), livekit_api_secret: Some("s".into()), ..external };
+        assert_eq!(external.livekit().unwrap().url, "wss://lk.example.com");
+
+        std::fs::write(dir.path().join(crate::video::KEY_FILE), "no pair here\n").unwrap();
+        assert!(config.livekit().is_none(), "a key file without a pair: no video");
     }
 }

@@ -1,9 +1,12 @@
 //! LiveKit: access tokens for participants and the server API calls the hub makes
 //! (mute all, remove a participant). Media never passes through our servers.
 
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
+use protocol::Role;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -36,6 +39,41 @@ impl std::fmt::Debug for LiveKit {
     }
 }
 
+/// The file the embedded `sfu` writes its generated key pair to, in `DATA_DIR` (LiveKit's
+/// key file format: `<key>: <secret>` lines).
+pub const KEY_FILE: &str = "livekit-keys.yaml";
+
+/// The key pair of the embedded `sfu`: the first `key: secret` line of `dir/livekit-keys.yaml`.
+/// None when the file does not exist (the sfu never ran there) or holds no such line.
+pub fn read_key_file(dir: &Path) -> Option<(String, String)> {
+    let file = dir.join(KEY_FILE);
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(error) => {
+            tracing::warn!(file = %file.display(), %error, "could not read the embedded sfu's key file: no video");
+            return None;
+        }
+    };
+    let keys = text.lines().filter(|line| !line.trim_start().starts_with('#')).find_map(|line| {
+        let (key, secret) = line.split_once(':')?;
+        let (key, secret) = (key.trim(), secret.trim());
+        (!key.is_empty() && !secret.is_empty()).then(|| (key.to_owned(), secret.to_owned()))
+    });
+    if keys.is_none() {
+        tracing::warn!(file = %file.display(), "the embedded sfu's key file holds no `key: secret` line: no video");
+    }
+    keys
+}
+
+/// The signalling URL of the embedded `sfu` as browsers reach it.
+pub fn embedded_url(public_ip: Option<IpAddr>, port: u16) -> String {
+    match public_ip.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST)) {
+        IpAddr::V4(ip) => format!("ws://{ip}:{port}"),
+        IpAddr::V6(ip) => format!("ws://[{ip}]:{port}"),
+    }
+}
+
 /// What a participant may do in the room (LiveKit's `VideoGrant`).
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -61,6 +99,11 @@ struct Claims<'a> {
     sub: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
+    /// The participant's metadata, which every other participant sees (LiveKit passes it
+    /// through): `{"role":"guide"}` or `{"role":"client"}`, so that rooms can put the guide
+    /// in front.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<String>,
     nbf: u64,
     exp: u64,
     video: VideoGrant,
@@ -75,15 +118,30 @@ impl LiveKit {
         LiveKit { url, api_key, api_secret, http: reqwest::Client::new() }
     }
 
-    fn sign(&self, identity: Option<&str>, name: Option<&str>, video: VideoGrant, ttl: Duration) -> Result<String, VideoError> {
+    fn sign(
+        &self,
+        identity: Option<&str>,
+        name: Option<&str>,
+        metadata: Option<String>,
+        video: VideoGrant,
+        ttl: Duration,
+    ) -> Result<String, VideoError> {
         let now = now();
-        let claims = Claims { iss: &self.api_key, sub: identity, name, nbf: now, exp: now + ttl.as_secs(), video };
+        let claims = Claims { iss: &self.api_key, sub: identity, name, metadata, nbf: now, exp: now + ttl.as_secs(), video };
         Ok(encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(self.api_secret.as_bytes()))?)
     }
 
     /// A token to join the appointment's room. Everyone subscribes; `can_publish` says
-    /// whether camera and microphone may be sent.
-    pub fn participant_token(&self, room: &str, identity: &str, name: Option<&str>, can_publish: bool) -> Result<String, VideoError> {
+    /// whether camera and microphone may be sent; `role` goes into the participant's
+    /// metadata (`{"role":"guide"}`), which the other participants see.
+    pub fn participant_token(
+        &self,
+        room: &str,
+        identity: &str,
+        name: Option<&str>,
+        role: Role,
+        can_publish: bool,
+    ) -> Result<String, VideoError> {
         let grant = VideoGrant {
             room: Some(room.to_owned()),
             room_join: true,
@@ -92,7 +150,12 @@ impl LiveKit {
             can_publish_data: Some(true),
             ..VideoGrant::default()
         };
-        self.sign(Some(identity), name, grant, TOKEN_TTL)
+        let role = match role {
+            Role::Guide => "guide",
+            Role::Client => "client",
+        };
+        let metadata = json!({ "role": role }).to_string();
+        self.sign(Some(identity), name, Some(metadata), grant, TOKEN_TTL)
     }
 
     /// The HTTP base of the server API (`wss://x` serves it at `https://x`).
@@ -103,7 +166,7 @@ impl LiveKit {
 
     async fn call(&self, room: &str, method: &str, body: Value) -> Result<Value, VideoError> {
         let grant = VideoGrant { room: Some(room.to_owned()), room_admin: true, ..VideoGrant::default() };
-        let token = self.sign(None, None, grant, Duration::from_secs(600))?;
+        let token = self.sign(None, None, None, grant, Duration::from_secs(600))?;
         let response = self
             .http
             .post(format!("{}/twirp/livekit.RoomService/{method}", self.api_base()))

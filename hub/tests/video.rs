@@ -174,11 +174,14 @@ async fn tokens_follow_the_appointment_settings_and_broadcast_mode() {
     }
     assert_eq!(payloads[0]["sub"], "g1".repeat(16));
     assert_eq!(payloads[1]["sub"], "c1".repeat(16));
+    // The role travels as the participant's metadata: rooms put the guide in front.
+    assert_eq!(payloads[0]["metadata"], r#"{"role":"guide"}"#);
+    assert_eq!(payloads[1]["metadata"], r#"{"role":"client"}"#);
     let can_publish: Vec<&Value> = payloads.iter().map(|p| &p["video"]["canPublish"]).collect();
     assert_eq!(can_publish, [&json!(true), &json!(false), &json!(true), &json!(false)]);
     // A token signed with another secret fails the official verifier.
     let foreign = hub::video::LiveKit::new("ws://x".into(), API_KEY.into(), "another-secret-another-secret".into())
-        .participant_token(APPOINTMENT, "x", None, true)
+        .participant_token(APPOINTMENT, "x", None, Role::Client, true)
         .unwrap();
     assert!(verify_with_livekit_sdk(&[&foreign])[0].get("error").is_some());
 }

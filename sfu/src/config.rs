@@ -125,9 +125,15 @@ impl Credentials {
                 let mut rng = rand::rng();
                 let created =
                     Credentials::new(format!("API{}", Alphanumeric.sample_string(&mut rng, 12)), Alphanumeric.sample_string(&mut rng, 43));
-                write_private(&file, &format!("{}: {}\n", created.api_key, created.api_secret))?;
-                tracing::info!(file = %file.display(), api_key = %created.api_key, "generated an API key and secret");
-                Ok(created)
+                match write_private(&file, &format!("{}: {}\n", created.api_key, created.api_secret)) {
+                    Ok(()) => {
+                        tracing::info!(file = %file.display(), api_key = %created.api_key, "generated an API key and secret");
+                        Ok(created)
+                    }
+                    // Another process wrote it first: use that one.
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Credentials::load_or_create(dir),
+                    Err(e) => Err(e.into()),
+                }
             }
             Err(e) => Err(e.into()),
         }
@@ -143,17 +149,20 @@ impl Credentials {
     }
 }
 
-#[cfg(unix)]
+/// Writes `text` to `file` all at once: into a temporary file beside it, then linked into
+/// place, so a reader (the hub, the proxy) sees no file or the whole file, never a partial
+/// one. Fails with `AlreadyExists` when `file` exists, leaving it as it is.
 fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut out = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(file)?;
-    out.write_all(text.as_bytes())
-}
-
-#[cfg(not(unix))]
-fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
-    std::fs::write(file, text)
+    let temporary = file.with_extension(format!("tmp.{}", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options.open(&temporary).and_then(|mut out| out.write_all(text.as_bytes()).and_then(|()| out.sync_all()));
+    let linked = written.and_then(|()| std::fs::hard_link(&temporary, file));
+    let _ = std::fs::remove_file(&temporary);
+    linked
 }
 
 #[cfg(test)]
@@ -169,6 +178,22 @@ mod tests {
         assert!(first.api_key.starts_with("API"));
         assert!(first.secret().len() >= 32);
         assert!(!format!("{first:?}").contains(first.secret()));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(KEYS_FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        // Nothing but the key file is left behind.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_key_file_written_meanwhile_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(KEYS_FILE), "APIfirst: first-secret\n").unwrap();
+        assert!(write_private(&dir.path().join(KEYS_FILE), "APIsecond: second\n").is_err());
+        assert_eq!(Credentials::load_or_create(dir.path()).unwrap(), Credentials::new("APIfirst".into(), "first-secret".into()));
     }
 
     #[test]

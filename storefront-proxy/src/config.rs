@@ -1,6 +1,9 @@
 use std::net::IpAddr;
 use std::path::PathBuf;
 
+/// The file the embedded `sfu` writes its key pair to, in `DATA_DIR`.
+pub const LIVEKIT_KEY_FILE: &str = "livekit-keys.yaml";
+
 /// storefront-proxy settings, from flags or the environment (CONTRACT.md).
 #[derive(Clone, clap::Parser)]
 #[command(name = "storefront-proxy", about = "Salesroom public origin")]
@@ -36,8 +39,16 @@ pub struct Config {
     /// Forward `/store-api` and `/api` to this Shopware 6 instead of the embedded shop.
     #[arg(long, env = "UPSTREAM_URL")]
     pub upstream_url: Option<String>,
+    /// The LiveKit server browsers use for video (handed to the app). Unset: the embedded
+    /// `sfu`, once it has written its key file into `DATA_DIR` (see `livekit_url()`).
     #[arg(long, env = "LIVEKIT_URL")]
     pub livekit_url: Option<String>,
+    /// Signalling port of the embedded `sfu` (used when `LIVEKIT_URL` is unset).
+    #[arg(long, env = "SFU_PORT", default_value_t = 7880)]
+    pub sfu_port: u16,
+    /// The address the embedded `sfu` announces; browsers reach its signalling there too.
+    #[arg(long, env = "SFU_PUBLIC_IP")]
+    pub sfu_public_ip: Option<IpAddr>,
     /// The built web app.
     #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
     pub web_dist: PathBuf,
@@ -65,6 +76,22 @@ impl Config {
         let matches = command.get_matches_from(["storefront-proxy"]);
         let config = Config::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
         Config { data_dir: data_dir.into(), ..config }
+    }
+
+    /// The video server's URL for browsers: `LIVEKIT_URL`, else the embedded `sfu`'s
+    /// (`ws://<SFU_PUBLIC_IP or 127.0.0.1>:<SFU_PORT>`) when its key file
+    /// `DATA_DIR/livekit-keys.yaml` exists (the hub makes the same choice), else none.
+    pub fn livekit_url(&self) -> Option<String> {
+        if let Some(url) = self.livekit_url.as_ref().filter(|url| !url.is_empty()) {
+            return Some(url.clone());
+        }
+        if !self.data_dir.join(LIVEKIT_KEY_FILE).is_file() {
+            return None;
+        }
+        Some(match self.sfu_public_ip.unwrap_or(IpAddr::from([127, 0, 0, 1])) {
+            IpAddr::V4(ip) => format!("ws://{ip}:{}", self.sfu_port),
+            IpAddr::V6(ip) => format!("ws://[{ip}]:{}", self.sfu_port),
+        })
     }
 
     /// The hub's HTTP base URL.
@@ -120,5 +147,18 @@ mod tests {
         assert!(config.hub_url.is_none() && config.upstream_url.is_none() && config.hub_secret.is_none());
         assert!(config.demo && config.admin_password.is_none());
         assert_eq!(config.hub_http_url(), "http://127.0.0.1:8100");
+    }
+
+    #[test]
+    fn the_video_url_is_livekit_url_else_the_embedded_sfu_once_its_key_file_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config::for_data_dir(dir.path());
+        assert_eq!(config.livekit_url(), None);
+        std::fs::write(dir.path().join(LIVEKIT_KEY_FILE), "APIabc: secret\n").unwrap();
+        assert_eq!(config.livekit_url().as_deref(), Some("ws://127.0.0.1:7880"));
+        let announced = Config { sfu_port: 9000, sfu_public_ip: Some("203.0.113.5".parse().unwrap()), ..Config::for_data_dir(dir.path()) };
+        assert_eq!(announced.livekit_url().as_deref(), Some("ws://203.0.113.5:9000"));
+        let external = Config { livekit_url: Some("wss://lk.example.com".into()), ..Config::for_data_dir(dir.path()) };
+        assert_eq!(external.livekit_url().as_deref(), Some("wss://lk.example.com"));
     }
 }

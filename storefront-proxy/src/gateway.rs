@@ -28,7 +28,7 @@ async fn runtime_config(State(app): State<App>) -> Json<Value> {
         "shopEndpoint": config.shop_endpoint,
         "shopAccessToken": config.shop_access_token,
         "hubUrl": config.public_hub_url(),
-        "livekitUrl": config.livekit_url,
+        "livekitUrl": config.livekit_url(),
     }))
 }
 

@@ -76,6 +76,8 @@ function stop({ child }: Spawned): Promise<void> {
 export interface Servers {
   /** The storefront-proxy's origin: the app, the shop APIs and the hub socket. */
   origin: string;
+  /** The embedded media server's signalling URL (as the hub hands it to browsers), when it runs. */
+  sfuUrl: string | null;
   /** The hub's own origin (its `/metrics` and `/healthz`), for tests that count what it publishes. */
   hubUrl: string;
   /** Stops both servers and removes their data directory. */
@@ -88,19 +90,55 @@ export interface Servers {
  * paths are taken from web/), by default ../target/debug. A spec that changes the demo
  * appointment for good (start, lock, end) starts its own pair with this. `env` adds
  * settings for both servers (e.g. LIVEKIT_*).
+ *
+ * `video: true` runs video as `make up` does: without LIVEKIT_URL in `env` the embedded
+ * media server (`sfu`) starts first, on free ports and the same data directory, and the
+ * hub and the proxy find it through the key file it writes there. Off by default (the room
+ * then says that video is not configured): with a camera publishing in every room spec,
+ * guide logins on a loaded 2-core machine outran their 5 s waits (issue #13).
  */
-export async function startServers({ webApp = true, env = {} }: { webApp?: boolean; env?: Record<string, string> } = {}): Promise<Servers> {
+export async function startServers({
+  webApp = true,
+  env = {},
+  video = false,
+}: { webApp?: boolean; env?: Record<string, string>; video?: boolean } = {}): Promise<Servers> {
   const webDist = path.join(WEB_DIR, 'dist');
   if (webApp && !existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
 
-  // Both binaries must exist before either starts, so a missing one leaves nothing running.
+  const embeddedVideo = video && !env.LIVEKIT_URL;
+  // Every binary must exist before any starts, so a missing one leaves nothing running.
   const [hubBinary, proxyBinary] = [binary('hub'), binary('storefront-proxy')];
-  const [hubPort, proxyPort] = (await freePorts(2)) as [number, number];
+  const sfuBinary = embeddedVideo ? binary('sfu') : null;
+  const [hubPort, proxyPort, sfuPort, sfuUdpPort] = (await freePorts(4)) as [number, number, number, number];
   const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-e2e-'));
-  const common = { ...env, BIND: '127.0.0.1', DATA_DIR: dataDir, HUB_SECRET: SECRET, HUB_PORT: String(hubPort) };
+  const common = {
+    ...env,
+    BIND: '127.0.0.1',
+    DATA_DIR: dataDir,
+    HUB_SECRET: SECRET,
+    HUB_PORT: String(hubPort),
+    SFU_PORT: String(sfuPort),
+    SFU_UDP_PORT: String(sfuUdpPort),
+  };
   const origin = `http://127.0.0.1:${proxyPort}`;
   const hubUrl = `http://127.0.0.1:${hubPort}`;
-  const servers = [
+  const servers: Spawned[] = [];
+  const teardown = async () => {
+    await Promise.all(servers.map(stop));
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  // As `make up`: the sfu first, so that its key file is there when the hub and proxy start.
+  if (sfuBinary) {
+    servers.push(start('sfu', sfuBinary, { ...common, RUST_LOG: process.env.RUST_LOG ?? 'sfu=info' }));
+    try {
+      await waitUntilHealthy(`http://127.0.0.1:${sfuPort}/`, servers);
+    } catch (error) {
+      await teardown();
+      throw error;
+    }
+  }
+  servers.push(
     start('hub', hubBinary, common),
     start('storefront-proxy', proxyBinary, {
       ...common,
@@ -110,11 +148,7 @@ export async function startServers({ webApp = true, env = {} }: { webApp?: boole
       SHOP_ACCESS_TOKEN: 'SWSCSALESROOMDEMO000000000',
       WEB_DIST: webDist,
     }),
-  ];
-  const teardown = async () => {
-    await Promise.all(servers.map(stop));
-    await rm(dataDir, { recursive: true, force: true });
-  };
+  );
 
   try {
     await waitUntilHealthy(`${hubUrl}/healthz`, servers);
@@ -123,7 +157,7 @@ export async function startServers({ webApp = true, env = {} }: { webApp?: boole
     await teardown();
     throw error;
   }
-  return { origin, hubUrl, teardown };
+  return { origin, hubUrl, sfuUrl: sfuBinary ? `ws://127.0.0.1:${sfuPort}` : null, teardown };
 }
 
 /** Starts the servers every spec shares and sets SALESROOM_BASE_URL and SALESROOM_HUB_URL; returns the teardown. */

@@ -58,7 +58,7 @@ pub fn video_token(video: Option<&LiveKit>, room: &Room, claims: &HubClaims) -> 
             all.video_audio_settings != VideoAudioSettings::None && !all.broadcast_mode
         }
     };
-    match video.participant_token(&room.appointment_id, &claims.sub, claims.name.as_deref(), can_publish) {
+    match video.participant_token(&room.appointment_id, &claims.sub, claims.name.as_deref(), claims.role, can_publish) {
         Ok(token) => Some(ServerFrame::VideoToken { url: video.url.clone(), token, can_publish }),
         Err(error) => {
             tracing::warn!(%error, "could not mint a video token");

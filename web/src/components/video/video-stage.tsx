@@ -4,12 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { VideoGrant } from '@/lib/hub';
 import { mediaPreferences } from '@/lib/video/media-preferences';
+import { speakerFirst } from '@/lib/video/speaker-order';
 import { useVideoRoom } from '@/lib/video/use-video-room';
 import { restoreBackgroundChoice } from './virtual-backgrounds';
 import './video-stage.css';
 
-function Tile({ participant, isLocal }: { participant: Participant; isLocal: boolean }) {
+function Tile({ participant }: { participant: Participant }) {
   const { t } = useTranslation();
+  const isLocal = participant.isLocal;
   const videoRef = useRef<HTMLVideoElement>(null);
   const audioRef = useRef<HTMLAudioElement>(null);
   const video = participant.getTrackPublication(Track.Source.Camera)?.videoTrack;
@@ -36,6 +38,23 @@ function Tile({ participant, isLocal }: { participant: Participant; isLocal: boo
       {audio && <audio ref={audioRef} autoPlay />}
       <figcaption>{isLocal ? t('video.you') : participant.name || participant.identity}</figcaption>
     </figure>
+  );
+}
+
+function SpeakerTiles({ participants }: { participants: Participant[] }) {
+  const [speaker, ...others] = speakerFirst(participants);
+  if (!speaker) return null;
+  return (
+    <div className="video-stage__speaker">
+      <Tile key={speaker.identity} participant={speaker} />
+      {others.length > 0 && (
+        <div className="video-stage__others">
+          {others.map((participant) => (
+            <Tile key={participant.identity} participant={participant} />
+          ))}
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -73,11 +92,17 @@ export function VideoStage({ grant, mutedAll, layout }: { grant: VideoGrant | nu
         </p>
       )}
       {mutedAll && <p className="video-note">{t('video.mutedByGuide')}</p>}
-      <div className="video-stage__tiles">
-        {participants.map((participant, index) => (
-          <Tile key={participant.identity} participant={participant} isLocal={index === 0} />
-        ))}
-      </div>
+      {layout === 'grid' ? (
+        <div className="video-stage__tiles">
+          {participants.map((participant) => (
+            <Tile key={participant.identity} participant={participant} />
+          ))}
+        </div>
+      ) : (
+        // The speaker large, everyone else in a strip of small tiles under it: all in view,
+        // so that livekit-client's adaptive stream keeps every picture flowing.
+        <SpeakerTiles participants={participants} />
+      )}
     </div>
   );
 }
