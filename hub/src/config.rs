@@ -36,6 +36,10 @@ pub struct Config {
     pub livekit_api_key: Option<String>,
     #[arg(long, env = "LIVEKIT_API_SECRET", hide_env_values = true)]
     pub livekit_api_secret: Option<String>,
+    /// Seconds a hub told to stop (SIGTERM, Ctrl-C) waits for its clients to move to
+    /// another replica before it exits (see `drain.rs`).
+    #[arg(long, env = "HUB_DRAIN_SECS", default_value_t = 5)]
+    pub drain_secs: u64,
     /// State events kept per appointment for resuming clients.
     #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
     pub retained_events: usize,
