@@ -11,12 +11,14 @@
 # deploy/grafana-dashboard.json and deploy/alerts.yml exist in a replica's /metrics.
 #
 # Settings: CLIENTS (300), SLIDES (enough for the run), INTERVAL_MS (200: 5 changes a
-# second), REPLICAS (3), BIN_DIR (target/debug). Ports are picked free unless set.
+# second), REPLICAS (3), BIN_DIR (target/debug), CHAOS ("drain kill redis": which of the
+# three to do). Ports are picked free unless set.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CLIENTS="${CLIENTS:-300}"
 INTERVAL_MS="${INTERVAL_MS:-200}"
 SLIDES="${SLIDES:-150}"
+CHAOS="${CHAOS:-drain kill redis}"
 export BIN_DIR="${BIN_DIR:-$ROOT/target/debug}"
 WORK="$(mktemp -d /tmp/salesroom-chaos.XXXXXX)"
 chmod 755 "$WORK"
@@ -75,34 +77,39 @@ for i in $(seq 1 "$REPLICAS"); do metrics="$metrics${metrics:+,}http://127.0.0.1
   --hold-secs 0 --highlight-every 0 --join-concurrency 32 --resume --strict >"$WORK/loadtest.log" 2>&1 &
 LOADTEST_PID=$!
 
-# The chaos starts once the slides are changing: the joins' events and a few slides
-# have been applied.
-events() { curl -s "http://127.0.0.1:$(replica_port 1)/metrics" | awk '/^hub_events_total /{print $2}'; }
+# The chaos starts once the slides are changing, and a second into them.
 for _ in $(seq 1 1200); do
-  [ "$(events || echo 0)" -gt $((CLIENTS + 10)) ] 2>/dev/null && break
+  grep -q 'the slide changes start' "$WORK/loadtest.log" && break
   kill -0 "$LOADTEST_PID" 2>/dev/null || break
   sleep 0.1
 done
-
-echo "chaos: rolling restart of $REPLICAS replicas"
-rolling_restart
-
-echo "chaos: SIGKILL replica 2"
-kill_replica 2
 sleep 1
-start_replica 2
 
-echo "chaos: Redis restart"
-stop_redis
-for i in $(seq 1 "$REPLICAS"); do
-  wait_for "http://127.0.0.1:$(replica_port "$i")/healthz" 503 15
-done
-echo "chaos: every replica's /healthz is 503 while Redis is down"
-sleep 1
-start_redis
-for i in $(seq 1 "$REPLICAS"); do
-  wait_for "http://127.0.0.1:$(replica_port "$i")/healthz" 200 30
-done
+if [[ " $CHAOS " == *" drain "* ]]; then
+  echo "chaos: rolling restart of $REPLICAS replicas"
+  rolling_restart
+fi
+
+if [[ " $CHAOS " == *" kill "* ]]; then
+  echo "chaos: SIGKILL replica 2"
+  kill_replica 2
+  sleep 1
+  start_replica 2
+fi
+
+if [[ " $CHAOS " == *" redis "* ]]; then
+  echo "chaos: Redis restart"
+  stop_redis
+  for i in $(seq 1 "$REPLICAS"); do
+    wait_for "http://127.0.0.1:$(replica_port "$i")/healthz" 503 15
+  done
+  echo "chaos: every replica's /healthz is 503 while Redis is down"
+  sleep 1
+  start_redis
+  for i in $(seq 1 "$REPLICAS"); do
+    wait_for "http://127.0.0.1:$(replica_port "$i")/healthz" 200 30
+  done
+fi
 
 echo "chaos: waiting for the attendees"
 if ! wait "$LOADTEST_PID"; then

@@ -108,11 +108,10 @@ write_nginx_conf() {
   cat >"$RUN/nginx/nginx.conf" <<CONF
 # Written by scripts/cluster.sh; the load balancer itself is deploy/hub-lb.conf.
 $user
-worker_processes 1;
-worker_rlimit_nofile 65536;
+worker_processes auto;
 pid $RUN/nginx/nginx.pid;
 error_log $RUN/nginx/error.log warn;
-events { worker_connections 32768; }
+events { worker_connections 16384; }
 http {
     access_log off;
     client_body_temp_path $RUN/nginx/tmp/body;
@@ -128,7 +127,7 @@ CONF
     echo "upstream hubs {"
     echo "    least_conn;"
     for i in $(seq 1 "$REPLICAS"); do
-      echo "    server 127.0.0.1:$(replica_port "$i") max_fails=1 fail_timeout=2s;"
+      echo "    server 127.0.0.1:$(replica_port "$i") max_fails=0;"
     done
     echo "}"
   } >"$RUN/nginx/hub-upstreams.conf"
@@ -164,6 +163,8 @@ start_cluster() {
     [ -x "$BIN_DIR/$bin" ] || { cluster_log "$BIN_DIR/$bin is missing (build it first)"; return 1; }
   done
   mkdir -p "$RUN"
+  # Every connection is a file descriptor (nginx: two per client).
+  ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
   trap stop_all INT TERM EXIT
   start_redis
   # The first replica creates DATA_DIR/hub-secret (when HUB_SECRET is unset); the others
