@@ -12,7 +12,8 @@
 #
 # Settings: CLIENTS (300), SLIDES (enough for the run), INTERVAL_MS (200: 5 changes a
 # second), REPLICAS (3), BIN_DIR (target/debug), CHAOS ("drain kill redis": which of the
-# three to do). Ports are picked free unless set.
+# three to do), LOADTEST_ARGS (more loadtest flags, e.g. `--source-addresses 8` for
+# 10,000 attendees). Ports are picked free unless set.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CLIENTS="${CLIENTS:-300}"
@@ -74,7 +75,7 @@ metrics=""
 for i in $(seq 1 "$REPLICAS"); do metrics="$metrics${metrics:+,}http://127.0.0.1:$(replica_port "$i")/metrics"; done
 "$BIN_DIR/loadtest" --base-url "http://127.0.0.1:$PORT" --hub-url "ws://127.0.0.1:$HUB_PORT/ws" \
   --hub-metrics "$metrics" --clients "$CLIENTS" --slides "$SLIDES" --interval-ms "$INTERVAL_MS" \
-  --hold-secs 0 --highlight-every 0 --join-concurrency 32 --resume --strict >"$WORK/loadtest.log" 2>&1 &
+  --hold-secs 0 --highlight-every 0 --join-concurrency 32 --resume --strict ${LOADTEST_ARGS:-} >"$WORK/loadtest.log" 2>&1 &
 LOADTEST_PID=$!
 
 # The chaos starts once the slides are changing, and a second into them.
