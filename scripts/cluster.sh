@@ -149,6 +149,7 @@ start_proxy() {
 
 stop_all() {
   trap - INT TERM EXIT
+  STOPPING=1
   local pid
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -197,5 +198,5 @@ if [ -z "${CLUSTER_LIBRARY:-}" ]; then
   print_cluster
   # Until Ctrl-C, or until a process ends by itself.
   wait -n "${PIDS[@]}" || true
-  cluster_log "a process ended; stopping the cluster"
+  [ -n "${STOPPING:-}" ] || cluster_log "a process ended by itself; stopping the cluster"
 fi
