@@ -516,7 +516,7 @@ impl SteadyGuide {
 /// With `--resume`, the guide is a [`SteadyGuide`].
 enum Guide {
     Plain { tx: Arc<tokio::sync::Mutex<futures_util::stream::SplitSink<Socket, Message>>> },
-    Steady(tokio::sync::Mutex<SteadyGuide>),
+    Steady(Box<tokio::sync::Mutex<SteadyGuide>>),
 }
 
 impl Guide {
@@ -538,7 +538,7 @@ impl Guide {
         if options.resume {
             // Connected now: the attendees' joins are counted with the guide's socket.
             let (socket, _) = connect(&hub, &token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await?;
-            return Ok(Guide::Steady(tokio::sync::Mutex::new(SteadyGuide { url: hub, token, socket: Some(socket) })));
+            return Ok(Guide::Steady(Box::new(tokio::sync::Mutex::new(SteadyGuide { url: hub, token, socket: Some(socket) }))));
         }
         let (socket, _) = connect(&hub, &token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await?;
         let (tx, mut rx) = socket.split();
