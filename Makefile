@@ -6,16 +6,19 @@ CARGO ?= cargo
 NPM ?= npm
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: help up test lint test-rust test-web test-e2e test-conformance web-deps web-build system-deps protocol-ts build-release build-debug clean
+.PHONY: help up cluster test lint test-rust test-web test-e2e test-conformance test-deploy test-cluster web-deps web-build system-deps protocol-ts build-release build-debug clean
 
 help:
 	@echo "make up          build everything and run the demo (storefront-proxy :8000, hub :8100)"
-	@echo "make test        every test: Rust, web unit, browser end-to-end"
+	@echo "make cluster     redis-server, REPLICAS hub replicas (default 3) behind nginx, storefront-proxy (Ctrl-C stops all)"
+	@echo "make test        every test: Rust, web unit, browser end-to-end, deployment files, cluster chaos"
 	@echo "make lint        cargo fmt --check, clippy -D warnings, ESLint (types, hooks, import boundaries)"
 	@echo "make test-rust   cargo tests of the workspace"
 	@echo "make test-web    typecheck and vitest of web/"
 	@echo "make test-e2e    Playwright journeys in Chromium against the real servers"
 	@echo "make test-conformance  the official Store API client against the real shop, answers checked against its schema"
+	@echo "make test-deploy promtool check of deploy/alerts.yml; docker-compose.yml variables and files against the binaries"
+	@echo "make test-cluster the chaos test: 300 attendees through nginx while every replica restarts, one is killed and Redis restarts"
 	@echo "make protocol-ts regenerate web/src/protocol/generated.ts and live-state-cases.json from the protocol crate"
 
 ## Installs web/node_modules when missing or older than the lock file.
@@ -35,15 +38,27 @@ build-debug:
 up: web-build build-release
 	./scripts/up.sh
 
-## Debian packages the tests need (Chromium for Playwright, redis-server for cluster tests).
+## The cluster of CONTRACT.md: REPLICAS=n for another number of hub replicas.
+cluster: system-deps web-build build-release
+	./scripts/cluster.sh
+
+## Debian packages the tests and `make cluster` need: Chromium for Playwright,
+## redis-server, nginx and curl for the cluster, promtool (prometheus) for the alert rules,
+## python3-yaml for scripts/check-deploy.py (prometheus without its recommended exporters).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
+	command -v nginx >/dev/null 2>&1 || missing="$$missing nginx"; \
+	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
+	python3 -c 'import yaml' >/dev/null 2>&1 || missing="$$missing python3-yaml"; \
+	bare=""; command -v promtool >/dev/null 2>&1 || bare="prometheus"; \
+	if [ -n "$$missing$$bare" ]; then \
+		echo "installing:$$missing $$bare"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+		$$SUDO apt-get update -qq; \
+		[ -z "$$missing" ] || DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+		[ -z "$$bare" ] || DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$bare >/dev/null; \
 	fi
 
 ## The habits every change keeps: formatted, no clippy warning, no ESLint error
@@ -65,7 +80,18 @@ test-e2e: system-deps web-build build-debug
 test-conformance: web-deps build-debug
 	cd web && SALESROOM_BIN_DIR=$(CURDIR)/target/debug $(NPM) run test:conformance
 
-test: lint test-rust test-web test-conformance test-e2e
+## The deployment files stay true: alert rules valid, compose variables read by the
+## binaries and its files present (metric names: checked by test-cluster on a live scrape).
+test-deploy: system-deps build-debug
+	promtool check rules deploy/alerts.yml
+	python3 scripts/check-deploy.py compose target/debug
+
+## scripts/chaos.sh: the processes of `make cluster` (debug build) under load and chaos.
+test-cluster: system-deps build-debug
+	$(CARGO) build -p loadtest --bin loadtest
+	BIN_DIR=$(CURDIR)/target/debug ./scripts/chaos.sh
+
+test: lint test-rust test-web test-conformance test-e2e test-deploy test-cluster
 
 protocol-ts:
 	$(CARGO) run -q -p protocol --bin protocol-ts -- web/src/protocol/generated.ts web/src/protocol/live-state-cases.json

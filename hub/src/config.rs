@@ -44,6 +44,10 @@ pub struct Config {
     /// The address the embedded `sfu` announces; browsers reach its signalling there too.
     #[arg(long, env = "SFU_PUBLIC_IP")]
     pub sfu_public_ip: Option<IpAddr>,
+    /// Seconds a hub told to stop (SIGTERM, Ctrl-C) waits for its clients to move to
+    /// another replica before it exits (see `drain.rs`).
+    #[arg(long, env = "HUB_DRAIN_SECS", default_value_t = 5)]
+    pub drain_secs: u64,
     /// State events kept per appointment for resuming clients.
     #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
     pub retained_events: usize,

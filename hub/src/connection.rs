@@ -148,6 +148,8 @@ impl Session {
                                 close_with = Some((code, "removed from the appointment"));
                             } else if code == close_code::RESYNC {
                                 close_with = Some((code, "history replaced; resume"));
+                            } else if code == close_code::DRAINING {
+                                close_with = Some((code, "hub draining; resume elsewhere"));
                             } else {
                                 close_with = Some((close_code::GOING_AWAY, "closing"));
                             }

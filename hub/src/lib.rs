@@ -5,6 +5,7 @@ pub mod app;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod drain;
 pub mod error;
 pub mod internal;
 pub mod live;

@@ -17,7 +17,13 @@ async fn main() -> anyhow::Result<()> {
     let secret = config.load_secret()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     println!("hub listening on http://{}", listener.local_addr()?);
-    Hub::open(config, secret).await?.serve(listener, shutdown_signal()).await?;
+    let drain_within = std::time::Duration::from_secs(config.drain_secs);
+    let hub = Hub::open(config, secret).await?;
+    // Told to stop: the server stops accepting, then every client is sent elsewhere
+    // (hub::drain) before the process exits.
+    hub.clone().serve(listener, shutdown_signal()).await?;
+    tracing::info!("stopped accepting; draining");
+    hub::drain::drain(&hub, drain_within).await;
     Ok(())
 }
 

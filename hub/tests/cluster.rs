@@ -491,3 +491,52 @@ async fn nothing_is_lost_when_redis_forgets_by_a_flush_or_an_empty_restart() {
     let text = reqwest::get(format!("http://{a}/metrics")).await.unwrap().text().await.unwrap();
     assert!(text.contains("hub_history_resets_total 2"), "{text}");
 }
+
+/// One step of a rolling restart: SIGTERM makes a replica close its sockets with 4013
+/// (`DRAINING`), stop accepting and exit within `HUB_DRAIN_SECS`; its client resumes on
+/// another replica and is replayed every event it missed, in order, nothing twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draining_replica_sends_its_clients_elsewhere_and_they_resume_without_a_gap() {
+    let redis = Redis::start();
+    let (mut draining, addr_a) = start_hub(&redis.url());
+    let (_other, addr_b) = start_hub(&redis.url());
+    let (mut guide, ..) = join(&addr_b, &token("9", Role::Guide), None).await;
+    let attendee_token = token("a", Role::Client);
+    let (mut attendee, _, epoch, _) = join(&addr_a, &attendee_token, None).await;
+    switch(&mut guide, 1).await;
+    let (mut last_seq, _, alias) = next_slide(&mut attendee).await;
+    assert_eq!(alias, 1);
+
+    let started = Instant::now();
+    let pid = draining.0.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    assert_eq!(close_code(&mut attendee, true).await, protocol::frame::close_code::DRAINING);
+    // Published while the attendee is between replicas.
+    switch(&mut guide, 2).await;
+    switch(&mut guide, 3).await;
+    // The replica exits by itself, well within its drain time, and accepts nothing more.
+    let status = loop {
+        if let Some(status) = draining.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the draining replica did not exit");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status}");
+    assert_eq!(health(&addr_a).await, 0, "a stopped replica accepts nothing");
+
+    let (mut attendee, _, resumed_epoch, resume) = join(&addr_b, &attendee_token, Some((last_seq, epoch.clone()))).await;
+    assert_eq!((resume, resumed_epoch), (Resume::Replayed, epoch));
+    // Every event after the last one seen, each naming the one before: no gap, no repeat.
+    let mut aliases = Vec::new();
+    while aliases.last() != Some(&3) {
+        if let ServerFrame::Event { seq, prev, event } = recv(&mut attendee).await {
+            assert_eq!(prev, last_seq, "event {seq} follows {prev}, but the last one seen was {last_seq}");
+            last_seq = seq;
+            if let Event::SlideSwitched { slide_alias, .. } = event {
+                aliases.push(slide_alias);
+            }
+        }
+    }
+    assert_eq!(aliases, [2, 3]);
+}

@@ -12,12 +12,12 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use futures_util::{SinkExt, StreamExt};
 use protocol::action::Action;
-use protocol::frame::{ClientFrame, ServerFrame};
+use protocol::frame::{ClientFrame, Resume, ServerFrame};
 use serde_json::{json, Value};
 use tokio::net::TcpSocket;
 use tokio::sync::Semaphore;
@@ -29,7 +29,7 @@ pub mod report;
 pub mod shop;
 
 use report::unix_us;
-pub use report::{Percentiles, Report, Times};
+pub use report::{Continuity, Percentiles, Report, Times};
 
 /// This process's part of a run split over several load generators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +129,16 @@ pub struct Options {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Survive the hubs going away (drains, crashes, a Redis restart): attendees
+    /// reconnect and resume from their last `seq` when their socket closes, and the guide
+    /// retries each slide change until it is acknowledged. Every attendee's events are
+    /// checked for continuity either way (`continuity` in the report).
+    #[arg(long)]
+    pub resume: bool,
+    /// Exit with a failure unless every attendee joined, received every event exactly
+    /// once and in order, and ended on the last slide.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 async fn post(http: &reqwest::Client, url: String, headers: &[(&str, &str)], body: Value) -> anyhow::Result<Value> {
@@ -161,8 +171,19 @@ fn socket_config() -> WebSocketConfig {
     WebSocketConfig::default().read_buffer_size(4 * 1024).write_buffer_size(0)
 }
 
-/// Opens a socket from `source` and says hello; returns after the welcome.
-async fn connect(url: &str, token: &str, source: IpAddr) -> anyhow::Result<Socket> {
+/// What a welcome says about where the client stands.
+#[derive(Debug, Clone)]
+struct Welcomed {
+    seq: u64,
+    epoch: String,
+    resume: Resume,
+    /// The current slide, when the welcome brought a snapshot.
+    slide: Option<u32>,
+}
+
+/// Opens a socket from `source` and says hello (resuming after `last`: seq and epoch);
+/// returns after the welcome.
+async fn connect(url: &str, token: &str, source: IpAddr, last: Option<(u64, String)>) -> anyhow::Result<(Socket, Welcomed)> {
     let request = format!("{url}?token={token}").into_client_request()?;
     let host = request.uri().host().context("hub host")?.to_owned();
     let port = request.uri().port_u16().unwrap_or(80);
@@ -174,11 +195,13 @@ async fn connect(url: &str, token: &str, source: IpAddr) -> anyhow::Result<Socke
     let mut request = request;
     request.headers_mut().insert("sec-websocket-protocol", protocol::frame::SUBPROTOCOL_JSON.parse()?);
     let (mut ws, _) = tokio_tungstenite::client_async_with_config(request, stream, Some(socket_config())).await?;
-    ws.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None })?)).await?;
+    let (last_seq, epoch) = last.map_or((None, None), |(seq, epoch)| (Some(seq), Some(epoch)));
+    ws.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq, epoch })?)).await?;
     loop {
         let message = ws.next().await.context("closed before welcome")??;
-        if let Some(ServerFrame::Welcome { .. }) = decode(&message) {
-            return Ok(ws);
+        if let Some(ServerFrame::Welcome { seq, epoch, resume, snapshot, .. }) = decode(&message) {
+            let slide = snapshot.map(|s| s.state_for_all.current_slide_alias);
+            return Ok((ws, Welcomed { seq, epoch, resume, slide }));
         }
     }
 }
@@ -197,6 +220,13 @@ enum Peek {
     Slide {
         alias: u32,
         sent_us: u64,
+        seq: u64,
+        prev: u64,
+    },
+    /// Any other state event.
+    Event {
+        seq: u64,
+        prev: u64,
     },
     Ping(u64),
     Other,
@@ -212,12 +242,23 @@ fn number_after(text: &str, key: &str) -> Option<u64> {
 fn peek(message: &Message) -> Peek {
     let Message::Text(text) = message else { return Peek::Other };
     let text = text.as_str();
-    if text.starts_with(r#"{"type":"event""#) && text.contains(r#""kind":"slideSwitched""#) {
+    if text.starts_with(r#"{"type":"event""#) {
+        // The frame's own seq and prev come before its event.
+        let (Some(seq), Some(prev)) = (number_after(text, r#""seq":"#), number_after(text, r#""prev":"#)) else { return Peek::Other };
         const KEY: &str = r#""sectionId":""#;
-        let slide = text.find(KEY).and_then(|at| text.get(at + KEY.len()..at + KEY.len() + 32)).and_then(|id| {
-            Some(Peek::Slide { alias: u32::from_str_radix(&id[..8], 16).ok()?, sent_us: u64::from_str_radix(&id[8..], 16).ok()? })
-        });
-        slide.unwrap_or(Peek::Other)
+        let slide = text
+            .contains(r#""kind":"slideSwitched""#)
+            .then(|| text.find(KEY).and_then(|at| text.get(at + KEY.len()..at + KEY.len() + 32)))
+            .flatten()
+            .and_then(|id| {
+                Some(Peek::Slide {
+                    alias: u32::from_str_radix(&id[..8], 16).ok()?,
+                    sent_us: u64::from_str_radix(&id[8..], 16).ok()?,
+                    seq,
+                    prev,
+                })
+            });
+        slide.unwrap_or(Peek::Event { seq, prev })
     } else if text.starts_with(r#"{"type":"ping""#) {
         number_after(text, r#""nonce":"#).map_or(Peek::Other, Peek::Ping)
     } else {
@@ -295,23 +336,78 @@ struct Received {
     first_sent_us: u64,
     last_received_us: u64,
     complete: bool,
+    continuity: Continuity,
 }
 
-/// Reads an attendee's socket until `slides` slide changes arrived, timing each, and
-/// answers the hub's pings.
-async fn receive(mut socket: Socket, slides: u32, first_slides: u32) -> Received {
+/// How an attendee gets back in after its socket closed (`--resume`).
+#[derive(Clone)]
+struct Rejoin {
+    url: String,
+    token: String,
+    source: IpAddr,
+}
+
+/// How long an attendee keeps trying to get back in.
+const REJOIN_TIMEOUT: Duration = Duration::from_secs(60);
+
+impl Rejoin {
+    /// Reconnects, resuming after `last_seq` of `epoch`, until a hub takes it.
+    async fn resume(&self, last_seq: u64, epoch: &str) -> Option<(Socket, Welcomed)> {
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(50);
+        while started.elapsed() < REJOIN_TIMEOUT {
+            match connect(&self.url, &self.token, self.source, Some((last_seq, epoch.to_owned()))).await {
+                Ok(connected) => return Some(connected),
+                Err(_) => {
+                    // Jittered, so that a replica's attendees do not come back in step.
+                    tokio::time::sleep(pause.mul_f64(0.5 + rand_unit() / 2.0)).await;
+                    pause = (pause * 2).min(Duration::from_secs(1));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A number in [0, 1) from the clock (jitter needs no better randomness).
+fn rand_unit() -> f64 {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    (nanos % 1000) as f64 / 1000.0
+}
+
+/// Reads an attendee's socket until the last slide change arrived, timing each, checks
+/// that every event follows the one before (`prev`) exactly once, and answers the hub's
+/// pings. With `rejoin`, a closed socket is reopened and resumed from the last event.
+async fn receive(mut socket: Socket, welcomed: Welcomed, rejoin: Option<Rejoin>, slides: u32, first_slides: u32) -> Received {
     let mut got = Received { first_sent_us: u64::MAX, ..Received::default() };
-    let mut count = 0;
+    let (mut last_seq, mut epoch) = (welcomed.seq, welcomed.epoch);
+    // Not the welcome's slide: the appointment may still show the last run's last slide.
+    let mut slide = 0;
     // One timer per attendee, re-armed only when it fires: a timeout around every read
     // would insert and cancel a timer per frame.
     let mut deadline = Instant::now() + FIRST_SLIDE_TIMEOUT;
     let idle = tokio::time::sleep_until(deadline.into());
     tokio::pin!(idle);
-    while count < slides {
+    while slide < slides {
         let message = tokio::select! {
             message = socket.next() => match message {
                 Some(Ok(message)) => message,
-                _ => break,
+                _ => {
+                    let Some(rejoin) = &rejoin else { break };
+                    let Some((resumed, welcomed)) = rejoin.resume(last_seq, &epoch).await else { break };
+                    socket = resumed;
+                    got.continuity.resumes += 1;
+                    if welcomed.resume != Resume::Replayed {
+                        // A snapshot instead of the missed events: state is right, but the
+                        // events in between were never seen.
+                        got.continuity.snapshot_resumes += 1;
+                        last_seq = welcomed.seq;
+                        slide = welcomed.slide.unwrap_or(slide);
+                    }
+                    epoch = welcomed.epoch;
+                    deadline = Instant::now() + RECEIVE_TIMEOUT;
+                    continue;
+                }
             },
             () = &mut idle => {
                 if Instant::now() >= deadline { break }
@@ -319,34 +415,108 @@ async fn receive(mut socket: Socket, slides: u32, first_slides: u32) -> Received
                 continue;
             }
         };
-        match peek(&message) {
-            Peek::Slide { alias, sent_us } => {
-                let now = unix_us();
-                let latency = now.saturating_sub(sent_us).min(u32::MAX as u64) as u32;
-                if alias <= first_slides {
-                    got.after_joins_us.push(latency)
-                } else {
-                    got.steady_us.push(latency)
-                }
-                got.first_sent_us = got.first_sent_us.min(sent_us);
-                got.last_received_us = now;
-                count += 1;
-                deadline = Instant::now() + RECEIVE_TIMEOUT;
-            }
+        let peeked = peek(&message);
+        let (seq, prev) = match peeked {
+            Peek::Slide { seq, prev, .. } | Peek::Event { seq, prev } => (seq, prev),
             Peek::Ping(nonce) => {
                 let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                continue;
             }
-            Peek::Other => {}
+            Peek::Other => continue,
+        };
+        if seq <= last_seq {
+            got.continuity.duplicates += 1;
+            continue;
+        }
+        if prev != last_seq {
+            got.continuity.gaps += 1;
+        }
+        last_seq = seq;
+        if let Peek::Slide { alias, sent_us, .. } = peeked {
+            let now = unix_us();
+            let latency = now.saturating_sub(sent_us).min(u32::MAX as u64) as u32;
+            if alias <= first_slides {
+                got.after_joins_us.push(latency)
+            } else {
+                got.steady_us.push(latency)
+            }
+            got.first_sent_us = got.first_sent_us.min(sent_us);
+            got.last_received_us = now;
+            slide = alias;
+            deadline = Instant::now() + RECEIVE_TIMEOUT;
         }
     }
-    got.complete = count >= slides;
+    got.complete = slide >= slides;
+    if !got.complete {
+        got.continuity.not_on_last_slide += 1;
+    }
     got
+}
+
+/// The guide of a `--resume` run: sends each slide change until the hub acknowledges it,
+/// reconnecting (to whichever replica the load balancer picks) when the socket closes.
+struct SteadyGuide {
+    url: String,
+    token: String,
+    socket: Option<Socket>,
+}
+
+/// How long the guide waits for an acknowledgement before it asks again.
+const ACK_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl SteadyGuide {
+    async fn switch(&mut self, alias: u32) -> anyhow::Result<()> {
+        let started = Instant::now();
+        while started.elapsed() < REJOIN_TIMEOUT {
+            if self.socket.is_none() {
+                match connect(&self.url, &self.token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await {
+                    Ok((socket, _)) => self.socket = Some(socket),
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                }
+            }
+            let Some(socket) = self.socket.as_mut() else { continue };
+            let action = Action::SwitchSlide { page_id: "0".repeat(32), section_id: section_id(alias, unix_us()), slide_alias: alias };
+            let frame = serde_json::to_string(&ClientFrame::Action { r#ref: Some(alias), action })?;
+            if socket.send(Message::text(frame)).await.is_err() {
+                self.socket = None;
+                continue;
+            }
+            loop {
+                let message = match tokio::time::timeout(ACK_TIMEOUT, socket.next()).await {
+                    Ok(Some(Ok(message))) => message,
+                    _ => {
+                        self.socket = None;
+                        break;
+                    }
+                };
+                if let Peek::Ping(nonce) = peek(&message) {
+                    let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                    continue;
+                }
+                match decode(&message) {
+                    Some(ServerFrame::Ack { r#ref, .. }) if r#ref == alias => return Ok(()),
+                    Some(ServerFrame::Error { r#ref: Some(r#ref), .. }) if r#ref == alias => {
+                        // Not stored (Redis away, say): nothing happened; ask again.
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        bail!("slide change {alias} was not acknowledged within {REJOIN_TIMEOUT:?}")
+    }
 }
 
 /// The guide's socket: the slide changes go out here, and a task reads what comes in
 /// (the joins' participant events) and answers pings.
-struct Guide {
-    tx: Arc<tokio::sync::Mutex<futures_util::stream::SplitSink<Socket, Message>>>,
+/// With `--resume`, the guide is a [`SteadyGuide`].
+enum Guide {
+    Plain { tx: Arc<tokio::sync::Mutex<futures_util::stream::SplitSink<Socket, Message>>> },
+    Steady(Box<tokio::sync::Mutex<SteadyGuide>>),
 }
 
 impl Guide {
@@ -364,7 +534,13 @@ impl Guide {
             Some(url) => url.clone(),
             None => join["hubUrl"].as_str().context("hubUrl")?.to_owned(),
         };
-        let socket = connect(&hub, join["hubToken"].as_str().context("hubToken")?, IpAddr::V4(Ipv4Addr::LOCALHOST)).await?;
+        let token = join["hubToken"].as_str().context("hubToken")?.to_owned();
+        if options.resume {
+            // Connected now: the attendees' joins are counted with the guide's socket.
+            let (socket, _) = connect(&hub, &token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await?;
+            return Ok(Guide::Steady(Box::new(tokio::sync::Mutex::new(SteadyGuide { url: hub, token, socket: Some(socket) }))));
+        }
+        let (socket, _) = connect(&hub, &token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await?;
         let (tx, mut rx) = socket.split();
         let tx = Arc::new(tokio::sync::Mutex::new(tx));
         let pong = tx.clone();
@@ -375,11 +551,13 @@ impl Guide {
                 }
             }
         });
-        Ok(Guide { tx })
+        Ok(Guide::Plain { tx })
     }
 
     async fn send(&self, frame: &ClientFrame) -> anyhow::Result<()> {
-        self.tx.lock().await.send(Message::text(serde_json::to_string(frame)?)).await?;
+        if let Guide::Plain { tx } = self {
+            tx.lock().await.send(Message::text(serde_json::to_string(frame)?)).await?;
+        }
         Ok(())
     }
 
@@ -387,6 +565,11 @@ impl Guide {
     /// section id.
     async fn present(&self, options: &Options) -> anyhow::Result<()> {
         for alias in 1..=options.slides {
+            if let Guide::Steady(guide) = self {
+                guide.lock().await.switch(alias).await?;
+                tokio::time::sleep(Duration::from_millis(options.interval_ms)).await;
+                continue;
+            }
             let section_id = section_id(alias, unix_us());
             let action = Action::SwitchSlide { page_id: "0".repeat(32), section_id, slide_alias: alias };
             self.send(&ClientFrame::Action { r#ref: Some(alias), action }).await?;
@@ -434,7 +617,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         let source = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 1 + (i % options.source_addresses.max(1) as usize) as u8));
         let hub_url = options.hub_url.get(i % options.hub_url.len().max(1)).cloned();
         let errors = errors.clone();
-        let (slides, first_slides) = (options.slides, options.first_slides);
+        let (slides, first_slides, resume) = (options.slides, options.first_slides, options.resume);
         joins.push(tokio::spawn(async move {
             let _permit = permit;
             let result = async {
@@ -443,11 +626,13 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
                     Some(url) => url,
                     None => join["hubUrl"].as_str().context("hubUrl")?.to_owned(),
                 };
-                let socket = connect(&hub, join["hubToken"].as_str().context("hubToken")?, source).await?;
+                let token = join["hubToken"].as_str().context("hubToken")?.to_owned();
+                let (socket, welcomed) = connect(&hub, &token, source, None).await?;
+                let rejoin = resume.then_some(Rejoin { url: hub, token, source });
                 // Read (and answer the hub's pings) from the first moment: a long join
                 // phase would otherwise leave the first sockets silent past the hub's
                 // heartbeat timeout.
-                anyhow::Ok(tokio::spawn(receive(socket, slides, first_slides)))
+                anyhow::Ok(tokio::spawn(receive(socket, welcomed, rejoin, slides, first_slides)))
             }
             .await;
             if result.is_err() {
@@ -488,6 +673,8 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
             _ => None,
         };
         hub_cpu_before = before_slides.map(|m| m.cpu_seconds);
+        // scripts/chaos.sh starts its chaos on this line.
+        eprintln!("loadtest: the slide changes start");
         guide.present(options).await?;
     }
     let mut report = Report {
@@ -510,6 +697,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         times: Times { joins_started_us, joins_ended_us, first_sent_us: 0, last_received_us: 0 },
         after_joins_us: Vec::new(),
         steady_us: Vec::new(),
+        continuity: Continuity::default(),
     };
     let mut first_sent_us = u64::MAX;
     for receiver in receivers {
@@ -519,6 +707,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         }
         first_sent_us = first_sent_us.min(got.first_sent_us);
         report.times.last_received_us = report.times.last_received_us.max(got.last_received_us);
+        report.continuity.add(&got.continuity);
         report.after_joins_us.extend(got.after_joins_us);
         report.steady_us.extend(got.steady_us);
     }
@@ -549,9 +738,9 @@ mod tests {
             event: Event::SlideSwitched { page_id: "a".repeat(32), section_id: section_id(42, sent_us), slide_alias: 42 },
         };
         assert!(protocol::state::is_id(&section_id(42, sent_us)), "a section id the hub accepts");
-        assert_eq!(peek(&text(&slide)), Peek::Slide { alias: 42, sent_us });
+        assert_eq!(peek(&text(&slide)), Peek::Slide { alias: 42, sent_us, seq: 7, prev: 6 });
         let lock = ServerFrame::Event { seq: 8, prev: 7, event: Event::LockChanged { locked: true } };
-        assert_eq!(peek(&text(&lock)), Peek::Other);
+        assert_eq!(peek(&text(&lock)), Peek::Event { seq: 8, prev: 7 });
         assert_eq!(peek(&text(&ServerFrame::Ping { nonce: 123456789 })), Peek::Ping(123456789));
         assert_eq!(peek(&text(&ServerFrame::Pong { nonce: 1 })), Peek::Other);
         assert_eq!(peek(&Message::binary(vec![1, 2, 3])), Peek::Other);

@@ -19,10 +19,14 @@ async fn main() -> anyhow::Result<()> {
         Report::merge(parts)?
     };
     let report = report.summary();
+    let clean = report.is_clean();
     if options.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("{report}");
+    }
+    if options.strict && !clean {
+        anyhow::bail!("not every attendee saw every event exactly once, in order, up to the last slide");
     }
     Ok(())
 }

@@ -60,6 +60,36 @@ pub struct Times {
     pub last_received_us: u64,
 }
 
+/// Whether every attendee saw every event exactly once, in order (summed over attendees).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Continuity {
+    /// Reconnections after a socket closed (`--resume`).
+    pub resumes: u64,
+    /// Resumes answered with a snapshot instead of the missed events.
+    pub snapshot_resumes: u64,
+    /// Events whose `prev` was not the last event the attendee had: something was lost.
+    pub gaps: u64,
+    /// Events received again (a `seq` not after the last one): would be applied twice.
+    pub duplicates: u64,
+    /// Attendees who did not end on the last slide.
+    pub not_on_last_slide: u64,
+}
+
+impl Continuity {
+    pub fn add(&mut self, other: &Continuity) {
+        self.resumes += other.resumes;
+        self.snapshot_resumes += other.snapshot_resumes;
+        self.gaps += other.gaps;
+        self.duplicates += other.duplicates;
+        self.not_on_last_slide += other.not_on_last_slide;
+    }
+
+    /// Nothing lost, nothing twice, everyone on the last slide.
+    pub fn is_clean(&self) -> bool {
+        self.snapshot_resumes == 0 && self.gaps == 0 && self.duplicates == 0 && self.not_on_last_slide == 0
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     /// Attendees (of all load generators, once merged).
@@ -94,9 +124,16 @@ pub struct Report {
     /// Every latency of the later slide changes (sorted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub steady_us: Vec<u32>,
+    #[serde(default)]
+    pub continuity: Continuity,
 }
 
 impl Report {
+    /// Every attendee joined and saw every event exactly once, in order, to the last slide.
+    pub fn is_clean(&self) -> bool {
+        self.errors == 0 && self.continuity.is_clean()
+    }
+
     /// Sorts the latencies and computes what follows from them and from the times.
     pub fn finish(mut self) -> Report {
         self.after_joins_us.sort_unstable();
@@ -130,6 +167,7 @@ impl Report {
             merged.shards += part.shards;
             merged.expected_deliveries += part.expected_deliveries;
             merged.errors += part.errors;
+            merged.continuity.add(&part.continuity);
             merged.hub_bytes_per_connection = merged.hub_bytes_per_connection.or(part.hub_bytes_per_connection);
             merged.hub_cpu_seconds = merged.hub_cpu_seconds.or(part.hub_cpu_seconds);
             merged.generator_cpu_seconds += part.generator_cpu_seconds;
@@ -164,6 +202,12 @@ impl std::fmt::Display for Report {
         writeln!(f, "  first {first} slide changes after the joins: {}", self.latency_after_joins)?;
         writeln!(f, "  the other {} (steady state): {}", self.slides - first, self.latency_steady)?;
         write!(f, "deliveries {}/{}  {:.0}/s", self.deliveries, self.expected_deliveries, self.deliveries_per_second)?;
+        let c = &self.continuity;
+        write!(
+            f,
+            "\ncontinuity: resumes {}  by snapshot {}  gaps {}  duplicates {}  not on the last slide {}",
+            c.resumes, c.snapshot_resumes, c.gaps, c.duplicates, c.not_on_last_slide
+        )?;
         let per_delivery = |seconds: f64| seconds * 1e6 / self.deliveries.max(1) as f64;
         if let Some(hub) = self.hub_cpu_seconds {
             write!(f, "\nhub CPU during the slide changes {hub:.2} s ({:.2} µs per delivery)", per_delivery(hub))?;
@@ -206,6 +250,7 @@ mod tests {
             times,
             after_joins_us,
             steady_us,
+            continuity: Continuity::default(),
         }
         .finish()
     }

@@ -46,6 +46,8 @@ async fn servers(dir: &std::path::Path) -> loadtest::Options {
         out: None,
         merge: vec![],
         json: false,
+        resume: false,
+        strict: false,
     }
 }
 
@@ -60,6 +62,17 @@ async fn every_attendee_receives_every_slide_change() {
     // The first two slide changes of every attendee apart, the other four as the steady state.
     assert_eq!((report.after_joins_us.len(), report.steady_us.len()), (4 * 2, 4 * 4), "{report}");
     assert!(report.hub_cpu_seconds.is_some(), "{report}");
+    assert_eq!(report.continuity, loadtest::Continuity::default(), "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_resume_the_guide_waits_for_each_ack_and_every_attendee_ends_on_the_last_slide() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = loadtest::Options { resume: true, ..servers(dir.path()).await };
+    let report = loadtest::run(&options).await.unwrap();
+    assert_eq!(report.deliveries, 4 * 6, "{report}");
+    assert!(report.is_clean(), "{report}");
+    assert_eq!(report.continuity.resumes, 0, "{report}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

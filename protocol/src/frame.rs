@@ -38,6 +38,10 @@ pub mod close_code {
     /// The appointment's history was replaced (Redis lost it and the hub wrote it back
     /// as a new epoch); reconnect and resume: the welcome brings a snapshot.
     pub const RESYNC: u16 = 4012;
+    /// The hub is draining (it was told to stop: a rolling restart, a scale-in); it
+    /// accepts no new connection. Reconnect at once and resume: the load balancer sends
+    /// the new connection to another replica, which replays what was missed.
+    pub const DRAINING: u16 = 4013;
     /// The hub is shutting down; reconnect and resume.
     pub const GOING_AWAY: u16 = 1001;
     /// A message was over the hub's size limit (RFC 6455 "message too big").

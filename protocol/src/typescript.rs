@@ -78,6 +78,7 @@ pub fn typescript() -> String {
         ("REMOVED", frame::close_code::REMOVED),
         ("LOCKED", frame::close_code::LOCKED),
         ("RESYNC", frame::close_code::RESYNC),
+        ("DRAINING", frame::close_code::DRAINING),
         ("GOING_AWAY", frame::close_code::GOING_AWAY),
         ("MESSAGE_TOO_BIG", frame::close_code::MESSAGE_TOO_BIG),
     ] {

@@ -434,6 +434,19 @@ impl Room {
         self.metrics.history_resets.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Ends every connection of the room with `reason` (a close code): each connection
+    /// writes what is already queued for it, then closes with that code. Used by the
+    /// drain ([`crate::drain`]) to send every client elsewhere.
+    pub fn close_all(&self, reason: u16) -> usize {
+        let mut inner = self.lock();
+        let closed = inner.subscribers.len();
+        inner.subscribers.retain(|s| {
+            s.close_reason.store(reason, Ordering::Relaxed);
+            false
+        });
+        closed
+    }
+
     /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
     /// the client's `hello`. Refused, with nothing registered, when the policy turns the
     /// participant away ([`policy::admit`], asked under the room lock).

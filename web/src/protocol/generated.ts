@@ -132,6 +132,7 @@ export const CloseCode = {
   REMOVED: 4010,
   LOCKED: 4011,
   RESYNC: 4012,
+  DRAINING: 4013,
   GOING_AWAY: 1001,
   MESSAGE_TOO_BIG: 1009,
 } as const;

@@ -198,6 +198,22 @@ describe('RealtimeClient', () => {
     expect(state().connection).toBe('reconnected');
   });
 
+  it('resumes at once, without backing off, when the hub drains (4013)', () => {
+    const first = connect(welcome({ seq: 3 }));
+    first.receive({ type: 'event', seq: 4, prev: 3, event: slide(1) });
+    first.drop(CloseCode.DRAINING);
+    expect(state().connection).toBe('reconnecting');
+    vi.advanceTimersByTime(0);
+    const second = sockets.last();
+    expect(second).not.toBe(first);
+    second.open();
+    expect(second.sent).toEqual([{ type: 'hello', lastSeq: 4, epoch: 'epoch-1' }]);
+    second.receive(welcome({ seq: 4, resume: 'replayed', snapshot: undefined }));
+    second.receive({ type: 'event', seq: 5, prev: 4, event: slide(2) });
+    expect(state().connection).toBe('reconnected');
+    expect(alias()).toBe(2);
+  });
+
   it.each([
     [CloseCode.REPLACED, 'replaced'],
     [CloseCode.REMOVED, 'removed'],

@@ -76,6 +76,12 @@ const WELCOME_TIMEOUT_MS = 10_000;
 // LOCKED: the hub turns away a newcomer while the guide keeps the room locked; trying
 // again would only be turned away again.
 const FINAL_CLOSE_CODES: readonly number[] = [CloseCode.REPLACED, CloseCode.REMOVED, CloseCode.LOCKED];
+/**
+ * After 4013 (DRAINING: the hub is stopping and another replica takes over) the client
+ * reconnects at once, without backing off, within a random part of this spread so that
+ * a replica's clients do not all arrive in the same instant.
+ */
+const DRAINING_SPREAD_MS = 500;
 
 interface PendingAction {
   resolve: (seq: number | null) => void;
@@ -198,7 +204,8 @@ export class RealtimeClient {
       if (code === CloseCode.REMOVED) this.store.setState({ closedFor: 'removed' });
       if (code === CloseCode.REPLACED) this.store.setState({ closedFor: 'replaced' });
       if (code === CloseCode.LOCKED) this.store.setState({ closedFor: 'locked' });
-      this.reconnect(FINAL_CLOSE_CODES.includes(code));
+      if (code === CloseCode.DRAINING && this.welcomed) this.reconnectSoon();
+      else this.reconnect(FINAL_CLOSE_CODES.includes(code));
     };
     this.welcomeTimer = setTimeout(() => this.reconnect(), WELCOME_TIMEOUT_MS);
   }
@@ -330,6 +337,14 @@ export class RealtimeClient {
     const error = new RealtimeError('DISCONNECTED', 'the connection to the hub dropped');
     for (const action of this.pending.values()) action.reject(error);
     this.pending.clear();
+  }
+
+  /** The hub is draining: resume at once (through the load balancer, on another replica). */
+  private reconnectSoon(): void {
+    this.teardown();
+    if (!this.running) return;
+    this.store.setState({ connection: 'reconnecting' });
+    this.retryTimer = setTimeout(() => this.open(), this.random() * DRAINING_SPREAD_MS);
   }
 
   /**
