@@ -68,6 +68,16 @@ export const pageRoutes: PageRoute[] = [
     load: () => import('@/features/room/attendee/components/prejoin').then((m) => ({ Component: narrow(m.Prejoin) })),
   },
   {
+    path: 'presentation/:appointmentId/login',
+    layout: 'auth',
+    load: () => import('@/features/room/attendee/components/customer-access').then((m) => ({ Component: m.PresentationLogin })),
+  },
+  {
+    path: 'presentation/:appointmentId/register',
+    layout: 'auth',
+    load: () => import('@/features/room/attendee/components/customer-access').then((m) => ({ Component: m.PresentationRegister })),
+  },
+  {
     path: 'presentation/:appointmentId/not-found',
     layout: 'default',
     load: message('errors.notFoundTitle', 'presentation.notFound'),
