@@ -120,3 +120,82 @@ test('Registrierung aus dem Vorraum eines Kundentermins, danach Teilnahme unter 
   await page.getByRole('button', { name: 'Teilnehmen' }).click();
   await expect(page).toHaveURL(/\/de-DE\/presentation\/demo-customers(\/waiting)?$/);
 });
+
+test('invited guests answer the invitation in English and German, and the guide sees each answer', async ({ browser }) => {
+  const ivy = await newPage(browser);
+  await ivy.goto('/invitation/demo');
+  await expect(ivy.getByRole('heading', { level: 1, name: 'You are invited to a live presentation' })).toBeVisible();
+  // Answering joins under a name, with the consent, as the pre-join screen does.
+  await ivy.getByRole('button', { name: 'Maybe' }).click();
+  await expect(ivy.getByLabel('Your name')).toHaveAccessibleDescription('Input required');
+  await ivy.getByLabel('Your name').fill('Ivy Invited');
+  await ivy.getByLabel(/privacy policy/).check();
+  await ivy.getByRole('button', { name: 'Maybe' }).click();
+  await expect(ivy.getByRole('status')).toHaveText('Thank you: you answered maybe.');
+  await ivy.getByRole('button', { name: 'Yes, I will join' }).click();
+  await expect(ivy.getByRole('status')).toHaveText('Thank you: you accepted the invitation.');
+  await expect(ivy.getByRole('button', { name: 'Yes, I will join' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(ivy.getByRole('link', { name: 'Join the presentation' })).toHaveAttribute('href', '/presentation/demo');
+
+  const otto = await newPage(browser);
+  await otto.goto('/de-DE/invitation/demo');
+  await otto.getByLabel('Ihr Name').fill('Otto Absage');
+  await otto.getByLabel(/Datenschutzerklärung/).check();
+  await otto.getByRole('button', { name: 'Nein, ich kann nicht' }).click();
+  await expect(otto.getByRole('status')).toHaveText('Danke: Sie haben die Einladung abgelehnt.');
+  await expect(otto.getByRole('link', { name: 'Der Präsentation beitreten' })).toHaveCount(0);
+
+  const guide = await newPage(browser);
+  await guide.goto('/guide/demo/login');
+  await guide.getByLabel('Username').fill('admin');
+  await guide.getByLabel('Password').fill('shopware');
+  await guide.getByRole('button', { name: 'Log in' }).click();
+  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  // They answered but are not in the room: the guide sees their answers under "Invitations".
+  const participants = guide.getByRole('region', { name: 'Participants' });
+  await participants.getByRole('button', { name: 'Invitations' }).click();
+  const answers = guide.getByRole('dialog', { name: 'Answers to the invitation' });
+  await expect(answers.getByRole('region', { name: 'Accepted (1)' })).toContainText('Ivy Invited');
+  await expect(answers.getByRole('region', { name: 'Maybe (0)' })).toBeVisible();
+  await expect(answers.getByRole('region', { name: 'Declined (1)' })).toContainText('Otto Absage');
+  await guide.keyboard.press('Escape');
+
+  // Once in the room, the participant entry shows the answer too; a later answer shows when the details open.
+  await ivy.getByRole('link', { name: 'Join the presentation' }).click();
+  await expect(ivy).toHaveURL(/\/presentation\/demo$/);
+  const ivyEntry = participants.getByRole('listitem', { name: 'Ivy Invited' });
+  await expect(ivyEntry.getByTestId('invitation-answer')).toHaveText('Invitation: accepted');
+  await ivy.goto('/invitation/demo');
+  await ivy.getByRole('button', { name: 'Maybe' }).click();
+  await expect(ivy.getByRole('status')).toHaveText('Thank you: you answered maybe.');
+  await ivyEntry.getByRole('button', { name: 'Likes and cart of Ivy Invited' }).click();
+  await expect(ivyEntry.getByTestId('invitation-answer')).toHaveText('Invitation: maybe');
+});
+
+test('the home banner leads to the live and upcoming presentations, in the visitor\'s time zone and both languages', async ({ browser }) => {
+  // The first test of this spec started the demo appointment: it is live.
+  const visitor = await newPage(browser, undefined, { timezoneId: 'America/New_York' });
+  await visitor.goto('/');
+  await visitor.getByRole('link', { name: 'Join a guided presentation' }).click();
+  await expect(visitor).toHaveURL(/\/presentations$/);
+  await expect(visitor.getByRole('heading', { level: 1, name: 'Live presentations' })).toBeVisible();
+  const list = visitor.getByRole('list', { name: 'Live presentations' });
+  const live = list.getByRole('listitem', { name: 'Autumn collection live' });
+  await expect(live.getByTestId('live-badge')).toHaveText('Live now');
+  // The start in the visitor's own time zone (New York), not the server's.
+  await expect(live.getByTestId('presentation-start')).toHaveText(/^Started \w+day, \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} (AM|PM) (EST|EDT)$/);
+  const customers = list.getByRole('listitem').filter({ hasText: 'For customers' });
+  await expect(customers).toHaveCount(1);
+  await expect(customers.getByTestId('live-badge')).toHaveCount(0);
+  await live.getByRole('link', { name: 'Join Autumn collection live' }).click();
+  await expect(visitor).toHaveURL(/\/presentation\/demo\/prejoin$/);
+
+  const besucher = await newPage(browser, undefined, { timezoneId: 'Europe/Berlin', locale: 'de-DE' });
+  await besucher.goto('/de-DE');
+  await besucher.getByRole('link', { name: 'Nehmen Sie an einer Präsentation teil' }).click();
+  await expect(besucher).toHaveURL(/\/de-DE\/presentations$/);
+  const liste = besucher.getByRole('list', { name: 'Live-Präsentationen' });
+  await expect(liste.getByTestId('live-badge')).toHaveText('Jetzt live');
+  await expect(liste.getByTestId('presentation-start').first()).toHaveText(/^Begonnen am \w+, \d{1,2}\. \w+ \d{4} um \d{2}:\d{2} (MEZ|MESZ)$/);
+  await expect(liste.getByText('Für Kunden')).toBeVisible();
+});

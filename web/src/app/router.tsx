@@ -106,6 +106,11 @@ export const pageRoutes: PageRoute[] = [
     middleware: ['presentation-pre-action'],
     load: () => import('@/features/room/attendee/components/attendee-room').then((m) => ({ Component: m.AttendeeRoom })),
   },
+  {
+    path: 'presentations',
+    layout: 'default',
+    load: () => import('@/features/room/attendee/components/upcoming-presentations').then((m) => ({ Component: m.UpcomingPresentations })),
+  },
   { path: 'error', layout: 'default', load: () => import('./routes/error-route') },
   { path: 'search', layout: 'default', pathOnly: true, load: () => import('./routes/search-page') },
   { path: 'checkout/cart', layout: 'default', load: () => import('./routes/cart-page') },
