@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { highlightBySearch, ownServers } from './room';
 import { fillRegistration, registerCustomer, TEXTS, unique, type Person } from './shop';
 
@@ -10,6 +10,9 @@ import { fillRegistration, registerCustomer, TEXTS, unique, type Person } from '
  */
 
 const { newPage } = ownServers();
+
+// Joins, registrations and first page loads are slow in a debug build on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const person = (firstName: string): Person => ({
   firstName,
@@ -81,6 +84,7 @@ test('a logged-in customer joins under their name, hearts a product in the room 
 });
 
 test('a guest turned away from a customers-only appointment logs in and joins under the account name', async ({ browser }) => {
+  test.setTimeout(120_000);
   const page = await newPage(browser);
   await page.goto('/presentation/demo-customers/prejoin');
   await page.getByLabel('Your name').fill('Grace Guest');
@@ -105,6 +109,7 @@ test('a guest turned away from a customers-only appointment logs in and joins un
 });
 
 test('Registrierung aus dem Vorraum eines Kundentermins, danach Teilnahme unter dem Kontonamen', async ({ browser }) => {
+  test.setTimeout(120_000);
   const t = TEXTS.de;
   const page = await newPage(browser);
   await page.goto('/de-DE/presentation/demo-customers/prejoin');
@@ -122,6 +127,7 @@ test('Registrierung aus dem Vorraum eines Kundentermins, danach Teilnahme unter 
 });
 
 test('invited guests answer the invitation in English and German, and the guide sees each answer', async ({ browser }) => {
+  test.setTimeout(120_000);
   const ivy = await newPage(browser);
   await ivy.goto('/invitation/demo');
   // The first visit loads the page's code: slow on a busy machine.
@@ -143,6 +149,7 @@ test('invited guests answer the invitation in English and German, and the guide 
   await otto.getByLabel('Ihr Name').fill('Otto Absage');
   await otto.getByLabel(/Datenschutzerklärung/).check();
   await otto.getByRole('button', { name: 'Nein, ich kann nicht' }).click();
+  await expect(otto.getByRole('alert')).toHaveCount(0);
   await expect(otto.getByRole('status')).toHaveText('Danke: Sie haben die Einladung abgelehnt.');
   await expect(otto.getByRole('link', { name: 'Der Präsentation beitreten' })).toHaveCount(0);
 
@@ -174,7 +181,13 @@ test('invited guests answer the invitation in English and German, and the guide 
 });
 
 test('the home banner leads to the live and upcoming presentations, in the visitor\'s time zone and both languages', async ({ browser }) => {
-  // The first test of this spec started the demo appointment: it is live.
+  test.setTimeout(120_000);
+  // The first test of this spec started the demo appointment; on fresh servers (after a retry) the guide starts it here.
+  const config = await newPage(browser);
+  const listed = (await (await config.request.get('/store-api/dsr/appointments', {
+    headers: { 'sw-access-key': ((await (await config.request.get('/runtime-config.json')).json()) as { shopAccessToken: string }).shopAccessToken },
+  })).json()) as { elements: { presentationPath: string; live: boolean }[] };
+  if (!listed.elements.some((appointment) => appointment.presentationPath === 'demo' && appointment.live)) await guideStarts(config);
   const visitor = await newPage(browser, undefined, { timezoneId: 'America/New_York' });
   await visitor.goto('/');
   await visitor.getByRole('link', { name: 'Join a guided presentation' }).click({ timeout: 20_000 });
