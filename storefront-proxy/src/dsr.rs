@@ -15,6 +15,7 @@ pub mod relay;
 pub mod search;
 pub mod setting;
 pub mod slide;
+pub mod upcoming;
 pub mod widget;
 
 use axum::routing::{get, patch, post};
@@ -57,6 +58,7 @@ pub fn admin_routes() -> Router<App> {
 /// Routes under `/store-api` (client side).
 pub fn store_routes() -> Router<App> {
     Router::new()
+        .route("/dsr/appointments", get(upcoming::list))
         .route("/dsr/appointment/{presentation_path}/join-as-client", post(join::as_client))
         .route("/dsr/appointment/presentation", get(presentation::structure))
         .route("/dsr/appointment/presentation/state", get(lifecycle::client_state))

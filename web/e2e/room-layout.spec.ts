@@ -154,4 +154,22 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
       await guest.screenshot({ path: test.info().outputPath(`guest-${size.width}.png`) });
     });
   }
+
+  await test.step('auf der Bestseller-Folie ist jeder „Hervorheben“-Knopf ganz in seiner Produktkarte', async () => {
+    await guide.getByRole('button', { name: /Nächste Folie/ }).click();
+    await expect(guide.getByTestId('slide-position')).toContainText('2');
+    for (const size of SIZES.filter(({ width }) => width >= 1024)) {
+      await resize(guide, size);
+      const cards = guide.getByTestId('slide').locator('.room-card');
+      await expect(cards.first()).toBeVisible();
+      for (const card of await cards.all()) {
+        const button = card.getByRole('button', { name: /hervorheben$/ });
+        const [cardBox, buttonBox] = [await boxOf(card), await boxOf(button)];
+        const what = `„Hervorheben“ in ${await card.locator('.room-card__name').textContent()} bei ${size.width} px`;
+        expect(buttonBox.x, what).toBeGreaterThanOrEqual(cardBox.x - 0.5);
+        expect(buttonBox.x + buttonBox.width, what).toBeLessThanOrEqual(cardBox.x + cardBox.width + 0.5);
+        expect(buttonBox.y + buttonBox.height, what).toBeLessThanOrEqual(cardBox.y + cardBox.height + 0.5);
+      }
+    }
+  });
 });

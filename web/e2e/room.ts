@@ -22,9 +22,13 @@ export function ownServers() {
   return {
     /** The hub's origin of these servers (its `/metrics`). */
     hubUrl: (): string => servers.hubUrl,
-    /** A desktop-sized page in a new browser context; `prepare` runs on the context first. */
-    newPage: async (browser: Browser, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> => {
-      const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
+    /** A desktop-sized page in a new browser context (with `options`); `prepare` runs on the context first. */
+    newPage: async (
+      browser: Browser,
+      prepare?: (context: BrowserContext) => Promise<void>,
+      options: Parameters<Browser['newContext']>[0] = {},
+    ): Promise<Page> => {
+      const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 }, ...options });
       await prepare?.(context);
       return context.newPage();
     },

@@ -146,8 +146,12 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         &[(
             "text",
             "content",
-            text("<h1>Shop live with us</h1><p>Join a guided presentation or browse the whole collection.</p>"),
-            text("<h1>Live mit uns einkaufen</h1><p>Nehmen Sie an einer Präsentation teil oder stöbern Sie in der ganzen Kollektion.</p>"),
+            text(
+                r#"<h1>Shop live with us</h1><p><a href="/presentations">Join a guided presentation</a> or browse the whole collection.</p>"#,
+            ),
+            text(
+                r#"<h1>Live mit uns einkaufen</h1><p><a href="/de-DE/presentations">Nehmen Sie an einer Präsentation teil</a> oder stöbern Sie in der ganzen Kollektion.</p>"#,
+            ),
         )],
     )?;
     let second = section(tx, &home, 1, "default", "boxed", None)?;

@@ -55,6 +55,14 @@ impl Appointment {
         conn.query_row(&format!("SELECT {COLUMNS} FROM appointment WHERE id = ?1"), [id], Self::from_row).optional()
     }
 
+    /// Every appointment of a sales channel, in creation order.
+    pub fn of_sales_channel(conn: &Connection, sales_channel_id: &str) -> rusqlite::Result<Vec<Appointment>> {
+        let mut statement =
+            conn.prepare(&format!("SELECT {COLUMNS} FROM appointment WHERE sales_channel_id = ?1 ORDER BY created_at, id"))?;
+        let rows = statement.query_map([sales_channel_id], Self::from_row)?;
+        rows.collect()
+    }
+
     pub fn by_path(conn: &Connection, path: &str) -> rusqlite::Result<Option<Appointment>> {
         conn.query_row(&format!("SELECT {COLUMNS} FROM appointment WHERE presentation_path = ?1"), [path], Self::from_row).optional()
     }

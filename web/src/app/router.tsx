@@ -68,6 +68,16 @@ export const pageRoutes: PageRoute[] = [
     load: () => import('@/features/room/attendee/components/prejoin').then((m) => ({ Component: narrow(m.Prejoin) })),
   },
   {
+    path: 'presentation/:appointmentId/login',
+    layout: 'auth',
+    load: () => import('@/features/room/attendee/components/customer-access').then((m) => ({ Component: m.PresentationLogin })),
+  },
+  {
+    path: 'presentation/:appointmentId/register',
+    layout: 'auth',
+    load: () => import('@/features/room/attendee/components/customer-access').then((m) => ({ Component: m.PresentationRegister })),
+  },
+  {
     path: 'presentation/:appointmentId/not-found',
     layout: 'default',
     load: message('errors.notFoundTitle', 'presentation.notFound'),
@@ -95,6 +105,11 @@ export const pageRoutes: PageRoute[] = [
     layout: 'presentation',
     middleware: ['presentation-pre-action'],
     load: () => import('@/features/room/attendee/components/attendee-room').then((m) => ({ Component: m.AttendeeRoom })),
+  },
+  {
+    path: 'presentations',
+    layout: 'default',
+    load: () => import('@/features/room/attendee/components/upcoming-presentations').then((m) => ({ Component: m.UpcomingPresentations })),
   },
   { path: 'error', layout: 'default', load: () => import('./routes/error-route') },
   { path: 'search', layout: 'default', pathOnly: true, load: () => import('./routes/search-page') },

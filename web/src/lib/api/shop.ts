@@ -67,9 +67,29 @@ type ProxiedCartOperations = {
   };
 };
 
+/** An appointment a visitor may still join, as `GET /store-api/dsr/appointments` lists it (not in the reference). */
+export interface PublicAppointment {
+  id: string;
+  presentationPath: string;
+  name: string;
+  attendeeRestrictionType: 'open' | 'customer';
+  accessibleFrom: string | null;
+  accessibleTo: string | null;
+  startedAt: string | null;
+  live: boolean;
+}
+
+/** Our own store API additions (documented in README.md), typed like the reference's operations. */
+type SalesroomStoreOperations = {
+  'listPublicAppointments get /dsr/appointments': {
+    response: { elements: PublicAppointment[]; total: number; limit: number };
+    responseCode: 200;
+  };
+};
+
 export type StoreApiOperations = Omit<StoreOperations, JoinAsClient> & {
   [K in JoinAsClient]: Omit<StoreOperations[K], 'response'> & { response: JoinAppointmentResponse };
-};
+} & SalesroomStoreOperations;
 
 export type AdminApiOperations = Omit<AdminOperations, JoinAsGuide | Token> & {
   [K in JoinAsGuide]: Omit<AdminOperations[K], 'response'> & { response: JoinAppointmentResponse };

@@ -79,6 +79,7 @@ describe('GuideSession', () => {
         likes: vi.fn().mockResolvedValue({}),
         collections: vi.fn().mockResolvedValue({ liked: [], lastSeen: [] }),
         wishlist: vi.fn().mockResolvedValue([]),
+        invitations: vi.fn().mockResolvedValue([]),
       },
       widgets: {
         cartStatistics: vi.fn().mockResolvedValue({}),

@@ -268,7 +268,9 @@ export class GuideSession extends RoomSession {
     const guides = this.live.snapshot?.stateForGuides;
     const attendees = guides ? [...Object.values(guides.clients), ...Object.values(guides.inactiveClients)] : [];
     const insights = this.insights.getState();
-    void insights.loadLikes(attendees.flatMap((attendee) => (attendee ? [attendee.attendeeId] : [])));
+    const ids = attendees.flatMap((attendee) => (attendee ? [attendee.attendeeId] : []));
+    void insights.loadLikes(ids);
+    void insights.loadInvitations();
     for (const attendee of attendees) {
       if (attendee?.cartPermission !== 'granted') continue;
       void insights.loadCart(attendee.attendeeId);

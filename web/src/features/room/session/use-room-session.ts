@@ -5,7 +5,8 @@ import { cartStore } from '@/lib/shop/cart';
 import { getSlideData, getSlides, type Slide } from '../api/presentation';
 import { collectionsApi } from '../attendee/api/collections';
 import { takeCartGrant } from '../attendee/stores/attendee-session';
-import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes, loadAttendeeWishlist, removeAttendee } from '../guide/api/attendees';
+import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes, loadAttendeeWishlist,
+  loadInvitationAnswers, removeAttendee } from '../guide/api/attendees';
 import { endAppointment, startAppointment } from '../guide/api/lifecycle';
 import { createInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi } from '../guide/api/room-admin';
 import { loadAdminSession } from '../guide/stores/admin-session';
@@ -43,6 +44,7 @@ export function createGuideSession(config: RuntimeConfig, room: GuideRoomProps):
       likes: (attendeeIds) => loadAttendeeLikes(config, admin(), attendeeIds),
       collections: (attendeeId) => loadAttendeeCollections(config, admin(), attendeeId),
       wishlist: (attendeeId) => loadAttendeeWishlist(config, admin(), attendeeId),
+      invitations: () => loadInvitationAnswers(config, admin(), appointmentId),
     },
     widgets: widgetsApi(config, admin, appointmentId),
     startAppointment: () => startAppointment(config, admin(), appointmentId),

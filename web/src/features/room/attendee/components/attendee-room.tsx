@@ -9,6 +9,7 @@ import { VideoStage } from '@/components/video/video-stage';
 import { WishlistToggle } from '@/components/wishlist-toggle';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
+import { ensureCustomerKnown } from '@/lib/shop/known-customer';
 import { currentSlideOf, slideNumber } from '../../api/presentation';
 import { DynamicProductPage } from '../../components/dynamic-page';
 import { HighlightedProduct } from '../../components/highlighted-product';
@@ -64,6 +65,8 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
 
   // The room's data loads while it shows (and again after a reconnect).
   useEffect(() => session.enterRoom(), [session]);
+  // The wishlist is the server's for a logged-in customer: the room asks who is logged in.
+  useEffect(ensureCustomerKnown, []);
 
   const tools = useMemo<RoomTools>(() => {
     const value: RoomTools = {

@@ -9,7 +9,7 @@ import { formatPrice } from '@/lib/format';
 import { CartSummary } from '@/components/cart/cart-summary';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore, quantityRange, type LineItem } from '@/lib/shop/cart';
-import { localWishlist } from '@/lib/shop/wishlist';
+import { wishlistStore } from '@/lib/shop/wishlist-store';
 import type { AttendeeSidebar } from '../stores/sidebars';
 import { LikeToggle } from './like-toggle';
 import type { RoomTools } from './room-tools';
@@ -89,7 +89,7 @@ function LastSeen({ tools }: { tools: RoomTools }) {
 
 function Wishlist({ tools }: { tools: RoomTools }) {
   const { t } = useTranslation();
-  const ids = useStore(localWishlist, (state) => state.ids);
+  const ids = useStore(wishlistStore, (state) => state.ids);
   return (
     <ProductRows
       ids={ids}

@@ -4,7 +4,7 @@ import { useStore } from 'zustand';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore } from '@/lib/shop/cart';
-import { localWishlist } from '@/lib/shop/wishlist';
+import { wishlistStore } from '@/lib/shop/wishlist-store';
 import { Toolbar, ToolbarGroup } from '../../components/toolbar';
 import { ATTENDEE_SIDEBARS, type AttendeeSidebar } from '../stores/sidebars';
 import type { RoomTools } from './room-tools';
@@ -39,7 +39,7 @@ function SidebarButtons({ tools }: { tools: RoomTools }) {
   const likeCount = useStore(tools.collections, (state) => state.liked.length);
   const lastSeenCount = useStore(tools.collections, (state) => state.lastSeen.length);
   const cartCount = useStore(cartStore, (state) => cartItemCount(state.cart));
-  const wishlistCount = useStore(localWishlist, (state) => state.ids.length);
+  const wishlistCount = useStore(wishlistStore, (state) => state.ids.length);
   const counts: Record<AttendeeSidebar, number> = { likes: likeCount, lastSeen: lastSeenCount, cart: cartCount, wishlist: wishlistCount };
   return ATTENDEE_SIDEBARS.map((name) => (
     <SidebarButton key={name} name={name} count={counts[name]} open={openSidebar === name} onToggle={() => tools.sidebars.getState().toggle(name)} />

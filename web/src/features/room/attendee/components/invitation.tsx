@@ -1,24 +1,129 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useStore } from 'zustand';
+import { Field } from '@/components/form';
+import { useRuntimeConfig } from '@/config/runtime';
 import { useLocalePath } from '@/lib/i18n';
-import { loadAttendeeSession } from '../stores/attendee-session';
+import { customerStore } from '@/lib/shop/customer';
+import { ensureCustomerKnown } from '@/lib/shop/known-customer';
+import { joinAsClient } from '../api/join-as-client';
+import { joinProblemOf, joinProblemPath, type DeniedState } from '../api/join-problem';
+import { INVITATION_RESPONSES, respondInvitation, type InvitationResponse } from '../api/respond-invitation';
+import { loadAttendeeSession, rememberGuestName, rememberedGuestName, saveAttendeeSession } from '../stores/attendee-session';
+import { customerName } from './prejoin';
+import './invitation.css';
 
-/** The invitation: what to expect and one button into the presentation. */
+const answerKey = (appointmentId: string) => `salesroom.invitation.${appointmentId}`;
+
+/**
+ * The invitation: what to expect, the answer (accepted, maybe, declined; the guide sees
+ * it) and the way into the presentation. Answering needs an attendee: someone who has not
+ * joined yet gives their name and consent first, as on the pre-join screen.
+ */
 export function Invitation() {
   const { appointmentId = '' } = useParams();
+  const [params] = useSearchParams();
+  const config = useRuntimeConfig();
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const localePath = useLocalePath();
-  const joined = loadAttendeeSession(appointmentId) !== null;
+  const [joined, setJoined] = useState(() => loadAttendeeSession(appointmentId));
+  const loggedInName = useStore(customerStore, (state) => customerName(state.customer));
+  const [typed, setName] = useState<string | null>(null);
+  const name = typed ?? loggedInName ?? rememberedGuestName() ?? '';
+  const [consent, setConsent] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [answer, setAnswer] = useState(() => sessionStorage.getItem(answerKey(appointmentId)) as InvitationResponse | null);
+  useEffect(ensureCustomerKnown, []);
+
+  async function respond(choice: InvitationResponse) {
+    setSubmitted(true);
+    const attendeeName = name.trim();
+    if (!joined && (!attendeeName || !consent)) return;
+    setBusy(true);
+    setFailed(false);
+    try {
+      let session = joined;
+      if (!session) {
+        session = await joinAsClient(config, appointmentId, attendeeName);
+        saveAttendeeSession(appointmentId, session);
+        rememberGuestName(attendeeName);
+        setJoined(session);
+      }
+      const stored = await respondInvitation(config, session.newContextToken, session.id, choice, params.get('token') ?? '');
+      sessionStorage.setItem(answerKey(appointmentId), stored);
+      setAnswer(stored);
+    } catch (error) {
+      const problem = joinProblemOf(error);
+      if (problem && !joined) {
+        const state: DeniedState = { reason: problem };
+        void navigate(localePath(`/presentation/${appointmentId}${joinProblemPath(problem)}`), { replace: true, state });
+        return;
+      }
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <section className="card message">
       <h1>{t('room.invitationTitle')}</h1>
       <p>{t('room.invitationText')}</p>
-      <Link
-        className="button button--primary"
-        to={localePath(`/presentation/${appointmentId}${joined ? '' : '/prejoin'}`)}
-      >
-        {t('room.acceptInvitation')}
-      </Link>
+      <form onSubmit={(event) => event.preventDefault()} noValidate>
+        {!joined && (
+          <>
+            <p className="muted">{t('room.invitationNameHint')}</p>
+            <Field
+              label={t('presentation.name')}
+              name="name"
+              autoComplete="name"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              error={submitted && !name.trim() ? t('errors.required') : null}
+            />
+            <Field
+              label={t('presentation.consent')}
+              name="consent"
+              type="checkbox"
+              checked={consent}
+              onChange={(event) => setConsent(event.target.checked)}
+              error={submitted && !consent ? t('presentation.consentRequired') : null}
+            />
+          </>
+        )}
+        <fieldset className="form-section">
+          <legend>{t('room.invitationQuestion')}</legend>
+          <div className="invitation__answers">
+            {INVITATION_RESPONSES.map((choice) => (
+              <button
+                key={choice}
+                type="button"
+                className={`button${answer === choice ? ' button--primary' : ''}`}
+                aria-pressed={answer === choice}
+                disabled={busy}
+                onClick={() => void respond(choice)}
+              >
+                {t(`room.invitationAnswers.${choice}`)}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      </form>
+      <p role="status">{answer ? t(`room.invitationAnswered.${answer}`) : ''}</p>
+      {failed && (
+        <p className="alert" role="alert">
+          {t('room.invitationAnswerFailed')}
+        </p>
+      )}
+      {answer !== 'declined' && (
+        <Link className="button button--primary" to={localePath(`/presentation/${appointmentId}${joined ? '' : '/prejoin'}`)}>
+          {t('room.acceptInvitation')}
+        </Link>
+      )}
     </section>
   );
 }

@@ -136,3 +136,31 @@ export async function loadAttendeeWishlist(config: RuntimeConfig, session: Admin
     throw error;
   }
 }
+
+/** An attendee's answer to the invitation (spec section 3). */
+export type InvitationAnswer = 'accepted' | 'maybe' | 'declined';
+
+/** One attendee's answer to the invitation, as the guide lists it. */
+export interface InvitationEntry {
+  attendeeId: string;
+  name: string;
+  answer: InvitationAnswer;
+}
+
+/**
+ * Every answer to this appointment's invitation, also of attendees who have not come into
+ * the room (`POST /api/search/dsr-appointment-attendee`), in the order they joined.
+ */
+export async function loadInvitationAnswers(config: RuntimeConfig, session: AdminSession, appointmentId: string): Promise<InvitationEntry[]> {
+  const { data } = await admin(config, session).invoke('searchDsrAppointmentAttendee post /search/dsr-appointment-attendee', {
+    body: {
+      filter: [
+        { type: 'equals', field: 'appointmentId', value: appointmentId },
+        { type: 'equalsAny', field: 'invitationStatus', value: ['accepted', 'maybe', 'declined'] },
+      ],
+      limit: 500,
+    } as never,
+  });
+  const rows = (data as { data?: { id: string; attendeeName?: string | null; invitationStatus: InvitationAnswer }[] }).data ?? [];
+  return rows.map((row) => ({ attendeeId: row.id, name: row.attendeeName ?? '', answer: row.invitationStatus }));
+}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { useProductSummaries } from '../../components/product-summaries';
+import { Spinner } from '@/components/spinner';
 import { formatPrice } from '@/lib/format';
 import type { RealtimeClient } from '../../realtime/client';
 import { modalStore } from '@/lib/ui/modal';
@@ -126,6 +127,7 @@ function Participant({
   const detailsId = useId();
   const likeCount = useStore(insights, (state) => state.likes[attendee.attendeeId]?.length ?? 0);
   const cart = useStore(insights, (state) => state.carts[attendee.attendeeId]);
+  const invitation = useStore(insights, (state) => state.invitations?.[attendee.attendeeId]?.answer);
   const name = attendee.attendeeName || t('cockpit.guest');
   const granted = attendee.cartPermission === 'granted';
   return (
@@ -143,6 +145,11 @@ function Participant({
           : ''}
       </span>
       <span className="participant__meta">{t('cockpit.likesOf', { count: likeCount })}</span>
+      {invitation && (
+        <span className="participant__meta" data-testid="invitation-answer" data-answer={invitation}>
+          {t('cockpit.invitationAnswer', { answer: t(`cockpit.invitationAnswers.${invitation}`) })}
+        </span>
+      )}
       <div className="participant__actions">
         <button
           type="button"
@@ -150,7 +157,11 @@ function Participant({
           aria-expanded={open}
           aria-controls={detailsId}
           aria-label={t('cockpit.attendeeDetails', { name })}
-          onClick={() => setOpen(!open)}
+          onClick={() => {
+            // Opening the details reads the newest invitation answer too (it comes from the shop, not the hub).
+            if (!open) void insights.getState().loadInvitations();
+            setOpen(!open);
+          }}
         >
           {t('room.showDetails')}
         </button>
@@ -171,6 +182,37 @@ function Participant({
         {open && <AttendeeDetails attendee={attendee} insights={insights} contextToken={contextToken} />}
       </div>
     </li>
+  );
+}
+
+const ANSWERS = ['accepted', 'maybe', 'declined'] as const;
+
+/** Every answer to the invitation (read from the shop when opened), also of attendees who are not in the room. */
+function InvitationAnswers({ insights }: { insights: StoreApi<InsightsState> }) {
+  const { t } = useTranslation();
+  const invitations = useStore(insights, (state) => state.invitations);
+  if (invitations === null) return <Spinner />;
+  const entries = Object.values(invitations);
+  if (entries.length === 0) return <p className="video-note">{t('cockpit.noInvitationAnswers')}</p>;
+  return (
+    <div className="statistics" data-testid="invitation-answers">
+      {ANSWERS.map((answer) => {
+        const names = entries.filter((entry) => entry.answer === answer).map((entry) => entry.name || t('cockpit.guest'));
+        const title = t(`cockpit.invitationGroups.${answer}`, { count: names.length });
+        return (
+          <section key={answer} aria-label={title}>
+            <h3>{title}</h3>
+            {names.length > 0 && (
+              <ul>
+                {names.map((name, index) => (
+                  <li key={`${name}-${index}`}>{name}</li>
+                ))}
+              </ul>
+            )}
+          </section>
+        );
+      })}
+    </div>
   );
 }
 
@@ -221,6 +263,16 @@ export function ParticipantsSidebar({
           }
         >
           {t('cockpit.statistics')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            void insights.getState().loadInvitations();
+            modalStore.getState().open(<InvitationAnswers insights={insights} />, { title: t('cockpit.invitationsTitle'), size: 'medium' });
+          }}
+        >
+          {t('cockpit.invitations')}
         </button>
       </footer>
     </section>

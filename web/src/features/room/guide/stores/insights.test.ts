@@ -27,6 +27,7 @@ function fakeApi(overrides: Partial<InsightsApi> = {}): InsightsApi {
     likes: vi.fn().mockResolvedValue({}),
     collections: vi.fn().mockResolvedValue({ liked: [P1], lastSeen: [P2, P1] }),
     wishlist: vi.fn().mockResolvedValue([P2]),
+    invitations: vi.fn().mockResolvedValue([]),
     ...overrides,
   };
 }
@@ -78,6 +79,28 @@ describe('insights store', () => {
     refused.getState().applyEvent(liked(A, P2));
     await refused.getState().loadCollections(A);
     expect(refused.getState()).toMatchObject({ likes: { [A]: [P2] }, lastSeen: {} });
+    warn.mockRestore();
+  });
+
+  it('keeps the invitation answers of the last read, and keeps them when a read fails', async () => {
+    const invitations = vi
+      .fn()
+      .mockResolvedValueOnce([
+        { attendeeId: A, name: 'Ada', answer: 'accepted' },
+        { attendeeId: B, name: 'Bob', answer: 'maybe' },
+      ])
+      .mockResolvedValueOnce([{ attendeeId: B, name: 'Bob', answer: 'declined' }])
+      .mockRejectedValueOnce(new Error('500'));
+    const store = createInsightsStore(fakeApi({ invitations }));
+    expect(store.getState().invitations).toBeNull();
+    await store.getState().loadInvitations();
+    expect(store.getState().invitations).toEqual({ [A]: { attendeeId: A, name: 'Ada', answer: 'accepted' }, [B]: { attendeeId: B, name: 'Bob', answer: 'maybe' } });
+    await store.getState().loadInvitations();
+    expect(store.getState().invitations).toEqual({ [B]: { attendeeId: B, name: 'Bob', answer: 'declined' } });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await store.getState().loadInvitations();
+    expect(store.getState().invitations).toEqual({ [B]: { attendeeId: B, name: 'Bob', answer: 'declined' } });
+    expect(warn).toHaveBeenCalled();
     warn.mockRestore();
   });
 

@@ -2,6 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import { cartItemCount, type Cart } from '@/lib/shop/cart';
 import { isCartAction } from '../../realtime/cart-actions';
 import { withoutKey } from '../../utils/without-key';
+import type { InvitationEntry } from '../api/attendees';
 import type { AttendeeStatus, AttendeeSummary, Event, StateForGuides } from '@/protocol/generated';
 
 /** One line of an attendee's cart as the guide sees it. */
@@ -38,6 +39,8 @@ export interface InsightsApi {
   collections(attendeeId: string): Promise<{ liked: string[]; lastSeen: string[] }>;
   /** The attendee's wishlist with their permission; null when it lives in their browser (a guest). */
   wishlist(attendeeId: string): Promise<string[] | null>;
+  /** Every answer to the appointment's invitation (also of attendees not in the room). */
+  invitations(): Promise<InvitationEntry[]>;
 }
 
 export interface InsightsState {
@@ -58,6 +61,10 @@ export interface InsightsState {
   forgetCart(attendeeId: string): void;
   /** Loads the likes of attendees the guide has not seen events of; without the endpoint the events still count. */
   loadLikes(attendeeIds: string[]): Promise<void>;
+  /** Invitation answers (accepted, maybe, declined) by attendee id, as the shop had them at the last read; null before it. */
+  invitations: Record<string, InvitationEntry> | null;
+  /** Reads every invitation answer again; a failure keeps what was known and is only logged. */
+  loadInvitations(): Promise<void>;
   applyEvent(event: Event): void;
 }
 
@@ -139,6 +146,15 @@ export function createInsightsStore(api: InsightsApi) {
       forgetCart(attendeeId) {
         requests[attendeeId] = (requests[attendeeId] ?? 0) + 1;
         set((state) => ({ carts: withoutKey(state.carts, attendeeId), wishlists: withoutKey(state.wishlists, attendeeId) }));
+      },
+      invitations: null,
+      async loadInvitations() {
+        try {
+          const loaded = await api.invitations();
+          set({ invitations: Object.fromEntries(loaded.map((entry) => [entry.attendeeId, entry])) });
+        } catch (error) {
+          console.warn('could not load the invitation answers', error);
+        }
       },
       async loadLikes(attendeeIds) {
         try {

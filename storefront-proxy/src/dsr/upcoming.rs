@@ -1,0 +1,55 @@
+//! `GET /store-api/dsr/appointments`: the shop's way into the live room. Lists the
+//! appointments of the request's sales channel that a visitor may still join: guided,
+//! not ended, open to everyone or to customers (not rule-restricted), and not past
+//! their access window. Live ones first, then by start (`accessibleFrom`), then name;
+//! at most [`LIMIT`]. Needs no context: the shop's home page links here.
+
+use axum::extract::State;
+use axum::Json;
+use serde_json::{json, Value};
+
+use super::appointment::Appointment;
+use crate::error::ApiResult;
+use crate::state::App;
+use crate::storage::now_rfc3339;
+use crate::store_api::SalesChannel;
+
+/// The most appointments one answer lists.
+pub const LIMIT: usize = 50;
+
+/// Whether a visitor may still come: guided, not ended, not rule-restricted, its window not past.
+fn listed(appointment: &Appointment, now: &str) -> bool {
+    appointment.mode == "guided"
+        && appointment.ended_at.is_none()
+        && appointment.attendee_restriction_type != "rules"
+        && appointment.accessible_to.as_deref().is_none_or(|to| now <= to)
+}
+
+fn to_json(appointment: &Appointment) -> Value {
+    json!({
+        "id": appointment.id,
+        "presentationPath": appointment.presentation_path,
+        "name": appointment.name,
+        "attendeeRestrictionType": appointment.attendee_restriction_type,
+        "accessibleFrom": appointment.accessible_from,
+        "accessibleTo": appointment.accessible_to,
+        "startedAt": appointment.started_at,
+        "live": appointment.started_at.is_some(),
+        "apiAlias": "dsr_public_appointment",
+    })
+}
+
+/// `GET /store-api/dsr/appointments`
+pub async fn list(channel: SalesChannel, State(app): State<App>) -> ApiResult<Json<Value>> {
+    let mut appointments = app.db.call(move |conn| Ok(Appointment::of_sales_channel(conn, &channel.id)?)).await?;
+    let now = now_rfc3339();
+    appointments.retain(|appointment| listed(appointment, &now));
+    appointments.sort_by(|a, b| {
+        let start =
+            |x: &Appointment| (x.started_at.is_none(), x.accessible_from.is_none(), x.accessible_from.clone(), x.name.to_lowercase());
+        start(a).cmp(&start(b))
+    });
+    let total = appointments.len();
+    let elements: Vec<Value> = appointments.iter().take(LIMIT).map(to_json).collect();
+    Ok(Json(json!({ "elements": elements, "total": total, "limit": LIMIT, "apiAlias": "dsr_public_appointment_list" })))
+}

@@ -1,0 +1,26 @@
+import type { RuntimeConfig } from '@/config/runtime';
+import { createStoreClient, type PublicAppointment } from '@/lib/api/shop';
+
+/** The appointments a visitor may still join, live ones first (`GET /store-api/dsr/appointments`). */
+export async function loadUpcomingAppointments(config: RuntimeConfig): Promise<PublicAppointment[]> {
+  const { data } = await createStoreClient(config).invoke('listPublicAppointments get /dsr/appointments', {});
+  return data.elements;
+}
+
+/** When an appointment starts (or started), in the visitor's own time zone and language; null when it has no time. */
+export function formatStart(appointment: Pick<PublicAppointment, 'startedAt' | 'accessibleFrom' | 'live'>, locale: string, timeZone?: string): string | null {
+  const at = appointment.live ? (appointment.startedAt ?? appointment.accessibleFrom) : appointment.accessibleFrom;
+  if (!at) return null;
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return null;
+  return new Intl.DateTimeFormat(locale, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(date);
+}
