@@ -7,6 +7,7 @@ pub mod config;
 pub mod connection;
 pub mod error;
 pub mod internal;
+pub mod limits;
 pub mod live;
 pub mod metrics;
 pub mod server;
