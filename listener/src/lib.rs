@@ -5,6 +5,7 @@
 //! - **Header read timeout** ([`Limits::header_read_timeout`]): hyper's own, for every
 //!   request head on a connection; a connection whose head is not complete in time is
 //!   closed.
+//! - **Head size** ([`MAX_HEAD_BYTES`]): hyper's read buffer limit.
 //! - **Connection cap** ([`Limits::max_connections`]): at most that many HTTP connections
 //!   are served at once. A WebSocket leaves the count when it is upgraded (its socket is
 //!   then the server's own business, with its own limits). A connection over the cap is
@@ -29,6 +30,12 @@ use tower::ServiceExt;
 
 /// How long a request head (request line and headers) may take to arrive, by default.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most a request head (request line and headers) may take; a larger one is
+/// answered `431` by hyper and the connection closed. Also the largest read buffer of a
+/// connection (hyper's default is about 400 KiB, which a half-sent head of junk headers
+/// can make it hold for as long as the header read timeout).
+pub const MAX_HEAD_BYTES: usize = 32 * 1024;
 
 /// HTTP connections served at once, by default.
 pub const MAX_CONNECTIONS: usize = 4096;
@@ -118,7 +125,7 @@ pub async fn serve(
 async fn serve_connection(tcp: TcpStream, router: Router, header_read_timeout: Duration, mut stop: watch::Receiver<bool>) {
     let service = TowerToHyperService::new(router.map_request(|request: hyper::Request<Incoming>| request.map(axum::body::Body::new)));
     let mut builder = hyper::server::conn::http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout);
+    builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout).max_buf_size(MAX_HEAD_BYTES);
     let connection = builder.serve_connection(TokioIo::new(tcp), service).with_upgrades();
     let mut connection = std::pin::pin!(connection);
     tokio::select! {
