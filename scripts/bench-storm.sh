@@ -2,7 +2,7 @@
 # Hostile-client storms (issue 15) against a hub and storefront-proxy on fresh data:
 # 4,000 half-sent request heads to each, ten 60 MB WebSocket messages through the
 # proxy; prints resident memory before, at the peak and after (scripts/bench-storm.py).
-#   scripts/bench-storm.sh [BIN_DIR]     (default target/release)
+#   [PAD_LINES=4] scripts/bench-storm.sh [BIN_DIR]     (default target/release)
 # Results in BENCHMARKS.md ("Hostile clients: memory under storms").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,4 +16,4 @@ PROXY=$!
 trap 'kill $HUB $PROXY 2>/dev/null; rm -rf "$DIR"' EXIT
 for _ in $(seq 1 100); do curl -sf http://127.0.0.1:8031/healthz >/dev/null && break; sleep 0.3; done
 echo "binaries: $BIN; $(uptime)"
-python3 scripts/bench-storm.py 8031 "$PROXY" 8131 "$HUB"
+PAD_LINES="${PAD_LINES:-16}" python3 scripts/bench-storm.py 8031 "$PROXY" 8131 "$HUB"
