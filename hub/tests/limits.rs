@@ -145,7 +145,7 @@ fn shaped(
             b["errors"].as_array().is_some_and(|errors| {
                 !errors.is_empty()
                     && errors.iter().all(|e| {
-                        e["status"] == status.to_string()
+                        e["status"].as_str() == Some(status.to_string().as_str())
                             && ["code", "title", "detail"].iter().all(|f| e[*f].as_str().is_some_and(|s| !s.is_empty()))
                     })
             })
