@@ -51,6 +51,14 @@ pub struct Config {
     /// State events kept per appointment for resuming clients.
     #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
     pub retained_events: usize,
+    /// Milliseconds a client may take to send a request's head (line and headers)
+    /// before its connection is closed.
+    #[arg(long, env = "HUB_HEADER_READ_TIMEOUT_MS", default_value_t = listener::HEADER_READ_TIMEOUT.as_millis() as u64)]
+    pub header_read_timeout_ms: u64,
+    /// HTTP connections served at once (a WebSocket counts until it is upgraded); more
+    /// are answered `503` (`HUB__TOO_MANY_CONNECTIONS`) and closed.
+    #[arg(long, env = "HUB_MAX_HTTP_CONNECTIONS", default_value_t = listener::MAX_CONNECTIONS)]
+    pub max_http_connections: usize,
 }
 
 impl Config {
@@ -138,6 +146,8 @@ impl std::fmt::Debug for Config {
             .field("heartbeat_secs", &self.heartbeat_secs)
             .field("send_queue", &self.send_queue)
             .field("retained_events", &self.retained_events)
+            .field("header_read_timeout_ms", &self.header_read_timeout_ms)
+            .field("max_http_connections", &self.max_http_connections)
             .finish_non_exhaustive()
     }
 }

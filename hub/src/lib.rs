@@ -8,6 +8,7 @@ pub mod connection;
 pub mod drain;
 pub mod error;
 pub mod internal;
+pub mod limits;
 pub mod live;
 pub mod metrics;
 pub mod server;

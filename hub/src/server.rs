@@ -21,10 +21,9 @@ use crate::error::HubError;
 /// its capacity after a burst; large enough for a dozen slide events in one syscall.
 const WRITE_BUFFER: usize = 4 * 1024;
 
-/// The largest message (and frame) a participant may send: the largest real frame (an
-/// action with [`protocol::action::MAX_LISTING_PRODUCTS`] ids) is about 20 KiB. A larger
-/// one closes the connection with 1009 ([`protocol::frame::close_code::MESSAGE_TOO_BIG`]).
-pub const MAX_MESSAGE_SIZE: usize = 64 * 1024;
+/// The largest message (and frame) a participant may send; defined in `protocol`, so
+/// that storefront-proxy's `/ws` relay applies the same limit.
+pub use protocol::frame::MAX_MESSAGE_SIZE;
 
 impl Hub {
     pub fn router(self) -> Router {
@@ -33,6 +32,8 @@ impl Hub {
             .route("/healthz", get(healthz))
             .route("/metrics", get(metrics))
             .merge(crate::internal::routes(self.clone()))
+            .layer(axum::extract::DefaultBodyLimit::max(crate::limits::MAX_REQUEST_BODY))
+            .layer(axum::middleware::map_response(crate::error::answer_errors_in_shape))
             .with_state(self)
     }
 
@@ -42,12 +43,9 @@ impl Hub {
         listener: TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        use axum::serve::ListenerExt;
-        // Frames are small and latency matters: no Nagle delay.
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        axum::serve(listener, self.router()).with_graceful_shutdown(shutdown).await
+        // Header read timeout, connection cap, no Nagle delay: see `limits`.
+        let limits = crate::limits::of(&self.config);
+        listener::serve(listener, self.router(), limits, shutdown).await
     }
 }
 

@@ -18,6 +18,12 @@ pub const SUBPROTOCOL_JSON: &str = "salesroom.v1.json";
 /// The WebSocket subprotocol for MessagePack binary frames.
 pub const SUBPROTOCOL_MSGPACK: &str = "salesroom.v1.msgpack";
 
+/// The largest message (and frame) a participant may send, to the hub and through
+/// storefront-proxy's `/ws` relay alike: the largest real frame (an action with
+/// [`crate::action::MAX_LISTING_PRODUCTS`] ids) is about 20 KiB. A larger one closes
+/// the connection with [`close_code::MESSAGE_TOO_BIG`] (1009) and a close frame.
+pub const MAX_MESSAGE_SIZE: usize = 64 * 1024;
+
 /// Close codes the hub uses (4000-4999 is the application range).
 pub mod close_code {
     /// The first frame was not a valid `hello`, or it did not come in time.

@@ -3,13 +3,15 @@
 
 use std::sync::Arc;
 
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
 use axum::routing::any;
 use axum::Router;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
-use crate::error::ApiError;
+use crate::error::{answer_errors_in_shape, ApiError, MAX_REQUEST_BODY};
 use crate::hub_client::HubClient;
 use crate::shop_event::ShopEvents;
 use crate::state::App;
@@ -73,8 +75,32 @@ impl App {
             .merge(media::routes())
             .merge(order::public_routes())
             .fallback_service(web_app)
+            .layer(DefaultBodyLimit::max(MAX_REQUEST_BODY))
+            .layer(axum::middleware::map_response(answer_errors_in_shape))
             .layer(TraceLayer::new_for_http())
             .with_state(self)
+    }
+
+    /// Serves [`App::router`] on `listener` until `shutdown` resolves, with a header
+    /// read timeout and a cap on concurrent HTTP connections (`Config`; over the cap:
+    /// `503` `SALESROOM__TOO_MANY_CONNECTIONS`).
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let config = &self.config;
+        let full = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "SALESROOM__TOO_MANY_CONNECTIONS",
+            "The shop serves too many connections; try again.",
+        );
+        let limits = listener::Limits {
+            header_read_timeout: std::time::Duration::from_millis(config.header_read_timeout_ms.max(1)),
+            max_connections: config.max_http_connections.max(1),
+            full_answer: full.body().to_string(),
+        };
+        listener::serve(listener, self.router(), limits, shutdown).await
     }
 
     /// Upstream mode: the shop APIs are forwarded; the web app, its config and `/ws`
@@ -87,6 +113,7 @@ impl App {
             .route("/api/{*path}", any(gateway::forward_upstream))
             .merge(gateway::routes())
             .fallback_service(web_app)
+            .layer(axum::middleware::map_response(answer_errors_in_shape))
             .layer(TraceLayer::new_for_http())
             .with_state(self)
     }

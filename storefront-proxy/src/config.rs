@@ -60,6 +60,14 @@ pub struct Config {
     /// demo, generated and printed once for an empty shop.
     #[arg(long, env = "ADMIN_PASSWORD", hide_env_values = true)]
     pub admin_password: Option<String>,
+    /// Milliseconds a client may take to send a request's head (line and headers)
+    /// before its connection is closed.
+    #[arg(long, env = "PROXY_HEADER_READ_TIMEOUT_MS", default_value_t = listener::HEADER_READ_TIMEOUT.as_millis() as u64)]
+    pub header_read_timeout_ms: u64,
+    /// HTTP connections served at once (a `/ws` counts until it is upgraded); more are
+    /// answered `503` (`SALESROOM__TOO_MANY_CONNECTIONS`) and closed.
+    #[arg(long, env = "PROXY_MAX_HTTP_CONNECTIONS", default_value_t = listener::MAX_CONNECTIONS)]
+    pub max_http_connections: usize,
 }
 
 impl Config {

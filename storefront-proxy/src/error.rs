@@ -80,6 +80,15 @@ impl ApiError {
     pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
         ApiError::new(StatusCode::BAD_REQUEST, code, detail)
     }
+
+    /// A request body over [`MAX_REQUEST_BODY`].
+    pub fn body_too_large() -> Self {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "FRAMEWORK__REQUEST_BODY_TOO_LARGE",
+            format!("The request body is larger than {} bytes.", MAX_REQUEST_BODY),
+        )
+    }
 }
 
 impl From<anyhow::Error> for ApiError {
@@ -96,8 +105,66 @@ impl From<rusqlite::Error> for ApiError {
 
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
     fn from(rejection: axum::extract::rejection::JsonRejection) -> Self {
-        ApiError::new(rejection.status(), "FRAMEWORK__INVALID_REQUEST_BODY", rejection.body_text())
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => ApiError::body_too_large(),
+            status => ApiError::new(status, "FRAMEWORK__INVALID_REQUEST_BODY", rejection.body_text()),
+        }
     }
+}
+
+impl From<axum::extract::rejection::BytesRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::BytesRejection) -> Self {
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => ApiError::body_too_large(),
+            status => ApiError::new(status, "FRAMEWORK__INVALID_REQUEST_BODY", rejection.body_text()),
+        }
+    }
+}
+
+/// Request bodies larger than this are refused with `413`
+/// (`FRAMEWORK__REQUEST_BODY_TOO_LARGE`), on every route.
+pub const MAX_REQUEST_BODY: usize = 2 * 1024 * 1024;
+
+/// Puts every error answered without Shopware's shape into it: what axum answers
+/// itself (`404` for an unknown route, `405` for a method a route does not take, `400`
+/// for a path parameter that is not UTF-8, `413` for a body over
+/// [`MAX_REQUEST_BODY`], a WebSocket upgrade without its headers) comes as an empty or
+/// plain text body. Answers already in JSON are left alone.
+pub async fn answer_errors_in_shape(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("application/vnd.api+json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    // axum's own texts are short (a rejection names the parameter and what is wrong).
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_owned();
+    let error = match status {
+        StatusCode::NOT_FOUND => ApiError::not_found("FRAMEWORK__ROUTE_NOT_FOUND", "No route found for this path."),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            ApiError::new(status, "FRAMEWORK__METHOD_NOT_ALLOWED", "This route does not take this request method.")
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::body_too_large(),
+        StatusCode::BAD_REQUEST if text.is_empty() => ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", "The request is invalid."),
+        StatusCode::BAD_REQUEST => ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", text),
+        _ if text.is_empty() => ApiError::new(status, "FRAMEWORK__HTTP_ERROR", status.canonical_reason().unwrap_or("Error")),
+        _ => ApiError::new(status, "FRAMEWORK__HTTP_ERROR", text),
+    };
+    let mut shaped = error.into_response();
+    // Keep what the original answer told the client besides its body (`allow` on a
+    // 405, say).
+    for (name, value) in parts.headers.iter() {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            shaped.headers_mut().entry(name).or_insert_with(|| value.clone());
+        }
+    }
+    *shaped.status_mut() = status;
+    shaped
 }
 
 /// A JSON request body whose rejections are answered in Shopware's error shape.
@@ -107,6 +174,18 @@ pub struct Body<T>(pub T);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let (status, body) = self.status_and_body();
+        (status, Json(body)).into_response()
+    }
+}
+
+impl ApiError {
+    /// The JSON body answered for this error.
+    pub fn body(self) -> serde_json::Value {
+        self.status_and_body().1
+    }
+
+    fn status_and_body(self) -> (StatusCode, serde_json::Value) {
         let (status, entry) = match self {
             ApiError::Violations(violations) => {
                 let entries: Vec<ErrorEntry> = violations
@@ -119,7 +198,7 @@ impl IntoResponse for ApiError {
                         source: Some(ErrorSource { pointer: v.pointer }),
                     })
                     .collect();
-                return (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "errors": entries }))).into_response();
+                return (StatusCode::BAD_REQUEST, serde_json::json!({ "errors": entries }));
             }
             ApiError::Client { status, code, detail, pointer } => (
                 status,
@@ -146,7 +225,7 @@ impl IntoResponse for ApiError {
                 )
             }
         };
-        (status, Json(serde_json::json!({ "errors": [entry] }))).into_response()
+        (status, serde_json::json!({ "errors": [entry] }))
     }
 }
 

@@ -18,11 +18,9 @@ async fn main() -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     let app = App::open(config).await?;
     println!("storefront-proxy listening on http://{}", listener.local_addr()?);
-    // Forwarded live frames are small and latency matters: no Nagle delay.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app.router()).with_graceful_shutdown(shutdown_signal()).await?;
+    // Header read timeout, connection cap, no Nagle delay (forwarded live frames are
+    // small and latency matters).
+    app.serve(listener, shutdown_signal()).await?;
     Ok(())
 }
 

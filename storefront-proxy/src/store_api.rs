@@ -85,9 +85,7 @@ impl<S: Send + Sync> axum::extract::FromRequest<S> for RequestParams {
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let query: Vec<(String, String)> = axum::extract::Query::try_from_uri(request.uri()).map(|q| q.0).unwrap_or_default();
-        let bytes = axum::body::Bytes::from_request(request, state)
-            .await
-            .map_err(|e| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", e.body_text()))?;
+        let bytes = axum::body::Bytes::from_request(request, state).await.map_err(ApiError::from)?;
         let mut params = if bytes.iter().all(u8::is_ascii_whitespace) {
             serde_json::Map::new()
         } else {

@@ -27,6 +27,17 @@ pub async fn start_in(dir: tempfile::TempDir) -> Shop {
 /// demo shop where missing), reaching the hub on `hub_port` of 127.0.0.1 with the
 /// shared `secret`; answers its base URL.
 pub async fn serve(dir: &std::path::Path, hub_port: u16, secret: &str) -> String {
+    serve_with(dir, hub_port, secret, |config| config).await
+}
+
+/// As [`serve`], with the settings changed by `edit` (the limits, say).
+#[allow(dead_code)]
+pub async fn serve_with(
+    dir: &std::path::Path,
+    hub_port: u16,
+    secret: &str,
+    edit: impl FnOnce(storefront_proxy::Config) -> storefront_proxy::Config,
+) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");
@@ -39,8 +50,8 @@ pub async fn serve(dir: &std::path::Path, hub_port: u16, secret: &str) -> String
         web_dist: dir.join("no-web-build"),
         ..storefront_proxy::Config::for_data_dir(dir)
     };
-    let app = storefront_proxy::App::open(config).await.unwrap();
-    tokio::spawn(async move { axum::serve(listener, app.router()).await });
+    let app = storefront_proxy::App::open(edit(config)).await.unwrap();
+    tokio::spawn(app.serve(listener, std::future::pending()));
     base
 }
 

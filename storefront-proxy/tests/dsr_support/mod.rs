@@ -23,6 +23,8 @@ pub const SECRET: &str = "dsr-test-secret";
 
 pub struct Live {
     pub base: String,
+    /// Where the hub listens (on 127.0.0.1).
+    pub hub_port: u16,
     pub http: reqwest::Client,
     pub dir: tempfile::TempDir,
 }
@@ -44,10 +46,15 @@ pub async fn start() -> Live {
     start_with_hub(dir, hub_port).await
 }
 
+/// A proxy alone (its hub unreachable) over `dir`, with the settings changed by `edit`.
+pub async fn common_serve_with(dir: &std::path::Path, edit: impl FnOnce(storefront_proxy::Config) -> storefront_proxy::Config) -> String {
+    common::serve_with(dir, 1, SECRET, edit).await
+}
+
 /// Starts the proxy in `dir` with whatever listens on `hub_port` as its hub.
 pub async fn start_with_hub(dir: tempfile::TempDir, hub_port: u16) -> Live {
     let base = common::serve(dir.path(), hub_port, SECRET).await;
-    Live { base, http: reqwest::Client::new(), dir }
+    Live { base, hub_port, http: reqwest::Client::new(), dir }
 }
 
 /// Who calls: the headers of a store or admin call.

@@ -1,0 +1,325 @@
+//! The proxy's limits against hostile clients, on a real proxy (and a real hub) on
+//! port 0: the `/ws` relay limits messages like the hub (1009 with a close frame), a
+//! request head that never finishes is timed out, connections over the cap are answered
+//! `503`, and every error of every route is in Shopware's shape.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use reqwest::Method;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+
+#[path = "dsr_support/mod.rs"]
+mod dsr_support;
+
+use dsr_support::{connect, grant_cart_permission, As};
+
+/// Everything `stream` sends until it closes (the test fails if that takes more than
+/// 20 s; the limits under test are far shorter).
+async fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(20), async {
+        let mut buf = [0u8; 4096];
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+    });
+    read.await.expect("the server did not close the connection");
+    answer
+}
+
+#[tokio::test]
+async fn an_oversized_message_through_the_relay_is_closed_with_1009_and_others_keep_working() {
+    let live = dsr_support::start().await;
+    let (_guide, _id, _guide_join) = live.guide_joins("demo").await;
+    let ada_join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let bo_join = live.join_as_client("demo", &As::Nobody, "Bo").await;
+    let mut ada = connect(&live, &ada_join).await;
+    let mut bo = connect(&live, &bo_join).await;
+
+    // One byte over the hub's limit, in one frame.
+    let too_big = "x".repeat(protocol::frame::MAX_MESSAGE_SIZE + 1);
+    ada.send(Message::text(too_big)).await.unwrap();
+    let close = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ada.next().await {
+                Some(Ok(Message::Close(frame))) => return frame,
+                Some(Ok(_)) => continue,
+                other => panic!("the connection ended without a close frame: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("no close frame in time");
+    let close = close.expect("a close frame with a code");
+    assert_eq!(u16::from(close.code), 1009);
+    assert_eq!(close.reason.as_str(), "message too big");
+
+    // The proxy refused it itself: the hub never saw it.
+    let metrics = reqwest::get(format!("http://127.0.0.1:{}/metrics", live.hub_port)).await.unwrap().text().await.unwrap();
+    assert!(metrics.lines().any(|l| l == "hub_messages_too_big_total 0"), "{metrics}");
+
+    // The relay still works: Bo's socket, and a new one.
+    grant_cart_permission(&mut bo).await;
+    let cy_join = live.join_as_client("demo", &As::Nobody, "Cy").await;
+    let mut cy = connect(&live, &cy_join).await;
+    grant_cart_permission(&mut cy).await;
+}
+
+#[tokio::test]
+async fn a_request_head_that_never_finishes_is_closed_after_the_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let base =
+        dsr_support::common_serve_with(dir.path(), |config| storefront_proxy::Config { header_read_timeout_ms: 300, ..config }).await;
+    let addr = base.trim_start_matches("http://");
+    let mut half = TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\nX-Slow: ").await.unwrap();
+    let answer = read_until_closed(&mut half).await;
+    // hyper closes (possibly after a 408); never a 200.
+    assert!(!String::from_utf8_lossy(&answer).contains("200 OK"), "{}", String::from_utf8_lossy(&answer));
+
+    // A complete request on a new connection is served.
+    let (status, text) = get_text(&base, "/healthz").await;
+    assert_eq!((status, text.as_str()), (200, "ok"));
+}
+
+#[tokio::test]
+async fn connections_over_the_cap_are_answered_503_in_shopware_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dsr_support::common_serve_with(dir.path(), |config| storefront_proxy::Config { max_http_connections: 2, ..config }).await;
+    let addr = base.trim_start_matches("http://");
+    // Two connections hold the two places with half a request each.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut half = TcpStream::connect(addr).await.unwrap();
+        half.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\n").await.unwrap();
+        held.push(half);
+    }
+    // Accepted in order: give the server a moment to count them.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut third = TcpStream::connect(addr).await.unwrap();
+    third.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n").await.unwrap();
+    let answer = String::from_utf8(read_until_closed(&mut third).await).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    let body: Value = serde_json::from_str(body).unwrap();
+    assert_shape(&body, 503);
+    assert_eq!(body["errors"][0]["code"], "SALESROOM__TOO_MANY_CONNECTIONS");
+
+    // A place frees when a held connection goes: served again.
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, text) = get_text(&base, "/healthz").await;
+    assert_eq!((status, text.as_str()), (200, "ok"));
+}
+
+async fn get_text(base: &str, path: &str) -> (u16, String) {
+    let response = reqwest::get(format!("{base}{path}")).await.unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+/// Shopware's error shape: `{"errors":[{status, code, title, detail}]}`, the status as
+/// a string equal to the answer's.
+fn assert_shape(body: &Value, status: u16) {
+    let errors = body["errors"].as_array().unwrap_or_else(|| panic!("no errors list: {body}"));
+    assert!(!errors.is_empty(), "{body}");
+    for error in errors {
+        assert_eq!(error["status"], status.to_string(), "{body}");
+        for field in ["code", "title", "detail"] {
+            assert!(error[field].as_str().is_some_and(|s| !s.is_empty()), "{field} missing in {body}");
+        }
+    }
+}
+
+/// Every path the router was built with, read from the router itself (its `Debug`
+/// lists the registered paths), so that the walk below covers a route added tomorrow.
+fn registered_paths(router: &axum::Router) -> Vec<String> {
+    let debug = format!("{router:?}");
+    let mut paths = Vec::new();
+    // `paths: {RouteId(3): "/store-api/product", ...}`
+    for part in debug.split("paths: {").skip(1) {
+        let listed = &part[..part.find('}').map_or(part.len(), |end| {
+            // Path parameters are in braces too: the map ends at the first `}` that is
+            // not inside quotes.
+            let mut quoted = false;
+            part.char_indices()
+                .find(|&(_, c)| {
+                    if c == '"' {
+                        quoted = !quoted;
+                    }
+                    c == '}' && !quoted
+                })
+                .map_or(end, |(i, _)| i)
+        })];
+        for entry in listed.split("RouteId(").skip(1) {
+            if let Some(start) = entry.find('"') {
+                let rest = &entry[start + 1..];
+                let path = &rest[..rest.find('"').unwrap()];
+                if !path.contains("__private__") {
+                    paths.push(path.to_owned());
+                }
+            }
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// `path` with every parameter (`{id}`, `{*rest}`) replaced by `value`.
+fn fill(path: &str, value: &str) -> String {
+    let mut filled = String::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        filled.push_str(&rest[..start]);
+        filled.push_str(value);
+        rest = &rest[rest[start..].find('}').map_or(rest.len(), |end| start + end + 1)..];
+    }
+    filled.push_str(rest);
+    filled
+}
+
+/// Whether an error answer is in the shape (`failures` gets what is not); the body,
+/// parsed.
+fn check(
+    failures: &mut Vec<String>,
+    what: &str,
+    path: &str,
+    method: &Method,
+    status: u16,
+    content_type: &str,
+    body: &str,
+) -> Option<Value> {
+    if status < 400 {
+        return None;
+    }
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let shaped = content_type.starts_with("application/json")
+        && parsed.as_ref().is_some_and(|body| {
+            body["errors"].as_array().is_some_and(|errors| {
+                !errors.is_empty()
+                    && errors.iter().all(|e| {
+                        e["status"].as_str() == Some(status.to_string().as_str())
+                            && ["code", "title", "detail"].iter().all(|f| e[*f].as_str().is_some_and(|s| !s.is_empty()))
+                    })
+            })
+        });
+    if !shaped || status >= 500 {
+        failures.push(format!("{what}: {method} {path} -> {status} {content_type} {body:.200}"));
+    }
+    parsed
+}
+
+#[tokio::test]
+async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodies_in_shopware_shape() {
+    let live = dsr_support::start().await;
+    let router = {
+        let config = storefront_proxy::Config {
+            web_dist: live.dir.path().join("no-web-build"),
+            ..storefront_proxy::Config::for_data_dir(live.dir.path().join("walk"))
+        };
+        storefront_proxy::App::open(config).await.unwrap().router()
+    };
+    let paths = registered_paths(&router);
+    assert!(paths.len() > 80, "the router lists {} paths: {paths:?}", paths.len());
+    let with_params = paths.iter().filter(|p| p.contains('{')).count();
+    assert!(with_params > 30, "{paths:?}");
+
+    let http = reqwest::Client::new();
+    let methods = [Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE];
+    let oversized = format!("{{\"x\":\"{}\"}}", "a".repeat(storefront_proxy::error::MAX_REQUEST_BODY));
+    let (mut wrong_methods, mut broken_params, mut too_large) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for path in &paths {
+        let plausible = fill(path, "0123456789abcdef0123456789abcdef");
+        let mut allowed = Vec::new();
+        for method in &methods {
+            let response = http
+                .request(method.clone(), format!("{}{plausible}", live.base))
+                .header("sw-access-key", dsr_support::KEY)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+            let body = response.text().await.unwrap();
+            if status == 405 {
+                wrong_methods += 1;
+                let parsed = check(&mut failures, "wrong method", &plausible, method, status, &content_type, &body);
+                if parsed.is_some_and(|b| b["errors"][0]["code"] != "FRAMEWORK__METHOD_NOT_ALLOWED") {
+                    failures.push(format!("405 code: {method} {plausible}: {body}"));
+                }
+            } else {
+                allowed.push(method.clone());
+            }
+        }
+        for method in &allowed {
+            if path.contains('{') {
+                let broken = fill(path, "%FF");
+                let response = http
+                    .request(method.clone(), format!("{}{broken}", live.base))
+                    .header("sw-access-key", dsr_support::KEY)
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status().as_u16();
+                let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+                let body = response.text().await.unwrap();
+                broken_params += 1;
+                if status < 400 && path != "/ws" {
+                    failures.push(format!("broken parameter accepted: {method} {broken} -> {status}"));
+                }
+                check(&mut failures, "broken parameter", &broken, method, status, &content_type, &body);
+            }
+            if [Method::POST, Method::PUT, Method::PATCH].contains(method) {
+                let response = http
+                    .request(method.clone(), format!("{}{plausible}", live.base))
+                    .header("sw-access-key", dsr_support::KEY)
+                    .header("content-type", "application/json")
+                    .body(oversized.clone())
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status().as_u16();
+                let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+                let body = response.text().await.unwrap();
+                if let Some(parsed) = check(&mut failures, "oversized body", &plausible, method, status, &content_type, &body) {
+                    let code = &parsed["errors"][0]["code"];
+                    if status == 413 {
+                        too_large += 1;
+                        if code != "FRAMEWORK__REQUEST_BODY_TOO_LARGE" {
+                            failures.push(format!("413 code: {method} {plausible}: {body:.200}"));
+                        }
+                    } else if code == "FRAMEWORK__INVALID_REQUEST_BODY" {
+                        failures.push(format!("an oversized body answered {status}, not 413: {method} {plausible}: {body:.200}"));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "walked {} paths: {wrong_methods} wrong methods, {broken_params} broken parameters, {too_large} bodies over the limit",
+        paths.len()
+    );
+    assert!(failures.is_empty(), "{} answers out of shape:\n{}", failures.len(), failures.join("\n"));
+    assert!(wrong_methods > 200, "{wrong_methods} wrong methods tried");
+    assert!(broken_params > 30, "{broken_params} broken parameters tried");
+    assert!(too_large > 30, "{too_large} oversized bodies answered 413");
+
+    // An unknown route, in and outside the APIs.
+    for path in ["/store-api/no-such-route", "/api/no-such-route"] {
+        let response = http.get(format!("{}{path}", live.base)).header("sw-access-key", dsr_support::KEY).send().await.unwrap();
+        assert_eq!(response.status(), 404);
+        assert_eq!(response.headers()["content-type"], "application/json");
+        let body: Value = response.json().await.unwrap();
+        assert_shape(&body, 404);
+        assert_eq!(body["errors"][0]["code"], "FRAMEWORK__ROUTE_NOT_FOUND");
+    }
+}
