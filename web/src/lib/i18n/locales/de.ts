@@ -1,3 +1,4 @@
+import { serverErrorsDe } from './server-errors.de';
 import type { Translations } from './en';
 
 export const de: Translations = {
@@ -563,6 +564,7 @@ export const de: Translations = {
   },
   cart: {
     toCheckout: 'Zur Kasse',
+    someProduct: 'Ein Produkt',
     title: 'Warenkorb',
     open: 'Warenkorb, {{count}} Artikel',
     show: 'Warenkorb anzeigen',
@@ -764,4 +766,5 @@ export const de: Translations = {
     confirmFailed: 'Das Abonnement konnte nicht bestätigt werden. Der Link ist womöglich unvollständig oder nicht mehr gültig.',
     toShop: 'Zum Shop',
   },
+  serverErrors: serverErrorsDe,
 };

@@ -1,3 +1,5 @@
+import { serverErrorsEn } from './server-errors.en';
+
 export const en = {
   app: {
     name: 'Salesroom',
@@ -560,6 +562,7 @@ export const en = {
   },
   cart: {
     toCheckout: 'Proceed to checkout',
+    someProduct: 'A product',
     title: 'Shopping cart',
     open: 'Shopping cart, {{count}} items',
     show: 'Show cart',
@@ -761,6 +764,7 @@ export const en = {
     confirmFailed: 'The subscription could not be confirmed. The link may be incomplete or no longer valid.',
     toShop: 'To the shop',
   },
+  serverErrors: serverErrorsEn,
 } as const;
 
 type Messages<T> = { [K in keyof T]: T[K] extends string ? string : Messages<T[K]> };
