@@ -395,6 +395,7 @@ export const en = {
     language: 'Language',
     tagline: 'Live video shopping with personal advice.',
     footerService: 'Service',
+    footerNavigation: 'Information',
     footerShipping: 'Free shipping from €50',
     footerReturns: '30 days return policy',
     footerSupport: 'Personal advice in live sessions',
