@@ -28,6 +28,8 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0011_catalog_version_ignores_stock.sql")),
         M::up(include_str!("storage/0012_aggregation_entities.sql")),
         M::up(include_str!("storage/0013_admin_api.sql")),
+        M::up(include_str!("storage/0014_sorting_labels_as_spec.sql")),
+        M::up(include_str!("storage/0015_footer_navigation.sql")),
     ])
 }
 

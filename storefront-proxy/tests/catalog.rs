@@ -297,6 +297,17 @@ async fn category_listing_sorts_six_ways_and_pages_by_ten() {
     assert_eq!(elements(&listing).len(), 10);
     let keys: Vec<&str> = listing["availableSortings"].as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap()).collect();
     assert_eq!(keys, ["name-asc", "name-desc", "price-asc", "price-desc", "topseller", "newest"]);
+    // The labels as the spec words them (section 9), in both languages.
+    let labels = |listing: &Value| -> Vec<String> {
+        listing["availableSortings"].as_array().unwrap().iter().map(|s| s["translated"]["label"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(labels(&listing), ["Name A-Z", "Name Z-A", "Lowest price", "Highest price", "Top seller", "Last added"]);
+    let german = shop.language("de-DE").await;
+    let (_, german_listing) = shop.post_with(&format!("/product-listing/{clothing}"), &[("sw-language-id", &german)], json!({})).await;
+    assert_eq!(
+        labels(&german_listing),
+        ["Name A-Z", "Name Z-A", "Niedrigster Preis", "Höchster Preis", "Topseller", "Zuletzt hinzugefügt"]
+    );
     let lower = |names: Vec<String>| names.iter().map(|n| n.to_lowercase()).collect::<Vec<_>>();
     assert!(is_sorted_by(&lower(names(&listing)), false));
 

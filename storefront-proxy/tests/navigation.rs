@@ -10,6 +10,32 @@ fn find<'a>(list: &'a Value, name: &str) -> &'a Value {
 }
 
 #[tokio::test]
+async fn footer_navigation_leads_to_the_service_pages_in_both_languages() {
+    let shop = start().await;
+    let (status, footer) = shop.post("/navigation/footer-navigation/footer-navigation", json!({"depth": 1})).await;
+    assert_eq!(status, 200, "{footer}");
+    let names: Vec<&str> = footer.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["About us", "Spring inspiration", "Contact", "Newsletter"]);
+    for name in ["About us", "Contact", "Newsletter"] {
+        let page = find(&footer, name);
+        assert_eq!(page["type"], "page");
+        let cms_page = page["cmsPageId"].as_str().unwrap();
+        let (status, body) = shop.post(&format!("/cms/{cms_page}"), json!({})).await;
+        assert_eq!(status, 200, "{name}: {body}");
+    }
+    // Contact and newsletter carry their forms.
+    let contact_page = find(&footer, "Contact")["cmsPageId"].as_str().unwrap().to_owned();
+    let (_, contact) = shop.post(&format!("/cms/{contact_page}"), json!({})).await;
+    assert!(contact.to_string().contains(r#""type":"form""#), "{contact}");
+    // Each page has an SEO path; the German ones are German.
+    let german = shop.language("de-DE").await;
+    let (_, de) = shop.post_with("/navigation/footer-navigation/footer-navigation", &[("sw-language-id", &german)], json!({})).await;
+    let names: Vec<&str> = de.as_array().unwrap().iter().map(|c| c["translated"]["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Über uns", "Frühlingsinspiration", "Kontakt", "Newsletter"]);
+    assert_eq!(shop.seo("Service/About-us/").await, find(&footer, "About us")["id"].as_str().unwrap());
+}
+
+#[tokio::test]
 async fn main_navigation_is_a_tree_of_the_requested_depth() {
     let shop = start().await;
     let (status, tree) = shop.post("/navigation/main-navigation/main-navigation", json!({"depth": 2})).await;
@@ -27,9 +53,8 @@ async fn main_navigation_is_a_tree_of_the_requested_depth() {
     let service = find(&tree, "Service");
     assert_eq!(service["type"], "folder");
     let about = find(&service["children"], "About us");
-    assert_eq!(about["type"], "link");
-    assert_eq!(about["linkType"], "external");
-    assert_eq!(about["externalLink"], "https://example.com/about");
+    assert_eq!(about["type"], "page", "About us is a page of the demo, not a link away");
+    assert!(about["cmsPageId"].is_string());
     let spring = find(&service["children"], "Spring inspiration");
     assert_eq!(spring["linkType"], "landing_page");
     assert!(spring["internalLink"].is_string());

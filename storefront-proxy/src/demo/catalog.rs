@@ -23,6 +23,9 @@ pub struct Demo {
     pub top_categories: Vec<String>,
     /// The "Spring inspiration" link category (points to the landing page).
     pub landing_link_category_id: String,
+    /// The service pages of the footer ("About us", "Contact", "Newsletter"), each a page
+    /// category under "Service" (the sales channel's footer navigation).
+    pub service_pages: ServicePages,
     /// Main products, in creation order.
     pub products: Vec<String>,
     /// Each listing category's products.
@@ -37,6 +40,13 @@ pub struct Demo {
 
 /// A readable URL segment: umlauts transliterated, everything else but letters and
 /// digits turned into single dashes.
+/// The footer's page categories; the CMS seed gives each its page.
+pub struct ServicePages {
+    pub about: String,
+    pub contact: String,
+    pub newsletter: String,
+}
+
 pub fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
@@ -425,8 +435,8 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         MATERIALS.iter().enumerate().map(|(i, (e, d))| option(&material_group, i, e, d, None)).collect::<Result<Vec<_>, _>>()?;
 
     // Categories: Home > Clothing > (Shirts, Jackets), Shoes, Home & Living, Kitchen,
-    // Electronics, Outdoor, Coffee & Tea; Service (folder) > About us (external link),
-    // Spring inspiration (landing page link).
+    // Electronics, Outdoor, Coffee & Tea; Service (folder, also the footer navigation) >
+    // About us, Spring inspiration (landing page link), Contact, Newsletter (pages).
     let category =
         |parent: Option<(&str, &str)>, level: i64, position: i64, kind: &str, en_name: &str, de_name: &str| -> rusqlite::Result<String> {
             let id = new_id();
@@ -472,11 +482,26 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     }
     let service = category(Some((&root, &root_path)), 2, 20, "folder", "Service", "Service")?;
     let service_path = path_of(&service)?;
-    let about = category(Some((&service, &service_path)), 3, 1, "link", "About us", "Über uns")?;
-    tx.execute("UPDATE category SET link_type = 'external', link_new_tab = 1 WHERE id = ?1", [&about])?;
-    tx.execute("UPDATE category_translation SET external_link = 'https://example.com/about' WHERE category_id = ?1", [&about])?;
+    let about = category(Some((&service, &service_path)), 3, 1, "page", "About us", "Über uns")?;
     let landing_link = category(Some((&service, &service_path)), 3, 2, "link", "Spring inspiration", "Frühlingsinspiration")?;
     tx.execute("UPDATE category SET link_type = 'landing_page' WHERE id = ?1", [&landing_link])?;
+    let contact = category(Some((&service, &service_path)), 3, 3, "page", "Contact", "Kontakt")?;
+    let newsletter = category(Some((&service, &service_path)), 3, 4, "page", "Newsletter", "Newsletter")?;
+    for (id, en_name, de_name) in
+        [(&about, "About us", "Über uns"), (&contact, "Contact", "Kontakt"), (&newsletter, "Newsletter", "Newsletter")]
+    {
+        for (language, name) in [(&en, en_name), (&de, de_name)] {
+            insert_seo_url(
+                tx,
+                &sales_channel_id,
+                language,
+                id,
+                "frontend.navigation.page",
+                &format!("/navigation/{id}"),
+                &format!("Service/{}/", slug(name)),
+            )?;
+        }
+    }
     for (id, en_name, de_name) in
         std::iter::once((&clothing, "Clothing", "Kleidung")).chain(listing_categories.iter().map(|(i, e, d)| (i, e.as_str(), d.as_str())))
     {
@@ -510,8 +535,8 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         )?;
     }
     tx.execute(
-        "UPDATE sales_channel SET navigation_category_id = ?1, currency_id = ?2, country_id = ?3 WHERE id = ?4",
-        params![root, currency, germany, sales_channel_id],
+        "UPDATE sales_channel SET navigation_category_id = ?1, currency_id = ?2, country_id = ?3, footer_category_id = ?5 WHERE id = ?4",
+        params![root, currency, germany, sales_channel_id, service],
     )?;
 
     // Products.
@@ -833,6 +858,7 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         listing_categories,
         top_categories,
         landing_link_category_id: landing_link,
+        service_pages: ServicePages { about, contact, newsletter },
         products,
         products_by_category,
         product_media,
@@ -1002,9 +1028,9 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
         ("score", 7, "Top results", "Beste Ergebnisse"),
         ("name-asc", 6, "Name A-Z", "Name A-Z"),
         ("name-desc", 5, "Name Z-A", "Name Z-A"),
-        ("price-asc", 4, "Price ascending", "Preis aufsteigend"),
-        ("price-desc", 3, "Price descending", "Preis absteigend"),
-        ("topseller", 2, "Topseller", "Topseller"),
+        ("price-asc", 4, "Lowest price", "Niedrigster Preis"),
+        ("price-desc", 3, "Highest price", "Höchster Preis"),
+        ("topseller", 2, "Top seller", "Topseller"),
         ("newest", 1, "Last added", "Zuletzt hinzugefügt"),
     ] {
         let id = new_id();

@@ -258,6 +258,7 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         None,
         &[("product-listing", "content", listing_config.clone(), listing_config)],
     )?;
+    service_pages(tx, demo)?;
     tx.execute(
         "UPDATE category SET cms_page_id = ?1 WHERE type = 'page' AND id != ?2 AND cms_page_id IS NULL",
         params![listing, demo.root_category_id],
@@ -336,5 +337,58 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         )?;
     }
     tx.execute("UPDATE category SET internal_link = ?1 WHERE id = ?2", params![landing, demo.landing_link_category_id])?;
+    Ok(())
+}
+
+/// The footer's pages: "About us" (text), "Contact" (the contact form) and "Newsletter"
+/// (the sign-up form), each in both languages.
+fn service_pages(tx: &Transaction, demo: &Demo) -> rusqlite::Result<()> {
+    let form =
+        |kind: &str, title: &str| json!({ "type": { "source": "static", "value": kind }, "title": { "source": "static", "value": title } });
+    let pages: [(&str, (&str, &str), (String, String), Option<(Value, Value)>); 3] = [
+        (
+            &demo.service_pages.about,
+            ("About us", "Über uns"),
+            (
+                "<h1>About us</h1><p>Salesroom is a small shop with a big idea: shopping together, live. Our guides present \
+                 clothing, shoes, home and kitchen goods, and you ask, like and buy while they show.</p>"
+                    .into(),
+                "<h1>Über uns</h1><p>Salesroom ist ein kleiner Shop mit einer großen Idee: gemeinsam live einkaufen. Unsere \
+                 Beraterinnen und Berater zeigen Kleidung, Schuhe, Wohn- und Küchenartikel, und Sie fragen, liken und kaufen, \
+                 während sie präsentieren.</p>"
+                    .into(),
+            ),
+            None,
+        ),
+        (
+            &demo.service_pages.contact,
+            ("Contact", "Kontakt"),
+            (
+                "<h1>Contact</h1><p>Questions about a product or an order? Write to us; we answer within one working day.</p>".into(),
+                "<h1>Kontakt</h1><p>Fragen zu einem Produkt oder einer Bestellung? Schreiben Sie uns; wir antworten innerhalb \
+                 eines Werktags.</p>"
+                    .into(),
+            ),
+            Some((form("contact", "Contact form"), form("contact", "Kontaktformular"))),
+        ),
+        (
+            &demo.service_pages.newsletter,
+            ("Newsletter", "Newsletter"),
+            (
+                "<h1>Newsletter</h1><p>New collections and live presentations, once a month in your inbox.</p>".into(),
+                "<h1>Newsletter</h1><p>Neue Kollektionen und Live-Präsentationen, einmal im Monat in Ihrem Postfach.</p>".into(),
+            ),
+            Some((form("newsletter", "Newsletter sign-up"), form("newsletter", "Newsletter-Anmeldung"))),
+        ),
+    ];
+    for (category, (name_en, name_de), (html_en, html_de), form) in pages {
+        let id = page(tx, demo, "page", name_en, name_de)?;
+        let body = section(tx, &id, 0, "default", "boxed", None)?;
+        block(tx, demo, At { section: &body, position: 0 }, "text", "main", None, &[("text", "content", text(&html_en), text(&html_de))])?;
+        if let Some((en, de)) = form {
+            block(tx, demo, At { section: &body, position: 1 }, "form", "main", None, &[("form", "content", en, de)])?;
+        }
+        tx.execute("UPDATE category SET cms_page_id = ?1 WHERE id = ?2", params![id, category])?;
+    }
     Ok(())
 }

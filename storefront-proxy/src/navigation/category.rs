@@ -48,15 +48,20 @@ const COLUMNS: &[(&str, &str)] = &[
 ];
 const BOOLEANS: &[&str] = &["linkNewTab", "displayNestedProducts", "visible", "active"];
 
-/// The sales channel's navigation root for the aliases `home` and `main-navigation`.
+/// The sales channel's navigation root for the aliases `home` and `main-navigation`, its
+/// footer category for `footer-navigation`.
 pub fn resolve_alias(conn: &Connection, sales_channel_id: &str, id: &str) -> rusqlite::Result<Option<String>> {
     match id {
         "home" | "main-navigation" => Ok(conn
             .query_row("SELECT navigation_category_id FROM sales_channel WHERE id = ?1", [sales_channel_id], |r| r.get(0))
             .optional()?
             .flatten()),
-        // No footer or service navigation is configured.
-        "footer-navigation" | "service-navigation" => Ok(None),
+        "footer-navigation" => Ok(conn
+            .query_row("SELECT footer_category_id FROM sales_channel WHERE id = ?1", [sales_channel_id], |r| r.get(0))
+            .optional()?
+            .flatten()),
+        // No service navigation is configured.
+        "service-navigation" => Ok(None),
         other => Ok(Some(other.to_lowercase())),
     }
 }

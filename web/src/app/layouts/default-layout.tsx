@@ -4,6 +4,7 @@ import { LocaleSwitcher } from '@/components/locale-switcher';
 import { AccountLink } from '@/features/account/components/account-link';
 import { CartButton, CartSidebar } from '@/features/cart/components/cart-sidebar';
 import { WishlistLink } from '@/features/wishlist/components/wishlist-link';
+import { FooterNavigation } from '@/features/navigation/components/footer-navigation';
 import { MainNavigation, MobileNavigation } from '@/features/navigation/components/main-navigation';
 import { SearchBox } from '@/features/search/components/search-box';
 import { useLocalePath } from '@/lib/i18n';
@@ -61,6 +62,7 @@ export function DefaultLayout() {
               <li>{t('shop.footerSupport')}</li>
             </ul>
           </div>
+          <FooterNavigation className="footer__list footer__links" />
         </div>
         <div className="container footer__bottom">
           <span>{t('shop.copyright', { year: new Date().getFullYear() })}</span>

@@ -1,4 +1,5 @@
 import { ApiClientError } from '@shopware/api-client';
+import { type ServerError, serverErrorText } from './server-errors';
 
 /** A failed request as the UI sees it (spec section 7). */
 export interface ReducedError {
@@ -36,9 +37,7 @@ export function reduceError(error: unknown): ReducedError {
     const statusCode = error.status;
     const usesList = (statusCode >= 400 && statusCode < 500 && statusCode !== 408) || statusCode === 500;
     const listed = usesList
-      ? ((error.details as { errors?: { detail?: string; title?: string }[] } | undefined)?.errors ?? [])
-          .map((entry) => entry.detail || entry.title || '')
-          .filter(Boolean)
+      ? ((error.details as { errors?: ServerError[] } | undefined)?.errors ?? []).map(serverErrorText).filter(Boolean)
       : [];
     return { statusCode, messages: listed.length > 0 ? listed : [error.statusText || error.message] };
   }

@@ -6,7 +6,10 @@ export type Cart = Schemas['Cart'];
 export type LineItem = Schemas['LineItem'];
 
 export interface CartError {
+  /** `messageKey` followed by the subject (an item id, a promotion code, a country). */
   key: string;
+  /** What kind of error (`promotion-not-found`); empty when the shop sent none. */
+  messageKey: string;
   level: number;
   message: string;
 }
@@ -32,7 +35,7 @@ export function cartErrors(cart: Cart | null | undefined): CartError[] {
   const list = Array.isArray(errors) ? errors : Object.entries(errors ?? {}).map(([key, error]) => ({ ...error, key: error.key || key }));
   return list.map((error) => {
     const entry = error as { key?: string; messageKey?: string; level?: number; message?: string };
-    return { key: entry.key || entry.messageKey || '', level: entry.level ?? 10, message: entry.message ?? '' };
+    return { key: entry.key || entry.messageKey || '', messageKey: entry.messageKey ?? '', level: entry.level ?? 10, message: entry.message ?? '' };
   });
 }
 

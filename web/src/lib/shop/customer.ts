@@ -8,7 +8,10 @@ export type Customer = Schemas['Customer'];
 interface CustomerState {
   customer: Customer | null;
   status: 'unknown' | 'loading' | 'known';
-  /** Loads the session's customer; 403 (or 401) means nobody is logged in. */
+  /**
+   * Loads the session's customer. The context says whether anyone is logged in, so a guest's
+   * visit asks nothing that fails; 403 (or 401) from the customer route still means nobody.
+   */
   refresh(): Promise<Customer | null>;
   login(username: string, password: string): Promise<Customer | null>;
   logout(): Promise<void>;
@@ -27,6 +30,11 @@ export function createCustomerStore() {
     async refresh() {
       set({ status: get().status === 'known' ? 'known' : 'loading' });
       try {
+        const { data: context } = await shopClient().invoke('readContext get /context');
+        if (!context.customer) {
+          set({ customer: null, status: 'known' });
+          return null;
+        }
         const { data } = await shopClient().invoke('readCustomer post /account/customer', { body: {} });
         set({ customer: data, status: 'known' });
         return data;

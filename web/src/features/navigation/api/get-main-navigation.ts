@@ -11,3 +11,12 @@ export async function getMainNavigation(depth = 2): Promise<NavigationCategory[]
   });
   return Array.isArray(data) ? data : [];
 }
+
+/** The footer's links: the children of the sales channel's footer category (`footer-navigation`, depth 1). */
+export async function getFooterNavigation(): Promise<NavigationCategory[]> {
+  const { data } = await shopClient().invoke('readNavigation post /navigation/{activeId}/{rootId}', {
+    pathParams: { activeId: 'footer-navigation', rootId: 'footer-navigation' },
+    body: { depth: 1, buildTree: true } as never,
+  });
+  return Array.isArray(data) ? data : [];
+}

@@ -10,7 +10,7 @@ import './main-navigation.css';
 
 const nameOf = (entry: NavigationCategory) => entry.translated?.name || entry.name;
 
-function EntryLink({ entry, className, onNavigate }: { entry: NavigationCategory; className?: string; onNavigate?: () => void }) {
+export function EntryLink({ entry, className, onNavigate }: { entry: NavigationCategory; className?: string; onNavigate?: () => void }) {
   const localePath = useLocalePath();
   const link = navigationEntryLink(entry);
   if (!link) return <span className={className}>{nameOf(entry)}</span>;

@@ -38,3 +38,6 @@ export function createNavigationStore() {
 }
 
 export const navigationStore = createNavigationStore();
+
+/** The footer's service links (About us, Contact, Newsletter, …). */
+export const footerNavigationStore = createNavigationStore();

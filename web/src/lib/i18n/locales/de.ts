@@ -1,3 +1,4 @@
+import { serverErrorsDe } from './server-errors.de';
 import type { Translations } from './en';
 
 export const de: Translations = {
@@ -429,6 +430,7 @@ export const de: Translations = {
     language: 'Sprache',
     tagline: 'Live-Video-Shopping mit persönlicher Beratung.',
     footerService: 'Service',
+    footerNavigation: 'Informationen',
     footerShipping: 'Versandkostenfrei ab 50 €',
     footerReturns: '30 Tage Rückgaberecht',
     footerSupport: 'Persönliche Beratung in Live-Sessions',
@@ -513,8 +515,8 @@ export const de: Translations = {
       newest: 'Zuletzt hinzugefügt',
       nameAsc: 'Name A-Z',
       nameDesc: 'Name Z-A',
-      priceDesc: 'Preis absteigend',
-      priceAsc: 'Preis aufsteigend',
+      priceDesc: 'Höchster Preis',
+      priceAsc: 'Niedrigster Preis',
       topseller: 'Topseller',
     },
   },
@@ -596,6 +598,7 @@ export const de: Translations = {
   },
   cart: {
     toCheckout: 'Zur Kasse',
+    someProduct: 'Ein Produkt',
     title: 'Warenkorb',
     open: 'Warenkorb, {{count}} Artikel',
     show: 'Warenkorb anzeigen',
@@ -797,4 +800,5 @@ export const de: Translations = {
     confirmFailed: 'Das Abonnement konnte nicht bestätigt werden. Der Link ist womöglich unvollständig oder nicht mehr gültig.',
     toShop: 'Zum Shop',
   },
+  serverErrors: serverErrorsDe,
 };

@@ -1,3 +1,5 @@
+import { serverErrorsEn } from './server-errors.en';
+
 export const en = {
   app: {
     name: 'Salesroom',
@@ -426,6 +428,7 @@ export const en = {
     language: 'Language',
     tagline: 'Live video shopping with personal advice.',
     footerService: 'Service',
+    footerNavigation: 'Information',
     footerShipping: 'Free shipping from €50',
     footerReturns: '30 days return policy',
     footerSupport: 'Personal advice in live sessions',
@@ -593,6 +596,7 @@ export const en = {
   },
   cart: {
     toCheckout: 'Proceed to checkout',
+    someProduct: 'A product',
     title: 'Shopping cart',
     open: 'Shopping cart, {{count}} items',
     show: 'Show cart',
@@ -794,6 +798,7 @@ export const en = {
     confirmFailed: 'The subscription could not be confirmed. The link may be incomplete or no longer valid.',
     toShop: 'To the shop',
   },
+  serverErrors: serverErrorsEn,
 } as const;
 
 type Messages<T> = { [K in keyof T]: T[K] extends string ? string : Messages<T[K]> };
