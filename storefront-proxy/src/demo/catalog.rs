@@ -38,8 +38,6 @@ pub struct Demo {
     pub colors: Vec<String>,
 }
 
-/// A readable URL segment: umlauts transliterated, everything else but letters and
-/// digits turned into single dashes.
 /// The footer's page categories; the CMS seed gives each its page.
 pub struct ServicePages {
     pub about: String,
@@ -47,6 +45,8 @@ pub struct ServicePages {
     pub newsletter: String,
 }
 
+/// A readable URL segment: umlauts transliterated, everything else but letters and
+/// digits turned into single dashes.
 pub fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
