@@ -160,7 +160,12 @@ struct RoomState {
 
 /// Binds the media socket and starts the engine task. `announced_ip` is the address put in
 /// ICE candidates; with `udp_addr` on port 0 the port actually bound is announced.
-pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Result<(EngineHandle, tokio::task::JoinHandle<()>), Error> {
+/// `bwe_kbps` turns on bandwidth estimation towards subscribers, from that initial estimate.
+pub async fn spawn(
+    udp_addr: SocketAddr,
+    announced_ip: std::net::IpAddr,
+    bwe_kbps: Option<u32>,
+) -> Result<(EngineHandle, tokio::task::JoinHandle<()>), Error> {
     static CRYPTO: Once = Once::new();
     CRYPTO.call_once(|| str0m::crypto::from_feature_flags().install_process_default());
 
@@ -192,6 +197,7 @@ pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Resu
         by_addr: HashMap::new(),
         by_ufrag: HashMap::new(),
         next_conn: 1,
+        bwe_kbps,
     };
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
@@ -214,6 +220,8 @@ struct Engine {
     /// Which peer connection an ICE username fragment is ours for: how a new address is let in.
     by_ufrag: HashMap<String, (ConnId, Role)>,
     next_conn: ConnId,
+    /// Initial estimate of subscribers' bandwidth estimation, when it is on.
+    bwe_kbps: Option<u32>,
 }
 
 impl Engine {

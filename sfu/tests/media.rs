@@ -249,6 +249,7 @@ async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempf
         data_dir: data.path().to_owned(),
         livekit_api_key: Some(KEY.into()),
         livekit_api_secret: Some(SECRET.into()),
+        sfu_bwe_kbps: None,
     };
     let running = sfu::server::start(&config, config.credentials().unwrap()).await.unwrap();
     let http = running.http_addr;
