@@ -11,6 +11,7 @@
 mod forwarding;
 mod negotiation;
 mod peer;
+mod speakers;
 mod tcp;
 
 use std::collections::HashMap;
@@ -156,6 +157,8 @@ struct RoomState {
     sid: String,
     created: (i64, i64),
     members: Vec<ConnId>,
+    /// Who spoke in the last interval, as the room was told.
+    speakers: Vec<proto::SpeakerInfo>,
 }
 
 /// Binds the media socket and starts the engine task. `announced_ip` is the address put in
@@ -227,9 +230,14 @@ struct Engine {
 impl Engine {
     async fn run(mut self, mut commands: mpsc::Receiver<Command>, socket: Arc<UdpSocket>, mut tcp_events: mpsc::Receiver<TcpEvent>) {
         let mut buf = vec![0u8; MAX_DATAGRAM];
+        let mut next_speakers = Instant::now() + speakers::SPEAKER_INTERVAL;
         loop {
             self.drive();
-            let deadline = self.next_deadline();
+            if Instant::now() >= next_speakers {
+                self.update_speakers();
+                next_speakers = Instant::now() + speakers::SPEAKER_INTERVAL;
+            }
+            let deadline = self.next_deadline().min(next_speakers);
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(Command::Shutdown { reply }) => {
@@ -450,6 +458,7 @@ impl Engine {
             sid: new_sid("RM_"),
             created: unix_now(),
             members: Vec::new(),
+            speakers: Vec::new(),
         });
         if room.members.len() >= MAX_PARTICIPANTS_PER_ROOM {
             return Err(Error::RoomFull);

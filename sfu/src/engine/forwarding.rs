@@ -60,6 +60,9 @@ impl Engine {
             // Muted, possibly by the server API: whatever the client still sends stays here.
             return;
         }
+        if let Some(level) = data.ext_vals.audio_level.filter(|_| track.kind == MediaKind::Audio) {
+            track.loudness.observe(level);
+        }
         let track_sid = track.info.sid.clone();
         let flowing = match data.rid {
             Some(rid) => {

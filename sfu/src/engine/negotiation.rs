@@ -355,6 +355,7 @@ impl Engine {
             layer_widths,
             layers_seen: Vec::new(),
             keyframe_requests: Vec::new(),
+            loudness: Default::default(),
         });
         self.claim_offered_tracks(conn);
     }

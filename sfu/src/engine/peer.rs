@@ -74,6 +74,8 @@ pub struct Published {
     pub layers_seen: Vec<LayerSeen>,
     /// When a key frame of each layer (`None`: no simulcast) was last asked for.
     pub keyframe_requests: Vec<(Option<Rid>, Instant)>,
+    /// Audio levels of the current speaker interval (audio tracks).
+    pub loudness: super::speakers::Loudness,
 }
 
 impl Published {
