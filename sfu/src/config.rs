@@ -45,6 +45,13 @@ pub struct Config {
     /// Secret tokens are signed with (HS256); generated into `DATA_DIR` when unset.
     #[arg(long, env = "LIVEKIT_API_SECRET", hide_env_values = true)]
     pub livekit_api_secret: Option<String>,
+
+    /// Turns on bandwidth estimation towards each subscriber (TWCC, str0m's estimator),
+    /// starting from this many kbit/s, so that simulcast layers are chosen to fit each
+    /// subscriber's downlink. Off by default: str0m then paces every subscriber's packets
+    /// (bursts up to 40 ms apart), which adds delay. A client's REMB is used either way.
+    #[arg(long, env = "SFU_BWE_KBPS")]
+    pub sfu_bwe_kbps: Option<u32>,
 }
 
 impl fmt::Debug for Config {
@@ -56,6 +63,7 @@ impl fmt::Debug for Config {
             .field("bind", &self.bind)
             .field("data_dir", &self.data_dir)
             .field("livekit_api_key", &self.livekit_api_key)
+            .field("sfu_bwe_kbps", &self.sfu_bwe_kbps)
             .finish_non_exhaustive()
     }
 }

@@ -11,6 +11,7 @@
 mod forwarding;
 mod negotiation;
 mod peer;
+mod speakers;
 mod tcp;
 
 use std::collections::HashMap;
@@ -156,11 +157,18 @@ struct RoomState {
     sid: String,
     created: (i64, i64),
     members: Vec<ConnId>,
+    /// Who spoke in the last interval, as the room was told.
+    speakers: Vec<proto::SpeakerInfo>,
 }
 
 /// Binds the media socket and starts the engine task. `announced_ip` is the address put in
 /// ICE candidates; with `udp_addr` on port 0 the port actually bound is announced.
-pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Result<(EngineHandle, tokio::task::JoinHandle<()>), Error> {
+/// `bwe_kbps` turns on bandwidth estimation towards subscribers, from that initial estimate.
+pub async fn spawn(
+    udp_addr: SocketAddr,
+    announced_ip: std::net::IpAddr,
+    bwe_kbps: Option<u32>,
+) -> Result<(EngineHandle, tokio::task::JoinHandle<()>), Error> {
     static CRYPTO: Once = Once::new();
     CRYPTO.call_once(|| str0m::crypto::from_feature_flags().install_process_default());
 
@@ -192,6 +200,7 @@ pub async fn spawn(udp_addr: SocketAddr, announced_ip: std::net::IpAddr) -> Resu
         by_addr: HashMap::new(),
         by_ufrag: HashMap::new(),
         next_conn: 1,
+        bwe_kbps,
     };
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
@@ -214,14 +223,21 @@ struct Engine {
     /// Which peer connection an ICE username fragment is ours for: how a new address is let in.
     by_ufrag: HashMap<String, (ConnId, Role)>,
     next_conn: ConnId,
+    /// Initial estimate of subscribers' bandwidth estimation, when it is on.
+    bwe_kbps: Option<u32>,
 }
 
 impl Engine {
     async fn run(mut self, mut commands: mpsc::Receiver<Command>, socket: Arc<UdpSocket>, mut tcp_events: mpsc::Receiver<TcpEvent>) {
         let mut buf = vec![0u8; MAX_DATAGRAM];
+        let mut next_speakers = Instant::now() + speakers::SPEAKER_INTERVAL;
         loop {
             self.drive();
-            let deadline = self.next_deadline();
+            if Instant::now() >= next_speakers {
+                self.update_speakers();
+                next_speakers = Instant::now() + speakers::SPEAKER_INTERVAL;
+            }
+            let deadline = self.next_deadline().min(next_speakers);
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(Command::Shutdown { reply }) => {
@@ -442,6 +458,7 @@ impl Engine {
             sid: new_sid("RM_"),
             created: unix_now(),
             members: Vec::new(),
+            speakers: Vec::new(),
         });
         if room.members.len() >= MAX_PARTICIPANTS_PER_ROOM {
             return Err(Error::RoomFull);

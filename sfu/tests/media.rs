@@ -188,6 +188,9 @@ struct Call {
     next_frame: Instant,
     /// The stream id of the subscriber's m-line.
     stream_id: String,
+    /// Key frame requests (PLI/FIR) the publisher got; each makes its next frame a key frame.
+    keyframe_requests: u32,
+    key_requested: bool,
 }
 
 impl Call {
@@ -208,9 +211,12 @@ impl Call {
             }
             let (events, publisher_wait) = self.publisher.poll();
             self.connected |= events.iter().any(|e| matches!(e, Event::Connected));
+            let requests = events.iter().filter(|e| matches!(e, Event::KeyframeRequest(_))).count() as u32;
+            self.keyframe_requests += requests;
+            self.key_requested |= requests > 0;
             if self.connected && Instant::now() >= self.next_frame {
                 // A VP8 frame: the first byte's low bit clear marks a key frame.
-                let key = self.sent.is_multiple_of(30);
+                let key = self.sent.is_multiple_of(30) || std::mem::take(&mut self.key_requested);
                 let mut frame = vec![0u8; 1200];
                 frame[0] = if key { 0x10 } else { 0x11 };
                 let writer = self.publisher.rtc.writer(self.mid).unwrap();
@@ -234,6 +240,13 @@ impl Call {
         }
         received
     }
+
+    /// Runs until frames already on their way have arrived: until 300 ms pass without a
+    /// frame (at most 5 s). On a loaded machine they can trail a change by more than that.
+    async fn settle(&mut self) {
+        let until = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < until && self.run(Instant::now() + Duration::from_millis(300), u32::MAX).await > 0 {}
+    }
 }
 
 /// A running server, a publisher (over TCP when `publisher_tcp`) of a camera and a subscriber.
@@ -249,6 +262,7 @@ async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempf
         data_dir: data.path().to_owned(),
         livekit_api_key: Some(KEY.into()),
         livekit_api_secret: Some(SECRET.into()),
+        sfu_bwe_kbps: None,
     };
     let running = sfu::server::start(&config, config.credentials().unwrap()).await.unwrap();
     let http = running.http_addr;
@@ -295,6 +309,8 @@ async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempf
         sent: 0,
         next_frame: Instant::now(),
         stream_id: String::new(),
+        keyframe_requests: 0,
+        key_requested: false,
     };
     (running, call, track_sid, data)
 }
@@ -308,7 +324,7 @@ async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
     // Muted by the server API: the client here ignores the mute and keeps sending, and the
     // server keeps it to itself.
     running.engine.admin("media".into(), AdminAction::MuteTrack { identity: "guide".into(), track_sid: track_sid.clone() }).await.unwrap();
-    call.run(Instant::now() + Duration::from_millis(300), u32::MAX).await;
+    call.settle().await;
     let sent_before = call.sent;
     let received = call.run(Instant::now() + Duration::from_secs(1), u32::MAX).await;
     assert!(call.sent > sent_before + 10, "the publisher kept sending");
@@ -317,6 +333,29 @@ async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
     // livekit-client finds the publication from `<participant sid>|<track sid>`.
     let (participant, track) = stream_id.split_once('|').expect("stream id names participant and track");
     assert!(participant.starts_with("PA_") && track.starts_with("TR_"), "{stream_id}");
+}
+
+#[tokio::test]
+async fn a_paused_subscription_gets_nothing_and_resuming_asks_for_a_key_frame() {
+    let (_running, mut call, track_sid, _data) = call(false).await;
+    assert!(call.run(Instant::now() + Duration::from_secs(20), 20).await >= 20, "the video flows");
+
+    // The subscriber's client takes the video off screen (adaptive stream).
+    let paused = proto::UpdateTrackSettings { track_sids: vec![track_sid.clone()], disabled: true, ..Default::default() };
+    send(&mut call.subscriber_ws, Request::TrackSetting(paused)).await;
+    call.settle().await;
+    let received = call.run(Instant::now() + Duration::from_secs(1), u32::MAX).await;
+    assert_eq!(received, 0, "a paused subscription was forwarded");
+
+    // Back on screen: the publisher is asked for a key frame at once (its regular ones come
+    // only every 30 frames), and the video flows again.
+    let requests_before = call.keyframe_requests;
+    let resumed =
+        proto::UpdateTrackSettings { track_sids: vec![track_sid], disabled: false, width: 320, height: 240, ..Default::default() };
+    send(&mut call.subscriber_ws, Request::TrackSetting(resumed)).await;
+    let received = call.run(Instant::now() + Duration::from_secs(5), 5).await;
+    assert!(received >= 5, "only {received} frames after resuming");
+    assert!(call.keyframe_requests > requests_before, "resuming asked for no key frame");
 }
 
 #[tokio::test]

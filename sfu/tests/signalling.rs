@@ -29,6 +29,7 @@ async fn start() -> Server {
         data_dir: data.path().to_owned(),
         livekit_api_key: Some(KEY.into()),
         livekit_api_secret: Some(SECRET.into()),
+        sfu_bwe_kbps: None,
     };
     let credentials = config.credentials().unwrap();
     assert_eq!(credentials, Credentials::new(KEY.into(), SECRET.into()));

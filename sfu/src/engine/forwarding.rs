@@ -4,11 +4,12 @@
 use std::time::Instant;
 
 use livekit_protocol as proto;
+use str0m::bwe::BweKind;
 use str0m::media::{KeyframeRequestKind, MediaData, MediaKind, Mid, Rid};
 use str0m::Event;
 use tracing::debug;
 
-use super::peer::{choose_layer, ConnId, DownState, Role};
+use super::peer::{choose_layer, ConnId, DownState, Role, Wanted};
 use super::{Engine, KEYFRAME_REQUEST_INTERVAL, LAYER_STALE};
 
 impl Engine {
@@ -27,6 +28,15 @@ impl Engine {
                 let mid = self.peers.get(&source).and_then(|p| p.published.iter().find(|t| t.info.sid == sid)).and_then(|t| t.mid);
                 if let Some(mid) = mid {
                     self.request_layer_keyframe(source, mid, rid);
+                }
+            }
+            (Role::Subscriber, Event::EgressBitrateEstimate(estimate)) => {
+                let bps = match estimate {
+                    BweKind::Twcc { estimate, .. } | BweKind::Remb { estimate, .. } => estimate.as_u64(),
+                    _ => return,
+                };
+                if let Some(sub) = self.peers.get_mut(&conn).and_then(|p| p.subscriber.as_mut()) {
+                    sub.estimate = Some(bps);
                 }
             }
             (_, Event::IceConnectionStateChange(state)) => debug!(conn, ?role, ?state, "ice"),
@@ -50,10 +60,13 @@ impl Engine {
             // Muted, possibly by the server API: whatever the client still sends stays here.
             return;
         }
+        if let Some(level) = data.ext_vals.audio_level.filter(|_| track.kind == MediaKind::Audio) {
+            track.loudness.observe(level);
+        }
         let track_sid = track.info.sid.clone();
         let flowing = match data.rid {
             Some(rid) => {
-                track.saw_layer(rid, now);
+                track.saw_layer(rid, data.data.len(), now);
                 track.flowing_layers(now, LAYER_STALE)
             }
             None => Vec::new(),
@@ -66,13 +79,15 @@ impl Engine {
         let Some(room) = self.rooms.get(&room_name) else { return };
         for other in room.members.iter().filter(|&&c| c != conn) {
             let Some(sub) = self.peers.get_mut(other).and_then(|p| p.subscriber.as_mut()) else { continue };
+            let budget = if data.rid.is_some() { sub.video_budget() } else { None };
             let Some(down) = sub.tracks.iter_mut().find(|t| t.source == conn && t.track_sid == track_sid) else { continue };
             let DownState::Open(mid) = down.state else { continue };
             if down.disabled {
                 continue;
             }
             if let Some(rid) = data.rid {
-                let target = choose_layer(&flowing, down.max_width);
+                let wanted = Wanted { budget, ..down.wanted };
+                let target = choose_layer(&flowing, &wanted, down.forwarded_rid);
                 if target != down.forwarded_rid && target != down.switch_to {
                     debug!(conn = other, track = %track_sid, from = ?down.forwarded_rid, to = ?target, "switching simulcast layer");
                     down.switch_to = target;
@@ -112,8 +127,8 @@ impl Engine {
         if layers.is_empty() {
             self.request_layer_keyframe(source, mid, None);
         }
-        for (rid, _) in layers {
-            self.request_layer_keyframe(source, mid, Some(rid));
+        for layer in layers {
+            self.request_layer_keyframe(source, mid, Some(layer.rid));
         }
     }
 
@@ -142,7 +157,9 @@ impl Engine {
                 restarted.push((down.source, down.track_sid.clone()));
             }
             down.disabled = settings.disabled;
-            down.max_width = (settings.width > 0).then_some(settings.width);
+            down.wanted.max_width = (settings.width > 0).then_some(settings.width);
+            // livekit-client sends a quality when it gives no size (adaptive stream off).
+            down.wanted.max_quality = if settings.width > 0 { None } else { proto::VideoQuality::try_from(settings.quality).ok() };
         }
         for (source, sid) in restarted {
             self.request_keyframe(source, &sid);

@@ -6,6 +6,7 @@ use std::time::Instant;
 use livekit_protocol as proto;
 use proto::signal_request::Message as Request;
 use proto::signal_response::Message as Response;
+use str0m::bwe::Bitrate;
 use str0m::change::{SdpAnswer, SdpOffer};
 use str0m::media::{Direction, MediaKind, Mid};
 use str0m::net::TcpType;
@@ -51,15 +52,18 @@ impl Engine {
         }
     }
 
-    pub(super) fn new_pc(&self) -> Result<Pc, Error> {
+    pub(super) fn new_pc(&self, role: Role) -> Result<Pc, Error> {
         let credentials = IceCreds::new();
         let ufrag = credentials.ufrag.clone();
-        let mut rtc = Rtc::builder()
+        let mut config = Rtc::builder()
             // The browser runs full ICE against our single host candidate, like LiveKit's
             // default (ICE-lite): we never send checks, we answer them.
             .set_ice_lite(true)
-            .set_local_ice_credentials(credentials)
-            .build(Instant::now());
+            .set_local_ice_credentials(credentials);
+        if let (Role::Subscriber, Some(kbps)) = (role, self.bwe_kbps) {
+            config = config.enable_bwe(Some(Bitrate::kbps(u64::from(kbps))));
+        }
+        let mut rtc = config.build(Instant::now());
         let candidate = Candidate::host(self.local, "udp").map_err(|e| Error::Config(format!("media candidate {}: {e}", self.local)))?;
         rtc.add_local_candidate(candidate);
         if let Some(tcp) = self.local_tcp {
@@ -81,7 +85,7 @@ impl Engine {
         }
         let offer = SdpOffer::from_sdp_string(&description.sdp)?;
         let fresh = self.peers.get(&conn).is_some_and(|p| p.publisher.is_none());
-        let new_pc = if fresh { Some(self.new_pc()?) } else { None };
+        let new_pc = if fresh { Some(self.new_pc(Role::Publisher)?) } else { None };
         let Some(peer) = self.peers.get_mut(&conn) else { return Ok(()) };
         if let Some(pc) = new_pc {
             self.by_ufrag.insert(pc.ufrag.clone(), (conn, Role::Publisher));
@@ -182,7 +186,7 @@ impl Engine {
             _ => return,
         };
         let pc = if new_pc {
-            match self.new_pc() {
+            match self.new_pc(Role::Subscriber) {
                 Ok(pc) => Some(pc),
                 Err(e) => {
                     warn!(conn, error = %e, "subscriber peer connection not created");
@@ -195,7 +199,7 @@ impl Engine {
         let Some(peer) = self.peers.get_mut(&conn) else { return };
         if let Some(pc) = pc {
             self.by_ufrag.insert(pc.ufrag.clone(), (conn, Role::Subscriber));
-            peer.subscriber = Some(Subscriber { pc, pending: None, offer_id: 0, tracks: Vec::new() });
+            peer.subscriber = Some(Subscriber { pc, pending: None, offer_id: 0, tracks: Vec::new(), estimate: None });
         }
         let Some(sub) = peer.subscriber.as_mut() else { return };
         if sub.tracks.iter().any(|t| t.source == source && t.track_sid == track_sid) {
@@ -351,6 +355,7 @@ impl Engine {
             layer_widths,
             layers_seen: Vec::new(),
             keyframe_requests: Vec::new(),
+            loudness: Default::default(),
         });
         self.claim_offered_tracks(conn);
     }

@@ -2,7 +2,7 @@
 //! tracks it publishes and the tracks it receives, and how it is described to the others.
 
 use std::collections::HashMap;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use livekit_protocol as proto;
 use rand::distr::{Alphanumeric, SampleString};
@@ -71,9 +71,11 @@ pub struct Published {
     pub layer_widths: Vec<(Rid, u32)>,
     /// When each simulcast layer last delivered a frame: the browser turns layers off and
     /// on as its bandwidth estimate and CPU allow.
-    pub layers_seen: Vec<(Rid, Instant)>,
+    pub layers_seen: Vec<LayerSeen>,
     /// When a key frame of each layer (`None`: no simulcast) was last asked for.
     pub keyframe_requests: Vec<(Option<Rid>, Instant)>,
+    /// Audio levels of the current speaker interval (audio tracks).
+    pub loudness: super::speakers::Loudness,
 }
 
 impl Published {
@@ -107,8 +109,8 @@ pub struct DownTrack {
     /// The subscriber's client turned the track off (`UpdateTrackSettings`, adaptive stream:
     /// the video is not on screen).
     pub disabled: bool,
-    /// The width its client shows the video at, when it said.
-    pub max_width: Option<u32>,
+    /// What its client can show and its connection can take.
+    pub wanted: Wanted,
 }
 
 impl DownTrack {
@@ -122,7 +124,7 @@ impl DownTrack {
             forwarded_rid: None,
             switch_to: None,
             disabled: false,
-            max_width: None,
+            wanted: Wanted::default(),
         }
     }
 }
@@ -133,6 +135,20 @@ pub struct Subscriber {
     pub pending: Option<SdpPendingOffer>,
     pub offer_id: u32,
     pub tracks: Vec<DownTrack>,
+    /// The last bandwidth estimate towards this subscriber, bits per second: str0m's TWCC
+    /// estimate (with `SFU_BWE_KBPS`) or the client's REMB.
+    pub estimate: Option<u64>,
+}
+
+impl Subscriber {
+    /// What one of its video tracks may use of its bandwidth estimate: an equal share among
+    /// the video it shows (audio is small and left out).
+    pub fn video_budget(&self) -> Option<u64> {
+        let estimate = self.estimate?;
+        let shown =
+            self.tracks.iter().filter(|t| t.kind == MediaKind::Video && !t.disabled && matches!(t.state, DownState::Open(_))).count();
+        Some(estimate / shown.max(1) as u64)
+    }
 }
 
 /// A participant in a room.
@@ -206,31 +222,40 @@ impl Peer {
 }
 
 impl Published {
-    /// Notes a frame of simulcast layer `rid` at `now`.
-    pub fn saw_layer(&mut self, rid: Rid, now: Instant) {
+    /// Notes a frame of simulcast layer `rid` and its size at `now`.
+    pub fn saw_layer(&mut self, rid: Rid, bytes: usize, now: Instant) {
         let room_for_more = self.layers_seen.len() < 8;
-        match self.layers_seen.iter_mut().find(|(r, _)| *r == rid) {
-            Some(seen) => seen.1 = now,
+        match self.layers_seen.iter_mut().find(|l| l.rid == rid) {
+            Some(seen) => seen.saw(bytes, now),
             // livekit-client sends at most three layers; bound it regardless.
-            None if room_for_more => self.layers_seen.push((rid, now)),
+            None if room_for_more => {
+                let mut seen = LayerSeen { rid, last: now, window_start: now, window_bytes: 0, bitrate: None };
+                seen.saw(bytes, now);
+                self.layers_seen.push(seen);
+            }
             None => {}
         }
     }
 
-    /// The layers that delivered a frame within `stale`, smallest first, with their widths.
-    pub fn flowing_layers(&self, now: Instant, stale: std::time::Duration) -> Vec<(Rid, u32)> {
-        let mut flowing: Vec<(Rid, u32)> = self
+    /// The layers that delivered a frame within `stale`, smallest first, with their widths
+    /// and measured bitrates.
+    pub fn flowing_layers(&self, now: Instant, stale: Duration) -> Vec<Layer> {
+        let mut flowing: Vec<Layer> = self
             .layers_seen
             .iter()
-            .filter(|(_, at)| now.duration_since(*at) < stale)
-            .map(|(rid, _)| (*rid, self.layer_widths.iter().find(|(r, _)| r == rid).map_or(u32::MAX, |(_, w)| *w)))
+            .filter(|seen| now.duration_since(seen.last) < stale)
+            .map(|seen| Layer {
+                rid: seen.rid,
+                width: self.layer_widths.iter().find(|(r, _)| *r == seen.rid).map_or(u32::MAX, |(_, w)| *w),
+                bitrate: seen.bitrate,
+            })
             .collect();
-        flowing.sort_by_key(|(rid, width)| (rid_rank(Some(*rid)), *width));
+        flowing.sort_by_key(|layer| (rid_rank(Some(layer.rid)), layer.width));
         flowing
     }
 
     /// Whether a key frame of `rid` may be asked for now (at most one per `interval`).
-    pub fn may_request_keyframe(&mut self, rid: Option<Rid>, now: Instant, interval: std::time::Duration) -> bool {
+    pub fn may_request_keyframe(&mut self, rid: Option<Rid>, now: Instant, interval: Duration) -> bool {
         match self.keyframe_requests.iter_mut().find(|(r, _)| *r == rid) {
             Some((_, at)) if now.duration_since(*at) < interval => false,
             Some((_, at)) => {
@@ -247,14 +272,93 @@ impl Published {
     }
 }
 
-/// The layer a subscriber should get: the smallest flowing one at least as wide as it shows
-/// the video, else the widest flowing one (`flowing` is smallest first).
-pub fn choose_layer(flowing: &[(Rid, u32)], max_width: Option<u32>) -> Option<Rid> {
-    let widest = flowing.last().map(|(rid, _)| *rid);
-    match max_width {
-        None => widest,
-        Some(wanted) => flowing.iter().find(|(_, width)| *width >= wanted).map(|(rid, _)| *rid).or(widest),
+/// Over how long a layer's bitrate is measured.
+const BITRATE_WINDOW: Duration = Duration::from_secs(1);
+
+/// A simulcast layer as it arrives: when it last delivered a frame, and its bitrate.
+pub struct LayerSeen {
+    pub rid: Rid,
+    pub last: Instant,
+    window_start: Instant,
+    window_bytes: u64,
+    /// Bits per second over the last whole window; `None` before the first one ends.
+    pub bitrate: Option<u64>,
+}
+
+impl LayerSeen {
+    fn saw(&mut self, bytes: usize, now: Instant) {
+        let elapsed = now.duration_since(self.window_start);
+        if elapsed >= BITRATE_WINDOW {
+            // Payload bits over the window (RTP and transport overhead are a few per cent more).
+            self.bitrate = Some(self.window_bytes * 8 * 1000 / (elapsed.as_millis().max(1) as u64));
+            self.window_start = now;
+            self.window_bytes = 0;
+        }
+        self.window_bytes += bytes as u64;
+        self.last = now;
     }
+}
+
+/// A flowing simulcast layer, as the choice of layer sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layer {
+    pub rid: Rid,
+    pub width: u32,
+    /// Measured bits per second, once known.
+    pub bitrate: Option<u64>,
+}
+
+/// What a subscriber can take of one video track.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// The width its client shows the video at (`UpdateTrackSettings`), when it said.
+    pub max_width: Option<u32>,
+    /// The best quality its client asked for (`UpdateTrackSettings.quality`, used by
+    /// livekit-client when it gives no size).
+    pub max_quality: Option<proto::VideoQuality>,
+    /// Bits per second this track may use of the subscriber's bandwidth estimate, when
+    /// there is one (TWCC or REMB).
+    pub budget: Option<u64>,
+}
+
+/// A layer is switched up to only when its bitrate stays this far below the budget (per
+/// cent), so that an estimate hovering around a layer's bitrate does not flap between two
+/// layers (every switch costs a key frame).
+const SWITCH_UP_HEADROOM_PERCENT: u64 = 85;
+
+/// The layer a subscriber should get (`flowing` is smallest first; `current` is the layer
+/// it gets now):
+/// 1. by size: the smallest layer at least as wide as it shows the video, else the widest;
+///    with no size but a quality, the best layer up to that quality;
+/// 2. by bandwidth: from there down, the first layer whose bitrate fits the budget (a layer
+///    above `current` must fit with headroom); when none fits, the smallest — video keeps
+///    flowing at its lowest rather than stopping. Layers whose bitrate is not measured yet fit.
+pub fn choose_layer(flowing: &[Layer], wanted: &Wanted, current: Option<Rid>) -> Option<Rid> {
+    if flowing.is_empty() {
+        return None;
+    }
+    let widest = flowing.len() - 1;
+    let by_size = match (wanted.max_width, wanted.max_quality) {
+        (Some(width), _) => flowing.iter().position(|l| l.width >= width).unwrap_or(widest),
+        (None, Some(quality)) => {
+            let best_rank = match quality {
+                proto::VideoQuality::Low => 1,
+                proto::VideoQuality::Medium => 2,
+                _ => 3,
+            };
+            flowing.iter().rposition(|l| rid_rank(Some(l.rid)) <= best_rank).unwrap_or(0)
+        }
+        (None, None) => widest,
+    };
+    let Some(budget) = wanted.budget else { return Some(flowing[by_size].rid) };
+    let current_rank = flowing.iter().position(|l| Some(l.rid) == current);
+    let fits = |at: usize| match flowing[at].bitrate {
+        None => true,
+        Some(bitrate) if current_rank.is_some_and(|c| at > c) => bitrate * 100 <= budget * SWITCH_UP_HEADROOM_PERCENT,
+        Some(bitrate) => bitrate <= budget,
+    };
+    let chosen = (0..=by_size).rev().find(|&at| fits(at)).unwrap_or(0);
+    Some(flowing[chosen].rid)
 }
 
 /// The rid livekit-client gives a layer of this quality.
@@ -284,15 +388,86 @@ pub fn rid_rank(rid: Option<Rid>) -> u8 {
 mod tests {
     use super::*;
 
+    fn layers(bitrates: [Option<u64>; 3]) -> Vec<Layer> {
+        let [q, h, f] = bitrates;
+        vec![
+            Layer { rid: Rid::from("q"), width: 160, bitrate: q },
+            Layer { rid: Rid::from("h"), width: 320, bitrate: h },
+            Layer { rid: Rid::from("f"), width: 640, bitrate: f },
+        ]
+    }
+
+    fn by_width(width: Option<u32>) -> Wanted {
+        Wanted { max_width: width, ..Wanted::default() }
+    }
+
     #[test]
     fn a_subscriber_gets_the_smallest_layer_that_fills_its_video() {
-        let flowing = [(Rid::from("q"), 160), (Rid::from("h"), 320), (Rid::from("f"), 640)];
-        assert_eq!(choose_layer(&flowing, None), Some(Rid::from("f")));
-        assert_eq!(choose_layer(&flowing, Some(300)), Some(Rid::from("h")));
-        assert_eq!(choose_layer(&flowing, Some(100)), Some(Rid::from("q")));
-        assert_eq!(choose_layer(&flowing, Some(1920)), Some(Rid::from("f")));
+        let flowing = layers([None; 3]);
+        let (q, h, f) = (Some(Rid::from("q")), Some(Rid::from("h")), Some(Rid::from("f")));
+        assert_eq!(choose_layer(&flowing, &by_width(None), None), f);
+        assert_eq!(choose_layer(&flowing, &by_width(Some(300)), None), h);
+        assert_eq!(choose_layer(&flowing, &by_width(Some(100)), None), q);
+        assert_eq!(choose_layer(&flowing, &by_width(Some(1920)), None), f);
         // The browser dropped its top layer: the best one left.
-        assert_eq!(choose_layer(&flowing[..2], Some(1920)), Some(Rid::from("h")));
-        assert_eq!(choose_layer(&[], Some(320)), None);
+        assert_eq!(choose_layer(&flowing[..2], &by_width(Some(1920)), None), h);
+        assert_eq!(choose_layer(&[], &by_width(Some(320)), None), None);
+    }
+
+    #[test]
+    fn without_a_size_the_quality_asked_for_caps_the_layer() {
+        let flowing = layers([None; 3]);
+        let quality = |q| Wanted { max_quality: Some(q), ..Wanted::default() };
+        assert_eq!(choose_layer(&flowing, &quality(proto::VideoQuality::Low), None), Some(Rid::from("q")));
+        assert_eq!(choose_layer(&flowing, &quality(proto::VideoQuality::Medium), None), Some(Rid::from("h")));
+        assert_eq!(choose_layer(&flowing, &quality(proto::VideoQuality::High), None), Some(Rid::from("f")));
+        // Only the top layer flows: better than nothing.
+        assert_eq!(choose_layer(&flowing[2..], &quality(proto::VideoQuality::Low), None), Some(Rid::from("f")));
+        // A size wins over a quality (livekit-client sends the quality only without a size).
+        let both = Wanted { max_width: Some(600), max_quality: Some(proto::VideoQuality::Low), budget: None };
+        assert_eq!(choose_layer(&flowing, &both, None), Some(Rid::from("f")));
+    }
+
+    #[test]
+    fn the_bandwidth_estimate_caps_the_layer() {
+        let flowing = layers([Some(150_000), Some(500_000), Some(1_500_000)]);
+        let budget = |b| Wanted { budget: Some(b), ..Wanted::default() };
+        let (q, h, f) = (Some(Rid::from("q")), Some(Rid::from("h")), Some(Rid::from("f")));
+        assert_eq!(choose_layer(&flowing, &budget(5_000_000), None), f);
+        assert_eq!(choose_layer(&flowing, &budget(1_000_000), f), h);
+        assert_eq!(choose_layer(&flowing, &budget(200_000), f), q);
+        // Not even the lowest fits: the lowest, not nothing.
+        assert_eq!(choose_layer(&flowing, &budget(50_000), h), q);
+        // The size still caps it when there is bandwidth to spare.
+        let small = Wanted { max_width: Some(300), budget: Some(5_000_000), ..Wanted::default() };
+        assert_eq!(choose_layer(&flowing, &small, None), h);
+        // Not measured yet: no reason to hold it back.
+        assert_eq!(choose_layer(&layers([Some(150_000), None, None]), &budget(200_000), None), f);
+    }
+
+    #[test]
+    fn switching_up_needs_headroom_and_staying_does_not() {
+        let flowing = layers([Some(150_000), Some(500_000), Some(1_500_000)]);
+        let budget = |b| Wanted { budget: Some(b), ..Wanted::default() };
+        let (q, h) = (Some(Rid::from("q")), Some(Rid::from("h")));
+        // 550 kbit/s fits "h" (500) but not with 15 % headroom: a subscriber on "q" stays there,
+        assert_eq!(choose_layer(&flowing, &budget(550_000), q), q);
+        // one already on "h" keeps it,
+        assert_eq!(choose_layer(&flowing, &budget(550_000), h), h);
+        // and with enough room the switch up comes.
+        assert_eq!(choose_layer(&flowing, &budget(600_000), q), h);
+    }
+
+    #[test]
+    fn a_layers_bitrate_is_measured_over_a_window() {
+        let start = Instant::now();
+        let mut seen = LayerSeen { rid: Rid::from("f"), last: start, window_start: start, window_bytes: 0, bitrate: None };
+        // 30 frames of 6250 bytes in a second: 1.5 Mbit/s.
+        for frame in 0..30u64 {
+            seen.saw(6250, start + Duration::from_millis(frame * 1000 / 30));
+        }
+        assert_eq!(seen.bitrate, None, "no whole window yet");
+        seen.saw(6250, start + Duration::from_millis(1000));
+        assert_eq!(seen.bitrate, Some(1_500_000));
     }
 }
