@@ -20,13 +20,15 @@ async fn footer_navigation_leads_to_the_service_pages_in_both_languages() {
         let page = find(&footer, name);
         assert_eq!(page["type"], "page");
         let cms_page = page["cmsPageId"].as_str().unwrap();
-        let (status, body) = shop.post(&format!("/cms/{cms_page}"), json!({})).await;
+        let category = page["id"].as_str().unwrap();
+        let (status, body) = shop.post(&format!("/category/{category}"), json!({})).await;
         assert_eq!(status, 200, "{name}: {body}");
+        assert_eq!(body["cmsPage"]["id"], cms_page, "{name}: {body}");
     }
     // Contact and newsletter carry their forms.
-    let contact_page = find(&footer, "Contact")["cmsPageId"].as_str().unwrap().to_owned();
-    let (_, contact) = shop.post(&format!("/cms/{contact_page}"), json!({})).await;
-    assert!(contact.to_string().contains(r#""type":"form""#), "{contact}");
+    let contact = find(&footer, "Contact")["id"].as_str().unwrap().to_owned();
+    let (_, contact) = shop.post(&format!("/category/{contact}"), json!({})).await;
+    assert!(contact["cmsPage"].to_string().contains(r#""type":"form""#), "{contact}");
     // Each page has an SEO path; the German ones are German.
     let german = shop.language("de-DE").await;
     let (_, de) = shop.post_with("/navigation/footer-navigation/footer-navigation", &[("sw-language-id", &german)], json!({})).await;

@@ -39,6 +39,7 @@ pub struct Demo {
 }
 
 /// The footer's page categories; the CMS seed gives each its page.
+#[derive(Default)]
 pub struct ServicePages {
     pub about: String,
     pub contact: String,
