@@ -326,14 +326,11 @@ async fn publish(
         }
         let wake = peer.poll(&mut events)?;
         for event in events.drain(..) {
-            match event {
-                Event::Connected => {
-                    connected = true;
-                    if let Some(ready) = ready.take() {
-                        let _ = ready.send(Ok(()));
-                    }
+            if let Event::Connected = event {
+                connected = true;
+                if let Some(ready) = ready.take() {
+                    let _ = ready.send(Ok(()));
                 }
-                _ => {}
             }
         }
         let next_video = start + frame_interval * video_sent as u32;

@@ -345,15 +345,17 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
 fn service_pages(tx: &Transaction, demo: &Demo) -> rusqlite::Result<()> {
     let form =
         |kind: &str, title: &str| json!({ "type": { "source": "static", "value": kind }, "title": { "source": "static", "value": title } });
-    let pages: [(&str, (&str, &str), (String, String), Option<(Value, Value)>); 3] = [
+    /// Category, name (en, de), text (en, de), form element (en, de).
+    type ServicePage<'a> = (&'a str, (&'a str, &'a str), (String, String), Option<(Value, Value)>);
+    let pages: [ServicePage; 3] = [
         (
             &demo.service_pages.about,
             ("About us", "Über uns"),
             (
-                "<h1>About us</h1><p>Salesroom is a small shop with a big idea: shopping together, live. Our guides present \
+                "<p>Salesroom is a small shop with a big idea: shopping together, live. Our guides present \
                  clothing, shoes, home and kitchen goods, and you ask, like and buy while they show.</p>"
                     .into(),
-                "<h1>Über uns</h1><p>Salesroom ist ein kleiner Shop mit einer großen Idee: gemeinsam live einkaufen. Unsere \
+                "<p>Salesroom ist ein kleiner Shop mit einer großen Idee: gemeinsam live einkaufen. Unsere \
                  Beraterinnen und Berater zeigen Kleidung, Schuhe, Wohn- und Küchenartikel, und Sie fragen, liken und kaufen, \
                  während sie präsentieren.</p>"
                     .into(),
@@ -364,8 +366,8 @@ fn service_pages(tx: &Transaction, demo: &Demo) -> rusqlite::Result<()> {
             &demo.service_pages.contact,
             ("Contact", "Kontakt"),
             (
-                "<h1>Contact</h1><p>Questions about a product or an order? Write to us; we answer within one working day.</p>".into(),
-                "<h1>Kontakt</h1><p>Fragen zu einem Produkt oder einer Bestellung? Schreiben Sie uns; wir antworten innerhalb \
+                "<p>Questions about a product or an order? Write to us; we answer within one working day.</p>".into(),
+                "<p>Fragen zu einem Produkt oder einer Bestellung? Schreiben Sie uns; wir antworten innerhalb \
                  eines Werktags.</p>"
                     .into(),
             ),
@@ -375,8 +377,8 @@ fn service_pages(tx: &Transaction, demo: &Demo) -> rusqlite::Result<()> {
             &demo.service_pages.newsletter,
             ("Newsletter", "Newsletter"),
             (
-                "<h1>Newsletter</h1><p>New collections and live presentations, once a month in your inbox.</p>".into(),
-                "<h1>Newsletter</h1><p>Neue Kollektionen und Live-Präsentationen, einmal im Monat in Ihrem Postfach.</p>".into(),
+                "<p>New collections and live presentations, once a month in your inbox.</p>".into(),
+                "<p>Neue Kollektionen und Live-Präsentationen, einmal im Monat in Ihrem Postfach.</p>".into(),
             ),
             Some((form("newsletter", "Newsletter sign-up"), form("newsletter", "Newsletter-Anmeldung"))),
         ),
