@@ -15,9 +15,9 @@ describe('cart helpers', () => {
   });
 
   it('reads errors from a list or a keyed object', () => {
-    expect(cartErrors({ errors: [{ key: 'k', level: 20, message: 'Only 2 left' }] } as never)).toEqual([{ key: 'k', level: 20, message: 'Only 2 left' }]);
+    expect(cartErrors({ errors: [{ key: 'k', level: 20, message: 'Only 2 left' }] } as never)).toEqual([{ key: 'k', messageKey: '', level: 20, message: 'Only 2 left' }]);
     expect(cartErrors({ errors: { 'promotion-not-found': { code: 0, key: '', level: 20, message: 'Code unknown', messageKey: 'promotion-not-found' } } } as never)).toEqual([
-      { key: 'promotion-not-found', level: 20, message: 'Code unknown' },
+      { key: 'promotion-not-found', messageKey: 'promotion-not-found', level: 20, message: 'Code unknown' },
     ]);
     expect(cartErrors({} as never)).toEqual([]);
   });
