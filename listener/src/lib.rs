@@ -156,3 +156,6 @@ async fn answer_full(mut tcp: TcpStream, response: &[u8]) {
     };
     let _ = tokio::time::timeout(FULL_LINGER, linger).await;
 }
+
+#[cfg(feature = "testing")]
+pub mod testing;

@@ -32,6 +32,13 @@ pub enum ShopEvent {
     WishlistMerged { context_token: String, added: Vec<String> },
 }
 
+impl ShopEvent {
+    /// The session's cart is empty now (deleted, or turned into an order).
+    pub fn emptied_cart(context_token: String) -> Self {
+        ShopEvent::CartChanged { context_token, product_count: 0, total_price: 0.0 }
+    }
+}
+
 /// The work a sink does for one event.
 pub type Delivery<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 
