@@ -107,12 +107,16 @@ export function ProductEditor() {
   const [general, setGeneral] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async () => {
-    if (!id) return;
-    const found = await api.get<Product>('product', id);
-    setProduct(found);
-    setDraft(draftOf(found, germanId));
-  }, [api, id, germanId]);
+  const load = useCallback(
+    (): Promise<void> =>
+      id
+        ? api.get<Product>('product', id).then((found) => {
+            setProduct(found);
+            setDraft(draftOf(found, germanId));
+          })
+        : Promise.resolve(),
+    [api, id, germanId],
+  );
 
   useEffect(() => {
     void load().catch((failure: unknown) => setGeneral([errorText(failure, t('admin.common.failed'))]));

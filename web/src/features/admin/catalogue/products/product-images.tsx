@@ -27,10 +27,7 @@ export function ProductImages({ product, onChange }: { product: Product; onChang
 
   useEffect(() => {
     const ids = key ? key.split(',') : [];
-    if (!ids.length) {
-      setMedia([]);
-      return;
-    }
+    if (!ids.length) return;
     void api.search<Media>('media', { ids, limit: ids.length }).then((answer) => setMedia(answer.data)).catch(() => undefined);
   }, [api, key]);
 
