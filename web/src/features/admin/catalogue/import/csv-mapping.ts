@@ -102,8 +102,9 @@ export function parseCsv(text: string): ParsedCsv {
   return {
     headers: result.meta.fields ?? [],
     rows: result.data,
-    // `row` counts data rows from 0; the header is line 1.
-    errors: result.errors.map((error) => ({ line: (error.row ?? 0) + 2, message: error.message })),
+    // `row` counts data rows from 0 (the header is line 1), except in quote errors, where
+    // papaparse counts the header as row 0.
+    errors: result.errors.map((error) => ({ line: (error.row ?? 0) + (error.type === 'Quotes' ? 1 : 2), message: error.message })),
   };
 }
 
