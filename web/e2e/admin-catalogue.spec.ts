@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { startServers, type Servers } from './global-setup';
 
 /**
@@ -70,6 +71,7 @@ test('the login and a form speak German and English, and wrong passwords are ref
   await logIn(page, 'admin', 'wrong-password', '/de-DE');
   await expect(page.getByRole('heading', { level: 1, name: 'Im Backoffice anmelden' })).toBeVisible();
   await expect(page.getByRole('alert')).toHaveText('Benutzername oder Passwort sind nicht korrekt.');
+  await expectAccessible(page);
   await page.getByLabel('Passwort', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Anmelden' }).click();
   await expect(nav(page).getByRole('link', { name: 'Produkte' })).toBeVisible();
@@ -80,6 +82,7 @@ test('the login and a form speak German and English, and wrong passwords are ref
   await page.getByRole('button', { name: 'Anlegen' }).click();
   await expect(page.getByRole('alert')).toContainText('Bitte korrigieren Sie die markierten Felder.');
   await expect(page.getByLabel('Code')).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page);
 
   await page.goto(`${servers.origin}/admin/login`);
   await expect(page).toHaveURL(/\/admin\/products$/);
@@ -118,6 +121,9 @@ test('a merchant sets up a category, a product with variants and a picture, and 
   await expect(page).toHaveURL(/\/admin\/products\/[0-9a-f]{32}$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Edit product: Zephyr kite' })).toBeVisible();
   await expect(page.getByLabel('Name (German)')).toHaveValue('Zephyr-Drachen');
+  await expectAccessible(page);
+  // Keyboard: the skip link leads to the page, whose heading has the focus after navigation.
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
 
   // Picture: a wrong type is refused in the browser, a lying file by the API, a PNG taken.
   const upload = page.getByLabel('Upload image (JPG, PNG or WebP, 5 MB at most)');
@@ -141,6 +147,13 @@ test('a merchant sets up a category, a product with variants and a picture, and 
   await page.getByRole('button', { name: 'Generate 2 variants' }).click();
   await expect(page.getByRole('link', { name: 'KITE-1.1' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'KITE-1.2' })).toBeVisible();
+  // A variant keeps what it inherits when its own stock is saved.
+  await page.getByRole('link', { name: 'KITE-1.2' }).click();
+  await expect(page.getByLabel('Product number')).toHaveValue('KITE-1.2');
+  await page.getByLabel('Stock', { exact: true }).fill('4');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back' }).click();
 
   // The list finds it.
   await nav(page).getByRole('link', { name: 'Products' }).click();

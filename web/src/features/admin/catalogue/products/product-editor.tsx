@@ -67,8 +67,21 @@ function draftOf(product: Product, germanId: string | null): Draft {
 }
 
 /** The Admin API's product payload of the form (German texts as a `de-DE` translation). */
-export function productPayload(draft: Draft): Record<string, unknown> {
+export function productPayload(draft: Draft, variant = false): Record<string, unknown> {
   const listGross = numberOrUndefined(draft.listGross);
+  const gross = numberOrUndefined(draft.gross);
+  // A variant inherits what it leaves empty (name, description, price) from its parent.
+  if (variant) {
+    return {
+      productNumber: draft.productNumber.trim(),
+      ...(draft.name.trim() ? { name: draft.name.trim() } : {}),
+      ...(draft.description.trim() ? { description: draft.description } : {}),
+      active: draft.active,
+      stock: numberOrUndefined(draft.stock) ?? 0,
+      ...(gross === undefined ? {} : { price: [{ gross, net: numberOrUndefined(draft.net) ?? null, linked: true, listPrice: listGross === undefined ? null : { gross: listGross, net: numberOrUndefined(draft.listNet) ?? null, linked: true } }] }),
+      ...germanPayload({ name: draft.nameDe, description: draft.descriptionDe }),
+    };
+  }
   return {
     productNumber: draft.productNumber.trim(),
     name: draft.name.trim(),
@@ -135,7 +148,7 @@ export function ProductEditor() {
     setErrors({});
     setGeneral([]);
     try {
-      const body = productPayload(draft);
+      const body = productPayload(draft, !!product?.parentId);
       if (id) {
         await api.patch('product', id, body);
         await load();
@@ -174,7 +187,7 @@ export function ProductEditor() {
   return (
     <AdminPage
       title={id ? t('admin.products.editTitle', { name: product?.name ?? '' }) : t('admin.products.newTitle')}
-      actions={<Link to={adminPath('products')}>{t('admin.common.back')}</Link>}
+      actions={<Link to={adminPath(product?.parentId ? `products/${product.parentId}` : 'products')}>{t('admin.common.back')}</Link>}
     >
       {general.length > 0 && (
         <Notice>
