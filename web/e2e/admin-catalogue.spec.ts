@@ -176,6 +176,8 @@ test('a merchant sets up a category, a product with variants and a picture, and 
   await link.click();
   await expect(page.getByRole('heading', { level: 1, name: 'Kites' })).toBeVisible();
   await expect(page.getByTestId('product-card').filter({ hasText: 'Zephyr kite' })).toBeVisible();
+  await page.goto(`${servers.origin}/de-DE/search?search=zephyr`);
+  await expect(page.getByTestId('product-card').filter({ hasText: 'Zephyr-Drachen' })).toBeVisible();
   await page.goto(`${servers.origin}/search?search=zephyr`);
   await expect(page.getByTestId('product-card').filter({ hasText: 'Zephyr kite' })).toBeVisible();
   await page.getByTestId('product-card').filter({ hasText: 'Zephyr kite' }).getByRole('link').first().click();
