@@ -99,3 +99,12 @@ describe('CSV rows', () => {
     ]);
   });
 });
+
+describe('the documented sample', () => {
+  it('is the file in docs/ that the page offers', async () => {
+    const { readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const file = path.resolve(__dirname, '../../../../../../docs/admin-product-import.csv');
+    expect(readFileSync(file, 'utf8')).toBe(SAMPLE_CSV);
+  });
+});
