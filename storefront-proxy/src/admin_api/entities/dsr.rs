@@ -1,4 +1,4 @@
-//! The live room's entities: appointments (name, presentation, guided or
+//! The live room's entities: appointments (name per language, presentation, guided or
 //! self-service, who may join, the path attendees open, an access window) and
 //! presentations with their pages (answered; slides are edited as CMS pages).
 //! Started and ended times are the live room's, never written here.
@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, Transaction};
 use serde_json::{json, Value};
 
-use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, ValuesById, Write, NO_HOOKS};
+use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, ValuesById, Write, NO_HOOKS};
 use crate::error::{ApiError, ApiResult};
 use crate::storage::{json_ids, now_rfc3339};
 
@@ -19,7 +19,6 @@ pub static APPOINTMENT: Definition = Definition {
     name: "dsr_appointment",
     table: "appointment",
     columns: &[
-        Column::text("name", "name", 255).required(),
         Column::id("presentationId", "presentation_id", "presentation").required(),
         Column::id("salesChannelId", "sales_channel_id", "sales_channel"),
         Column::text("presentationPath", "presentation_path", MAX_PATH).required().unique(),
@@ -32,17 +31,25 @@ pub static APPOINTMENT: Definition = Definition {
         Column::date("endedAt", "ended_at").read_only(),
         Column::date("createdAt", "created_at").read_only(),
     ],
-    translation: None,
+    // The name per language; `appointment.name` keeps the default language's (see
+    // `sync_default_name`), which older readers and the search by name use.
+    translation: Some(Translation {
+        table: "appointment_translation",
+        key: "appointment_id",
+        fields: &[Column::text("name", "name", 255).required()],
+    }),
     extras: &[],
     ignored: &[],
     access: Access::GuidesRead,
-    hooks: Hooks { prepare: prepare_appointment, ..NO_HOOKS },
+    hooks: Hooks { prepare: prepare_appointment, after_write: sync_default_name, ..NO_HOOKS },
     inherits_from: None,
 };
 
 fn prepare_appointment(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
     if w.creating {
         w.set("created_at", now_rfc3339());
+        // Filled from the default language's translation once it is written.
+        w.set("name", String::new());
         if !w.has("sales_channel_id") {
             let channel: Option<String> =
                 tx.query_row("SELECT id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| r.get(0)).optional()?;
@@ -60,6 +67,18 @@ fn prepare_appointment(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
             )]));
         }
     }
+    Ok(())
+}
+
+/// `appointment.name` is the default language's name.
+fn sync_default_name(tx: &Transaction, id: &str) -> ApiResult<()> {
+    tx.execute(
+        "UPDATE appointment SET name = COALESCE((SELECT t.name FROM appointment_translation t JOIN sales_channel s
+             ON s.id = appointment.sales_channel_id AND t.language_id = s.language_id
+             WHERE t.appointment_id = appointment.id AND t.name IS NOT NULL), name)
+         WHERE id = ?1",
+        [id],
+    )?;
     Ok(())
 }
 
