@@ -32,3 +32,6 @@ CREATE TABLE appointment_invitation (
     answered_at TEXT
 );
 CREATE INDEX appointment_invitation_by_appointment ON appointment_invitation(appointment_id, sent_at);
+
+-- The guide who runs the appointment (set in the backoffice; any guide may still join).
+ALTER TABLE appointment ADD COLUMN guide_user_id TEXT REFERENCES admin_user(id) ON DELETE SET NULL;

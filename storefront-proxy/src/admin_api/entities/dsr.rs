@@ -21,6 +21,7 @@ pub static APPOINTMENT: Definition = Definition {
     columns: &[
         Column::id("presentationId", "presentation_id", "presentation").required(),
         Column::id("salesChannelId", "sales_channel_id", "sales_channel"),
+        Column::id("guideUserId", "guide_user_id", "admin_user").nullable(),
         Column::text("presentationPath", "presentation_path", MAX_PATH).required().unique(),
         Column::choice("mode", "mode", &["guided", "self"]),
         Column::choice("attendeeRestrictionType", "attendee_restriction_type", &["open", "customer"]),
