@@ -89,7 +89,7 @@ function offsetMinutes(instant: Date, timeZone: string): number {
 export function zonedToUtc(local: string, timeZone: string): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
   if (!match) return null;
-  const [, y, mo, d, h, mi] = match.map(Number);
+  const [y, mo, d, h, mi] = match.slice(1).map(Number) as [number, number, number, number, number];
   const guess = Date.UTC(y, mo - 1, d, h, mi);
   // Two rounds settle the offset across a daylight-saving change.
   let instant = guess - offsetMinutes(new Date(guess), timeZone) * 60_000;
@@ -125,7 +125,8 @@ export function formFromEntity(entity: AppointmentEntity, languages: { en?: stri
 }
 
 /** Field keys as the Admin API's pointers name them. */
-export type FormErrors = Partial<Record<'name' | 'presentationId' | 'presentationPath' | 'accessibleFrom' | 'accessibleTo', string>>;
+export type ErrorKey = 'nameRequired' | 'presentationRequired' | 'pathRequired' | 'pathInvalid' | 'dateInvalid' | 'endBeforeStart';
+export type FormErrors = Partial<Record<'name' | 'presentationId' | 'presentationPath' | 'accessibleFrom' | 'accessibleTo', ErrorKey>>;
 
 /** Checks before sending (the server checks again): message keys under `admin.appointments.errors`. */
 export function validate(form: AppointmentForm): FormErrors {
