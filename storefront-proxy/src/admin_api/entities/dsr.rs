@@ -1,16 +1,14 @@
 //! The live room's entities: appointments (name per language, presentation, guided or
 //! self-service, who may join, the path attendees open, an access window) and
-//! presentations with their pages (answered; slides are edited as CMS pages).
+//! presentations with their pages (written as one ordered list, see `slides`).
 //! Started and ended times are the live room's, never written here.
 
-use std::collections::HashMap;
+use rusqlite::{OptionalExtension, Transaction};
 
-use rusqlite::{Connection, OptionalExtension, Transaction};
-use serde_json::{json, Value};
-
-use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, ValuesById, Write, NO_HOOKS};
+use super::slides;
+use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, Write, NO_HOOKS};
 use crate::error::{ApiError, ApiResult};
-use crate::storage::{json_ids, now_rfc3339};
+use crate::storage::now_rfc3339;
 
 /// Longest appointment path (`/presentation/{path}`).
 pub const MAX_PATH: usize = 64;
@@ -88,36 +86,39 @@ pub static PRESENTATION: Definition = Definition {
     table: "presentation",
     columns: &[Column::text("name", "name", 255).required()],
     translation: None,
-    extras: &[Extra { name: "pages", write: ExtraWrite::ReadOnly, read: read_pages, filter: None }],
+    extras: &[Extra { name: "pages", write: ExtraWrite::After(slides::write_pages), read: slides::read_pages, filter: None }],
     ignored: &[],
     access: Access::GuidesRead,
     hooks: NO_HOOKS,
     inherits_from: None,
 };
 
-/// The presentation's pages in order (instant listings of an appointment excluded).
-fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
-    let mut statement = conn.prepare(
-        "SELECT presentation_id, id, cms_page_id, position, title, is_instant_listing, product_id FROM presentation_page
-         WHERE presentation_id IN (SELECT value FROM json_each(?1)) AND appointment_id IS NULL ORDER BY position, id",
-    )?;
-    let mut found: HashMap<String, Vec<Value>> = HashMap::new();
-    let rows = statement.query_map([json_ids(ids)], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            json!({
-                "id": r.get::<_, String>(1)?,
-                "cmsPageId": r.get::<_, String>(2)?,
-                "position": r.get::<_, i64>(3)?,
-                "title": r.get::<_, Option<String>>(4)?,
-                "isInstantListing": r.get::<_, bool>(5)?,
-                "productId": r.get::<_, Option<String>>(6)?,
-            }),
-        ))
-    })?;
-    for row in rows {
-        let (presentation, page) = row?;
-        found.entry(presentation).or_default().push(page);
-    }
-    Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+/// The shop's CMS layouts, read only: a slide may show any of them (`cms` pages of a
+/// presentation). They are made by the demo seed or for slides, never through here.
+pub static CMS_PAGE: Definition = Definition {
+    name: "cms_page",
+    table: "cms_page",
+    columns: &[Column::text("name", "name", 255).read_only(), Column::text("type", "type", 64).read_only()],
+    translation: None,
+    extras: &[],
+    ignored: &[],
+    access: Access::GuidesRead,
+    hooks: Hooks { prepare: layouts_are_read_only, before_delete: layouts_stay, ..NO_HOOKS },
+    inherits_from: None,
+};
+
+fn read_only_layouts() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "FRAMEWORK__WRITE_PROTECTED",
+        "CMS layouts are read only through the Admin API.",
+    )
+}
+
+fn layouts_are_read_only(_: &Transaction, _: &mut Write) -> ApiResult<()> {
+    Err(read_only_layouts())
+}
+
+fn layouts_stay(_: &Transaction, _: &str) -> ApiResult<Vec<String>> {
+    Err(read_only_layouts())
 }

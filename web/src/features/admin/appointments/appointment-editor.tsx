@@ -19,8 +19,6 @@ import {
   validate,
   type AppointmentEntity,
   type AppointmentForm,
-  type ErrorKey,
-  type FormErrors,
 } from './appointment-form';
 import { AppointmentInvitations } from './appointment-invitations';
 
@@ -51,12 +49,8 @@ function useLanguageIds(): { en?: string; de?: string } {
 }
 
 function timeZones(current: string): string[] {
-  let zones: string[] = [];
-  try {
-    zones = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
-  } catch {
-    zones = [];
-  }
+  const supported = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
+  const zones = supported ? supported('timeZone') : [];
   return [...new Set(['UTC', current, ...zones])];
 }
 
@@ -112,13 +106,13 @@ export function AppointmentEditor() {
   }, [api, id, languages, t]);
 
   const set = <K extends keyof AppointmentForm>(key: K, value: AppointmentForm[K]) => setForm((before) => ({ ...before, [key]: value }));
-  const errorOf = (field: keyof FormErrors | string) => errors[field];
+  const errorOf = (field: string) => errors[field];
 
   async function save(event: FormEvent) {
     event.preventDefault();
     const found = validate(form);
     if (Object.keys(found).length) {
-      setErrors(Object.fromEntries(Object.entries(found).map(([field, key]) => [field, t(`admin.appointments.errors.${key as ErrorKey}`)])));
+      setErrors(Object.fromEntries(Object.entries(found).map(([field, key]) => [field, t(`admin.appointments.errors.${key}`)])));
       setMessage({ kind: 'error', text: t('admin.common.fixErrors') });
       return;
     }
