@@ -18,9 +18,12 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
     let products = live.product_ids(3).await;
     let en = live.language_id("en-GB").await;
     let de = live.language_id("de-DE").await;
-    let layout: String = live.db().query_row("SELECT id FROM cms_page WHERE type = 'landingpage' ORDER BY rowid LIMIT 1", [], |r| r.get(0)).unwrap();
-    let category: String =
-        live.db().query_row("SELECT category_id FROM product_category GROUP BY category_id ORDER BY count(*) DESC LIMIT 1", [], |r| r.get(0)).unwrap();
+    let layout: String =
+        live.db().query_row("SELECT id FROM cms_page WHERE type = 'landingpage' ORDER BY rowid LIMIT 1", [], |r| r.get(0)).unwrap();
+    let category: String = live
+        .db()
+        .query_row("SELECT category_id FROM product_category GROUP BY category_id ORDER BY count(*) DESC LIMIT 1", [], |r| r.get(0))
+        .unwrap();
 
     let (status, created) = live
         .post(
@@ -125,7 +128,8 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
 async fn cms_layouts_are_listed_read_only() {
     let live = start().await;
     let admin = As::Guide(live.admin_token().await);
-    let (status, found) = live.post("/api/search/cms-page", &admin, json!({"filter": [{"type": "equals", "field": "type", "value": "landingpage"}]})).await;
+    let (status, found) =
+        live.post("/api/search/cms-page", &admin, json!({"filter": [{"type": "equals", "field": "type", "value": "landingpage"}]})).await;
     assert_eq!(status, 200, "{found}");
     assert!(found["total"].as_i64().unwrap() >= 1, "{found}");
     let id = found["data"][0]["id"].as_str().unwrap();

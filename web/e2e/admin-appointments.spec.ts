@@ -106,8 +106,11 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     const handle = admin.getByRole('button', { name: 'Move Slide 3: Opening: the breeze kite' });
     await handle.focus();
     await admin.keyboard.press('Space');
-    await admin.keyboard.press('ArrowUp');
-    await admin.keyboard.press('ArrowUp');
+    await expect(admin.getByRole('status').filter({ hasText: 'Slide 3: Opening: the breeze kite is over position 3.' })).toBeAttached();
+    for (const position of [2, 1]) {
+      await admin.keyboard.press('ArrowUp');
+      await expect(admin.getByRole('status').filter({ hasText: `is over position ${position}.` })).toBeAttached();
+    }
     await admin.keyboard.press('Space');
     await expect(slides.nth(0).getByRole('heading')).toHaveText('Slide 1: Opening: the breeze kite');
     await expect(slides.nth(1).getByRole('heading')).toHaveText('Slide 2: All kites');
@@ -137,7 +140,7 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await admin.getByLabel('Pfad (Teil des Einladungslinks)').fill('kites-live');
     await admin.getByRole('button', { name: 'Anlegen' }).click();
     await expect(admin.getByRole('heading', { name: 'Termin: Kites live', level: 1 })).toBeVisible();
-    await expect(admin.getByLabel('Einladungslink')).toHaveValue(`${servers.origin}/invitation/kites-live`);
+    await expect(admin.getByLabel('Einladungslink', { exact: true })).toHaveValue(`${servers.origin}/invitation/kites-live`);
   });
 
   await test.step('invite an attendee: the mail with its calendar file is in the outbox', async () => {

@@ -48,7 +48,14 @@ fn exists(tx: &Connection, table: &str, id: &str) -> rusqlite::Result<bool> {
     crate::admin_api::write::exists(tx, table, id)
 }
 
-fn id_field(tx: &Connection, item: &Map<String, Value>, key: &str, table: &str, at: &str, out: &mut Vec<Violation>) -> rusqlite::Result<Option<String>> {
+fn id_field(
+    tx: &Connection,
+    item: &Map<String, Value>,
+    key: &str,
+    table: &str,
+    at: &str,
+    out: &mut Vec<Violation>,
+) -> rusqlite::Result<Option<String>> {
     match item.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(id)) if is_id(id) => {
@@ -106,7 +113,11 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
         None | Some(Value::Null) => None,
         Some(Value::String(t)) if t.chars().count() <= MAX_TITLE => Some(t.trim().to_owned()).filter(|t| !t.is_empty()),
         Some(_) => {
-            out.push(Violation::new("VIOLATION::TOO_LONG_ERROR", format!("{at}/title"), format!("A title is a text of at most {MAX_TITLE} characters.")));
+            out.push(Violation::new(
+                "VIOLATION::TOO_LONG_ERROR",
+                format!("{at}/title"),
+                format!("A title is a text of at most {MAX_TITLE} characters."),
+            ));
             None
         }
     };
@@ -151,7 +162,11 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
                     (None, _) => out.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", pointer, "There is no such language.")),
                     (Some(language), Value::String(text)) if text.chars().count() <= MAX_NOTES => notes.push((language, text.clone())),
                     (Some(language), Value::Null) => notes.push((language, String::new())),
-                    _ => out.push(Violation::new("VIOLATION::TOO_LONG_ERROR", pointer, format!("Notes are a text of at most {MAX_NOTES} characters."))),
+                    _ => out.push(Violation::new(
+                        "VIOLATION::TOO_LONG_ERROR",
+                        pointer,
+                        format!("Notes are a text of at most {MAX_NOTES} characters."),
+                    )),
                 }
             }
         }
@@ -181,7 +196,8 @@ fn make_cms_page(tx: &Transaction, kind: &str, title: &str) -> rusqlite::Result<
     tx.execute("INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, 0, ?3)", params![section_id, page_id, title])?;
     if kind == LISTING {
         let block_id = block(tx, &section_id, 0, "product-listing", &[("product-listing", "content")])?;
-        let config = json!({ "boxLayout": { "source": "static", "value": "standard" }, "showSorting": { "source": "static", "value": false } });
+        let config =
+            json!({ "boxLayout": { "source": "static", "value": "standard" }, "showSorting": { "source": "static", "value": false } });
         tx.execute(
             "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config)
              SELECT s.id, l.id, ?2 FROM cms_slot s, language l WHERE s.cms_block_id = ?1",
@@ -293,7 +309,8 @@ pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &
                 "SELECT p.id FROM product_category pc JOIN product p ON p.id = pc.product_id
                  WHERE pc.category_id = ?1 AND p.parent_id IS NULL ORDER BY p.product_number LIMIT ?2",
             )?;
-            let found: Vec<String> = statement.query_map(params![category, MAX_PICKED as i64], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+            let found: Vec<String> =
+                statement.query_map(params![category, MAX_PICKED as i64], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
             picked.extend(found.into_iter().filter(|id| !page.product_ids.contains(id)));
         }
         let page_id = match &page.id {
