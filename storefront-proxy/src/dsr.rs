@@ -6,6 +6,7 @@ pub mod attendee;
 pub mod cart;
 pub mod instant_listing;
 pub mod interaction;
+pub mod invite;
 pub mod join;
 pub mod lifecycle;
 pub mod listing;
@@ -32,6 +33,8 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/{id}/join-as-guide", post(join::as_guide))
         .route("/_action/dsr/appointment/{id}/start", post(lifecycle::start))
         .route("/_action/dsr/appointment/{id}/end", post(lifecycle::end))
+        .route("/_action/dsr/appointment/{id}/invite", post(invite::invite))
+        .route("/_action/dsr/appointment/{id}/invitations", get(invite::invitations))
         .route("/_action/dsr/appointment/{id}/presentation/state", get(lifecycle::guide_state))
         .route("/_action/dsr/appointment/attendee/{id}/sw-context-token", get(attendee::context_token))
         .route("/_action/dsr/appointment/attendee/{id}/remove", post(attendee::remove))

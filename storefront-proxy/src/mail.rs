@@ -25,6 +25,16 @@ pub struct Mail {
     pub html: String,
     /// Where answers go (the customer, for contact requests).
     pub reply_to: Option<String>,
+    /// Files sent along (an invitation's calendar entry).
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file attached to a mail.
+#[derive(Debug, Clone)]
+pub struct Attachment {
+    pub content_type: String,
+    pub file_name: String,
+    pub content: Vec<u8>,
 }
 
 /// Stores `mail` in the outbox (inside the caller's transaction, if any) and writes
@@ -70,6 +80,9 @@ fn render(mail: &Mail, id: &str) -> anyhow::Result<String> {
         .html_body(mail.html.as_str());
     if let Some(reply_to) = &mail.reply_to {
         message = message.reply_to(reply_to.as_str());
+    }
+    for file in &mail.attachments {
+        message = message.attachment(file.content_type.as_str(), file.file_name.as_str(), file.content.as_slice());
     }
     Ok(message.write_to_string()?)
 }
@@ -140,6 +153,7 @@ mod tests {
             text: "Hallo Ada".into(),
             html: "<p>Hallo Ada</p>".into(),
             reply_to: None,
+            attachments: Vec::new(),
         };
         let eml = render(&mail, "0123").unwrap();
         assert!(eml.contains("To: <ada@example.com>") || eml.contains("To: ada@example.com"), "{eml}");

@@ -80,6 +80,8 @@ export interface Servers {
   sfuUrl: string | null;
   /** The hub's own origin (its `/metrics` and `/healthz`), for tests that count what it publishes. */
   hubUrl: string;
+  /** The servers' data directory (the shop's database and the mail outbox, `mail/*.eml`). */
+  dataDir: string;
   /** Stops both servers and removes their data directory. */
   teardown: () => Promise<void>;
 }
@@ -157,7 +159,7 @@ export async function startServers({
     await teardown();
     throw error;
   }
-  return { origin, hubUrl, sfuUrl: sfuBinary ? `ws://127.0.0.1:${sfuPort}` : null, teardown };
+  return { origin, hubUrl, sfuUrl: sfuBinary ? `ws://127.0.0.1:${sfuPort}` : null, dataDir, teardown };
 }
 
 /** Starts the servers every spec shares and sets SALESROOM_BASE_URL and SALESROOM_HUB_URL; returns the teardown. */

@@ -4,6 +4,7 @@ pub mod catalog;
 pub mod dsr;
 pub mod media;
 pub mod promotion;
+pub mod slides;
 pub mod user;
 
 use super::definition::Definition;
@@ -20,4 +21,5 @@ pub static ALL: &[&Definition] = &[
     &user::USER,
     &dsr::APPOINTMENT,
     &dsr::PRESENTATION,
+    &dsr::CMS_PAGE,
 ];

@@ -67,6 +67,26 @@ impl Appointment {
         conn.query_row(&format!("SELECT {COLUMNS} FROM appointment WHERE presentation_path = ?1"), [path], Self::from_row).optional()
     }
 
+    /// The appointment with its name in `language` (a request's `sw-language-id`), else
+    /// in its sales channel's default language: what the live room shows a viewer.
+    pub fn in_language(mut self, conn: &Connection, language: Option<&str>) -> rusqlite::Result<Appointment> {
+        let name: Option<String> = conn
+            .query_row(
+                "SELECT COALESCE(
+                     (SELECT name FROM appointment_translation WHERE appointment_id = ?1 AND language_id = ?2 AND name IS NOT NULL),
+                     (SELECT t.name FROM appointment_translation t JOIN sales_channel s ON s.id = ?3 AND t.language_id = s.language_id
+                      WHERE t.appointment_id = ?1 AND t.name IS NOT NULL))",
+                rusqlite::params![self.id, language.unwrap_or(""), self.sales_channel_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        if let Some(name) = name.filter(|n| !n.is_empty()) {
+            self.name = name;
+        }
+        Ok(self)
+    }
+
     /// The admin API entity (`DsrAppointment`).
     pub fn to_json(&self) -> Value {
         json!({
@@ -87,6 +107,12 @@ impl Appointment {
             "apiAlias": "dsr_appointment",
         })
     }
+}
+
+/// The language a request asks for (`sw-language-id`), lowercased; unknown ones fall
+/// back to the default language in [`Appointment::in_language`].
+pub fn request_language(headers: &axum::http::HeaderMap) -> Option<String> {
+    headers.get(crate::store_api::LANGUAGE_HEADER).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_lowercase()).filter(|v| !v.is_empty())
 }
 
 pub fn not_found() -> ApiError {

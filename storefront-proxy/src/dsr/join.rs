@@ -81,11 +81,13 @@ fn sales_channel_name(conn: &Connection, id: &str) -> rusqlite::Result<String> {
 
 /// `POST /api/_action/dsr/appointment/{id}/join-as-guide`
 pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
+    let language = appointment::request_language(&headers);
     let joined = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
             let Some(appointment) = Appointment::by_id(&tx, &id)? else { return Ok(None) };
+            let appointment = appointment.in_language(&tx, language.as_deref())?;
             let existing: Option<(String, String)> = tx
                 .query_row(
                     "SELECT id, context_token FROM attendee WHERE appointment_id = ?1 AND admin_user_id = ?2",
@@ -158,6 +160,7 @@ pub async fn as_client(
         )
         .at("/attendeeName"));
     }
+    let language = appointment::request_language(&headers);
     // No one can join while the guide has locked the appointment (live state: the hub).
     let path = presentation_path.clone();
     if let Some(found) = app.db.call(move |conn| Ok(Appointment::by_path(conn, &path)?)).await? {
@@ -174,6 +177,7 @@ pub async fn as_client(
         .call(move |conn| {
             let tx = conn.transaction()?;
             let Some(appointment) = Appointment::by_path(&tx, &presentation_path)? else { return Ok(Err(appointment::not_found())) };
+            let appointment = appointment.in_language(&tx, language.as_deref())?;
             if appointment.sales_channel_id != channel.id {
                 return Ok(Err(appointment::not_found()));
             }

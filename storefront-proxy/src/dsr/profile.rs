@@ -144,14 +144,27 @@ pub async fn respond_invitation(
         ));
     }
     let (id, stored_answer) = (attendee.id.clone(), answer.clone());
+    let mail_token = body.get("token").and_then(Value::as_str).map(str::to_owned).filter(|t| !t.is_empty());
     let appointment = app
         .db
         .call(move |conn| {
-            conn.execute(
+            let tx = conn.transaction()?;
+            tx.execute(
                 "UPDATE attendee SET invitation_status = ?2, updated_at = ?3 WHERE id = ?1",
                 params![id, stored_answer, now_rfc3339()],
             )?;
-            Ok(Appointment::by_id(conn, &appointment_id)?)
+            // An answer through an invitation mail is that address's answer.
+            if let Some(token) = &mail_token {
+                if super::invite::record_answer(&tx, &appointment_id, token, &id, &stored_answer)? {
+                    tx.execute(
+                        "UPDATE attendee SET email = COALESCE(email, (SELECT email FROM appointment_invitation WHERE token = ?2)) WHERE id = ?1",
+                        params![id, token],
+                    )?;
+                }
+            }
+            let found = Appointment::by_id(&tx, &appointment_id)?;
+            tx.commit()?;
+            Ok(found)
         })
         .await?
         .ok_or_else(appointment::not_found)?;

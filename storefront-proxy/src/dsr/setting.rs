@@ -20,14 +20,24 @@ pub const SHOP_PAGES: &[&str] = &["tos", "privacy", "imprint"];
 
 /// `GET /store-api/dsr/appointment/{presentationPath}/basic-setting` (the appointment
 /// id is taken too). Needs no attendee: the room shows it before joining.
-pub async fn basic_setting(channel: SalesChannel, State(app): State<App>, Path(path): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn basic_setting(
+    channel: SalesChannel,
+    State(app): State<App>,
+    Path(path): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> ApiResult<Json<Value>> {
+    let language = appointment::request_language(&headers);
     let appointment = app
         .db
         .call(move |conn| {
             let by_path = Appointment::by_path(conn, &path)?;
-            Ok(match by_path {
+            let found = match by_path {
                 Some(found) => Some(found),
                 None if is_id(&path) => Appointment::by_id(conn, &path)?,
+                None => None,
+            };
+            Ok(match found {
+                Some(found) => Some(found.in_language(conn, language.as_deref())?),
                 None => None,
             })
         })

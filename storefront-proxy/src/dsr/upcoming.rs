@@ -1,7 +1,7 @@
 //! `GET /store-api/dsr/appointments`: the shop's way into the live room. Lists the
 //! appointments of the request's sales channel that a visitor may still join: guided,
 //! not ended, open to everyone or to customers (not rule-restricted), and not past
-//! their access window. Live ones first, then by start (`accessibleFrom`), then name;
+//! their access window, named in the request's language. Live ones first, then by start (`accessibleFrom`), then name;
 //! at most [`LIMIT`]. Needs no context: the shop's home page links here.
 
 use axum::extract::State;
@@ -40,8 +40,15 @@ fn to_json(appointment: &Appointment) -> Value {
 }
 
 /// `GET /store-api/dsr/appointments`
-pub async fn list(channel: SalesChannel, State(app): State<App>) -> ApiResult<Json<Value>> {
-    let mut appointments = app.db.call(move |conn| Ok(Appointment::of_sales_channel(conn, &channel.id)?)).await?;
+pub async fn list(channel: SalesChannel, State(app): State<App>, headers: axum::http::HeaderMap) -> ApiResult<Json<Value>> {
+    let language = super::appointment::request_language(&headers);
+    let mut appointments = app
+        .db
+        .call(move |conn| {
+            let all = Appointment::of_sales_channel(conn, &channel.id)?;
+            Ok(all.into_iter().map(|a| a.in_language(conn, language.as_deref())).collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+        .await?;
     let now = now_rfc3339();
     appointments.retain(|appointment| listed(appointment, &now));
     appointments.sort_by(|a, b| {

@@ -34,7 +34,14 @@ fn compose(to: &str, subject: String, paragraphs: &[String], link: Option<&str>)
         let link = escape_html(link);
         html.push_str(&format!("<p><a href=\"{link}\">{link}</a></p>"));
     }
-    Mail { to: to.to_owned(), subject, text, html: format!("<!DOCTYPE html><html><body>{html}</body></html>"), reply_to: None }
+    Mail {
+        to: to.to_owned(),
+        subject,
+        text,
+        html: format!("<!DOCTYPE html><html><body>{html}</body></html>"),
+        reply_to: None,
+        attachments: Vec::new(),
+    }
 }
 
 /// Password recovery: the link to set a new password.
@@ -87,5 +94,45 @@ pub fn contact_request(lang: Lang, to: &str, request: &ContactRequest) -> Mail {
     let subject = format!("{}: {}", lang.pick("Contact form", "Kontaktformular"), request.subject);
     let mut mail = compose(to, subject, &[from, phone, request.comment.to_owned()], None);
     mail.reply_to = Some(request.email.to_owned());
+    mail
+}
+
+/// The links of an appointment invitation.
+pub struct InvitationLinks {
+    pub invitation: String,
+    pub accept: String,
+    pub maybe: String,
+    pub decline: String,
+}
+
+/// An invitation to a live appointment: when, the answers, the way in; the calendar
+/// entry travels as an attachment.
+pub fn appointment_invitation(lang: Lang, to: &str, appointment: &str, when: &str, links: &InvitationLinks) -> Mail {
+    let subject = format!("{}: {appointment}", lang.pick("Invitation", "Einladung"));
+    let intro = match lang {
+        Lang::En => format!("you are invited to our live presentation \"{appointment}\" on {when} (UTC)."),
+        Lang::De => format!("Sie sind zu unserer Live-Präsentation „{appointment}“ am {when} (UTC) eingeladen."),
+    };
+    let greeting = lang.pick("Hello,", "Hallo,").to_owned();
+    let answer = lang.pick("Will you come? Answer with one of these links:", "Kommen Sie? Antworten Sie über einen dieser Links:");
+    let answers = [
+        (lang.pick("Accept", "Zusagen"), &links.accept),
+        (lang.pick("Maybe", "Vielleicht"), &links.maybe),
+        (lang.pick("Decline", "Absagen"), &links.decline),
+    ];
+    let calendar = lang.pick(
+        "The attached calendar file (.ics) puts the date into your calendar. The presentation opens here:",
+        "Mit der angehängten Kalenderdatei (.ics) tragen Sie den Termin in Ihren Kalender ein. Die Präsentation öffnet sich hier:",
+    );
+    let mut mail = compose(to, subject, &[greeting, intro, answer.to_owned()], None);
+    let answer_text: Vec<String> = answers.iter().map(|(label, link)| format!("{label}: {link}")).collect();
+    let answer_html: Vec<String> =
+        answers.iter().map(|(label, link)| format!("<a href=\"{}\">{}</a>", escape_html(link), escape_html(label))).collect();
+    mail.text.push_str(&format!("\n\n{}\n\n{calendar}\n{}\n", answer_text.join("\n"), links.invitation));
+    let link = escape_html(&links.invitation);
+    mail.html = mail.html.replace(
+        "</body>",
+        &format!("<p>{}</p><p>{}<br><a href=\"{link}\">{link}</a></p></body>", answer_html.join(" · "), escape_html(calendar)),
+    );
     mail
 }

@@ -1,16 +1,14 @@
-//! The live room's entities: appointments (name, presentation, guided or
+//! The live room's entities: appointments (name per language, presentation, guided or
 //! self-service, who may join, the path attendees open, an access window) and
-//! presentations with their pages (answered; slides are edited as CMS pages).
+//! presentations with their pages (written as one ordered list, see `slides`).
 //! Started and ended times are the live room's, never written here.
 
-use std::collections::HashMap;
+use rusqlite::{OptionalExtension, Transaction};
 
-use rusqlite::{Connection, OptionalExtension, Transaction};
-use serde_json::{json, Value};
-
-use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, ValuesById, Write, NO_HOOKS};
+use super::slides;
+use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, Write, NO_HOOKS};
 use crate::error::{ApiError, ApiResult};
-use crate::storage::{json_ids, now_rfc3339};
+use crate::storage::now_rfc3339;
 
 /// Longest appointment path (`/presentation/{path}`).
 pub const MAX_PATH: usize = 64;
@@ -19,9 +17,9 @@ pub static APPOINTMENT: Definition = Definition {
     name: "dsr_appointment",
     table: "appointment",
     columns: &[
-        Column::text("name", "name", 255).required(),
         Column::id("presentationId", "presentation_id", "presentation").required(),
         Column::id("salesChannelId", "sales_channel_id", "sales_channel"),
+        Column::id("guideUserId", "guide_user_id", "admin_user").nullable(),
         Column::text("presentationPath", "presentation_path", MAX_PATH).required().unique(),
         Column::choice("mode", "mode", &["guided", "self"]),
         Column::choice("attendeeRestrictionType", "attendee_restriction_type", &["open", "customer"]),
@@ -32,17 +30,25 @@ pub static APPOINTMENT: Definition = Definition {
         Column::date("endedAt", "ended_at").read_only(),
         Column::date("createdAt", "created_at").read_only(),
     ],
-    translation: None,
+    // The name per language; `appointment.name` keeps the default language's (see
+    // `sync_default_name`), which older readers and the search by name use.
+    translation: Some(Translation {
+        table: "appointment_translation",
+        key: "appointment_id",
+        fields: &[Column::text("name", "name", 255).required()],
+    }),
     extras: &[],
     ignored: &[],
     access: Access::GuidesRead,
-    hooks: Hooks { prepare: prepare_appointment, ..NO_HOOKS },
+    hooks: Hooks { prepare: prepare_appointment, after_write: sync_default_name, ..NO_HOOKS },
     inherits_from: None,
 };
 
 fn prepare_appointment(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
     if w.creating {
         w.set("created_at", now_rfc3339());
+        // Filled from the default language's translation once it is written.
+        w.set("name", String::new());
         if !w.has("sales_channel_id") {
             let channel: Option<String> =
                 tx.query_row("SELECT id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| r.get(0)).optional()?;
@@ -63,41 +69,56 @@ fn prepare_appointment(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
     Ok(())
 }
 
+/// `appointment.name` is the default language's name.
+fn sync_default_name(tx: &Transaction, id: &str) -> ApiResult<()> {
+    tx.execute(
+        "UPDATE appointment SET name = COALESCE((SELECT t.name FROM appointment_translation t JOIN sales_channel s
+             ON s.id = appointment.sales_channel_id AND t.language_id = s.language_id
+             WHERE t.appointment_id = appointment.id AND t.name IS NOT NULL), name)
+         WHERE id = ?1",
+        [id],
+    )?;
+    Ok(())
+}
+
 pub static PRESENTATION: Definition = Definition {
     name: "dsr_presentation",
     table: "presentation",
     columns: &[Column::text("name", "name", 255).required()],
     translation: None,
-    extras: &[Extra { name: "pages", write: ExtraWrite::ReadOnly, read: read_pages, filter: None }],
+    extras: &[Extra { name: "pages", write: ExtraWrite::After(slides::write_pages), read: slides::read_pages, filter: None }],
     ignored: &[],
     access: Access::GuidesRead,
     hooks: NO_HOOKS,
     inherits_from: None,
 };
 
-/// The presentation's pages in order (instant listings of an appointment excluded).
-fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
-    let mut statement = conn.prepare(
-        "SELECT presentation_id, id, cms_page_id, position, title, is_instant_listing, product_id FROM presentation_page
-         WHERE presentation_id IN (SELECT value FROM json_each(?1)) AND appointment_id IS NULL ORDER BY position, id",
-    )?;
-    let mut found: HashMap<String, Vec<Value>> = HashMap::new();
-    let rows = statement.query_map([json_ids(ids)], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            json!({
-                "id": r.get::<_, String>(1)?,
-                "cmsPageId": r.get::<_, String>(2)?,
-                "position": r.get::<_, i64>(3)?,
-                "title": r.get::<_, Option<String>>(4)?,
-                "isInstantListing": r.get::<_, bool>(5)?,
-                "productId": r.get::<_, Option<String>>(6)?,
-            }),
-        ))
-    })?;
-    for row in rows {
-        let (presentation, page) = row?;
-        found.entry(presentation).or_default().push(page);
-    }
-    Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+/// The shop's CMS layouts, read only: a slide may show any of them (`cms` pages of a
+/// presentation). They are made by the demo seed or for slides, never through here.
+pub static CMS_PAGE: Definition = Definition {
+    name: "cms_page",
+    table: "cms_page",
+    columns: &[Column::text("name", "name", 255).read_only(), Column::text("type", "type", 64).read_only()],
+    translation: None,
+    extras: &[],
+    ignored: &[],
+    access: Access::GuidesRead,
+    hooks: Hooks { prepare: layouts_are_read_only, before_delete: layouts_stay, ..NO_HOOKS },
+    inherits_from: None,
+};
+
+fn read_only_layouts() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "FRAMEWORK__WRITE_PROTECTED",
+        "CMS layouts are read only through the Admin API.",
+    )
+}
+
+fn layouts_are_read_only(_: &Transaction, _: &mut Write) -> ApiResult<()> {
+    Err(read_only_layouts())
+}
+
+fn layouts_stay(_: &Transaction, _: &str) -> ApiResult<Vec<String>> {
+    Err(read_only_layouts())
 }

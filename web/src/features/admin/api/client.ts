@@ -12,7 +12,8 @@ export type EntityName =
   | 'media'
   | 'user'
   | 'dsr-appointment'
-  | 'dsr-presentation';
+  | 'dsr-presentation'
+  | 'cms-page';
 
 /** Shopware's criteria, as far as the backoffice uses them. */
 export interface Criteria {

@@ -1,12 +1,14 @@
-import { useTranslation } from 'react-i18next';
-import { AdminPage } from '../components/admin-page';
+import { Route, Routes } from 'react-router';
+import { AppointmentEditor } from './appointment-editor';
+import { AppointmentList } from './appointment-list';
 
-/** Appointments (h16dsr builds this page: list, editor, invitations). */
+/** `/admin/appointments/*`: the list, a new appointment, one appointment (with its invitations). */
 export function AppointmentsPage() {
-  const { t } = useTranslation();
   return (
-    <AdminPage title={t('admin.appointments.title')}>
-      <p className="muted">{t('admin.common.comingSoon')}</p>
-    </AdminPage>
+    <Routes>
+      <Route index element={<AppointmentList />} />
+      <Route path="new" element={<AppointmentEditor />} />
+      <Route path=":id" element={<AppointmentEditor />} />
+    </Routes>
   );
 }

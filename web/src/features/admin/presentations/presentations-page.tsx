@@ -1,12 +1,14 @@
-import { useTranslation } from 'react-i18next';
-import { AdminPage } from '../components/admin-page';
+import { Route, Routes } from 'react-router';
+import { PresentationEditor } from './presentation-editor';
+import { PresentationList } from './presentation-list';
 
-/** Presentations (h16dsr builds this page: list, slide builder, preview). */
+/** `/admin/presentations/*`: the list, a new presentation, one presentation's slide builder. */
 export function PresentationsPage() {
-  const { t } = useTranslation();
   return (
-    <AdminPage title={t('admin.presentations.title')}>
-      <p className="muted">{t('admin.common.comingSoon')}</p>
-    </AdminPage>
+    <Routes>
+      <Route index element={<PresentationList />} />
+      <Route path="new" element={<PresentationEditor />} />
+      <Route path=":id" element={<PresentationEditor />} />
+    </Routes>
   );
 }

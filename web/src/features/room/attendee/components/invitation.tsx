@@ -37,6 +37,8 @@ export function Invitation() {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const [answer, setAnswer] = useState(() => sessionStorage.getItem(answerKey(appointmentId)) as InvitationResponse | null);
+  // The answer link of the invitation mail (`?answer=accepted`) marks its choice until one is given.
+  const linked = INVITATION_RESPONSES.find((choice) => choice === params.get('answer'));
   useEffect(ensureCustomerKnown, []);
 
   async function respond(choice: InvitationResponse) {
@@ -87,7 +89,7 @@ export function Invitation() {
               <button
                 key={choice}
                 type="button"
-                className={`button${answer === choice ? ' button--primary' : ''}`}
+                className={`button${(answer ?? linked) === choice ? ' button--primary' : ''}`}
                 aria-pressed={answer === choice}
                 disabled={busy}
                 onClick={() => void respond(choice)}

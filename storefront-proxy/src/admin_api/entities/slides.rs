@@ -1,0 +1,412 @@
+//! A presentation's slides through the Admin API: `pages` of `dsr_presentation`, written
+//! as the whole ordered list (its order is the presentation's). Each page is one of
+//! - `productListing`: picked products (`productIds`), or the products of a category
+//!   (`categoryId`, taken when saved); a CMS page of type `presentation_product_list`
+//!   with a product listing block is made for it;
+//! - `productDetail`: one product (`productId`); a `presentation_product_detail` page
+//!   with heading, gallery and buy box, and description is made for it;
+//! - `cms`: any existing CMS layout (`cmsPageId`), shown as it is.
+//!
+//! `notes` (by language id or code, plain text) are the guide's notes of the page's
+//! first slide (a notes block of its first section, see `dsr::presentation`). Pages left
+//! out of the list are removed, with the CMS pages made for them. Instant listings of
+//! appointments are never touched.
+
+use std::collections::HashMap;
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use serde_json::{json, Map, Value};
+
+use crate::admin_api::definition::ValuesById;
+use crate::cms::page::NOTES_BLOCK_TYPE;
+use crate::error::{ApiError, ApiResult, Violation};
+use crate::mail::escape_html;
+use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
+
+/// Most pages one presentation has, and most picked products one listing shows.
+pub const MAX_PAGES: usize = 100;
+pub const MAX_PICKED: usize = 100;
+const MAX_TITLE: usize = 255;
+const MAX_NOTES: usize = 10_000;
+const LISTING: &str = "presentation_product_list";
+const DETAIL: &str = "presentation_product_detail";
+/// CMS pages made for a slide carry this name prefix, so they go with it.
+const MADE_FOR_SLIDE: &str = "slide:";
+
+struct Page {
+    id: Option<String>,
+    kind: String,
+    title: Option<String>,
+    product_ids: Vec<String>,
+    category_id: Option<String>,
+    product_id: Option<String>,
+    cms_page_id: Option<String>,
+    notes: Vec<(String, String)>,
+}
+
+fn exists(tx: &Connection, table: &str, id: &str) -> rusqlite::Result<bool> {
+    crate::admin_api::write::exists(tx, table, id)
+}
+
+fn id_field(
+    tx: &Connection,
+    item: &Map<String, Value>,
+    key: &str,
+    table: &str,
+    at: &str,
+    out: &mut Vec<Violation>,
+) -> rusqlite::Result<Option<String>> {
+    match item.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(id)) if is_id(id) => {
+            if exists(tx, table, id)? {
+                Ok(Some(id.clone()))
+            } else {
+                out.push(Violation::new("VIOLATION::ENTITY_NOT_FOUND", format!("{at}/{key}"), format!("No {table} has the id {id}.")));
+                Ok(None)
+            }
+        }
+        Some(_) => {
+            out.push(Violation::new("VIOLATION::INVALID_ID", format!("{at}/{key}"), "An id is 32 lowercase hexadecimal characters."));
+            Ok(None)
+        }
+    }
+}
+
+fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &mut Vec<Violation>) -> rusqlite::Result<Option<Page>> {
+    let Some(item) = item.as_object() else {
+        out.push(Violation::new("VIOLATION::TYPE_ERROR", at.to_owned(), "A page must be a JSON object."));
+        return Ok(None);
+    };
+    let before = out.len();
+    let id = match item.get("id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) => {
+            let ours: bool = tx.query_row(
+                "SELECT EXISTS(SELECT 1 FROM presentation_page WHERE id = ?1 AND presentation_id = ?2 AND appointment_id IS NULL)",
+                params![id, presentation_id],
+                |r| r.get(0),
+            )?;
+            if !ours {
+                out.push(Violation::new("VIOLATION::ENTITY_NOT_FOUND", format!("{at}/id"), "This presentation has no page with this id."));
+            }
+            Some(id.clone())
+        }
+        Some(_) => {
+            out.push(Violation::new("VIOLATION::INVALID_ID", format!("{at}/id"), "An id is 32 lowercase hexadecimal characters."));
+            None
+        }
+    };
+    let kind = match item.get("kind").and_then(Value::as_str) {
+        Some(kind @ ("productListing" | "productDetail" | "cms")) => kind.to_owned(),
+        None if id.is_some() => String::new(),
+        _ => {
+            out.push(Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                format!("{at}/kind"),
+                "The value you selected is not a valid choice (productListing, productDetail, cms).",
+            ));
+            String::new()
+        }
+    };
+    let title = match item.get("title") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(t)) if t.chars().count() <= MAX_TITLE => Some(t.trim().to_owned()).filter(|t| !t.is_empty()),
+        Some(_) => {
+            out.push(Violation::new(
+                "VIOLATION::TOO_LONG_ERROR",
+                format!("{at}/title"),
+                format!("A title is a text of at most {MAX_TITLE} characters."),
+            ));
+            None
+        }
+    };
+    let mut product_ids = Vec::new();
+    match item.get("productIds") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(list)) if list.len() <= MAX_PICKED => {
+            for (n, value) in list.iter().enumerate() {
+                let pointer = format!("{at}/productIds/{n}");
+                match value.as_str() {
+                    Some(id) if is_id(id) && exists(tx, "product", id)? => product_ids.push(id.to_owned()),
+                    _ => out.push(Violation::new("VIOLATION::ENTITY_NOT_FOUND", pointer, "No product has this id.")),
+                }
+            }
+        }
+        Some(_) => out.push(Violation::new(
+            "VIOLATION::TOO_MANY_ELEMENTS_ERROR",
+            format!("{at}/productIds"),
+            format!("A list of at most {MAX_PICKED} product ids."),
+        )),
+    }
+    let category_id = id_field(tx, item, "categoryId", "category", at, out)?;
+    let product_id = id_field(tx, item, "productId", "product", at, out)?;
+    let cms_page_id = id_field(tx, item, "cmsPageId", "cms_page", at, out)?;
+    match kind.as_str() {
+        "productListing" if product_ids.is_empty() && category_id.is_none() && out.len() == before => {
+            out.push(Violation::blank(format!("{at}/productIds")));
+        }
+        "productDetail" if product_id.is_none() && !item.contains_key("productId") => out.push(Violation::blank(format!("{at}/productId"))),
+        "cms" if cms_page_id.is_none() && !item.contains_key("cmsPageId") => out.push(Violation::blank(format!("{at}/cmsPageId"))),
+        _ => {}
+    }
+    let mut notes = Vec::new();
+    match item.get("notes") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(by_language)) => {
+            for (key, text) in by_language {
+                let pointer = format!("{at}/notes/{key}");
+                let language: Option<String> =
+                    tx.query_row("SELECT id FROM language WHERE id = ?1 OR code = ?1", [key], |r| r.get(0)).optional()?;
+                match (language, text) {
+                    (None, _) => out.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", pointer, "There is no such language.")),
+                    (Some(language), Value::String(text)) if text.chars().count() <= MAX_NOTES => notes.push((language, text.clone())),
+                    (Some(language), Value::Null) => notes.push((language, String::new())),
+                    _ => out.push(Violation::new(
+                        "VIOLATION::TOO_LONG_ERROR",
+                        pointer,
+                        format!("Notes are a text of at most {MAX_NOTES} characters."),
+                    )),
+                }
+            }
+        }
+        Some(_) => out.push(Violation::new("VIOLATION::TYPE_ERROR", format!("{at}/notes"), "Notes are an object of texts by language.")),
+    }
+    Ok((out.len() == before).then_some(Page { id, kind, title, product_ids, category_id, product_id, cms_page_id, notes }))
+}
+
+fn block(tx: &Transaction, section_id: &str, position: i64, kind: &str, slots: &[(&str, &str)]) -> rusqlite::Result<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO cms_block (id, cms_section_id, position, type, margin_top, margin_bottom, margin_left, margin_right)
+         VALUES (?1, ?2, ?3, ?4, '20px', '20px', '20px', '20px')",
+        params![id, section_id, position, kind],
+    )?;
+    for (slot_type, slot) in slots {
+        tx.execute("INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)", params![new_id(), id, slot_type, slot])?;
+    }
+    Ok(id)
+}
+
+/// A CMS page for a listing or product detail slide: one section with its blocks.
+fn make_cms_page(tx: &Transaction, kind: &str, title: &str) -> rusqlite::Result<String> {
+    let page_id = new_id();
+    tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)", params![page_id, kind, format!("{MADE_FOR_SLIDE}{title}")])?;
+    let section_id = new_id();
+    tx.execute("INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, 0, ?3)", params![section_id, page_id, title])?;
+    if kind == LISTING {
+        let block_id = block(tx, &section_id, 0, "product-listing", &[("product-listing", "content")])?;
+        let config =
+            json!({ "boxLayout": { "source": "static", "value": "standard" }, "showSorting": { "source": "static", "value": false } });
+        tx.execute(
+            "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config)
+             SELECT s.id, l.id, ?2 FROM cms_slot s, language l WHERE s.cms_block_id = ?1",
+            params![block_id, config.to_string()],
+        )?;
+    } else {
+        block(tx, &section_id, 0, "product-heading", &[("product-name", "left")])?;
+        block(tx, &section_id, 1, "gallery-buybox", &[("image-gallery", "left"), ("buy-box", "right")])?;
+        block(tx, &section_id, 2, "product-description-reviews", &[("product-description-reviews", "content")])?;
+    }
+    Ok(page_id)
+}
+
+/// Removes a CMS page made for a slide once no page shows it.
+fn drop_made_page(tx: &Transaction, cms_page_id: &str) -> rusqlite::Result<()> {
+    tx.execute(
+        "DELETE FROM cms_page WHERE id = ?1 AND name LIKE ?2 || '%'
+         AND NOT EXISTS (SELECT 1 FROM presentation_page WHERE cms_page_id = ?1)",
+        params![cms_page_id, MADE_FOR_SLIDE],
+    )?;
+    Ok(())
+}
+
+/// The notes of the page's first slide, per language (an empty text removes one).
+fn write_notes(tx: &Transaction, cms_page_id: &str, notes: &[(String, String)]) -> rusqlite::Result<()> {
+    if notes.is_empty() {
+        return Ok(());
+    }
+    let section: Option<String> = tx
+        .query_row("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id LIMIT 1", [cms_page_id], |r| r.get(0))
+        .optional()?;
+    let Some(section) = section else { return Ok(()) };
+    let slot: Option<String> = tx
+        .query_row(
+            "SELECT s.id FROM cms_block b JOIN cms_slot s ON s.cms_block_id = b.id WHERE b.cms_section_id = ?1 AND b.type = ?2
+             ORDER BY b.position, s.slot LIMIT 1",
+            params![section, NOTES_BLOCK_TYPE],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let slot = match slot {
+        Some(slot) => slot,
+        None => {
+            let block_id = block(tx, &section, 100, NOTES_BLOCK_TYPE, &[("notes", "content")])?;
+            tx.query_row("SELECT id FROM cms_slot WHERE cms_block_id = ?1", [block_id], |r| r.get(0))?
+        }
+    };
+    for (language, text) in notes {
+        if text.trim().is_empty() {
+            tx.execute("DELETE FROM cms_slot_translation WHERE cms_slot_id = ?1 AND language_id = ?2", params![slot, language])?;
+            continue;
+        }
+        let html: String = text.split("\n\n").map(|p| format!("<p>{}</p>", escape_html(p.trim()).replace('\n', "<br>"))).collect();
+        let config = json!({
+            "content": { "source": "static", "value": html },
+            "verticalAlign": { "source": "static", "value": null },
+            "text": { "source": "static", "value": text },
+        });
+        tx.execute(
+            "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)
+             ON CONFLICT (cms_slot_id, language_id) DO UPDATE SET config = excluded.config",
+            params![slot, language, config.to_string()],
+        )?;
+    }
+    Ok(())
+}
+
+/// `ExtraWrite::After` of `pages`: the whole ordered list replaces the presentation's pages.
+pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &str) -> ApiResult<()> {
+    let Some(list) = value.as_array() else {
+        return Err(ApiError::Violations(vec![Violation::new("VIOLATION::TYPE_ERROR", at.to_owned(), "pages must be a list.")]));
+    };
+    if list.len() > MAX_PAGES {
+        return Err(ApiError::Violations(vec![Violation::new(
+            "VIOLATION::TOO_MANY_ELEMENTS_ERROR",
+            at.to_owned(),
+            format!("A presentation has at most {MAX_PAGES} pages."),
+        )]));
+    }
+    let mut violations = Vec::new();
+    let mut pages = Vec::new();
+    for (n, item) in list.iter().enumerate() {
+        if let Some(page) = parse(tx, presentation_id, item, &format!("{at}/{n}"), &mut violations)? {
+            pages.push(page);
+        }
+    }
+    if !violations.is_empty() {
+        return Err(ApiError::Violations(violations));
+    }
+    let kept: Vec<String> = pages.iter().filter_map(|p| p.id.clone()).collect();
+    let gone: Vec<(String, String)> = {
+        let mut statement = tx.prepare(
+            "SELECT id, cms_page_id FROM presentation_page WHERE presentation_id = ?1 AND appointment_id IS NULL
+             AND id NOT IN (SELECT value FROM json_each(?2))",
+        )?;
+        let rows = statement.query_map(params![presentation_id, json_ids(&kept)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for (id, cms_page_id) in &gone {
+        tx.execute("DELETE FROM presentation_page WHERE id = ?1", [id])?;
+        drop_made_page(tx, cms_page_id)?;
+    }
+    let now = now_rfc3339();
+    for (position, page) in pages.iter().enumerate() {
+        let position = position as i64;
+        let mut picked = page.product_ids.clone();
+        if let Some(category) = &page.category_id {
+            let mut statement = tx.prepare(
+                "SELECT p.id FROM product_category pc JOIN product p ON p.id = pc.product_id
+                 WHERE pc.category_id = ?1 AND p.parent_id IS NULL ORDER BY p.product_number LIMIT ?2",
+            )?;
+            let found: Vec<String> =
+                statement.query_map(params![category, MAX_PICKED as i64], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+            picked.extend(found.into_iter().filter(|id| !page.product_ids.contains(id)));
+        }
+        let page_id = match &page.id {
+            Some(id) => {
+                tx.execute(
+                    "UPDATE presentation_page SET position = ?2, title = COALESCE(?3, title), updated_at = ?4 WHERE id = ?1",
+                    params![id, position, page.title, now],
+                )?;
+                match page.kind.as_str() {
+                    "productListing" => {
+                        tx.execute("UPDATE presentation_page SET picked_product_ids = ?2 WHERE id = ?1", params![id, json_ids(&picked)])?;
+                    }
+                    "productDetail" => {
+                        tx.execute("UPDATE presentation_page SET product_id = ?2 WHERE id = ?1", params![id, page.product_id])?;
+                    }
+                    "cms" => {
+                        let old: String = tx.query_row("SELECT cms_page_id FROM presentation_page WHERE id = ?1", [id], |r| r.get(0))?;
+                        tx.execute("UPDATE presentation_page SET cms_page_id = ?2 WHERE id = ?1", params![id, page.cms_page_id])?;
+                        drop_made_page(tx, &old)?;
+                    }
+                    _ => {}
+                }
+                id.clone()
+            }
+            None => {
+                let title = page.title.clone().unwrap_or_default();
+                let cms_page_id = match page.kind.as_str() {
+                    "productListing" => make_cms_page(tx, LISTING, &title)?,
+                    "productDetail" => make_cms_page(tx, DETAIL, &title)?,
+                    _ => page.cms_page_id.clone().unwrap_or_default(),
+                };
+                let id = new_id();
+                tx.execute(
+                    "INSERT INTO presentation_page (id, presentation_id, cms_page_id, position, title, picked_product_ids, product_id, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![id, presentation_id, cms_page_id, position, page.title, json_ids(&picked), page.product_id, now],
+                )?;
+                id
+            }
+        };
+        let cms_page_id: String = tx.query_row("SELECT cms_page_id FROM presentation_page WHERE id = ?1", [&page_id], |r| r.get(0))?;
+        write_notes(tx, &cms_page_id, &page.notes)?;
+    }
+    Ok(())
+}
+
+/// The kind of a page from its CMS page's type.
+fn kind_of(cms_type: &str) -> &'static str {
+    match cms_type {
+        LISTING => "productListing",
+        DETAIL => "productDetail",
+        _ => "cms",
+    }
+}
+
+/// The presentation's pages in order (instant listings of an appointment excluded), with
+/// their kind, products and the notes of their first slide by language id.
+pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
+    let mut statement = conn.prepare(
+        "SELECT pp.presentation_id, pp.id, pp.cms_page_id, pp.position, pp.title, pp.is_instant_listing, pp.product_id,
+                pp.picked_product_ids, c.type, c.name
+         FROM presentation_page pp JOIN cms_page c ON c.id = pp.cms_page_id
+         WHERE pp.presentation_id IN (SELECT value FROM json_each(?1)) AND pp.appointment_id IS NULL ORDER BY pp.position, pp.id",
+    )?;
+    let mut notes_of = conn.prepare(
+        "SELECT t.language_id, t.config FROM cms_section s JOIN cms_block b ON b.cms_section_id = s.id
+         JOIN cms_slot sl ON sl.cms_block_id = b.id JOIN cms_slot_translation t ON t.cms_slot_id = sl.id
+         WHERE s.id = (SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id LIMIT 1) AND b.type = ?2",
+    )?;
+    let mut found: HashMap<String, Vec<Value>> = HashMap::new();
+    let mut rows = statement.query([json_ids(ids)])?;
+    while let Some(r) = rows.next()? {
+        let presentation: String = r.get(0)?;
+        let cms_page_id: String = r.get(2)?;
+        let picked: String = r.get(7)?;
+        let cms_type: String = r.get(8)?;
+        let cms_name: String = r.get(9)?;
+        let mut notes = Map::new();
+        let mut note_rows = notes_of.query(params![cms_page_id, NOTES_BLOCK_TYPE])?;
+        while let Some(n) = note_rows.next()? {
+            let config: Value = serde_json::from_str(&n.get::<_, String>(1)?).unwrap_or(Value::Null);
+            let text = config["text"]["value"].as_str().or(config["content"]["value"].as_str()).unwrap_or_default().to_owned();
+            notes.insert(n.get(0)?, Value::String(text));
+        }
+        found.entry(presentation).or_default().push(json!({
+            "id": r.get::<_, String>(1)?,
+            "cmsPageId": cms_page_id,
+            "cmsPageName": cms_name.strip_prefix(MADE_FOR_SLIDE).unwrap_or(&cms_name),
+            "kind": kind_of(&cms_type),
+            "position": r.get::<_, i64>(3)?,
+            "title": r.get::<_, Option<String>>(4)?,
+            "isInstantListing": r.get::<_, bool>(5)?,
+            "productId": r.get::<_, Option<String>>(6)?,
+            "productIds": serde_json::from_str::<Value>(&picked).unwrap_or_else(|_| json!([])),
+            "notes": notes,
+        }));
+    }
+    Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+}

@@ -1,0 +1,243 @@
+//! Invitations by e-mail: `POST /api/_action/dsr/appointment/{id}/invite` writes one mail
+//! per address into the outbox, with a calendar entry (`.ics`, one VEVENT in UTC) and
+//! accept / maybe / decline links into the invitation page, whose answer
+//! (`…/attendee/respond-invitation` with the mail's `token`) is then this address's.
+//! `GET …/invitations` lists who was invited and what they answered. Admins and guides
+//! may invite (guides run the appointments); customers and anonymous callers may not.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use chrono::{DateTime, Duration, Utc};
+use icalendar::{Calendar, Component, EventLike};
+use rusqlite::{params, Connection};
+use serde_json::{json, Value};
+
+use super::appointment::{self, Appointment};
+use crate::admin::AdminUser;
+use crate::error::{ApiError, ApiResult, Violation};
+use crate::mail::text::{self, InvitationLinks, Lang};
+use crate::mail::{self, Attachment};
+use crate::state::App;
+use crate::storage::{is_id, new_id, now_rfc3339};
+use crate::store_api::RequestParams;
+
+/// The most addresses one request invites.
+pub const MAX_EMAILS: usize = 50;
+/// The length of an appointment without an end (`accessibleTo`) in the calendar entry.
+pub const DEFAULT_LENGTH_MINUTES: i64 = 60;
+const MAX_EMAIL_LENGTH: usize = 254;
+
+/// A plausible address: one `@`, something before it, a dot after it, no spaces.
+fn is_email(email: &str) -> bool {
+    crate::account::session::is_email(email) && email.chars().count() <= MAX_EMAIL_LENGTH
+}
+
+/// The addresses of the body (`emails`), trimmed, lowercased and deduplicated, or the
+/// violations (each at its index).
+fn emails(body: &serde_json::Map<String, Value>) -> Result<Vec<String>, Vec<Violation>> {
+    let list = match body.get("emails") {
+        Some(Value::Array(list)) if !list.is_empty() => list,
+        Some(Value::Array(_)) | None | Some(Value::Null) => return Err(vec![Violation::blank("/emails")]),
+        Some(_) => {
+            return Err(vec![Violation::new("VIOLATION::TYPE_ERROR", "/emails", "This value should be a list of e-mail addresses.")])
+        }
+    };
+    if list.len() > MAX_EMAILS {
+        return Err(vec![Violation::new(
+            "VIOLATION::TOO_MANY_ELEMENTS_ERROR",
+            "/emails",
+            format!("One request invites at most {MAX_EMAILS} addresses."),
+        )]);
+    }
+    let mut found: Vec<String> = Vec::new();
+    let mut violations = Vec::new();
+    for (n, value) in list.iter().enumerate() {
+        match value.as_str().map(|s| s.trim().to_lowercase()) {
+            Some(email) if is_email(&email) => {
+                if !found.contains(&email) {
+                    found.push(email);
+                }
+            }
+            _ => violations.push(Violation::new(
+                "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
+                format!("/emails/{n}"),
+                "This value is not a valid email address.",
+            )),
+        }
+    }
+    if violations.is_empty() {
+        Ok(found)
+    } else {
+        Err(violations)
+    }
+}
+
+fn utc(date: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(date).ok().map(|d| d.with_timezone(&Utc))
+}
+
+/// The calendar file of an invitation: one event, the same UID for every mail of the
+/// appointment (a later invitation updates the entry instead of adding one).
+pub fn calendar(appointment: &Appointment, start: DateTime<Utc>, end: DateTime<Utc>, url: &str, description: &str) -> String {
+    let event = icalendar::Event::new()
+        .uid(&format!("{}@salesroom.example", appointment.id))
+        .summary(&appointment.name)
+        .description(description)
+        .starts(start)
+        .ends(end)
+        .url(url)
+        .location(url)
+        .done();
+    let mut calendar = Calendar::new();
+    calendar.append_property(("METHOD", "PUBLISH"));
+    calendar.push(event);
+    calendar.done().to_string()
+}
+
+/// The shop's public origin: `SHOP_ENDPOINT`, else the origin the request came to.
+fn origin(app: &App, headers: &HeaderMap) -> String {
+    if let Some(endpoint) = &app.config.shop_endpoint {
+        return endpoint.trim_end_matches('/').to_owned();
+    }
+    let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
+    let scheme = headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()).filter(|s| *s == "https").unwrap_or("http");
+    format!("{scheme}://{host}")
+}
+
+fn appointment_of(conn: &Connection, id: &str, language: Option<&str>) -> rusqlite::Result<Option<Appointment>> {
+    match Appointment::by_id(conn, id)? {
+        Some(found) => Ok(Some(found.in_language(conn, language)?)),
+        None => Ok(None),
+    }
+}
+
+/// `POST /api/_action/dsr/appointment/{id}/invite` with `{"emails": [...], "languageId"?}`:
+/// the mails' language (default: the sales channel's).
+pub async fn invite(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
+    if !is_id(&id) {
+        return Err(appointment::not_found());
+    }
+    let addresses = emails(&body).map_err(ApiError::Violations)?;
+    let language = match body.get("languageId") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(l)) if is_id(&l.to_lowercase()) => Some(l.to_lowercase()),
+        Some(_) => {
+            return Err(ApiError::Violations(vec![Violation::new(
+                "VIOLATION::INVALID_ID",
+                "/languageId",
+                "A language id is 32 lowercase hexadecimal characters.",
+            )]))
+        }
+    };
+    let base = origin(&app, &headers);
+    let sent = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            let Some(appointment) = appointment_of(&tx, &id, language.as_deref())? else { return Ok(Err(appointment::not_found())) };
+            if appointment.ended_at.is_some() {
+                return Ok(Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED",
+                    "The appointment has ended; no one can be invited to it.",
+                )));
+            }
+            let Some(start) = appointment.accessible_from.as_deref().and_then(utc) else {
+                return Ok(Err(ApiError::Violations(vec![Violation::new(
+                    "DIGITAL_SALES_ROOMS__APPOINTMENT_WITHOUT_START",
+                    "/accessibleFrom",
+                    "An invitation needs the appointment's start (accessibleFrom).",
+                )])));
+            };
+            let end = appointment.accessible_to.as_deref().and_then(utc).filter(|end| *end > start);
+            let end = end.unwrap_or(start + Duration::minutes(DEFAULT_LENGTH_MINUTES));
+            let lang_id = match &language {
+                Some(l) => l.clone(),
+                None => tx.query_row("SELECT language_id FROM sales_channel WHERE id = ?1", [&appointment.sales_channel_id], |r| r.get(0))?,
+            };
+            let lang = Lang::of(&tx, &lang_id)?;
+            let join = format!("{base}/presentation/{}", appointment.presentation_path);
+            let when = start.format("%Y-%m-%d %H:%M").to_string();
+            let mut sent = Vec::new();
+            for email in addresses {
+                let token = new_id();
+                let invitation = format!("{base}/invitation/{}?token={token}", appointment.presentation_path);
+                let links = InvitationLinks {
+                    accept: format!("{invitation}&answer=accepted"),
+                    maybe: format!("{invitation}&answer=maybe"),
+                    decline: format!("{invitation}&answer=declined"),
+                    invitation: invitation.clone(),
+                };
+                let mut mail = text::appointment_invitation(lang, &email, &appointment.name, &when, &links);
+                let ics = calendar(&appointment, start, end, &invitation, &format!("{}\n{join}", appointment.name));
+                mail.attachments.push(Attachment {
+                    content_type: "text/calendar".into(),
+                    file_name: "invitation.ics".into(),
+                    content: ics.into_bytes(),
+                });
+                let mail_id = mail::send(&tx, mail)?;
+                let invitation_id = new_id();
+                let sent_at = now_rfc3339();
+                tx.execute(
+                    "INSERT INTO appointment_invitation (id, appointment_id, email, token, mail_id, sent_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![invitation_id, appointment.id, email, token, mail_id, sent_at],
+                )?;
+                sent.push(json!({ "id": invitation_id, "email": email, "mailId": mail_id, "sentAt": sent_at }));
+            }
+            tx.commit()?;
+            Ok(Ok(sent))
+        })
+        .await??;
+    Ok(Json(json!({ "data": sent, "total": sent.len() })))
+}
+
+/// `GET /api/_action/dsr/appointment/{id}/invitations`: every invitation sent, newest
+/// first, with its answer (`null` until given) and the attendee who answered.
+pub async fn invitations(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    if !is_id(&id) {
+        return Err(appointment::not_found());
+    }
+    let found = app
+        .db
+        .call(move |conn| {
+            if Appointment::by_id(conn, &id)?.is_none() {
+                return Ok(None);
+            }
+            let mut statement = conn.prepare(
+                "SELECT i.id, i.email, i.sent_at, i.answer, i.answered_at, i.attendee_id, a.name
+                 FROM appointment_invitation i LEFT JOIN attendee a ON a.id = i.attendee_id
+                 WHERE i.appointment_id = ?1 ORDER BY i.sent_at DESC, i.rowid DESC",
+            )?;
+            let rows = statement.query_map([&id], |r| {
+                Ok(json!({
+                    "id": r.get::<_, String>(0)?,
+                    "email": r.get::<_, String>(1)?,
+                    "sentAt": r.get::<_, String>(2)?,
+                    "answer": r.get::<_, Option<String>>(3)?,
+                    "answeredAt": r.get::<_, Option<String>>(4)?,
+                    "attendeeId": r.get::<_, Option<String>>(5)?,
+                    "attendeeName": r.get::<_, Option<String>>(6)?,
+                }))
+            })?;
+            Ok(Some(rows.collect::<rusqlite::Result<Vec<Value>>>()?))
+        })
+        .await?
+        .ok_or_else(appointment::not_found)?;
+    Ok(Json(json!({ "data": found, "total": found.len() })))
+}
+
+/// The invitation an answer given with `token` belongs to: records the answer there.
+pub fn record_answer(conn: &Connection, appointment_id: &str, token: &str, attendee_id: &str, answer: &str) -> rusqlite::Result<bool> {
+    let changed = conn.execute(
+        "UPDATE appointment_invitation SET answer = ?4, attendee_id = ?3, answered_at = ?5 WHERE appointment_id = ?1 AND token = ?2",
+        params![appointment_id, token, attendee_id, answer, now_rfc3339()],
+    )?;
+    Ok(changed > 0)
+}

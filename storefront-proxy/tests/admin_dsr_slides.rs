@@ -1,0 +1,140 @@
+//! A presentation's slides written through the Admin API (`pages` of
+//! `dsr-presentation`): product listing (picked products or a category), product
+//! detail, any CMS layout, order, notes per language; and the live room shows them so.
+
+mod dsr_support;
+
+use dsr_support::*;
+use serde_json::{json, Value};
+
+fn kinds(pages: &Value) -> Vec<String> {
+    pages.as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn slides_are_built_reordered_and_shown_in_the_room() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+    let products = live.product_ids(3).await;
+    let en = live.language_id("en-GB").await;
+    let de = live.language_id("de-DE").await;
+    let layout: String =
+        live.db().query_row("SELECT id FROM cms_page WHERE type = 'landingpage' ORDER BY rowid LIMIT 1", [], |r| r.get(0)).unwrap();
+    let category: String = live
+        .db()
+        .query_row("SELECT category_id FROM product_category GROUP BY category_id ORDER BY count(*) DESC LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+
+    let (status, created) = live
+        .post(
+            "/api/dsr-presentation?_response=basic",
+            &admin,
+            json!({"name": "Built in the backoffice", "pages": [
+                {"kind": "productListing", "title": "Picked", "productIds": [products[0], products[1]],
+                 "notes": {"en-GB": "Say hello", "de-DE": "Begrüßen"}},
+                {"kind": "productDetail", "title": "The star", "productId": products[2]},
+                {"kind": "cms", "title": "Our story", "cmsPageId": layout},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{created}");
+    let presentation = created["data"]["id"].as_str().unwrap().to_owned();
+    let (_, read) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let pages = read["data"]["pages"].clone();
+    assert_eq!(kinds(&pages), ["productListing", "productDetail", "cms"], "{pages}");
+    assert_eq!(pages[0]["productIds"], json!([products[0], products[1]]));
+    assert_eq!(pages[0]["notes"][&en], "Say hello");
+    assert_eq!(pages[0]["notes"][&de], "Begrüßen");
+    assert_eq!(pages[1]["productId"], products[2].as_str());
+    assert_eq!(pages[2]["cmsPageId"], layout.as_str());
+
+    // Reordered (the detail slide first), a listing by category, German notes changed.
+    let ids: Vec<&str> = pages.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let (status, body) = live
+        .patch(
+            &format!("/api/dsr-presentation/{presentation}"),
+            &admin,
+            json!({"pages": [
+                {"id": ids[1]},
+                {"id": ids[0], "kind": "productListing", "categoryId": category, "notes": {"de-DE": "Hallo zusammen"}},
+                {"id": ids[2]},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    let (_, read) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let pages = read["data"]["pages"].clone();
+    assert_eq!(kinds(&pages), ["productDetail", "productListing", "cms"], "{pages}");
+    assert_eq!(pages[1]["notes"][&de], "Hallo zusammen");
+    assert!(pages[1]["productIds"].as_array().unwrap().len() > 2, "the category's products: {pages}");
+
+    // Bad slides: each named at its field; nothing changes.
+    let (status, bad) = live
+        .patch(
+            &format!("/api/dsr-presentation/{presentation}"),
+            &admin,
+            json!({"pages": [
+                {"kind": "productDetail", "productId": "0".repeat(32)},
+                {"kind": "slideshow"},
+                {"kind": "productListing"},
+                {"kind": "cms", "cmsPageId": layout, "notes": {"xx-XX": "?"}},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 400, "{bad}");
+    let pointers: Vec<&str> = bad["errors"].as_array().unwrap().iter().map(|e| e["source"]["pointer"].as_str().unwrap()).collect();
+    assert_eq!(pointers, ["/0/pages/0/productId", "/0/pages/1/kind", "/0/pages/2/productIds", "/0/pages/3/notes/xx-XX"], "{bad}");
+    let (_, unchanged) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    assert_eq!(unchanged["data"]["pages"], pages);
+
+    // The room: an appointment with this presentation shows the slides in this order,
+    // the guide with the notes.
+    let (status, appointment) = live
+        .post(
+            "/api/dsr-appointment?_response=basic",
+            &admin,
+            json!({"name": "Backoffice show", "presentationId": presentation, "presentationPath": "backoffice-show"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{appointment}");
+    let appointment_id = appointment["data"]["id"].as_str().unwrap();
+    let guide_join = live.join_as_guide(&admin, appointment_id).await;
+    let structure = live.structure(&token_of(&guide_join)).await;
+    let groups: Vec<&str> = structure["navigation"].as_array().unwrap().iter().map(|n| n["groupId"].as_str().unwrap()).collect();
+    let mut order: Vec<&str> = Vec::new();
+    for group in groups {
+        if order.last() != Some(&group) {
+            order.push(group);
+        }
+    }
+    let page_ids: Vec<&str> = pages.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(order, page_ids, "{structure}");
+    let listing = structure["navigation"].as_array().unwrap().iter().find(|n| n["groupId"] == page_ids[1]).unwrap();
+    assert_eq!(listing["notes"].as_array().unwrap().len(), 1, "{listing}");
+    let client = live.join_as_client("backoffice-show", &As::Nobody, "Ada").await;
+    let theirs = live.structure(&token_of(&client)).await;
+    assert_eq!(theirs["navigation"].as_array().unwrap().len(), structure["navigation"].as_array().unwrap().len());
+
+    // Removing a page removes the layout made for it, never a shared one.
+    let (status, _) = live.patch(&format!("/api/dsr-presentation/{presentation}"), &admin, json!({"pages": [{"id": page_ids[2]}]})).await;
+    assert_eq!(status, 204);
+    let made: i64 = live.db().query_row("SELECT count(*) FROM cms_page WHERE name LIKE 'slide:%'", [], |r| r.get(0)).unwrap();
+    assert_eq!(made, 0);
+    let shared: bool = live.db().query_row("SELECT EXISTS(SELECT 1 FROM cms_page WHERE id = ?1)", [&layout], |r| r.get(0)).unwrap();
+    assert!(shared);
+}
+
+#[tokio::test]
+async fn cms_layouts_are_listed_read_only() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+    let (status, found) =
+        live.post("/api/search/cms-page", &admin, json!({"filter": [{"type": "equals", "field": "type", "value": "landingpage"}]})).await;
+    assert_eq!(status, 200, "{found}");
+    assert!(found["total"].as_i64().unwrap() >= 1, "{found}");
+    let id = found["data"][0]["id"].as_str().unwrap();
+    let (status, refused) = live.post("/api/cms-page", &admin, json!({"name": "x", "type": "page"})).await;
+    assert!(status == 400 || status == 405, "{status} {refused}");
+    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("/api/cms-page/{id}"), &admin, None).await;
+    assert_eq!(status, 405);
+}

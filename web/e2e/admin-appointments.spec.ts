@@ -1,0 +1,182 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startServers, type Servers } from './global-setup';
+
+/*
+ * A merchant starting from an empty shop (DEMO=0) builds a presentation with three slides
+ * (one reordered by keyboard), makes an appointment (in German), invites an attendee (the
+ * mail with its calendar file is in the outbox); a guide opens the room and the attendee
+ * sees the first slide.
+ */
+
+const PASSWORD = 'e2e-admin-password';
+let servers: Servers;
+
+test.use({ actionTimeout: 15_000 });
+
+test.beforeAll(async () => {
+  servers = await startServers({ env: { DEMO: '0', ADMIN_PASSWORD: PASSWORD } });
+});
+
+test.afterAll(async () => {
+  await servers?.teardown();
+});
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
+  return context.newPage();
+}
+
+/** Two products through the Admin API (the catalogue pages are another spec's). */
+async function seedProducts(page: Page): Promise<void> {
+  const token = await page.request.post('/api/oauth/token', {
+    data: { grant_type: 'password', client_id: 'administration', username: 'admin', password: PASSWORD },
+  });
+  expect(token.ok()).toBeTruthy();
+  const { access_token } = (await token.json()) as { access_token: string };
+  for (const [productNumber, name] of [
+    ['KITE-1', 'Storm kite'],
+    ['KITE-2', 'Breeze kite'],
+  ]) {
+    const created = await page.request.post('/api/product', {
+      headers: { Authorization: `Bearer ${access_token}` },
+      data: { productNumber, name, stock: 10, price: [{ gross: 49 }] },
+    });
+    expect(created.ok(), await created.text()).toBeTruthy();
+  }
+}
+
+/** Wall-clock `YYYY-MM-DDTHH:mm` in UTC, `minutes` from now. */
+function utcInput(minutes: number): string {
+  return new Date(Date.now() + minutes * 60_000).toISOString().slice(0, 16);
+}
+
+/** The outbox's mails to `to` (the `.eml` files in DATA_DIR/mail). */
+async function mailsTo(to: string): Promise<string[]> {
+  const dir = path.join(servers.dataDir, 'mail');
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const mails = await Promise.all(files.map((file) => readFile(path.join(dir, file), 'utf8')));
+  return mails.filter((mail) => mail.includes(`<${to}>`));
+}
+
+test('a merchant builds a presentation and an appointment, invites, and the room shows the first slide', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const admin = await newPage(browser);
+  await seedProducts(admin);
+
+  await test.step('log in to the backoffice', async () => {
+    await admin.goto('/admin/login');
+    await admin.getByLabel('Username').fill('admin');
+    await admin.getByLabel('Password').fill(PASSWORD);
+    await admin.getByRole('button', { name: 'Log in' }).click();
+    await admin.getByRole('navigation', { name: 'Backoffice' }).getByRole('link', { name: 'Presentations' }).click();
+    await expect(admin.getByRole('heading', { name: 'Presentations', level: 1 })).toBeVisible();
+  });
+
+  await test.step('a presentation with three slides, the last moved to the front by keyboard', async () => {
+    await admin.getByRole('link', { name: 'New presentation' }).click();
+    await admin.getByLabel('Name', { exact: true }).fill('Kite show');
+    const kind = admin.getByLabel('Kind of the new slide');
+    const slides = admin.getByTestId('admin-slide');
+
+    await kind.selectOption('productListing');
+    await admin.getByRole('button', { name: 'Add slide' }).click();
+    await slides.nth(0).getByLabel('Title').fill('All kites');
+    await slides.nth(0).getByLabel('Add a product').fill('kite');
+    await slides.nth(0).getByRole('button', { name: 'Choose Storm kite (KITE-1)' }).click();
+    await slides.nth(0).getByLabel('Add a product').fill('kite');
+    await slides.nth(0).getByRole('button', { name: 'Choose Breeze kite (KITE-2)' }).click();
+    await slides.nth(0).getByLabel('Notes for the guide (English)').fill('Welcome everyone');
+    await slides.nth(0).getByLabel('Notes for the guide (German)').fill('Alle begrüßen');
+
+    await kind.selectOption('productDetail');
+    await admin.getByRole('button', { name: 'Add slide' }).click();
+    await slides.nth(1).getByLabel('Title').fill('Storm kite up close');
+    await slides.nth(1).getByLabel('Find the product').fill('storm');
+    await slides.nth(1).getByRole('button', { name: 'Choose Storm kite (KITE-1)' }).click();
+
+    await kind.selectOption('productDetail');
+    await admin.getByRole('button', { name: 'Add slide' }).click();
+    await slides.nth(2).getByLabel('Title').fill('Opening: the breeze kite');
+    await slides.nth(2).getByLabel('Find the product').fill('breeze');
+    await slides.nth(2).getByRole('button', { name: 'Choose Breeze kite (KITE-2)' }).click();
+
+    // Keyboard: Space lifts the handle, arrows move, Space drops.
+    const handle = admin.getByRole('button', { name: 'Move Slide 3: Opening: the breeze kite' });
+    await handle.focus();
+    await admin.keyboard.press('Space');
+    await expect(admin.getByRole('status').filter({ hasText: 'Slide 3: Opening: the breeze kite is over position 3.' })).toBeAttached();
+    for (const position of [2, 1]) {
+      await admin.keyboard.press('ArrowUp');
+      await expect(admin.getByRole('status').filter({ hasText: `is over position ${position}.` })).toBeAttached();
+    }
+    await admin.keyboard.press('Space');
+    await expect(slides.nth(0).getByRole('heading')).toHaveText('Slide 1: Opening: the breeze kite');
+    await expect(slides.nth(1).getByRole('heading')).toHaveText('Slide 2: All kites');
+
+    await admin.getByRole('button', { name: 'Create' }).click();
+    await expect(admin.getByRole('heading', { name: 'Presentation: Kite show', level: 1 })).toBeVisible();
+    await expect(slides).toHaveCount(3);
+    await expect(slides.nth(0).getByRole('heading')).toHaveText('Slide 1: Opening: the breeze kite');
+    await expect(slides.nth(1).getByLabel('Notes for the guide (German)')).toHaveValue('Alle begrüßen');
+  });
+
+  await test.step('an appointment, made in German', async () => {
+    await admin.goto('/de-DE/admin/appointments/new');
+    await expect(admin.getByRole('heading', { name: 'Neuer Termin', level: 1 })).toBeVisible();
+    await admin.getByLabel('Name (Englisch)').fill('Kites live');
+    await admin.getByLabel('Name (Deutsch)').fill('Drachen live');
+    await admin.getByLabel('Präsentation').selectOption({ label: 'Kite show' });
+    await admin.getByLabel('Pfad (Teil des Einladungslinks)').fill('Kites Live!');
+    await admin.getByLabel('Zeitzone').selectOption('UTC');
+    await admin.getByLabel('Beginn').fill(utcInput(-30));
+    await admin.getByLabel('Ende').fill(utcInput(120));
+    await admin.getByRole('button', { name: 'Anlegen' }).click();
+    // The path is checked at its field.
+    await expect(admin.getByLabel('Pfad (Teil des Einladungslinks)')).toHaveAccessibleDescription(
+      'Nur Kleinbuchstaben, Ziffern und Bindestriche (höchstens 64).',
+    );
+    await admin.getByLabel('Pfad (Teil des Einladungslinks)').fill('kites-live');
+    await admin.getByRole('button', { name: 'Anlegen' }).click();
+    await expect(admin.getByRole('heading', { name: 'Termin: Kites live', level: 1 })).toBeVisible();
+    await expect(admin.getByLabel('Einladungslink', { exact: true })).toHaveValue(`${servers.origin}/invitation/kites-live`);
+  });
+
+  await test.step('invite an attendee: the mail with its calendar file is in the outbox', async () => {
+    await admin.getByLabel('E-Mail-Adressen (durch Kommas oder Zeilen getrennt)').fill('ada@example.com, not-an-address');
+    await admin.getByRole('button', { name: 'Einladungen senden' }).click();
+    await expect(admin.getByRole('alert')).toContainText('not-an-address');
+    await admin.getByLabel('E-Mail-Adressen (durch Kommas oder Zeilen getrennt)').fill('ada@example.com');
+    await admin.getByRole('button', { name: 'Einladungen senden' }).click();
+    await expect(admin.getByRole('status').filter({ hasText: 'Eine Einladung gesendet.' })).toBeVisible();
+    await expect(admin.getByRole('cell', { name: 'ada@example.com' })).toBeVisible();
+    const mails = await mailsTo('ada@example.com');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain('Content-Type: text/calendar');
+    expect(mails[0]).toContain('filename="invitation.ics"');
+  });
+
+  const guide = await newPage(browser);
+  const attendee = await newPage(browser);
+  await test.step('a guide opens the room and the attendee sees the first slide', async () => {
+    await attendee.goto('/presentation/kites-live/prejoin');
+    await attendee.getByLabel('Your name').fill('Ada');
+    await attendee.getByLabel(/privacy policy/).check();
+    await attendee.getByRole('button', { name: 'Join' }).click();
+    await expect(attendee).toHaveURL(/\/presentation\/kites-live\/waiting$/);
+
+    await guide.goto('/guide/kites-live/login');
+    await guide.getByLabel('Username').fill('admin');
+    await guide.getByLabel('Password').fill(PASSWORD);
+    await guide.getByRole('button', { name: 'Log in' }).click();
+    await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+    await guide.getByRole('button', { name: 'Start presentation' }).click();
+    await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+
+    await expect(attendee).toHaveURL(/\/presentation\/kites-live$/);
+    const slide = attendee.getByTestId('slide');
+    await expect(slide).toHaveAttribute('data-slide-index', '1');
+    await expect(slide.getByTestId('slide-content')).toContainText('Breeze kite');
+  });
+});

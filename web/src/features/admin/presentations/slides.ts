@@ -1,0 +1,104 @@
+/**
+ * The slide builder's state: a presentation's pages in order, as the Admin API's
+ * `pages` of `dsr-presentation` has them (see storefront-proxy admin_api/entities/slides.rs).
+ * Pure, so it is tested without a browser.
+ */
+
+export type SlideKind = 'productListing' | 'productDetail' | 'cms';
+
+/** A page as the Admin API answers it. */
+export interface PageEntity {
+  id: string;
+  kind: SlideKind;
+  title: string | null;
+  cmsPageId: string;
+  cmsPageName?: string;
+  productId: string | null;
+  productIds: string[];
+  notes: Record<string, string>;
+}
+
+export interface SlideDraft {
+  /** The page id once stored; a local key before. */
+  key: string;
+  id: string | null;
+  kind: SlideKind;
+  title: string;
+  productIds: string[];
+  categoryId: string;
+  productId: string;
+  cmsPageId: string;
+  notesEn: string;
+  notesDe: string;
+}
+
+let counter = 0;
+const localKey = () => `new-${++counter}`;
+
+export function newSlide(kind: SlideKind): SlideDraft {
+  return { key: localKey(), id: null, kind, title: '', productIds: [], categoryId: '', productId: '', cmsPageId: '', notesEn: '', notesDe: '' };
+}
+
+export function slidesFromPages(pages: PageEntity[], languages: { en?: string; de?: string }): SlideDraft[] {
+  return pages.map((page) => ({
+    key: page.id,
+    id: page.id,
+    kind: page.kind,
+    title: page.title ?? '',
+    productIds: page.productIds,
+    categoryId: '',
+    productId: page.productId ?? '',
+    cmsPageId: page.cmsPageId,
+    notesEn: (languages.en && page.notes[languages.en]) || '',
+    notesDe: (languages.de && page.notes[languages.de]) || '',
+  }));
+}
+
+/** `list` with the item at `from` moved to `to`. */
+export function move<T>(list: T[], from: number, to: number): T[] {
+  if (from === to || from < 0 || to < 0 || from >= list.length || to >= list.length) return list;
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  next.splice(to, 0, item as T);
+  return next;
+}
+
+/** What is missing for a slide to be saved: message keys under `admin.presentations.errors`. */
+export function slideProblem(slide: SlideDraft): 'productsRequired' | 'productRequired' | 'layoutRequired' | null {
+  if (slide.kind === 'productListing' && !slide.productIds.length && !slide.categoryId) return 'productsRequired';
+  if (slide.kind === 'productDetail' && !slide.productId) return 'productRequired';
+  if (slide.kind === 'cms' && !slide.cmsPageId) return 'layoutRequired';
+  return null;
+}
+
+/** The Admin API's `pages`: the whole list in order; notes by language code. */
+export function toPages(slides: SlideDraft[]): Record<string, unknown>[] {
+  return slides.map((slide) => {
+    const page: Record<string, unknown> = {
+      ...(slide.id ? { id: slide.id } : {}),
+      kind: slide.kind,
+      title: slide.title.trim() || null,
+      notes: { 'en-GB': slide.notesEn, 'de-DE': slide.notesDe },
+    };
+    if (slide.kind === 'productListing') {
+      page.productIds = slide.productIds;
+      if (slide.categoryId) page.categoryId = slide.categoryId;
+    }
+    if (slide.kind === 'productDetail') page.productId = slide.productId;
+    if (slide.kind === 'cms') page.cmsPageId = slide.cmsPageId;
+    return page;
+  });
+}
+
+/** Field errors of a refused save by slide index (`pages/2/productId` → 2: productId). */
+export function slideErrors(fields: Record<string, string>): Record<number, Record<string, string>> {
+  const out: Record<number, Record<string, string>> = {};
+  for (const [field, message] of Object.entries(fields)) {
+    const match = /^pages\/(\d+)\/(.+)$/.exec(field);
+    if (!match) continue;
+    const index = Number(match[1]);
+    const rest = (match[2] ?? '').replace(/\/\d+$/, '');
+    (out[index] ??= {})[rest] ??= message;
+  }
+  return out;
+}
