@@ -169,6 +169,8 @@ function Reactions({ client }: { client: RealtimeClient }) {
 export function EngagementPanel({ client, role }: { client: RealtimeClient; role: Role }) {
   const { t } = useTranslation();
   const chat = useStore(client.store, (s) => s.snapshot?.stateForAll.chat);
+  const mutedUntil = useStore(client.store, (s) => s.snapshot?.stateForClients.chatMutedUntil ?? null);
+  const banned = useStore(client.store, (s) => s.snapshot?.stateForClients.chatBanned ?? false);
   const [text, setText] = useState('');
   const [error, setError] = useState<ChatError | null>(null);
   const guide = role === 'GUIDE';
@@ -202,6 +204,11 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
           <MessageLine key={message.messageId} message={message} clickable={clickable} guide={guide} client={client} />
         ))}
       </ol>
+      {!guide && (banned || (mutedUntil !== null && mutedUntil > Date.now())) && (
+        <p className="chat__note" data-testid="chat-moderated">
+          {t(banned ? 'engagement.errors.CHAT_BANNED' : 'engagement.errors.CHAT_MUTED')}
+        </p>
+      )}
       {chat.settings.closed && <p className="chat__note">{t('engagement.closed')}</p>}
       {chat.settings.slowModeSeconds > 0 && <p className="chat__note">{t('engagement.slowModeOn', { count: chat.settings.slowModeSeconds })}</p>}
       <form className="chat__form" onSubmit={send}>
