@@ -165,12 +165,24 @@ function Reactions({ client }: { client: RealtimeClient }) {
   );
 }
 
+/** Whether `until` (unix ms) is still ahead; turns false when it passes. */
+function useStillAhead(until: number | null): boolean {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return;
+    const id = setTimeout(() => setNow(Date.now()), Math.max(0, until - Date.now()) + 50);
+    return () => clearTimeout(id);
+  }, [until]);
+  return until !== null && until > now;
+}
+
 /** Chat and reactions beside the stage. */
 export function EngagementPanel({ client, role }: { client: RealtimeClient; role: Role }) {
   const { t } = useTranslation();
   const chat = useStore(client.store, (s) => s.snapshot?.stateForAll.chat);
   const mutedUntil = useStore(client.store, (s) => s.snapshot?.stateForClients.chatMutedUntil ?? null);
   const banned = useStore(client.store, (s) => s.snapshot?.stateForClients.chatBanned ?? false);
+  const muted = useStillAhead(mutedUntil);
   const [text, setText] = useState('');
   const [error, setError] = useState<ChatError | null>(null);
   const guide = role === 'GUIDE';
@@ -204,7 +216,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
           <MessageLine key={message.messageId} message={message} clickable={clickable} guide={guide} client={client} />
         ))}
       </ol>
-      {!guide && (banned || (mutedUntil !== null && mutedUntil > Date.now())) && (
+      {!guide && (banned || muted) && (
         <p className="chat__note" data-testid="chat-moderated">
           {t(banned ? 'engagement.errors.CHAT_BANNED' : 'engagement.errors.CHAT_MUTED')}
         </p>
