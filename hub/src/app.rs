@@ -43,6 +43,7 @@ impl Hub {
                 (Rooms::new(order, settings), None)
             }
         };
+        rooms.spawn_reaction_ticker();
         let video = config.livekit();
         Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, cluster })
     }

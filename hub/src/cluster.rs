@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
+use protocol::engagement::{Reaction, ReactionCounts};
 use protocol::frame::Event;
 use protocol::internal::Audience;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -93,6 +94,16 @@ struct Envelope {
 fn key(appointment_id: &str, what: &str) -> String {
     // The hash tag keeps an appointment's keys in one slot of a Redis Cluster.
     format!("salesroom:{{{appointment_id}}}:{what}")
+}
+
+fn reaction_field(reaction: Reaction) -> &'static str {
+    match reaction {
+        Reaction::Heart => "heart",
+        Reaction::Clap => "clap",
+        Reaction::Laugh => "laugh",
+        Reaction::Wow => "wow",
+        Reaction::Fire => "fire",
+    }
 }
 
 fn channel(appointment_id: &str) -> String {
@@ -310,6 +321,43 @@ impl Cluster {
     }
 
     /// The appointment's epoch, if Redis holds one (nothing is created).
+    /// Reaction sums across replicas, in one round trip: adds this replica's `taps` to the
+    /// hash of bucket `write` (a 250 ms slot of wall time), and returns the sums of
+    /// buckets `read` (older ones, to which every replica has written by now). Buckets
+    /// expire after a minute.
+    pub async fn exchange_reactions(
+        &self,
+        appointment_id: &str,
+        write: u64,
+        taps: ReactionCounts,
+        read: std::ops::RangeInclusive<u64>,
+    ) -> Result<ReactionCounts, StoreError> {
+        let bucket = |n: u64| key(appointment_id, &format!("reactions:{n}"));
+        let mut pipe = redis::pipe();
+        if !taps.is_empty() {
+            for (reaction, n) in Reaction::ALL.iter().zip(taps.to_array()) {
+                if n > 0 {
+                    pipe.hincr(bucket(write), reaction_field(*reaction), n).ignore();
+                }
+            }
+            pipe.expire(bucket(write), 60).ignore();
+        }
+        let reads: Vec<u64> = read.collect();
+        for n in &reads {
+            pipe.cmd("HMGET").arg(bucket(*n)).arg(Reaction::ALL.map(reaction_field).as_slice());
+        }
+        let rows: Vec<Vec<Option<u32>>> = pipe.query_async(&mut self.redis.clone()).await?;
+        let mut sum = ReactionCounts::default();
+        for row in rows {
+            let mut counts = [0u32; 5];
+            for (count, value) in counts.iter_mut().zip(row) {
+                *count = value.unwrap_or(0);
+            }
+            sum.add(ReactionCounts::from_array(counts));
+        }
+        Ok(sum)
+    }
+
     pub async fn epoch(&self, appointment_id: &str) -> Result<Option<String>, StoreError> {
         Ok(self.redis.clone().get(key(appointment_id, "epoch")).await?)
     }

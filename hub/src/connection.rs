@@ -382,7 +382,7 @@ impl Session {
                 }
                 r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) })
             }
-            Ok(Submitted::Sent | Submitted::Nothing) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: None }),
+            Ok(Submitted::Sent | Submitted::Nothing | Submitted::Counted) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: None }),
             Ok(Submitted::Refused { code, message }) => {
                 if code == ErrorCode::Forbidden {
                     self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);

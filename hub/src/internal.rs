@@ -65,7 +65,7 @@ async fn submit(hub: &Hub, appointment_id: &str, request: Request) -> Result<Opt
         .map_err(|source| HubError::NotSaved { appointment_id: appointment_id.to_owned(), source })?;
     match submitted {
         Submitted::Published { seq, .. } => Ok(Some(seq)),
-        Submitted::Sent | Submitted::Nothing => Ok(None),
+        Submitted::Sent | Submitted::Nothing | Submitted::Counted => Ok(None),
         Submitted::Refused { message, .. } => Err(HubError::InvalidBody(message)),
     }
 }

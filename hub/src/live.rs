@@ -22,6 +22,7 @@ pub mod room;
 use std::sync::Arc;
 
 use dashmap::DashMap;
+use protocol::engagement::REACTION_TICK_MS;
 
 pub use policy::{Caller, Decision, Request};
 pub use room::{Attached, Audience, Order, Outbound, Queued, Room, RoomSettings, SharedEvent, SharedVolatile, Submitted, Subscriber};
@@ -75,6 +76,24 @@ impl Rooms {
 
     pub fn is_empty(&self) -> bool {
         self.rooms.is_empty()
+    }
+
+    /// Sends every open room's reaction sums every [`REACTION_TICK_MS`] until the hub
+    /// goes: one volatile event per room and tick, whatever the number of taps.
+    pub fn spawn_reaction_ticker(&self) {
+        let rooms = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(REACTION_TICK_MS));
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                for room in rooms.all() {
+                    if let Err(error) = room.reaction_tick().await {
+                        tracing::warn!(%error, appointment_id = %room.appointment_id, "could not merge reactions");
+                    }
+                }
+            }
+        });
     }
 
     pub fn connections(&self) -> usize {

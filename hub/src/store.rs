@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
 
+use protocol::engagement::ChatModeration;
 use protocol::frame::Event;
 use protocol::internal::Audience;
 use protocol::state::{AttendeeSummary, Id, StateForAll, StateForClients};
@@ -44,6 +45,10 @@ pub struct RoomState {
     /// Snapshots written before the field existed load with none.
     #[serde(default)]
     pub removed: BTreeSet<Id>,
+    /// The chat's blocked words, time-outs and bans; snapshots of before the chat load
+    /// with none.
+    #[serde(default)]
+    pub chat_moderation: ChatModeration,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

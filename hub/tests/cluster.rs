@@ -6,7 +6,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
 use protocol::action::Action;
-use protocol::frame::{ClientFrame, Event, Resume, ServerFrame};
+use protocol::engagement::{Reaction, ReactionCounts};
+use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::{HubClaims, Role};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
@@ -539,4 +540,72 @@ async fn a_draining_replica_sends_its_clients_elsewhere_and_they_resume_without_
         }
     }
     assert_eq!(aliases, [2, 3]);
+}
+
+/// Sends an action as JSON.
+async fn act(socket: &mut Socket, r#ref: Option<u32>, action: Action) {
+    socket.send(Message::text(serde_json::to_string(&ClientFrame::Action { r#ref, action }).unwrap())).await.unwrap();
+}
+
+/// Reaction sums a socket gets within `wait`, and how many frames carried them.
+async fn reaction_sums(socket: &mut Socket, wait: Duration) -> (ReactionCounts, usize) {
+    let deadline = tokio::time::Instant::now() + wait;
+    let (mut sum, mut frames) = (ReactionCounts::default(), 0);
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+        if let Message::Text(text) = message {
+            if let ServerFrame::Volatile { event: VolatileEvent::Reactions { counts } } = serde_json::from_str(text.as_str()).unwrap() {
+                sum.add(counts);
+                frames += 1;
+            }
+        }
+    }
+    (sum, frames)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_and_moderation_cross_replicas_and_reaction_sums_merge_across_them() {
+    let redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (_b, b) = start_hub(&redis.url());
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let (mut on_a, ..) = join(&a, &token("c1", Role::Client), None).await;
+    let (mut on_b, ..) = join(&b, &token("c2", Role::Client), None).await;
+
+    // A message from B reaches A in the one order; a time-out given on A holds on B.
+    act(&mut on_b, Some(1), Action::SendChatMessage { text: "hi from B".into() }).await;
+    let message = loop {
+        if let ServerFrame::Event { event: Event::ChatMessagePosted { message }, .. } = recv(&mut on_a).await {
+            break message;
+        }
+    };
+    assert_eq!((message.text.as_str(), message.attendee_id.as_str()), ("hi from B", "c2".repeat(16).as_str()));
+    act(&mut guide, Some(1), Action::ModerateChatAttendee { attendee_id: "c2".repeat(16), timeout_minutes: Some(1), banned: false }).await;
+    loop {
+        if let ServerFrame::Event { event: Event::ChatAttendeeModerated { .. }, .. } = recv(&mut on_b).await {
+            break;
+        }
+    }
+    act(&mut on_b, Some(2), Action::SendChatMessage { text: "again".into() }).await;
+    let code = loop {
+        if let ServerFrame::Error { r#ref: Some(2), code, .. } = recv(&mut on_b).await {
+            break code;
+        }
+    };
+    assert_eq!(code, ErrorCode::ChatMuted);
+
+    // Taps on both replicas: every participant, wherever connected, gets the room's sums.
+    for _ in 0..20 {
+        act(&mut on_a, None, Action::SendReaction { reaction: Reaction::Heart }).await;
+        act(&mut on_b, None, Action::SendReaction { reaction: Reaction::Heart }).await;
+    }
+    for _ in 0..10 {
+        act(&mut on_b, None, Action::SendReaction { reaction: Reaction::Clap }).await;
+    }
+    let expected = ReactionCounts { heart: 40, clap: 10, ..Default::default() };
+    let wait = Duration::from_millis(2500);
+    let ((on_guide, guide_frames), (on_b_sum, b_frames)) = tokio::join!(reaction_sums(&mut guide, wait), reaction_sums(&mut on_b, wait));
+    assert_eq!(on_guide, expected, "the guide on A sees B's taps too");
+    assert_eq!(on_b_sum, expected, "B's client sees A's taps too");
+    // At most one frame per tick (2.5 s: 10 ticks), far fewer than 50 taps.
+    assert!(guide_frames <= 10 && b_frames <= 10, "{guide_frames} and {b_frames} frames");
 }

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::engagement::{check_blocked_words, ChatSettings, Reaction, MAX_SLOW_MODE_SECONDS, MAX_TIMEOUT_MINUTES};
 use crate::state::{check_id, check_optional_id, DynamicPage, Id, Invalid, ViewMode};
 
 /// An action of spec section 3. Actions that concern one attendee name them with
@@ -56,6 +57,29 @@ pub enum Action {
     /// Client only (extension): grant the guide that right, or refuse or take it back.
     #[serde(rename_all = "camelCase")]
     SetCartPermission { granted: bool },
+    /// Anyone (extension, issue #19): post a chat message (plain text, at most
+    /// [`crate::engagement::MAX_CHAT_MESSAGE_CHARS`] characters).
+    #[serde(rename_all = "camelCase")]
+    SendChatMessage { text: String },
+    /// Guide only: delete a chat message for everyone.
+    #[serde(rename_all = "camelCase")]
+    DeleteChatMessage { message_id: Id },
+    /// Guide only: pin a message (or unpin with `null`).
+    #[serde(rename_all = "camelCase")]
+    PinChatMessage { message_id: Option<Id> },
+    /// Guide only: close or open the chat, slow mode, clickable links.
+    #[serde(rename_all = "camelCase")]
+    SetChatSettings { settings: ChatSettings },
+    /// Guide only: the appointment's blocked words (replaces the list).
+    #[serde(rename_all = "camelCase")]
+    SetChatBlockedWords { words: Vec<String> },
+    /// Guide only: time an attendee out of the chat for `timeoutMinutes` (`null` lifts a
+    /// time-out), and ban or unban them.
+    #[serde(rename_all = "camelCase")]
+    ModerateChatAttendee { attendee_id: Id, timeout_minutes: Option<u32>, banned: bool },
+    /// Anyone: a reaction tap. Volatile: counted, summed per room and sent as sums.
+    #[serde(rename_all = "camelCase")]
+    SendReaction { reaction: Reaction },
 }
 
 /// Most product ids one `updateListingProducts` carries. A listing slide shows a page
@@ -96,6 +120,25 @@ impl Action {
             }
             Action::LoadProductReviews { product_id } => check_id("productId", product_id),
             Action::RequestCartPermission { attendee_id } => check_id("attendeeId", attendee_id),
+            Action::DeleteChatMessage { message_id } => check_id("messageId", message_id),
+            Action::PinChatMessage { message_id } => check_optional_id("messageId", message_id.as_deref()),
+            Action::SetChatSettings { settings } => {
+                if settings.slow_mode_seconds > MAX_SLOW_MODE_SECONDS {
+                    return Err(format!("slowModeSeconds must be at most {MAX_SLOW_MODE_SECONDS}"));
+                }
+                Ok(())
+            }
+            Action::SetChatBlockedWords { words } => check_blocked_words(words),
+            Action::ModerateChatAttendee { attendee_id, timeout_minutes, .. } => {
+                check_id("attendeeId", attendee_id)?;
+                if timeout_minutes.is_some_and(|m| m == 0 || m > MAX_TIMEOUT_MINUTES) {
+                    return Err(format!("timeoutMinutes must be between 1 and {MAX_TIMEOUT_MINUTES}"));
+                }
+                Ok(())
+            }
+            // The text's checks have their own error codes (`CHAT_EMPTY`, `CHAT_TOO_LONG`):
+            // the hub's policy makes them.
+            Action::SendChatMessage { .. } | Action::SendReaction { .. } => Ok(()),
             Action::LoadProductList {} | Action::MuteAll { .. } | Action::SetLocked { .. } | Action::SetCartPermission { .. } => Ok(()),
         }
     }
@@ -130,6 +173,13 @@ impl Action {
             Action::SetLocked { .. } => "setLocked",
             Action::RequestCartPermission { .. } => "requestCartPermission",
             Action::SetCartPermission { .. } => "setCartPermission",
+            Action::SendChatMessage { .. } => "sendChatMessage",
+            Action::DeleteChatMessage { .. } => "deleteChatMessage",
+            Action::PinChatMessage { .. } => "pinChatMessage",
+            Action::SetChatSettings { .. } => "setChatSettings",
+            Action::SetChatBlockedWords { .. } => "setChatBlockedWords",
+            Action::ModerateChatAttendee { .. } => "moderateChatAttendee",
+            Action::SendReaction { .. } => "sendReaction",
         }
     }
 
@@ -145,6 +195,11 @@ impl Action {
                 | Action::MuteAll { .. }
                 | Action::SetLocked { .. }
                 | Action::RequestCartPermission { .. }
+                | Action::DeleteChatMessage { .. }
+                | Action::PinChatMessage { .. }
+                | Action::SetChatSettings { .. }
+                | Action::SetChatBlockedWords { .. }
+                | Action::ModerateChatAttendee { .. }
         )
     }
 }

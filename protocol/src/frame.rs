@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::action::{Action, Interaction};
+use crate::engagement::{ChatMessage, ChatSettings, ReactionCounts};
 use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode};
 use crate::status::{CartPermission, Role};
 
@@ -177,6 +178,33 @@ pub enum Event {
     Reload {
         action: Action,
     },
+    /// Everyone: a chat message was posted.
+    ChatMessagePosted {
+        message: ChatMessage,
+    },
+    /// Everyone: the guide deleted a chat message.
+    ChatMessageDeleted {
+        message_id: Id,
+    },
+    /// Everyone: the guide pinned a message (`null`: unpinned).
+    ChatMessagePinned {
+        message_id: Option<Id>,
+    },
+    /// Everyone: the chat's settings changed.
+    ChatSettingsChanged {
+        settings: ChatSettings,
+    },
+    /// Guides only: the blocked words changed.
+    ChatBlockedWordsChanged {
+        words: Vec<String>,
+    },
+    /// The attendee concerned and guides: a time-out (until, unix milliseconds) or ban
+    /// was given or lifted.
+    ChatAttendeeModerated {
+        attendee_id: Id,
+        muted_until: Option<u64>,
+        banned: bool,
+    },
 }
 
 /// The appointment fields of `stateForAll` that storefront-proxy owns.
@@ -207,7 +235,14 @@ pub enum Collection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum VolatileEvent {
-    GuideHovered { hovered_element_id: Option<Id> },
+    GuideHovered {
+        hovered_element_id: Option<Id>,
+    },
+    /// The reaction taps of the whole room since the previous sum (at most one every
+    /// [`crate::engagement::REACTION_TICK_MS`]).
+    Reactions {
+        counts: ReactionCounts,
+    },
 }
 
 /// Error codes of `error` frames.
@@ -229,6 +264,22 @@ pub enum ErrorCode {
     /// Too many actions and interactions in a short time; this one had no effect. Slow
     /// down (a client may send 20 a second on average, 40 at once).
     RateLimited,
+    /// Chat (issue #19): the message is empty.
+    ChatEmpty,
+    /// Chat: the message is over 500 characters.
+    ChatTooLong,
+    /// Chat: the guide timed the sender out; `message` says until when.
+    ChatMuted,
+    /// Chat: the guide banned the sender from the chat.
+    ChatBanned,
+    /// Chat: the guide closed the chat.
+    ChatClosed,
+    /// Chat: the message holds a word the guide blocked.
+    ChatBlockedWord,
+    /// Chat: slow mode is on and the sender posted too recently.
+    ChatSlowMode,
+    /// Chat: too many messages in a short time (5 in 10 seconds).
+    ChatRateLimited,
 }
 
 /// Frames the hub sends.

@@ -8,10 +8,12 @@
 //! - [`status`]: attendee, connection, cart-permission and invitation states.
 //! - [`codec`]: JSON (text frames) and MessagePack (binary frames).
 //! - [`token`]: the hub session token the proxy mints at join and the hub verifies.
+//! - [`engagement`]: chat messages, chat moderation and reactions (issue #19).
 //! - [`live_state`]: the one reducer of live state, and its golden cases for the web.
 
 pub mod action;
 pub mod codec;
+pub mod engagement;
 pub mod frame;
 pub mod internal;
 pub mod live_state;

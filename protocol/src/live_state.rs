@@ -14,6 +14,7 @@ pub mod cases;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::engagement::ChatModeration;
 use crate::frame::Event;
 use crate::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClients, StateForGuides};
 use crate::status::{ConnectionState, Role};
@@ -42,6 +43,9 @@ pub struct LiveState {
     /// keeps it (in its snapshots too) to refuse their tokens for good, since a token
     /// minted before the removal stays valid until it expires.
     pub removed: BTreeSet<Id>,
+    /// The chat's blocked words, time-outs and bans (guides see them), and each
+    /// attendee's recent post times (nobody does).
+    pub chat_moderation: ChatModeration,
 }
 
 impl LiveState {
@@ -104,6 +108,17 @@ impl LiveState {
                 }
             }
             Event::AttendeeCollectionChanged { .. } | Event::AttendeeCartChanged { .. } | Event::Reload { .. } => {}
+            Event::ChatMessagePosted { message } => {
+                self.chat_moderation.record_post(&message.attendee_id, message.sent_at);
+                all.chat.post(message.clone());
+            }
+            Event::ChatMessageDeleted { message_id } => all.chat.delete(message_id),
+            Event::ChatMessagePinned { message_id } => all.chat.pin(message_id.as_deref()),
+            Event::ChatSettingsChanged { settings } => all.chat.settings = settings.clone(),
+            Event::ChatBlockedWordsChanged { words } => self.chat_moderation.blocked_words = words.clone(),
+            Event::ChatAttendeeModerated { attendee_id, muted_until, banned } => {
+                self.chat_moderation.moderate(attendee_id, *muted_until, *banned)
+            }
         }
     }
 
@@ -117,6 +132,8 @@ impl LiveState {
     pub fn state_for_clients_of(&self, attendee_id: &str) -> StateForClients {
         let mut state_for_clients = self.state_for_clients.clone();
         state_for_clients.cart_permission = self.participants.get(attendee_id).map(|p| p.cart_permission).unwrap_or_default();
+        state_for_clients.chat_muted_until = self.chat_moderation.muted_until.get(attendee_id).copied();
+        state_for_clients.chat_banned = self.chat_moderation.banned.contains(attendee_id);
         state_for_clients
     }
 
@@ -126,7 +143,9 @@ impl LiveState {
         // guide's means nothing, but is filled the same way).
         let (state_for_clients, state_for_guides) = match viewer {
             Viewer::Guide(attendee_id) => {
-                (self.state_for_clients_of(attendee_id), Some(file_participants(self.participants.values().cloned())))
+                let mut guides = file_participants(self.participants.values().cloned());
+                guides.chat_moderation = self.chat_moderation.for_guides();
+                (self.state_for_clients_of(attendee_id), Some(guides))
             }
             Viewer::Client(attendee_id) => (self.state_for_clients_of(attendee_id), None),
         };

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::engagement::{ChatModeration, ChatState};
 use crate::status::{AttendeeStatus, CartPermission, ConnectionState, Role};
 
 /// A 32 lowercase hex character id, as in Shopware.
@@ -156,6 +157,8 @@ pub struct StateForAll {
     pub locked: bool,
     /// Set by the guide's mute-all; attendees' microphones are off while true.
     pub muted_all: bool,
+    /// The chat: its last messages, the pinned one, and its settings (issue #19).
+    pub chat: ChatState,
     pub extensions: Vec<serde_json::Value>,
 }
 
@@ -168,6 +171,10 @@ pub struct StateForClients {
     /// The attendee's own cart permission (each attendee sees only its own): `missing`
     /// while the guide never asked, `refused` after a no. Not in the reference schema.
     pub cart_permission: CartPermission,
+    /// The attendee's own chat time-out (unix milliseconds), if the guide gave one.
+    pub chat_muted_until: Option<u64>,
+    /// Whether the guide banned the attendee from the chat.
+    pub chat_banned: bool,
     pub extensions: Vec<serde_json::Value>,
 }
 
@@ -197,6 +204,8 @@ pub struct StateForGuides {
     pub guides: BTreeMap<Id, AttendeeSummary>,
     pub video_guide_token: Option<String>,
     pub quick_view_state: Vec<Id>,
+    /// Blocked words, time-outs and bans of the chat.
+    pub chat_moderation: ChatModeration,
     pub extensions: Vec<serde_json::Value>,
 }
 

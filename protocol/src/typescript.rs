@@ -4,7 +4,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::{action, frame, state, status};
+use crate::{action, engagement, frame, state, status};
 
 /// Where the generated file lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "web/src/protocol/generated.ts";
@@ -31,6 +31,12 @@ pub fn typescript() -> String {
         state::ViewMode,
         state::DynamicPage,
         state::SlideData,
+        engagement::ChatMessage,
+        engagement::ChatSettings,
+        engagement::ChatState,
+        engagement::ChatModeration,
+        engagement::Reaction,
+        engagement::ReactionCounts,
         state::StateForAll,
         state::StateForClients,
         state::AttendeeSummary,

@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use protocol::action::{Action, Empty, GuideHoveredPayload, Interaction, PageViewedPayload, ProductPayload};
 use protocol::codec::{Codec, Encoded};
+use protocol::engagement::{ChatMessage, ChatSettings, Reaction, ReactionCounts};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::state::{AttendeeSummary, Snapshot, StateForGuides};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, Role};
@@ -30,6 +31,15 @@ fn action() -> impl Strategy<Value = Action> {
         Just(Action::LoadProductList {}),
         (id(), id(), proptest::collection::vec(id(), 0..5))
             .prop_map(|(page_id, section_id, product_ids)| { Action::UpdateListingProducts { page_id, section_id, product_ids } }),
+        ".{0,600}".prop_map(|text| Action::SendChatMessage { text }),
+        proptest::option::of(id()).prop_map(|message_id| Action::PinChatMessage { message_id }),
+        (any::<bool>(), any::<u32>(), any::<bool>()).prop_map(|(closed, slow_mode_seconds, links_allowed)| Action::SetChatSettings {
+            settings: ChatSettings { closed, slow_mode_seconds, links_allowed }
+        }),
+        proptest::collection::vec(".{0,20}", 0..4).prop_map(|words| Action::SetChatBlockedWords { words }),
+        (id(), proptest::option::of(any::<u32>()), any::<bool>())
+            .prop_map(|(attendee_id, timeout_minutes, banned)| { Action::ModerateChatAttendee { attendee_id, timeout_minutes, banned } }),
+        proptest::sample::select(Reaction::ALL.to_vec()).prop_map(|reaction| Action::SendReaction { reaction }),
     ]
 }
 
@@ -64,6 +74,27 @@ fn server_frame() -> impl Strategy<Value = ServerFrame> {
         ".{0,40}".prop_map(|message| ServerFrame::error(Some(7), ErrorCode::Forbidden, message)),
         proptest::option::of(id())
             .prop_map(|hovered_element_id| ServerFrame::Volatile { event: VolatileEvent::GuideHovered { hovered_element_id } }),
+        (any::<u64>(), id(), id(), proptest::option::of(".{0,30}"), ".{1,500}", any::<u64>()).prop_map(
+            |(seq, message_id, attendee_id, attendee_name, text, sent_at)| ServerFrame::Event {
+                seq,
+                prev: seq.saturating_sub(1),
+                event: Event::ChatMessagePosted {
+                    message: ChatMessage { message_id, attendee_id, attendee_name, role: Role::Client, text, sent_at }
+                },
+            }
+        ),
+        (any::<u64>(), id(), proptest::option::of(any::<u64>()), any::<bool>()).prop_map(|(seq, attendee_id, muted_until, banned)| {
+            ServerFrame::Event {
+                seq,
+                prev: seq.saturating_sub(1),
+                event: Event::ChatAttendeeModerated { attendee_id, muted_until, banned },
+            }
+        }),
+        (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(heart, clap, fire)| ServerFrame::Volatile {
+            event: VolatileEvent::Reactions { counts: ReactionCounts { heart, clap, fire, ..Default::default() } }
+        }),
+        proptest::sample::select(vec![ErrorCode::ChatMuted, ErrorCode::ChatTooLong, ErrorCode::ChatBlockedWord, ErrorCode::ChatSlowMode])
+            .prop_map(|code| ServerFrame::error(Some(3), code, "refused")),
     ]
 }
 
@@ -144,6 +175,12 @@ fn wire_shape_uses_reference_names() {
     }
     assert_eq!(state["stateForAll"]["viewMode"], "presentation");
     assert_eq!(state["stateForClients"]["hoveredElementId"], serde_json::Value::Null);
+    assert_eq!(state["stateForAll"]["chat"]["settings"]["slowModeSeconds"], 0);
+    let muted = serde_json::to_value(ServerFrame::error(None, ErrorCode::ChatMuted, "x")).unwrap();
+    assert_eq!(muted["code"], "CHAT_MUTED");
+    let reaction =
+        serde_json::to_value(ClientFrame::Action { r#ref: None, action: Action::SendReaction { reaction: Reaction::Heart } }).unwrap();
+    assert_eq!(reaction["action"], serde_json::json!({"key": "sendReaction", "payload": {"reaction": "heart"}}));
 
     let hello: ClientFrame = serde_json::from_str(r#"{"type":"hello","lastSeq":17}"#).unwrap();
     assert_eq!(hello, ClientFrame::Hello { last_seq: Some(17), epoch: None });

@@ -8,7 +8,10 @@
 //!
 //! A new action or interaction is one match arm here and a unit test below.
 
+use std::time::{SystemTime, UNIX_EPOCH};
+
 use protocol::action::{Action, Interaction};
+use protocol::engagement::{clean_chat_text, ChatMessage, Reaction, TextProblem, CHAT_BURST, CHAT_BURST_WINDOW_MS};
 use protocol::frame::{close_code, ErrorCode, Event, VolatileEvent};
 use protocol::internal::Audience;
 use protocol::live_state::LiveState;
@@ -45,6 +48,8 @@ pub enum Decision {
     Publish { audience: Audience, event: Event },
     /// Send the event now to `audience`; it has no place in the order and may be dropped.
     Volatile { audience: Audience, event: VolatileEvent },
+    /// A reaction tap: the room counts it and sends the sum with the others of its tick.
+    React(Reaction),
     /// Nothing changes; the request is acknowledged.
     Nothing,
     /// The request is refused with this error.
@@ -190,7 +195,73 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
         }
         Action::SetLocked { locked } => publish(Audience::Everyone, Event::LockChanged { locked }),
         Action::MuteAll { muted } => publish(Audience::Everyone, Event::MuteAllChanged { muted }),
+        Action::SendChatMessage { text } => chat(claims, state, &text, now_ms()),
+        Action::DeleteChatMessage { message_id } => publish(Audience::Everyone, Event::ChatMessageDeleted { message_id }),
+        Action::PinChatMessage { message_id } => publish(Audience::Everyone, Event::ChatMessagePinned { message_id }),
+        Action::SetChatSettings { settings } => publish(Audience::Everyone, Event::ChatSettingsChanged { settings }),
+        Action::SetChatBlockedWords { words } => {
+            let words = words.into_iter().map(|w| w.trim().to_owned()).collect();
+            publish(Audience::Guides, Event::ChatBlockedWordsChanged { words })
+        }
+        Action::ModerateChatAttendee { attendee_id, timeout_minutes, banned } => {
+            let muted_until = timeout_minutes.map(|minutes| now_ms() + u64::from(minutes) * 60_000);
+            publish(Audience::Attendee(attendee_id.clone()), Event::ChatAttendeeModerated { attendee_id, muted_until, banned })
+        }
+        Action::SendReaction { reaction } => Decision::React(reaction),
     }
+}
+
+/// Unix milliseconds now.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Whether a chat message may be posted, and the message. Length and emptiness apply to
+/// everyone; the moderation (ban, time-out, closed chat, slow mode, rate, blocked words)
+/// to attendees only: guides moderate. `now` is unix milliseconds.
+pub fn chat(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Decision {
+    let text = match clean_chat_text(text) {
+        Ok(text) => text,
+        Err(TextProblem::Empty) => return refuse(ErrorCode::ChatEmpty, "the message is empty"),
+        Err(TextProblem::TooLong) => return refuse(ErrorCode::ChatTooLong, "the message is over 500 characters"),
+    };
+    let sender = &claims.sub;
+    if claims.role == Role::Client {
+        let moderation = &state.chat_moderation;
+        let settings = &state.state_for_all.chat.settings;
+        if moderation.banned.contains(sender) {
+            return refuse(ErrorCode::ChatBanned, "the guide banned you from the chat");
+        }
+        if let Some(until) = moderation.muted_until.get(sender).filter(|until| **until > now) {
+            return refuse(ErrorCode::ChatMuted, format!("the guide timed you out of the chat until {until}"));
+        }
+        if settings.closed {
+            return refuse(ErrorCode::ChatClosed, "the chat is closed");
+        }
+        let recent = moderation.recent_posts.get(sender);
+        let last = recent.and_then(|posts| posts.back()).copied();
+        let slow_ms = u64::from(settings.slow_mode_seconds) * 1000;
+        if let Some(last) = last.filter(|last| slow_ms > 0 && now < last + slow_ms) {
+            return refuse(ErrorCode::ChatSlowMode, format!("slow mode: wait until {}", last + slow_ms));
+        }
+        let burst_start = recent.filter(|posts| posts.len() >= CHAT_BURST).and_then(|posts| posts.front()).copied();
+        if burst_start.is_some_and(|first| now < first + CHAT_BURST_WINDOW_MS) {
+            return refuse(ErrorCode::ChatRateLimited, "too many messages; slow down");
+        }
+        if moderation.blocked_word_in(&text).is_some() {
+            return refuse(ErrorCode::ChatBlockedWord, "the message holds a word the guide blocked");
+        }
+    }
+    let attendee_name = state.participants.get(sender).and_then(|p| p.attendee_name.clone()).or_else(|| claims.name.clone());
+    let message = ChatMessage {
+        message_id: format!("{:032x}", rand::random::<u128>()),
+        attendee_id: sender.clone(),
+        attendee_name,
+        role: claims.role,
+        text,
+        sent_at: now,
+    };
+    publish(Audience::Everyone, Event::ChatMessagePosted { message })
 }
 
 fn interact(claims: &HubClaims, interaction: Interaction) -> Decision {
@@ -256,6 +327,7 @@ mod tests {
     use protocol::action::{
         DynamicPageClosedPayload, Empty, GuideHoveredPayload, PageViewedPayload, ProductPayload, TogglePayload, ViewModePayload,
     };
+    use protocol::engagement::{ChatSettings, MAX_CHAT_MESSAGE_CHARS};
     use protocol::state::{DynamicPage, ViewMode};
     use protocol::{AttendeeStatus, ConnectionState};
 
@@ -319,6 +391,13 @@ mod tests {
             Action::SetLocked { locked: true },
             Action::RequestCartPermission { attendee_id: BOB.into() },
             Action::SetCartPermission { granted: true },
+            Action::SendChatMessage { text: "hello".into() },
+            Action::DeleteChatMessage { message_id: ID.into() },
+            Action::PinChatMessage { message_id: Some(ID.into()) },
+            Action::SetChatSettings { settings: ChatSettings { closed: true, slow_mode_seconds: 5, links_allowed: false } },
+            Action::SetChatBlockedWords { words: vec!["spam".into()] },
+            Action::ModerateChatAttendee { attendee_id: BOB.into(), timeout_minutes: Some(5), banned: false },
+            Action::SendReaction { reaction: Reaction::Heart },
         ]
     }
 
@@ -341,6 +420,13 @@ mod tests {
             Action::SetLocked { .. } => 14,
             Action::RequestCartPermission { .. } => 15,
             Action::SetCartPermission { .. } => 16,
+            Action::SendChatMessage { .. } => 17,
+            Action::DeleteChatMessage { .. } => 18,
+            Action::PinChatMessage { .. } => 19,
+            Action::SetChatSettings { .. } => 20,
+            Action::SetChatBlockedWords { .. } => 21,
+            Action::ModerateChatAttendee { .. } => 22,
+            Action::SendReaction { .. } => 23,
         }
     }
 
@@ -409,7 +495,7 @@ mod tests {
     fn the_action_list_covers_every_action() {
         let mut seen: Vec<usize> = every_action().iter().map(index).collect();
         seen.sort();
-        assert_eq!(seen, (0..17).collect::<Vec<_>>());
+        assert_eq!(seen, (0..24).collect::<Vec<_>>());
     }
 
     #[test]
@@ -511,6 +597,19 @@ mod tests {
                         )
                     };
                     assert_eq!((as_guide, as_client), (granted(GUIDE), granted(ADA)));
+                }
+                Action::SendChatMessage { .. } => {
+                    // Always the sender's own message, to everyone.
+                    for (decision, sender) in [(as_guide, GUIDE), (as_client, ADA)] {
+                        let Decision::Publish { audience: Audience::Everyone, event: Event::ChatMessagePosted { message } } = decision
+                        else {
+                            panic!("{decision:?}")
+                        };
+                        assert_eq!((message.attendee_id.as_str(), message.text.as_str()), (sender, "hello"));
+                    }
+                }
+                Action::SendReaction { reaction } => {
+                    assert_eq!((as_guide, as_client), (Decision::React(reaction), Decision::React(reaction)));
                 }
                 _ => {
                     // The action names Bob: the guide's goes to Bob, Ada's to Ada.
@@ -664,5 +763,125 @@ mod tests {
         assert_eq!(profile(ADA, Some("Ada L."), Some(None)), publish(Audience::Guides, Event::AttendeeChanged { attendee: renamed }));
         assert_eq!(profile(ADA, Some("Ada"), None), Decision::Nothing, "nothing changes");
         assert_eq!(profile(BOB, Some("Bob"), None), Decision::Nothing, "not in the live list");
+    }
+
+    fn chat_code(state: &LiveState, sender: &str, role: Role, text: &str, now: u64) -> Option<ErrorCode> {
+        code(&chat(&claims(sender, role), state, text, now))
+    }
+
+    fn posted(state: &mut LiveState, sender: &str, role: Role, text: &str, now: u64) {
+        match chat(&claims(sender, role), state, text, now) {
+            Decision::Publish { event, .. } => state.apply(&event),
+            other => panic!("not posted: {other:?}"),
+        }
+    }
+
+    fn moderated(state: &mut LiveState, action: Action) {
+        match as_guide(state, action) {
+            Decision::Publish { event, .. } => state.apply(&event),
+            other => panic!("not published: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn chat_text_is_refused_when_empty_or_too_long_for_everyone() {
+        let state = running();
+        for role in [Role::Client, Role::Guide] {
+            assert_eq!(chat_code(&state, ADA, role, "   \n ", 0), Some(ErrorCode::ChatEmpty));
+            assert_eq!(chat_code(&state, ADA, role, "\u{202e}", 0), Some(ErrorCode::ChatEmpty));
+            assert_eq!(chat_code(&state, ADA, role, &"x".repeat(MAX_CHAT_MESSAGE_CHARS + 1), 0), Some(ErrorCode::ChatTooLong));
+            assert_eq!(chat_code(&state, ADA, role, &"<".repeat(10 * 1024), 0), Some(ErrorCode::ChatTooLong));
+            assert_eq!(chat_code(&state, ADA, role, &"x".repeat(MAX_CHAT_MESSAGE_CHARS), 0), None);
+        }
+    }
+
+    #[test]
+    fn a_ban_a_time_out_a_closed_chat_and_blocked_words_refuse_attendees_but_not_guides() {
+        let now = 1_000_000;
+        let mut state = running();
+        moderated(&mut state, Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: Some(2), banned: false });
+        let muted_until = state.chat_moderation.muted_until[ADA];
+        assert!(muted_until >= now_ms() + 119_000);
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", muted_until - 1), Some(ErrorCode::ChatMuted));
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", muted_until), None, "the time-out ends");
+        assert_eq!(chat_code(&state, BOB, Role::Client, "hi", now), None, "only Ada is timed out");
+        moderated(&mut state, Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: None, banned: true });
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", now), Some(ErrorCode::ChatBanned));
+        moderated(&mut state, Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: None, banned: false });
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", now), None, "the ban is lifted");
+
+        moderated(&mut state, Action::SetChatBlockedWords { words: vec![" Spam ".into()] });
+        assert_eq!(state.chat_moderation.blocked_words, vec!["Spam".to_owned()]);
+        assert_eq!(chat_code(&state, ADA, Role::Client, "cheap SPAM here", now), Some(ErrorCode::ChatBlockedWord));
+        assert_eq!(chat_code(&state, GUIDE, Role::Guide, "no spam please", now), None);
+
+        let settings = ChatSettings { closed: true, slow_mode_seconds: 0, links_allowed: false };
+        moderated(&mut state, Action::SetChatSettings { settings });
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", now), Some(ErrorCode::ChatClosed));
+        assert_eq!(chat_code(&state, GUIDE, Role::Guide, "hi", now), None, "a guide speaks in a closed chat");
+    }
+
+    #[test]
+    fn slow_mode_and_the_chat_rate_hold_each_attendee_apart() {
+        let mut state = running();
+        let t = 5_000_000;
+        for i in 0..5 {
+            posted(&mut state, ADA, Role::Client, "hi", t + i * 100);
+        }
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", t + 500), Some(ErrorCode::ChatRateLimited));
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", t + 10_000), None, "the window has passed");
+        assert_eq!(chat_code(&state, BOB, Role::Client, "hi", t + 500), None, "per attendee");
+        for i in 0..10 {
+            posted(&mut state, GUIDE, Role::Guide, "hi", t + i);
+        }
+        moderated(&mut state, Action::SetChatSettings { settings: ChatSettings { slow_mode_seconds: 30, ..Default::default() } });
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", t + 20_000), Some(ErrorCode::ChatSlowMode));
+        assert_eq!(chat_code(&state, ADA, Role::Client, "hi", t + 400 + 30_000), None);
+        posted(&mut state, BOB, Role::Client, "first", t + 40_000);
+        assert_eq!(chat_code(&state, BOB, Role::Client, "second", t + 40_001), Some(ErrorCode::ChatSlowMode));
+        assert_eq!(chat_code(&state, GUIDE, Role::Guide, "hi", t + 1), None, "guides are not slowed");
+    }
+
+    #[test]
+    fn moderation_is_the_guides_only() {
+        let state = running();
+        let moderation = [
+            Action::DeleteChatMessage { message_id: ID.into() },
+            Action::PinChatMessage { message_id: None },
+            Action::SetChatSettings { settings: ChatSettings::default() },
+            Action::SetChatBlockedWords { words: vec![] },
+            Action::ModerateChatAttendee { attendee_id: BOB.into(), timeout_minutes: None, banned: true },
+        ];
+        for action in moderation {
+            assert!(action.is_guide_only(), "{}", action.key());
+            assert_eq!(code(&as_client(&state, action.clone())), Some(ErrorCode::Forbidden), "{}", action.key());
+        }
+        let invalid = |action| code(&as_guide(&state, action));
+        let timeout = |minutes| Action::ModerateChatAttendee { attendee_id: BOB.into(), timeout_minutes: Some(minutes), banned: false };
+        assert_eq!(invalid(timeout(0)), Some(ErrorCode::InvalidPayload));
+        assert_eq!(invalid(timeout(1441)), Some(ErrorCode::InvalidPayload));
+        assert_eq!(invalid(Action::SetChatBlockedWords { words: vec!["x".repeat(41)] }), Some(ErrorCode::InvalidPayload));
+        assert_eq!(invalid(Action::SetChatBlockedWords { words: vec!["w".into(); 201] }), Some(ErrorCode::InvalidPayload));
+        let slow = Action::SetChatSettings { settings: ChatSettings { slow_mode_seconds: 3601, ..Default::default() } };
+        assert_eq!(invalid(slow), Some(ErrorCode::InvalidPayload));
+        // A time-out goes to the attendee concerned (and the guides); the words to guides only.
+        assert!(matches!(as_guide(&state, timeout(3)), Decision::Publish { audience: Audience::Attendee(id), .. } if id == BOB));
+        let words = as_guide(&state, Action::SetChatBlockedWords { words: vec!["x".into()] });
+        assert!(matches!(words, Decision::Publish { audience: Audience::Guides, .. }));
+    }
+
+    #[test]
+    fn a_message_carries_the_live_name_and_the_cleaned_text() {
+        let mut state = running();
+        joined(&mut state, ADA, Role::Client);
+        let Decision::Publish { event: Event::ChatMessagePosted { message }, .. } =
+            chat(&claims(ADA, Role::Client), &state, " \u{202e}<b>hi</b> ", 42)
+        else {
+            panic!("not posted")
+        };
+        assert_eq!(message.text, "<b>hi</b>");
+        assert_eq!(message.sent_at, 42);
+        assert_eq!(message.attendee_name, state.participants[ADA].attendee_name);
+        assert!(protocol::state::is_id(&message.message_id));
     }
 }

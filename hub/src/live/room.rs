@@ -10,7 +10,7 @@
 //! event when Redis hands it back, the same way under its lock.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
@@ -20,6 +20,7 @@ use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::future::BoxFuture;
 use protocol::codec::{Codec, Encoded};
+use protocol::engagement::{ChatModeration, Reaction, ReactionCounts};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
 use protocol::live_state::{file_participants, LiveState};
@@ -63,6 +64,13 @@ pub trait Order: Send + Sync {
     /// the order. Returns that sequence number, or `None` when nothing was decided. On a
     /// storage error nothing changed and nobody was sent anything.
     fn commit<'a>(&'a self, room: &'a Room, change: Change<'a>) -> BoxFuture<'a, Result<Option<u64>, StoreError>>;
+
+    /// The reaction sums to send this tick, given the taps this replica counted since the
+    /// last one. Single mode: this replica's taps are all there are. Cluster mode merges
+    /// every replica's (see [`super::replicated`]).
+    fn merge_reactions<'a>(&'a self, _room: &'a Room, local: ReactionCounts) -> BoxFuture<'a, Result<ReactionCounts, StoreError>> {
+        Box::pin(async move { Ok(local) })
+    }
 }
 
 /// What became of a submitted change.
@@ -75,6 +83,8 @@ pub enum Submitted {
     Sent,
     /// Nothing to publish; the request is acknowledged.
     Nothing,
+    /// A reaction was counted; it goes out with the room's next sum.
+    Counted,
     /// Refused by the policy.
     Refused { code: ErrorCode, message: String },
 }
@@ -283,14 +293,20 @@ pub struct DueSnapshot {
     state_for_clients: StateForClients,
     participants: Vec<Arc<AttendeeSummary>>,
     removed: BTreeSet<Id>,
+    chat_moderation: ChatModeration,
 }
 
 impl DueSnapshot {
     /// The sequence number and the state to store, built once the room lock is released.
     pub fn into_state(self) -> (u64, RoomState) {
         let participants = self.participants.iter().map(|p| AttendeeSummary::clone(p)).collect();
-        let state =
-            RoomState { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, participants, removed: self.removed };
+        let state = RoomState {
+            state_for_all: self.state_for_all,
+            state_for_clients: self.state_for_clients,
+            participants,
+            removed: self.removed,
+            chat_moderation: self.chat_moderation,
+        };
         (self.seq, state)
     }
 }
@@ -300,13 +316,17 @@ impl DueSnapshot {
 struct SnapshotParts {
     state_for_all: StateForAll,
     state_for_clients: StateForClients,
-    /// For guides: every participant.
-    participants: Option<Vec<Arc<AttendeeSummary>>>,
+    /// For guides: every participant, and the chat's moderation.
+    participants: Option<(Vec<Arc<AttendeeSummary>>, ChatModeration)>,
 }
 
 impl SnapshotParts {
     fn into_snapshot(self) -> Snapshot {
-        let state_for_guides = self.participants.map(file_participants);
+        let state_for_guides = self.participants.map(|(participants, chat_moderation)| {
+            let mut guides = file_participants(participants);
+            guides.chat_moderation = chat_moderation;
+            guides
+        });
         Snapshot { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, state_for_guides }
     }
 }
@@ -334,6 +354,10 @@ pub struct Room {
     // and in single mode the store is a local SQLite file written with one short
     // statement; in cluster mode Redis is called after the lock is released).
     inner: Mutex<Inner>,
+    /// Reaction taps since the last tick, per [`Reaction::index`]: counted without the lock.
+    reactions: [AtomicU32; 5],
+    /// Cluster mode: the newest reaction bucket this replica has read and sent.
+    pub(super) reactions_read: AtomicU64,
 }
 
 fn now_rfc3339() -> String {
@@ -350,6 +374,7 @@ impl Room {
             state_for_clients: stored.snapshot.state_for_clients,
             participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect(),
             removed: stored.snapshot.removed,
+            chat_moderation: stored.snapshot.chat_moderation,
         };
         let mut inner = Inner {
             epoch: stored.epoch,
@@ -372,7 +397,15 @@ impl Room {
         while inner.log.len() > retained_events {
             inner.log.pop_front();
         }
-        Room { appointment_id, retained_events, metrics: settings.metrics.clone(), order, inner: Mutex::new(inner) }
+        Room {
+            appointment_id,
+            retained_events,
+            metrics: settings.metrics.clone(),
+            order,
+            inner: Mutex::new(inner),
+            reactions: Default::default(),
+            reactions_read: AtomicU64::new(0),
+        }
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -410,6 +443,7 @@ impl Room {
             state_for_clients: inner.live.state_for_clients.clone(),
             participants: inner.live.participants.values().map(|p| AttendeeSummary::clone(p)).collect(),
             removed: inner.live.removed.clone(),
+            chat_moderation: inner.live.chat_moderation.clone(),
         };
         (inner.epoch.clone(), inner.seq, state)
     }
@@ -530,6 +564,11 @@ impl Room {
                 outcome = Submitted::Sent;
                 None
             }
+            Decision::React(reaction) => {
+                self.count_reaction(reaction);
+                outcome = Submitted::Counted;
+                None
+            }
             Decision::Nothing => None,
             Decision::Refuse { code, message } => {
                 outcome = Submitted::Refused { code, message };
@@ -604,7 +643,34 @@ impl Room {
             state_for_clients: inner.live.state_for_clients.clone(),
             participants: inner.live.participants.values().cloned().collect(),
             removed: inner.live.removed.clone(),
+            chat_moderation: inner.live.chat_moderation.clone(),
         })
+    }
+
+    fn count_reaction(&self, reaction: Reaction) {
+        self.reactions[reaction.index()].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The taps counted since the last call, and the count back to zero.
+    pub fn take_reactions(&self) -> ReactionCounts {
+        ReactionCounts::from_array(std::array::from_fn(|i| self.reactions[i].swap(0, Ordering::Relaxed)))
+    }
+
+    /// Sends one tick's reaction sums to everyone: one volatile event per tick, however
+    /// many taps it sums.
+    pub fn send_reactions(&self, counts: ReactionCounts) {
+        if counts.is_empty() {
+            return;
+        }
+        let mut inner = self.lock();
+        self.fan_out_volatile(&mut inner, &Audience::Everyone, VolatileEvent::Reactions { counts });
+    }
+
+    /// One reaction tick: this replica's taps merged by the order, then sent.
+    pub async fn reaction_tick(&self) -> Result<(), StoreError> {
+        let merged = self.order.merge_reactions(self, self.take_reactions()).await?;
+        self.send_reactions(merged);
+        Ok(())
     }
 
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
@@ -683,7 +749,8 @@ impl Inner {
         SnapshotParts {
             state_for_all: self.live.state_for_all.clone(),
             state_for_clients: self.live.state_for_clients_of(attendee_id),
-            participants: (role == Role::Guide).then(|| self.live.participants.values().cloned().collect()),
+            participants: (role == Role::Guide)
+                .then(|| (self.live.participants.values().cloned().collect(), self.live.chat_moderation.for_guides())),
         }
     }
 }

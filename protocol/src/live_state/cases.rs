@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::{LiveState, Viewer};
 use crate::action::Action;
+use crate::engagement::{ChatMessage, ChatSettings};
 use crate::frame::{AppointmentSettings, Collection, Event};
 use crate::internal::Audience;
 use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Snapshot, VideoAudioSettings, ViewMode};
@@ -397,7 +398,67 @@ pub fn all() -> Vec<Case> {
                 ),
             ],
         },
+        Case {
+            name: "chat: messages are posted, pinned, deleted (the pin with it), settings, blocked words and a time-out change for a guide",
+            seen: Seen::ByGuide,
+            setup: busy_room(),
+            events: vec![
+                everyone(Event::ChatMessagePosted { message: chat(1, ADA, "Hallo <b>zusammen</b>") }),
+                everyone(Event::ChatMessagePosted { message: chat(2, GUIDE, "Welcome!") }),
+                everyone(Event::ChatMessagePinned { message_id: Some(chat_id(1)) }),
+                everyone(Event::ChatMessageDeleted { message_id: chat_id(1) }),
+                everyone(Event::ChatSettingsChanged {
+                    settings: ChatSettings { closed: false, slow_mode_seconds: 10, links_allowed: true },
+                }),
+                (Audience::Guides, Event::ChatBlockedWordsChanged { words: vec!["spam".to_owned()] }),
+                (
+                    Audience::Attendee(BOB.to_owned()),
+                    Event::ChatAttendeeModerated { attendee_id: BOB.to_owned(), muted_until: Some(1_767_607_200_000), banned: false },
+                ),
+                (
+                    Audience::Attendee(ADA.to_owned()),
+                    Event::ChatAttendeeModerated { attendee_id: ADA.to_owned(), muted_until: None, banned: true },
+                ),
+            ],
+        },
+        Case {
+            name: "chat: a client sees messages, the closed chat and its own time-out only",
+            seen: Seen::ByClient,
+            setup: busy_room(),
+            events: vec![
+                everyone(Event::ChatMessagePosted { message: chat(1, BOB, "\u{202e}olleh") }),
+                everyone(Event::ChatSettingsChanged {
+                    settings: ChatSettings { closed: true, slow_mode_seconds: 0, links_allowed: false },
+                }),
+                (Audience::Guides, Event::ChatBlockedWordsChanged { words: vec!["spam".to_owned()] }),
+                (
+                    Audience::Attendee(BOB.to_owned()),
+                    Event::ChatAttendeeModerated { attendee_id: BOB.to_owned(), muted_until: None, banned: true },
+                ),
+                (
+                    Audience::Attendee(ADA.to_owned()),
+                    Event::ChatAttendeeModerated { attendee_id: ADA.to_owned(), muted_until: Some(1_767_607_200_000), banned: false },
+                ),
+                everyone(Event::ChatMessagePinned { message_id: Some(chat_id(1)) }),
+            ],
+        },
     ]
+}
+
+fn chat_id(n: u32) -> String {
+    format!("{n:032x}")
+}
+
+fn chat(n: u32, from: &str, text: &str) -> ChatMessage {
+    let role = if from == GUIDE { Role::Guide } else { Role::Client };
+    ChatMessage {
+        message_id: chat_id(n),
+        attendee_id: from.to_owned(),
+        attendee_name: Some(format!("{role:?} {n}")),
+        role,
+        text: text.to_owned(),
+        sent_at: 1_767_603_600_000 + u64::from(n),
+    }
 }
 
 #[cfg(test)]
@@ -407,7 +468,7 @@ mod tests {
     /// The number of [`Event`] variants, and each one's place: adding a variant fails to
     /// compile here until it is counted, and then [`every_event_kind_has_a_case`] fails
     /// until a case covers it.
-    const KINDS: usize = 18;
+    const KINDS: usize = 24;
 
     fn kind(event: &Event) -> usize {
         match event {
@@ -429,6 +490,12 @@ mod tests {
             Event::AttendeeCollectionChanged { .. } => 15,
             Event::AttendeeCartChanged { .. } => 16,
             Event::Reload { .. } => 17,
+            Event::ChatMessagePosted { .. } => 18,
+            Event::ChatMessageDeleted { .. } => 19,
+            Event::ChatMessagePinned { .. } => 20,
+            Event::ChatSettingsChanged { .. } => 21,
+            Event::ChatBlockedWordsChanged { .. } => 22,
+            Event::ChatAttendeeModerated { .. } => 23,
         }
     }
 

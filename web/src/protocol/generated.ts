@@ -25,6 +25,46 @@ export type DynamicPage = { pageId: string, type: string, opened: boolean, posit
 
 export type SlideData = { page: number, };
 
+export type ChatMessage = { messageId: string, attendeeId: string, 
+/**
+ * The sender's name at the time (a guest's join name); `None` for a nameless one.
+ */
+attendeeName: string | null, role: Role, text: string, 
+/**
+ * Unix milliseconds, as the hub received it.
+ */
+sentAt: number, };
+
+export type ChatSettings = { 
+/**
+ * Closed: only guides may post.
+ */
+closed: boolean, 
+/**
+ * One message per this many seconds per attendee; 0 is off.
+ */
+slowModeSeconds: number, 
+/**
+ * Whether attendees' clients make links clickable (guides' always do).
+ */
+linksAllowed: boolean, };
+
+export type ChatState = { 
+/**
+ * The last [`CHAT_HISTORY`] messages, oldest first.
+ */
+messages: Array<ChatMessage>, pinned: ChatMessage | null, settings: ChatSettings, };
+
+export type ChatModeration = { blockedWords: Array<string>, 
+/**
+ * Timed-out attendees: until when (unix milliseconds).
+ */
+mutedUntil: { [key in string]: number }, banned: Array<string>, };
+
+export type Reaction = "heart" | "clap" | "laugh" | "wow" | "fire";
+
+export type ReactionCounts = { heart: number, clap: number, laugh: number, wow: number, fire: number, };
+
 export type StateForAll = { currentGuideProductId: string | null, lastActiveGuideSection: string | null, currentPageId: string | null, currentSectionId: string | null, currentSlideAlias: number, currentSlideData: SlideData | null, currentDynamicPage: DynamicPage | null, started: boolean, running: boolean, ended: boolean, 
 /**
  * RFC 3339 timestamps.
@@ -37,14 +77,26 @@ locked: boolean,
 /**
  * Set by the guide's mute-all; attendees' microphones are off while true.
  */
-mutedAll: boolean, extensions: Array<JsonValue>, };
+mutedAll: boolean, 
+/**
+ * The chat: its last messages, the pinned one, and its settings (issue #19).
+ */
+chat: ChatState, extensions: Array<JsonValue>, };
 
 export type StateForClients = { videoClientToken: string | null, hoveredElementId: string | null, 
 /**
  * The attendee's own cart permission (each attendee sees only its own): `missing`
  * while the guide never asked, `refused` after a no. Not in the reference schema.
  */
-cartPermission: CartPermission, extensions: Array<JsonValue>, };
+cartPermission: CartPermission, 
+/**
+ * The attendee's own chat time-out (unix milliseconds), if the guide gave one.
+ */
+chatMutedUntil: number | null, 
+/**
+ * Whether the guide banned the attendee from the chat.
+ */
+chatBanned: boolean, extensions: Array<JsonValue>, };
 
 export type AttendeeSummary = { attendeeId: string, role: Role, attendeeName: string | null, videoUserId: string | null, hasJoined: boolean, status: AttendeeStatus, connection: ConnectionState, cartPermission: CartPermission, 
 /**
@@ -52,7 +104,11 @@ export type AttendeeSummary = { attendeeId: string, role: Role, attendeeName: st
  */
 lastActiveAt: string | null, };
 
-export type StateForGuides = { clients: { [key in string]: AttendeeSummary }, inactiveClients: { [key in string]: AttendeeSummary }, guides: { [key in string]: AttendeeSummary }, videoGuideToken: string | null, quickViewState: Array<string>, extensions: Array<JsonValue>, };
+export type StateForGuides = { clients: { [key in string]: AttendeeSummary }, inactiveClients: { [key in string]: AttendeeSummary }, guides: { [key in string]: AttendeeSummary }, videoGuideToken: string | null, quickViewState: Array<string>, 
+/**
+ * Blocked words, time-outs and bans of the chat.
+ */
+chatModeration: ChatModeration, extensions: Array<JsonValue>, };
 
 export type Snapshot = { stateForAll: StateForAll, stateForClients: StateForClients, 
 /**
@@ -60,7 +116,7 @@ export type Snapshot = { stateForAll: StateForAll, stateForClients: StateForClie
  */
 stateForGuides?: StateForGuides, };
 
-export type Action = { "key": "switchSlide", "payload": { pageId: string, sectionId: string, slideAlias: number, } } | { "key": "loadSlide", "payload": { pageId: string, sectionId: string, } } | { "key": "loadProductList", "payload": Record<symbol, never> } | { "key": "loadListingProducts", "payload": { pageId: string, sectionId: string, } } | { "key": "updateListingProducts", "payload": { pageId: string, sectionId: string, productIds: Array<string>, } } | { "key": "loadCart", "payload": { attendeeId: string | null, } } | { "key": "addToCart", "payload": { attendeeId: string | null, productId: string, quantity: number, } } | { "key": "removeFromCart", "payload": { attendeeId: string | null, lineItemId: string, } } | { "key": "updateProductQuantity", "payload": { attendeeId: string | null, lineItemId: string, quantity: number, } } | { "key": "loadLikeList", "payload": { attendeeId: string | null, } } | { "key": "removeFromLikeList", "payload": { attendeeId: string | null, productId: string, } } | { "key": "loadLastSeen", "payload": { attendeeId: string | null, } } | { "key": "loadProductReviews", "payload": { productId: string, } } | { "key": "muteAll", "payload": { muted: boolean, } } | { "key": "setLocked", "payload": { locked: boolean, } } | { "key": "requestCartPermission", "payload": { attendeeId: string, } } | { "key": "setCartPermission", "payload": { granted: boolean, } };
+export type Action = { "key": "switchSlide", "payload": { pageId: string, sectionId: string, slideAlias: number, } } | { "key": "loadSlide", "payload": { pageId: string, sectionId: string, } } | { "key": "loadProductList", "payload": Record<symbol, never> } | { "key": "loadListingProducts", "payload": { pageId: string, sectionId: string, } } | { "key": "updateListingProducts", "payload": { pageId: string, sectionId: string, productIds: Array<string>, } } | { "key": "loadCart", "payload": { attendeeId: string | null, } } | { "key": "addToCart", "payload": { attendeeId: string | null, productId: string, quantity: number, } } | { "key": "removeFromCart", "payload": { attendeeId: string | null, lineItemId: string, } } | { "key": "updateProductQuantity", "payload": { attendeeId: string | null, lineItemId: string, quantity: number, } } | { "key": "loadLikeList", "payload": { attendeeId: string | null, } } | { "key": "removeFromLikeList", "payload": { attendeeId: string | null, productId: string, } } | { "key": "loadLastSeen", "payload": { attendeeId: string | null, } } | { "key": "loadProductReviews", "payload": { productId: string, } } | { "key": "muteAll", "payload": { muted: boolean, } } | { "key": "setLocked", "payload": { locked: boolean, } } | { "key": "requestCartPermission", "payload": { attendeeId: string, } } | { "key": "setCartPermission", "payload": { granted: boolean, } } | { "key": "sendChatMessage", "payload": { text: string, } } | { "key": "deleteChatMessage", "payload": { messageId: string, } } | { "key": "pinChatMessage", "payload": { messageId: string | null, } } | { "key": "setChatSettings", "payload": { settings: ChatSettings, } } | { "key": "setChatBlockedWords", "payload": { words: Array<string>, } } | { "key": "moderateChatAttendee", "payload": { attendeeId: string, timeoutMinutes: number | null, banned: boolean, } } | { "key": "sendReaction", "payload": { reaction: Reaction, } };
 
 export type Empty = Record<symbol, never>;
 
@@ -93,11 +149,11 @@ export type AppointmentSettings = { appointmentMode: AppointmentMode, videoAudio
 
 export type Collection = "liked" | "disliked" | "lastSeen" | "wishlist";
 
-export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "reload", action: Action, };
+export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "reload", action: Action, } | { "kind": "chatMessagePosted", message: ChatMessage, } | { "kind": "chatMessageDeleted", messageId: string, } | { "kind": "chatMessagePinned", messageId: string | null, } | { "kind": "chatSettingsChanged", settings: ChatSettings, } | { "kind": "chatBlockedWordsChanged", words: Array<string>, } | { "kind": "chatAttendeeModerated", attendeeId: string, mutedUntil: number | null, banned: boolean, };
 
-export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, };
+export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, } | { "kind": "reactions", counts: ReactionCounts, };
 
-export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED";
+export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED" | "CHAT_EMPTY" | "CHAT_TOO_LONG" | "CHAT_MUTED" | "CHAT_BANNED" | "CHAT_CLOSED" | "CHAT_BLOCKED_WORD" | "CHAT_SLOW_MODE" | "CHAT_RATE_LIMITED";
 
 export type ServerFrame = { "type": "welcome", appointmentId: string, attendeeId: string, role: Role, 
 /**

@@ -30,10 +30,18 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
       allowScreenSharing: false,
       locked: false,
       mutedAll: false,
+      chat: { messages: [], pinned: null, settings: { closed: false, slowModeSeconds: 0, linksAllowed: false } },
       extensions: [],
       ...all,
     },
-    stateForClients: { videoClientToken: null, hoveredElementId: null, cartPermission: 'missing', extensions: [] },
+    stateForClients: {
+      videoClientToken: null,
+      hoveredElementId: null,
+      cartPermission: 'missing',
+      chatMutedUntil: null,
+      chatBanned: false,
+      extensions: [],
+    },
     ...(guides && {
       stateForGuides: {
         clients: {},
@@ -41,6 +49,7 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
         guides: {},
         videoGuideToken: null,
         quickViewState: [],
+        chatModeration: { blockedWords: [], mutedUntil: {}, banned: [] },
         extensions: [],
         ...guides,
       },

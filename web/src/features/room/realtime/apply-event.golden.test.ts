@@ -38,6 +38,12 @@ const EVENT_KINDS: Record<Event['kind'], true> = {
   cartPermissionChanged: true,
   attendeeCollectionChanged: true,
   attendeeCartChanged: true,
+  chatMessagePosted: true,
+  chatMessageDeleted: true,
+  chatMessagePinned: true,
+  chatSettingsChanged: true,
+  chatBlockedWordsChanged: true,
+  chatAttendeeModerated: true,
   reload: true,
 };
 

@@ -1,8 +1,15 @@
-import type { AttendeeSummary, Event, Snapshot, StateForAll, StateForGuides, VolatileEvent } from '@/protocol/generated';
+import type { AttendeeSummary, ChatState, Event, Snapshot, StateForAll, StateForGuides, VolatileEvent } from '@/protocol/generated';
 import { withoutKey } from '../utils/without-key';
 
 function withAll(snapshot: Snapshot, patch: Partial<StateForAll>): Snapshot {
   return { ...snapshot, stateForAll: { ...snapshot.stateForAll, ...patch } };
+}
+
+/** Messages the hub keeps in a snapshot (`CHAT_HISTORY` in `protocol/src/engagement.rs`). */
+export const CHAT_HISTORY = 100;
+
+function withChat(snapshot: Snapshot, update: (chat: ChatState) => ChatState): Snapshot {
+  return withAll(snapshot, { chat: update(snapshot.stateForAll.chat) });
 }
 
 function withGuides(snapshot: Snapshot, update: (guides: StateForGuides) => StateForGuides): Snapshot {
@@ -88,6 +95,50 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
           guides.clients[event.attendeeId] ?? guides.inactiveClients[event.attendeeId] ?? guides.guides[event.attendeeId];
         return attendee ? placeAttendee(guides, { ...attendee, cartPermission: event.permission }) : guides;
       });
+    case 'chatMessagePosted':
+      return withChat(snapshot, (chat) => ({ ...chat, messages: [...chat.messages, event.message].slice(-CHAT_HISTORY) }));
+    case 'chatMessageDeleted':
+      return withChat(snapshot, (chat) => ({
+        ...chat,
+        messages: chat.messages.filter((m) => m.messageId !== event.messageId),
+        pinned: chat.pinned?.messageId === event.messageId ? null : chat.pinned,
+      }));
+    case 'chatMessagePinned':
+      return withChat(snapshot, (chat) => ({
+        ...chat,
+        pinned: chat.messages.find((m) => m.messageId === event.messageId) ?? null,
+      }));
+    case 'chatSettingsChanged':
+      return withChat(snapshot, (chat) => ({ ...chat, settings: event.settings }));
+    case 'chatBlockedWordsChanged':
+      return withGuides(snapshot, (guides) => ({
+        ...guides,
+        chatModeration: { ...guides.chatModeration, blockedWords: event.words },
+      }));
+    case 'chatAttendeeModerated': {
+      // An attendee is sent only its own; guides are sent everyone's.
+      if (!snapshot.stateForGuides) {
+        return {
+          ...snapshot,
+          stateForClients: { ...snapshot.stateForClients, chatMutedUntil: event.mutedUntil, chatBanned: event.banned },
+        };
+      }
+      return withGuides(snapshot, (guides) => {
+        const { mutedUntil, banned } = guides.chatModeration;
+        const others = banned.filter((id) => id !== event.attendeeId);
+        return {
+          ...guides,
+          chatModeration: {
+            ...guides.chatModeration,
+            mutedUntil:
+              event.mutedUntil === null
+                ? withoutKey(mutedUntil, event.attendeeId)
+                : { ...mutedUntil, [event.attendeeId]: event.mutedUntil },
+            banned: event.banned ? [...others, event.attendeeId].sort() : others,
+          },
+        };
+      });
+    }
     case 'reload':
     case 'attendeeCollectionChanged':
     case 'attendeeCartChanged':
@@ -104,5 +155,8 @@ export function applyVolatile(snapshot: Snapshot, event: VolatileEvent): Snapsho
         ...snapshot,
         stateForClients: { ...snapshot.stateForClients, hoveredElementId: event.hoveredElementId },
       };
+    case 'reactions':
+      // Sums of taps, shown as they come (the engagement store); the state has none.
+      return snapshot;
   }
 }

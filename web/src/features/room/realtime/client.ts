@@ -12,6 +12,7 @@ import {
   type Role,
   type ServerFrame,
   type Snapshot,
+  type VolatileEvent,
 } from '@/protocol/generated';
 import type { HubSession, VideoGrant } from '@/lib/hub';
 import { applyEvent, applyParticipants, applyVolatile } from './apply-event';
@@ -114,6 +115,7 @@ export class RealtimeClient {
   private nextRef = 1;
   private nextNonce = 1;
   private readonly pending = new Map<number, PendingAction>();
+  private readonly volatileListeners = new Set<(event: VolatileEvent) => void>();
   private readonly eventListeners = new Set<(event: LiveEvent) => void>();
   /** Acknowledged actions whose event has not been applied yet. */
   private awaitingSeq: { seq: number; action: PendingAction }[] = [];
@@ -178,6 +180,12 @@ export class RealtimeClient {
   onEvent(listener: (event: LiveEvent) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
+  }
+
+  /** Calls `listener` with every volatile event (reaction sums, hovers). Returns the unsubscribe. */
+  onVolatile(listener: (event: VolatileEvent) => void): () => void {
+    this.volatileListeners.add(listener);
+    return () => this.volatileListeners.delete(listener);
   }
 
   private request(frame: (ref: number) => ClientFrame): Promise<number | null> {
@@ -272,6 +280,7 @@ export class RealtimeClient {
       case 'volatile': {
         const { snapshot } = this.store.getState();
         if (snapshot) this.store.setState({ snapshot: applyVolatile(snapshot, frame.event) });
+        for (const listener of this.volatileListeners) listener(frame.event);
         return;
       }
       case 'ack': {

@@ -32,6 +32,7 @@ import { LikeToggle } from './like-toggle';
 import type { RoomTools } from './room-tools';
 import { useAttendeeRoom } from './use-attendee-room';
 import './attendee-room.css';
+import { EngagementPanel } from '../../engagement/engagement-panel';
 
 /** The attendee's view of a presentation; without a join it goes to the pre-join screen. */
 export function AttendeeRoom() {
@@ -191,6 +192,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
         )}
         {cartPermission === 'granted' && <p className="video-note">{t('room.cartGranted')}</p>}
       </StageLayout>
+      <EngagementPanel client={session.client} role="CLIENT" />
       {cartPermission === 'requested' && <CartPermissionDialog room={session.answers} />}
     </RoomShell>
   );

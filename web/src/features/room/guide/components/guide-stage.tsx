@@ -20,6 +20,7 @@ import { ProductFocus } from './product-focus';
 import { SlideHighlightButton } from './slide-highlight-button';
 import { SlideNavigator } from './slide-navigator';
 import { WidgetsPanel } from './widgets-panel';
+import { EngagementPanel } from '../../engagement/engagement-panel';
 
 
 interface GuideStageProps extends GuideRoomProps {
@@ -153,6 +154,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={session.slideCache} tools={slideTools} sectionNames />
         {all?.currentDynamicPage?.productId && <DynamicProductPage productId={all.currentDynamicPage.productId} tools={slideTools} />}
       </StageLayout>
+      <EngagementPanel client={client} role="GUIDE" />
     </RoomShell>
   );
 }

@@ -1,0 +1,394 @@
+//! Live engagement (issue #19) over real sockets: a real hub on port 0 with its SQLite
+//! file, tokio-tungstenite clients in JSON and MessagePack. Chat order, resume, the late
+//! joiner's last 100, every refusal, moderation reaching everyone, reactions coalesced.
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures_util::{SinkExt, StreamExt};
+use hub::{Config, Hub};
+use protocol::action::Action;
+use protocol::codec::{Codec, Encoded};
+use protocol::engagement::{ChatMessage, ChatSettings, Reaction, ReactionCounts, CHAT_HISTORY, REACTION_TICK_MS};
+use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
+use protocol::{HubClaims, Role, Snapshot};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const SECRET: &[u8] = b"test-secret";
+const APPOINTMENT: &str = "0123456789abcdef0123456789abcdef";
+const GUIDE: &str = "99999999999999999999999999999999";
+const ADA: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+const BOB: &str = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+const CAROL: &str = "cccccccccccccccccccccccccccccccc";
+
+async fn start() -> String {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let config = Config { heartbeat_secs: 15, send_queue: 512, retained_events: 1000, ..Config::for_data_dir(&dir) };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, std::future::pending()));
+    format!("127.0.0.1:{}", addr.port())
+}
+
+fn token(attendee: &str, role: Role, name: &str) -> String {
+    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
+    HubClaims { sub: attendee.into(), apt: APPOINTMENT.into(), role, name: Some(name.into()), exp }.sign(SECRET).unwrap()
+}
+
+struct Client {
+    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    codec: Codec,
+    next_ref: u32,
+    /// The last event's seq, for resuming.
+    last_seq: u64,
+    epoch: String,
+}
+
+impl Client {
+    async fn join(addr: &str, attendee: &str, role: Role, name: &str, codec: Codec) -> (Client, Snapshot) {
+        let mut client = Client::connect(addr, &token(attendee, role, name), codec).await;
+        let (snapshot, _) = client.hello(None).await;
+        (client, snapshot.expect("a fresh welcome has a snapshot"))
+    }
+
+    async fn connect(addr: &str, token: &str, codec: Codec) -> Client {
+        let mut request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
+        request.headers_mut().insert("sec-websocket-protocol", codec.subprotocol().parse().unwrap());
+        let (socket, _) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
+        Client { socket, codec, next_ref: 1, last_seq: 0, epoch: String::new() }
+    }
+
+    async fn hello(&mut self, last: Option<(u64, String)>) -> (Option<Snapshot>, Resume) {
+        let (last_seq, epoch) = last.map_or((None, None), |(s, e)| (Some(s), Some(e)));
+        self.send(&ClientFrame::Hello { last_seq, epoch }).await;
+        match self.recv().await {
+            ServerFrame::Welcome { seq, epoch, resume, snapshot, .. } => {
+                self.last_seq = seq;
+                self.epoch = epoch;
+                (snapshot.map(|s| *s), resume)
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    async fn send(&mut self, frame: &ClientFrame) {
+        let message = match self.codec.encode(frame).unwrap() {
+            Encoded::Text(text) => Message::text(text),
+            Encoded::Binary(bytes) => Message::binary(bytes),
+        };
+        self.socket.send(message).await.unwrap();
+    }
+
+    /// Sends an action; returns its ref.
+    async fn act(&mut self, action: Action) -> u32 {
+        let r#ref = self.next_ref;
+        self.next_ref += 1;
+        self.send(&ClientFrame::Action { r#ref: Some(r#ref), action }).await;
+        r#ref
+    }
+
+    /// A guide's action, answered with an ack before anything else goes on.
+    async fn done(&mut self, action: Action) {
+        let r = self.act(action).await;
+        assert_eq!(self.answer(r).await, None);
+    }
+
+    async fn say(&mut self, text: &str) -> u32 {
+        self.act(Action::SendChatMessage { text: text.into() }).await
+    }
+
+    async fn recv_within(&mut self, wait: Duration) -> Option<ServerFrame> {
+        loop {
+            let message = match tokio::time::timeout(wait, self.socket.next()).await {
+                Err(_) => return None,
+                Ok(message) => message.expect("socket open").expect("no socket error"),
+            };
+            let frame: ServerFrame = match message {
+                Message::Text(text) => self.codec.decode_text(text.as_str()).unwrap(),
+                Message::Binary(bytes) => self.codec.decode_binary(&bytes).unwrap(),
+                Message::Close(close) => panic!("closed: {close:?}"),
+                _ => continue,
+            };
+            if let ServerFrame::Event { seq, .. } = &frame {
+                self.last_seq = *seq;
+            }
+            if !matches!(frame, ServerFrame::Ping { .. }) {
+                return Some(frame);
+            }
+        }
+    }
+
+    async fn recv(&mut self) -> ServerFrame {
+        self.recv_within(Duration::from_secs(3)).await.expect("a frame in time")
+    }
+
+    /// The next chat event, skipping presence, acks and volatile frames; checks `prev`
+    /// chains without a gap.
+    async fn next_chat(&mut self) -> (u64, Event) {
+        loop {
+            let before = self.last_seq;
+            match self.recv().await {
+                ServerFrame::Event { seq, prev, event } => {
+                    assert_eq!(prev, before, "events chain without a gap");
+                    if matches!(
+                        event,
+                        Event::ChatMessagePosted { .. }
+                            | Event::ChatMessageDeleted { .. }
+                            | Event::ChatMessagePinned { .. }
+                            | Event::ChatSettingsChanged { .. }
+                            | Event::ChatBlockedWordsChanged { .. }
+                            | Event::ChatAttendeeModerated { .. }
+                    ) {
+                        return (seq, event);
+                    }
+                }
+                ServerFrame::Error { code, message, .. } => panic!("unexpected error {code:?}: {message}"),
+                _ => continue,
+            }
+        }
+    }
+
+    async fn next_message(&mut self) -> ChatMessage {
+        match self.next_chat().await {
+            (_, Event::ChatMessagePosted { message }) => message,
+            (_, other) => panic!("expected a chat message, got {other:?}"),
+        }
+    }
+
+    /// The answer to the action with `ref`: `None` for an ack, the error code otherwise.
+    async fn answer(&mut self, r#ref: u32) -> Option<ErrorCode> {
+        loop {
+            match self.recv().await {
+                ServerFrame::Ack { r#ref: got, .. } if got == r#ref => return None,
+                ServerFrame::Error { r#ref: Some(got), code, .. } if got == r#ref => return Some(code),
+                _ => continue,
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the_last_100() {
+    let addr = start().await;
+    let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
+    let (mut ada, _) = Client::join(&addr, ADA, Role::Client, "Ada", Codec::Json).await;
+    let (mut bob, _) = Client::join(&addr, BOB, Role::Client, "Bob", Codec::MsgPack).await;
+
+    ada.say("hello from Ada").await;
+    guide.say("welcome, everyone").await;
+    ada.say("a question").await;
+    let mut seen = Vec::new();
+    for client in [&mut guide, &mut ada, &mut bob] {
+        let mut texts = Vec::new();
+        for _ in 0..3 {
+            texts.push(client.next_message().await);
+        }
+        seen.push(texts);
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]), "one order for everyone, in both codecs");
+    let by_text = |text: &str| seen[0].iter().find(|m| m.text == text).cloned().expect("posted");
+    let welcome = by_text("welcome, everyone");
+    assert_eq!((welcome.attendee_id.as_str(), welcome.attendee_name.as_deref(), welcome.role), (GUIDE, Some("Gina"), Role::Guide));
+    let hello = by_text("hello from Ada");
+    assert_eq!((hello.attendee_id.as_str(), hello.attendee_name.as_deref(), hello.role), (ADA, Some("Ada"), Role::Client));
+    let ada_order: Vec<&str> = seen[0].iter().filter(|m| m.attendee_id == ADA).map(|m| m.text.as_str()).collect();
+    assert_eq!(ada_order, ["hello from Ada", "a question"], "one sender's messages keep their order");
+
+    // Bob drops out; what he missed comes back through the normal resume.
+    let resume_from = (bob.last_seq, bob.epoch.clone());
+    drop(bob);
+    guide.say("missed 1").await;
+    guide.say("missed 2").await;
+    guide.act(Action::PinChatMessage { message_id: Some(hello.message_id.clone()) }).await;
+    for _ in 0..3 {
+        ada.next_chat().await;
+    }
+    let mut bob = Client::connect(&addr, &token(BOB, Role::Client, "Bob"), Codec::MsgPack).await;
+    bob.last_seq = resume_from.0;
+    let (snapshot, resume) = bob.hello(Some(resume_from.clone())).await;
+    assert_eq!((snapshot, resume), (None, Resume::Replayed));
+    bob.last_seq = resume_from.0;
+    assert_eq!(bob.next_message().await.text, "missed 1");
+    assert_eq!(bob.next_message().await.text, "missed 2");
+    assert_eq!(bob.next_chat().await.1, Event::ChatMessagePinned { message_id: Some(hello.message_id.clone()) });
+
+    // 120 more (a guide is held to no chat rate): a late joiner gets the last 100, in
+    // order, and the pin.
+    for i in 0..120 {
+        guide.say(&format!("message {i}")).await;
+    }
+    for _ in 0..120 {
+        ada.next_message().await;
+    }
+    let (_carol, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::MsgPack).await;
+    let chat = snapshot.state_for_all.chat;
+    assert_eq!(chat.messages.len(), CHAT_HISTORY);
+    let texts: Vec<String> = chat.messages.iter().map(|m| m.text.clone()).collect();
+    let expected: Vec<String> = (20..120).map(|i| format!("message {i}")).collect();
+    assert_eq!(texts, expected);
+    assert_eq!(chat.pinned.map(|m| m.text), Some("hello from Ada".into()), "the pin outlives the message's place in the history");
+}
+
+#[tokio::test]
+async fn every_refusal_has_its_code_and_changes_nothing() {
+    let addr = start().await;
+    let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
+    let (mut ada, _) = Client::join(&addr, ADA, Role::Client, "Ada", Codec::MsgPack).await;
+    let (mut bob, _) = Client::join(&addr, BOB, Role::Client, "Bob", Codec::Json).await;
+
+    // Length and emptiness, for everyone (10 kB is well under the frame limit).
+    let r = ada.say(&"<".repeat(10 * 1024)).await;
+    assert_eq!(ada.answer(r).await, Some(ErrorCode::ChatTooLong));
+    let r = ada.say(&"x".repeat(501)).await;
+    assert_eq!(ada.answer(r).await, Some(ErrorCode::ChatTooLong));
+    let r = guide.say(" \n\u{202e} ").await;
+    assert_eq!(guide.answer(r).await, Some(ErrorCode::ChatEmpty));
+
+    // Moderation is the guide's: an attendee's attempt is forbidden.
+    for action in [
+        Action::DeleteChatMessage { message_id: GUIDE.into() },
+        Action::PinChatMessage { message_id: None },
+        Action::SetChatSettings { settings: ChatSettings { closed: true, ..Default::default() } },
+        Action::SetChatBlockedWords { words: vec!["hello".into()] },
+        Action::ModerateChatAttendee { attendee_id: BOB.into(), timeout_minutes: None, banned: true },
+    ] {
+        let r = ada.act(action).await;
+        assert_eq!(ada.answer(r).await, Some(ErrorCode::Forbidden));
+    }
+
+    // A time-out: Ada is told, refused, Bob is not.
+    let r = guide.act(Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: Some(5), banned: false }).await;
+    assert_eq!(guide.answer(r).await, None);
+    let (_, Event::ChatAttendeeModerated { attendee_id, muted_until: Some(until), banned: false }) = ada.next_chat().await else {
+        panic!("Ada is told of her time-out")
+    };
+    assert_eq!(attendee_id, ADA);
+    let r = ada.say("let me speak").await;
+    assert_eq!(ada.answer(r).await, Some(ErrorCode::ChatMuted));
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64;
+    assert!(until > now + 4 * 60_000 && until <= now + 5 * 60_000);
+
+    // A ban replaces the time-out.
+    guide.done(Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: None, banned: true }).await;
+    ada.next_chat().await;
+    let r = ada.say("still me").await;
+    assert_eq!(ada.answer(r).await, Some(ErrorCode::ChatBanned));
+
+    // Blocked words: refused for attendees.
+    guide.done(Action::SetChatBlockedWords { words: vec!["Rabatt".into()] }).await;
+    let r = bob.say("gibt es RABATT?").await;
+    assert_eq!(bob.answer(r).await, Some(ErrorCode::ChatBlockedWord));
+
+    // Slow mode: one message per 60 s.
+    guide.done(Action::SetChatSettings { settings: ChatSettings { slow_mode_seconds: 60, ..Default::default() } }).await;
+    let r = bob.say("first").await;
+    assert_eq!(bob.answer(r).await, None);
+    let r = bob.say("second").await;
+    assert_eq!(bob.answer(r).await, Some(ErrorCode::ChatSlowMode));
+
+    // Closed.
+    guide.done(Action::SetChatSettings { settings: ChatSettings { closed: true, ..Default::default() } }).await;
+    let r = bob.say("anyone?").await;
+    assert_eq!(bob.answer(r).await, Some(ErrorCode::ChatClosed));
+    let r = guide.say("the chat is closed").await;
+    assert_eq!(guide.answer(r).await, None, "a guide may still speak");
+
+    // Open again, no slow mode: the chat rate (5 in 10 s).
+    guide.done(Action::SetChatSettings { settings: ChatSettings::default() }).await;
+    guide.done(Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: None, banned: false }).await;
+    let mut answers = Vec::new();
+    for i in 0..6 {
+        let r = ada.say(&format!("quick {i}")).await;
+        answers.push(ada.answer(r).await);
+    }
+    assert_eq!(answers, [None, None, None, None, None, Some(ErrorCode::ChatRateLimited)]);
+
+    // The chat holds only what was allowed, in order: refusals published nothing.
+    let (_, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::Json).await;
+    let posted: Vec<String> = snapshot.state_for_all.chat.messages.into_iter().map(|m| m.text).collect();
+    assert_eq!(posted, ["first", "the chat is closed", "quick 0", "quick 1", "quick 2", "quick 3", "quick 4"]);
+    // A client's snapshot has no moderation in it; a guide's does.
+    assert!(snapshot.state_for_guides.is_none());
+    assert!(!snapshot.state_for_clients.chat_banned);
+    let (_, guide_view) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
+    assert_eq!(guide_view.state_for_guides.unwrap().chat_moderation.blocked_words, ["Rabatt"]);
+}
+
+#[tokio::test]
+async fn a_deletion_reaches_everyone_and_names_and_text_travel_as_text() {
+    let addr = start().await;
+    let evil = "<img src=x onerror=alert(1)>\u{202e}evil";
+    let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
+    let (mut ada, _) = Client::join(&addr, ADA, Role::Client, evil, Codec::Json).await;
+    let (mut bob, _) = Client::join(&addr, BOB, Role::Client, "Bob", Codec::MsgPack).await;
+    ada.say("<script>alert('x')</script>").await;
+    let message = guide.next_message().await;
+    assert_eq!(message.attendee_name.as_deref(), Some(evil), "the name is data, shown as text by clients");
+    assert_eq!(message.text, "<script>alert('x')</script>");
+    assert_eq!(bob.next_message().await, message);
+    ada.next_message().await;
+
+    let r = guide.act(Action::DeleteChatMessage { message_id: message.message_id.clone() }).await;
+    assert_eq!(guide.answer(r).await, None);
+    for client in [&mut ada, &mut bob] {
+        assert_eq!(client.next_chat().await.1, Event::ChatMessageDeleted { message_id: message.message_id.clone() });
+    }
+    let (_, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::Json).await;
+    assert!(snapshot.state_for_all.chat.messages.is_empty(), "a late joiner never sees it");
+}
+
+/// Sums the `reactions` frames a client gets within `wait`, with their arrival times.
+async fn reaction_frames(client: &mut Client, wait: Duration) -> Vec<(Instant, ReactionCounts)> {
+    let deadline = Instant::now() + wait;
+    let mut frames = Vec::new();
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match client.recv_within(left).await {
+            Some(ServerFrame::Volatile { event: VolatileEvent::Reactions { counts } }) => frames.push((Instant::now(), counts)),
+            Some(_) => {}
+            None => break,
+        }
+    }
+    frames
+}
+
+#[tokio::test]
+async fn many_taps_become_at_most_one_sum_per_tick_with_the_right_counts() {
+    let addr = start().await;
+    let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
+    let mut tappers = Vec::new();
+    for (i, id) in [ADA, BOB, CAROL].iter().enumerate() {
+        let codec = if i % 2 == 0 { Codec::Json } else { Codec::MsgPack };
+        tappers.push(Client::join(&addr, id, Role::Client, "Tapper", codec).await.0);
+    }
+    let started = Instant::now();
+    // 3 × 30 taps, within the per-client rate (40 at once).
+    for tapper in &mut tappers {
+        for i in 0..30 {
+            let reaction = if i % 3 == 0 { Reaction::Fire } else { Reaction::Heart };
+            tapper.send(&ClientFrame::Action { r#ref: None, action: Action::SendReaction { reaction } }).await;
+        }
+    }
+    let frames = reaction_frames(&mut guide, Duration::from_millis(1500)).await;
+    let elapsed = started.elapsed();
+    let mut total = ReactionCounts::default();
+    for (_, counts) in &frames {
+        total.add(*counts);
+    }
+    assert_eq!(total, ReactionCounts { heart: 60, fire: 30, ..Default::default() }, "every tap counted once");
+    let ticks = elapsed.as_millis() as u64 / REACTION_TICK_MS + 1;
+    assert!(!frames.is_empty() && frames.len() as u64 <= ticks, "{} frames in {elapsed:?}", frames.len());
+    assert!(frames.len() < 10, "90 taps cost a handful of frames, not 90: {}", frames.len());
+    for pair in frames.windows(2) {
+        // The ticker's period, less the jitter of delivery.
+        assert!(pair[1].0 - pair[0].0 >= Duration::from_millis(REACTION_TICK_MS - 100), "{:?}", pair[1].0 - pair[0].0);
+    }
+    // A tapper gets the same sums; nothing was stored (no event in the log).
+    let frames = reaction_frames(&mut tappers[0], Duration::from_millis(300)).await;
+    let mut seen = ReactionCounts::default();
+    frames.iter().for_each(|(_, c)| seen.add(*c));
+    assert!(seen.heart <= 60);
+    let (_, snapshot) = Client::join(&addr, "dddddddddddddddddddddddddddddddd", Role::Client, "Dora", Codec::Json).await;
+    assert!(snapshot.state_for_all.chat.messages.is_empty());
+}

@@ -1,0 +1,300 @@
+//! Live engagement (issue #19): chat with moderation, and reactions.
+//!
+//! Chat messages and every moderation step are ordered events of the appointment's log
+//! (see [`crate::frame::Event`]), so a reconnecting participant gets what it missed through
+//! the normal resume and a late joiner finds the last [`CHAT_HISTORY`] messages in its
+//! snapshot ([`crate::state::StateForAll::chat`]). Reactions are volatile: the hub sums
+//! them per room and sends the sums at most every [`REACTION_TICK_MS`].
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::state::{Id, Invalid};
+use crate::status::Role;
+
+/// Longest chat message, in characters (Unicode scalar values).
+pub const MAX_CHAT_MESSAGE_CHARS: usize = 500;
+/// Messages a snapshot keeps (what a late joiner is sent).
+pub const CHAT_HISTORY: usize = 100;
+/// Messages an attendee may post in [`CHAT_BURST_WINDOW_MS`] (without slow mode); the
+/// next is refused with `CHAT_RATE_LIMITED`. Guides are not held to it.
+pub const CHAT_BURST: usize = 5;
+pub const CHAT_BURST_WINDOW_MS: u64 = 10_000;
+/// Longest slow-mode interval a guide may set.
+pub const MAX_SLOW_MODE_SECONDS: u32 = 3_600;
+/// Longest time-out a guide may give, in minutes (a day; longer is a ban).
+pub const MAX_TIMEOUT_MINUTES: u32 = 1_440;
+/// Blocked words of one appointment, and the longest of them in characters.
+pub const MAX_BLOCKED_WORDS: usize = 200;
+pub const MAX_BLOCKED_WORD_CHARS: usize = 40;
+/// The hub sends reaction sums at most this often.
+pub const REACTION_TICK_MS: u64 = 250;
+
+/// One chat message as everyone sees it. Plain text: clients render it as text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatMessage {
+    pub message_id: Id,
+    pub attendee_id: Id,
+    /// The sender's name at the time (a guest's join name); `None` for a nameless one.
+    pub attendee_name: Option<String>,
+    pub role: Role,
+    pub text: String,
+    /// Unix milliseconds, as the hub received it.
+    pub sent_at: u64,
+}
+
+/// What the guide switches for the whole chat.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ChatSettings {
+    /// Closed: only guides may post.
+    pub closed: bool,
+    /// One message per this many seconds per attendee; 0 is off.
+    pub slow_mode_seconds: u32,
+    /// Whether attendees' clients make links clickable (guides' always do).
+    pub links_allowed: bool,
+}
+
+/// The chat every participant sees (in `stateForAll`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ChatState {
+    /// The last [`CHAT_HISTORY`] messages, oldest first.
+    pub messages: Vec<ChatMessage>,
+    pub pinned: Option<ChatMessage>,
+    pub settings: ChatSettings,
+}
+
+/// What guides see of the moderation (in `stateForGuides`), and what the hub decides by.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ChatModeration {
+    pub blocked_words: Vec<String>,
+    /// Timed-out attendees: until when (unix milliseconds).
+    pub muted_until: BTreeMap<Id, u64>,
+    pub banned: BTreeSet<Id>,
+    /// The times of each attendee's last [`CHAT_BURST`] messages, for the rate and slow
+    /// mode. The hub's own: nobody is sent it, and it is rebuilt from the log.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub recent_posts: BTreeMap<Id, VecDeque<u64>>,
+}
+
+impl ChatState {
+    pub fn post(&mut self, message: ChatMessage) {
+        self.messages.push(message);
+        if self.messages.len() > CHAT_HISTORY {
+            let over = self.messages.len() - CHAT_HISTORY;
+            self.messages.drain(..over);
+        }
+    }
+
+    pub fn delete(&mut self, message_id: &str) {
+        self.messages.retain(|m| m.message_id != message_id);
+        if self.pinned.as_ref().is_some_and(|m| m.message_id == message_id) {
+            self.pinned = None;
+        }
+    }
+
+    /// Pins a message still in the history (or unpins with `None`).
+    pub fn pin(&mut self, message_id: Option<&str>) {
+        self.pinned = message_id.and_then(|id| self.messages.iter().find(|m| m.message_id == id).cloned());
+    }
+}
+
+impl ChatModeration {
+    /// What guides are shown: everything but the hub's own post times.
+    pub fn for_guides(&self) -> ChatModeration {
+        ChatModeration {
+            blocked_words: self.blocked_words.clone(),
+            muted_until: self.muted_until.clone(),
+            banned: self.banned.clone(),
+            recent_posts: BTreeMap::new(),
+        }
+    }
+
+    pub fn record_post(&mut self, attendee_id: &str, sent_at: u64) {
+        let posts = self.recent_posts.entry(attendee_id.to_owned()).or_default();
+        posts.push_back(sent_at);
+        while posts.len() > CHAT_BURST {
+            posts.pop_front();
+        }
+    }
+
+    pub fn moderate(&mut self, attendee_id: &str, muted_until: Option<u64>, banned: bool) {
+        match muted_until {
+            Some(until) => self.muted_until.insert(attendee_id.to_owned(), until),
+            None => self.muted_until.remove(attendee_id),
+        };
+        if banned {
+            self.banned.insert(attendee_id.to_owned());
+        } else {
+            self.banned.remove(attendee_id);
+        }
+    }
+
+    /// The first blocked word `text` holds as a whole word (case-insensitive; a blocked
+    /// phrase of several words matches the same way).
+    pub fn blocked_word_in(&self, text: &str) -> Option<&str> {
+        let text = text.to_lowercase();
+        self.blocked_words.iter().map(String::as_str).find(|word| contains_word(&text, &word.to_lowercase()))
+    }
+}
+
+fn contains_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// Bidirectional embedding, override and isolate controls: a message could reorder the
+/// text shown after it. They are removed, like other control characters but newline.
+fn is_stripped(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}') || (c.is_control() && c != '\n')
+}
+
+/// Why a chat text is refused before anything else is looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextProblem {
+    Empty,
+    TooLong,
+}
+
+/// The text as it is stored: control and bidi-override characters removed, surrounding
+/// white space trimmed; refused when nothing is left or it is over
+/// [`MAX_CHAT_MESSAGE_CHARS`] characters.
+pub fn clean_chat_text(text: &str) -> Result<String, TextProblem> {
+    if text.chars().count() > MAX_CHAT_MESSAGE_CHARS {
+        return Err(TextProblem::TooLong);
+    }
+    let cleaned: String = text.chars().filter(|c| !is_stripped(*c)).collect();
+    let cleaned = cleaned.trim();
+    if cleaned.is_empty() {
+        return Err(TextProblem::Empty);
+    }
+    Ok(cleaned.to_owned())
+}
+
+/// Checks a guide's blocked-word list.
+pub fn check_blocked_words(words: &[String]) -> Result<(), Invalid> {
+    if words.len() > MAX_BLOCKED_WORDS {
+        return Err(format!("words must hold at most {MAX_BLOCKED_WORDS} entries"));
+    }
+    if words.iter().any(|w| w.trim().is_empty() || w.chars().count() > MAX_BLOCKED_WORD_CHARS || w.chars().any(char::is_control)) {
+        return Err(format!("each word must be 1 to {MAX_BLOCKED_WORD_CHARS} characters"));
+    }
+    Ok(())
+}
+
+/// A reaction an attendee (or guide) taps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Reaction {
+    Heart,
+    Clap,
+    Laugh,
+    Wow,
+    Fire,
+}
+
+impl Reaction {
+    pub const ALL: [Reaction; 5] = [Reaction::Heart, Reaction::Clap, Reaction::Laugh, Reaction::Wow, Reaction::Fire];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Taps per reaction since the last sum a room sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReactionCounts {
+    pub heart: u32,
+    pub clap: u32,
+    pub laugh: u32,
+    pub wow: u32,
+    pub fire: u32,
+}
+
+impl ReactionCounts {
+    pub fn from_array(counts: [u32; 5]) -> Self {
+        let [heart, clap, laugh, wow, fire] = counts;
+        ReactionCounts { heart, clap, laugh, wow, fire }
+    }
+
+    pub fn to_array(self) -> [u32; 5] {
+        [self.heart, self.clap, self.laugh, self.wow, self.fire]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.to_array().iter().all(|n| *n == 0)
+    }
+
+    pub fn add(&mut self, other: ReactionCounts) {
+        let mut sum = self.to_array();
+        for (s, o) in sum.iter_mut().zip(other.to_array()) {
+            *s = s.saturating_add(o);
+        }
+        *self = ReactionCounts::from_array(sum);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_text_is_trimmed_stripped_and_bounded() {
+        assert_eq!(clean_chat_text("  hi  "), Ok("hi".into()));
+        assert_eq!(clean_chat_text(" \u{202E} \n "), Err(TextProblem::Empty));
+        assert_eq!(clean_chat_text("a\u{202E}b\u{0007}c\nd"), Ok("abc\nd".into()));
+        assert_eq!(clean_chat_text(&"ü".repeat(MAX_CHAT_MESSAGE_CHARS)).map(|t| t.chars().count()), Ok(500));
+        assert_eq!(clean_chat_text(&"x".repeat(MAX_CHAT_MESSAGE_CHARS + 1)), Err(TextProblem::TooLong));
+        assert_eq!(clean_chat_text("<script>alert(1)</script>"), Ok("<script>alert(1)</script>".into()));
+    }
+
+    #[test]
+    fn blocked_words_match_whole_words_in_any_case() {
+        let moderation = ChatModeration { blocked_words: vec!["Spam".into(), "buy now".into()], ..Default::default() };
+        assert_eq!(moderation.blocked_word_in("no SPAM please"), Some("Spam"));
+        assert_eq!(moderation.blocked_word_in("spam!"), Some("Spam"));
+        assert_eq!(moderation.blocked_word_in("spammer"), None);
+        assert_eq!(moderation.blocked_word_in("Buy Now, cheap"), Some("buy now"));
+        assert_eq!(moderation.blocked_word_in("hello"), None);
+    }
+
+    #[test]
+    fn history_keeps_the_last_hundred_and_a_deleted_pin_goes() {
+        let mut chat = ChatState::default();
+        for i in 0..(CHAT_HISTORY + 5) {
+            let id = format!("{i:032x}");
+            chat.post(ChatMessage {
+                message_id: id,
+                attendee_id: "a".repeat(32),
+                attendee_name: None,
+                role: Role::Client,
+                text: i.to_string(),
+                sent_at: i as u64,
+            });
+        }
+        assert_eq!(chat.messages.len(), CHAT_HISTORY);
+        assert_eq!(chat.messages.first().unwrap().text, "5");
+        let last = format!("{:032x}", CHAT_HISTORY + 4);
+        chat.pin(Some(&last));
+        assert_eq!(chat.pinned.as_ref().unwrap().message_id, last);
+        chat.pin(Some(&format!("{:032x}", 0)));
+        assert_eq!(chat.pinned, None, "a message no longer kept cannot be pinned");
+        chat.pin(Some(&last));
+        chat.delete(&last);
+        assert_eq!(chat.pinned, None);
+        assert_eq!(chat.messages.len(), CHAT_HISTORY - 1);
+    }
+}

@@ -1,0 +1,247 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import type { ChatMessage, Role } from '@/protocol/generated';
+import type { RealtimeClient } from '../realtime/client';
+import { chatErrorOf, chatParts, MAX_CHAT_CHARS, type ChatError } from './chat-text';
+import { createReactionsStore, REACTION_EMOJI, REACTIONS } from './reactions-store';
+import './engagement-panel.css';
+
+/*
+ * The live chat and reactions, for attendees and guides alike; a guide also moderates.
+ * Everything a participant wrote is rendered as React text nodes (never HTML), names and
+ * messages isolated (<bdi>, dir="auto") so right-to-left text cannot reorder the rest.
+ */
+
+const SLOW_MODES = [0, 10, 30, 60];
+const TIMEOUT_MINUTES = 5;
+
+function ChatText({ text, clickable }: { text: string; clickable: boolean }) {
+  return (
+    <span className="chat__text" dir="auto">
+      {chatParts(text, clickable).map((part, i) =>
+        part.href ? (
+          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow ugc">
+            {part.text}
+          </a>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </span>
+  );
+}
+
+function MessageLine({ message, clickable, guide, client }: { message: ChatMessage; clickable: boolean; guide: boolean; client: RealtimeClient }) {
+  const { t } = useTranslation();
+  const name = message.attendeeName ?? t('engagement.anonymous');
+  const act = (action: Parameters<RealtimeClient['sendAction']>[0]) => void client.sendAction(action).catch(() => undefined);
+  return (
+    <li className={`chat__message${message.role === 'GUIDE' ? ' chat__message--guide' : ''}`} data-testid="chat-message">
+      <bdi className="chat__name" data-testid="chat-name">
+        {name}
+      </bdi>{' '}
+      <ChatText text={message.text} clickable={clickable} />
+      {guide && (
+        <span className="chat__moderation">
+          <button type="button" onClick={() => act({ key: 'deleteChatMessage', payload: { messageId: message.messageId } })}>
+            {t('engagement.delete')}
+          </button>
+          <button type="button" onClick={() => act({ key: 'pinChatMessage', payload: { messageId: message.messageId } })}>
+            {t('engagement.pin')}
+          </button>
+          {message.role === 'CLIENT' && (
+            <>
+              <button
+                type="button"
+                onClick={() =>
+                  act({ key: 'moderateChatAttendee', payload: { attendeeId: message.attendeeId, timeoutMinutes: TIMEOUT_MINUTES, banned: false } })
+                }
+              >
+                {t('engagement.timeout', { minutes: TIMEOUT_MINUTES })}
+              </button>
+              <button
+                type="button"
+                onClick={() => act({ key: 'moderateChatAttendee', payload: { attendeeId: message.attendeeId, timeoutMinutes: null, banned: true } })}
+              >
+                {t('engagement.ban')}
+              </button>
+            </>
+          )}
+        </span>
+      )}
+    </li>
+  );
+}
+
+function GuideChatSettings({ client }: { client: RealtimeClient }) {
+  const { t } = useTranslation();
+  const settings = useStore(client.store, (s) => s.snapshot?.stateForAll.chat.settings);
+  const blocked = useStore(client.store, (s) => s.snapshot?.stateForGuides?.chatModeration.blockedWords);
+  const [words, setWords] = useState<string | null>(null);
+  if (!settings) return null;
+  const set = (patch: Partial<typeof settings>) =>
+    void client.sendAction({ key: 'setChatSettings', payload: { settings: { ...settings, ...patch } } }).catch(() => undefined);
+  const saveWords = (event: FormEvent) => {
+    event.preventDefault();
+    const list = (words ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+    void client.sendAction({ key: 'setChatBlockedWords', payload: { words: list } }).then(() => setWords(null), () => undefined);
+  };
+  return (
+    <details className="chat__settings">
+      <summary>{t('engagement.settings')}</summary>
+      <label>
+        <input type="checkbox" checked={settings.closed} onChange={(e) => set({ closed: e.target.checked })} /> {t('engagement.closeChat')}
+      </label>
+      <label>
+        <input type="checkbox" checked={settings.linksAllowed} onChange={(e) => set({ linksAllowed: e.target.checked })} />{' '}
+        {t('engagement.linksAllowed')}
+      </label>
+      <label>
+        {t('engagement.slowMode')}{' '}
+        <select value={settings.slowModeSeconds} onChange={(e) => set({ slowModeSeconds: Number(e.target.value) })}>
+          {SLOW_MODES.map((s) => (
+            <option key={s} value={s}>
+              {s === 0 ? t('engagement.slowModeOff') : t('engagement.seconds', { count: s })}
+            </option>
+          ))}
+        </select>
+      </label>
+      <form onSubmit={saveWords}>
+        <label>
+          {t('engagement.blockedWords')}{' '}
+          <input value={words ?? (blocked ?? []).join(', ')} onChange={(e) => setWords(e.target.value)} />
+        </label>
+        <button type="submit">{t('engagement.save')}</button>
+      </form>
+    </details>
+  );
+}
+
+function Reactions({ client }: { client: RealtimeClient }) {
+  const { t } = useTranslation();
+  const [store] = useState(createReactionsStore);
+  const floaters = useStore(store, (s) => s.floaters);
+  const totals = useStore(store, (s) => s.totals);
+  useEffect(
+    () =>
+      client.onVolatile((event) => {
+        if (event.kind === 'reactions') store.getState().add(event.counts);
+      }),
+    [client, store],
+  );
+  return (
+    <div className="reactions">
+      <div className="reactions__floaters" aria-hidden="true">
+        {floaters.map((f) => (
+          <span
+            key={f.id}
+            className="reactions__floater"
+            style={{ left: `${f.x}%` }}
+            data-testid="reaction-floater"
+            onAnimationEnd={() => store.getState().expire(f.id)}
+          >
+            {REACTION_EMOJI[f.reaction]}
+          </span>
+        ))}
+      </div>
+      <div className="reactions__buttons" role="group" aria-label={t('engagement.reactions')}>
+        {REACTIONS.map((reaction) => (
+          <button
+            key={reaction}
+            type="button"
+            aria-label={t(`engagement.reaction.${reaction}`)}
+            data-testid={`react-${reaction}`}
+            onClick={() => void client.sendAction({ key: 'sendReaction', payload: { reaction } }).catch(() => undefined)}
+          >
+            {REACTION_EMOJI[reaction]}
+            <span className="reactions__count" data-testid={`reaction-total-${reaction}`}>
+              {totals[reaction] || ''}
+            </span>
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Whether `until` (unix ms) is still ahead; turns false when it passes. */
+function useStillAhead(until: number | null): boolean {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return;
+    const id = setTimeout(() => setNow(Date.now()), Math.max(0, until - Date.now()) + 50);
+    return () => clearTimeout(id);
+  }, [until]);
+  return until !== null && until > now;
+}
+
+/** Chat and reactions beside the stage. */
+export function EngagementPanel({ client, role }: { client: RealtimeClient; role: Role }) {
+  const { t } = useTranslation();
+  const chat = useStore(client.store, (s) => s.snapshot?.stateForAll.chat);
+  const mutedUntil = useStore(client.store, (s) => s.snapshot?.stateForClients.chatMutedUntil ?? null);
+  const banned = useStore(client.store, (s) => s.snapshot?.stateForClients.chatBanned ?? false);
+  const muted = useStillAhead(mutedUntil);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<ChatError | null>(null);
+  const guide = role === 'GUIDE';
+  if (!chat) return null;
+  const clickable = guide || chat.settings.linksAllowed;
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    client.sendAction({ key: 'sendChatMessage', payload: { text } }).then(
+      () => setText(''),
+      (refusal: { code?: string }) => setError(chatErrorOf(refusal.code ?? '')),
+    );
+  };
+  const over = [...text].length > MAX_CHAT_CHARS;
+  return (
+    <aside className="engagement" aria-label={t('engagement.title')} data-testid="engagement">
+      <h2 className="engagement__title">{t('engagement.title')}</h2>
+      {chat.pinned && (
+        <p className="chat__pinned" data-testid="chat-pinned">
+          <span className="chat__pin-label">{t('engagement.pinned')}</span> <bdi>{chat.pinned.attendeeName ?? t('engagement.anonymous')}</bdi>{' '}
+          <ChatText text={chat.pinned.text} clickable={clickable} />
+          {guide && (
+            <button type="button" onClick={() => void client.sendAction({ key: 'pinChatMessage', payload: { messageId: null } }).catch(() => undefined)}>
+              {t('engagement.unpin')}
+            </button>
+          )}
+        </p>
+      )}
+      <ol className="chat__messages" data-testid="chat-messages" aria-live="polite">
+        {chat.messages.map((message) => (
+          <MessageLine key={message.messageId} message={message} clickable={clickable} guide={guide} client={client} />
+        ))}
+      </ol>
+      {!guide && (banned || muted) && (
+        <p className="chat__note" data-testid="chat-moderated">
+          {t(banned ? 'engagement.errors.CHAT_BANNED' : 'engagement.errors.CHAT_MUTED')}
+        </p>
+      )}
+      {chat.settings.closed && <p className="chat__note">{t('engagement.closed')}</p>}
+      {chat.settings.slowModeSeconds > 0 && <p className="chat__note">{t('engagement.slowModeOn', { count: chat.settings.slowModeSeconds })}</p>}
+      <form className="chat__form" onSubmit={send}>
+        <label className="chat__label" htmlFor="chat-input">
+          {t('engagement.message')}
+        </label>
+        <textarea id="chat-input" data-testid="chat-input" rows={2} value={text} onChange={(e) => setText(e.target.value)} />
+        <span className={`chat__count${over ? ' chat__count--over' : ''}`}>
+          {[...text].length}/{MAX_CHAT_CHARS}
+        </span>
+        <button type="submit" data-testid="chat-send">
+          {t('engagement.send')}
+        </button>
+      </form>
+      {error && (
+        <p className="chat__error" role="alert" data-testid="chat-error">
+          {t(`engagement.errors.${error}`)}
+        </p>
+      )}
+      {guide && <GuideChatSettings client={client} />}
+      <Reactions client={client} />
+    </aside>
+  );
+}
