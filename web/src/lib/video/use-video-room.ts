@@ -20,7 +20,7 @@ export interface VideoRoomState {
  * grant changes) and publishes camera and microphone only when the grant allows it.
  * Without a grant (no LiveKit configured) it stays `off`.
  */
-export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPreferences, mutedAll: boolean): VideoRoomState {
+export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPreferences, mutedAll: boolean, cameraAllowed = true): VideoRoomState {
   const [room, setRoom] = useState<Room | null>(null);
   const [state, setState] = useState<VideoRoomState>({ status: 'off', participants: [], deviceError: null, effectFailed: false });
 
@@ -67,13 +67,16 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
     };
   }, [grant]);
 
-  // Camera and microphone follow the preferences, the grant and the guide's mute-all.
+  // Camera and microphone follow the preferences (the toolbar's switches), the grant, the
+  // appointment (audio only: no camera) and the guide's mute-all. Turning one off mutes the
+  // published track, as LiveKit's own apps do: the camera light goes out, the sfu stops
+  // forwarding it and tells the others, and turning it on again needs no new negotiation.
   const canPublish = grant?.canPublish ?? false;
   const { cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage } = preferences;
   useEffect(() => {
     if (!room) return;
     const local = room.localParticipant;
-    const camera = canPublish && cameraEnabled;
+    const camera = canPublish && cameraAllowed && cameraEnabled;
     const microphone = canPublish && microphoneEnabled && !mutedAll;
     let cancelled = false;
     async function publish() {
@@ -99,7 +102,7 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
     return () => {
       cancelled = true;
     };
-  }, [room, canPublish, cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage, mutedAll]);
+  }, [room, canPublish, cameraAllowed, cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage, mutedAll]);
 
   return state;
 }
