@@ -247,7 +247,7 @@ impl Engine {
                 _ => None,
             })
             .collect();
-        let offer = proto::SessionDescription { r#type: "offer".into(), sdp: offer.to_sdp_string(), id: sub.offer_id, mid_to_track_id };
+        let offer = proto::SessionDescription { r#type: "offer".into(), sdp: crate::sdp::without_empty_bundle(offer.to_sdp_string()), id: sub.offer_id, mid_to_track_id };
         send(peer, Response::Offer(offer));
     }
 
