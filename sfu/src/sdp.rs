@@ -38,24 +38,6 @@ pub fn media_lines(sdp: &str) -> Vec<MediaLine> {
     lines
 }
 
-/// `sdp` without an empty `a=group:BUNDLE` line. str0m writes one when every m-line of an
-/// offer is stopped (a subscriber whose last remote tracks went away), and Chrome refuses
-/// such an offer ("A BUNDLE group contains a MID='' matching no m= section"), which would
-/// leave that subscriber unable to receive any track after. Without the line the offer is
-/// valid: no m-line is bundled because none is in use.
-pub fn without_empty_bundle(sdp: String) -> String {
-    if !sdp.lines().any(|line| line.trim_end() == "a=group:BUNDLE") {
-        return sdp;
-    }
-    let mut out = String::with_capacity(sdp.len());
-    for line in sdp.split_inclusive('\n') {
-        if line.trim_end() != "a=group:BUNDLE" {
-            out.push_str(line);
-        }
-    }
-    out
-}
-
 #[derive(Default)]
 struct Partial {
     mid: Option<String>,
@@ -72,17 +54,6 @@ impl Partial {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_empty_bundle_group_is_left_out_and_a_used_one_kept() {
-        let all_stopped = "v=0\r\ns=-\r\nt=0 0\r\na=group:BUNDLE \r\na=ice-lite\r\nm=video 0 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\na=inactive\r\n";
-        assert_eq!(
-            without_empty_bundle(all_stopped.into()),
-            "v=0\r\ns=-\r\nt=0 0\r\na=ice-lite\r\nm=video 0 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\na=inactive\r\n"
-        );
-        let in_use = "v=0\r\na=group:BUNDLE 1\r\nm=video 0 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:1\r\n";
-        assert_eq!(without_empty_bundle(in_use.into()), in_use);
-    }
 
     #[test]
     fn mids_are_tied_to_their_msid_tracks_and_removed_ones_do_not_send() {

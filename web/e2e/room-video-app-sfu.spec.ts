@@ -160,13 +160,6 @@ test.describe('the room with the embedded sfu', () => {
       );
     });
     walt = await newPage(browser);
-    for (const [who, p] of [['guide', guide], ['vera', vera], ['walt', walt]] as const) {
-      p.page.on('console', async (m) => {
-        if (m.type() !== 'error') return;
-        const args = await Promise.all(m.args().map((a) => a.jsonValue().catch(() => '?')));
-        console.log(`[${who}] ${m.type()} ${JSON.stringify(args)}`.slice(0, 3000));
-      });
-    }
   });
 
   test.afterAll(async () => {
@@ -319,7 +312,6 @@ test.describe('the room with the embedded sfu', () => {
     });
 
     // Off again: the attendees publish again and the guide sees them.
-    console.log('DEBUG broadcast off');
     await setBroadcast(false);
     for (const attendee of [vera, walt]) {
       await expect(mediaSwitch(attendee.page, 'Camera')).toHaveAttribute('aria-pressed', 'true', { timeout: 20_000 });

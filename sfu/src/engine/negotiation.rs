@@ -216,6 +216,12 @@ impl Engine {
         if sub.pending.is_some() {
             return;
         }
+        // Stopping every m-line would make an offer with an empty BUNDLE group, which Chrome
+        // refuses (and its answer, with no transport left, str0m could not take): the last
+        // lines stay until a new track opens, forwarding nothing (only `Open` lines get media).
+        if !sub.tracks.iter().any(|t| matches!(t.state, DownState::ToOpen | DownState::Open(_) | DownState::Negotiating(_))) {
+            return;
+        }
         let mut change = sub.pc.rtc().sdp_api();
         for track in &mut sub.tracks {
             match track.state {
@@ -247,7 +253,7 @@ impl Engine {
                 _ => None,
             })
             .collect();
-        let offer = proto::SessionDescription { r#type: "offer".into(), sdp: crate::sdp::without_empty_bundle(offer.to_sdp_string()), id: sub.offer_id, mid_to_track_id };
+        let offer = proto::SessionDescription { r#type: "offer".into(), sdp: offer.to_sdp_string(), id: sub.offer_id, mid_to_track_id };
         send(peer, Response::Offer(offer));
     }
 
