@@ -199,7 +199,7 @@ impl Engine {
         let Some(peer) = self.peers.get_mut(&conn) else { return };
         if let Some(pc) = pc {
             self.by_ufrag.insert(pc.ufrag.clone(), (conn, Role::Subscriber));
-            peer.subscriber = Some(Subscriber { pc, pending: None, offer_id: 0, tracks: Vec::new(), estimate: None });
+            peer.subscriber = Some(Subscriber { pc, pending: None, offer_id: 0, tracks: Vec::new(), bundle_tag: None, estimate: None });
         }
         let Some(sub) = peer.subscriber.as_mut() else { return };
         if sub.tracks.iter().any(|t| t.source == source && t.track_sid == track_sid) {
@@ -224,8 +224,14 @@ impl Engine {
                     // and the track sid as the track id to find the publication.
                     let stream_id = format!("{}|{}", track.source_sid, track.track_sid);
                     let mid = change.add_media(track.kind, Direction::SendOnly, Some(stream_id), Some(track.track_sid.clone()), None);
+                    sub.bundle_tag.get_or_insert(mid);
                     track.state = DownState::Negotiating(mid);
                 }
+                // The BUNDLE group's tag stays: stopping it made the browser's answer move the
+                // transport, and str0m dropped the whole subscriber (every other remote
+                // track with it); stopping every line made an empty BUNDLE group Chrome
+                // refuses. Its track is gone (only `Open` lines get media): it stays silent.
+                DownState::ToStop(mid) if sub.bundle_tag == Some(mid) => {}
                 DownState::ToStop(mid) => {
                     change.stop_media(mid);
                     track.state = DownState::NegotiatingStop(mid);

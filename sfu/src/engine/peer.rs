@@ -135,6 +135,9 @@ pub struct Subscriber {
     pub pending: Option<SdpPendingOffer>,
     pub offer_id: u32,
     pub tracks: Vec<DownTrack>,
+    /// The first m-line this subscriber was offered: the BUNDLE group's tag, never stopped
+    /// (see `negotiate_subscriber`).
+    pub bundle_tag: Option<Mid>,
     /// The last bandwidth estimate towards this subscriber, bits per second: str0m's TWCC
     /// estimate (with `SFU_BWE_KBPS`) or the client's REMB.
     pub estimate: Option<u64>,

@@ -14,7 +14,9 @@ function Tile({ participant }: { participant: Participant }) {
   const isLocal = participant.isLocal;
   const videoRef = useRef<HTMLVideoElement>(null);
   const audioRef = useRef<HTMLAudioElement>(null);
-  const video = participant.getTrackPublication(Track.Source.Camera)?.videoTrack;
+  // A muted camera (turned off in the toolbar) shows the placeholder, not its last frame.
+  const camera = participant.getTrackPublication(Track.Source.Camera);
+  const video = camera && !camera.isMuted ? camera.videoTrack : undefined;
   const audio = isLocal ? undefined : participant.getTrackPublication(Track.Source.Microphone)?.audioTrack;
   useEffect(() => {
     const element = videoRef.current;
@@ -59,12 +61,23 @@ function SpeakerTiles({ participants }: { participants: Participant[] }) {
 }
 
 /** The video of the room, or a note that the room runs without video. */
-export function VideoStage({ grant, mutedAll, layout }: { grant: VideoGrant | null; mutedAll: boolean; layout: 'grid' | 'speaker' }) {
+export function VideoStage({
+  grant,
+  mutedAll,
+  layout,
+  cameraAllowed = true,
+}: {
+  grant: VideoGrant | null;
+  mutedAll: boolean;
+  layout: 'grid' | 'speaker';
+  /** False when the appointment allows attendees sound only. */
+  cameraAllowed?: boolean;
+}) {
   const { t } = useTranslation();
   // The background effect this browser chose before (kept in its storage).
   useEffect(restoreBackgroundChoice, []);
   const preferences = useStore(mediaPreferences);
-  const { status, participants, deviceError, effectFailed } = useVideoRoom(grant, preferences, mutedAll);
+  const { status, participants, deviceError, effectFailed } = useVideoRoom(grant, preferences, mutedAll, cameraAllowed);
 
   if (!grant) {
     return (

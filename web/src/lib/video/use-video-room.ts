@@ -1,5 +1,5 @@
 import { Room, RoomEvent, Track, type LocalVideoTrack, type Participant } from 'livekit-client';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { VideoGrant } from '@/lib/hub';
 import { applyBackgroundEffect } from './background';
 import { deviceErrorOf, type DeviceError } from './device-errors';
@@ -17,15 +17,25 @@ export interface VideoRoomState {
 
 /**
  * Joins the LiveKit room of `grant` for as long as the component lives (or until the
- * grant changes) and publishes camera and microphone only when the grant allows it.
+ * grant's server or publish right changes) and publishes camera and microphone only when the grant allows it.
  * Without a grant (no LiveKit configured) it stays `off`.
  */
-export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPreferences, mutedAll: boolean): VideoRoomState {
+export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPreferences, mutedAll: boolean, cameraAllowed = true): VideoRoomState {
   const [room, setRoom] = useState<Room | null>(null);
   const [state, setState] = useState<VideoRoomState>({ status: 'off', participants: [], deviceError: null, effectFailed: false });
+  // The hub sends a fresh token after every reconnect of its own socket: the video room
+  // keeps its session then (livekit-client resumes or rejoins on its own when the media
+  // connection drops). Only another server or another publish right joins it anew.
+  const url = grant?.url ?? null;
+  const canPublish = grant?.canPublish ?? false;
+  const token = useRef('');
+  const latestToken = grant?.token ?? '';
+  useEffect(() => {
+    token.current = latestToken;
+  }, [latestToken]);
 
   useEffect(() => {
-    if (!grant) {
+    if (!url) {
       setState({ status: 'off', participants: [], deviceError: null, effectFailed: false });
       return;
     }
@@ -47,12 +57,13 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
       RoomEvent.LocalTrackUnpublished,
       RoomEvent.TrackMuted,
       RoomEvent.TrackUnmuted,
+      RoomEvent.Reconnected,
     ]) {
       current.on(event, refresh);
     }
     setState({ status: 'connecting', participants: [], deviceError: null, effectFailed: false });
     current
-      .connect(grant.url, grant.token)
+      .connect(url, token.current)
       .then(() => {
         if (cancelled) return;
         setRoom(current);
@@ -65,15 +76,17 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
       setRoom(null);
       void current.disconnect();
     };
-  }, [grant]);
+  }, [url, canPublish]);
 
-  // Camera and microphone follow the preferences, the grant and the guide's mute-all.
-  const canPublish = grant?.canPublish ?? false;
+  // Camera and microphone follow the preferences (the toolbar's switches), the grant, the
+  // appointment (audio only: no camera) and the guide's mute-all. Turning one off mutes the
+  // published track, as LiveKit's own apps do: the camera light goes out, the sfu stops
+  // forwarding it and tells the others, and turning it on again needs no new negotiation.
   const { cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage } = preferences;
   useEffect(() => {
     if (!room) return;
     const local = room.localParticipant;
-    const camera = canPublish && cameraEnabled;
+    const camera = canPublish && cameraAllowed && cameraEnabled;
     const microphone = canPublish && microphoneEnabled && !mutedAll;
     let cancelled = false;
     async function publish() {
@@ -99,7 +112,7 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
     return () => {
       cancelled = true;
     };
-  }, [room, canPublish, cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage, mutedAll]);
+  }, [room, canPublish, cameraAllowed, cameraEnabled, microphoneEnabled, cameraId, microphoneId, effect, backgroundImage, mutedAll]);
 
   return state;
 }

@@ -401,6 +401,13 @@ export const de: Translations = {
     microphoneOn: 'Mikrofon einschalten',
     microphoneOff: 'Mikrofon ausschalten',
     mutedByGuide: 'Der Guide hat alle stummgeschaltet.',
+    blocked: {
+      broadcast: 'Übertragungsmodus: Nur der Guide ist mit Kamera und Mikrofon zu sehen und zu hören.',
+      noMedia: 'Diese Präsentation läuft für Teilnehmende ohne Kamera und Mikrofon.',
+      audioOnly: 'In dieser Präsentation ist für Teilnehmende nur Ton erlaubt, keine Kamera.',
+      mutedByGuide: 'Der Guide hat alle stummgeschaltet.',
+      notAllowed: 'Sie dürfen in dieser Präsentation Kamera und Mikrofon nicht nutzen.',
+    },
     errors: {
       permissionsDenied: 'Der Zugriff auf Kamera und Mikrofon wurde verweigert. Erlauben Sie ihn in den Browser-Einstellungen und versuchen Sie es erneut.',
       unknown: 'Bei Ihren Geräten ist ein unbekannter Fehler aufgetreten.',

@@ -399,6 +399,13 @@ export const en = {
     microphoneOn: 'Turn microphone on',
     microphoneOff: 'Turn microphone off',
     mutedByGuide: 'The guide has muted everyone.',
+    blocked: {
+      broadcast: 'Broadcast mode: only the guide is on camera and microphone.',
+      noMedia: 'This presentation runs without camera and microphone for attendees.',
+      audioOnly: 'This presentation allows attendees sound only, no camera.',
+      mutedByGuide: 'The guide has muted everyone.',
+      notAllowed: 'You may not use camera and microphone in this presentation.',
+    },
     errors: {
       permissionsDenied: 'Access to camera and microphone was denied. Allow it in your browser settings and try again.',
       unknown: 'An unknown device error occurred.',

@@ -158,7 +158,12 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
         }
       >
         {all.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
-        <VideoStage grant={video} mutedAll={all.mutedAll} layout={viewMode === 'videoGrid' ? 'grid' : 'speaker'} />
+        <VideoStage
+          grant={video}
+          mutedAll={all.mutedAll}
+          layout={viewMode === 'videoGrid' ? 'grid' : 'speaker'}
+          cameraAllowed={all.videoAudioSettings !== 'audio-only'}
+        />
         {viewMode !== 'onlyYou' && (
           <SlideView position={t('slides.position', { number })} slide={current} cache={session.slideCache} tools={slideTools} />
         )}

@@ -5,6 +5,7 @@ import { openMediaSettings } from '@/components/video/media-settings';
 import { useLocalePath } from '@/lib/i18n';
 import { cartItemCount, cartStore } from '@/lib/shop/cart';
 import { wishlistStore } from '@/lib/shop/wishlist-store';
+import { RoomMediaToggles } from '../../components/room-media-toggles';
 import { Toolbar, ToolbarGroup } from '../../components/toolbar';
 import { ATTENDEE_SIDEBARS, type AttendeeSidebar } from '../stores/sidebars';
 import type { RoomTools } from './room-tools';
@@ -17,6 +18,7 @@ export function AttendeeToolbar({ tools }: { tools: RoomTools }) {
   return (
     <Toolbar label={t('cockpit.toolbar')}>
       <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
+        <RoomMediaToggles client={tools.session.client} guide={false} />
         <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
           {t('video.mediaButton')}
         </button>

@@ -6,6 +6,7 @@ import { openMediaSettings } from '@/components/video/media-settings';
 import { useLocalePath } from '@/lib/i18n';
 import { slideAt, slideNumber, type Slide } from '../../api/presentation';
 import { openConfirm } from '../../components/confirm';
+import { RoomMediaToggles } from '../../components/room-media-toggles';
 import { Toolbar, ToolbarGroup } from '../../components/toolbar';
 import { listingLayoutOf, type GuideSession } from '../../session/room-session';
 import type { CockpitState } from '../stores/cockpit';
@@ -127,6 +128,7 @@ export function CockpitToolbar({ session, cockpit, act, switching, onSwitch: swi
         </button>
       </ToolbarGroup>
       <ToolbarGroup name="media" label={t('cockpit.groups.media')}>
+        <RoomMediaToggles client={session.client} guide />
         <button type="button" className="button" onClick={() => openMediaSettings(t('video.mediaSettings'))}>
           {t('video.mediaButton')}
         </button>
