@@ -18,7 +18,7 @@ pub mod slide;
 pub mod upcoming;
 pub mod widget;
 
-use axum::routing::{get, patch, post};
+use axum::routing::{delete, get, patch, post};
 use axum::Router;
 
 pub use relay::RoomRelay;
@@ -45,6 +45,7 @@ pub fn admin_routes() -> Router<App> {
             get(search::read_collection).patch(search::update_collection).delete(search::delete_collection),
         )
         .route("/_action/dsr/appointment/{id}/instant-listing", post(instant_listing::create).patch(instant_listing::update))
+        .route("/_action/dsr/appointment/{id}/instant-listing/{page_id}", delete(instant_listing::delete))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist-statistics", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/last-seen-statistics", get(widget::last_seen))
