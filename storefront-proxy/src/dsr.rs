@@ -12,6 +12,7 @@ pub mod listing;
 pub mod presentation;
 pub mod profile;
 pub mod relay;
+pub mod saved_products;
 pub mod search;
 pub mod setting;
 pub mod slide;
@@ -46,6 +47,11 @@ pub fn admin_routes() -> Router<App> {
         )
         .route("/_action/dsr/appointment/{id}/instant-listing", post(instant_listing::create).patch(instant_listing::update))
         .route("/_action/dsr/appointment/{id}/instant-listing/{page_id}", delete(instant_listing::delete))
+        .route(
+            "/_action/dsr/appointment/{id}/saved-products",
+            get(saved_products::list).post(saved_products::add).delete(saved_products::clear),
+        )
+        .route("/_action/dsr/appointment/{id}/saved-products/{product_id}", delete(saved_products::remove))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist-statistics", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/last-seen-statistics", get(widget::last_seen))

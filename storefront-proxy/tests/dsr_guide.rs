@@ -488,3 +488,66 @@ async fn a_published_instant_listing_is_deleted_and_attendees_reload() {
 async fn delete(live: &Live, path: &str, who: &As) -> (u16, Value, reqwest::header::HeaderMap) {
     live.call(Method::DELETE, path, who, None).await
 }
+
+#[tokio::test]
+async fn saved_products_are_kept_per_appointment_in_order() {
+    let Room { live, guide, appointment_id, .. } = room().await;
+    let url = format!("/api/_action/dsr/appointment/{appointment_id}/saved-products");
+    let products = live.product_ids(3).await;
+    let (status, body) = live.get(&url, &guide).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({"total": 0, "productIds": []}));
+
+    // Refused: no list, an empty one, a bad id, an unknown product, not a guide; nothing saved.
+    for (request, expected) in [
+        (json!({}), 400),
+        (json!({"productIds": []}), 400),
+        (json!({"productIds": ["x"]}), 400),
+        (json!({"productIds": [products[0], "f".repeat(32)]}), 404),
+    ] {
+        let (status, error) = live.post(&url, &guide, request).await;
+        assert_eq!(status, expected, "{error}");
+        assert!(error["errors"][0]["code"].is_string(), "{error}");
+    }
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let (status, _) = live.post(&url, &token_of(&join), json!({"productIds": [products[0]]})).await;
+    assert_eq!(status, 401);
+    assert_eq!(live.get(&url, &guide).await.1["total"], 0);
+
+    let (status, body) = live.post(&url, &guide, json!({"productIds": [products[1], products[0]]})).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, body) = live.post(&url, &guide, json!({"productIds": [products[0], products[2]]})).await;
+    assert_eq!(body["productIds"], json!([products[1], products[0], products[2]]), "already saved ones keep their place");
+    // Another appointment has its own.
+    let other = live.appointment_id(&guide, "demo-customers").await;
+    assert_eq!(live.get(&format!("/api/_action/dsr/appointment/{other}/saved-products"), &guide).await.1["total"], 0);
+
+    let (status, _, _) = live.call(Method::DELETE, &format!("{url}/{}", products[0]), &guide, None).await;
+    assert_eq!(status, 204);
+    let (status, error, _) = live.call(Method::DELETE, &format!("{url}/{}", products[0]), &guide, None).await;
+    assert_eq!(status, 404, "{error}");
+    assert_eq!(live.get(&url, &guide).await.1["productIds"], json!([products[1], products[2]]));
+    let (status, _, _) = live.call(Method::DELETE, &url, &guide, None).await;
+    assert_eq!(status, 204);
+    assert_eq!(live.get(&url, &guide).await.1["total"], 0);
+    let (status, _) = live.get(&format!("/api/_action/dsr/appointment/{}/saved-products", "f".repeat(32)), &guide).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn saved_products_stop_at_the_limit() {
+    let Room { live, guide, appointment_id, .. } = room().await;
+    let url = format!("/api/_action/dsr/appointment/{appointment_id}/saved-products");
+    let limit = storefront_proxy::dsr::saved_products::MAX_SAVED_PRODUCTS;
+    let products: Vec<String> = {
+        let db = live.db();
+        let mut statement = db.prepare("SELECT id FROM product WHERE active = 1 ORDER BY id LIMIT ?1").unwrap();
+        let ids = statement.query_map([limit as i64 + 1], |r| r.get(0)).unwrap();
+        ids.map(Result::unwrap).collect()
+    };
+    assert_eq!(products.len(), limit + 1, "the demo has enough products");
+    let (status, error) = live.post(&url, &guide, json!({"productIds": products})).await;
+    assert_eq!(status, 400, "{error}");
+    assert_error(&error, 400, storefront_proxy::dsr::saved_products::TOO_MANY);
+    assert_eq!(live.get(&url, &guide).await.1["total"], 0, "all or nothing");
+}

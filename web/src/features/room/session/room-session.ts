@@ -139,9 +139,14 @@ export interface GuideApi {
   /** Creates an instant listing; answers the new slide's number. */
   createListing(listing: { productIds: string[]; pageName: string | null; currentPageGroupId: string | null; layout: ListingLayout }): Promise<number | undefined>;
   updateListing(listing: { groupId: string; productIds: string[]; pageName: string | null; layout: ListingLayout }): Promise<void>;
+  /** Takes a published instant listing out of the presentation. */
+  deleteListing(groupId: string): Promise<void>;
   /** Closes an attendee out of the room (the shop tells the hub, which tells everyone). */
   removeAttendee(attendeeId: string): Promise<void>;
 }
+
+/** How many slides the page `groupId` has. */
+const slidesOf = (slides: Slide[], groupId: string) => slides.filter((slide) => slide.groupId === groupId).length;
 
 /** The page and section an instant listing is made like: the presentation's listing template. */
 export function listingLayoutOf(slides: Slide[]): ListingLayout | null {
@@ -245,6 +250,25 @@ export class GuideSession extends RoomSession {
   async editListing(slide: Slide): Promise<void> {
     const products = await this.api.listingProducts(slide.groupId);
     this.listing.getState().edit(slide.groupId, slide.groupName, products);
+  }
+
+  /**
+   * Deletes the published instant listing `slide`. Everyone on it is first moved to the
+   * slide before it (or the one after), so no one is left on a slide that is gone.
+   */
+  async deleteListing(slide: Slide): Promise<void> {
+    if (!slide.isInstantListing) throw new Error('only instant listings are deleted');
+    const slides = this.structure.getState().slides;
+    const current = this.currentSlide();
+    if (current?.groupId === slide.groupId) {
+      const others = slides.filter((other) => other.groupId !== slide.groupId);
+      const before = others.filter((other) => other.index < slide.index).at(-1);
+      const target = before ?? others[0];
+      if (target) await this.switchSlide({ ...target, index: before ? target.index : target.index - slidesOf(slides, slide.groupId) });
+    }
+    await this.api.deleteListing(slide.groupId);
+    if (this.listing.getState().draft?.groupId === slide.groupId) this.listing.getState().close();
+    await this.reloadStructure();
   }
 
   protected override handle(event: Event): void {

@@ -8,7 +8,7 @@ import { takeCartGrant } from '../attendee/stores/attendee-session';
 import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes, loadAttendeeWishlist,
   loadInvitationAnswers, removeAttendee } from '../guide/api/attendees';
 import { endAppointment, startAppointment } from '../guide/api/lifecycle';
-import { createInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi } from '../guide/api/room-admin';
+import { createInstantListing, deleteInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi } from '../guide/api/room-admin';
 import { loadAdminSession } from '../guide/stores/admin-session';
 import { RealtimeClient, type HubSession } from '../realtime/client';
 import { createSharedClients } from '../realtime/shared-client';
@@ -53,6 +53,7 @@ export function createGuideSession(config: RuntimeConfig, room: GuideRoomProps):
     listingProducts: (groupId) => listingProducts(config, contextToken, groupId),
     createListing: (listing) => createInstantListing(config, admin(), appointmentId, listing),
     updateListing: (listing) => updateInstantListing(config, admin(), appointmentId, listing),
+    deleteListing: (groupId) => deleteInstantListing(config, admin(), appointmentId, groupId),
     removeAttendee: (attendeeId) => removeAttendee(config, admin(), attendeeId),
   }, room.slides);
 }

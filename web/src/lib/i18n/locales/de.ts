@@ -214,6 +214,10 @@ export const de: Translations = {
     publishTitle: 'Listing veröffentlichen?',
     publishText: 'Alle Teilnehmenden sehen das Listing als Folie der Präsentation.',
     publishConfirm: 'Jetzt veröffentlichen',
+    deletePublishedTitle: 'Das Listing „{{name}}“ löschen?',
+    deletePublishedText: 'Das Listing verschwindet für alle aus der Präsentation; wer es gerade sieht, kommt zur Folie davor.',
+    deletePublishedConfirm: 'Für alle löschen',
+    deleteFailed: 'Das Listing konnte nicht gelöscht werden. Bitte versuchen Sie es erneut.',
   },
   widgets: {
     title: 'Widgets',

@@ -212,6 +212,10 @@ export const en = {
     publishTitle: 'Publish the listing?',
     publishText: 'Every attendee sees the listing as a slide of the presentation.',
     publishConfirm: 'Publish now',
+    deletePublishedTitle: 'Delete the listing “{{name}}”?',
+    deletePublishedText: 'The listing is taken out of the presentation for everyone; attendees on it move to the slide before.',
+    deletePublishedConfirm: 'Delete for everyone',
+    deleteFailed: 'The listing could not be deleted. Please try again.',
   },
   widgets: {
     title: 'Widgets',

@@ -89,6 +89,13 @@ export async function updateInstantListing(
   });
 }
 
+/** Takes the published instant listing `groupId` out of the presentation (attendees reload it). */
+export async function deleteInstantListing(config: RuntimeConfig, session: AdminSession, appointmentId: string, groupId: string): Promise<void> {
+  await admin(config, session).invoke('deleteInstantListing delete /_action/dsr/appointment/{appointmentId}/instant-listing/{pageId}', {
+    pathParams: { appointmentId, pageId: groupId },
+  });
+}
+
 /** The picked products of a listing page, in order (the guide's own shop context). */
 export async function listingProducts(config: RuntimeConfig, contextToken: string, groupId: string): Promise<GuideProduct[]> {
   const { data } = await createStoreClient(config, contextToken).invoke('dsrProductListing post /dsr/product-listing', {

@@ -117,6 +117,27 @@ export function CockpitToolbar({ session, cockpit, act, switching, onSwitch: swi
             {t('instantListing.edit')}
           </button>
         )}
+        {current?.isInstantListing && (
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={!canAct || listingDraft !== null}
+            onClick={() => {
+              const slide = current;
+              openConfirm({
+                title: t('instantListing.deletePublishedTitle', { name: slide.groupName }),
+                text: t('instantListing.deletePublishedText'),
+                confirmLabel: t('instantListing.deletePublishedConfirm'),
+                cancelLabel: t('cockpit.cancel'),
+                failedText: t('instantListing.deleteFailed'),
+                danger: true,
+                onConfirm: () => session.deleteListing(slide),
+              });
+            }}
+          >
+            {t('instantListing.delete')}
+          </button>
+        )}
         <button type="button" className="button" aria-pressed={showWidgets} onClick={onToggleWidgets}>
           {t('widgets.toggle')}
         </button>
