@@ -94,6 +94,27 @@ type SalesroomAdminOperations = {
     response: never;
     responseCode: 204;
   };
+  'readSavedProducts get /_action/dsr/appointment/{appointmentId}/saved-products': {
+    pathParams: { appointmentId: string };
+    response: { productIds: string[]; total: number };
+    responseCode: 200;
+  };
+  'saveProducts post /_action/dsr/appointment/{appointmentId}/saved-products': {
+    pathParams: { appointmentId: string };
+    body: { productIds: string[] };
+    response: { productIds: string[]; total: number };
+    responseCode: 200;
+  };
+  'removeSavedProduct delete /_action/dsr/appointment/{appointmentId}/saved-products/{productId}': {
+    pathParams: { appointmentId: string; productId: string };
+    response: never;
+    responseCode: 204;
+  };
+  'clearSavedProducts delete /_action/dsr/appointment/{appointmentId}/saved-products': {
+    pathParams: { appointmentId: string };
+    response: never;
+    responseCode: 204;
+  };
 };
 
 export type StoreApiOperations = Omit<StoreOperations, JoinAsClient> & {

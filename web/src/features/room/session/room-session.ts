@@ -6,9 +6,10 @@ import type { CollectionsApi } from '../attendee/api/collections';
 import { createAttendeeRoomStore, type AttendeeRoomState } from '../attendee/stores/attendee-room';
 import { createCollectionsStore, type CollectionsState } from '../attendee/stores/collections';
 import { reloadsOf } from '../attendee/utils/reloads';
-import type { GuideProduct, ListingLayout, Widgets } from '../guide/api/room-admin';
+import type { GuideCategory, GuideProduct, ListingLayout, SavedProductsApi, Widgets } from '../guide/api/room-admin';
 import { cartToReload, createInsightsStore, type InsightsApi, type InsightsState } from '../guide/stores/insights';
 import { createInstantListingStore, type InstantListingState, type ListingDraft } from '../guide/stores/instant-listing';
+import { createSavedProductsStore, type SavedProductsState } from '../guide/stores/saved-products';
 import { createWidgetsStore, type WidgetsState } from '../guide/stores/widgets';
 import type { RealtimeClient, RoomState } from '../realtime/client';
 import { createSlideCache, firstImageOf, slideKeyOf, type SlideCache, type SlideData, type SlideKey } from './slide-cache';
@@ -134,7 +135,12 @@ export interface GuideApi {
   widgets: Widgets;
   startAppointment(): Promise<void>;
   endAppointment(): Promise<void>;
-  searchProducts(term: string): Promise<GuideProduct[]>;
+  /** The whole catalogue by name or number; with `categoryId`, that category's products. */
+  searchProducts(term: string, categoryId?: string): Promise<GuideProduct[]>;
+  /** Products by id, in that order. */
+  productsByIds(ids: string[]): Promise<GuideProduct[]>;
+  categories(): Promise<GuideCategory[]>;
+  savedProducts: SavedProductsApi;
   listingProducts(groupId: string): Promise<GuideProduct[]>;
   /** Creates an instant listing; answers the new slide's number. */
   createListing(listing: { productIds: string[]; pageName: string | null; currentPageGroupId: string | null; layout: ListingLayout }): Promise<number | undefined>;
@@ -159,6 +165,8 @@ export class GuideSession extends RoomSession {
   readonly insights: StoreApi<InsightsState>;
   readonly widgets: StoreApi<WidgetsState>;
   readonly listing: StoreApi<InstantListingState>;
+  /** The guide's saved products of this appointment. */
+  readonly saved: StoreApi<SavedProductsState>;
   /** The attendees removed during this session (the participants list leaves them out for good). */
   readonly removed: StoreApi<{ ids: string[] }>;
   private thumbnailRun = 0;
@@ -173,6 +181,7 @@ export class GuideSession extends RoomSession {
     this.insights = createInsightsStore(api.insights);
     this.widgets = createWidgetsStore(api.widgets);
     this.removed = createStore(() => ({ ids: [] as string[] }));
+    this.saved = createSavedProductsStore(api.savedProducts, (ids) => api.productsByIds(ids));
     this.listing = createInstantListingStore({
       create: (draft) => this.createListing(draft),
       update: (draft) => this.updateListing(draft),
@@ -242,8 +251,19 @@ export class GuideSession extends RoomSession {
     return this.api.removeAttendee(attendeeId);
   }
 
-  searchProducts(term: string): Promise<GuideProduct[]> {
-    return this.api.searchProducts(term);
+  searchProducts(term: string, categoryId?: string): Promise<GuideProduct[]> {
+    return this.api.searchProducts(term, categoryId);
+  }
+
+  categories(): Promise<GuideCategory[]> {
+    return this.api.categories();
+  }
+
+  /** Opens a new instant listing with these products (the saved ones, say). */
+  startListingWith(name: string, products: GuideProduct[]): void {
+    const listing = this.listing.getState();
+    listing.startNew(name);
+    for (const product of products) listing.add(product);
   }
 
   /** Opens the editor with the products of the published listing `slide`. */
