@@ -57,6 +57,8 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
   const localePath = useLocalePath();
   const [values, setValues] = useState<Values>(() => Object.fromEntries(FIELDS.map((name) => [name, ''])) as Values);
   const [guest, setGuest] = useState(false);
+  // The privacy consent (required: the shop stores the data only with it).
+  const [privacy, setPrivacy] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [server, setServer] = useState<Partial<Record<FieldName, string>>>({});
@@ -78,7 +80,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    if (Object.values(errors).some(Boolean)) return;
+    if (Object.values(errors).some(Boolean) || !privacy) return;
     setBusy(true);
     setFailure(false);
     const address = {
@@ -98,7 +100,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
         lastName: address.lastName,
         email: values.email.trim(),
         ...(guest ? { guest: true } : { password: values.password }),
-        acceptedDataProtection: true,
+        acceptedDataProtection: privacy,
         storefrontUrl: window.location.origin + localePath(''),
         billingAddress: address,
       });
@@ -151,6 +153,15 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
           <legend>{t('account.address')}</legend>
           <LocationFields values={values} onChange={set} errorOf={errorOf} countries={countries} />
         </fieldset>
+        <Field
+          type="checkbox"
+          label={t('account.privacy')}
+          name="acceptedDataProtection"
+          checked={privacy}
+          required
+          onChange={(event) => setPrivacy(event.target.checked)}
+          error={submitted && !privacy ? t('account.privacyRequired') : null}
+        />
         {failure && (
           <p className="alert" role="alert">
             {t('errors.generic')}

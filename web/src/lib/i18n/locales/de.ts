@@ -691,6 +691,7 @@ export const de: Translations = {
     emailMismatch: 'Die E-Mail-Adressen stimmen nicht überein.',
     passwordMismatch: 'Die Passwörter stimmen nicht überein.',
     privacy: 'Ich habe die Datenschutzerklärung gelesen und bin mit der Verarbeitung meiner Daten einverstanden.',
+    privacyRequired: 'Bitte stimmen Sie der Datenschutzerklärung zu, um ein Konto anzulegen.',
     hello: 'Hallo {{name}}',
     customerNumber: 'Kundennummer: {{number}}',
     defaultBilling: 'Standard-Rechnungsadresse',

@@ -689,6 +689,7 @@ export const en = {
     emailMismatch: 'The email addresses do not match.',
     passwordMismatch: 'The passwords do not match.',
     privacy: 'I have read the privacy policy and agree to my data being processed.',
+    privacyRequired: 'Please accept the privacy policy to create an account.',
     hello: 'Hello {{name}}',
     customerNumber: 'Customer number: {{number}}',
     defaultBilling: 'Default billing address',
