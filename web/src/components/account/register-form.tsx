@@ -51,7 +51,18 @@ const SERVER_FIELDS: Record<string, FieldName> = {
 };
 
 /** Registration: salutation, names, email twice, password twice, address with country and state. */
-export function RegisterForm({ embedded = false, allowGuest = false, onRegistered }: { embedded?: boolean; allowGuest?: boolean; onRegistered?: () => void } = {}) {
+export function RegisterForm({
+  embedded = false,
+  allowGuest = false,
+  titled = true,
+  onRegistered,
+}: {
+  embedded?: boolean;
+  allowGuest?: boolean;
+  /** Shows its own heading (a page that has its own title leaves it out). */
+  titled?: boolean;
+  onRegistered?: () => void;
+} = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
@@ -128,7 +139,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
 
   return (
     <section className={embedded ? 'register-form' : 'card auth-card auth-card--wide'}>
-      <Heading className={embedded ? 'section-title' : undefined}>{t('account.registerTitle')}</Heading>
+      {titled && <Heading className={embedded ? 'section-title' : undefined}>{t('account.registerTitle')}</Heading>}
       <p className="muted">{t('account.registerLead')}</p>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <fieldset className="form-section">
