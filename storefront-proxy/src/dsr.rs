@@ -13,13 +13,14 @@ pub mod listing;
 pub mod presentation;
 pub mod profile;
 pub mod relay;
+pub mod saved_products;
 pub mod search;
 pub mod setting;
 pub mod slide;
 pub mod upcoming;
 pub mod widget;
 
-use axum::routing::{get, patch, post};
+use axum::routing::{delete, get, patch, post};
 use axum::Router;
 
 pub use relay::RoomRelay;
@@ -48,6 +49,12 @@ pub fn admin_routes() -> Router<App> {
             get(search::read_collection).patch(search::update_collection).delete(search::delete_collection),
         )
         .route("/_action/dsr/appointment/{id}/instant-listing", post(instant_listing::create).patch(instant_listing::update))
+        .route("/_action/dsr/appointment/{id}/instant-listing/{page_id}", delete(instant_listing::delete))
+        .route(
+            "/_action/dsr/appointment/{id}/saved-products",
+            get(saved_products::list).post(saved_products::add).delete(saved_products::clear),
+        )
+        .route("/_action/dsr/appointment/{id}/saved-products/{product_id}", delete(saved_products::remove))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist-statistics", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/last-seen-statistics", get(widget::last_seen))

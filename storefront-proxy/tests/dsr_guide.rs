@@ -440,3 +440,114 @@ async fn the_guide_finds_who_ordered() {
     let (status, _) = live.post("/api/search/order-customer", &customer, json!({})).await;
     assert_eq!(status, 401, "a store context is no admin");
 }
+
+#[tokio::test]
+async fn a_published_instant_listing_is_deleted_and_attendees_reload() {
+    let Room { live, guide, appointment_id, .. } = room().await;
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let client = token_of(&join);
+    let mut client_socket = connect(&live, &join).await;
+    let structure = live.structure(&client).await;
+    let layout = structure["navigation"].as_array().unwrap().iter().find(|n| n["groupName"] == "Instant listing").unwrap().clone();
+    let welcome = structure["navigation"][0]["groupId"].as_str().unwrap().to_owned();
+    let before: Vec<Value> = structure["navigation"].as_array().unwrap().clone();
+    let url = format!("/api/_action/dsr/appointment/{appointment_id}/instant-listing");
+    let body = json!({"productIds": live.product_ids(2).await, "currentPageGroupId": welcome, "pageName": "Gone soon", "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]});
+    let (status, created) = live.post(&url, &guide, body).await;
+    assert_eq!(status, 201, "{created}");
+    let group = live.structure(&client).await["navigation"][2]["groupId"].as_str().unwrap().to_owned();
+
+    // Only an instant listing of this appointment, by a guide, with a valid id.
+    let (status, error, _) = delete(&live, &format!("{url}/{welcome}"), &guide).await;
+    assert_eq!(status, 404, "{error}");
+    assert_error(&error, 404, "DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND");
+    let (status, _, _) = delete(&live, &format!("{url}/not-an-id"), &guide).await;
+    assert_eq!(status, 400);
+    let (status, _, _) = delete(&live, &format!("{url}/{group}"), &client).await;
+    assert_eq!(status, 401);
+    let other = live.appointment_id(&guide, "demo-customers").await;
+    let (status, _, _) = delete(&live, &format!("/api/_action/dsr/appointment/{other}/instant-listing/{group}"), &guide).await;
+    assert_eq!(status, 404, "another appointment's listing is not this one's");
+    assert_eq!(live.structure(&client).await["navigation"].as_array().unwrap().len(), before.len() + 1, "refusals deleted nothing");
+
+    let (status, _, _) = delete(&live, &format!("{url}/{group}"), &guide).await;
+    assert_eq!(status, 204);
+    let reloaded = wait_for(&mut client_socket, |e| match e {
+        Event::Reload { action: Action::LoadSlide { page_id, .. } } if *page_id == group => Some(page_id.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(reloaded, group);
+    let after = live.structure(&client).await["navigation"].as_array().unwrap().clone();
+    let groups = |slides: &[Value]| slides.iter().map(|s| (s["groupId"].clone(), s["index"].clone())).collect::<Vec<_>>();
+    assert_eq!(groups(&after), groups(&before), "the presentation is as before the listing, numbered as before");
+    let (status, _, _) = delete(&live, &format!("{url}/{group}"), &guide).await;
+    assert_eq!(status, 404, "deleted once");
+}
+
+async fn delete(live: &Live, path: &str, who: &As) -> (u16, Value, reqwest::header::HeaderMap) {
+    live.call(Method::DELETE, path, who, None).await
+}
+
+#[tokio::test]
+async fn saved_products_are_kept_per_appointment_in_order() {
+    let Room { live, guide, appointment_id, .. } = room().await;
+    let url = format!("/api/_action/dsr/appointment/{appointment_id}/saved-products");
+    let products = live.product_ids(3).await;
+    let (status, body) = live.get(&url, &guide).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({"total": 0, "productIds": []}));
+
+    // Refused: no list, an empty one, a bad id, an unknown product, not a guide; nothing saved.
+    for (request, expected) in [
+        (json!({}), 400),
+        (json!({"productIds": []}), 400),
+        (json!({"productIds": ["x"]}), 400),
+        (json!({"productIds": [products[0], "f".repeat(32)]}), 404),
+    ] {
+        let (status, error) = live.post(&url, &guide, request).await;
+        assert_eq!(status, expected, "{error}");
+        assert!(error["errors"][0]["code"].is_string(), "{error}");
+    }
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let (status, _) = live.post(&url, &token_of(&join), json!({"productIds": [products[0]]})).await;
+    assert_eq!(status, 401);
+    assert_eq!(live.get(&url, &guide).await.1["total"], 0);
+
+    let (status, body) = live.post(&url, &guide, json!({"productIds": [products[1], products[0]]})).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, body) = live.post(&url, &guide, json!({"productIds": [products[0], products[2]]})).await;
+    assert_eq!(body["productIds"], json!([products[1], products[0], products[2]]), "already saved ones keep their place");
+    // Another appointment has its own.
+    let other = live.appointment_id(&guide, "demo-customers").await;
+    assert_eq!(live.get(&format!("/api/_action/dsr/appointment/{other}/saved-products"), &guide).await.1["total"], 0);
+
+    let (status, _, _) = live.call(Method::DELETE, &format!("{url}/{}", products[0]), &guide, None).await;
+    assert_eq!(status, 204);
+    let (status, error, _) = live.call(Method::DELETE, &format!("{url}/{}", products[0]), &guide, None).await;
+    assert_eq!(status, 404, "{error}");
+    assert_eq!(live.get(&url, &guide).await.1["productIds"], json!([products[1], products[2]]));
+    let (status, _, _) = live.call(Method::DELETE, &url, &guide, None).await;
+    assert_eq!(status, 204);
+    assert_eq!(live.get(&url, &guide).await.1["total"], 0);
+    let (status, _) = live.get(&format!("/api/_action/dsr/appointment/{}/saved-products", "f".repeat(32)), &guide).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn saved_products_stop_at_the_limit() {
+    let Room { live, guide, appointment_id, .. } = room().await;
+    let url = format!("/api/_action/dsr/appointment/{appointment_id}/saved-products");
+    let limit = storefront_proxy::dsr::saved_products::MAX_SAVED_PRODUCTS;
+    let products: Vec<String> = {
+        let db = live.db();
+        let mut statement = db.prepare("SELECT id FROM product WHERE active = 1 ORDER BY id LIMIT ?1").unwrap();
+        let ids = statement.query_map([limit as i64 + 1], |r| r.get(0)).unwrap();
+        ids.map(Result::unwrap).collect()
+    };
+    assert_eq!(products.len(), limit + 1, "the demo has enough products");
+    let (status, error) = live.post(&url, &guide, json!({"productIds": products})).await;
+    assert_eq!(status, 400, "{error}");
+    assert_error(&error, 400, storefront_proxy::dsr::saved_products::TOO_MANY);
+    assert_eq!(live.get(&url, &guide).await.1["total"], 0, "all or nothing");
+}

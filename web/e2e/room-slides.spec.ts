@@ -176,4 +176,22 @@ test('the attendee sees each slide the guide shows, with its content, products, 
     await expect(insights).toContainText('Ada Guest');
     await expect(insights).toContainText('1 product · ');
   });
+
+  await test.step('the guide deletes the published listing: it disappears for the attendee, who moves to the slide before', async () => {
+    const listingSlide = Number(await shownSlide(ada));
+    const navigator = guide.locator('.slide-navigator');
+    await expect(navigator.getByRole('button', { name: /Ada’s picks/ })).toHaveCount(1);
+    await guide.getByRole('button', { name: 'Delete listing' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Delete the listing “Ada’s picks”?' });
+    // Cancelled first: nothing happens.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(adaSlide.getByRole('heading', { level: 2 }).first()).toHaveText('Ada’s picks');
+    await guide.getByRole('button', { name: 'Delete listing' }).click();
+    await dialog.getByRole('button', { name: 'Delete for everyone' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(adaSlide).toHaveAttribute('data-slide-index', String(listingSlide - 1));
+    await expect(ada.getByText('Ada’s picks')).toHaveCount(0);
+    await expect(navigator.getByRole('button', { name: /Ada’s picks/ })).toHaveCount(0);
+    await expect(guide.getByRole('button', { name: 'Delete listing' })).toHaveCount(0);
+  });
 });

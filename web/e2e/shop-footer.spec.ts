@@ -67,12 +67,17 @@ for (const [language, t] of Object.entries(FOOTER)) {
     await slowExpect(page.getByRole('button', { name: t.subscribe })).toBeVisible();
   });
 
-  // Item 17, not done yet: the landing page link still goes to `/landingPage/{id}` (it answers
-  // the page, checked above) instead of its SEO path (`spring-inspiration/`).
-  test.fixme(`the footer's landing page link uses its SEO path (${language})`, async ({ page }) => {
+  // Item 17: the landing page link goes to its SEO path, which shows the landing page.
+  test(`the footer's landing page link uses its SEO path (${language})`, async ({ page }) => {
     await page.goto(`${t.prefix}/`);
     const footer = page.getByRole('contentinfo').getByRole('navigation', { name: t.footer });
-    await expect(footer.getByRole('link', { name: t.links[1] })).not.toHaveAttribute('href', /\/landingPage\//);
+    const link = footer.getByRole('link', { name: t.links[1] });
+    await expect(link).not.toHaveAttribute('href', /\/landingPage\//);
+    await expect(link).toHaveAttribute('href', new RegExp(`^${t.prefix}/[a-z-]+/?$`, 'i'));
+    await link.click();
+    await expect(page).not.toHaveURL(/\/landingPage\//);
+    await expect(page.locator('main .cms-page')).toBeVisible();
+    await expect(page.getByText(/Page not found|Seite konnte nicht gefunden/i)).toHaveCount(0);
   });
 
   test(`the sort labels are the spec's (${language})`, async ({ page }) => {

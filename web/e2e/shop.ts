@@ -43,6 +43,7 @@ export const TEXTS = {
     city: 'City',
     state: 'State',
     createAccount: 'Create account',
+    privacy: /I have read the privacy policy/,
     hello: (name: string) => `Hello ${name}`,
     express: 'Express',
     invoice: 'Invoice',
@@ -119,6 +120,7 @@ export const TEXTS = {
     city: 'Ort',
     state: 'Bundesland',
     createAccount: 'Konto erstellen',
+    privacy: /Ich habe die Datenschutzerklärung gelesen/,
     hello: (name: string) => `Hallo ${name}`,
     express: 'Express',
     invoice: 'Rechnung',
@@ -193,6 +195,7 @@ export async function fillRegistration(scope: Page | Locator, person: Person, t:
   await scope.getByLabel(t.city, { exact: true }).fill(person.city);
   const state = scope.getByLabel(t.state, { exact: true });
   if (await state.isVisible()) await state.selectOption({ index: 1 });
+  await scope.getByLabel(t.privacy).check();
 }
 
 /** Registers `person` on the registration page and waits for the account page greeting them. */

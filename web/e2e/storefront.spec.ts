@@ -263,6 +263,12 @@ test.describe('account', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription('This field should be at least 8 characters long.');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    // The privacy consent is required.
+    await page.getByLabel(/I have read the privacy policy/).uncheck();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByLabel(/I have read the privacy policy/)).toHaveAccessibleDescription('Please accept the privacy policy to create an account.');
+    await expect(page).toHaveURL(/\/account\/register$/);
+    await page.getByLabel(/I have read the privacy policy/).check();
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await expect(page).toHaveURL(/\/account$/);

@@ -1,4 +1,5 @@
-//! Instant listings: `POST|PATCH /api/_action/dsr/appointment/{id}/instant-listing`.
+//! Instant listings: `POST|PATCH /api/_action/dsr/appointment/{id}/instant-listing`, and
+//! `DELETE …/instant-listing/{pageId}` to take a published one out of the presentation.
 //! The guide picks products; a new presentation page of this appointment shows them
 //! with a listing layout (`pageId`, the CMS page, and `slideId`, its section, are
 //! needed: else 'The layout does not exist'). Clients learn of it through the hub
@@ -246,4 +247,40 @@ pub async fn update(
     )
     .await;
     Ok(Json(json!({ "id": group_id, "pickedProductIds": picked, "title": title })))
+}
+
+/// `DELETE …/instant-listing/{pageId}`: 204; the page leaves this appointment's
+/// presentation (only an instant listing of this appointment), later pages move up.
+pub async fn delete(_: AdminUser, State(app): State<App>, Path((id, page_id)): Path<(String, String)>) -> ApiResult<StatusCode> {
+    let page_id = page_id.to_lowercase();
+    if !is_id(&page_id) {
+        return Err(crate::catalog::invalid_id(&page_id, "/pageId"));
+    }
+    let group = page_id.clone();
+    let (appointment_id, section_id) = app
+        .db
+        .call(move |conn| {
+            let tx = conn.transaction()?;
+            let Some(appointment) = Appointment::by_id(&tx, &id)? else { return Ok(Err(appointment::not_found())) };
+            let listing: Option<(String, i64)> = tx
+                .query_row(
+                    "SELECT cms_page_id, position FROM presentation_page WHERE id = ?1 AND appointment_id = ?2 AND is_instant_listing = 1",
+                    params![group, appointment.id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            let Some((cms_page_id, position)) = listing else { return Ok(Err(page_not_found(&group))) };
+            let section_id: String =
+                tx.query_row("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position LIMIT 1", [&cms_page_id], |r| r.get(0))?;
+            tx.execute("DELETE FROM presentation_page WHERE id = ?1", [&group])?;
+            tx.execute(
+                "UPDATE presentation_page SET position = position - 1 WHERE presentation_id = ?1 AND position > ?2",
+                params![appointment.presentation_id, position],
+            )?;
+            tx.commit()?;
+            Ok(Ok((appointment.id, section_id)))
+        })
+        .await??;
+    publish(&app, &appointment_id, Action::LoadSlide { page_id, section_id }).await;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -103,7 +103,27 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::R
     let media_ids: Vec<String> = rows.values().filter_map(|r| r["mediaId"].as_str().map(str::to_owned)).collect();
     let media = media::entity::load(conn, &ctx.languages, &ctx.base_url, &media_ids)?;
     let found: Vec<String> = ids.iter().filter(|id| rows.contains_key(*id)).cloned().collect();
-    let seo_urls = if ctx.include_seo_urls { seo_url::load_for(conn, ctx, "frontend.navigation.page", &found)? } else { HashMap::new() };
+    let mut seo_urls =
+        if ctx.include_seo_urls { seo_url::load_for(conn, ctx, "frontend.navigation.page", &found)? } else { HashMap::new() };
+    if ctx.include_seo_urls {
+        // A link to a landing page carries that page's SEO URLs, so it can link to the readable path.
+        let landing_links: Vec<(String, String)> = found
+            .iter()
+            .filter_map(|id| {
+                let row = rows.get(id)?;
+                (row.get("linkType").and_then(Value::as_str) == Some("landing_page"))
+                    .then(|| row.get("internalLink").and_then(Value::as_str).map(|link| (id.clone(), link.to_owned())))
+                    .flatten()
+            })
+            .collect();
+        let targets: Vec<String> = landing_links.iter().map(|(_, target)| target.clone()).collect();
+        let landing_urls = seo_url::load_for(conn, ctx, "frontend.landing.page", &targets)?;
+        for (id, target) in landing_links {
+            if let Some(urls) = landing_urls.get(&target) {
+                seo_urls.entry(id).or_default().extend(urls.iter().cloned());
+            }
+        }
+    }
     let mut categories = Vec::new();
     for id in &found {
         let Some(mut row) = rows.remove(id) else { continue };

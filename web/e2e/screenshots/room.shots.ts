@@ -194,6 +194,25 @@ test('room screenshots', async ({ browser }) => {
   await shot(guide, 'guide-statistics-desktop');
   await guide.keyboard.press('Escape');
 
+  // The catalogue with the saved products, on both sizes.
+  for (const [size, page] of Object.entries(guides)) {
+    // The phone's participants sheet (opened above) would cover the stage.
+    const participants = page.getByRole('button', { name: 'Participants', exact: true });
+    if ((await participants.getAttribute('aria-pressed')) === 'true') await participants.click();
+    await page.getByRole('button', { name: 'Catalogue', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Catalogue' });
+    const first = panel.getByRole('list', { name: 'Products of the catalogue' }).getByRole('listitem').first();
+    await expect(first).toBeVisible();
+    if (size === 'desktop') {
+      const name = (await first.getAttribute('aria-label')) ?? '';
+      await first.getByRole('button', { name: `Save ${name}` }).click();
+    }
+    await expect(panel.getByRole('region', { name: 'Saved products' }).getByRole('listitem').first()).toBeVisible();
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, `guide-catalogue-${size}`);
+    await page.getByRole('button', { name: 'Catalogue', exact: true }).click();
+  }
+
   // The widgets and a new instant listing in the cockpit.
   await guide.getByRole('button', { name: 'Widgets' }).click();
   await shot(guide, 'guide-widgets-desktop');
@@ -210,5 +229,27 @@ test('room screenshots', async ({ browser }) => {
   for (const attendee of attendees.filter(({ language }) => language === 'en')) {
     await expect(attendee.page.getByRole('heading', { name: 'Thank you for joining' })).toBeVisible();
     await shot(attendee.page, `attendee-ended-${attendee.size}`);
+  }
+
+  // The ways into a room from the shop, in both languages and sizes: the upcoming presentations,
+  // a customers-only appointment's login and registration, the invitation, a footer page.
+  for (const attendee of attendees) {
+    const { page } = attendee;
+    const { prefix } = ATTENDEE_TEXTS[attendee.language];
+    const about = attendee.language === 'de' ? 'Über uns' : 'About us';
+    await page.goto(`${prefix}/`);
+    const aboutHref = await page.getByRole('contentinfo').getByRole('link', { name: about }).getAttribute('href');
+    const pages: [string, string][] = [
+      ['presentations', `${prefix}/presentations`],
+      ['customer-login', `${prefix}/presentation/demo-customers/login`],
+      ['customer-register', `${prefix}/presentation/demo-customers/register`],
+      ['invitation', `${prefix}/invitation/demo`],
+      ['footer-about', aboutHref ?? `${prefix}/`],
+    ];
+    for (const [name, url] of pages) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 20_000 });
+      await shot(page, `${name}-${attendee.size}-${attendee.language}`);
+    }
   }
 });

@@ -19,7 +19,16 @@ export function redirectTarget(raw: string | null, fallback: string): string {
 }
 
 /** The customer login (email and password), with the forgot-password modal. */
-export function LoginForm({ embedded = false, onLoggedIn }: { embedded?: boolean; onLoggedIn?: () => void } = {}) {
+export function LoginForm({
+  embedded = false,
+  titled = true,
+  onLoggedIn,
+}: {
+  embedded?: boolean;
+  /** Shows its own heading (a page that has its own title leaves it out). */
+  titled?: boolean;
+  onLoggedIn?: () => void;
+} = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
@@ -54,7 +63,7 @@ export function LoginForm({ embedded = false, onLoggedIn }: { embedded?: boolean
 
   return (
     <section className={embedded ? 'login-form' : 'card auth-card'}>
-      {embedded ? <h2 className="section-title">{t('account.loginTitle')}</h2> : <h1>{t('account.loginTitle')}</h1>}
+      {!titled ? null : embedded ? <h2 className="section-title">{t('account.loginTitle')}</h2> : <h1>{t('account.loginTitle')}</h1>}
       <p className="muted">{t('account.loginLead')}</p>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label={t('account.email')} name="email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} error={submitted ? errors.email : null} />

@@ -51,12 +51,25 @@ const SERVER_FIELDS: Record<string, FieldName> = {
 };
 
 /** Registration: salutation, names, email twice, password twice, address with country and state. */
-export function RegisterForm({ embedded = false, allowGuest = false, onRegistered }: { embedded?: boolean; allowGuest?: boolean; onRegistered?: () => void } = {}) {
+export function RegisterForm({
+  embedded = false,
+  allowGuest = false,
+  titled = true,
+  onRegistered,
+}: {
+  embedded?: boolean;
+  allowGuest?: boolean;
+  /** Shows its own heading (a page that has its own title leaves it out). */
+  titled?: boolean;
+  onRegistered?: () => void;
+} = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
   const [values, setValues] = useState<Values>(() => Object.fromEntries(FIELDS.map((name) => [name, ''])) as Values);
   const [guest, setGuest] = useState(false);
+  // The privacy consent (required: the shop stores the data only with it).
+  const [privacy, setPrivacy] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [server, setServer] = useState<Partial<Record<FieldName, string>>>({});
@@ -78,7 +91,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    if (Object.values(errors).some(Boolean)) return;
+    if (Object.values(errors).some(Boolean) || !privacy) return;
     setBusy(true);
     setFailure(false);
     const address = {
@@ -98,7 +111,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
         lastName: address.lastName,
         email: values.email.trim(),
         ...(guest ? { guest: true } : { password: values.password }),
-        acceptedDataProtection: true,
+        acceptedDataProtection: privacy,
         storefrontUrl: window.location.origin + localePath(''),
         billingAddress: address,
       });
@@ -126,7 +139,7 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
 
   return (
     <section className={embedded ? 'register-form' : 'card auth-card auth-card--wide'}>
-      <Heading className={embedded ? 'section-title' : undefined}>{t('account.registerTitle')}</Heading>
+      {titled && <Heading className={embedded ? 'section-title' : undefined}>{t('account.registerTitle')}</Heading>}
       <p className="muted">{t('account.registerLead')}</p>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <fieldset className="form-section">
@@ -151,6 +164,15 @@ export function RegisterForm({ embedded = false, allowGuest = false, onRegistere
           <legend>{t('account.address')}</legend>
           <LocationFields values={values} onChange={set} errorOf={errorOf} countries={countries} />
         </fieldset>
+        <Field
+          type="checkbox"
+          label={t('account.privacy')}
+          name="acceptedDataProtection"
+          checked={privacy}
+          required
+          onChange={(event) => setPrivacy(event.target.checked)}
+          error={submitted && !privacy ? t('account.privacyRequired') : null}
+        />
         {failure && (
           <p className="alert" role="alert">
             {t('errors.generic')}

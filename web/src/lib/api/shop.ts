@@ -87,6 +87,36 @@ type SalesroomStoreOperations = {
   };
 };
 
+/** Our own Admin API additions (documented in README.md), typed like the reference's operations. */
+type SalesroomAdminOperations = {
+  'deleteInstantListing delete /_action/dsr/appointment/{appointmentId}/instant-listing/{pageId}': {
+    pathParams: { appointmentId: string; pageId: string };
+    response: never;
+    responseCode: 204;
+  };
+  'readSavedProducts get /_action/dsr/appointment/{appointmentId}/saved-products': {
+    pathParams: { appointmentId: string };
+    response: { productIds: string[]; total: number };
+    responseCode: 200;
+  };
+  'saveProducts post /_action/dsr/appointment/{appointmentId}/saved-products': {
+    pathParams: { appointmentId: string };
+    body: { productIds: string[] };
+    response: { productIds: string[]; total: number };
+    responseCode: 200;
+  };
+  'removeSavedProduct delete /_action/dsr/appointment/{appointmentId}/saved-products/{productId}': {
+    pathParams: { appointmentId: string; productId: string };
+    response: never;
+    responseCode: 204;
+  };
+  'clearSavedProducts delete /_action/dsr/appointment/{appointmentId}/saved-products': {
+    pathParams: { appointmentId: string };
+    response: never;
+    responseCode: 204;
+  };
+};
+
 export type StoreApiOperations = Omit<StoreOperations, JoinAsClient> & {
   [K in JoinAsClient]: Omit<StoreOperations[K], 'response'> & { response: JoinAppointmentResponse };
 } & SalesroomStoreOperations;
@@ -95,7 +125,7 @@ export type AdminApiOperations = Omit<AdminOperations, JoinAsGuide | Token> & {
   [K in JoinAsGuide]: Omit<AdminOperations[K], 'response'> & { response: JoinAppointmentResponse };
 } & {
   [K in Token]: Omit<AdminOperations[K], 'body'> & { body: PasswordGrant };
-} & ProxiedCartOperations;
+} & ProxiedCartOperations & SalesroomAdminOperations;
 
 /** A Store API client; `contextToken` is the `sw-context-token` of a session, if any. */
 export function createStoreClient(config: RuntimeConfig, contextToken?: string) {

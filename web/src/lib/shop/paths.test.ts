@@ -47,6 +47,16 @@ describe('links', () => {
       to: '/landingPage/lp',
       external: false,
     });
+    // With the landing page's SEO URL (the shop adds it to the link): its readable path.
+    expect(
+      navigationEntryLink({
+        id: 'l',
+        type: 'link',
+        linkType: 'landing_page',
+        internalLink: 'lp',
+        seoUrls: [{ seoPathInfo: 'spring-inspiration/', isCanonical: true, routeName: 'frontend.landing.page' }],
+      }),
+    ).toEqual({ to: '/spring-inspiration/', external: false });
     expect(navigationEntryLink({ id: 'l', type: 'link', linkType: 'category', internalLink: 'c2' })).toEqual({ to: '/navigation/c2', external: false });
   });
 });

@@ -81,7 +81,7 @@ export function navigationEntryLink(entry: NavigationEntry): { to: string; exter
     }
     if (!entry.internalLink) return null;
     if (entry.linkType === 'product') return { to: `/detail/${entry.internalLink}`, external: false };
-    if (entry.linkType === 'landing_page') return { to: `/landingPage/${entry.internalLink}`, external: false };
+    if (entry.linkType === 'landing_page') return { to: landingPagePath({ id: entry.internalLink, seoUrls: entry.seoUrls }), external: false };
     return { to: `/navigation/${entry.internalLink}`, external: false };
   }
   return { to: categoryPath(entry), external: false };

@@ -90,9 +90,13 @@ describe('GuideSession', () => {
       startAppointment: vi.fn().mockResolvedValue(undefined),
       endAppointment: vi.fn().mockResolvedValue(undefined),
       searchProducts: vi.fn().mockResolvedValue([]),
+      productsByIds: vi.fn().mockResolvedValue([]),
+      categories: vi.fn().mockResolvedValue([]),
+      savedProducts: { load: vi.fn().mockResolvedValue([]), save: vi.fn().mockResolvedValue([]), remove: vi.fn(), clear: vi.fn() },
       listingProducts: vi.fn().mockResolvedValue([]),
       createListing: vi.fn().mockResolvedValue(3),
       updateListing: vi.fn().mockResolvedValue(undefined),
+      deleteListing: vi.fn().mockResolvedValue(undefined),
       removeAttendee: vi.fn().mockResolvedValue(undefined),
     };
     presentation = fakePresentation([slide(1), slide(2)]);
@@ -223,6 +227,35 @@ describe('GuideSession', () => {
     room.send({ kind: 'slideSwitched', pageId: 'd'.repeat(32), sectionId: slide(3).sectionId, slideAlias: 3 });
     sockets.last().receive({ type: 'ack', ref: 1, seq: 1 });
     await expect(published).resolves.toBe(true);
+  });
+
+  it('deletes the listing on screen only after moving everyone to the slide before it', async () => {
+    const LISTING = 'd'.repeat(32);
+    const listing = slide(3, { isInstantListing: true, groupId: LISTING, groupName: 'Picks' });
+    session = new GuideSession(
+      new RealtimeClient({ url: 'ws://hub/ws', token: 't' }, { createSocket: sockets.factory, random: () => 0 }),
+      presentation,
+      api,
+      [slide(1), slide(2), listing],
+    );
+    session.start();
+    const room = hub(sockets);
+    room.welcome(guideWelcome());
+    room.send({ kind: 'slideSwitched', pageId: LISTING, sectionId: listing.sectionId, slideAlias: 3 });
+    await flush();
+    expect(session.currentSlide()?.groupId).toBe(LISTING);
+    const deleted = session.deleteListing(listing);
+    await flush();
+    expect(room.sent()).toEqual([{ type: 'action', ref: 1, action: { key: 'switchSlide', payload: { pageId: PAGE, sectionId: slide(2).sectionId, slideAlias: 2 } } }]);
+    expect(api.deleteListing).not.toHaveBeenCalled();
+    room.send({ kind: 'slideSwitched', pageId: PAGE, sectionId: slide(2).sectionId, slideAlias: 2 });
+    sockets.last().receive({ type: 'ack', ref: 1, seq: 2 });
+    await deleted;
+    expect(api.deleteListing).toHaveBeenCalledWith(LISTING);
+    expect(session.structure.getState().slides.map((s) => s.groupId)).not.toContain(LISTING);
+    // Only instant listings are deleted.
+    await expect(session.deleteListing(slide(1))).rejects.toThrow();
+    expect(api.deleteListing).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -6,9 +6,10 @@ import type { CollectionsApi } from '../attendee/api/collections';
 import { createAttendeeRoomStore, type AttendeeRoomState } from '../attendee/stores/attendee-room';
 import { createCollectionsStore, type CollectionsState } from '../attendee/stores/collections';
 import { reloadsOf } from '../attendee/utils/reloads';
-import type { GuideProduct, ListingLayout, Widgets } from '../guide/api/room-admin';
+import type { GuideCategory, GuideProduct, ListingLayout, SavedProductsApi, Widgets } from '../guide/api/room-admin';
 import { cartToReload, createInsightsStore, type InsightsApi, type InsightsState } from '../guide/stores/insights';
 import { createInstantListingStore, type InstantListingState, type ListingDraft } from '../guide/stores/instant-listing';
+import { createSavedProductsStore, type SavedProductsState } from '../guide/stores/saved-products';
 import { createWidgetsStore, type WidgetsState } from '../guide/stores/widgets';
 import type { RealtimeClient, RoomState } from '../realtime/client';
 import { createSlideCache, firstImageOf, slideKeyOf, type SlideCache, type SlideData, type SlideKey } from './slide-cache';
@@ -134,14 +135,24 @@ export interface GuideApi {
   widgets: Widgets;
   startAppointment(): Promise<void>;
   endAppointment(): Promise<void>;
-  searchProducts(term: string): Promise<GuideProduct[]>;
+  /** The whole catalogue by name or number; with `categoryId`, that category's products. */
+  searchProducts(term: string, categoryId?: string): Promise<GuideProduct[]>;
+  /** Products by id, in that order. */
+  productsByIds(ids: string[]): Promise<GuideProduct[]>;
+  categories(): Promise<GuideCategory[]>;
+  savedProducts: SavedProductsApi;
   listingProducts(groupId: string): Promise<GuideProduct[]>;
   /** Creates an instant listing; answers the new slide's number. */
   createListing(listing: { productIds: string[]; pageName: string | null; currentPageGroupId: string | null; layout: ListingLayout }): Promise<number | undefined>;
   updateListing(listing: { groupId: string; productIds: string[]; pageName: string | null; layout: ListingLayout }): Promise<void>;
+  /** Takes a published instant listing out of the presentation. */
+  deleteListing(groupId: string): Promise<void>;
   /** Closes an attendee out of the room (the shop tells the hub, which tells everyone). */
   removeAttendee(attendeeId: string): Promise<void>;
 }
+
+/** How many slides the page `groupId` has. */
+const slidesOf = (slides: Slide[], groupId: string) => slides.filter((slide) => slide.groupId === groupId).length;
 
 /** The page and section an instant listing is made like: the presentation's listing template. */
 export function listingLayoutOf(slides: Slide[]): ListingLayout | null {
@@ -154,6 +165,8 @@ export class GuideSession extends RoomSession {
   readonly insights: StoreApi<InsightsState>;
   readonly widgets: StoreApi<WidgetsState>;
   readonly listing: StoreApi<InstantListingState>;
+  /** The guide's saved products of this appointment. */
+  readonly saved: StoreApi<SavedProductsState>;
   /** The attendees removed during this session (the participants list leaves them out for good). */
   readonly removed: StoreApi<{ ids: string[] }>;
   private thumbnailRun = 0;
@@ -168,6 +181,7 @@ export class GuideSession extends RoomSession {
     this.insights = createInsightsStore(api.insights);
     this.widgets = createWidgetsStore(api.widgets);
     this.removed = createStore(() => ({ ids: [] as string[] }));
+    this.saved = createSavedProductsStore(api.savedProducts, (ids) => api.productsByIds(ids));
     this.listing = createInstantListingStore({
       create: (draft) => this.createListing(draft),
       update: (draft) => this.updateListing(draft),
@@ -237,14 +251,44 @@ export class GuideSession extends RoomSession {
     return this.api.removeAttendee(attendeeId);
   }
 
-  searchProducts(term: string): Promise<GuideProduct[]> {
-    return this.api.searchProducts(term);
+  searchProducts(term: string, categoryId?: string): Promise<GuideProduct[]> {
+    return this.api.searchProducts(term, categoryId);
+  }
+
+  categories(): Promise<GuideCategory[]> {
+    return this.api.categories();
+  }
+
+  /** Opens a new instant listing with these products (the saved ones, say). */
+  startListingWith(name: string, products: GuideProduct[]): void {
+    const listing = this.listing.getState();
+    listing.startNew(name);
+    for (const product of products) listing.add(product);
   }
 
   /** Opens the editor with the products of the published listing `slide`. */
   async editListing(slide: Slide): Promise<void> {
     const products = await this.api.listingProducts(slide.groupId);
     this.listing.getState().edit(slide.groupId, slide.groupName, products);
+  }
+
+  /**
+   * Deletes the published instant listing `slide`. Everyone on it is first moved to the
+   * slide before it (or the one after), so no one is left on a slide that is gone.
+   */
+  async deleteListing(slide: Slide): Promise<void> {
+    if (!slide.isInstantListing) throw new Error('only instant listings are deleted');
+    const slides = this.structure.getState().slides;
+    const current = this.currentSlide();
+    if (current?.groupId === slide.groupId) {
+      const others = slides.filter((other) => other.groupId !== slide.groupId);
+      const before = others.filter((other) => other.index < slide.index).at(-1);
+      const target = before ?? others[0];
+      if (target) await this.switchSlide({ ...target, index: before ? target.index : target.index - slidesOf(slides, slide.groupId) });
+    }
+    await this.api.deleteListing(slide.groupId);
+    if (this.listing.getState().draft?.groupId === slide.groupId) this.listing.getState().close();
+    await this.reloadStructure();
   }
 
   protected override handle(event: Event): void {

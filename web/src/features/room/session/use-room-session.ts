@@ -8,7 +8,17 @@ import { takeCartGrant } from '../attendee/stores/attendee-session';
 import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes, loadAttendeeWishlist,
   loadInvitationAnswers, removeAttendee } from '../guide/api/attendees';
 import { endAppointment, startAppointment } from '../guide/api/lifecycle';
-import { createInstantListing, listingProducts, searchProducts, updateInstantListing, widgetsApi } from '../guide/api/room-admin';
+import {
+  catalogueCategories,
+  createInstantListing,
+  deleteInstantListing,
+  listingProducts,
+  productsByIds,
+  savedProductsApi,
+  searchProducts,
+  updateInstantListing,
+  widgetsApi,
+} from '../guide/api/room-admin';
 import { loadAdminSession } from '../guide/stores/admin-session';
 import { RealtimeClient, type HubSession } from '../realtime/client';
 import { createSharedClients } from '../realtime/shared-client';
@@ -49,10 +59,14 @@ export function createGuideSession(config: RuntimeConfig, room: GuideRoomProps):
     widgets: widgetsApi(config, admin, appointmentId),
     startAppointment: () => startAppointment(config, admin(), appointmentId),
     endAppointment: () => endAppointment(config, admin(), appointmentId),
-    searchProducts: (term) => searchProducts(config, admin(), term),
+    searchProducts: (term, categoryId) => searchProducts(config, admin(), term, categoryId ? 24 : 10, categoryId),
+    productsByIds: (ids) => productsByIds(config, admin(), ids),
+    categories: () => catalogueCategories(config, contextToken),
+    savedProducts: savedProductsApi(config, admin, appointmentId),
     listingProducts: (groupId) => listingProducts(config, contextToken, groupId),
     createListing: (listing) => createInstantListing(config, admin(), appointmentId, listing),
     updateListing: (listing) => updateInstantListing(config, admin(), appointmentId, listing),
+    deleteListing: (groupId) => deleteInstantListing(config, admin(), appointmentId, groupId),
     removeAttendee: (attendeeId) => removeAttendee(config, admin(), attendeeId),
   }, room.slides);
 }

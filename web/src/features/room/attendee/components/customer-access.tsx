@@ -25,7 +25,7 @@ export function PresentationLogin() {
     <section className="card auth-card">
       <h1>{t('presentation.customerLoginTitle')}</h1>
       <p className="muted">{t('presentation.customerLoginLead')}</p>
-      <LoginForm embedded onLoggedIn={toPrejoin} />
+      <LoginForm embedded titled={false} onLoggedIn={toPrejoin} />
       <p className="auth-card__switch">
         {t('presentation.noAccount')} <Link to={localePath(`/presentation/${appointmentId}/register`)}>{t('presentation.register')}</Link>
       </p>
@@ -45,7 +45,7 @@ export function PresentationRegister() {
   return (
     <section className="card auth-card auth-card--wide">
       <h1>{t('presentation.customerRegisterTitle')}</h1>
-      <RegisterForm embedded onRegistered={toPrejoin} />
+      <RegisterForm embedded titled={false} onRegistered={toPrejoin} />
       <p className="auth-card__switch">
         {t('presentation.haveAccount')} <Link to={localePath(`/presentation/${appointmentId}/login`)}>{t('presentation.logIn')}</Link>
       </p>

@@ -36,12 +36,69 @@ export const guideProductOf = (product: AnyProduct): GuideProduct => ({
   coverUrl: product.cover?.media?.url ?? null,
 });
 
-/** Products by name or number, for an instant listing (`POST /api/search/product`). */
-export async function searchProducts(config: RuntimeConfig, session: AdminSession, term: string, limit = 10): Promise<GuideProduct[]> {
+/** Products by name or number, for an instant listing (`POST /api/search/product`); with `categoryId`, of that category only. */
+export async function searchProducts(config: RuntimeConfig, session: AdminSession, term: string, limit = 10, categoryId?: string): Promise<GuideProduct[]> {
+  const filter = categoryId ? [{ type: 'equals', field: 'categoryIds', value: categoryId }] : undefined;
   const { data } = await admin(config, session).invoke('searchProduct post /search/product', {
-    body: { term: term.trim() || undefined, limit, associations: { cover: { associations: { media: {} } } } } as never,
+    body: { term: term.trim() || undefined, limit, filter, associations: { cover: { associations: { media: {} } } } } as never,
   });
   return ((data as { data?: AnyProduct[] }).data ?? []).map(guideProductOf);
+}
+
+/** These products, in this order (unknown ones left out). */
+export async function productsByIds(config: RuntimeConfig, session: AdminSession, ids: string[]): Promise<GuideProduct[]> {
+  if (ids.length === 0) return [];
+  const { data } = await admin(config, session).invoke('searchProduct post /search/product', {
+    body: { ids, limit: ids.length, associations: { cover: { associations: { media: {} } } } },
+  });
+  const found = new Map(((data as { data?: AnyProduct[] }).data ?? []).map((product) => [product.id, guideProductOf(product)]));
+  return ids.flatMap((id) => found.get(id) ?? []);
+}
+
+/** A category the guide browses the catalogue by. */
+export interface GuideCategory {
+  id: string;
+  name: string;
+}
+
+/** The shop's main categories (the header's navigation, one level) in the guide's language. */
+export async function catalogueCategories(config: RuntimeConfig, contextToken: string): Promise<GuideCategory[]> {
+  const { data } = await createStoreClient(config, contextToken).invoke('readNavigation post /navigation/{activeId}/{rootId}', {
+    pathParams: { activeId: 'main-navigation', rootId: 'main-navigation' },
+    body: { depth: 1, buildTree: true } as never,
+  });
+  const categories = Array.isArray(data) ? data : [];
+  return categories.map((category) => ({ id: category.id, name: category.translated?.name || category.name || category.id }));
+}
+
+/** The guide's saved products of the appointment (shared by its guides, kept between sessions). */
+export interface SavedProductsApi {
+  load(): Promise<string[]>;
+  save(productIds: string[]): Promise<string[]>;
+  remove(productId: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export function savedProductsApi(config: RuntimeConfig, session: () => AdminSession, appointmentId: string): SavedProductsApi {
+  const pathParams = { appointmentId };
+  return {
+    async load() {
+      const { data } = await admin(config, session()).invoke('readSavedProducts get /_action/dsr/appointment/{appointmentId}/saved-products', { pathParams });
+      return data.productIds;
+    },
+    async save(productIds) {
+      const { data } = await admin(config, session()).invoke('saveProducts post /_action/dsr/appointment/{appointmentId}/saved-products', { pathParams, body: { productIds } });
+      return data.productIds;
+    },
+    async remove(productId) {
+      await admin(config, session()).invoke('removeSavedProduct delete /_action/dsr/appointment/{appointmentId}/saved-products/{productId}', {
+        pathParams: { appointmentId, productId },
+      });
+    },
+    async clear() {
+      await admin(config, session()).invoke('clearSavedProducts delete /_action/dsr/appointment/{appointmentId}/saved-products', { pathParams });
+    },
+  };
 }
 
 /** The listing layout an instant listing is made with: a CMS page and its section. */
@@ -86,6 +143,13 @@ export async function updateInstantListing(
       pageName: body.pageName,
       ...body.layout,
     } as never,
+  });
+}
+
+/** Takes the published instant listing `groupId` out of the presentation (attendees reload it). */
+export async function deleteInstantListing(config: RuntimeConfig, session: AdminSession, appointmentId: string, groupId: string): Promise<void> {
+  await admin(config, session).invoke('deleteInstantListing delete /_action/dsr/appointment/{appointmentId}/instant-listing/{pageId}', {
+    pathParams: { appointmentId, pageId: groupId },
   });
 }
 

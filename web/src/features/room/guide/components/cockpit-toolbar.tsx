@@ -23,10 +23,22 @@ interface CockpitToolbarProps {
   onSwitch: (slide: Slide) => void;
   showWidgets: boolean;
   onToggleWidgets: () => void;
+  showCatalogue: boolean;
+  onToggleCatalogue: () => void;
 }
 
 /** The cockpit's menu groups (spec section 2): navigation, slide, interaction, guide, media, participant, leave. */
-export function CockpitToolbar({ session, cockpit, act, switching, onSwitch: switchTo, showWidgets, onToggleWidgets }: CockpitToolbarProps) {
+export function CockpitToolbar({
+  session,
+  cockpit,
+  act,
+  switching,
+  onSwitch: switchTo,
+  showWidgets,
+  onToggleWidgets,
+  showCatalogue,
+  onToggleCatalogue,
+}: CockpitToolbarProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
@@ -118,6 +130,30 @@ export function CockpitToolbar({ session, cockpit, act, switching, onSwitch: swi
             {t('instantListing.edit')}
           </button>
         )}
+        {current?.isInstantListing && (
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={!canAct || listingDraft !== null}
+            onClick={() => {
+              const slide = current;
+              openConfirm({
+                title: t('instantListing.deletePublishedTitle', { name: slide.groupName }),
+                text: t('instantListing.deletePublishedText'),
+                confirmLabel: t('instantListing.deletePublishedConfirm'),
+                cancelLabel: t('cockpit.cancel'),
+                failedText: t('instantListing.deleteFailed'),
+                danger: true,
+                onConfirm: () => session.deleteListing(slide),
+              });
+            }}
+          >
+            {t('instantListing.delete')}
+          </button>
+        )}
+        <button type="button" className="button" aria-pressed={showCatalogue} onClick={onToggleCatalogue}>
+          {t('catalogue.toggle')}
+        </button>
         <button type="button" className="button" aria-pressed={showWidgets} onClick={onToggleWidgets}>
           {t('widgets.toggle')}
         </button>

@@ -12,6 +12,7 @@ import { StageLayout } from '../../components/stage-layout';
 import { useGuideSession, type GuideRoomProps } from '../../session/use-room-session';
 import { isLargeScreen } from '../../utils/large-screen';
 import { createCockpitStore, viewControlOf } from '../stores/cockpit';
+import { CataloguePanel } from './catalogue-panel';
 import { CockpitHeader } from './cockpit-header';
 import { CockpitToolbar } from './cockpit-toolbar';
 import { InstantListingEditor } from './instant-listing-editor';
@@ -41,6 +42,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const { slides, thumbnails } = useStore(session.structure);
   const [switching, setSwitching] = useState(false);
   const [showWidgets, setShowWidgets] = useState(false);
+  const [showCatalogue, setShowCatalogue] = useState(false);
   const listingDraft = useStore(listing, (state) => state.draft);
   const search = useCallback((term: string) => session.searchProducts(term), [session]);
   const contextToken = room.contextToken;
@@ -99,6 +101,8 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
       onSwitch={(slide) => void switchTo(slide)}
       showWidgets={showWidgets}
       onToggleWidgets={() => setShowWidgets(!showWidgets)}
+      showCatalogue={showCatalogue}
+      onToggleCatalogue={() => setShowCatalogue(!showCatalogue)}
     />
   );
 
@@ -148,6 +152,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
         }
       >
         {listingDraft && <InstantListingEditor store={listing} search={search} />}
+        {showCatalogue && <CataloguePanel session={session} canAct={canAct} act={act} />}
         {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
