@@ -30,6 +30,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0013_admin_api.sql")),
         M::up(include_str!("storage/0014_sorting_labels_as_spec.sql")),
         M::up(include_str!("storage/0015_footer_navigation.sql")),
+        M::up(include_str!("storage/dsr_0003_forwarded_attendees.sql")),
     ])
 }
 
