@@ -80,7 +80,7 @@ mod tests {
             "ended": false, "startedAt": null, "endedAt": null, "accessibleFrom": null, "accessibleTo": null,
             "appointmentMode": "guided", "videoAudioSettings": "none", "videoRoomUrl": "", "attendeeRestrictionType": "open",
             "productDetailDefaultPageId": null, "quickviewPageId": null, "productListingDefaultPageId": null,
-            "broadcastMode": false, "viewMode": "onlyPresentation", "allowScreenSharing": false, "locked": false,
+            "broadcastMode": false, "viewMode": "presentation", "allowScreenSharing": false, "locked": false,
             "mutedAll": false, "extensions": []
         }))
         .unwrap()
