@@ -122,9 +122,11 @@ pub async fn respond_invitation(
     if !is_id(&appointment_id) {
         return Err(crate::catalog::invalid_id(&appointment_id, "/appointmentId"));
     }
+    // Only `token` is required by the document: without an answer the attendee's
+    // invitation status stays as it is, and is answered.
     let answer = match body.get("answer") {
-        None | Some(Value::Null) => return Err(ApiError::Violations(vec![Violation::blank("/answer")])),
-        Some(Value::String(s)) if ANSWERS.contains(&s.as_str()) => s.clone(),
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if ANSWERS.contains(&s.as_str()) => Some(s.clone()),
         Some(_) => {
             return Err(ApiError::Violations(vec![Violation::new(
                 "VIOLATION::NO_SUCH_CHOICE_ERROR",
@@ -143,15 +145,18 @@ pub async fn respond_invitation(
             "The context token does not belong to an invited attendee of this appointment.",
         ));
     }
-    let (id, stored_answer) = (attendee.id.clone(), answer.clone());
-    let appointment = app
+    let id = attendee.id.clone();
+    let (appointment, answer) = app
         .db
         .call(move |conn| {
-            conn.execute(
-                "UPDATE attendee SET invitation_status = ?2, updated_at = ?3 WHERE id = ?1",
-                params![id, stored_answer, now_rfc3339()],
-            )?;
-            Ok(Appointment::by_id(conn, &appointment_id)?)
+            if let Some(answer) = &answer {
+                conn.execute(
+                    "UPDATE attendee SET invitation_status = ?2, updated_at = ?3 WHERE id = ?1",
+                    params![id, answer, now_rfc3339()],
+                )?;
+            }
+            let answer: Option<String> = conn.query_row("SELECT invitation_status FROM attendee WHERE id = ?1", [&id], |r| r.get(0))?;
+            Ok(Appointment::by_id(conn, &appointment_id)?.map(|a| (a, answer)))
         })
         .await?
         .ok_or_else(appointment::not_found)?;

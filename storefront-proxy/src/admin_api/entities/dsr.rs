@@ -68,12 +68,21 @@ pub static PRESENTATION: Definition = Definition {
     table: "presentation",
     columns: &[Column::text("name", "name", 255).required()],
     translation: None,
-    extras: &[Extra { name: "pages", write: ExtraWrite::ReadOnly, read: read_pages, filter: None }],
+    extras: &[
+        Extra { name: "pages", write: ExtraWrite::ReadOnly, read: read_pages, filter: None },
+        Extra { name: "createdById", write: ExtraWrite::ReadOnly, read: read_no_creator, filter: None },
+    ],
     ignored: &[],
     access: Access::GuidesRead,
     hooks: NO_HOOKS,
     inherits_from: None,
 };
+
+/// `createdById`, required by the document: who created a presentation is not
+/// recorded, so it is null (as Shopware answers an unset field).
+fn read_no_creator(_: &Connection, ids: &[String]) -> ValuesById {
+    Ok(ids.iter().map(|id| (id.clone(), Value::Null)).collect())
+}
 
 /// The presentation's pages in order (instant listings of an appointment excluded).
 fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
