@@ -97,6 +97,18 @@ fn decode(codec: Codec, message: &Message) -> Result<Option<ClientFrame>, String
     }
 }
 
+/// Closes with 1009 "message too big", then reads on (discarding) until the peer
+/// answers the close or [`CLOSE_GRACE`] ends, so that the close frame is not lost to a
+/// reset of a socket with unread bytes.
+async fn close_too_big<Si, St, E>(sink: &mut Si, stream: &mut St)
+where
+    Si: Sink<Message, Error = E> + Unpin,
+    St: Stream<Item = Result<Message, E>> + Unpin,
+{
+    let _ = sink.send(close(close_code::MESSAGE_TOO_BIG, "message too big")).await;
+    let _ = timeout(CLOSE_GRACE, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+}
+
 impl Session {
     /// Runs the session to its end. Generic over the socket so tests can drive it with
     /// channels; in production it is axum's `WebSocket`.
@@ -202,13 +214,12 @@ impl Session {
                 }
             }
         }
-        if let Some((code, reason)) = close_with {
-            let _ = sink.send(close(code, reason)).await;
-            if code == close_code::MESSAGE_TOO_BIG {
-                // Read on until the peer answers the close (or the grace ends): see
-                // CLOSE_GRACE.
-                let _ = timeout(CLOSE_GRACE, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+        match close_with {
+            Some((close_code::MESSAGE_TOO_BIG, _)) => close_too_big(&mut sink, &mut stream).await,
+            Some((code, reason)) => {
+                let _ = sink.send(close(code, reason)).await;
             }
+            None => {}
         }
         self.room.detach(connection_id);
         if ok {
@@ -266,10 +277,20 @@ impl Session {
     where
         Si: Sink<Message, Error = E> + Unpin,
         St: Stream<Item = Result<Message, E>> + Unpin,
+        E: ReadError,
     {
         let codec = self.codec;
         let hello = loop {
-            let Ok(Some(Ok(message))) = timeout(HELLO_TIMEOUT, stream.next()).await else { break None };
+            let message = match timeout(HELLO_TIMEOUT, stream.next()).await {
+                Ok(Some(Ok(message))) => message,
+                Ok(Some(Err(error))) if error.is_too_big() => {
+                    // Over the limit before hello: the same close as later on.
+                    self.metrics.too_big.fetch_add(1, Ordering::Relaxed);
+                    close_too_big(sink, stream).await;
+                    return None;
+                }
+                _ => break None,
+            };
             self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
             let refusal = match decode(codec, &message) {
                 Ok(None) => continue,

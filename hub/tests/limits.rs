@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use hub::{Config, Hub};
+use listener::testing::{answer, assert_error_shape, check_answer, fill, registered_paths};
 use reqwest::Method;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -39,17 +40,6 @@ async fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
     answer
 }
 
-fn assert_shape(body: &Value, status: u16) {
-    let errors = body["errors"].as_array().unwrap_or_else(|| panic!("no errors list: {body}"));
-    assert!(!errors.is_empty(), "{body}");
-    for error in errors {
-        assert_eq!(error["status"], status.to_string(), "{body}");
-        for field in ["code", "title", "detail"] {
-            assert!(error[field].as_str().is_some_and(|s| !s.is_empty()), "{field} missing in {body}");
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_request_head_that_never_finishes_is_closed_after_the_timeout() {
     let addr = start(|config| Config { header_read_timeout_ms: 300, ..config }).await;
@@ -74,86 +64,12 @@ async fn connections_over_the_cap_are_answered_503_in_the_hub_shape() {
     assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
     assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
     let body: Value = serde_json::from_str(body).unwrap();
-    assert_shape(&body, 503);
+    assert_error_shape(&body, 503);
     assert_eq!(body["errors"][0]["code"], "HUB__TOO_MANY_CONNECTIONS");
     drop(held);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let healthz = reqwest::get(format!("http://{addr}/healthz")).await.unwrap();
     assert_eq!(healthz.status(), 200);
-}
-
-/// Every path the router was built with, read from the router itself (its `Debug`
-/// lists the registered paths), so that the walk covers a route added tomorrow.
-fn registered_paths(router: &axum::Router) -> Vec<String> {
-    let debug = format!("{router:?}");
-    let mut paths = Vec::new();
-    for part in debug.split("paths: {").skip(1) {
-        let mut quoted = false;
-        let end = part
-            .char_indices()
-            .find(|&(_, c)| {
-                if c == '"' {
-                    quoted = !quoted;
-                }
-                c == '}' && !quoted
-            })
-            .map_or(part.len(), |(i, _)| i);
-        for entry in part[..end].split("RouteId(").skip(1) {
-            if let Some(start) = entry.find('"') {
-                let rest = &entry[start + 1..];
-                let path = &rest[..rest.find('"').unwrap()];
-                if !path.contains("__private__") {
-                    paths.push(path.to_owned());
-                }
-            }
-        }
-    }
-    paths.sort();
-    paths.dedup();
-    paths
-}
-
-fn fill(path: &str, value: &str) -> String {
-    let mut filled = String::new();
-    let mut rest = path;
-    while let Some(start) = rest.find('{') {
-        filled.push_str(&rest[..start]);
-        filled.push_str(value);
-        rest = &rest[rest[start..].find('}').map_or(rest.len(), |end| start + end + 1)..];
-    }
-    filled.push_str(rest);
-    filled
-}
-
-/// Whether an error answer is in the shape (`failures` gets what is not); the body,
-/// parsed.
-fn shaped(
-    failures: &mut Vec<String>,
-    what: &str,
-    url: &str,
-    method: &Method,
-    status: u16,
-    content_type: &str,
-    body: &str,
-) -> Option<Value> {
-    if status < 400 {
-        return None;
-    }
-    let parsed: Option<Value> = serde_json::from_str(body).ok();
-    let ok = content_type.starts_with("application/json")
-        && parsed.as_ref().is_some_and(|b| {
-            b["errors"].as_array().is_some_and(|errors| {
-                !errors.is_empty()
-                    && errors.iter().all(|e| {
-                        e["status"].as_str() == Some(status.to_string().as_str())
-                            && ["code", "title", "detail"].iter().all(|f| e[*f].as_str().is_some_and(|s| !s.is_empty()))
-                    })
-            })
-        });
-    if !ok || status >= 500 {
-        failures.push(format!("{what}: {method} {url} -> {status} {content_type} {body:.200}"));
-    }
-    parsed
 }
 
 #[tokio::test]
@@ -175,13 +91,10 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         let mut allowed = Vec::new();
         for method in &methods {
             let url = format!("http://{addr}{plausible}");
-            let response = http.request(method.clone(), &url).header("authorization", &bearer).send().await.unwrap();
-            let status = response.status().as_u16();
-            let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-            let body = response.text().await.unwrap();
+            let (status, content_type, body) = answer(http.request(method.clone(), &url).header("authorization", &bearer)).await;
             if status == 405 {
                 wrong_methods += 1;
-                let parsed = shaped(&mut failures, "wrong method", &url, method, status, &content_type, &body);
+                let parsed = check_answer(&mut failures, "wrong method", method.as_str(), &url, status, &content_type, &body);
                 if parsed.is_some_and(|b| b["errors"][0]["code"] != "HUB__METHOD_NOT_ALLOWED") {
                     failures.push(format!("405 code: {method} {url}: {body}"));
                 }
@@ -192,34 +105,27 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         for method in &allowed {
             if path.contains('{') {
                 let url = format!("http://{addr}{}", fill(path, "%FF"));
-                let response = http.request(method.clone(), &url).header("authorization", &bearer).send().await.unwrap();
-                let status = response.status().as_u16();
-                let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-                let body = response.text().await.unwrap();
+                let (status, content_type, body) = answer(http.request(method.clone(), &url).header("authorization", &bearer)).await;
                 broken_params += 1;
                 if status < 400 {
                     failures.push(format!("broken parameter accepted: {method} {url} -> {status}"));
                 }
-                shaped(&mut failures, "broken parameter", &url, method, status, &content_type, &body);
+                check_answer(&mut failures, "broken parameter", method.as_str(), &url, status, &content_type, &body);
             }
             if [Method::POST, Method::PUT, Method::PATCH].contains(method) {
                 let url = format!("http://{addr}{plausible}");
-                let response = http
-                    .request(method.clone(), &url)
-                    .header("authorization", &bearer)
-                    .header("content-type", "application/json")
-                    .body(oversized.clone())
-                    .send()
-                    .await
-                    .unwrap();
-                let status = response.status().as_u16();
-                let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-                let body = response.text().await.unwrap();
+                let (status, content_type, body) = answer(
+                    http.request(method.clone(), &url)
+                        .header("authorization", &bearer)
+                        .header("content-type", "application/json")
+                        .body(oversized.clone()),
+                )
+                .await;
                 // (404: a path the router lists without a route of its own, `/`.)
                 if status != 413 && status != 404 {
                     failures.push(format!("oversized body: {method} {url} -> {status}, not 413"));
                 }
-                if let Some(parsed) = shaped(&mut failures, "oversized body", &url, method, status, &content_type, &body) {
+                if let Some(parsed) = check_answer(&mut failures, "oversized body", method.as_str(), &url, status, &content_type, &body) {
                     too_large += usize::from(status == 413);
                     if status == 413 && parsed["errors"][0]["code"] != "HUB__BODY_TOO_LARGE" {
                         failures.push(format!("413 code: {method} {url}: {body:.200}"));
@@ -239,6 +145,6 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         let got = response.status().as_u16();
         assert!(got == status || (path == "/ws" && got == 401 || got == 426), "{path}: {got}");
         assert_eq!(response.headers()["content-type"], "application/json");
-        assert_shape(&response.json().await.unwrap(), got);
+        assert_error_shape(&response.json().await.unwrap(), got);
     }
 }

@@ -607,6 +607,22 @@ async fn a_guide_gets_the_welcome_of_a_room_with_megabytes_of_participants() {
     }
 }
 
+/// The code of the close frame `client` gets next (frames before it are skipped);
+/// fails without one within `limit`.
+async fn close_code_within(client: &mut Client, limit: Duration) -> Option<u16> {
+    tokio::time::timeout(limit, async {
+        loop {
+            match client.socket.next().await {
+                Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+                other => panic!("expected a close frame, got {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("the connection was not closed in time")
+}
+
 #[tokio::test]
 async fn an_oversized_frame_closes_only_that_connection_with_1009() {
     let addr = start(16).await;
@@ -618,20 +634,15 @@ async fn an_oversized_frame_closes_only_that_connection_with_1009() {
     // big), not a dropped connection (1006 on the client's side).
     let huge = format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(100 * 1024));
     let _ = client.socket.send(Message::text(huge)).await;
-    let close = tokio::time::timeout(Duration::from_secs(2), async {
-        loop {
-            match client.socket.next().await {
-                Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
-                Some(Ok(_)) => continue,
-                other => panic!("expected a close frame, got {other:?}"),
-            }
-        }
-    })
-    .await
-    .expect("the oversized frame's connection was not ended");
+    let close = close_code_within(&mut client, Duration::from_secs(2)).await;
+    assert_eq!(close, Some(protocol::frame::close_code::MESSAGE_TOO_BIG));
+    // The same before hello (not "hello expected"): the first message is over the limit.
+    let mut early = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
+    let _ = early.socket.send(Message::text("x".repeat(100 * 1024))).await;
+    let close = close_code_within(&mut early, Duration::from_secs(2)).await;
     assert_eq!(close, Some(protocol::frame::close_code::MESSAGE_TOO_BIG));
     let text = reqwest::get(format!("http://{addr}/metrics")).await.unwrap().text().await.unwrap();
-    assert!(text.contains("hub_messages_too_big_total 1"), "{text}");
+    assert!(text.contains("hub_messages_too_big_total 2"), "{text}");
     // The guide goes on.
     guide.switch_slide(1, 7).await;
     assert_eq!(guide.next_slide().await.2, 7);

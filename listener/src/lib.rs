@@ -156,3 +156,8 @@ async fn answer_full(mut tcp: TcpStream, response: &[u8]) {
     };
     let _ = tokio::time::timeout(FULL_LINGER, linger).await;
 }
+
+pub mod memory;
+
+#[cfg(feature = "testing")]
+pub mod testing;

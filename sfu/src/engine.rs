@@ -532,8 +532,19 @@ impl Engine {
 
     /// Takes a participant out: its peer connections close, the others stop receiving its
     /// tracks and hear that it left. `reason` is told to the participant itself.
+    /// Removes `conn` (told `reason`, if any), and every participant whose signal queue
+    /// refuses the news of it, and so on: a loop over a work list, not recursion, so that
+    /// a whole room leaving at once (every queue closed) cannot exhaust the stack.
     fn remove(&mut self, conn: ConnId, reason: Option<proto::DisconnectReason>) {
-        let Some(peer) = self.peers.remove(&conn) else { return };
+        let mut pending = vec![(conn, reason)];
+        while let Some((conn, reason)) = pending.pop() {
+            pending.extend(self.remove_one(conn, reason).into_iter().map(|slow| (slow, None)));
+        }
+    }
+
+    /// Removes one participant; answers those who could not be told (see [`Self::remove`]).
+    fn remove_one(&mut self, conn: ConnId, reason: Option<proto::DisconnectReason>) -> Vec<ConnId> {
+        let Some(peer) = self.peers.remove(&conn) else { return Vec::new() };
         info!(conn, sid = %peer.sid, room = %peer.room, ?reason, "participant left");
         if let Some(reason) = reason {
             let leave = proto::LeaveRequest {
@@ -561,25 +572,30 @@ impl Engine {
             }
             self.negotiate_subscriber(*other);
         }
-        if !peer.grant.hidden {
-            self.broadcast(&peer.room, None, Response::Update(proto::ParticipantUpdate { participants: vec![peer.departed_info()] }));
+        if peer.grant.hidden {
+            return Vec::new();
+        }
+        self.tell_room(&peer.room, None, Response::Update(proto::ParticipantUpdate { participants: vec![peer.departed_info()] }))
+    }
+
+    /// Sends `message` to every participant of `room` but `except`; removes those whose
+    /// queue refuses it.
+    fn broadcast(&mut self, room: &str, except: Option<ConnId>, message: Response) {
+        for conn in self.tell_room(room, except, message) {
+            self.remove(conn, None);
         }
     }
 
-    /// Sends `message` to every participant of `room` but `except`.
-    fn broadcast(&mut self, room: &str, except: Option<ConnId>, message: Response) {
-        let Some(room) = self.rooms.get(room) else { return };
-        let mut slow = Vec::new();
-        for conn in room.members.iter().filter(|&&c| Some(c) != except) {
-            if let Some(peer) = self.peers.get(conn) {
-                if !send(peer, message.clone()) {
-                    slow.push(*conn);
-                }
-            }
-        }
-        for conn in slow {
-            self.remove(conn, None);
-        }
+    /// Sends `message` to every participant of `room` but `except`; answers those whose
+    /// queue refused it.
+    fn tell_room(&self, room: &str, except: Option<ConnId>, message: Response) -> Vec<ConnId> {
+        let Some(room) = self.rooms.get(room) else { return Vec::new() };
+        room.members
+            .iter()
+            .filter(|&&c| Some(c) != except)
+            .filter(|conn| self.peers.get(conn).is_some_and(|peer| !send(peer, message.clone())))
+            .copied()
+            .collect()
     }
 }
 

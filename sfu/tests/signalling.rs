@@ -360,3 +360,23 @@ async fn a_resume_is_told_to_join_afresh() {
         other => panic!("a resume was not sent to a full reconnect: {other:?}"),
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_room_leaving_at_once_leaves_the_server_serving() {
+    let server = start().await;
+    // Each departure is news for everyone left, whose queues are closing too: telling
+    // them removes them in turn. That used to recurse once per participant, and a room
+    // of a hundred leaving at once overflowed the stack (the process aborted).
+    let mut sockets = Vec::new();
+    for i in 0..250 {
+        sockets.push(join(&server, "crowd", &format!("attendee-{i}")).await.0);
+    }
+    drop(sockets);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Still serving, in that room and others.
+    let (mut late, join_response) = join(&server, "crowd", "late").await;
+    assert!(join_response.other_participants.len() < 250, "{} still listed", join_response.other_participants.len());
+    assert_eq!(ping(&mut late, 42).await, 42);
+    let (mut other, _) = join(&server, "other", "guide").await;
+    assert_eq!(ping(&mut other, 7).await, 7);
+}

@@ -39,6 +39,7 @@ use serde_json::{json, Value};
 use crate::admin::oauth::Role;
 use crate::admin::search;
 use crate::admin::AdminUser;
+use crate::catalog::criteria::Criteria;
 use crate::error::{ApiError, ApiResult, Body};
 use crate::state::App;
 use crate::store_api::RequestParams;
@@ -99,15 +100,20 @@ where
         .await?
 }
 
+/// The entity's definition and the request's criteria, once the user may read it.
+fn readable(user: &AdminUser, entity: &str, params: &serde_json::Map<String, Value>) -> ApiResult<(&'static Definition, Criteria)> {
+    let def = definition(entity)?;
+    authorize(user, def, false)?;
+    Ok((def, read::parse_criteria(def, params)?))
+}
+
 async fn search_entities(
     user: AdminUser,
     State(app): State<App>,
     Path(entity): Path<String>,
     RequestParams(params): RequestParams,
 ) -> ApiResult<Json<Value>> {
-    let def = definition(&entity)?;
-    authorize(&user, def, false)?;
-    let criteria = read::parse_criteria(def, &params)?;
+    let (def, criteria) = readable(&user, &entity, &params)?;
     let body = app
         .db
         .read(move |conn| {
@@ -128,9 +134,7 @@ async fn search_ids(
     Path(entity): Path<String>,
     RequestParams(params): RequestParams,
 ) -> ApiResult<Json<Value>> {
-    let def = definition(&entity)?;
-    authorize(&user, def, false)?;
-    let criteria = read::parse_criteria(def, &params)?;
+    let (def, criteria) = readable(&user, &entity, &params)?;
     let (ids, total) = app.db.read(move |conn| Ok(read::select(conn, def, &criteria)?)).await?;
     Ok(Json(json!({ "total": total, "data": ids })))
 }

@@ -42,7 +42,9 @@ impl App {
             None => dsr::RoomRelay::new(db.clone(), hub.clone()),
         };
         let events = ShopEvents::new(relay);
-        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream, events })
+        let hub_socket =
+            reqwest::Client::builder().connect_timeout(std::time::Duration::from_secs(5)).pool_max_idle_per_host(0).http1_only().build()?;
+        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream, events, hub_socket })
     }
 
     /// Every route of the public origin.

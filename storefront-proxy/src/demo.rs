@@ -113,18 +113,25 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     Ok(())
 }
 
-/// An empty shop (`DEMO=0`): the sales channel with its languages, currency,
-/// countries, taxes and methods, a root category for the navigation, and one admin
-/// user whose password is `ADMIN_PASSWORD` or generated and printed once.
-fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
+/// English and German, and the sales channel (English by default) with the access
+/// key of CONTRACT.md. Answers the sales channel's id.
+fn seed_sales_channel(tx: &rusqlite::Transaction, name: &str) -> anyhow::Result<String> {
     let english = new_id();
     tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'en-GB', 'English')", [&english])?;
     tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'de-DE', 'Deutsch')", [new_id()])?;
     let sales_channel = new_id();
     tx.execute(
         "INSERT INTO sales_channel (id, name, access_key, language_id) VALUES (?1, ?2, ?3, ?4)",
-        params![sales_channel, EMPTY_SHOP_NAME, ACCESS_KEY, english],
+        params![sales_channel, name, ACCESS_KEY, english],
     )?;
+    Ok(sales_channel)
+}
+
+/// An empty shop (`DEMO=0`): the sales channel with its languages, currency,
+/// countries, taxes and methods, a root category for the navigation, and one admin
+/// user whose password is `ADMIN_PASSWORD` or generated and printed once.
+fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
+    let sales_channel = seed_sales_channel(tx, EMPTY_SHOP_NAME)?;
     let base = catalog::seed_base(tx)?;
     let root = new_id();
     tx.execute(
@@ -160,14 +167,7 @@ fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
 
 fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
     let password_hash = hash_password(admin_password.filter(|p| !p.is_empty()).unwrap_or(ADMIN_PASSWORD))?;
-    let english = new_id();
-    tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'en-GB', 'English')", [&english])?;
-    tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'de-DE', 'Deutsch')", [new_id()])?;
-    let sales_channel = new_id();
-    tx.execute(
-        "INSERT INTO sales_channel (id, name, access_key, language_id) VALUES (?1, ?2, ?3, ?4)",
-        params![sales_channel, DEMO_SHOP_NAME, ACCESS_KEY, english],
-    )?;
+    let sales_channel = seed_sales_channel(tx, DEMO_SHOP_NAME)?;
     tx.execute(
         "INSERT INTO admin_user (id, username, password_hash, first_name, last_name) VALUES (?1, ?2, ?3, 'Ada', 'Admin')",
         params![new_id(), ADMIN_USERNAME, password_hash],

@@ -43,6 +43,11 @@ impl ShopEvent {
             total_price: cart["price"]["totalPrice"].as_f64().unwrap_or(0.0),
         }
     }
+
+    /// The session's cart is empty now (deleted, or turned into an order).
+    pub fn emptied_cart(context_token: String) -> Self {
+        ShopEvent::CartChanged { context_token, product_count: 0, total_price: 0.0 }
+    }
 }
 
 /// The work a sink does for one event.

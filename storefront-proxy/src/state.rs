@@ -26,4 +26,8 @@ pub struct App {
     /// Where the shop domains tell what changed (a cart, a wishlist); the live rooms
     /// listen there.
     pub events: ShopEvents,
+    /// Dials the hub for relayed `/ws` upgrades: no overall timeout (a relayed socket
+    /// lives for the whole session), no pooling (an upgraded connection is the
+    /// browser's alone).
+    pub hub_socket: reqwest::Client,
 }

@@ -131,6 +131,16 @@ async fn guides_see_cart_likes_and_wishlist_changes_in_order() {
         live.call(reqwest::Method::DELETE, &format!("/store-api/dsr/appointment/collection/liked/{}", products[0]), &client, None).await;
     assert_eq!(status, 204);
     expected.push(format!("liked {} false", products[0]));
+    // Emptying the cart and ordering what is in it leave the guide's count at zero.
+    let (status, _, _) = live.call(reqwest::Method::DELETE, "/store-api/checkout/cart", &client, None).await;
+    assert_eq!(status, 204);
+    expected.push("cart 0".to_owned());
+    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[0]}]})).await;
+    assert_eq!(status, 200, "{cart}");
+    expected.push("cart 1".to_owned());
+    let (status, order) = live.post("/store-api/checkout/order", &client, json!({})).await;
+    assert_eq!(status, 200, "{order}");
+    expected.push("cart 0".to_owned());
 
     let mut seen = Vec::new();
     while seen.len() < expected.len() {

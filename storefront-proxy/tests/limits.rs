@@ -1,7 +1,7 @@
 //! The proxy's limits against hostile clients, on a real proxy (and a real hub) on
-//! port 0: the `/ws` relay limits messages like the hub (1009 with a close frame), a
-//! request head that never finishes is timed out, connections over the cap are answered
-//! `503`, and every error of every route is in Shopware's shape.
+//! port 0: a message over the hub's limit sent through the `/ws` relay is closed with 1009
+//! and a close frame, a request head that never finishes is timed out, connections over
+//! the cap are answered `503`, and every error of every route is in Shopware's shape.
 
 use std::time::Duration;
 
@@ -16,6 +16,7 @@ use tokio_tungstenite::tungstenite::Message;
 mod dsr_support;
 
 use dsr_support::{connect, grant_cart_permission, As};
+use listener::testing::{answer, assert_error_shape, check_answer, fill, registered_paths};
 
 /// Everything `stream` sends until it closes (the test fails if that takes more than
 /// 20 s; the limits under test are far shorter).
@@ -61,9 +62,10 @@ async fn an_oversized_message_through_the_relay_is_closed_with_1009_and_others_k
     assert_eq!(u16::from(close.code), 1009);
     assert_eq!(close.reason.as_str(), "message too big");
 
-    // The proxy refused it itself: the hub never saw it.
+    // The relay streamed it into the hub, which refused it at the frame header (the
+    // close frame came from there).
     let metrics = reqwest::get(format!("http://127.0.0.1:{}/metrics", live.hub_port)).await.unwrap().text().await.unwrap();
-    assert!(metrics.lines().any(|l| l == "hub_messages_too_big_total 0"), "{metrics}");
+    assert!(metrics.lines().any(|l| l == "hub_messages_too_big_total 1"), "{metrics}");
 
     // The relay still works: Bo's socket, and a new one.
     grant_cart_permission(&mut bo).await;
@@ -110,7 +112,7 @@ async fn connections_over_the_cap_are_answered_503_in_shopware_shape() {
     assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
     assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
     let body: Value = serde_json::from_str(body).unwrap();
-    assert_shape(&body, 503);
+    assert_error_shape(&body, 503);
     assert_eq!(body["errors"][0]["code"], "SALESROOM__TOO_MANY_CONNECTIONS");
 
     // A place frees when a held connection goes: served again.
@@ -123,98 +125,6 @@ async fn connections_over_the_cap_are_answered_503_in_shopware_shape() {
 async fn get_text(base: &str, path: &str) -> (u16, String) {
     let response = reqwest::get(format!("{base}{path}")).await.unwrap();
     (response.status().as_u16(), response.text().await.unwrap())
-}
-
-/// Shopware's error shape: `{"errors":[{status, code, title, detail}]}`, the status as
-/// a string equal to the answer's.
-fn assert_shape(body: &Value, status: u16) {
-    let errors = body["errors"].as_array().unwrap_or_else(|| panic!("no errors list: {body}"));
-    assert!(!errors.is_empty(), "{body}");
-    for error in errors {
-        assert_eq!(error["status"], status.to_string(), "{body}");
-        for field in ["code", "title", "detail"] {
-            assert!(error[field].as_str().is_some_and(|s| !s.is_empty()), "{field} missing in {body}");
-        }
-    }
-}
-
-/// Every path the router was built with, read from the router itself (its `Debug`
-/// lists the registered paths), so that the walk below covers a route added tomorrow.
-fn registered_paths(router: &axum::Router) -> Vec<String> {
-    let debug = format!("{router:?}");
-    let mut paths = Vec::new();
-    // `paths: {RouteId(3): "/store-api/product", ...}`
-    for part in debug.split("paths: {").skip(1) {
-        let listed = &part[..part.find('}').map_or(part.len(), |end| {
-            // Path parameters are in braces too: the map ends at the first `}` that is
-            // not inside quotes.
-            let mut quoted = false;
-            part.char_indices()
-                .find(|&(_, c)| {
-                    if c == '"' {
-                        quoted = !quoted;
-                    }
-                    c == '}' && !quoted
-                })
-                .map_or(end, |(i, _)| i)
-        })];
-        for entry in listed.split("RouteId(").skip(1) {
-            if let Some(start) = entry.find('"') {
-                let rest = &entry[start + 1..];
-                let path = &rest[..rest.find('"').unwrap()];
-                if !path.contains("__private__") {
-                    paths.push(path.to_owned());
-                }
-            }
-        }
-    }
-    paths.sort();
-    paths.dedup();
-    paths
-}
-
-/// `path` with every parameter (`{id}`, `{*rest}`) replaced by `value`.
-fn fill(path: &str, value: &str) -> String {
-    let mut filled = String::new();
-    let mut rest = path;
-    while let Some(start) = rest.find('{') {
-        filled.push_str(&rest[..start]);
-        filled.push_str(value);
-        rest = &rest[rest[start..].find('}').map_or(rest.len(), |end| start + end + 1)..];
-    }
-    filled.push_str(rest);
-    filled
-}
-
-/// Whether an error answer is in the shape (`failures` gets what is not); the body,
-/// parsed.
-fn check(
-    failures: &mut Vec<String>,
-    what: &str,
-    path: &str,
-    method: &Method,
-    status: u16,
-    content_type: &str,
-    body: &str,
-) -> Option<Value> {
-    if status < 400 {
-        return None;
-    }
-    let parsed: Option<Value> = serde_json::from_str(body).ok();
-    let shaped = content_type.starts_with("application/json")
-        && parsed.as_ref().is_some_and(|body| {
-            body["errors"].as_array().is_some_and(|errors| {
-                !errors.is_empty()
-                    && errors.iter().all(|e| {
-                        e["status"].as_str() == Some(status.to_string().as_str())
-                            && ["code", "title", "detail"].iter().all(|f| e[*f].as_str().is_some_and(|s| !s.is_empty()))
-                    })
-            })
-        });
-    if !shaped || status >= 500 {
-        failures.push(format!("{what}: {method} {path} -> {status} {content_type} {body:.200}"));
-    }
-    parsed
 }
 
 #[tokio::test]
@@ -241,18 +151,11 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         let plausible = fill(path, "0123456789abcdef0123456789abcdef");
         let mut allowed = Vec::new();
         for method in &methods {
-            let response = http
-                .request(method.clone(), format!("{}{plausible}", live.base))
-                .header("sw-access-key", dsr_support::KEY)
-                .send()
-                .await
-                .unwrap();
-            let status = response.status().as_u16();
-            let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-            let body = response.text().await.unwrap();
+            let (status, content_type, body) =
+                answer(http.request(method.clone(), format!("{}{plausible}", live.base)).header("sw-access-key", dsr_support::KEY)).await;
             if status == 405 {
                 wrong_methods += 1;
-                let parsed = check(&mut failures, "wrong method", &plausible, method, status, &content_type, &body);
+                let parsed = check_answer(&mut failures, "wrong method", method.as_str(), &plausible, status, &content_type, &body);
                 if parsed.is_some_and(|b| b["errors"][0]["code"] != "FRAMEWORK__METHOD_NOT_ALLOWED") {
                     failures.push(format!("405 code: {method} {plausible}: {body}"));
                 }
@@ -263,34 +166,25 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         for method in &allowed {
             if path.contains('{') {
                 let broken = fill(path, "%FF");
-                let response = http
-                    .request(method.clone(), format!("{}{broken}", live.base))
-                    .header("sw-access-key", dsr_support::KEY)
-                    .send()
-                    .await
-                    .unwrap();
-                let status = response.status().as_u16();
-                let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-                let body = response.text().await.unwrap();
+                let (status, content_type, body) =
+                    answer(http.request(method.clone(), format!("{}{broken}", live.base)).header("sw-access-key", dsr_support::KEY)).await;
                 broken_params += 1;
                 if status < 400 && path != "/ws" {
                     failures.push(format!("broken parameter accepted: {method} {broken} -> {status}"));
                 }
-                check(&mut failures, "broken parameter", &broken, method, status, &content_type, &body);
+                check_answer(&mut failures, "broken parameter", method.as_str(), &broken, status, &content_type, &body);
             }
             if [Method::POST, Method::PUT, Method::PATCH].contains(method) {
-                let response = http
-                    .request(method.clone(), format!("{}{plausible}", live.base))
-                    .header("sw-access-key", dsr_support::KEY)
-                    .header("content-type", "application/json")
-                    .body(oversized.clone())
-                    .send()
-                    .await
-                    .unwrap();
-                let status = response.status().as_u16();
-                let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-                let body = response.text().await.unwrap();
-                if let Some(parsed) = check(&mut failures, "oversized body", &plausible, method, status, &content_type, &body) {
+                let (status, content_type, body) = answer(
+                    http.request(method.clone(), format!("{}{plausible}", live.base))
+                        .header("sw-access-key", dsr_support::KEY)
+                        .header("content-type", "application/json")
+                        .body(oversized.clone()),
+                )
+                .await;
+                if let Some(parsed) =
+                    check_answer(&mut failures, "oversized body", method.as_str(), &plausible, status, &content_type, &body)
+                {
                     let code = &parsed["errors"][0]["code"];
                     if status == 413 {
                         too_large += 1;
@@ -320,7 +214,7 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         assert_eq!(response.status(), 404);
         assert_eq!(response.headers()["content-type"], "application/json");
         let body: Value = response.json().await.unwrap();
-        assert_shape(&body, 404);
+        assert_error_shape(&body, 404);
         assert_eq!(body["errors"][0]["code"], "FRAMEWORK__ROUTE_NOT_FOUND");
     }
 }

@@ -3,6 +3,7 @@
 //! through the hosted page, downloads, cancelling, changing the payment method, other
 //! customers' orders, refusals of bad input, guests, and a restart.
 
+mod admin_support;
 mod common;
 
 use common::{assert_error, elements, start, start_in, Shop};
@@ -881,4 +882,35 @@ async fn post_raw_body(shop: &Shop, path: &str, token: &str, body: &str) -> (u16
         .unwrap();
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_promotion_used_up_by_orders_is_refused_to_the_next_cart() {
+    let shop = start().await;
+    let admin = admin_support::admin(&shop).await;
+    admin_support::create(
+        &shop,
+        "promotion",
+        &admin,
+        json!({"name": "Once", "code": "ONCE", "useCodes": true, "active": true, "maxRedemptionsGlobal": 1,
+               "discounts": [{"type": "absolute", "value": 5, "scope": "cart"}]}),
+    )
+    .await;
+    let shirt = product(&shop, "SR10005").await["id"].clone();
+
+    // The first customer's order redeems it.
+    let first = register(&shop, "first@example.com", false).await;
+    add(&shop, &first, json!([{"type": "product", "referencedId": shirt, "quantity": 1}])).await;
+    let cart = add(&shop, &first, json!([{"type": "promotion", "referencedId": "ONCE"}])).await;
+    assert!(cart["lineItems"].as_array().unwrap().iter().any(|i| i["type"] == "promotion"), "{cart}");
+    let (status, order) = post(&shop, "/checkout/order", &first, json!({})).await;
+    assert_eq!(status, 200, "{order}");
+    assert!(order["lineItems"].as_array().unwrap().iter().any(|i| i["type"] == "promotion"), "{order}");
+
+    // The next cart cannot have it any more: a cart error, no discount.
+    let second = register(&shop, "second@example.com", false).await;
+    add(&shop, &second, json!([{"type": "product", "referencedId": shirt, "quantity": 1}])).await;
+    let cart = add(&shop, &second, json!([{"type": "promotion", "referencedId": "ONCE"}])).await;
+    assert!(cart["errors"].as_object().unwrap().keys().any(|k| k.starts_with("promotion-not-found")), "{cart}");
+    assert!(cart["lineItems"].as_array().unwrap().iter().all(|i| i["type"] != "promotion"), "{cart}");
 }

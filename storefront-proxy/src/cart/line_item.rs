@@ -1,7 +1,7 @@
 //! The cart calls: `GET|DELETE /checkout/cart`, `POST|PATCH|DELETE
 //! /checkout/cart/line-item`, `POST /checkout/cart/line-item/delete`. Every answer
 //! is the recalculated cart, with the session token in the header. Every change emits
-//! [`ShopEvent::CartChanged`].
+//! [`ShopEvent::CartChanged`] (emptying the cart too).
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode};
@@ -59,7 +59,9 @@ pub async fn get_cart(ctx: ShopContext, State(app): State<App>) -> ApiResult<Res
 /// `DELETE /store-api/checkout/cart`: 204.
 pub async fn delete_cart(ctx: ShopContext, State(app): State<App>) -> ApiResult<Response> {
     if let Some(token) = ctx.token.clone() {
-        app.db.call(move |conn| Ok(conn.execute("DELETE FROM cart WHERE token = ?1", [token])?)).await?;
+        let key = token.clone();
+        app.db.call(move |conn| Ok(conn.execute("DELETE FROM cart WHERE token = ?1", [key])?)).await?;
+        app.events.emit(ShopEvent::emptied_cart(token)).await;
     }
     Ok(StatusCode::NO_CONTENT.into_response())
 }

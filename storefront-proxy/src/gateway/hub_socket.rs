@@ -1,139 +1,122 @@
 //! Forwards `/ws` to the hub, so that browsers need only the one public origin.
 //!
-//! The hub is dialled before the browser's upgrade is accepted: a refused token is
-//! answered with the hub's own status and body.
+//! The relay works below WebSocket, the way a reverse proxy does: the browser's upgrade
+//! request goes to the hub with the headers the handshake needs (key, version,
+//! subprotocol, authorization); the hub's answer comes back as it is (a refused token
+//! with the hub's own status and body, an accepted one as `101` with the hub's
+//! `Sec-WebSocket-Accept`); then the two connections are joined and bytes are copied
+//! both ways as they arrive.
 //!
-//! A browser's messages are limited exactly like the hub limits them
-//! ([`MAX_MESSAGE_SIZE`], one constant in `protocol`): a larger message or frame is
-//! answered with a close frame 1009 "message too big", never read further and never
-//! forwarded. Each message is forwarded as soon as it is complete, so a connection holds
-//! at most one message of at most that size per direction. (tungstenite hands over whole
-//! messages, not frames; with the limit that bounds what a relayed socket can hold.) The
-//! hub's own messages are not limited: a guide's welcome can be megabytes.
+//! So nothing is buffered beyond the copy buffers ([`COPY_BUFFER`] per direction): a
+//! browser sending a 60 MB message streams it into the hub, which refuses it at its
+//! frame header with a close frame 1009 "message too big" (the hub's limit,
+//! `protocol::frame::MAX_MESSAGE_SIZE`) that reaches the browser through the relay;
+//! a guide's welcome of megabytes streams the other way. Backpressure is TCP's: a slow
+//! browser slows the copy, and the hub sees its own socket fill (and closes a slow
+//! consumer with 4008 as it does for direct connections).
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures_util::{SinkExt, StreamExt};
-use protocol::frame::{close_code, MAX_MESSAGE_SIZE, SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK};
+use hyper_util::rt::TokioIo;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::{self as ts, Error as WsError};
 
 use crate::error::ApiError;
 use crate::state::App;
 
-pub async fn forward(State(app): State<App>, RawQuery(query): RawQuery, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
-    let mut url = app.config.hub_ws_url();
-    if let Some(query) = query {
-        url = format!("{url}?{query}");
+/// Bytes copied at a time, per direction and relayed socket.
+pub const COPY_BUFFER: usize = 8 * 1024;
+
+/// How long the hub may take to answer the upgrade.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The request headers the hub's handshake reads; nothing else is passed on.
+const FORWARDED: [header::HeaderName; 4] =
+    [header::SEC_WEBSOCKET_KEY, header::SEC_WEBSOCKET_VERSION, header::SEC_WEBSOCKET_PROTOCOL, header::AUTHORIZATION];
+
+/// The answer headers of the hub's `101` the browser needs.
+const ANSWERED: [header::HeaderName; 4] =
+    [header::UPGRADE, header::CONNECTION, header::SEC_WEBSOCKET_ACCEPT, header::SEC_WEBSOCKET_PROTOCOL];
+
+fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
+    headers.get_all(name).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(|v| v.trim().eq_ignore_ascii_case(token))
+}
+
+/// Whether `request` asks for a WebSocket (RFC 6455, 4.1).
+fn is_websocket_upgrade(request: &Request) -> bool {
+    let headers = request.headers();
+    request.method() == Method::GET
+        && header_has(headers, header::CONNECTION, "upgrade")
+        && header_has(headers, header::UPGRADE, "websocket")
+        && headers.contains_key(header::SEC_WEBSOCKET_KEY)
+}
+
+fn unreachable() -> Response {
+    ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__HUB_UNREACHABLE", "The live hub is not reachable.").into_response()
+}
+
+/// The hub's `/ws` URL over HTTP(S), with the browser's query (the hub token).
+fn hub_url(app: &App, request: &Request) -> String {
+    let base = app.config.hub_http_url();
+    match request.uri().query() {
+        Some(query) => format!("{base}/ws?{query}"),
+        None => format!("{base}/ws"),
     }
-    let Ok(mut request) = url.into_client_request() else {
-        return ApiError::Internal(anyhow::anyhow!("invalid hub URL")).into_response();
-    };
-    for name in ["sec-websocket-protocol", "authorization"] {
-        if let Some(value) = headers.get(name) {
-            request.headers_mut().insert(name, value.clone());
+}
+
+pub async fn forward(State(app): State<App>, mut request: Request) -> Response {
+    if !is_websocket_upgrade(&request) {
+        return ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", "This is the live hub's WebSocket: open it with a WebSocket upgrade.")
+            .into_response();
+    }
+    let mut dial = app.hub_socket.get(hub_url(&app, &request)).header(header::CONNECTION, "upgrade").header(header::UPGRADE, "websocket");
+    for name in FORWARDED {
+        for value in request.headers().get_all(&name) {
+            dial = dial.header(&name, value);
         }
     }
-    let (hub, response) = match tokio_tungstenite::connect_async_with_config(request, None, true).await {
-        Ok(connected) => connected,
-        Err(WsError::Http(refused)) => {
-            let status = StatusCode::from_u16(refused.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
-            let body = refused.into_body().unwrap_or_default();
-            return (status, [("content-type", HeaderValue::from_static("application/json"))], body).into_response();
-        }
-        Err(error) => {
+    let answer = match tokio::time::timeout(HANDSHAKE_TIMEOUT, dial.send()).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(error)) => {
             tracing::warn!(%error, "the hub is unreachable");
-            return ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__HUB_UNREACHABLE", "The live hub is not reachable.").into_response();
+            return unreachable();
+        }
+        Err(_) => {
+            tracing::warn!("the hub did not answer the upgrade in time");
+            return unreachable();
         }
     };
-    let protocol = response.headers().get("sec-websocket-protocol").and_then(|v| v.to_str().ok()).map(str::to_owned);
-    let upgrade = match protocol.as_deref() {
-        Some(SUBPROTOCOL_MSGPACK) => upgrade.protocols([SUBPROTOCOL_MSGPACK]),
-        Some(SUBPROTOCOL_JSON) => upgrade.protocols([SUBPROTOCOL_JSON]),
-        _ => upgrade,
-    };
-    upgrade
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(4 * 1024)
-        .max_message_size(MAX_MESSAGE_SIZE)
-        .max_frame_size(MAX_MESSAGE_SIZE)
-        .on_upgrade(move |browser| pump(browser, hub))
-}
-
-/// How long a browser closed for a too-big message has to answer the close frame
-/// before the connection is dropped (the hub waits as long).
-const CLOSE_GRACE: Duration = Duration::from_secs(1);
-
-/// True when a browser's read failed because a message or frame was over the limit.
-fn is_too_big(error: &axum::Error) -> bool {
-    // axum wraps tungstenite's error; its source is that error.
-    std::error::Error::source(error)
-        .and_then(|source| source.downcast_ref::<WsError>())
-        .is_some_and(|error| matches!(error, WsError::Capacity(_)))
-}
-
-/// Copies frames both ways until either side closes.
-async fn pump(browser: WebSocket, hub: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>) {
-    let (mut browser_tx, mut browser_rx) = browser.split();
-    let (mut hub_tx, mut hub_rx) = hub.split();
-    let upstream = async {
-        loop {
-            let message = match browser_rx.next().await {
-                Some(Ok(message)) => message,
-                Some(Err(error)) if is_too_big(&error) => {
-                    tracing::info!("closed a relayed socket: message too big");
-                    let close = CloseFrame { code: close_code::MESSAGE_TOO_BIG, reason: "message too big".into() };
-                    let _ = hub_tx.send(ts::Message::Close(None)).await;
-                    return Some(close);
-                }
-                Some(Err(_)) | None => return None,
-            };
-            let message = match message {
-                Message::Text(text) => ts::Message::text(text.as_str()),
-                Message::Binary(bytes) => ts::Message::Binary(bytes),
-                Message::Ping(bytes) => ts::Message::Ping(bytes),
-                Message::Pong(bytes) => ts::Message::Pong(bytes),
-                Message::Close(frame) => {
-                    let frame = frame.map(|f| ts::protocol::CloseFrame { code: CloseCode::from(f.code), reason: f.reason.as_str().into() });
-                    let _ = hub_tx.send(ts::Message::Close(frame)).await;
-                    return None;
-                }
-            };
-            if hub_tx.send(message).await.is_err() {
-                return None;
-            }
+    if answer.status() != reqwest::StatusCode::SWITCHING_PROTOCOLS {
+        // A refusal (a bad token, a removed attendee, a draining hub): the hub's own answer.
+        let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+        let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
+        let body = answer.bytes().await.unwrap_or_default();
+        let mut refused = (status, body).into_response();
+        if let Some(content_type) = content_type.and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok()) {
+            refused.headers_mut().insert(header::CONTENT_TYPE, content_type);
         }
-    };
-    let downstream = async {
-        while let Some(Ok(message)) = hub_rx.next().await {
-            let message = match message {
-                ts::Message::Text(text) => Message::Text(text.as_str().into()),
-                ts::Message::Binary(bytes) => Message::Binary(bytes),
-                ts::Message::Ping(bytes) => Message::Ping(bytes),
-                ts::Message::Pong(bytes) => Message::Pong(bytes),
-                ts::Message::Close(frame) => {
-                    let frame = frame.map(|f| CloseFrame { code: f.code.into(), reason: f.reason.as_str().into() });
-                    let _ = browser_tx.send(Message::Close(frame)).await;
-                    break;
-                }
-                ts::Message::Frame(_) => continue,
-            };
-            if browser_tx.send(message).await.is_err() {
-                break;
-            }
-        }
-    };
-    // When one direction ends, the other is dropped, which closes both sockets.
-    let close_browser = tokio::select! { close = upstream => close, _ = downstream => None };
-    if let Some(close) = close_browser {
-        // Close frame first, then read on (discarding) until the browser answers it or
-        // the grace ends, so that the close frame is not lost to a reset connection.
-        if browser_tx.send(Message::Close(Some(close))).await.is_ok() {
-            let _ = tokio::time::timeout(CLOSE_GRACE, async { while let Some(Ok(_)) = browser_rx.next().await {} }).await;
+        return refused;
+    }
+    let mut switching = Response::builder().status(StatusCode::SWITCHING_PROTOCOLS);
+    for name in ANSWERED {
+        if let Some(value) = answer.headers().get(name.as_str()).and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok()) {
+            switching = switching.header(name, value);
         }
     }
+    let browser = hyper::upgrade::on(&mut request);
+    tokio::spawn(async move {
+        let (hub, browser) = match tokio::join!(answer.upgrade(), browser) {
+            (Ok(hub), Ok(browser)) => (hub, browser),
+            (hub, browser) => {
+                tracing::debug!(hub = hub.is_ok(), browser = browser.is_ok(), "a relayed socket ended during the upgrade");
+                return;
+            }
+        };
+        let mut browser = TokioIo::new(browser);
+        let mut hub = hub;
+        // Ends when either side closes; dropping both closes the other.
+        let _ = tokio::io::copy_bidirectional_with_sizes(&mut browser, &mut hub, COPY_BUFFER, COPY_BUFFER).await;
+    });
+    switching.body(Body::empty()).unwrap_or_else(|_| unreachable())
 }

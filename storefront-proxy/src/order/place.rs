@@ -14,6 +14,7 @@ use crate::cart::calculate;
 use crate::cart::checks::{active_addresses, ActiveAddresses};
 use crate::checkout::methods;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::shop_event::ShopEvent;
 use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::RequestParams;
@@ -162,6 +163,7 @@ fn zero_costs() -> Value {
 /// `POST /store-api/checkout/order`
 pub async fn place(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
     let input = parse(&body)?;
+    let token = user.token.clone();
     let order = app
         .db
         .call(move |conn| {
@@ -332,5 +334,7 @@ pub async fn place(user: LoggedIn, State(app): State<App>, RequestParams(body): 
             Ok(Ok(order))
         })
         .await??;
+    // The cart became the order.
+    app.events.emit(ShopEvent::emptied_cart(token)).await;
     Ok(Json(order))
 }

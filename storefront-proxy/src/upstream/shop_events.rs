@@ -26,12 +26,12 @@ pub fn of_forwarded_call(method: &Method, path: &str, headers: &HeaderMap, body:
     let Some(rest) = path.strip_prefix("/store-api/") else { return Vec::new() };
     let segments: Vec<&str> = rest.split('/').collect();
     match (method, segments.as_slice()) {
-        (&Method::POST | &Method::PATCH | &Method::DELETE, ["checkout", "cart", "line-item"]) | (&Method::DELETE, ["checkout", "cart"]) => {
-            match answer.json() {
-                Some(cart) if cart.get("lineItems").is_some() => vec![ShopEvent::cart_changed(&token, &cart)],
-                _ => Vec::new(),
-            }
-        }
+        // The cart is gone, or turned into an order.
+        (&Method::DELETE, ["checkout", "cart"]) | (&Method::POST, ["checkout", "order"]) => vec![ShopEvent::emptied_cart(token)],
+        (&Method::POST | &Method::PATCH | &Method::DELETE, ["checkout", "cart", "line-item"]) => match answer.json() {
+            Some(cart) if cart.get("lineItems").is_some() => vec![ShopEvent::cart_changed(&token, &cart)],
+            _ => Vec::new(),
+        },
         (&Method::POST, ["customer", "wishlist", "add", product_id]) => {
             vec![ShopEvent::WishlistChanged { context_token: token, product_id: (*product_id).to_owned(), added: true }]
         }

@@ -46,14 +46,7 @@ pub async fn api(shop: &Shop, method: reqwest::Method, path: &str, token: Option
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    let (status, body, headers) = crate::common::send(request, body).await;
     Answer { status, body, headers }
 }
 

@@ -55,6 +55,20 @@ pub async fn serve_with(
     base
 }
 
+/// Sends `request` with `body` as JSON; answers status, the JSON body (the text as a
+/// string when it is not JSON, null when empty) and the headers.
+pub async fn send(mut request: reqwest::RequestBuilder, body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or(if text.is_empty() { Value::Null } else { Value::String(text) });
+    (status, body, headers)
+}
+
 impl Shop {
     /// A store API call with the demo access key; `headers` come on top.
     pub async fn call(
@@ -68,15 +82,7 @@ impl Shop {
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        (status, body, headers)
+        send(request, body).await
     }
 
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {

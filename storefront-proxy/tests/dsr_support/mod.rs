@@ -84,15 +84,7 @@ impl Live {
     }
 
     pub async fn call(&self, method: Method, path: &str, who: &As, body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
-        let mut request = self.request(method, path, who);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let text = response.text().await.unwrap();
-        (status, serde_json::from_str(&text).unwrap_or(if text.is_empty() { Value::Null } else { Value::String(text) }), headers)
+        common::send(self.request(method, path, who), body).await
     }
 
     pub async fn get(&self, path: &str, who: &As) -> (u16, Value) {

@@ -146,6 +146,17 @@ function toRouteObject(route: PageRoute): RouteObject {
 
 const LAYOUTS = { default: DefaultLayout, auth: AuthLayout, presentation: PresentationLayout } as const;
 
+/**
+ * The merchant backoffice (`/admin/*`, `/de-DE/admin/*`): ONE lazy chunk with its own
+ * routes inside (features/admin/admin-app.tsx), so the storefront's first load does not
+ * carry it (e2e/budget.spec.ts).
+ */
+const loadAdmin = withReloadGuard(() => import('@/features/admin/admin-app').then((m) => ({ Component: m.AdminApp })));
+
+function adminRoute(): RouteObject {
+  return { path: 'admin/*', lazy: loadAdmin, errorElement: <RouteError /> };
+}
+
 /** The routes of every locale: en-US bare, en-GB and de-DE under their prefix. */
 export function appRoutes(): RouteObject[] {
   return LOCALES.map((locale) => ({
@@ -153,7 +164,9 @@ export function appRoutes(): RouteObject[] {
     element: <LocaleLayout locale={locale} />,
     errorElement: <RouteError />,
     hydrateFallbackElement: <LoadingOverlay />,
-    children: (Object.keys(LAYOUTS) as PageRoute['layout'][]).map((layout) => {
+    children: [
+      adminRoute(),
+      ...(Object.keys(LAYOUTS) as PageRoute['layout'][]).map((layout) => {
       const Layout = LAYOUTS[layout];
       return {
         element: <Layout />,
@@ -162,7 +175,8 @@ export function appRoutes(): RouteObject[] {
           // The bare locale path ('/', '/de-DE') is the catch-all's too: an index route.
           .flatMap((route) => (route.path === '*' ? [toRouteObject(route), { ...toRouteObject(route), path: undefined, index: true as const }] : [toRouteObject(route)])) as RouteObject[],
       };
-    }),
+      }),
+    ],
   }));
 }
 

@@ -65,3 +65,17 @@ describe('switching locale', () => {
     expect(stripLocale('/Clothing/')).toBe('/Clothing/');
   });
 });
+
+describe('backoffice translations', () => {
+  it('have the same keys and placeholders in English and German', async () => {
+    const { adminEn } = await import('./locales/admin.en');
+    const { adminDe } = await import('./locales/admin.de');
+    const english = flatten(adminEn);
+    const german = flatten(adminDe);
+    expect(Object.keys(german).sort()).toEqual(Object.keys(english).sort());
+    for (const [key, text] of Object.entries(english)) {
+      expect(german[key]?.trim(), key).not.toBe('');
+      expect(placeholders(german[key] ?? ''), key).toEqual(placeholders(text));
+    }
+  });
+});

@@ -1,8 +1,10 @@
+import type { adminEn } from './locales/admin.en';
 import type { en } from './locales/en';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    // `admin` is added by the /admin chunk when it loads (features/admin/admin-texts.ts).
+    resources: { translation: typeof en & { admin: typeof adminEn } };
   }
 }

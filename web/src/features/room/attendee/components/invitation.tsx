@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useStore } from 'zustand';
-import { Field } from '@/components/form';
 import { useRuntimeConfig } from '@/config/runtime';
 import { useLocalePath } from '@/lib/i18n';
 import { customerStore } from '@/lib/shop/customer';
@@ -11,6 +10,7 @@ import { joinAsClient } from '../api/join-as-client';
 import { joinProblemOf, joinProblemPath, type DeniedState } from '../api/join-problem';
 import { INVITATION_RESPONSES, respondInvitation, type InvitationResponse } from '../api/respond-invitation';
 import { loadAttendeeSession, rememberGuestName, rememberedGuestName, saveAttendeeSession } from '../stores/attendee-session';
+import { JoinNameFields } from './join-name-fields';
 import { customerName } from './prejoin';
 import './invitation.css';
 
@@ -77,22 +77,7 @@ export function Invitation() {
         {!joined && (
           <>
             <p className="muted">{t('room.invitationNameHint')}</p>
-            <Field
-              label={t('presentation.name')}
-              name="name"
-              autoComplete="name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              error={submitted && !name.trim() ? t('errors.required') : null}
-            />
-            <Field
-              label={t('presentation.consent')}
-              name="consent"
-              type="checkbox"
-              checked={consent}
-              onChange={(event) => setConsent(event.target.checked)}
-              error={submitted && !consent ? t('presentation.consentRequired') : null}
-            />
+            <JoinNameFields name={name} onName={setName} consent={consent} onConsent={setConsent} submitted={submitted} />
           </>
         )}
         <fieldset className="form-section">

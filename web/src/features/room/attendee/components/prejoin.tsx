@@ -11,6 +11,7 @@ import { ensureCustomerKnown } from '@/lib/shop/known-customer';
 import { joinAsClient } from '../api/join-as-client';
 import { joinProblemOf, joinProblemPath, type DeniedState } from '../api/join-problem';
 import { CustomerAccessLinks } from './customer-access';
+import { JoinNameFields } from './join-name-fields';
 import { rememberCartGrant, rememberGuestName, rememberedGuestName, saveAttendeeSession } from '../stores/attendee-session';
 import './prejoin.css';
 
@@ -82,22 +83,7 @@ export function Prejoin() {
         )
       )}
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field
-          label={t('presentation.name')}
-          name="name"
-          autoComplete="name"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={submitted && !name.trim() ? t('errors.required') : null}
-        />
-        <Field
-          label={t('presentation.consent')}
-          name="consent"
-          type="checkbox"
-          checked={consent}
-          onChange={(event) => setConsent(event.target.checked)}
-          error={submitted && !consent ? t('presentation.consentRequired') : null}
-        />
+        <JoinNameFields name={name} onName={setName} consent={consent} onConsent={setConsent} submitted={submitted} />
         <Field
           label={t('room.grantCart')}
           name="grantCart"

@@ -1,0 +1,211 @@
+import { AdminApiError, type AdminErrorEntry } from './errors';
+import { adminSessionStore, type AdminSession } from './session';
+
+/** Admin API entity names as the URL has them (`product-manufacturer`); sync takes `product_manufacturer`. */
+export type EntityName =
+  | 'product'
+  | 'category'
+  | 'product-manufacturer'
+  | 'property-group'
+  | 'property-group-option'
+  | 'promotion'
+  | 'media'
+  | 'user'
+  | 'dsr-appointment'
+  | 'dsr-presentation';
+
+/** Shopware's criteria, as far as the backoffice uses them. */
+export interface Criteria {
+  page?: number;
+  limit?: number;
+  term?: string;
+  ids?: string[];
+  filter?: unknown[];
+  sort?: { field: string; order?: 'ASC' | 'DESC'; naturalSorting?: boolean }[];
+  'total-count-mode'?: 'exact' | 'none' | 'next-pages';
+}
+
+export interface SearchResult<T> {
+  data: T[];
+  total: number;
+}
+
+/** One operation of `POST /api/_action/sync`. */
+export interface SyncOperation {
+  entity: string;
+  action: 'upsert' | 'delete';
+  payload: Record<string, unknown>[];
+}
+
+export interface SyncResult {
+  data: Record<string, string[]>;
+  deleted?: Record<string, string[]>;
+  notFound?: Record<string, string[]>;
+}
+
+/** Upload limits of `POST /api/_action/media/{id}/upload`. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const UPLOAD_TYPES: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
+
+/** Refresh this long before the access token ends. */
+const REFRESH_MARGIN_MS = 30_000;
+
+interface Store {
+  getState(): { session: AdminSession | null };
+  setState(state: { session: AdminSession | null }): void;
+}
+
+/**
+ * A small typed client of the Admin API on `fetch`: OAuth password login and refresh
+ * (tokens in sessionStorage through `adminSessionStore`), criteria searches, single
+ * writes, sync and media upload. Every refusal is an `AdminApiError` with Shopware's list.
+ */
+export class AdminApi {
+  private refreshing: Promise<AdminSession | null> | null = null;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly fetchFn: typeof fetch = (...args) => fetch(...args),
+    private readonly store: Store = adminSessionStore,
+  ) {}
+
+  get session(): AdminSession | null {
+    return this.store.getState().session;
+  }
+
+  /** Logs in with the password grant and finds the user's role (admins may list users, guides may not). */
+  async login(username: string, password: string): Promise<AdminSession> {
+    const tokens = await this.tokenRequest({ grant_type: 'password', client_id: 'administration', scopes: 'write', username, password });
+    const session: AdminSession = { ...tokens, username, role: 'guide' };
+    this.store.setState({ session });
+    try {
+      await this.request('GET', '/user?limit=1');
+      session.role = 'admin';
+    } catch (error) {
+      if (!(error instanceof AdminApiError && error.status === 403)) {
+        this.store.setState({ session: null });
+        throw error;
+      }
+    }
+    this.store.setState({ session: { ...session } });
+    return session;
+  }
+
+  logout(): void {
+    this.store.setState({ session: null });
+  }
+
+  search<T>(entity: EntityName, criteria: Criteria = {}): Promise<SearchResult<T>> {
+    return this.request<SearchResult<T>>('POST', `/search/${entity}`, { 'total-count-mode': 'exact', ...criteria });
+  }
+
+  async get<T>(entity: EntityName, id: string): Promise<T> {
+    return (await this.request<{ data: T }>('GET', `/${entity}/${id}`)).data;
+  }
+
+  /** Creates a record and answers it as stored. */
+  async create<T>(entity: EntityName, body: Record<string, unknown>): Promise<T> {
+    return (await this.request<{ data: T }>('POST', `/${entity}?_response=basic`, body)).data;
+  }
+
+  async patch(entity: EntityName, id: string, body: Record<string, unknown>): Promise<void> {
+    await this.request('PATCH', `/${entity}/${id}`, body);
+  }
+
+  async remove(entity: EntityName, id: string): Promise<void> {
+    await this.request('DELETE', `/${entity}/${id}`);
+  }
+
+  /** One transaction: every operation is written, or (any refused) none. */
+  sync(operations: Record<string, SyncOperation>): Promise<SyncResult> {
+    return this.request<SyncResult>('POST', '/_action/sync', operations);
+  }
+
+  /** Creates a media record and uploads `file` into it; answers the media id. */
+  async upload(file: File | Blob, fileName: string, alt = ''): Promise<string> {
+    const extension = UPLOAD_TYPES[file.type] ?? fileName.split('.').pop()?.toLowerCase() ?? '';
+    const media = await this.create<{ id: string }>('media', { alt });
+    const base = fileName.replace(/\.[^.]*$/, '').replace(/[^\w-]+/g, '-') || 'image';
+    const query = new URLSearchParams({ extension, fileName: `${base}-${media.id.slice(0, 8)}` });
+    try {
+      await this.request('POST', `/_action/media/${media.id}/upload?${query}`, file);
+    } catch (error) {
+      await this.remove('media', media.id).catch(() => undefined);
+      throw error;
+    }
+    return media.id;
+  }
+
+  /** A call to `/api{path}` with a fresh token; a 401 refreshes once and retries. */
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const session = await this.validSession();
+    let response = await this.send(method, path, body, session?.accessToken);
+    if (response.status === 401 && session) {
+      const renewed = await this.refresh();
+      if (renewed) response = await this.send(method, path, body, renewed.accessToken);
+    }
+    if (response.status === 401) this.store.setState({ session: null });
+    return this.answer<T>(response);
+  }
+
+  private async validSession(): Promise<AdminSession | null> {
+    const session = this.session;
+    if (session && session.expiresAt - REFRESH_MARGIN_MS < Date.now()) return this.refresh();
+    return session;
+  }
+
+  /** The refresh grant; one at a time. No session (or a refused refresh) logs out. */
+  private refresh(): Promise<AdminSession | null> {
+    this.refreshing ??= (async () => {
+      const session = this.session;
+      if (!session) return null;
+      try {
+        const tokens = await this.tokenRequest({ grant_type: 'refresh_token', client_id: 'administration', refresh_token: session.refreshToken });
+        const renewed = { ...session, ...tokens };
+        this.store.setState({ session: renewed });
+        return renewed;
+      } catch {
+        this.store.setState({ session: null });
+        return null;
+      }
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async tokenRequest(body: Record<string, string>): Promise<Pick<AdminSession, 'accessToken' | 'refreshToken' | 'expiresAt'>> {
+    const response = await this.send('POST', '/oauth/token', body);
+    const answer = await this.answer<{ access_token: string; refresh_token: string; expires_in: number }>(response);
+    return { accessToken: answer.access_token, refreshToken: answer.refresh_token, expiresAt: Date.now() + answer.expires_in * 1000 };
+  }
+
+  private send(method: string, path: string, body: unknown, token?: string): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let payload: BodyInit | undefined;
+    if (body instanceof Blob) {
+      headers['Content-Type'] = body.type || 'application/octet-stream';
+      payload = body;
+    } else if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    return this.fetchFn(`${this.baseUrl}/api${path}`, { method, headers, body: payload });
+  }
+
+  private async answer<T>(response: Response): Promise<T> {
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    if (!response.ok) {
+      const errors = (json as { errors?: AdminErrorEntry[] } | null)?.errors;
+      throw new AdminApiError(response.status, Array.isArray(errors) && errors.length ? errors : [{ status: String(response.status), detail: text.slice(0, 200) }]);
+    }
+    return json as T;
+  }
+}

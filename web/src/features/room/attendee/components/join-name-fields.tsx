@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+import { Field } from '@/components/form';
+
+interface JoinNameFieldsProps {
+  name: string;
+  onName: (name: string) => void;
+  consent: boolean;
+  onConsent: (consent: boolean) => void;
+  /** Show the fields' errors (after a first attempt to join). */
+  submitted: boolean;
+}
+
+/** The name attendees are shown by and the consent to join, as pre-join and the invitation ask for them. */
+export function JoinNameFields({ name, onName, consent, onConsent, submitted }: JoinNameFieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field
+        label={t('presentation.name')}
+        name="name"
+        autoComplete="name"
+        value={name}
+        onChange={(event) => onName(event.target.value)}
+        error={submitted && !name.trim() ? t('errors.required') : null}
+      />
+      <Field
+        label={t('presentation.consent')}
+        name="consent"
+        type="checkbox"
+        checked={consent}
+        onChange={(event) => onConsent(event.target.checked)}
+        error={submitted && !consent ? t('presentation.consentRequired') : null}
+      />
+    </>
+  );
+}
