@@ -37,7 +37,11 @@ impl App {
             db.call(move |conn| demo::seed_if_empty(conn, options)).await?;
         }
         let hub = HubClient::new(&config.hub_http_url(), &hub_secret);
-        let events = ShopEvents::new(dsr::RoomRelay::new(db.clone(), hub.clone()));
+        let relay = match upstream {
+            Some(_) => dsr::RoomRelay::forwarded(db.clone(), hub.clone()),
+            None => dsr::RoomRelay::new(db.clone(), hub.clone()),
+        };
+        let events = ShopEvents::new(relay);
         let hub_socket =
             reqwest::Client::builder().connect_timeout(std::time::Duration::from_secs(5)).pool_max_idle_per_host(0).http1_only().build()?;
         Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream, events, hub_socket })
@@ -105,12 +109,14 @@ impl App {
         listener::serve(listener, self.router(), limits, shutdown).await
     }
 
-    /// Upstream mode: the shop APIs are forwarded; the web app, its config and `/ws`
-    /// stay here.
+    /// Upstream mode: the shop APIs are forwarded; the DSR calls that concern the live
+    /// room are forwarded and followed up here (`dsr::forwarded`); the web app, its
+    /// config and `/ws` stay here.
     fn upstream_router(self) -> Router {
         let dist = &self.config.web_dist;
         let web_app = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
         Router::new()
+            .merge(dsr::forwarded::routes())
             .route("/store-api/{*path}", any(gateway::forward_upstream))
             .route("/api/{*path}", any(gateway::forward_upstream))
             .merge(gateway::routes())

@@ -4,6 +4,7 @@
 pub mod appointment;
 pub mod attendee;
 pub mod cart;
+pub mod forwarded;
 pub mod instant_listing;
 pub mod interaction;
 pub mod invite;

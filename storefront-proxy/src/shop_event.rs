@@ -33,6 +33,17 @@ pub enum ShopEvent {
 }
 
 impl ShopEvent {
+    /// The event of a changed cart (`cart`: Shopware's `Cart` answer), with its summary:
+    /// product lines and total.
+    pub fn cart_changed(token: &str, cart: &serde_json::Value) -> ShopEvent {
+        let products = cart["lineItems"].as_array().map(|items| items.iter().filter(|i| i["type"] == "product").count()).unwrap_or(0);
+        ShopEvent::CartChanged {
+            context_token: token.to_owned(),
+            product_count: u32::try_from(products).unwrap_or(u32::MAX),
+            total_price: cart["price"]["totalPrice"].as_f64().unwrap_or(0.0),
+        }
+    }
+
     /// The session's cart is empty now (deleted, or turned into an order).
     pub fn emptied_cart(context_token: String) -> Self {
         ShopEvent::CartChanged { context_token, product_count: 0, total_price: 0.0 }

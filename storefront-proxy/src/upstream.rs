@@ -2,11 +2,13 @@
 //! instead of the embedded shop. Method, path, query, headers and body pass through;
 //! hop-by-hop headers do not.
 
+pub mod shop_events;
+
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
-use axum::http::{HeaderMap, HeaderName, StatusCode};
+use axum::http::{HeaderMap, HeaderName, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
@@ -58,20 +60,23 @@ impl Upstream {
     /// Sends `request` to the upstream shop and answers what it answered (a Shopware
     /// error when it cannot be reached).
     pub async fn forward(&self, request: Request) -> Response {
-        let upstream = self;
         let (parts, body) = request.into_parts();
-        let path_and_query = parts.uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
         let body: Bytes = match axum::body::to_bytes(body, MAX_BODY).await {
             Ok(bytes) => bytes,
-            Err(_) => {
-                return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "FRAMEWORK__REQUEST_TOO_LARGE", "The request body is too large.")
-                    .into_response()
-            }
+            Err(_) => return too_large().into_response(),
         };
-        let mut headers = HeaderMap::new();
-        copy_headers(&parts.headers, &mut headers);
-        let sent =
-            upstream.http.request(parts.method, format!("{}{path_and_query}", upstream.base)).headers(headers).body(body).send().await;
+        match self.send(&parts.method, path_and_query(&parts.uri), &parts.headers, body).await {
+            Ok(answer) => answer.into_response(),
+            Err(error) => error.into_response(),
+        }
+    }
+
+    /// Sends one call to the upstream shop (`path_and_query` from `/`, `headers` as the
+    /// client sent them: hop-by-hop ones are left out) and reads its whole answer.
+    pub async fn send(&self, method: &Method, path_and_query: &str, headers: &HeaderMap, body: Bytes) -> Result<Answer, ApiError> {
+        let mut forwarded = HeaderMap::new();
+        copy_headers(headers, &mut forwarded);
+        let sent = self.http.request(method.clone(), format!("{}{path_and_query}", self.base)).headers(forwarded).body(body).send().await;
         let answer = match sent {
             Ok(answer) => answer,
             Err(error) => {
@@ -81,23 +86,65 @@ impl Upstream {
                 } else {
                     (StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_UNREACHABLE")
                 };
-                return ApiError::new(status, code, "The shop is not reachable.").into_response();
+                return Err(ApiError::new(status, code, "The shop is not reachable."));
             }
         };
         let status = answer.status();
-        let mut response_headers = HeaderMap::new();
-        copy_headers(answer.headers(), &mut response_headers);
+        let mut answer_headers = HeaderMap::new();
+        copy_headers(answer.headers(), &mut answer_headers);
         match answer.bytes().await {
-            Ok(bytes) => {
-                let mut response = Response::new(Body::from(bytes));
-                *response.status_mut() = status;
-                *response.headers_mut() = response_headers;
-                response
-            }
+            Ok(body) => Ok(Answer { status, headers: answer_headers, body }),
             Err(error) => {
                 tracing::warn!(%error, "the upstream shop's answer broke off");
-                ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_UNREACHABLE", "The shop's answer broke off.").into_response()
+                Err(ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_UNREACHABLE", "The shop's answer broke off."))
             }
         }
     }
+}
+
+/// What the upstream shop answered, read whole.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: StatusCode,
+    /// Without hop-by-hop headers (and without `content-length`: the body may change).
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Answer {
+    /// The body as JSON, if it is JSON.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+
+    /// This answer with `body` instead of the upstream's.
+    pub fn with_json(mut self, body: &serde_json::Value) -> Answer {
+        self.body = Bytes::from(body.to_string());
+        self.headers.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"));
+        self
+    }
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        let mut response = Response::new(Body::from(self.body));
+        *response.status_mut() = self.status;
+        *response.headers_mut() = self.headers;
+        response
+    }
+}
+
+/// The path and query of `uri`, `/` when it has none.
+pub fn path_and_query(uri: &Uri) -> &str {
+    uri.path_and_query().map(|p| p.as_str()).unwrap_or("/")
+}
+
+/// The answer to a request body over [`MAX_BODY`].
+pub fn too_large() -> ApiError {
+    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "FRAMEWORK__REQUEST_TOO_LARGE", "The request body is too large.")
+}
+
+/// Reads a request body for the upstream shop (at most [`MAX_BODY`]).
+pub async fn read_body(body: Body) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| too_large())
 }

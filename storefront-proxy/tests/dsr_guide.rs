@@ -215,10 +215,10 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
     let pages = || live.db().query_row("SELECT COUNT(*) FROM presentation_page", [], |r| r.get::<_, i64>(0)).unwrap();
     let pages_before = pages();
 
-    // Without a layout: 'The layout does not exist', and nothing is created.
+    // Half a layout: 'The layout does not exist', and nothing is created.
     for (body, pointer) in [
-        (json!({"productIds": products, "currentPageGroupId": welcome, "pageName": "Picks"}), "/pageId"),
         (json!({"productIds": products, "pageId": layout["cmsPageId"]}), "/slideId"),
+        (json!({"productIds": products, "slideId": layout["sectionId"]}), "/pageId"),
     ] {
         let (status, error) = live.post(&url, &guide, body).await;
         assert_eq!(status, 400, "{error}");
@@ -287,7 +287,13 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
     })
     .await;
     assert_eq!(shown, 3);
-    let (status, error) = live.patch(&url, &guide, json!({"currentPageGroupId": group, "addProductIds": [extra]})).await;
+    // As documented: without a layout the listing keeps its own.
+    let (status, updated) =
+        live.patch(&url, &guide, json!({"currentPageGroupId": group, "addProductIds": [products[0]], "removeProductIds": []})).await;
+    assert_eq!(status, 200, "{updated}");
+    assert_eq!(updated["pickedProductIds"], json!([products[1], products[2], extra, products[0]]));
+    let (status, error) =
+        live.patch(&url, &guide, json!({"currentPageGroupId": group, "addProductIds": [extra], "pageId": layout["cmsPageId"]})).await;
     assert_eq!(status, 400);
     assert_eq!(error["errors"][0]["detail"], "The layout does not exist");
     let (status, _) = live
@@ -298,6 +304,17 @@ async fn instant_listings_need_a_layout_and_reach_the_room() {
         )
         .await;
     assert_eq!(status, 404, "only instant listings are edited");
+
+    // As the official document has it (productIds, currentPageGroupId and pageName
+    // only): the presentation's default listing layout, right after the named page.
+    let body = json!({"productIds": [products[0]], "currentPageGroupId": welcome, "pageName": "Documented"});
+    let (status, created) = live.post(&url, &guide, body).await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["index"], 3);
+    let navigation = live.structure(&client).await["navigation"].as_array().unwrap().clone();
+    assert_eq!(navigation[2]["groupName"], "Documented");
+    assert_eq!(navigation[2]["cmsPageId"], layout["cmsPageId"]);
+    assert_eq!(navigation[2]["sectionId"], layout["sectionId"]);
 }
 
 #[tokio::test]

@@ -211,8 +211,9 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
         (
             Method::PATCH,
             format!("/api/_action/dsr/appointment/{demo}/instant-listing"),
-            json!({"currentPageGroupId": layout["groupId"], "addProductIds": [product]}),
-            Expect(400, Some("DIGITAL_SALES_ROOMS__LAYOUT_NOT_FOUND")),
+            // The presentation's own listing page is no instant listing of this appointment.
+            json!({"currentPageGroupId": layout["groupId"], "addProductIds": [product], "removeProductIds": []}),
+            Expect(404, Some("DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND")),
         ),
         (Method::GET, widget("wishlist"), json!(null), OK),
         (Method::GET, widget("wishlist-statistics"), json!(null), OK),

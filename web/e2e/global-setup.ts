@@ -98,12 +98,20 @@ export interface Servers {
  * hub and the proxy find it through the key file it writes there. Off by default (the room
  * then says that video is not configured): with a camera publishing in every room spec,
  * guide logins on a loaded 2-core machine outran their 5 s waits (issue #13).
+ *
+ * `upstream: true` runs the live room on an "upstream Shopware": a second storefront-proxy,
+ * embedded with the demo and a hub of its own (another secret, another data directory),
+ * stands in for Shopware, and the proxy the browsers use forwards to it with UPSTREAM_URL;
+ * `origin` and `hubUrl` are the forwarding proxy's and its hub's. The stand-in's own shop
+ * events go to the stand-in's hub, so whatever reaches the browsers' hub came through the
+ * forwarding proxy.
  */
 export async function startServers({
   webApp = true,
   env = {},
   video = false,
-}: { webApp?: boolean; env?: Record<string, string>; video?: boolean } = {}): Promise<Servers> {
+  upstream = false,
+}: { webApp?: boolean; env?: Record<string, string>; video?: boolean; upstream?: boolean } = {}): Promise<Servers> {
   const webDist = path.join(WEB_DIR, 'dist');
   if (webApp && !existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} has no build: run npm run build first`);
 
@@ -111,7 +119,14 @@ export async function startServers({
   // Every binary must exist before any starts, so a missing one leaves nothing running.
   const [hubBinary, proxyBinary] = [binary('hub'), binary('storefront-proxy')];
   const sfuBinary = embeddedVideo ? binary('sfu') : null;
-  const [hubPort, proxyPort, sfuPort, sfuUdpPort] = (await freePorts(4)) as [number, number, number, number];
+  const [hubPort, proxyPort, sfuPort, sfuUdpPort, upstreamHubPort, upstreamPort] = (await freePorts(6)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const dataDir = await mkdtemp(path.join(tmpdir(), 'salesroom-e2e-'));
   const common = {
     ...env,
@@ -129,6 +144,39 @@ export async function startServers({
     await Promise.all(servers.map(stop));
     await rm(dataDir, { recursive: true, force: true });
   };
+
+  // The stand-in for Shopware first: the forwarding proxy answers nothing without it.
+  let upstreamEnv: Record<string, string> = {};
+  if (upstream) {
+    const upstreamOrigin = `http://127.0.0.1:${upstreamPort}`;
+    const upstreamHubUrl = `http://127.0.0.1:${upstreamHubPort}`;
+    const standIn = {
+      ...env,
+      BIND: '127.0.0.1',
+      DATA_DIR: path.join(dataDir, 'upstream'),
+      HUB_SECRET: `${SECRET}-upstream`,
+      HUB_PORT: String(upstreamHubPort),
+    };
+    servers.push(
+      start('upstream hub', hubBinary, standIn),
+      start('upstream storefront-proxy', proxyBinary, {
+        ...standIn,
+        PORT: String(upstreamPort),
+        HUB_URL: upstreamHubUrl,
+        SHOP_ENDPOINT: upstreamOrigin,
+        SHOP_ACCESS_TOKEN: 'SWSCSALESROOMDEMO000000000',
+        WEB_DIST: path.join(dataDir, 'upstream', 'no-web-app'),
+      }),
+    );
+    try {
+      await waitUntilHealthy(`${upstreamHubUrl}/healthz`, servers);
+      await waitUntilHealthy(`${upstreamOrigin}/healthz`, servers);
+    } catch (error) {
+      await teardown();
+      throw error;
+    }
+    upstreamEnv = { UPSTREAM_URL: upstreamOrigin, DATA_DIR: path.join(dataDir, 'forwarding') };
+  }
 
   // As `make up`: the sfu first, so that its key file is there when the hub and proxy start.
   if (sfuBinary) {
@@ -149,6 +197,7 @@ export async function startServers({
       SHOP_ENDPOINT: origin,
       SHOP_ACCESS_TOKEN: 'SWSCSALESROOMDEMO000000000',
       WEB_DIST: webDist,
+      ...upstreamEnv,
     }),
   );
 

@@ -2,14 +2,21 @@ import { expect, test, type Browser, type BrowserContext, type Page, type WebSoc
 import { highlightBySearch, ownServers, productDeepInCatalogue } from './room';
 
 /*
- * One guide and two guests run the demo appointment from the waiting room to the end.
- * Starting, locking and ending change the appointment for good, so this spec runs on
- * its own fresh servers and leaves the shared ones alone.
+ * One guide and two guests run the demo appointment from the waiting room to the end:
+ * on the embedded shop, and on an upstream Shopware (the browsers' proxy forwards to a
+ * stand-in with UPSTREAM_URL, issue #17). Starting, locking and ending change the
+ * appointment for good, so each run has its own fresh servers and leaves the shared ones
+ * alone.
  */
 
-const { newPage } = ownServers();
+type NewPage = ReturnType<typeof ownServers>['newPage'];
 
-async function joinAsGuest(browser: Browser, name: string, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page> {
+async function joinAsGuest(
+  newPage: NewPage,
+  browser: Browser,
+  name: string,
+  prepare?: (context: BrowserContext) => Promise<void>,
+): Promise<Page> {
   const page = await newPage(browser, prepare);
   await page.goto('/presentation/demo/prejoin');
   await page.getByLabel('Your name').fill(name);
@@ -20,15 +27,24 @@ async function joinAsGuest(browser: Browser, name: string, prepare?: (context: B
 
 const status = (page: Page) => page.getByRole('status', { name: 'Live connection' });
 
-test('a guide runs the presentation for two guests from the waiting room to the end', async ({ browser }) => {
+for (const upstream of [false, true]) {
+  test.describe(upstream ? 'on an upstream Shopware' : 'on the embedded shop', () => {
+    const { newPage } = ownServers({ upstream });
+    test('a guide runs the presentation for two guests from the waiting room to the end', async ({ browser }) => {
+      await runPresentation(newPage, browser);
+    });
+  });
+}
+
+async function runPresentation(newPage: NewPage, browser: Browser) {
   test.setTimeout(180_000);
 
-  const ada = await joinAsGuest(browser, 'Ada Attendee');
+  const ada = await joinAsGuest(newPage, browser, 'Ada Attendee');
   // Bob's hub sockets go through the test, so that his network can really drop: going
   // offline in Chromium leaves open WebSockets alone.
   const bobSockets: WebSocketRoute[] = [];
   let bobOffline = false;
-  const bob = await joinAsGuest(browser, 'Bob Browser', (context) =>
+  const bob = await joinAsGuest(newPage, browser, 'Bob Browser', (context) =>
     context.routeWebSocket(/\/ws/, (socket) => {
       if (bobOffline) {
         void socket.close({ code: 1000, reason: 'offline' });
@@ -118,7 +134,7 @@ test('a guide runs the presentation for two guests from the waiting room to the 
     await guide.getByRole('button', { name: 'Lock', exact: true }).click();
     await guide.getByRole('dialog', { name: 'Lock the presentation?' }).getByRole('button', { name: 'Lock now' }).click();
     await expect(guide.getByText('Locked: no one can join')).toBeVisible();
-    const late = await joinAsGuest(browser, 'Lou Late');
+    const late = await joinAsGuest(newPage, browser, 'Lou Late');
     await expect(late).toHaveURL(/\/presentation\/demo\/denied$/);
     await expect(late.getByRole('heading', { name: 'The presentation is locked' })).toBeVisible();
     await late.context().close();
@@ -190,4 +206,4 @@ test('a guide runs the presentation for two guests from the waiting room to the 
       await expect(attendee.getByRole('link', { name: 'Go to the wishlist' })).toBeVisible();
     }
   });
-});
+}

@@ -5,14 +5,16 @@ import { startServers, type Servers } from './global-setup';
  * For room specs whose guide starts, locks or ends the appointment (which changes it for
  * good): the spec gets its own fresh servers, started before its first test and stopped
  * after its last, and a page per participant, each in its own browser context.
+ * `upstream: true`: the browsers' proxy forwards to a stand-in for Shopware (see
+ * `startServers`).
  */
-export function ownServers() {
+export function ownServers({ upstream = false }: { upstream?: boolean } = {}) {
   let servers: Servers;
 
   test.use({ actionTimeout: 15_000 });
 
   test.beforeAll(async () => {
-    servers = await startServers();
+    servers = await startServers({ upstream });
   });
 
   test.afterAll(async () => {

@@ -32,12 +32,7 @@ fn respond(token: &str, cart: Value) -> Response {
 
 /// The shop event of a changed cart, with its summary: product lines and total.
 fn cart_changed(token: &str, cart: &Value) -> ShopEvent {
-    let products = cart["lineItems"].as_array().map(|items| items.iter().filter(|i| i["type"] == "product").count()).unwrap_or(0);
-    ShopEvent::CartChanged {
-        context_token: token.to_owned(),
-        product_count: u32::try_from(products).unwrap_or(u32::MAX),
-        total_price: cart["price"]["totalPrice"].as_f64().unwrap_or(0.0),
-    }
+    ShopEvent::cart_changed(token, cart)
 }
 
 fn line_item_not_found(id: &str) -> ApiError {

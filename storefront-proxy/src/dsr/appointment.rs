@@ -104,6 +104,9 @@ impl Appointment {
             "endedAt": self.ended_at,
             "active": true,
             "createdAt": self.created_at,
+            // Required by the document; who created it is not recorded (null, as Shopware
+            // answers an unset field).
+            "createdById": null,
             "apiAlias": "dsr_appointment",
         })
     }

@@ -1,8 +1,10 @@
 //! Instant listings: `POST|PATCH /api/_action/dsr/appointment/{id}/instant-listing`, and
 //! `DELETE …/instant-listing/{pageId}` to take a published one out of the presentation.
 //! The guide picks products; a new presentation page of this appointment shows them
-//! with a listing layout (`pageId`, the CMS page, and `slideId`, its section, are
-//! needed: else 'The layout does not exist'). Clients learn of it through the hub
+//! with a listing layout: `pageId` (the CMS page) and `slideId` (its section) when the
+//! request names them (else 'The layout does not exist'), or as the official document
+//! has it, without them: the presentation's default listing layout (see
+//! [`default_layout`]) for a new listing, the listing's own for a change. Clients learn of it through the hub
 //! (`reload` with `loadSlide` for a new listing, `updateListingProducts` for a change).
 
 use axum::extract::{Path, State};
@@ -29,8 +31,13 @@ fn layout_missing(status: StatusCode, pointer: &str) -> ApiError {
     ApiError::new(status, LAYOUT_NOT_FOUND, "The layout does not exist").at(pointer)
 }
 
-/// The layout of the request: a CMS page and one of its sections.
-fn layout(body: &Map<String, Value>) -> ApiResult<(String, String)> {
+/// The layout the request names: a CMS page and one of its sections; `None` when it
+/// names neither (the default applies).
+fn layout(body: &Map<String, Value>) -> ApiResult<Option<(String, String)>> {
+    let given = |key: &str| body.get(key).is_some_and(|v| !v.is_null());
+    if !given("pageId") && !given("slideId") {
+        return Ok(None);
+    }
     let mut ids = Vec::new();
     for key in ["pageId", "slideId"] {
         match body.get(key).and_then(Value::as_str).map(str::to_lowercase) {
@@ -38,7 +45,30 @@ fn layout(body: &Map<String, Value>) -> ApiResult<(String, String)> {
             _ => return Err(layout_missing(StatusCode::BAD_REQUEST, &format!("/{key}"))),
         }
     }
-    Ok((ids.remove(0), ids.remove(0)))
+    Ok(Some((ids.remove(0), ids.remove(0))))
+}
+
+/// The first section of CMS page `page_id`.
+fn first_section(conn: &Connection, page_id: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position LIMIT 1", [page_id], |r| r.get(0)).optional()
+}
+
+/// The presentation's default listing layout: the product listing layout
+/// (`presentation_product_list`) its pages use, else the shop's first one; shown with
+/// its first section.
+fn default_layout(conn: &Connection, presentation_id: &str) -> rusqlite::Result<Option<(String, String)>> {
+    let page: Option<String> = conn
+        .query_row(
+            "SELECT c.id FROM cms_page c
+             LEFT JOIN presentation_page pp ON pp.cms_page_id = c.id AND pp.presentation_id = ?1
+             WHERE c.type = 'presentation_product_list' AND EXISTS (SELECT 1 FROM cms_section s WHERE s.cms_page_id = c.id)
+             ORDER BY pp.id IS NULL, pp.position, c.name, c.id LIMIT 1",
+            [presentation_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(page) = page else { return Ok(None) };
+    Ok(first_section(conn, &page)?.map(|section| (page, section)))
 }
 
 fn layout_exists(conn: &Connection, page_id: &str, slide_id: &str) -> rusqlite::Result<bool> {
@@ -124,16 +154,21 @@ pub async fn create(
         ),
     };
     let name = page_name(&body)?;
-    let (page_id, slide_id) = layout(&body)?;
-    let (pid, sid, ids) = (page_id.clone(), slide_id.clone(), product_ids.clone());
-    let (appointment_id, new_page, index) = app
+    let requested = layout(&body)?;
+    let ids = product_ids.clone();
+    let (appointment_id, new_page, slide_id, index) = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
             let Some(appointment) = Appointment::by_id(&tx, &id)? else { return Ok(Err(appointment::not_found())) };
-            if !layout_exists(&tx, &pid, &sid)? {
-                return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId")));
-            }
+            let (pid, sid) = match requested {
+                Some((pid, sid)) if layout_exists(&tx, &pid, &sid)? => (pid, sid),
+                Some(_) => return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId"))),
+                None => match default_layout(&tx, &appointment.presentation_id)? {
+                    Some(found) => found,
+                    None => return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId"))),
+                },
+            };
             if let Err(error) = check_products(&tx, &ids, "/productIds")? {
                 return Ok(Err(error));
             }
@@ -171,7 +206,7 @@ pub async fn create(
             )?;
             let index = slide_index(&tx, &appointment, &new_page, &sid)?;
             tx.commit()?;
-            Ok(Ok((appointment.id, new_page, index)))
+            Ok(Ok((appointment.id, new_page, sid, index)))
         })
         .await??;
     publish(&app, &appointment_id, Action::LoadSlide { page_id: new_page, section_id: slide_id }).await;
@@ -193,15 +228,16 @@ pub async fn update(
     let add = optional_ids(&body, "addProductIds")?.unwrap_or_default();
     let remove = optional_ids(&body, "removeProductIds")?.unwrap_or_default();
     let name = page_name(&body)?;
-    let (pid, slide_id) = layout(&body)?;
-    let sid = slide_id.clone();
-    let (appointment_id, picked, title) = app
+    let requested = layout(&body)?;
+    let (appointment_id, picked, title, slide_id) = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
             let Some(appointment) = Appointment::by_id(&tx, &id)? else { return Ok(Err(appointment::not_found())) };
-            if !layout_exists(&tx, &pid, &sid)? {
-                return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId")));
+            if let Some((pid, sid)) = &requested {
+                if !layout_exists(&tx, pid, sid)? {
+                    return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId")));
+                }
             }
             let listing: Option<(String, String, Option<String>)> = tx
                 .query_row(
@@ -211,9 +247,15 @@ pub async fn update(
                 )
                 .optional()?;
             let Some((stored, cms_page_id, old_title)) = listing else { return Ok(Err(page_not_found(&group))) };
-            if cms_page_id != pid {
-                return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId")));
-            }
+            // The listing keeps its layout: one named must be it.
+            let sid = match requested {
+                Some((pid, _)) if pid != cms_page_id => return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId"))),
+                Some((_, sid)) => sid,
+                None => match first_section(&tx, &cms_page_id)? {
+                    Some(sid) => sid,
+                    None => return Ok(Err(layout_missing(StatusCode::NOT_FOUND, "/pageId"))),
+                },
+            };
             for (ids, pointer) in [(&add, "/addProductIds"), (all.as_ref().unwrap_or(&Vec::new()), "/productIds")] {
                 if let Err(error) = check_products(&tx, ids, pointer)? {
                     return Ok(Err(error));
@@ -236,7 +278,7 @@ pub async fn update(
                 params![group, json_ids(&picked), title, now_rfc3339()],
             )?;
             tx.commit()?;
-            Ok(Ok((appointment.id, picked, title)))
+            Ok(Ok((appointment.id, picked, title, sid)))
         })
         .await??;
     let group_id = body.get("currentPageGroupId").and_then(Value::as_str).unwrap_or_default().to_lowercase();

@@ -30,16 +30,29 @@ struct Joined {
     context_token: String,
 }
 
-fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiResult<Response> {
+/// The hub's address for browsers and a signed session token for `attendee_id` in
+/// `appointment_id`: `(hubUrl, hubToken)`.
+pub fn hub_session(
+    app: &App,
+    headers: &HeaderMap,
+    role: Role,
+    attendee_id: &str,
+    appointment_id: &str,
+    name: Option<String>,
+) -> ApiResult<(String, String)> {
     let exp =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(anyhow::Error::from)?.as_secs() + HUB_TOKEN_TTL_SECS;
-    let claims =
-        HubClaims { sub: joined.attendee_id.clone(), apt: joined.appointment.id.clone(), role, name: joined.attendee_name.clone(), exp };
+    let claims = HubClaims { sub: attendee_id.to_owned(), apt: appointment_id.to_owned(), role, name, exp };
     let hub_token = claims.sign(&app.hub_secret).map_err(anyhow::Error::from)?;
     let hub_url = app.config.public_hub_url().unwrap_or_else(|| {
         let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
         format!("ws://{host}/ws")
     });
+    Ok((hub_url, hub_token))
+}
+
+fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiResult<Response> {
+    let (hub_url, hub_token) = hub_session(app, headers, role, &joined.attendee_id, &joined.appointment.id, joined.attendee_name.clone())?;
     let a = &joined.appointment;
     let body = json!({
         "id": a.id,

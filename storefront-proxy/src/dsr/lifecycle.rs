@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use protocol::frame::{AppointmentSettings, Event};
 use protocol::internal::Audience;
-use protocol::state::{AppointmentMode, AttendeeRestrictionType, StateForAll, VideoAudioSettings};
+use protocol::state::{AppointmentMode, AttendeeRestrictionType, Snapshot, StateForAll, VideoAudioSettings};
 use rusqlite::params;
 use serde_json::{json, Value};
 
@@ -128,20 +128,30 @@ fn state_for_all(all: StateForAll) -> Value {
 pub async fn guide_state(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let appointment = load(&app, id).await?;
     let snapshot = app.hub.state(&appointment.id).await.map_err(hub_unavailable)?;
-    Ok(Json(json!({
+    Ok(Json(guide_state_body(snapshot)))
+}
+
+/// The guide's `presentation/state` answer from the hub's live state.
+pub fn guide_state_body(snapshot: Snapshot) -> Value {
+    json!({
         "stateForAll": state_for_all(snapshot.state_for_all),
         "stateForGuides": snapshot.state_for_guides.unwrap_or_default(),
         "apiAlias": "swag_digital_sales_rooms_content_presentation_state_admin_get_get_guide_presentation_state_struct",
-    })))
+    })
+}
+
+/// A client's `presentation/state` answer from the hub's live state.
+pub fn client_state_body(snapshot: Snapshot) -> Value {
+    json!({
+        "stateForAll": state_for_all(snapshot.state_for_all),
+        "stateForClients": snapshot.state_for_clients,
+        "apiAlias": "swag_digital_sales_rooms_content_presentation_state_sales_channel_get_get_client_presentation_state_struct",
+    })
 }
 
 /// `GET /store-api/dsr/appointment/presentation/state`, for the attendee of the context.
 pub async fn client_state(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>) -> ApiResult<Json<Value>> {
     let attendee = super::attendee::of_context(&app, token).await?;
     let snapshot = app.hub.attendee_state(&attendee.appointment_id, &attendee.id).await.map_err(hub_unavailable)?;
-    Ok(Json(json!({
-        "stateForAll": state_for_all(snapshot.state_for_all),
-        "stateForClients": snapshot.state_for_clients,
-        "apiAlias": "swag_digital_sales_rooms_content_presentation_state_sales_channel_get_get_client_presentation_state_struct",
-    })))
+    Ok(Json(client_state_body(snapshot)))
 }

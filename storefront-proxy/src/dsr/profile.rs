@@ -122,9 +122,11 @@ pub async fn respond_invitation(
     if !is_id(&appointment_id) {
         return Err(crate::catalog::invalid_id(&appointment_id, "/appointmentId"));
     }
+    // Only `token` is required by the document: without an answer the attendee's
+    // invitation status stays as it is, and is answered.
     let answer = match body.get("answer") {
-        None | Some(Value::Null) => return Err(ApiError::Violations(vec![Violation::blank("/answer")])),
-        Some(Value::String(s)) if ANSWERS.contains(&s.as_str()) => s.clone(),
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if ANSWERS.contains(&s.as_str()) => Some(s.clone()),
         Some(_) => {
             return Err(ApiError::Violations(vec![Violation::new(
                 "VIOLATION::NO_SUCH_CHOICE_ERROR",
@@ -143,28 +145,31 @@ pub async fn respond_invitation(
             "The context token does not belong to an invited attendee of this appointment.",
         ));
     }
-    let (id, stored_answer) = (attendee.id.clone(), answer.clone());
+    let id = attendee.id.clone();
     let mail_token = body.get("token").and_then(Value::as_str).map(str::to_owned).filter(|t| !t.is_empty());
-    let appointment = app
+    let (appointment, answer) = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            tx.execute(
-                "UPDATE attendee SET invitation_status = ?2, updated_at = ?3 WHERE id = ?1",
-                params![id, stored_answer, now_rfc3339()],
-            )?;
-            // An answer through an invitation mail is that address's answer.
-            if let Some(token) = &mail_token {
-                if super::invite::record_answer(&tx, &appointment_id, token, &id, &stored_answer)? {
-                    tx.execute(
-                        "UPDATE attendee SET email = COALESCE(email, (SELECT email FROM appointment_invitation WHERE token = ?2)) WHERE id = ?1",
-                        params![id, token],
-                    )?;
+            if let Some(answer) = &answer {
+                tx.execute(
+                    "UPDATE attendee SET invitation_status = ?2, updated_at = ?3 WHERE id = ?1",
+                    params![id, answer, now_rfc3339()],
+                )?;
+                // An answer through an invitation mail is that address's answer.
+                if let Some(token) = &mail_token {
+                    if super::invite::record_answer(&tx, &appointment_id, token, &id, answer)? {
+                        tx.execute(
+                            "UPDATE attendee SET email = COALESCE(email, (SELECT email FROM appointment_invitation WHERE token = ?2)) WHERE id = ?1",
+                            params![id, token],
+                        )?;
+                    }
                 }
             }
+            let answer: Option<String> = tx.query_row("SELECT invitation_status FROM attendee WHERE id = ?1", [&id], |r| r.get(0))?;
             let found = Appointment::by_id(&tx, &appointment_id)?;
             tx.commit()?;
-            Ok(found)
+            Ok(found.map(|a| (a, answer)))
         })
         .await?
         .ok_or_else(appointment::not_found)?;

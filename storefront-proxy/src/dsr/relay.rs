@@ -19,18 +19,38 @@ use crate::storage::Db;
 pub struct RoomRelay {
     db: Db,
     hub: HubClient,
+    /// Upstream mode: the attendees are those that joined through this proxy
+    /// (`forwarded::attendees`), not the embedded shop's.
+    forwarded: bool,
 }
 
 impl RoomRelay {
+    /// For the embedded shop's attendees.
     pub fn new(db: Db, hub: HubClient) -> RoomRelay {
-        RoomRelay { db, hub }
+        RoomRelay { db, hub, forwarded: false }
+    }
+
+    /// For upstream mode: the attendees the upstream shop let join through this proxy.
+    pub fn forwarded(db: Db, hub: HubClient) -> RoomRelay {
+        RoomRelay { db, hub, forwarded: true }
     }
 
     /// The attendee whose store session `token` is, if one is in a room; a lookup that
     /// fails is logged (the shop call goes on).
     async fn attendee(&self, token: &str, what: &str) -> Option<Attendee> {
         let token = token.to_owned();
-        match self.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await {
+        let forwarded = self.forwarded;
+        let found = self
+            .db
+            .call(move |conn| {
+                Ok(if forwarded {
+                    super::forwarded::attendees::by_context_token(conn, &token)?
+                } else {
+                    Attendee::by_context_token(conn, &token)?
+                })
+            })
+            .await;
+        match found {
             Ok(attendee) => attendee.filter(|attendee| !attendee.removed),
             Err(error) => {
                 tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a {what}");

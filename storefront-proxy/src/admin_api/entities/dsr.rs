@@ -3,10 +3,11 @@
 //! presentations with their pages (written as one ordered list, see `slides`).
 //! Started and ended times are the live room's, never written here.
 
-use rusqlite::{OptionalExtension, Transaction};
+use rusqlite::{Connection, OptionalExtension, Transaction};
+use serde_json::Value;
 
 use super::slides;
-use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, Write, NO_HOOKS};
+use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, ValuesById, Write, NO_HOOKS};
 use crate::error::{ApiError, ApiResult};
 use crate::storage::now_rfc3339;
 
@@ -86,7 +87,10 @@ pub static PRESENTATION: Definition = Definition {
     table: "presentation",
     columns: &[Column::text("name", "name", 255).required()],
     translation: None,
-    extras: &[Extra { name: "pages", write: ExtraWrite::After(slides::write_pages), read: slides::read_pages, filter: None }],
+    extras: &[
+        Extra { name: "pages", write: ExtraWrite::After(slides::write_pages), read: slides::read_pages, filter: None },
+        Extra { name: "createdById", write: ExtraWrite::ReadOnly, read: read_no_creator, filter: None },
+    ],
     ignored: &[],
     access: Access::GuidesRead,
     hooks: NO_HOOKS,
@@ -121,4 +125,10 @@ fn layouts_are_read_only(_: &Transaction, _: &mut Write) -> ApiResult<()> {
 
 fn layouts_stay(_: &Transaction, _: &str) -> ApiResult<Vec<String>> {
     Err(read_only_layouts())
+}
+
+/// `createdById`, required by the document: who created a presentation is not
+/// recorded, so it is null (as Shopware answers an unset field).
+fn read_no_creator(_: &Connection, ids: &[String]) -> ValuesById {
+    Ok(ids.iter().map(|id| (id.clone(), Value::Null)).collect())
 }

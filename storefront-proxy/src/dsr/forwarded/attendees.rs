@@ -1,0 +1,51 @@
+//! The attendees that joined through this proxy in upstream mode, as the upstream
+//! Shopware answered their joins (table `forwarded_attendee`): whose store session is
+//! whose, for the hub events of forwarded cart, wishlist and room calls.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::dsr::attendee::Attendee;
+use crate::storage::now_rfc3339;
+
+/// Remembers (or refreshes) an attendee the upstream shop let join.
+pub fn record(conn: &Connection, attendee: &Attendee, name: Option<&str>) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO forwarded_attendee (id, appointment_id, type, name, context_token, joined_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (id) DO UPDATE SET appointment_id = excluded.appointment_id, type = excluded.type, name = excluded.name,
+             context_token = excluded.context_token, joined_at = excluded.joined_at",
+        params![attendee.id, attendee.appointment_id, attendee.kind, name, attendee.context_token, now_rfc3339()],
+    )?;
+    Ok(())
+}
+
+fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Attendee> {
+    Ok(Attendee {
+        id: r.get(0)?,
+        appointment_id: r.get(1)?,
+        context_token: r.get(2)?,
+        removed: r.get::<_, Option<String>>(3)?.is_some(),
+        kind: r.get(4)?,
+    })
+}
+
+/// The attendee a store context token belongs to (its latest join).
+pub fn by_context_token(conn: &Connection, token: &str) -> rusqlite::Result<Option<Attendee>> {
+    conn.query_row(
+        "SELECT id, appointment_id, context_token, removed_at, type FROM forwarded_attendee
+         WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1",
+        [token],
+        from_row,
+    )
+    .optional()
+}
+
+pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Attendee>> {
+    conn.query_row("SELECT id, appointment_id, context_token, removed_at, type FROM forwarded_attendee WHERE id = ?1", [id], from_row)
+        .optional()
+}
+
+/// Marks the attendee removed; answers whether it was not yet.
+pub fn mark_removed(conn: &Connection, id: &str) -> rusqlite::Result<bool> {
+    Ok(conn.execute("UPDATE forwarded_attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL", params![id, now_rfc3339()])? > 0)
+}
