@@ -49,6 +49,9 @@ export const serverErrorsEn = {
     DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING: 'This attendee has not shared their cart.',
     DIGITAL_SALES_ROOMS__ATTENDEE_MISSING: 'The attendee is missing.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND: 'This attendee could not be found.',
+    DIGITAL_SALES_ROOMS__APPOINTMENT_WITHOUT_START: 'This appointment has no start time yet: set one before inviting.',
+    DIGITAL_SALES_ROOMS__SAVED_PRODUCTS_LIMIT: 'At most 100 products can be saved for an appointment.',
+    SALESROOM__UPSTREAM_ANSWER_INVALID: 'The shop answered in a way we could not read. Please try again.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_INVITED: 'You are not invited to this appointment.',
     DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED: 'You were removed from this appointment.',
     DIGITAL_SALES_ROOMS__COLLECTION_NOT_FOUND: 'A product can only be liked or disliked.',
@@ -111,6 +114,8 @@ export const serverErrorsEn = {
     SALESROOM__TOO_MANY_CONNECTIONS: 'The shop is very busy right now. Please try again in a moment.',
   },
   violations: {
+    ENTITY_NOT_FOUND: 'Nothing with this id exists.',
+    TOO_MANY_ELEMENTS_ERROR: 'This list has too many entries.',
     CUSTOMER_EMAIL_NOT_UNIQUE: 'This email address is already in use.',
     CUSTOMER_PASSWORD_NOT_CORRECT: 'Your password is wrong.',
     INVALID_DATE_ERROR: 'This is not a valid date.',
