@@ -152,7 +152,7 @@ test('a merchant sets up a category, a product with variants and a picture, and 
   await expect(page.getByLabel('Product number')).toHaveValue('KITE-1.2');
   await page.getByLabel('Stock', { exact: true }).fill('4');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByText('Saved.').first()).toBeVisible();
   await page.getByRole('link', { name: 'Back' }).click();
 
   // The list finds it.

@@ -2,7 +2,7 @@ import i18next from 'i18next';
 import { redirect, type LoaderFunction, type LoaderFunctionArgs } from 'react-router';
 import { loadAttendeeSession } from '@/features/room/attendee/stores/attendee-session';
 import { loadAdminSession } from '@/features/room/guide/stores/admin-session';
-import { localeFromPath, localePrefix } from '@/lib/i18n';
+import { loadLocaleTexts, localeFromPath, localePrefix } from '@/lib/i18n';
 import {
   pageNotFound,
   runMiddleware,
@@ -15,6 +15,7 @@ import { applyShopLanguage } from '@/lib/shop/session';
 /** Runs before every navigation: texts and shop answers in the locale of the target path. */
 const locale: Middleware = async (to) => {
   const target = localeFromPath(to.path);
+  await loadLocaleTexts(target);
   if (i18next.language !== target) await i18next.changeLanguage(target);
   await applyShopLanguage(target);
 };

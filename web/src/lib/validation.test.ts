@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, loadLocaleTexts } from '@/lib/i18n';
 import i18next from 'i18next';
 import { rules, validate, validUpload } from './validation';
 
@@ -22,6 +22,7 @@ describe('validation', () => {
   });
 
   it('speaks German under de-DE', async () => {
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     expect(validate('', [rules.required()])).toBe('Eingabe erforderlich');
     expect(validate('x', [rules.email()])).toBe('Dies ist keine gültige E-Mail-Adresse.');

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, loadLocaleTexts } from '@/lib/i18n';
 import { de } from '@/lib/i18n/locales/de';
 import { en } from '@/lib/i18n/locales/en';
 import { cartErrorKey, cartErrorMessage, serverErrorKey, serverErrorText } from './server-errors';
@@ -62,6 +62,7 @@ describe('serverErrorText', () => {
   beforeAll(() => initI18n('de-DE'));
 
   it('speaks the page language and fills the limit in', async () => {
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     expect(serverErrorText({ code: 'CHECKOUT__CUSTOMER_AUTH_BAD_CREDENTIALS', detail: 'Invalid username and/or password.' })).toBe('E-Mail-Adresse oder Passwort ist falsch.');
     expect(serverErrorText({ code: 'VIOLATION::TOO_SHORT_ERROR', detail: 'This value is too short. It should have 8 characters or more.' })).toBe('Dieses Feld muss mindestens 8 Zeichen lang sein.');
@@ -70,12 +71,14 @@ describe('serverErrorText', () => {
   });
 
   it("keeps the server's words for a code it does not know (an upstream Shopware's)", async () => {
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     expect(serverErrorText({ code: 'SOMETHING__NEW', detail: 'Something new.' })).toBe('Something new.');
     expect(serverErrorText({ title: 'Only a title' })).toBe('Only a title');
   });
 
   it('names the promotion code of an unknown promotion in German', async () => {
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     expect(cartErrorMessage('promotion-not-found', { subject: 'NOPE', name: 'NOPE' }, 'Promotion with code "NOPE" not found!')).toBe('Der Aktionscode „NOPE“ ist ungültig.');
     expect(cartErrorMessage('', { subject: '', name: '' }, 'raw')).toBe('raw');

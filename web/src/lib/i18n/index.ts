@@ -3,7 +3,6 @@ import { useCallback } from 'react';
 import { initReactI18next } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { setCookie } from '@/lib/cookies';
-import { de } from './locales/de';
 import { en } from './locales/en';
 
 /** en-US is the default and has no path prefix; the others are prefixed (`/en-GB/…`). */
@@ -23,19 +22,34 @@ export function localeFromPath(pathname: string): Locale {
   return LOCALES.find((locale) => locale !== DEFAULT_LOCALE && locale === first) ?? DEFAULT_LOCALE;
 }
 
-export function initI18n(locale: Locale): Promise<unknown> {
-  return i18next.use(initReactI18next).init({
-    lng: locale,
-    fallbackLng: 'en',
-    resources: { en: { translation: en }, de: { translation: de } },
-    interpolation: { escapeValue: false },
-  });
+/**
+ * The German texts are a chunk of their own, loaded when a German page is shown: English
+ * visitors do not download them (the storefront's first-load budget, e2e/budget.spec.ts).
+ */
+export async function loadLocaleTexts(locale: string): Promise<void> {
+  if (!locale.startsWith('de') || i18next.hasResourceBundle('de', 'translation')) return;
+  const { de } = await import('./locales/de');
+  i18next.addResourceBundle('de', 'translation', de, true, true);
 }
 
-/** Switches the texts to `locale` and remembers the choice. */
+export async function initI18n(locale: Locale): Promise<unknown> {
+  const init = await i18next.use(initReactI18next).init({
+    lng: locale,
+    fallbackLng: 'en',
+    resources: { en: { translation: en } },
+    partialBundledLanguages: true,
+    interpolation: { escapeValue: false },
+  });
+  await loadLocaleTexts(locale);
+  if (locale.startsWith('de')) await i18next.changeLanguage(locale);
+  return init;
+}
+
+/** Switches the texts to `locale` (loading them first) and remembers the choice. */
 export async function activateLocale(locale: Locale): Promise<void> {
   document.documentElement.lang = locale;
   setCookie(LOCALE_COOKIE, locale, LOCALE_COOKIE_MAX_AGE);
+  await loadLocaleTexts(locale);
   if (i18next.language !== locale) await i18next.changeLanguage(locale);
 }
 

@@ -1,3 +1,4 @@
+import { loadLocaleTexts } from '@/lib/i18n';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
@@ -104,6 +105,7 @@ describe('error mapping', () => {
     const english = fieldErrors(violations);
     expect(Object.keys(english)).toEqual(['name', 'price/0/gross', 'colour']);
     expect(english.colour).toBe('The server says so.');
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de');
     const german = fieldErrors(violations);
     expect(german.name).toBe(de.serverErrors.violations.IS_BLANK_ERROR);

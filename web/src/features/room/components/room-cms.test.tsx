@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CmsBlock } from '@/components/cms/cms-page';
 import { CmsContext } from '@/components/cms/context';
 import i18next from 'i18next';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, loadLocaleTexts } from '@/lib/i18n';
 import { pageCount, ROOM_CMS_CONTEXT, RoomSlideProvider } from './room-cms';
 
 vi.mock('@/config/runtime', () => ({ useRuntimeConfig: () => ({ shopEndpoint: 'http://shop.test', accessToken: 'key' }) }));
@@ -45,6 +45,7 @@ describe('room CMS elements', () => {
     expect(html.match(/data-testid="sold-out"/g)).toHaveLength(2);
     expect(html).toMatch(/aria-label="Wool hat"[^]*Sold out/);
     expect(html).toContain('data-sold-out="false" aria-label="Rain jacket"');
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     expect(render(<CmsBlock block={block('product-three-column', [slot('product-box', { product: soldOut }, 'left')])} />)).toContain('Ausverkauft');
     await i18next.changeLanguage('en-US');
@@ -52,6 +53,7 @@ describe('room CMS elements', () => {
 
   it('names elements the room does not show, in English and German', async () => {
     expect(render(<CmsBlock block={block('cross-selling', [slot('cross-selling')])} />)).toContain('CmsElementCrossSelling is not supported in presentations');
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     expect(render(<CmsBlock block={block('text', [slot('hologram')])} />)).toContain('CmsElementHologram wird in Präsentationen nicht unterstützt');
     await i18next.changeLanguage('en-US');

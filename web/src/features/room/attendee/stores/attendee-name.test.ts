@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, loadLocaleTexts } from '@/lib/i18n';
 import { ATTENDEE_NAME_MAX_LENGTH, createAttendeeNameStore } from './attendee-name';
 
 describe('attendee name', () => {
@@ -23,6 +23,7 @@ describe('attendee name', () => {
     await expect(store.getState().rename('x'.repeat(ATTENDEE_NAME_MAX_LENGTH + 1))).resolves.toBe(
       `The maximum length allowed is ${ATTENDEE_NAME_MAX_LENGTH} characters.`,
     );
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     await expect(store.getState().rename('')).resolves.toBe(i18next.t('validation.required'));
     expect(i18next.t('validation.required')).not.toBe('Input required');

@@ -3,7 +3,7 @@ import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Slide } from '../../api/presentation';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, loadLocaleTexts } from '@/lib/i18n';
 import { noteHtml, SlideNotes } from './slide-notes';
 
 type Note = NonNullable<Slide['notes']>[number];
@@ -62,6 +62,7 @@ describe('the slide notes panel', () => {
   it('says when a slide has no notes, in English and German', async () => {
     expect(renderToStaticMarkup(<SlideNotes slide={slide([])} />)).toContain('No notes for this slide.');
     expect(renderToStaticMarkup(<SlideNotes slide={undefined} />)).toContain('No notes for this slide.');
+    await loadLocaleTexts('de-DE');
     await i18next.changeLanguage('de-DE');
     const html = renderToStaticMarkup(<SlideNotes slide={slide([])} />);
     expect(html).toContain('Notizen zur Folie');
