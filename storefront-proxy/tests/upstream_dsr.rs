@@ -30,21 +30,12 @@ async fn pair() -> (Live, Live) {
     let upstream = start().await;
     let dir = tempfile::tempdir().unwrap();
     let hub_port = hub(dir.path(), FORWARDING_SECRET).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://127.0.0.1:{port}");
-    let config = storefront_proxy::Config {
-        port,
-        hub_port,
-        hub_secret: Some(FORWARDING_SECRET.into()),
-        shop_endpoint: Some(base.clone()),
-        shop_access_token: Some(KEY.into()),
-        upstream_url: Some(upstream.base.clone()),
-        web_dist: dir.path().join("no-web-build"),
-        ..storefront_proxy::Config::for_data_dir(dir.path())
-    };
-    let app = storefront_proxy::App::open(config).await.unwrap();
-    tokio::spawn(app.serve(listener, std::future::pending()));
+    let upstream_url = upstream.base.clone();
+    let base = serve_with(dir.path(), hub_port, FORWARDING_SECRET, |config| storefront_proxy::Config {
+        upstream_url: Some(upstream_url),
+        ..config
+    })
+    .await;
     (upstream, Live { base, hub_port, http: reqwest::Client::new(), dir })
 }
 

@@ -17,7 +17,7 @@ mod common;
 
 // Not every suite that includes this module uses both.
 #[allow(unused_imports)]
-pub use common::{assert_error, KEY};
+pub use common::{assert_error, serve_with, KEY};
 
 pub const SECRET: &str = "dsr-test-secret";
 
