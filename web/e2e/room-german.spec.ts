@@ -44,8 +44,8 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     // At 1440 px every menu group of the toolbar fits one row, German labels included.
     const toolbar = guide.getByRole('toolbar', { name: 'Präsentationswerkzeuge' });
     await expect(toolbar.getByRole('group')).toHaveCount(7);
-    const tops = await toolbar.getByRole('group').evaluateAll((groups) => new Set(groups.map((group) => Math.round(group.getBoundingClientRect().top))).size);
-    expect(tops).toBe(1);
+    const tops = await toolbar.getByRole('group').evaluateAll((groups) => groups.map((group) => group.getBoundingClientRect().top));
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(4);
     expect(await toolbar.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
     await guide.getByRole('button', { name: 'Präsentation starten' }).click();
     await guide.getByRole('dialog', { name: 'Präsentation starten?' }).getByRole('button', { name: 'Jetzt starten' }).click();
