@@ -89,6 +89,7 @@ export function VideoStage({
   return (
     <div className={`video-stage video-stage--${layout}`} data-testid="video-status">
       {status === 'connecting' && <p className="video-note">{t('video.connecting')}</p>}
+      {status === 'reconnecting' && <p className="video-note">{t('video.reconnecting')}</p>}
       {status === 'failed' && (
         <p className="alert" role="alert">
           {t('video.failed')}

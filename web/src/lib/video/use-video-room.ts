@@ -1,11 +1,20 @@
-import { Room, RoomEvent, Track, type LocalVideoTrack, type Participant } from 'livekit-client';
+import { DisconnectReason, Room, RoomEvent, Track, type LocalVideoTrack, type Participant } from 'livekit-client';
 import { useEffect, useRef, useState } from 'react';
 import type { VideoGrant } from '@/lib/hub';
 import { applyBackgroundEffect } from './background';
 import { deviceErrorOf, type DeviceError } from './device-errors';
 import type { MediaPreferences } from './media-preferences';
+import { STUCK_RECONNECT_MS, rejoinDelay } from './rejoin';
 
-export type VideoRoomStatus = 'off' | 'connecting' | 'connected' | 'failed';
+/** Why a session ends for good: left on purpose, sent away, the room closed, joined elsewhere. */
+const FINAL = new Set([
+  DisconnectReason.CLIENT_INITIATED,
+  DisconnectReason.PARTICIPANT_REMOVED,
+  DisconnectReason.ROOM_DELETED,
+  DisconnectReason.DUPLICATE_IDENTITY,
+]);
+
+export type VideoRoomStatus = 'off' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
 
 export interface VideoRoomState {
   status: VideoRoomStatus;
@@ -18,11 +27,16 @@ export interface VideoRoomState {
 /**
  * Joins the LiveKit room of `grant` for as long as the component lives (or until the
  * grant's server or publish right changes) and publishes camera and microphone only when the grant allows it.
- * Without a grant (no LiveKit configured) it stays `off`.
+ * Without a grant (no LiveKit configured) it stays `off`. A join that fails, a session
+ * livekit-client gave up on, or a reconnect that hangs is joined anew (see `rejoin.ts`).
  */
 export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPreferences, mutedAll: boolean, cameraAllowed = true): VideoRoomState {
   const [room, setRoom] = useState<Room | null>(null);
   const [state, setState] = useState<VideoRoomState>({ status: 'off', participants: [], deviceError: null, effectFailed: false });
+  // Each join anew is a new room (a new generation); `failures` counts them since the last
+  // good connection, for the back-off.
+  const [generation, setGeneration] = useState(0);
+  const failures = useRef(0);
   // The hub sends a fresh token after every reconnect of its own socket: the video room
   // keeps its session then (livekit-client resumes or rejoins on its own when the media
   // connection drops). Only another server or another publish right joins it anew.
@@ -41,6 +55,11 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
     }
     const current = new Room({ adaptiveStream: true, dynacast: true });
     let cancelled = false;
+    let rejoinTimer: ReturnType<typeof setTimeout> | undefined;
+    const rejoinIn = (delay: number) => {
+      clearTimeout(rejoinTimer);
+      rejoinTimer = setTimeout(() => !cancelled && setGeneration((count) => count + 1), delay);
+    };
     const refresh = () => {
       if (cancelled) return;
       setState((previous) => ({
@@ -61,22 +80,45 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
     ]) {
       current.on(event, refresh);
     }
-    setState({ status: 'connecting', participants: [], deviceError: null, effectFailed: false });
+    current.on(RoomEvent.Reconnecting, () => {
+      if (cancelled) return;
+      setState((previous) => ({ ...previous, status: 'reconnecting' }));
+      rejoinIn(STUCK_RECONNECT_MS);
+    });
+    current.on(RoomEvent.Reconnected, () => {
+      if (cancelled) return;
+      clearTimeout(rejoinTimer);
+      setState((previous) => ({ ...previous, status: 'connected' }));
+    });
+    current.on(RoomEvent.Disconnected, (reason?: DisconnectReason) => {
+      // Left on purpose (this effect's cleanup) or sent away by the server: nothing to rejoin.
+      if (cancelled || (reason !== undefined && FINAL.has(reason))) return;
+      setState((previous) => ({ ...previous, status: 'reconnecting' }));
+      rejoinIn(rejoinDelay(failures.current++));
+    });
+    // The first join says it connects; a join anew keeps saying what went wrong until it works.
+    if (failures.current === 0) setState({ status: 'connecting', participants: [], deviceError: null, effectFailed: false });
     current
       .connect(url, token.current)
       .then(() => {
         if (cancelled) return;
         setRoom(current);
+        failures.current = 0;
         setState((previous) => ({ ...previous, status: 'connected' }));
         refresh();
       })
-      .catch(() => !cancelled && setState((previous) => ({ ...previous, status: 'failed' })));
+      .catch(() => {
+        if (cancelled) return;
+        setState((previous) => ({ ...previous, status: 'failed' }));
+        rejoinIn(rejoinDelay(failures.current++));
+      });
     return () => {
       cancelled = true;
+      clearTimeout(rejoinTimer);
       setRoom(null);
       void current.disconnect();
     };
-  }, [url, canPublish]);
+  }, [url, canPublish, generation]);
 
   // Camera and microphone follow the preferences (the toolbar's switches), the grant, the
   // appointment (audio only: no camera) and the guide's mute-all. Turning one off mutes the

@@ -397,6 +397,7 @@ export const de: Translations = {
   video: {
     notConfigured: 'Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.',
     connecting: 'Video wird verbunden…',
+    reconnecting: 'Video wird wieder verbunden…',
     failed: 'Der Videoserver ist nicht erreichbar: die Präsentation läuft ohne Video weiter.',
     you: 'Sie',
     mediaSettings: 'Medieneinstellungen',

@@ -395,6 +395,7 @@ export const en = {
   video: {
     notConfigured: 'Video is not configured: this presentation runs without video.',
     connecting: 'Connecting the video…',
+    reconnecting: 'Reconnecting the video…',
     failed: 'The video server could not be reached: the presentation goes on without video.',
     you: 'You',
     mediaSettings: 'Media settings',
