@@ -8,11 +8,17 @@
 //!
 //! - [`collect_when_idle`], for tokio's `on_thread_park`: a worker that runs out of work
 //!   collects its own heap (the pages mimalloc keeps per thread for reuse), at most once
-//!   per [`COLLECT_INTERVAL`];
+//!   per [`COLLECT_INTERVAL`]. A worker that parks within that interval of its last
+//!   collection *owes* one;
 //! - [`spawn_purger`]: a small thread that purges the arenas (process wide) every
-//!   [`PURGE_INTERVAL`], also when no worker runs at all.
+//!   [`PURGE_INTERVAL`], also when no worker runs at all, and, while a worker owes a
+//!   collection, wakes the runtime's workers with a few empty tasks: mimalloc (v3) frees a
+//!   thread's pages only from that thread, and a parked worker runs no code. Without the
+//!   wake-up a process that went quiet right after a burst kept it (150–180 MB after a
+//!   storm of 4,000 half-sent requests against 17–30 MB before).
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// A worker collects its heap at most this often.
@@ -23,10 +29,16 @@ pub const PURGE_INTERVAL: Duration = Duration::from_secs(2);
 
 thread_local! {
     static LAST_COLLECT: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// This thread parked after work without collecting (it was not due).
+    static OWES: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Threads that owe a collection ([`collect_when_idle`] was not due when they parked).
+static OWING: AtomicUsize = AtomicUsize::new(0);
+
 /// Returns the calling thread's freed pages, unless it did so within
-/// [`COLLECT_INTERVAL`]. Cheap when not due (a clock read).
+/// [`COLLECT_INTERVAL`]; then it owes one, which the purger's wake-up settles. Cheap
+/// when not due (a clock read).
 pub fn collect_when_idle() {
     let now = Instant::now();
     let due = LAST_COLLECT.with(|last| match last.get() {
@@ -38,7 +50,17 @@ pub fn collect_when_idle() {
     });
     if due {
         collect();
+        if OWES.replace(false) {
+            OWING.fetch_sub(1, Ordering::Relaxed);
+        }
+    } else if !OWES.replace(true) {
+        OWING.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// Threads that currently owe a collection (for tests and the purger).
+pub fn owing() -> usize {
+    OWING.load(Ordering::Relaxed)
 }
 
 fn collect() {
@@ -47,18 +69,59 @@ fn collect() {
     unsafe { libmimalloc_sys::mi_collect(true) };
 }
 
-/// Starts the purger thread (it lives as long as the process).
-pub fn spawn_purger() -> std::io::Result<()> {
-    std::thread::Builder::new().name("memory-purger".into()).spawn(|| loop {
+/// Starts the purger thread (it lives as long as the process). With a runtime's handle
+/// it also wakes that runtime's workers while one owes a collection.
+pub fn spawn_purger(runtime: Option<tokio::runtime::Handle>) -> std::io::Result<()> {
+    std::thread::Builder::new().name("memory-purger".into()).spawn(move || loop {
         std::thread::sleep(PURGE_INTERVAL);
         collect();
+        if let Some(handle) = &runtime {
+            if owing() > 0 {
+                wake_workers(handle);
+            }
+        }
     })?;
     Ok(())
+}
+
+/// Empty tasks from outside the runtime go to its shared queue; the worker that takes
+/// the first wakes another while more wait, so every parked worker runs and parks again
+/// (and collects, being due by then).
+fn wake_workers(handle: &tokio::runtime::Handle) {
+    for _ in 0..handle.metrics().num_workers() * 2 {
+        drop(handle.spawn(async {}));
+    }
 }
 
 /// A multi-threaded tokio runtime (what `#[tokio::main]` builds) whose idle workers give
 /// memory back, with the purger running.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    spawn_purger()?;
-    tokio::runtime::Builder::new_multi_thread().enable_all().on_thread_park(collect_when_idle).build()
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().on_thread_park(collect_when_idle).build()?;
+    spawn_purger(Some(runtime.handle().clone()))?;
+    Ok(runtime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_that_parks_owing_a_collection_is_woken_to_pay_it() {
+        let runtime = runtime().unwrap();
+        // Bursts 20 ms apart: a worker parks after each, the second time within
+        // COLLECT_INTERVAL of its collection, so it owes one.
+        runtime.block_on(async {
+            for _ in 0..10 {
+                tokio::spawn(async { drop(std::hint::black_box(vec![1u8; 1 << 20])) }).await.unwrap();
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        });
+        assert!(owing() > 0, "a worker parked within the interval of its last collection");
+        // Nothing runs any more; only the purger's wake-up can settle the debt.
+        let deadline = Instant::now() + PURGE_INTERVAL * 10;
+        while owing() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(owing(), 0, "every worker was woken and collected");
+    }
 }
