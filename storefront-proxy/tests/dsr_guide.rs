@@ -200,15 +200,30 @@ async fn attendee_product_collections_as_a_resource() {
     assert_eq!(disliked["collection"]["disliked"], json!([]));
 }
 
-#[tokio::test]
-async fn instant_listings_need_a_layout_and_reach_the_room() {
-    let Room { live, guide, appointment_id, .. } = room().await;
+/// A client in the room, the structure it sees, the demo's instant-listing layout and
+/// the first slide's group (where new listings go after).
+struct ListingSetUp {
+    client: As,
+    client_socket: Socket,
+    structure: Value,
+    layout: Value,
+    welcome: String,
+}
+
+async fn listing_set_up(live: &Live) -> ListingSetUp {
     let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
     let client = token_of(&join);
-    let mut client_socket = connect(&live, &join).await;
+    let client_socket = connect(live, &join).await;
     let structure = live.structure(&client).await;
     let layout = structure["navigation"].as_array().unwrap().iter().find(|n| n["groupName"] == "Instant listing").unwrap().clone();
     let welcome = structure["navigation"][0]["groupId"].as_str().unwrap().to_owned();
+    ListingSetUp { client, client_socket, structure, layout, welcome }
+}
+
+#[tokio::test]
+async fn instant_listings_need_a_layout_and_reach_the_room() {
+    let Room { live, guide, appointment_id, .. } = room().await;
+    let ListingSetUp { client, mut client_socket, structure, layout, welcome } = listing_set_up(&live).await;
     let slides_before = structure["navigation"].as_array().unwrap().len();
     let products = live.product_ids(3).await;
     let url = format!("/api/_action/dsr/appointment/{appointment_id}/instant-listing");
@@ -461,12 +476,7 @@ async fn the_guide_finds_who_ordered() {
 #[tokio::test]
 async fn a_published_instant_listing_is_deleted_and_attendees_reload() {
     let Room { live, guide, appointment_id, .. } = room().await;
-    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
-    let client = token_of(&join);
-    let mut client_socket = connect(&live, &join).await;
-    let structure = live.structure(&client).await;
-    let layout = structure["navigation"].as_array().unwrap().iter().find(|n| n["groupName"] == "Instant listing").unwrap().clone();
-    let welcome = structure["navigation"][0]["groupId"].as_str().unwrap().to_owned();
+    let ListingSetUp { client, mut client_socket, structure, layout, welcome } = listing_set_up(&live).await;
     let before: Vec<Value> = structure["navigation"].as_array().unwrap().clone();
     let url = format!("/api/_action/dsr/appointment/{appointment_id}/instant-listing");
     let body = json!({"productIds": live.product_ids(2).await, "currentPageGroupId": welcome, "pageName": "Gone soon", "pageId": layout["cmsPageId"], "slideId": layout["sectionId"]});

@@ -39,17 +39,27 @@ impl Attendee {
 
     /// The client attendee a store context token belongs to (its latest join).
     pub fn by_context_token(conn: &Connection, token: &str) -> rusqlite::Result<Option<Attendee>> {
-        conn.query_row(
-            "SELECT id, appointment_id, context_token, removed_at, type FROM attendee
-             WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1",
-            [token],
-            Attendee::from_row,
-        )
-        .optional()
+        Attendee::in_table_by_context_token(conn, "attendee", token)
     }
 
     pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Attendee>> {
-        conn.query_row("SELECT id, appointment_id, context_token, removed_at, type FROM attendee WHERE id = ?1", [id], Attendee::from_row)
+        Attendee::in_table_by_id(conn, "attendee", id)
+    }
+
+    /// The latest join of a context token in `table`: `attendee`, or upstream mode's
+    /// `forwarded_attendee` (same columns).
+    pub(crate) fn in_table_by_context_token(conn: &Connection, table: &'static str, token: &str) -> rusqlite::Result<Option<Attendee>> {
+        conn.prepare_cached(&format!(
+            "SELECT id, appointment_id, context_token, removed_at, type FROM {table}
+             WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1"
+        ))?
+        .query_row([token], Attendee::from_row)
+        .optional()
+    }
+
+    pub(crate) fn in_table_by_id(conn: &Connection, table: &'static str, id: &str) -> rusqlite::Result<Option<Attendee>> {
+        conn.prepare_cached(&format!("SELECT id, appointment_id, context_token, removed_at, type FROM {table} WHERE id = ?1"))?
+            .query_row([id], Attendee::from_row)
             .optional()
     }
 }

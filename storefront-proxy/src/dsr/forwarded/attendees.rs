@@ -2,7 +2,7 @@
 //! Shopware answered their joins (table `forwarded_attendee`): whose store session is
 //! whose, for the hub events of forwarded cart, wishlist and room calls.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 
 use crate::dsr::attendee::Attendee;
 use crate::storage::now_rfc3339;
@@ -19,30 +19,13 @@ pub fn record(conn: &Connection, attendee: &Attendee, name: Option<&str>) -> rus
     Ok(())
 }
 
-fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Attendee> {
-    Ok(Attendee {
-        id: r.get(0)?,
-        appointment_id: r.get(1)?,
-        context_token: r.get(2)?,
-        removed: r.get::<_, Option<String>>(3)?.is_some(),
-        kind: r.get(4)?,
-    })
-}
-
 /// The attendee a store context token belongs to (its latest join).
 pub fn by_context_token(conn: &Connection, token: &str) -> rusqlite::Result<Option<Attendee>> {
-    conn.query_row(
-        "SELECT id, appointment_id, context_token, removed_at, type FROM forwarded_attendee
-         WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1",
-        [token],
-        from_row,
-    )
-    .optional()
+    Attendee::in_table_by_context_token(conn, "forwarded_attendee", token)
 }
 
 pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Attendee>> {
-    conn.query_row("SELECT id, appointment_id, context_token, removed_at, type FROM forwarded_attendee WHERE id = ?1", [id], from_row)
-        .optional()
+    Attendee::in_table_by_id(conn, "forwarded_attendee", id)
 }
 
 /// Marks the attendee removed; answers whether it was not yet.
