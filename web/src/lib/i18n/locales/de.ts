@@ -287,6 +287,8 @@ export const de: Translations = {
     insightsEmpty: 'Noch hat niemand etwas im Warenkorb.',
     insightsRow_one: '{{count}} Produkt · {{total}}',
     insightsRow_other: '{{count}} Produkte · {{total}}',
+    insightsCount_one: '{{count}} Produkt',
+    insightsCount_other: '{{count}} Produkte',
     wishlist: 'Merkzettel',
     wishlistEmpty: 'Noch hat niemand ein Produkt auf dem Merkzettel.',
     lastSeen: 'Zuletzt angesehen',

@@ -285,6 +285,8 @@ export const en = {
     insightsEmpty: 'No attendee has a cart yet.',
     insightsRow_one: '{{count}} product · {{total}}',
     insightsRow_other: '{{count}} products · {{total}}',
+    insightsCount_one: '{{count}} product',
+    insightsCount_other: '{{count}} products',
     wishlist: 'Wishlist',
     wishlistEmpty: 'No attendee has a product on the wishlist yet.',
     lastSeen: 'Last seen',

@@ -158,7 +158,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
         {listingDraft && <InstantListingEditor store={listing} search={search} />}
         {showCatalogue && <CataloguePanel session={session} canAct={canAct} act={act} />}
         {showTemplates && <InteractionTemplatesPanel session={session} canAct={canAct} act={act} />}
-        {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
+        {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} carts={insights} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={session.slideCache} tools={slideTools} sectionNames />
