@@ -251,7 +251,7 @@ export const de: Translations = {
     new: 'Neue Vorlage',
     newTitle: 'Neue Vorlage',
     editTitle: 'Vorlage ändern',
-    name: 'Name',
+    name: 'Bezeichnung',
     type: 'Was sie tut',
     message: 'Ansage (im Chat gesendet)',
     products: 'Produkte: {{count}} von {{max}}',
