@@ -36,7 +36,6 @@ use rusqlite::Transaction;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::admin::oauth::Role;
 use crate::admin::search;
 use crate::admin::AdminUser;
 use crate::catalog::criteria::Criteria;
@@ -67,7 +66,7 @@ pub fn definition(name: &str) -> ApiResult<&'static Definition> {
 
 /// Refuses a user whose role may not read (or, with `write`, change) the entity.
 pub fn authorize(user: &AdminUser, def: &Definition, write: bool) -> ApiResult<()> {
-    let allowed = if write { user.role == Role::Admin } else { def.access.may_read(user.role) };
+    let allowed = if write { def.access.may_write(user.role) } else { def.access.may_read(user.role) };
     if allowed {
         return Ok(());
     }

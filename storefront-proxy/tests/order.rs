@@ -448,7 +448,8 @@ async fn the_payment_method_changes_and_a_cancelled_online_payment_is_tried_agai
         .await;
     let german_page = handled["redirectUrl"].as_str().unwrap().to_owned();
     let html = browser.get(&german_page).send().await.unwrap().text().await.unwrap();
-    assert!(html.contains("Bezahlen") && html.contains("Abbrechen") && html.contains("lang=\"de\""), "{html}");
+    // The page speaks the order's language (placed in English), not the request's.
+    assert!(html.contains(">Pay<") && html.contains(">Cancel<") && html.contains("lang=\"en\""), "{html}");
     // An order cancelled in the meantime can no longer be paid on the page.
     let (status, _) = post(&shop, "/order/state/cancel", &token, json!({"orderId": other["id"]})).await;
     assert_eq!(status, 200);
@@ -913,4 +914,54 @@ async fn a_promotion_used_up_by_orders_is_refused_to_the_next_cart() {
     let cart = add(&shop, &second, json!([{"type": "promotion", "referencedId": "ONCE"}])).await;
     assert!(cart["errors"].as_object().unwrap().keys().any(|k| k.starts_with("promotion-not-found")), "{cart}");
     assert!(cart["lineItems"].as_array().unwrap().iter().all(|i| i["type"] != "promotion"), "{cart}");
+}
+
+/// The hosted payment page of an order, reached through `handle-payment` after switching
+/// the order to paying online.
+async fn payment_page(shop: &Shop, token: &str, order_id: &str) -> String {
+    let online = payment_method(shop, "payment_online").await;
+    let (status, body) = post(shop, "/order/payment", token, json!({"orderId": order_id, "paymentMethodId": online})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, handled) = post(shop, "/handle-payment", token, json!({"orderId": order_id})).await;
+    assert_eq!(status, 200, "{handled}");
+    let page = no_redirects().get(handled["redirectUrl"].as_str().unwrap()).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    page.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_payment_page_speaks_the_orders_language_in_the_shops_look() {
+    let shop = start().await;
+    let token = login_demo(&shop).await;
+    let (german, english) = (shop.language("de-DE").await, shop.language("en-GB").await);
+    let switch = |language: String| {
+        let (shop, token) = (&shop, &token);
+        async move {
+            let (status, body) = call(shop, Method::PATCH, "/context", token, Some(json!({"languageId": language}))).await;
+            assert_eq!(status, 200, "{body}");
+        }
+    };
+
+    // Ordered in German, paid while browsing in English: the page is German.
+    switch(german.clone()).await;
+    let ordered_in_german = order_one(&shop, &token, "SR10018", 1).await;
+    switch(english.clone()).await;
+    let html = payment_page(&shop, &token, ordered_in_german["id"].as_str().unwrap()).await;
+    assert!(html.contains("<html lang=\"de-DE\"") || html.contains("<html lang=\"de\""), "{html}");
+    for text in ["Online bezahlen", ">Bezahlen<", ">Abbrechen<", "zu zahlen:", "href=\"/de-DE\""] {
+        assert!(html.contains(text), "{text}: {html}");
+    }
+    // The shop's look: its top bar with the name, colours, font and buttons.
+    for look in ["class=\"topbar__brand\"", ">Salesroom</a>", "--color-brand:#2f54eb", "system-ui", "button button--primary"] {
+        assert!(html.contains(look), "{look}: {html}");
+    }
+
+    // Ordered in English, paid while browsing in German: the page is English.
+    let ordered_in_english = order_one(&shop, &token, "SR10018", 1).await;
+    switch(german).await;
+    let html = payment_page(&shop, &token, ordered_in_english["id"].as_str().unwrap()).await;
+    assert!(html.contains("<html lang=\"en"), "{html}");
+    for text in ["Pay online", ">Pay<", ">Cancel<", "amount due:", "class=\"topbar__brand\""] {
+        assert!(html.contains(text), "{text}: {html}");
+    }
 }

@@ -141,11 +141,17 @@ pub enum Access {
     GuidesRead,
     /// Admins only, reads included (users).
     AdminsOnly,
+    /// Guides read and write too: their own working tools in the live room (interaction templates).
+    GuidesWrite,
 }
 
 impl Access {
     pub fn may_read(self, role: Role) -> bool {
-        role == Role::Admin || self == Access::GuidesRead
+        role == Role::Admin || self != Access::AdminsOnly
+    }
+
+    pub fn may_write(self, role: Role) -> bool {
+        role == Role::Admin || self == Access::GuidesWrite
     }
 }
 

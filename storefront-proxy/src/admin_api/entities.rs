@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod dsr;
+pub mod interaction_template;
 pub mod media;
 pub mod promotion;
 pub mod slides;
@@ -22,4 +23,5 @@ pub static ALL: &[&Definition] = &[
     &dsr::APPOINTMENT,
     &dsr::PRESENTATION,
     &dsr::CMS_PAGE,
+    &interaction_template::INTERACTION_TEMPLATE,
 ];

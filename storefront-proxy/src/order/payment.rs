@@ -83,7 +83,11 @@ pub async fn handle(user: LoggedIn, State(app): State<App>, RequestParams(body):
             let handler: String = tx.query_row("SELECT handler FROM payment_method WHERE id = ?1", [&method_id], |r| r.get(0))?;
             let redirect = if handler == "online" {
                 let token = new_id() + &new_id();
-                let locale = Locale::of(&tx, user.ctx.language_id())?;
+                // The page speaks the order's language (the one it was placed in), not the
+                // language the customer happens to browse in now.
+                let order_language: String =
+                    tx.query_row("SELECT o.language_id FROM order_transaction x JOIN shop_order o ON o.id = x.order_id WHERE x.id = ?1", [&transaction_id], |r| r.get(0))?;
+                let locale = Locale::of(&tx, &order_language)?;
                 tx.execute(
                     "INSERT INTO payment_token (token, transaction_id, finish_url, error_url, locale, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                     params![token, transaction_id, finish_url, error_url, locale.code(), now_rfc3339()],
@@ -140,13 +144,21 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
+/// The hosted pages' look: the shop's colours, font, top bar and buttons (the same
+/// tokens as `web/src/styles.css`), inlined so the page needs nothing else.
+const HOSTED_PAGE_CSS: &str = include_str!("hosted-page.css");
+
 fn page(locale: Locale, status: StatusCode, title: &str, body: &str) -> Response {
     let lang = locale.code();
+    let home = match locale {
+        Locale::En => "/",
+        Locale::De => "/de-DE",
+    };
     let html = format!(
         "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title}</title><style>body{{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1f2937}}\
-         form{{display:inline}}button{{font-size:1rem;padding:.6rem 1.4rem;margin:.5rem .5rem 0 0;border-radius:.4rem;border:1px solid #1f2937;cursor:pointer}}\
-         button.pay{{background:#1f2937;color:#fff}}</style></head><body><h1>{title}</h1>{body}</body></html>",
+         <title>{title} · Salesroom</title><style>{HOSTED_PAGE_CSS}</style></head>\
+         <body><header class=\"topbar\"><a class=\"topbar__brand\" href=\"{home}\">Salesroom</a></header>\
+         <main class=\"page\"><section class=\"card\"><h1>{title}</h1>{body}</section></main></body></html>",
         title = escape(title)
     );
     (status, [(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
@@ -194,8 +206,8 @@ pub async fn show(State(app): State<App>, Path(token): Path<String>) -> ApiResul
     };
     let token = escape(&token);
     let body = format!(
-        "<p>{}</p><form method=\"post\" action=\"/payment/pay-online/{token}\"><input type=\"hidden\" name=\"action\" value=\"pay\"><button class=\"pay\" type=\"submit\">{pay}</button></form>\
-         <form method=\"post\" action=\"/payment/pay-online/{token}\"><input type=\"hidden\" name=\"action\" value=\"cancel\"><button type=\"submit\">{cancel}</button></form>",
+        "<p>{}</p><form method=\"post\" action=\"/payment/pay-online/{token}\"><input type=\"hidden\" name=\"action\" value=\"pay\"><button class=\"button button--primary\" type=\"submit\">{pay}</button></form>\
+         <form method=\"post\" action=\"/payment/pay-online/{token}\"><input type=\"hidden\" name=\"action\" value=\"cancel\"><button class=\"button\" type=\"submit\">{cancel}</button></form>",
         escape(&text)
     );
     Ok(page(visit.locale, StatusCode::OK, title, &body))

@@ -213,6 +213,28 @@ test('room screenshots', async ({ browser }) => {
     await page.getByRole('button', { name: 'Catalogue', exact: true }).click();
   }
 
+  // The interaction templates on both sizes: one prepared on the desktop, the form open there.
+  for (const [size, page] of Object.entries(guides)) {
+    await page.getByRole('button', { name: 'Templates', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Interaction templates' });
+    if (size === 'desktop') {
+      await panel.getByRole('button', { name: 'New template' }).click();
+      const form = panel.getByRole('form', { name: 'New template' });
+      await form.getByLabel('Name').fill('Welcome code');
+      await form.getByLabel('What it does').selectOption('message');
+      await form.getByLabel('Announcement (sent to the chat)').fill('10 % off today with KITE10');
+      await form.getByRole('button', { name: 'Save template' }).click();
+      await expect(panel.getByTestId('template')).toHaveCount(1);
+      await panel.getByRole('button', { name: 'New template' }).click();
+      await expect(panel.getByRole('form', { name: 'New template' }).getByRole('listitem').first()).toBeVisible();
+    } else {
+      await expect(panel.getByTestId('template').first()).toBeVisible();
+    }
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, `guide-templates-${size}`);
+    await page.getByRole('button', { name: 'Templates', exact: true }).click();
+  }
+
   // The widgets and a new instant listing in the cockpit.
   await guide.getByRole('button', { name: 'Widgets' }).click();
   await shot(guide, 'guide-widgets-desktop');

@@ -79,6 +79,21 @@ export interface PublicAppointment {
   live: boolean;
 }
 
+/** What an interaction template does when the guide runs it (`dsr-interaction-template`, not in the reference). */
+export type InteractionTemplateType = 'highlight-product' | 'open-product-page' | 'instant-listing' | 'message';
+
+/** A prepared interaction of an appointment, run in one click from the cockpit. */
+export interface InteractionTemplate {
+  id: string;
+  appointmentId: string;
+  name: string;
+  type: InteractionTemplateType;
+  productIds: string[];
+  message: string | null;
+  position: number;
+  createdAt: string;
+}
+
 /** Our own store API additions (documented in README.md), typed like the reference's operations. */
 type SalesroomStoreOperations = {
   'listPublicAppointments get /dsr/appointments': {
@@ -112,6 +127,29 @@ type SalesroomAdminOperations = {
   };
   'clearSavedProducts delete /_action/dsr/appointment/{appointmentId}/saved-products': {
     pathParams: { appointmentId: string };
+    response: never;
+    responseCode: 204;
+  };
+  'searchDsrInteractionTemplate post /search/dsr-interaction-template': {
+    body: { filter: unknown[]; sort: unknown[]; limit: number };
+    response: { data: InteractionTemplate[]; total: number };
+    responseCode: 200;
+  };
+  'createDsrInteractionTemplate post /dsr-interaction-template': {
+    query: { _response: 'basic' };
+    body: Omit<InteractionTemplate, 'id' | 'createdAt'>;
+    response: { data: InteractionTemplate };
+    responseCode: 200;
+  };
+  'updateDsrInteractionTemplate patch /dsr-interaction-template/{id}': {
+    pathParams: { id: string };
+    query: { _response: 'basic' };
+    body: Partial<Omit<InteractionTemplate, 'id' | 'createdAt' | 'appointmentId'>>;
+    response: { data: InteractionTemplate };
+    responseCode: 200;
+  };
+  'deleteDsrInteractionTemplate delete /dsr-interaction-template/{id}': {
+    pathParams: { id: string };
     response: never;
     responseCode: 204;
   };

@@ -93,6 +93,7 @@ describe('GuideSession', () => {
       productsByIds: vi.fn().mockResolvedValue([]),
       categories: vi.fn().mockResolvedValue([]),
       savedProducts: { load: vi.fn().mockResolvedValue([]), save: vi.fn().mockResolvedValue([]), remove: vi.fn(), clear: vi.fn() },
+      interactionTemplates: { load: vi.fn().mockResolvedValue([]), create: vi.fn(), update: vi.fn(), remove: vi.fn() },
       listingProducts: vi.fn().mockResolvedValue([]),
       createListing: vi.fn().mockResolvedValue(3),
       updateListing: vi.fn().mockResolvedValue(undefined),

@@ -6,9 +6,11 @@ import type { CollectionsApi } from '../attendee/api/collections';
 import { createAttendeeRoomStore, type AttendeeRoomState } from '../attendee/stores/attendee-room';
 import { createCollectionsStore, type CollectionsState } from '../attendee/stores/collections';
 import { reloadsOf } from '../attendee/utils/reloads';
+import type { InteractionTemplatesApi } from '../guide/api/interaction-templates';
 import type { GuideCategory, GuideProduct, ListingLayout, SavedProductsApi, Widgets } from '../guide/api/room-admin';
 import { cartToReload, createInsightsStore, type InsightsApi, type InsightsState } from '../guide/stores/insights';
 import { createInstantListingStore, type InstantListingState, type ListingDraft } from '../guide/stores/instant-listing';
+import { createInteractionTemplatesStore, type InteractionTemplatesState } from '../guide/stores/interaction-templates';
 import { createSavedProductsStore, type SavedProductsState } from '../guide/stores/saved-products';
 import { createWidgetsStore, type WidgetsState } from '../guide/stores/widgets';
 import type { RealtimeClient, RoomState } from '../realtime/client';
@@ -141,6 +143,8 @@ export interface GuideApi {
   productsByIds(ids: string[]): Promise<GuideProduct[]>;
   categories(): Promise<GuideCategory[]>;
   savedProducts: SavedProductsApi;
+  /** The appointment's interaction templates. */
+  interactionTemplates: InteractionTemplatesApi;
   listingProducts(groupId: string): Promise<GuideProduct[]>;
   /** Creates an instant listing; answers the new slide's number. */
   createListing(listing: { productIds: string[]; pageName: string | null; currentPageGroupId: string | null; layout: ListingLayout }): Promise<number | undefined>;
@@ -167,6 +171,8 @@ export class GuideSession extends RoomSession {
   readonly listing: StoreApi<InstantListingState>;
   /** The guide's saved products of this appointment. */
   readonly saved: StoreApi<SavedProductsState>;
+  /** The guide's interaction templates of this appointment. */
+  readonly templates: StoreApi<InteractionTemplatesState>;
   /** The attendees removed during this session (the participants list leaves them out for good). */
   readonly removed: StoreApi<{ ids: string[] }>;
   private thumbnailRun = 0;
@@ -182,6 +188,7 @@ export class GuideSession extends RoomSession {
     this.widgets = createWidgetsStore(api.widgets);
     this.removed = createStore(() => ({ ids: [] as string[] }));
     this.saved = createSavedProductsStore(api.savedProducts, (ids) => api.productsByIds(ids));
+    this.templates = createInteractionTemplatesStore(api.interactionTemplates);
     this.listing = createInstantListingStore({
       create: (draft) => this.createListing(draft),
       update: (draft) => this.updateListing(draft),
@@ -255,6 +262,11 @@ export class GuideSession extends RoomSession {
     return this.api.searchProducts(term, categoryId);
   }
 
+  /** These products (name, number, cover), in this order. */
+  productsByIds(ids: string[]): Promise<GuideProduct[]> {
+    return this.api.productsByIds(ids);
+  }
+
   categories(): Promise<GuideCategory[]> {
     return this.api.categories();
   }
@@ -264,6 +276,16 @@ export class GuideSession extends RoomSession {
     const listing = this.listing.getState();
     listing.startNew(name);
     for (const product of products) listing.add(product);
+  }
+
+  /** Publishes an instant listing of these products at once and shows it to everyone (an interaction template). */
+  presentListing(name: string, productIds: string[]): Promise<void> {
+    return this.createListing({ groupId: null, name, products: productIds.map((id) => ({ id, name: id, productNumber: '', coverUrl: null })) });
+  }
+
+  /** Posts `text` to the chat as the guide (an announcement template). */
+  announce(text: string): Promise<unknown> {
+    return this.client.sendAction({ key: 'sendChatMessage', payload: { text } });
   }
 
   /** Opens the editor with the products of the published listing `slide`. */

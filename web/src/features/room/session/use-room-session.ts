@@ -7,6 +7,7 @@ import { collectionsApi } from '../attendee/api/collections';
 import { takeCartGrant } from '../attendee/stores/attendee-session';
 import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes, loadAttendeeWishlist,
   loadInvitationAnswers, removeAttendee } from '../guide/api/attendees';
+import { interactionTemplatesApi } from '../guide/api/interaction-templates';
 import { endAppointment, startAppointment } from '../guide/api/lifecycle';
 import {
   catalogueCategories,
@@ -63,6 +64,7 @@ export function createGuideSession(config: RuntimeConfig, room: GuideRoomProps):
     productsByIds: (ids) => productsByIds(config, admin(), ids),
     categories: () => catalogueCategories(config, contextToken),
     savedProducts: savedProductsApi(config, admin, appointmentId),
+    interactionTemplates: interactionTemplatesApi(config, admin, appointmentId),
     listingProducts: (groupId) => listingProducts(config, contextToken, groupId),
     createListing: (listing) => createInstantListing(config, admin(), appointmentId, listing),
     updateListing: (listing) => updateInstantListing(config, admin(), appointmentId, listing),

@@ -48,6 +48,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     DIGITAL_SALES_ROOMS__ATTENDEE_MISSING: 'Der Teilnehmer fehlt.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND: 'Dieser Teilnehmer wurde nicht gefunden.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_WITHOUT_START: 'Dieser Termin hat noch keine Startzeit: Legen Sie eine fest, bevor Sie einladen.',
+    DIGITAL_SALES_ROOMS__INTERACTION_TEMPLATE_LIMIT: 'Ein Termin hat höchstens 50 Interaktionsvorlagen; bitte löschen Sie zuerst welche.',
     DIGITAL_SALES_ROOMS__SAVED_PRODUCTS_LIMIT: 'Für einen Termin können höchstens 100 Produkte gemerkt werden.',
     SALESROOM__UPSTREAM_ANSWER_INVALID: 'Die Antwort des Shops war nicht lesbar. Bitte versuchen Sie es erneut.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_INVITED: 'Sie sind zu diesem Termin nicht eingeladen.',
@@ -112,6 +113,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     SALESROOM__TOO_MANY_CONNECTIONS: 'Der Shop ist gerade sehr ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
   },
   violations: {
+    PRODUCT_COUNT: 'Ein Produkt-Highlight oder eine Produktseite zeigt genau ein Produkt, ein Sofort-Listing 1 bis 24.',
     ENTITY_NOT_FOUND: 'Mit dieser ID gibt es nichts.',
     TOO_MANY_ELEMENTS_ERROR: 'Diese Liste hat zu viele Einträge.',
     CUSTOMER_EMAIL_NOT_UNIQUE: 'Diese E-Mail-Adresse wird bereits verwendet.',

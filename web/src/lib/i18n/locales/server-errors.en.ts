@@ -50,6 +50,7 @@ export const serverErrorsEn = {
     DIGITAL_SALES_ROOMS__ATTENDEE_MISSING: 'The attendee is missing.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND: 'This attendee could not be found.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_WITHOUT_START: 'This appointment has no start time yet: set one before inviting.',
+    DIGITAL_SALES_ROOMS__INTERACTION_TEMPLATE_LIMIT: 'An appointment keeps at most 50 interaction templates; delete some first.',
     DIGITAL_SALES_ROOMS__SAVED_PRODUCTS_LIMIT: 'At most 100 products can be saved for an appointment.',
     SALESROOM__UPSTREAM_ANSWER_INVALID: 'The shop answered in a way we could not read. Please try again.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_INVITED: 'You are not invited to this appointment.',
@@ -114,6 +115,7 @@ export const serverErrorsEn = {
     SALESROOM__TOO_MANY_CONNECTIONS: 'The shop is very busy right now. Please try again in a moment.',
   },
   violations: {
+    PRODUCT_COUNT: 'A product highlight or product page shows exactly one product; an instant listing 1 to 24.',
     ENTITY_NOT_FOUND: 'Nothing with this id exists.',
     TOO_MANY_ELEMENTS_ERROR: 'This list has too many entries.',
     CUSTOMER_EMAIL_NOT_UNIQUE: 'This email address is already in use.',

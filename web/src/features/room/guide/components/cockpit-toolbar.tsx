@@ -25,6 +25,8 @@ interface CockpitToolbarProps {
   onToggleWidgets: () => void;
   showCatalogue: boolean;
   onToggleCatalogue: () => void;
+  showTemplates: boolean;
+  onToggleTemplates: () => void;
 }
 
 /** The cockpit's menu groups (spec section 2): navigation, slide, interaction, guide, media, participant, leave. */
@@ -38,6 +40,8 @@ export function CockpitToolbar({
   onToggleWidgets,
   showCatalogue,
   onToggleCatalogue,
+  showTemplates,
+  onToggleTemplates,
 }: CockpitToolbarProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -153,6 +157,9 @@ export function CockpitToolbar({
         )}
         <button type="button" className="button" aria-pressed={showCatalogue} onClick={onToggleCatalogue}>
           {t('catalogue.toggle')}
+        </button>
+        <button type="button" className="button" aria-pressed={showTemplates} onClick={onToggleTemplates}>
+          {t('templates.toggle')}
         </button>
         <button type="button" className="button" aria-pressed={showWidgets} onClick={onToggleWidgets}>
           {t('widgets.toggle')}

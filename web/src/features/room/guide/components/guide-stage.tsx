@@ -16,6 +16,7 @@ import { CataloguePanel } from './catalogue-panel';
 import { CockpitHeader } from './cockpit-header';
 import { CockpitToolbar } from './cockpit-toolbar';
 import { InstantListingEditor } from './instant-listing-editor';
+import { InteractionTemplatesPanel } from './interaction-templates-panel';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { ProductFocus } from './product-focus';
 import { SlideHighlightButton } from './slide-highlight-button';
@@ -43,6 +44,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const [switching, setSwitching] = useState(false);
   const [showWidgets, setShowWidgets] = useState(false);
   const [showCatalogue, setShowCatalogue] = useState(false);
+  const [showTemplates, setShowTemplates] = useState(false);
   const listingDraft = useStore(listing, (state) => state.draft);
   const search = useCallback((term: string) => session.searchProducts(term), [session]);
   const contextToken = room.contextToken;
@@ -103,6 +105,8 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
       onToggleWidgets={() => setShowWidgets(!showWidgets)}
       showCatalogue={showCatalogue}
       onToggleCatalogue={() => setShowCatalogue(!showCatalogue)}
+      showTemplates={showTemplates}
+      onToggleTemplates={() => setShowTemplates(!showTemplates)}
     />
   );
 
@@ -153,7 +157,8 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
       >
         {listingDraft && <InstantListingEditor store={listing} search={search} />}
         {showCatalogue && <CataloguePanel session={session} canAct={canAct} act={act} />}
-        {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} />}
+        {showTemplates && <InteractionTemplatesPanel session={session} canAct={canAct} act={act} />}
+        {showWidgets && <WidgetsPanel widgets={widgets} guides={guides} carts={insights} />}
         {all?.broadcastMode && <p className="video-note">{t('room.broadcastActive')}</p>}
         <VideoStage grant={video} mutedAll={false} layout={viewControl === 'conference' ? 'grid' : 'speaker'} />
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={session.slideCache} tools={slideTools} sectionNames />

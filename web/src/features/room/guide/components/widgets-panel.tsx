@@ -5,7 +5,9 @@ import type { StoreApi } from 'zustand/vanilla';
 import { formatPrice } from '@/lib/format';
 import type { StateForGuides } from '@/protocol/generated';
 import { guideProductOf, type WidgetProducts } from '../api/room-admin';
+import type { InsightsState } from '../stores/insights';
 import type { WidgetName, WidgetsState } from '../stores/widgets';
+import { insightRows } from './insight-rows';
 import '../../components/product-rows.css';
 import './widgets-panel.css';
 
@@ -17,9 +19,10 @@ function attendeeCount(product: WidgetProducts['products'][number]): number {
 }
 
 /** The guide's widgets: cart statistics, attendee insights, wishlist and last seen, live. */
-export function WidgetsPanel({ widgets, guides }: { widgets: StoreApi<WidgetsState>; guides: StateForGuides | undefined }) {
+export function WidgetsPanel({ widgets, guides, carts }: { widgets: StoreApi<WidgetsState>; guides: StateForGuides | undefined; carts: StoreApi<InsightsState> }) {
   const { t } = useTranslation();
   const { cart, insights, wishlist, lastSeen, failed } = useStore(widgets);
+  const knownCarts = useStore(carts, (state) => state.carts);
 
   useEffect(() => {
     void widgets.getState().load();
@@ -28,7 +31,8 @@ export function WidgetsPanel({ widgets, guides }: { widgets: StoreApi<WidgetsSta
   const nameOf = (attendeeId: string) =>
     guides?.clients[attendeeId]?.attendeeName ?? guides?.inactiveClients[attendeeId]?.attendeeName ?? attendeeId.slice(0, 8);
   const lineItems = cart?.lineItems ?? [];
-  const attendees = Object.values(insights?.attendees ?? {}).filter((entry) => entry && (entry.productCount ?? 0) > 0);
+  // Every price here is gross, as the shop shows it (the insights' own cartSum is net).
+  const attendees = insightRows(insights, knownCarts);
 
   return (
     <section className="widgets" aria-label={t('widgets.title')} data-testid="widgets">
@@ -59,8 +63,12 @@ export function WidgetsPanel({ widgets, guides }: { widgets: StoreApi<WidgetsSta
           <ul className="widget__list">
             {attendees.map((entry) => (
               <li key={entry.id} className="widget__row">
-                <span className="widget__label">{nameOf(entry.id ?? '')}</span>
-                <span>{t('widgets.insightsRow', { count: entry.productCount ?? 0, total: formatPrice(entry.cartSum) })}</span>
+                <span className="widget__label">{nameOf(entry.id)}</span>
+                <span>
+                  {entry.total === null
+                    ? t('widgets.insightsCount', { count: entry.productCount })
+                    : t('widgets.insightsRow', { count: entry.productCount, total: formatPrice(entry.total) })}
+                </span>
               </li>
             ))}
           </ul>
