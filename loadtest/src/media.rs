@@ -381,9 +381,11 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
     let mut ws = join(&options, &identity, false).await?;
     // livekit-client negotiates its (empty) publisher connection first; the sfu offers the
     // room's tracks once it has.
+    // That connection is kept and driven as the browser does: the sfu drops a participant
+    // one of whose peer connections fails (ICE or DTLS timing out).
     let mut unused = Peer::new(false).await?;
     negotiate_publisher(&mut ws, &mut unused, &[]).await?;
-    drop(unused);
+    let mut unused_events = Vec::new();
     let mut peer = Peer::new(true).await?;
     let mut received = Received::default();
     let mut video_mid = None;
@@ -392,7 +394,9 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
     let mut events = Vec::new();
     let mut packets = std::collections::HashMap::new();
     while !shared.stop.load(Ordering::Relaxed) {
-        let wake = peer.poll(&mut events)?;
+        let unused_wake = unused.poll(&mut unused_events)?;
+        unused_events.clear();
+        let wake = peer.poll(&mut events)?.min(unused_wake);
         for event in events.drain(..) {
             match event {
                 Event::MediaAdded(added) if added.kind == MediaKind::Video => video_mid = Some(added.mid),
@@ -442,8 +446,14 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
                 }
                 _ => bail!("{identity}: signalling closed"),
             },
+            result = unused.socket.recv_from(&mut unused.buf) => {
+                let (n, source) = result?;
+                unused.receive(n, source)?;
+            }
             () = tokio::time::sleep_until(wake.into()) => {
-                peer.rtc.handle_input(Input::Timeout(Instant::now()))?;
+                let now = Instant::now();
+                peer.rtc.handle_input(Input::Timeout(now))?;
+                unused.rtc.handle_input(Input::Timeout(now))?;
             }
         }
     }
