@@ -2,6 +2,9 @@
 # Media benchmark of the embedded sfu (issue 13, item 7): builds release, then for each N
 # (default 50 100 200) starts a fresh target/release/sfu and runs `loadtest-media` with one
 # publisher bot (1.5 Mbit/s VP8-shaped video + Opus-shaped audio) and N subscriber bots.
+# Subscribers join in waves of 20 (MEDIA_FLAGS="--wave 50" to change); the report has the
+# sfu's CPU and RSS, the bots' own CPU, loss, the sfu's in-sfu forward delay (from its
+# /metrics) and the bot-to-bot delay.
 # Each run holds /tmp/bench.lock (the machine is shared) and prints `uptime` first.
 #   scripts/bench-media.sh            # N = 50 100 200
 #   scripts/bench-media.sh 200        # one N

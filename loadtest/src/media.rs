@@ -13,8 +13,17 @@
 //! is five or six packets); audio frames are one packet each, so the audio delay is a
 //! packet's.
 //!
+//! The sfu's own forward delay (packet in → packet out, inside the sfu) is read from its
+//! `/metrics` (the `sfu_forward_delay_seconds` histogram) at the start and the end of the
+//! measurement; p50/p99 come from the bucket counts of the window, interpolated within a
+//! bucket as Prometheus' `histogram_quantile` does.
+//!
+//! Subscribers join in waves (`--wave`, 20 by default): a wave starts once every bot of the
+//! one before has its first video frame (so its ICE and DTLS are done), because a few
+//! hundred DTLS handshakes at once on the same cores as the sfu time out.
+//!
 //! The sfu's CPU time (utime + stime) and memory (RSS) are read from `/proc/<pid>` when
-//! `--sfu-pid` is given.
+//! `--sfu-pid` is given; the bots' own CPU from `/proc/self`, since they share the machine.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -65,6 +74,9 @@ pub struct MediaOptions {
     /// The sfu's process id, for its CPU time and memory.
     #[arg(long)]
     pub sfu_pid: Option<u32>,
+    /// Subscribers that join at once; the next wave starts when these all get video.
+    #[arg(long, default_value_t = 20)]
+    pub wave: usize,
     /// The room the bots meet in.
     #[arg(long, default_value = "bench")]
     pub room: String,
@@ -85,8 +97,8 @@ const AUDIO_INTERVAL: Duration = Duration::from_millis(20);
 const VP8_HEADER: usize = 10;
 /// The stamp: sequence number (4 bytes) and send time (8 bytes, µs on [`clock`]).
 const STAMP: usize = 12;
-/// How long every subscriber may take to join and get its first video frame.
-const JOIN_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long one wave of subscribers may take to join and get its first video frame.
+const WAVE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The sfu closes a signalling connection that stays silent for 15 s.
 const PING_EVERY: Duration = Duration::from_secs(5);
 
@@ -369,9 +381,11 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
     let mut ws = join(&options, &identity, false).await?;
     // livekit-client negotiates its (empty) publisher connection first; the sfu offers the
     // room's tracks once it has.
+    // That connection is kept and driven as the browser does: the sfu drops a participant
+    // one of whose peer connections fails (ICE or DTLS timing out).
     let mut unused = Peer::new(false).await?;
     negotiate_publisher(&mut ws, &mut unused, &[]).await?;
-    drop(unused);
+    let mut unused_events = Vec::new();
     let mut peer = Peer::new(true).await?;
     let mut received = Received::default();
     let mut video_mid = None;
@@ -380,7 +394,9 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
     let mut events = Vec::new();
     let mut packets = std::collections::HashMap::new();
     while !shared.stop.load(Ordering::Relaxed) {
-        let wake = peer.poll(&mut events)?;
+        let unused_wake = unused.poll(&mut unused_events)?;
+        unused_events.clear();
+        let wake = peer.poll(&mut events)?.min(unused_wake);
         for event in events.drain(..) {
             match event {
                 Event::MediaAdded(added) if added.kind == MediaKind::Video => video_mid = Some(added.mid),
@@ -430,8 +446,14 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
                 }
                 _ => bail!("{identity}: signalling closed"),
             },
+            result = unused.socket.recv_from(&mut unused.buf) => {
+                let (n, source) = result?;
+                unused.receive(n, source)?;
+            }
             () = tokio::time::sleep_until(wake.into()) => {
-                peer.rtc.handle_input(Input::Timeout(Instant::now()))?;
+                let now = Instant::now();
+                peer.rtc.handle_input(Input::Timeout(now))?;
+                unused.rtc.handle_input(Input::Timeout(now))?;
             }
         }
     }
@@ -468,6 +490,8 @@ pub struct MediaReport {
     pub sfu_cores: Option<f64>,
     /// … per forwarded stream, in per cent of one core.
     pub sfu_core_percent_per_stream: Option<f64>,
+    /// The bots' own CPU (this process: publisher and subscribers) over the measurement, in cores.
+    pub bots_cores: f64,
     /// The sfu's resident memory before the subscribers joined and after the measurement.
     pub sfu_rss_before_mib: Option<f64>,
     pub sfu_rss_after_mib: Option<f64>,
@@ -480,6 +504,10 @@ pub struct MediaReport {
     pub audio_frames_lost: u64,
     /// Subscribers that lost at least one frame.
     pub subscribers_with_loss: usize,
+    /// Inside the sfu, from its `/metrics` over the window: packet in → packet out per
+    /// subscriber (see `sfu::metrics`). `None` when the sfu's /metrics could not be read.
+    pub sfu_forward_delay_audio: Option<BucketPercentiles>,
+    pub sfu_forward_delay_video: Option<BucketPercentiles>,
     /// Publisher bot → sfu → subscriber bot, same clock (see the module's notes).
     pub video_frame_delay: Percentiles,
     pub audio_packet_delay: Percentiles,
@@ -500,6 +528,7 @@ impl std::fmt::Display for MediaReport {
             }
             _ => writeln!(f, "sfu cpu: no --sfu-pid")?,
         }
+        writeln!(f, "bots cpu {:.3} cores (publisher and {} subscribers, this process)", self.bots_cores, self.subscribers)?;
         if let (Some(before), Some(after), Some(per)) = (self.sfu_rss_before_mib, self.sfu_rss_after_mib, self.sfu_rss_per_subscriber_kib) {
             writeln!(f, "sfu rss {before:.1} MiB → {after:.1} MiB, {per:.0} KiB per subscriber")?;
         }
@@ -513,6 +542,12 @@ impl std::fmt::Display for MediaReport {
             self.audio_frames_lost,
             self.subscribers_with_loss
         )?;
+        for (kind, delay) in [("audio", &self.sfu_forward_delay_audio), ("video", &self.sfu_forward_delay_video)] {
+            match delay {
+                Some(delay) => writeln!(f, "sfu forward delay {kind} (in the sfu, packet in → out): {delay}")?,
+                None => writeln!(f, "sfu forward delay {kind}: /metrics not read")?,
+            }
+        }
         writeln!(f, "video frame delay (bot to bot): {}", self.video_frame_delay)?;
         writeln!(f, "audio packet delay (bot to bot): {}", self.audio_packet_delay)?;
         write!(
@@ -533,32 +568,49 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
     let before = usage(options.sfu_pid)?;
 
     let mut subscribers = Vec::new();
-    for number in 0..options.subscribers {
-        subscribers.push(tokio::spawn(subscriber(options.clone(), number, shared.clone())));
-        // A join is a few signalling round trips; spreading them keeps the sfu's answers prompt.
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let deadline = Instant::now() + JOIN_TIMEOUT;
-    while (shared.receiving.load(Ordering::SeqCst) as usize) < options.subscribers {
-        if Instant::now() > deadline || shared.stop.load(Ordering::SeqCst) {
-            shared.stop.store(true, Ordering::SeqCst);
-            bail!(
-                "only {} of {} subscribers got video within {JOIN_TIMEOUT:?}",
-                shared.receiving.load(Ordering::SeqCst),
-                options.subscribers
-            );
+    let wave = options.wave.max(1);
+    let joins_started = Instant::now();
+    while subscribers.len() < options.subscribers {
+        let wave_end = (subscribers.len() + wave).min(options.subscribers);
+        for number in subscribers.len()..wave_end {
+            subscribers.push(tokio::spawn(subscriber(options.clone(), number, shared.clone())));
+            // A join is a few signalling round trips; spreading them keeps the sfu's answers prompt.
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let deadline = Instant::now() + WAVE_TIMEOUT;
+        while (shared.receiving.load(Ordering::SeqCst) as usize) < wave_end {
+            if Instant::now() > deadline || shared.stop.load(Ordering::SeqCst) {
+                shared.stop.store(true, Ordering::SeqCst);
+                bail!(
+                    "only {} of the first {wave_end} subscribers got video within {WAVE_TIMEOUT:?} of their wave's start",
+                    shared.receiving.load(Ordering::SeqCst),
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
+    eprintln!("{} subscribers receive video after {:.1} s (waves of {wave})", options.subscribers, joins_started.elapsed().as_secs_f64());
     tokio::time::sleep(Duration::from_secs(options.warmup_secs)).await;
 
+    let metrics_url = metrics_url(&options.url);
+    let delays_start = scrape_forward_delay(&metrics_url).await;
     let cpu_start = usage(options.sfu_pid)?;
+    let bots_start = process_usage(std::process::id())?;
     let started = Instant::now();
     shared.measuring.store(true, Ordering::SeqCst);
     tokio::time::sleep(Duration::from_secs(options.measure_secs)).await;
     shared.measuring.store(false, Ordering::SeqCst);
     let measured = started.elapsed();
     let cpu_end = usage(options.sfu_pid)?;
+    let bots_end = process_usage(std::process::id())?;
+    let delays_end = scrape_forward_delay(&metrics_url).await;
+    let window_delay = |kind: &str| match (&delays_start, &delays_end) {
+        (Ok(a), Ok(b)) => BucketCounts::window(a.get(kind)?, b.get(kind)?)?.percentiles(),
+        _ => None,
+    };
+    if let Err(e) = &delays_end {
+        eprintln!("the sfu's /metrics ({metrics_url}): {e:#}");
+    }
     // Frames sent at the very end of the window are still on their way.
     tokio::time::sleep(Duration::from_secs(2)).await;
     shared.stop.store(true, Ordering::SeqCst);
@@ -621,6 +673,7 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
         forwarded_streams: streams,
         sfu_cores: cores,
         sfu_core_percent_per_stream: cores.map(|c| c * 100.0 / streams.max(1) as f64),
+        bots_cores: (bots_end.0 - bots_start.0) as f64 / TICKS_PER_SECOND / measured.as_secs_f64(),
         sfu_rss_before_mib: before.map(|(_, rss)| mib(rss)),
         sfu_rss_after_mib: cpu_end.map(|(_, rss)| mib(rss)),
         sfu_rss_per_subscriber_kib: match (before, cpu_end) {
@@ -632,12 +685,140 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
         audio_frames_sent: audio_window.1 - audio_window.0,
         audio_frames_lost: audio_lost,
         subscribers_with_loss: with_loss,
+        sfu_forward_delay_audio: window_delay("audio"),
+        sfu_forward_delay_video: window_delay("video"),
         video_frame_delay: Percentiles::of(&video_delays),
         audio_packet_delay: Percentiles::of(&audio_delays),
         subscriber_packets: packets,
         subscriber_nacks: nacks,
         failed_subscribers: failed,
     })
+}
+
+/// `/metrics` of the sfu whose signalling is at `url` (`ws://host:port` → `http://host:port/metrics`).
+fn metrics_url(url: &str) -> String {
+    let base = url.trim_end_matches('/');
+    let base = base
+        .strip_prefix("ws://")
+        .map(|rest| format!("http://{rest}"))
+        .unwrap_or_else(|| base.strip_prefix("wss://").map(|rest| format!("https://{rest}")).unwrap_or_else(|| base.to_owned()));
+    format!("{base}/metrics")
+}
+
+/// The `sfu_forward_delay_seconds` histogram of one `kind` label: cumulative counts per
+/// upper bound (seconds, `+Inf` last), and the sum of the observations.
+#[derive(Debug, Clone, PartialEq)]
+struct BucketCounts {
+    buckets: Vec<(f64, u64)>,
+    sum: f64,
+}
+
+/// p50/p99 from a Prometheus histogram's buckets (linear within a bucket, as
+/// `histogram_quantile`), and the mean from its sum.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BucketPercentiles {
+    pub count: u64,
+    pub mean_ms: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    /// Observations over 5 ms (the aim's p99 bound), per cent.
+    pub over_5ms_percent: f64,
+}
+
+impl std::fmt::Display for BucketPercentiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "p50 {:.2} ms  p99 {:.2} ms  mean {:.2} ms  over 5 ms {:.3} %  ({} forwards)",
+            self.p50_ms, self.p99_ms, self.mean_ms, self.over_5ms_percent, self.count
+        )
+    }
+}
+
+impl BucketCounts {
+    /// What was observed between two scrapes.
+    fn window(start: &BucketCounts, end: &BucketCounts) -> Option<BucketCounts> {
+        if start.buckets.len() != end.buckets.len() {
+            return None;
+        }
+        let buckets = start.buckets.iter().zip(&end.buckets).map(|(&(_, a), &(bound, b))| (bound, b.saturating_sub(a))).collect();
+        Some(BucketCounts { buckets, sum: end.sum - start.sum })
+    }
+
+    fn count(&self) -> u64 {
+        self.buckets.last().map_or(0, |&(_, n)| n)
+    }
+
+    fn quantile(&self, q: f64) -> f64 {
+        let rank = q * self.count() as f64;
+        let mut lower = (0.0, 0u64);
+        for &(bound, cumulative) in &self.buckets {
+            if cumulative as f64 >= rank {
+                if bound.is_infinite() {
+                    // Beyond the last bound: all that can be said is "more than it".
+                    return lower.0;
+                }
+                let in_bucket = (cumulative - lower.1) as f64;
+                let fraction = if in_bucket > 0.0 { (rank - lower.1 as f64) / in_bucket } else { 1.0 };
+                return lower.0 + (bound - lower.0) * fraction;
+            }
+            lower = (bound, cumulative);
+        }
+        lower.0
+    }
+
+    fn percentiles(&self) -> Option<BucketPercentiles> {
+        let count = self.count();
+        if count == 0 {
+            return None;
+        }
+        let within_5ms = self.buckets.iter().find(|&&(bound, _)| (bound - 0.005).abs() < 1e-9).map_or(0, |&(_, n)| n);
+        Some(BucketPercentiles {
+            count,
+            mean_ms: self.sum * 1000.0 / count as f64,
+            p50_ms: self.quantile(0.5) * 1000.0,
+            p99_ms: self.quantile(0.99) * 1000.0,
+            over_5ms_percent: (count - within_5ms) as f64 * 100.0 / count as f64,
+        })
+    }
+}
+
+/// The forward delay histograms in a `/metrics` text, by `kind` label.
+fn parse_forward_delay(text: &str) -> std::collections::HashMap<String, BucketCounts> {
+    let mut by_kind: std::collections::HashMap<String, BucketCounts> = std::collections::HashMap::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("sfu_forward_delay_seconds_") else { continue };
+        let Some((series, value)) = rest.rsplit_once(' ') else { continue };
+        let Some((name, labels)) = series.split_once('{') else { continue };
+        let label =
+            |key: &str| labels.split(',').find_map(|l| l.strip_prefix(&format!("{key}=\"")).map(|v| v.trim_end_matches(['"', '}'])));
+        let Some(kind) = label("kind") else { continue };
+        let entry = by_kind.entry(kind.to_owned()).or_insert(BucketCounts { buckets: Vec::new(), sum: 0.0 });
+        match name {
+            "bucket" => {
+                let bound = match label("le") {
+                    Some("+Inf") => f64::INFINITY,
+                    Some(bound) => bound.parse().unwrap_or(f64::NAN),
+                    None => continue,
+                };
+                if let Ok(n) = value.parse() {
+                    entry.buckets.push((bound, n));
+                }
+            }
+            "sum" => entry.sum = value.parse().unwrap_or(0.0),
+            _ => {}
+        }
+    }
+    by_kind
+}
+
+async fn scrape_forward_delay(url: &str) -> anyhow::Result<std::collections::HashMap<String, BucketCounts>> {
+    let text = reqwest::get(url).await?.error_for_status()?.text().await?;
+    let parsed = parse_forward_delay(&text);
+    if parsed.is_empty() {
+        bail!("no sfu_forward_delay_seconds in {url}");
+    }
+    Ok(parsed)
 }
 
 #[cfg(test)]
@@ -656,6 +837,35 @@ mod tests {
         let gop: usize = (0..KEYFRAME_EVERY).map(|n| video_frame(n, 1500).len()).sum();
         let kbps = gop as u64 * 8 * FPS / KEYFRAME_EVERY / 1000;
         assert!((1490..=1500).contains(&kbps), "{kbps} kbit/s");
+    }
+
+    #[test]
+    fn the_sfu_forward_delay_is_read_from_its_histogram_over_the_window() {
+        assert_eq!(metrics_url("ws://127.0.0.1:7880/"), "http://127.0.0.1:7880/metrics");
+        let scrape = |counts: [u64; 4], sum: f64| {
+            let bounds = ["0.001", "0.002", "0.005", "+Inf"];
+            let mut text = String::from("# TYPE sfu_forward_delay_seconds histogram\n");
+            for (bound, n) in bounds.iter().zip(counts) {
+                text += &format!("sfu_forward_delay_seconds_bucket{{kind=\"audio\",le=\"{bound}\"}} {n}\n");
+            }
+            text += &format!(
+                "sfu_forward_delay_seconds_sum{{kind=\"audio\"}} {sum}\nsfu_forward_delay_seconds_count{{kind=\"audio\"}} {}\n",
+                counts[3]
+            );
+            parse_forward_delay(&text).remove("audio").unwrap()
+        };
+        let start = scrape([10, 10, 10, 10], 0.005);
+        // In the window: 50 under 1 ms, 49 in (1, 2] ms, 1 in (2, 5] ms.
+        let end = scrape([60, 109, 110, 110], 0.005 + 0.1);
+        let window = BucketCounts::window(&start, &end).unwrap().percentiles().unwrap();
+        assert_eq!(window.count, 100);
+        assert!((window.p50_ms - 1.0).abs() < 1e-9, "{window:?}");
+        assert!((window.p99_ms - 2.0).abs() < 1e-9, "{window:?}");
+        assert!((window.mean_ms - 1.0).abs() < 1e-9, "{window:?}");
+        assert_eq!(window.over_5ms_percent, 0.0);
+        let slow = BucketCounts::window(&start, &scrape([10, 10, 10, 20], 1.0)).unwrap().percentiles().unwrap();
+        assert_eq!(slow.over_5ms_percent, 100.0);
+        assert!((slow.p99_ms - 5.0).abs() < 1e-9, "beyond the last bound only the bound is known: {slow:?}");
     }
 
     #[test]

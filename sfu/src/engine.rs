@@ -16,6 +16,7 @@ mod tcp;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,7 @@ use self::peer::{new_sid, unix_now, Peer, Role};
 use self::tcp::TcpEvent;
 use crate::auth::JoinGrant;
 use crate::error::Error;
+use crate::metrics::Metrics;
 
 /// Milliseconds since the Unix epoch, LiveKit's wire clock.
 pub fn unix_millis() -> i64 {
@@ -117,6 +119,8 @@ pub struct EngineHandle {
     pub media_addr: SocketAddr,
     /// The TCP address for ICE over TCP, when its port could be had.
     pub media_tcp_addr: Option<SocketAddr>,
+    /// What the engine counts, for `/metrics`.
+    pub metrics: Arc<Metrics>,
 }
 
 impl EngineHandle {
@@ -190,7 +194,9 @@ pub async fn spawn(
         }
     };
     let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
+    let metrics = Arc::new(Metrics::default());
     let engine = Engine {
+        metrics: metrics.clone(),
         socket: socket.clone(),
         local,
         local_tcp: tcp.map(|addr| SocketAddr::new(announced_ip, addr.port())),
@@ -204,7 +210,7 @@ pub async fn spawn(
     };
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
-    Ok((EngineHandle { commands, media_addr: bound, media_tcp_addr: tcp }, task))
+    Ok((EngineHandle { commands, media_addr: bound, media_tcp_addr: tcp, metrics }, task))
 }
 
 struct Engine {
@@ -225,6 +231,7 @@ struct Engine {
     next_conn: ConnId,
     /// Initial estimate of subscribers' bandwidth estimation, when it is on.
     bwe_kbps: Option<u32>,
+    metrics: Arc<Metrics>,
 }
 
 impl Engine {
@@ -248,7 +255,10 @@ impl Engine {
                         let _ = reply.send(());
                         break;
                     }
-                    Some(command) => self.on_command(command),
+                    Some(command) => {
+                        self.on_command(command);
+                        self.metrics.participants.store(self.peers.len() as u64, Ordering::Relaxed);
+                    }
                     None => break,
                 },
                 received = socket.recv_from(&mut buf) => {
@@ -257,12 +267,15 @@ impl Engine {
                         Err(e) => debug!(error = %e, "udp receive failed"),
                     }
                     // Take what else is waiting before driving every peer connection again.
-                    for _ in 1..DATAGRAM_BATCH {
+                    let mut read = 1;
+                    while read < DATAGRAM_BATCH {
                         match socket.try_recv_from(&mut buf) {
                             Ok((n, source)) => self.on_datagram(Protocol::Udp, source, &buf[..n]),
                             Err(_) => break,
                         }
+                        read += 1;
                     }
+                    self.metrics.datagrams_in.fetch_add(read as u64, Ordering::Relaxed);
                 },
                 Some(event) = tcp_events.recv() => match event {
                     TcpEvent::Open { remote, writer } => {
@@ -310,6 +323,7 @@ impl Engine {
                         continue;
                     }
                     pc.dirty = false;
+                    let mut sent = 0;
                     loop {
                         match pc.rtc.poll_output() {
                             Ok(Output::Timeout(at)) => {
@@ -317,6 +331,7 @@ impl Engine {
                                 break;
                             }
                             Ok(Output::Transmit(t)) => {
+                                sent += 1;
                                 // A full send buffer or queue drops the packet, as the network would.
                                 if t.proto == Protocol::Udp {
                                     let _ = self.socket.try_send_to(&t.contents, t.destination);
@@ -330,6 +345,14 @@ impl Engine {
                                 failed.push(conn);
                                 break;
                             }
+                        }
+                    }
+                    self.metrics.datagrams_out.fetch_add(sent, Ordering::Relaxed);
+                    if sent > 0 && !pc.forwarded.is_empty() {
+                        // What was written to this subscriber since its last poll went out now.
+                        let out = Instant::now();
+                        for (arrived, kind) in pc.forwarded.drain(..) {
+                            self.metrics.forward_delay(kind).observe(out.saturating_duration_since(arrived));
                         }
                     }
                     if !pc.rtc.is_alive() {

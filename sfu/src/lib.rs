@@ -3,12 +3,13 @@
 //!
 //! Import graph, bottom to top: `error`, `config`, `auth`, `sdp` → `engine` (media and
 //! rooms) → `state` → `signal` (the `/rtc` WebSocket), `room_service` (the server API) →
-//! `server` (router assembly).
+//! `server` (router assembly). `metrics` (counters for `/metrics`) sits beside `error`.
 
 pub mod auth;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod metrics;
 pub mod room_service;
 pub mod sdp;
 pub mod server;

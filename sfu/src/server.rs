@@ -3,8 +3,9 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::extract::State;
 use axum::http::{header, HeaderValue};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
@@ -28,6 +29,7 @@ pub fn router(state: AppState) -> Router {
         .route("/twirp/livekit.RoomService/{method}", post(room_service::call))
         .layer(axum::extract::DefaultBodyLimit::max(room_service::MAX_BODY))
         .route("/", get(|| async { "OK" }))
+        .route("/metrics", get(metrics))
         .layer(axum::middleware::map_response(allow_any_origin))
         .with_state(state)
 }
@@ -35,6 +37,11 @@ pub fn router(state: AppState) -> Router {
 async fn allow_any_origin(mut response: Response) -> Response {
     response.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     response
+}
+
+/// Prometheus text: the engine's counters and the forward delay (see [`crate::metrics`]).
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.engine.metrics.render())
 }
 
 async fn not_found() -> Error {

@@ -381,3 +381,36 @@ async fn a_participant_without_the_subscribe_grant_is_offered_nothing() {
         assert!(!matches!(decode(frame), Some(Response::Offer(_))), "a participant without canSubscribe got a subscriber offer");
     }
 }
+
+/// A series' value in a Prometheus text scrape.
+fn metric(text: &str, series: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(series) && l[series.len()..].starts_with(' '))
+        .unwrap_or_else(|| panic!("no {series} in\n{text}"));
+    line[series.len()..].trim().parse().unwrap()
+}
+
+#[tokio::test]
+async fn the_forward_delay_is_measured_on_metrics_while_media_flows() {
+    let (running, mut call, _track_sid, _data) = call(false).await;
+    let url = format!("http://{}/metrics", running.http_addr);
+    let scrape = || async { reqwest::get(&url).await.unwrap().error_for_status().unwrap().text().await.unwrap() };
+    let before = scrape().await;
+    assert_eq!(metric(&before, "sfu_forward_delay_seconds_count{kind=\"video\"}"), 0.0);
+    assert_eq!(metric(&before, "sfu_participants"), 2.0);
+
+    let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
+    assert!(received >= 20, "only {received} frames arrived ({} sent)", call.sent);
+    let after = scrape().await;
+    // One observation per frame sent to the subscriber: at least every frame it got.
+    let count = metric(&after, "sfu_forward_delay_seconds_count{kind=\"video\"}");
+    assert!(count >= f64::from(received), "{count} delays observed for {received} frames received");
+    assert_eq!(metric(&after, "sfu_forward_delay_seconds_bucket{kind=\"video\",le=\"+Inf\"}"), count);
+    assert!(metric(&after, "sfu_forward_delay_seconds_sum{kind=\"video\"}") > 0.0);
+    assert!(metric(&after, "sfu_forwarded_frames_total") >= count);
+    assert!(metric(&after, "sfu_datagrams_in_total") > f64::from(received));
+    // Only video was published: the audio series stays empty.
+    assert_eq!(metric(&after, "sfu_forward_delay_seconds_count{kind=\"audio\"}"), 0.0);
+    assert!(metric(&after, "process_cpu_seconds_total") > 0.0);
+}

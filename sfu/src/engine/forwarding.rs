@@ -1,6 +1,7 @@
 //! Media between participants: frames from a publisher to its subscribers, the simulcast
 //! layer each subscriber gets, and key frame requests back to the publisher.
 
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use livekit_protocol as proto;
@@ -11,6 +12,10 @@ use tracing::debug;
 
 use super::peer::{choose_layer, ConnId, DownState, Role, Wanted};
 use super::{Engine, KEYFRAME_REQUEST_INTERVAL, LAYER_STALE};
+
+/// Frames written to one subscriber and not yet sent whose delay is still to be observed;
+/// beyond this (a subscriber whose connection holds everything back) they go unmeasured.
+const MAX_UNSENT_TIMED: usize = 64;
 
 impl Engine {
     pub(super) fn on_event(&mut self, conn: ConnId, role: Role, event: Event) {
@@ -64,6 +69,7 @@ impl Engine {
             track.loudness.observe(level);
         }
         let track_sid = track.info.sid.clone();
+        let kind = track.kind;
         let flowing = match data.rid {
             Some(rid) => {
                 track.saw_layer(rid, data.data.len(), now);
@@ -105,8 +111,14 @@ impl Engine {
             }
             let Some(writer) = sub.pc.rtc().writer(mid) else { continue };
             let Some(pt) = writer.match_params(data.params) else { continue };
-            if let Err(e) = writer.write(pt, data.network_time, data.time, data.data.clone()) {
-                debug!(conn = other, error = %e, "forward failed");
+            match writer.write(pt, data.network_time, data.time, data.data.clone()) {
+                Ok(()) => {
+                    if sub.pc.forwarded.len() < MAX_UNSENT_TIMED {
+                        sub.pc.forwarded.push((data.network_time, kind));
+                    }
+                    self.metrics.forwarded_frames.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(e) => debug!(conn = other, error = %e, "forward failed"),
             }
         }
         for rid in keyframes {

@@ -44,11 +44,14 @@ pub struct Pc {
     pub next: Instant,
     /// Something was fed to `rtc` since it was last polled, so it may have output.
     pub dirty: bool,
+    /// Frames written to `rtc` (subscriber side) and not yet sent: when their first packet
+    /// reached the engine, and their kind; observed as the forward delay once sent.
+    pub forwarded: Vec<(Instant, MediaKind)>,
 }
 
 impl Pc {
     pub fn new(rtc: Rtc, ufrag: String) -> Pc {
-        Pc { rtc, ufrag, next: Instant::now(), dirty: true }
+        Pc { rtc, ufrag, next: Instant::now(), dirty: true, forwarded: Vec::new() }
     }
 
     /// The `Rtc`, marked to be polled: every call into it may produce packets or events.

@@ -1,0 +1,152 @@
+//! Counters for `GET /metrics` (Prometheus text format), the same shape as the hub's: plain
+//! atomics, written by the media engine's task, read by the HTTP handler.
+//!
+//! The forward delay is the "packet in → packet out", measured inside the sfu:
+//! from the moment the engine reads a media datagram off its socket (the `Instant` it hands
+//! to str0m with the packet) to the moment the engine has handed the forwarded packet(s) to
+//! one subscriber's socket (`sendto` returned). Per forwarded frame and subscriber, one
+//! observation. It includes str0m's SRTP decryption and depacketizing on the way in, the
+//! fan-out loop (a subscriber late in the room's list waits for the writes of those before
+//! it), str0m's packetizing and SRTP encryption per subscriber, and the engine's own
+//! scheduling between the two. It does not include time the datagram waited in the
+//! kernel's receive buffer before the engine read it. An audio frame is one RTP packet, so
+//! `kind="audio"` is exactly packet in → packet out; a video frame is several packets, and
+//! `kind="video"` runs from its *first* packet's arrival to its *last* packet's send (str0m
+//! gives a frame the arrival time of its first packet), so it also holds the time the rest
+//! of the frame took to arrive.
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use str0m::media::MediaKind;
+
+/// Upper bounds of the forward delay buckets, in seconds: fine below the 5 ms aim.
+pub const DELAY_BUCKETS: [f64; 15] =
+    [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0];
+
+/// A Prometheus histogram over atomics.
+#[derive(Debug, Default)]
+pub struct Histogram {
+    buckets: [AtomicU64; DELAY_BUCKETS.len()],
+    count: AtomicU64,
+    sum_micros: AtomicU64,
+}
+
+impl Histogram {
+    pub fn observe(&self, value: Duration) {
+        let seconds = value.as_secs_f64();
+        if let Some(i) = DELAY_BUCKETS.iter().position(|&bound| seconds <= bound) {
+            self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        }
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.sum_micros.fetch_add(value.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count.load(Ordering::Relaxed)
+    }
+
+    /// The series lines of this histogram, with `labels` (`key="value"`) on each.
+    fn render_series(&self, out: &mut String, name: &str, labels: &str) {
+        let mut cumulative = 0;
+        for (bound, bucket) in DELAY_BUCKETS.iter().zip(&self.buckets) {
+            cumulative += bucket.load(Ordering::Relaxed);
+            let _ = writeln!(out, "{name}_bucket{{{labels},le=\"{bound}\"}} {cumulative}");
+        }
+        let count = self.count();
+        let _ = writeln!(out, "{name}_bucket{{{labels},le=\"+Inf\"}} {count}");
+        let _ = writeln!(out, "{name}_sum{{{labels}}} {}", self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6);
+        let _ = writeln!(out, "{name}_count{{{labels}}} {count}");
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Participants joined (a gauge the engine sets after every command).
+    pub participants: AtomicU64,
+    /// Frames written to a subscriber's peer connection.
+    pub forwarded_frames: AtomicU64,
+    /// Datagrams the engine read off its UDP socket.
+    pub datagrams_in: AtomicU64,
+    /// Datagrams the engine sent (UDP and ICE over TCP).
+    pub datagrams_out: AtomicU64,
+    /// Packet in → packet out, per forwarded frame and subscriber (see the module's notes).
+    pub forward_delay_audio: Histogram,
+    pub forward_delay_video: Histogram,
+}
+
+impl Metrics {
+    pub fn forward_delay(&self, kind: MediaKind) -> &Histogram {
+        match kind {
+            MediaKind::Audio => &self.forward_delay_audio,
+            MediaKind::Video => &self.forward_delay_video,
+        }
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let mut line = |name: &str, kind: &str, help: &str, value: String| {
+            let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n");
+        };
+        line("sfu_participants", "gauge", "Participants joined to a room of this sfu.", get(&self.participants).to_string());
+        line(
+            "sfu_forwarded_frames_total",
+            "counter",
+            "Media frames written to a subscriber's peer connection.",
+            get(&self.forwarded_frames).to_string(),
+        );
+        line("sfu_datagrams_in_total", "counter", "Datagrams read off the media UDP socket.", get(&self.datagrams_in).to_string());
+        line("sfu_datagrams_out_total", "counter", "Datagrams sent to peers (UDP and ICE over TCP).", get(&self.datagrams_out).to_string());
+        if let Some(bytes) = resident_memory_bytes() {
+            line("process_resident_memory_bytes", "gauge", "Resident memory of the sfu process.", bytes.to_string());
+        }
+        if let Some(seconds) = cpu_seconds() {
+            line("process_cpu_seconds_total", "counter", "User and system CPU time of the sfu process.", seconds.to_string());
+        }
+        let name = "sfu_forward_delay_seconds";
+        let _ = write!(
+            out,
+            "# HELP {name} From a media packet read off the socket to the forwarded packet sent to one subscriber (video: the frame's first packet in, last packet out).\n# TYPE {name} histogram\n"
+        );
+        self.forward_delay_audio.render_series(&mut out, name, "kind=\"audio\"");
+        self.forward_delay_video.render_series(&mut out, name, "kind=\"video\"");
+        out
+    }
+}
+
+/// The resident memory of this process, from /proc (Linux).
+fn resident_memory_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// The CPU time (user and system) this process used, from /proc (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // After the command name in parentheses: state is field 3, utime 14, stime 15.
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(14 - 3);
+    let (user, system): (u64, u64) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+    // In USER_HZ, which Linux fixes at 100 per second for user space.
+    Some((user + system) as f64 / 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_delay_lands_in_its_bucket_and_the_buckets_are_cumulative() {
+        let metrics = Metrics::default();
+        metrics.forward_delay(MediaKind::Audio).observe(Duration::from_micros(700));
+        metrics.forward_delay(MediaKind::Audio).observe(Duration::from_millis(4));
+        let text = metrics.render();
+        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.0005\"} 0\n"), "{text}");
+        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.001\"} 1\n"), "{text}");
+        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.004\"} 2\n"), "{text}");
+        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"+Inf\"} 2\n"), "{text}");
+        assert!(text.contains("sfu_forward_delay_seconds_count{kind=\"video\"} 0\n"), "{text}");
+    }
+}
