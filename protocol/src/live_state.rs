@@ -147,11 +147,15 @@ impl LiveState {
                     poll.results_shown = *shown;
                 }
             }
-            Event::PollVoted { poll_id, attendee_id, answer_ids, previous_answer_ids } => {
+            // Recounted from the votes as ordered, not from `previousAnswerIds`: in cluster
+            // mode a replica decides on the state it has applied so far, which may not yet
+            // hold the voter's vote before.
+            Event::PollVoted { poll_id, attendee_id, answer_ids, .. } => {
+                let previous =
+                    self.poll_votes.entry(poll_id.clone()).or_default().insert(attendee_id.clone(), answer_ids.clone()).unwrap_or_default();
                 if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
-                    poll.recount(previous_answer_ids, answer_ids);
+                    poll.recount(&previous, answer_ids);
                 }
-                self.poll_votes.entry(poll_id.clone()).or_default().insert(attendee_id.clone(), answer_ids.clone());
             }
         }
     }

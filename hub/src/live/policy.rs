@@ -211,12 +211,12 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
         Action::SendReaction { reaction } => Decision::React(reaction),
         Action::CreatePoll { poll } => create_poll(state, poll),
         Action::OpenPoll { poll_id } => match find_poll(state, &poll_id) {
-            Err(refused) => refused,
+            Err(refused) => *refused,
             Ok(PollStatus::Open) => Decision::Nothing,
             Ok(_) => publish(Audience::Everyone, Event::PollOpened { poll_id }),
         },
         Action::ClosePoll { poll_id } => match find_poll(state, &poll_id) {
-            Err(refused) => refused,
+            Err(refused) => *refused,
             Ok(PollStatus::Closed) => Decision::Nothing,
             Ok(_) => {
                 let poll = state.state_for_all.polls.iter().find(|p| p.poll_id == poll_id);
@@ -225,21 +225,21 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
             }
         },
         Action::ShowPollResults { poll_id, shown } => match find_poll(state, &poll_id) {
-            Err(refused) => refused,
+            Err(refused) => *refused,
             Ok(_) => publish(Audience::Everyone, Event::PollResultsShown { poll_id, shown }),
         },
         Action::VotePoll { poll_id, answer_ids } => vote(claims, state, poll_id, &answer_ids),
     }
 }
 
-fn find_poll(state: &LiveState, poll_id: &str) -> Result<PollStatus, Decision> {
+fn find_poll(state: &LiveState, poll_id: &str) -> Result<PollStatus, Box<Decision>> {
     state
         .state_for_all
         .polls
         .iter()
         .find(|p| p.poll_id == poll_id)
         .map(|p| p.status)
-        .ok_or_else(|| refuse(ErrorCode::PollNotFound, "no poll with that id"))
+        .ok_or_else(|| Box::new(refuse(ErrorCode::PollNotFound, "no poll with that id")))
 }
 
 fn new_id() -> Id {

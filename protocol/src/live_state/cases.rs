@@ -480,7 +480,7 @@ fn poll(n: u32, slide: Option<PollSlide>) -> Poll {
     let new = NewPoll {
         question: format!("Question {n}?"),
         answers: vec!["Red".into(), "Green".into(), "Blue".into()],
-        multiple: n % 2 == 0,
+        multiple: n.is_multiple_of(2),
         slide,
     };
     new.into_poll(chat_id(n), (0..3).map(|a| answer_id(n, a)))
