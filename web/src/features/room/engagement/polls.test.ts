@@ -71,7 +71,7 @@ describe('polls', () => {
     expect(newPollProblem(' ', ['a', 'b'])).toBe('question');
     expect(newPollProblem('q'.repeat(201), ['a', 'b'])).toBe('question');
     expect(newPollProblem('q', ['a', ' '])).toBe('answers');
-    expect(newPollProblem('q', Array(7).fill('a'))).toBe('answers');
+    expect(newPollProblem('q', Array<string>(7).fill('a'))).toBe('answers');
     expect(newPollProblem('q', ['a', 'b'.repeat(101)])).toBe('answers');
     expect(newPollProblem('q', ['a', 'b', ''])).toBeNull();
   });
