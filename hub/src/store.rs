@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
 
+use protocol::engagement::polls::PollVotes;
 use protocol::engagement::ChatModeration;
 use protocol::frame::Event;
 use protocol::internal::Audience;
@@ -49,6 +50,9 @@ pub struct RoomState {
     /// with none.
     #[serde(default)]
     pub chat_moderation: ChatModeration,
+    /// Every attendee's vote per poll; snapshots of before the polls load with none.
+    #[serde(default)]
+    pub poll_votes: PollVotes,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

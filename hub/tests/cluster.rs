@@ -609,3 +609,66 @@ async fn chat_and_moderation_cross_replicas_and_reaction_sums_merge_across_them(
     // At most one frame per tick (2.5 s: 10 ticks), far fewer than 50 taps.
     assert!(guide_frames <= 10 && b_frames <= 10, "{guide_frames} and {b_frames} frames");
 }
+
+/// The last poll counts a socket gets within `wait`, and the events it got.
+async fn poll_counts(socket: &mut Socket, wait: Duration) -> (Option<(Vec<u32>, u32)>, Vec<Event>) {
+    let deadline = tokio::time::Instant::now() + wait;
+    let (mut last, mut events) = (None, Vec::new());
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+        if let Message::Text(text) = message {
+            match serde_json::from_str(text.as_str()).unwrap() {
+                ServerFrame::Volatile { event: VolatileEvent::PollCounts { counts, voters, .. } } => last = Some((counts, voters)),
+                ServerFrame::Event { event, .. } => events.push(event),
+                _ => {}
+            }
+        }
+    }
+    (last, events)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn votes_through_two_replicas_are_all_counted_everywhere() {
+    use protocol::engagement::polls::NewPoll;
+    let redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (_b, b) = start_hub(&redis.url());
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let (mut watcher_b, ..) = join(&b, &token("f1", Role::Client), None).await;
+    let poll = NewPoll { question: "Which?".into(), answers: vec!["One".into(), "Two".into()], multiple: false, slide: None };
+    act(&mut guide, Some(1), Action::CreatePoll { poll }).await;
+    let poll = loop {
+        if let ServerFrame::Event { event: Event::PollCreated { poll }, .. } = recv(&mut watcher_b).await {
+            break poll;
+        }
+    };
+    act(&mut guide, Some(2), Action::OpenPoll { poll_id: poll.poll_id.clone() }).await;
+    loop {
+        if let ServerFrame::Event { event: Event::PollOpened { .. }, .. } = recv(&mut watcher_b).await {
+            break;
+        }
+    }
+    // 10 voters on each replica; each votes twice (a change), the second on answer i % 2.
+    let mut voters = Vec::new();
+    for i in 0..20u32 {
+        let addr = if i % 2 == 0 { &a } else { &b };
+        voters.push(join(addr, &token(&format!("{:02x}", 0xd0 + i), Role::Client), None).await.0);
+    }
+    for round in 0..2 {
+        for (i, voter) in voters.iter_mut().enumerate() {
+            let answer = if round == 0 { 0 } else { i / 2 % 2 };
+            let answer_ids = vec![poll.answers[answer].answer_id.clone()];
+            act(voter, None, Action::VotePoll { poll_id: poll.poll_id.clone(), answer_ids }).await;
+        }
+    }
+    let wait = Duration::from_millis(2000);
+    let ((on_a, _), (on_b, _)) = tokio::join!(poll_counts(&mut guide, wait), poll_counts(&mut watcher_b, wait));
+    assert_eq!(on_a, Some((vec![10, 10], 20)), "the guide on A counts B's votes too");
+    assert_eq!(on_b, Some((vec![10, 10], 20)), "a client on B counts A's votes too");
+    act(&mut guide, Some(3), Action::ClosePoll { poll_id: poll.poll_id.clone() }).await;
+    let closed = loop {
+        if let ServerFrame::Event { event: event @ Event::PollClosed { .. }, .. } = recv(&mut watcher_b).await {
+            break event;
+        }
+    };
+    assert_eq!(closed, Event::PollClosed { poll_id: poll.poll_id.clone(), counts: vec![10, 10], voters: 20 });
+}

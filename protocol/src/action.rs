@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::engagement::polls::NewPoll;
 use crate::engagement::{check_blocked_words, ChatSettings, Reaction, MAX_SLOW_MODE_SECONDS, MAX_TIMEOUT_MINUTES};
 use crate::state::{check_id, check_optional_id, DynamicPage, Id, Invalid, ViewMode};
 
@@ -80,6 +81,21 @@ pub enum Action {
     /// Anyone: a reaction tap. Volatile: counted, summed per room and sent as sums.
     #[serde(rename_all = "camelCase")]
     SendReaction { reaction: Reaction },
+    /// Guide only (issue #19 polls): create a draft poll.
+    #[serde(rename_all = "camelCase")]
+    CreatePoll { poll: NewPoll },
+    /// Guide only: open a poll (a closed one opens again).
+    #[serde(rename_all = "camelCase")]
+    OpenPoll { poll_id: Id },
+    /// Guide only: close a poll; its counts are final.
+    #[serde(rename_all = "camelCase")]
+    ClosePoll { poll_id: Id },
+    /// Guide only: show attendees a poll's counts, or hide them.
+    #[serde(rename_all = "camelCase")]
+    ShowPollResults { poll_id: Id, shown: bool },
+    /// Anyone: vote in an open poll (a second vote replaces the first).
+    #[serde(rename_all = "camelCase")]
+    VotePoll { poll_id: Id, answer_ids: Vec<Id> },
 }
 
 /// Most product ids one `updateListingProducts` carries. A listing slide shows a page
@@ -139,6 +155,18 @@ impl Action {
             // The text's checks have their own error codes (`CHAT_EMPTY`, `CHAT_TOO_LONG`):
             // the hub's policy makes them.
             Action::SendChatMessage { .. } | Action::SendReaction { .. } => Ok(()),
+            Action::CreatePoll { poll } => poll.validate(),
+            Action::OpenPoll { poll_id } | Action::ClosePoll { poll_id } | Action::ShowPollResults { poll_id, .. } => {
+                check_id("pollId", poll_id)
+            }
+            // Which answers are known, and how many a poll takes, has its own error codes.
+            Action::VotePoll { poll_id, answer_ids } => {
+                check_id("pollId", poll_id)?;
+                if answer_ids.len() > crate::engagement::polls::MAX_POLL_ANSWERS {
+                    return Err(format!("answerIds must hold at most {} entries", crate::engagement::polls::MAX_POLL_ANSWERS));
+                }
+                Ok(())
+            }
             Action::LoadProductList {} | Action::MuteAll { .. } | Action::SetLocked { .. } | Action::SetCartPermission { .. } => Ok(()),
         }
     }
@@ -180,6 +208,11 @@ impl Action {
             Action::SetChatBlockedWords { .. } => "setChatBlockedWords",
             Action::ModerateChatAttendee { .. } => "moderateChatAttendee",
             Action::SendReaction { .. } => "sendReaction",
+            Action::CreatePoll { .. } => "createPoll",
+            Action::OpenPoll { .. } => "openPoll",
+            Action::ClosePoll { .. } => "closePoll",
+            Action::ShowPollResults { .. } => "showPollResults",
+            Action::VotePoll { .. } => "votePoll",
         }
     }
 
@@ -200,6 +233,10 @@ impl Action {
                 | Action::SetChatSettings { .. }
                 | Action::SetChatBlockedWords { .. }
                 | Action::ModerateChatAttendee { .. }
+                | Action::CreatePoll { .. }
+                | Action::OpenPoll { .. }
+                | Action::ClosePoll { .. }
+                | Action::ShowPollResults { .. }
         )
     }
 }

@@ -6,6 +6,8 @@
 //! snapshot ([`crate::state::StateForAll::chat`]). Reactions are volatile: the hub sums
 //! them per room and sends the sums at most every [`REACTION_TICK_MS`].
 
+pub mod polls;
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};

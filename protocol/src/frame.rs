@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::action::{Action, Interaction};
+use crate::engagement::polls::Poll;
 use crate::engagement::{ChatMessage, ChatSettings, ReactionCounts};
 use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode};
 use crate::status::{CartPermission, Role};
@@ -205,6 +206,33 @@ pub enum Event {
         muted_until: Option<u64>,
         banned: bool,
     },
+    /// Everyone: the guide created a poll (a draft).
+    PollCreated {
+        poll: Poll,
+    },
+    /// Everyone: a poll opened.
+    PollOpened {
+        poll_id: Id,
+    },
+    /// Everyone: a poll closed, with its final counts.
+    PollClosed {
+        poll_id: Id,
+        counts: Vec<u32>,
+        voters: u32,
+    },
+    /// Everyone: attendees are shown a poll's counts, or not.
+    PollResultsShown {
+        poll_id: Id,
+        shown: bool,
+    },
+    /// The voter and guides: an attendee voted (`previousAnswerIds`: its vote before,
+    /// empty for a first vote), so whoever is sent it can recount.
+    PollVoted {
+        poll_id: Id,
+        attendee_id: Id,
+        answer_ids: Vec<Id>,
+        previous_answer_ids: Vec<Id>,
+    },
 }
 
 /// The appointment fields of `stateForAll` that storefront-proxy owns.
@@ -243,6 +271,13 @@ pub enum VolatileEvent {
     Reactions {
         counts: ReactionCounts,
     },
+    /// A poll's counts, at most one every
+    /// [`crate::engagement::polls::POLL_COUNTS_TICK_MS`] per poll while votes come in.
+    PollCounts {
+        poll_id: Id,
+        counts: Vec<u32>,
+        voters: u32,
+    },
 }
 
 /// Error codes of `error` frames.
@@ -280,6 +315,16 @@ pub enum ErrorCode {
     ChatSlowMode,
     /// Chat: too many messages in a short time (5 in 10 seconds).
     ChatRateLimited,
+    /// Polls: no poll with that id.
+    PollNotFound,
+    /// Polls: the poll is not open (a draft, or closed).
+    PollClosed,
+    /// Polls: an answer id the poll does not have (or none).
+    PollUnknownAnswer,
+    /// Polls: several answers on a single-choice poll.
+    PollSingleChoice,
+    /// Polls: the appointment holds the most polls it may.
+    PollLimit,
 }
 
 /// Frames the hub sends.

@@ -14,6 +14,7 @@ pub mod cases;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::engagement::polls::{PollStatus, PollVotes};
 use crate::engagement::ChatModeration;
 use crate::frame::Event;
 use crate::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClients, StateForGuides};
@@ -46,6 +47,8 @@ pub struct LiveState {
     /// The chat's blocked words, time-outs and bans (guides see them), and each
     /// attendee's recent post times (nobody does).
     pub chat_moderation: ChatModeration,
+    /// Every attendee's vote per poll (each attendee is shown its own).
+    pub poll_votes: PollVotes,
 }
 
 impl LiveState {
@@ -70,6 +73,13 @@ impl LiveState {
                 all.last_active_guide_section = Some(section_id.clone());
                 all.current_slide_alias = *slide_alias;
                 all.current_slide_data = None;
+                // A draft poll attached to this slide opens with it.
+                for poll in &mut all.polls {
+                    let here = poll.slide.as_ref().is_some_and(|s| s.section_id == *section_id && s.slide_alias == *slide_alias);
+                    if here && poll.status == PollStatus::Draft {
+                        poll.status = PollStatus::Open;
+                    }
+                }
             }
             Event::PresentationStarted { started_at } => {
                 all.started = true;
@@ -119,6 +129,34 @@ impl LiveState {
             Event::ChatAttendeeModerated { attendee_id, muted_until, banned } => {
                 self.chat_moderation.moderate(attendee_id, *muted_until, *banned)
             }
+            Event::PollCreated { poll } => all.polls.push(poll.clone()),
+            Event::PollOpened { poll_id } => {
+                if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
+                    poll.status = PollStatus::Open;
+                }
+            }
+            Event::PollClosed { poll_id, counts, voters } => {
+                if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
+                    poll.status = PollStatus::Closed;
+                    poll.counts = counts.clone();
+                    poll.voters = *voters;
+                }
+            }
+            Event::PollResultsShown { poll_id, shown } => {
+                if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
+                    poll.results_shown = *shown;
+                }
+            }
+            // Recounted from the votes as ordered, not from `previousAnswerIds`: in cluster
+            // mode a replica decides on the state it has applied so far, which may not yet
+            // hold the voter's vote before.
+            Event::PollVoted { poll_id, attendee_id, answer_ids, .. } => {
+                let previous =
+                    self.poll_votes.entry(poll_id.clone()).or_default().insert(attendee_id.clone(), answer_ids.clone()).unwrap_or_default();
+                if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
+                    poll.recount(&previous, answer_ids);
+                }
+            }
         }
     }
 
@@ -134,6 +172,11 @@ impl LiveState {
         state_for_clients.cart_permission = self.participants.get(attendee_id).map(|p| p.cart_permission).unwrap_or_default();
         state_for_clients.chat_muted_until = self.chat_moderation.muted_until.get(attendee_id).copied();
         state_for_clients.chat_banned = self.chat_moderation.banned.contains(attendee_id);
+        state_for_clients.poll_votes = self
+            .poll_votes
+            .iter()
+            .filter_map(|(poll_id, votes)| votes.get(attendee_id).map(|vote| (poll_id.clone(), vote.clone())))
+            .collect();
         state_for_clients
     }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::engagement::polls::Poll;
 use crate::engagement::{ChatModeration, ChatState};
 use crate::status::{AttendeeStatus, CartPermission, ConnectionState, Role};
 
@@ -159,6 +160,8 @@ pub struct StateForAll {
     pub muted_all: bool,
     /// The chat: its last messages, the pinned one, and its settings (issue #19).
     pub chat: ChatState,
+    /// The appointment's polls, oldest first (issue #19).
+    pub polls: Vec<Poll>,
     pub extensions: Vec<serde_json::Value>,
 }
 
@@ -175,6 +178,8 @@ pub struct StateForClients {
     pub chat_muted_until: Option<u64>,
     /// Whether the guide banned the attendee from the chat.
     pub chat_banned: bool,
+    /// The attendee's own vote per poll id.
+    pub poll_votes: BTreeMap<Id, Vec<Id>>,
     pub extensions: Vec<serde_json::Value>,
 }
 

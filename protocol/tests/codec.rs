@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use protocol::action::{Action, Empty, GuideHoveredPayload, Interaction, PageViewedPayload, ProductPayload};
 use protocol::codec::{Codec, Encoded};
+use protocol::engagement::polls::{NewPoll, Poll, PollAnswer, PollSlide, PollStatus};
 use protocol::engagement::{ChatMessage, ChatSettings, Reaction, ReactionCounts};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::state::{AttendeeSummary, Snapshot, StateForGuides};
@@ -40,6 +41,20 @@ fn action() -> impl Strategy<Value = Action> {
         (id(), proptest::option::of(any::<u32>()), any::<bool>())
             .prop_map(|(attendee_id, timeout_minutes, banned)| { Action::ModerateChatAttendee { attendee_id, timeout_minutes, banned } }),
         proptest::sample::select(Reaction::ALL.to_vec()).prop_map(|reaction| Action::SendReaction { reaction }),
+        (".{0,200}", proptest::collection::vec(".{0,100}", 0..7), any::<bool>(), proptest::option::of((id(), any::<u32>()))).prop_map(
+            |(question, answers, multiple, slide)| Action::CreatePoll {
+                poll: NewPoll {
+                    question,
+                    answers,
+                    multiple,
+                    slide: slide.map(|(section_id, slide_alias)| PollSlide { section_id, slide_alias })
+                }
+            }
+        ),
+        id().prop_map(|poll_id| Action::OpenPoll { poll_id }),
+        id().prop_map(|poll_id| Action::ClosePoll { poll_id }),
+        (id(), any::<bool>()).prop_map(|(poll_id, shown)| Action::ShowPollResults { poll_id, shown }),
+        (id(), proptest::collection::vec(id(), 0..7)).prop_map(|(poll_id, answer_ids)| Action::VotePoll { poll_id, answer_ids }),
     ]
 }
 
@@ -95,6 +110,44 @@ fn server_frame() -> impl Strategy<Value = ServerFrame> {
         }),
         proptest::sample::select(vec![ErrorCode::ChatMuted, ErrorCode::ChatTooLong, ErrorCode::ChatBlockedWord, ErrorCode::ChatSlowMode])
             .prop_map(|code| ServerFrame::error(Some(3), code, "refused")),
+        (any::<u64>(), id(), ".{1,200}", proptest::collection::vec((id(), ".{1,100}", any::<u32>()), 2..7), any::<bool>(), any::<u32>())
+            .prop_map(|(seq, poll_id, question, answers, multiple, voters)| ServerFrame::Event {
+                seq,
+                prev: seq.saturating_sub(1),
+                event: Event::PollCreated {
+                    poll: Poll {
+                        poll_id,
+                        question,
+                        counts: answers.iter().map(|a| a.2).collect(),
+                        answers: answers.into_iter().map(|(answer_id, text, _)| PollAnswer { answer_id, text }).collect(),
+                        multiple,
+                        slide: None,
+                        status: PollStatus::Open,
+                        results_shown: multiple,
+                        voters,
+                    }
+                },
+            }),
+        (any::<u64>(), id(), id(), proptest::collection::vec(id(), 0..7), proptest::collection::vec(id(), 0..7)).prop_map(
+            |(seq, poll_id, attendee_id, answer_ids, previous_answer_ids)| ServerFrame::Event {
+                seq,
+                prev: seq.saturating_sub(1),
+                event: Event::PollVoted { poll_id, attendee_id, answer_ids, previous_answer_ids },
+            }
+        ),
+        (any::<u64>(), id(), proptest::collection::vec(any::<u32>(), 2..7), any::<u32>()).prop_map(|(seq, poll_id, counts, voters)| {
+            ServerFrame::Event { seq, prev: seq.saturating_sub(1), event: Event::PollClosed { poll_id, counts, voters } }
+        }),
+        (id(), proptest::collection::vec(any::<u32>(), 2..7), any::<u32>())
+            .prop_map(|(poll_id, counts, voters)| ServerFrame::Volatile { event: VolatileEvent::PollCounts { poll_id, counts, voters } }),
+        proptest::sample::select(vec![
+            ErrorCode::PollClosed,
+            ErrorCode::PollUnknownAnswer,
+            ErrorCode::PollSingleChoice,
+            ErrorCode::PollNotFound,
+            ErrorCode::PollLimit
+        ])
+        .prop_map(|code| ServerFrame::error(Some(4), code, "refused")),
     ]
 }
 

@@ -11,6 +11,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use protocol::action::{Action, Interaction};
+use protocol::engagement::polls::{check_vote, NewPoll, PollStatus, VoteProblem, MAX_POLLS};
 use protocol::engagement::{clean_chat_text, ChatMessage, Reaction, TextProblem, CHAT_BURST, CHAT_BURST_WINDOW_MS};
 use protocol::frame::{close_code, ErrorCode, Event, VolatileEvent};
 use protocol::internal::Audience;
@@ -208,7 +209,70 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
             publish(Audience::Attendee(attendee_id.clone()), Event::ChatAttendeeModerated { attendee_id, muted_until, banned })
         }
         Action::SendReaction { reaction } => Decision::React(reaction),
+        Action::CreatePoll { poll } => create_poll(state, poll),
+        Action::OpenPoll { poll_id } => match find_poll(state, &poll_id) {
+            Err(refused) => *refused,
+            Ok(PollStatus::Open) => Decision::Nothing,
+            Ok(_) => publish(Audience::Everyone, Event::PollOpened { poll_id }),
+        },
+        Action::ClosePoll { poll_id } => match find_poll(state, &poll_id) {
+            Err(refused) => *refused,
+            Ok(PollStatus::Closed) => Decision::Nothing,
+            Ok(_) => {
+                let poll = state.state_for_all.polls.iter().find(|p| p.poll_id == poll_id);
+                let (counts, voters) = poll.map(|p| (p.counts.clone(), p.voters)).unwrap_or_default();
+                publish(Audience::Everyone, Event::PollClosed { poll_id, counts, voters })
+            }
+        },
+        Action::ShowPollResults { poll_id, shown } => match find_poll(state, &poll_id) {
+            Err(refused) => *refused,
+            Ok(_) => publish(Audience::Everyone, Event::PollResultsShown { poll_id, shown }),
+        },
+        Action::VotePoll { poll_id, answer_ids } => vote(claims, state, poll_id, &answer_ids),
     }
+}
+
+fn find_poll(state: &LiveState, poll_id: &str) -> Result<PollStatus, Box<Decision>> {
+    state
+        .state_for_all
+        .polls
+        .iter()
+        .find(|p| p.poll_id == poll_id)
+        .map(|p| p.status)
+        .ok_or_else(|| Box::new(refuse(ErrorCode::PollNotFound, "no poll with that id")))
+}
+
+fn new_id() -> Id {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+/// A guide's new poll, a draft with ids the hub gives (checked by `Action::validate`).
+fn create_poll(state: &LiveState, poll: NewPoll) -> Decision {
+    if state.state_for_all.polls.len() >= MAX_POLLS {
+        return refuse(ErrorCode::PollLimit, format!("an appointment holds at most {MAX_POLLS} polls"));
+    }
+    let answer_ids: Vec<Id> = poll.answers.iter().map(|_| new_id()).collect();
+    publish(Audience::Everyone, Event::PollCreated { poll: poll.into_poll(new_id(), answer_ids) })
+}
+
+/// A vote, or why not. The same vote again changes nothing; a changed one names the
+/// previous answers so that whoever is sent it recounts.
+pub fn vote(claims: &HubClaims, state: &LiveState, poll_id: Id, answer_ids: &[Id]) -> Decision {
+    let poll = state.state_for_all.polls.iter().find(|p| p.poll_id == poll_id);
+    let answer_ids = match check_vote(poll, answer_ids) {
+        Ok(ids) => ids,
+        Err(VoteProblem::UnknownPoll) => return refuse(ErrorCode::PollNotFound, "no poll with that id"),
+        Err(VoteProblem::NotOpen) => return refuse(ErrorCode::PollClosed, "the poll is not open"),
+        Err(VoteProblem::UnknownAnswer) => return refuse(ErrorCode::PollUnknownAnswer, "the poll has no such answer"),
+        Err(VoteProblem::SingleChoice) => return refuse(ErrorCode::PollSingleChoice, "the poll takes one answer"),
+    };
+    let previous = state.poll_votes.get(&poll_id).and_then(|votes| votes.get(&claims.sub)).cloned().unwrap_or_default();
+    if previous == answer_ids {
+        return Decision::Nothing;
+    }
+    let attendee_id = claims.sub.clone();
+    let event = Event::PollVoted { poll_id, attendee_id: attendee_id.clone(), answer_ids, previous_answer_ids: previous };
+    publish(Audience::Attendee(attendee_id), event)
 }
 
 /// Unix milliseconds now.
@@ -342,9 +406,16 @@ mod tests {
         HubClaims { sub: sub.into(), apt: ID.into(), role, name: None, exp: u64::MAX }
     }
 
+    /// An open poll, its one answer being [`ID`], in [`running`] (a draft poll [`ID`] is too).
+    const OPEN_POLL: &str = "0000000000000000000000000000000f";
+
     fn running() -> LiveState {
         let mut state = LiveState::default();
         state.apply(&Event::PresentationStarted { started_at: "2026-01-05T10:00:00Z".into() });
+        let new = || NewPoll { question: "Which?".into(), answers: vec!["A".into(), "B".into()], multiple: false, slide: None };
+        state.apply(&Event::PollCreated { poll: new().into_poll(ID.into(), [BOB.into(), ADA.into()]) });
+        state.apply(&Event::PollCreated { poll: new().into_poll(OPEN_POLL.into(), [ID.into(), BOB.into()]) });
+        state.apply(&Event::PollOpened { poll_id: OPEN_POLL.into() });
         state
     }
 
@@ -398,6 +469,13 @@ mod tests {
             Action::SetChatBlockedWords { words: vec!["spam".into()] },
             Action::ModerateChatAttendee { attendee_id: BOB.into(), timeout_minutes: Some(5), banned: false },
             Action::SendReaction { reaction: Reaction::Heart },
+            Action::CreatePoll {
+                poll: NewPoll { question: "Q?".into(), answers: vec!["A".into(), "B".into()], multiple: true, slide: None },
+            },
+            Action::OpenPoll { poll_id: ID.into() },
+            Action::ClosePoll { poll_id: ID.into() },
+            Action::ShowPollResults { poll_id: ID.into(), shown: true },
+            Action::VotePoll { poll_id: OPEN_POLL.into(), answer_ids: vec![ID.into()] },
         ]
     }
 
@@ -427,6 +505,11 @@ mod tests {
             Action::SetChatBlockedWords { .. } => 21,
             Action::ModerateChatAttendee { .. } => 22,
             Action::SendReaction { .. } => 23,
+            Action::CreatePoll { .. } => 24,
+            Action::OpenPoll { .. } => 25,
+            Action::ClosePoll { .. } => 26,
+            Action::ShowPollResults { .. } => 27,
+            Action::VotePoll { .. } => 28,
         }
     }
 
@@ -495,7 +578,7 @@ mod tests {
     fn the_action_list_covers_every_action() {
         let mut seen: Vec<usize> = every_action().iter().map(index).collect();
         seen.sort();
-        assert_eq!(seen, (0..24).collect::<Vec<_>>());
+        assert_eq!(seen, (0..29).collect::<Vec<_>>());
     }
 
     #[test]
@@ -610,6 +693,18 @@ mod tests {
                 }
                 Action::SendReaction { reaction } => {
                     assert_eq!((as_guide, as_client), (Decision::React(reaction), Decision::React(reaction)));
+                }
+                Action::VotePoll { poll_id, answer_ids } => {
+                    // Always the voter's own vote, to the voter (and the guides).
+                    for (decision, voter) in [(as_guide, GUIDE), (as_client, ADA)] {
+                        let event = Event::PollVoted {
+                            poll_id: poll_id.clone(),
+                            attendee_id: voter.into(),
+                            answer_ids: answer_ids.clone(),
+                            previous_answer_ids: vec![],
+                        };
+                        assert_eq!(decision, publish(Audience::Attendee(voter.into()), event));
+                    }
                 }
                 _ => {
                     // The action names Bob: the guide's goes to Bob, Ada's to Ada.
@@ -883,5 +978,90 @@ mod tests {
         assert_eq!(message.sent_at, 42);
         assert_eq!(message.attendee_name, state.participants[ADA].attendee_name);
         assert!(protocol::state::is_id(&message.message_id));
+    }
+}
+
+#[cfg(test)]
+mod poll_tests {
+    use protocol::action::Action;
+    use protocol::engagement::polls::{NewPoll, PollStatus, MAX_POLLS};
+    use protocol::frame::{ErrorCode, Event};
+    use protocol::internal::Audience;
+    use protocol::live_state::LiveState;
+    use protocol::{HubClaims, Role};
+
+    use super::{decide, Caller, Decision, Request};
+
+    const GUIDE: &str = "9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a";
+    const ADA: &str = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
+
+    fn claims(sub: &str, role: Role) -> HubClaims {
+        HubClaims { sub: sub.into(), apt: "0123456789abcdef0123456789abcdef".into(), role, name: None, exp: u64::MAX }
+    }
+
+    fn run(state: &mut LiveState, sub: &str, role: Role, action: Action) -> Decision {
+        let decision = decide(Caller::Participant(&claims(sub, role)), state, Request::Action(action));
+        if let Decision::Publish { event, .. } = &decision {
+            state.apply(event);
+        }
+        decision
+    }
+
+    fn code(decision: &Decision) -> Option<ErrorCode> {
+        match decision {
+            Decision::Refuse { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    fn new_poll(multiple: bool) -> NewPoll {
+        NewPoll { question: "Colour?".into(), answers: vec!["Red".into(), "Blue".into()], multiple, slide: None }
+    }
+
+    #[test]
+    fn a_poll_is_the_guides_to_run_and_refuses_votes_it_cannot_take() {
+        let mut state = LiveState::default();
+        let by_client = run(&mut state, ADA, Role::Client, Action::CreatePoll { poll: new_poll(false) });
+        assert_eq!(code(&by_client), Some(ErrorCode::Forbidden));
+        let too_short = NewPoll { answers: vec!["Red".into()], ..new_poll(false) };
+        assert_eq!(code(&run(&mut state, GUIDE, Role::Guide, Action::CreatePoll { poll: too_short })), Some(ErrorCode::InvalidPayload));
+        run(&mut state, GUIDE, Role::Guide, Action::CreatePoll { poll: new_poll(false) });
+        let poll = state.state_for_all.polls[0].clone();
+        let (red, blue) = (poll.answers[0].answer_id.clone(), poll.answers[1].answer_id.clone());
+        let vote = |ids: Vec<String>| Action::VotePoll { poll_id: poll.poll_id.clone(), answer_ids: ids };
+        assert_eq!(code(&run(&mut state, ADA, Role::Client, vote(vec![red.clone()]))), Some(ErrorCode::PollClosed), "a draft");
+        for action in [Action::OpenPoll { poll_id: poll.poll_id.clone() }, Action::ClosePoll { poll_id: poll.poll_id.clone() }] {
+            assert_eq!(code(&run(&mut state, ADA, Role::Client, action)), Some(ErrorCode::Forbidden));
+        }
+        run(&mut state, GUIDE, Role::Guide, Action::OpenPoll { poll_id: poll.poll_id.clone() });
+        assert_eq!(state.state_for_all.polls[0].status, PollStatus::Open);
+        assert_eq!(code(&run(&mut state, ADA, Role::Client, vote(vec!["f".repeat(32)]))), Some(ErrorCode::PollUnknownAnswer));
+        assert_eq!(code(&run(&mut state, ADA, Role::Client, vote(vec![red.clone(), blue.clone()]))), Some(ErrorCode::PollSingleChoice));
+        let unknown = Action::VotePoll { poll_id: "e".repeat(32), answer_ids: vec![red.clone()] };
+        assert_eq!(code(&run(&mut state, ADA, Role::Client, unknown)), Some(ErrorCode::PollNotFound));
+        let first = run(&mut state, ADA, Role::Client, vote(vec![red.clone()]));
+        assert!(matches!(first, Decision::Publish { audience: Audience::Attendee(ref id), .. } if id == ADA));
+        assert_eq!(run(&mut state, ADA, Role::Client, vote(vec![red.clone()])), Decision::Nothing, "the same vote again");
+        let changed = run(&mut state, ADA, Role::Client, vote(vec![blue.clone()]));
+        assert!(
+            matches!(changed, Decision::Publish { event: Event::PollVoted { ref previous_answer_ids, .. }, .. } if *previous_answer_ids == vec![red.clone()])
+        );
+        assert_eq!(state.state_for_all.polls[0].counts, vec![0, 1]);
+        assert_eq!(state.state_for_clients_of(ADA).poll_votes[&poll.poll_id], vec![blue.clone()]);
+        let closed = run(&mut state, GUIDE, Role::Guide, Action::ClosePoll { poll_id: poll.poll_id.clone() });
+        assert!(
+            matches!(closed, Decision::Publish { event: Event::PollClosed { ref counts, voters: 1, .. }, .. } if *counts == vec![0, 1])
+        );
+        assert_eq!(code(&run(&mut state, ADA, Role::Client, vote(vec![red.clone()]))), Some(ErrorCode::PollClosed));
+        assert_eq!(code(&run(&mut state, GUIDE, Role::Guide, Action::OpenPoll { poll_id: "e".repeat(32) })), Some(ErrorCode::PollNotFound));
+    }
+
+    #[test]
+    fn an_appointment_holds_a_bounded_number_of_polls() {
+        let mut state = LiveState::default();
+        for _ in 0..MAX_POLLS {
+            run(&mut state, GUIDE, Role::Guide, Action::CreatePoll { poll: new_poll(true) });
+        }
+        assert_eq!(code(&run(&mut state, GUIDE, Role::Guide, Action::CreatePoll { poll: new_poll(true) })), Some(ErrorCode::PollLimit));
     }
 }

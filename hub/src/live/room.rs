@@ -20,6 +20,7 @@ use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::future::BoxFuture;
 use protocol::codec::{Codec, Encoded};
+use protocol::engagement::polls::PollVotes;
 use protocol::engagement::{ChatModeration, Reaction, ReactionCounts};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
@@ -294,6 +295,7 @@ pub struct DueSnapshot {
     participants: Vec<Arc<AttendeeSummary>>,
     removed: BTreeSet<Id>,
     chat_moderation: ChatModeration,
+    poll_votes: PollVotes,
 }
 
 impl DueSnapshot {
@@ -306,6 +308,7 @@ impl DueSnapshot {
             participants,
             removed: self.removed,
             chat_moderation: self.chat_moderation,
+            poll_votes: self.poll_votes,
         };
         (self.seq, state)
     }
@@ -343,6 +346,8 @@ pub struct Inner {
     connections: HashMap<String, usize>,
     log: VecDeque<StoredEvent>,
     subscribers: Subscribers,
+    /// Polls voted in since the last counts were sent (see [`Room::send_poll_counts`]).
+    polls_counted: BTreeSet<Id>,
 }
 
 pub struct Room {
@@ -375,6 +380,7 @@ impl Room {
             participants: stored.snapshot.participants.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect(),
             removed: stored.snapshot.removed,
             chat_moderation: stored.snapshot.chat_moderation,
+            poll_votes: stored.snapshot.poll_votes,
         };
         let mut inner = Inner {
             epoch: stored.epoch,
@@ -384,6 +390,7 @@ impl Room {
             connections: HashMap::new(),
             log: VecDeque::new(),
             subscribers: Subscribers::default(),
+            polls_counted: BTreeSet::new(),
         };
         for event in stored.events {
             if event.seq == inner.seq + 1 {
@@ -444,6 +451,7 @@ impl Room {
             participants: inner.live.participants.values().map(|p| AttendeeSummary::clone(p)).collect(),
             removed: inner.live.removed.clone(),
             chat_moderation: inner.live.chat_moderation.clone(),
+            poll_votes: inner.live.poll_votes.clone(),
         };
         (inner.epoch.clone(), inner.seq, state)
     }
@@ -596,6 +604,9 @@ impl Room {
         let seq = stored.seq;
         inner.seq = seq;
         inner.live.apply(&stored.event);
+        if let Event::PollVoted { poll_id, .. } = &stored.event {
+            inner.polls_counted.insert(poll_id.clone());
+        }
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
         let queued_at = Instant::now();
         let event = Arc::new(SharedEvent::new(stored.event.clone()));
@@ -644,6 +655,7 @@ impl Room {
             participants: inner.live.participants.values().cloned().collect(),
             removed: inner.live.removed.clone(),
             chat_moderation: inner.live.chat_moderation.clone(),
+            poll_votes: inner.live.poll_votes.clone(),
         })
     }
 
@@ -666,11 +678,29 @@ impl Room {
         self.fan_out_volatile(&mut inner, &Audience::Everyone, VolatileEvent::Reactions { counts });
     }
 
-    /// One reaction tick: this replica's taps merged by the order, then sent.
+    /// One reaction tick: this replica's taps merged by the order, then sent; and the
+    /// counts of the polls voted in since the last tick.
     pub async fn reaction_tick(&self) -> Result<(), StoreError> {
+        self.send_poll_counts();
         let merged = self.order.merge_reactions(self, self.take_reactions()).await?;
         self.send_reactions(merged);
         Ok(())
+    }
+
+    /// Sends the counts of every poll voted in since the last call, one volatile event per
+    /// poll, to everyone. Every replica applies every vote, so each sends its own
+    /// subscribers the counts of all votes it applied: no merge across replicas.
+    pub fn send_poll_counts(&self) {
+        let mut inner = self.lock();
+        if inner.polls_counted.is_empty() {
+            return;
+        }
+        let voted = std::mem::take(&mut inner.polls_counted);
+        for poll_id in voted {
+            let Some(poll) = inner.live.state_for_all.polls.iter().find(|p| p.poll_id == poll_id) else { continue };
+            let event = VolatileEvent::PollCounts { poll_id, counts: poll.counts.clone(), voters: poll.voters };
+            self.fan_out_volatile(&mut inner, &Audience::Everyone, event);
+        }
     }
 
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.

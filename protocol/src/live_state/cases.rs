@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::{LiveState, Viewer};
 use crate::action::Action;
+use crate::engagement::polls::{NewPoll, Poll, PollSlide};
 use crate::engagement::{ChatMessage, ChatSettings};
 use crate::frame::{AppointmentSettings, Collection, Event};
 use crate::internal::Audience;
@@ -442,7 +443,62 @@ pub fn all() -> Vec<Case> {
                 everyone(Event::ChatMessagePinned { message_id: Some(chat_id(1)) }),
             ],
         },
+        Case {
+            name: "polls: a poll opens with its slide, votes are recounted (a changed vote too), results shown, closed, for a guide",
+            seen: Seen::ByGuide,
+            setup: busy_room(),
+            events: vec![
+                everyone(Event::PollCreated { poll: poll(1, Some(PollSlide { section_id: OTHER_SECTION.to_owned(), slide_alias: 2 })) }),
+                everyone(Event::PollCreated { poll: poll(2, None) }),
+                everyone(Event::SlideSwitched { page_id: PAGE.to_owned(), section_id: OTHER_SECTION.to_owned(), slide_alias: 2 }),
+                vote(1, ADA, &[0], &[]),
+                vote(1, BOB, &[1], &[]),
+                vote(1, BOB, &[2], &[1]),
+                everyone(Event::PollResultsShown { poll_id: chat_id(1), shown: true }),
+                everyone(Event::PollOpened { poll_id: chat_id(2) }),
+                everyone(Event::PollClosed { poll_id: chat_id(1), counts: vec![1, 0, 1], voters: 2 }),
+            ],
+        },
+        Case {
+            name: "polls: a client sees the poll open, its own vote change and the final counts of everyone's votes",
+            seen: Seen::ByClient,
+            setup: busy_room(),
+            events: vec![
+                everyone(Event::PollCreated { poll: poll(1, None) }),
+                everyone(Event::PollOpened { poll_id: chat_id(1) }),
+                vote(1, ADA, &[0], &[]),
+                vote(1, ADA, &[1], &[0]),
+                vote(1, BOB, &[1], &[]),
+                everyone(Event::PollClosed { poll_id: chat_id(1), counts: vec![0, 2, 0], voters: 2 }),
+                everyone(Event::PollResultsShown { poll_id: chat_id(1), shown: true }),
+            ],
+        },
     ]
+}
+
+fn poll(n: u32, slide: Option<PollSlide>) -> Poll {
+    let new = NewPoll {
+        question: format!("Question {n}?"),
+        answers: vec!["Red".into(), "Green".into(), "Blue".into()],
+        multiple: n.is_multiple_of(2),
+        slide,
+    };
+    new.into_poll(chat_id(n), (0..3).map(|a| answer_id(n, a)))
+}
+
+fn answer_id(poll: u32, answer: u32) -> String {
+    format!("{:032x}", 0x1000 * poll + answer)
+}
+
+fn vote(poll: u32, from: &str, answers: &[u32], previous: &[u32]) -> (Audience, Event) {
+    let ids = |list: &[u32]| list.iter().map(|a| answer_id(poll, *a)).collect();
+    let event = Event::PollVoted {
+        poll_id: chat_id(poll),
+        attendee_id: from.to_owned(),
+        answer_ids: ids(answers),
+        previous_answer_ids: ids(previous),
+    };
+    (Audience::Attendee(from.to_owned()), event)
 }
 
 fn chat_id(n: u32) -> String {
@@ -468,7 +524,7 @@ mod tests {
     /// The number of [`Event`] variants, and each one's place: adding a variant fails to
     /// compile here until it is counted, and then [`every_event_kind_has_a_case`] fails
     /// until a case covers it.
-    const KINDS: usize = 24;
+    const KINDS: usize = 29;
 
     fn kind(event: &Event) -> usize {
         match event {
@@ -496,6 +552,11 @@ mod tests {
             Event::ChatSettingsChanged { .. } => 21,
             Event::ChatBlockedWordsChanged { .. } => 22,
             Event::ChatAttendeeModerated { .. } => 23,
+            Event::PollCreated { .. } => 24,
+            Event::PollOpened { .. } => 25,
+            Event::PollClosed { .. } => 26,
+            Event::PollResultsShown { .. } => 27,
+            Event::PollVoted { .. } => 28,
         }
     }
 

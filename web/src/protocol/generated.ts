@@ -65,6 +65,32 @@ export type Reaction = "heart" | "clap" | "laugh" | "wow" | "fire";
 
 export type ReactionCounts = { heart: number, clap: number, laugh: number, wow: number, fire: number, };
 
+export type PollStatus = "draft" | "open" | "closed";
+
+export type PollSlide = { sectionId: string, slideAlias: number, };
+
+export type PollAnswer = { answerId: string, text: string, };
+
+export type Poll = { pollId: string, question: string, answers: Array<PollAnswer>, 
+/**
+ * Several answers may be chosen.
+ */
+multiple: boolean, slide: PollSlide | null, status: PollStatus, 
+/**
+ * Whether attendees are shown the counts.
+ */
+resultsShown: boolean, 
+/**
+ * Votes per answer, in the order of `answers`.
+ */
+counts: Array<number>, 
+/**
+ * Attendees who voted.
+ */
+voters: number, };
+
+export type NewPoll = { question: string, answers: Array<string>, multiple: boolean, slide: PollSlide | null, };
+
 export type StateForAll = { currentGuideProductId: string | null, lastActiveGuideSection: string | null, currentPageId: string | null, currentSectionId: string | null, currentSlideAlias: number, currentSlideData: SlideData | null, currentDynamicPage: DynamicPage | null, started: boolean, running: boolean, ended: boolean, 
 /**
  * RFC 3339 timestamps.
@@ -81,7 +107,11 @@ mutedAll: boolean,
 /**
  * The chat: its last messages, the pinned one, and its settings (issue #19).
  */
-chat: ChatState, extensions: Array<JsonValue>, };
+chat: ChatState, 
+/**
+ * The appointment's polls, oldest first (issue #19).
+ */
+polls: Array<Poll>, extensions: Array<JsonValue>, };
 
 export type StateForClients = { videoClientToken: string | null, hoveredElementId: string | null, 
 /**
@@ -96,7 +126,11 @@ chatMutedUntil: number | null,
 /**
  * Whether the guide banned the attendee from the chat.
  */
-chatBanned: boolean, extensions: Array<JsonValue>, };
+chatBanned: boolean, 
+/**
+ * The attendee's own vote per poll id.
+ */
+pollVotes: { [key in string]: Array<string> }, extensions: Array<JsonValue>, };
 
 export type AttendeeSummary = { attendeeId: string, role: Role, attendeeName: string | null, videoUserId: string | null, hasJoined: boolean, status: AttendeeStatus, connection: ConnectionState, cartPermission: CartPermission, 
 /**
@@ -116,7 +150,7 @@ export type Snapshot = { stateForAll: StateForAll, stateForClients: StateForClie
  */
 stateForGuides?: StateForGuides, };
 
-export type Action = { "key": "switchSlide", "payload": { pageId: string, sectionId: string, slideAlias: number, } } | { "key": "loadSlide", "payload": { pageId: string, sectionId: string, } } | { "key": "loadProductList", "payload": Record<symbol, never> } | { "key": "loadListingProducts", "payload": { pageId: string, sectionId: string, } } | { "key": "updateListingProducts", "payload": { pageId: string, sectionId: string, productIds: Array<string>, } } | { "key": "loadCart", "payload": { attendeeId: string | null, } } | { "key": "addToCart", "payload": { attendeeId: string | null, productId: string, quantity: number, } } | { "key": "removeFromCart", "payload": { attendeeId: string | null, lineItemId: string, } } | { "key": "updateProductQuantity", "payload": { attendeeId: string | null, lineItemId: string, quantity: number, } } | { "key": "loadLikeList", "payload": { attendeeId: string | null, } } | { "key": "removeFromLikeList", "payload": { attendeeId: string | null, productId: string, } } | { "key": "loadLastSeen", "payload": { attendeeId: string | null, } } | { "key": "loadProductReviews", "payload": { productId: string, } } | { "key": "muteAll", "payload": { muted: boolean, } } | { "key": "setLocked", "payload": { locked: boolean, } } | { "key": "requestCartPermission", "payload": { attendeeId: string, } } | { "key": "setCartPermission", "payload": { granted: boolean, } } | { "key": "sendChatMessage", "payload": { text: string, } } | { "key": "deleteChatMessage", "payload": { messageId: string, } } | { "key": "pinChatMessage", "payload": { messageId: string | null, } } | { "key": "setChatSettings", "payload": { settings: ChatSettings, } } | { "key": "setChatBlockedWords", "payload": { words: Array<string>, } } | { "key": "moderateChatAttendee", "payload": { attendeeId: string, timeoutMinutes: number | null, banned: boolean, } } | { "key": "sendReaction", "payload": { reaction: Reaction, } };
+export type Action = { "key": "switchSlide", "payload": { pageId: string, sectionId: string, slideAlias: number, } } | { "key": "loadSlide", "payload": { pageId: string, sectionId: string, } } | { "key": "loadProductList", "payload": Record<symbol, never> } | { "key": "loadListingProducts", "payload": { pageId: string, sectionId: string, } } | { "key": "updateListingProducts", "payload": { pageId: string, sectionId: string, productIds: Array<string>, } } | { "key": "loadCart", "payload": { attendeeId: string | null, } } | { "key": "addToCart", "payload": { attendeeId: string | null, productId: string, quantity: number, } } | { "key": "removeFromCart", "payload": { attendeeId: string | null, lineItemId: string, } } | { "key": "updateProductQuantity", "payload": { attendeeId: string | null, lineItemId: string, quantity: number, } } | { "key": "loadLikeList", "payload": { attendeeId: string | null, } } | { "key": "removeFromLikeList", "payload": { attendeeId: string | null, productId: string, } } | { "key": "loadLastSeen", "payload": { attendeeId: string | null, } } | { "key": "loadProductReviews", "payload": { productId: string, } } | { "key": "muteAll", "payload": { muted: boolean, } } | { "key": "setLocked", "payload": { locked: boolean, } } | { "key": "requestCartPermission", "payload": { attendeeId: string, } } | { "key": "setCartPermission", "payload": { granted: boolean, } } | { "key": "sendChatMessage", "payload": { text: string, } } | { "key": "deleteChatMessage", "payload": { messageId: string, } } | { "key": "pinChatMessage", "payload": { messageId: string | null, } } | { "key": "setChatSettings", "payload": { settings: ChatSettings, } } | { "key": "setChatBlockedWords", "payload": { words: Array<string>, } } | { "key": "moderateChatAttendee", "payload": { attendeeId: string, timeoutMinutes: number | null, banned: boolean, } } | { "key": "sendReaction", "payload": { reaction: Reaction, } } | { "key": "createPoll", "payload": { poll: NewPoll, } } | { "key": "openPoll", "payload": { pollId: string, } } | { "key": "closePoll", "payload": { pollId: string, } } | { "key": "showPollResults", "payload": { pollId: string, shown: boolean, } } | { "key": "votePoll", "payload": { pollId: string, answerIds: Array<string>, } };
 
 export type Empty = Record<symbol, never>;
 
@@ -149,11 +183,11 @@ export type AppointmentSettings = { appointmentMode: AppointmentMode, videoAudio
 
 export type Collection = "liked" | "disliked" | "lastSeen" | "wishlist";
 
-export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "reload", action: Action, } | { "kind": "chatMessagePosted", message: ChatMessage, } | { "kind": "chatMessageDeleted", messageId: string, } | { "kind": "chatMessagePinned", messageId: string | null, } | { "kind": "chatSettingsChanged", settings: ChatSettings, } | { "kind": "chatBlockedWordsChanged", words: Array<string>, } | { "kind": "chatAttendeeModerated", attendeeId: string, mutedUntil: number | null, banned: boolean, };
+export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "reload", action: Action, } | { "kind": "chatMessagePosted", message: ChatMessage, } | { "kind": "chatMessageDeleted", messageId: string, } | { "kind": "chatMessagePinned", messageId: string | null, } | { "kind": "chatSettingsChanged", settings: ChatSettings, } | { "kind": "chatBlockedWordsChanged", words: Array<string>, } | { "kind": "chatAttendeeModerated", attendeeId: string, mutedUntil: number | null, banned: boolean, } | { "kind": "pollCreated", poll: Poll, } | { "kind": "pollOpened", pollId: string, } | { "kind": "pollClosed", pollId: string, counts: Array<number>, voters: number, } | { "kind": "pollResultsShown", pollId: string, shown: boolean, } | { "kind": "pollVoted", pollId: string, attendeeId: string, answerIds: Array<string>, previousAnswerIds: Array<string>, };
 
-export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, } | { "kind": "reactions", counts: ReactionCounts, };
+export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, } | { "kind": "reactions", counts: ReactionCounts, } | { "kind": "pollCounts", pollId: string, counts: Array<number>, voters: number, };
 
-export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED" | "CHAT_EMPTY" | "CHAT_TOO_LONG" | "CHAT_MUTED" | "CHAT_BANNED" | "CHAT_CLOSED" | "CHAT_BLOCKED_WORD" | "CHAT_SLOW_MODE" | "CHAT_RATE_LIMITED";
+export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED" | "CHAT_EMPTY" | "CHAT_TOO_LONG" | "CHAT_MUTED" | "CHAT_BANNED" | "CHAT_CLOSED" | "CHAT_BLOCKED_WORD" | "CHAT_SLOW_MODE" | "CHAT_RATE_LIMITED" | "POLL_NOT_FOUND" | "POLL_CLOSED" | "POLL_UNKNOWN_ANSWER" | "POLL_SINGLE_CHOICE" | "POLL_LIMIT";
 
 export type ServerFrame = { "type": "welcome", appointmentId: string, attendeeId: string, role: Role, 
 /**

@@ -31,6 +31,7 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
       locked: false,
       mutedAll: false,
       chat: { messages: [], pinned: null, settings: { closed: false, slowModeSeconds: 0, linksAllowed: false } },
+      polls: [],
       extensions: [],
       ...all,
     },
@@ -40,6 +41,7 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
       cartPermission: 'missing',
       chatMutedUntil: null,
       chatBanned: false,
+      pollVotes: {},
       extensions: [],
     },
     ...(guides && {

@@ -4,6 +4,7 @@ import { useStore } from 'zustand';
 import type { ChatMessage, Role } from '@/protocol/generated';
 import type { RealtimeClient } from '../realtime/client';
 import { chatErrorOf, chatParts, MAX_CHAT_CHARS, type ChatError } from './chat-text';
+import { PollsPanel } from './polls-panel';
 import { createReactionsStore, REACTION_EMOJI, REACTIONS } from './reactions-store';
 import './engagement-panel.css';
 
@@ -200,6 +201,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
   return (
     <aside className="engagement" aria-label={t('engagement.title')} data-testid="engagement">
       <h2 className="engagement__title">{t('engagement.title')}</h2>
+      <PollsPanel client={client} role={role} />
       {chat.pinned && (
         <p className="chat__pinned" data-testid="chat-pinned">
           <span className="chat__pin-label">{t('engagement.pinned')}</span> <bdi>{chat.pinned.attendeeName ?? t('engagement.anonymous')}</bdi>{' '}

@@ -44,6 +44,11 @@ const EVENT_KINDS: Record<Event['kind'], true> = {
   chatSettingsChanged: true,
   chatBlockedWordsChanged: true,
   chatAttendeeModerated: true,
+  pollCreated: true,
+  pollOpened: true,
+  pollClosed: true,
+  pollResultsShown: true,
+  pollVoted: true,
   reload: true,
 };
 

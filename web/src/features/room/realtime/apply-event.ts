@@ -1,5 +1,6 @@
 import type { AttendeeSummary, ChatState, Event, Snapshot, StateForAll, StateForGuides, VolatileEvent } from '@/protocol/generated';
 import { withoutKey } from '../utils/without-key';
+import { openWithSlide, pollClosed, pollCounts, pollCreated, pollOpened, pollResultsShown, pollVoted } from '../engagement/polls';
 
 function withAll(snapshot: Snapshot, patch: Partial<StateForAll>): Snapshot {
   return { ...snapshot, stateForAll: { ...snapshot.stateForAll, ...patch } };
@@ -45,7 +46,7 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
     case 'appointmentConfigured':
       return withAll(snapshot, { ...event.settings });
     case 'slideSwitched':
-      return withAll(snapshot, {
+      return withAll(openWithSlide(snapshot, event.sectionId, event.slideAlias), {
         currentPageId: event.pageId,
         currentSectionId: event.sectionId,
         lastActiveGuideSection: event.sectionId,
@@ -139,6 +140,16 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
         };
       });
     }
+    case 'pollCreated':
+      return pollCreated(snapshot, event.poll);
+    case 'pollOpened':
+      return pollOpened(snapshot, event.pollId);
+    case 'pollClosed':
+      return pollClosed(snapshot, event.pollId, event.counts, event.voters);
+    case 'pollResultsShown':
+      return pollResultsShown(snapshot, event.pollId, event.shown);
+    case 'pollVoted':
+      return pollVoted(snapshot, event.pollId, event.answerIds, event.previousAnswerIds);
     case 'reload':
     case 'attendeeCollectionChanged':
     case 'attendeeCartChanged':
@@ -158,5 +169,7 @@ export function applyVolatile(snapshot: Snapshot, event: VolatileEvent): Snapsho
     case 'reactions':
       // Sums of taps, shown as they come (the engagement store); the state has none.
       return snapshot;
+    case 'pollCounts':
+      return pollCounts(snapshot, event.pollId, event.counts, event.voters);
   }
 }
