@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
+import { useLocalePath } from '@/lib/i18n';
 import { openConfirm } from '../../components/confirm';
 import type { GuideSession } from '../../session/room-session';
 import { VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
@@ -20,6 +22,8 @@ export function CockpitHeader({
   act: (request: () => Promise<unknown>) => Promise<void>;
 }) {
   const { t } = useTranslation();
+  const { appointmentId = '' } = useParams();
+  const localePath = useLocalePath();
   const connection = useStore(session.client.store, (state) => state.connection);
   const all = useStore(session.client.store, (state) => state.snapshot?.stateForAll);
   const live = connection === 'connected' || connection === 'reconnected';
@@ -103,6 +107,11 @@ export function CockpitHeader({
           <button type="button" className="button button--danger" disabled={!live} onClick={confirmEnd}>
             {t('cockpit.end')}
           </button>
+        )}
+        {(started || ended) && (
+          <Link className="button" to={localePath(`/guide/report/${appointmentId}`)}>
+            {t('report.openReport')}
+          </Link>
         )}
       </div>
       <ConnectionStatus state={connection} />
