@@ -32,6 +32,9 @@ async fn the_report_shows_what_the_session_did() {
         let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{product}"), &ada, json!({})).await;
         assert_eq!(status, 204);
     }
+    // Cleo, a customer, hearts the first one: it goes to her wishlist, and counts as a like.
+    let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{}", products[0]), &cleo, json!({})).await;
+    assert_eq!(status, 200, "{body}");
     for (token, product, quantity) in [(&ada, &products[0], 1), (&cleo, &products[1], 2)] {
         let (status, cart) = live
             .post(
@@ -62,7 +65,9 @@ async fn the_report_shows_what_the_session_did() {
     assert_eq!(report["attendance"].as_array().unwrap().last().unwrap()["joinedTotal"], 2);
     let likes = report["likes"].as_array().unwrap();
     assert_eq!(likes.len(), 2, "{report}");
-    assert!(likes.iter().all(|l| l["likes"] == 1 && l["name"].as_str().is_some_and(|n| !n.is_empty() && n.len() != 32)));
+    assert_eq!((&likes[0]["productId"], &likes[0]["likes"]), (&json!(products[0]), &json!(2)), "{report}");
+    assert_eq!((&likes[1]["productId"], &likes[1]["likes"]), (&json!(products[1]), &json!(1)), "{report}");
+    assert!(likes.iter().all(|l| l["name"].as_str().is_some_and(|n| !n.is_empty() && n.len() != 32)));
     // Cleo's cart became her order; Ada's cart is still there.
     assert_eq!(report["carts"], json!([{"productId": products[0], "name": report["carts"][0]["name"], "quantity": 1, "attendees": 1}]));
     let orders = report["orders"].as_array().unwrap();

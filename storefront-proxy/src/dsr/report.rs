@@ -2,7 +2,8 @@
 //! admins), during and after a session (issue #19, item 5).
 //!
 //! Read from what is already kept, no second bookkeeping: the appointment's attendees
-//! (who joined when, whose customer or context), their liked products and carts, the
+//! (who joined when, whose customer or context), their liked products (a guest's likes in
+//! the room, a customer's wishlist additions while in it) and carts, the
 //! shop's orders of those customers (during the session and in the
 //! [`AFTER_SESSION_HOURS`] after its end), and the hub's live state of the room (who is
 //! connected now, the chat's retained messages). A hub that is down leaves `live` null;
@@ -93,12 +94,20 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
         .collect();
 
     let mut likes = conn.prepare(&format!(
-        "SELECT x.product_id, {PRODUCT_NAME}, COUNT(*) FROM attendee_product_collection x JOIN attendee a ON a.id = x.attendee_id
-         WHERE a.appointment_id = ?1 AND a.type = 'CLIENT' AND x.alias = 'liked'
+        "SELECT x.product_id, {PRODUCT_NAME}, COUNT(*) FROM (
+           SELECT c.attendee_id, c.product_id FROM attendee_product_collection c JOIN attendee a ON a.id = c.attendee_id
+           WHERE a.appointment_id = ?1 AND a.type = 'CLIENT' AND c.alias = 'liked'
+           UNION
+           SELECT a.id, p.product_id FROM attendee a
+           JOIN customer_wishlist w ON w.customer_id = a.customer_id
+           JOIN customer_wishlist_product p ON p.wishlist_id = w.id
+           WHERE a.appointment_id = ?1 AND a.type = 'CLIENT' AND julianday(p.created_at) >= julianday(a.joined_at)
+             AND (?3 IS NULL OR julianday(p.created_at) <= julianday(?3))
+         ) x
          GROUP BY x.product_id ORDER BY COUNT(*) DESC, x.product_id"
     ))?;
     let likes = likes
-        .query_map(params![appointment.id, language_id], |r| {
+        .query_map(params![appointment.id, language_id, appointment.ended_at], |r| {
             Ok(json!({ "productId": r.get::<_, String>(0)?, "name": r.get::<_, String>(1)?, "likes": r.get::<_, i64>(2)? }))
         })?
         .collect::<Result<Vec<_>, _>>()?;
