@@ -133,7 +133,7 @@ export function AppointmentList() {
                   {statusOf(appointment) !== 'upcoming' && (
                     <>
                       {' · '}
-                      <Link to={localePath(`/guide/report/${appointment.id}`)}>{t('report.openReport')}</Link>
+                      <Link to={localePath(`/guide/report/${appointment.id}`)}>{t('cockpit.sessionReport')}</Link>
                     </>
                   )}
                 </td>

@@ -110,7 +110,7 @@ export function CockpitHeader({
         )}
         {(started || ended) && (
           <Link className="button" to={localePath(`/guide/report/${appointmentId}`)}>
-            {t('report.openReport')}
+            {t('cockpit.sessionReport')}
           </Link>
         )}
       </div>

@@ -7,7 +7,10 @@ import { useLocalePath } from '@/lib/i18n';
 import { loadAdminSession, saveAdminSession } from '../../guide/stores/admin-session';
 import { loadSessionReport, type SessionReport as Report } from '../api/report';
 import { minutesToSeconds, reportCsv, reportTables, type Cell, type TableId } from '../utils/report-tables';
+import { addReportTexts } from '../report-texts';
 import './session-report.css';
+
+addReportTexts();
 
 // uPlot comes with the chart only.
 const TimeChart = lazy(() => import('./time-chart'));
