@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { useLocalePath } from '@/lib/i18n';
@@ -13,16 +13,18 @@ const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 /** The cockpit's header: the appointment, its phase and badges, the view controls, the lifecycle and the connection. */
 export function CockpitHeader({
   session,
+  appointmentId,
   appointmentName,
   act,
 }: {
   session: GuideSession;
+  /** The appointment's id (the page's path may be its presentation path). */
+  appointmentId: string;
   appointmentName: string;
   /** Runs a hub request; a failure shows the cockpit's alert. */
   act: (request: () => Promise<unknown>) => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const { appointmentId = '' } = useParams();
   const localePath = useLocalePath();
   const connection = useStore(session.client.store, (state) => state.connection);
   const all = useStore(session.client.store, (state) => state.snapshot?.stateForAll);
