@@ -14,6 +14,7 @@ pub mod listing;
 pub mod presentation;
 pub mod profile;
 pub mod relay;
+pub mod report;
 pub mod saved_products;
 pub mod search;
 pub mod setting;
@@ -37,6 +38,7 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/{id}/end", post(lifecycle::end))
         .route("/_action/dsr/appointment/{id}/invite", post(invite::invite))
         .route("/_action/dsr/appointment/{id}/invitations", get(invite::invitations))
+        .route("/_action/dsr/appointment/{id}/report", get(report::report))
         .route("/_action/dsr/appointment/{id}/presentation/state", get(lifecycle::guide_state))
         .route("/_action/dsr/appointment/attendee/{id}/sw-context-token", get(attendee::context_token))
         .route("/_action/dsr/appointment/attendee/{id}/remove", post(attendee::remove))

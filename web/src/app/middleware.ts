@@ -30,7 +30,10 @@ export const namedMiddleware: Record<string, Middleware> = {
   'guide-auth-guard': (to) => {
     const id = to.params.appointmentId;
     if (!id || to.path.endsWith('/login')) return;
-    if (!loadAdminSession()) return prefixed(to, `/guide/${id}/login`);
+    if (loadAdminSession()) return;
+    // The report logs in through the guide's login and comes back.
+    if (to.path.startsWith(prefixed(to, '/guide/report/'))) return prefixed(to, `/guide/${id}/login?next=report`);
+    return prefixed(to, `/guide/${id}/login`);
   },
   /** The customer's room needs a join; without one the pre-join screen comes first. */
   'presentation-pre-action': (to) => {

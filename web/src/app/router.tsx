@@ -50,6 +50,12 @@ const isOrderId = (params: { id?: string }) => /^[0-9a-f]{32}$/i.test(params.id 
 /** Every route of spec section 2 (paths without locale prefix), most specific first. */
 export const pageRoutes: PageRoute[] = [
   {
+    path: 'guide/report/:appointmentId',
+    layout: 'default',
+    middleware: ['guide-auth-guard'],
+    load: () => import('@/features/room/report/components/session-report').then((m) => ({ Component: m.SessionReport })),
+  },
+  {
     path: 'guide/:appointmentId/login',
     layout: 'default',
     middleware: ['guide-auth-guard'],

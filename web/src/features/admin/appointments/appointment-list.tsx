@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useLocalePath } from '@/lib/i18n';
 import { useAdminApi } from '../api/context';
 import { errorText } from '../api/errors';
 import { AdminPage, Notice } from '../components/admin-page';
@@ -36,6 +37,7 @@ export function AppointmentList() {
   const { t, i18n } = useTranslation();
   const api = useAdminApi();
   const adminPath = useAdminPath();
+  const localePath = useLocalePath();
   const [term, setTerm] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
@@ -126,7 +128,15 @@ export function AppointmentList() {
                   <Link to={adminPath(`appointments/${appointment.id}`)}>{appointment.name}</Link>
                 </td>
                 <td>{format(appointment.accessibleFrom)}</td>
-                <td>{t(`admin.appointments.status.${statusOf(appointment)}`)}</td>
+                <td>
+                  {t(`admin.appointments.status.${statusOf(appointment)}`)}
+                  {statusOf(appointment) !== 'upcoming' && (
+                    <>
+                      {' · '}
+                      <Link to={localePath(`/guide/report/${appointment.id}`)}>{t('cockpit.sessionReport')}</Link>
+                    </>
+                  )}
+                </td>
                 <td>
                   <code>{appointment.presentationPath}</code>
                 </td>

@@ -299,6 +299,7 @@ export const de: Translations = {
     retry: 'Erneut versuchen',
   },
   cockpit: {
+    sessionReport: 'Sitzungsbericht',
     notStarted: 'Nicht gestartet',
     running: 'Live',
     ended: 'Beendet',

@@ -297,6 +297,7 @@ export const en = {
     retry: 'Try again',
   },
   cockpit: {
+    sessionReport: 'Session report',
     notStarted: 'Not started',
     running: 'Live',
     ended: 'Ended',

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
+import { useLocalePath } from '@/lib/i18n';
 import { openConfirm } from '../../components/confirm';
 import type { GuideSession } from '../../session/room-session';
 import { VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
@@ -11,15 +13,19 @@ const VIEW_CONTROLS: ViewControl[] = ['conference', 'speech', 'content'];
 /** The cockpit's header: the appointment, its phase and badges, the view controls, the lifecycle and the connection. */
 export function CockpitHeader({
   session,
+  appointmentId,
   appointmentName,
   act,
 }: {
   session: GuideSession;
+  /** The appointment's id (the page's path may be its presentation path). */
+  appointmentId: string;
   appointmentName: string;
   /** Runs a hub request; a failure shows the cockpit's alert. */
   act: (request: () => Promise<unknown>) => Promise<void>;
 }) {
   const { t } = useTranslation();
+  const localePath = useLocalePath();
   const connection = useStore(session.client.store, (state) => state.connection);
   const all = useStore(session.client.store, (state) => state.snapshot?.stateForAll);
   const live = connection === 'connected' || connection === 'reconnected';
@@ -103,6 +109,11 @@ export function CockpitHeader({
           <button type="button" className="button button--danger" disabled={!live} onClick={confirmEnd}>
             {t('cockpit.end')}
           </button>
+        )}
+        {(started || ended) && (
+          <Link className="button" to={localePath(`/guide/report/${appointmentId}`)}>
+            {t('cockpit.sessionReport')}
+          </Link>
         )}
       </div>
       <ConnectionStatus state={connection} />

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Field } from '@/components/form';
 import { useRuntimeConfig } from '@/config/runtime';
 import { errorStatus } from '@/lib/api/shop';
@@ -13,6 +13,7 @@ export function GuideLogin() {
   const config = useRuntimeConfig();
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [search] = useSearchParams();
   const localePath = useLocalePath();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -30,7 +31,8 @@ export function GuideLogin() {
     setFailure(null);
     try {
       saveAdminSession(await logIn(config, username.trim(), password));
-      void navigate(localePath(`/guide/${appointmentId}`), { replace: true });
+      const next = search.get('next') === 'report' ? `/guide/report/${appointmentId}` : `/guide/${appointmentId}`;
+      void navigate(localePath(next), { replace: true });
     } catch (error) {
       const status = errorStatus(error);
       setFailure(status === 400 || status === 401 ? 'guide.loginFailed' : 'errors.generic');

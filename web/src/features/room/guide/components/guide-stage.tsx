@@ -92,7 +92,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
     [contextToken, session, act],
   );
 
-  const header = <CockpitHeader session={session} appointmentName={appointmentName} act={act} />;
+  const header = <CockpitHeader session={session} appointmentId={room.appointmentId} appointmentName={appointmentName} act={act} />;
 
   const toolbar = (
     <CockpitToolbar

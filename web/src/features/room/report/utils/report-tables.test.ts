@@ -1,0 +1,70 @@
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import type { SessionReport } from '../api/report';
+import { minutesToSeconds, reportCsv, reportTables } from './report-tables';
+
+const report: SessionReport = {
+  appointment: { id: 'a'.repeat(32), name: 'Demo', startedAt: '2026-11-26T10:00:00Z', endedAt: null },
+  window: { from: '2026-11-26T10:00:00Z', to: null, ordersUntil: null, afterSessionHours: 48 },
+  attendees: 2,
+  attendance: [
+    { minute: '2026-11-26T10:00:00Z', joined: 1, joinedTotal: 1 },
+    { minute: '2026-11-26T10:02:00Z', joined: 1, joinedTotal: 2 },
+  ],
+  likes: [{ productId: 'p'.repeat(32), name: 'Chair, "oak"', likes: 2 }],
+  carts: [{ productId: 'p'.repeat(32), name: 'Chair, "oak"', quantity: 3, attendees: 2 }],
+  orders: [
+    { orderNumber: '10001', orderedAt: '2026-11-26T10:05:00Z', amountTotal: 59.9, currency: 'EUR', attendeeId: 'b'.repeat(32), attendeeName: null, afterSession: false },
+  ],
+  revenue: [{ currency: 'EUR', amount: 59.9 }],
+  conversion: { attendees: 2, buyers: 1, rate: 0.5 },
+  live: { connectedNow: 1, chatMessages: 4, chatPerMinute: [{ minute: '2026-11-26T10:01:00Z', messages: 4 }] },
+  generatedAt: '2026-11-26T10:06:00Z',
+};
+
+const words = { yes: 'yes', no: 'no', guest: 'Guest' };
+
+function at<T>(items: T[] | undefined, index: number): T {
+  const item = items?.[index];
+  if (item === undefined) throw new Error(`no item ${index}`);
+  return item;
+}
+
+describe('report tables', () => {
+  it('holds every figure of the report', () => {
+    const tables = reportTables(report, words);
+    expect(tables.map((t) => t.id)).toEqual(['summary', 'attendance', 'chat', 'likes', 'carts', 'orders']);
+    const summary = Object.fromEntries(at(tables, 0).rows.map((row) => [at(row, 0).value, at(row, 1)]));
+    expect(summary).toMatchObject({
+      attendees: { value: 2 },
+      connectedNow: { value: 1 },
+      chatMessages: { value: 4 },
+      orders: { value: 1 },
+      buyers: { value: 1 },
+      conversion: { kind: 'share', value: 0.5 },
+      revenue: { kind: 'money', value: 59.9, currency: 'EUR' },
+    });
+    expect(at(at(at(tables, 5).rows, 0), 2)).toEqual({ kind: 'text', value: 'Guest' });
+  });
+
+  it('has no chat table rows and zero live figures when the hub did not answer', () => {
+    const tables = reportTables({ ...report, live: null }, words);
+    expect(at(tables, 2).rows).toEqual([]);
+    expect(at(at(at(tables, 0).rows, 1), 1)).toEqual({ kind: 'number', value: 0 });
+  });
+
+  it('writes one CSV with a section per table that a CSV reader reads back', () => {
+    const csv = reportCsv(reportTables(report, words), (id) => `T:${id}`, (key) => `L:${key}`);
+    const sections = csv.split('\r\n\r\n');
+    expect(sections).toHaveLength(6);
+    const likes = Papa.parse<string[]>(at(sections, 3).trim()).data;
+    expect(likes).toEqual([['T:likes'], ['L:product', 'L:likes'], ['Chair, "oak"', '2']]);
+    const summary = Papa.parse<string[]>(at(sections, 0).trim()).data;
+    expect(summary).toContainEqual(['L:conversion', '0.5']);
+    expect(summary).toContainEqual(['L:revenue', '59.90 EUR']);
+  });
+
+  it('turns minutes into seconds for the time axis', () => {
+    expect(minutesToSeconds(['1970-01-01T00:01:00Z'])).toEqual([60]);
+  });
+});

@@ -1,0 +1,85 @@
+import Papa from 'papaparse';
+import type { SessionReport } from '../api/report';
+
+/** A cell: text, a number, an amount of money, a time or a share (0..1). */
+export type Cell =
+  | { kind: 'text'; value: string }
+  | { kind: 'number'; value: number }
+  | { kind: 'money'; value: number; currency: string }
+  | { kind: 'time'; value: string }
+  | { kind: 'share'; value: number };
+
+export type TableId = 'summary' | 'attendance' | 'chat' | 'likes' | 'carts' | 'orders';
+
+/** One table of the report, as the page shows it and the CSV holds it. */
+export interface ReportTable {
+  id: TableId;
+  /** Keys under `report.columns`. */
+  columns: string[];
+  rows: Cell[][];
+}
+
+const text = (value: string): Cell => ({ kind: 'text', value });
+const number = (value: number): Cell => ({ kind: 'number', value });
+const time = (value: string): Cell => ({ kind: 'time', value });
+
+/** The report's tables, in page order. `yes`/`no` name the after-session flag. */
+export function reportTables(report: SessionReport, words: { yes: string; no: string; guest: string }): ReportTable[] {
+  const summary: Cell[][] = [
+    [text('attendees'), number(report.attendees)],
+    [text('connectedNow'), number(report.live?.connectedNow ?? 0)],
+    [text('chatMessages'), number(report.live?.chatMessages ?? 0)],
+    [text('orders'), number(report.orders.length)],
+    [text('buyers'), number(report.conversion.buyers)],
+    [text('conversion'), { kind: 'share', value: report.conversion.rate }],
+    ...report.revenue.map((r): Cell[] => [text('revenue'), { kind: 'money', value: r.amount, currency: r.currency }]),
+  ];
+  return [
+    { id: 'summary', columns: ['metric', 'value'], rows: summary },
+    { id: 'attendance', columns: ['minute', 'joined', 'joinedTotal'], rows: report.attendance.map((m) => [time(m.minute), number(m.joined), number(m.joinedTotal)]) },
+    { id: 'chat', columns: ['minute', 'messages'], rows: (report.live?.chatPerMinute ?? []).map((m) => [time(m.minute), number(m.messages)]) },
+    { id: 'likes', columns: ['product', 'likes'], rows: report.likes.map((l) => [text(l.name), number(l.likes)]) },
+    { id: 'carts', columns: ['product', 'quantity', 'attendees'], rows: report.carts.map((c) => [text(c.name), number(c.quantity), number(c.attendees)]) },
+    {
+      id: 'orders',
+      columns: ['orderNumber', 'orderedAt', 'attendee', 'amount', 'afterSession'],
+      rows: report.orders.map((o) => [
+        text(o.orderNumber),
+        time(o.orderedAt),
+        text(o.attendeeName ?? words.guest),
+        { kind: 'money', value: o.amountTotal, currency: o.currency },
+        text(o.afterSession ? words.yes : words.no),
+      ]),
+    },
+  ];
+}
+
+/** A cell as the CSV holds it: plain numbers (a dot for decimals) and ISO times, so spreadsheets read them. */
+function csvValue(cell: Cell): string | number {
+  switch (cell.kind) {
+    case 'money':
+      return `${cell.value.toFixed(2)} ${cell.currency}`;
+    case 'share':
+      return Number(cell.value.toFixed(4));
+    default:
+      return cell.value;
+  }
+}
+
+/**
+ * One CSV file with a section per table: the table's title, its header row, its rows,
+ * and an empty line. `label(key)` gives a column's or a metric's text, `title(id)` a table's.
+ */
+export function reportCsv(tables: ReportTable[], title: (id: TableId) => string, label: (key: string) => string): string {
+  return tables
+    .map((table) => {
+      const rows = table.rows.map((row) => row.map((cell, i) => (table.id === 'summary' && i === 0 ? label(String(cell.value)) : csvValue(cell))));
+      return `${Papa.unparse([[title(table.id)]])}\r\n${Papa.unparse({ fields: table.columns.map(label), data: rows })}\r\n`;
+    })
+    .join('\r\n');
+}
+
+/** Seconds since 1970 of each minute, for the charts' time axis. */
+export function minutesToSeconds(minutes: string[]): number[] {
+  return minutes.map((m) => Math.floor(Date.parse(m) / 1000));
+}
