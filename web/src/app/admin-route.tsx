@@ -10,11 +10,8 @@ import { createSlideCache, type SlideData } from '@/features/room/session/slide-
  * nothing), from the data the preview answered: what attendees see, without a live room.
  */
 function RoomSlidePreview({ slide, index, position }: { slide: PreviewSlide; index: number; position: string }) {
-  const cache = useMemo(() => {
-    const cache = createSlideCache(() => Promise.resolve(slide.data as SlideData));
-    void cache.load({ pageId: slide.pageId, sectionId: slide.sectionId });
-    return cache;
-  }, [slide]);
+  // The slide view loads it from this cache (and so shows it once loaded).
+  const cache = useMemo(() => createSlideCache(() => Promise.resolve(slide.data as SlideData)), [slide]);
   const shown = useMemo(
     () => ({ index: index + 1, groupId: slide.pageId, sectionId: slide.sectionId, groupName: slide.title ?? '', sectionName: slide.title ?? '', isInstantListing: false }) as unknown as Slide,
     [slide, index],
