@@ -81,6 +81,7 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/appointment/collection/{alias}/{product_id}", post(interaction::add).delete(interaction::remove))
         .route("/dsr/appointment/presentation/{page_id}/slide/{section_id}", get(slide::slide))
         .route("/dsr/appointment/presentation/{page_id}/slide/{section_id}/products", post(slide::products))
+        .route("/dsr/presentation/{presentation_id}/preview", get(slide::preview))
         .route("/dsr/appointment/attendee", patch(profile::update))
         .route("/dsr/appointment/{presentation_path}/attendee/respond-invitation", patch(profile::respond_invitation))
         .route("/dsr/appointment/{presentation_path}/basic-setting", get(setting::basic_setting))

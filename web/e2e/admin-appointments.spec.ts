@@ -7,7 +7,7 @@ import { startServers, type Servers } from './global-setup';
  * A merchant starting from an empty shop (DEMO=0) builds a presentation with three slides
  * (one reordered by keyboard), makes an appointment (in German), invites an attendee (the
  * mail with its calendar file is in the outbox); a guide opens the room and the attendee
- * sees the first slide.
+ * sees the first slide, in broadcast mode as the appointment says.
  */
 
 const PASSWORD = 'e2e-admin-password';
@@ -122,6 +122,19 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await expect(slides.nth(1).getByLabel('Notes for the guide (German)')).toHaveValue('Alle begrüßen');
   });
 
+  await test.step('preview the saved slides as an attendee sees them, in English and German', async () => {
+    await admin.getByRole('button', { name: 'Show preview' }).click();
+    const preview = admin.getByTestId('admin-preview');
+    await expect(preview.getByTestId('slide-position')).toHaveText('Slide 1 of 3');
+    await expect(preview.getByTestId('slide-content')).toContainText('Breeze kite');
+    await preview.getByRole('button', { name: 'Next slide' }).click();
+    await expect(preview.getByTestId('slide-content').getByTestId('room-product')).toHaveCount(2);
+    await admin.getByLabel('Language of the preview').selectOption('de');
+    await expect(preview).toHaveAttribute('lang', 'de');
+    await expect(preview.getByTestId('slide-position')).toHaveText('Slide 2 of 3');
+    await expect(preview.getByTestId('slide-content').getByTestId('room-product')).toHaveCount(2);
+  });
+
   await test.step('an appointment, made in German', async () => {
     await admin.goto('/de-DE/admin/appointments/new');
     await expect(admin.getByRole('heading', { name: 'Neuer Termin', level: 1 })).toBeVisible();
@@ -132,6 +145,7 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await admin.getByLabel('Zeitzone').selectOption('UTC');
     await admin.getByLabel('Beginn').fill(utcInput(-30));
     await admin.getByLabel('Ende').fill(utcInput(120));
+    await admin.getByLabel('Im Übertragungsmodus starten').check();
     await admin.getByRole('button', { name: 'Anlegen' }).click();
     // The path is checked at its field.
     await expect(admin.getByLabel('Pfad (Teil des Einladungslinks)')).toHaveAccessibleDescription(
@@ -141,6 +155,7 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await admin.getByRole('button', { name: 'Anlegen' }).click();
     await expect(admin.getByRole('heading', { name: 'Termin: Kites live', level: 1 })).toBeVisible();
     await expect(admin.getByLabel('Einladungslink', { exact: true })).toHaveValue(`${servers.origin}/invitation/kites-live`);
+    await expect(admin.getByLabel('Im Übertragungsmodus starten')).toBeChecked();
   });
 
   await test.step('invite an attendee: the mail with its calendar file is in the outbox', async () => {
@@ -178,5 +193,8 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     const slide = attendee.getByTestId('slide');
     await expect(slide).toHaveAttribute('data-slide-index', '1');
     await expect(slide.getByTestId('slide-content')).toContainText('Breeze kite');
+    // The appointment's broadcast mode default: the room started in it.
+    await expect(attendee.getByText('Broadcast mode is on: only the guide is on camera.')).toBeVisible();
+    await expect(guide.getByText('Broadcast mode is on: only the guide is on camera.')).toBeVisible();
   });
 });

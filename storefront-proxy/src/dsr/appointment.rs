@@ -22,6 +22,8 @@ pub struct Appointment {
     pub mode: String,
     pub attendee_restriction_type: String,
     pub video_audio_settings: String,
+    /// The room starts in broadcast mode (sent to the hub when it starts).
+    pub broadcast_mode: bool,
     pub accessible_from: Option<String>,
     pub accessible_to: Option<String>,
     pub started_at: Option<String>,
@@ -30,7 +32,7 @@ pub struct Appointment {
 }
 
 const COLUMNS: &str = "id, presentation_id, sales_channel_id, presentation_path, name, mode, attendee_restriction_type,
-    video_audio_settings, accessible_from, accessible_to, started_at, ended_at, created_at";
+    video_audio_settings, accessible_from, accessible_to, started_at, ended_at, created_at, broadcast_mode";
 
 impl Appointment {
     fn from_row(r: &Row) -> rusqlite::Result<Appointment> {
@@ -48,6 +50,7 @@ impl Appointment {
             started_at: r.get(10)?,
             ended_at: r.get(11)?,
             created_at: r.get(12)?,
+            broadcast_mode: r.get(13)?,
         })
     }
 
@@ -98,6 +101,7 @@ impl Appointment {
             "mode": self.mode,
             "attendeeRestrictionType": self.attendee_restriction_type,
             "videoAudioSettings": self.video_audio_settings,
+            "broadcastMode": self.broadcast_mode,
             "accessibleFrom": self.accessible_from,
             "accessibleTo": self.accessible_to,
             "startedAt": self.started_at,
@@ -134,6 +138,7 @@ fn appointment_field(name: &str) -> Option<Field> {
         "mode" => column("a.mode", Text),
         "attendeeRestrictionType" => column("a.attendee_restriction_type", Text),
         "videoAudioSettings" => column("a.video_audio_settings", Text),
+        "broadcastMode" => column("a.broadcast_mode", Bool),
         "accessibleFrom" => column("a.accessible_from", Date),
         "accessibleTo" => column("a.accessible_to", Date),
         "startedAt" => column("a.started_at", Date),

@@ -86,6 +86,11 @@ pub async fn start(_: AdminUser, State(app): State<App>, Path(id): Path<String>)
     if stamp(&app, &appointment.id, Stamp::Started, Some(started_at.clone())).await? {
         let published = async {
             app.hub.publish(&appointment.id, Audience::Everyone, Event::AppointmentConfigured { settings: settings(&appointment) }).await?;
+            // The room starts in the appointment's broadcast mode; the guide switches it
+            // from there (a default of off leaves what the guide chose before the start).
+            if appointment.broadcast_mode {
+                app.hub.publish(&appointment.id, Audience::Everyone, Event::BroadcastModeChanged { active: true }).await?;
+            }
             app.hub.publish(&appointment.id, Audience::Everyone, Event::PresentationStarted { started_at }).await
         }
         .await;

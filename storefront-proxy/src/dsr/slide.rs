@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::attendee;
 use super::listing::{self, fill_product_slots, RoomListing};
+use crate::admin::AdminUser;
 use crate::catalog::{detail, invalid_id};
 use crate::cms::page::{self, Resolve};
 use crate::error::{ApiError, ApiResult};
@@ -48,24 +49,41 @@ impl PresentationPage {
              WHERE a.id = ?1 AND (pp.appointment_id IS NULL OR pp.appointment_id = ?1) AND (pp.id = ?2 OR pp.cms_page_id = ?2)
              ORDER BY pp.id = ?2 DESC, pp.position LIMIT 1",
             params![appointment_id, id],
-            |r| {
-                let picked: String = r.get(7)?;
-                Ok(PresentationPage {
-                    id: r.get(0)?,
-                    presentation_id: r.get(1)?,
-                    cms_page_id: r.get(2)?,
-                    cms_page_type: r.get(3)?,
-                    title: r.get(4)?,
-                    position: r.get(5)?,
-                    is_instant_listing: r.get(6)?,
-                    picked_product_ids: serde_json::from_str(&picked).unwrap_or_default(),
-                    product_id: r.get(8)?,
-                    created_at: r.get(9)?,
-                    updated_at: r.get(10)?,
-                })
-            },
+            Self::from_row,
         )
         .optional()
+    }
+
+    /// The pages a presentation shows to every appointment (no instant listings), in order.
+    pub fn of_presentation(conn: &Connection, presentation_id: &str) -> rusqlite::Result<Vec<PresentationPage>> {
+        let mut statement = conn.prepare(
+            "SELECT pp.id, pp.presentation_id, pp.cms_page_id, c.type, pp.title, pp.position, pp.is_instant_listing,
+                    pp.picked_product_ids, pp.product_id, pp.created_at, pp.updated_at
+             FROM presentation_page pp JOIN cms_page c ON c.id = pp.cms_page_id
+             WHERE pp.presentation_id = ?1 AND pp.appointment_id IS NULL
+             ORDER BY pp.position, pp.id",
+        )?;
+        let pages = statement.query_map([presentation_id], Self::from_row)?;
+        pages.collect()
+    }
+
+    fn from_row(r: &rusqlite::Row) -> rusqlite::Result<PresentationPage> {
+        {
+            let picked: String = r.get(7)?;
+            Ok(PresentationPage {
+                id: r.get(0)?,
+                presentation_id: r.get(1)?,
+                cms_page_id: r.get(2)?,
+                cms_page_type: r.get(3)?,
+                title: r.get(4)?,
+                position: r.get(5)?,
+                is_instant_listing: r.get(6)?,
+                picked_product_ids: serde_json::from_str(&picked).unwrap_or_default(),
+                product_id: r.get(8)?,
+                created_at: r.get(9)?,
+                updated_at: r.get(10)?,
+            })
+        }
     }
 
     /// `PresentationCmsPage` (without the CMS page); unset ids and times are left out,
@@ -156,11 +174,25 @@ pub async fn slide(
 ) -> ApiResult<Json<Value>> {
     let attendee = attendee::of_context(&app, ctx.token.clone()).await?;
     let (page_id, section_id) = checked(&page_id, &section_id)?;
-    let (appointment_id, c, sid, pid) = (attendee.appointment_id.clone(), ctx.clone(), section_id.clone(), page_id.clone());
+    let appointment_id = attendee.appointment_id.clone();
+    let (pid, sid) = (page_id.clone(), section_id.clone());
+    let found = resolve(&app, &ctx, section_id.clone(), move |conn| page_with_section(conn, &appointment_id, &pid, &sid)).await?;
+    found.map(Json).ok_or_else(|| slide_not_found(&page_id, &section_id))
+}
+
+/// One slide as an attendee sees it: section `section_id` of the page `find` answers
+/// (`None` when there is no such page or layout).
+async fn resolve(
+    app: &App,
+    ctx: &ShopContext,
+    section_id: String,
+    find: impl FnOnce(&Connection) -> rusqlite::Result<Option<PresentationPage>> + Send + 'static,
+) -> ApiResult<Option<Value>> {
+    let c = ctx.clone();
     let found = app
         .db
         .call(move |conn| {
-            let Some(page) = page_with_section(conn, &appointment_id, &pid, &sid)? else { return Ok(Ok(None)) };
+            let Some(page) = find(conn)? else { return Ok(Ok(None)) };
             let cms = match page::load(conn, &c, &page.cms_page_id, &Resolve { category_id: None, listing: None }) {
                 Ok(Some(cms)) => cms,
                 Ok(None) => return Ok(Ok(None)),
@@ -181,7 +213,7 @@ pub async fn slide(
             Ok(Ok(Some((page, cms, listing))))
         })
         .await??;
-    let (page, mut cms, listing) = found.ok_or_else(|| slide_not_found(&page_id, &section_id))?;
+    let Some((page, mut cms, listing)) = found else { return Ok(None) };
     // Only the requested slide of the page.
     if let Some(sections) = cms["sections"].as_array_mut() {
         sections.retain(|s| s["id"] == json!(section_id));
@@ -217,7 +249,66 @@ pub async fn slide(
         body["product"] = product;
         body["configurator"] = configurator;
     }
-    Ok(Json(body))
+    Ok(Some(body))
+}
+
+/// Most slides one preview answers (a presentation's pages times their sections).
+pub const MAX_PREVIEW_SLIDES: usize = 200;
+
+/// `GET /store-api/dsr/presentation/{presentationId}/preview` (an admin or guide bearer
+/// besides the access key): every slide of a presentation as an attendee sees it, in
+/// the request's language (`sw-language-id`), without an appointment or a live room.
+/// A slide that cannot show (its product is gone) carries its error instead of data.
+pub async fn preview(
+    _: AdminUser,
+    ctx: ShopContext,
+    State(app): State<App>,
+    Path(presentation_id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let presentation_id = presentation_id.to_lowercase();
+    if !is_id(&presentation_id) {
+        return Err(invalid_id(&presentation_id, "/presentationId"));
+    }
+    let id = presentation_id.clone();
+    let slides = app
+        .db
+        .call(move |conn| {
+            let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM presentation WHERE id = ?1)", [&id], |r| r.get(0))?;
+            if !exists {
+                return Ok(None);
+            }
+            let mut slides = Vec::new();
+            for page in PresentationPage::of_presentation(conn, &id)? {
+                let mut sections = conn.prepare_cached("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id")?;
+                let ids = sections.query_map([&page.cms_page_id], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                slides.extend(ids.into_iter().map(|section_id| (page.clone(), section_id)));
+            }
+            Ok(Some(slides))
+        })
+        .await?
+        .ok_or_else(|| ApiError::not_found("DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND", "The presentation could not be found."))?;
+    if slides.len() > MAX_PREVIEW_SLIDES {
+        return Err(ApiError::bad_request(
+            "SALESROOM__TOO_MANY_SLIDES",
+            format!("The preview shows at most {MAX_PREVIEW_SLIDES} slides; this presentation has {}.", slides.len()),
+        ));
+    }
+    let mut answered = Vec::with_capacity(slides.len());
+    for (page, section_id) in slides {
+        let (page_id, title) = (page.id.clone(), page.title.clone());
+        let resolved = resolve(&app, &ctx, section_id.clone(), move |_| Ok(Some(page))).await;
+        let mut slide = json!({ "pageId": page_id, "sectionId": section_id, "title": title });
+        match resolved {
+            Ok(Some(data)) => slide["data"] = data,
+            Ok(None) => slide["error"] = json!({ "code": "DIGITAL_SALES_ROOMS__SLIDE_NOT_FOUND" }),
+            Err(ApiError::Client { status, code, detail, .. }) if status == axum::http::StatusCode::NOT_FOUND => {
+                slide["error"] = json!({ "code": code, "detail": detail })
+            }
+            Err(error) => return Err(error),
+        }
+        answered.push(slide);
+    }
+    Ok(Json(json!({ "presentationId": presentation_id, "slides": answered, "apiAlias": "salesroom_presentation_preview" })))
 }
 
 fn for_slots(page: &mut Value, mut f: impl FnMut(&mut Value)) {

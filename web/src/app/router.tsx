@@ -154,10 +154,11 @@ const LAYOUTS = { default: DefaultLayout, auth: AuthLayout, presentation: Presen
 
 /**
  * The merchant backoffice (`/admin/*`, `/de-DE/admin/*`): ONE lazy chunk with its own
- * routes inside (features/admin/admin-app.tsx), so the storefront's first load does not
- * carry it (e2e/budget.spec.ts).
+ * routes inside (features/admin/admin-app.tsx; `admin-route.tsx` adds the room's slide view
+ * for its attendee preview), so the storefront's first load does not carry it
+ * (e2e/budget.spec.ts).
  */
-const loadAdmin = withReloadGuard(() => import('@/features/admin/admin-app').then((m) => ({ Component: m.AdminApp })));
+const loadAdmin = withReloadGuard(() => import('./admin-route').then((m) => ({ Component: m.AdminWithRoomPreview })));
 
 function adminRoute(): RouteObject {
   return { path: 'admin/*', lazy: loadAdmin, errorElement: <RouteError /> };

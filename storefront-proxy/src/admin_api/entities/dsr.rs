@@ -1,5 +1,6 @@
 //! The live room's entities: appointments (name per language, presentation, guided or
-//! self-service, who may join, the path attendees open, an access window) and
+//! self-service, who may join, the path attendees open, an access window, whether the
+//! room starts in broadcast mode) and
 //! presentations with their pages (written as one ordered list, see `slides`).
 //! Started and ended times are the live room's, never written here.
 
@@ -25,6 +26,8 @@ pub static APPOINTMENT: Definition = Definition {
         Column::choice("mode", "mode", &["guided", "self"]),
         Column::choice("attendeeRestrictionType", "attendee_restriction_type", &["open", "customer"]),
         Column::choice("videoAudioSettings", "video_audio_settings", &["both", "audio-only", "none"]),
+        // The live room starts in broadcast mode (only the guide publishes).
+        Column::boolean("broadcastMode", "broadcast_mode"),
         Column::date("accessibleFrom", "accessible_from"),
         Column::date("accessibleTo", "accessible_to"),
         Column::date("startedAt", "started_at").read_only(),

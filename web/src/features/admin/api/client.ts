@@ -137,13 +137,17 @@ export class AdminApi {
     return media.id;
   }
 
-  /** A call to `/api{path}` with a fresh token; a 401 refreshes once and retries. */
-  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  /**
+   * A call to `/api{path}` with a fresh token; a 401 refreshes once and retries.
+   * `extra` adds headers; a path starting with `/store-api` goes to the Store API (with
+   * the bearer too: the backoffice's previews).
+   */
+  async request<T = unknown>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
     const session = await this.validSession();
-    let response = await this.send(method, path, body, session?.accessToken);
+    let response = await this.send(method, path, body, session?.accessToken, extra);
     if (response.status === 401 && session) {
       const renewed = await this.refresh();
-      if (renewed) response = await this.send(method, path, body, renewed.accessToken);
+      if (renewed) response = await this.send(method, path, body, renewed.accessToken, extra);
     }
     if (response.status === 401) this.store.setState({ session: null });
     return this.answer<T>(response);
@@ -181,8 +185,8 @@ export class AdminApi {
     return { accessToken: answer.access_token, refreshToken: answer.refresh_token, expiresAt: Date.now() + answer.expires_in * 1000 };
   }
 
-  private send(method: string, path: string, body: unknown, token?: string): Promise<Response> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+  private send(method: string, path: string, body: unknown, token?: string, extra: Record<string, string> = {}): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...extra };
     if (token) headers.Authorization = `Bearer ${token}`;
     let payload: BodyInit | undefined;
     if (body instanceof Blob) {
@@ -192,7 +196,8 @@ export class AdminApi {
       headers['Content-Type'] = 'application/json';
       payload = JSON.stringify(body);
     }
-    return this.fetchFn(`${this.baseUrl}/api${path}`, { method, headers, body: payload });
+    const url = path.startsWith('/store-api/') ? `${this.baseUrl}${path}` : `${this.baseUrl}/api${path}`;
+    return this.fetchFn(url, { method, headers, body: payload });
   }
 
   private async answer<T>(response: Response): Promise<T> {

@@ -287,6 +287,13 @@ export function AppointmentEditor() {
             ]}
             onChange={(event) => set('videoAudio', event.target.value as AppointmentForm['videoAudio'])}
           />
+          <Field
+            label={t('admin.appointments.broadcast')}
+            type="checkbox"
+            checked={form.broadcast}
+            onChange={(event) => set('broadcast', event.target.checked)}
+          />
+          <p className="muted">{t('admin.appointments.broadcastHint')}</p>
         </fieldset>
         {isAdmin && (
           <div className="admin-toolbar">

@@ -10,6 +10,7 @@ const entity: AppointmentEntity = {
   mode: 'guided',
   attendeeRestrictionType: 'customer',
   videoAudioSettings: 'audio-only',
+  broadcastMode: true,
   accessibleFrom: '2026-12-01T17:00:00Z',
   accessibleTo: null,
   startedAt: null,
@@ -33,7 +34,7 @@ describe('appointment form', () => {
 
   it('reads the names per language and writes them as translations', () => {
     const form = formFromEntity(entity, { en: 'en-id', de: 'de-id' }, 'Europe/Berlin');
-    expect(form).toMatchObject({ nameEn: 'Autumn live', nameDe: 'Herbst live', restriction: 'customer', videoAudio: 'audio-only', start: '2026-12-01T18:00' });
+    expect(form).toMatchObject({ nameEn: 'Autumn live', nameDe: 'Herbst live', restriction: 'customer', videoAudio: 'audio-only', broadcast: true, start: '2026-12-01T18:00' });
     expect(toPayload({ ...form, nameDe: 'Herbst – live' })).toEqual({
       name: 'Autumn live',
       translations: { 'de-DE': { name: 'Herbst – live' } },
@@ -43,6 +44,7 @@ describe('appointment form', () => {
       mode: 'guided',
       attendeeRestrictionType: 'customer',
       videoAudioSettings: 'audio-only',
+      broadcastMode: true,
       accessibleFrom: '2026-12-01T17:00:00Z',
       accessibleTo: null,
     });

@@ -18,6 +18,8 @@ export interface AppointmentEntity {
   mode: AppointmentMode;
   attendeeRestrictionType: Restriction | 'rules';
   videoAudioSettings: VideoAudio;
+  /** The live room starts in broadcast mode (only the guide publishes). */
+  broadcastMode?: boolean;
   accessibleFrom: string | null;
   accessibleTo: string | null;
   startedAt: string | null;
@@ -34,6 +36,8 @@ export interface AppointmentForm {
   mode: AppointmentMode;
   restriction: Restriction;
   videoAudio: VideoAudio;
+  /** Broadcast mode when the room starts: attendees cannot publish camera or microphone. */
+  broadcast: boolean;
   /** `YYYY-MM-DDTHH:mm` in `timeZone`, or empty. */
   start: string;
   end: string;
@@ -62,6 +66,7 @@ export function emptyForm(timeZone = browserTimeZone()): AppointmentForm {
     mode: 'guided',
     restriction: 'open',
     videoAudio: 'both',
+    broadcast: false,
     start: '',
     end: '',
     timeZone,
@@ -118,6 +123,7 @@ export function formFromEntity(entity: AppointmentEntity, languages: { en?: stri
     mode: entity.mode,
     restriction: entity.attendeeRestrictionType === 'customer' ? 'customer' : 'open',
     videoAudio: entity.videoAudioSettings,
+    broadcast: entity.broadcastMode ?? false,
     start: utcToZoned(entity.accessibleFrom, timeZone),
     end: utcToZoned(entity.accessibleTo, timeZone),
     timeZone,
@@ -168,6 +174,7 @@ export function toPayload(form: AppointmentForm): Record<string, unknown> {
     mode: form.mode,
     attendeeRestrictionType: form.restriction,
     videoAudioSettings: form.videoAudio,
+    broadcastMode: form.broadcast,
     accessibleFrom: form.start ? zonedToUtc(form.start, form.timeZone) : null,
     accessibleTo: form.end ? zonedToUtc(form.end, form.timeZone) : null,
   };

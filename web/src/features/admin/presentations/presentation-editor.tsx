@@ -20,6 +20,7 @@ import { errorText, fieldErrors } from '../api/errors';
 import { AdminPage, Notice } from '../components/admin-page';
 import { useAdminPath } from '../components/admin-path';
 import { SlideCard } from './slide-card';
+import { SlidePreview } from './slide-preview';
 import { move, newSlide, slideErrors, slideProblem, slidesFromPages, toPages, type PageEntity, type SlideDraft, type SlideKind } from './slides';
 import './presentations.css';
 
@@ -269,6 +270,7 @@ export function PresentationEditor() {
           </div>
         )}
       </form>
+      {stored && <SlidePreview presentationId={stored.id} languages={languages} />}
     </AdminPage>
   );
 }

@@ -43,6 +43,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH: 'Sie nehmen an diesem Termin nicht teil.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_ACCESSIBLE: 'Diesem Termin kann zurzeit nicht beigetreten werden.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND: 'Dieser Termin wurde nicht gefunden.',
+    DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND: 'Diese Präsentation wurde nicht gefunden.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED: 'Dieser Termin ist nur für angemeldete Kunden.',
     DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING: 'Dieser Teilnehmer hat seinen Warenkorb nicht freigegeben.',
     DIGITAL_SALES_ROOMS__ATTENDEE_MISSING: 'Der Teilnehmer fehlt.',
@@ -110,6 +111,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     FRAMEWORK__WRITE_ID_MISMATCH: 'Die ID in der Anfrage passt nicht zum Datensatz.',
     FRAMEWORK__WRITE_PROTECTED: 'Dieses Feld kann nicht geändert werden.',
     FRAMEWORK__WRITE_UNEXPECTED_FIELD: 'Die Anfrage enthält ein unbekanntes Feld.',
+    SALESROOM__TOO_MANY_SLIDES: 'Diese Präsentation hat zu viele Folien für die Vorschau.',
     SALESROOM__TOO_MANY_CONNECTIONS: 'Der Shop ist gerade sehr ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
   },
   violations: {

@@ -45,6 +45,7 @@ export const serverErrorsEn = {
     DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH: 'You do not take part in this appointment.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_ACCESSIBLE: 'This appointment cannot be joined at this time.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND: 'This appointment could not be found.',
+    DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND: 'This presentation could not be found.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED: 'This appointment is for logged-in customers only.',
     DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING: 'This attendee has not shared their cart.',
     DIGITAL_SALES_ROOMS__ATTENDEE_MISSING: 'The attendee is missing.',
@@ -112,6 +113,7 @@ export const serverErrorsEn = {
     FRAMEWORK__WRITE_ID_MISMATCH: 'The id in the request does not match the record.',
     FRAMEWORK__WRITE_PROTECTED: 'This field cannot be changed.',
     FRAMEWORK__WRITE_UNEXPECTED_FIELD: 'The request contains a field that is not known.',
+    SALESROOM__TOO_MANY_SLIDES: 'This presentation has too many slides for the preview.',
     SALESROOM__TOO_MANY_CONNECTIONS: 'The shop is very busy right now. Please try again in a moment.',
   },
   violations: {
