@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { highlightBySearch, ownServers } from './room';
+import { guideLogsIn, highlightBySearch, joinAsGuest, ownServers, startPresentation } from './room';
 
 /*
  * One guide, a guest and the demo customer, each in their own browser context: likes,
@@ -11,21 +11,13 @@ import { highlightBySearch, ownServers } from './room';
 
 const { newPage } = ownServers();
 
-async function join(page: Page, name: string): Promise<void> {
-  await page.goto('/presentation/demo/prejoin');
-  await page.getByLabel('Your name').fill(name);
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
-}
-
 const price = (text: string | null) => (text ?? '').replace(/\s/g, ' ').trim();
 
 test('attendees like, view and buy products in the room while the guide follows their likes and carts', async ({ browser }) => {
   test.setTimeout(180_000);
 
   const ada = await newPage(browser);
-  await join(ada, 'Ada Guest');
+  await joinAsGuest(ada, 'Ada Guest');
 
   const bob = await newPage(browser);
   await bob.goto('/account/login');
@@ -33,21 +25,16 @@ test('attendees like, view and buy products in the room while the guide follows 
   await bob.getByLabel('Password').fill('salesroom');
   await bob.getByRole('button', { name: 'Log in' }).click();
   await expect(bob).toHaveURL(/\/account$/);
-  await join(bob, 'Bob Customer');
+  await joinAsGuest(bob, 'Bob Customer');
 
   const guide = await newPage(browser);
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  await guideLogsIn(guide);
   const participants = guide.getByRole('region', { name: 'Participants' });
   await expect(participants.getByRole('heading', { level: 2 })).toHaveText('Participants (2)');
   const adaEntry = participants.getByRole('listitem', { name: 'Ada Guest' });
   const bobEntry = participants.getByRole('listitem', { name: 'Bob Customer' });
 
-  await guide.getByRole('button', { name: 'Start presentation' }).click();
-  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  await startPresentation(guide);
   for (const attendee of [ada, bob]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);
 
   let product = '';

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ownServers } from './room';
+import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
 
 /*
  * Live engagement (#19): one guide and two guests chat both ways, the guide deletes a
@@ -9,14 +9,6 @@ import { ownServers } from './room';
  */
 
 const { newPage } = ownServers();
-
-async function join(page: Page, name: string): Promise<void> {
-  await page.goto('/presentation/demo/prejoin');
-  await page.getByLabel('Your name').fill(name);
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
-}
 
 async function say(page: Page, text: string): Promise<void> {
   await page.getByTestId('chat-input').fill(text);
@@ -30,18 +22,13 @@ test('a guide and two guests chat, moderate and react', async ({ browser }) => {
   const hostileName = '<img src=x onerror="window.__pwned=1">\u202eEve';
 
   const ada = await newPage(browser);
-  await join(ada, 'Ada Guest');
+  await joinAsGuest(ada, 'Ada Guest');
   const eve = await newPage(browser);
-  await join(eve, hostileName);
+  await joinAsGuest(eve, hostileName);
 
   const guide = await newPage(browser);
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
-  await guide.getByRole('button', { name: 'Start presentation' }).click();
-  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  await guideLogsIn(guide);
+  await startPresentation(guide);
   for (const attendee of [ada, eve]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);
 
   await test.step('chat both ways', async () => {

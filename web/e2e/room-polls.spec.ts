@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ownServers } from './room';
+import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
 
 /*
  * Polls (#19 item 3): a guide creates and opens a poll, two guests vote (one changes her
@@ -8,14 +8,6 @@ import { ownServers } from './room';
  */
 
 const { newPage } = ownServers();
-
-async function join(page: Page, name: string): Promise<void> {
-  await page.goto('/presentation/demo/prejoin');
-  await page.getByLabel('Your name').fill(name);
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
-}
 
 const poll = (page: Page) => page.getByTestId('poll').filter({ hasText: 'Which colour suits autumn?' });
 
@@ -31,18 +23,13 @@ const results = (page: Page) => poll(page).getByTestId('poll-result');
 test('a guide runs a poll with two guests: votes, a changed vote, results shown and the poll closed', async ({ browser }) => {
   test.setTimeout(180_000);
   const ada = await newPage(browser);
-  await join(ada, 'Ada Guest');
+  await joinAsGuest(ada, 'Ada Guest');
   const eve = await newPage(browser);
-  await join(eve, 'Eve Guest');
+  await joinAsGuest(eve, 'Eve Guest');
 
   const guide = await newPage(browser);
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
-  await guide.getByRole('button', { name: 'Start presentation' }).click();
-  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  await guideLogsIn(guide);
+  await startPresentation(guide);
   for (const attendee of [ada, eve]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);
 
   await test.step('the guide creates a poll (a one-answer poll is refused) and opens it', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { highlightBySearch, ownServers } from './room';
+import { guideLogsIn, highlightBySearch, ownServers, startPresentation } from './room';
 import { placeOrder, registerCustomer, TEXTS, unique } from './shop';
 
 /*
@@ -14,17 +14,6 @@ const { newPage } = ownServers();
 
 // Joins, registrations and first page loads are slow in a debug build on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-async function guideStarts(guide: Page): Promise<void> {
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
-  await guide.getByRole('button', { name: 'Start presentation' }).click();
-  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
-  await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
-}
 
 /** The value cell of an overview row. */
 const overview = (page: Page, figure: string) =>
@@ -47,7 +36,8 @@ test('after a short session the report shows who joined, liked, filled a cart an
   await expect(customer).toHaveURL(/\/presentation\/demo\/waiting$/);
 
   const guide = await newPage(browser);
-  await guideStarts(guide);
+  await guideLogsIn(guide);
+  await startPresentation(guide);
   await expect(customer).toHaveURL(/\/presentation\/demo$/);
   const product = await highlightBySearch(guide, '');
 

@@ -66,3 +66,28 @@ export async function highlightBySearch(guide: Page, term: string, german = fals
   await expect(dialog).toBeHidden();
   return name;
 }
+
+/** A guest joins the demo appointment from the pre-join page and waits for the start. */
+export async function joinAsGuest(page: Page, name: string): Promise<void> {
+  await page.goto('/presentation/demo/prejoin');
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel(/privacy policy/).check();
+  await page.getByRole('button', { name: 'Join' }).click();
+  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
+}
+
+/** The demo guide logs in to the cockpit and is connected. */
+export async function guideLogsIn(guide: Page): Promise<void> {
+  await guide.goto('/guide/demo/login');
+  await guide.getByLabel('Username').fill('admin');
+  await guide.getByLabel('Password').fill('shopware');
+  await guide.getByRole('button', { name: 'Log in' }).click();
+  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+}
+
+/** The guide starts the presentation (confirming the dialog); it is live. */
+export async function startPresentation(guide: Page): Promise<void> {
+  await guide.getByRole('button', { name: 'Start presentation' }).click();
+  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
+}
