@@ -53,7 +53,7 @@ async function logIn(page: Page, username: string, password: string, prefix = ''
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Backoffice' });
 
-test('the storefront does not load the backoffice, which is one chunk of its own', async ({ page }) => {
+test('the storefront does not load the backoffice, which is one chunk of its own (app/admin-route.tsx)', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('.js')) scripts.push(new URL(request.url()).pathname);
@@ -61,10 +61,10 @@ test('the storefront does not load the backoffice, which is one chunk of its own
   await page.goto(`${servers.origin}/`);
   await page.waitForLoadState('networkidle');
   expect(scripts.length).toBeGreaterThan(0);
-  expect(scripts.filter((script) => script.includes('admin-app'))).toEqual([]);
+  expect(scripts.filter((script) => script.includes('admin-route'))).toEqual([]);
   await page.goto(`${servers.origin}/admin/login`);
   await expect(page.getByRole('heading', { level: 1, name: 'Log in to the backoffice' })).toBeVisible();
-  expect(scripts.filter((script) => script.includes('admin-app'))).toHaveLength(1);
+  expect(scripts.filter((script) => script.includes('admin-route'))).toHaveLength(1);
 });
 
 test('the login and a form speak German and English, and wrong passwords are refused', async ({ page }) => {
