@@ -12,7 +12,13 @@ function watch(page: Page): string[] {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText ?? '';
+    // Leaving a page cancels what it still loads (pictures of the category just left): the
+    // browser's abort, not a request that failed.
+    if (error === 'net::ERR_ABORTED') return;
+    problems.push(`failed: ${request.method()} ${request.url()} ${error}`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`${response.status()}: ${response.request().method()} ${response.url()}`);
   });
