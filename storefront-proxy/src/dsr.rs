@@ -2,7 +2,9 @@
 //! "Presentation"), in the shapes of `reference/dsr-openapi.json`.
 
 pub mod appointment;
+pub mod appointment_request;
 pub mod attendee;
+pub mod calendar;
 pub mod cart;
 pub mod forwarded;
 pub mod instant_listing;
@@ -42,6 +44,7 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/{id}/presentation/state", get(lifecycle::guide_state))
         .route("/_action/dsr/appointment/attendee/{id}/sw-context-token", get(attendee::context_token))
         .route("/_action/dsr/appointment/attendee/{id}/remove", post(attendee::remove))
+        .route("/_action/dsr/appointment/attendee/{id}/last-seen-product-ids", get(attendee::last_seen_product_ids))
         .route("/search/dsr-appointment-attendee", post(search::attendees))
         .route("/search/dsr-attendee-product-collection", post(search::collections))
         .route("/search/product", post(search::products))
@@ -73,6 +76,8 @@ pub fn store_routes() -> Router<App> {
     Router::new()
         .route("/dsr/appointments", get(upcoming::list))
         .route("/dsr/appointment/{presentation_path}/join-as-client", post(join::as_client))
+        .route("/dsr/appointment/{appointment_id}/download-ics", post(calendar::download_ics))
+        .route("/dsr/appointment/request", post(appointment_request::create))
         .route("/dsr/appointment/presentation", get(presentation::structure))
         .route("/dsr/appointment/presentation/state", get(lifecycle::client_state))
         .route("/dsr/interaction", post(interaction::create))

@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod dsr;
+pub mod dsr_records;
 pub mod interaction_template;
 pub mod media;
 pub mod promotion;
@@ -24,4 +25,8 @@ pub static ALL: &[&Definition] = &[
     &dsr::PRESENTATION,
     &dsr::CMS_PAGE,
     &interaction_template::INTERACTION_TEMPLATE,
+    &dsr_records::INTERACTION,
+    &dsr_records::PRESENTATION_CMS_PAGE,
+    &dsr_records::CMS_SLIDE,
+    &dsr_records::APPOINTMENT_REQUEST,
 ];

@@ -129,3 +129,12 @@ pub async fn remove(_: AdminUser, State(app): State<App>, Path(id): Path<String>
     }
     Ok(Json(json!({ "message": "Attendee removed successfully", "attendeeId": attendee.id })))
 }
+
+/// `GET /api/_action/dsr/appointment/attendee/{id}/last-seen-product-ids`: the products
+/// the attendee looked at, newest first (the guide's view of one attendee; the same list
+/// the attendee reads as `collection/last-seen`).
+pub async fn last_seen_product_ids(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    let attendee = load(&app, id).await?;
+    let ids = super::interaction::product_ids(&app, attendee.id, "lastSeen").await?;
+    Ok(Json(json!({ "collection": { "lastSeen": ids } })))
+}

@@ -180,7 +180,7 @@ pub async fn remove(
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-async fn product_ids(app: &App, attendee_id: String, alias: &'static str) -> ApiResult<Vec<String>> {
+pub(super) async fn product_ids(app: &App, attendee_id: String, alias: &'static str) -> ApiResult<Vec<String>> {
     Ok(app
         .db
         .call(move |conn| {

@@ -95,8 +95,25 @@ pub fn calendar(appointment: &Appointment, start: DateTime<Utc>, end: DateTime<U
     calendar.done().to_string()
 }
 
+/// When an appointment runs in the calendar: from its start (`accessibleFrom`) to its end
+/// (`accessibleTo`), or [`DEFAULT_LENGTH_MINUTES`] without one; None without a start.
+fn times(appointment: &Appointment) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+    let start = appointment.accessible_from.as_deref().and_then(utc)?;
+    let end = appointment.accessible_to.as_deref().and_then(utc).filter(|end| *end > start);
+    Some((start, end.unwrap_or(start + Duration::minutes(DEFAULT_LENGTH_MINUTES))))
+}
+
+/// The calendar file of the invitation with `token` (the one its mail carries; the same
+/// file `download-ics` answers): None when the appointment has no start.
+pub fn invitation_calendar(appointment: &Appointment, base: &str, token: &str) -> Option<String> {
+    let (start, end) = times(appointment)?;
+    let invitation = format!("{base}/invitation/{}?token={token}", appointment.presentation_path);
+    let join = format!("{base}/presentation/{}", appointment.presentation_path);
+    Some(calendar(appointment, start, end, &invitation, &format!("{}\n{join}", appointment.name)))
+}
+
 /// The shop's public origin: `SHOP_ENDPOINT`, else the origin the request came to.
-fn origin(app: &App, headers: &HeaderMap) -> String {
+pub(super) fn origin(app: &App, headers: &HeaderMap) -> String {
     if let Some(endpoint) = &app.config.shop_endpoint {
         return endpoint.trim_end_matches('/').to_owned();
     }
@@ -105,7 +122,7 @@ fn origin(app: &App, headers: &HeaderMap) -> String {
     format!("{scheme}://{host}")
 }
 
-fn appointment_of(conn: &Connection, id: &str, language: Option<&str>) -> rusqlite::Result<Option<Appointment>> {
+pub(super) fn appointment_of(conn: &Connection, id: &str, language: Option<&str>) -> rusqlite::Result<Option<Appointment>> {
     match Appointment::by_id(conn, id)? {
         Some(found) => Ok(Some(found.in_language(conn, language)?)),
         None => Ok(None),
@@ -149,21 +166,18 @@ pub async fn invite(
                     "The appointment has ended; no one can be invited to it.",
                 )));
             }
-            let Some(start) = appointment.accessible_from.as_deref().and_then(utc) else {
+            let Some((start, _)) = times(&appointment) else {
                 return Ok(Err(ApiError::Violations(vec![Violation::new(
                     "DIGITAL_SALES_ROOMS__APPOINTMENT_WITHOUT_START",
                     "/accessibleFrom",
                     "An invitation needs the appointment's start (accessibleFrom).",
                 )])));
             };
-            let end = appointment.accessible_to.as_deref().and_then(utc).filter(|end| *end > start);
-            let end = end.unwrap_or(start + Duration::minutes(DEFAULT_LENGTH_MINUTES));
             let lang_id = match &language {
                 Some(l) => l.clone(),
                 None => tx.query_row("SELECT language_id FROM sales_channel WHERE id = ?1", [&appointment.sales_channel_id], |r| r.get(0))?,
             };
             let lang = Lang::of(&tx, &lang_id)?;
-            let join = format!("{base}/presentation/{}", appointment.presentation_path);
             let when = start.format("%Y-%m-%d %H:%M").to_string();
             let mut sent = Vec::new();
             for email in addresses {
@@ -176,7 +190,7 @@ pub async fn invite(
                     invitation: invitation.clone(),
                 };
                 let mut mail = text::appointment_invitation(lang, &email, &appointment.name, &when, &links);
-                let ics = calendar(&appointment, start, end, &invitation, &format!("{}\n{join}", appointment.name));
+                let ics = invitation_calendar(&appointment, &base, &token).unwrap_or_default();
                 mail.attachments.push(Attachment {
                     content_type: "text/calendar".into(),
                     file_name: "invitation.ics".into(),
