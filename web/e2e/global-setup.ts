@@ -9,14 +9,14 @@ const WEB_DIR = path.resolve(import.meta.dirname, '..');
 const READY_TIMEOUT_MS = 30_000;
 const SECRET = 'e2e-secret';
 
-interface Spawned {
+export interface Spawned {
   name: string;
   child: ChildProcess;
   output: string[];
 }
 
 /** Ports that are free now: each is held until all are picked, so they differ. */
-async function freePorts(count: number): Promise<number[]> {
+export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from({ length: count }, () => {
       const server = createServer();
@@ -31,21 +31,21 @@ async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-function binary(name: string): string {
+export function binary(name: string): string {
   const file = path.resolve(WEB_DIR, process.env.SALESROOM_BIN_DIR || '../target/debug', name);
   if (!existsSync(file)) throw new Error(`${file} does not exist: build it (cargo build) or set SALESROOM_BIN_DIR`);
   return file;
 }
 
-function start(name: string, file: string, env: Record<string, string>): Spawned {
-  const child = spawn(file, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function start(name: string, file: string, env: Record<string, string>, args: string[] = []): Spawned {
+  const child = spawn(file, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   return { name, child, output };
 }
 
-async function waitUntilHealthy(url: string, servers: Spawned[]): Promise<void> {
+export async function waitUntilHealthy(url: string, servers: Spawned[]): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const exited = servers.find((server) => server.child.exitCode !== null);
@@ -61,7 +61,7 @@ async function waitUntilHealthy(url: string, servers: Spawned[]): Promise<void> 
   throw new Error(`${url} was not healthy within ${READY_TIMEOUT_MS / 1000} s\n${logs}`);
 }
 
-function stop({ child }: Spawned): Promise<void> {
+export function stop({ child }: Spawned): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
