@@ -200,3 +200,50 @@ async fn the_guide_reads_an_attendees_last_seen_products_and_the_rooms_records()
     let (status, _, _) = live.call(Method::DELETE, &format!("/api/dsr-interaction/{interaction}"), &guide, None).await;
     assert_eq!(status, 405);
 }
+
+/// The stand-in for Shopware (embedded, with its hub) and a proxy forwarding to it.
+async fn forwarding_pair() -> (Live, Live) {
+    let upstream = start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = hub::Config { secret: Some("forwarding".into()), ..hub::Config::for_data_dir(dir.path().join("hub")) };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hub_port = listener.local_addr().unwrap().port();
+    tokio::spawn(hub::Hub::open(config, b"forwarding".to_vec()).await.unwrap().serve(listener, std::future::pending()));
+    let upstream_url = upstream.base.clone();
+    let base =
+        serve_with(dir.path(), hub_port, "forwarding", |config| storefront_proxy::Config { upstream_url: Some(upstream_url), ..config })
+            .await;
+    (upstream, Live { base, hub_port, http: reqwest::Client::new(), dir })
+}
+
+#[tokio::test]
+async fn in_forwarding_mode_the_new_operations_reach_the_upstream() {
+    let (upstream, forwarding) = forwarding_pair().await;
+    let (guide, _, _) = forwarding.guide_joins("demo").await;
+    let join = forwarding.join_as_client("demo", &As::Nobody, "Ada").await;
+    let client = token_of(&join);
+    let attendee = join["attendeeId"].as_str().unwrap();
+    let product = forwarding.product_ids(1).await.remove(0);
+    let (status, body) =
+        forwarding.post("/store-api/dsr/interaction", &client, json!({"name": "product.viewed", "payload": {"productId": product}})).await;
+    assert!(status < 300, "{body}");
+    let (status, body) = forwarding.get(&format!("/api/_action/dsr/appointment/attendee/{attendee}/last-seen-product-ids"), &guide).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["collection"]["lastSeen"], json!([product]));
+
+    let salutation = salutation(&forwarding).await;
+    let (status, body) = forwarding
+        .post(
+            "/store-api/dsr/appointment/request",
+            &client,
+            json!({"salutationId": salutation, "firstName": "Ada", "lastName": "Lovelace", "emailAddress": "ada@example.com", "subject": "Hi"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // Stored by the upstream, for its attendee.
+    let requester: String = upstream.db().query_row("SELECT requested_by_id FROM dsr_appointment_request", [], |r| r.get(0)).unwrap();
+    assert_eq!(requester, attendee);
+    let (status, body) = forwarding.post("/api/search/dsr-interaction", &guide, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["data"].as_array().unwrap().iter().any(|i| i["name"] == "product.viewed" && i["attendeeId"] == attendee), "{body}");
+}
