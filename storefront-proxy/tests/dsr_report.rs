@@ -52,7 +52,7 @@ fn assert_between(at: &Value, before: OffsetDateTime, after: OffsetDateTime) {
 fn average_connected(points: &[Value], from: OffsetDateTime, to: OffsetDateTime) -> f64 {
     let at = |p: &Value| OffsetDateTime::parse(p["at"].as_str().unwrap(), &Rfc3339).unwrap();
     let connected = |p: &Value| p["connected"].as_f64().unwrap();
-    let mut steps: Vec<(OffsetDateTime, f64)> = vec![(from, points.iter().filter(|p| at(p) <= from).next_back().map_or(0.0, connected))];
+    let mut steps: Vec<(OffsetDateTime, f64)> = vec![(from, points.iter().rfind(|p| at(p) <= from).map_or(0.0, connected))];
     steps.extend(points.iter().filter(|p| at(p) > from && at(p) <= to).map(|p| (at(p), connected(p))));
     let mut sum = 0.0;
     for (i, (start, value)) in steps.iter().enumerate() {
