@@ -44,6 +44,7 @@ impl Hub {
             }
         };
         rooms.spawn_reaction_ticker();
+        rooms.spawn_session_sampler(config.session_sample_ms);
         let video = config.livekit();
         Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, cluster })
     }

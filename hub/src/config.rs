@@ -51,6 +51,10 @@ pub struct Config {
     /// State events kept per appointment for resuming clients.
     #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
     pub retained_events: usize,
+    /// Milliseconds between two samples of a running session (reaction taps, cart
+    /// values) written into its log for the session report; at least 100.
+    #[arg(long, env = "HUB_SESSION_SAMPLE_MS", default_value_t = 30_000)]
+    pub session_sample_ms: u64,
     /// Milliseconds a client may take to send a request's head (line and headers)
     /// before its connection is closed.
     #[arg(long, env = "HUB_HEADER_READ_TIMEOUT_MS", default_value_t = listener::HEADER_READ_TIMEOUT.as_millis() as u64)]

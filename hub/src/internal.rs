@@ -1,7 +1,9 @@
 //! The internal HTTP API for storefront-proxy, behind one shared-secret layer:
 //! `POST /internal/publish` (start, end, instant listings, joins, removals, cart and
 //! wishlist changes), `POST /internal/attendee-profile` (an attendee's new name or video
-//! user id, merged into the live list) and `GET /internal/appointments/{id}/state`.
+//! user id, merged into the live list), `GET /internal/appointments/{id}/state` and
+//! `GET /internal/appointments/{id}/session` (what the session report reads,
+//! [`protocol::session::SessionRecord`]).
 //! Changes go through the same path as participants' ([`crate::live::submit`]).
 
 use std::sync::Arc;
@@ -27,6 +29,7 @@ pub fn routes(hub: Hub) -> Router<Hub> {
         .route("/internal/publish", post(publish))
         .route("/internal/attendee-profile", post(attendee_profile))
         .route("/internal/appointments/{id}/state", get(state))
+        .route("/internal/appointments/{id}/session", get(session))
         .route_layer(middleware::from_fn_with_state(hub, require_secret))
 }
 
@@ -99,6 +102,15 @@ struct StateQuery {
     /// With `role=CLIENT`: whose own cart permission `stateForClients` carries.
     #[serde(rename = "attendeeId")]
     attendee_id: Option<String>,
+}
+
+/// What the reducer kept of the session for its report.
+async fn session(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<protocol::session::SessionRecord>, HubError> {
+    if !is_id(&id) {
+        return Err(HubError::InvalidId("The appointment id must be 32 lowercase hex characters"));
+    }
+    let room = open_room(&hub, &id).await?;
+    Ok(Json(room.session_record()))
 }
 
 /// The live state as a guide sees it (`stateForAll`, `stateForClients`,

@@ -28,6 +28,9 @@ pub use policy::{Caller, Decision, Request};
 pub use room::{Attached, Audience, Order, Outbound, Queued, Room, RoomSettings, SharedEvent, SharedVolatile, Submitted, Subscriber};
 
 use crate::store::StoreError;
+
+/// The shortest sampling interval of [`Rooms::spawn_session_sampler`].
+pub const MIN_SESSION_SAMPLE_MS: u64 = 100;
 use crate::video::LiveKit;
 
 /// All live rooms of this hub, by appointment id. Cheap to clone.
@@ -90,6 +93,26 @@ impl Rooms {
                 for room in rooms.all() {
                     if let Err(error) = room.reaction_tick().await {
                         tracing::warn!(%error, appointment_id = %room.appointment_id, "could not merge reactions");
+                    }
+                }
+            }
+        });
+    }
+
+    /// Samples every open room's session every `sample_ms` (at least 100) until the hub
+    /// goes ([`Room::sample_session`]): what the session report reads of reactions and
+    /// cart values, written into the room's log.
+    pub fn spawn_session_sampler(&self, sample_ms: u64) {
+        let rooms = self.clone();
+        let sample_ms = sample_ms.max(MIN_SESSION_SAMPLE_MS);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(sample_ms));
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                for room in rooms.all() {
+                    if let Err(error) = room.sample_session(sample_ms, policy::now_ms()).await {
+                        tracing::warn!(%error, appointment_id = %room.appointment_id, "could not write a session sample");
                     }
                 }
             }

@@ -10,6 +10,7 @@ use protocol::engagement::polls::PollVotes;
 use protocol::engagement::ChatModeration;
 use protocol::frame::Event;
 use protocol::internal::Audience;
+use protocol::session::SessionRecord;
 use protocol::state::{AttendeeSummary, Id, StateForAll, StateForClients};
 use rusqlite::{params, Connection, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
@@ -53,6 +54,10 @@ pub struct RoomState {
     /// Every attendee's vote per poll; snapshots of before the polls load with none.
     #[serde(default)]
     pub poll_votes: PollVotes,
+    /// What the session report reads ([`protocol::session`]); snapshots of before it
+    /// load with none.
+    #[serde(default)]
+    pub session: SessionRecord,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -12,6 +12,7 @@ use ts_rs::TS;
 use crate::action::{Action, Interaction};
 use crate::engagement::polls::Poll;
 use crate::engagement::{ChatMessage, ChatSettings, ReactionCounts};
+use crate::session::SessionSample;
 use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode};
 use crate::status::{CartPermission, Role};
 
@@ -174,6 +175,11 @@ pub enum Event {
         attendee_id: Id,
         line_item_count: u32,
         total_price: f64,
+    },
+    /// Guides: the hub's sample of a running session for its report (reaction taps since
+    /// the last sample, the attendees' cart values), see [`crate::session`].
+    SessionSampled {
+        sample: SessionSample,
     },
     /// Ask clients to reload something the guide changed (spec section 3 action keys).
     Reload {

@@ -10,6 +10,7 @@
 //! - [`token`]: the hub session token the proxy mints at join and the hub verifies.
 //! - [`engagement`]: chat messages, chat moderation and reactions (issue #19).
 //! - [`live_state`]: the one reducer of live state, and its golden cases for the web.
+//! - [`session`]: what the reducer keeps of a session for its report.
 
 pub mod action;
 pub mod codec;
@@ -17,6 +18,7 @@ pub mod engagement;
 pub mod frame;
 pub mod internal;
 pub mod live_state;
+pub mod session;
 pub mod state;
 pub mod status;
 pub mod token;

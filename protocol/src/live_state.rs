@@ -17,6 +17,7 @@ use std::sync::Arc;
 use crate::engagement::polls::{PollStatus, PollVotes};
 use crate::engagement::ChatModeration;
 use crate::frame::Event;
+use crate::session::SessionRecord;
 use crate::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClients, StateForGuides};
 use crate::status::{ConnectionState, Role};
 
@@ -49,6 +50,8 @@ pub struct LiveState {
     pub chat_moderation: ChatModeration,
     /// Every attendee's vote per poll (each attendee is shown its own).
     pub poll_votes: PollVotes,
+    /// What the session report needs beyond the state of the moment (nobody is sent it).
+    pub session: SessionRecord,
 }
 
 impl LiveState {
@@ -106,10 +109,12 @@ impl LiveState {
             Event::ScreenSharingChanged { active } => all.allow_screen_sharing = *active,
             Event::MuteAllChanged { muted } => all.muted_all = *muted,
             Event::AttendeeChanged { attendee } => {
-                self.participants.insert(attendee.attendee_id.clone(), Arc::new(attendee.clone()));
+                let before = self.participants.insert(attendee.attendee_id.clone(), Arc::new(attendee.clone()));
+                self.session.participant_changed(before.as_deref(), Some(attendee), attendee.last_active_at.as_deref());
             }
             Event::AttendeeRemoved { attendee_id } => {
-                self.participants.remove(attendee_id);
+                let before = self.participants.remove(attendee_id);
+                self.session.participant_changed(before.as_deref(), None, None);
                 self.removed.insert(attendee_id.clone());
             }
             Event::CartPermissionChanged { attendee_id, permission } => {
@@ -117,9 +122,12 @@ impl LiveState {
                     Arc::make_mut(p).cart_permission = *permission;
                 }
             }
-            Event::AttendeeCollectionChanged { .. } | Event::AttendeeCartChanged { .. } | Event::Reload { .. } => {}
+            Event::AttendeeCartChanged { attendee_id, total_price, .. } => self.session.cart_changed(attendee_id, *total_price),
+            Event::SessionSampled { sample } => self.session.sampled(sample),
+            Event::AttendeeCollectionChanged { .. } | Event::Reload { .. } => {}
             Event::ChatMessagePosted { message } => {
                 self.chat_moderation.record_post(&message.attendee_id, message.sent_at);
+                self.session.chat_posted(message.sent_at);
                 all.chat.post(message.clone());
             }
             Event::ChatMessageDeleted { message_id } => all.chat.delete(message_id),

@@ -4,7 +4,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::{action, engagement, frame, state, status};
+use crate::{action, engagement, frame, session, state, status};
 
 /// Where the generated file lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "web/src/protocol/generated.ts";
@@ -42,6 +42,7 @@ pub fn typescript() -> String {
         engagement::polls::PollAnswer,
         engagement::polls::Poll,
         engagement::polls::NewPoll,
+        session::SessionSample,
         state::StateForAll,
         state::StateForClients,
         state::AttendeeSummary,

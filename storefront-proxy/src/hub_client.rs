@@ -141,6 +141,13 @@ impl HubClient {
         self.state_as(appointment_id, &format!("CLIENT&attendeeId={attendee_id}")).await
     }
 
+    /// What the hub kept of the session for its report (attendance, samples, chat).
+    pub async fn session(&self, appointment_id: &str) -> Result<protocol::session::SessionRecord, HubError> {
+        let url = format!("{}/internal/appointments/{appointment_id}/session", self.base);
+        let response = self.http.get(url).bearer_auth(&self.secret).send().await?;
+        Ok(Self::check(response).await?.json().await?)
+    }
+
     async fn state_as(&self, appointment_id: &str, role: &str) -> Result<Snapshot, HubError> {
         let url = format!("{}/internal/appointments/{appointment_id}/state?role={role}", self.base);
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;

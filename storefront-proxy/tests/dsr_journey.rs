@@ -12,20 +12,8 @@ use serde_json::json;
 #[tokio::test]
 async fn a_guide_and_two_attendees_run_the_demo() {
     let live = start().await;
-    let (guide, id, guide_join) = live.guide_joins("demo").await;
-    let ada_join = live.join_as_client("demo", &As::Nobody, "Ada").await;
-    let customer = live.customer_login().await;
-    let cleo_join = live.join_as_client("demo", &As::Store(customer), "Cleo").await;
-    let (ada, cleo) = (token_of(&ada_join), token_of(&cleo_join));
-    let mut guide_socket = connect(&live, &guide_join).await;
-    let mut ada_socket = connect(&live, &ada_join).await;
-    let mut cleo_socket = connect(&live, &cleo_join).await;
-
-    let (status, _) = live.post(&format!("/api/_action/dsr/appointment/{id}/start"), &guide, json!({})).await;
-    assert_eq!(status, 204);
-    for socket in [&mut ada_socket, &mut cleo_socket] {
-        wait_for(socket, |e| matches!(e, Event::PresentationStarted { .. }).then_some(())).await;
-    }
+    let Session { guide, id, ada, cleo, ada_join, mut guide_socket, mut ada_socket, mut cleo_socket, .. } = live.running_demo().await;
+    wait_for(&mut cleo_socket, |e| matches!(e, Event::PresentationStarted { .. }).then_some(())).await;
 
     // The guide moves to the product detail slide; both attendees load it.
     let structure = live.structure(&ada).await;

@@ -134,6 +134,8 @@ export async function startServers({
     DATA_DIR: dataDir,
     HUB_SECRET: SECRET,
     HUB_PORT: String(hubPort),
+    // The session report's reactions and cart values are in within a second, not 30.
+    HUB_SESSION_SAMPLE_MS: '1000',
     SFU_PORT: String(sfuPort),
     SFU_UDP_PORT: String(sfuUdpPort),
   };

@@ -5,8 +5,8 @@ import { placeOrder, registerCustomer, TEXTS, unique } from './shop';
 
 /*
  * The session report (issue #19, item 5): a guide and a customer run a short session
- * (join, like, add to cart, order), then the guide's report shows exactly those numbers,
- * in English and German, and its CSV download holds them. The guide starts the demo
+ * (join, like, add to cart, react, vote in a poll, order), then the guide's report shows
+ * exactly those numbers, in English and German, and its CSV download holds them. The guide starts the demo
  * appointment, so this spec runs on its own fresh servers.
  */
 
@@ -53,6 +53,24 @@ test('after a short session the report shows who joined, liked, filled a cart an
     await customer.keyboard.press('Escape');
   });
 
+  await test.step('the attendee reacts twice and votes in the guide\'s poll', async () => {
+    for (let i = 0; i < 2; i++) await customer.getByTestId('react-heart').click();
+    await expect(guide.getByTestId('reaction-total-heart')).toHaveText('2');
+    const form = guide.getByTestId('poll-new');
+    await form.locator('summary').click();
+    await form.getByLabel('Question').fill('Which colour?');
+    await form.getByLabel('Answer 1').fill('Red');
+    await form.getByLabel('Answer 2').fill('Blue');
+    await form.getByRole('button', { name: 'Create poll' }).click();
+    const poll = (page: Page) => page.getByTestId('poll').filter({ hasText: 'Which colour?' });
+    await poll(guide).getByRole('button', { name: 'Open', exact: true }).click();
+    await poll(customer).getByRole('radio', { name: 'Blue' }).check();
+    await poll(customer).getByTestId('poll-vote').click();
+    await expect(poll(customer)).toContainText('Your vote is counted.');
+    await poll(guide).getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(poll(guide)).toHaveAttribute('data-status', 'closed');
+  });
+
   let orderNumber = '';
   await test.step('the attendee orders', async () => {
     await customer.goto('/checkout');
@@ -72,14 +90,23 @@ test('after a short session the report shows who joined, liked, filled a cart an
     await expect(overview(guide, 'Orders')).toHaveText('1');
     await expect(overview(guide, 'Attendees who ordered')).toHaveText('1');
     await expect(overview(guide, 'Conversion')).toHaveText('100%');
+    await expect(overview(guide, 'Peak viewers')).toHaveText('1');
+    await expect(overview(guide, 'Reactions')).toHaveText('2');
+    const reactions = guide.locator('table[data-table="reactions"]');
+    await expect(reactions.getByRole('row', { name: 'Heart 2' })).toBeVisible();
+    const polls = guide.locator('table[data-table="polls"]');
+    await expect(polls.getByRole('row', { name: 'Which colour? Red 0 1' })).toBeVisible();
+    await expect(polls.getByRole('row', { name: 'Which colour? Blue 1 1' })).toBeVisible();
+    // The viewers over time: the attendee connected, one at most.
+    await expect(guide.locator('table[data-table="viewers"] tbody tr').first()).toContainText('1');
     const likes = guide.locator('table[data-table="likes"]');
     await expect(likes.getByRole('row', { name: `${product} 1` })).toBeVisible();
     const orders = guide.locator('table[data-table="orders"]');
     await expect(orders.getByRole('row')).toHaveCount(2);
     await expect(orders).toContainText(orderNumber);
     await expect(orders).toContainText('Rita');
-    // The ordered product left the cart.
-    await expect(guide.locator('table[data-table="carts"]')).toHaveCount(0);
+    // The ordered product left the cart, and counts as ordered.
+    await expect(guide.locator('table[data-table="carts"]').getByRole('row', { name: `${product} 0 0 1` })).toBeVisible();
     // The attendance chart is drawn (uPlot, loaded with the page).
     await expect(guide.locator('.time-chart canvas').first()).toBeVisible();
   });
@@ -92,6 +119,9 @@ test('after a short session the report shows who joined, liked, filled a cart an
     expect(csv).toContain('Conversion,1');
     expect(csv).toContain(`${product},1`);
     expect(csv).toContain(orderNumber);
+    expect(csv).toContain('Peak viewers,1');
+    expect(csv).toContain('Reactions,2');
+    expect(csv).toContain('Which colour?,Blue,1,1');
   });
 
   await test.step('in German, with German numbers', async () => {
@@ -99,6 +129,8 @@ test('after a short session the report shows who joined, liked, filled a cart an
     await guide.goto(`/de-DE/guide/report/${id}`);
     await expect(guide.getByRole('heading', { level: 1, name: /^Sitzungsbericht: / })).toBeVisible();
     await expect(overview(guide, 'Konversion')).toHaveText(/^100\s?%$/);
+    await expect(overview(guide, 'Höchstzahl Zuschauende')).toHaveText('1');
+    await expect(guide.getByRole('heading', { level: 2, name: 'Umfragen' })).toBeVisible();
     await expect(guide.getByRole('button', { name: 'CSV herunterladen' })).toBeVisible();
   });
 });

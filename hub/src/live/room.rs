@@ -25,6 +25,7 @@ use protocol::engagement::{ChatModeration, Reaction, ReactionCounts};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
 use protocol::live_state::{file_participants, LiveState};
+use protocol::session::{SessionRecord, SessionSample};
 use protocol::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClients};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 
@@ -296,6 +297,7 @@ pub struct DueSnapshot {
     removed: BTreeSet<Id>,
     chat_moderation: ChatModeration,
     poll_votes: PollVotes,
+    session: SessionRecord,
 }
 
 impl DueSnapshot {
@@ -309,6 +311,7 @@ impl DueSnapshot {
             removed: self.removed,
             chat_moderation: self.chat_moderation,
             poll_votes: self.poll_votes,
+            session: self.session,
         };
         (self.seq, state)
     }
@@ -363,6 +366,8 @@ pub struct Room {
     reactions: [AtomicU32; 5],
     /// Cluster mode: the newest reaction bucket this replica has read and sent.
     pub(super) reactions_read: AtomicU64,
+    /// Reaction sums sent since the last session sample ([`Room::sample_session`]).
+    sample_reactions: Mutex<ReactionCounts>,
 }
 
 fn now_rfc3339() -> String {
@@ -381,6 +386,7 @@ impl Room {
             removed: stored.snapshot.removed,
             chat_moderation: stored.snapshot.chat_moderation,
             poll_votes: stored.snapshot.poll_votes,
+            session: stored.snapshot.session,
         };
         let mut inner = Inner {
             epoch: stored.epoch,
@@ -412,6 +418,7 @@ impl Room {
             inner: Mutex::new(inner),
             reactions: Default::default(),
             reactions_read: AtomicU64::new(0),
+            sample_reactions: Mutex::default(),
         }
     }
 
@@ -452,6 +459,7 @@ impl Room {
             removed: inner.live.removed.clone(),
             chat_moderation: inner.live.chat_moderation.clone(),
             poll_votes: inner.live.poll_votes.clone(),
+            session: inner.live.session.clone(),
         };
         (inner.epoch.clone(), inner.seq, state)
     }
@@ -656,6 +664,7 @@ impl Room {
             removed: inner.live.removed.clone(),
             chat_moderation: inner.live.chat_moderation.clone(),
             poll_votes: inner.live.poll_votes.clone(),
+            session: inner.live.session.clone(),
         })
     }
 
@@ -683,8 +692,43 @@ impl Room {
     pub async fn reaction_tick(&self) -> Result<(), StoreError> {
         self.send_poll_counts();
         let merged = self.order.merge_reactions(self, self.take_reactions()).await?;
+        self.sample_reactions.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(merged);
         self.send_reactions(merged);
         Ok(())
+    }
+
+    /// What the reducer kept of the session for its report.
+    pub fn session_record(&self) -> SessionRecord {
+        self.lock().live.session.clone()
+    }
+
+    /// Writes a sample of the session into its log (`sessionSampled`, to the guides),
+    /// once the presentation has started and when something changed since the last
+    /// one: the reaction sums sent since then, the attendees' cart values now. One per
+    /// interval of `sample_ms`: in cluster mode every replica samples, and the interval's
+    /// first sample in the order wins (the reducer ignores the others; each replica
+    /// sent the same merged sums). Before the start, taps are not kept.
+    pub async fn sample_session(&self, sample_ms: u64, now_ms: u64) -> Result<(), StoreError> {
+        let bucket = now_ms / sample_ms.max(1);
+        let change: Change<'_> = Box::new(move |inner: &mut Inner| {
+            let session = &inner.live.session;
+            if bucket <= session.last_bucket() {
+                return None;
+            }
+            let mut pending = self.sample_reactions.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let reactions = std::mem::take(&mut *pending);
+            drop(pending);
+            let cart_value = session.cart_value();
+            let cart_changed = cart_value != session.samples.last().map_or(0.0, |s| s.cart_value);
+            if !inner.live.state_for_all.started || (reactions.is_empty() && !cart_changed) {
+                return None;
+            }
+            let at = time::OffsetDateTime::from_unix_timestamp((now_ms / 1000) as i64).unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+            let at = at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+            let sample = SessionSample { at, bucket, reactions, cart_value };
+            Some((Audience::Guides, Event::SessionSampled { sample }))
+        });
+        self.order.commit(self, change).await.map(|_| ())
     }
 
     /// Sends the counts of every poll voted in since the last call, one volatile event per

@@ -354,7 +354,7 @@ pub fn all() -> Vec<Case> {
             ],
         },
         Case {
-            name: "reload, attendeeCartChanged and attendeeCollectionChanged leave a guide's state as it is",
+            name: "reload, attendeeCartChanged, attendeeCollectionChanged and sessionSampled leave a guide's state as it is",
             seen: Seen::ByGuide,
             setup: busy_room(),
             events: vec![
@@ -363,6 +363,17 @@ pub fn all() -> Vec<Case> {
                 (
                     Audience::Attendee(ADA.to_owned()),
                     Event::AttendeeCartChanged { attendee_id: ADA.to_owned(), line_item_count: 3, total_price: 59.9 },
+                ),
+                (
+                    Audience::Guides,
+                    Event::SessionSampled {
+                        sample: crate::session::SessionSample {
+                            at: "2026-01-05T10:00:30Z".into(),
+                            bucket: 59_073_121,
+                            reactions: crate::engagement::ReactionCounts { heart: 3, ..Default::default() },
+                            cart_value: 59.9,
+                        },
+                    },
                 ),
                 (
                     Audience::Attendee(BOB.to_owned()),
@@ -524,7 +535,7 @@ mod tests {
     /// The number of [`Event`] variants, and each one's place: adding a variant fails to
     /// compile here until it is counted, and then [`every_event_kind_has_a_case`] fails
     /// until a case covers it.
-    const KINDS: usize = 29;
+    const KINDS: usize = 30;
 
     fn kind(event: &Event) -> usize {
         match event {
@@ -557,6 +568,7 @@ mod tests {
             Event::PollClosed { .. } => 26,
             Event::PollResultsShown { .. } => 27,
             Event::PollVoted { .. } => 28,
+            Event::SessionSampled { .. } => 29,
         }
     }
 

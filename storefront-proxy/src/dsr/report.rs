@@ -3,18 +3,22 @@
 //!
 //! Read from what is already kept, no second bookkeeping: the appointment's attendees
 //! (who joined when, whose customer or context), their liked products (a guest's likes in
-//! the room, a customer's wishlist additions while in it) and carts, the
-//! shop's orders of those customers (during the session and in the
-//! [`AFTER_SESSION_HOURS`] after its end), and the hub's live state of the room (who is
-//! connected now, the chat's retained messages). A hub that is down leaves `live` null;
-//! the shop's numbers still answer.
+//! the room, a customer's wishlist additions while in it), carts and ordered line items,
+//! the shop's orders of those customers (during the session and in the
+//! [`AFTER_SESSION_HOURS`] after its end), and what the hub's reducer kept of the room's
+//! ordered log ([`protocol::session::SessionRecord`]: attendance over time, the hub's
+//! samples of reactions and cart values, chat messages per minute) with its polls. A hub
+//! that is down leaves `live` null; the shop's numbers still answer.
 
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
-use protocol::state::Snapshot;
+use protocol::engagement::polls::PollStatus;
+use protocol::engagement::ReactionCounts;
+use protocol::session::{AttendancePoint, SessionRecord};
+use protocol::state::StateForAll;
 use rusqlite::{params, Connection};
 use serde_json::{json, Value};
 use time::format_description::well_known::Rfc3339;
@@ -118,12 +122,9 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
             WHERE a.appointment_id = ?1 AND a.type = 'CLIENT' AND c.type = 'product') x
          GROUP BY x.product_id ORDER BY SUM(x.quantity) DESC, x.product_id"
     ))?;
-    let carts = carts
+    let in_carts = carts
         .query_map(params![appointment.id, language_id], |r| {
-            Ok(json!({
-                "productId": r.get::<_, String>(0)?, "name": r.get::<_, String>(1)?,
-                "quantity": r.get::<_, i64>(2)?, "attendees": r.get::<_, i64>(3)?,
-            }))
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?))
         })?
         .collect::<Result<Vec<_>, _>>()?;
 
@@ -139,6 +140,7 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
          ORDER BY o.order_date_time, o.order_number",
     )?;
     let mut seen = std::collections::BTreeSet::new();
+    let mut counted: Vec<String> = Vec::new();
     let mut placed: Vec<(Order, bool, String)> = Vec::new();
     let rows = orders.query_map([&appointment.id], |r| {
         Ok((
@@ -150,12 +152,44 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
         let (order_id, order) = row?;
         let Some(at) = parse(&order.ordered_at) else { continue };
         let Some(from) = from else { continue };
-        if at < from || orders_until.is_some_and(|until| at > until) || !seen.insert(order_id) {
+        if at < from || orders_until.is_some_and(|until| at > until) || !seen.insert(order_id.clone()) {
             continue;
         }
         let after = ended.is_some_and(|end| at > end);
+        counted.push(order_id);
         placed.push((order, after, minute_of(at)));
     }
+    // Cart additions per product: what is in the attendees' carts now, and what left them
+    // in the orders counted for the session.
+    let mut ordered_items =
+        conn.prepare("SELECT COALESCE(product_id, referenced_id), SUM(quantity) FROM order_line_item WHERE order_id = ?1 AND type = 'product' GROUP BY 1")?;
+    let mut per_product: BTreeMap<String, (String, i64, i64, i64)> = BTreeMap::new();
+    for (product_id, name, quantity, attendees) in in_carts {
+        per_product.insert(product_id, (name, quantity, attendees, 0));
+    }
+    let mut ordered_products = std::collections::BTreeSet::new();
+    for order_id in &counted {
+        let rows = ordered_items.query_map([order_id], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?)))?;
+        for row in rows {
+            let (Some(product_id), quantity) = row? else { continue };
+            ordered_products.insert(product_id.clone());
+            per_product.entry(product_id).or_insert_with(|| (String::new(), 0, 0, 0)).3 += quantity;
+        }
+    }
+    let mut name_of = conn.prepare(&format!("SELECT {PRODUCT_NAME} FROM (SELECT ?1 AS product_id) x"))?;
+    for product_id in ordered_products {
+        if let Some(entry) = per_product.get_mut(&product_id).filter(|e| e.0.is_empty()) {
+            entry.0 = name_of.query_row(params![product_id, language_id], |r| r.get(0))?;
+        }
+    }
+    let mut carts: Vec<(String, (String, i64, i64, i64))> = per_product.into_iter().collect();
+    carts.sort_by(|a, b| (b.1 .1 + b.1 .3).cmp(&(a.1 .1 + a.1 .3)).then_with(|| a.0.cmp(&b.0)));
+    let carts: Vec<Value> = carts
+        .into_iter()
+        .map(|(product_id, (name, quantity, attendees, ordered))| {
+            json!({ "productId": product_id, "name": name, "quantity": quantity, "attendees": attendees, "ordered": ordered })
+        })
+        .collect();
     let names: BTreeMap<&str, Option<&str>> = attendees.iter().map(|a| (a.id.as_str(), a.name.as_deref())).collect();
     let buyers: std::collections::BTreeSet<&str> = placed.iter().map(|(o, _, _)| o.attendee_id.as_str()).collect();
     let revenue: BTreeMap<String, f64> = placed.iter().fold(BTreeMap::new(), |mut sums, (o, _, _)| {
@@ -190,25 +224,84 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
     }))
 }
 
-/// What the hub knows now: connected attendees and the chat's retained messages per
-/// minute.
-fn live_part(snapshot: Snapshot) -> Value {
-    let guides = snapshot.state_for_guides.unwrap_or_default();
-    let connected = guides
-        .clients
-        .values()
-        .filter(|c| matches!(c.connection, protocol::status::ConnectionState::Connected | protocol::status::ConnectionState::Reconnected))
-        .count();
-    let mut per_minute: BTreeMap<String, u64> = BTreeMap::new();
-    for message in &snapshot.state_for_all.chat.messages {
-        if let Ok(at) = OffsetDateTime::from_unix_timestamp_nanos(i128::from(message.sent_at) * 1_000_000) {
-            *per_minute.entry(minute_of(at)).or_default() += 1;
+/// Viewers over the session's window `[from, to]`, from the attendance points (each
+/// holds from its time until the next): the most connected at once, and the
+/// time-weighted average of the connected.
+fn viewers(points: &[AttendancePoint], from: Option<OffsetDateTime>, to: OffsetDateTime) -> Value {
+    let timed: Vec<(OffsetDateTime, &AttendancePoint)> = points.iter().filter_map(|p| parse(&p.at).map(|at| (at, p))).collect();
+    let Some(from) = from.or_else(|| timed.first().map(|(at, _)| *at)) else {
+        return json!({ "peak": 0, "average": 0.0 });
+    };
+    // The count at `from` (the last point at or before it), then every change up to `to`.
+    let at_start = timed.iter().rev().find(|(at, _)| *at <= from).map_or(0, |(_, p)| p.connected);
+    let mut steps: Vec<(OffsetDateTime, u32)> = vec![(from, at_start)];
+    steps.extend(timed.iter().filter(|(at, _)| *at > from && *at <= to).map(|(at, p)| (*at, p.connected)));
+    let peak = steps.iter().map(|(_, c)| *c).max().unwrap_or(0);
+    let span = (to - from).as_seconds_f64();
+    let average = if span <= 0.0 {
+        f64::from(steps.last().map_or(0, |(_, c)| *c))
+    } else {
+        let mut weighted = 0.0;
+        for (i, (at, connected)) in steps.iter().enumerate() {
+            let until = steps.get(i + 1).map_or(to, |(next, _)| *next);
+            weighted += f64::from(*connected) * (until - *at).as_seconds_f64();
         }
+        weighted / span
+    };
+    // Two decimals are plenty for a count of viewers.
+    json!({ "peak": peak, "average": (average * 100.0).round() / 100.0 })
+}
+
+/// What the hub kept of the session ([`SessionRecord`]) and its polls, for the window
+/// `[from, to]`.
+fn live_part(all: &StateForAll, session: &SessionRecord, from: Option<OffsetDateTime>, to: OffsetDateTime) -> Value {
+    let chat_per_minute: Vec<Value> = session
+        .chat_per_minute
+        .iter()
+        .filter_map(|(minute, messages)| {
+            let at = OffsetDateTime::from_unix_timestamp(i64::try_from(*minute).ok()? * 60).ok()?;
+            Some(json!({ "minute": minute_of(at), "messages": messages }))
+        })
+        .collect();
+    let mut reactions = ReactionCounts::default();
+    let mut reactions_per_minute: BTreeMap<String, u64> = BTreeMap::new();
+    let mut cart_value = Vec::new();
+    for sample in &session.samples {
+        reactions.add(sample.reactions);
+        if let Some(at) = parse(&sample.at) {
+            *reactions_per_minute.entry(minute_of(at)).or_default() +=
+                sample.reactions.to_array().iter().map(|n| u64::from(*n)).sum::<u64>();
+        }
+        cart_value.push(json!({ "at": sample.at, "value": sample.cart_value }));
     }
+    let polls: Vec<Value> = all
+        .polls
+        .iter()
+        .filter(|p| p.status != PollStatus::Draft)
+        .map(|p| {
+            let answers: Vec<Value> = p
+                .answers
+                .iter()
+                .enumerate()
+                .map(|(i, a)| json!({ "answerId": a.answer_id, "text": a.text, "votes": p.counts.get(i).copied().unwrap_or(0) }))
+                .collect();
+            json!({ "pollId": p.poll_id, "question": p.question, "multiple": p.multiple, "status": p.status, "voters": p.voters, "answers": answers })
+        })
+        .collect();
     json!({
-        "connectedNow": connected,
-        "chatMessages": snapshot.state_for_all.chat.messages.len(),
-        "chatPerMinute": per_minute.into_iter().map(|(minute, messages)| json!({ "minute": minute, "messages": messages })).collect::<Vec<_>>(),
+        "connectedNow": session.connected,
+        "joinedNow": session.joined,
+        "viewers": viewers(&session.attendance, from, to),
+        "attendance": session.attendance.iter().map(|p| json!({ "at": p.at, "joined": p.joined, "connected": p.connected })).collect::<Vec<_>>(),
+        "chatMessages": session.chat_per_minute.values().map(|n| u64::from(*n)).sum::<u64>(),
+        "chatPerMinute": chat_per_minute,
+        "reactions": {
+            "total": reactions.to_array().iter().map(|n| u64::from(*n)).sum::<u64>(),
+            "byKind": reactions,
+            "perMinute": reactions_per_minute.into_iter().map(|(minute, total)| json!({ "minute": minute, "reactions": total })).collect::<Vec<_>>(),
+        },
+        "cartValue": cart_value,
+        "polls": polls,
     })
 }
 
@@ -219,11 +312,11 @@ pub async fn report(_: AdminUser, State(app): State<App>, Path(id): Path<String>
     }
     let appointment = app.db.call(move |conn| Ok(Appointment::by_id(conn, &id)?)).await?.ok_or_else(appointment::not_found)?;
     let language = headers.get("sw-language-id").and_then(|v| v.to_str().ok()).filter(|v| is_id(v)).map(str::to_owned);
-    let live = match app.hub.state(&appointment.id).await {
-        Ok(snapshot) => live_part(snapshot),
+    let live = match tokio::try_join!(app.hub.client_state(&appointment.id), app.hub.session(&appointment.id)) {
+        Ok((snapshot, session)) => Some((snapshot.state_for_all, session)),
         Err(error) => {
             tracing::warn!(%error, "the report is without the hub's live numbers");
-            Value::Null
+            None
         }
     };
     let mut body = app
@@ -238,7 +331,9 @@ pub async fn report(_: AdminUser, State(app): State<App>, Path(id): Path<String>
             Ok(read(conn, &appointment, &language)?)
         })
         .await?;
-    body["live"] = live;
+    let from = body["window"]["from"].as_str().and_then(parse);
+    let to = body["window"]["to"].as_str().and_then(parse).unwrap_or_else(OffsetDateTime::now_utc);
+    body["live"] = live.map_or(Value::Null, |(all, session)| live_part(&all, &session, from, to));
     body["generatedAt"] = json!(now_rfc3339());
     Ok(Json(body))
 }

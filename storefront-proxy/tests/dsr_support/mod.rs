@@ -33,17 +33,56 @@ pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTls
 
 /// Starts a hub and the proxy (seeded with the demo) in a fresh temp dir.
 pub async fn start() -> Live {
+    start_with(|config| config).await
+}
+
+/// [`start`], with the hub's settings changed by `edit`.
+pub async fn start_with(edit: impl FnOnce(hub::Config) -> hub::Config) -> Live {
     let dir = tempfile::tempdir().unwrap();
-    let hub_config = hub::Config {
+    let hub_config = edit(hub::Config {
         secret: Some(SECRET.into()),
         send_queue: 64,
         retained_events: 256,
         ..hub::Config::for_data_dir(dir.path().join("hub"))
-    };
+    });
     let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let hub_port = hub_listener.local_addr().unwrap().port();
     tokio::spawn(hub::Hub::open(hub_config, SECRET.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
     start_with_hub(dir, hub_port).await
+}
+
+/// The demo appointment running: the guide and two attendees joined and connected (Ada
+/// as a guest, Cleo as a logged-in customer), the guide started it and Ada was told.
+pub struct Session {
+    pub guide: As,
+    pub id: String,
+    pub guide_join: Value,
+    pub ada_join: Value,
+    pub cleo_join: Value,
+    pub ada: As,
+    pub cleo: As,
+    pub guide_socket: Socket,
+    pub ada_socket: Socket,
+    pub cleo_socket: Socket,
+}
+
+impl Live {
+    /// Joins the guide, Ada and Cleo to the demo, connects them, and starts it. Cleo's
+    /// socket is left with the start unread.
+    pub async fn running_demo(&self) -> Session {
+        let (guide, id, guide_join) = self.guide_joins("demo").await;
+        let ada_join = self.join_as_client("demo", &As::Nobody, "Ada").await;
+        let customer = self.customer_login().await;
+        let cleo_join = self.join_as_client("demo", &As::Store(customer), "Cleo").await;
+        let (ada, cleo) = (token_of(&ada_join), token_of(&cleo_join));
+        let guide_socket = connect(self, &guide_join).await;
+        let mut ada_socket = connect(self, &ada_join).await;
+        let cleo_socket = connect(self, &cleo_join).await;
+        let (status, _) = self.post(&format!("/api/_action/dsr/appointment/{id}/start"), &guide, json!({})).await;
+        assert_eq!(status, 204);
+        wait_for(&mut ada_socket, |e| matches!(e, Event::PresentationStarted { .. }).then_some(())).await;
+        Session { guide, id, guide_join, ada_join, cleo_join, ada, cleo, guide_socket, ada_socket, cleo_socket }
+    }
 }
 
 /// A proxy alone (its hub unreachable) over `dir`, with the settings changed by `edit`.

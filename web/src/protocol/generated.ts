@@ -91,6 +91,25 @@ voters: number, };
 
 export type NewPoll = { question: string, answers: Array<string>, multiple: boolean, slide: PollSlide | null, };
 
+export type SessionSample = { 
+/**
+ * When it was taken (RFC 3339, UTC, to the second).
+ */
+at: string, 
+/**
+ * The sampling interval it belongs to (milliseconds since 1970 divided by the
+ * interval): a replica's sample for an interval already sampled is ignored.
+ */
+bucket: number, 
+/**
+ * Reaction taps since the previous sample.
+ */
+reactions: ReactionCounts, 
+/**
+ * The sum of the attendees' cart values when it was taken.
+ */
+cartValue: number, };
+
 export type StateForAll = { currentGuideProductId: string | null, lastActiveGuideSection: string | null, currentPageId: string | null, currentSectionId: string | null, currentSlideAlias: number, currentSlideData: SlideData | null, currentDynamicPage: DynamicPage | null, started: boolean, running: boolean, ended: boolean, 
 /**
  * RFC 3339 timestamps.
@@ -183,7 +202,7 @@ export type AppointmentSettings = { appointmentMode: AppointmentMode, videoAudio
 
 export type Collection = "liked" | "disliked" | "lastSeen" | "wishlist";
 
-export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "reload", action: Action, } | { "kind": "chatMessagePosted", message: ChatMessage, } | { "kind": "chatMessageDeleted", messageId: string, } | { "kind": "chatMessagePinned", messageId: string | null, } | { "kind": "chatSettingsChanged", settings: ChatSettings, } | { "kind": "chatBlockedWordsChanged", words: Array<string>, } | { "kind": "chatAttendeeModerated", attendeeId: string, mutedUntil: number | null, banned: boolean, } | { "kind": "pollCreated", poll: Poll, } | { "kind": "pollOpened", pollId: string, } | { "kind": "pollClosed", pollId: string, counts: Array<number>, voters: number, } | { "kind": "pollResultsShown", pollId: string, shown: boolean, } | { "kind": "pollVoted", pollId: string, attendeeId: string, answerIds: Array<string>, previousAnswerIds: Array<string>, };
+export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "sessionSampled", sample: SessionSample, } | { "kind": "reload", action: Action, } | { "kind": "chatMessagePosted", message: ChatMessage, } | { "kind": "chatMessageDeleted", messageId: string, } | { "kind": "chatMessagePinned", messageId: string | null, } | { "kind": "chatSettingsChanged", settings: ChatSettings, } | { "kind": "chatBlockedWordsChanged", words: Array<string>, } | { "kind": "chatAttendeeModerated", attendeeId: string, mutedUntil: number | null, banned: boolean, } | { "kind": "pollCreated", poll: Poll, } | { "kind": "pollOpened", pollId: string, } | { "kind": "pollClosed", pollId: string, counts: Array<number>, voters: number, } | { "kind": "pollResultsShown", pollId: string, shown: boolean, } | { "kind": "pollVoted", pollId: string, attendeeId: string, answerIds: Array<string>, previousAnswerIds: Array<string>, };
 
 export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, } | { "kind": "reactions", counts: ReactionCounts, } | { "kind": "pollCounts", pollId: string, counts: Array<number>, voters: number, };
 

@@ -33,6 +33,7 @@ const EVENT_KINDS: Record<Event['kind'], true> = {
   viewModeChanged: true,
   screenSharingChanged: true,
   muteAllChanged: true,
+  sessionSampled: true,
   attendeeChanged: true,
   attendeeRemoved: true,
   cartPermissionChanged: true,

@@ -153,7 +153,9 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
     case 'reload':
     case 'attendeeCollectionChanged':
     case 'attendeeCartChanged':
-      // Hints about data held outside the live state (the shop); nothing to change here.
+    case 'sessionSampled':
+      // Hints about data held outside the live state (the shop), and the hub's samples for
+      // the session report; nothing to change here.
       return snapshot;
   }
 }

@@ -8,7 +8,8 @@ export interface SessionReport {
   attendees: number;
   attendance: { minute: string; joined: number; joinedTotal: number }[];
   likes: { productId: string; name: string; likes: number }[];
-  carts: { productId: string; name: string; quantity: number; attendees: number }[];
+  /** Cart additions per product: in the attendees' carts now, and ordered in the session's orders. */
+  carts: { productId: string; name: string; quantity: number; attendees: number; ordered: number }[];
   orders: {
     orderNumber: string;
     orderedAt: string;
@@ -21,8 +22,40 @@ export interface SessionReport {
   revenue: { currency: string; amount: number }[];
   conversion: { attendees: number; buyers: number; rate: number };
   /** The hub's live numbers; null when the hub did not answer. */
-  live: { connectedNow: number; chatMessages: number; chatPerMinute: { minute: string; messages: number }[] } | null;
+  live: LiveReport | null;
   generatedAt: string;
+}
+
+/** Reaction taps per kind (as the hub's `ReactionCounts`). */
+export interface ReactionsByKind {
+  heart: number;
+  clap: number;
+  laugh: number;
+  wow: number;
+  fire: number;
+}
+
+/** What the hub kept of the session (its ordered log, folded), and its polls. */
+export interface LiveReport {
+  connectedNow: number;
+  joinedNow: number;
+  /** Most connected attendees at once, and the time-weighted average, over the session's window. */
+  viewers: { peak: number; average: number };
+  /** A point each time the number of joined or connected attendees changed (to the second). */
+  attendance: { at: string; joined: number; connected: number }[];
+  chatMessages: number;
+  chatPerMinute: { minute: string; messages: number }[];
+  reactions: { total: number; byKind: ReactionsByKind; perMinute: { minute: string; reactions: number }[] };
+  /** The sum of the attendees' cart values, sampled by the hub when it changed. */
+  cartValue: { at: string; value: number }[];
+  polls: {
+    pollId: string;
+    question: string;
+    multiple: boolean;
+    status: 'open' | 'closed';
+    voters: number;
+    answers: { answerId: string; text: string; votes: number }[];
+  }[];
 }
 
 export async function loadSessionReport(

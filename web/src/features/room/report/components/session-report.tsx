@@ -6,7 +6,7 @@ import { errorStatus } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { loadAdminSession, saveAdminSession } from '../../guide/stores/admin-session';
 import { loadSessionReport, type SessionReport as Report } from '../api/report';
-import { minutesToSeconds, reportCsv, reportTables, type Cell, type TableId } from '../utils/report-tables';
+import { minutesToSeconds, reportCsv, reportTables, timesToSeconds, type Cell, type TableId } from '../utils/report-tables';
 import { addReportTexts } from '../report-texts';
 import './session-report.css';
 
@@ -67,20 +67,59 @@ export function SessionReport() {
     };
   }, [locale]);
 
-  const words = { yes: t('report.yes'), no: t('report.no'), guest: t('report.guest') };
+  const words = {
+    yes: t('report.yes'),
+    no: t('report.no'),
+    guest: t('report.guest'),
+    reaction: (kind: 'heart' | 'clap' | 'laugh' | 'wow' | 'fire') => t(`report.reactionKinds.${kind}`),
+  };
   const tables = report ? reportTables(report, words) : [];
   const title = (id: TableId) => t(`report.tables.${id}`);
   const label = (key: string) => t(`report.columns.${key}` as 'report.columns.metric');
 
+  // Viewers over time from the hub's attendance points; without the hub, joins per minute.
+  const viewersChart = useMemo(
+    () =>
+      report?.live && report.live.attendance.length > 0
+        ? {
+            x: timesToSeconds(report.live.attendance.map((p) => p.at)),
+            series: [
+              { label: t('report.columns.joinedNow'), values: report.live.attendance.map((p) => p.joined), color: '#2f6f9f' },
+              { label: t('report.columns.connected'), values: report.live.attendance.map((p) => p.connected), color: '#3c8d4f' },
+            ],
+          }
+        : null,
+    [report, t],
+  );
+  const reactionsChart = useMemo(
+    () =>
+      report?.live && report.live.reactions.perMinute.length > 0
+        ? {
+            x: minutesToSeconds(report.live.reactions.perMinute.map((m) => m.minute)),
+            series: [{ label: t('report.columns.reactions'), values: report.live.reactions.perMinute.map((m) => m.reactions), color: '#c2512c' }],
+          }
+        : null,
+    [report, t],
+  );
+  const cartValueChart = useMemo(
+    () =>
+      report?.live && report.live.cartValue.length > 0
+        ? {
+            x: timesToSeconds(report.live.cartValue.map((s) => s.at)),
+            series: [{ label: t('report.columns.cartValue'), values: report.live.cartValue.map((s) => s.value), color: '#7a5cb4' }],
+          }
+        : null,
+    [report, t],
+  );
   const attendanceChart = useMemo(
     () =>
-      report && report.attendance.length > 0
+      !viewersChart && report && report.attendance.length > 0
         ? {
             x: minutesToSeconds(report.attendance.map((m) => m.minute)),
             series: [{ label: t('report.columns.joinedTotal'), values: report.attendance.map((m) => m.joinedTotal), color: '#2f6f9f' }],
           }
         : null,
-    [report, t],
+    [report, t, viewersChart],
   );
   const chatChart = useMemo(
     () =>
@@ -143,6 +182,30 @@ export function SessionReport() {
         </div>
       </header>
       <div className="session-report__charts">
+        {viewersChart && (
+          <figure>
+            <figcaption>{t('report.charts.viewers')}</figcaption>
+            <Suspense fallback={<div className="time-chart" />}>
+              <TimeChart x={viewersChart.x} series={viewersChart.series} formatValue={format.number} formatTime={format.clock} stepped />
+            </Suspense>
+          </figure>
+        )}
+        {reactionsChart && (
+          <figure>
+            <figcaption>{t('report.charts.reactions')}</figcaption>
+            <Suspense fallback={<div className="time-chart" />}>
+              <TimeChart x={reactionsChart.x} series={reactionsChart.series} formatValue={format.number} formatTime={format.clock} />
+            </Suspense>
+          </figure>
+        )}
+        {cartValueChart && (
+          <figure>
+            <figcaption>{t('report.charts.cartValue')}</figcaption>
+            <Suspense fallback={<div className="time-chart" />}>
+              <TimeChart x={cartValueChart.x} series={cartValueChart.series} formatValue={format.number} formatTime={format.clock} stepped />
+            </Suspense>
+          </figure>
+        )}
         {attendanceChart && (
           <figure>
             <figcaption>{t('report.charts.attendance')}</figcaption>

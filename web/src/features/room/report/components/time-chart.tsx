@@ -11,15 +11,18 @@ export interface TimeChartProps {
   /** Formats an x value (seconds) for the axis and the legend. */
   formatTime: (seconds: number) => string;
   height?: number;
+  /** Each value holds until the next one (counts that change at moments), instead of a line between them. */
+  stepped?: boolean;
 }
 
 /** A line chart over time with uPlot (loaded with this chunk only, never on the storefront's first load). */
-export default function TimeChart({ x, series, formatValue, formatTime, height = 220 }: TimeChartProps) {
+export default function TimeChart({ x, series, formatValue, formatTime, height = 220, stepped = false }: TimeChartProps) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const width = Math.max(280, element.clientWidth);
+    const width = Math.max(240, element.clientWidth);
+    const paths = stepped ? uPlot.paths.stepped?.({ align: 1 }) : undefined;
     const plot = new uPlot(
       {
         width,
@@ -31,18 +34,18 @@ export default function TimeChart({ x, series, formatValue, formatTime, height =
         ],
         series: [
           { label: '', value: (_, v) => (v === null ? '' : formatTime(v)) },
-          ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, value: (_: uPlot, v: number | null) => (v === null ? '' : formatValue(v)) })),
+          ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, paths, value: (_: uPlot, v: number | null) => (v === null ? '' : formatValue(v)) })),
         ],
       },
       [x, ...series.map((s) => s.values)],
       element,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, element.clientWidth), height }));
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(240, element.clientWidth), height }));
     resize.observe(element);
     return () => {
       resize.disconnect();
       plot.destroy();
     };
-  }, [x, series, formatValue, formatTime, height]);
+  }, [x, series, formatValue, formatTime, height, stepped]);
   return <div ref={host} className="time-chart" aria-hidden="true" />;
 }

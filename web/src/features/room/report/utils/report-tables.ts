@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import type { SessionReport } from '../api/report';
+import type { ReactionsByKind, SessionReport } from '../api/report';
 
 /** A cell: text, a number, an amount of money, a time or a share (0..1). */
 export type Cell =
@@ -9,7 +9,10 @@ export type Cell =
   | { kind: 'time'; value: string }
   | { kind: 'share'; value: number };
 
-export type TableId = 'summary' | 'attendance' | 'chat' | 'likes' | 'carts' | 'orders';
+export type TableId = 'summary' | 'viewers' | 'attendance' | 'reactions' | 'cartValue' | 'polls' | 'chat' | 'likes' | 'carts' | 'orders';
+
+/** The reaction kinds in the order the report lists them (keys under `report.reactions`). */
+export const REACTION_KINDS: (keyof ReactionsByKind)[] = ['heart', 'clap', 'laugh', 'wow', 'fire'];
 
 /** One table of the report, as the page shows it and the CSV holds it. */
 export interface ReportTable {
@@ -24,11 +27,18 @@ const number = (value: number): Cell => ({ kind: 'number', value });
 const time = (value: string): Cell => ({ kind: 'time', value });
 
 /** The report's tables, in page order. `yes`/`no` name the after-session flag. */
-export function reportTables(report: SessionReport, words: { yes: string; no: string; guest: string }): ReportTable[] {
+export function reportTables(
+  report: SessionReport,
+  words: { yes: string; no: string; guest: string; reaction: (kind: keyof ReactionsByKind) => string },
+): ReportTable[] {
+  const live = report.live;
   const summary: Cell[][] = [
     [text('attendees'), number(report.attendees)],
-    [text('connectedNow'), number(report.live?.connectedNow ?? 0)],
-    [text('chatMessages'), number(report.live?.chatMessages ?? 0)],
+    [text('connectedNow'), number(live?.connectedNow ?? 0)],
+    [text('peakViewers'), number(live?.viewers.peak ?? 0)],
+    [text('averageViewers'), number(live?.viewers.average ?? 0)],
+    [text('reactions'), number(live?.reactions.total ?? 0)],
+    [text('chatMessages'), number(live?.chatMessages ?? 0)],
     [text('orders'), number(report.orders.length)],
     [text('buyers'), number(report.conversion.buyers)],
     [text('conversion'), { kind: 'share', value: report.conversion.rate }],
@@ -36,10 +46,30 @@ export function reportTables(report: SessionReport, words: { yes: string; no: st
   ];
   return [
     { id: 'summary', columns: ['metric', 'value'], rows: summary },
+    {
+      id: 'viewers',
+      columns: ['at', 'joinedNow', 'connected'],
+      rows: (live?.attendance ?? []).map((p) => [time(p.at), number(p.joined), number(p.connected)]),
+    },
     { id: 'attendance', columns: ['minute', 'joined', 'joinedTotal'], rows: report.attendance.map((m) => [time(m.minute), number(m.joined), number(m.joinedTotal)]) },
+    {
+      id: 'reactions',
+      columns: ['reaction', 'count'],
+      rows: live && live.reactions.total > 0 ? REACTION_KINDS.map((kind) => [text(words.reaction(kind)), number(live.reactions.byKind[kind])]) : [],
+    },
+    { id: 'cartValue', columns: ['at', 'cartValue'], rows: (live?.cartValue ?? []).map((s) => [time(s.at), number(s.value)]) },
+    {
+      id: 'polls',
+      columns: ['question', 'answer', 'votes', 'voters'],
+      rows: (live?.polls ?? []).flatMap((poll) => poll.answers.map((a) => [text(poll.question), text(a.text), number(a.votes), number(poll.voters)])),
+    },
     { id: 'chat', columns: ['minute', 'messages'], rows: (report.live?.chatPerMinute ?? []).map((m) => [time(m.minute), number(m.messages)]) },
     { id: 'likes', columns: ['product', 'likes'], rows: report.likes.map((l) => [text(l.name), number(l.likes)]) },
-    { id: 'carts', columns: ['product', 'quantity', 'attendees'], rows: report.carts.map((c) => [text(c.name), number(c.quantity), number(c.attendees)]) },
+    {
+      id: 'carts',
+      columns: ['product', 'quantity', 'attendees', 'ordered'],
+      rows: report.carts.map((c) => [text(c.name), number(c.quantity), number(c.attendees), number(c.ordered)]),
+    },
     {
       id: 'orders',
       columns: ['orderNumber', 'orderedAt', 'attendee', 'amount', 'afterSession'],
@@ -82,4 +112,9 @@ export function reportCsv(tables: ReportTable[], title: (id: TableId) => string,
 /** Seconds since 1970 of each minute, for the charts' time axis. */
 export function minutesToSeconds(minutes: string[]): number[] {
   return minutes.map((m) => Math.floor(Date.parse(m) / 1000));
+}
+
+/** Seconds since 1970 of RFC 3339 times, for the charts' time axis. */
+export function timesToSeconds(times: string[]): number[] {
+  return times.map((at) => Math.floor(Date.parse(at) / 1000));
 }
