@@ -15,8 +15,9 @@ use protocol::HubClaims;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
+use crate::live::fanout::{self, DirectWrite, Outlet, SharedSink, SocketWriter};
 use crate::live::rate::{Limiter, Verdict};
-use crate::live::{effects, queue, Caller, Outbound, Queued, Request, Room, Submitted};
+use crate::live::{effects, queue, Caller, Outbound, Request, Room, Submitted};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
 
@@ -24,9 +25,6 @@ static NEXT_CONNECTION_ID: AtomicU64 = AtomicU64::new(1);
 
 /// How long a new connection may take to send `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Frames written with one flush at most; a longer backlog is written in several.
-pub const MAX_BATCH: usize = 64;
 
 /// How long a connection closed by the hub for a protocol reason (a message too big) is
 /// still read, so the peer gets the close frame rather than a reset of a socket whose
@@ -68,6 +66,8 @@ pub struct Session {
     pub room: Arc<Room>,
     pub heartbeat: Duration,
     pub send_queue: usize,
+    /// The room may write events on this socket itself (`live::fanout`).
+    pub direct_writes: bool,
     pub metrics: Arc<Metrics>,
     /// Set when a LiveKit server is configured.
     pub video: Option<LiveKit>,
@@ -114,16 +114,24 @@ impl Session {
     /// channels; in production it is axum's `WebSocket`.
     pub async fn run<S, E>(self, socket: S)
     where
-        S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin,
+        S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin + Send + 'static,
         E: ReadError,
     {
-        let (mut sink, mut stream) = socket.split();
+        let (sink, mut stream) = socket.split();
         let codec = self.codec;
+        // The sink is shared with the room, which writes events on it directly
+        // (`live::fanout`); this task writes through the same lock.
+        let writer = Arc::new(SocketWriter::new(sink, codec, self.claims.role, self.metrics.clone()));
+        let mut sink = SharedSink(writer.clone());
         // The opening runs boxed: its frames are large, and this future lives as long as
         // the connection, so it should hold only what the loop needs.
-        let Some(Opened { connection_id, mut rx, close_reason, ok }) = Box::pin(self.open(&mut sink, &mut stream)).await else {
+        let direct: Arc<dyn DirectWrite> = writer.clone();
+        let Some(Opened { connection_id, mut rx, close_reason, ok }) = Box::pin(self.open(&mut sink, &mut stream, direct)).await else {
             return;
         };
+        // Welcome and replay are out: from now on the room may write directly.
+        writer.set_direct(ok && self.direct_writes);
+        let video_token = || fanout::video_token_message(self.video.as_ref(), &self.room, &self.claims, codec);
         if ok {
             Box::pin(effects::presence(&self.room, &self.claims, true)).await;
         }
@@ -142,15 +150,15 @@ impl Session {
             loop {
                 tokio::select! {
                     biased;
-                    outbound = rx.recv() => match outbound {
-                        Some(first) => {
+                    queued = rx.ready() => match queued {
+                        true => {
                             // Everything queued by now goes out in one write: the frames
                             // are fed into the socket's buffer and flushed once.
-                            if !self.write_batch(&mut sink, &mut rx, first).await {
+                            if !writer.write_queued(&mut rx, video_token).await {
                                 break;
                             }
                         }
-                        None => {
+                        false => {
                             // The room dropped us.
                             let code = close_reason.load(Ordering::Relaxed);
                             if code == close_code::SLOW_CONSUMER {
@@ -214,6 +222,8 @@ impl Session {
                 }
             }
         }
+        // Closing: the room no longer writes on this socket.
+        writer.set_direct(false);
         match close_with {
             Some((close_code::MESSAGE_TOO_BIG, _)) => close_too_big(&mut sink, &mut stream).await,
             Some((code, reason)) => {
@@ -229,51 +239,10 @@ impl Session {
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
     }
 
-    /// Writes `first` and whatever else is queued now (up to [`MAX_BATCH`] frames) with
-    /// one flush, in queue order. False when the socket failed.
-    async fn write_batch<Si, E>(&self, sink: &mut Si, rx: &mut queue::Receiver<Outbound>, first: Outbound) -> bool
-    where
-        Si: Sink<Message, Error = E> + Unpin,
-    {
-        let codec = self.codec;
-        let mut next = Some(first);
-        let mut fed = 0;
-        // Counted once per batch: these counters are shared by every connection.
-        let mut written = 0;
-        while let Some(Outbound { item, queued_at }) = next.take() {
-            let regrant = matches!(&item, Queued::Event { event, .. } if effects::regrants_video(&event.event, self.claims.role));
-            let message = match &item {
-                Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
-                Queued::Volatile(event) => event.message(codec),
-            };
-            if let Some(m) = message {
-                if sink.feed(m).await.is_err() {
-                    return false;
-                }
-                written += 1;
-                self.metrics.fan_out_latency.observe(queued_at.elapsed());
-            }
-            if let Some(token) = regrant.then(|| effects::video_token(self.video.as_ref(), &self.room, &self.claims)).flatten() {
-                if let Some(m) = encode(codec, &token) {
-                    if sink.feed(m).await.is_err() {
-                        return false;
-                    }
-                }
-            }
-            fed += 1;
-            if fed < MAX_BATCH {
-                next = rx.try_recv();
-            }
-        }
-        self.metrics.frames_out.fetch_add(written, Ordering::Relaxed);
-        self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
-        sink.flush().await.is_ok()
-    }
-
     /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
     /// video token). `None` when the peer did not say hello or was turned away (closed
     /// with the policy's code: removed, or locked out).
-    async fn open<Si, St, E>(&self, sink: &mut Si, stream: &mut St) -> Option<Opened>
+    async fn open<Si, St, E>(&self, sink: &mut Si, stream: &mut St, direct: Arc<dyn DirectWrite>) -> Option<Opened>
     where
         Si: Sink<Message, Error = E> + Unpin,
         St: Stream<Item = Result<Message, E>> + Unpin,
@@ -318,7 +287,7 @@ impl Session {
             &self.claims,
             last_seq,
             epoch.as_deref(),
-            tx,
+            Outlet::new(tx, direct),
             close_reason.clone(),
             heartbeat_ms,
         ) {
@@ -399,102 +368,7 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
-    use std::pin::Pin;
-    use std::task::{Context, Poll};
-
     use super::*;
-    use crate::live::local::LocalOrder;
-    use crate::live::{RoomSettings, SharedEvent};
-    use crate::store::Store;
-    use protocol::frame::Event;
-
-    /// A sink that records what it was given and where each flush fell.
-    #[derive(Default)]
-    struct Recorder {
-        written: Vec<Message>,
-        /// `written.len()` at each flush.
-        flushes: Vec<usize>,
-    }
-
-    impl Sink<Message> for Recorder {
-        type Error = std::convert::Infallible;
-        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-            Poll::Ready(Ok(()))
-        }
-        fn start_send(mut self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
-            self.written.push(item);
-            Ok(())
-        }
-        fn poll_flush(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-            let len = self.written.len();
-            self.flushes.push(len);
-            Poll::Ready(Ok(()))
-        }
-        fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-            Poll::Ready(Ok(()))
-        }
-    }
-
-    fn session() -> Session {
-        let claims = HubClaims { sub: "c".repeat(32), apt: "0".repeat(32), role: protocol::Role::Client, name: None, exp: u64::MAX };
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        let room = LocalOrder::new(Arc::new(Store::in_memory().unwrap())).open_room("0".repeat(32), &settings).unwrap();
-        Session {
-            claims,
-            codec: Codec::Json,
-            room: Arc::new(room),
-            heartbeat: Duration::from_secs(15),
-            send_queue: 512,
-            metrics: Arc::default(),
-            video: None,
-        }
-    }
-
-    fn slide(seq: u64) -> Outbound {
-        let event = Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: seq as u32 };
-        let item = Queued::Event { seq, prev: seq - 1, event: Arc::new(SharedEvent::new(event)) };
-        Outbound { item, queued_at: std::time::Instant::now() }
-    }
-
-    #[tokio::test]
-    async fn a_backlog_goes_out_in_order_with_one_flush_per_batch_of_at_most_max_batch() {
-        let session = session();
-        let (tx, mut rx) = queue::channel(512);
-        let total = 2 * MAX_BATCH as u64 + 5;
-        for seq in 1..=total {
-            tx.try_send(slide(seq)).unwrap_or_else(|_| panic!("queued"));
-        }
-        let mut sink = Recorder::default();
-        while let Some(first) = rx.try_recv() {
-            assert!(session.write_batch(&mut sink, &mut rx, first).await);
-        }
-        // Every frame, in queue order, chained by prev.
-        let seqs: Vec<u64> = sink
-            .written
-            .iter()
-            .map(|m| match Codec::Json.decode_text::<ServerFrame>(m.to_text().unwrap()).unwrap() {
-                ServerFrame::Event { seq, prev, .. } => {
-                    assert_eq!(prev, seq - 1);
-                    seq
-                }
-                other => panic!("unexpected {other:?}"),
-            })
-            .collect();
-        assert_eq!(seqs, (1..=total).collect::<Vec<_>>());
-        // Three flushes: two full batches and the rest.
-        assert_eq!(sink.flushes, [MAX_BATCH, 2 * MAX_BATCH, total as usize]);
-        assert_eq!(session.metrics.batches_out.load(Ordering::Relaxed), 3);
-        assert_eq!(session.metrics.frames_out.load(Ordering::Relaxed), total);
-    }
-
-    #[tokio::test]
-    async fn a_single_frame_is_flushed_at_once() {
-        let session = session();
-        let (_tx, mut rx) = queue::channel::<Outbound>(4);
-        let mut sink = Recorder::default();
-        assert!(session.write_batch(&mut sink, &mut rx, slide(1)).await);
-        assert_eq!(sink.flushes, [1]);
-    }
 
     #[test]
     fn heartbeats_start_between_half_and_all_of_the_interval() {

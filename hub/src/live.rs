@@ -7,11 +7,14 @@
 //! - [`policy`]: who may do what, as a pure function.
 //! - [`effects`]: what follows outside the room (LiveKit, disconnects, video grants,
 //!   presence).
+//! - [`fanout`]: how the room writes an event on its subscribers' sockets directly, and
+//!   queues it only for a connection that is behind or whose socket would block.
 //! - [`queue`]: a connection's bounded send queue.
 //! - [`rate`]: what one connection may ask per second (clients' token bucket, coalesced
 //!   reload hints).
 
 pub mod effects;
+pub mod fanout;
 pub mod local;
 pub mod policy;
 pub mod queue;

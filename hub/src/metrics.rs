@@ -50,6 +50,9 @@ pub struct Metrics {
     pub frames_out: AtomicU64,
     /// Socket flushes of outbound frames (several frames may share one).
     pub batches_out: AtomicU64,
+    /// Frames the room wrote on a socket itself, without waking the connection
+    /// (`live::fanout`); the rest went through the connection's queue.
+    pub direct_out: AtomicU64,
     pub bad_frames: AtomicU64,
     /// Connections closed with 1009 for a message over the size limit.
     pub too_big: AtomicU64,
@@ -112,6 +115,12 @@ impl Metrics {
             "counter",
             "Flushes of queued frames to a socket (frames out / batches = frames per write).",
             get(&self.batches_out),
+        );
+        line(
+            "hub_direct_writes_total",
+            "counter",
+            "Frames the room wrote on a socket directly, without waking its connection.",
+            get(&self.direct_out),
         );
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
         line("hub_messages_too_big_total", "counter", "Connections closed for a message over the size limit.", get(&self.too_big));

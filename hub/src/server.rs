@@ -97,7 +97,7 @@ async fn ws(
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
     // (128 KiB read and write buffers) would cost far more than the state per
     // connection. Buffers grow for a larger frame. Frames queued together are written
-    // together (see `Session::write_batch`) up to WRITE_BUFFER bytes per write.
+    // together (see `live::fanout::SocketWriter::write_queued`) up to WRITE_BUFFER bytes per write.
     Ok(upgrade
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
         .read_buffer_size(1024)
@@ -109,7 +109,16 @@ async fn ws(
         .on_upgrade(move |socket| {
             // No subprotocol offered: JSON, the default.
             let codec = socket.protocol().and_then(|p| p.to_str().ok()).and_then(Codec::from_subprotocol).unwrap_or(Codec::Json);
-            let session = Session { claims, codec, room, heartbeat: config.heartbeat(), send_queue: config.send_queue, metrics, video };
+            let session = Session {
+                claims,
+                codec,
+                room,
+                heartbeat: config.heartbeat(),
+                send_queue: config.send_queue,
+                direct_writes: config.direct_writes,
+                metrics,
+                video,
+            };
             session.run(socket)
         }))
 }

@@ -139,7 +139,7 @@ mod tests {
                     assert_eq!(event.event, slide(alias));
                     prev = seq;
                 }
-                Queued::Volatile(_) => panic!("unexpected volatile event"),
+                Queued::Volatile(_) | Queued::Flush => panic!("unexpected volatile event or flush"),
             }
         }
     }
@@ -247,7 +247,7 @@ mod tests {
             .iter_mut()
             .map(|rx| match rx.try_recv().expect("the slide").item {
                 Queued::Event { prev, .. } => prev,
-                Queued::Volatile(_) => panic!("unexpected volatile event"),
+                Queued::Volatile(_) | Queued::Flush => panic!("unexpected volatile event or flush"),
             })
             .collect();
         assert_eq!(prevs, [2, 1, 0]);
@@ -329,7 +329,7 @@ mod tests {
             while let Some(outbound) = rx.try_recv() {
                 match outbound.item {
                     Queued::Event { event, .. } => sent.push(event.event.clone()),
-                    Queued::Volatile(_) => panic!("unexpected volatile event"),
+                    Queued::Volatile(_) | Queued::Flush => panic!("unexpected volatile event or flush"),
                 }
             }
             assert_eq!(sent, rendered.events, "sent: {}", case.name);

@@ -73,6 +73,11 @@ impl<T> Sender<T> {
     pub fn is_closed(&self) -> bool {
         self.shared.lock().closed
     }
+
+    /// Nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.shared.lock().items.is_empty()
+    }
 }
 
 impl<T> Drop for Sender<T> {
@@ -109,9 +114,38 @@ impl<T> Receiver<T> {
         }
     }
 
+    /// Waits until something is queued (true) or the sender is gone and the queue is
+    /// empty (false); takes nothing out.
+    pub async fn ready(&mut self) -> bool {
+        loop {
+            let notified = self.shared.notify.notified();
+            {
+                let state = self.shared.lock();
+                if !state.items.is_empty() {
+                    return true;
+                }
+                if state.closed {
+                    return false;
+                }
+            }
+            notified.await;
+        }
+    }
+
+    /// Nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.shared.lock().items.is_empty()
+    }
+
     /// The next item if one is queued.
     pub fn try_recv(&mut self) -> Option<T> {
-        self.shared.lock().items.pop_front()
+        let mut state = self.shared.lock();
+        let item = state.items.pop_front();
+        if state.items.is_empty() && state.items.capacity() > 16 {
+            // A burst is over: give back its memory.
+            state.items.shrink_to(4);
+        }
+        item
     }
 }
 

@@ -3,7 +3,8 @@
 //! Every state change goes through the room's [`Order`]: the change is decided under the
 //! room lock, then given the next sequence number. In single mode ([`super::local`])
 //! that happens under the same lock: the event is written to the store, applied to the
-//! state, appended to the log and handed to every subscriber's bounded queue. Doing all
+//! state, appended to the log and handed to every subscriber: written on its socket at
+//! once, or put in its bounded queue when it is behind ([`super::fanout`]). Doing all
 //! of that under one lock is what makes every subscriber see one order, and makes
 //! [`Room::attach`] (snapshot or replay, then subscribe) free of gaps and duplicates. In
 //! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
@@ -14,8 +15,9 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
+use super::fanout::Outlet;
 use super::policy::{self, Decision, TurnedAway};
-use super::queue::{self, TrySendError};
+use super::queue::TrySendError;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::future::BoxFuture;
@@ -101,8 +103,27 @@ pub struct Outbound {
 
 /// A queued frame; the event itself is shared by all subscribers.
 pub enum Queued {
-    Event { seq: u64, prev: u64, event: Arc<SharedEvent> },
+    Event {
+        seq: u64,
+        prev: u64,
+        event: Arc<SharedEvent>,
+    },
     Volatile(Arc<SharedVolatile>),
+    /// No frame: the room left one in the socket's buffer (see [`super::fanout`]), and
+    /// the connection must finish writing it.
+    Flush,
+}
+
+impl Queued {
+    /// The WebSocket message to write; `None` for [`Queued::Flush`] (or a frame that
+    /// could not be encoded).
+    pub fn message(&self, codec: Codec) -> Option<Message> {
+        match self {
+            Queued::Event { seq, prev, event } => event.message(codec, *seq, *prev),
+            Queued::Volatile(event) => event.message(codec),
+            Queued::Flush => None,
+        }
+    }
 }
 
 /// An event on its way to many subscribers, with the encoding the first of them made.
@@ -196,7 +217,8 @@ pub struct Subscriber {
     pub connection_id: u64,
     pub attendee_id: String,
     pub role: Role,
-    tx: queue::Sender<Outbound>,
+    /// Its queue, and its socket for direct writes.
+    outlet: Outlet,
     /// The `seq` of the last event queued for this subscriber (the next one's `prev`).
     last_sent: u64,
     /// Set before the room drops the sender, so the connection knows why its queue ended.
@@ -507,10 +529,11 @@ impl Room {
         claims: &HubClaims,
         last_seq: Option<u64>,
         epoch: Option<&str>,
-        tx: queue::Sender<Outbound>,
+        outlet: impl Into<Outlet>,
         close_reason: Arc<AtomicU16>,
         heartbeat_ms: u64,
     ) -> Result<Attached, TurnedAway> {
+        let outlet = outlet.into();
         let mut inner = self.lock();
         policy::admit(claims, &inner.live)?;
         let role = claims.role;
@@ -536,7 +559,7 @@ impl Room {
             (resume, Some(inner.snapshot_parts(role, &attendee_id)), Vec::new(), inner.seq)
         };
         let (seq, epoch) = (inner.seq, inner.epoch.clone());
-        inner.subscribers.push(Subscriber { connection_id, attendee_id: attendee_id.clone(), role, tx, last_sent, close_reason });
+        inner.subscribers.push(Subscriber { connection_id, attendee_id: attendee_id.clone(), role, outlet, last_sent, close_reason });
         drop(inner);
         // Outside the lock: the snapshot and its pages are built from what was taken
         // under it, and go out before anything queued after it.
@@ -621,7 +644,7 @@ impl Room {
         let mut gone = false;
         for sub in inner.subscribers.of(&stored.audience) {
             let item = Queued::Event { seq, prev: sub.last_sent, event: event.clone() };
-            match sub.tx.try_send(Outbound { item, queued_at }) {
+            match sub.outlet.send(Outbound { item, queued_at }) {
                 Ok(()) => sub.last_sent = seq,
                 Err(TrySendError::Full(_)) => {
                     sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
@@ -634,7 +657,7 @@ impl Room {
         // end after the frames already in it and closes with `close_reason`. One pass
         // over the subscribers when nobody left, two when someone did.
         if gone {
-            inner.subscribers.retain(|s| !s.tx.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
+            inner.subscribers.retain(|s| !s.outlet.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
         }
         // On every replica that applies the event (not only the one that published it),
         // and right after queueing it: the attendee is sent the event, then closed.
@@ -753,7 +776,7 @@ impl Room {
         let event = Arc::new(SharedVolatile::new(event));
         for sub in inner.subscribers.of(audience) {
             let item = Queued::Volatile(event.clone());
-            if let Err(TrySendError::Full(_)) = sub.tx.try_send(Outbound { item, queued_at }) {
+            if let Err(TrySendError::Full(_)) = sub.outlet.send(Outbound { item, queued_at }) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
             }
         }
