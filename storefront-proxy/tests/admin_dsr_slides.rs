@@ -239,3 +239,20 @@ async fn slide_titles_are_kept_per_language_and_shown_in_the_viewers() {
     let (_, after) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
     assert_eq!(after, before);
 }
+
+#[tokio::test]
+async fn the_demo_slides_and_groups_are_named_in_the_viewers_language() {
+    let live = start().await;
+    let en = live.language_id("en-GB").await;
+    let de = live.language_id("de-DE").await;
+    let client = token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await);
+    let german = group_names(&structure_in(&live, &client, &de).await);
+    assert_eq!(german[0], ("Willkommen".into(), "Willkommen zur Herbstkollektion".into()), "{german:?}");
+    assert!(german.contains(&("Fragen und Dank".into(), "Vielen Dank".into())), "{german:?}");
+    let english = group_names(&structure_in(&live, &client, &en).await);
+    assert_eq!(english[0], ("Welcome".into(), "Welcome to the autumn collection".into()), "{english:?}");
+    // A slide without a German name falls back to the default language's (English) name.
+    live.db().execute("DELETE FROM cms_section_translation WHERE name = 'Vielen Dank'", []).unwrap();
+    let german = group_names(&structure_in(&live, &client, &de).await);
+    assert!(german.contains(&("Fragen und Dank".into(), "Thank you".into())), "{german:?}");
+}

@@ -112,12 +112,27 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
                     translation::get(&titles, &relation_id, &[("title", "title")]).get("title").and_then(Value::as_str).map(str::to_owned);
                 let made_for_slide = page_name.starts_with(MADE_FOR_SLIDE);
                 let group_name = translated_title.clone().or_else(|| title.clone()).unwrap_or_else(|| page_name.clone());
+                let section_ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
+                let section_names = translation::load(
+                    conn,
+                    "cms_section_translation",
+                    "cms_section_id",
+                    &[("name", "name")],
+                    &section_ids,
+                    &ctx.languages,
+                )?;
                 let mut section_json = Vec::new();
                 for (section_id, section_name, section_type, position) in section_rows {
-                    // A page made for the slide names its one section after the slide.
+                    // The slide's name in the viewer's language (then the default language's,
+                    // then as written); a page made for the slide names its one section
+                    // after the slide.
+                    let translated_section = translation::get(&section_names, &section_id, &[("name", "name")])
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
                     let section_name = match (&translated_title, made_for_slide) {
                         (Some(translated), true) => Some(translated.clone()),
-                        _ => section_name,
+                        _ => translated_section.or(section_name),
                     };
                     navigation.push(json!({
                         "index": navigation.len() + 1,
