@@ -32,11 +32,13 @@ test('the guide saves products from the slide, the focus and the catalogue, orde
     await expect(guideSlide).toHaveAttribute('aria-busy', 'false');
     if ((await guideSlide.getByRole('button', { name: /^Save / }).count()) > 0) break;
   }
-  const fromSlide = guideSlide.getByRole('button', { name: /^Save / }).first();
+  // The slide's last product (the deep catalogue product below may be its first).
+  const fromSlide = guideSlide.getByRole('button', { name: /^Save / }).last();
   const slideProduct = ((await fromSlide.getAttribute('aria-label')) ?? '').replace(/^Save /, '');
   expect(slideProduct).not.toBe('');
   await fromSlide.click();
   await expect(guideSlide.getByRole('button', { name: `Save ${slideProduct}` }).first()).toHaveText('Saved');
+  expect(slideProduct).not.toBe((await productDeepInCatalogue(guide)).name);
 
   // The product in focus (found deep in the catalogue), saved from its card.
   const deep = await productDeepInCatalogue(guide);
@@ -67,9 +69,9 @@ test('the guide saves products from the slide, the focus and the catalogue, orde
   await expect.poll(order).toEqual([third, slideProduct, focused]);
   await expect(saved.getByRole('button', { name: `Move ${third} up` })).toBeDisabled();
   await saved.getByRole('button', { name: `Write a note on ${third}` }).click();
-  await saved.getByLabel(`Note on ${third}`).fill('Mention the autumn discount');
+  await saved.getByLabel(`Note on ${third}`, { exact: true }).fill('Mention the autumn discount');
   await saved.getByRole('button', { name: 'Save note' }).click();
-  await expect(saved.getByLabel(`Note on ${third}`)).toHaveText('Mention the autumn discount');
+  await expect(saved.getByLabel(`Note on ${third}`, { exact: true })).toHaveText('Mention the autumn discount');
 
   // Removed: the product in focus leaves the list.
   await saved.getByRole('button', { name: `Remove ${focused} from the saved products` }).click();
@@ -80,7 +82,7 @@ test('the guide saves products from the slide, the focus and the catalogue, orde
   await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
   await guide.getByRole('button', { name: 'Catalogue', exact: true }).click();
   await expect.poll(order).toEqual([third, slideProduct]);
-  await expect(saved.getByLabel(`Note on ${third}`)).toHaveText('Mention the autumn discount');
+  await expect(saved.getByLabel(`Note on ${third}`, { exact: true })).toHaveText('Mention the autumn discount');
 
   // Presented: the attendee sees it in focus; the guide's row says so.
   const show = saved.getByRole('button', { name: `Show ${third} to everyone` });
@@ -109,14 +111,14 @@ test('auf dem Telefon: gemerkte Produkte und Foliennamen auf Deutsch', async ({ 
   // The first test's two saved products, in its order, with the note.
   await expect(rows).toHaveCount(2);
   const first = (await rows.first().getAttribute('aria-label')) ?? '';
-  await expect(saved.getByLabel(`Notiz zu ${first}`)).toHaveText('Mention the autumn discount');
+  await expect(saved.getByLabel(`Notiz zu ${first}`, { exact: true })).toHaveText('Mention the autumn discount');
   await expect(saved.getByRole('button', { name: `${first} nach oben` })).toBeDisabled();
   await saved.getByRole('button', { name: `${first} nach unten` }).click();
   await expect(rows.last()).toHaveAttribute('aria-label', first);
   await saved.getByRole('button', { name: `Notiz zu ${first} schreiben` }).click();
-  await saved.getByLabel(`Notiz zu ${first}`).fill('');
+  await saved.getByLabel(`Notiz zu ${first}`, { exact: true }).fill('');
   await saved.getByRole('button', { name: 'Notiz speichern' }).click();
-  await expect(saved.getByLabel(`Notiz zu ${first}`)).toHaveCount(0);
+  await expect(saved.getByLabel(`Notiz zu ${first}`, { exact: true })).toHaveCount(0);
   // The layer fits the phone's width: no row sticks out.
   for (const box of await rows.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(390.5);
   const box = await panel.boundingBox();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { Spinner } from '@/components/spinner';
@@ -111,6 +111,7 @@ function SavedRow({
 }) {
   const { t } = useTranslation();
   const [note, setNote] = useState<string | null>(null);
+  const noteId = useId();
   const store = session.saved.getState();
   const quietly = (change: Promise<void>) => void change.catch(() => undefined);
   return (
@@ -133,10 +134,13 @@ function SavedRow({
                 .catch(() => undefined);
             }}
           >
-            <label className="field">
-              <span className="field__label">{t('catalogue.noteOf', { name: product.name })}</span>
-              <textarea value={note} maxLength={500} rows={2} onChange={(event) => setNote(event.target.value)} />
-            </label>
+            {/* Labelled by id, not by wrapping: a wrapping label would add the text typed to the field's name. */}
+            <div className="field">
+              <label className="field__label" htmlFor={noteId}>
+                {t('catalogue.noteOf', { name: product.name })}
+              </label>
+              <textarea id={noteId} value={note} maxLength={500} rows={2} onChange={(event) => setNote(event.target.value)} />
+            </div>
             <span className="room-row__actions">
               <button type="submit" className="button button--small button--primary">
                 {t('catalogue.saveNote')}
