@@ -165,6 +165,10 @@ fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
     Ok(())
 }
 
+/// A demo presentation page: CMS page type, (English, German) title, instant listing?,
+/// its sections' (English, German) names.
+type DemoPage = (&'static str, (&'static str, &'static str), bool, &'static [(&'static str, &'static str)]);
+
 fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
     let password_hash = hash_password(admin_password.filter(|p| !p.is_empty()).unwrap_or(ADMIN_PASSWORD))?;
     let sales_channel = seed_sales_channel(tx, DEMO_SHOP_NAME)?;
@@ -179,7 +183,7 @@ fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
     // German names beside the English ones: slide groups, slides and appointments are
     // shown in the viewer's language.
     let german: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0)).optional()?;
-    let pages: [(&str, (&str, &str), bool, &[(&str, &str)]); 4] = [
+    let pages: [DemoPage; 4] = [
         (
             "presentation_landingpage",
             ("Welcome", "Willkommen"),
