@@ -10,7 +10,7 @@ pub mod cross_selling;
 pub mod dsr;
 pub mod order;
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::account::password::hash_password;
 use crate::storage::{new_id, now_rfc3339};
@@ -165,6 +165,10 @@ fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
     Ok(())
 }
 
+/// A demo presentation page: CMS page type, (English, German) title, instant listing?,
+/// its sections' (English, German) names.
+type DemoPage = (&'static str, (&'static str, &'static str), bool, &'static [(&'static str, &'static str)]);
+
 fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
     let password_hash = hash_password(admin_password.filter(|p| !p.is_empty()).unwrap_or(ADMIN_PASSWORD))?;
     let sales_channel = seed_sales_channel(tx, DEMO_SHOP_NAME)?;
@@ -176,35 +180,75 @@ fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
     let presentation = new_id();
     tx.execute("INSERT INTO presentation (id, name) VALUES (?1, 'Autumn collection')", [&presentation])?;
     // Pages of the presentation, each a CMS page whose sections are slides.
-    let pages: [(&str, &str, bool, &[&str]); 4] = [
-        ("presentation_landingpage", "Welcome", false, &["Welcome to the autumn collection", "Our bestsellers"]),
-        ("presentation_product_detail", "Product spotlight", false, &["Featured product"]),
-        ("presentation_product_list", "Instant listing", true, &["Picked for you"]),
-        ("presentation_landingpage", "Questions and thanks", false, &["Your questions", "Thank you"]),
+    // German names beside the English ones: slide groups, slides and appointments are
+    // shown in the viewer's language.
+    let german: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0)).optional()?;
+    let pages: [DemoPage; 4] = [
+        (
+            "presentation_landingpage",
+            ("Welcome", "Willkommen"),
+            false,
+            &[("Welcome to the autumn collection", "Willkommen zur Herbstkollektion"), ("Our bestsellers", "Unsere Bestseller")],
+        ),
+        (
+            "presentation_product_detail",
+            ("Product spotlight", "Produkt im Rampenlicht"),
+            false,
+            &[("Featured product", "Ausgewähltes Produkt")],
+        ),
+        ("presentation_product_list", ("Instant listing", "Sofort-Listing"), true, &[("Picked for you", "Für Sie ausgewählt")]),
+        (
+            "presentation_landingpage",
+            ("Questions and thanks", "Fragen und Dank"),
+            false,
+            &[("Your questions", "Ihre Fragen"), ("Thank you", "Vielen Dank")],
+        ),
     ];
-    for (position, (page_type, name, instant, sections)) in pages.iter().enumerate() {
+    for (position, (page_type, (name, name_de), instant, sections)) in pages.iter().enumerate() {
         let cms_page = new_id();
         tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)", params![cms_page, page_type, name])?;
-        for (section_position, section_name) in sections.iter().enumerate() {
+        for (section_position, (section_name, section_name_de)) in sections.iter().enumerate() {
+            let section = new_id();
             tx.execute(
                 "INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, ?3, ?4)",
-                params![new_id(), cms_page, section_position as i64, section_name],
+                params![section, cms_page, section_position as i64, section_name],
             )?;
+            if let Some(german) = &german {
+                tx.execute(
+                    "INSERT INTO cms_section_translation (cms_section_id, language_id, name) VALUES (?1, ?2, ?3)",
+                    params![section, german, section_name_de],
+                )?;
+            }
         }
+        let page = new_id();
         tx.execute(
             "INSERT INTO presentation_page (id, presentation_id, cms_page_id, position, title, is_instant_listing)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![new_id(), presentation, cms_page, position as i64, name, *instant],
+            params![page, presentation, cms_page, position as i64, name, *instant],
         )?;
+        if let Some(german) = &german {
+            tx.execute(
+                "INSERT INTO presentation_page_translation (presentation_page_id, language_id, title) VALUES (?1, ?2, ?3)",
+                params![page, german, name_de],
+            )?;
+        }
     }
-    for (path, name, restriction) in
-        [("demo", "Autumn collection live", "open"), ("demo-customers", "Autumn collection for customers", "customer")]
-    {
+    for (path, name, name_de, restriction) in [
+        ("demo", "Autumn collection live", "Herbstkollektion live", "open"),
+        ("demo-customers", "Autumn collection for customers", "Herbstkollektion für Kundinnen und Kunden", "customer"),
+    ] {
+        let appointment = new_id();
         tx.execute(
             "INSERT INTO appointment (id, presentation_id, sales_channel_id, presentation_path, name, attendee_restriction_type, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![new_id(), presentation, sales_channel, path, name, restriction, now_rfc3339()],
+            params![appointment, presentation, sales_channel, path, name, restriction, now_rfc3339()],
         )?;
+        if let Some(german) = &german {
+            tx.execute(
+                "INSERT OR REPLACE INTO appointment_translation (appointment_id, language_id, name) VALUES (?1, ?2, ?3)",
+                params![appointment, german, name_de],
+            )?;
+        }
     }
     Ok(())
 }

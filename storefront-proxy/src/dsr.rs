@@ -60,7 +60,7 @@ pub fn admin_routes() -> Router<App> {
             "/_action/dsr/appointment/{id}/saved-products",
             get(saved_products::list).post(saved_products::add).delete(saved_products::clear),
         )
-        .route("/_action/dsr/appointment/{id}/saved-products/{product_id}", delete(saved_products::remove))
+        .route("/_action/dsr/appointment/{id}/saved-products/{product_id}", patch(saved_products::update).delete(saved_products::remove))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/wishlist-statistics", get(widget::wishlist))
         .route("/_action/dsr/appointment/{id}/widgets/last-seen-statistics", get(widget::last_seen))

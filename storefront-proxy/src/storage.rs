@@ -34,6 +34,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0025_dsr_saved_products.sql")),
         M::up(include_str!("storage/dsr_0003_forwarded_attendees.sql")),
         M::up(include_str!("storage/0030_dsr_interaction_templates.sql")),
+        M::up(include_str!("storage/0031_saved_product_note.sql")),
+        M::up(include_str!("storage/0032_slide_title_translation.sql")),
+        M::up(include_str!("storage/0033_cms_section_translation.sql")),
         M::up(include_str!("storage/0040_appointment_broadcast_mode.sql")),
         M::up(include_str!("storage/0050_dsr_appointment_requests.sql")),
     ])

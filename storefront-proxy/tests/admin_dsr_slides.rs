@@ -138,3 +138,121 @@ async fn cms_layouts_are_listed_read_only() {
     let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("/api/cms-page/{id}"), &admin, None).await;
     assert_eq!(status, 405);
 }
+
+/// The room's structure as `who` sees it in the language `language_id`.
+async fn structure_in(live: &Live, who: &As, language_id: &str) -> Value {
+    let response = live
+        .request(reqwest::Method::GET, "/store-api/dsr/appointment/presentation", who)
+        .header("sw-language-id", language_id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+fn group_names(structure: &Value) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> = Vec::new();
+    for slide in structure["navigation"].as_array().unwrap() {
+        let pair =
+            (slide["groupName"].as_str().unwrap_or_default().to_owned(), slide["sectionName"].as_str().unwrap_or_default().to_owned());
+        if names.last() != Some(&pair) {
+            names.push(pair);
+        }
+    }
+    names
+}
+
+#[tokio::test]
+async fn slide_titles_are_kept_per_language_and_shown_in_the_viewers() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+    let products = live.product_ids(2).await;
+    let en = live.language_id("en-GB").await;
+    let de = live.language_id("de-DE").await;
+    let (status, created) = live
+        .post(
+            "/api/dsr-presentation?_response=basic",
+            &admin,
+            json!({"name": "Titles", "pages": [
+                {"kind": "productListing", "title": "Picked", "productIds": [products[0]],
+                 "titles": {"en-GB": "Our picks", "de-DE": "Unsere Auswahl"}},
+                {"kind": "productDetail", "title": "The star", "productId": products[1], "titles": {"en-GB": "The star"}},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{created}");
+    let presentation = created["data"]["id"].as_str().unwrap().to_owned();
+    let (_, read) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let pages = read["data"]["pages"].clone();
+    assert_eq!(pages[0]["titles"], json!({en.clone(): "Our picks", de.clone(): "Unsere Auswahl"}), "{pages}");
+    assert_eq!(pages[1]["titles"], json!({en.clone(): "The star"}));
+
+    let (status, appointment) = live
+        .post(
+            "/api/dsr-appointment?_response=basic",
+            &admin,
+            json!({"name": "Titles show", "presentationId": presentation, "presentationPath": "titles-show"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{appointment}");
+    let client = token_of(&live.join_as_client("titles-show", &As::Nobody, "Ada").await);
+    // German where there is a German title, else the default language's (English).
+    assert_eq!(
+        group_names(&structure_in(&live, &client, &de).await),
+        [("Unsere Auswahl".into(), "Unsere Auswahl".into()), ("The star".into(), "The star".into())]
+    );
+    assert_eq!(
+        group_names(&structure_in(&live, &client, &en).await),
+        [("Our picks".into(), "Our picks".into()), ("The star".into(), "The star".into())]
+    );
+
+    // The German title removed (empty text) and the English one removed (null): the
+    // title written without a language is next.
+    let ids: Vec<&str> = pages.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let (status, body) = live
+        .patch(
+            &format!("/api/dsr-presentation/{presentation}"),
+            &admin,
+            json!({"pages": [{"id": ids[0], "titles": {"de-DE": "", "en-GB": null}}, {"id": ids[1]}]}),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(group_names(&structure_in(&live, &client, &de).await)[0].0, "Picked");
+
+    // Refused, nothing changed: an unknown language, a title too long, not an object.
+    let (_, before) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let (status, bad) = live
+        .patch(
+            &format!("/api/dsr-presentation/{presentation}"),
+            &admin,
+            json!({"pages": [
+                {"id": ids[0], "titles": {"xx-XX": "?"}},
+                {"id": ids[1], "titles": {"de-DE": "x".repeat(300)}},
+                {"kind": "productDetail", "productId": products[1], "titles": "Titel"},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 400, "{bad}");
+    let pointers: Vec<&str> = bad["errors"].as_array().unwrap().iter().map(|e| e["source"]["pointer"].as_str().unwrap()).collect();
+    assert_eq!(pointers, ["/0/pages/0/titles/xx-XX", "/0/pages/1/titles/de-DE", "/0/pages/2/titles"], "{bad}");
+    let (_, after) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    assert_eq!(after, before);
+}
+
+#[tokio::test]
+async fn the_demo_slides_and_groups_are_named_in_the_viewers_language() {
+    let live = start().await;
+    let en = live.language_id("en-GB").await;
+    let de = live.language_id("de-DE").await;
+    let client = token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await);
+    let german = group_names(&structure_in(&live, &client, &de).await);
+    assert_eq!(german[0], ("Willkommen".into(), "Willkommen zur Herbstkollektion".into()), "{german:?}");
+    assert!(german.contains(&("Fragen und Dank".into(), "Vielen Dank".into())), "{german:?}");
+    let english = group_names(&structure_in(&live, &client, &en).await);
+    assert_eq!(english[0], ("Welcome".into(), "Welcome to the autumn collection".into()), "{english:?}");
+    // A slide without a German name falls back to the default language's (English) name.
+    live.db().execute("DELETE FROM cms_section_translation WHERE name = 'Vielen Dank'", []).unwrap();
+    let german = group_names(&structure_in(&live, &client, &de).await);
+    assert!(german.contains(&("Fragen und Dank".into(), "Thank you".into())), "{german:?}");
+}

@@ -523,7 +523,7 @@ async fn saved_products_are_kept_per_appointment_in_order() {
     let products = live.product_ids(3).await;
     let (status, body) = live.get(&url, &guide).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body, json!({"total": 0, "productIds": []}));
+    assert_eq!(body, json!({"total": 0, "productIds": [], "elements": []}));
 
     // Refused: no list, an empty one, a bad id, an unknown product, not a guide; nothing saved.
     for (request, expected) in [
@@ -559,6 +559,74 @@ async fn saved_products_are_kept_per_appointment_in_order() {
     assert_eq!(live.get(&url, &guide).await.1["total"], 0);
     let (status, _) = live.get(&format!("/api/_action/dsr/appointment/{}/saved-products", "f".repeat(32)), &guide).await;
     assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn saved_products_are_reordered_and_noted_by_the_guide() {
+    let Room { live, guide, appointment_id, .. } = room().await;
+    let url = format!("/api/_action/dsr/appointment/{appointment_id}/saved-products");
+    let p = live.product_ids(3).await;
+    live.post(&url, &guide, json!({"productIds": [p[0], p[1], p[2]]})).await;
+    let patch = |product: &str, body: Value| {
+        let path = format!("{url}/{product}");
+        let live = &live;
+        let guide = &guide;
+        async move {
+            let (status, body, _) = live.call(Method::PATCH, &path, guide, Some(body)).await;
+            (status, body)
+        }
+    };
+
+    // Moved last to first, then the first to past the end (clamped to the last place).
+    let (status, body) = patch(&p[2], json!({"position": 0})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["productIds"], json!([p[2], p[0], p[1]]));
+    let (_, body) = patch(&p[2], json!({"position": 99})).await;
+    assert_eq!(body["productIds"], json!([p[0], p[1], p[2]]));
+
+    // A note, trimmed; kept when only the place changes; cleared by "" and by null.
+    let (status, body) = patch(&p[1], json!({"note": "  Ask about the size  "})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["elements"][1], json!({"productId": p[1], "position": 1, "note": "Ask about the size"}));
+    let (_, body) = patch(&p[1], json!({"position": 0})).await;
+    assert_eq!(body["elements"][0], json!({"productId": p[1], "position": 0, "note": "Ask about the size"}));
+    assert_eq!(live.get(&url, &guide).await.1, body, "kept as answered");
+    let (_, body) = patch(&p[1], json!({"note": ""})).await;
+    assert_eq!(body["elements"][0]["note"], Value::Null);
+    patch(&p[1], json!({"note": "again"})).await;
+    let (_, body) = patch(&p[1], json!({"note": null})).await;
+    assert_eq!(body["elements"][0]["note"], Value::Null);
+
+    // Refused, nothing changed: nothing to change, a bad position, a note too long, not a
+    // text, a product not saved, a bad id, an unknown appointment, an attendee.
+    let before = live.get(&url, &guide).await.1;
+    let too_long = "x".repeat(storefront_proxy::dsr::saved_products::MAX_NOTE_CHARS + 1);
+    for (product, request, expected) in [
+        (p[0].clone(), json!({}), 400),
+        (p[0].clone(), json!({"position": -1}), 400),
+        (p[0].clone(), json!({"position": "first"}), 400),
+        (p[0].clone(), json!({"note": too_long}), 400),
+        (p[0].clone(), json!({"note": 5, "position": 0}), 400),
+        ("f".repeat(32), json!({"position": 0}), 404),
+        ("not-an-id".to_owned(), json!({"position": 0}), 400),
+    ] {
+        let (status, error) = patch(&product, request.clone()).await;
+        assert_eq!(status, expected, "{request}: {error}");
+        assert!(error["errors"][0]["code"].is_string(), "{error}");
+    }
+    let (status, _, _) = live
+        .call(
+            Method::PATCH,
+            &format!("/api/_action/dsr/appointment/{}/saved-products/{}", "f".repeat(32), p[0]),
+            &guide,
+            Some(json!({"position": 0})),
+        )
+        .await;
+    assert_eq!(status, 404);
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let (status, _, _) = live.call(Method::PATCH, &format!("{url}/{}", p[0]), &token_of(&join), Some(json!({"position": 2}))).await;
+    assert_eq!(status, 401);
+    assert_eq!(live.get(&url, &guide).await.1, before, "nothing changed");
 }
 
 #[tokio::test]

@@ -82,7 +82,7 @@ test('a merchant builds a presentation and an appointment, invites, and the room
 
     await kind.selectOption('productListing');
     await admin.getByRole('button', { name: 'Add slide' }).click();
-    await slides.nth(0).getByLabel('Title').fill('All kites');
+    await slides.nth(0).getByLabel('Title (English)').fill('All kites');
     await slides.nth(0).getByLabel('Add a product').fill('kite');
     await slides.nth(0).getByRole('button', { name: 'Choose Storm kite (KITE-1)' }).click();
     await slides.nth(0).getByLabel('Add a product').fill('kite');
@@ -92,13 +92,13 @@ test('a merchant builds a presentation and an appointment, invites, and the room
 
     await kind.selectOption('productDetail');
     await admin.getByRole('button', { name: 'Add slide' }).click();
-    await slides.nth(1).getByLabel('Title').fill('Storm kite up close');
+    await slides.nth(1).getByLabel('Title (English)').fill('Storm kite up close');
     await slides.nth(1).getByLabel('Find the product').fill('storm');
     await slides.nth(1).getByRole('button', { name: 'Choose Storm kite (KITE-1)' }).click();
 
     await kind.selectOption('productDetail');
     await admin.getByRole('button', { name: 'Add slide' }).click();
-    await slides.nth(2).getByLabel('Title').fill('Opening: the breeze kite');
+    await slides.nth(2).getByLabel('Title (English)').fill('Opening: the breeze kite');
     await slides.nth(2).getByLabel('Find the product').fill('breeze');
     await slides.nth(2).getByRole('button', { name: 'Choose Breeze kite (KITE-2)' }).click();
 

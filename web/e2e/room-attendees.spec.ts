@@ -31,8 +31,8 @@ test('attendees like, view and buy products in the room while the guide follows 
   await guideLogsIn(guide);
   const participants = guide.getByRole('region', { name: 'Participants' });
   await expect(participants.getByRole('heading', { level: 2 })).toHaveText('Participants (2)');
-  const adaEntry = participants.getByRole('listitem', { name: 'Ada Guest' });
-  const bobEntry = participants.getByRole('listitem', { name: 'Bob Customer' });
+  const adaEntry = participants.getByRole('listitem', { name: 'Ada Guest', exact: true });
+  const bobEntry = participants.getByRole('listitem', { name: 'Bob Customer', exact: true });
 
   await startPresentation(guide);
   for (const attendee of [ada, bob]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);

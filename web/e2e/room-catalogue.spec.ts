@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ownServers } from './room';
+import { expect, test } from '@playwright/test';
+import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
 
 /*
  * The guide's catalogue outside the listing editor and the saved products: browse a
@@ -10,26 +10,13 @@ import { ownServers } from './room';
 
 const { newPage } = ownServers();
 
-async function logInAsGuide(page: Page, prefix = ''): Promise<void> {
-  await page.goto(`${prefix}/guide/demo/login`);
-  await page.getByLabel(prefix ? 'Benutzername' : 'Username').fill('admin');
-  await page.getByLabel(prefix ? 'Passwort' : 'Password').fill('shopware');
-  await page.getByRole('button', { name: prefix ? 'Anmelden' : 'Log in' }).click();
-  await expect(page.getByRole('status', { name: prefix ? 'Live-Verbindung' : 'Live connection' })).toBeVisible();
-}
-
 test('the guide browses the catalogue, saves products and presents them', async ({ browser }) => {
   test.setTimeout(180_000);
   const ada = await newPage(browser);
-  await ada.goto('/presentation/demo/prejoin');
-  await ada.getByLabel('Your name').fill('Ada Guest');
-  await ada.getByLabel(/privacy policy/).check();
-  await ada.getByRole('button', { name: 'Join' }).click();
+  await joinAsGuest(ada, 'Ada Guest');
   const guide = await newPage(browser);
-  await logInAsGuide(guide);
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
-  await guide.getByRole('button', { name: 'Start presentation' }).click();
-  await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
+  await guideLogsIn(guide);
+  await startPresentation(guide);
   await expect(ada).toHaveURL(/\/presentation\/demo$/);
 
   await guide.getByRole('button', { name: 'Catalogue', exact: true }).click();
@@ -87,7 +74,7 @@ test('the guide browses the catalogue, saves products and presents them', async 
   // On a phone the panel fits the width, in German.
   const phone = await newPage(browser);
   await phone.setViewportSize({ width: 390, height: 844 });
-  await logInAsGuide(phone, '/de-DE');
+  await guideLogsIn(phone, { german: true });
   await phone.getByRole('button', { name: 'Katalog', exact: true }).click();
   const germanPanel = phone.getByRole('region', { name: 'Katalog' });
   await expect(germanPanel.getByRole('region', { name: 'Gemerkte Produkte' })).toContainText('Noch keine gemerkten Produkte');

@@ -76,13 +76,13 @@ export async function joinAsGuest(page: Page, name: string): Promise<void> {
   await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
 }
 
-/** The demo guide logs in to the cockpit and is connected. */
-export async function guideLogsIn(guide: Page): Promise<void> {
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+/** The demo guide logs in to the cockpit and is connected; in German (`/de-DE`) when `german`. */
+export async function guideLogsIn(guide: Page, { german = false }: { german?: boolean } = {}): Promise<void> {
+  await guide.goto(german ? '/de-DE/guide/demo/login' : '/guide/demo/login');
+  await guide.getByLabel(german ? 'Benutzername' : 'Username').fill('admin');
+  await guide.getByLabel(german ? 'Passwort' : 'Password').fill('shopware');
+  await guide.getByRole('button', { name: german ? 'Anmelden' : 'Log in' }).click();
+  await expect(guide.getByRole('status', { name: german ? 'Live-Verbindung' : 'Live connection' })).toHaveText(german ? 'Verbunden' : 'Connected');
 }
 
 /** The guide starts the presentation (confirming the dialog); it is live. */

@@ -15,6 +15,7 @@ use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
+use crate::admin_api::entities::slides::MADE_FOR_SLIDE;
 use crate::cms::page::{load_slots, NOTES_BLOCK_TYPE};
 use crate::error::{ApiError, ApiResult};
 use crate::state::App;
@@ -78,6 +79,15 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
                 .collect::<Result<Vec<_>, _>>()?;
             let page_ids: Vec<String> = rows.iter().map(|row| row.1.clone()).collect();
             let names = translation::load(conn, "cms_page_translation", "cms_page_id", &[("name", "name")], &page_ids, &ctx.languages)?;
+            let relation_ids: Vec<String> = rows.iter().map(|row| row.0.clone()).collect();
+            let titles = translation::load(
+                conn,
+                "presentation_page_translation",
+                "presentation_page_id",
+                &[("title", "title")],
+                &relation_ids,
+                &ctx.languages,
+            )?;
             for (relation_id, cms_page_id, title, instant, picked, page_type, default_name) in rows {
                 // The page's name in the request's language, its stored name otherwise.
                 let page_name = translation::get(&names, &cms_page_id, &[("name", "name")])
@@ -96,9 +106,34 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
                 } else {
                     HashMap::new()
                 };
-                let group_name = title.clone().unwrap_or_else(|| page_name.clone());
+                // The slide group's title in the viewer's language, the default language's,
+                // the title written before translations, the page's name.
+                let translated_title =
+                    translation::get(&titles, &relation_id, &[("title", "title")]).get("title").and_then(Value::as_str).map(str::to_owned);
+                let made_for_slide = page_name.starts_with(MADE_FOR_SLIDE);
+                let group_name = translated_title.clone().or_else(|| title.clone()).unwrap_or_else(|| page_name.clone());
+                let section_ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
+                let section_names = translation::load(
+                    conn,
+                    "cms_section_translation",
+                    "cms_section_id",
+                    &[("name", "name")],
+                    &section_ids,
+                    &ctx.languages,
+                )?;
                 let mut section_json = Vec::new();
                 for (section_id, section_name, section_type, position) in section_rows {
+                    // The slide's name in the viewer's language (then the default language's,
+                    // then as written); a page made for the slide names its one section
+                    // after the slide.
+                    let translated_section = translation::get(&section_names, &section_id, &[("name", "name")])
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                    let section_name = match (&translated_title, made_for_slide) {
+                        (Some(translated), true) => Some(translated.clone()),
+                        _ => translated_section.or(section_name),
+                    };
                     navigation.push(json!({
                         "index": navigation.len() + 1,
                         "sectionId": section_id,

@@ -31,7 +31,7 @@ const MAX_NOTES: usize = 10_000;
 const LISTING: &str = "presentation_product_list";
 const DETAIL: &str = "presentation_product_detail";
 /// CMS pages made for a slide carry this name prefix, so they go with it.
-const MADE_FOR_SLIDE: &str = "slide:";
+pub const MADE_FOR_SLIDE: &str = "slide:";
 
 struct Page {
     id: Option<String>,
@@ -42,6 +42,8 @@ struct Page {
     product_id: Option<String>,
     cms_page_id: Option<String>,
     notes: Vec<(String, String)>,
+    /// Titles by language id; an empty text removes that language's title.
+    titles: Vec<(String, String)>,
 }
 
 fn exists(tx: &Connection, table: &str, id: &str) -> rusqlite::Result<bool> {
@@ -172,7 +174,31 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
         }
         Some(_) => out.push(Violation::new("VIOLATION::TYPE_ERROR", format!("{at}/notes"), "Notes are an object of texts by language.")),
     }
-    Ok((out.len() == before).then_some(Page { id, kind, title, product_ids, category_id, product_id, cms_page_id, notes }))
+    let mut titles = Vec::new();
+    match item.get("titles") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(by_language)) => {
+            for (key, text) in by_language {
+                let pointer = format!("{at}/titles/{key}");
+                let language: Option<String> =
+                    tx.query_row("SELECT id FROM language WHERE id = ?1 OR code = ?1", [key], |r| r.get(0)).optional()?;
+                match (language, text) {
+                    (None, _) => out.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", pointer, "There is no such language.")),
+                    (Some(language), Value::String(text)) if text.chars().count() <= MAX_TITLE => {
+                        titles.push((language, text.trim().to_owned()))
+                    }
+                    (Some(language), Value::Null) => titles.push((language, String::new())),
+                    _ => out.push(Violation::new(
+                        "VIOLATION::TOO_LONG_ERROR",
+                        pointer,
+                        format!("A title is a text of at most {MAX_TITLE} characters."),
+                    )),
+                }
+            }
+        }
+        Some(_) => out.push(Violation::new("VIOLATION::TYPE_ERROR", format!("{at}/titles"), "Titles are an object of texts by language.")),
+    }
+    Ok((out.len() == before).then_some(Page { id, kind, title, product_ids, category_id, product_id, cms_page_id, notes, titles }))
 }
 
 fn block(tx: &Transaction, section_id: &str, position: i64, kind: &str, slots: &[(&str, &str)]) -> rusqlite::Result<String> {
@@ -353,6 +379,20 @@ pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &
         };
         let cms_page_id: String = tx.query_row("SELECT cms_page_id FROM presentation_page WHERE id = ?1", [&page_id], |r| r.get(0))?;
         write_notes(tx, &cms_page_id, &page.notes)?;
+        for (language, title) in &page.titles {
+            if title.is_empty() {
+                tx.execute(
+                    "DELETE FROM presentation_page_translation WHERE presentation_page_id = ?1 AND language_id = ?2",
+                    params![page_id, language],
+                )?;
+            } else {
+                tx.execute(
+                    "INSERT INTO presentation_page_translation (presentation_page_id, language_id, title) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (presentation_page_id, language_id) DO UPDATE SET title = excluded.title",
+                    params![page_id, language, title],
+                )?;
+            }
+        }
     }
     Ok(())
 }
@@ -380,6 +420,7 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
          JOIN cms_slot sl ON sl.cms_block_id = b.id JOIN cms_slot_translation t ON t.cms_slot_id = sl.id
          WHERE s.id = (SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id LIMIT 1) AND b.type = ?2",
     )?;
+    let mut titles_of = conn.prepare("SELECT language_id, title FROM presentation_page_translation WHERE presentation_page_id = ?1")?;
     let mut found: HashMap<String, Vec<Value>> = HashMap::new();
     let mut rows = statement.query([json_ids(ids)])?;
     while let Some(r) = rows.next()? {
@@ -395,8 +436,14 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
             let text = config["text"]["value"].as_str().or(config["content"]["value"].as_str()).unwrap_or_default().to_owned();
             notes.insert(n.get(0)?, Value::String(text));
         }
+        let page_id: String = r.get(1)?;
+        let mut titles = Map::new();
+        let mut title_rows = titles_of.query([&page_id])?;
+        while let Some(t) = title_rows.next()? {
+            titles.insert(t.get(0)?, Value::String(t.get(1)?));
+        }
         found.entry(presentation).or_default().push(json!({
-            "id": r.get::<_, String>(1)?,
+            "id": page_id,
             "cmsPageId": cms_page_id,
             "cmsPageName": cms_name.strip_prefix(MADE_FOR_SLIDE).unwrap_or(&cms_name),
             "kind": kind_of(&cms_type),
@@ -406,6 +453,7 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
             "productId": r.get::<_, Option<String>>(6)?,
             "productIds": serde_json::from_str::<Value>(&picked).unwrap_or_else(|_| json!([])),
             "notes": notes,
+            "titles": titles,
         }));
     }
     Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())

@@ -102,6 +102,13 @@ type SalesroomStoreOperations = {
   };
 };
 
+/** The guide's saved products of an appointment, in the guide's order, with notes. */
+type SavedProductsAnswer = {
+  productIds: string[];
+  total: number;
+  elements: { productId: string; position: number; note: string | null }[];
+};
+
 /** Our own Admin API additions (documented in README.md), typed like the reference's operations. */
 type SalesroomAdminOperations = {
   'deleteInstantListing delete /_action/dsr/appointment/{appointmentId}/instant-listing/{pageId}': {
@@ -111,13 +118,19 @@ type SalesroomAdminOperations = {
   };
   'readSavedProducts get /_action/dsr/appointment/{appointmentId}/saved-products': {
     pathParams: { appointmentId: string };
-    response: { productIds: string[]; total: number };
+    response: SavedProductsAnswer;
     responseCode: 200;
   };
   'saveProducts post /_action/dsr/appointment/{appointmentId}/saved-products': {
     pathParams: { appointmentId: string };
     body: { productIds: string[] };
-    response: { productIds: string[]; total: number };
+    response: SavedProductsAnswer;
+    responseCode: 200;
+  };
+  'updateSavedProduct patch /_action/dsr/appointment/{appointmentId}/saved-products/{productId}': {
+    pathParams: { appointmentId: string; productId: string };
+    body: { position?: number; note?: string | null };
+    response: SavedProductsAnswer;
     responseCode: 200;
   };
   'removeSavedProduct delete /_action/dsr/appointment/{appointmentId}/saved-products/{productId}': {

@@ -76,6 +76,10 @@ export function SlideCard({
           <label htmlFor={`${id}-name`}>{t('admin.presentations.slideTitle')}</label>
           <input id={`${id}-name`} value={slide.title} maxLength={255} onChange={(event) => set('title', event.target.value)} />
         </div>
+        <div className="field">
+          <label htmlFor={`${id}-name-de`}>{t('admin.presentations.slideTitleDe')}</label>
+          <input id={`${id}-name-de`} value={slide.titleDe} maxLength={255} onChange={(event) => set('titleDe', event.target.value)} />
+        </div>
         {slide.kind === 'productListing' && (
           <>
             <div className="field">

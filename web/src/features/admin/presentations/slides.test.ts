@@ -17,22 +17,30 @@ describe('slide builder state', () => {
     expect(slideProblem(newSlide('cms'))).toBe('layoutRequired');
   });
 
-  it('round-trips pages with notes per language', () => {
+  it('round-trips pages with titles and notes per language', () => {
     const slides = slidesFromPages(
       [
-        { id: 'p1', kind: 'productListing', title: 'Picked', cmsPageId: 'c1', productId: null, productIds: ['x', 'y'], notes: { en: 'Hello', de: 'Hallo' } },
+        { id: 'p1', kind: 'productListing', title: 'Picked', cmsPageId: 'c1', productId: null, productIds: ['x', 'y'], notes: { en: 'Hello', de: 'Hallo' }, titles: { de: 'Auswahl' } },
         { id: 'p2', kind: 'cms', title: null, cmsPageId: 'c2', productId: null, productIds: [], notes: {} },
       ],
       { en: 'en', de: 'de' },
     );
-    expect(slides[0]).toMatchObject({ id: 'p1', notesEn: 'Hello', notesDe: 'Hallo', productIds: ['x', 'y'] });
+    expect(slides[0]).toMatchObject({ id: 'p1', title: 'Picked', titleDe: 'Auswahl', notesEn: 'Hello', notesDe: 'Hallo', productIds: ['x', 'y'] });
     expect(toPages(move(slides, 1, 0))).toEqual([
-      { id: 'p2', kind: 'cms', title: null, notes: { 'en-GB': '', 'de-DE': '' }, cmsPageId: 'c2' },
-      { id: 'p1', kind: 'productListing', title: 'Picked', notes: { 'en-GB': 'Hello', 'de-DE': 'Hallo' }, productIds: ['x', 'y'] },
+      { id: 'p2', kind: 'cms', title: null, titles: { 'en-GB': '', 'de-DE': '' }, notes: { 'en-GB': '', 'de-DE': '' }, cmsPageId: 'c2' },
+      {
+        id: 'p1',
+        kind: 'productListing',
+        title: 'Picked',
+        titles: { 'en-GB': 'Picked', 'de-DE': 'Auswahl' },
+        notes: { 'en-GB': 'Hello', 'de-DE': 'Hallo' },
+        productIds: ['x', 'y'],
+      },
     ]);
     expect(toPages([{ ...newSlide('productDetail'), productId: 'z' }])[0]).toEqual({
       kind: 'productDetail',
       title: null,
+      titles: { 'en-GB': '', 'de-DE': '' },
       notes: { 'en-GB': '', 'de-DE': '' },
       productId: 'z',
     });

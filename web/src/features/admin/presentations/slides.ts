@@ -16,6 +16,8 @@ export interface PageEntity {
   productId: string | null;
   productIds: string[];
   notes: Record<string, string>;
+  /** Titles by language id. */
+  titles?: Record<string, string>;
 }
 
 export interface SlideDraft {
@@ -23,7 +25,9 @@ export interface SlideDraft {
   key: string;
   id: string | null;
   kind: SlideKind;
+  /** The title in English (also the title without a language). */
   title: string;
+  titleDe: string;
   productIds: string[];
   categoryId: string;
   productId: string;
@@ -36,7 +40,7 @@ let counter = 0;
 const localKey = () => `new-${++counter}`;
 
 export function newSlide(kind: SlideKind): SlideDraft {
-  return { key: localKey(), id: null, kind, title: '', productIds: [], categoryId: '', productId: '', cmsPageId: '', notesEn: '', notesDe: '' };
+  return { key: localKey(), id: null, kind, title: '', titleDe: '', productIds: [], categoryId: '', productId: '', cmsPageId: '', notesEn: '', notesDe: '' };
 }
 
 export function slidesFromPages(pages: PageEntity[], languages: { en?: string; de?: string }): SlideDraft[] {
@@ -44,7 +48,8 @@ export function slidesFromPages(pages: PageEntity[], languages: { en?: string; d
     key: page.id,
     id: page.id,
     kind: page.kind,
-    title: page.title ?? '',
+    title: (languages.en && page.titles?.[languages.en]) || page.title || '',
+    titleDe: (languages.de && page.titles?.[languages.de]) || '',
     productIds: page.productIds,
     categoryId: '',
     productId: page.productId ?? '',
@@ -71,13 +76,14 @@ export function slideProblem(slide: SlideDraft): 'productsRequired' | 'productRe
   return null;
 }
 
-/** The Admin API's `pages`: the whole list in order; notes by language code. */
+/** The Admin API's `pages`: the whole list in order; titles and notes by language code. */
 export function toPages(slides: SlideDraft[]): Record<string, unknown>[] {
   return slides.map((slide) => {
     const page: Record<string, unknown> = {
       ...(slide.id ? { id: slide.id } : {}),
       kind: slide.kind,
       title: slide.title.trim() || null,
+      titles: { 'en-GB': slide.title.trim(), 'de-DE': slide.titleDe.trim() },
       notes: { 'en-GB': slide.notesEn, 'de-DE': slide.notesDe },
     };
     if (slide.kind === 'productListing') {

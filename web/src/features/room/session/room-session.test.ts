@@ -92,7 +92,7 @@ describe('GuideSession', () => {
       searchProducts: vi.fn().mockResolvedValue([]),
       productsByIds: vi.fn().mockResolvedValue([]),
       categories: vi.fn().mockResolvedValue([]),
-      savedProducts: { load: vi.fn().mockResolvedValue([]), save: vi.fn().mockResolvedValue([]), remove: vi.fn(), clear: vi.fn() },
+      savedProducts: { load: vi.fn().mockResolvedValue([]), save: vi.fn().mockResolvedValue([]), update: vi.fn().mockResolvedValue([]), remove: vi.fn(), clear: vi.fn() },
       interactionTemplates: { load: vi.fn().mockResolvedValue([]), create: vi.fn(), update: vi.fn(), remove: vi.fn() },
       listingProducts: vi.fn().mockResolvedValue([]),
       createListing: vi.fn().mockResolvedValue(3),

@@ -20,6 +20,10 @@ export function JoinNameFields({ name, onName, consent, onConsent, submitted }: 
         name="name"
         autoComplete="name"
         value={name}
+        // From the moment the field has the focus it holds what is shown: a customer's name
+        // that arrives later (read from the shop) no longer replaces it under the cursor,
+        // where it would join what is being typed ("Dana DemoBob Customer").
+        onFocus={() => onName(name)}
         onChange={(event) => onName(event.target.value)}
         error={submitted && !name.trim() ? t('errors.required') : null}
       />

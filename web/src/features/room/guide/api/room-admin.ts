@@ -71,24 +71,41 @@ export async function catalogueCategories(config: RuntimeConfig, contextToken: s
   return categories.map((category) => ({ id: category.id, name: category.translated?.name || category.name || category.id }));
 }
 
-/** The guide's saved products of the appointment (shared by its guides, kept between sessions). */
+/** One saved product as the shop keeps it: its id and the guide's note. */
+export interface SavedEntry {
+  productId: string;
+  note: string | null;
+}
+
+/** The guide's saved products of the appointment (shared by its guides, kept between sessions), in the guide's order. */
 export interface SavedProductsApi {
-  load(): Promise<string[]>;
-  save(productIds: string[]): Promise<string[]>;
+  load(): Promise<SavedEntry[]>;
+  save(productIds: string[]): Promise<SavedEntry[]>;
+  /** Moves one (0-based position) and/or sets its note (null clears it). */
+  update(productId: string, change: { position?: number; note?: string | null }): Promise<SavedEntry[]>;
   remove(productId: string): Promise<void>;
   clear(): Promise<void>;
 }
+
+const entriesOf = (data: { elements: SavedEntry[] }): SavedEntry[] => data.elements.map(({ productId, note }) => ({ productId, note }));
 
 export function savedProductsApi(config: RuntimeConfig, session: () => AdminSession, appointmentId: string): SavedProductsApi {
   const pathParams = { appointmentId };
   return {
     async load() {
       const { data } = await admin(config, session()).invoke('readSavedProducts get /_action/dsr/appointment/{appointmentId}/saved-products', { pathParams });
-      return data.productIds;
+      return entriesOf(data);
     },
     async save(productIds) {
       const { data } = await admin(config, session()).invoke('saveProducts post /_action/dsr/appointment/{appointmentId}/saved-products', { pathParams, body: { productIds } });
-      return data.productIds;
+      return entriesOf(data);
+    },
+    async update(productId, change) {
+      const { data } = await admin(config, session()).invoke('updateSavedProduct patch /_action/dsr/appointment/{appointmentId}/saved-products/{productId}', {
+        pathParams: { appointmentId, productId },
+        body: change,
+      });
+      return entriesOf(data);
     },
     async remove(productId) {
       await admin(config, session()).invoke('removeSavedProduct delete /_action/dsr/appointment/{appointmentId}/saved-products/{productId}', {

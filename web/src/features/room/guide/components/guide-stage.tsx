@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { VideoStage } from '@/components/video/video-stage';
@@ -19,6 +19,7 @@ import { InstantListingEditor } from './instant-listing-editor';
 import { InteractionTemplatesPanel } from './interaction-templates-panel';
 import { ParticipantsSidebar } from './participants-sidebar';
 import { ProductFocus } from './product-focus';
+import { SaveProductButton } from './save-product-button';
 import { SlideHighlightButton } from './slide-highlight-button';
 import { SlideNavigator } from './slide-navigator';
 import { WidgetsPanel } from './widgets-panel';
@@ -48,6 +49,12 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
   const listingDraft = useStore(listing, (state) => state.draft);
   const search = useCallback((term: string) => session.searchProducts(term), [session]);
   const contextToken = room.contextToken;
+
+  // The saved products are known from the start: the slide's and the focus card's
+  // "Save" buttons show which are saved already.
+  useEffect(() => {
+    if (session.saved.getState().products === null) void session.saved.getState().load().catch(() => undefined);
+  }, [session]);
 
   const number = slideNumber(all?.currentSlideAlias ?? 0);
   const alias = all?.currentSlideAlias ?? 0;
@@ -87,7 +94,12 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
     () => ({
       contextToken,
       onOpen: (productId, name) => openProductModal(name, { productId, contextToken }),
-      actions: (product) => <SlideHighlightButton session={session} product={product} act={act} />,
+      actions: (product) => (
+        <>
+          <SlideHighlightButton session={session} product={product} act={act} />
+          <SaveProductButton session={session} product={product} />
+        </>
+      ),
     }),
     [contextToken, session, act],
   );

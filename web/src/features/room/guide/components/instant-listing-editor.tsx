@@ -1,15 +1,13 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { openConfirm } from '../../components/confirm';
-import { Spinner } from '@/components/spinner';
 import type { GuideProduct } from '../api/room-admin';
 import { canPublish, isDirty, type InstantListingState } from '../stores/instant-listing';
 import '../../components/product-rows.css';
 import './instant-listing-editor.css';
 import { GuideProductLine } from './guide-product-line';
-import { useProductSearch } from './use-product-search';
+import { ProductSearch } from './product-search';
 
 /**
  * The guide's instant listing: a name, products found by a search, their order; publish,
@@ -26,8 +24,6 @@ export function InstantListingEditor({
   const { draft, status } = useStore(store);
   const dirty = useStore(store, isDirty);
   const publishable = useStore(store, canPublish);
-  const [term, setTerm] = useState('');
-  const { found, failed: searchFailed } = useProductSearch(search, term);
 
   if (!draft) return null;
   const picked = new Set(draft.products.map((product) => product.id));
@@ -69,37 +65,21 @@ export function InstantListingEditor({
       </label>
       <div className="listing-editor__columns">
         <div className="listing-editor__search">
-          <label className="field">
-            <span className="field__label">{t('instantListing.search')}</span>
-            <input type="search" value={term} onChange={(event) => setTerm(event.target.value)} placeholder={t('instantListing.searchPlaceholder')} />
-          </label>
-          {searchFailed && (
-            <p className="alert" role="alert">
-              {t('room.productsFailed')}
-            </p>
-          )}
-          {found === null ? (
-            <Spinner />
-          ) : found.length === 0 ? (
-            <p className="room-empty">{t('instantListing.noResults')}</p>
-          ) : (
-            <ul className="room-rows" aria-label={t('instantListing.results')}>
-              {found.map((product) => (
-                <li key={product.id} className="room-row" aria-label={product.name}>
-                  <GuideProductLine product={product} />
-                  <button
-                    type="button"
-                    className="button button--small"
-                    disabled={picked.has(product.id)}
-                    aria-label={t('instantListing.addProduct', { name: product.name })}
-                    onClick={() => store.getState().add(product)}
-                  >
-                    {picked.has(product.id) ? t('instantListing.added') : t('instantListing.add')}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ProductSearch
+            search={search}
+            resultsLabel={t('instantListing.results')}
+            actions={(product) => (
+              <button
+                type="button"
+                className="button button--small"
+                disabled={picked.has(product.id)}
+                aria-label={t('instantListing.addProduct', { name: product.name })}
+                onClick={() => store.getState().add(product)}
+              >
+                {picked.has(product.id) ? t('instantListing.added') : t('instantListing.add')}
+              </button>
+            )}
+          />
         </div>
         <div className="listing-editor__picked">
           <h3>{t('instantListing.picked', { count: draft.products.length })}</h3>

@@ -10,7 +10,7 @@ import type { GuideSession } from '../../session/room-session';
 import type { InteractionTemplate, InteractionTemplateInput, InteractionTemplateType } from '../api/interaction-templates';
 import type { GuideProduct } from '../api/room-admin';
 import { GuideProductLine } from './guide-product-line';
-import { useProductSearch } from './use-product-search';
+import { ProductSearch } from './product-search';
 import '../../components/product-rows.css';
 import './interaction-templates-panel.css';
 
@@ -192,12 +192,10 @@ export function InteractionTemplatesPanel({ session, canAct, act }: PanelProps) 
 function TemplateForm({ session, draft: initial, onDone }: { session: GuideSession; draft: Draft; onDone: () => void }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(initial);
-  const [term, setTerm] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [messages, setMessages] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
   const [search] = useState(() => (value: string) => session.searchProducts(value));
-  const { found } = useProductSearch(search, term);
   const headingId = useId();
   const productsWanted = draft.type !== 'message';
   const max = takesOneProduct(draft.type) ? 1 : MAX_LISTING_PRODUCTS;
@@ -288,29 +286,21 @@ function TemplateForm({ session, draft: initial, onDone }: { session: GuideSessi
             </ol>
           )}
           {errors.productIds && <p className="field__error">{errors.productIds}</p>}
-          <Field label={t('instantListing.search')} type="search" value={term} placeholder={t('instantListing.searchPlaceholder')} onChange={(e) => setTerm(e.target.value)} />
-          {found === null ? (
-            <Spinner />
-          ) : found.length === 0 ? (
-            <p className="room-empty">{t('instantListing.noResults')}</p>
-          ) : (
-            <ul className="room-rows templates-panel__found" aria-label={t('catalogue.results')}>
-              {found.map((product) => (
-                <li key={product.id} className="room-row" aria-label={product.name}>
-                  <GuideProductLine product={product} />
-                  <button
-                    type="button"
-                    className="button button--small"
-                    disabled={chosen.has(product.id) || (!takesOneProduct(draft.type) && draft.products.length >= max)}
-                    aria-label={t('templates.chooseProduct', { name: product.name })}
-                    onClick={() => pick(product)}
-                  >
-                    {chosen.has(product.id) ? t('templates.chosenOne') : t('templates.choose')}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ProductSearch
+            search={search}
+            listClassName="templates-panel__found"
+            actions={(product) => (
+              <button
+                type="button"
+                className="button button--small"
+                disabled={chosen.has(product.id) || (!takesOneProduct(draft.type) && draft.products.length >= max)}
+                aria-label={t('templates.chooseProduct', { name: product.name })}
+                onClick={() => pick(product)}
+              >
+                {chosen.has(product.id) ? t('templates.chosenOne') : t('templates.choose')}
+              </button>
+            )}
+          />
         </div>
       )}
       {messages.map((message) => (

@@ -4,6 +4,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { HighlightedProduct } from '../../components/highlighted-product';
 import type { GuideSession } from '../../session/room-session';
 import type { InsightsState } from '../stores/insights';
+import { SaveProductButton } from './save-product-button';
 import './product-focus.css';
 
 /** The cockpit's product in focus: who likes it, and opening or closing its product page for everyone. */
@@ -25,7 +26,16 @@ export function ProductFocus({
   return (
     <>
       {productId && (
-        <HighlightedProduct productId={productId} contextToken={contextToken} actions={() => <LikedBy insights={session.insights} productId={productId} />} />
+        <HighlightedProduct
+          productId={productId}
+          contextToken={contextToken}
+          actions={(name) => (
+            <>
+              <LikedBy insights={session.insights} productId={productId} />
+              <SaveProductButton session={session} product={{ id: productId, name }} />
+            </>
+          )}
+        />
       )}
       <div className="confirm__actions dynamic-page-controls">
         {productId && !pageOpen && (

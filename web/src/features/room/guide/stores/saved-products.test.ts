@@ -6,11 +6,21 @@ const product = (id: string): GuideProduct => ({ id, name: `Product ${id}`, prod
 
 function fakeShop(initial: string[] = []) {
   let saved = [...initial];
+  const notes = new Map<string, string | null>();
+  const entries = () => saved.map((productId) => ({ productId, note: notes.get(productId) ?? null }));
   const api: { [K in keyof SavedProductsApi]: ReturnType<typeof vi.fn> } = {
-    load: vi.fn(async () => [...saved]),
+    load: vi.fn(async () => entries()),
     save: vi.fn(async (ids: string[]) => {
       saved = [...saved, ...ids.filter((id) => !saved.includes(id))];
-      return [...saved];
+      return entries();
+    }),
+    update: vi.fn(async (id: string, change: { position?: number; note?: string | null }) => {
+      if (change.note !== undefined) notes.set(id, change.note);
+      if (change.position !== undefined) {
+        saved = saved.filter((other) => other !== id);
+        saved.splice(change.position, 0, id);
+      }
+      return entries();
     }),
     remove: vi.fn(async (id: string) => {
       saved = saved.filter((other) => other !== id);
@@ -48,6 +58,25 @@ describe('saved products', () => {
     expect(store.getState().products?.map((p) => p.id)).toEqual(['c']);
     await store.getState().clear();
     expect(store.getState().products).toEqual([]);
+  });
+
+  it('moves a saved product and keeps the guide’s note, through the shop', async () => {
+    const { api, resolve } = fakeShop(['a', 'b', 'c']);
+    const store = createSavedProductsStore(api as unknown as SavedProductsApi, resolve);
+    await store.getState().load();
+    await store.getState().move('c', -1);
+    expect(api.update).toHaveBeenCalledWith('c', { position: 1 });
+    expect(store.getState().products?.map((p) => p.id)).toEqual(['a', 'c', 'b']);
+    // Already first: nothing asked.
+    api.update.mockClear();
+    await store.getState().move('a', -1);
+    expect(api.update).not.toHaveBeenCalled();
+    await store.getState().setNote('b', '  Mention the warranty ');
+    expect(api.update).toHaveBeenCalledWith('b', { note: 'Mention the warranty' });
+    expect(store.getState().products?.find((p) => p.id === 'b')?.note).toBe('Mention the warranty');
+    await store.getState().setNote('b', '   ');
+    expect(api.update).toHaveBeenLastCalledWith('b', { note: null });
+    expect(store.getState().products?.find((p) => p.id === 'b')?.note).toBeNull();
   });
 
   it('keeps the list and reports a failed change', async () => {

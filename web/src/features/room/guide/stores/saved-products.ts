@@ -1,32 +1,48 @@
 import { createStore } from 'zustand/vanilla';
-import type { GuideProduct, SavedProductsApi } from '../api/room-admin';
+import type { GuideProduct, SavedEntry, SavedProductsApi } from '../api/room-admin';
+
+/** A saved product with the guide's note on it. */
+export interface SavedProduct extends GuideProduct {
+  note: string | null;
+}
 
 export interface SavedProductsState {
-  /** The saved products in the order saved; null until the first load. */
-  products: GuideProduct[] | null;
+  /** The saved products in the guide's order; null until the first load. */
+  products: SavedProduct[] | null;
   /** The last change or load failed (the list shows what the shop last answered). */
   failed: boolean;
   load(): Promise<void>;
   save(product: GuideProduct): Promise<void>;
   remove(productId: string): Promise<void>;
   clear(): Promise<void>;
+  /** Moves a saved product `delta` places up (-1) or down (+1). */
+  move(productId: string, delta: number): Promise<void>;
+  /** Sets (or with an empty text clears) the guide's note on a saved product. */
+  setNote(productId: string, note: string): Promise<void>;
 }
 
 /**
- * The guide's saved products (spec: "saved products layer"): the shop keeps them per
- * appointment; every change answers the shop's list, which the store then shows.
- * `resolve` turns saved ids into products (name, number, cover) in their order.
+ * The guide's saved products (spec: "saved products layer and upsert sidebar"): the shop
+ * keeps them per appointment with their order and notes; every change answers the shop's
+ * list, which the store then shows. `resolve` turns saved ids into products (name,
+ * number, cover) in their order.
  */
 export function createSavedProductsStore(api: SavedProductsApi, resolve: (ids: string[]) => Promise<GuideProduct[]>) {
   return createStore<SavedProductsState>()((set, get) => {
-    const known = () => new Map((get().products ?? []).map((product) => [product.id, product]));
-    /** The shop's ids as products: those already shown reused, the others looked up. */
-    const show = async (ids: string[], extra: GuideProduct[] = []) => {
+    const known = () => new Map<string, GuideProduct>((get().products ?? []).map((product) => [product.id, product]));
+    /** The shop's list as products: those already shown reused, the others looked up. */
+    const show = async (entries: SavedEntry[], extra: GuideProduct[] = []) => {
       const byId = known();
       for (const product of extra) byId.set(product.id, product);
-      const missing = ids.filter((id) => !byId.has(id));
+      const missing = entries.map((entry) => entry.productId).filter((id) => !byId.has(id));
       for (const product of missing.length ? await resolve(missing) : []) byId.set(product.id, product);
-      set({ products: ids.flatMap((id) => byId.get(id) ?? []), failed: false });
+      set({
+        products: entries.flatMap((entry) => {
+          const product = byId.get(entry.productId);
+          return product ? [{ id: product.id, name: product.name, productNumber: product.productNumber, coverUrl: product.coverUrl, note: entry.note }] : [];
+        }),
+        failed: false,
+      });
     };
     const run = async (change: () => Promise<void>) => {
       try {
@@ -40,7 +56,8 @@ export function createSavedProductsStore(api: SavedProductsApi, resolve: (ids: s
       products: null,
       failed: false,
       load: () => run(async () => show(await api.load())),
-      save: (product) => run(async () => show(await api.save([product.id]), [product])),
+      // A product known only by id and name (from a slide) is looked up for its number and cover.
+      save: (product) => run(async () => show(await api.save([product.id]), product.productNumber ? [product] : [])),
       remove: (productId) =>
         run(async () => {
           await api.remove(productId);
@@ -51,6 +68,16 @@ export function createSavedProductsStore(api: SavedProductsApi, resolve: (ids: s
           await api.clear();
           set({ products: [], failed: false });
         }),
+      move: (productId, delta) =>
+        run(async () => {
+          const list = get().products ?? [];
+          const from = list.findIndex((product) => product.id === productId);
+          if (from < 0) return;
+          const to = Math.max(0, Math.min(list.length - 1, from + delta));
+          if (to === from) return;
+          await show(await api.update(productId, { position: to }));
+        }),
+      setNote: (productId, note) => run(async () => show(await api.update(productId, { note: note.trim() || null }))),
     };
   });
 }
