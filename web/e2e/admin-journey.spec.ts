@@ -262,9 +262,10 @@ test('from an empty shop a merchant sets up catalogue, presentation and appointm
     await checkout.getByRole('button', { name: 'Continue as guest' }).click();
     await expect(checkout.getByTestId('billing-address')).toContainText('Windweg 1', { timeout: 20_000 });
     await expect(checkout.getByTestId('cart-discount')).toContainText('-');
+    await expect(checkout.getByRole('complementary', { name: 'Order summary' })).toContainText('Kite size: Large');
     await placeOrder(checkout, TEXTS.en, TEXTS.en.invoice);
     await expect(checkout.getByRole('heading', { level: 1, name: 'Thank you for your order!' })).toBeVisible();
-    await expect(checkout.getByTestId('order-line-item').filter({ hasText: 'Zephyr kite' })).toContainText('Large');
+    await expect(checkout.getByTestId('order-line-item').filter({ hasText: 'Zephyr kite' })).toContainText('€100.00');
     await expect(checkout.getByTestId('order-line-item').filter({ hasText: /[-−]\s?€?\s?20/ })).toHaveCount(1);
     // The room went on meanwhile.
     await expect(ada.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
