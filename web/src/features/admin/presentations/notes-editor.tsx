@@ -65,13 +65,11 @@ export function NotesEditor({ label, value, disabled = false, onChange }: { labe
 
   const active = useEditorState({
     editor,
-    selector: ({ editor: current }) => ({
-      bold: current?.isActive('bold') ?? false,
-      italic: current?.isActive('italic') ?? false,
-      bulletList: current?.isActive('bulletList') ?? false,
-      orderedList: current?.isActive('orderedList') ?? false,
-      link: current?.isActive('link') ?? false,
-    }),
+    // What is on where the caret is; an editor without the focus shows nothing pressed.
+    selector: ({ editor: current }) => {
+      const on = (name: string) => (current?.isFocused ?? false) && current.isActive(name);
+      return { bold: on('bold'), italic: on('italic'), bulletList: on('bulletList'), orderedList: on('orderedList'), link: on('link') };
+    },
   });
 
   const tools = [
