@@ -69,6 +69,20 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     // A merchant's shop (started empty) never gets demo data, whatever `DEMO` says later.
     let merchant: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel WHERE name = ?1)", [EMPTY_SHOP_NAME], |r| r.get(0))?;
     if merchant {
+        // A merchant's shop of an earlier version had no customer group: no one could register or order as a guest.
+        let tx = conn.transaction()?;
+        let shop: Option<(String, String)> = tx
+            .query_row(
+                "SELECT s.id, l.id FROM sales_channel s JOIN language l ON l.code = 'en-GB' WHERE s.name = ?1 AND s.customer_group_id IS NULL",
+                [EMPTY_SHOP_NAME],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let german: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0)).optional()?;
+        if let (Some((sales_channel, english)), Some(german)) = (shop, german) {
+            account::ensure_customer_group(&tx, &english, &german, &sales_channel)?;
+        }
+        tx.commit()?;
         return Ok(());
     }
     if !options.demo && !seeded {
@@ -147,6 +161,7 @@ fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
     )?;
     let methods = catalog::Demo { en: base.en.clone(), de: base.de.clone(), sales_channel_id: sales_channel, ..Default::default() };
     account::seed_methods(tx, &methods)?;
+    account::ensure_customer_group(tx, &base.en, &base.de, &methods.sales_channel_id)?;
     let (password, generated) = match admin_password.filter(|p| !p.is_empty()) {
         Some(password) => (password.to_owned(), false),
         None => (new_id()[..20].to_owned(), true),

@@ -31,7 +31,7 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
             &admin,
             json!({"name": "Built in the backoffice", "pages": [
                 {"kind": "productListing", "title": "Picked", "productIds": [products[0], products[1]],
-                 "notes": {"en-GB": "Say hello", "de-DE": "Begrüßen"}},
+                 "notes": {"en-GB": "Say hello", "de-DE": "<p><strong>Begrüßen</strong> &amp; <a href=\"https://example.com/\">zeigen</a></p>"}},
                 {"kind": "productDetail", "title": "The star", "productId": products[2]},
                 {"kind": "cms", "title": "Our story", "cmsPageId": layout},
             ]}),
@@ -43,8 +43,9 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
     let pages = read["data"]["pages"].clone();
     assert_eq!(kinds(&pages), ["productListing", "productDetail", "cms"], "{pages}");
     assert_eq!(pages[0]["productIds"], json!([products[0], products[1]]));
-    assert_eq!(pages[0]["notes"][&en], "Say hello");
-    assert_eq!(pages[0]["notes"][&de], "Begrüßen");
+    // Plain text is kept as a paragraph; HTML (the backoffice's rich text) as it is.
+    assert_eq!(pages[0]["notes"][&en], "<p>Say hello</p>");
+    assert_eq!(pages[0]["notes"][&de], "<p><strong>Begrüßen</strong> &amp; <a href=\"https://example.com/\">zeigen</a></p>");
     assert_eq!(pages[1]["productId"], products[2].as_str());
     assert_eq!(pages[2]["cmsPageId"], layout.as_str());
 
@@ -65,7 +66,7 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
     let (_, read) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
     let pages = read["data"]["pages"].clone();
     assert_eq!(kinds(&pages), ["productDetail", "productListing", "cms"], "{pages}");
-    assert_eq!(pages[1]["notes"][&de], "Hallo zusammen");
+    assert_eq!(pages[1]["notes"][&de], "<p>Hallo zusammen</p>");
     assert!(pages[1]["productIds"].as_array().unwrap().len() > 2, "the category's products: {pages}");
 
     // Bad slides: each named at its field; nothing changes.

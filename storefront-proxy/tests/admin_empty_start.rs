@@ -51,6 +51,22 @@ async fn an_empty_shop_has_one_admin_and_no_demo_data_and_takes_a_catalogue() {
     let (_, search) = shop.post("/search", json!({"search": "green tea"})).await;
     assert_eq!(search["elements"].as_array().unwrap().len(), 1, "{search}");
 
+    // A guest can order: the empty shop has its customer group.
+    let (_, salutations) = shop.post("/salutation", json!({})).await;
+    let (_, countries) = shop.post("/country", json!({})).await;
+    let (status, guest) = shop
+        .post(
+            "/account/register",
+            json!({
+                "guest": true, "salutationId": salutations["elements"][0]["id"], "firstName": "Gus", "lastName": "Guest",
+                "email": "gus@example.com", "storefrontUrl": shop.base, "acceptedDataProtection": true,
+                "billingAddress": {"street": "Teeweg 1", "zipcode": "20095", "city": "Hamburg", "countryId": countries["elements"][0]["id"]}
+            }),
+        )
+        .await;
+    assert_eq!(status, 200, "{guest}");
+    assert_eq!(guest["guest"], true, "{guest}");
+
     // A restart keeps the merchant's shop as it is, even with the demo switched on.
     let dir = shop.dir;
     let again = common::start_in(dir).await;

@@ -31,6 +31,29 @@ async fn lists_open_appointments_live_first_and_leaves_out_ended_restricted_and_
     assert_eq!(customers["attendeeRestrictionType"], "customer");
     assert_eq!(customers["live"], false);
     assert_eq!(customers["startedAt"], Value::Null);
+    // The demo appointments have begun (joining is open) and end later; they have a German name.
+    let now = time::OffsetDateTime::now_utc();
+    for element in body["elements"].as_array().unwrap() {
+        let window = ["accessibleFrom", "accessibleTo"].map(|field| {
+            time::OffsetDateTime::parse(element[field].as_str().unwrap(), &time::format_description::well_known::Rfc3339).unwrap()
+        });
+        assert!(window[0] <= now && now < window[1], "{element}");
+    }
+    let german = live.language_id("de-DE").await;
+    let german_list: Value = live
+        .http
+        .get(format!("{}/store-api/dsr/appointments", live.base))
+        .header("sw-access-key", KEY)
+        .header("sw-language-id", &german)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut names: Vec<&str> = german_list["elements"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["Herbstkollektion für Kundinnen und Kunden", "Herbstkollektion live"]);
 
     // A live appointment comes first and says so.
     let (guide, demo, _) = live.guide_joins("demo-customers").await;

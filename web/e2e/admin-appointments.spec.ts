@@ -87,8 +87,30 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await slides.nth(0).getByRole('button', { name: 'Choose Storm kite (KITE-1)' }).click();
     await slides.nth(0).getByLabel('Add a product').fill('kite');
     await slides.nth(0).getByRole('button', { name: 'Choose Breeze kite (KITE-2)' }).click();
-    await slides.nth(0).getByLabel('Notes for the guide (English)').fill('Welcome everyone');
-    await slides.nth(0).getByLabel('Notes for the guide (German)').fill('Alle begrüßen');
+    // Notes in rich text: typed, a word made bold, a list, a link.
+    const notesEn = slides.nth(0).getByRole('textbox', { name: 'Notes for the guide (English)' });
+    const formatting = slides.nth(0).getByRole('toolbar', { name: 'Formatting: Notes for the guide (English)' });
+    await notesEn.click();
+    await admin.keyboard.type('Welcome ');
+    await formatting.getByRole('button', { name: 'Bold' }).click();
+    await expect(formatting.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
+    await admin.keyboard.type('everyone');
+    await formatting.getByRole('button', { name: 'Bold' }).click();
+    await admin.keyboard.press('Enter');
+    await formatting.getByRole('button', { name: 'Bulleted list' }).click();
+    await admin.keyboard.type('Show the kites');
+    // Select "kites" and link it (an address that is no web address is refused first).
+    for (let i = 0; i < 'kites'.length; i++) await admin.keyboard.press('Shift+ArrowLeft');
+    await formatting.getByRole('button', { name: 'Link' }).click();
+    await slides.nth(0).getByLabel('Link address (empty: remove the link)').fill('javascript:alert(1)');
+    await slides.nth(0).getByRole('button', { name: 'Apply link' }).click();
+    await expect(slides.nth(0).getByLabel('Link address (empty: remove the link)')).toHaveAccessibleDescription(/Please enter a web address/);
+    await slides.nth(0).getByLabel('Link address (empty: remove the link)').fill('example.com/kites');
+    await slides.nth(0).getByRole('button', { name: 'Apply link' }).click();
+    await expect(notesEn.locator('strong')).toHaveText('everyone');
+    await expect(notesEn.locator('ul li')).toHaveText('Show the kites');
+    await expect(notesEn.getByRole('link', { name: 'kites' })).toHaveAttribute('href', 'https://example.com/kites');
+    await slides.nth(0).getByRole('textbox', { name: 'Notes for the guide (German)' }).fill('Alle begrüßen');
 
     await kind.selectOption('productDetail');
     await admin.getByRole('button', { name: 'Add slide' }).click();
@@ -119,7 +141,10 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await expect(admin.getByRole('heading', { name: 'Presentation: Kite show', level: 1 })).toBeVisible();
     await expect(slides).toHaveCount(3);
     await expect(slides.nth(0).getByRole('heading')).toHaveText('Slide 1: Opening: the breeze kite');
-    await expect(slides.nth(1).getByLabel('Notes for the guide (German)')).toHaveValue('Alle begrüßen');
+    await expect(slides.nth(1).getByRole('textbox', { name: 'Notes for the guide (German)' })).toHaveText('Alle begrüßen');
+    const savedNotes = slides.nth(1).getByRole('textbox', { name: 'Notes for the guide (English)' });
+    await expect(savedNotes.locator('strong')).toHaveText('everyone');
+    await expect(savedNotes.getByRole('link', { name: 'kites' })).toHaveAttribute('href', 'https://example.com/kites');
   });
 
   await test.step('preview the saved slides as an attendee sees them, in English and German', async () => {

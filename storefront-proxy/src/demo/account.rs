@@ -10,16 +10,28 @@ pub const CUSTOMER_EMAIL: &str = "demo@example.com";
 pub const CUSTOMER_PASSWORD: &str = "salesroom";
 pub const PROMOTION_CODE: &str = "SALESROOM10";
 
-pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
+/// The standard customer group of a sales channel (customers registering, guests
+/// ordering), unless it has one. Answers the group's id.
+pub fn ensure_customer_group(tx: &Transaction, en: &str, de: &str, sales_channel_id: &str) -> anyhow::Result<String> {
+    let existing: Option<String> =
+        tx.query_row("SELECT customer_group_id FROM sales_channel WHERE id = ?1", [sales_channel_id], |r| r.get(0))?;
+    if let Some(group) = existing {
+        return Ok(group);
+    }
     let group = new_id();
     tx.execute("INSERT INTO customer_group (id, display_gross) VALUES (?1, 1)", [&group])?;
-    for (language, name) in [(&demo.en, "Standard customer group"), (&demo.de, "Standard-Kundengruppe")] {
+    for (language, name) in [(en, "Standard customer group"), (de, "Standard-Kundengruppe")] {
         tx.execute(
             "INSERT INTO customer_group_translation (customer_group_id, language_id, name) VALUES (?1, ?2, ?3)",
             params![group, language, name],
         )?;
     }
-    tx.execute("UPDATE sales_channel SET customer_group_id = ?1 WHERE id = ?2", params![group, demo.sales_channel_id])?;
+    tx.execute("UPDATE sales_channel SET customer_group_id = ?1 WHERE id = ?2", params![group, sales_channel_id])?;
+    Ok(group)
+}
+
+pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
+    let group = ensure_customer_group(tx, &demo.en, &demo.de, &demo.sales_channel_id)?;
 
     // The promotion code of CONTRACT.md: 10% off the cart.
     let promotion = new_id();

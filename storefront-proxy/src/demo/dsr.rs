@@ -76,7 +76,59 @@ pub fn seed_missing(tx: &Transaction) -> anyhow::Result<()> {
     seed_notes(tx, &languages)?;
     tx.execute("UPDATE presentation_page SET created_at = ?1 WHERE created_at IS NULL", [crate::storage::now_rfc3339()])?;
     seed_shop_pages(tx, &languages)?;
+    seed_appointments(tx, &languages)?;
     Ok(())
+}
+
+/// The demo appointments' German names, by path.
+const APPOINTMENT_NAMES_DE: [(&str, &str); 2] =
+    [("demo", "Herbstkollektion live"), ("demo-customers", "Herbstkollektion für Kundinnen und Kunden")];
+
+/// How long the demo appointments stay open from their start: a year, so the demo can
+/// be joined for as long as anyone keeps a data directory.
+const DEMO_WINDOW_DAYS: i64 = 365;
+
+/// The demo appointments get their German name and a start and end where missing: they
+/// start at the hour of seeding (already begun, so joining is open at once) and end a
+/// year later. An appointment the merchant changed keeps what it has.
+fn seed_appointments(tx: &Transaction, languages: &Languages) -> anyhow::Result<()> {
+    if let Some(de) = &languages.de {
+        for (path, name) in APPOINTMENT_NAMES_DE {
+            tx.execute(
+                "INSERT OR IGNORE INTO appointment_translation (appointment_id, language_id, name)
+                 SELECT id, ?2, ?3 FROM appointment WHERE presentation_path = ?1",
+                params![path, de, name],
+            )?;
+        }
+    }
+    let (start, end) = demo_window(time::OffsetDateTime::now_utc())?;
+    for (path, _) in APPOINTMENT_NAMES_DE {
+        tx.execute(
+            "UPDATE appointment SET accessible_from = ?2, accessible_to = ?3
+             WHERE presentation_path = ?1 AND accessible_from IS NULL AND accessible_to IS NULL",
+            params![path, start, end],
+        )?;
+    }
+    Ok(())
+}
+
+/// The demo window from `now`: the start of its hour (UTC) and a year later, RFC 3339.
+fn demo_window(now: time::OffsetDateTime) -> anyhow::Result<(String, String)> {
+    use time::format_description::well_known::Rfc3339;
+    let start = now.to_offset(time::UtcOffset::UTC).replace_minute(0)?.replace_second(0)?.replace_nanosecond(0)?;
+    let end = start + time::Duration::days(DEMO_WINDOW_DAYS);
+    Ok((start.format(&Rfc3339)?, end.format(&Rfc3339)?))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_demo_window_starts_at_the_hour_and_lasts_a_year() {
+        let now = time::macros::datetime!(2026-11-27 02:13:39.5 UTC);
+        let (start, end) = super::demo_window(now).unwrap();
+        assert_eq!(start, "2026-11-27T02:00:00Z");
+        assert_eq!(end, "2027-11-27T02:00:00Z");
+    }
 }
 
 fn seed_slides(tx: &Transaction, languages: &Languages, products: &[String]) -> anyhow::Result<()> {

@@ -7,8 +7,10 @@
 //!   with heading, gallery and buy box, and description is made for it;
 //! - `cms`: any existing CMS layout (`cmsPageId`), shown as it is.
 //!
-//! `notes` (by language id or code, plain text) are the guide's notes of the page's
-//! first slide (a notes block of its first section, see `dsr::presentation`). Pages left
+//! `notes` (by language id or code) are the guide's notes of the page's first slide (a
+//! notes block of its first section, see `dsr::presentation`): HTML as the backoffice's
+//! rich-text editor makes it (it sanitises before saving; the cockpit sanitises again
+//! before showing), or plain text, which is stored as paragraphs. Read back as HTML. Pages left
 //! out of the list are removed, with the CMS pages made for them. Instant listings of
 //! appointments are never touched.
 
@@ -247,6 +249,19 @@ fn drop_made_page(tx: &Transaction, cms_page_id: &str) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Whether a note is HTML: it has a tag (`<` followed by a letter or `/`).
+fn is_html(text: &str) -> bool {
+    text.as_bytes().windows(2).any(|pair| pair[0] == b'<' && (pair[1].is_ascii_alphabetic() || pair[1] == b'/'))
+}
+
+/// A note as stored: HTML as it is, plain text as paragraphs (blank lines) with line breaks.
+fn note_html(text: &str) -> String {
+    if is_html(text) {
+        return text.trim().to_owned();
+    }
+    text.split("\n\n").map(|p| format!("<p>{}</p>", escape_html(p.trim()).replace('\n', "<br>"))).collect()
+}
+
 /// The notes of the page's first slide, per language (an empty text removes one).
 fn write_notes(tx: &Transaction, cms_page_id: &str, notes: &[(String, String)]) -> rusqlite::Result<()> {
     if notes.is_empty() {
@@ -276,11 +291,9 @@ fn write_notes(tx: &Transaction, cms_page_id: &str, notes: &[(String, String)]) 
             tx.execute("DELETE FROM cms_slot_translation WHERE cms_slot_id = ?1 AND language_id = ?2", params![slot, language])?;
             continue;
         }
-        let html: String = text.split("\n\n").map(|p| format!("<p>{}</p>", escape_html(p.trim()).replace('\n', "<br>"))).collect();
         let config = json!({
-            "content": { "source": "static", "value": html },
+            "content": { "source": "static", "value": note_html(text) },
             "verticalAlign": { "source": "static", "value": null },
-            "text": { "source": "static", "value": text },
         });
         tx.execute(
             "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)
@@ -433,7 +446,7 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
         let mut note_rows = notes_of.query(params![cms_page_id, NOTES_BLOCK_TYPE])?;
         while let Some(n) = note_rows.next()? {
             let config: Value = serde_json::from_str(&n.get::<_, String>(1)?).unwrap_or(Value::Null);
-            let text = config["text"]["value"].as_str().or(config["content"]["value"].as_str()).unwrap_or_default().to_owned();
+            let text = config["content"]["value"].as_str().unwrap_or_default().to_owned();
             notes.insert(n.get(0)?, Value::String(text));
         }
         let page_id: String = r.get(1)?;
@@ -457,4 +470,15 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
         }));
     }
     Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::note_html;
+
+    #[test]
+    fn html_notes_are_kept_and_plain_text_becomes_paragraphs() {
+        assert_eq!(note_html("<p>Hi <strong>all</strong></p>"), "<p>Hi <strong>all</strong></p>");
+        assert_eq!(note_html("a < b & c\nd\n\ne"), "<p>a &lt; b &amp; c<br>d</p><p>e</p>");
+    }
 }

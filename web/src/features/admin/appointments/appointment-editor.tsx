@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { Field, SelectField } from '@/components/form';
 import { useRuntimeConfig } from '@/config/runtime';
 import { createStoreClient } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { useAdminApi, useAdminSession } from '../api/context';
 import { errorText, fieldErrors } from '../api/errors';
-import { AdminPage, Notice } from '../components/admin-page';
+import { EditorActions, EditorPage, type EditorMessage } from '../components/editor-page';
 import { useAdminPath } from '../components/admin-path';
 import {
   browserTimeZone,
@@ -69,7 +69,7 @@ export function AppointmentEditor() {
   const [presentations, setPresentations] = useState<Option[]>([]);
   const [guides, setGuides] = useState<Option[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [message, setMessage] = useState<EditorMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const [pathTouched, setPathTouched] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -151,15 +151,7 @@ export function AppointmentEditor() {
   const isAdmin = session?.role === 'admin';
 
   return (
-    <AdminPage
-      title={stored ? t('admin.appointments.editTitle', { name: stored.name ?? '' }) : t('admin.appointments.newTitle')}
-      actions={
-        <Link className="button" to={adminPath('appointments')}>
-          {t('admin.common.back')}
-        </Link>
-      }
-    >
-      {message && <Notice kind={message.kind}>{message.text}</Notice>}
+    <EditorPage title={stored ? t('admin.appointments.editTitle', { name: stored.name ?? '' }) : t('admin.appointments.newTitle')} backTo={adminPath('appointments')} message={message}>
       {stored && (
         <div className="admin-toolbar">
           <Field label={t('admin.appointments.invitationLink')} value={link} readOnly onFocus={(event) => event.currentTarget.select()} />
@@ -295,20 +287,9 @@ export function AppointmentEditor() {
           />
           <p className="muted">{t('admin.appointments.broadcastHint')}</p>
         </fieldset>
-        {isAdmin && (
-          <div className="admin-toolbar">
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {stored ? t('admin.common.save') : t('admin.common.create')}
-            </button>
-            {stored && (
-              <button type="button" className="button" onClick={() => void remove()}>
-                {t('admin.common.delete')}
-              </button>
-            )}
-          </div>
-        )}
+        <EditorActions canEdit={isAdmin} stored={!!stored} busy={busy} onDelete={() => void remove()} />
       </form>
       {stored && <AppointmentInvitations appointment={stored} languages={languages} />}
-    </AdminPage>
+    </EditorPage>
   );
 }

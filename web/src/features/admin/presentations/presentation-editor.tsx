@@ -11,13 +11,13 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { Field } from '@/components/form';
 import { useRuntimeConfig } from '@/config/runtime';
 import { createStoreClient } from '@/lib/api/shop';
 import { useAdminApi, useAdminSession } from '../api/context';
 import { errorText, fieldErrors } from '../api/errors';
-import { AdminPage, Notice } from '../components/admin-page';
+import { EditorActions, EditorPage, type EditorMessage } from '../components/editor-page';
 import { useAdminPath } from '../components/admin-path';
 import { SlideCard } from './slide-card';
 import { SlidePreview } from './slide-preview';
@@ -75,7 +75,7 @@ export function PresentationEditor() {
   const [categories, setCategories] = useState<Option[]>([]);
   const [layouts, setLayouts] = useState<Option[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [message, setMessage] = useState<EditorMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const [addKind, setAddKind] = useState<SlideKind>('productListing');
   const [moved, setMoved] = useState('');
@@ -193,15 +193,7 @@ export function PresentationEditor() {
 
   const bySlide = slideErrors(errors);
   return (
-    <AdminPage
-      title={stored ? t('admin.presentations.editTitle', { name: stored.name }) : t('admin.presentations.newTitle')}
-      actions={
-        <Link className="button" to={adminPath('presentations')}>
-          {t('admin.common.back')}
-        </Link>
-      }
-    >
-      {message && <Notice kind={message.kind}>{message.text}</Notice>}
+    <EditorPage title={stored ? t('admin.presentations.editTitle', { name: stored.name }) : t('admin.presentations.newTitle')} backTo={adminPath('presentations')} message={message}>
       <form className="admin-form" onSubmit={(event) => void save(event)} noValidate>
         <fieldset disabled={!isAdmin || busy}>
           <Field label={t('admin.presentations.name')} value={name} error={errors.name} required onChange={(event) => setName(event.target.value)} />
@@ -257,20 +249,9 @@ export function PresentationEditor() {
             </div>
           )}
         </section>
-        {isAdmin && (
-          <div className="admin-toolbar">
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {stored ? t('admin.common.save') : t('admin.common.create')}
-            </button>
-            {stored && (
-              <button type="button" className="button" onClick={() => void remove()}>
-                {t('admin.common.delete')}
-              </button>
-            )}
-          </div>
-        )}
+        <EditorActions canEdit={isAdmin} stored={!!stored} busy={busy} onDelete={() => void remove()} />
       </form>
       {stored && <SlidePreview presentationId={stored.id} languages={languages} />}
-    </AdminPage>
+    </EditorPage>
   );
 }

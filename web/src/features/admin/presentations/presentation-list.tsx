@@ -1,14 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAdminApi } from '../api/context';
-import { errorText } from '../api/errors';
-import { AdminPage, Notice } from '../components/admin-page';
 import { useAdminPath } from '../components/admin-path';
-import { Pager } from '../components/pager';
+import { SearchListPage } from '../components/search-list-page';
 import type { PageEntity } from './slides';
-
-const LIMIT = 25;
 
 interface PresentationEntity {
   id: string;
@@ -21,75 +17,32 @@ export function PresentationList() {
   const { t } = useTranslation();
   const api = useAdminApi();
   const adminPath = useAdminPath();
-  const [term, setTerm] = useState('');
-  const [page, setPage] = useState(1);
-  const [result, setResult] = useState<{ data: PresentationEntity[]; total: number } | null>(null);
-  const [error, setError] = useState('');
 
-  useEffect(() => {
-    let current = true;
-    const query = term.trim();
-    api
-      .search<PresentationEntity>('dsr-presentation', {
+  const search = useCallback(
+    (term: string, page: number, limit: number) =>
+      api.search<PresentationEntity>('dsr-presentation', {
         page,
-        limit: LIMIT,
+        limit,
         sort: [{ field: 'name' }],
-        ...(query ? { filter: [{ type: 'contains', field: 'name', value: query }] } : {}),
-      })
-      .then((found) => current && (setResult(found), setError('')))
-      .catch((failure: unknown) => current && setError(errorText(failure, t('admin.common.failed'))));
-    return () => {
-      current = false;
-    };
-  }, [api, term, page, t]);
+        ...(term ? { filter: [{ type: 'contains', field: 'name', value: term }] } : {}),
+      }),
+    [api],
+  );
 
   return (
-    <AdminPage
+    <SearchListPage
       title={t('admin.presentations.title')}
-      actions={
-        <Link className="button button--primary" to={adminPath('presentations/new')}>
-          {t('admin.presentations.new')}
-        </Link>
-      }
-    >
-      <div className="admin-toolbar" role="search">
-        <div className="field">
-          <label htmlFor="presentation-search">{t('admin.presentations.searchLabel')}</label>
-          <input
-            id="presentation-search"
-            type="search"
-            value={term}
-            onChange={(event) => {
-              setTerm(event.target.value);
-              setPage(1);
-            }}
-          />
-        </div>
-      </div>
-      {error && <Notice>{error}</Notice>}
-      {!result && !error && <p className="muted">{t('admin.common.loading')}</p>}
-      {result && result.data.length === 0 && <p className="muted">{t('admin.common.nothingFound')}</p>}
-      {result && result.data.length > 0 && (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('admin.presentations.name')}</th>
-              <th scope="col">{t('admin.presentations.pages')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.data.map((presentation) => (
-              <tr key={presentation.id}>
-                <td>
-                  <Link to={adminPath(`presentations/${presentation.id}`)}>{presentation.name}</Link>
-                </td>
-                <td>{presentation.pages.length}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {result && result.total > LIMIT && <Pager page={page} limit={LIMIT} total={result.total} onPage={setPage} />}
-    </AdminPage>
+      newLink={{ to: adminPath('presentations/new'), label: t('admin.presentations.new') }}
+      searchId="presentation-search"
+      searchLabel={t('admin.presentations.searchLabel')}
+      search={search}
+      columns={[
+        {
+          header: t('admin.presentations.name'),
+          cell: (presentation) => <Link to={adminPath(`presentations/${presentation.id}`)}>{presentation.name}</Link>,
+        },
+        { header: t('admin.presentations.pages'), cell: (presentation) => presentation.pages.length },
+      ]}
+    />
   );
 }

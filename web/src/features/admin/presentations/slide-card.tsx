@@ -3,6 +3,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField } from '@/components/form';
+import { NotesEditor } from './notes-editor';
 import type { Option } from './presentation-editor';
 import { ProductPicker, useProductNames } from './product-picker';
 import type { SlideDraft } from './slides';
@@ -138,14 +139,8 @@ export function SlideCard({
             onChange={(event) => set('cmsPageId', event.target.value)}
           />
         )}
-        <div className="field">
-          <label htmlFor={`${id}-notes-en`}>{t('admin.presentations.notesEn')}</label>
-          <textarea id={`${id}-notes-en`} rows={2} value={slide.notesEn} onChange={(event) => set('notesEn', event.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-notes-de`}>{t('admin.presentations.notesDe')}</label>
-          <textarea id={`${id}-notes-de`} rows={2} value={slide.notesDe} onChange={(event) => set('notesDe', event.target.value)} />
-        </div>
+        <NotesEditor label={t('admin.presentations.notesEn')} value={slide.notesEn} disabled={disabled} onChange={(html) => set('notesEn', html)} />
+        <NotesEditor label={t('admin.presentations.notesDe')} value={slide.notesDe} disabled={disabled} onChange={(html) => set('notesDe', html)} />
       </fieldset>
     </li>
   );

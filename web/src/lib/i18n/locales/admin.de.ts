@@ -309,6 +309,17 @@ export const adminDe: typeof adminEn = {
     chooseLayout: 'Layout wählen',
     notesEn: 'Notizen für den Guide (Englisch)',
     notesDe: 'Notizen für den Guide (Deutsch)',
+    notes: {
+      toolbar: 'Formatierung: {{name}}',
+      bold: 'Fett',
+      italic: 'Kursiv',
+      bulletList: 'Aufzählung',
+      orderedList: 'Nummerierte Liste',
+      link: 'Link',
+      linkAddress: 'Linkadresse (leer: Link entfernen)',
+      applyLink: 'Link übernehmen',
+      linkInvalid: 'Bitte geben Sie eine Webadresse (https://…) oder einen E-Mail-Link (mailto:…) ein.',
+    },
     preview: {
       title: 'Vorschau wie für Teilnehmer',
       help: 'Die gespeicherten Folien so, wie Teilnehmer sie im Raum sehen (ohne Live-Raum). Speichern Sie zuerst, um Ihre Änderungen zu sehen.',

@@ -311,6 +311,17 @@ export const adminEn = {
     chooseLayout: 'Choose a layout',
     notesEn: 'Notes for the guide (English)',
     notesDe: 'Notes for the guide (German)',
+    notes: {
+      toolbar: 'Formatting: {{name}}',
+      bold: 'Bold',
+      italic: 'Italic',
+      bulletList: 'Bulleted list',
+      orderedList: 'Numbered list',
+      link: 'Link',
+      linkAddress: 'Link address (empty: remove the link)',
+      applyLink: 'Apply link',
+      linkInvalid: 'Please enter a web address (https://…) or an e-mail link (mailto:…).',
+    },
     preview: {
       title: 'Preview as an attendee',
       help: 'The saved slides as attendees see them in the room (without a live room). Save first to see your changes.',
