@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use protocol::engagement::polls::PollVotes;
+use protocol::engagement::questions::QuestionBook;
 use protocol::engagement::ChatModeration;
 use protocol::frame::Event;
 use protocol::internal::Audience;
@@ -53,6 +54,10 @@ pub struct RoomState {
     /// Every attendee's vote per poll; snapshots of before the polls load with none.
     #[serde(default)]
     pub poll_votes: PollVotes,
+    /// Who up-voted which question and when each attendee last asked; snapshots of
+    /// before the questions load with none.
+    #[serde(default)]
+    pub question_book: QuestionBook,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

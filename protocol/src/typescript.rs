@@ -42,6 +42,8 @@ pub fn typescript() -> String {
         engagement::polls::PollAnswer,
         engagement::polls::Poll,
         engagement::polls::NewPoll,
+        engagement::questions::QuestionStatus,
+        engagement::questions::Question,
         state::StateForAll,
         state::StateForClients,
         state::AttendeeSummary,
