@@ -161,3 +161,14 @@ impl Client {
         }
     }
 }
+
+/// Publishes an event to everyone through the internal API, as storefront-proxy does
+/// (the presentation's start and end); returns its seq.
+pub async fn publish(addr: &str, event: serde_json::Value) -> u64 {
+    let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": {"to": "everyone"}, "event": event});
+    let secret = std::str::from_utf8(SECRET).unwrap();
+    let response =
+        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth(secret).json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().unwrap()
+}
