@@ -108,8 +108,9 @@ async fn questions_are_ordered_for_everyone_resumed_exactly_and_a_late_joiner_ge
 
     // Bob up-votes Ada's question: he and the guide are sent the vote, everyone the count.
     assert_eq!(bob.up_vote(&adas, true).await, None);
-    assert_eq!(bob.up_vote(&adas, true).await, None, "the same up-vote again changes nothing");
+    assert_eq!(bob.up_vote(&adas, true).await, None, "the same up-vote again is acknowledged and counts once");
     let voted = Event::QuestionVoted { question_id: adas.question_id.clone(), attendee_id: BOB.into(), voted: true };
+    assert_eq!(guide.next_question_event().await, voted);
     assert_eq!(guide.next_question_event().await, voted);
     let (frames, _) = ada.votes_within(Duration::from_millis(600)).await;
     assert_eq!(frames.last().expect("counts reach Ada").1[&adas.question_id], 1);

@@ -84,10 +84,6 @@ impl QuestionBook {
         self.votes.iter().filter(|(_, voters)| voters.contains(attendee_id)).map(|(id, _)| id.clone()).collect()
     }
 
-    pub fn has_voted(&self, question_id: &str, attendee_id: &str) -> bool {
-        self.votes.get(question_id).is_some_and(|voters| voters.contains(attendee_id))
-    }
-
     /// Records an up-vote (or its withdrawal); returns the question's count after it.
     pub fn vote(&mut self, question_id: &str, attendee_id: &str, voted: bool) -> u32 {
         let voters = self.votes.entry(question_id.to_owned()).or_default();
