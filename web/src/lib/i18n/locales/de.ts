@@ -950,7 +950,9 @@ export const de: Translations = {
         OTHER: 'Das hat nicht geklappt. Bitte versuchen Sie es erneut.',
       },
     },
+    chatTab: 'Chat',
     questions: {
+      tab: 'Fragen ({{count}})',
       title: 'Fragen',
       ask: 'Stellen Sie dem Guide eine Frage',
       send: 'Fragen',

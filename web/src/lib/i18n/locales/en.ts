@@ -948,7 +948,9 @@ export const en = {
         OTHER: 'That did not work. Please try again.',
       },
     },
+    chatTab: 'Chat',
     questions: {
+      tab: 'Questions ({{count}})',
       title: 'Questions',
       ask: 'Ask the guide a question',
       send: 'Ask',
