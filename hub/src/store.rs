@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use protocol::engagement::polls::PollVotes;
+use protocol::engagement::questions::QuestionBook;
 use protocol::engagement::ChatModeration;
 use protocol::frame::Event;
 use protocol::internal::Audience;
@@ -58,6 +59,10 @@ pub struct RoomState {
     /// load with none.
     #[serde(default)]
     pub session: SessionRecord,
+    /// Who up-voted which question and when each attendee last asked; snapshots of
+    /// before the questions load with none.
+    #[serde(default)]
+    pub question_book: QuestionBook,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

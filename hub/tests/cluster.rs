@@ -672,3 +672,61 @@ async fn votes_through_two_replicas_are_all_counted_everywhere() {
     };
     assert_eq!(closed, Event::PollClosed { poll_id: poll.poll_id.clone(), counts: vec![10, 10], voters: 20 });
 }
+
+/// The last up-vote counts a socket gets within `wait`, merged by question id.
+async fn question_votes(socket: &mut Socket, wait: Duration) -> std::collections::BTreeMap<String, u32> {
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut last = std::collections::BTreeMap::new();
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+        if let Message::Text(text) = message {
+            if let ServerFrame::Volatile { event: VolatileEvent::QuestionVotes { votes } } = serde_json::from_str(text.as_str()).unwrap() {
+                last.extend(votes);
+            }
+        }
+    }
+    last
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn question_up_votes_through_two_replicas_are_all_counted_everywhere() {
+    use protocol::engagement::questions::QuestionStatus;
+    let redis = Redis::start();
+    let (_a, a) = start_hub(&redis.url());
+    let (_b, b) = start_hub(&redis.url());
+    let (mut guide, ..) = join(&a, &token("g1", Role::Guide), None).await;
+    let (mut asker_b, ..) = join(&b, &token("a1", Role::Client), None).await;
+    act(&mut asker_b, Some(1), Action::AskQuestion { text: "Asked on B?".into() }).await;
+    let question = loop {
+        if let ServerFrame::Event { event: Event::QuestionAsked { question }, .. } = recv(&mut guide).await {
+            break question;
+        }
+    };
+    // 10 voters on each replica up-vote; 4 of them (2 on each) withdraw; 2 of those vote again.
+    let mut voters = Vec::new();
+    for i in 0..20u32 {
+        let addr = if i % 2 == 0 { &a } else { &b };
+        voters.push(join(addr, &token(&format!("{:02x}", 0xe0 + i), Role::Client), None).await.0);
+    }
+    let vote = |voted| Action::VoteQuestion { question_id: question.question_id.clone(), voted };
+    for voter in voters.iter_mut() {
+        act(voter, None, vote(true)).await;
+    }
+    for voter in voters.iter_mut().take(4) {
+        act(voter, None, vote(false)).await;
+    }
+    for voter in voters.iter_mut().take(2) {
+        act(voter, None, vote(true)).await;
+    }
+    let wait = Duration::from_millis(2000);
+    let (on_a, on_b) = tokio::join!(question_votes(&mut guide, wait), question_votes(&mut asker_b, wait));
+    assert_eq!(on_a.get(&question.question_id), Some(&18), "the guide on A counts B's up-votes too");
+    assert_eq!(on_b.get(&question.question_id), Some(&18), "the asker on B counts A's up-votes too");
+    // Marked on A, the one being answered reaches B.
+    act(&mut guide, Some(2), Action::MarkQuestion { question_id: question.question_id.clone(), status: QuestionStatus::Answering }).await;
+    let marked = loop {
+        if let ServerFrame::Event { event: event @ Event::QuestionMarked { .. }, .. } = recv(&mut asker_b).await {
+            break event;
+        }
+    };
+    assert_eq!(marked, Event::QuestionMarked { question_id: question.question_id.clone(), status: QuestionStatus::Answering });
+}

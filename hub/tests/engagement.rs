@@ -2,169 +2,43 @@
 //! file, tokio-tungstenite clients in JSON and MessagePack. Chat order, resume, the late
 //! joiner's last 100, every refusal, moderation reaching everyone, reactions coalesced.
 
+mod support;
+
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use futures_util::{SinkExt, StreamExt};
-use hub::{Config, Hub};
 use protocol::action::Action;
-use protocol::codec::{Codec, Encoded};
+use protocol::codec::Codec;
 use protocol::engagement::{ChatMessage, ChatSettings, Reaction, ReactionCounts, CHAT_HISTORY, REACTION_TICK_MS};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
-use protocol::{HubClaims, Role, Snapshot};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-const SECRET: &[u8] = b"test-secret";
-const APPOINTMENT: &str = "0123456789abcdef0123456789abcdef";
-const GUIDE: &str = "99999999999999999999999999999999";
-const ADA: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
-const BOB: &str = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
-const CAROL: &str = "cccccccccccccccccccccccccccccccc";
-
-async fn start() -> String {
-    let dir = tempfile::tempdir().unwrap().keep();
-    let config = Config { heartbeat_secs: 15, send_queue: 512, retained_events: 1000, ..Config::for_data_dir(&dir) };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, std::future::pending()));
-    format!("127.0.0.1:{}", addr.port())
-}
-
-fn token(attendee: &str, role: Role, name: &str) -> String {
-    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
-    HubClaims { sub: attendee.into(), apt: APPOINTMENT.into(), role, name: Some(name.into()), exp }.sign(SECRET).unwrap()
-}
-
-struct Client {
-    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    codec: Codec,
-    next_ref: u32,
-    /// The last event's seq, for resuming.
-    last_seq: u64,
-    epoch: String,
-}
+use protocol::Role;
+use support::{start, token, Client, ADA, BOB, CAROL, GUIDE};
 
 impl Client {
-    async fn join(addr: &str, attendee: &str, role: Role, name: &str, codec: Codec) -> (Client, Snapshot) {
-        let mut client = Client::connect(addr, &token(attendee, role, name), codec).await;
-        let (snapshot, _) = client.hello(None).await;
-        (client, snapshot.expect("a fresh welcome has a snapshot"))
-    }
-
-    async fn connect(addr: &str, token: &str, codec: Codec) -> Client {
-        let mut request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
-        request.headers_mut().insert("sec-websocket-protocol", codec.subprotocol().parse().unwrap());
-        let (socket, _) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
-        Client { socket, codec, next_ref: 1, last_seq: 0, epoch: String::new() }
-    }
-
-    async fn hello(&mut self, last: Option<(u64, String)>) -> (Option<Snapshot>, Resume) {
-        let (last_seq, epoch) = last.map_or((None, None), |(s, e)| (Some(s), Some(e)));
-        self.send(&ClientFrame::Hello { last_seq, epoch }).await;
-        match self.recv().await {
-            ServerFrame::Welcome { seq, epoch, resume, snapshot, .. } => {
-                self.last_seq = seq;
-                self.epoch = epoch;
-                (snapshot.map(|s| *s), resume)
-            }
-            other => panic!("expected welcome, got {other:?}"),
-        }
-    }
-
-    async fn send(&mut self, frame: &ClientFrame) {
-        let message = match self.codec.encode(frame).unwrap() {
-            Encoded::Text(text) => Message::text(text),
-            Encoded::Binary(bytes) => Message::binary(bytes),
-        };
-        self.socket.send(message).await.unwrap();
-    }
-
-    /// Sends an action; returns its ref.
-    async fn act(&mut self, action: Action) -> u32 {
-        let r#ref = self.next_ref;
-        self.next_ref += 1;
-        self.send(&ClientFrame::Action { r#ref: Some(r#ref), action }).await;
-        r#ref
-    }
-
-    /// A guide's action, answered with an ack before anything else goes on.
-    async fn done(&mut self, action: Action) {
-        let r = self.act(action).await;
-        assert_eq!(self.answer(r).await, None);
-    }
-
     async fn say(&mut self, text: &str) -> u32 {
         self.act(Action::SendChatMessage { text: text.into() }).await
-    }
-
-    async fn recv_within(&mut self, wait: Duration) -> Option<ServerFrame> {
-        loop {
-            let message = match tokio::time::timeout(wait, self.socket.next()).await {
-                Err(_) => return None,
-                Ok(message) => message.expect("socket open").expect("no socket error"),
-            };
-            let frame: ServerFrame = match message {
-                Message::Text(text) => self.codec.decode_text(text.as_str()).unwrap(),
-                Message::Binary(bytes) => self.codec.decode_binary(&bytes).unwrap(),
-                Message::Close(close) => panic!("closed: {close:?}"),
-                _ => continue,
-            };
-            if let ServerFrame::Event { seq, .. } = &frame {
-                self.last_seq = *seq;
-            }
-            if !matches!(frame, ServerFrame::Ping { .. }) {
-                return Some(frame);
-            }
-        }
-    }
-
-    async fn recv(&mut self) -> ServerFrame {
-        self.recv_within(Duration::from_secs(3)).await.expect("a frame in time")
     }
 
     /// The next chat event, skipping presence, acks and volatile frames; checks `prev`
     /// chains without a gap.
     async fn next_chat(&mut self) -> (u64, Event) {
-        loop {
-            let before = self.last_seq;
-            match self.recv().await {
-                ServerFrame::Event { seq, prev, event } => {
-                    assert_eq!(prev, before, "events chain without a gap");
-                    if matches!(
-                        event,
-                        Event::ChatMessagePosted { .. }
-                            | Event::ChatMessageDeleted { .. }
-                            | Event::ChatMessagePinned { .. }
-                            | Event::ChatSettingsChanged { .. }
-                            | Event::ChatBlockedWordsChanged { .. }
-                            | Event::ChatAttendeeModerated { .. }
-                    ) {
-                        return (seq, event);
-                    }
-                }
-                ServerFrame::Error { code, message, .. } => panic!("unexpected error {code:?}: {message}"),
-                _ => continue,
-            }
-        }
+        self.next_event(|event| {
+            matches!(
+                event,
+                Event::ChatMessagePosted { .. }
+                    | Event::ChatMessageDeleted { .. }
+                    | Event::ChatMessagePinned { .. }
+                    | Event::ChatSettingsChanged { .. }
+                    | Event::ChatBlockedWordsChanged { .. }
+                    | Event::ChatAttendeeModerated { .. }
+            )
+        })
+        .await
     }
 
     async fn next_message(&mut self) -> ChatMessage {
         match self.next_chat().await {
             (_, Event::ChatMessagePosted { message }) => message,
             (_, other) => panic!("expected a chat message, got {other:?}"),
-        }
-    }
-
-    /// The answer to the action with `ref`: `None` for an ack, the error code otherwise.
-    async fn answer(&mut self, r#ref: u32) -> Option<ErrorCode> {
-        loop {
-            match self.recv().await {
-                ServerFrame::Ack { r#ref: got, .. } if got == r#ref => return None,
-                ServerFrame::Error { r#ref: Some(got), code, .. } if got == r#ref => return Some(code),
-                _ => continue,
-            }
         }
     }
 }

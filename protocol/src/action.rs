@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::engagement::polls::NewPoll;
+use crate::engagement::questions::QuestionStatus;
 use crate::engagement::{check_blocked_words, ChatSettings, Reaction, MAX_SLOW_MODE_SECONDS, MAX_TIMEOUT_MINUTES};
 use crate::state::{check_id, check_optional_id, DynamicPage, Id, Invalid, ViewMode};
 
@@ -96,6 +97,19 @@ pub enum Action {
     /// Anyone: vote in an open poll (a second vote replaces the first).
     #[serde(rename_all = "camelCase")]
     VotePoll { poll_id: Id, answer_ids: Vec<Id> },
+    /// Anyone (issue #19 questions): ask the guide a question.
+    #[serde(rename_all = "camelCase")]
+    AskQuestion { text: String },
+    /// Anyone: up-vote someone else's question (`voted: false` withdraws the up-vote).
+    #[serde(rename_all = "camelCase")]
+    VoteQuestion { question_id: Id, voted: bool },
+    /// Guide only: mark a question as being answered (the one before it, if any, goes
+    /// back to the queue), answered, or back in the queue.
+    #[serde(rename_all = "camelCase")]
+    MarkQuestion { question_id: Id, status: QuestionStatus },
+    /// Guide only: dismiss a question; it goes for everyone.
+    #[serde(rename_all = "camelCase")]
+    DismissQuestion { question_id: Id },
 }
 
 /// Most product ids one `updateListingProducts` carries. A listing slide shows a page
@@ -155,6 +169,11 @@ impl Action {
             // The text's checks have their own error codes (`CHAT_EMPTY`, `CHAT_TOO_LONG`):
             // the hub's policy makes them.
             Action::SendChatMessage { .. } | Action::SendReaction { .. } => Ok(()),
+            // Likewise a question's text (`QUESTION_EMPTY`, `QUESTION_TOO_LONG`).
+            Action::AskQuestion { .. } => Ok(()),
+            Action::VoteQuestion { question_id, .. }
+            | Action::MarkQuestion { question_id, .. }
+            | Action::DismissQuestion { question_id } => check_id("questionId", question_id),
             Action::CreatePoll { poll } => poll.validate(),
             Action::OpenPoll { poll_id } | Action::ClosePoll { poll_id } | Action::ShowPollResults { poll_id, .. } => {
                 check_id("pollId", poll_id)
@@ -213,6 +232,10 @@ impl Action {
             Action::ClosePoll { .. } => "closePoll",
             Action::ShowPollResults { .. } => "showPollResults",
             Action::VotePoll { .. } => "votePoll",
+            Action::AskQuestion { .. } => "askQuestion",
+            Action::VoteQuestion { .. } => "voteQuestion",
+            Action::MarkQuestion { .. } => "markQuestion",
+            Action::DismissQuestion { .. } => "dismissQuestion",
         }
     }
 
@@ -237,6 +260,8 @@ impl Action {
                 | Action::OpenPoll { .. }
                 | Action::ClosePoll { .. }
                 | Action::ShowPollResults { .. }
+                | Action::MarkQuestion { .. }
+                | Action::DismissQuestion { .. }
         )
     }
 }

@@ -1,4 +1,5 @@
-//! Live engagement (issue #19): chat with moderation, and reactions.
+//! Live engagement (issue #19): chat with moderation, and reactions; polls and questions
+//! in their own modules.
 //!
 //! Chat messages and every moderation step are ordered events of the appointment's log
 //! (see [`crate::frame::Event`]), so a reconnecting participant gets what it missed through
@@ -7,6 +8,7 @@
 //! them per room and sends the sums at most every [`REACTION_TICK_MS`].
 
 pub mod polls;
+pub mod questions;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -174,7 +176,14 @@ pub enum TextProblem {
 /// white space trimmed; refused when nothing is left or it is over
 /// [`MAX_CHAT_MESSAGE_CHARS`] characters.
 pub fn clean_chat_text(text: &str) -> Result<String, TextProblem> {
-    if text.chars().count() > MAX_CHAT_MESSAGE_CHARS {
+    clean_text(text, MAX_CHAT_MESSAGE_CHARS)
+}
+
+/// A participant's plain text as it is stored (chat messages, questions): control and
+/// bidi-override characters removed, surrounding white space trimmed; refused when
+/// nothing is left or it is over `max` characters (counted before anything is removed).
+pub fn clean_text(text: &str, max: usize) -> Result<String, TextProblem> {
+    if text.chars().count() > max {
         return Err(TextProblem::TooLong);
     }
     let cleaned: String = text.chars().filter(|c| !is_stripped(*c)).collect();

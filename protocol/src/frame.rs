@@ -6,11 +6,14 @@
 //! [`ServerFrame::Welcome`]. From then on state changes arrive as
 //! [`ServerFrame::Event`] with strictly increasing `seq`, without gaps.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::action::{Action, Interaction};
 use crate::engagement::polls::Poll;
+use crate::engagement::questions::{Question, QuestionStatus};
 use crate::engagement::{ChatMessage, ChatSettings, ReactionCounts};
 use crate::session::SessionSample;
 use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode};
@@ -239,6 +242,27 @@ pub enum Event {
         answer_ids: Vec<Id>,
         previous_answer_ids: Vec<Id>,
     },
+    /// Everyone: an attendee asked a question.
+    QuestionAsked {
+        question: Question,
+    },
+    /// The voter and guides: an attendee up-voted a question (`voted`), or withdrew the
+    /// up-vote. Everyone else is sent the counts as `questionVotes`.
+    QuestionVoted {
+        question_id: Id,
+        attendee_id: Id,
+        voted: bool,
+    },
+    /// Everyone: the guide marked a question. `answering` takes the mark from any other
+    /// question being answered (it goes back to `open`).
+    QuestionMarked {
+        question_id: Id,
+        status: QuestionStatus,
+    },
+    /// Everyone: the guide dismissed a question; it goes.
+    QuestionDismissed {
+        question_id: Id,
+    },
 }
 
 /// The appointment fields of `stateForAll` that storefront-proxy owns.
@@ -283,6 +307,11 @@ pub enum VolatileEvent {
         poll_id: Id,
         counts: Vec<u32>,
         voters: u32,
+    },
+    /// Up-vote counts of the questions voted on since the last ones, by question id; at
+    /// most one every [`crate::engagement::questions::QUESTION_VOTES_TICK_MS`].
+    QuestionVotes {
+        votes: BTreeMap<Id, u32>,
     },
 }
 
@@ -331,6 +360,20 @@ pub enum ErrorCode {
     PollSingleChoice,
     /// Polls: the appointment holds the most polls it may.
     PollLimit,
+    /// Questions: nothing left of the text.
+    QuestionEmpty,
+    /// Questions: over 300 characters.
+    QuestionTooLong,
+    /// Questions: one question per 30 seconds per attendee.
+    QuestionRateLimited,
+    /// Questions: the guide banned the attendee from the chat, and so from asking.
+    QuestionBanned,
+    /// Questions: no question with that id (never asked, or dismissed).
+    QuestionNotFound,
+    /// Questions: one's own question cannot be up-voted.
+    QuestionOwnVote,
+    /// Questions: the appointment holds the most questions it may.
+    QuestionLimit,
 }
 
 /// Frames the hub sends.

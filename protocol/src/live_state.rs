@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::engagement::polls::{PollStatus, PollVotes};
+use crate::engagement::questions::{QuestionBook, QuestionStatus};
 use crate::engagement::ChatModeration;
 use crate::frame::Event;
 use crate::session::SessionRecord;
@@ -52,6 +53,9 @@ pub struct LiveState {
     pub poll_votes: PollVotes,
     /// What the session report needs beyond the state of the moment (nobody is sent it).
     pub session: SessionRecord,
+    /// Who up-voted which question, and when each attendee last asked (the hub's own;
+    /// each attendee is shown its own up-votes).
+    pub question_book: QuestionBook,
 }
 
 impl LiveState {
@@ -165,6 +169,34 @@ impl LiveState {
                     poll.recount(&previous, answer_ids);
                 }
             }
+            Event::QuestionAsked { question } => {
+                self.question_book.last_asked.insert(question.attendee_id.clone(), question.asked_at);
+                if !all.questions.iter().any(|q| q.question_id == question.question_id) {
+                    all.questions.push(question.clone());
+                }
+            }
+            // Counted from the set of voters: the same vote twice is one. A vote on a
+            // question dismissed meanwhile is forgotten with it.
+            Event::QuestionVoted { question_id, attendee_id, voted } => {
+                if let Some(question) = all.questions.iter_mut().find(|q| q.question_id == *question_id) {
+                    question.votes = self.question_book.vote(question_id, attendee_id, *voted);
+                }
+            }
+            Event::QuestionMarked { question_id, status } => {
+                if all.questions.iter().any(|q| q.question_id == *question_id) {
+                    for question in &mut all.questions {
+                        if question.question_id == *question_id {
+                            question.status = *status;
+                        } else if *status == QuestionStatus::Answering && question.status == QuestionStatus::Answering {
+                            question.status = QuestionStatus::Open;
+                        }
+                    }
+                }
+            }
+            Event::QuestionDismissed { question_id } => {
+                all.questions.retain(|q| q.question_id != *question_id);
+                self.question_book.votes.remove(question_id);
+            }
         }
     }
 
@@ -185,6 +217,7 @@ impl LiveState {
             .iter()
             .filter_map(|(poll_id, votes)| votes.get(attendee_id).map(|vote| (poll_id.clone(), vote.clone())))
             .collect();
+        state_for_clients.question_votes = self.question_book.voted_by(attendee_id);
         state_for_clients
     }
 

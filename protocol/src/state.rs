@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::engagement::polls::Poll;
+use crate::engagement::questions::Question;
 use crate::engagement::{ChatModeration, ChatState};
 use crate::status::{AttendeeStatus, CartPermission, ConnectionState, Role};
 
@@ -162,6 +163,8 @@ pub struct StateForAll {
     pub chat: ChatState,
     /// The appointment's polls, oldest first (issue #19).
     pub polls: Vec<Poll>,
+    /// The attendees' questions, oldest first (issue #19); dismissed ones are gone.
+    pub questions: Vec<Question>,
     pub extensions: Vec<serde_json::Value>,
 }
 
@@ -180,6 +183,8 @@ pub struct StateForClients {
     pub chat_banned: bool,
     /// The attendee's own vote per poll id.
     pub poll_votes: BTreeMap<Id, Vec<Id>>,
+    /// The ids of the questions the attendee up-voted.
+    pub question_votes: Vec<Id>,
     pub extensions: Vec<serde_json::Value>,
 }
 

@@ -43,6 +43,8 @@ pub fn typescript() -> String {
         engagement::polls::Poll,
         engagement::polls::NewPoll,
         session::SessionSample,
+        engagement::questions::QuestionStatus,
+        engagement::questions::Question,
         state::StateForAll,
         state::StateForClients,
         state::AttendeeSummary,

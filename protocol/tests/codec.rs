@@ -4,6 +4,7 @@ use proptest::prelude::*;
 use protocol::action::{Action, Empty, GuideHoveredPayload, Interaction, PageViewedPayload, ProductPayload};
 use protocol::codec::{Codec, Encoded};
 use protocol::engagement::polls::{NewPoll, Poll, PollAnswer, PollSlide, PollStatus};
+use protocol::engagement::questions::{Question, QuestionStatus};
 use protocol::engagement::{ChatMessage, ChatSettings, Reaction, ReactionCounts};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::state::{AttendeeSummary, Snapshot, StateForGuides};
@@ -21,6 +22,10 @@ where
 
 fn id() -> impl Strategy<Value = String> {
     "[0-9a-f]{32}"
+}
+
+fn question_status() -> impl Strategy<Value = QuestionStatus> {
+    proptest::sample::select(vec![QuestionStatus::Open, QuestionStatus::Answering, QuestionStatus::Answered])
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -55,6 +60,10 @@ fn action() -> impl Strategy<Value = Action> {
         id().prop_map(|poll_id| Action::ClosePoll { poll_id }),
         (id(), any::<bool>()).prop_map(|(poll_id, shown)| Action::ShowPollResults { poll_id, shown }),
         (id(), proptest::collection::vec(id(), 0..7)).prop_map(|(poll_id, answer_ids)| Action::VotePoll { poll_id, answer_ids }),
+        ".{0,400}".prop_map(|text| Action::AskQuestion { text }),
+        (id(), any::<bool>()).prop_map(|(question_id, voted)| Action::VoteQuestion { question_id, voted }),
+        (id(), question_status()).prop_map(|(question_id, status)| Action::MarkQuestion { question_id, status }),
+        id().prop_map(|question_id| Action::DismissQuestion { question_id }),
     ]
 }
 
@@ -148,6 +157,42 @@ fn server_frame() -> impl Strategy<Value = ServerFrame> {
             ErrorCode::PollLimit
         ])
         .prop_map(|code| ServerFrame::error(Some(4), code, "refused")),
+        (any::<u64>(), id(), id(), proptest::option::of(".{0,60}"), ".{1,300}", any::<u64>(), question_status(), any::<u32>()).prop_map(
+            |(seq, question_id, attendee_id, attendee_name, text, asked_at, status, votes)| ServerFrame::Event {
+                seq,
+                prev: seq.saturating_sub(1),
+                event: Event::QuestionAsked {
+                    question: Question { question_id, attendee_id, attendee_name, role: Role::Client, text, asked_at, status, votes }
+                },
+            }
+        ),
+        (any::<u64>(), id(), id(), any::<bool>()).prop_map(|(seq, question_id, attendee_id, voted)| ServerFrame::Event {
+            seq,
+            prev: seq.saturating_sub(1),
+            event: Event::QuestionVoted { question_id, attendee_id, voted },
+        }),
+        (any::<u64>(), id(), question_status()).prop_map(|(seq, question_id, status)| ServerFrame::Event {
+            seq,
+            prev: seq.saturating_sub(1),
+            event: Event::QuestionMarked { question_id, status },
+        }),
+        (any::<u64>(), id()).prop_map(|(seq, question_id)| ServerFrame::Event {
+            seq,
+            prev: seq.saturating_sub(1),
+            event: Event::QuestionDismissed { question_id },
+        }),
+        proptest::collection::btree_map(id(), any::<u32>(), 0..20)
+            .prop_map(|votes| ServerFrame::Volatile { event: VolatileEvent::QuestionVotes { votes } }),
+        proptest::sample::select(vec![
+            ErrorCode::QuestionEmpty,
+            ErrorCode::QuestionTooLong,
+            ErrorCode::QuestionRateLimited,
+            ErrorCode::QuestionBanned,
+            ErrorCode::QuestionNotFound,
+            ErrorCode::QuestionOwnVote,
+            ErrorCode::QuestionLimit
+        ])
+        .prop_map(|code| ServerFrame::error(Some(5), code, "refused")),
     ]
 }
 

@@ -248,22 +248,16 @@ fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
             )?;
         }
     }
-    for (path, name, name_de, restriction) in [
-        ("demo", "Autumn collection live", "Herbstkollektion live", "open"),
-        ("demo-customers", "Autumn collection for customers", "Herbstkollektion für Kundinnen und Kunden", "customer"),
+    // German names and the open window: `dsr::seed_appointments`, which also mends older data directories.
+    for (path, name, restriction) in [
+        ("demo", "Autumn collection live", "open"),
+        ("demo-customers", "Autumn collection for customers", "customer"),
     ] {
-        let appointment = new_id();
         tx.execute(
             "INSERT INTO appointment (id, presentation_id, sales_channel_id, presentation_path, name, attendee_restriction_type, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![appointment, presentation, sales_channel, path, name, restriction, now_rfc3339()],
+            params![new_id(), presentation, sales_channel, path, name, restriction, now_rfc3339()],
         )?;
-        if let Some(german) = &german {
-            tx.execute(
-                "INSERT OR REPLACE INTO appointment_translation (appointment_id, language_id, name) VALUES (?1, ?2, ?3)",
-                params![appointment, german, name_de],
-            )?;
-        }
     }
     Ok(())
 }

@@ -12,6 +12,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use protocol::action::{Action, Interaction};
 use protocol::engagement::polls::{check_vote, NewPoll, PollStatus, VoteProblem, MAX_POLLS};
+use protocol::engagement::questions::{
+    clean_question_text, Question, QuestionStatus, MAX_QUESTIONS, MAX_QUESTION_CHARS, QUESTION_INTERVAL_MS,
+};
 use protocol::engagement::{clean_chat_text, ChatMessage, Reaction, TextProblem, CHAT_BURST, CHAT_BURST_WINDOW_MS};
 use protocol::frame::{close_code, ErrorCode, Event, VolatileEvent};
 use protocol::internal::Audience;
@@ -229,7 +232,89 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
             Ok(_) => publish(Audience::Everyone, Event::PollResultsShown { poll_id, shown }),
         },
         Action::VotePoll { poll_id, answer_ids } => vote(claims, state, poll_id, &answer_ids),
+        Action::AskQuestion { text } => ask(claims, state, &text, now_ms()),
+        Action::VoteQuestion { question_id, voted } => vote_question(claims, state, question_id, voted),
+        Action::MarkQuestion { question_id, status } => match find_question(state, &question_id) {
+            Err(refused) => *refused,
+            Ok(question) if question.status == status => Decision::Nothing,
+            Ok(_) => publish(Audience::Everyone, Event::QuestionMarked { question_id, status }),
+        },
+        Action::DismissQuestion { question_id } => match find_question(state, &question_id) {
+            Err(refused) => *refused,
+            Ok(_) => publish(Audience::Everyone, Event::QuestionDismissed { question_id }),
+        },
     }
+}
+
+fn find_question<'a>(state: &'a LiveState, question_id: &str) -> Result<&'a Question, Box<Decision>> {
+    state
+        .state_for_all
+        .questions
+        .iter()
+        .find(|q| q.question_id == question_id)
+        .ok_or_else(|| Box::new(refuse(ErrorCode::QuestionNotFound, "no question with that id")))
+}
+
+/// Whether a question may be asked, and the question. Everyone is held to the text's
+/// length and emptiness, the end of the presentation, the rate (one per
+/// [`QUESTION_INTERVAL_MS`]) and the appointment's bound; a chat ban holds attendees
+/// back from asking too. `now` is unix milliseconds.
+pub fn ask(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Decision {
+    if state.state_for_all.ended {
+        return refuse(ErrorCode::PresentationEnded, "the presentation has ended");
+    }
+    let text = match clean_question_text(text) {
+        Ok(text) => text,
+        Err(TextProblem::Empty) => return refuse(ErrorCode::QuestionEmpty, "the question is empty"),
+        Err(TextProblem::TooLong) => {
+            return refuse(ErrorCode::QuestionTooLong, format!("the question is over {MAX_QUESTION_CHARS} characters"))
+        }
+    };
+    let asker = &claims.sub;
+    if claims.role == Role::Client && state.chat_moderation.banned.contains(asker) {
+        return refuse(ErrorCode::QuestionBanned, "the guide banned you from the chat and its questions");
+    }
+    if let Some(last) = state.question_book.last_asked.get(asker).filter(|last| now < **last + QUESTION_INTERVAL_MS) {
+        return refuse(
+            ErrorCode::QuestionRateLimited,
+            format!("one question per {} seconds: wait until {}", QUESTION_INTERVAL_MS / 1000, last + QUESTION_INTERVAL_MS),
+        );
+    }
+    if state.state_for_all.questions.len() >= MAX_QUESTIONS {
+        return refuse(ErrorCode::QuestionLimit, format!("an appointment holds at most {MAX_QUESTIONS} questions"));
+    }
+    let attendee_name = state.participants.get(asker).and_then(|p| p.attendee_name.clone()).or_else(|| claims.name.clone());
+    let question = Question {
+        question_id: new_id(),
+        attendee_id: asker.clone(),
+        attendee_name,
+        role: claims.role,
+        text,
+        asked_at: now,
+        status: QuestionStatus::Open,
+        votes: 0,
+    };
+    publish(Audience::Everyone, Event::QuestionAsked { question })
+}
+
+/// An up-vote (or its withdrawal), or why not: the question must be there, not one's own,
+/// the presentation not ended. The same vote again is published too, and the reducer's set
+/// of voters makes it one: in cluster mode the state decided on may not yet hold the
+/// voter's last step (a withdrawal followed at once by a new up-vote), and skipping a vote
+/// that looks the same would lose it.
+pub fn vote_question(claims: &HubClaims, state: &LiveState, question_id: Id, voted: bool) -> Decision {
+    if state.state_for_all.ended {
+        return refuse(ErrorCode::PresentationEnded, "the presentation has ended");
+    }
+    let question = match find_question(state, &question_id) {
+        Ok(question) => question,
+        Err(refused) => return *refused,
+    };
+    if question.attendee_id == claims.sub {
+        return refuse(ErrorCode::QuestionOwnVote, "one's own question cannot be up-voted");
+    }
+    let attendee_id = claims.sub.clone();
+    publish(Audience::Attendee(attendee_id.clone()), Event::QuestionVoted { question_id, attendee_id, voted })
 }
 
 fn find_poll(state: &LiveState, poll_id: &str) -> Result<PollStatus, Box<Decision>> {
@@ -416,7 +501,24 @@ mod tests {
         state.apply(&Event::PollCreated { poll: new().into_poll(ID.into(), [BOB.into(), ADA.into()]) });
         state.apply(&Event::PollCreated { poll: new().into_poll(OPEN_POLL.into(), [ID.into(), BOB.into()]) });
         state.apply(&Event::PollOpened { poll_id: OPEN_POLL.into() });
+        state.apply(&Event::QuestionAsked { question: bobs_question() });
         state
+    }
+
+    /// Bob's question [`QUESTION`] in [`running`].
+    const QUESTION: &str = "000000000000000000000000000000e1";
+
+    fn bobs_question() -> Question {
+        Question {
+            question_id: QUESTION.into(),
+            attendee_id: BOB.into(),
+            attendee_name: Some("Bob".into()),
+            role: Role::Client,
+            text: "Why?".into(),
+            asked_at: 1,
+            status: QuestionStatus::Open,
+            votes: 0,
+        }
     }
 
     fn ended() -> LiveState {
@@ -476,6 +578,10 @@ mod tests {
             Action::ClosePoll { poll_id: ID.into() },
             Action::ShowPollResults { poll_id: ID.into(), shown: true },
             Action::VotePoll { poll_id: OPEN_POLL.into(), answer_ids: vec![ID.into()] },
+            Action::AskQuestion { text: "hello?".into() },
+            Action::VoteQuestion { question_id: QUESTION.into(), voted: true },
+            Action::MarkQuestion { question_id: QUESTION.into(), status: QuestionStatus::Answering },
+            Action::DismissQuestion { question_id: QUESTION.into() },
         ]
     }
 
@@ -510,6 +616,10 @@ mod tests {
             Action::ClosePoll { .. } => 26,
             Action::ShowPollResults { .. } => 27,
             Action::VotePoll { .. } => 28,
+            Action::AskQuestion { .. } => 29,
+            Action::VoteQuestion { .. } => 30,
+            Action::MarkQuestion { .. } => 31,
+            Action::DismissQuestion { .. } => 32,
         }
     }
 
@@ -578,7 +688,7 @@ mod tests {
     fn the_action_list_covers_every_action() {
         let mut seen: Vec<usize> = every_action().iter().map(index).collect();
         seen.sort();
-        assert_eq!(seen, (0..29).collect::<Vec<_>>());
+        assert_eq!(seen, (0..33).collect::<Vec<_>>());
     }
 
     #[test]
@@ -597,6 +707,13 @@ mod tests {
     #[test]
     fn attendee_actions_are_open_to_both_roles_even_after_the_end() {
         for action in every_action().into_iter().filter(|a| !a.is_guide_only()) {
+            if matches!(action, Action::AskQuestion { .. } | Action::VoteQuestion { .. }) {
+                // Questions are for the presentation: after its end they are refused.
+                assert_eq!(code(&as_client(&running(), action.clone())), None, "{}", action.key());
+                assert_eq!(code(&as_client(&ended(), action.clone())), Some(ErrorCode::PresentationEnded), "{}", action.key());
+                assert_eq!(code(&as_guide(&ended(), action.clone())), Some(ErrorCode::PresentationEnded), "{}", action.key());
+                continue;
+            }
             for state in [running(), ended()] {
                 assert_eq!(code(&as_guide(&state, action.clone())), None, "{}", action.key());
                 assert_eq!(code(&as_client(&state, action.clone())), None, "{}", action.key());
@@ -703,6 +820,22 @@ mod tests {
                             answer_ids: answer_ids.clone(),
                             previous_answer_ids: vec![],
                         };
+                        assert_eq!(decision, publish(Audience::Attendee(voter.into()), event));
+                    }
+                }
+                Action::AskQuestion { .. } => {
+                    // Always the asker's own question, to everyone.
+                    for (decision, asker) in [(as_guide, GUIDE), (as_client, ADA)] {
+                        let Decision::Publish { audience: Audience::Everyone, event: Event::QuestionAsked { question } } = decision else {
+                            panic!("{decision:?}")
+                        };
+                        assert_eq!((question.attendee_id.as_str(), question.text.as_str(), question.votes), (asker, "hello?", 0));
+                    }
+                }
+                Action::VoteQuestion { question_id, voted } => {
+                    // Always the voter's own up-vote, to the voter (and the guides).
+                    for (decision, voter) in [(as_guide, GUIDE), (as_client, ADA)] {
+                        let event = Event::QuestionVoted { question_id: question_id.clone(), attendee_id: voter.into(), voted };
                         assert_eq!(decision, publish(Audience::Attendee(voter.into()), event));
                     }
                 }
@@ -1063,5 +1196,134 @@ mod poll_tests {
             run(&mut state, GUIDE, Role::Guide, Action::CreatePoll { poll: new_poll(true) });
         }
         assert_eq!(code(&run(&mut state, GUIDE, Role::Guide, Action::CreatePoll { poll: new_poll(true) })), Some(ErrorCode::PollLimit));
+    }
+}
+
+#[cfg(test)]
+mod question_tests {
+    use protocol::action::Action;
+    use protocol::engagement::questions::{QuestionStatus, MAX_QUESTIONS, QUESTION_INTERVAL_MS};
+    use protocol::frame::{ErrorCode, Event};
+    use protocol::internal::Audience;
+    use protocol::live_state::LiveState;
+    use protocol::{HubClaims, Role};
+
+    use super::{ask, decide, Caller, Decision, Request};
+
+    const GUIDE: &str = "9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a";
+    const ADA: &str = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
+    const BOB: &str = "b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2";
+
+    fn claims(sub: &str, role: Role) -> HubClaims {
+        HubClaims { sub: sub.into(), apt: "0123456789abcdef0123456789abcdef".into(), role, name: Some(sub[..3].into()), exp: u64::MAX }
+    }
+
+    fn apply(state: &mut LiveState, decision: Decision) -> Decision {
+        if let Decision::Publish { event, .. } = &decision {
+            state.apply(event);
+        }
+        decision
+    }
+
+    fn run(state: &mut LiveState, sub: &str, role: Role, action: Action) -> Decision {
+        let decision = decide(Caller::Participant(&claims(sub, role)), state, Request::Action(action));
+        apply(state, decision)
+    }
+
+    fn ask_at(state: &mut LiveState, sub: &str, text: &str, now: u64) -> Decision {
+        let decision = ask(&claims(sub, Role::Client), state, text, now);
+        apply(state, decision)
+    }
+
+    fn code(decision: &Decision) -> Option<ErrorCode> {
+        match decision {
+            Decision::Refuse { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_question_is_refused_for_its_text_the_rate_a_ban_and_the_end() {
+        let mut state = LiveState::default();
+        assert_eq!(code(&ask_at(&mut state, ADA, " \u{202E} \n", 1_000)), Some(ErrorCode::QuestionEmpty));
+        assert_eq!(code(&ask_at(&mut state, ADA, &"x".repeat(301), 1_000)), Some(ErrorCode::QuestionTooLong));
+        assert_eq!(code(&ask_at(&mut state, ADA, &"<b>".repeat(3_414), 1_000)), Some(ErrorCode::QuestionTooLong), "10 kB");
+        let asked = ask_at(&mut state, ADA, " <script>alert(1)</script>\u{202E} ", 1_000);
+        let Decision::Publish { audience: Audience::Everyone, event: Event::QuestionAsked { question } } = asked else {
+            panic!("{asked:?}")
+        };
+        assert_eq!((question.text.as_str(), question.attendee_name.as_deref()), ("<script>alert(1)</script>", Some("a1a")));
+        assert_eq!(code(&ask_at(&mut state, ADA, "again", 1_000 + QUESTION_INTERVAL_MS - 1)), Some(ErrorCode::QuestionRateLimited));
+        assert_eq!(code(&ask_at(&mut state, BOB, "mine", 1_001)), None, "the rate is per attendee");
+        assert_eq!(code(&ask_at(&mut state, ADA, "again", 1_000 + QUESTION_INTERVAL_MS)), None);
+        state.apply(&Event::ChatAttendeeModerated { attendee_id: BOB.into(), muted_until: None, banned: true });
+        assert_eq!(code(&ask_at(&mut state, BOB, "banned", 1_000_000)), Some(ErrorCode::QuestionBanned));
+        state.apply(&Event::PresentationEnded { ended_at: "2026-01-05T11:00:00Z".into() });
+        assert_eq!(code(&ask_at(&mut state, ADA, "late", 9_000_000)), Some(ErrorCode::PresentationEnded));
+        assert_eq!(state.state_for_all.questions.len(), 3, "nothing refused was kept");
+    }
+
+    #[test]
+    fn up_votes_are_once_each_never_ones_own_and_may_be_withdrawn() {
+        let mut state = LiveState::default();
+        ask_at(&mut state, ADA, "Does it fit?", 1);
+        let id = state.state_for_all.questions[0].question_id.clone();
+        let vote = |voted| Action::VoteQuestion { question_id: id.clone(), voted };
+        assert_eq!(code(&run(&mut state, ADA, Role::Client, vote(true))), Some(ErrorCode::QuestionOwnVote));
+        let unknown = Action::VoteQuestion { question_id: "e".repeat(32), voted: true };
+        assert_eq!(code(&run(&mut state, BOB, Role::Client, unknown)), Some(ErrorCode::QuestionNotFound));
+        let first = run(&mut state, BOB, Role::Client, vote(true));
+        assert!(matches!(first, Decision::Publish { audience: Audience::Attendee(ref to), .. } if to == BOB));
+        run(&mut state, BOB, Role::Client, vote(true));
+        assert_eq!(state.state_for_all.questions[0].votes, 1, "once each");
+        assert_eq!(state.state_for_clients_of(BOB).question_votes, vec![id.clone()]);
+        assert!(state.state_for_clients_of(ADA).question_votes.is_empty());
+        run(&mut state, BOB, Role::Client, vote(false));
+        run(&mut state, BOB, Role::Client, vote(false));
+        assert_eq!(state.state_for_all.questions[0].votes, 0);
+        // A vote decided twice (two replicas) is still one.
+        let twice = Event::QuestionVoted { question_id: id.clone(), attendee_id: GUIDE.into(), voted: true };
+        state.apply(&twice);
+        state.apply(&twice);
+        assert_eq!(state.state_for_all.questions[0].votes, 1);
+    }
+
+    #[test]
+    fn the_guide_marks_one_question_answering_at_a_time_answers_and_dismisses() {
+        let mut state = LiveState::default();
+        ask_at(&mut state, ADA, "one", 1);
+        ask_at(&mut state, BOB, "two", 2);
+        let ids: Vec<String> = state.state_for_all.questions.iter().map(|q| q.question_id.clone()).collect();
+        let mark = |i: usize, status| Action::MarkQuestion { question_id: ids[i].clone(), status };
+        for action in [mark(0, QuestionStatus::Answering), Action::DismissQuestion { question_id: ids[0].clone() }] {
+            assert_eq!(code(&run(&mut state, ADA, Role::Client, action)), Some(ErrorCode::Forbidden), "non-guide moderating");
+        }
+        run(&mut state, GUIDE, Role::Guide, mark(0, QuestionStatus::Answering));
+        assert_eq!(run(&mut state, GUIDE, Role::Guide, mark(0, QuestionStatus::Answering)), Decision::Nothing);
+        run(&mut state, GUIDE, Role::Guide, mark(1, QuestionStatus::Answering));
+        let statuses = |state: &LiveState| state.state_for_all.questions.iter().map(|q| q.status).collect::<Vec<_>>();
+        assert_eq!(statuses(&state), [QuestionStatus::Open, QuestionStatus::Answering], "at most one at a time");
+        run(&mut state, GUIDE, Role::Guide, mark(1, QuestionStatus::Answered));
+        assert_eq!(statuses(&state), [QuestionStatus::Open, QuestionStatus::Answered]);
+        run(&mut state, GUIDE, Role::Guide, Action::DismissQuestion { question_id: ids[0].clone() });
+        assert_eq!(state.state_for_all.questions.len(), 1);
+        for action in [mark(0, QuestionStatus::Answered), Action::DismissQuestion { question_id: ids[0].clone() }] {
+            assert_eq!(code(&run(&mut state, GUIDE, Role::Guide, action)), Some(ErrorCode::QuestionNotFound));
+        }
+        let bad = Action::MarkQuestion { question_id: "not an id".into(), status: QuestionStatus::Open };
+        assert_eq!(code(&run(&mut state, GUIDE, Role::Guide, bad)), Some(ErrorCode::InvalidPayload));
+    }
+
+    #[test]
+    fn an_appointment_holds_a_bounded_number_of_questions() {
+        let mut state = LiveState::default();
+        for i in 0..MAX_QUESTIONS {
+            let asker = format!("{i:032x}");
+            assert_eq!(code(&ask_at(&mut state, &asker, "q", 1)), None);
+        }
+        assert_eq!(code(&ask_at(&mut state, ADA, "one more", 1)), Some(ErrorCode::QuestionLimit));
+        let first = state.state_for_all.questions[0].question_id.clone();
+        run(&mut state, GUIDE, Role::Guide, Action::DismissQuestion { question_id: first });
+        assert_eq!(code(&ask_at(&mut state, ADA, "one more", 1)), None, "a dismissal makes room");
     }
 }

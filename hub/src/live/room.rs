@@ -10,7 +10,7 @@
 //! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
 //! event when Redis hands it back, the same way under its lock.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
@@ -23,6 +23,7 @@ use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::future::BoxFuture;
 use protocol::codec::{Codec, Encoded};
 use protocol::engagement::polls::PollVotes;
+use protocol::engagement::questions::QuestionBook;
 use protocol::engagement::{ChatModeration, Reaction, ReactionCounts};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
@@ -320,6 +321,7 @@ pub struct DueSnapshot {
     chat_moderation: ChatModeration,
     poll_votes: PollVotes,
     session: SessionRecord,
+    question_book: QuestionBook,
 }
 
 impl DueSnapshot {
@@ -334,6 +336,7 @@ impl DueSnapshot {
             chat_moderation: self.chat_moderation,
             poll_votes: self.poll_votes,
             session: self.session,
+            question_book: self.question_book,
         };
         (self.seq, state)
     }
@@ -373,6 +376,8 @@ pub struct Inner {
     subscribers: Subscribers,
     /// Polls voted in since the last counts were sent (see [`Room::send_poll_counts`]).
     polls_counted: BTreeSet<Id>,
+    /// Questions up-voted since the last counts were sent (see [`Room::send_question_votes`]).
+    questions_counted: BTreeSet<Id>,
 }
 
 pub struct Room {
@@ -409,6 +414,7 @@ impl Room {
             chat_moderation: stored.snapshot.chat_moderation,
             poll_votes: stored.snapshot.poll_votes,
             session: stored.snapshot.session,
+            question_book: stored.snapshot.question_book,
         };
         let mut inner = Inner {
             epoch: stored.epoch,
@@ -419,6 +425,7 @@ impl Room {
             log: VecDeque::new(),
             subscribers: Subscribers::default(),
             polls_counted: BTreeSet::new(),
+            questions_counted: BTreeSet::new(),
         };
         for event in stored.events {
             if event.seq == inner.seq + 1 {
@@ -482,6 +489,7 @@ impl Room {
             chat_moderation: inner.live.chat_moderation.clone(),
             poll_votes: inner.live.poll_votes.clone(),
             session: inner.live.session.clone(),
+            question_book: inner.live.question_book.clone(),
         };
         (inner.epoch.clone(), inner.seq, state)
     }
@@ -635,8 +643,14 @@ impl Room {
         let seq = stored.seq;
         inner.seq = seq;
         inner.live.apply(&stored.event);
-        if let Event::PollVoted { poll_id, .. } = &stored.event {
-            inner.polls_counted.insert(poll_id.clone());
+        match &stored.event {
+            Event::PollVoted { poll_id, .. } => {
+                inner.polls_counted.insert(poll_id.clone());
+            }
+            Event::QuestionVoted { question_id, .. } => {
+                inner.questions_counted.insert(question_id.clone());
+            }
+            _ => {}
         }
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
         let queued_at = Instant::now();
@@ -688,6 +702,7 @@ impl Room {
             chat_moderation: inner.live.chat_moderation.clone(),
             poll_votes: inner.live.poll_votes.clone(),
             session: inner.live.session.clone(),
+            question_book: inner.live.question_book.clone(),
         })
     }
 
@@ -711,9 +726,10 @@ impl Room {
     }
 
     /// One reaction tick: this replica's taps merged by the order, then sent; and the
-    /// counts of the polls voted in since the last tick.
+    /// counts of the polls voted in and the questions up-voted since the last tick.
     pub async fn reaction_tick(&self) -> Result<(), StoreError> {
         self.send_poll_counts();
+        self.send_question_votes();
         let merged = self.order.merge_reactions(self, self.take_reactions()).await?;
         self.sample_reactions.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(merged);
         self.send_reactions(merged);
@@ -767,6 +783,28 @@ impl Room {
             let Some(poll) = inner.live.state_for_all.polls.iter().find(|p| p.poll_id == poll_id) else { continue };
             let event = VolatileEvent::PollCounts { poll_id, counts: poll.counts.clone(), voters: poll.voters };
             self.fan_out_volatile(&mut inner, &Audience::Everyone, event);
+        }
+    }
+
+    /// Sends the up-vote counts of every question voted on since the last call, as one
+    /// volatile event to everyone (as [`Room::send_poll_counts`], no merge across
+    /// replicas: each applies every vote). A question dismissed meanwhile is left out.
+    pub fn send_question_votes(&self) {
+        let mut inner = self.lock();
+        if inner.questions_counted.is_empty() {
+            return;
+        }
+        let voted = std::mem::take(&mut inner.questions_counted);
+        let votes: BTreeMap<Id, u32> = inner
+            .live
+            .state_for_all
+            .questions
+            .iter()
+            .filter(|q| voted.contains(&q.question_id))
+            .map(|q| (q.question_id.clone(), q.votes))
+            .collect();
+        if !votes.is_empty() {
+            self.fan_out_volatile(&mut inner, &Audience::Everyone, VolatileEvent::QuestionVotes { votes });
         }
     }
 

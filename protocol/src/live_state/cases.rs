@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::{LiveState, Viewer};
 use crate::action::Action;
 use crate::engagement::polls::{NewPoll, Poll, PollSlide};
+use crate::engagement::questions::{Question, QuestionStatus};
 use crate::engagement::{ChatMessage, ChatSettings};
 use crate::frame::{AppointmentSettings, Collection, Event};
 use crate::internal::Audience;
@@ -484,7 +485,56 @@ pub fn all() -> Vec<Case> {
                 everyone(Event::PollResultsShown { poll_id: chat_id(1), shown: true }),
             ],
         },
+        Case {
+            name: "questions: asked, up-voted and withdrawn, one answering at a time, answered, dismissed, for a guide",
+            seen: Seen::ByGuide,
+            setup: busy_room(),
+            events: vec![
+                everyone(Event::QuestionAsked { question: question(1, ADA, "Does it <b>fit</b>?") }),
+                everyone(Event::QuestionAsked { question: question(2, BOB, "\u{202e}?ecirp") }),
+                everyone(Event::QuestionAsked { question: question(3, BOB, "Colours?") }),
+                question_vote(1, BOB, true),
+                question_vote(2, ADA, true),
+                question_vote(2, ADA, false),
+                question_vote(3, ADA, true),
+                everyone(Event::QuestionMarked { question_id: chat_id(1), status: QuestionStatus::Answering }),
+                everyone(Event::QuestionMarked { question_id: chat_id(3), status: QuestionStatus::Answering }),
+                everyone(Event::QuestionMarked { question_id: chat_id(3), status: QuestionStatus::Answered }),
+                everyone(Event::QuestionDismissed { question_id: chat_id(2) }),
+            ],
+        },
+        Case {
+            name: "questions: a client sees questions, its own up-votes and the one being answered",
+            seen: Seen::ByClient,
+            setup: busy_room(),
+            events: vec![
+                everyone(Event::QuestionAsked { question: question(1, BOB, "When does it ship?") }),
+                everyone(Event::QuestionAsked { question: question(2, BOB, "<script>alert(1)</script>") }),
+                question_vote(2, ADA, true),
+                question_vote(1, ADA, true),
+                question_vote(2, ADA, false),
+                everyone(Event::QuestionMarked { question_id: chat_id(1), status: QuestionStatus::Answering }),
+                everyone(Event::QuestionDismissed { question_id: chat_id(2) }),
+            ],
+        },
     ]
+}
+
+fn question(n: u32, from: &str, text: &str) -> Question {
+    Question {
+        question_id: chat_id(n),
+        attendee_id: from.to_owned(),
+        attendee_name: Some(format!("Asker {n}")),
+        role: Role::Client,
+        text: text.to_owned(),
+        asked_at: 1_767_603_700_000 + u64::from(n),
+        status: QuestionStatus::Open,
+        votes: 0,
+    }
+}
+
+fn question_vote(question: u32, from: &str, voted: bool) -> (Audience, Event) {
+    (Audience::Attendee(from.to_owned()), Event::QuestionVoted { question_id: chat_id(question), attendee_id: from.to_owned(), voted })
 }
 
 fn poll(n: u32, slide: Option<PollSlide>) -> Poll {
@@ -535,7 +585,7 @@ mod tests {
     /// The number of [`Event`] variants, and each one's place: adding a variant fails to
     /// compile here until it is counted, and then [`every_event_kind_has_a_case`] fails
     /// until a case covers it.
-    const KINDS: usize = 30;
+    const KINDS: usize = 34;
 
     fn kind(event: &Event) -> usize {
         match event {
@@ -568,7 +618,11 @@ mod tests {
             Event::PollClosed { .. } => 26,
             Event::PollResultsShown { .. } => 27,
             Event::PollVoted { .. } => 28,
-            Event::SessionSampled { .. } => 29,
+            Event::SessionSampled { .. } => 33,
+            Event::QuestionAsked { .. } => 29,
+            Event::QuestionVoted { .. } => 30,
+            Event::QuestionMarked { .. } => 31,
+            Event::QuestionDismissed { .. } => 32,
         }
     }
 

@@ -110,6 +110,22 @@ reactions: ReactionCounts,
  */
 cartValue: number, };
 
+export type QuestionStatus = "open" | "answering" | "answered";
+
+export type Question = { questionId: string, attendeeId: string, 
+/**
+ * The asker's name at the time (a guest's join name); `None` for a nameless one.
+ */
+attendeeName: string | null, role: Role, text: string, 
+/**
+ * Unix milliseconds, as the hub received it.
+ */
+askedAt: number, status: QuestionStatus, 
+/**
+ * Up-votes (the asker's own cannot be one).
+ */
+votes: number, };
+
 export type StateForAll = { currentGuideProductId: string | null, lastActiveGuideSection: string | null, currentPageId: string | null, currentSectionId: string | null, currentSlideAlias: number, currentSlideData: SlideData | null, currentDynamicPage: DynamicPage | null, started: boolean, running: boolean, ended: boolean, 
 /**
  * RFC 3339 timestamps.
@@ -130,7 +146,11 @@ chat: ChatState,
 /**
  * The appointment's polls, oldest first (issue #19).
  */
-polls: Array<Poll>, extensions: Array<JsonValue>, };
+polls: Array<Poll>, 
+/**
+ * The attendees' questions, oldest first (issue #19); dismissed ones are gone.
+ */
+questions: Array<Question>, extensions: Array<JsonValue>, };
 
 export type StateForClients = { videoClientToken: string | null, hoveredElementId: string | null, 
 /**
@@ -149,7 +169,11 @@ chatBanned: boolean,
 /**
  * The attendee's own vote per poll id.
  */
-pollVotes: { [key in string]: Array<string> }, extensions: Array<JsonValue>, };
+pollVotes: { [key in string]: Array<string> }, 
+/**
+ * The ids of the questions the attendee up-voted.
+ */
+questionVotes: Array<string>, extensions: Array<JsonValue>, };
 
 export type AttendeeSummary = { attendeeId: string, role: Role, attendeeName: string | null, videoUserId: string | null, hasJoined: boolean, status: AttendeeStatus, connection: ConnectionState, cartPermission: CartPermission, 
 /**
@@ -169,7 +193,7 @@ export type Snapshot = { stateForAll: StateForAll, stateForClients: StateForClie
  */
 stateForGuides?: StateForGuides, };
 
-export type Action = { "key": "switchSlide", "payload": { pageId: string, sectionId: string, slideAlias: number, } } | { "key": "loadSlide", "payload": { pageId: string, sectionId: string, } } | { "key": "loadProductList", "payload": Record<symbol, never> } | { "key": "loadListingProducts", "payload": { pageId: string, sectionId: string, } } | { "key": "updateListingProducts", "payload": { pageId: string, sectionId: string, productIds: Array<string>, } } | { "key": "loadCart", "payload": { attendeeId: string | null, } } | { "key": "addToCart", "payload": { attendeeId: string | null, productId: string, quantity: number, } } | { "key": "removeFromCart", "payload": { attendeeId: string | null, lineItemId: string, } } | { "key": "updateProductQuantity", "payload": { attendeeId: string | null, lineItemId: string, quantity: number, } } | { "key": "loadLikeList", "payload": { attendeeId: string | null, } } | { "key": "removeFromLikeList", "payload": { attendeeId: string | null, productId: string, } } | { "key": "loadLastSeen", "payload": { attendeeId: string | null, } } | { "key": "loadProductReviews", "payload": { productId: string, } } | { "key": "muteAll", "payload": { muted: boolean, } } | { "key": "setLocked", "payload": { locked: boolean, } } | { "key": "requestCartPermission", "payload": { attendeeId: string, } } | { "key": "setCartPermission", "payload": { granted: boolean, } } | { "key": "sendChatMessage", "payload": { text: string, } } | { "key": "deleteChatMessage", "payload": { messageId: string, } } | { "key": "pinChatMessage", "payload": { messageId: string | null, } } | { "key": "setChatSettings", "payload": { settings: ChatSettings, } } | { "key": "setChatBlockedWords", "payload": { words: Array<string>, } } | { "key": "moderateChatAttendee", "payload": { attendeeId: string, timeoutMinutes: number | null, banned: boolean, } } | { "key": "sendReaction", "payload": { reaction: Reaction, } } | { "key": "createPoll", "payload": { poll: NewPoll, } } | { "key": "openPoll", "payload": { pollId: string, } } | { "key": "closePoll", "payload": { pollId: string, } } | { "key": "showPollResults", "payload": { pollId: string, shown: boolean, } } | { "key": "votePoll", "payload": { pollId: string, answerIds: Array<string>, } };
+export type Action = { "key": "switchSlide", "payload": { pageId: string, sectionId: string, slideAlias: number, } } | { "key": "loadSlide", "payload": { pageId: string, sectionId: string, } } | { "key": "loadProductList", "payload": Record<symbol, never> } | { "key": "loadListingProducts", "payload": { pageId: string, sectionId: string, } } | { "key": "updateListingProducts", "payload": { pageId: string, sectionId: string, productIds: Array<string>, } } | { "key": "loadCart", "payload": { attendeeId: string | null, } } | { "key": "addToCart", "payload": { attendeeId: string | null, productId: string, quantity: number, } } | { "key": "removeFromCart", "payload": { attendeeId: string | null, lineItemId: string, } } | { "key": "updateProductQuantity", "payload": { attendeeId: string | null, lineItemId: string, quantity: number, } } | { "key": "loadLikeList", "payload": { attendeeId: string | null, } } | { "key": "removeFromLikeList", "payload": { attendeeId: string | null, productId: string, } } | { "key": "loadLastSeen", "payload": { attendeeId: string | null, } } | { "key": "loadProductReviews", "payload": { productId: string, } } | { "key": "muteAll", "payload": { muted: boolean, } } | { "key": "setLocked", "payload": { locked: boolean, } } | { "key": "requestCartPermission", "payload": { attendeeId: string, } } | { "key": "setCartPermission", "payload": { granted: boolean, } } | { "key": "sendChatMessage", "payload": { text: string, } } | { "key": "deleteChatMessage", "payload": { messageId: string, } } | { "key": "pinChatMessage", "payload": { messageId: string | null, } } | { "key": "setChatSettings", "payload": { settings: ChatSettings, } } | { "key": "setChatBlockedWords", "payload": { words: Array<string>, } } | { "key": "moderateChatAttendee", "payload": { attendeeId: string, timeoutMinutes: number | null, banned: boolean, } } | { "key": "sendReaction", "payload": { reaction: Reaction, } } | { "key": "createPoll", "payload": { poll: NewPoll, } } | { "key": "openPoll", "payload": { pollId: string, } } | { "key": "closePoll", "payload": { pollId: string, } } | { "key": "showPollResults", "payload": { pollId: string, shown: boolean, } } | { "key": "votePoll", "payload": { pollId: string, answerIds: Array<string>, } } | { "key": "askQuestion", "payload": { text: string, } } | { "key": "voteQuestion", "payload": { questionId: string, voted: boolean, } } | { "key": "markQuestion", "payload": { questionId: string, status: QuestionStatus, } } | { "key": "dismissQuestion", "payload": { questionId: string, } };
 
 export type Empty = Record<symbol, never>;
 
@@ -202,11 +226,11 @@ export type AppointmentSettings = { appointmentMode: AppointmentMode, videoAudio
 
 export type Collection = "liked" | "disliked" | "lastSeen" | "wishlist";
 
-export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "sessionSampled", sample: SessionSample, } | { "kind": "reload", action: Action, } | { "kind": "chatMessagePosted", message: ChatMessage, } | { "kind": "chatMessageDeleted", messageId: string, } | { "kind": "chatMessagePinned", messageId: string | null, } | { "kind": "chatSettingsChanged", settings: ChatSettings, } | { "kind": "chatBlockedWordsChanged", words: Array<string>, } | { "kind": "chatAttendeeModerated", attendeeId: string, mutedUntil: number | null, banned: boolean, } | { "kind": "pollCreated", poll: Poll, } | { "kind": "pollOpened", pollId: string, } | { "kind": "pollClosed", pollId: string, counts: Array<number>, voters: number, } | { "kind": "pollResultsShown", pollId: string, shown: boolean, } | { "kind": "pollVoted", pollId: string, attendeeId: string, answerIds: Array<string>, previousAnswerIds: Array<string>, };
+export type Event = { "kind": "appointmentConfigured", settings: AppointmentSettings, } | { "kind": "slideSwitched", pageId: string, sectionId: string, slideAlias: number, } | { "kind": "presentationStarted", startedAt: string, } | { "kind": "presentationEnded", endedAt: string, } | { "kind": "lockChanged", locked: boolean, } | { "kind": "guideProductChanged", productId: string | null, } | { "kind": "dynamicPageOpened", page: DynamicPage, } | { "kind": "dynamicPageClosed", pageId: string | null, all: boolean, } | { "kind": "broadcastModeChanged", active: boolean, } | { "kind": "viewModeChanged", mode: ViewMode, } | { "kind": "screenSharingChanged", active: boolean, } | { "kind": "muteAllChanged", muted: boolean, } | { "kind": "attendeeChanged", attendee: AttendeeSummary, } | { "kind": "attendeeRemoved", attendeeId: string, } | { "kind": "cartPermissionChanged", attendeeId: string, permission: CartPermission, } | { "kind": "attendeeCollectionChanged", attendeeId: string, collection: Collection, productId: string, added: boolean, } | { "kind": "attendeeCartChanged", attendeeId: string, lineItemCount: number, totalPrice: number, } | { "kind": "sessionSampled", sample: SessionSample, } | { "kind": "reload", action: Action, } | { "kind": "chatMessagePosted", message: ChatMessage, } | { "kind": "chatMessageDeleted", messageId: string, } | { "kind": "chatMessagePinned", messageId: string | null, } | { "kind": "chatSettingsChanged", settings: ChatSettings, } | { "kind": "chatBlockedWordsChanged", words: Array<string>, } | { "kind": "chatAttendeeModerated", attendeeId: string, mutedUntil: number | null, banned: boolean, } | { "kind": "pollCreated", poll: Poll, } | { "kind": "pollOpened", pollId: string, } | { "kind": "pollClosed", pollId: string, counts: Array<number>, voters: number, } | { "kind": "pollResultsShown", pollId: string, shown: boolean, } | { "kind": "pollVoted", pollId: string, attendeeId: string, answerIds: Array<string>, previousAnswerIds: Array<string>, } | { "kind": "questionAsked", question: Question, } | { "kind": "questionVoted", questionId: string, attendeeId: string, voted: boolean, } | { "kind": "questionMarked", questionId: string, status: QuestionStatus, } | { "kind": "questionDismissed", questionId: string, };
 
-export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, } | { "kind": "reactions", counts: ReactionCounts, } | { "kind": "pollCounts", pollId: string, counts: Array<number>, voters: number, };
+export type VolatileEvent = { "kind": "guideHovered", hoveredElementId: string | null, } | { "kind": "reactions", counts: ReactionCounts, } | { "kind": "pollCounts", pollId: string, counts: Array<number>, voters: number, } | { "kind": "questionVotes", votes: { [key in string]: number }, };
 
-export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED" | "CHAT_EMPTY" | "CHAT_TOO_LONG" | "CHAT_MUTED" | "CHAT_BANNED" | "CHAT_CLOSED" | "CHAT_BLOCKED_WORD" | "CHAT_SLOW_MODE" | "CHAT_RATE_LIMITED" | "POLL_NOT_FOUND" | "POLL_CLOSED" | "POLL_UNKNOWN_ANSWER" | "POLL_SINGLE_CHOICE" | "POLL_LIMIT";
+export type ErrorCode = "BAD_FRAME" | "UNEXPECTED_FRAME" | "FORBIDDEN" | "INVALID_PAYLOAD" | "PRESENTATION_ENDED" | "INTERNAL" | "RATE_LIMITED" | "CHAT_EMPTY" | "CHAT_TOO_LONG" | "CHAT_MUTED" | "CHAT_BANNED" | "CHAT_CLOSED" | "CHAT_BLOCKED_WORD" | "CHAT_SLOW_MODE" | "CHAT_RATE_LIMITED" | "POLL_NOT_FOUND" | "POLL_CLOSED" | "POLL_UNKNOWN_ANSWER" | "POLL_SINGLE_CHOICE" | "POLL_LIMIT" | "QUESTION_EMPTY" | "QUESTION_TOO_LONG" | "QUESTION_RATE_LIMITED" | "QUESTION_BANNED" | "QUESTION_NOT_FOUND" | "QUESTION_OWN_VOTE" | "QUESTION_LIMIT";
 
 export type ServerFrame = { "type": "welcome", appointmentId: string, attendeeId: string, role: Role, 
 /**

@@ -32,6 +32,7 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
       mutedAll: false,
       chat: { messages: [], pinned: null, settings: { closed: false, slowModeSeconds: 0, linksAllowed: false } },
       polls: [],
+      questions: [],
       extensions: [],
       ...all,
     },
@@ -42,6 +43,7 @@ export function makeSnapshot(all: Partial<StateForAll> = {}, guides?: Partial<St
       chatMutedUntil: null,
       chatBanned: false,
       pollVotes: {},
+      questionVotes: [],
       extensions: [],
     },
     ...(guides && {

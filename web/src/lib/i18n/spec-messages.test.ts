@@ -69,6 +69,7 @@ const SAME_IN_GERMAN = new Set([
   'Details',
   'Likes',
   'Likes ({{count}})',
+  'Chat',
   'Widgets',
   '{{count}} ×',
   'Live',

@@ -50,6 +50,10 @@ const EVENT_KINDS: Record<Event['kind'], true> = {
   pollClosed: true,
   pollResultsShown: true,
   pollVoted: true,
+  questionAsked: true,
+  questionVoted: true,
+  questionMarked: true,
+  questionDismissed: true,
   reload: true,
 };
 

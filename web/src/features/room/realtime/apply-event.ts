@@ -1,6 +1,7 @@
 import type { AttendeeSummary, ChatState, Event, Snapshot, StateForAll, StateForGuides, VolatileEvent } from '@/protocol/generated';
 import { withoutKey } from '../utils/without-key';
 import { openWithSlide, pollClosed, pollCounts, pollCreated, pollOpened, pollResultsShown, pollVoted } from '../engagement/polls';
+import { questionAsked, questionDismissed, questionMarked, questionVoted, questionVotes } from '../engagement/questions';
 
 function withAll(snapshot: Snapshot, patch: Partial<StateForAll>): Snapshot {
   return { ...snapshot, stateForAll: { ...snapshot.stateForAll, ...patch } };
@@ -150,6 +151,14 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
       return pollResultsShown(snapshot, event.pollId, event.shown);
     case 'pollVoted':
       return pollVoted(snapshot, event.pollId, event.answerIds, event.previousAnswerIds);
+    case 'questionAsked':
+      return questionAsked(snapshot, event.question);
+    case 'questionVoted':
+      return questionVoted(snapshot, event.questionId, event.voted);
+    case 'questionMarked':
+      return questionMarked(snapshot, event.questionId, event.status);
+    case 'questionDismissed':
+      return questionDismissed(snapshot, event.questionId);
     case 'reload':
     case 'attendeeCollectionChanged':
     case 'attendeeCartChanged':
@@ -173,5 +182,7 @@ export function applyVolatile(snapshot: Snapshot, event: VolatileEvent): Snapsho
       return snapshot;
     case 'pollCounts':
       return pollCounts(snapshot, event.pollId, event.counts, event.voters);
+    case 'questionVotes':
+      return questionVotes(snapshot, event.votes);
   }
 }
