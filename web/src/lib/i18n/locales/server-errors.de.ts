@@ -41,6 +41,8 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED: 'Dieser Termin ist beendet.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED: 'Dieser Termin ist gesperrt. Gerade kann niemand neu beitreten.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH: 'Sie nehmen an diesem Termin nicht teil.',
+    DIGITAL_SALES_ROOMS__INVITATION_NOT_FOUND: 'Diese Einladung wurde nicht gefunden. Bitte verwenden Sie den Link aus Ihrer Einladungs-E-Mail.',
+    DIGITAL_SALES_ROOMS__TOO_MANY_APPOINTMENT_REQUESTS: 'Sie haben bereits mehrere Termine angefragt. Wir melden uns bald bei Ihnen.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_ACCESSIBLE: 'Diesem Termin kann zurzeit nicht beigetreten werden.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND: 'Dieser Termin wurde nicht gefunden.',
     DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND: 'Diese Präsentation wurde nicht gefunden.',
@@ -117,6 +119,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
   violations: {
     PRODUCT_COUNT: 'Ein Produkt-Highlight oder eine Produktseite zeigt genau ein Produkt, ein Sofort-Listing 1 bis 24.',
     ENTITY_NOT_FOUND: 'Mit dieser ID gibt es nichts.',
+    NOT_FOUND: 'Das wurde nicht gefunden.',
     TOO_MANY_ELEMENTS_ERROR: 'Diese Liste hat zu viele Einträge.',
     CUSTOMER_EMAIL_NOT_UNIQUE: 'Diese E-Mail-Adresse wird bereits verwendet.',
     CUSTOMER_PASSWORD_NOT_CORRECT: 'Ihr Passwort ist falsch.',

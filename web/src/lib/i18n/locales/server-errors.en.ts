@@ -43,6 +43,8 @@ export const serverErrorsEn = {
     DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED: 'This appointment has ended.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED: 'This appointment is locked. Nobody new can join right now.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH: 'You do not take part in this appointment.',
+    DIGITAL_SALES_ROOMS__INVITATION_NOT_FOUND: 'This invitation could not be found. Please use the link from your invitation mail.',
+    DIGITAL_SALES_ROOMS__TOO_MANY_APPOINTMENT_REQUESTS: 'You have already asked for several appointments. We will get back to you soon.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_ACCESSIBLE: 'This appointment cannot be joined at this time.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND: 'This appointment could not be found.',
     DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND: 'This presentation could not be found.',
@@ -119,6 +121,7 @@ export const serverErrorsEn = {
   violations: {
     PRODUCT_COUNT: 'A product highlight or product page shows exactly one product; an instant listing 1 to 24.',
     ENTITY_NOT_FOUND: 'Nothing with this id exists.',
+    NOT_FOUND: 'This could not be found.',
     TOO_MANY_ELEMENTS_ERROR: 'This list has too many entries.',
     CUSTOMER_EMAIL_NOT_UNIQUE: 'This email address is already in use.',
     CUSTOMER_PASSWORD_NOT_CORRECT: 'Your password is wrong.',
