@@ -249,10 +249,9 @@ fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
         }
     }
     // German names and the open window: `dsr::seed_appointments`, which also mends older data directories.
-    for (path, name, restriction) in [
-        ("demo", "Autumn collection live", "open"),
-        ("demo-customers", "Autumn collection for customers", "customer"),
-    ] {
+    for (path, name, restriction) in
+        [("demo", "Autumn collection live", "open"), ("demo-customers", "Autumn collection for customers", "customer")]
+    {
         tx.execute(
             "INSERT INTO appointment (id, presentation_id, sales_channel_id, presentation_path, name, attendee_restriction_type, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
