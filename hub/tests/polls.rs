@@ -89,7 +89,7 @@ async fn a_poll_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_c
     assert_eq!(ada.vote(&poll, &[0]).await, None);
     assert_eq!(bob.vote(&poll, &[1]).await, None);
     assert_eq!(ada.vote(&poll, &[2]).await, None, "a vote may change while the poll is open");
-    assert_eq!(ada.vote(&poll, &[2]).await, None, "the same vote again is acknowledged, changes nothing");
+    assert_eq!(ada.vote(&poll, &[2]).await, None, "the same vote again is acknowledged and ordered, changes no count");
     // Ada is sent her own votes (and not Bob's); the guide everyone's, in one order.
     let own = |attendee: &str, now: usize, before: Option<usize>| Event::PollVoted {
         poll_id: poll.poll_id.clone(),
@@ -101,6 +101,7 @@ async fn a_poll_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_c
     assert_eq!(guide.next_poll_event().await, own(ADA, 0, None));
     assert_eq!(guide.next_poll_event().await, own(BOB, 1, None));
     assert_eq!(guide.next_poll_event().await, own(ADA, 2, Some(0)));
+    assert_eq!(guide.next_poll_event().await, own(ADA, 2, Some(2)));
     let votes_seen = |client: &Client| client.seen.iter().filter(|e| matches!(e, Event::PollVoted { .. })).cloned().collect::<Vec<_>>();
     // Everyone is sent the counts.
     let (frames, _) = bob.counts_within(Duration::from_millis(600)).await;
@@ -108,7 +109,7 @@ async fn a_poll_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_c
     assert_eq!((counts, voters), (vec![0, 1, 1], 2));
     assert_eq!(votes_seen(&bob), [own(BOB, 1, None)], "Bob is sent his own vote only");
     ada.counts_within(Duration::from_millis(300)).await;
-    assert_eq!(votes_seen(&ada), [own(ADA, 0, None), own(ADA, 2, Some(0))], "Ada is sent her own votes only");
+    assert_eq!(votes_seen(&ada), [own(ADA, 0, None), own(ADA, 2, Some(0)), own(ADA, 2, Some(2))], "Ada is sent her own votes only");
 
     // Bob drops out; the guide shows the results and closes: Bob's resume has both.
     let resume_from = (bob.last_seq, bob.epoch.clone());

@@ -340,8 +340,10 @@ fn create_poll(state: &LiveState, poll: NewPoll) -> Decision {
     publish(Audience::Everyone, Event::PollCreated { poll: poll.into_poll(new_id(), answer_ids) })
 }
 
-/// A vote, or why not. The same vote again changes nothing; a changed one names the
-/// previous answers so that whoever is sent it recounts.
+/// A vote, or why not. A changed one names the previous answers so that whoever is sent
+/// it recounts. The same vote again is published too (the reducer recounts it to no
+/// change): in cluster mode this replica may not have applied the voter's latest vote
+/// yet, so a vote that only looks repeated here may be a change back (Red, Blue, Red).
 pub fn vote(claims: &HubClaims, state: &LiveState, poll_id: Id, answer_ids: &[Id]) -> Decision {
     let poll = state.state_for_all.polls.iter().find(|p| p.poll_id == poll_id);
     let answer_ids = match check_vote(poll, answer_ids) {
@@ -352,9 +354,6 @@ pub fn vote(claims: &HubClaims, state: &LiveState, poll_id: Id, answer_ids: &[Id
         Err(VoteProblem::SingleChoice) => return refuse(ErrorCode::PollSingleChoice, "the poll takes one answer"),
     };
     let previous = state.poll_votes.get(&poll_id).and_then(|votes| votes.get(&claims.sub)).cloned().unwrap_or_default();
-    if previous == answer_ids {
-        return Decision::Nothing;
-    }
     let attendee_id = claims.sub.clone();
     let event = Event::PollVoted { poll_id, attendee_id: attendee_id.clone(), answer_ids, previous_answer_ids: previous };
     publish(Audience::Attendee(attendee_id), event)
@@ -1174,7 +1173,10 @@ mod poll_tests {
         assert_eq!(code(&run(&mut state, ADA, Role::Client, unknown)), Some(ErrorCode::PollNotFound));
         let first = run(&mut state, ADA, Role::Client, vote(vec![red.clone()]));
         assert!(matches!(first, Decision::Publish { audience: Audience::Attendee(ref id), .. } if id == ADA));
-        assert_eq!(run(&mut state, ADA, Role::Client, vote(vec![red.clone()])), Decision::Nothing, "the same vote again");
+        let again = run(&mut state, ADA, Role::Client, vote(vec![red.clone()]));
+        assert!(matches!(again, Decision::Publish { .. }), "the same vote again is ordered (a replica may be behind)");
+        assert_eq!(state.state_for_all.polls[0].counts, vec![1, 0], "and changes no count");
+        assert_eq!(state.state_for_all.polls[0].voters, 1);
         let changed = run(&mut state, ADA, Role::Client, vote(vec![blue.clone()]));
         assert!(
             matches!(changed, Decision::Publish { event: Event::PollVoted { ref previous_answer_ids, .. }, .. } if *previous_answer_ids == vec![red.clone()])

@@ -120,17 +120,6 @@ fn demo_window(now: time::OffsetDateTime) -> anyhow::Result<(String, String)> {
     Ok((start.format(&Rfc3339)?, end.format(&Rfc3339)?))
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_demo_window_starts_at_the_hour_and_lasts_a_year() {
-        let now = time::macros::datetime!(2026-11-27 02:13:39.5 UTC);
-        let (start, end) = super::demo_window(now).unwrap();
-        assert_eq!(start, "2026-11-27T02:00:00Z");
-        assert_eq!(end, "2027-11-27T02:00:00Z");
-    }
-}
-
 fn seed_slides(tx: &Transaction, languages: &Languages, products: &[String]) -> anyhow::Result<()> {
     let mut statement = tx.prepare(
         "SELECT pp.id, c.type, s.id, COALESCE(s.name, '') FROM presentation_page pp JOIN cms_page c ON c.id = pp.cms_page_id
@@ -333,4 +322,15 @@ fn seed_shop_pages(tx: &Transaction, languages: &Languages) -> anyhow::Result<()
         tx.execute("INSERT INTO dsr_shop_page (layout_name, cms_page_id) VALUES (?1, ?2)", params![layout, page_id])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_demo_window_starts_at_the_hour_and_lasts_a_year() {
+        let now = time::macros::datetime!(2026-11-27 02:13:39.5 UTC);
+        let (start, end) = super::demo_window(now).unwrap();
+        assert_eq!(start, "2026-11-27T02:00:00Z");
+        assert_eq!(end, "2027-11-27T02:00:00Z");
+    }
 }

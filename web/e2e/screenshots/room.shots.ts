@@ -235,6 +235,46 @@ test('room screenshots', async ({ browser }) => {
     await page.getByRole('button', { name: 'Templates', exact: true }).click();
   }
 
+  // Chat, a poll and a question, on every screen (issue #19).
+  const pollForm = guide.getByTestId('poll-new');
+  await pollForm.locator('summary').click();
+  await pollForm.getByLabel('Question').fill('Which colour suits autumn?');
+  await pollForm.getByLabel('Answer 1').fill('Rust red');
+  await pollForm.getByLabel('Answer 2').fill('Forest green');
+  await pollForm.getByRole('button', { name: 'Create poll' }).click();
+  const guidePoll = guide.getByTestId('poll').filter({ hasText: 'Which colour suits autumn?' });
+  await guidePoll.getByRole('button', { name: 'Open', exact: true }).click();
+  await guide.getByTestId('chat-input').fill('Welcome! Ask anything about the collection.');
+  await guide.getByTestId('chat-send').click();
+  for (const attendee of attendees) {
+    const { page } = attendee;
+    const poll = page.getByTestId('poll').filter({ hasText: 'Which colour suits autumn?' });
+    await poll.getByRole('radio').first().check();
+    await poll.getByTestId('poll-vote').click();
+    await page.getByTestId('chat-input').fill(attendee.language === 'de' ? 'Gibt es die Jacke auch in Blau?' : 'Does the jacket come in blue?');
+    await page.getByTestId('chat-send').click();
+  }
+  await ada.page.getByTestId('engagement-tab-questions').click();
+  await ada.page.getByTestId('question-input').fill('How warm is the down jacket below zero?');
+  await ada.page.getByTestId('question-ask').click();
+  await guide.getByTestId('engagement-tab-questions').click();
+  const question = guide.getByTestId('question').filter({ hasText: 'How warm is the down jacket' });
+  await question.getByRole('button', { name: 'Answer now' }).click();
+  await guidePoll.getByRole('button', { name: 'Show results' }).click();
+  for (const attendee of attendees) {
+    const { page } = attendee;
+    await expect(page.getByTestId('question-answering')).toBeVisible();
+    await expect(page.getByTestId('chat-messages').getByTestId('chat-message')).toHaveCount(attendees.length + 1);
+    await page.getByTestId('engagement').scrollIntoViewIfNeeded();
+    await shot(page, `attendee-engagement-${suffix(attendee)}`);
+  }
+  await guide.getByTestId('engagement').scrollIntoViewIfNeeded();
+  await shot(guide, 'guide-engagement-desktop');
+  await guides.phone.getByTestId('engagement').scrollIntoViewIfNeeded();
+  await shot(guides.phone, 'guide-engagement-phone');
+  await germanGuide.getByTestId('engagement').scrollIntoViewIfNeeded();
+  await shot(germanGuide, 'guide-engagement-desktop-de');
+
   // The widgets and a new instant listing in the cockpit.
   await guide.getByRole('button', { name: 'Widgets' }).click();
   await shot(guide, 'guide-widgets-desktop');
