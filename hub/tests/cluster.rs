@@ -641,10 +641,20 @@ async fn votes_through_two_replicas_are_all_counted_everywhere() {
             break poll;
         }
     };
-    act(&mut guide, Some(2), Action::OpenPoll { poll_id: poll.poll_id.clone() }).await;
+    // A replica decides on the events it has applied: the guide's replica must have the
+    // poll (its guide sees it) before it can open it, as in the cockpit.
     loop {
-        if let ServerFrame::Event { event: Event::PollOpened { .. }, .. } = recv(&mut watcher_b).await {
+        if let ServerFrame::Event { event: Event::PollCreated { .. }, .. } = recv(&mut guide).await {
             break;
+        }
+    }
+    act(&mut guide, Some(2), Action::OpenPoll { poll_id: poll.poll_id.clone() }).await;
+    // Both replicas have it open (each fans out only what it applied) before anyone votes.
+    for socket in [&mut watcher_b, &mut guide] {
+        loop {
+            if let ServerFrame::Event { event: Event::PollOpened { .. }, .. } = recv(socket).await {
+                break;
+            }
         }
     }
     // 10 voters on each replica; each votes twice (a change), the second on answer i % 2.
@@ -701,6 +711,12 @@ async fn question_up_votes_through_two_replicas_are_all_counted_everywhere() {
             break question;
         }
     };
+    // B too has applied it (a replica decides on what it applied) before anyone votes there.
+    loop {
+        if let ServerFrame::Event { event: Event::QuestionAsked { .. }, .. } = recv(&mut asker_b).await {
+            break;
+        }
+    }
     // 10 voters on each replica up-vote; 4 of them (2 on each) withdraw; 2 of those vote again.
     let mut voters = Vec::new();
     for i in 0..20u32 {
