@@ -70,7 +70,7 @@ async fn guides_get_the_slide_notes_in_their_language_and_attendees_never() {
     // In German.
     let german = in_german(&live, "/store-api/dsr/appointment/presentation", &guide_store).await;
     assert_valid(&reference, "storeApi", "PresentationStructure", &german);
-    let german_note = &slide(&german, "Welcome", Some("Welcome to the autumn collection"))["notes"][0];
+    let german_note = &slide(&german, "Willkommen", Some("Willkommen zur Herbstkollektion"))["notes"][0];
     assert_eq!(german_note["id"], note["id"]);
     assert!(note_html(german_note).contains("Begrüßen Sie alle"), "{german_note}");
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { ownServers } from '../room';
 
 /*
@@ -203,10 +203,10 @@ test('room screenshots', async ({ browser }) => {
     const panel = page.getByRole('region', { name: 'Catalogue' });
     const first = panel.getByRole('list', { name: 'Products of the catalogue' }).getByRole('listitem').first();
     await expect(first).toBeVisible();
-    if (size === 'desktop') {
-      const name = (await first.getAttribute('aria-label')) ?? '';
-      await first.getByRole('button', { name: `Save ${name}` }).click();
-    }
+    // Each cockpit loads its saved products when it opens: the phone's does not know the desktop's yet.
+    const name = (await first.getAttribute('aria-label')) ?? '';
+    const save = first.getByRole('button', { name: `Save ${name}` });
+    if (await save.isEnabled()) await save.click();
     await expect(panel.getByRole('region', { name: 'Saved products' }).getByRole('listitem').first()).toBeVisible();
     await panel.scrollIntoViewIfNeeded();
     await shot(page, `guide-catalogue-${size}`);
@@ -246,13 +246,18 @@ test('room screenshots', async ({ browser }) => {
   await guidePoll.getByRole('button', { name: 'Open', exact: true }).click();
   await guide.getByTestId('chat-input').fill('Welcome! Ask anything about the collection.');
   await guide.getByTestId('chat-send').click();
+  // On a phone the sticky toolbar covers the bottom edge, where Playwright would scroll a button to.
+  const centred = async (locator: Locator) => {
+    await locator.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    return locator;
+  };
   for (const attendee of attendees) {
     const { page } = attendee;
     const poll = page.getByTestId('poll').filter({ hasText: 'Which colour suits autumn?' });
-    await poll.getByRole('radio').first().check();
-    await poll.getByTestId('poll-vote').click();
-    await page.getByTestId('chat-input').fill(attendee.language === 'de' ? 'Gibt es die Jacke auch in Blau?' : 'Does the jacket come in blue?');
-    await page.getByTestId('chat-send').click();
+    await (await centred(poll.getByRole('radio').first())).check();
+    await (await centred(poll.getByTestId('poll-vote'))).click();
+    await (await centred(page.getByTestId('chat-input'))).fill(attendee.language === 'de' ? 'Gibt es die Jacke auch in Blau?' : 'Does the jacket come in blue?');
+    await (await centred(page.getByTestId('chat-send'))).click();
   }
   await ada.page.getByTestId('engagement-tab-questions').click();
   await ada.page.getByTestId('question-input').fill('How warm is the down jacket below zero?');
