@@ -68,6 +68,8 @@ pub struct Metrics {
     /// Rooms whose history was replaced after Redis forgot it (new epoch, every
     /// connection resynced).
     pub history_resets: AtomicU64,
+    /// `sessionSampled` events the session sampler wrote (counted in `events` too).
+    pub session_samples: AtomicU64,
     /// From an event's fan-out to its write on each socket.
     pub fan_out_latency: Histogram,
 }
@@ -144,6 +146,12 @@ impl Metrics {
             get(&self.history_resets),
         );
         line("hub_events_total", "counter", "State events applied.", get(&self.events));
+        line(
+            "hub_session_samples_total",
+            "counter",
+            "Session samples written for the report (also in hub_events_total).",
+            get(&self.session_samples),
+        );
         line("hub_queue_drops_total", "counter", "Volatile events dropped for a full queue.", get(&self.queue_drops));
         line("hub_slow_consumers_total", "counter", "Connections closed for a full send queue.", get(&self.slow_consumers));
         if let Some(up) = redis_up {

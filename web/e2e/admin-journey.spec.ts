@@ -127,7 +127,7 @@ test('from an empty shop a merchant sets up catalogue, presentation and appointm
 
     await kind.selectOption('productListing');
     await admin.getByRole('button', { name: 'Add slide' }).click();
-    await slides.nth(0).getByLabel('Title').fill('All our kites');
+    await slides.nth(0).getByLabel('Title (English)').fill('All our kites');
     await slides.nth(0).getByLabel('Or all products of a category').selectOption({ label: 'Kites' });
     // The guide's note, in rich text.
     await slides.nth(0).getByRole('textbox', { name: 'Notes for the guide (English)' }).click();
@@ -137,13 +137,13 @@ test('from an empty shop a merchant sets up catalogue, presentation and appointm
 
     await kind.selectOption('productDetail');
     await admin.getByRole('button', { name: 'Add slide' }).click();
-    await slides.nth(1).getByLabel('Title').fill('The Zephyr up close');
+    await slides.nth(1).getByLabel('Title (English)').fill('The Zephyr up close');
     await slides.nth(1).getByLabel('Find the product').fill('zephyr');
     await slides.nth(1).getByRole('button', { name: 'Choose Zephyr kite (KITE-1)' }).click();
 
     await kind.selectOption('productListing');
     await admin.getByRole('button', { name: 'Add slide' }).click();
-    await slides.nth(2).getByLabel('Title').fill('Take one home');
+    await slides.nth(2).getByLabel('Title (English)').fill('Take one home');
     await slides.nth(2).getByLabel('Add a product').fill('zephyr');
     await slides.nth(2).getByRole('button', { name: 'Choose Zephyr kite (KITE-1)' }).click();
 

@@ -20,9 +20,13 @@ const { newPage, hubUrl } = ownServers();
 /** The hub's count of state events applied (`hub_events_total`). */
 async function hubEvents(): Promise<number> {
   const text = await (await fetch(`${hubUrl()}/metrics`)).text();
-  const line = text.split('\n').find((entry) => entry.startsWith('hub_events_total '));
-  if (!line) throw new Error(`no hub_events_total in the hub's metrics:\n${text}`);
-  return Number(line.split(' ')[1]);
+  const counter = (name: string) => {
+    const line = text.split('\n').find((entry) => entry.startsWith(`${name} `));
+    if (!line) throw new Error(`no ${name} in the hub's metrics:\n${text}`);
+    return Number(line.split(' ')[1]);
+  };
+  // The hub's own session samples (for the report) are not publishes.
+  return counter('hub_events_total') - counter('hub_session_samples_total');
 }
 
 /** Records the requests of `page` from now on. */

@@ -767,7 +767,10 @@ impl Room {
             let sample = SessionSample { at, bucket, reactions, cart_value };
             Some((Audience::Guides, Event::SessionSampled { sample }))
         });
-        self.order.commit(self, change).await.map(|_| ())
+        if self.order.commit(self, change).await?.is_some() {
+            self.metrics.session_samples.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// Sends the counts of every poll voted in since the last call, one volatile event per
