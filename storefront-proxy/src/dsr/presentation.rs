@@ -15,13 +15,15 @@ use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
-use crate::admin_api::entities::slides::MADE_FOR_SLIDE;
 use crate::cms::page::{load_slots, NOTES_BLOCK_TYPE};
 use crate::error::{ApiError, ApiResult};
 use crate::state::App;
 use crate::storage::json_ids;
 use crate::storage::translation::{self, LanguageChain};
 use crate::store_api::ShopContext;
+
+/// CMS pages made for a slide (by the backoffice) carry this name prefix, so they go with it.
+pub const MADE_FOR_SLIDE: &str = "slide:";
 
 /// The notes of each of `section_ids`, in block and slot order.
 fn notes_of(conn: &Connection, section_ids: &[String], languages: &LanguageChain) -> rusqlite::Result<HashMap<String, Vec<Value>>> {

@@ -21,6 +21,7 @@ use serde_json::{json, Map, Value};
 
 use crate::admin_api::definition::ValuesById;
 use crate::cms::page::NOTES_BLOCK_TYPE;
+use crate::dsr::presentation::MADE_FOR_SLIDE;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::mail::escape_html;
 use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
@@ -32,8 +33,6 @@ const MAX_TITLE: usize = 255;
 const MAX_NOTES: usize = 10_000;
 const LISTING: &str = "presentation_product_list";
 const DETAIL: &str = "presentation_product_detail";
-/// CMS pages made for a slide carry this name prefix, so they go with it.
-pub const MADE_FOR_SLIDE: &str = "slide:";
 
 struct Page {
     id: Option<String>,
