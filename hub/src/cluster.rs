@@ -374,7 +374,7 @@ impl Cluster {
             Some(state) => serde_json::from_str(&state)?,
             None => RoomState::default(),
         };
-        let from = snapshot_seq.saturating_sub(retained as u64) + 1;
+        let from = snapshot_seq.saturating_sub(crate::store::retained_events(retained, snapshot.participants.len()) as u64) + 1;
         let events = self.range(appointment_id, from).await?;
         Ok(StoredRoom { epoch, snapshot_seq, snapshot, events })
     }

@@ -53,7 +53,9 @@ pub struct Config {
     /// another replica before it exits (see `drain.rs`).
     #[arg(long, env = "HUB_DRAIN_SECS", default_value_t = 5)]
     pub drain_secs: u64,
-    /// State events kept per appointment for resuming clients.
+    /// State events kept per appointment for resuming clients; a room keeps at least
+    /// three per participant it has known (`store::retained_events`), so that a reconnect
+    /// storm's presence events do not push a resuming client out of the window.
     #[arg(long, env = "HUB_RETAINED_EVENTS", default_value_t = 1024)]
     pub retained_events: usize,
     /// Milliseconds between two samples of a running session (reaction taps, cart

@@ -37,6 +37,19 @@ pub enum StoreError {
     Forgotten,
 }
 
+/// Events a room's replay log keeps at least per participant it has known: a reconnect
+/// storm (a replica draining, every attendee moving to another) writes two presence
+/// events per attendee, and an attendee resuming after it must still find its last event.
+pub const RETAINED_EVENTS_PER_PARTICIPANT: usize = 3;
+
+/// How many events a room with `participants` keeps for resuming clients: the configured
+/// window (`HUB_RETAINED_EVENTS`), or more in big rooms
+/// ([`RETAINED_EVENTS_PER_PARTICIPANT`] each), so that resuming after a reconnect storm
+/// replays instead of falling back to a snapshot.
+pub fn retained_events(configured: usize, participants: usize) -> usize {
+    configured.max(RETAINED_EVENTS_PER_PARTICIPANT.saturating_mul(participants))
+}
+
 /// The state a snapshot holds.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -149,7 +162,7 @@ impl Store {
         let snapshot: RoomState = serde_json::from_str(&snapshot)?;
         // Everything after the snapshot, and the retained window before it.
         let mut statement = conn.prepare("SELECT seq, audience, event FROM event WHERE appointment_id = ?1 AND seq > ?2 ORDER BY seq")?;
-        let from = snapshot_seq.saturating_sub(retained as u64);
+        let from = snapshot_seq.saturating_sub(retained_events(retained, snapshot.participants.len()) as u64);
         let events = statement
             .query_map(params![appointment_id, from], |r| Ok((r.get::<_, u64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
             .map(|row| {
@@ -184,7 +197,7 @@ impl Store {
         )?;
         tx.execute(
             "DELETE FROM event WHERE appointment_id = ?1 AND seq <= ?2",
-            params![appointment_id, seq.saturating_sub(retained as u64)],
+            params![appointment_id, seq.saturating_sub(retained_events(retained, state.participants.len()) as u64)],
         )?;
         tx.commit()?;
         Ok(())

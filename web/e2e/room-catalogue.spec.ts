@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
+import { guideLogsIn, ownServers, startWithGuests } from './room';
 
 /*
  * The guide's catalogue outside the listing editor and the saved products: browse a
@@ -12,12 +12,10 @@ const { newPage } = ownServers();
 
 test('the guide browses the catalogue, saves products and presents them', async ({ browser }) => {
   test.setTimeout(180_000);
-  const ada = await newPage(browser);
-  await joinAsGuest(ada, 'Ada Guest');
-  const guide = await newPage(browser);
-  await guideLogsIn(guide);
-  await startPresentation(guide);
-  await expect(ada).toHaveURL(/\/presentation\/demo$/);
+  const {
+    guide,
+    guests: [ada],
+  } = await startWithGuests(browser, newPage, 'Ada Guest');
 
   await guide.getByRole('button', { name: 'Catalogue', exact: true }).click();
   const panel = guide.getByRole('region', { name: 'Catalogue' });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
+import { ownServers, startWithGuests } from './room';
 
 /*
  * Live engagement (#19): one guide and two guests chat both ways, the guide deletes a
@@ -21,15 +21,10 @@ test('a guide and two guests chat, moderate and react', async ({ browser }) => {
   test.setTimeout(180_000);
   const hostileName = '<img src=x onerror="window.__pwned=1">\u202eEve';
 
-  const ada = await newPage(browser);
-  await joinAsGuest(ada, 'Ada Guest');
-  const eve = await newPage(browser);
-  await joinAsGuest(eve, hostileName);
-
-  const guide = await newPage(browser);
-  await guideLogsIn(guide);
-  await startPresentation(guide);
-  for (const attendee of [ada, eve]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);
+  const {
+    guide,
+    guests: [ada, eve],
+  } = await startWithGuests(browser, newPage, 'Ada Guest', hostileName);
 
   await test.step('chat both ways', async () => {
     await say(ada, 'Hello from Ada');

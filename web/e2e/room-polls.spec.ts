@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
+import { ownServers, startWithGuests } from './room';
 
 /*
  * Polls (#19 item 3): a guide creates and opens a poll, two guests vote (one changes her
@@ -22,15 +22,10 @@ const results = (page: Page) => poll(page).getByTestId('poll-result');
 
 test('a guide runs a poll with two guests: votes, a changed vote, results shown and the poll closed', async ({ browser }) => {
   test.setTimeout(180_000);
-  const ada = await newPage(browser);
-  await joinAsGuest(ada, 'Ada Guest');
-  const eve = await newPage(browser);
-  await joinAsGuest(eve, 'Eve Guest');
-
-  const guide = await newPage(browser);
-  await guideLogsIn(guide);
-  await startPresentation(guide);
-  for (const attendee of [ada, eve]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);
+  const {
+    guide,
+    guests: [ada, eve],
+  } = await startWithGuests(browser, newPage, 'Ada Guest', 'Eve Guest');
 
   await test.step('the guide creates a poll (a one-answer poll is refused) and opens it', async () => {
     const form = guide.getByTestId('poll-new');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
+import { ownServers, startWithGuests } from './room';
 
 /*
  * Questions (#19 item 4): one guide and two guests. Ada asks (and may not up-vote her
@@ -29,14 +29,10 @@ const question = (page: Page, text: string) => page.getByTestId('question').filt
 
 test('guests ask and up-vote, the guide answers from a sorted queue and dismisses a question for all', async ({ browser }) => {
   test.setTimeout(180_000);
-  const ada = await newPage(browser);
-  await joinAsGuest(ada, 'Ada Guest');
-  const eve = await newPage(browser);
-  await joinAsGuest(eve, 'Eve Guest');
-  const guide = await newPage(browser);
-  await guideLogsIn(guide);
-  await startPresentation(guide);
-  for (const attendee of [ada, eve]) await expect(attendee).toHaveURL(/\/presentation\/demo$/);
+  const {
+    guide,
+    guests: [ada, eve],
+  } = await startWithGuests(browser, newPage, 'Ada Guest', 'Eve Guest');
   for (const page of [ada, eve, guide]) await openQuestions(page);
 
   await test.step('an empty question is refused with its message', async () => {

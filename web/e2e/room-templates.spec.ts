@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { guideLogsIn, joinAsGuest, ownServers, startPresentation } from './room';
+import { guideLogsIn, ownServers, startWithGuests } from './room';
 
 /*
  * The guide's interaction templates: prepared in the cockpit (kept by the shop: a reload
@@ -13,12 +13,10 @@ const { newPage } = ownServers();
 
 test('the guide prepares interaction templates and runs them in one click', async ({ browser }) => {
   test.setTimeout(180_000);
-  const ada = await newPage(browser);
-  await joinAsGuest(ada, 'Ada Guest');
-  const guide = await newPage(browser);
-  await guideLogsIn(guide);
-  await startPresentation(guide);
-  await expect(ada).toHaveURL(/\/presentation\/demo$/);
+  const {
+    guide,
+    guests: [ada],
+  } = await startWithGuests(browser, newPage, 'Ada Guest');
 
   await guide.getByRole('button', { name: 'Templates', exact: true }).click();
   const panel = guide.getByRole('region', { name: 'Interaction templates' });

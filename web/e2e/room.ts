@@ -91,3 +91,26 @@ export async function startPresentation(guide: Page): Promise<void> {
   await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
   await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
 }
+
+/**
+ * The opening of the specs whose guide runs a session: guests named `names` wait in the
+ * demo room (each in its own context, from `newPage`), the demo guide logs in and starts
+ * the presentation, and every guest is taken into the live room.
+ */
+export async function startWithGuests<Names extends string[]>(
+  browser: Browser,
+  newPage: (browser: Browser) => Promise<Page>,
+  ...names: Names
+): Promise<{ guide: Page; guests: { [K in keyof Names]: Page } }> {
+  const guests: Page[] = [];
+  for (const name of names) {
+    const page = await newPage(browser);
+    await joinAsGuest(page, name);
+    guests.push(page);
+  }
+  const guide = await newPage(browser);
+  await guideLogsIn(guide);
+  await startPresentation(guide);
+  for (const page of guests) await expect(page).toHaveURL(/\/presentation\/demo$/);
+  return { guide, guests: guests as { [K in keyof Names]: Page } };
+}

@@ -92,7 +92,7 @@ impl Order for LocalOrder {
 mod tests {
     use std::sync::atomic::{AtomicU16, Ordering};
 
-    use protocol::frame::{close_code, ServerFrame};
+    use protocol::frame::{close_code, Resume, ServerFrame};
     use protocol::live_state::cases;
     use protocol::{CartPermission, HubClaims, Role};
 
@@ -189,6 +189,38 @@ mod tests {
         let client = room.attach(2, &claims('c', Role::Client), None, None, tx, Arc::default(), 1000).expect("admitted");
         assert!(client.pages.is_empty());
         assert!(matches!(client.welcome, ServerFrame::Welcome { participant_pages: None, .. }));
+    }
+
+    /// A reconnect storm (every attendee of a draining replica leaving and coming back)
+    /// writes two presence events per attendee, far more than the configured window:
+    /// an attendee who was connected just before must still resume by replay.
+    #[tokio::test]
+    async fn a_resume_after_a_reconnect_storm_replays_in_a_room_bigger_than_the_window() {
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        let room = LocalOrder::new(Arc::new(Store::in_memory().unwrap())).open_room("0".repeat(32), &settings).unwrap();
+        let attendees: Vec<HubClaims> = (0..40)
+            .map(|i| HubClaims { sub: format!("{i:032x}"), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX })
+            .collect();
+        for claims in &attendees {
+            room.set_presence(claims, true).await.unwrap();
+        }
+        let (epoch, last_seq, _) = room.current();
+        for claims in &attendees {
+            room.set_presence(claims, false).await.unwrap();
+            room.set_presence(claims, true).await.unwrap();
+        }
+        room.publish(Audience::Everyone, slide(7)).await.unwrap();
+        let (_, seq, _) = room.current();
+        assert!(seq - last_seq > 16, "the storm wrote more events than the configured window");
+
+        let (tx, _rx) = queue::channel(8);
+        let attached =
+            room.attach(1, &attendees[0], Some(last_seq), Some(&epoch), tx, Arc::default(), 1000).expect("admitted");
+        assert!(matches!(attached.welcome, ServerFrame::Welcome { resume: Resume::Replayed, snapshot: None, .. }));
+        // The presence events are the guides'; the attendee is replayed the slide change.
+        assert_eq!(attached.replay.len(), 1);
+        let ServerFrame::Event { seq: replayed, prev, event } = &attached.replay[0] else { panic!("an event") };
+        assert_eq!((*replayed, *prev, event), (seq, last_seq, &slide(7)));
     }
 
     #[tokio::test]

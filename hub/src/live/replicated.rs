@@ -12,7 +12,7 @@ use protocol::engagement::{ReactionCounts, REACTION_TICK_MS};
 use super::room::{snapshot_interval, Change, Order, Room, RoomSettings};
 use super::Rooms;
 use crate::cluster::{Cluster, Deliver};
-use crate::store::{StoreError, StoredEvent, StoredRoom};
+use crate::store::{retained_events, StoreError, StoredEvent, StoredRoom};
 
 /// The [`Order`] of cluster mode.
 pub struct ClusterOrder {
@@ -32,7 +32,8 @@ impl ClusterOrder {
     /// The events Redis keeps in a room's stream: the retained window and at least every
     /// event since the latest snapshot.
     fn stream_length(room: &Room) -> usize {
-        room.retained_events + 2 * snapshot_interval(room.lock().live().participants.len()) as usize
+        let participants = room.lock().live().participants.len();
+        retained_events(room.retained_events, participants) + 2 * snapshot_interval(participants) as usize
     }
 
     /// Applies an event Redis delivered. An event of another epoch means the history was

@@ -33,7 +33,7 @@ use protocol::state::{AttendeeSummary, Id, Snapshot, StateForAll, StateForClient
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 
 use crate::metrics::Metrics;
-use crate::store::{RoomState, StoreError, StoredEvent, StoredRoom};
+use crate::store::{self, RoomState, StoreError, StoredEvent, StoredRoom};
 
 /// Events between two snapshots in the store, at least. A room with more participants
 /// than that waits for as many events as it has participants: a snapshot holds every
@@ -436,7 +436,8 @@ impl Room {
                 inner.log.push_back(event);
             }
         }
-        while inner.log.len() > retained_events {
+        let retained = store::retained_events(retained_events, inner.live.participants.len());
+        while inner.log.len() > retained {
             inner.log.pop_front();
         }
         Room {
@@ -686,7 +687,8 @@ impl Room {
             });
         }
         inner.log.push_back(stored);
-        while inner.log.len() > self.retained_events {
+        let retained = store::retained_events(self.retained_events, inner.live.participants.len());
+        while inner.log.len() > retained {
             inner.log.pop_front();
         }
         if seq < inner.snapshot_seq + snapshot_interval(inner.live.participants.len()) {
