@@ -1,7 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startServers, type Servers } from './global-setup';
+import { expect, test, type Page } from '@playwright/test';
+import { emptyShop, utcInput } from './empty-shop';
 
 /*
  * A merchant starting from an empty shop (DEMO=0) builds a presentation with three slides
@@ -11,22 +9,7 @@ import { startServers, type Servers } from './global-setup';
  */
 
 const PASSWORD = 'e2e-admin-password';
-let servers: Servers;
-
-test.use({ actionTimeout: 15_000 });
-
-test.beforeAll(async () => {
-  servers = await startServers({ env: { DEMO: '0', ADMIN_PASSWORD: PASSWORD } });
-});
-
-test.afterAll(async () => {
-  await servers?.teardown();
-});
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
-  return context.newPage();
-}
+const { newPage, origin, mailsTo } = emptyShop(PASSWORD);
 
 /** Two products through the Admin API (the catalogue pages are another spec's). */
 async function seedProducts(page: Page): Promise<void> {
@@ -45,19 +28,6 @@ async function seedProducts(page: Page): Promise<void> {
     });
     expect(created.ok(), await created.text()).toBeTruthy();
   }
-}
-
-/** Wall-clock `YYYY-MM-DDTHH:mm` in UTC, `minutes` from now. */
-function utcInput(minutes: number): string {
-  return new Date(Date.now() + minutes * 60_000).toISOString().slice(0, 16);
-}
-
-/** The outbox's mails to `to` (the `.eml` files in DATA_DIR/mail). */
-async function mailsTo(to: string): Promise<string[]> {
-  const dir = path.join(servers.dataDir, 'mail');
-  const files = await readdir(dir).catch(() => [] as string[]);
-  const mails = await Promise.all(files.map((file) => readFile(path.join(dir, file), 'utf8')));
-  return mails.filter((mail) => mail.includes(`<${to}>`));
 }
 
 test('a merchant builds a presentation and an appointment, invites, and the room shows the first slide', async ({ browser }) => {
@@ -179,7 +149,7 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await admin.getByLabel('Pfad (Teil des Einladungslinks)').fill('kites-live');
     await admin.getByRole('button', { name: 'Anlegen' }).click();
     await expect(admin.getByRole('heading', { name: 'Termin: Kites live', level: 1 })).toBeVisible();
-    await expect(admin.getByLabel('Einladungslink', { exact: true })).toHaveValue(`${servers.origin}/invitation/kites-live`);
+    await expect(admin.getByLabel('Einladungslink', { exact: true })).toHaveValue(`${origin()}/invitation/kites-live`);
     await expect(admin.getByLabel('Im Übertragungsmodus starten')).toBeChecked();
   });
 

@@ -1,7 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
-import { startServers, type Servers } from './global-setup';
+import { expect as baseExpect, test } from '@playwright/test';
+import { emptyShop, utcInput } from './empty-shop';
 import { fillRegistration, placeOrder, TEXTS, unique } from './shop';
 
 /*
@@ -23,35 +21,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 /** A debug build on a busy machine: pages may take a while. */
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-let servers: Servers;
-
-test.use({ actionTimeout: 15_000 });
-
-test.beforeAll(async () => {
-  servers = await startServers({ env: { DEMO: '0', ADMIN_PASSWORD: PASSWORD } });
-});
-
-test.afterAll(async () => {
-  await servers?.teardown();
-});
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
-  return context.newPage();
-}
-
-/** Wall-clock `YYYY-MM-DDTHH:mm` in UTC, `minutes` from now. */
-function utcInput(minutes: number): string {
-  return new Date(Date.now() + minutes * 60_000).toISOString().slice(0, 16);
-}
-
-/** The outbox's mails to `to` (the `.eml` files in DATA_DIR/mail). */
-async function mailsTo(to: string): Promise<string[]> {
-  const dir = path.join(servers.dataDir, 'mail');
-  const files = await readdir(dir).catch(() => [] as string[]);
-  const mails = await Promise.all(files.map((file) => readFile(path.join(dir, file), 'utf8')));
-  return mails.filter((mail) => mail.includes(`<${to}>`));
-}
+const { newPage, origin, mailsTo } = emptyShop(PASSWORD);
 
 /** The invitation link of a mail (its plain-text part; quoted-printable soft breaks undone). */
 function invitationLink(mail: string): string {
@@ -176,7 +146,7 @@ test('from an empty shop a merchant sets up catalogue, presentation and appointm
     await admin.getByLabel('End', { exact: true }).fill(utcInput(120));
     await admin.getByRole('button', { name: 'Create' }).click();
     await expect(admin.getByRole('heading', { name: 'Appointment: Kites live', level: 1 })).toBeVisible();
-    await expect(admin.getByLabel('Invitation link', { exact: true })).toHaveValue(`${servers.origin}/invitation/kites-live`);
+    await expect(admin.getByLabel('Invitation link', { exact: true })).toHaveValue(`${origin()}/invitation/kites-live`);
   });
 
   let invitation = '';
