@@ -133,17 +133,7 @@ async fn basic_settings_and_shop_pages() {
         assert_eq!(page["translated"]["name"], english);
         let content = &page["sections"][0]["blocks"][0]["slots"][0]["data"]["content"];
         assert!(content.as_str().unwrap().contains(english), "{content}");
-        let page: serde_json::Value = live
-            .http
-            .get(format!("{}/store-api/dsr/shop-pages/{layout}", live.base))
-            .header("sw-access-key", KEY)
-            .header("sw-language-id", &german)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (_, page) = live.get_in(&format!("/store-api/dsr/shop-pages/{layout}"), &As::Nobody, &german).await;
         assert_eq!(page["translated"]["name"], german_text);
     }
     let (status, body) = live.get("/store-api/dsr/shop-pages/secrets", &As::Nobody).await;

@@ -32,9 +32,9 @@ fn slide_url(entry: &Value) -> String {
 /// A GET in German (`sw-language-id`).
 async fn in_german(live: &Live, path: &str, who: &As) -> Value {
     let german = live.language_id("de-DE").await;
-    let response = live.request(reqwest::Method::GET, path, who).header("sw-language-id", &german).send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
+    let (status, body) = live.get_in(path, who, &german).await;
+    assert_eq!(status, 200, "{body}");
+    body
 }
 
 /// The HTML of a note slot.

@@ -40,17 +40,7 @@ async fn lists_open_appointments_live_first_and_leaves_out_ended_restricted_and_
         assert!(window[0] <= now && now < window[1], "{element}");
     }
     let german = live.language_id("de-DE").await;
-    let german_list: Value = live
-        .http
-        .get(format!("{}/store-api/dsr/appointments", live.base))
-        .header("sw-access-key", KEY)
-        .header("sw-language-id", &german)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, german_list) = live.get_in("/store-api/dsr/appointments", &As::Nobody, &german).await;
     let mut names: Vec<&str> = german_list["elements"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
     names.sort_unstable();
     assert_eq!(names, ["Herbstkollektion für Kundinnen und Kunden", "Herbstkollektion live"]);

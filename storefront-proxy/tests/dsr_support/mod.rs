@@ -136,6 +136,13 @@ impl Live {
         (status, body)
     }
 
+    /// A GET in the language `language_id` (`sw-language-id`).
+    pub async fn get_in(&self, path: &str, who: &As, language_id: &str) -> (u16, Value) {
+        let response = self.request(Method::GET, path, who).header("sw-language-id", language_id).send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
     pub async fn patch(&self, path: &str, who: &As, body: Value) -> (u16, Value) {
         let (status, body, _) = self.call(Method::PATCH, path, who, Some(body)).await;
         (status, body)
