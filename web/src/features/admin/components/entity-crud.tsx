@@ -67,7 +67,11 @@ export function useEntityCrud<T extends { id: string; name?: string | null }, D 
     setDraft(next);
   };
 
-  return { list, loadError, draft, setDraft, form, submit, remove, edit, cancel: () => setDraft(blank) };
+  const cancel = () => setDraft(blank);
+  /** What `EntityCrudForm` takes besides its legend and fields. */
+  const formProps = { editing: !!draft.id, busy: form.busy, messages: form.general, onSubmit: submit, onCancel: cancel };
+
+  return { list, loadError, draft, setDraft, form, submit, remove, edit, cancel, formProps };
 }
 
 /** The form beside the list: its legend (new or edit), the form's messages, the fields, Create/Save and Cancel. */

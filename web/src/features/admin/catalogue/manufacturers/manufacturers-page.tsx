@@ -19,7 +19,7 @@ const BLANK: Draft = { id: null, name: '', nameDe: '', link: '' };
 export function ManufacturersPage() {
   const { t } = useTranslation();
   const germanId = useGermanLanguageId();
-  const { list, loadError, draft, setDraft, form, submit, remove, edit, cancel } = useEntityCrud<Manufacturer, Draft>({
+  const { list, loadError, draft, setDraft, form, remove, edit, formProps } = useEntityCrud<Manufacturer, Draft>({
     entity: 'product-manufacturer',
     sort: 'name',
     blank: BLANK,
@@ -41,11 +41,7 @@ export function ManufacturersPage() {
         />
         <EntityCrudForm
           legend={draft.id ? t('admin.manufacturers.editTitle') : t('admin.manufacturers.newTitle')}
-          editing={!!draft.id}
-          busy={form.busy}
-          messages={form.general}
-          onSubmit={submit}
-          onCancel={cancel}
+          {...formProps}
         >
           <Field label={t('admin.common.nameEn')} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} error={form.errors.name} required />
           <Field label={t('admin.common.nameDe')} lang="de" value={draft.nameDe} onChange={(e) => setDraft({ ...draft, nameDe: e.target.value })} />

@@ -31,7 +31,7 @@ const fromLocalInput = (value: string) => (value ? new Date(value).toISOString()
 /** Promotions: a code with a percent or fixed discount on the cart, a validity window and a usage limit. */
 export function PromotionsPage() {
   const { t, i18n } = useTranslation();
-  const { list, loadError, draft, setDraft, form, submit, remove, edit, cancel } = useEntityCrud<Promotion, Draft>({
+  const { list, loadError, draft, setDraft, form, remove, edit, formProps } = useEntityCrud<Promotion, Draft>({
     entity: 'promotion',
     sort: 'name',
     blank: BLANK,
@@ -90,11 +90,7 @@ export function PromotionsPage() {
       />
       <EntityCrudForm
         legend={draft.id ? t('admin.promotions.editTitle') : t('admin.promotions.newTitle')}
-        editing={!!draft.id}
-        busy={form.busy}
-        messages={form.general}
-        onSubmit={submit}
-        onCancel={cancel}
+        {...formProps}
       >
         <Field label={t('admin.promotions.name')} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} error={form.errors.name} required />
         <Field label={t('admin.promotions.code')} value={draft.code} onChange={(e) => setDraft({ ...draft, code: e.target.value })} error={form.errors.code} required />
