@@ -207,80 +207,71 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
       <PollsPanel client={client} role={role} />
       <AnsweringBanner client={client} />
       <div className="engagement__tabs" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          id="engagement-tab-chat"
-          aria-selected={tab === 'chat'}
-          aria-controls="engagement-tabpanel"
-          className="engagement__tab"
-          data-testid="engagement-tab-chat"
-          onClick={() => setTab('chat')}
-        >
-          {t('engagement.chatTab')}
-        </button>
-        <button
-          type="button"
-          role="tab"
-          id="engagement-tab-questions"
-          aria-selected={tab === 'questions'}
-          aria-controls="engagement-tabpanel"
-          className="engagement__tab"
-          data-testid="engagement-tab-questions"
-          onClick={() => setTab('questions')}
-        >
-          {t('engagement.questions.tab', { count: openQuestions })}
-        </button>
+        {(['chat', 'questions'] as const).map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`engagement-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls="engagement-tabpanel"
+            className="engagement__tab"
+            data-testid={`engagement-tab-${name}`}
+            onClick={() => setTab(name)}
+          >
+            {name === 'chat' ? t('engagement.chatTab') : t('engagement.questions.tab', { count: openQuestions })}
+          </button>
+        ))}
       </div>
-      {tab === 'questions' ? (
-        <div role="tabpanel" id="engagement-tabpanel" aria-labelledby="engagement-tab-questions" className="engagement__chat">
+      <div role="tabpanel" id="engagement-tabpanel" aria-labelledby={`engagement-tab-${tab}`} className="engagement__chat">
+        {tab === 'questions' ? (
           <QuestionsPanel client={client} role={role} />
-        </div>
-      ) : (
-        <div role="tabpanel" id="engagement-tabpanel" aria-labelledby="engagement-tab-chat" className="engagement__chat">
-          {chat.pinned && (
-            <p className="chat__pinned" data-testid="chat-pinned">
-              <span className="chat__pin-label">{t('engagement.pinned')}</span> <bdi>{chat.pinned.attendeeName ?? t('engagement.anonymous')}</bdi>{' '}
-              <ChatText text={chat.pinned.text} clickable={clickable} />
-              {guide && (
-                <button type="button" onClick={() => void client.sendAction({ key: 'pinChatMessage', payload: { messageId: null } }).catch(() => undefined)}>
-                  {t('engagement.unpin')}
-                </button>
-              )}
-            </p>
-          )}
-          <ol className="chat__messages" data-testid="chat-messages" aria-live="polite">
-            {chat.messages.map((message) => (
-              <MessageLine key={message.messageId} message={message} clickable={clickable} guide={guide} client={client} />
-            ))}
-          </ol>
-          {!guide && (banned || muted) && (
-            <p className="chat__note" data-testid="chat-moderated">
-              {t(banned ? 'engagement.errors.CHAT_BANNED' : 'engagement.errors.CHAT_MUTED')}
-            </p>
-          )}
-          {chat.settings.closed && <p className="chat__note">{t('engagement.closed')}</p>}
-          {chat.settings.slowModeSeconds > 0 && <p className="chat__note">{t('engagement.slowModeOn', { count: chat.settings.slowModeSeconds })}</p>}
-          <form className="chat__form" onSubmit={send}>
-            <label className="chat__label" htmlFor="chat-input">
-              {t('engagement.message')}
-            </label>
-            <textarea id="chat-input" data-testid="chat-input" rows={2} value={text} onChange={(e) => setText(e.target.value)} />
-            <span className={`chat__count${over ? ' chat__count--over' : ''}`}>
-              {[...text].length}/{MAX_CHAT_CHARS}
-            </span>
-            <button type="submit" data-testid="chat-send">
-              {t('engagement.send')}
-            </button>
-          </form>
-          {error && (
-            <p className="chat__error" role="alert" data-testid="chat-error">
-              {t(`engagement.errors.${error}`)}
-            </p>
-          )}
-          {guide && <GuideChatSettings client={client} />}
-        </div>
-      )}
+        ) : (
+          <>
+            {chat.pinned && (
+              <p className="chat__pinned" data-testid="chat-pinned">
+                <span className="chat__pin-label">{t('engagement.pinned')}</span> <bdi>{chat.pinned.attendeeName ?? t('engagement.anonymous')}</bdi>{' '}
+                <ChatText text={chat.pinned.text} clickable={clickable} />
+                {guide && (
+                  <button type="button" onClick={() => void client.sendAction({ key: 'pinChatMessage', payload: { messageId: null } }).catch(() => undefined)}>
+                    {t('engagement.unpin')}
+                  </button>
+                )}
+              </p>
+            )}
+            <ol className="chat__messages" data-testid="chat-messages" aria-live="polite">
+              {chat.messages.map((message) => (
+                <MessageLine key={message.messageId} message={message} clickable={clickable} guide={guide} client={client} />
+              ))}
+            </ol>
+            {!guide && (banned || muted) && (
+              <p className="chat__note" data-testid="chat-moderated">
+                {t(banned ? 'engagement.errors.CHAT_BANNED' : 'engagement.errors.CHAT_MUTED')}
+              </p>
+            )}
+            {chat.settings.closed && <p className="chat__note">{t('engagement.closed')}</p>}
+            {chat.settings.slowModeSeconds > 0 && <p className="chat__note">{t('engagement.slowModeOn', { count: chat.settings.slowModeSeconds })}</p>}
+            <form className="chat__form" onSubmit={send}>
+              <label className="chat__label" htmlFor="chat-input">
+                {t('engagement.message')}
+              </label>
+              <textarea id="chat-input" data-testid="chat-input" rows={2} value={text} onChange={(e) => setText(e.target.value)} />
+              <span className={`chat__count${over ? ' chat__count--over' : ''}`}>
+                {[...text].length}/{MAX_CHAT_CHARS}
+              </span>
+              <button type="submit" data-testid="chat-send">
+                {t('engagement.send')}
+              </button>
+            </form>
+            {error && (
+              <p className="chat__error" role="alert" data-testid="chat-error">
+                {t(`engagement.errors.${error}`)}
+              </p>
+            )}
+            {guide && <GuideChatSettings client={client} />}
+          </>
+        )}
+      </div>
       <Reactions client={client} />
     </aside>
   );
