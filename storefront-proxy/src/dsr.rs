@@ -23,6 +23,7 @@ pub mod setting;
 pub mod slide;
 pub mod upcoming;
 pub mod widget;
+pub mod wishlist;
 
 use axum::routing::{delete, get, patch, post};
 use axum::Router;
@@ -95,4 +96,5 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/quickview/{product_id}", get(listing::quickview_default))
         .route("/dsr/quickview/{product_id}/{layout_id}", get(listing::quickview))
         .route("/dsr/product/{product_id}", get(listing::product))
+        .route("/dsr/customer/wishlist-product-ids", post(wishlist::product_ids))
 }

@@ -247,3 +247,29 @@ async fn in_forwarding_mode_the_new_operations_reach_the_upstream() {
     assert_eq!(status, 200, "{body}");
     assert!(body["data"].as_array().unwrap().iter().any(|i| i["name"] == "product.viewed" && i["attendeeId"] == attendee), "{body}");
 }
+
+#[tokio::test]
+async fn an_attendee_reads_the_ids_on_their_customer_wishlist() {
+    let live = start().await;
+    live.guide_joins("demo").await;
+    let customer = As::Store(live.customer_login().await);
+    let products = live.product_ids(2).await;
+    for product in &products {
+        let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{product}"), &customer, json!({})).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let join = live.join_as_client("demo", &customer, "Cleo").await;
+    let (status, body) = live.post("/store-api/dsr/customer/wishlist-product-ids", &token_of(&join), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["apiAlias"], "array_struct");
+    assert_eq!(body["wishlistProductIds"], json!([products[1], products[0]]), "newest first");
+
+    // A guest attendee has no customer wishlist; a session of nobody neither.
+    let guest = token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await);
+    let (status, body) = live.post("/store-api/dsr/customer/wishlist-product-ids", &guest, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["wishlistProductIds"], json!([]));
+    let (status, body) = live.post("/store-api/dsr/customer/wishlist-product-ids", &As::Nobody, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["wishlistProductIds"], json!([]));
+}

@@ -30,7 +30,6 @@ const DOCUMENT = JSON.parse(
 /** Documented operations the shop does not serve (yet), with the reason. Each must answer 404. */
 const NOT_SERVED: Record<string, string> = {
   'POST /store-api/dsr/account/update-default-info': 'B2B account defaults: no B2B features',
-  'POST /store-api/dsr/customer/wishlist-product-ids': 'the wishlist is read through /customer/wishlist',
   'POST /store-api/dsr/customer/generate-login-token': 'login tokens for the guide-side customer switch: not built',
   'POST /store-api/dsr/customer/automatic-login': 'login tokens for the guide-side customer switch: not built',
   'POST /store-api/dsr/customer/migrate-visitor-session': 'login tokens for the guide-side customer switch: not built',
