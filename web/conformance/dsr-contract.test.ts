@@ -37,11 +37,6 @@ const NOT_SERVED: Record<string, string> = {
   'POST /api/search/dsr-appointment-video-chat': 'video rooms are the hub’s (LiveKit), not an entity',
   'POST /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s (LiveKit)',
   'DELETE /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s (LiveKit)',
-  'GET /api/_action/dsr/appointment/attendee/{attendeeId}/load-temp-cart': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-temp-discount': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/remove-temp-discount': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/apply-temp-discount': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-cart-discount': 'cart discounts: not built',
   'POST /api/_action/dsr/appointment/{appointmentId}/shopping-lists/{shoppingListId}': 'shopping lists (B2B): not built',
 };
 
@@ -54,6 +49,26 @@ const REFUSED: Record<string, { status: number; why: string }> = {
   'GET /api/_action/dsr/appointment/attendee/{attendeeId}/sw-context-token': {
     status: 403,
     why: 'only while the attendee granted cart access, which a fresh attendee has not',
+  },
+  'GET /api/_action/dsr/appointment/attendee/{attendeeId}/load-temp-cart': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-temp-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/remove-temp-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/apply-temp-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-cart-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
   },
 };
 
