@@ -1,9 +1,10 @@
-//! The cart of a session: product and promotion line items, recalculated on every
+//! The cart of a session: product, promotion and guide's discount line items, recalculated on every
 //! read with stock, quantity rules, advanced prices, taxes and promotion codes
 //! (spec section 7, cart; issue 3, shop rules).
 
 pub mod calculate;
 pub mod checks;
+pub mod discount;
 pub mod line_item;
 
 use axum::routing::{get, post};

@@ -6,6 +6,7 @@ pub mod appointment_request;
 pub mod attendee;
 pub mod calendar;
 pub mod cart;
+pub mod discount;
 pub mod forwarded;
 pub mod instant_listing;
 pub mod interaction;
@@ -23,6 +24,7 @@ pub mod setting;
 pub mod slide;
 pub mod upcoming;
 pub mod widget;
+pub mod wishlist;
 
 use axum::routing::{delete, get, patch, post};
 use axum::Router;
@@ -45,6 +47,11 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/attendee/{id}/sw-context-token", get(attendee::context_token))
         .route("/_action/dsr/appointment/attendee/{id}/remove", post(attendee::remove))
         .route("/_action/dsr/appointment/attendee/{id}/last-seen-product-ids", get(attendee::last_seen_product_ids))
+        .route("/_action/dsr/appointment/attendee/{id}/load-temp-cart", get(discount::load_temp_cart))
+        .route("/_action/dsr/appointment/attendee/{id}/add-temp-discount", post(discount::add_temp_discount))
+        .route("/_action/dsr/appointment/attendee/{id}/remove-temp-discount", post(discount::remove_temp_discount))
+        .route("/_action/dsr/appointment/attendee/{id}/apply-temp-discount", post(discount::apply_temp_discount))
+        .route("/_action/dsr/appointment/attendee/{id}/add-cart-discount", post(discount::add_cart_discount))
         .route("/search/dsr-appointment-attendee", post(search::attendees))
         .route("/search/dsr-attendee-product-collection", post(search::collections))
         .route("/search/product", post(search::products))
@@ -95,4 +102,5 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/quickview/{product_id}", get(listing::quickview_default))
         .route("/dsr/quickview/{product_id}/{layout_id}", get(listing::quickview))
         .route("/dsr/product/{product_id}", get(listing::product))
+        .route("/dsr/customer/wishlist-product-ids", post(wishlist::product_ids))
 }

@@ -39,6 +39,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0033_cms_section_translation.sql")),
         M::up(include_str!("storage/0040_appointment_broadcast_mode.sql")),
         M::up(include_str!("storage/0050_dsr_appointment_requests.sql")),
+        M::up(include_str!("storage/0060_dsr_discounts.sql")),
     ])
 }
 

@@ -247,3 +247,79 @@ async fn in_forwarding_mode_the_new_operations_reach_the_upstream() {
     assert_eq!(status, 200, "{body}");
     assert!(body["data"].as_array().unwrap().iter().any(|i| i["name"] == "product.viewed" && i["attendeeId"] == attendee), "{body}");
 }
+
+#[tokio::test]
+async fn an_attendee_reads_the_ids_on_their_customer_wishlist() {
+    let live = start().await;
+    live.guide_joins("demo").await;
+    let customer = As::Store(live.customer_login().await);
+    let products = live.product_ids(2).await;
+    for product in &products {
+        let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{product}"), &customer, json!({})).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let join = live.join_as_client("demo", &customer, "Cleo").await;
+    let (status, body) = live.post("/store-api/dsr/customer/wishlist-product-ids", &token_of(&join), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["apiAlias"], "array_struct");
+    assert_eq!(body["wishlistProductIds"], json!([products[1], products[0]]), "newest first");
+
+    // A guest attendee has no customer wishlist; a session of nobody neither.
+    let guest = token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await);
+    let (status, body) = live.post("/store-api/dsr/customer/wishlist-product-ids", &guest, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["wishlistProductIds"], json!([]));
+    let (status, body) = live.post("/store-api/dsr/customer/wishlist-product-ids", &As::Nobody, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["wishlistProductIds"], json!([]));
+}
+
+#[tokio::test]
+async fn in_forwarding_mode_discounts_and_wishlist_ids_reach_the_upstream() {
+    use protocol::frame::Event;
+    let (upstream, forwarding) = forwarding_pair().await;
+    let (guide, _, guide_join) = forwarding.guide_joins("demo").await;
+    let mut guide_socket = connect(&forwarding, &guide_join).await;
+    let join = forwarding.join_as_client("demo", &As::Nobody, "Ada").await;
+    let mut ada_socket = connect(&forwarding, &join).await;
+    let client = token_of(&join);
+    let attendee = join["attendeeId"].as_str().unwrap().to_owned();
+    let product = forwarding.product_ids(1).await.remove(0);
+    let (status, before) =
+        forwarding.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": product, "quantity": 2}]})).await;
+    assert_eq!(status, 200, "{before}");
+    let (status, body) = forwarding.post("/store-api/dsr/customer/wishlist-product-ids", &client, json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["wishlistProductIds"], json!([]));
+
+    // Without the attendee's grant (this proxy's hub knows it): refused here.
+    let path = format!("/api/_action/dsr/appointment/attendee/{attendee}/add-cart-discount");
+    let half = json!({"discountType": "percentage", "discountValue": 50});
+    let (status, body) = forwarding.post(&path, &guide, half.clone()).await;
+    assert_error(&body, 403, "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING");
+    assert_eq!(status, 403);
+    grant_cart_permission(&mut ada_socket).await;
+    // The stand-in for Shopware checks its own room too: Ada grants it there as well
+    // (the same session rejoins as the same attendee).
+    let upstream_join = upstream.join_as_client("demo", &client, "Ada").await;
+    assert_eq!(upstream_join["attendeeId"], attendee.as_str());
+    let mut upstream_socket = connect(&upstream, &upstream_join).await;
+    grant_cart_permission(&mut upstream_socket).await;
+
+    let (status, cart) = forwarding.post(&path, &guide, half).await;
+    assert_eq!(status, 200, "{cart}");
+    let expected = before["price"]["totalPrice"].as_f64().unwrap() - before["price"]["positionPrice"].as_f64().unwrap() / 2.0;
+    assert!((cart["price"]["totalPrice"].as_f64().unwrap() - expected).abs() < 0.015, "{cart}");
+    // Stored by the upstream; the forwarding hub heard of the change.
+    let stored: i64 = upstream.db().query_row("SELECT COUNT(*) FROM cart_line_item WHERE type = 'discount'", [], |r| r.get(0)).unwrap();
+    assert_eq!(stored, 1);
+    wait_for(&mut guide_socket, |e| match e {
+        Event::AttendeeCartChanged { attendee_id, total_price, .. }
+            if *attendee_id == attendee && (total_price - expected).abs() < 0.015 =>
+        {
+            Some(())
+        }
+        _ => None,
+    })
+    .await;
+}

@@ -30,19 +30,13 @@ const DOCUMENT = JSON.parse(
 /** Documented operations the shop does not serve (yet), with the reason. Each must answer 404. */
 const NOT_SERVED: Record<string, string> = {
   'POST /store-api/dsr/account/update-default-info': 'B2B account defaults: no B2B features',
-  'POST /store-api/dsr/customer/wishlist-product-ids': 'the wishlist is read through /customer/wishlist',
-  'POST /store-api/dsr/customer/generate-login-token': 'login tokens for the guide-side customer switch: not built',
-  'POST /store-api/dsr/customer/automatic-login': 'login tokens for the guide-side customer switch: not built',
-  'POST /store-api/dsr/customer/migrate-visitor-session': 'login tokens for the guide-side customer switch: not built',
+  'POST /store-api/dsr/customer/generate-login-token': 'login tokens (one-use, hashed, expiring) from the room to the storefront: not built yet',
+  'POST /store-api/dsr/customer/automatic-login': 'login tokens (one-use, hashed, expiring) from the room to the storefront: not built yet',
+  'POST /store-api/dsr/customer/migrate-visitor-session': 'login tokens (one-use, hashed, expiring) from the room to the storefront: not built yet',
   'GET /store-api/dsr/appointment/{appointmentId}/shopping-lists': 'shopping lists (B2B): not built',
-  'POST /api/search/dsr-appointment-video-chat': 'video rooms are the hub’s (LiveKit), not an entity',
-  'POST /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s (LiveKit)',
-  'DELETE /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s (LiveKit)',
-  'GET /api/_action/dsr/appointment/attendee/{attendeeId}/load-temp-cart': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-temp-discount': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/remove-temp-discount': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/apply-temp-discount': 'temporary discounts: not built',
-  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-cart-discount': 'cart discounts: not built',
+  'POST /api/search/dsr-appointment-video-chat': 'video rooms are the hub’s LiveKit rooms: the record entity is not built yet',
+  'POST /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s LiveKit rooms: create/delete through the hub not built yet',
+  'DELETE /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s LiveKit rooms: create/delete through the hub not built yet',
   'POST /api/_action/dsr/appointment/{appointmentId}/shopping-lists/{shoppingListId}': 'shopping lists (B2B): not built',
 };
 
@@ -55,6 +49,26 @@ const REFUSED: Record<string, { status: number; why: string }> = {
   'GET /api/_action/dsr/appointment/attendee/{attendeeId}/sw-context-token': {
     status: 403,
     why: 'only while the attendee granted cart access, which a fresh attendee has not',
+  },
+  'GET /api/_action/dsr/appointment/attendee/{attendeeId}/load-temp-cart': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-temp-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/remove-temp-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/apply-temp-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
+  },
+  'POST /api/_action/dsr/appointment/attendee/{attendeeId}/add-cart-discount': {
+    status: 403,
+    why: 'a discount on the attendee’s cart: only while they granted cart access, as sw-context-token',
   },
 };
 

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde_json::{json, Map, Value};
 
+use super::discount::Discount;
 use crate::catalog::price::{self, round, Tax};
 use crate::catalog::product;
 use crate::checkout::methods;
@@ -59,7 +60,7 @@ pub fn add_item(tx: &Transaction, token: &str, id: &str, kind: &str, referenced_
     tx.execute(
         "INSERT INTO cart_line_item (token, id, type, referenced_id, quantity, position)
          VALUES (?1, ?2, ?3, ?4, ?5, (SELECT COALESCE(MAX(position), 0) + 1 FROM cart_line_item WHERE token = ?1))
-         ON CONFLICT (token, id) DO UPDATE SET quantity = CASE WHEN type = 'promotion' THEN 1 ELSE MIN(quantity + excluded.quantity, 1000000) END",
+         ON CONFLICT (token, id) DO UPDATE SET quantity = CASE WHEN type IN ('promotion', 'discount') THEN 1 ELSE MIN(quantity + excluded.quantity, 1000000) END",
         params![token, id, kind, referenced_id, quantity],
     )?;
     Ok(())
@@ -130,20 +131,40 @@ fn adjust(message_key: &'static str, id: &str, level: i64, message: String, erro
 
 /// Recalculates the cart of `token`, writing quantity fixes and removals back, and
 /// answers the `Cart` with `errors` (those found now, plus `reported`).
-pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut errors: Vec<CartError>) -> rusqlite::Result<Value> {
+pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, errors: Vec<CartError>) -> rusqlite::Result<Value> {
+    calculate_with(conn, ctx, token, errors, Vec::new())
+}
+
+/// [`calculate`], with `extra` items counted as if they were in the cart (not stored):
+/// the live room's temporary cart, a cart with the guide's draft discount.
+pub fn calculate_with(
+    conn: &mut Connection,
+    ctx: &ShopContext,
+    token: &str,
+    mut errors: Vec<CartError>,
+    extra: Vec<StoredItem>,
+) -> rusqlite::Result<Value> {
     let tx = conn.transaction()?;
     errors.extend(super::checks::address_errors(&tx, token)?);
-    let items = load_items(&tx, token)?;
+    let mut items = load_items(&tx, token)?;
+    items.extend(extra);
     let product_ids: Vec<String> = items.iter().filter(|i| i.kind == "product").map(|i| i.referenced_id.clone()).collect();
     let products = product::load(&tx, ctx, &product_ids, product::Load::default())?;
     let mut line_items = Vec::new();
     // Gross totals of goods per tax rate (rate as text keeps the map ordered and exact).
     let mut by_rate: BTreeMap<String, (f64, Tax)> = BTreeMap::new();
     let mut promotions = Vec::new();
+    let mut discounts = Vec::new();
+    // Each product line: (id, tax rate key, gross total), for discounts on some lines.
+    let mut product_lines: Vec<(String, String, f64)> = Vec::new();
     let mut all_shipping_free = true;
     for item in items {
         if item.kind == "promotion" {
             promotions.push(item);
+            continue;
+        }
+        if item.kind == "discount" {
+            discounts.push(item);
             continue;
         }
         let product = products.iter().find(|p| p["id"] == json!(item.referenced_id));
@@ -191,7 +212,9 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
         let list = product["calculatedPrice"]["listPrice"]["price"].as_f64();
         let line_price = price::calculated(unit, quantity, &tax, list, None, None);
         let total = line_price["totalPrice"].as_f64().unwrap_or(0.0);
-        let entry = by_rate.entry(format!("{:08.3}", tax.rate)).or_insert((0.0, tax.clone()));
+        let rate_key = format!("{:08.3}", tax.rate);
+        product_lines.push((item.id.clone(), rate_key.clone(), total));
+        let entry = by_rate.entry(rate_key).or_insert((0.0, tax.clone()));
         entry.0 += total;
         line_items.push(json!({
             "id": item.id,
@@ -297,6 +320,63 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
             "apiAlias": "cart_line_item",
         }));
     }
+    for item in discounts {
+        let Some(discount) = Discount::parse(&item.referenced_id) else {
+            remove(&tx, token, &item.id)?;
+            continue;
+        };
+        // What it applies to per tax rate, never more than promotions left of it.
+        let mut base: BTreeMap<String, f64> = BTreeMap::new();
+        for (id, key, total) in &product_lines {
+            if discount.applied_item_ids.is_empty() || discount.applied_item_ids.contains(id) {
+                *base.entry(key.clone()).or_default() += total;
+            }
+        }
+        for (key, amount) in base.iter_mut() {
+            let left = by_rate.get(key).map(|(gross, _)| *gross).unwrap_or(0.0) - discounts_by_rate.get(key).copied().unwrap_or(0.0);
+            *amount = amount.min(left).max(0.0);
+        }
+        let base_total: f64 = base.values().sum();
+        let amount = round(discount.amount(base_total));
+        let mut taxes = Vec::new();
+        for (key, part) in &base {
+            let (_, tax) = &by_rate[key];
+            let share = if base_total > 0.0 { round(amount * part / base_total) } else { 0.0 };
+            *discounts_by_rate.entry(key.clone()).or_default() += share;
+            taxes.push(json!({ "tax": -round(share * tax.rate / (100.0 + tax.rate)), "taxRate": tax.rate, "price": -share, "apiAlias": "cart_tax_calculated" }));
+        }
+        line_items.push(json!({
+            "id": item.id,
+            "referencedId": item.id,
+            "label": "Discount",
+            "quantity": 1,
+            "type": "discount",
+            "good": false,
+            "removable": false,
+            "stackable": false,
+            "modified": false,
+            "description": null,
+            "price": {
+                "unitPrice": -amount,
+                "quantity": 1,
+                "totalPrice": -amount,
+                "calculatedTaxes": taxes,
+                "taxRules": base.keys().map(|k| json!({ "taxRate": by_rate[k].1.rate, "percentage": 100, "apiAlias": "cart_tax_rule" })).collect::<Vec<_>>(),
+                "referencePrice": null,
+                "listPrice": null,
+                "regulationPrice": null,
+                "apiAlias": "calculated_price",
+            },
+            "payload": {
+                "discountType": discount.discount_type,
+                "value": discount.discount_value,
+                "appliedItemIds": discount.applied_item_ids,
+            },
+            "states": [],
+            "uniqueIdentifier": item.id,
+            "apiAlias": "cart_line_item",
+        }));
+    }
     // One delivery with the session's shipping method; free from its limit, or when
     // every product ships free. Its tax is the highest rate of the goods ("auto").
     let mut deliveries = Vec::new();
@@ -364,7 +444,7 @@ pub fn calculate(conn: &mut Connection, ctx: &ShopContext, token: &str, mut erro
     let mut position_price = 0.0;
     for (key, (gross, tax)) in &by_rate {
         let shipping = shipping_tax.as_ref().filter(|(k, _, _)| k == key).map(|(_, _, cost)| *cost).unwrap_or(0.0);
-        let price = round(gross - discounts_by_rate.get(key).copied().unwrap_or(0.0) + shipping);
+        let price = round((gross - discounts_by_rate.get(key).copied().unwrap_or(0.0)).max(0.0) + shipping);
         let amount = round(price * tax.rate / (100.0 + tax.rate));
         tax_total += amount;
         position_price += price;

@@ -47,6 +47,11 @@ pub fn routes() -> Router<App> {
         .route("/api/_action/dsr/appointment/{id}/presentation/state", get(guide_state))
         .route("/api/_action/dsr/appointment/attendee/{id}/sw-context-token", get(context_token))
         .route("/api/_action/dsr/appointment/attendee/{id}/remove", post(remove))
+        .route("/api/_action/dsr/appointment/attendee/{id}/load-temp-cart", get(attendee_cart))
+        .route("/api/_action/dsr/appointment/attendee/{id}/add-temp-discount", post(attendee_cart))
+        .route("/api/_action/dsr/appointment/attendee/{id}/remove-temp-discount", post(attendee_cart))
+        .route("/api/_action/dsr/appointment/attendee/{id}/apply-temp-discount", post(attendee_cart))
+        .route("/api/_action/dsr/appointment/attendee/{id}/add-cart-discount", post(attendee_cart))
         .route("/api/_proxy/store-api/{sales_channel_id}/checkout/cart", any(proxied_cart))
         .route("/api/_proxy/store-api/{sales_channel_id}/checkout/cart/line-item", any(proxied_cart))
 }
@@ -355,6 +360,24 @@ async fn remove(State(app): State<App>, Path(id): Path<String>, request: Request
             app.db.call(move |conn| Ok(attendees::mark_removed(conn, &id)?)).await?;
             let event = Event::AttendeeRemoved { attendee_id: attendee.id.clone() };
             app.hub.publish(&attendee.appointment_id, Audience::Everyone, event).await.map_err(hub_unavailable)?;
+        }
+    }
+    Ok(answer.into_response())
+}
+
+/// The guide's discounts for an attendee (`load-temp-cart`, `…-temp-discount`,
+/// `add-cart-discount`): only with the attendee's cart permission (this proxy's hub
+/// knows it); a change of the cart itself (applied, or a cart discount) is the
+/// attendee's cart change.
+async fn attendee_cart(State(app): State<App>, Path(id): Path<String>, request: Request) -> ApiResult<Response> {
+    let call = Call::read(request).await?;
+    let attendee = attendee_by_id(&app, id).await?.filter(|a| a.kind == "CLIENT").ok_or_else(attendee::not_found)?;
+    attendee::require_cart_permission(&app, &attendee).await?;
+    let answer = pass(&app, &call).await?;
+    let path = call.uri.path();
+    if answer.status.is_success() && (path.ends_with("/apply-temp-discount") || path.ends_with("/add-cart-discount")) {
+        if let Some(cart) = answer.json().filter(|cart| cart.get("lineItems").is_some()) {
+            app.events.emit(ShopEvent::cart_changed(&attendee.context_token, &cart)).await;
         }
     }
     Ok(answer.into_response())

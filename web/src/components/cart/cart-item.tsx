@@ -12,7 +12,8 @@ export function CartItem({ item, compact = false }: { item: LineItem; compact?: 
   const { t } = useTranslation();
   const localePath = useLocalePath();
   const [busy, setBusy] = useState(false);
-  const name = item.label ?? '';
+  // The guide's discount (live room) is named in the viewer's language, not the shop's label.
+  const name = item.type === 'discount' ? t('cart.guideDiscount') : (item.label ?? '');
   const isProduct = item.type === 'product';
   const { min, max, step } = quantityRange(item);
   const quantity = item.quantity ?? 1;
@@ -40,7 +41,7 @@ export function CartItem({ item, compact = false }: { item: LineItem; compact?: 
           <img src={item.cover.url} alt="" loading="lazy" />
         ) : (
           <span className="cart-item__placeholder" aria-hidden="true">
-            {item.type === 'promotion' ? '%' : ''}
+            {item.type === 'promotion' || item.type === 'discount' ? '%' : ''}
           </span>
         )}
       </div>

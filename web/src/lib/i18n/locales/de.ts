@@ -697,6 +697,7 @@ export const de: Translations = {
     applyCode: 'Einlösen',
     codeApplied: 'Aktionscode {{code}} eingelöst.',
     promotion: 'Aktion',
+    guideDiscount: 'Rabatt von Ihrem Guide',
     loadFailed: 'Der Warenkorb konnte nicht geladen werden.',
     download: 'Download',
   },

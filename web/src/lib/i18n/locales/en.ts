@@ -695,6 +695,7 @@ export const en = {
     applyCode: 'Redeem',
     codeApplied: 'Promotion code {{code}} redeemed.',
     promotion: 'Promotion',
+    guideDiscount: 'Discount from your guide',
     loadFailed: 'The cart could not be loaded.',
     download: 'Download',
   },

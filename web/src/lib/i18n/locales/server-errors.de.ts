@@ -48,6 +48,8 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND: 'Diese Präsentation wurde nicht gefunden.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED: 'Dieser Termin ist nur für angemeldete Kunden.',
     DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING: 'Dieser Teilnehmer hat seinen Warenkorb nicht freigegeben.',
+    DIGITAL_SALES_ROOMS__INVALID_DISCOUNT: 'Dieser Rabatt ist ungültig: ein Prozentsatz von 0 bis 100 oder ein Betrag von höchstens 1.000.000.',
+    DIGITAL_SALES_ROOMS__DISCOUNT_ITEM_NOT_IN_CART: 'Dieser Artikel ist nicht mehr im Warenkorb des Teilnehmers.',
     DIGITAL_SALES_ROOMS__ATTENDEE_MISSING: 'Der Teilnehmer fehlt.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND: 'Dieser Teilnehmer wurde nicht gefunden.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_WITHOUT_START: 'Dieser Termin hat noch keine Startzeit: Legen Sie eine fest, bevor Sie einladen.',

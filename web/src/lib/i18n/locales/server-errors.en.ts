@@ -50,6 +50,8 @@ export const serverErrorsEn = {
     DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND: 'This presentation could not be found.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED: 'This appointment is for logged-in customers only.',
     DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING: 'This attendee has not shared their cart.',
+    DIGITAL_SALES_ROOMS__INVALID_DISCOUNT: 'This discount is not valid: a percentage from 0 to 100 or an amount of at most 1,000,000.',
+    DIGITAL_SALES_ROOMS__DISCOUNT_ITEM_NOT_IN_CART: "This item is no longer in the attendee's cart.",
     DIGITAL_SALES_ROOMS__ATTENDEE_MISSING: 'The attendee is missing.',
     DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND: 'This attendee could not be found.',
     DIGITAL_SALES_ROOMS__APPOINTMENT_WITHOUT_START: 'This appointment has no start time yet: set one before inviting.',
