@@ -130,6 +130,21 @@ async fn a_guide_gives_an_attendee_a_discount_and_takes_it_back() {
     let (_, own) = live.get("/store-api/checkout/cart", &session.ada).await;
     assert!(close(total(&own), total(&half)), "{own}");
 
+    // The shopper cannot take the guide's discount out or change its quantity.
+    let (status, answer) = live.post("/store-api/checkout/cart/line-item/delete", &session.ada, json!({"ids": ["dsr-discount"]})).await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(answer["errors"][0]["code"], "CHECKOUT__CART_LINE_ITEM_NOT_REMOVABLE", "{answer}");
+    let (status, answer) = live
+        .send_raw(reqwest::Method::DELETE, "/store-api/checkout/cart/line-item?ids[]=dsr-discount", &session.ada, "")
+        .await;
+    assert_eq!(status, 400, "{answer}");
+    let (status, answer) =
+        live.patch("/store-api/checkout/cart/line-item", &session.ada, json!({"items": [{"id": "dsr-discount", "quantity": 5}]})).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(line(&answer, "dsr-discount").unwrap()["quantity"], 1, "{answer}");
+    let (_, own) = live.get("/store-api/checkout/cart", &session.ada).await;
+    assert!(close(total(&own), total(&half)), "nothing changed: {own}");
+
     // Removed (a value of 0): the price is back.
     let (status, back) =
         live.post(&format!("{base}/add-cart-discount"), &guide, json!({"discountType": "absolute", "discountValue": 0})).await;

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use serde_json::Value;
 
 use super::calculate::{self, CartError};
@@ -37,6 +37,10 @@ fn cart_changed(token: &str, cart: &Value) -> ShopEvent {
 
 fn line_item_not_found(id: &str) -> ApiError {
     ApiError::not_found("CHECKOUT__CART_LINE_ITEM_NOT_FOUND", format!("Line item with identifier {id} not found."))
+}
+
+fn line_item_not_removable(id: &str) -> ApiError {
+    ApiError::bad_request("CHECKOUT__CART_LINE_ITEM_NOT_REMOVABLE", format!("Line item with identifier {id} is not removable."))
 }
 
 fn invalid(pointer: String, detail: impl Into<String>) -> ApiError {
@@ -179,7 +183,7 @@ pub async fn update(ctx: ShopContext, State(app): State<App>, RequestParams(body
             let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
             for (id, quantity) in &changes {
                 let changed = tx.execute(
-                    "UPDATE cart_line_item SET quantity = CASE WHEN type = 'promotion' THEN 1 ELSE ?1 END WHERE token = ?2 AND id = ?3",
+                    "UPDATE cart_line_item SET quantity = CASE WHEN type IN ('promotion', 'discount') THEN 1 ELSE ?1 END WHERE token = ?2 AND id = ?3",
                     params![quantity, token, id],
                 )?;
                 if changed == 0 {
@@ -205,9 +209,17 @@ async fn remove_ids(ctx: ShopContext, app: App, ids: Vec<String>) -> ApiResult<R
             let tx = conn.transaction()?;
             let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
             for id in &ids {
-                if tx.execute("DELETE FROM cart_line_item WHERE token = ?1 AND id = ?2", params![token, id])? == 0 {
-                    return Ok(Err(line_item_not_found(id)));
+                // The guide's discount is the guide's to take back (`remove-temp-discount`,
+                // or a new one of 0), as Shopware's `removable: false`.
+                let kind: Option<String> = tx
+                    .query_row("SELECT type FROM cart_line_item WHERE token = ?1 AND id = ?2", params![token, id], |r| r.get(0))
+                    .optional()?;
+                match kind.as_deref() {
+                    None => return Ok(Err(line_item_not_found(id))),
+                    Some("discount") => return Ok(Err(line_item_not_removable(id))),
+                    Some(_) => {}
                 }
+                tx.execute("DELETE FROM cart_line_item WHERE token = ?1 AND id = ?2", params![token, id])?;
             }
             tx.commit()?;
             let cart = calculate::calculate(conn, &ctx, &token, Vec::new())?;

@@ -7,6 +7,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     CHECKOUT__CART_INVALID: 'Ihr Warenkorb hat sich geändert. Bitte prüfen Sie ihn und versuchen Sie es erneut.',
     CHECKOUT__CART_INVALID_LINE_ITEM: 'Dieser Artikel kann nicht in den Warenkorb gelegt werden.',
     CHECKOUT__CART_INVALID_LINE_ITEM_QUANTITY: 'Bitte wählen Sie eine Menge von mindestens 1.',
+    CHECKOUT__CART_LINE_ITEM_NOT_REMOVABLE: 'Dieser Rabatt ist von Ihrem Guide und bleibt im Warenkorb.',
     CHECKOUT__CART_LINE_ITEM_NOT_FOUND: 'Dieser Artikel ist nicht mehr in Ihrem Warenkorb.',
     CHECKOUT__CART_LINE_ITEM_TYPE_NOT_SUPPORTED: 'Diese Art von Artikel kann nicht in den Warenkorb gelegt werden.',
     CHECKOUT__COUNTRY_NOT_FOUND: 'Das gewählte Land ist nicht verfügbar.',

@@ -9,6 +9,7 @@ export const serverErrorsEn = {
     CHECKOUT__CART_INVALID: 'Your cart has changed and needs a look before ordering. Please check it and try again.',
     CHECKOUT__CART_INVALID_LINE_ITEM: 'This item cannot be added to the cart.',
     CHECKOUT__CART_INVALID_LINE_ITEM_QUANTITY: 'Please choose a quantity of at least 1.',
+    CHECKOUT__CART_LINE_ITEM_NOT_REMOVABLE: 'This discount was given by your guide and stays in the cart.',
     CHECKOUT__CART_LINE_ITEM_NOT_FOUND: 'This item is no longer in your cart.',
     CHECKOUT__CART_LINE_ITEM_TYPE_NOT_SUPPORTED: 'This kind of item cannot be added to the cart.',
     CHECKOUT__COUNTRY_NOT_FOUND: 'The selected country is not available.',
