@@ -5,8 +5,9 @@
 //! hear back through the per-participant channel they hand in at join. Keeping all media
 //! state in one task means no locks and no cross-task ordering questions: a packet that
 //! arrives, the frames it completes and the writes to every subscriber all happen in one
-//! pass. It also means one core for all media, which is the design limit this crate
-//! accepts for the embedded default (scale-out is a LiveKit cluster).
+//! pass. It also means about one core for all media, which is the design limit this crate
+//! accepts for the embedded default (scale-out is a LiveKit cluster); only the sending of a
+//! large fan-out is split over a second, scoped thread (see [`Engine::drive`]).
 
 mod forwarding;
 mod negotiation;
