@@ -9,9 +9,14 @@
 #   scripts/bench-media.sh            # N = 50 100 200
 #   scripts/bench-media.sh 200        # one N
 # Extra loadtest-media flags: MEDIA_FLAGS="--measure-secs 30". SFU_BWE_KBPS is passed on.
+# Another sfu binary (an A/B comparison): SFU_BIN=path/to/sfu (then nothing is built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -p sfu -p loadtest --bin sfu --bin loadtest-media
+SFU_BIN="${SFU_BIN:-}"
+if [ -z "$SFU_BIN" ]; then
+  cargo build --release -p sfu -p loadtest --bin sfu --bin loadtest-media
+  SFU_BIN=./target/release/sfu
+fi
 DIR="${BENCH_DIR:-/tmp/salesroom-bench-media}"
 mkdir -p "$DIR"
 export LIVEKIT_API_KEY=APIbench LIVEKIT_API_SECRET=bench-secret-long-enough-for-hs256-signing
@@ -21,9 +26,9 @@ COUNTS=("$@")
 for n in "${COUNTS[@]}"; do
   (
     flock 9
-    echo "== N=$n  $(date -u +%FT%TZ)  uptime:$(uptime)"
+    echo "== N=$n  sfu=$SFU_BIN  $(date -u +%FT%TZ)  uptime:$(uptime)"
     SFU_PORT=$SFU_PORT SFU_UDP_PORT=$SFU_UDP_PORT DATA_DIR="$DIR" RUST_LOG=warn \
-      ./target/release/sfu >"$DIR/sfu-$n.log" 2>&1 &
+      "$SFU_BIN" >"$DIR/sfu-$n.log" 2>&1 &
     sfu=$!
     trap 'kill $sfu 2>/dev/null || true' EXIT
     sleep 1

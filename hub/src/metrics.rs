@@ -2,41 +2,14 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+
+use listener::metrics::{cpu_seconds, resident_memory_bytes, Buckets, Histogram};
 
 /// Upper bounds of the fan-out latency buckets, in seconds.
-const LATENCY_BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
+pub struct LatencyBuckets;
 
-/// A Prometheus histogram over atomics.
-#[derive(Default)]
-pub struct Histogram {
-    buckets: [AtomicU64; LATENCY_BUCKETS.len()],
-    count: AtomicU64,
-    sum_micros: AtomicU64,
-}
-
-impl Histogram {
-    pub fn observe(&self, value: Duration) {
-        let seconds = value.as_secs_f64();
-        if let Some(i) = LATENCY_BUCKETS.iter().position(|&bound| seconds <= bound) {
-            self.buckets[i].fetch_add(1, Ordering::Relaxed);
-        }
-        self.count.fetch_add(1, Ordering::Relaxed);
-        self.sum_micros.fetch_add(value.as_micros() as u64, Ordering::Relaxed);
-    }
-
-    fn render(&self, out: &mut String, name: &str, help: &str) {
-        let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} histogram\n");
-        let mut cumulative = 0;
-        for (bound, bucket) in LATENCY_BUCKETS.iter().zip(&self.buckets) {
-            cumulative += bucket.load(Ordering::Relaxed);
-            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {cumulative}");
-        }
-        let count = self.count.load(Ordering::Relaxed);
-        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "{name}_sum {}", self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6);
-        let _ = writeln!(out, "{name}_count {count}");
-    }
+impl Buckets for LatencyBuckets {
+    const SECONDS: &'static [f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
 }
 
 #[derive(Default)]
@@ -71,24 +44,7 @@ pub struct Metrics {
     /// `sessionSampled` events the session sampler wrote (counted in `events` too).
     pub session_samples: AtomicU64,
     /// From an event's fan-out to its write on each socket.
-    pub fan_out_latency: Histogram,
-}
-
-/// The resident memory of this process, from /proc (Linux).
-fn resident_memory_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
-/// The CPU time (user and system) this process used, from /proc (Linux).
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // After the command name in parentheses: state is field 3, utime 14, stime 15.
-    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(14 - 3);
-    let (user, system): (u64, u64) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
-    // In USER_HZ, which Linux fixes at 100 per second for user space.
-    Some((user + system) as f64 / 100.0)
+    pub fan_out_latency: Histogram<LatencyBuckets>,
 }
 
 impl Metrics {

@@ -158,6 +158,7 @@ async fn answer_full(mut tcp: TcpStream, response: &[u8]) {
 }
 
 pub mod memory;
+pub mod metrics;
 
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -5,8 +5,9 @@
 //! hear back through the per-participant channel they hand in at join. Keeping all media
 //! state in one task means no locks and no cross-task ordering questions: a packet that
 //! arrives, the frames it completes and the writes to every subscriber all happen in one
-//! pass. It also means one core for all media, which is the design limit this crate
-//! accepts for the embedded default (scale-out is a LiveKit cluster).
+//! pass. It also means about one core for all media, which is the design limit this crate
+//! accepts for the embedded default (scale-out is a LiveKit cluster); only the sending of a
+//! large fan-out is split over a second, scoped thread (see [`Engine::drive`]).
 
 mod forwarding;
 mod negotiation;
@@ -31,7 +32,7 @@ use tracing::{debug, info, warn};
 
 use self::negotiation::stop_down_tracks;
 pub use self::peer::ConnId;
-use self::peer::{new_sid, unix_now, Peer, Role};
+use self::peer::{new_sid, unix_now, Pc, Peer, Role};
 use self::tcp::TcpEvent;
 use crate::auth::JoinGrant;
 use crate::error::Error;
@@ -55,6 +56,13 @@ const COMMAND_QUEUE: usize = 1024;
 const MAX_DATAGRAM: usize = 2048;
 /// Datagrams handled before the engine drives its timers and forwards again.
 const DATAGRAM_BATCH: usize = 64;
+/// Peer connections with something to send in one drive pass from which the pass is split
+/// over [`DRIVE_THREADS`] threads (below it a thread costs more than it saves).
+const PARALLEL_MIN: usize = 24;
+/// Threads one drive pass uses at most, the engine's own included.
+const DRIVE_THREADS: usize = 2;
+/// Stack of a drive thread: it runs str0m's output path only.
+const DRIVE_THREAD_STACK: usize = 256 * 1024;
 /// A publisher is asked for a key frame at most this often per track.
 const KEYFRAME_REQUEST_INTERVAL: Duration = Duration::from_millis(300);
 /// A simulcast layer without a frame for this long is taken to be off.
@@ -304,62 +312,62 @@ impl Engine {
 
     /// Feeds due timeouts to every peer connection, sends what they want to send and handles
     /// their events, until none has anything more to say.
+    ///
+    /// A frame forwarded to many subscribers leaves many `Rtc`s with packets to packetize,
+    /// encrypt and send (~10 µs each on this project's machine, most of it str0m and the
+    /// kernel's UDP send). With [`PARALLEL_MIN`] or more of them, the pass is split over
+    /// [`DRIVE_THREADS`] threads, so that the last subscriber's copy does not wait for every
+    /// other subscriber's: each thread services its share of the `Rtc`s (they are
+    /// independent) and sends on the shared socket; events are handled afterwards here.
     fn drive(&mut self) {
         loop {
             let now = Instant::now();
-            let mut events = Vec::new();
-            let mut failed = Vec::new();
+            let mut work: Vec<(ConnId, Role, &mut Pc)> = Vec::new();
             for peer in self.peers.values_mut() {
                 let conn = peer.conn;
                 for (role, pc) in peer.pcs_mut() {
-                    if pc.next <= now {
-                        if let Err(e) = pc.rtc().handle_input(Input::Timeout(now)) {
-                            warn!(conn, ?role, error = %e, "peer connection failed");
-                            failed.push(conn);
-                            continue;
-                        }
-                    }
-                    if !pc.dirty {
-                        continue;
-                    }
-                    pc.dirty = false;
-                    let mut sent = 0;
-                    loop {
-                        match pc.rtc.poll_output() {
-                            Ok(Output::Timeout(at)) => {
-                                pc.next = at;
-                                break;
-                            }
-                            Ok(Output::Transmit(t)) => {
-                                sent += 1;
-                                // A full send buffer or queue drops the packet, as the network would.
-                                if t.proto == Protocol::Udp {
-                                    let _ = self.socket.try_send_to(&t.contents, t.destination);
-                                } else if let Some(writer) = self.tcp_writers.get(&t.destination) {
-                                    let _ = writer.try_send(t.contents.to_vec());
-                                }
-                            }
-                            Ok(Output::Event(event)) => events.push((conn, role, event)),
-                            Err(e) => {
-                                warn!(conn, ?role, error = %e, "peer connection failed");
-                                failed.push(conn);
-                                break;
-                            }
-                        }
-                    }
-                    self.metrics.datagrams_out.fetch_add(sent, Ordering::Relaxed);
-                    if sent > 0 && !pc.forwarded.is_empty() {
-                        // What was written to this subscriber since its last poll went out now.
-                        let out = Instant::now();
-                        for (arrived, kind) in pc.forwarded.drain(..) {
-                            self.metrics.forward_delay(kind).observe(out.saturating_duration_since(arrived));
-                        }
-                    }
-                    if !pc.rtc.is_alive() {
-                        failed.push(conn);
+                    if pc.dirty || pc.next <= now {
+                        work.push((conn, role, pc));
                     }
                 }
             }
+            let out = Outlet { socket: &self.socket, tcp_writers: &self.tcp_writers, metrics: &self.metrics };
+            let mut serviced = Serviced::default();
+            let busy = work.iter().filter(|(_, _, pc)| pc.dirty).count();
+            if busy >= PARALLEL_MIN {
+                let share = work.len().div_ceil(DRIVE_THREADS);
+                let mut chunks = work.chunks_mut(share);
+                let mine = chunks.next().unwrap_or_default();
+                let others: Vec<Serviced> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = chunks
+                        .map(|chunk| {
+                            std::thread::Builder::new()
+                                .name("sfu-drive".into())
+                                .stack_size(DRIVE_THREAD_STACK)
+                                .spawn_scoped(scope, || out.service(chunk, now))
+                        })
+                        .collect();
+                    serviced = out.service(mine, now);
+                    handles
+                        .into_iter()
+                        .map(|handle| match handle {
+                            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                            // No thread to be had: that share waits for the next pass.
+                            Err(e) => {
+                                warn!(error = %e, "no drive thread");
+                                Serviced::default()
+                            }
+                        })
+                        .collect()
+                });
+                for other in others {
+                    serviced.events.extend(other.events);
+                    serviced.failed.extend(other.failed);
+                }
+            } else {
+                serviced = out.service(&mut work, now);
+            }
+            let Serviced { events, failed } = serviced;
             for conn in failed {
                 self.remove(conn, Some(proto::DisconnectReason::MediaFailure));
             }
@@ -677,5 +685,78 @@ mod tests {
         assert_eq!(stun_local_ufrag(&[0x80; 40]), None);
         assert_eq!(stun_local_ufrag(&[22, 254, 253, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), None);
         assert_eq!(stun_local_ufrag(&packet[..30]), None);
+    }
+}
+
+/// Where a drive pass sends: what its threads share of the engine (all `Sync`).
+#[derive(Clone, Copy)]
+struct Outlet<'a> {
+    socket: &'a UdpSocket,
+    tcp_writers: &'a HashMap<SocketAddr, mpsc::Sender<Vec<u8>>>,
+    metrics: &'a Metrics,
+}
+
+/// What a drive pass over some peer connections brought up.
+#[derive(Default)]
+struct Serviced {
+    events: Vec<(ConnId, Role, str0m::Event)>,
+    failed: Vec<ConnId>,
+}
+
+impl Outlet<'_> {
+    /// Drives each of `pcs`: its due timeout, then everything it has to send (sent at once)
+    /// and its events (returned).
+    fn service(&self, pcs: &mut [(ConnId, Role, &mut Pc)], now: Instant) -> Serviced {
+        let mut serviced = Serviced::default();
+        for (conn, role, pc) in pcs.iter_mut() {
+            let (conn, role) = (*conn, *role);
+            if pc.next <= now {
+                if let Err(e) = pc.rtc().handle_input(Input::Timeout(now)) {
+                    warn!(conn, ?role, error = %e, "peer connection failed");
+                    serviced.failed.push(conn);
+                    continue;
+                }
+            }
+            if !pc.dirty {
+                continue;
+            }
+            pc.dirty = false;
+            let mut sent = 0;
+            loop {
+                match pc.rtc.poll_output() {
+                    Ok(Output::Timeout(at)) => {
+                        pc.next = at;
+                        break;
+                    }
+                    Ok(Output::Transmit(t)) => {
+                        sent += 1;
+                        // A full send buffer or queue drops the packet, as the network would.
+                        if t.proto == Protocol::Udp {
+                            let _ = self.socket.try_send_to(&t.contents, t.destination);
+                        } else if let Some(writer) = self.tcp_writers.get(&t.destination) {
+                            let _ = writer.try_send(t.contents.to_vec());
+                        }
+                    }
+                    Ok(Output::Event(event)) => serviced.events.push((conn, role, event)),
+                    Err(e) => {
+                        warn!(conn, ?role, error = %e, "peer connection failed");
+                        serviced.failed.push(conn);
+                        break;
+                    }
+                }
+            }
+            self.metrics.datagrams_out.fetch_add(sent, Ordering::Relaxed);
+            if sent > 0 && !pc.forwarded.is_empty() {
+                // What was written to this subscriber since its last poll went out now.
+                let out = Instant::now();
+                for (arrived, kind) in pc.forwarded.drain(..) {
+                    self.metrics.forward_delay(kind).observe(out.saturating_duration_since(arrived));
+                }
+            }
+            if !pc.rtc.is_alive() {
+                serviced.failed.push(conn);
+            }
+        }
+        serviced
     }
 }

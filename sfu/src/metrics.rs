@@ -17,49 +17,21 @@
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
+use listener::metrics::{cpu_seconds, render_header, resident_memory_bytes, Buckets};
 use str0m::media::MediaKind;
 
 /// Upper bounds of the forward delay buckets, in seconds: fine below the 5 ms aim.
-pub const DELAY_BUCKETS: [f64; 15] =
-    [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0];
+#[derive(Debug)]
+pub struct DelayBuckets;
 
-/// A Prometheus histogram over atomics.
-#[derive(Debug, Default)]
-pub struct Histogram {
-    buckets: [AtomicU64; DELAY_BUCKETS.len()],
-    count: AtomicU64,
-    sum_micros: AtomicU64,
+impl Buckets for DelayBuckets {
+    const SECONDS: &'static [f64] =
+        &[0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0];
 }
 
-impl Histogram {
-    pub fn observe(&self, value: Duration) {
-        let seconds = value.as_secs_f64();
-        if let Some(i) = DELAY_BUCKETS.iter().position(|&bound| seconds <= bound) {
-            self.buckets[i].fetch_add(1, Ordering::Relaxed);
-        }
-        self.count.fetch_add(1, Ordering::Relaxed);
-        self.sum_micros.fetch_add(value.as_micros() as u64, Ordering::Relaxed);
-    }
-
-    pub fn count(&self) -> u64 {
-        self.count.load(Ordering::Relaxed)
-    }
-
-    /// The series lines of this histogram, with `labels` (`key="value"`) on each.
-    fn render_series(&self, out: &mut String, name: &str, labels: &str) {
-        let mut cumulative = 0;
-        for (bound, bucket) in DELAY_BUCKETS.iter().zip(&self.buckets) {
-            cumulative += bucket.load(Ordering::Relaxed);
-            let _ = writeln!(out, "{name}_bucket{{{labels},le=\"{bound}\"}} {cumulative}");
-        }
-        let count = self.count();
-        let _ = writeln!(out, "{name}_bucket{{{labels},le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "{name}_sum{{{labels}}} {}", self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6);
-        let _ = writeln!(out, "{name}_count{{{labels}}} {count}");
-    }
-}
+/// A forward delay histogram (the rendering is shared with the hub's, in `listener`).
+pub type Histogram = listener::metrics::Histogram<DelayBuckets>;
 
 #[derive(Debug, Default)]
 pub struct Metrics {
@@ -106,9 +78,10 @@ impl Metrics {
             line("process_cpu_seconds_total", "counter", "User and system CPU time of the sfu process.", seconds.to_string());
         }
         let name = "sfu_forward_delay_seconds";
-        let _ = write!(
-            out,
-            "# HELP {name} From a media packet read off the socket to the forwarded packet sent to one subscriber (video: the frame's first packet in, last packet out).\n# TYPE {name} histogram\n"
+        render_header(
+            &mut out,
+            name,
+            "From a media packet read off the socket to the forwarded packet sent to one subscriber (video: the frame's first packet in, last packet out).",
         );
         self.forward_delay_audio.render_series(&mut out, name, "kind=\"audio\"");
         self.forward_delay_video.render_series(&mut out, name, "kind=\"video\"");
@@ -116,25 +89,10 @@ impl Metrics {
     }
 }
 
-/// The resident memory of this process, from /proc (Linux).
-fn resident_memory_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
-/// The CPU time (user and system) this process used, from /proc (Linux).
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // After the command name in parentheses: state is field 3, utime 14, stime 15.
-    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(14 - 3);
-    let (user, system): (u64, u64) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
-    // In USER_HZ, which Linux fixes at 100 per second for user space.
-    Some((user + system) as f64 / 100.0)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     #[test]
