@@ -52,6 +52,11 @@ pub struct Config {
     /// (bursts up to 40 ms apart), which adds delay. A client's REMB is used either way.
     #[arg(long, env = "SFU_BWE_KBPS")]
     pub sfu_bwe_kbps: Option<u32>,
+
+    /// Peer connections with packets to send in one pass of the engine from which the
+    /// sending is split over two threads (a frame fanned out to many subscribers).
+    #[arg(long, env = "SFU_PARALLEL_SENDS", default_value_t = crate::engine::PARALLEL_MIN)]
+    pub sfu_parallel_sends: usize,
 }
 
 impl fmt::Debug for Config {
@@ -64,6 +69,7 @@ impl fmt::Debug for Config {
             .field("data_dir", &self.data_dir)
             .field("livekit_api_key", &self.livekit_api_key)
             .field("sfu_bwe_kbps", &self.sfu_bwe_kbps)
+            .field("sfu_parallel_sends", &self.sfu_parallel_sends)
             .finish_non_exhaustive()
     }
 }

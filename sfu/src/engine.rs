@@ -57,8 +57,9 @@ const MAX_DATAGRAM: usize = 2048;
 /// Datagrams handled before the engine drives its timers and forwards again.
 const DATAGRAM_BATCH: usize = 64;
 /// Peer connections with something to send in one drive pass from which the pass is split
-/// over [`DRIVE_THREADS`] threads (below it a thread costs more than it saves).
-const PARALLEL_MIN: usize = 24;
+/// over [`DRIVE_THREADS`] threads (below it a thread costs more than it saves); the
+/// default of `SFU_PARALLEL_SENDS`.
+pub const PARALLEL_MIN: usize = 24;
 /// Threads one drive pass uses at most, the engine's own included.
 const DRIVE_THREADS: usize = 2;
 /// Stack of a drive thread: it runs str0m's output path only.
@@ -175,11 +176,13 @@ struct RoomState {
 
 /// Binds the media socket and starts the engine task. `announced_ip` is the address put in
 /// ICE candidates; with `udp_addr` on port 0 the port actually bound is announced.
-/// `bwe_kbps` turns on bandwidth estimation towards subscribers, from that initial estimate.
+/// `bwe_kbps` turns on bandwidth estimation towards subscribers, from that initial estimate;
+/// `parallel_from`: see [`PARALLEL_MIN`].
 pub async fn spawn(
     udp_addr: SocketAddr,
     announced_ip: std::net::IpAddr,
     bwe_kbps: Option<u32>,
+    parallel_from: usize,
 ) -> Result<(EngineHandle, tokio::task::JoinHandle<()>), Error> {
     static CRYPTO: Once = Once::new();
     CRYPTO.call_once(|| str0m::crypto::from_feature_flags().install_process_default());
@@ -215,6 +218,7 @@ pub async fn spawn(
         by_ufrag: HashMap::new(),
         next_conn: 1,
         bwe_kbps,
+        parallel_from: parallel_from.max(1),
     };
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
@@ -239,6 +243,8 @@ struct Engine {
     next_conn: ConnId,
     /// Initial estimate of subscribers' bandwidth estimation, when it is on.
     bwe_kbps: Option<u32>,
+    /// From how many busy peer connections a drive pass sends from two threads.
+    parallel_from: usize,
     metrics: Arc<Metrics>,
 }
 
@@ -315,7 +321,7 @@ impl Engine {
     ///
     /// A frame forwarded to many subscribers leaves many `Rtc`s with packets to packetize,
     /// encrypt and send (~10 µs each on this project's machine, most of it str0m and the
-    /// kernel's UDP send). With [`PARALLEL_MIN`] or more of them, the pass is split over
+    /// kernel's UDP send). With `parallel_from` ([`PARALLEL_MIN`]) or more of them, the pass is split over
     /// [`DRIVE_THREADS`] threads, so that the last subscriber's copy does not wait for every
     /// other subscriber's: each thread services its share of the `Rtc`s (they are
     /// independent) and sends on the shared socket; events are handled afterwards here.
@@ -334,10 +340,14 @@ impl Engine {
             let out = Outlet { socket: &self.socket, tcp_writers: &self.tcp_writers, metrics: &self.metrics };
             let mut serviced = Serviced::default();
             let busy = work.iter().filter(|(_, _, pc)| pc.dirty).count();
-            if busy >= PARALLEL_MIN {
-                let share = work.len().div_ceil(DRIVE_THREADS);
+            if busy >= self.parallel_from {
+                let work_len = work.len();
+                let share = work_len.div_ceil(DRIVE_THREADS);
                 let mut chunks = work.chunks_mut(share);
                 let mine = chunks.next().unwrap_or_default();
+                if share < work_len {
+                    self.metrics.parallel_sends.fetch_add(1, Ordering::Relaxed);
+                }
                 let others: Vec<Serviced> = std::thread::scope(|scope| {
                     let handles: Vec<_> = chunks
                         .map(|chunk| {

@@ -59,7 +59,7 @@ pub struct Running {
 
 /// Binds the signalling listener and the media socket and serves until the task is dropped.
 pub async fn start(config: &Config, credentials: Credentials) -> Result<Running, Error> {
-    let (engine, _media) = engine::spawn(config.udp_addr(), config.announced_ip(), config.sfu_bwe_kbps).await?;
+    let (engine, _media) = engine::spawn(config.udp_addr(), config.announced_ip(), config.sfu_bwe_kbps, config.sfu_parallel_sends).await?;
     let listener = TcpListener::bind(config.http_addr()).await?;
     let http_addr = listener.local_addr()?;
     let state = AppState { credentials: Arc::new(credentials), engine: engine.clone() };

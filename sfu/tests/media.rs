@@ -251,6 +251,12 @@ impl Call {
 
 /// A running server, a publisher (over TCP when `publisher_tcp`) of a camera and a subscriber.
 async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempfile::TempDir) {
+    call_with(publisher_tcp, sfu::engine::PARALLEL_MIN).await
+}
+
+/// [`call`] with the engine sending from two threads from `parallel_sends` busy peer
+/// connections on (`SFU_PARALLEL_SENDS`).
+async fn call_with(publisher_tcp: bool, parallel_sends: usize) -> (sfu::server::Running, Call, String, tempfile::TempDir) {
     // RUST_LOG=sfu=debug shows the server's side.
     let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_test_writer().try_init();
     let data = tempfile::tempdir().unwrap();
@@ -263,6 +269,7 @@ async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempf
         livekit_api_key: Some(KEY.into()),
         livekit_api_secret: Some(SECRET.into()),
         sfu_bwe_kbps: None,
+        sfu_parallel_sends: parallel_sends,
     };
     let running = sfu::server::start(&config, config.credentials().unwrap()).await.unwrap();
     let http = running.http_addr;
@@ -333,6 +340,17 @@ async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
     // livekit-client finds the publication from `<participant sid>|<track sid>`.
     let (participant, track) = stream_id.split_once('|').expect("stream id names participant and track");
     assert!(participant.starts_with("PA_") && track.starts_with("TR_"), "{stream_id}");
+}
+
+/// The fan-out of a big room is sent from two threads; here every pass is (from one busy
+/// peer connection on), so the frames and the key-frame path go through it.
+#[tokio::test]
+async fn frames_sent_from_two_threads_reach_the_subscriber() {
+    let (running, mut call, _track_sid, _data) = call_with(false, 1).await;
+    let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
+    assert!(received >= 20, "only {received} frames arrived ({} sent)", call.sent);
+    let parallel = running.engine.metrics.parallel_sends.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(parallel > 0, "no pass was sent from two threads");
 }
 
 #[tokio::test]

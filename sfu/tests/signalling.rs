@@ -30,6 +30,7 @@ async fn start() -> Server {
         livekit_api_key: Some(KEY.into()),
         livekit_api_secret: Some(SECRET.into()),
         sfu_bwe_kbps: None,
+        sfu_parallel_sends: sfu::engine::PARALLEL_MIN,
     };
     let credentials = config.credentials().unwrap();
     assert_eq!(credentials, Credentials::new(KEY.into(), SECRET.into()));

@@ -134,9 +134,8 @@ async fn a_guide_gives_an_attendee_a_discount_and_takes_it_back() {
     let (status, answer) = live.post("/store-api/checkout/cart/line-item/delete", &session.ada, json!({"ids": ["dsr-discount"]})).await;
     assert_eq!(status, 400, "{answer}");
     assert_eq!(answer["errors"][0]["code"], "CHECKOUT__CART_LINE_ITEM_NOT_REMOVABLE", "{answer}");
-    let (status, answer) = live
-        .send_raw(reqwest::Method::DELETE, "/store-api/checkout/cart/line-item?ids[]=dsr-discount", &session.ada, "")
-        .await;
+    let (status, answer) =
+        live.send_raw(reqwest::Method::DELETE, "/store-api/checkout/cart/line-item?ids[]=dsr-discount", &session.ada, "").await;
     assert_eq!(status, 400, "{answer}");
     let (status, answer) =
         live.patch("/store-api/checkout/cart/line-item", &session.ada, json!({"items": [{"id": "dsr-discount", "quantity": 5}]})).await;

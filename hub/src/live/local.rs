@@ -214,8 +214,7 @@ mod tests {
         assert!(seq - last_seq > 16, "the storm wrote more events than the configured window");
 
         let (tx, _rx) = queue::channel(8);
-        let attached =
-            room.attach(1, &attendees[0], Some(last_seq), Some(&epoch), tx, Arc::default(), 1000).expect("admitted");
+        let attached = room.attach(1, &attendees[0], Some(last_seq), Some(&epoch), tx, Arc::default(), 1000).expect("admitted");
         assert!(matches!(attached.welcome, ServerFrame::Welcome { resume: Resume::Replayed, snapshot: None, .. }));
         // The presence events are the guides'; the attendee is replayed the slide change.
         assert_eq!(attached.replay.len(), 1);
