@@ -7,7 +7,8 @@
 # Usage: scripts/bench.sh [single|cluster|cluster-sharded] [CLIENTS...]
 # HUB_BIN, LOADTEST_BIN and PROXY_BIN run other builds (e.g. a copy of the previous release binary,
 # to compare before and after back-to-back); NO_BUILD=1 skips the build. SLIDES, INTERVAL_MS,
-# FIRST_SLIDES and HOLD_SECS go to loadtest.
+# FIRST_SLIDES and HOLD_SECS go to loadtest; LOADTEST_ARGS (split on spaces) is added to its
+# arguments (e.g. the engagement mode's, see scripts/bench-engagement.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-single}"; shift || true
@@ -56,6 +57,8 @@ for clients in ${sizes[@]}; do
   args=(--base-url http://127.0.0.1:8001 --hub-url "$hub_urls" --hub-metrics "$metric_urls" --clients "$clients"
     --source-addresses 8 --join-concurrency 128 --slides "${SLIDES:-50}" --interval-ms "${INTERVAL_MS:-100}"
     --highlight-every 5 --hold-secs "${HOLD_SECS:-3}" --first-slides "${FIRST_SLIDES:-5}")
+  # shellcheck disable=SC2206 # split on purpose
+  args+=(${LOADTEST_ARGS:-})
   if [ "$mode" = cluster-sharded ]; then
     # One generator per replica, started together; shard 0 is the guide and starts the
     # slide changes once the hubs hold all attendees.

@@ -25,10 +25,12 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
+pub mod engagement;
 pub mod media;
 pub mod report;
 pub mod shop;
 
+use engagement::{EngagementReport, Plan, PollCount, SeenPoll, POLL_REF};
 use report::unix_us;
 pub use report::{Continuity, Percentiles, Report, Times};
 
@@ -140,6 +142,25 @@ pub struct Options {
     /// once and in order, and ended on the last slide.
     #[arg(long)]
     pub strict: bool,
+    /// Engagement (issue #19): chat messages per second the attendees send while the
+    /// guide changes slides (see [`engagement`]).
+    #[arg(long, default_value_t = 0.0)]
+    pub chat_per_sec: f64,
+    /// Engagement: reaction taps per second the attendees send.
+    #[arg(long, default_value_t = 0.0)]
+    pub reactions_per_sec: f64,
+    /// Engagement: the guide opens a poll with the first slide change and this many
+    /// attendees (of all shards) vote once each within the window.
+    #[arg(long, default_value_t = 0)]
+    pub poll_votes: usize,
+    /// Engagement: the seconds the votes, chats and reactions are spread over, from the
+    /// poll's opening (let the slide changes last as long).
+    #[arg(long, default_value_t = 10.0)]
+    pub poll_window_secs: f64,
+    /// The hubs' shared secret: with engagement, the poll as the hub stored it is read
+    /// through `GET /internal/appointments/{id}/state` next to the `--hub-metrics` URL.
+    #[arg(long, env = "HUB_SECRET", hide_env_values = true)]
+    pub hub_secret: Option<String>,
 }
 
 async fn post(http: &reqwest::Client, url: String, headers: &[(&str, &str)], body: Value) -> anyhow::Result<Value> {
@@ -214,7 +235,8 @@ fn section_id(alias: u32, sent_us: u64) -> String {
 
 /// What an attendee task needs of a frame, found without parsing it: the load generator
 /// shares the machine's two cores with the hub, so every microsecond it spends per
-/// frame is taken from the hub. JSON frames of the hub start with their `type`.
+/// frame is taken from the hub. JSON frames of the hub start with their `type`, and an
+/// event's `kind` comes first in it.
 #[derive(Debug, PartialEq, Eq)]
 enum Peek {
     /// A slide change: its alias and its send time, from its section id.
@@ -228,8 +250,25 @@ enum Peek {
     Event {
         seq: u64,
         prev: u64,
+        kind: Kind,
     },
     Ping(u64),
+    /// A room's reaction sums (volatile).
+    Reactions,
+    /// The `ack` of the request with this `ref`.
+    Ack(u32),
+    /// An `error` frame, with the `ref` of the request it refuses.
+    Refused(Option<u32>),
+    Other,
+}
+
+/// The kinds of state events the engagement mode looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Chat,
+    PollCreated,
+    PollOpened,
+    PollClosed,
     Other,
 }
 
@@ -240,18 +279,26 @@ fn number_after(text: &str, key: &str) -> Option<u64> {
     text[start..start + digits].parse().ok()
 }
 
+/// The string right after `"key":"` in `text`, up to the next quote (for texts the
+/// load generator wrote itself, which hold no quote).
+fn string_after<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let start = text.find(key)? + key.len();
+    let len = text[start..].find('"')?;
+    Some(&text[start..start + len])
+}
+
 fn peek(message: &Message) -> Peek {
     let Message::Text(text) = message else { return Peek::Other };
     let text = text.as_str();
     if text.starts_with(r#"{"type":"event""#) {
         // The frame's own seq and prev come before its event.
         let (Some(seq), Some(prev)) = (number_after(text, r#""seq":"#), number_after(text, r#""prev":"#)) else { return Peek::Other };
-        const KEY: &str = r#""sectionId":""#;
-        let slide = text
-            .contains(r#""kind":"slideSwitched""#)
-            .then(|| text.find(KEY).and_then(|at| text.get(at + KEY.len()..at + KEY.len() + 32)))
-            .flatten()
-            .and_then(|id| {
+        const KIND: &str = r#""kind":""#;
+        let kind_at = text.find(KIND).map_or(text.len(), |at| at + KIND.len());
+        let kind_name = &text[kind_at..];
+        if kind_name.starts_with(r#"slideSwitched""#) {
+            const KEY: &str = r#""sectionId":""#;
+            let slide = text.find(KEY).and_then(|at| text.get(at + KEY.len()..at + KEY.len() + 32)).and_then(|id| {
                 Some(Peek::Slide {
                     alias: u32::from_str_radix(&id[..8], 16).ok()?,
                     sent_us: u64::from_str_radix(&id[8..], 16).ok()?,
@@ -259,9 +306,26 @@ fn peek(message: &Message) -> Peek {
                     prev,
                 })
             });
-        slide.unwrap_or(Peek::Event { seq, prev })
+            return slide.unwrap_or(Peek::Event { seq, prev, kind: Kind::Other });
+        }
+        let kind = [
+            (r#"chatMessagePosted""#, Kind::Chat),
+            (r#"pollCreated""#, Kind::PollCreated),
+            (r#"pollOpened""#, Kind::PollOpened),
+            (r#"pollClosed""#, Kind::PollClosed),
+        ]
+        .into_iter()
+        .find_map(|(name, kind)| kind_name.starts_with(name).then_some(kind))
+        .unwrap_or(Kind::Other);
+        Peek::Event { seq, prev, kind }
     } else if text.starts_with(r#"{"type":"ping""#) {
         number_after(text, r#""nonce":"#).map_or(Peek::Other, Peek::Ping)
+    } else if text.starts_with(r#"{"type":"volatile","event":{"kind":"reactions""#) {
+        Peek::Reactions
+    } else if text.starts_with(r#"{"type":"ack""#) {
+        number_after(text, r#""ref":"#).map_or(Peek::Other, |r| Peek::Ack(r as u32))
+    } else if text.starts_with(r#"{"type":"error""#) {
+        Peek::Refused(number_after(text, r#""ref":"#).map(|r| r as u32))
     } else {
         Peek::Other
     }
@@ -338,6 +402,15 @@ struct Received {
     last_received_us: u64,
     complete: bool,
     continuity: Continuity,
+    /// What the attendee saw of the engagement (empty without).
+    seen: engagement::Seen,
+}
+
+/// An attendee's part in the engagement: the frames to send, and what the load
+/// generator's attendees share.
+struct Engaged {
+    outbox: tokio::sync::mpsc::UnboundedReceiver<Message>,
+    shared: Arc<engagement::Shared>,
 }
 
 /// How an attendee gets back in after its socket closed (`--resume`).
@@ -379,17 +452,29 @@ fn rand_unit() -> f64 {
 /// Reads an attendee's socket until the last slide change arrived, timing each, checks
 /// that every event follows the one before (`prev`) exactly once, and answers the hub's
 /// pings. With `rejoin`, a closed socket is reopened and resumed from the last event.
-async fn receive(mut socket: Socket, welcomed: Welcomed, rejoin: Option<Rejoin>, slides: u32, first_slides: u32) -> Received {
+/// With `engaged`, it also sends what the engagement driver hands it, counts the chats,
+/// reaction sums and answers to its requests, and reads on until the poll closed.
+async fn receive(
+    mut socket: Socket,
+    welcomed: Welcomed,
+    rejoin: Option<Rejoin>,
+    slides: u32,
+    first_slides: u32,
+    engaged: Option<Engaged>,
+) -> Received {
     let mut got = Received { first_sent_us: u64::MAX, ..Received::default() };
     let (mut last_seq, mut epoch) = (welcomed.seq, welcomed.epoch);
     // Not the welcome's slide: the appointment may still show the last run's last slide.
     let mut slide = 0;
+    let shared = engaged.as_ref().map(|e| e.shared.clone());
+    let mut outbox_open = engaged.is_some();
+    let mut outbox = engaged.map_or_else(|| tokio::sync::mpsc::unbounded_channel().1, |e| e.outbox);
     // One timer per attendee, re-armed only when it fires: a timeout around every read
     // would insert and cancel a timer per frame.
     let mut deadline = Instant::now() + FIRST_SLIDE_TIMEOUT;
     let idle = tokio::time::sleep_until(deadline.into());
     tokio::pin!(idle);
-    while slide < slides {
+    while slide < slides || (shared.is_some() && !got.seen.poll_closed) {
         let message = tokio::select! {
             message = socket.next() => match message {
                 Some(Ok(message)) => message,
@@ -410,6 +495,15 @@ async fn receive(mut socket: Socket, welcomed: Welcomed, rejoin: Option<Rejoin>,
                     continue;
                 }
             },
+            frame = outbox.recv(), if outbox_open => {
+                match frame {
+                    Some(frame) => {
+                        let _ = socket.send(frame).await;
+                    }
+                    None => outbox_open = false,
+                }
+                continue;
+            }
             () = &mut idle => {
                 if Instant::now() >= deadline { break }
                 idle.as_mut().reset(deadline.into());
@@ -418,9 +512,21 @@ async fn receive(mut socket: Socket, welcomed: Welcomed, rejoin: Option<Rejoin>,
         };
         let peeked = peek(&message);
         let (seq, prev) = match peeked {
-            Peek::Slide { seq, prev, .. } | Peek::Event { seq, prev } => (seq, prev),
+            Peek::Slide { seq, prev, .. } | Peek::Event { seq, prev, .. } => (seq, prev),
             Peek::Ping(nonce) => {
                 let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                continue;
+            }
+            Peek::Reactions => {
+                got.seen.reaction_frame(Instant::now());
+                continue;
+            }
+            Peek::Ack(r#ref) => {
+                got.seen.acked(r#ref);
+                continue;
+            }
+            Peek::Refused(r#ref) => {
+                got.seen.refused(r#ref);
                 continue;
             }
             Peek::Other => continue,
@@ -433,18 +539,40 @@ async fn receive(mut socket: Socket, welcomed: Welcomed, rejoin: Option<Rejoin>,
             got.continuity.gaps += 1;
         }
         last_seq = seq;
-        if let Peek::Slide { alias, sent_us, .. } = peeked {
-            let now = unix_us();
-            let latency = now.saturating_sub(sent_us).min(u32::MAX as u64) as u32;
-            if alias <= first_slides {
-                got.after_joins_us.push(latency)
-            } else {
-                got.steady_us.push(latency)
+        match peeked {
+            Peek::Slide { alias, sent_us, .. } => {
+                let now = unix_us();
+                let latency = now.saturating_sub(sent_us).min(u32::MAX as u64) as u32;
+                if alias <= first_slides {
+                    got.after_joins_us.push(latency)
+                } else {
+                    got.steady_us.push(latency)
+                }
+                got.first_sent_us = got.first_sent_us.min(sent_us);
+                got.last_received_us = now;
+                slide = alias;
+                deadline = Instant::now() + RECEIVE_TIMEOUT;
             }
-            got.first_sent_us = got.first_sent_us.min(sent_us);
-            got.last_received_us = now;
-            slide = alias;
-            deadline = Instant::now() + RECEIVE_TIMEOUT;
+            Peek::Event { kind, .. } if kind != Kind::Other => {
+                let Some(shared) = &shared else { continue };
+                let Message::Text(text) = &message else { continue };
+                match kind {
+                    Kind::Chat if !got.seen.poll_closed => got.seen.chat(string_after(text.as_str(), r#""text":""#).unwrap_or_default()),
+                    Kind::PollCreated if shared.poll.get().is_none() => {
+                        if let Some(ServerFrame::Event { event: protocol::frame::Event::PollCreated { poll }, .. }) = decode(&message) {
+                            let answer_ids = poll.answers.into_iter().map(|a| a.answer_id).collect();
+                            let _ = shared.poll.set(SeenPoll { poll_id: poll.poll_id, answer_ids });
+                        }
+                    }
+                    Kind::PollOpened if !*shared.opened.borrow() => {
+                        shared.opened.send_if_modified(|opened| !std::mem::replace(opened, true));
+                    }
+                    Kind::PollClosed => got.seen.poll_closed = true,
+                    _ => {}
+                }
+                deadline = Instant::now() + RECEIVE_TIMEOUT;
+            }
+            _ => {}
         }
     }
     got.complete = slide >= slides;
@@ -516,9 +644,66 @@ impl SteadyGuide {
 /// (the joins' participant events) and answers pings.
 /// With `--resume`, the guide is a [`SteadyGuide`].
 enum Guide {
-    Plain { tx: Arc<tokio::sync::Mutex<futures_util::stream::SplitSink<Socket, Message>>> },
+    Plain {
+        tx: Arc<tokio::sync::Mutex<futures_util::stream::SplitSink<Socket, Message>>>,
+        seen: Arc<std::sync::Mutex<GuideSeen>>,
+        appointment: String,
+    },
     Steady(Box<tokio::sync::Mutex<SteadyGuide>>),
 }
+
+/// What the plain guide's reader saw of the engagement.
+#[derive(Default)]
+struct GuideSeen {
+    /// The chats (up to the poll's closing).
+    seen: engagement::Seen,
+    /// The taps of the reaction sums (up to the poll's closing).
+    taps: u64,
+    poll: Option<SeenPoll>,
+    closed: Option<PollCount>,
+    /// Why the hub refused a poll action.
+    refusal: Option<String>,
+}
+
+impl GuideSeen {
+    /// The guide's reader: chats, reaction sums, and the poll's creation and closing.
+    fn read(&mut self, message: &Message, peeked: &Peek) {
+        match peeked {
+            Peek::Event { kind: Kind::Chat, .. } if self.closed.is_none() => {
+                if let Message::Text(text) = message {
+                    self.seen.chat(string_after(text.as_str(), r#""text":""#).unwrap_or_default());
+                }
+            }
+            Peek::Event { kind: Kind::PollCreated | Kind::PollClosed, .. } => match decode(message) {
+                Some(ServerFrame::Event { event: protocol::frame::Event::PollCreated { poll }, .. }) if self.poll.is_none() => {
+                    let answer_ids = poll.answers.into_iter().map(|a| a.answer_id).collect();
+                    self.poll = Some(SeenPoll { poll_id: poll.poll_id, answer_ids });
+                }
+                Some(ServerFrame::Event { event: protocol::frame::Event::PollClosed { poll_id, counts, voters }, .. })
+                    if self.poll.as_ref().is_some_and(|p| p.poll_id == poll_id) =>
+                {
+                    self.closed = Some(PollCount { counts, voters });
+                }
+                _ => {}
+            },
+            Peek::Reactions if self.closed.is_none() => {
+                if let Some(ServerFrame::Volatile { event: protocol::frame::VolatileEvent::Reactions { counts } }) = decode(message) {
+                    self.taps += counts.to_array().iter().map(|n| u64::from(*n)).sum::<u64>();
+                    self.seen.reaction_frame(Instant::now());
+                }
+            }
+            Peek::Refused(Some(POLL_REF)) => {
+                if let Some(ServerFrame::Error { code, message, .. }) = decode(message) {
+                    self.refusal = Some(format!("{code:?}: {message}"));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How long the guide waits for its poll to be created, and closed.
+const POLL_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Guide {
     async fn join(http: &reqwest::Client, options: &Options) -> anyhow::Result<Guide> {
@@ -545,21 +730,68 @@ impl Guide {
         let (tx, mut rx) = socket.split();
         let tx = Arc::new(tokio::sync::Mutex::new(tx));
         let pong = tx.clone();
+        let seen = Arc::new(std::sync::Mutex::new(GuideSeen::default()));
+        let reader_seen = seen.clone();
         tokio::spawn(async move {
             while let Some(Ok(message)) = rx.next().await {
-                if let Peek::Ping(nonce) = peek(&message) {
-                    let _ = pong.lock().await.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                match peek(&message) {
+                    Peek::Ping(nonce) => {
+                        let _ = pong.lock().await.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                    }
+                    Peek::Other | Peek::Slide { .. } | Peek::Ack(_) | Peek::Event { kind: Kind::Other | Kind::PollOpened, .. } => {}
+                    peeked => reader_seen.lock().unwrap().read(&message, &peeked),
                 }
             }
         });
-        Ok(Guide::Plain { tx })
+        Ok(Guide::Plain { tx, seen, appointment })
     }
 
     async fn send(&self, frame: &ClientFrame) -> anyhow::Result<()> {
-        if let Guide::Plain { tx } = self {
+        if let Guide::Plain { tx, .. } = self {
             tx.lock().await.send(Message::text(serde_json::to_string(frame)?)).await?;
         }
         Ok(())
+    }
+
+    /// Waits until `found` finds something in what the reader saw, or the hub refused a
+    /// poll action.
+    async fn wait_for<T>(&self, what: &str, found: impl Fn(&GuideSeen) -> Option<T>) -> anyhow::Result<T> {
+        let Guide::Plain { seen, .. } = self else { bail!("the engagement mode needs the plain guide (not --resume)") };
+        let started = Instant::now();
+        loop {
+            {
+                let seen = seen.lock().unwrap();
+                if let Some(refusal) = &seen.refusal {
+                    bail!("the hub refused the guide's poll action: {refusal}");
+                }
+                if let Some(value) = found(&seen) {
+                    return Ok(value);
+                }
+            }
+            if started.elapsed() > POLL_TIMEOUT {
+                bail!("{what} did not arrive within {POLL_TIMEOUT:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Creates the run's poll (a draft); returns it as the hub made it.
+    async fn create_poll(&self) -> anyhow::Result<SeenPoll> {
+        let poll = protocol::engagement::polls::NewPoll {
+            question: "Which one would you buy?".into(),
+            answers: ["Red", "Green", "Blue", "Black"].map(String::from).to_vec(),
+            multiple: false,
+            slide: None,
+        };
+        self.send(&ClientFrame::Action { r#ref: Some(POLL_REF), action: Action::CreatePoll { poll } }).await?;
+        self.wait_for("the pollCreated of the guide's poll", |seen| seen.poll.clone()).await
+    }
+
+    /// Closes the poll; returns its final counts as the guide received them.
+    async fn close_poll(&self, poll: &SeenPoll) -> anyhow::Result<PollCount> {
+        let action = Action::ClosePoll { poll_id: poll.poll_id.clone() };
+        self.send(&ClientFrame::Action { r#ref: Some(POLL_REF), action }).await?;
+        self.wait_for("the pollClosed of the guide's poll", |seen| seen.closed.clone()).await
     }
 
     /// Switches slides 1 … `slides` at the set rate, each with its send time in its
@@ -586,9 +818,42 @@ impl Guide {
     }
 }
 
+/// The poll as the hub stored it: `GET /internal/appointments/{id}/state` of the first
+/// hub (next to its `--hub-metrics`), with `--hub-secret`. `None` when either is missing
+/// or the read fails (said on stderr).
+async fn stored_poll(http: &reqwest::Client, options: &Options, guide: &Guide, poll_id: &str) -> Option<PollCount> {
+    let (Some(secret), Some(metrics), Guide::Plain { appointment, .. }) = (&options.hub_secret, options.hub_metrics.first(), guide) else {
+        return None;
+    };
+    let url = format!("{}/internal/appointments/{appointment}/state", metrics.trim_end_matches("/metrics"));
+    let read = async {
+        let response = http.get(&url).bearer_auth(secret).send().await?.error_for_status()?;
+        let state: Value = response.json().await?;
+        let polls = state["stateForAll"]["polls"].as_array().cloned().unwrap_or_default();
+        let poll = polls.into_iter().find(|p| p["pollId"] == poll_id).context("the stored state has no such poll")?;
+        anyhow::Ok(serde_json::from_value::<PollCount>(poll)?)
+    };
+    match read.await {
+        Ok(count) => Some(count),
+        Err(error) => {
+            eprintln!("could not read the stored poll from {url}: {error:#}");
+            None
+        }
+    }
+}
+
 pub async fn run(options: &Options) -> anyhow::Result<Report> {
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let shard = options.shard;
+    let plan = Plan::of(options);
+    if let Some(plan) = &plan {
+        if options.resume {
+            bail!("the engagement mode (--chat-per-sec, --reactions-per-sec, --poll-votes) does not go with --resume");
+        }
+        plan.check(options.clients)?;
+    }
+    let shared = Arc::new(engagement::Shared::default());
+    let sent = Arc::new(engagement::Sent::default());
     let http = reqwest::Client::builder().pool_max_idle_per_host(options.join_concurrency).build()?;
     let base = options.base_url.trim_end_matches('/');
     // The guide is there before the attendees, as in a real session: it receives every
@@ -610,7 +875,14 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
     let joins_started_us = unix_us();
     let mine: Vec<usize> = shard.attendees(options.clients).collect();
     let mut joins = Vec::with_capacity(mine.len());
+    // Each attendee's frames to send (engagement): in the order of `mine`.
+    let mut outboxes = Vec::with_capacity(if plan.is_some() { mine.len() } else { 0 });
     for &i in &mine {
+        let engaged = plan.map(|_| {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            outboxes.push(tx);
+            Engaged { outbox: rx, shared: shared.clone() }
+        });
         let permit = semaphore.clone().acquire_owned().await?;
         let http = http.clone();
         let url = format!("{base}/store-api/dsr/appointment/{}/join-as-client", options.presentation_path);
@@ -633,7 +905,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
                 // Read (and answer the hub's pings) from the first moment: a long join
                 // phase would otherwise leave the first sockets silent past the hub's
                 // heartbeat timeout.
-                anyhow::Ok(tokio::spawn(receive(socket, welcomed, rejoin, slides, first_slides)))
+                anyhow::Ok(tokio::spawn(receive(socket, welcomed, rejoin, slides, first_slides, engaged)))
             }
             .await;
             if result.is_err() {
@@ -660,6 +932,13 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         eprintln!("first join error: {error:#}");
     }
     let cpu_before = own_cpu_seconds();
+    // Starts with the poll's opening (which the attendees see), for the window.
+    let driver = plan.map(|plan| {
+        let (shared, sent, clients) = (shared.clone(), sent.clone(), options.clients);
+        tokio::spawn(async move { engagement::drive(plan, shard, clients, outboxes, &shared, &sent).await })
+    });
+    let mut poll_closed = None;
+    let mut poll_stored = None;
 
     let mut hub_bytes_per_connection = None;
     let mut hub_cpu_before = None;
@@ -674,9 +953,25 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
             _ => None,
         };
         hub_cpu_before = before_slides.map(|m| m.cpu_seconds);
+        let poll = match plan {
+            Some(_) => Some(guide.create_poll().await?),
+            None => None,
+        };
         // scripts/chaos.sh starts its chaos on this line.
         eprintln!("loadtest: the slide changes start");
-        guide.present(options).await?;
+        if let (Some(plan), Some(poll)) = (plan, &poll) {
+            // The poll opens with the first slide change; the attendees' chats, reactions
+            // and votes follow it for the window, while the slides change.
+            let action = Action::OpenPoll { poll_id: poll.poll_id.clone() };
+            guide.send(&ClientFrame::Action { r#ref: Some(POLL_REF), action }).await?;
+            let opened = Instant::now();
+            guide.present(options).await?;
+            tokio::time::sleep_until((opened + plan.window + engagement::CLOSE_GRACE).into()).await;
+            poll_closed = Some(guide.close_poll(poll).await?);
+            poll_stored = stored_poll(&http, options, guide, &poll.poll_id).await;
+        } else {
+            guide.present(options).await?;
+        }
     }
     let mut report = Report {
         clients: mine.len(),
@@ -699,6 +994,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         after_joins_us: Vec::new(),
         steady_us: Vec::new(),
         continuity: Continuity::default(),
+        engagement: plan.map(|plan| EngagementReport { window_secs: plan.window.as_secs_f64(), ..EngagementReport::default() }),
     };
     let mut first_sent_us = u64::MAX;
     for receiver in receivers {
@@ -711,6 +1007,28 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         report.continuity.add(&got.continuity);
         report.after_joins_us.extend(got.after_joins_us);
         report.steady_us.extend(got.steady_us);
+        if let Some(engagement) = &mut report.engagement {
+            engagement.add_attendee(&got.seen);
+        }
+    }
+    if let Some(driver) = driver {
+        // Over by now (the poll closed after the window); without a poll it never began.
+        driver.abort();
+        let _ = driver.await;
+    }
+    if let Some(engagement) = &mut report.engagement {
+        engagement.chats_sent = sent.chats.load(Ordering::Relaxed);
+        engagement.reactions_sent = sent.reactions.load(Ordering::Relaxed);
+        engagement.votes_sent = sent.votes.load(Ordering::Relaxed);
+        engagement.votes_per_answer = sent.per_answer.lock().unwrap().clone();
+        engagement.poll_closed = poll_closed;
+        engagement.poll_stored = poll_stored;
+        if let Some(Guide::Plain { seen, .. }) = &guide {
+            let seen = seen.lock().unwrap();
+            engagement.guide_chats = Some(seen.seen.chats);
+            engagement.guide_chat_digest = Some(seen.seen.chat_digest);
+            engagement.reaction_taps_counted = Some(seen.taps);
+        }
     }
     report.times.first_sent_us = if first_sent_us == u64::MAX { 0 } else { first_sent_us };
     report.generator_cpu_seconds = own_cpu_seconds() - cpu_before;
@@ -724,6 +1042,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engagement::{CHAT_REF, VOTE_REF};
     use protocol::frame::{Event, ServerFrame};
 
     fn text(frame: &ServerFrame) -> Message {
@@ -741,10 +1060,52 @@ mod tests {
         assert!(protocol::state::is_id(&section_id(42, sent_us)), "a section id the hub accepts");
         assert_eq!(peek(&text(&slide)), Peek::Slide { alias: 42, sent_us, seq: 7, prev: 6 });
         let lock = ServerFrame::Event { seq: 8, prev: 7, event: Event::LockChanged { locked: true } };
-        assert_eq!(peek(&text(&lock)), Peek::Event { seq: 8, prev: 7 });
+        assert_eq!(peek(&text(&lock)), Peek::Event { seq: 8, prev: 7, kind: Kind::Other });
         assert_eq!(peek(&text(&ServerFrame::Ping { nonce: 123456789 })), Peek::Ping(123456789));
         assert_eq!(peek(&text(&ServerFrame::Pong { nonce: 1 })), Peek::Other);
         assert_eq!(peek(&Message::binary(vec![1, 2, 3])), Peek::Other);
+        assert_eq!(peek(&text(&ServerFrame::Ack { r#ref: VOTE_REF, seq: Some(9) })), Peek::Ack(VOTE_REF));
+        assert_eq!(peek(&text(&ServerFrame::Ack { r#ref: CHAT_REF, seq: None })), Peek::Ack(CHAT_REF));
+        let refused = ServerFrame::error(Some(VOTE_REF), protocol::frame::ErrorCode::PollClosed, "the poll is not open");
+        assert_eq!(peek(&text(&refused)), Peek::Refused(Some(VOTE_REF)));
+        let refused = ServerFrame::error(None, protocol::frame::ErrorCode::RateLimited, "slow down");
+        assert_eq!(peek(&text(&refused)), Peek::Refused(None));
+    }
+
+    #[test]
+    fn peek_finds_the_engagement_frames_and_the_chat_text() {
+        use protocol::engagement::polls::{NewPoll, PollStatus};
+        use protocol::engagement::{ChatMessage, ReactionCounts};
+        use protocol::frame::VolatileEvent;
+        let chat = ChatMessage {
+            message_id: "a".repeat(32),
+            attendee_id: "b".repeat(32),
+            attendee_name: Some("Load 7 \"kind\":\"pollClosed\"".into()),
+            role: protocol::Role::Client,
+            text: engagement::chat_text(12),
+            sent_at: 1,
+        };
+        let posted = text(&ServerFrame::Event { seq: 3, prev: 2, event: Event::ChatMessagePosted { message: chat } });
+        assert_eq!(peek(&posted), Peek::Event { seq: 3, prev: 2, kind: Kind::Chat });
+        let Message::Text(posted) = &posted else { unreachable!() };
+        assert_eq!(string_after(posted.as_str(), r#""text":""#), Some("load chat 12"));
+        let new = NewPoll { question: "Q?".into(), answers: vec!["A".into(), "B".into()], multiple: false, slide: None };
+        let poll = new.into_poll("c".repeat(32), ["d".repeat(32), "e".repeat(32)]);
+        assert_eq!(poll.status, PollStatus::Draft);
+        let id = poll.poll_id.clone();
+        let kinds = [
+            (Event::PollCreated { poll }, Kind::PollCreated),
+            (Event::PollOpened { poll_id: id.clone() }, Kind::PollOpened),
+            (Event::PollClosed { poll_id: id.clone(), counts: vec![1, 2], voters: 3 }, Kind::PollClosed),
+            (Event::ChatMessageDeleted { message_id: id.clone() }, Kind::Other),
+        ];
+        for (event, kind) in kinds {
+            assert_eq!(peek(&text(&ServerFrame::Event { seq: 5, prev: 4, event })), Peek::Event { seq: 5, prev: 4, kind });
+        }
+        let sums = ServerFrame::Volatile { event: VolatileEvent::Reactions { counts: ReactionCounts { heart: 3, ..Default::default() } } };
+        assert_eq!(peek(&text(&sums)), Peek::Reactions);
+        let counts = ServerFrame::Volatile { event: VolatileEvent::PollCounts { poll_id: id, counts: vec![1], voters: 1 } };
+        assert_eq!(peek(&text(&counts)), Peek::Other);
         // What the attendee answers is a pong the hub accepts.
         let pong: ClientFrame = serde_json::from_str(r#"{"type":"pong","nonce":5}"#).unwrap();
         assert_eq!(pong, ClientFrame::Pong { nonce: 5 });

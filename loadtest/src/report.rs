@@ -126,12 +126,15 @@ pub struct Report {
     pub steady_us: Vec<u32>,
     #[serde(default)]
     pub continuity: Continuity,
+    /// What the engagement mode sent and checked (`None` for a plain run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engagement: Option<crate::engagement::EngagementReport>,
 }
 
 impl Report {
     /// Every attendee joined and saw every event exactly once, in order, to the last slide.
     pub fn is_clean(&self) -> bool {
-        self.errors == 0 && self.continuity.is_clean()
+        self.errors == 0 && self.continuity.is_clean() && self.engagement.as_ref().is_none_or(|e| e.is_clean())
     }
 
     /// Sorts the latencies and computes what follows from them and from the times.
@@ -181,6 +184,11 @@ impl Report {
             a.last_received_us = a.last_received_us.max(b.last_received_us);
             merged.after_joins_us.extend(part.after_joins_us);
             merged.steady_us.extend(part.steady_us);
+            match (&mut merged.engagement, part.engagement) {
+                (Some(mine), Some(theirs)) => mine.merge(theirs),
+                (None, None) => {}
+                _ => anyhow::bail!("the reports are of different runs (one with engagement, one without)"),
+            }
         }
         Ok(merged.finish())
     }
@@ -221,6 +229,9 @@ impl std::fmt::Display for Report {
         if let Some(bytes) = self.hub_bytes_per_connection {
             write!(f, "\nhub memory per connection {:.0} bytes ({:.1} KiB)", bytes, bytes / 1024.0)?;
         }
+        if let Some(engagement) = &self.engagement {
+            write!(f, "\n{engagement}")?;
+        }
         Ok(())
     }
 }
@@ -251,6 +262,7 @@ mod tests {
             after_joins_us,
             steady_us,
             continuity: Continuity::default(),
+            engagement: None,
         }
         .finish()
     }

@@ -48,6 +48,11 @@ async fn servers(dir: &std::path::Path) -> loadtest::Options {
         json: false,
         resume: false,
         strict: false,
+        chat_per_sec: 0.0,
+        reactions_per_sec: 0.0,
+        poll_votes: 0,
+        poll_window_secs: 10.0,
+        hub_secret: Some(secret.into()),
     }
 }
 

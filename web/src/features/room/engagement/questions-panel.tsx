@@ -43,9 +43,17 @@ function QuestionItem({ question, guide, own, voted, act }: { question: Question
       <span className="chat__text" dir="auto" data-testid="question-text">
         {question.text}
       </span>
-      {question.status !== 'open' && <span className="question__status"> · {t(`engagement.questions.${question.status}`)}</span>}
+      {(question.status !== 'open' || (!guide && own)) && (
+        <span className="question__badges">
+          {question.status !== 'open' && (
+            <span className="question__badge question__badge--status" data-testid="question-status">
+              {t(`engagement.questions.${question.status}`)}
+            </span>
+          )}
+          {!guide && own && <span className="question__badge">{t('engagement.questions.own')}</span>}
+        </span>
+      )}
       <span className="chat__moderation">
-        {!guide && own && <span className="question__own">{t('engagement.questions.own')}</span>}
         {!guide && !own && (
           <button type="button" aria-pressed={voted} data-testid="question-upvote" onClick={() => act({ key: 'voteQuestion', payload: { questionId: id, voted: !voted } })}>
             {t(voted ? 'engagement.questions.withdraw' : 'engagement.questions.upVote')}
