@@ -39,7 +39,7 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await guide.getByRole('button', { name: 'Anmelden' }).click();
     await expect(guide).toHaveURL(/\/de-DE\/guide\/demo$/);
     await expect(status(guide)).toHaveText('Verbunden');
-    await expect(guide.getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');
+    await expect(guide.locator('.cockpit__header').getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');
     await expect(guide.getByTestId('presentation-phase')).toHaveText('Nicht gestartet');
     await expect(guide.getByTestId('video-status')).toHaveText('Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.');
     // The slide notes in the cockpit's language.
@@ -55,7 +55,7 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
     await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo$/);
     await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
-    await expect(guest.getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');
+    await expect(guest.locator('.stage__header').getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');
   });
 
   const guideSlide = guide.getByTestId('slide-position');
