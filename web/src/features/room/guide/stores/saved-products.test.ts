@@ -95,7 +95,10 @@ describe('saved products', () => {
     await store.getState().load();
     // Another guide's change asks for a reload; the shop answers it only after this guide's save.
     let answerReload: (entries: { productId: string; note: string | null }[]) => void = () => undefined;
-    api.load.mockImplementationOnce(() => new Promise((resolve) => (answerReload = resolve)));
+    const lateAnswer = new Promise<{ productId: string; note: string | null }[]>((resolve) => {
+      answerReload = resolve;
+    });
+    api.load.mockReturnValueOnce(lateAnswer);
     const reload = store.getState().load();
     await store.getState().save(product('b'));
     expect(store.getState().products?.map((p) => p.id)).toEqual(['a', 'b']);
