@@ -184,6 +184,11 @@ pub enum Event {
     SessionSampled {
         sample: SessionSample,
     },
+    /// Guides only: the appointment's saved products changed (a guide saved, moved,
+    /// noted or removed one; published by storefront-proxy). Every guide's cockpit loads
+    /// the list again from the shop, so guides sharing an appointment see each other's
+    /// changes live.
+    SavedProductsChanged {},
     /// Ask clients to reload something the guide changed (spec section 3 action keys).
     Reload {
         action: Action,

@@ -128,7 +128,7 @@ impl LiveState {
             }
             Event::AttendeeCartChanged { attendee_id, total_price, .. } => self.session.cart_changed(attendee_id, *total_price),
             Event::SessionSampled { sample } => self.session.sampled(sample),
-            Event::AttendeeCollectionChanged { .. } | Event::Reload { .. } => {}
+            Event::AttendeeCollectionChanged { .. } | Event::Reload { .. } | Event::SavedProductsChanged {} => {}
             Event::ChatMessagePosted { message } => {
                 self.chat_moderation.record_post(&message.attendee_id, message.sent_at);
                 self.session.chat_posted(message.sent_at);

@@ -268,3 +268,63 @@ async fn the_guides_cart_edits_and_a_wishlist_merge_publish_each_change_once() {
     }
     assert_eq!(seen, expected);
 }
+
+/// Every change of the saved products that changed something tells the guides (and only
+/// them) through the hub, so a second guide's cockpit loads the list again; a change that
+/// changed nothing (saving one already saved, clearing an empty list) tells no one.
+#[tokio::test]
+async fn saved_product_changes_reach_the_guides_only() {
+    let live = start().await;
+    let (guide, appointment_id, guide_join) = live.guide_joins("demo").await;
+    let mut guide_socket = connect(&live, &guide_join).await;
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let mut client_socket = connect(&live, &join).await;
+    let p = live.product_ids(3).await;
+    let url = format!("/api/_action/dsr/appointment/{appointment_id}/saved-products");
+
+    let (status, body) = live.post(&url, &guide, json!({"productIds": [p[0], p[1], p[2]]})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = live.post(&url, &guide, json!({"productIds": [p[0]]})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = live.patch(&format!("{url}/{}", p[2]), &guide, json!({"position": 0})).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = live.patch(&format!("{url}/{}", p[1]), &guide, json!({"note": "Show the lining"})).await;
+    assert_eq!(status, 200, "{body}");
+    // A refused change tells no one either.
+    let (status, body) = live.patch(&format!("{url}/{}", p[1]), &guide, json!({"note": "x".repeat(501)})).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("{url}/{}", p[0]), &guide, None).await;
+    assert_eq!(status, 204);
+    let (status, _, _) = live.call(reqwest::Method::DELETE, &url, &guide, None).await;
+    assert_eq!(status, 204);
+    let (status, _, _) = live.call(reqwest::Method::DELETE, &url, &guide, None).await;
+    assert_eq!(status, 204);
+
+    // Five changes changed something: add, move, note, remove one, remove all.
+    for _ in 0..5 {
+        wait_for(&mut guide_socket, |event| matches!(event, Event::SavedProductsChanged {}).then_some(())).await;
+    }
+    // Then an event for everyone: before it the guide got no sixth change, and the
+    // attendee none at all.
+    send_action(&mut guide_socket, protocol::action::Action::LoadProductList {}).await;
+    let is_reload = |event: &Event| matches!(event, Event::Reload { action: protocol::action::Action::LoadProductList {} });
+    let guide_more = count_until(&mut guide_socket, is_reload).await;
+    assert_eq!(guide_more, 0, "only the changes that changed something are told");
+    let client_saw = count_until(&mut client_socket, is_reload).await;
+    assert_eq!(client_saw, 0, "an attendee is not told of the guides' saved products");
+}
+
+/// How many `savedProductsChanged` events come before the first event `until` accepts.
+async fn count_until(socket: &mut Socket, until: impl Fn(&Event) -> bool) -> usize {
+    let mut count = 0;
+    loop {
+        if let protocol::frame::ServerFrame::Event { event, .. } = next_frame(socket).await {
+            if until(&event) {
+                return count;
+            }
+            if matches!(event, Event::SavedProductsChanged {}) {
+                count += 1;
+            }
+        }
+    }
+}

@@ -116,6 +116,10 @@ async function cartToCheckout(page: Page, t: Texts, product: string) {
 
   const total = page.getByTestId('cart-total');
   const full = numberIn(await total.innerText());
+  // The shop's error for an unknown code, in the page's language (issue #14, item 13).
+  await page.getByLabel(t.promotionCode).fill('NOPE');
+  await page.getByRole('button', { name: t.redeem }).click();
+  await expect(page.getByText(t.unknownCode)).toBeVisible();
   await page.getByLabel(t.promotionCode).fill('SALESROOM10');
   await page.getByRole('button', { name: t.redeem }).click();
   await expect(page.getByText(t.redeemed)).toBeVisible();

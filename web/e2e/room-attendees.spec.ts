@@ -223,6 +223,17 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(german.getByRole('button', { name: /^Details zu / })).toBeVisible();
     await german.getByRole('button', { name: 'Zuletzt gesehen schließen' }).click();
     await expect(german).toBeHidden();
+
+    // Renaming on a phone, in German (item 5): the dialog fits the width and keeps the name.
+    await ada.getByRole('button', { name: 'Ihren Namen ändern (Ada Lovelace)' }).click();
+    const rename = ada.getByRole('dialog', { name: 'Ihren Namen ändern' });
+    await expect(rename.getByLabel('Ihr Name')).toHaveValue('Ada Lovelace');
+    const box = await rename.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390.5);
+    await ada.keyboard.press('Escape');
+    await expect(rename).toBeHidden();
+    await expect(ada.getByTestId('attendee-name')).toHaveText(/Sie: Ada Lovelace/);
   });
 
   await test.step('locking asks first', async () => {

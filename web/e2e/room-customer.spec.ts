@@ -14,6 +14,8 @@ const { newPage } = ownServers();
 // Joins, registrations and first page loads are slow in a debug build on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
+const PHONE = { width: 390, height: 844 };
+
 const person = (firstName: string): Person => ({
   firstName,
   lastName: 'Customer',
@@ -108,10 +110,10 @@ test('a guest turned away from a customers-only appointment logs in and joins un
   await expect(page).toHaveURL(/\/presentation\/demo-customers(\/waiting)?$/);
 });
 
-test('Registrierung aus dem Vorraum eines Kundentermins, danach Teilnahme unter dem Kontonamen', async ({ browser }) => {
+test('Registrierung aus dem Vorraum eines Kundentermins auf dem Telefon, danach Teilnahme unter dem Kontonamen', async ({ browser }) => {
   test.setTimeout(120_000);
   const t = TEXTS.de;
-  const page = await newPage(browser);
+  const page = await newPage(browser, undefined, { viewport: PHONE });
   await page.goto('/de-DE/presentation/demo-customers/prejoin');
   await page.getByRole('main').getByRole('link', { name: 'Konto anlegen' }).click();
   await expect(page).toHaveURL(/\/de-DE\/presentation\/demo-customers\/register$/);
@@ -144,7 +146,8 @@ test('invited guests answer the invitation in English and German, and the guide 
   await expect(ivy.getByRole('button', { name: 'Yes, I will join' })).toHaveAttribute('aria-pressed', 'true');
   await expect(ivy.getByRole('link', { name: 'Join the presentation' })).toHaveAttribute('href', '/presentation/demo');
 
-  const otto = await newPage(browser);
+  // The German answer on a phone.
+  const otto = await newPage(browser, undefined, { viewport: PHONE });
   await otto.goto('/de-DE/invitation/demo');
   await otto.getByLabel('Ihr Name').fill('Otto Absage');
   await otto.getByLabel(/Datenschutzerklärung/).check();
@@ -204,12 +207,14 @@ test('the home banner leads to the live and upcoming presentations, in the visit
   await live.getByRole('link', { name: 'Join Autumn collection live' }).click();
   await expect(visitor).toHaveURL(/\/presentation\/demo\/prejoin$/);
 
-  const besucher = await newPage(browser, undefined, { timezoneId: 'Europe/Berlin', locale: 'de-DE' });
+  // The German page on a phone.
+  const besucher = await newPage(browser, undefined, { timezoneId: 'Europe/Berlin', locale: 'de-DE', viewport: PHONE });
   await besucher.goto('/de-DE');
   await besucher.getByRole('link', { name: 'Nehmen Sie an einer Präsentation teil' }).click();
   await expect(besucher).toHaveURL(/\/de-DE\/presentations$/);
   const liste = besucher.getByRole('list', { name: 'Live-Präsentationen' });
-  await expect(liste.getByTestId('live-badge')).toHaveText('Jetzt live');
+  // The appointment's German name (names per language, item 17).
+  await expect(liste.getByRole('listitem', { name: 'Herbstkollektion live' }).getByTestId('live-badge')).toHaveText('Jetzt live');
   await expect(liste.getByTestId('presentation-start').first()).toHaveText(/^Begonnen am \w+, \d{1,2}\. \w+ \d{4} um \d{2}:\d{2} (MEZ|MESZ)$/);
   await expect(liste.getByText('Für Kunden')).toBeVisible();
 });

@@ -26,6 +26,8 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await guest.getByRole('button', { name: 'Teilnehmen' }).click();
     await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo\/waiting$/);
     await expect(guest.getByRole('heading', { name: 'Die Präsentation beginnt gleich' })).toBeVisible();
+    // The appointment's German name (names are stored per language).
+    await expect(guest.getByText('Herbstkollektion live', { exact: true })).toBeVisible();
     await expect(status(guest)).toHaveText('Verbunden');
   });
 
@@ -37,6 +39,7 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await guide.getByRole('button', { name: 'Anmelden' }).click();
     await expect(guide).toHaveURL(/\/de-DE\/guide\/demo$/);
     await expect(status(guide)).toHaveText('Verbunden');
+    await expect(guide.locator('.cockpit__header').getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');
     await expect(guide.getByTestId('presentation-phase')).toHaveText('Nicht gestartet');
     await expect(guide.getByTestId('video-status')).toHaveText('Video ist nicht eingerichtet: Diese Präsentation läuft ohne Video.');
     // The slide notes in the cockpit's language.
@@ -52,6 +55,7 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
     await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo$/);
     await expect(guest.getByTestId('slide-position')).toHaveText('Folie 1');
+    await expect(guest.locator('.stage__header').getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');
   });
 
   const guideSlide = guide.getByTestId('slide-position');

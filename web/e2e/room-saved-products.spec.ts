@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { guideLogsIn, highlightBySearch, joinAsGuest, ownServers, productDeepInCatalogue, startPresentation } from './room';
+import { createGuideUser, guideLogsIn, highlightBySearch, joinAsGuest, ownServers, productDeepInCatalogue, startPresentation } from './room';
 
 /*
  * The guide's saved products (spec: "saved products layer and upsert sidebar"): saved
  * from a product of the current slide, from the product in focus and from the catalogue
  * search; reordered, noted, removed (kept by the shop: a reload has the same order and
- * note); one presented to everyone, which the attendee sees. Then in German on a phone:
+ * note); a second guide sees each change live and the first sees hers; one presented to
+ * everyone, which the attendee sees. Then in German on a phone:
  * the layer and the slide names in German. The guide starts the appointment, so this spec
  * runs on its own servers.
  */
@@ -84,6 +85,30 @@ test('the guide saves products from the slide, the focus and the catalogue, orde
   await expect.poll(order).toEqual([third, slideProduct]);
   await expect(saved.getByLabel(`Note on ${third}`, { exact: true })).toHaveText('Mention the autumn discount');
 
+  // A second guide of the appointment sees each change live (save, move, note), and the
+  // first guide sees hers (remove), without opening the panel again.
+  const gina = await newPage(browser);
+  await createGuideUser(gina, 'gina', 'gina-guides-well');
+  await guideLogsIn(gina, { username: 'gina', password: 'gina-guides-well' });
+  await gina.getByRole('button', { name: 'Catalogue', exact: true }).click();
+  const ginaSaved = gina.getByRole('region', { name: 'Catalogue' }).getByRole('region', { name: 'Saved products' });
+  const ginaOrder = async () => ginaSaved.getByRole('listitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
+  await expect.poll(ginaOrder).toEqual([third, slideProduct]);
+  const againInFocus = guide.getByTestId('highlighted-product').getByRole('button', { name: `Save ${focused}` });
+  await expect(againInFocus).toHaveText('Save');
+  await againInFocus.click();
+  await expect.poll(ginaOrder).toEqual([third, slideProduct, focused]);
+  await saved.getByRole('button', { name: `Move ${focused} up` }).click();
+  await expect.poll(ginaOrder).toEqual([third, focused, slideProduct]);
+  await saved.getByRole('button', { name: `Write a note on ${focused}` }).click();
+  await saved.getByLabel(`Note on ${focused}`, { exact: true }).fill('Ask about the sizes');
+  await saved.getByRole('button', { name: 'Save note' }).click();
+  await expect(ginaSaved.getByLabel(`Note on ${focused}`, { exact: true })).toHaveText('Ask about the sizes');
+  await ginaSaved.getByRole('button', { name: `Remove ${focused} from the saved products` }).click();
+  await expect.poll(order).toEqual([third, slideProduct]);
+  await expect(againInFocus).toHaveText('Save');
+  await gina.context().close();
+
   // Presented: the attendee sees it in focus; the guide's row says so.
   const show = saved.getByRole('button', { name: `Show ${third} to everyone` });
   await show.click();
@@ -96,6 +121,8 @@ test('auf dem Telefon: gemerkte Produkte und Foliennamen auf Deutsch', async ({ 
   test.setTimeout(120_000);
   const phone = await newPage(browser, undefined, { viewport: { width: 390, height: 844 } });
   await guideLogsIn(phone, { german: true });
+  // The appointment's German name in the cockpit's header.
+  await expect(phone.locator('.cockpit__header').getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');
   // The demo's slide groups and slides in German.
   await phone.getByRole('button', { name: 'Folien', exact: true }).click();
   const navigator = phone.locator('.slide-navigator');
@@ -123,4 +150,9 @@ test('auf dem Telefon: gemerkte Produkte und Foliennamen auf Deutsch', async ({ 
   for (const box of await rows.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(390.5);
   const box = await panel.boundingBox();
   expect(box!.x + box!.width).toBeLessThanOrEqual(390.5);
+
+  // A product found in the whole catalogue is highlighted from the phone (item 8).
+  await phone.getByRole('button', { name: 'Katalog', exact: true }).click();
+  const focused = await highlightBySearch(phone, '', true);
+  await expect(phone.getByTestId('highlighted-product')).toContainText(focused);
 });

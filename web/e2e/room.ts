@@ -76,13 +76,33 @@ export async function joinAsGuest(page: Page, name: string): Promise<void> {
   await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
 }
 
-/** The demo guide logs in to the cockpit and is connected; in German (`/de-DE`) when `german`. */
-export async function guideLogsIn(guide: Page, { german = false }: { german?: boolean } = {}): Promise<void> {
+/**
+ * A guide logs in to the cockpit and is connected: the demo admin unless `username` and
+ * `password` are given; in German (`/de-DE`) when `german`.
+ */
+export async function guideLogsIn(
+  guide: Page,
+  { german = false, username = 'admin', password = 'shopware' }: { german?: boolean; username?: string; password?: string } = {},
+): Promise<void> {
   await guide.goto(german ? '/de-DE/guide/demo/login' : '/guide/demo/login');
-  await guide.getByLabel(german ? 'Benutzername' : 'Username').fill('admin');
-  await guide.getByLabel(german ? 'Passwort' : 'Password').fill('shopware');
+  await guide.getByLabel(german ? 'Benutzername' : 'Username').fill(username);
+  await guide.getByLabel(german ? 'Passwort' : 'Password').fill(password);
   await guide.getByRole('button', { name: german ? 'Anmelden' : 'Log in' }).click();
   await expect(guide.getByRole('status', { name: german ? 'Live-Verbindung' : 'Live connection' })).toHaveText(german ? 'Verbunden' : 'Connected');
+}
+
+/** A second guide user (role guide), made by the demo admin through the Admin API. */
+export async function createGuideUser(page: Page, username: string, password: string): Promise<void> {
+  const token = await page.request.post('/api/oauth/token', {
+    data: { grant_type: 'password', client_id: 'administration', username: 'admin', password: 'shopware' },
+  });
+  expect(token.ok(), await token.text()).toBeTruthy();
+  const { access_token } = (await token.json()) as { access_token: string };
+  const created = await page.request.post('/api/user', {
+    headers: { Authorization: `Bearer ${access_token}` },
+    data: { username, password, firstName: username, lastName: 'Guide', email: `${username}@example.com`, role: 'guide' },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
 }
 
 /** The guide starts the presentation (confirming the dialog); it is live. */

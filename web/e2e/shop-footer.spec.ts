@@ -45,27 +45,34 @@ const FOOTER: Record<'en' | 'de', Texts> = {
   },
 };
 
+const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
 for (const [language, t] of Object.entries(FOOTER)) {
-  test(`every footer link answers a real page of the demo (${language})`, async ({ page }) => {
-    await page.goto(`${t.prefix}/`);
-    const footer = page.getByRole('contentinfo').getByRole('navigation', { name: t.footer });
-    await slowExpect(footer.getByRole('link')).toHaveText(t.links);
-    const targets = await footer.getByRole('link').evaluateAll((links) => links.map((link) => ({ name: link.textContent ?? '', href: link.getAttribute('href') ?? '' })));
-    for (const { name, href } of targets) {
-      expect(href, name).not.toMatch(/^https?:|\/navigation\//);
-      const response = await page.goto(href);
-      expect(response?.status(), href).toBe(200);
-      await slowExpect(page.locator('main')).not.toContainText(/Page Not Found|Seite nicht gefunden/);
-      const heading = t.headings[name];
-      if (heading) await slowExpect(page.getByRole('heading', { level: 1, name: heading }).first()).toBeVisible();
-      else await slowExpect(page.locator('main .cms-page')).toBeVisible();
-    }
-    // The contact form and the newsletter sign-up are on their pages.
-    await page.goto(targets[2]?.href ?? '/missing-contact-link');
-    await slowExpect(page.getByRole('button', { name: t.send })).toBeVisible();
-    await page.goto(targets[3]?.href ?? '/missing-newsletter-link');
-    await slowExpect(page.getByRole('button', { name: t.subscribe })).toBeVisible();
-  });
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    test(`every footer link answers a real page of the demo (${language}, ${size})`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.goto(`${t.prefix}/`);
+      const footer = page.getByRole('contentinfo').getByRole('navigation', { name: t.footer });
+      await slowExpect(footer.getByRole('link')).toHaveText(t.links);
+      const targets = await footer.getByRole('link').evaluateAll((links) => links.map((link) => ({ name: link.textContent ?? '', href: link.getAttribute('href') ?? '' })));
+      for (const { name, href } of targets) {
+        expect(href, name).not.toMatch(/^https?:|\/navigation\//);
+        const response = await page.goto(href);
+        expect(response?.status(), href).toBe(200);
+        await slowExpect(page.locator('main')).not.toContainText(/Page Not Found|Seite nicht gefunden/);
+        const heading = t.headings[name];
+        if (heading) await slowExpect(page.getByRole('heading', { level: 1, name: heading }).first()).toBeVisible();
+        else await slowExpect(page.locator('main .cms-page')).toBeVisible();
+      }
+      // The contact form and the newsletter sign-up are on their pages.
+      await page.goto(targets[2]?.href ?? '/missing-contact-link');
+      await slowExpect(page.getByRole('button', { name: t.send })).toBeVisible();
+      await page.goto(targets[3]?.href ?? '/missing-newsletter-link');
+      await slowExpect(page.getByRole('button', { name: t.subscribe })).toBeVisible();
+      // Nothing sticks out sideways (a phone's narrow footer and pages included).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    });
+  }
 
   // Item 17: the landing page link goes to its SEO path, which shows the landing page.
   test(`the footer's landing page link uses its SEO path (${language})`, async ({ page }) => {

@@ -207,6 +207,10 @@ test.describe('cart and wishlist', () => {
     await expect(total).not.toHaveText(single);
     const double = Number((await total.innerText()).replace(/[^0-9.]/g, ''));
 
+    // The shop's error for an unknown code in words (issue #14, item 13).
+    await page.getByLabel('Promotion code').fill('NOPE');
+    await page.getByRole('button', { name: 'Redeem' }).click();
+    await expect(page.getByText('The promotion code "NOPE" is not valid.')).toBeVisible();
     await page.getByLabel('Promotion code').fill('SALESROOM10');
     await page.getByRole('button', { name: 'Redeem' }).click();
     await expect(page.getByText('Promotion code SALESROOM10 redeemed.')).toBeVisible();

@@ -355,7 +355,7 @@ pub fn all() -> Vec<Case> {
             ],
         },
         Case {
-            name: "reload, attendeeCartChanged, attendeeCollectionChanged and sessionSampled leave a guide's state as it is",
+            name: "reload, attendeeCartChanged, attendeeCollectionChanged, sessionSampled and savedProductsChanged leave a guide's state as it is",
             seen: Seen::ByGuide,
             setup: busy_room(),
             events: vec![
@@ -385,6 +385,7 @@ pub fn all() -> Vec<Case> {
                         added: true,
                     },
                 ),
+                (Audience::Guides, Event::SavedProductsChanged {}),
             ],
         },
         Case {
@@ -585,7 +586,7 @@ mod tests {
     /// The number of [`Event`] variants, and each one's place: adding a variant fails to
     /// compile here until it is counted, and then [`every_event_kind_has_a_case`] fails
     /// until a case covers it.
-    const KINDS: usize = 34;
+    const KINDS: usize = 35;
 
     fn kind(event: &Event) -> usize {
         match event {
@@ -619,6 +620,7 @@ mod tests {
             Event::PollResultsShown { .. } => 27,
             Event::PollVoted { .. } => 28,
             Event::SessionSampled { .. } => 33,
+            Event::SavedProductsChanged {} => 34,
             Event::QuestionAsked { .. } => 29,
             Event::QuestionVoted { .. } => 30,
             Event::QuestionMarked { .. } => 31,

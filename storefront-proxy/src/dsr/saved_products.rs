@@ -9,6 +9,10 @@
 //! the whole list. `DELETE …/saved-products/{productId}` takes one out,
 //! `DELETE …/saved-products` all of them. At most [`MAX_SAVED_PRODUCTS`] per appointment,
 //! notes of at most [`MAX_NOTE_CHARS`] characters.
+//!
+//! Every change that changed something tells the appointment's guides through the hub
+//! (`savedProductsChanged`, guides only): a guide's cockpit then loads the list again, so
+//! two guides of one appointment see each other's changes live.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -23,6 +27,12 @@ use crate::error::{ApiError, ApiResult, Violation};
 use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
 use crate::store_api::RequestParams;
+
+/// Tells the appointment's guides that its saved products changed (in the background,
+/// in order with the shop's other events: the write stands whether or not the hub takes it).
+fn tell_guides(app: &App, appointment_id: &str) {
+    app.hub.publish_later(appointment_id, protocol::internal::Audience::Guides, protocol::frame::Event::SavedProductsChanged {});
+}
 
 /// The most products one appointment keeps saved.
 pub const MAX_SAVED_PRODUCTS: usize = 100;
@@ -82,7 +92,8 @@ pub async fn add(
     if product_ids.is_empty() {
         return Err(ApiError::Violations(vec![Violation::blank("/productIds")]));
     }
-    let ids = app
+    let appointment_id = id.clone();
+    let (ids, added) = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
@@ -93,6 +104,7 @@ pub async fn add(
                 }
             }
             let mut ids = saved(&tx, &appointment.id)?;
+            let before = ids.len();
             let mut position = ids.len() as i64;
             for product in product_ids {
                 if ids.contains(&product) {
@@ -112,11 +124,15 @@ pub async fn add(
                 position += 1;
                 ids.push(product);
             }
+            let added = ids.len() > before;
             let list = saved_with_notes(&tx, &appointment.id)?;
             tx.commit()?;
-            Ok(Ok(list))
+            Ok(Ok((list, added)))
         })
         .await??;
+    if added {
+        tell_guides(&app, &appointment_id);
+    }
     Ok(answer(ids))
 }
 
@@ -170,6 +186,7 @@ pub async fn update(
             "Send a position, a note or both.",
         )]));
     }
+    let appointment_id = id.clone();
     let list = app
         .db
         .call(move |conn| {
@@ -200,6 +217,7 @@ pub async fn update(
             Ok(Ok(list))
         })
         .await??;
+    tell_guides(&app, &appointment_id);
     Ok(answer(list))
 }
 
@@ -209,6 +227,7 @@ pub async fn remove(_: AdminUser, State(app): State<App>, Path((id, product_id))
     if !is_id(&product_id) {
         return Err(crate::catalog::invalid_id(&product_id, "/productId"));
     }
+    let appointment_id = id.clone();
     app.db
         .call(move |conn| {
             let Some(appointment) = Appointment::by_id(conn, &id)? else { return Ok(Err(appointment::not_found())) };
@@ -222,17 +241,22 @@ pub async fn remove(_: AdminUser, State(app): State<App>, Path((id, product_id))
             Ok(Ok(()))
         })
         .await??;
+    tell_guides(&app, &appointment_id);
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// `DELETE …/saved-products`: 204, none saved any more.
 pub async fn clear(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<StatusCode> {
-    app.db
+    let appointment_id = id.clone();
+    let cleared = app
+        .db
         .call(move |conn| {
             let Some(appointment) = Appointment::by_id(conn, &id)? else { return Ok(Err(appointment::not_found())) };
-            conn.execute("DELETE FROM appointment_saved_product WHERE appointment_id = ?1", [&appointment.id])?;
-            Ok(Ok(()))
+            Ok(Ok(conn.execute("DELETE FROM appointment_saved_product WHERE appointment_id = ?1", [&appointment.id])?))
         })
         .await??;
+    if cleared > 0 {
+        tell_guides(&app, &appointment_id);
+    }
     Ok(StatusCode::NO_CONTENT)
 }

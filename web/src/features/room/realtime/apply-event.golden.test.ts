@@ -34,6 +34,7 @@ const EVENT_KINDS: Record<Event['kind'], true> = {
   screenSharingChanged: true,
   muteAllChanged: true,
   sessionSampled: true,
+  savedProductsChanged: true,
   attendeeChanged: true,
   attendeeRemoved: true,
   cartPermissionChanged: true,

@@ -163,8 +163,10 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
     case 'attendeeCollectionChanged':
     case 'attendeeCartChanged':
     case 'sessionSampled':
-      // Hints about data held outside the live state (the shop), and the hub's samples for
-      // the session report; nothing to change here.
+    case 'savedProductsChanged':
+      // Hints about data held outside the live state (the shop: carts, collections, the
+      // guides' saved products), and the hub's samples for the session report; nothing to
+      // change here.
       return snapshot;
   }
 }

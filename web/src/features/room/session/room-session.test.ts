@@ -149,6 +149,20 @@ describe('GuideSession', () => {
     expect(session.insights.getState().carts[BOB]?.lineItemCount).toBe(1);
   });
 
+  it('loads the saved products again when a guide changed them (savedProductsChanged), as the shop has them', async () => {
+    session.start();
+    const room = hub(sockets);
+    room.welcome(guideWelcome());
+    await flush();
+    const product = { id: 'p1', name: 'Product 1', productNumber: 'SW-1', coverUrl: null };
+    api.savedProducts.load = vi.fn().mockResolvedValue([{ productId: 'p1', note: 'From the other guide' }]);
+    api.productsByIds = vi.fn().mockResolvedValue([product]);
+    room.send({ kind: 'savedProductsChanged' });
+    await flush();
+    expect(api.savedProducts.load).toHaveBeenCalledTimes(1);
+    expect(session.saved.getState().products).toEqual([{ ...product, note: 'From the other guide' }]);
+  });
+
   it('edits an attendee’s cart through the shop only: the shop’s event tells the attendee, the session sends no hint', async () => {
     session.start();
     const room = hub(sockets);

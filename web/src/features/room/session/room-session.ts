@@ -326,6 +326,13 @@ export class GuideSession extends RoomSession {
     // The shop's `attendeeCartChanged` (or a new grant) reloads that cart once.
     const reload = cartToReload(event, this.live.snapshot?.stateForGuides);
     if (reload) void insights.loadCart(reload);
+    // Another guide of the appointment (or this one) changed the saved products: show the shop's list.
+    if (event.kind === 'savedProductsChanged') {
+      this.saved
+        .getState()
+        .load()
+        .catch((error: unknown) => console.warn('could not reload the saved products', error));
+    }
     super.handle(event);
   }
 

@@ -1,9 +1,13 @@
 import type { RuntimeConfig } from '@/config/runtime';
-import { createStoreClient, type PublicAppointment } from '@/lib/api/shop';
+import type { PublicAppointment } from '@/lib/api/shop';
+import { roomStoreClient } from '../../components/product-summaries';
 
-/** The appointments a visitor may still join, live ones first (`GET /store-api/dsr/appointments`). */
+/**
+ * The appointments a visitor may still join, live ones first (`GET /store-api/dsr/appointments`),
+ * named in the page's shop language (the shop's default language where one has no name in it).
+ */
 export async function loadUpcomingAppointments(config: RuntimeConfig): Promise<PublicAppointment[]> {
-  const { data } = await createStoreClient(config).invoke('listPublicAppointments get /dsr/appointments', {});
+  const { data } = await roomStoreClient(config).invoke('listPublicAppointments get /dsr/appointments', {});
   return data.elements;
 }
 

@@ -17,6 +17,8 @@ export function UpcomingPresentations() {
   const [appointments, setAppointments] = useState<PublicAppointment[] | null>(null);
   const [failed, setFailed] = useState(false);
   useDocumentTitle(t('presentations.title'));
+  // Loaded again when the language changes: the names are per language.
+  const language = i18n.language;
   useEffect(() => {
     let cancelled = false;
     loadUpcomingAppointments(config)
@@ -25,7 +27,7 @@ export function UpcomingPresentations() {
     return () => {
       cancelled = true;
     };
-  }, [config]);
+  }, [config, language]);
 
   return (
     <div className="container">

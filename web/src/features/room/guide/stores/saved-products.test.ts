@@ -88,4 +88,25 @@ describe('saved products', () => {
     expect(store.getState().failed).toBe(true);
     expect(store.getState().products?.map((p) => p.id)).toEqual(['a']);
   });
+
+  it('shows answers in the order they were asked: a reload answered late does not undo a later change', async () => {
+    const { api, resolve } = fakeShop(['a']);
+    const store = createSavedProductsStore(api as unknown as SavedProductsApi, resolve);
+    await store.getState().load();
+    // Another guide's change asks for a reload; the shop answers it only after this guide's save.
+    let answerReload: (entries: { productId: string; note: string | null }[]) => void = () => undefined;
+    const lateAnswer = new Promise<{ productId: string; note: string | null }[]>((resolve) => {
+      answerReload = resolve;
+    });
+    api.load.mockReturnValueOnce(lateAnswer);
+    const reload = store.getState().load();
+    await store.getState().save(product('b'));
+    expect(store.getState().products?.map((p) => p.id)).toEqual(['a', 'b']);
+    answerReload([{ productId: 'a', note: null }]);
+    await reload;
+    expect(store.getState().products?.map((p) => p.id)).toEqual(['a', 'b']);
+    // A reload asked after the change is shown.
+    await store.getState().load();
+    expect(store.getState().products?.map((p) => p.id)).toEqual(['a', 'b']);
+  });
 });
