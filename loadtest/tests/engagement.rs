@@ -2,54 +2,23 @@
 //! changes slides, 50 attendees chat, react and vote in the guide's poll; no vote is
 //! lost, every chat reaches every attendee in one order, reaction sums come coalesced.
 
-/// A hub and storefront-proxy on port 0 with the demo data; the loadtest options to run
-/// against them (the same servers as `smoke.rs`).
-async fn servers(dir: &std::path::Path) -> loadtest::Options {
-    let secret = "loadtest-secret";
-    let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let hub_port = hub_listener.local_addr().unwrap().port();
-    let hub_config = hub::Config { port: hub_port, secret: Some(secret.into()), ..hub::Config::for_data_dir(dir) };
-    tokio::spawn(hub::Hub::open(hub_config, secret.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://127.0.0.1:{port}");
-    let config = storefront_proxy::Config {
-        port,
-        hub_port,
-        hub_secret: Some(secret.into()),
-        shop_endpoint: Some(base.clone()),
-        web_dist: dir.join("dist"),
-        ..storefront_proxy::Config::for_data_dir(dir)
-    };
-    let app = storefront_proxy::App::open(config).await.unwrap();
-    tokio::spawn(async move { axum::serve(listener, app.router()).await });
+mod support;
 
+/// The shared servers; 50 attendees chat, react and vote during 2.5 s of slide changes
+/// (longer than the 2 s window).
+async fn servers(dir: &std::path::Path) -> loadtest::Options {
     loadtest::Options {
-        base_url: base,
-        hub_url: vec![],
-        hub_metrics: vec![format!("http://127.0.0.1:{hub_port}/metrics")],
-        access_key: "SWSCSALESROOMDEMO000000000".into(),
-        presentation_path: "demo".into(),
         clients: 50,
-        source_addresses: 2,
         join_concurrency: 16,
-        // 2.5 s of slide changes, longer than the 2 s window.
         slides: 25,
         interval_ms: 100,
         highlight_every: 5,
-        hold_secs: 0,
         first_slides: 5,
-        shard: loadtest::Shard::default(),
-        out: None,
-        merge: vec![],
-        json: false,
-        resume: false,
-        strict: false,
         chat_per_sec: 50.0,
         reactions_per_sec: 200.0,
         poll_votes: 50,
         poll_window_secs: 2.0,
-        hub_secret: Some(secret.into()),
+        ..support::servers(dir, |hub| hub).await
     }
 }
 
