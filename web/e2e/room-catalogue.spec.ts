@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { guideLogsIn, ownServers, startWithGuests } from './room';
+import { expectToolbarInOneRow, guideLogsIn, ownServers, startWithGuests } from './room';
 
 /*
  * The guide's catalogue outside the listing editor and the saved products: browse a
@@ -18,6 +18,8 @@ test('the guide browses the catalogue, saves products and presents them', async 
   } = await startWithGuests(browser, newPage, 'Ada Guest');
 
   await guide.getByRole('button', { name: 'Catalogue', exact: true }).click();
+  // At 1440 px the English tools (the longer words) fit one row, "Leave" included.
+  await expectToolbarInOneRow(guide, 'Presentation toolbar');
   const panel = guide.getByRole('region', { name: 'Catalogue' });
   const results = panel.getByRole('list', { name: 'Products of the catalogue' });
   const saved = panel.getByRole('region', { name: 'Saved products' });

@@ -134,3 +134,13 @@ export async function startWithGuests<Names extends string[]>(
   for (const page of guests) await expect(page).toHaveURL(/\/presentation\/demo$/);
   return { guide, guests: guests as { [K in keyof Names]: Page } };
 }
+
+/** Every tool of the room's toolbar named `name` (buttons and the Leave link) stands in one row: nothing wrapped. */
+export async function expectToolbarInOneRow(page: Page, name: string): Promise<void> {
+  const toolbar = page.getByRole('toolbar', { name });
+  await expect(toolbar).toBeVisible();
+  const tops = await toolbar.locator('.button').evaluateAll((tools) => tools.map((tool) => Math.round(tool.getBoundingClientRect().top)));
+  expect(tops.length).toBeGreaterThanOrEqual(10);
+  // A pixel apart is the same row; a wrapped tool is a whole row (about 45 px) lower.
+  expect(Math.max(...tops) - Math.min(...tops), `the tools' tops: ${tops.join(', ')}`).toBeLessThanOrEqual(4);
+}
