@@ -133,6 +133,30 @@ test('after a short session the report shows who joined, liked, filled a cart an
     await expect(guide.getByRole('heading', { level: 2, name: 'Umfragen' })).toBeVisible();
     await expect(guide.getByRole('button', { name: 'CSV herunterladen' })).toBeVisible();
   });
+
+  await test.step('on a phone, in both languages, the report fits the width (wide tables scroll inside themselves)', async () => {
+    const id = guide.url().split('/').pop() ?? '';
+    await guide.setViewportSize({ width: 390, height: 844 });
+    for (const [prefix, heading] of [
+      ['', /^Session report: /],
+      ['/de-DE', /^Sitzungsbericht: /],
+    ] as const) {
+      await guide.goto(`${prefix}/guide/report/${id}`);
+      await expect(guide.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(guide.locator('.time-chart canvas').first()).toBeVisible();
+      // The charts' legends name the time in the page's language (uPlot's own word is "Value").
+      await expect(guide.locator('.u-legend').first()).toContainText(prefix ? 'Zeit' : 'Time');
+      await expect(guide.locator('.u-legend').first()).not.toContainText('Value');
+      const overflow = await guide.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `the page scrolls sideways by ${overflow} px (${prefix || 'en'})`).toBeLessThanOrEqual(0);
+      for (const chart of await guide.locator('.time-chart canvas').all()) {
+        const box = await chart.boundingBox();
+        expect(box && box.x + box.width, 'a chart wider than the phone').toBeLessThanOrEqual(390);
+      }
+      // For people to look at (test-results), not compared.
+      await guide.screenshot({ path: test.info().outputPath(`report-phone${prefix.replace('/', '-') || '-en'}.png`), fullPage: true });
+    }
+  });
 });
 
 test('the report asks for the guide login first and comes back to it', async ({ browser }) => {

@@ -66,6 +66,8 @@ export function SessionReport() {
       dateTime: (at: string | null) => (at ? dateTime.format(new Date(at)) : '—'),
     };
   }, [locale]);
+  /** What every chart is given: values and times in the page's locale, the time named in its language. */
+  const chartFormat = useMemo(() => ({ formatValue: format.number, formatTime: format.clock, timeLabel: t('report.columns.at') }), [format, t]);
 
   const words = {
     yes: t('report.yes'),
@@ -186,7 +188,7 @@ export function SessionReport() {
           <figure>
             <figcaption>{t('report.charts.viewers')}</figcaption>
             <Suspense fallback={<div className="time-chart" />}>
-              <TimeChart x={viewersChart.x} series={viewersChart.series} formatValue={format.number} formatTime={format.clock} stepped />
+              <TimeChart x={viewersChart.x} series={viewersChart.series} {...chartFormat} stepped />
             </Suspense>
           </figure>
         )}
@@ -194,7 +196,7 @@ export function SessionReport() {
           <figure>
             <figcaption>{t('report.charts.reactions')}</figcaption>
             <Suspense fallback={<div className="time-chart" />}>
-              <TimeChart x={reactionsChart.x} series={reactionsChart.series} formatValue={format.number} formatTime={format.clock} />
+              <TimeChart x={reactionsChart.x} series={reactionsChart.series} {...chartFormat} />
             </Suspense>
           </figure>
         )}
@@ -202,7 +204,7 @@ export function SessionReport() {
           <figure>
             <figcaption>{t('report.charts.cartValue')}</figcaption>
             <Suspense fallback={<div className="time-chart" />}>
-              <TimeChart x={cartValueChart.x} series={cartValueChart.series} formatValue={format.number} formatTime={format.clock} stepped />
+              <TimeChart x={cartValueChart.x} series={cartValueChart.series} {...chartFormat} stepped />
             </Suspense>
           </figure>
         )}
@@ -210,7 +212,7 @@ export function SessionReport() {
           <figure>
             <figcaption>{t('report.charts.attendance')}</figcaption>
             <Suspense fallback={<div className="time-chart" />}>
-              <TimeChart x={attendanceChart.x} series={attendanceChart.series} formatValue={format.number} formatTime={format.clock} />
+              <TimeChart x={attendanceChart.x} series={attendanceChart.series} {...chartFormat} />
             </Suspense>
           </figure>
         )}
@@ -218,7 +220,7 @@ export function SessionReport() {
           <figure>
             <figcaption>{t('report.charts.chat')}</figcaption>
             <Suspense fallback={<div className="time-chart" />}>
-              <TimeChart x={chatChart.x} series={chatChart.series} formatValue={format.number} formatTime={format.clock} />
+              <TimeChart x={chatChart.x} series={chatChart.series} {...chartFormat} />
             </Suspense>
           </figure>
         )}

@@ -10,13 +10,15 @@ export interface TimeChartProps {
   formatValue: (value: number) => string;
   /** Formats an x value (seconds) for the axis and the legend. */
   formatTime: (seconds: number) => string;
+  /** The legend's name of the time ("Time", "Zeit"; uPlot would say "Value"). */
+  timeLabel: string;
   height?: number;
   /** Each value holds until the next one (counts that change at moments), instead of a line between them. */
   stepped?: boolean;
 }
 
 /** A line chart over time with uPlot (loaded with this chunk only, never on the storefront's first load). */
-export default function TimeChart({ x, series, formatValue, formatTime, height = 220, stepped = false }: TimeChartProps) {
+export default function TimeChart({ x, series, formatValue, formatTime, timeLabel, height = 220, stepped = false }: TimeChartProps) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = host.current;
@@ -33,7 +35,7 @@ export default function TimeChart({ x, series, formatValue, formatTime, height =
           { values: (_, ticks) => ticks.map((tick) => formatValue(tick)) },
         ],
         series: [
-          { label: '', value: (_, v) => (v === null ? '' : formatTime(v)) },
+          { label: timeLabel, value: (_, v) => (v === null ? '' : formatTime(v)) },
           ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, paths, value: (_: uPlot, v: number | null) => (v === null ? '' : formatValue(v)) })),
         ],
       },
@@ -46,6 +48,6 @@ export default function TimeChart({ x, series, formatValue, formatTime, height =
       resize.disconnect();
       plot.destroy();
     };
-  }, [x, series, formatValue, formatTime, height, stepped]);
+  }, [x, series, formatValue, formatTime, timeLabel, height, stepped]);
   return <div ref={host} className="time-chart" aria-hidden="true" />;
 }
