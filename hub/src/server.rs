@@ -94,10 +94,11 @@ async fn ws(
     let config = hub.config.clone();
     let metrics = hub.metrics.clone();
     let video = hub.video.clone();
+    let writers = hub.writers.clone();
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
     // (128 KiB read and write buffers) would cost far more than the state per
     // connection. Buffers grow for a larger frame. Frames queued together are written
-    // together (see `live::fanout::SocketWriter::write_queued`) up to WRITE_BUFFER bytes per write.
+    // together (see `live::fanout`) up to WRITE_BUFFER bytes per write.
     Ok(upgrade
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
         .read_buffer_size(1024)
@@ -115,7 +116,7 @@ async fn ws(
                 room,
                 heartbeat: config.heartbeat(),
                 send_queue: config.send_queue,
-                direct_writes: config.direct_writes,
+                writers: Some(writers),
                 metrics,
                 video,
             };
