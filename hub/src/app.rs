@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::cluster::Cluster;
 use crate::config::Config;
+use crate::live::fanout::Writers;
 use crate::live::local::LocalOrder;
 use crate::live::replicated::ClusterOrder;
 use crate::live::{Order, RoomSettings, Rooms};
@@ -20,6 +21,8 @@ pub struct Hub {
     pub rooms: Rooms,
     pub metrics: Arc<Metrics>,
     pub video: Option<LiveKit>,
+    /// The writer tasks that write the rooms' events on the sockets (`live::fanout`).
+    pub writers: Arc<Writers>,
     cluster: Option<Arc<Cluster>>,
 }
 
@@ -46,7 +49,7 @@ impl Hub {
         rooms.spawn_reaction_ticker();
         rooms.spawn_session_sampler(config.session_sample_ms);
         let video = config.livekit();
-        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, cluster })
+        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, writers: Writers::per_worker(), cluster })
     }
 
     pub(crate) fn secret(&self) -> &[u8] {

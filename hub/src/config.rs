@@ -26,11 +26,6 @@ pub struct Config {
     /// Frames queued per connection before a slow client is disconnected.
     #[arg(long, env = "HUB_SEND_QUEUE", default_value_t = 512)]
     pub send_queue: usize,
-    /// The room writes each event on a quiet socket itself instead of waking the
-    /// connection (`live::fanout`, issue #18). Off until measured on a quiet machine:
-    /// on a loaded one it cost more than the queue (BENCHMARKS.md, "#18").
-    #[arg(long, env = "HUB_DIRECT_WRITES", default_value_t = false)]
-    pub direct_writes: bool,
     /// Redis for cluster mode: replicas share order, history and state through it.
     #[arg(long, env = "REDIS_URL")]
     pub redis_url: Option<String>,
@@ -156,7 +151,6 @@ impl std::fmt::Debug for Config {
             .field("sfu_public_ip", &self.sfu_public_ip)
             .field("heartbeat_secs", &self.heartbeat_secs)
             .field("send_queue", &self.send_queue)
-            .field("direct_writes", &self.direct_writes)
             .field("retained_events", &self.retained_events)
             .field("header_read_timeout_ms", &self.header_read_timeout_ms)
             .field("max_http_connections", &self.max_http_connections)

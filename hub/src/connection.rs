@@ -15,7 +15,7 @@ use protocol::HubClaims;
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
-use crate::live::fanout::{self, DirectWrite, Outlet, SharedSink, SocketWriter};
+use crate::live::fanout::{self, Outlet, Scheduled, SharedSink, SocketWriter, Writers};
 use crate::live::rate::{Limiter, Verdict};
 use crate::live::{effects, queue, Caller, Outbound, Request, Room, Submitted};
 use crate::metrics::Metrics;
@@ -53,7 +53,6 @@ fn jittered(period: Duration) -> Duration {
 
 /// What the opening of a session leaves for its loop.
 struct Opened {
-    connection_id: u64,
     rx: queue::Receiver<Outbound>,
     close_reason: Arc<AtomicU16>,
     /// False when the welcome could not be sent.
@@ -66,8 +65,8 @@ pub struct Session {
     pub room: Arc<Room>,
     pub heartbeat: Duration,
     pub send_queue: usize,
-    /// The room may write events on this socket itself (`live::fanout`).
-    pub direct_writes: bool,
+    /// The hub's writer tasks; one of them writes this connection's events (`live::fanout`).
+    pub writers: Option<Arc<Writers>>,
     pub metrics: Arc<Metrics>,
     /// Set when a LiveKit server is configured.
     pub video: Option<LiveKit>,
@@ -119,18 +118,24 @@ impl Session {
     {
         let (sink, mut stream) = socket.split();
         let codec = self.codec;
-        // The sink is shared with the room, which writes events on it directly
+        // The sink is shared with a writer task, which writes the room's events on it
         // (`live::fanout`); this task writes through the same lock.
-        let writer = Arc::new(SocketWriter::new(sink, codec, self.claims.role, self.metrics.clone()));
+        let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
+        let shard = self.writers.as_ref().map(|writers| writers.shard(connection_id));
+        let writer = SocketWriter::new(sink, codec, self.claims.role, self.metrics.clone(), shard);
         let mut sink = SharedSink(writer.clone());
         // The opening runs boxed: its frames are large, and this future lives as long as
         // the connection, so it should hold only what the loop needs.
-        let direct: Arc<dyn DirectWrite> = writer.clone();
-        let Some(Opened { connection_id, mut rx, close_reason, ok }) = Box::pin(self.open(&mut sink, &mut stream, direct)).await else {
+        let scheduled: Arc<dyn Scheduled> = writer.clone();
+        let Some(Opened { mut rx, close_reason, ok }) = Box::pin(self.open(connection_id, &mut sink, &mut stream, scheduled)).await else {
             return;
         };
-        // Welcome and replay are out: from now on the room may write directly.
-        writer.set_direct(ok && self.direct_writes);
+        // Welcome and replay are out: from now on the writer may write, once this task
+        // wrote what was queued meanwhile.
+        writer.set_queue(&rx);
+        if ok && rx.is_empty() {
+            writer.set_writable(true);
+        }
         let video_token = || fanout::video_token_message(self.video.as_ref(), &self.room, &self.claims, codec);
         if ok {
             Box::pin(effects::presence(&self.room, &self.claims, true)).await;
@@ -152,10 +157,15 @@ impl Session {
                     biased;
                     queued = rx.ready() => match queued {
                         true => {
-                            // Everything queued by now goes out in one write: the frames
-                            // are fed into the socket's buffer and flushed once.
+                            // Queued while this task had the connection (before the
+                            // welcome, or handed over by the writer): everything queued by
+                            // now goes out in one write, fed into the socket's buffer and
+                            // flushed once. Then the writer takes over again.
                             if !writer.write_queued(&mut rx, video_token).await {
                                 break;
+                            }
+                            if rx.is_empty() {
+                                writer.set_writable(true);
                             }
                         }
                         false => {
@@ -222,8 +232,8 @@ impl Session {
                 }
             }
         }
-        // Closing: the room no longer writes on this socket.
-        writer.set_direct(false);
+        // Closing: the writer no longer writes on this socket.
+        writer.set_writable(false);
         match close_with {
             Some((close_code::MESSAGE_TOO_BIG, _)) => close_too_big(&mut sink, &mut stream).await,
             Some((code, reason)) => {
@@ -242,7 +252,7 @@ impl Session {
     /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
     /// video token). `None` when the peer did not say hello or was turned away (closed
     /// with the policy's code: removed, or locked out).
-    async fn open<Si, St, E>(&self, sink: &mut Si, stream: &mut St, direct: Arc<dyn DirectWrite>) -> Option<Opened>
+    async fn open<Si, St, E>(&self, connection_id: u64, sink: &mut Si, stream: &mut St, scheduled: Arc<dyn Scheduled>) -> Option<Opened>
     where
         Si: Sink<Message, Error = E> + Unpin,
         St: Stream<Item = Result<Message, E>> + Unpin,
@@ -278,7 +288,6 @@ impl Session {
         };
 
         // Welcome and replay go out before anything queued after them.
-        let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = queue::channel::<Outbound>(self.send_queue);
         let close_reason = Arc::new(AtomicU16::new(0));
         let heartbeat_ms = self.heartbeat.as_millis() as u64;
@@ -287,7 +296,7 @@ impl Session {
             &self.claims,
             last_seq,
             epoch.as_deref(),
-            Outlet::new(tx, direct),
+            Outlet::new(tx, scheduled),
             close_reason.clone(),
             heartbeat_ms,
         ) {
@@ -310,7 +319,7 @@ impl Session {
                 ok &= sink.send(m).await.is_ok();
             }
         }
-        Some(Opened { connection_id, rx, close_reason, ok })
+        Some(Opened { rx, close_reason, ok })
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.

@@ -23,9 +23,9 @@ pub struct Metrics {
     pub frames_out: AtomicU64,
     /// Socket flushes of outbound frames (several frames may share one).
     pub batches_out: AtomicU64,
-    /// Frames the room wrote on a socket itself, without waking the connection
-    /// (`live::fanout`); the rest went through the connection's queue.
-    pub direct_out: AtomicU64,
+    /// Frames written by the writer tasks (`live::fanout`), without waking the
+    /// connection; the rest were written by the connection's own task.
+    pub writer_out: AtomicU64,
     pub bad_frames: AtomicU64,
     /// Connections closed with 1009 for a message over the size limit.
     pub too_big: AtomicU64,
@@ -75,10 +75,10 @@ impl Metrics {
             get(&self.batches_out),
         );
         line(
-            "hub_direct_writes_total",
+            "hub_writer_frames_total",
             "counter",
-            "Frames the room wrote on a socket directly, without waking its connection.",
-            get(&self.direct_out),
+            "Frames written by the writer tasks, without waking the connection.",
+            get(&self.writer_out),
         );
         line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
         line("hub_messages_too_big_total", "counter", "Connections closed for a message over the size limit.", get(&self.too_big));

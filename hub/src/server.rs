@@ -21,6 +21,11 @@ use crate::error::HubError;
 /// its capacity after a burst; large enough for a dozen slide events in one syscall.
 const WRITE_BUFFER: usize = 4 * 1024;
 
+/// Bytes of a socket's read buffer: what participants send is small (hello, pongs,
+/// actions of a few hundred bytes), and every idle connection holds this buffer; it grows
+/// for a larger frame (issue #18: memory per idle connection).
+const READ_BUFFER: usize = 256;
+
 /// The largest message (and frame) a participant may send; defined in `protocol`, so
 /// that storefront-proxy's `/ws` relay applies the same limit.
 pub use protocol::frame::MAX_MESSAGE_SIZE;
@@ -94,13 +99,14 @@ async fn ws(
     let config = hub.config.clone();
     let metrics = hub.metrics.clone();
     let video = hub.video.clone();
+    let writers = hub.writers.clone();
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
     // (128 KiB read and write buffers) would cost far more than the state per
     // connection. Buffers grow for a larger frame. Frames queued together are written
-    // together (see `live::fanout::SocketWriter::write_queued`) up to WRITE_BUFFER bytes per write.
+    // together (see `live::fanout`) up to WRITE_BUFFER bytes per write.
     Ok(upgrade
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
-        .read_buffer_size(1024)
+        .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
         // A guide's welcome lists every participant: megabytes in a large room.
         .max_write_buffer_size(64 * 1024 * 1024)
@@ -115,7 +121,7 @@ async fn ws(
                 room,
                 heartbeat: config.heartbeat(),
                 send_queue: config.send_queue,
-                direct_writes: config.direct_writes,
+                writers: Some(writers),
                 metrics,
                 video,
             };

@@ -41,7 +41,7 @@ async fn start_with(
 ) -> String {
     // The room writes quiet sockets itself here (`live::fanout`), so every socket test
     // runs that path; the other suites run the default, the queue alone.
-    let config = Config { heartbeat_secs, send_queue: 64, retained_events, direct_writes: true, ..Config::for_data_dir(dir) };
+    let config = Config { heartbeat_secs, send_queue: 64, retained_events, ..Config::for_data_dir(dir) };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, shutdown));

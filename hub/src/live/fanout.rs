@@ -1,118 +1,180 @@
-//! Fan-out without a wake-up per delivery (issue #18).
+//! How an event reaches the sockets (issue #18): writer tasks, one per runtime worker.
 //!
 //! Before, the room put every event into every subscriber's queue and each connection's
 //! task was woken to write it: at a human pace (a slide change every 100 ms) each delivery
-//! cost a task wake-up, a poll of the connection's `select!`, and a write, ~9–13 µs of hub
-//! CPU. Now the room, while it walks its subscribers (under its lock, where it queued
-//! before), writes the shared encoded frame **directly on each socket** without waiting:
+//! cost a task wake-up, a poll of the connection's `select!`, the queue's `Notify` and a
+//! write. Now the room, under its lock, only appends the event (one `SharedEvent`,
+//! encoded once per codec and `prev`) to each subscriber's bounded queue *without waking
+//! it*, and marks the connection due in its [`Writers`] shard (one per runtime worker,
+//! chosen by connection id). The shard's writer task, outside the room lock, takes each
+//! due connection in turn and writes **everything queued for it since its last pass with
+//! one flush** (one `write` of the WebSocket buffer): one frame per write at a human pace,
+//! many in a burst or when the writer runs late, with no task woken per connection.
 //!
-//! - a socket whose connection has nothing queued and whose sink is free takes the frame
-//!   at once: one `write` syscall, no task woken;
-//! - a socket that would block keeps the frame in its WebSocket buffer and is sent a
-//!   [`Queued::Flush`] marker: its connection task wakes once and finishes the write;
-//! - a connection with frames still queued (it is behind), busy (its task holds the
-//!   sink), not yet welcomed, or closing gets the frame queued as before, so the bounded
-//!   queue, the slow-consumer close (4008) and the order of its frames are unchanged.
+//! The writer never waits on a socket. It hands the connection to the connection's own
+//! task ([`SocketWriter::hand_over`]: a [`Queued::Flush`] marker and a wake-up) when
+//! - the socket would block (the frames stay in its buffer; the task's own poll registers
+//!   writable interest and finishes the write),
+//! - the connection's task holds the sink (writing its welcome, a reply, a ping),
+//! - the next frame is an event that changes the client's video grant (the task mints
+//!   the token that follows it),
 //!
-//! Order: frames are queued only under the room lock, and a connection takes frames out
-//! of its queue only while holding its sink lock ([`SocketWriter::write_queued`]), handing
-//! each to the sink at once. The room writes directly only when the queue is empty and it
-//! holds the sink lock ([`Mutex::try_lock`], never waiting), so a direct frame can never
-//! overtake a queued one.
+//! and the task, once its queue is empty again, gives it back ([`SocketWriter::set_writable`]).
+//! Until the welcome (and replay) went out, and once the connection is closing, it is
+//! the task's alone.
 //!
-//! The room side is [`Outlet`] (a subscriber's queue and, optionally, its socket); the
-//! connection side is [`SocketWriter`] (the socket's sink behind a lock, with the
-//! [`DirectWrite`] the room calls) and [`SharedSink`] (the same sink for the connection's
-//! own writes: welcome, replies, pings, close).
+//! Unchanged: the bounded queue and the slow-consumer close (4008) when it is full, each
+//! subscriber's `prev`, the order of a connection's frames. Frames are queued only under
+//! the room lock and leave the queue only under the connection's sink lock, straight into
+//! the sink, whoever (writer or task) takes them; the connection's own frames (welcome,
+//! replies, pings, close) go through the same lock ([`SharedSink`]).
 
 use std::future::poll_fn;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::task::{Context, Poll, Waker};
-use std::time::{Duration, Instant};
 
 use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt};
 use protocol::codec::{Codec, Encoded};
 use protocol::Role;
+use tokio::sync::Notify;
 
 use super::effects;
-use super::queue::{self, TrySendError};
+use super::queue::{self, Next, TrySendError};
 use super::room::{Outbound, Queued};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
 
-/// Frames handed to the socket with one flush at most; a longer backlog is written in
-/// several.
+/// Frames a connection's own task hands to the socket with one flush at most; a longer
+/// backlog is written in several.
 pub const MAX_BATCH: usize = 64;
 
-/// A socket written directly is not written directly again for a frame queued less than
-/// this after the last one: in a burst (events 10 ms apart) the frames that follow go
-/// through the queue, where the connection writes them several per `write`, instead of
-/// one `write` per event and connection.
-pub const DIRECT_QUIET: Duration = Duration::from_millis(50);
+/// Connections a writer task writes before it lets other tasks of its worker run.
+const WRITER_TURN: usize = 256;
 
-/// Nanoseconds since the first call, as a number an atomic can hold.
-fn nanos(at: Instant) -> u64 {
-    static START: OnceLock<Instant> = OnceLock::new();
-    let start = *START.get_or_init(Instant::now);
-    at.saturating_duration_since(start).as_nanos() as u64
+/// A connection as its writer task sees it.
+pub trait Writable: Send + Sync {
+    /// Writes what is queued for the connection, without waiting for anything.
+    fn write_pending(&self);
 }
 
-/// What became of a frame the room tried to write directly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Written {
-    /// On the socket (or dropped with a socket that failed: its connection ends).
-    Sent,
-    /// Taken into the socket's buffer, which could not be written out yet: the
-    /// connection task must finish the write.
-    Buffered,
-    /// Not taken: queue it.
-    No,
+/// The writer tasks of a hub, one per runtime worker, each with its share of the
+/// connections.
+pub struct Writers {
+    shards: Vec<Arc<Shard>>,
 }
 
-/// The socket of a connection, as the room may write it without waiting.
-pub trait DirectWrite: Send + Sync {
-    /// Writes `outbound` if that can be done now, without waiting for anything. Called
-    /// only under the room lock and only when nothing is queued for the connection.
-    fn try_write(&self, outbound: &Outbound) -> Written;
+/// One writer task's due connections.
+pub struct Shard {
+    due: Mutex<Vec<Arc<dyn Writable>>>,
+    notify: Notify,
 }
 
-/// How a room reaches one subscriber: its bounded queue, and its socket when the
-/// connection offers direct writes.
+impl Shard {
+    fn new() -> Shard {
+        Shard { due: Mutex::new(Vec::new()), notify: Notify::new() }
+    }
+
+    fn due(&self) -> MutexGuard<'_, Vec<Arc<dyn Writable>>> {
+        self.due.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Puts a connection on the writer's list, waking the writer when the list was empty.
+    fn schedule(&self, connection: Arc<dyn Writable>) {
+        let mut due = self.due();
+        let wake = due.is_empty();
+        due.push(connection);
+        drop(due);
+        if wake {
+            self.notify.notify_one();
+        }
+    }
+
+    /// One writer task: every due connection written in turn, until none is due.
+    async fn run(self: Arc<Self>) {
+        let mut turn = Vec::new();
+        loop {
+            std::mem::swap(&mut turn, &mut *self.due());
+            if turn.is_empty() {
+                // A connection scheduled after the swap stored a permit: no wake-up lost.
+                self.notify.notified().await;
+                continue;
+            }
+            for (written, connection) in turn.drain(..).enumerate() {
+                connection.write_pending();
+                if written % WRITER_TURN == WRITER_TURN - 1 {
+                    tokio::task::yield_now().await;
+                }
+            }
+            if turn.capacity() > 4096 {
+                turn.shrink_to(64);
+            }
+        }
+    }
+}
+
+impl Writers {
+    /// Spawns `count` writer tasks (at least one) on the current runtime; they end with it.
+    pub fn spawn(count: usize) -> Arc<Writers> {
+        let shards: Vec<Arc<Shard>> = (0..count.max(1)).map(|_| Arc::new(Shard::new())).collect();
+        for shard in &shards {
+            tokio::spawn(shard.clone().run());
+        }
+        Arc::new(Writers { shards })
+    }
+
+    /// One writer per worker of the current runtime.
+    pub fn per_worker() -> Arc<Writers> {
+        Writers::spawn(tokio::runtime::Handle::current().metrics().num_workers())
+    }
+
+    /// The shard of a connection.
+    pub fn shard(&self, connection_id: u64) -> Arc<Shard> {
+        self.shards[(connection_id % self.shards.len() as u64) as usize].clone()
+    }
+}
+
+/// How a room reaches one subscriber: its bounded queue, and the writer that empties it
+/// when the connection has one.
 pub struct Outlet {
     tx: queue::Sender<Outbound>,
-    direct: Option<Arc<dyn DirectWrite>>,
+    writer: Option<Arc<dyn Scheduled>>,
 }
 
-/// A queue alone: every frame is queued (tests, and any connection without a socket).
+/// A connection's side of [`Outlet`]: whether its writer task takes its frames now, and
+/// how to put it on that task's list.
+pub trait Scheduled: Send + Sync {
+    fn writable(&self) -> bool;
+    fn schedule(&self);
+}
+
+/// A queue alone: every frame wakes the receiver (tests, and any connection without a
+/// writer).
 impl From<queue::Sender<Outbound>> for Outlet {
     fn from(tx: queue::Sender<Outbound>) -> Outlet {
-        Outlet { tx, direct: None }
+        Outlet { tx, writer: None }
     }
 }
 
 impl Outlet {
-    pub fn new(tx: queue::Sender<Outbound>, direct: Arc<dyn DirectWrite>) -> Outlet {
-        Outlet { tx, direct: Some(direct) }
+    pub fn new(tx: queue::Sender<Outbound>, writer: Arc<dyn Scheduled>) -> Outlet {
+        Outlet { tx, writer: Some(writer) }
     }
 
-    /// Delivers one frame: written on the socket when nothing is queued before it and
-    /// the socket takes it now, queued otherwise. Must be called under the room lock.
-    /// Errors are the queue's: full (a slow consumer) or closed (the connection is gone).
+    /// Queues one frame: for the writer task when the connection is its (no wake-up of
+    /// the connection), for the connection's task otherwise. Errors are the queue's:
+    /// full (a slow consumer) or closed (the connection is gone).
     pub fn send(&self, outbound: Outbound) -> Result<(), TrySendError<Outbound>> {
-        if let Some(direct) = &self.direct {
-            if self.tx.is_empty() {
-                match direct.try_write(&outbound) {
-                    Written::Sent => return Ok(()),
-                    // The queue is empty, so the marker always fits.
-                    Written::Buffered => return self.tx.try_send(Outbound { item: Queued::Flush, queued_at: outbound.queued_at }),
-                    Written::No => {}
-                }
+        match &self.writer {
+            Some(writer) if writer.writable() => {
+                self.tx.try_send_quietly(outbound)?;
+                writer.schedule();
+                Ok(())
             }
+            _ => self.tx.try_send(outbound),
         }
-        self.tx.try_send(outbound)
     }
 
     pub fn is_closed(&self) -> bool {
@@ -120,38 +182,68 @@ impl Outlet {
     }
 }
 
-/// A connection's socket sink, shared by its task and its room.
+/// A connection's socket sink, shared by its task and its writer.
 pub struct SocketWriter<Si> {
     sink: Mutex<Si>,
     codec: Codec,
     role: Role,
     metrics: Arc<Metrics>,
-    /// Direct writes are allowed: off until the welcome (and replay) went out, and off
-    /// again once the connection is closing.
-    direct: AtomicBool,
-    /// When the last direct write's frame was queued ([`nanos`]); 0: never.
-    last_direct: AtomicU64,
+    /// The writer task takes this connection's frames: off until the welcome (and replay)
+    /// went out, while the connection's task finishes a write, and once it is closing.
+    writable: AtomicBool,
+    /// On its writer's list already.
+    scheduled: AtomicBool,
+    /// The connection's queue, as the writer takes from it.
+    queue: OnceLock<queue::Drain<Outbound>>,
+    shard: Option<Arc<Shard>>,
+    /// This writer itself, to put on the shard's list.
+    this: std::sync::Weak<SocketWriter<Si>>,
 }
 
 impl<Si> SocketWriter<Si>
 where
-    Si: Sink<Message> + Unpin,
+    Si: Sink<Message> + Unpin + Send + 'static,
 {
-    pub fn new(sink: Si, codec: Codec, role: Role, metrics: Arc<Metrics>) -> SocketWriter<Si> {
-        SocketWriter { sink: Mutex::new(sink), codec, role, metrics, direct: AtomicBool::new(false), last_direct: AtomicU64::new(0) }
+    /// A connection's sink; with `shard`, that shard's writer task may write it.
+    pub fn new(sink: Si, codec: Codec, role: Role, metrics: Arc<Metrics>, shard: Option<Arc<Shard>>) -> Arc<SocketWriter<Si>> {
+        Arc::new_cyclic(|this| SocketWriter {
+            sink: Mutex::new(sink),
+            codec,
+            role,
+            metrics,
+            writable: AtomicBool::new(false),
+            scheduled: AtomicBool::new(false),
+            queue: OnceLock::new(),
+            shard,
+            this: this.clone(),
+        })
     }
 
     fn lock(&self) -> MutexGuard<'_, Si> {
         self.sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Lets (or stops letting) the room write directly.
-    pub fn set_direct(&self, on: bool) {
-        self.direct.store(on, Ordering::Release);
+    /// The queue the writer takes frames from (set once the connection is attached).
+    pub fn set_queue(&self, rx: &queue::Receiver<Outbound>) {
+        let _ = self.queue.set(rx.drain());
+    }
+
+    /// Gives the connection to its writer task (or takes it back). Only its own task
+    /// gives it, with its queue empty.
+    pub fn set_writable(&self, on: bool) {
+        self.writable.store(on && self.shard.is_some(), Ordering::SeqCst);
+    }
+
+    /// The writer stops and the connection's task takes over: it is woken (a
+    /// [`Queued::Flush`] marker makes sure it looks) and finishes whatever is queued or
+    /// left in the socket's buffer with its own wake-ups.
+    fn hand_over(&self, queue: &queue::Drain<Outbound>) {
+        self.writable.store(false, Ordering::SeqCst);
+        queue.wake_receiver(Outbound { item: Queued::Flush, queued_at: std::time::Instant::now() });
     }
 
     /// Writes what is queued (up to [`MAX_BATCH`] frames) with one flush, in queue order,
-    /// and finishes a write the room left in the buffer. Frames leave the queue only
+    /// and finishes a write the writer left in the buffer. Frames leave the queue only
     /// under the sink lock, straight into the sink. A client's video token follows the
     /// event that changes its grant. False when the socket failed.
     pub async fn write_queued(&self, rx: &mut queue::Receiver<Outbound>, video_token: impl Fn() -> Option<Message>) -> bool {
@@ -197,47 +289,82 @@ where
     }
 }
 
-impl<Si> DirectWrite for SocketWriter<Si>
+impl<Si> Scheduled for SocketWriter<Si>
 where
-    Si: Sink<Message> + Unpin + Send,
+    Si: Sink<Message> + Unpin + Send + 'static,
 {
-    fn try_write(&self, outbound: &Outbound) -> Written {
-        if !self.direct.load(Ordering::Acquire) {
-            return Written::No;
+    fn writable(&self) -> bool {
+        self.writable.load(Ordering::SeqCst)
+    }
+
+    fn schedule(&self) {
+        let Some(shard) = &self.shard else { return };
+        if self.scheduled.swap(true, Ordering::SeqCst) {
+            return;
         }
-        // The video token that follows such an event is minted by the connection task.
-        if matches!(&outbound.item, Queued::Event { event, .. } if effects::regrants_video(&event.event, self.role)) {
-            return Written::No;
+        if let Some(this) = self.this.upgrade() {
+            shard.schedule(this);
         }
-        // In a burst: let the connection batch what follows.
-        let at = nanos(outbound.queued_at).max(1);
-        let last = self.last_direct.load(Ordering::Relaxed);
-        if last != 0 && at.saturating_sub(last) < DIRECT_QUIET.as_nanos() as u64 {
-            return Written::No;
+    }
+}
+
+impl<Si> Writable for SocketWriter<Si>
+where
+    Si: Sink<Message> + Unpin + Send + 'static,
+{
+    fn write_pending(&self) {
+        // Cleared first: a frame queued from now on puts the connection on the list again.
+        self.scheduled.store(false, Ordering::SeqCst);
+        if !self.writable.load(Ordering::SeqCst) {
+            // Its task has it (and was woken when it took it).
+            return;
         }
+        let Some(queue) = self.queue.get() else { return };
         // Busy with its own write: never wait for it.
-        let Ok(mut sink) = self.sink.try_lock() else { return Written::No };
-        self.last_direct.store(at, Ordering::Relaxed);
-        // Nobody waits on this context: whenever the socket is not ready, the frame (or a
-        // flush marker) is queued, which wakes the connection task, and its own poll
-        // registers its waker again.
+        let Ok(mut sink) = self.sink.try_lock() else { return self.hand_over(queue) };
+        // Nobody waits on this context: whenever the socket is not ready the connection's
+        // task takes over, and its own poll registers its waker.
         let mut cx = Context::from_waker(Waker::noop());
-        match sink.poll_ready_unpin(&mut cx) {
-            Poll::Ready(Ok(())) => {}
-            Poll::Ready(Err(_)) | Poll::Pending => return Written::No,
+        let mut written = 0u64;
+        let mut stopped = false;
+        loop {
+            match sink.poll_ready_unpin(&mut cx) {
+                Poll::Ready(Ok(())) => {}
+                // A failed socket: its task sees it and ends.
+                Poll::Ready(Err(_)) | Poll::Pending => {
+                    stopped = true;
+                    break;
+                }
+            }
+            let next =
+                queue.try_recv_if(|o| !matches!(&o.item, Queued::Event { event, .. } if effects::regrants_video(&event.event, self.role)));
+            let Outbound { item, queued_at } = match next {
+                Next::Item(outbound) => outbound,
+                Next::Empty => break,
+                Next::Refused => {
+                    stopped = true;
+                    break;
+                }
+            };
+            let Some(message) = item.message(self.codec) else { continue };
+            self.metrics.fan_out_latency.observe(queued_at.elapsed());
+            written += 1;
+            if sink.start_send_unpin(message).is_err() {
+                stopped = true;
+                break;
+            }
         }
-        let Some(message) = outbound.item.message(self.codec) else { return Written::Sent };
-        self.metrics.fan_out_latency.observe(outbound.queued_at.elapsed());
-        self.metrics.frames_out.fetch_add(1, Ordering::Relaxed);
-        self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
-        self.metrics.direct_out.fetch_add(1, Ordering::Relaxed);
-        if sink.start_send_unpin(message).is_err() {
-            // A failed socket: its connection task sees it and ends.
-            return Written::Sent;
+        if written > 0 {
+            self.metrics.frames_out.fetch_add(written, Ordering::Relaxed);
+            self.metrics.writer_out.fetch_add(written, Ordering::Relaxed);
+            self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
+            if !matches!(sink.poll_flush_unpin(&mut cx), Poll::Ready(_)) {
+                stopped = true;
+            }
         }
-        match sink.poll_flush_unpin(&mut cx) {
-            Poll::Ready(_) => Written::Sent,
-            Poll::Pending => Written::Buffered,
+        drop(sink);
+        if stopped {
+            self.hand_over(queue);
         }
     }
 }
@@ -248,7 +375,7 @@ pub struct SharedSink<Si>(pub Arc<SocketWriter<Si>>);
 
 impl<Si> Sink<Message> for SharedSink<Si>
 where
-    Si: Sink<Message> + Unpin,
+    Si: Sink<Message> + Unpin + Send + 'static,
 {
     type Error = Si::Error;
 
@@ -289,6 +416,7 @@ mod tests {
     use crate::live::{Audience, Room, RoomSettings, SharedEvent};
     use crate::store::Store;
     use protocol::frame::{Event, ServerFrame};
+    use std::time::Duration;
 
     /// A sink that records what it was given and where each flush fell; while `blocked`
     /// its flush would block (a full socket).
@@ -322,8 +450,10 @@ mod tests {
         }
     }
 
-    fn writer() -> Arc<SocketWriter<Recorder>> {
-        Arc::new(SocketWriter::new(Recorder::default(), Codec::Json, Role::Client, Arc::default()))
+    /// A connection's sink in `shard` (no writer task runs it: the tests call
+    /// `write_pending` themselves, as the task would).
+    fn writer(shard: &Arc<Shard>) -> Arc<SocketWriter<Recorder>> {
+        SocketWriter::new(Recorder::default(), Codec::Json, Role::Client, Arc::default(), Some(shard.clone()))
     }
 
     fn room() -> Room {
@@ -357,14 +487,24 @@ mod tests {
     fn attach(room: &Room, writer: &Arc<SocketWriter<Recorder>>) -> queue::Receiver<Outbound> {
         let (tx, rx) = queue::channel(512);
         let claims = protocol::HubClaims { sub: "c".repeat(32), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX };
-        let direct: Arc<dyn DirectWrite> = writer.clone();
-        room.attach(1, &claims, None, None, Outlet::new(tx, direct), Arc::default(), 1000).expect("admitted");
+        let scheduled: Arc<dyn Scheduled> = writer.clone();
+        room.attach(1, &claims, None, None, Outlet::new(tx, scheduled), Arc::default(), 1000).expect("admitted");
+        writer.set_queue(&rx);
         rx
+    }
+
+    /// Runs one writer pass over the shard's due connections; how many there were.
+    fn pass(shard: &Shard) -> usize {
+        let due = std::mem::take(&mut *shard.due());
+        for connection in &due {
+            connection.write_pending();
+        }
+        due.len()
     }
 
     #[tokio::test]
     async fn a_backlog_goes_out_in_order_with_one_flush_per_batch_of_at_most_max_batch() {
-        let writer = writer();
+        let writer = writer(&Arc::new(Shard::new()));
         let (tx, mut rx) = queue::channel(512);
         let total = 2 * MAX_BATCH as u64 + 5;
         for seq in 1..=total {
@@ -385,57 +525,47 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_room_writes_on_a_free_socket_itself_and_queues_nothing() {
+    async fn the_writer_writes_everything_queued_since_its_last_pass_with_one_flush() {
         let room = room();
-        let writer = writer();
-        let rx = attach(&room, &writer);
-        // Before the welcome went out, nothing is written directly.
+        let shard = Arc::new(Shard::new());
+        let writer = writer(&shard);
+        let mut rx = attach(&room, &writer);
+        // Before the welcome went out, the connection's task has it: nothing for the writer.
         room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
-        assert!(written(&writer).is_empty());
-        assert!(!rx_is_empty(&rx));
-        let mut rx = rx;
+        assert_eq!(pass(&shard), 0);
         assert!(writer.write_queued(&mut rx, || None).await);
-        writer.set_direct(true);
-        for alias in 2..=4 {
-            room.publish(Audience::Everyone, slide_event(alias)).await.unwrap();
-            tokio::time::sleep(DIRECT_QUIET + Duration::from_millis(5)).await;
-        }
-        assert!(rx_is_empty(&rx), "nothing was queued");
-        assert_eq!(written(&writer), [(1, 0), (2, 1), (3, 2), (4, 3)]);
-        // One flush per frame: the queued one, then each direct write.
-        assert_eq!(writer.lock().flushes, [1, 2, 3, 4]);
-        assert_eq!(writer.metrics.frames_out.load(Ordering::Relaxed), 4);
-        assert_eq!(writer.metrics.direct_out.load(Ordering::Relaxed), 3);
-    }
-
-    #[tokio::test]
-    async fn in_a_burst_only_the_first_frame_is_written_directly_and_the_rest_batched() {
-        let room = room();
-        let writer = writer();
-        let mut rx = attach(&room, &writer);
-        writer.set_direct(true);
-        for alias in 1..=5 {
+        writer.set_writable(true);
+        // One event per pass: one frame per write.
+        room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
+        assert_eq!(pass(&shard), 1);
+        // Three events before the next pass: the connection is due once, one write.
+        for alias in 3..=5 {
             room.publish(Audience::Everyone, slide_event(alias)).await.unwrap();
         }
-        assert_eq!(written(&writer), [(1, 0)]);
-        assert!(rx.ready().await);
-        assert!(writer.write_queued(&mut rx, || None).await);
+        assert_eq!(pass(&shard), 1);
+        assert!(rx.is_empty(), "the writer took everything");
         assert_eq!(written(&writer), (1..=5).map(|seq| (seq, seq - 1)).collect::<Vec<_>>());
-        // The first frame alone, then the other four with one flush.
-        assert_eq!(writer.lock().flushes, [1, 5]);
+        assert_eq!(writer.lock().flushes, [1, 2, 5]);
+        assert_eq!(writer.metrics.frames_out.load(Ordering::Relaxed), 5);
+        assert_eq!(writer.metrics.writer_out.load(Ordering::Relaxed), 4);
+        assert_eq!(writer.metrics.batches_out.load(Ordering::Relaxed), 3);
     }
 
     #[tokio::test]
-    async fn a_socket_that_would_block_gets_the_rest_queued_in_order() {
+    async fn a_socket_that_would_block_is_handed_to_its_task_and_keeps_its_order() {
         let room = room();
-        let writer = writer();
+        let shard = Arc::new(Shard::new());
+        let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
-        writer.set_direct(true);
+        writer.set_writable(true);
         writer.lock().blocked = true;
         // Taken into the buffer; the flush is left to the connection (a marker queued).
         room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
-        // Queued behind the marker, not written past it.
+        assert_eq!(pass(&shard), 1);
+        assert!(!writer.writable(), "handed over");
+        // Queued for the task now, not for the writer.
         room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
+        assert_eq!(pass(&shard), 0);
         assert_eq!(written(&writer), [(1, 0)]);
         assert!(writer.lock().flushes.is_empty());
         writer.lock().blocked = false;
@@ -443,31 +573,36 @@ mod tests {
         assert!(writer.write_queued(&mut rx, || None).await);
         assert_eq!(written(&writer), [(1, 0), (2, 1)]);
         assert_eq!(writer.lock().flushes, [2]);
-        // Caught up and quiet: direct again.
-        tokio::time::sleep(DIRECT_QUIET + Duration::from_millis(5)).await;
+        // Caught up: the writer's again.
+        assert!(rx.is_empty());
+        writer.set_writable(true);
         room.publish(Audience::Everyone, slide_event(3)).await.unwrap();
-        assert!(rx_is_empty(&rx));
+        assert_eq!(pass(&shard), 1);
         assert_eq!(written(&writer), [(1, 0), (2, 1), (3, 2)]);
     }
 
-    // The guard held across the publish is the point: the connection task is "in" its sink.
+    // The guard held across the publish and the pass is the point: the connection task is
+    // "in" its sink.
     #[allow(clippy::await_holding_lock)]
     #[tokio::test]
-    async fn a_busy_or_closing_socket_gets_the_frame_queued() {
+    async fn a_busy_socket_is_handed_to_its_task_and_a_closing_one_is_never_the_writers() {
         let room = room();
-        let writer = writer();
+        let shard = Arc::new(Shard::new());
+        let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
-        writer.set_direct(true);
+        writer.set_writable(true);
         {
-            // The connection task holds its sink: the room does not wait for it.
+            // The connection task holds its sink: the writer does not wait for it.
             let _busy = writer.lock();
             room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
+            assert_eq!(pass(&shard), 1);
         }
-        assert!(!rx_is_empty(&rx));
+        assert!(!writer.writable());
+        assert!(rx.ready().await);
         assert!(writer.write_queued(&mut rx, || None).await);
-        writer.set_direct(false);
+        writer.set_writable(false);
         room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
-        assert!(!rx_is_empty(&rx));
+        assert_eq!(pass(&shard), 0);
         assert!(writer.write_queued(&mut rx, || None).await);
         assert_eq!(written(&writer), [(1, 0), (2, 1)]);
     }
@@ -475,21 +610,52 @@ mod tests {
     #[tokio::test]
     async fn a_client_whose_video_grant_changes_gets_the_token_after_the_event() {
         let room = room();
-        let writer = writer();
+        let shard = Arc::new(Shard::new());
+        let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
-        writer.set_direct(true);
-        // Never written directly: the connection mints the token.
+        writer.set_writable(true);
+        room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
         room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: true }).await.unwrap();
-        assert!(written(&writer).is_empty());
+        // The writer writes up to the event and hands over: the connection mints the token.
+        assert_eq!(pass(&shard), 1);
+        assert_eq!(writer.lock().written.len(), 1);
+        assert!(!writer.writable());
         let token = || Some(Message::Text("token".into()));
+        assert!(rx.ready().await);
         assert!(writer.write_queued(&mut rx, token).await);
         let texts: Vec<String> = writer.lock().written.iter().map(|m| m.to_text().unwrap().to_string()).collect();
-        assert_eq!(texts.len(), 2);
-        assert!(texts[0].contains("broadcastModeChanged"), "{texts:?}");
-        assert_eq!(texts[1], "token");
+        assert_eq!(texts.len(), 3);
+        assert!(texts[1].contains("broadcastModeChanged"), "{texts:?}");
+        assert_eq!(texts[2], "token");
     }
 
-    fn rx_is_empty(rx: &queue::Receiver<Outbound>) -> bool {
-        rx.is_empty()
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writer_tasks_deliver_to_every_connection_without_their_tasks() {
+        let room = room();
+        let writers = Writers::spawn(2);
+        let connections: Vec<_> = (0..10u64)
+            .map(|id| {
+                let writer = SocketWriter::new(Recorder::default(), Codec::Json, Role::Client, Arc::default(), Some(writers.shard(id)));
+                let (tx, rx) = queue::channel(512);
+                let claims =
+                    protocol::HubClaims { sub: format!("{id:032}"), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX };
+                let scheduled: Arc<dyn Scheduled> = writer.clone();
+                room.attach(id, &claims, None, None, Outlet::new(tx, scheduled), Arc::default(), 1000).expect("admitted");
+                writer.set_queue(&rx);
+                writer.set_writable(true);
+                (writer, rx)
+            })
+            .collect();
+        for alias in 1..=20 {
+            room.publish(Audience::Everyone, slide_event(alias)).await.unwrap();
+        }
+        let all = (1..=20).map(|seq| (seq, seq - 1)).collect::<Vec<_>>();
+        for (writer, _rx) in &connections {
+            let deadline = std::time::Instant::now() + Duration::from_secs(5);
+            while written(writer).len() < 20 && std::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            assert_eq!(written(writer), all);
+        }
     }
 }

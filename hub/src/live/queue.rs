@@ -1,5 +1,6 @@
 //! A connection's bounded send queue: one sender (the room), one receiver (the
-//! connection task).
+//! connection task), and a [`Drain`] for the writer task that may empty it in the
+//! connection's place (`live::fanout`).
 //!
 //! tokio's mpsc allocates a block of 32 slots per channel up front; with tens of
 //! thousands of mostly idle connections that is most of a connection's memory. This
@@ -57,6 +58,14 @@ pub struct Sender<T> {
 
 impl<T> Sender<T> {
     pub fn try_send(&self, item: T) -> Result<(), TrySendError<T>> {
+        self.try_send_quietly(item)?;
+        self.shared.notify.notify_one();
+        Ok(())
+    }
+
+    /// Queues without waking the receiver: a writer task takes it out instead
+    /// (`live::fanout`). The receiver still sees it the next time it looks.
+    pub fn try_send_quietly(&self, item: T) -> Result<(), TrySendError<T>> {
         let mut state = self.shared.lock();
         if state.closed {
             return Err(TrySendError::Closed(item));
@@ -65,8 +74,6 @@ impl<T> Sender<T> {
             return Err(TrySendError::Full(item));
         }
         state.items.push_back(item);
-        drop(state);
-        self.shared.notify.notify_one();
         Ok(())
     }
 
@@ -146,6 +153,56 @@ impl<T> Receiver<T> {
             state.items.shrink_to(4);
         }
         item
+    }
+}
+
+impl<T> Receiver<T> {
+    /// A handle that takes items out as the receiver would (for a writer task).
+    pub fn drain(&self) -> Drain<T> {
+        Drain { shared: self.shared.clone() }
+    }
+}
+
+/// Takes items out of a queue in its receiver's place, and wakes the receiver when it
+/// must take over. Whoever takes items out must serialise with the receiver itself (the
+/// connection's sink lock does, in `live::fanout`).
+pub struct Drain<T> {
+    shared: Arc<Shared<T>>,
+}
+
+/// What [`Drain::try_recv_if`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next<T> {
+    Item(T),
+    Empty,
+    /// The next item is one the caller does not take; it stays first in the queue.
+    Refused,
+}
+
+impl<T> Drain<T> {
+    /// The next item, if one is queued and `take` accepts it.
+    pub fn try_recv_if(&self, take: impl FnOnce(&T) -> bool) -> Next<T> {
+        let mut state = self.shared.lock();
+        let Some(front) = state.items.front() else { return Next::Empty };
+        if !take(front) {
+            return Next::Refused;
+        }
+        let item = state.items.pop_front().map_or(Next::Empty, Next::Item);
+        if state.items.is_empty() && state.items.capacity() > 16 {
+            state.items.shrink_to(4);
+        }
+        item
+    }
+
+    /// Queues `marker` (when there is room; a full queue wakes the receiver anyway) and
+    /// wakes the receiver.
+    pub fn wake_receiver(&self, marker: T) {
+        let mut state = self.shared.lock();
+        if !state.closed && state.items.len() < self.shared.capacity {
+            state.items.push_back(marker);
+        }
+        drop(state);
+        self.shared.notify.notify_one();
     }
 }
 

@@ -3,8 +3,8 @@
 //! Every state change goes through the room's [`Order`]: the change is decided under the
 //! room lock, then given the next sequence number. In single mode ([`super::local`])
 //! that happens under the same lock: the event is written to the store, applied to the
-//! state, appended to the log and handed to every subscriber: written on its socket at
-//! once, or put in its bounded queue when it is behind ([`super::fanout`]). Doing all
+//! state, appended to the log and put in every subscriber's bounded queue, which a
+//! writer task empties into the socket outside the lock ([`super::fanout`]). Doing all
 //! of that under one lock is what makes every subscriber see one order, and makes
 //! [`Room::attach`] (snapshot or replay, then subscribe) free of gaps and duplicates. In
 //! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
@@ -110,8 +110,8 @@ pub enum Queued {
         event: Arc<SharedEvent>,
     },
     Volatile(Arc<SharedVolatile>),
-    /// No frame: the room left one in the socket's buffer (see [`super::fanout`]), and
-    /// the connection must finish writing it.
+    /// No frame: a writer task handed the connection to its task (see
+    /// [`super::fanout`]), which must finish writing what is in the socket's buffer.
     Flush,
 }
 
@@ -218,7 +218,7 @@ pub struct Subscriber {
     pub connection_id: u64,
     pub attendee_id: String,
     pub role: Role,
-    /// Its queue, and its socket for direct writes.
+    /// Its queue, and the writer task that empties it.
     outlet: Outlet,
     /// The `seq` of the last event queued for this subscriber (the next one's `prev`).
     last_sent: u64,
