@@ -87,6 +87,10 @@ fn snapshot() -> (i64, Vec<i64>) {
     (LIVE.load(Ordering::SeqCst), BY_SIZE.iter().map(|n| n.load(Ordering::SeqCst)).collect())
 }
 
+/// The last welcome's size (its frame adds a 4-byte header): what tungstenite's write
+/// buffer keeps the capacity of.
+static WELCOME_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// A client that said hello and read its welcome.
@@ -105,6 +109,7 @@ async fn join(addr: &str, n: usize) -> Socket {
         let message = socket.next().await.expect("open").expect("no error");
         if let Message::Text(text) = message {
             if let ServerFrame::Welcome { .. } = Codec::Json.decode_text(text.as_str()).unwrap() {
+                WELCOME_BYTES.store(text.len(), Ordering::Relaxed);
                 return socket;
             }
         }
@@ -154,7 +159,7 @@ fn an_idle_connection_holds_less_than_the_bound() {
                 breakdown.insert(size, held as f64 / CONNECTIONS as f64);
             }
         }
-        println!("live bytes per idle connection: {per_connection}");
+        println!("live bytes per idle connection: {per_connection} (welcome: {} bytes)", WELCOME_BYTES.load(Ordering::Relaxed));
         let mut listed = 0.0;
         for (size, per) in &breakdown {
             let label = if *size == SIZES { format!("≥{SIZES}") } else { size.to_string() };
