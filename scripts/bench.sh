@@ -3,8 +3,10 @@
 # hub replica, against three replicas on Redis, or (cluster-sharded) against three
 # replicas with three load generator processes that split the attendees and merge
 # their reports: each process may open only 20,000 files here (`ulimit -Hn`), so one
-# generator or one hub cannot hold 50,000 connections.
-# Usage: scripts/bench.sh [single|cluster|cluster-sharded] [CLIENTS...]
+# generator or one hub cannot hold 50,000 connections. single-sharded is one replica with
+# the load split the same way (19,500 attendees: one generator could not also hold the
+# proxy's and the metrics' sockets within its 20,000 files).
+# Usage: scripts/bench.sh [single|single-sharded|cluster|cluster-sharded] [CLIENTS...]
 # HUB_BIN, LOADTEST_BIN and PROXY_BIN run other builds (e.g. a copy of the previous release binary,
 # to compare before and after back-to-back); NO_BUILD=1 skips the build. SLIDES, INTERVAL_MS,
 # FIRST_SLIDES and HOLD_SECS go to loadtest; LOADTEST_ARGS (split on spaces) is added to its
@@ -14,8 +16,8 @@ cd "$(dirname "$0")/.."
 mode="${1:-single}"; shift || true
 sizes=("${@:-1000 10000}")
 case "$mode" in
-  single | cluster | cluster-sharded) ;;
-  *) echo "usage: $0 [single|cluster|cluster-sharded] [CLIENTS...]" >&2; exit 2 ;;
+  single | single-sharded | cluster | cluster-sharded) ;;
+  *) echo "usage: $0 [single|single-sharded|cluster|cluster-sharded] [CLIENTS...]" >&2; exit 2 ;;
 esac
 [ -n "${NO_BUILD:-}" ] || cargo build --release -q -p hub -p storefront-proxy -p loadtest
 hub_bin="${HUB_BIN:-./target/release/hub}"
@@ -35,7 +37,7 @@ hubs=()
 metrics=()
 hub_pids=()
 replicas=1
-if [ "$mode" != single ]; then
+if [ "$mode" = cluster ] || [ "$mode" = cluster-sharded ]; then
   replicas=3
   redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly yes --dir "$dir" >/dev/null &
   sleep 0.5
@@ -59,8 +61,8 @@ for clients in ${sizes[@]}; do
     --highlight-every 5 --hold-secs "${HOLD_SECS:-3}" --first-slides "${FIRST_SLIDES:-5}")
   # shellcheck disable=SC2206 # split on purpose
   args+=(${LOADTEST_ARGS:-})
-  if [ "$mode" = cluster-sharded ]; then
-    # One generator per replica, started together; shard 0 is the guide and starts the
+  if [ "$mode" = cluster-sharded ] || [ "$mode" = single-sharded ]; then
+    # Three generators (one per replica in cluster mode), started together; shard 0 is the guide and starts the
     # slide changes once the hubs hold all attendees.
     shard_pids=()
     parts=()
@@ -81,7 +83,7 @@ for clients in ${sizes[@]}; do
     awk -v t="$(getconf CLK_TCK)" '{ printf "hub %s CPU %.2f s\n", $1, ($14 + $15) / t }' "/proc/$pid/stat" || true
   done
   for url in "${metrics[@]}"; do
-    curl -s "$url" | grep -E '^hub_(frames_out|write_batches|writer_frames|connections)(_total)? ' | tr '\n' ' ' || true
+    curl -s "$url" | grep -E '^hub_(frames_out|write_batches|writer_frames|writer_handovers_[a-z]+|empty_write_wakeups|connections)(_total)? ' | tr '\n' ' ' || true
     echo
   done
 done

@@ -20,7 +20,7 @@ pub struct Hub {
     secret: Arc<Vec<u8>>,
     pub rooms: Rooms,
     pub metrics: Arc<Metrics>,
-    pub video: Option<LiveKit>,
+    pub video: Option<Arc<LiveKit>>,
     /// The writer tasks that write the rooms' events on the sockets (`live::fanout`).
     pub writers: Arc<Writers>,
     cluster: Option<Arc<Cluster>>,
@@ -48,7 +48,7 @@ impl Hub {
         };
         rooms.spawn_reaction_ticker();
         rooms.spawn_session_sampler(config.session_sample_ms);
-        let video = config.livekit();
+        let video = config.livekit().map(Arc::new);
         Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, writers: Writers::per_worker(), cluster })
     }
 

@@ -69,7 +69,8 @@ pub struct Session {
     pub writers: Option<Arc<Writers>>,
     pub metrics: Arc<Metrics>,
     /// Set when a LiveKit server is configured.
-    pub video: Option<LiveKit>,
+    /// Shared by every connection (its keys and HTTP client are the hub's).
+    pub video: Option<Arc<LiveKit>>,
 }
 
 fn encode<T: serde::Serialize>(codec: Codec, frame: &T) -> Option<Message> {
@@ -111,18 +112,36 @@ where
 impl Session {
     /// Runs the session to its end. Generic over the socket so tests can drive it with
     /// channels; in production it is axum's `WebSocket`.
-    pub async fn run<S, E>(self, socket: S)
+    ///
+    /// Not an `async fn`: an async fn's arguments stay in its future for its whole life
+    /// (and are moved into a second place at its start), so the socket (368 bytes for
+    /// axum's) and the session would be held twice by every idle connection (issue #18,
+    /// memory per connection). The socket is split and the session boxed here; the
+    /// future holds only handles.
+    pub fn run<S, E>(self, socket: S) -> impl std::future::Future<Output = ()>
     where
         S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin + Send + 'static,
         E: ReadError,
     {
-        let (sink, mut stream) = socket.split();
-        let codec = self.codec;
+        let (sink, stream) = socket.split();
         // The sink is shared with a writer task, which writes the room's events on it
         // (`live::fanout`); this task writes through the same lock.
         let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
         let shard = self.writers.as_ref().map(|writers| writers.shard(connection_id));
-        let writer = SocketWriter::new(sink, codec, self.claims.role, self.metrics.clone(), shard);
+        let writer = SocketWriter::new(sink, self.codec, self.claims.role, self.metrics.clone(), shard);
+        Box::new(self).serve(connection_id, writer, stream)
+    }
+
+    async fn serve<S, E>(
+        self: Box<Self>,
+        connection_id: u64,
+        writer: Arc<SocketWriter<futures_util::stream::SplitSink<S, Message>>>,
+        mut stream: futures_util::stream::SplitStream<S>,
+    ) where
+        S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin + Send + 'static,
+        E: ReadError,
+    {
+        let codec = self.codec;
         let mut sink = SharedSink(writer.clone());
         // The opening runs boxed: its frames are large, and this future lives as long as
         // the connection, so it should hold only what the loop needs.
@@ -136,7 +155,7 @@ impl Session {
         if ok && rx.is_empty() {
             writer.set_writable(true);
         }
-        let video_token = || fanout::video_token_message(self.video.as_ref(), &self.room, &self.claims, codec);
+        let video_token = || fanout::video_token_message(self.video.as_deref(), &self.room, &self.claims, codec);
         if ok {
             Box::pin(effects::presence(&self.room, &self.claims, true)).await;
         }
@@ -312,7 +331,7 @@ impl Session {
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;
         let mut welcome = attached.welcome;
-        let video_token = effects::video_on_welcome(self.video.as_ref(), &self.room, &self.claims, &mut welcome);
+        let video_token = effects::video_on_welcome(self.video.as_deref(), &self.room, &self.claims, &mut welcome);
         let frames = std::iter::once(&welcome).chain(&attached.pages).chain(&attached.replay).chain(video_token.iter());
         for frame in frames {
             if let Some(m) = encode(codec, frame) {
@@ -353,7 +372,7 @@ impl Session {
                 return r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) });
             }
         }
-        match crate::live::submit(&self.room, self.video.as_ref(), Caller::Participant(&self.claims), request).await {
+        match crate::live::submit(&self.room, self.video.as_deref(), Caller::Participant(&self.claims), request).await {
             Ok(Submitted::Published { seq, .. }) => {
                 if let Some(action) = &action {
                     limiter.published(role, action, seq, std::time::Instant::now());
@@ -387,5 +406,45 @@ mod tests {
         // Spread out, not all the same instant.
         let (min, max) = (delays.iter().min().unwrap(), delays.iter().max().unwrap());
         assert!(*max - *min > period / 4, "{min:?}..{max:?}");
+    }
+}
+
+#[cfg(test)]
+mod sizes {
+    use super::*;
+    use axum::extract::ws::WebSocket;
+
+    fn returned<A, B, R>(_: fn(A, B) -> R) -> usize {
+        std::mem::size_of::<R>()
+    }
+
+    /// What each idle connection holds, by part (BENCHMARKS.md, #18): printed with
+    /// `--nocapture`.
+    #[test]
+    fn sizes_of_what_a_connection_holds() {
+        let run = returned(Session::run::<WebSocket, axum::Error>);
+        println!("Session::run future: {run}");
+        println!("Session: {}", std::mem::size_of::<Session>());
+        println!("HubClaims: {}", std::mem::size_of::<HubClaims>());
+        println!("Limiter: {}", std::mem::size_of::<Limiter>());
+        println!("WebSocket: {}", std::mem::size_of::<WebSocket>());
+        println!("Interval: {}", std::mem::size_of::<tokio::time::Interval>());
+        println!("Sleep: {}", std::mem::size_of::<tokio::time::Sleep>());
+        println!("SocketWriter: {}", std::mem::size_of::<SocketWriter<futures_util::stream::SplitSink<WebSocket, Message>>>());
+        println!("Option<LiveKit>: {}", std::mem::size_of::<Option<LiveKit>>());
+        println!("Subscriber: {}", std::mem::size_of::<crate::live::room::Subscriber>());
+        let (_tx, mut rx) = queue::channel::<Outbound>(4);
+        println!("ready future: {}", std::mem::size_of_val(&rx.ready()));
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut ping = tokio::time::interval(Duration::from_secs(1));
+            println!("tick future: {}", std::mem::size_of_val(&ping.tick()));
+        });
+        println!("handle future: {}", returned3(Session::handle));
+        println!("Notified: {}", std::mem::size_of::<tokio::sync::futures::Notified<'static>>());
+    }
+
+    fn returned3<A, B, C, R>(_: fn(A, B, C) -> R) -> usize {
+        std::mem::size_of::<R>()
     }
 }

@@ -63,7 +63,7 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HubError> {
 /// The shop's change, through the policy: `Some(seq)` when an event was published.
 async fn submit(hub: &Hub, appointment_id: &str, request: Request) -> Result<Option<u64>, HubError> {
     let room = open_room(hub, appointment_id).await?;
-    let submitted = crate::live::submit(&room, hub.video.as_ref(), Caller::Shop, request)
+    let submitted = crate::live::submit(&room, hub.video.as_deref(), Caller::Shop, request)
         .await
         .map_err(|source| HubError::NotSaved { appointment_id: appointment_id.to_owned(), source })?;
     match submitted {

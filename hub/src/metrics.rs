@@ -21,8 +21,16 @@ pub struct Metrics {
     pub turned_away: AtomicU64,
     pub frames_in: AtomicU64,
     pub frames_out: AtomicU64,
-    /// Socket flushes of outbound frames (several frames may share one).
+    /// Socket flushes that wrote at least one frame (several frames may share one);
+    /// a connection's task finishing a flush its writer began is not counted again.
     pub batches_out: AtomicU64,
+    /// Connections a writer task handed to their own task (`live::fanout`), by reason:
+    /// the socket would block (or failed), its task held the sink, a video grant.
+    pub handovers_blocked: AtomicU64,
+    pub handovers_busy: AtomicU64,
+    pub handovers_video: AtomicU64,
+    /// Times a connection's task was woken to write and found nothing to write.
+    pub empty_wakeups: AtomicU64,
     /// Frames written by the writer tasks (`live::fanout`), without waking the
     /// connection; the rest were written by the connection's own task.
     pub writer_out: AtomicU64,
@@ -71,8 +79,32 @@ impl Metrics {
         line(
             "hub_write_batches_total",
             "counter",
-            "Flushes of queued frames to a socket (frames out / batches = frames per write).",
+            "Flushes of queued frames to a socket that wrote at least one frame (frames out / batches = frames per write).",
             get(&self.batches_out),
+        );
+        line(
+            "hub_writer_handovers_blocked_total",
+            "counter",
+            "Connections a writer task handed to their own task: the socket would block.",
+            get(&self.handovers_blocked),
+        );
+        line(
+            "hub_writer_handovers_busy_total",
+            "counter",
+            "Connections a writer task handed to their own task: the task held the socket.",
+            get(&self.handovers_busy),
+        );
+        line(
+            "hub_writer_handovers_video_total",
+            "counter",
+            "Connections a writer task handed to their own task: a client's video token follows.",
+            get(&self.handovers_video),
+        );
+        line(
+            "hub_empty_write_wakeups_total",
+            "counter",
+            "Connection tasks woken to write that found nothing to write.",
+            get(&self.empty_wakeups),
         );
         line(
             "hub_writer_frames_total",

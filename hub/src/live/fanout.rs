@@ -31,7 +31,7 @@
 
 use std::future::poll_fn;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::task::{Context, Poll, Waker};
 
@@ -282,9 +282,15 @@ where
             sink.poll_flush_unpin(cx).map(|flushed| flushed.is_ok())
         })
         .await;
-        // Counted once per batch: these counters are shared by every connection.
-        self.metrics.frames_out.fetch_add(written, Ordering::Relaxed);
-        self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
+        // Counted once per batch: these counters are shared by every connection. A flush
+        // that wrote no frame of this task's (it finished one its writer began, which the
+        // writer counted) is not a batch.
+        if written > 0 {
+            self.metrics.frames_out.fetch_add(written, Ordering::Relaxed);
+            self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.metrics.empty_wakeups.fetch_add(1, Ordering::Relaxed);
+        }
         result
     }
 }
@@ -321,18 +327,22 @@ where
         }
         let Some(queue) = self.queue.get() else { return };
         // Busy with its own write: never wait for it.
-        let Ok(mut sink) = self.sink.try_lock() else { return self.hand_over(queue) };
+        let Ok(mut sink) = self.sink.try_lock() else {
+            self.metrics.handovers_busy.fetch_add(1, Ordering::Relaxed);
+            return self.hand_over(queue);
+        };
         // Nobody waits on this context: whenever the socket is not ready the connection's
         // task takes over, and its own poll registers its waker.
         let mut cx = Context::from_waker(Waker::noop());
         let mut written = 0u64;
-        let mut stopped = false;
+        let mut stopped: Option<&AtomicU64> = None;
+        let blocked = &self.metrics.handovers_blocked;
         loop {
             match sink.poll_ready_unpin(&mut cx) {
                 Poll::Ready(Ok(())) => {}
                 // A failed socket: its task sees it and ends.
                 Poll::Ready(Err(_)) | Poll::Pending => {
-                    stopped = true;
+                    stopped = Some(blocked);
                     break;
                 }
             }
@@ -342,7 +352,7 @@ where
                 Next::Item(outbound) => outbound,
                 Next::Empty => break,
                 Next::Refused => {
-                    stopped = true;
+                    stopped = Some(&self.metrics.handovers_video);
                     break;
                 }
             };
@@ -350,7 +360,7 @@ where
             self.metrics.fan_out_latency.observe(queued_at.elapsed());
             written += 1;
             if sink.start_send_unpin(message).is_err() {
-                stopped = true;
+                stopped = Some(blocked);
                 break;
             }
         }
@@ -359,11 +369,12 @@ where
             self.metrics.writer_out.fetch_add(written, Ordering::Relaxed);
             self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
             if !matches!(sink.poll_flush_unpin(&mut cx), Poll::Ready(_)) {
-                stopped = true;
+                stopped = Some(blocked);
             }
         }
         drop(sink);
-        if stopped {
+        if let Some(reason) = stopped {
+            reason.fetch_add(1, Ordering::Relaxed);
             self.hand_over(queue);
         }
     }
@@ -579,6 +590,44 @@ mod tests {
         room.publish(Audience::Everyone, slide_event(3)).await.unwrap();
         assert_eq!(pass(&shard), 1);
         assert_eq!(written(&writer), [(1, 0), (2, 1), (3, 2)]);
+    }
+
+    // The guard held across the publish and the pass: the connection task is "in" its sink.
+    #[allow(clippy::await_holding_lock)]
+    #[tokio::test]
+    async fn a_flush_the_task_finishes_for_its_writer_is_counted_once_and_so_is_each_handover() {
+        let room = room();
+        let shard = Arc::new(Shard::new());
+        let writer = writer(&shard);
+        let mut rx = attach(&room, &writer);
+        writer.set_writable(true);
+        writer.lock().blocked = true;
+        room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
+        assert_eq!(pass(&shard), 1);
+        let metrics = &writer.metrics;
+        assert_eq!(metrics.handovers_blocked.load(Ordering::Relaxed), 1);
+        assert_eq!(metrics.batches_out.load(Ordering::Relaxed), 1, "the writer's batch");
+        // The task wakes for the marker alone and finishes the flush: no new batch.
+        writer.lock().blocked = false;
+        assert!(rx.ready().await);
+        assert!(writer.write_queued(&mut rx, || None).await);
+        assert_eq!(writer.lock().flushes, [1]);
+        assert_eq!(metrics.batches_out.load(Ordering::Relaxed), 1);
+        assert_eq!(metrics.frames_out.load(Ordering::Relaxed), 1);
+        assert_eq!(metrics.empty_wakeups.load(Ordering::Relaxed), 1);
+        // Its task holds the sink: a hand-over for that reason, nothing written by the writer.
+        writer.set_writable(true);
+        {
+            let _busy = writer.lock();
+            room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
+            assert_eq!(pass(&shard), 1);
+        }
+        assert_eq!(metrics.handovers_busy.load(Ordering::Relaxed), 1);
+        assert!(rx.ready().await);
+        assert!(writer.write_queued(&mut rx, || None).await);
+        assert_eq!(metrics.batches_out.load(Ordering::Relaxed), 2);
+        assert_eq!(metrics.frames_out.load(Ordering::Relaxed), 2);
+        assert_eq!(written(&writer), [(1, 0), (2, 1)]);
     }
 
     // The guard held across the publish and the pass is the point: the connection task is

@@ -71,7 +71,9 @@ pub struct Limiter {
     /// `None` for a guide: the guide is not limited.
     bucket: Option<TokenBucket>,
     /// The last reload hint this connection published: the action, its event, when.
-    last_hint: Option<(Action, u64, Instant)>,
+    /// Boxed: every connection's task holds a limiter, few ever publish a hint, and an
+    /// `Action` inline would be most of the limiter (issue #18, memory per connection).
+    last_hint: Option<Box<(Action, u64, Instant)>>,
 }
 
 impl Limiter {
@@ -88,7 +90,7 @@ impl Limiter {
                 return Verdict::Limited;
             }
         }
-        match (&self.last_hint, action) {
+        match (self.last_hint.as_deref(), action) {
             (Some((last, seq, at)), Some(action))
                 if policy::coalesces(role, action) && last == action && now.saturating_duration_since(*at) < COALESCE_WINDOW =>
             {
@@ -101,7 +103,7 @@ impl Limiter {
     /// Records that `action` was published as event `seq`.
     pub fn published(&mut self, role: Role, action: &Action, seq: u64, now: Instant) {
         if policy::coalesces(role, action) {
-            self.last_hint = Some((action.clone(), seq, now));
+            self.last_hint = Some(Box::new((action.clone(), seq, now)));
         }
     }
 }
