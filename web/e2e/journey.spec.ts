@@ -82,8 +82,8 @@ async function filterAndSort(page: Page, t: Texts, phone: boolean) {
     .toBe(true);
 }
 
-/** Opens the first product with sizes, switches its size and puts it into the cart; returns its name. */
-async function chooseVariant(page: Page, t: Texts): Promise<string> {
+/** Opens the first product with sizes, switches its size and puts it into the cart; returns its name and the size chosen. */
+async function chooseVariant(page: Page, t: Texts): Promise<{ name: string; size: string }> {
   const card = page.getByTestId('product-card').filter({ hasText: /Flannel shirt|Flanellhemd/ });
   const name = (await card.getByRole('heading').first().innerText()).trim();
   await card.getByRole('link').first().click();
@@ -103,7 +103,7 @@ async function chooseVariant(page: Page, t: Texts): Promise<string> {
 
   await page.getByRole('button', { name: t.addToCart }).click();
   await expect(page.getByText(t.added(name))).toBeVisible();
-  return name;
+  return { name, size: label };
 }
 
 async function cartToCheckout(page: Page, t: Texts, product: string) {
@@ -149,7 +149,7 @@ for (const { language, size, payment } of JOURNEYS) {
       const phone = size === 'phone';
       await openCategory(page, t, phone);
       await filterAndSort(page, t, phone);
-      const product = await chooseVariant(page, t);
+      const { name: product, size: chosenSize } = await chooseVariant(page, t);
       await cartToCheckout(page, t, product);
       await registerAndOrder(page, t, t[payment], unique(`journey-${language}-${size}`));
 
@@ -162,7 +162,10 @@ for (const { language, size, payment } of JOURNEYS) {
         await expect(page).toHaveURL(new RegExp(`${t.prefix}/checkout/success/[0-9a-f]{32}$`));
         await expect(page.getByRole('heading', { level: 1, name: t.thanks })).toBeVisible();
       }
-      await expect(page.getByTestId('order-line-item').filter({ hasText: product })).toHaveCount(1);
+      const line = page.getByTestId('order-line-item').filter({ hasText: product });
+      await expect(line).toHaveCount(1);
+      // The variant's options, as the cart shows them ("Size: M").
+      await expect(line.locator('.order-items__options')).toContainText(`: ${chosenSize}`);
       // SALESROOM10's discount is a line of its own with a negative price.
       await expect(page.getByTestId('order-line-item').filter({ hasText: /[-−]\s?€?\s?\d/ })).toHaveCount(1);
       await expect(page.getByTestId('order-number')).toHaveText(/^\d+$/);
