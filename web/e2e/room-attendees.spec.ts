@@ -235,6 +235,16 @@ test('attendees like, view and buy products in the room while the guide follows 
     await checkoutOpensInNewTab(ada, product);
     await ada.getByRole('button', { name: 'Close Cart' }).click();
 
+    // Renaming on a phone in English (item 5): the dialog fits the width.
+    await ada.getByRole('button', { name: 'Change your name (Ada Lovelace)' }).click();
+    const renameEn = ada.getByRole('dialog', { name: 'Change your name' });
+    await expect(renameEn.getByLabel('Your name')).toHaveValue('Ada Lovelace');
+    const boxEn = await renameEn.boundingBox();
+    expect(boxEn!.x).toBeGreaterThanOrEqual(0);
+    expect(boxEn!.x + boxEn!.width).toBeLessThanOrEqual(390.5);
+    await ada.keyboard.press('Escape');
+    await expect(renameEn).toBeHidden();
+
     await ada.goto('/de-DE/presentation/demo');
     await expect(ada.getByRole('button', { name: 'Merkzettel (1)' })).toBeVisible();
     await ada.getByRole('button', { name: 'Zuletzt gesehen (1)' }).click();

@@ -83,6 +83,15 @@ test('a logged-in customer joins under their name, hearts a product in the room 
     await expect(shop.getByText(product).first()).toBeVisible();
     await shop.close();
   });
+
+  await test.step('the German room shows the same server wishlist (item 1, German on a desktop)', async () => {
+    await customer.goto('/de-DE/presentation/demo');
+    await customer.getByRole('button', { name: 'Merkzettel (1)' }).click();
+    const panel = customer.getByRole('region', { name: 'Merkzettel', exact: true });
+    await expect(panel.getByRole('listitem')).toHaveCount(1);
+    await expect(panel.getByRole('button', { name: /^Details zu / })).toBeVisible();
+    expect(await customer.evaluate(() => localStorage.getItem('salesroom.wishlist'))).toBeNull();
+  });
 });
 
 // English on a desktop, and (issue #14, item 2) German on a desktop and English on a phone;

@@ -140,6 +140,33 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(teilnehmende.getByRole('listitem', { name: 'Greta Gästin' })).toBeVisible();
   });
 
+  // Issue #14 items 9 and 10 in German on a desktop.
+  await test.step('der Guide merkt ein Produkt aus dem Katalog und zeigt es, sieht den Merkzettel des Gastes und bricht das Entfernen ab', async () => {
+    await guide.getByRole('button', { name: 'Katalog', exact: true }).click();
+    const katalog = guide.getByRole('region', { name: 'Katalog' });
+    await expect(katalog.getByLabel('Kategorie')).toBeVisible();
+    const zeile = katalog.getByRole('list', { name: 'Produkte des Katalogs' }).getByRole('listitem').first();
+    const produkt = (await zeile.getAttribute('aria-label')) ?? '';
+    await zeile.getByRole('button', { name: `${produkt} merken` }).click();
+    const gemerkt = katalog.getByRole('region', { name: 'Gemerkte Produkte' });
+    await expect(gemerkt.getByRole('listitem', { name: produkt })).toBeVisible();
+    await gemerkt.getByRole('button', { name: `${produkt} allen zeigen` }).click();
+    await expect(guest.getByTestId('highlighted-product')).toContainText(produkt);
+    await gemerkt.getByRole('button', { name: `${produkt} aus den gemerkten Produkten entfernen` }).click();
+    await expect(gemerkt).toContainText('Noch keine gemerkten Produkte');
+    await guide.getByRole('button', { name: 'Katalog', exact: true }).click();
+
+    const eintrag = guide.getByRole('region', { name: 'Teilnehmende' }).getByRole('listitem', { name: 'Greta Gästin' });
+    await eintrag.getByRole('button', { name: 'Likes und Warenkorb von Greta Gästin' }).click();
+    await expect(eintrag.getByRole('region', { name: 'Merkzettel' })).toContainText('Bitten Sie um Zugriff auf den Warenkorb, um den Merkzettel zu sehen.');
+    await eintrag.getByRole('button', { name: 'Greta Gästin entfernen' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Greta Gästin entfernen?' });
+    await expect(dialog).toContainText('Greta Gästin verlässt die Präsentation sofort');
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(eintrag).toBeVisible();
+  });
+
   await test.step('der Guide beendet, der Gast sieht das Ende', async () => {
     await guide.getByRole('button', { name: 'Präsentation beenden' }).click();
     const dialog = guide.getByRole('dialog', { name: 'Präsentation beenden?' });
