@@ -125,14 +125,14 @@ function NewPollForm({ client }: { client: RealtimeClient }) {
   return (
     <details className="chat__settings" data-testid="poll-new">
       <summary>{t('engagement.polls.new')}</summary>
-      <form onSubmit={create}>
-        <label>
-          {t('engagement.polls.question')} <input value={question} onChange={(e) => setQuestion(e.target.value)} />
+      <form className="poll-new__form" onSubmit={create}>
+        <label className="poll-new__field">
+          {t('engagement.polls.question')} <input type="text" value={question} onChange={(e) => setQuestion(e.target.value)} />
         </label>
         {answers.map((answer, i) => (
-          <label key={i}>
+          <label key={i} className="poll-new__field">
             {t('engagement.polls.answer', { n: i + 1 })}{' '}
-            <input value={answer} onChange={(e) => setAnswers(answers.map((a, j) => (j === i ? e.target.value : a)))} />
+            <input type="text" value={answer} onChange={(e) => setAnswers(answers.map((a, j) => (j === i ? e.target.value : a)))} />
           </label>
         ))}
         {answers.length < MAX_POLL_ANSWERS && (
