@@ -136,15 +136,22 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     await admin.getByLabel('Name (Englisch)').fill('Kites live');
     await admin.getByLabel('Name (Deutsch)').fill('Drachen live');
     await admin.getByLabel('Präsentation').selectOption({ label: 'Kite show' });
-    await admin.getByLabel('Pfad (Teil des Einladungslinks)').fill('Kites Live!');
+    const path = admin.getByLabel('Pfad (Teil des Einladungslinks)');
+    // The path's hint is the field's description, right under its input (not a block of its own below).
+    await expect(path).toHaveAccessibleDescription('Kleinbuchstaben, Ziffern und Bindestriche.');
+    const inputBox = (await path.boundingBox())!;
+    const hintBox = (await admin.getByText('Kleinbuchstaben, Ziffern und Bindestriche.', { exact: true }).boundingBox())!;
+    expect(hintBox.y - (inputBox.y + inputBox.height)).toBeLessThanOrEqual(8);
+    expect(hintBox.x).toBeCloseTo(inputBox.x, 0);
+    await path.fill('Kites Live!');
     await admin.getByLabel('Zeitzone').selectOption('UTC');
     await admin.getByLabel('Beginn').fill(utcInput(-30));
     await admin.getByLabel('Ende').fill(utcInput(120));
     await admin.getByLabel('Im Übertragungsmodus starten').check();
     await admin.getByRole('button', { name: 'Anlegen' }).click();
     // The path is checked at its field.
-    await expect(admin.getByLabel('Pfad (Teil des Einladungslinks)')).toHaveAccessibleDescription(
-      'Nur Kleinbuchstaben, Ziffern und Bindestriche (höchstens 64).',
+    await expect(path).toHaveAccessibleDescription(
+      'Kleinbuchstaben, Ziffern und Bindestriche. Nur Kleinbuchstaben, Ziffern und Bindestriche (höchstens 64).',
     );
     await admin.getByLabel('Pfad (Teil des Einladungslinks)').fill('kites-live');
     await admin.getByRole('button', { name: 'Anlegen' }).click();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { guideLogsIn, highlightBySearch, joinAsGuest, ownServers, startPresentation } from './room';
+import { checkoutOpensInNewTab, guideLogsIn, highlightBySearch, joinAsGuest, ownServers, plainPrice, shopPriceOf, startPresentation } from './room';
 
 /*
  * One guide, a guest and the demo customer, each in their own browser context: likes,
@@ -10,8 +10,6 @@ import { guideLogsIn, highlightBySearch, joinAsGuest, ownServers, startPresentat
  */
 
 const { newPage } = ownServers();
-
-const price = (text: string | null) => (text ?? '').replace(/\s/g, ' ').trim();
 
 test('attendees like, view and buy products in the room while the guide follows their likes and carts', async ({ browser }) => {
   test.setTimeout(180_000);
@@ -85,10 +83,14 @@ test('attendees like, view and buy products in the room while the guide follows 
   });
 
   let total = '';
+  let shopPrice = '';
   await test.step('the customer adds the product from the product modal and sees it in the cart sidebar', async () => {
     await bob.getByTestId('highlighted-product').getByRole('button', { name: 'Details' }).click();
     const modal = bob.getByRole('dialog', { name: product });
     await expect(modal.getByTestId('room-product')).toBeVisible();
+    // One kind of price (item 14): the modal shows the gross price of the shop's product page.
+    shopPrice = await shopPriceOf(bob, (await modal.getByTestId('room-product').getAttribute('data-product-id')) ?? '');
+    expect(plainPrice(await modal.locator('.room-product__price').textContent())).toBe(shopPrice);
     await expect(modal.getByRole('button', { name: `Like ${product}` })).toBeVisible();
     await modal.getByRole('button', { name: 'Add to cart' }).click();
     await expect(modal.getByText(`${product} is in your cart.`)).toBeVisible();
@@ -99,23 +101,26 @@ test('attendees like, view and buy products in the room while the guide follows 
     await bob.getByRole('button', { name: 'Cart (1)' }).click();
     const cart = bob.getByRole('region', { name: 'Cart', exact: true });
     await expect(cart.getByRole('listitem', { name: product })).toBeVisible();
-    total = price(await cart.getByTestId('room-cart-total').textContent());
+    // The line is the shop's price; the total (with shipping) is what the guide's panels show below.
+    await expect(cart.getByRole('listitem', { name: product }).locator('.room-cart__price')).toHaveText(shopPrice);
+    total = plainPrice(await cart.getByTestId('room-cart-total').textContent());
     expect(total).toMatch(/\d/);
     await expect(cart.getByRole('link', { name: 'Go to checkout' })).toBeVisible();
     await expectAccessible(bob);
     await expect(bobEntry).toContainText('Cart: no access');
+
+    // The guide's cart widget shows the same gross prices: the line and the cart's total.
+    await guide.getByRole('button', { name: 'Widgets', exact: true }).click();
+    const cartWidget = guide.getByRole('article', { name: 'Cart statistics' });
+    await expect(cartWidget.getByRole('listitem').filter({ hasText: product })).toContainText(shopPrice);
+    await expect(cartWidget.getByTestId('widget-cart-total')).toHaveText(`All carts: ${total}`);
+    await guide.getByRole('button', { name: 'Widgets', exact: true }).click();
   });
 
   await test.step('"Go to checkout" opens the checkout of the same cart in a new tab while the room goes on', async () => {
-    const cart = bob.getByRole('region', { name: 'Cart', exact: true });
-    const link = cart.getByRole('link', { name: 'Go to checkout (opens in a new tab)' });
-    const [checkout] = await Promise.all([bob.context().waitForEvent('page'), link.click()]);
-    await expect(checkout).toHaveURL(/\/checkout$/);
-    await expect(checkout.getByText(product).first()).toBeVisible();
+    await checkoutOpensInNewTab(bob, product);
     await expect(bob).toHaveURL(/\/presentation\/demo$/);
-    await expect(bob.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
     await expect(bobEntry).toContainText('Connected');
-    await checkout.close();
   });
 
   await test.step('the guide asks for cart access, the customer grants it and the guide sees the cart', async () => {
@@ -201,6 +206,10 @@ test('attendees like, view and buy products in the room while the guide follows 
     const lastSeen = ada.getByRole('region', { name: 'Last seen', exact: true });
     // The room follows the resize after it has paused (500 ms).
     await expect.poll(async () => (await lastSeen.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(800);
+    // One kind of price on a phone (item 14): the row's price is the shop's product page price.
+    const seenRow = lastSeen.getByRole('listitem', { name: product });
+    const productId = (await seenRow.getAttribute('data-product-id')) ?? '';
+    await expect(seenRow.locator('.room-row__price')).toHaveText(await shopPriceOf(ada, productId));
     await lastSeen.getByRole('button', { name: `Details of ${product}` }).click();
     const modal = ada.getByRole('dialog', { name: product });
     await modal.getByRole('button', { name: new RegExp(`wishlist.*${product}|${product}.*wishlist`, 'i') }).click();
@@ -215,11 +224,33 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(wishlist.getByRole('listitem', { name: product })).toBeVisible();
     await wishlist.getByRole('button', { name: 'Close Wishlist' }).click();
 
+    // "Go to checkout" on a phone (item 7): the cart sheet's link opens a new tab, the room goes on.
+    await ada.getByRole('button', { name: /^Last seen/ }).click();
+    await lastSeen.getByRole('button', { name: `Details of ${product}` }).click();
+    await modal.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(modal.getByText(`${product} is in your cart.`)).toBeVisible();
+    await ada.keyboard.press('Escape');
+    await ada.keyboard.press('Escape');
+    await ada.getByRole('button', { name: 'Cart (1)' }).click();
+    await checkoutOpensInNewTab(ada, product);
+    await ada.getByRole('button', { name: 'Close Cart' }).click();
+
+    // Renaming on a phone in English (item 5): the dialog fits the width.
+    await ada.getByRole('button', { name: 'Change your name (Ada Lovelace)' }).click();
+    const renameEn = ada.getByRole('dialog', { name: 'Change your name' });
+    await expect(renameEn.getByLabel('Your name')).toHaveValue('Ada Lovelace');
+    const boxEn = await renameEn.boundingBox();
+    expect(boxEn!.x).toBeGreaterThanOrEqual(0);
+    expect(boxEn!.x + boxEn!.width).toBeLessThanOrEqual(390.5);
+    await ada.keyboard.press('Escape');
+    await expect(renameEn).toBeHidden();
+
     await ada.goto('/de-DE/presentation/demo');
     await expect(ada.getByRole('button', { name: 'Merkzettel (1)' })).toBeVisible();
     await ada.getByRole('button', { name: 'Zuletzt gesehen (1)' }).click();
     const german = ada.getByRole('region', { name: 'Zuletzt gesehen', exact: true });
     await expect(german.getByRole('listitem')).toHaveCount(1);
+    await expect(german.getByRole('listitem').locator('.room-row__price')).toHaveText(await shopPriceOf(ada, productId, true));
     await expect(german.getByRole('button', { name: /^Details zu / })).toBeVisible();
     await german.getByRole('button', { name: 'Zuletzt gesehen schließen' }).click();
     await expect(german).toBeHidden();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectToolbarInOneRow, guideLogsIn, ownServers, startWithGuests } from './room';
+import { expectToolbarInOneRow, guideLogsIn, highlightBySearch, ownServers, startWithGuests } from './room';
 
 /*
  * The guide's catalogue outside the listing editor and the saved products: browse a
@@ -81,4 +81,20 @@ test('the guide browses the catalogue, saves products and presents them', async 
   const box = await germanPanel.boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(390.5);
+
+  // And in English on a phone (issue #14, items 9 and 10): a product saved from the catalogue there.
+  await phone.goto('/guide/demo');
+  await expect(phone.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  await phone.getByRole('button', { name: 'Catalogue', exact: true }).click();
+  const englishPanel = phone.getByRole('region', { name: 'Catalogue' });
+  const first = englishPanel.getByRole('list', { name: 'Products of the catalogue' }).getByRole('listitem').first();
+  const firstName = (await first.getAttribute('aria-label')) ?? '';
+  await first.getByRole('button', { name: `Save ${firstName}` }).click();
+  await expect(englishPanel.getByRole('region', { name: 'Saved products' }).getByRole('listitem', { name: firstName })).toBeVisible();
+  // Highlighting from the phone, by the whole-catalogue search (item 8).
+  const shown = await highlightBySearch(phone, '');
+  await expect(ada.getByTestId('highlighted-product')).toContainText(shown);
+  const englishBox = await englishPanel.boundingBox();
+  expect(englishBox!.x).toBeGreaterThanOrEqual(0);
+  expect(englishBox!.x + englishBox!.width).toBeLessThanOrEqual(390.5);
 });

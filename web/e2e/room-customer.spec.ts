@@ -83,32 +83,82 @@ test('a logged-in customer joins under their name, hearts a product in the room 
     await expect(shop.getByText(product).first()).toBeVisible();
     await shop.close();
   });
+
+  await test.step('the German room shows the same server wishlist (item 1, German on a desktop)', async () => {
+    await customer.goto('/de-DE/presentation/demo');
+    await customer.getByRole('button', { name: 'Merkzettel (1)' }).click();
+    const panel = customer.getByRole('region', { name: 'Merkzettel', exact: true });
+    await expect(panel.getByRole('listitem')).toHaveCount(1);
+    await expect(panel.getByRole('button', { name: /^Details zu / })).toBeVisible();
+    expect(await customer.evaluate(() => localStorage.getItem('salesroom.wishlist'))).toBeNull();
+  });
 });
 
-test('a guest turned away from a customers-only appointment logs in and joins under the account name', async ({ browser }) => {
-  test.setTimeout(120_000);
-  const page = await newPage(browser);
-  await page.goto('/presentation/demo-customers/prejoin');
-  await page.getByLabel('Your name').fill('Grace Guest');
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo-customers\/denied$/);
-  await expect(page.getByText('This presentation is open to customers only.')).toBeVisible();
+// English on a desktop, and (issue #14, item 2) German on a desktop and English on a phone;
+// German on a phone is the registration test below.
+const TURNED_AWAY = [
+  { language: 'en', size: 'desktop' },
+  { language: 'de', size: 'desktop' },
+  { language: 'en', size: 'phone' },
+] as const;
 
-  await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo-customers\/login$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Log in to join the presentation' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Forgot your password?' })).toBeVisible();
-  await page.getByLabel('Email address').fill('demo@example.com');
-  await page.getByLabel('Password').fill('salesroom');
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+const TURNED_AWAY_TEXTS = {
+  en: {
+    prefix: '',
+    name: 'Your name',
+    consent: /privacy policy/,
+    join: 'Join',
+    restricted: 'This presentation is open to customers only.',
+    logIn: 'Log in',
+    title: 'Log in to join the presentation',
+    forgot: 'Forgot your password?',
+    email: 'Email address',
+    password: 'Password',
+  },
+  de: {
+    prefix: '/de-DE',
+    name: 'Ihr Name',
+    consent: /Datenschutzerklärung/,
+    join: 'Teilnehmen',
+    restricted: 'Diese Präsentation ist nur für Kunden offen.',
+    logIn: 'Anmelden',
+    title: 'Anmelden, um an der Präsentation teilzunehmen',
+    forgot: 'Passwort vergessen?',
+    email: 'E-Mail-Adresse',
+    password: 'Passwort',
+  },
+};
 
-  await expect(page).toHaveURL(/\/presentation\/demo-customers\/prejoin$/);
-  await expect(page.getByLabel('Your name')).toHaveValue('Dana Demo');
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo-customers(\/waiting)?$/);
-});
+for (const { language, size } of TURNED_AWAY) {
+  test(`a guest turned away from a customers-only appointment logs in and joins under the account name (${language}, ${size})`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const t = TURNED_AWAY_TEXTS[language];
+    const path = `${t.prefix}/presentation/demo-customers`.replace(/\//g, '\\/');
+    const page = await newPage(browser, undefined, size === 'phone' ? { viewport: PHONE } : {});
+    await page.goto(`${t.prefix}/presentation/demo-customers/prejoin`);
+    await page.getByLabel(t.name).fill('Grace Guest');
+    await page.getByLabel(t.consent).check();
+    await page.getByRole('button', { name: t.join }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}\\/denied$`));
+    await expect(page.getByText(t.restricted)).toBeVisible();
+
+    await page.getByRole('main').getByRole('link', { name: t.logIn }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}\\/login$`));
+    await expect(page.getByRole('heading', { level: 1, name: t.title })).toBeVisible();
+    await expect(page.getByRole('button', { name: t.forgot })).toBeVisible();
+    await page.getByLabel(t.email).fill('demo@example.com');
+    await page.getByLabel(t.password).fill('salesroom');
+    await page.getByRole('button', { name: t.logIn, exact: true }).click();
+
+    await expect(page).toHaveURL(new RegExp(`${path}\\/prejoin$`));
+    await expect(page.getByLabel(t.name)).toHaveValue('Dana Demo');
+    await page.getByLabel(t.consent).check();
+    await page.getByRole('button', { name: t.join }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}(\\/waiting)?$`));
+    // Nothing sticks out sideways (the phone).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  });
+}
 
 test('Registrierung aus dem Vorraum eines Kundentermins auf dem Telefon, danach Teilnahme unter dem Kontonamen', async ({ browser }) => {
   test.setTimeout(120_000);
@@ -176,11 +226,24 @@ test('invited guests answer the invitation in English and German, and the guide 
   await expect(ivy).toHaveURL(/\/presentation\/demo$/);
   const ivyEntry = participants.getByRole('listitem', { name: 'Ivy Invited' });
   await expect(ivyEntry.getByTestId('invitation-answer')).toHaveText('Invitation: accepted');
+  // Her later answer from a phone (English on a phone, issue #14 item 3).
+  await ivy.setViewportSize(PHONE);
   await ivy.goto('/invitation/demo');
   await ivy.getByRole('button', { name: 'Maybe' }).click();
   await expect(ivy.getByRole('status')).toHaveText('Thank you: you answered maybe.');
   await ivyEntry.getByRole('button', { name: 'Likes and cart of Ivy Invited' }).click();
   await expect(ivyEntry.getByTestId('invitation-answer')).toHaveText('Invitation: maybe');
+
+  // Otto changes his mind on a desktop, in German: he answered before, so no name again.
+  await otto.setViewportSize({ width: 1440, height: 900 });
+  await otto.goto('/de-DE/invitation/demo');
+  await otto.getByRole('button', { name: 'Vielleicht' }).click();
+  await expect(otto.getByRole('status')).toHaveText('Danke: Sie haben mit Vielleicht geantwortet.');
+  await expect(otto.getByRole('button', { name: 'Vielleicht' })).toHaveAttribute('aria-pressed', 'true');
+  await participants.getByRole('button', { name: 'Invitations' }).click();
+  await expect(answers.getByRole('region', { name: /^Maybe \(\d\)$/ })).toContainText('Otto Absage');
+  await expect(answers.getByRole('region', { name: 'Declined (0)' })).toBeVisible();
+  await guide.keyboard.press('Escape');
 });
 
 test('the home banner leads to the live and upcoming presentations, in the visitor\'s time zone and both languages', async ({ browser }) => {
@@ -217,4 +280,19 @@ test('the home banner leads to the live and upcoming presentations, in the visit
   await expect(liste.getByRole('listitem', { name: 'Herbstkollektion live' }).getByTestId('live-badge')).toHaveText('Jetzt live');
   await expect(liste.getByTestId('presentation-start').first()).toHaveText(/^Begonnen am \w+, \d{1,2}\. \w+ \d{4} um \d{2}:\d{2} (MEZ|MESZ)$/);
   await expect(liste.getByText('Für Kunden')).toBeVisible();
+
+  // The other two (issue #14, item 4): German on a desktop and English on a phone.
+  await besucher.setViewportSize({ width: 1440, height: 900 });
+  await besucher.goto('/de-DE');
+  await besucher.getByRole('link', { name: 'Nehmen Sie an einer Präsentation teil' }).click();
+  await expect(liste.getByRole('listitem', { name: 'Herbstkollektion live' }).getByTestId('live-badge')).toHaveText('Jetzt live');
+  await visitor.setViewportSize(PHONE);
+  await visitor.goto('/');
+  await visitor.getByRole('link', { name: 'Join a guided presentation' }).click();
+  await expect(visitor).toHaveURL(/\/presentations$/);
+  await expect(live.getByTestId('live-badge')).toHaveText('Live now');
+  await expect(live.getByTestId('presentation-start')).toHaveText(/ (EST|EDT)$/);
+  for (const page of [besucher, visitor]) {
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  }
 });

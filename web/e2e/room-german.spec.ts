@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { highlightBySearch, ownServers } from './room';
+import { checkoutOpensInNewTab, highlightBySearch, ownServers, plainPrice, shopPriceOf } from './room';
 
 /*
  * The room journey in German (/de-DE): a guest joins and waits, the guide starts, the
@@ -97,11 +97,32 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
 
     await highlighted.getByRole('button', { name: 'Details' }).click();
     const modal = guest.getByRole('dialog', { name });
+    // One kind of price (item 14): the modal, the cart and the guide's widgets show the gross
+    // price of the shop's German product page.
+    await expect(modal.getByTestId('room-product')).toBeVisible();
+    const shopPrice = await shopPriceOf(guest, (await modal.getByTestId('room-product').getAttribute('data-product-id')) ?? '', true);
+    expect(plainPrice(await modal.locator('.room-product__price').textContent())).toBe(shopPrice);
     await modal.getByRole('button', { name: 'In den Warenkorb' }).click();
     await expect(guest.getByRole('button', { name: /^Warenkorb \(/ })).toHaveAccessibleName('Warenkorb (1)');
     await guest.keyboard.press('Escape');
     await guest.getByRole('button', { name: 'Warenkorb (1)' }).click();
-    await expect(guest.getByRole('region', { name: 'Warenkorb', exact: true })).toContainText(name);
+    const cart = guest.getByRole('region', { name: 'Warenkorb', exact: true });
+    await expect(cart).toContainText(name);
+    await expect(cart.getByRole('listitem', { name }).locator('.room-cart__price')).toHaveText(shopPrice);
+    const total = plainPrice(await cart.getByTestId('room-cart-total').textContent());
+    await guide.getByRole('button', { name: 'Widgets', exact: true }).click();
+    const cartWidget = guide.getByRole('article', { name: 'Warenkorb-Statistik' });
+    await expect(cartWidget.getByRole('listitem').filter({ hasText: name })).toContainText(shopPrice);
+    await expect(cartWidget.getByTestId('widget-cart-total')).toHaveText(`Alle Warenkörbe: ${total}`);
+    await guide.getByRole('button', { name: 'Widgets', exact: true }).click();
+
+    // "Zur Kasse" opens the checkout in a new tab while the room goes on (item 7), on a
+    // desktop and on a phone, where the cart is a full-height sheet.
+    await checkoutOpensInNewTab(guest, name, true);
+    await guest.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(async () => (await cart.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(800);
+    await checkoutOpensInNewTab(guest, name, true);
+    await guest.setViewportSize({ width: 1440, height: 900 });
   });
 
   await test.step('der Gast ändert seinen Namen, der Guide sieht den neuen', async () => {
@@ -117,6 +138,33 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(dialog).toBeHidden();
     await expect(guest.getByTestId('attendee-name')).toHaveText(/Sie: Greta Gästin/);
     await expect(teilnehmende.getByRole('listitem', { name: 'Greta Gästin' })).toBeVisible();
+  });
+
+  // Issue #14 items 9 and 10 in German on a desktop.
+  await test.step('der Guide merkt ein Produkt aus dem Katalog und zeigt es, sieht den Merkzettel des Gastes und bricht das Entfernen ab', async () => {
+    await guide.getByRole('button', { name: 'Katalog', exact: true }).click();
+    const katalog = guide.getByRole('region', { name: 'Katalog' });
+    await expect(katalog.getByLabel('Kategorie')).toBeVisible();
+    const zeile = katalog.getByRole('list', { name: 'Produkte des Katalogs' }).getByRole('listitem').first();
+    const produkt = (await zeile.getAttribute('aria-label')) ?? '';
+    await zeile.getByRole('button', { name: `${produkt} merken` }).click();
+    const gemerkt = katalog.getByRole('region', { name: 'Gemerkte Produkte' });
+    await expect(gemerkt.getByRole('listitem', { name: produkt })).toBeVisible();
+    await gemerkt.getByRole('button', { name: `${produkt} allen zeigen` }).click();
+    await expect(guest.getByTestId('highlighted-product')).toContainText(produkt);
+    await gemerkt.getByRole('button', { name: `${produkt} aus den gemerkten Produkten entfernen` }).click();
+    await expect(gemerkt).toContainText('Noch keine gemerkten Produkte');
+    await guide.getByRole('button', { name: 'Katalog', exact: true }).click();
+
+    const eintrag = guide.getByRole('region', { name: 'Teilnehmende' }).getByRole('listitem', { name: 'Greta Gästin' });
+    await eintrag.getByRole('button', { name: 'Likes und Warenkorb von Greta Gästin' }).click();
+    await expect(eintrag.getByRole('region', { name: 'Merkzettel' })).toContainText('Bitten Sie um Zugriff auf den Warenkorb, um den Merkzettel zu sehen.');
+    await eintrag.getByRole('button', { name: 'Greta Gästin entfernen' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Greta Gästin entfernen?' });
+    await expect(dialog).toContainText('Greta Gästin verlässt die Präsentation sofort');
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(eintrag).toBeVisible();
   });
 
   await test.step('der Guide beendet, der Gast sieht das Ende', async () => {

@@ -98,4 +98,14 @@ test('the guide prepares interaction templates and runs them in one click', asyn
   const box = await germanPanel.boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(390.5);
+
+  // And in English on a phone (issue #14, item 9).
+  await phone.goto('/guide/demo');
+  await expect(phone.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  await phone.getByRole('button', { name: 'Templates', exact: true }).click();
+  const englishPanel = phone.getByRole('region', { name: 'Interaction templates' });
+  await expect(englishPanel.getByRole('button', { name: 'Run Spotlight 2' })).toBeVisible();
+  const englishBox = await englishPanel.boundingBox();
+  expect(englishBox!.x).toBeGreaterThanOrEqual(0);
+  expect(englishBox!.x + englishBox!.width).toBeLessThanOrEqual(390.5);
 });

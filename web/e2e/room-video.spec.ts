@@ -157,6 +157,21 @@ test('a virtual background: a bundled picture or an own upload (JPG/PNG, at most
   await page.reload();
   await page.getByRole('button', { name: 'Geräte' }).click();
   await expect(page.getByRole('dialog', { name: 'Medieneinstellungen' }).getByRole('radio', { name: 'Regale' })).toBeChecked();
+
+  // On a phone (issue #14, item 6), in German and in English: the choice is kept and the
+  // pictures and the upload are there.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const { path, button, title, picture, upload } of [
+    { path: '/de-DE/guide/demo', button: 'Geräte', title: 'Medieneinstellungen', picture: 'Regale', upload: 'Eigenes Bild hochladen' },
+    { path: '/guide/demo', button: 'Media settings', title: 'Media settings', picture: 'Shelves', upload: 'Upload your own picture' },
+  ]) {
+    await page.goto(path);
+    await page.getByRole('button', { name: button }).click();
+    const phoneDialog = page.getByRole('dialog', { name: title });
+    await expect(phoneDialog.getByRole('radio', { name: picture })).toBeChecked();
+    await expect(phoneDialog.getByLabel(upload)).toBeAttached();
+    // (No width check here: the software segmentation keeps the page too busy to answer one in time.)
+  }
 });
 
 test('a browser without WebGL 2 says that background effects are not supported', async ({ browser }) => {

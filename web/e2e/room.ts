@@ -144,3 +144,40 @@ export async function expectToolbarInOneRow(page: Page, name: string): Promise<v
   // A pixel apart is the same row; a wrapped tool is a whole row (about 45 px) lower.
   expect(Math.max(...tops) - Math.min(...tops), `the tools' tops: ${tops.join(', ')}`).toBeLessThanOrEqual(4);
 }
+
+/** A price as text with its spaces made plain (formatted prices hold no-break spaces). */
+export const plainPrice = (text: string | null): string => (text ?? '').replace(/\s/g, ' ').trim();
+
+/**
+ * The price the shop's own product page shows for `productId` (its buy box), read in a
+ * new tab of `page`'s browser context (the same customer or guest), in German when
+ * `german`; the tab is closed again. Item 14 of issue #14: the room shows this same gross price.
+ */
+export async function shopPriceOf(page: Page, productId: string, german = false): Promise<string> {
+  const shop = await page.context().newPage();
+  try {
+    await shop.goto(`${german ? '/de-DE' : ''}/detail/${productId}`);
+    const price = shop.getByTestId('product-price');
+    await expect(price).toContainText('€');
+    return plainPrice(await price.textContent());
+  } finally {
+    await shop.close();
+  }
+}
+
+/**
+ * Item 7 of issue #14: the cart sidebar's "Go to checkout" (open on `page`) opens the
+ * shop's checkout of the same cart, holding `product`, in a new tab while the room stays
+ * live; the tab is closed again. Labels and paths in German when `german`.
+ */
+export async function checkoutOpensInNewTab(page: Page, product: string, german = false): Promise<void> {
+  const cart = page.getByRole('region', { name: german ? 'Warenkorb' : 'Cart', exact: true });
+  const link = cart.getByRole('link', { name: german ? 'Zur Kasse (öffnet in einem neuen Tab)' : 'Go to checkout (opens in a new tab)' });
+  const room = page.url();
+  const [checkout] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  await expect(checkout).toHaveURL(german ? /\/de-DE\/checkout$/ : /(?<!de-DE)\/checkout$/);
+  await expect(checkout.getByText(product).first()).toBeVisible();
+  expect(page.url()).toBe(room);
+  await expect(page.getByRole('status', { name: german ? 'Live-Verbindung' : 'Live connection' })).toHaveText(german ? 'Verbunden' : 'Connected');
+  await checkout.close();
+}

@@ -5,6 +5,7 @@ import { formatPrice } from '@/lib/format';
 import { useLocalePath } from '@/lib/i18n';
 import { cartStore, quantityRange, type LineItem } from '@/lib/shop/cart';
 import { showCartErrors } from './cart-errors';
+import { lineItemOptions } from '@/lib/shop/line-item-options';
 import './cart-item.css';
 
 /** One line of the cart: product, options, quantity within its limits, price, remove. */
@@ -17,9 +18,7 @@ export function CartItem({ item, compact = false }: { item: LineItem; compact?: 
   const isProduct = item.type === 'product';
   const { min, max, step } = quantityRange(item);
   const quantity = item.quantity ?? 1;
-  const options = ((item.payload as { options?: { group?: string; option?: string }[] } | undefined)?.options ?? [])
-    .map((entry) => [entry.group, entry.option].filter(Boolean).join(': '))
-    .filter(Boolean);
+  const options = lineItemOptions(item);
 
   const act = async (work: () => Promise<unknown>) => {
     setBusy(true);

@@ -4,6 +4,7 @@ import { formatNumber, formatPrice } from '@/lib/format';
 import { toast } from '@/lib/ui/toasts';
 import { downloadDocument, downloadOrderFile, saveBlob, type Order } from '@/lib/shop/orders';
 import { AddressLines } from '@/components/address-lines';
+import { lineItemOptions } from '@/lib/shop/line-item-options';
 import './order-details.css';
 
 type Named = { name?: string; translated?: { name?: string } } | null | undefined;
@@ -66,10 +67,12 @@ export function OrderDetails({ order }: { order: Order }) {
         <tbody>
           {(order.lineItems ?? []).map((item) => {
             const downloads = ((item as { downloads?: { id: string; accessGranted?: boolean; media?: { fileName?: string; fileExtension?: string } }[] }).downloads ?? []);
+            const options = lineItemOptions(item);
             return (
               <tr key={item.id} data-testid="order-line-item">
                 <td>
                   <span className="order-items__label">{item.label}</span>
+                  {options.length > 0 && <span className="order-items__options">{options.join(' · ')}</span>}
                   {downloads.length > 0 && (
                     <ul className="order-items__downloads" aria-label={t('account.downloads')}>
                       {downloads.map((download) => {

@@ -219,21 +219,19 @@ export function AppointmentEditor() {
             ]}
             onChange={(event) => set('mode', event.target.value as AppointmentForm['mode'])}
           />
-          <div className="field">
-            <Field
-              label={t('admin.appointments.path')}
-              value={form.presentationPath}
-              error={errorOf('presentationPath')}
-              required
-              maxLength={64}
-              pattern="[a-z0-9-]+"
-              onChange={(event) => {
-                setPathTouched(true);
-                set('presentationPath', event.target.value);
-              }}
-            />
-            <p className="muted">{t('admin.appointments.pathHint')}</p>
-          </div>
+          <Field
+            label={t('admin.appointments.path')}
+            hint={t('admin.appointments.pathHint')}
+            value={form.presentationPath}
+            error={errorOf('presentationPath')}
+            required
+            maxLength={64}
+            pattern="[a-z0-9-]+"
+            onChange={(event) => {
+              setPathTouched(true);
+              set('presentationPath', event.target.value);
+            }}
+          />
         </fieldset>
         <fieldset disabled={!isAdmin || busy}>
           <legend>{t('admin.appointments.schedule')}</legend>
@@ -281,11 +279,11 @@ export function AppointmentEditor() {
           />
           <Field
             label={t('admin.appointments.broadcast')}
+            hint={t('admin.appointments.broadcastHint')}
             type="checkbox"
             checked={form.broadcast}
             onChange={(event) => set('broadcast', event.target.checked)}
           />
-          <p className="muted">{t('admin.appointments.broadcastHint')}</p>
         </fieldset>
         <EditorActions canEdit={isAdmin} stored={!!stored} busy={busy} onDelete={() => void remove()} />
       </form>

@@ -46,15 +46,16 @@ function MessageLine({ message, clickable, guide, client }: { message: ChatMessa
       <ChatText text={message.text} clickable={clickable} />
       {guide && (
         <span className="chat__moderation">
-          <button type="button" onClick={() => act({ key: 'deleteChatMessage', payload: { messageId: message.messageId } })}>
+          <button type="button" className="button button--compact" onClick={() => act({ key: 'deleteChatMessage', payload: { messageId: message.messageId } })}>
             {t('engagement.delete')}
           </button>
-          <button type="button" onClick={() => act({ key: 'pinChatMessage', payload: { messageId: message.messageId } })}>
+          <button type="button" className="button button--compact" onClick={() => act({ key: 'pinChatMessage', payload: { messageId: message.messageId } })}>
             {t('engagement.pin')}
           </button>
           {message.role === 'CLIENT' && (
             <>
               <button
+                className="button button--compact"
                 type="button"
                 onClick={() =>
                   act({ key: 'moderateChatAttendee', payload: { attendeeId: message.attendeeId, timeoutMinutes: TIMEOUT_MINUTES, banned: false } })
@@ -63,6 +64,7 @@ function MessageLine({ message, clickable, guide, client }: { message: ChatMessa
                 {t('engagement.timeout', { minutes: TIMEOUT_MINUTES })}
               </button>
               <button
+                className="button button--compact"
                 type="button"
                 onClick={() => act({ key: 'moderateChatAttendee', payload: { attendeeId: message.attendeeId, timeoutMinutes: null, banned: true } })}
               >
@@ -114,7 +116,7 @@ function GuideChatSettings({ client }: { client: RealtimeClient }) {
           {t('engagement.blockedWords')}{' '}
           <input value={words ?? (blocked ?? []).join(', ')} onChange={(e) => setWords(e.target.value)} />
         </label>
-        <button type="submit">{t('engagement.save')}</button>
+        <button type="submit" className="button button--small button--primary">{t('engagement.save')}</button>
       </form>
     </details>
   );
@@ -150,6 +152,7 @@ function Reactions({ client }: { client: RealtimeClient }) {
       <div className="reactions__buttons" role="group" aria-label={t('engagement.reactions')}>
         {REACTIONS.map((reaction) => (
           <button
+            className="button button--small"
             key={reaction}
             type="button"
             aria-label={t(`engagement.reaction.${reaction}`)}
@@ -215,7 +218,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
             id={`engagement-tab-${name}`}
             aria-selected={tab === name}
             aria-controls="engagement-tabpanel"
-            className="engagement__tab"
+            className="button button--small engagement__tab"
             data-testid={`engagement-tab-${name}`}
             onClick={() => setTab(name)}
           >
@@ -233,7 +236,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
                 <span className="chat__pin-label">{t('engagement.pinned')}</span> <bdi>{chat.pinned.attendeeName ?? t('engagement.anonymous')}</bdi>{' '}
                 <ChatText text={chat.pinned.text} clickable={clickable} />
                 {guide && (
-                  <button type="button" onClick={() => void client.sendAction({ key: 'pinChatMessage', payload: { messageId: null } }).catch(() => undefined)}>
+                  <button type="button" className="button button--compact" onClick={() => void client.sendAction({ key: 'pinChatMessage', payload: { messageId: null } }).catch(() => undefined)}>
                     {t('engagement.unpin')}
                   </button>
                 )}
@@ -259,7 +262,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
               <span className={`chat__count${over ? ' chat__count--over' : ''}`}>
                 {[...text].length}/{MAX_CHAT_CHARS}
               </span>
-              <button type="submit" data-testid="chat-send">
+              <button type="submit" className="button button--small button--primary" data-testid="chat-send">
                 {t('engagement.send')}
               </button>
             </form>

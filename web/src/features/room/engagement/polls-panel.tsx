@@ -65,7 +65,7 @@ function PollCard({ poll, guide, own, client }: { poll: Poll; guide: boolean; ow
               </label>
             ))}
           </fieldset>
-          <button type="submit" data-testid="poll-vote" disabled={chosen.length === 0}>
+          <button type="submit" className="button button--small button--primary" data-testid="poll-vote" disabled={chosen.length === 0}>
             {t(own ? 'engagement.polls.changeVote' : 'engagement.polls.vote')}
           </button>
           {own && <span className="poll__voted">{t('engagement.polls.voted')}</span>}
@@ -75,16 +75,16 @@ function PollCard({ poll, guide, own, client }: { poll: Poll; guide: boolean; ow
       {guide && (
         <span className="poll__actions">
           {poll.status !== 'open' && (
-            <button type="button" onClick={() => void act({ key: 'openPoll', payload: { pollId: poll.pollId } })}>
+            <button type="button" className="button button--small" onClick={() => void act({ key: 'openPoll', payload: { pollId: poll.pollId } })}>
               {t('engagement.polls.open')}
             </button>
           )}
           {open && (
-            <button type="button" onClick={() => void act({ key: 'closePoll', payload: { pollId: poll.pollId } })}>
+            <button type="button" className="button button--small" onClick={() => void act({ key: 'closePoll', payload: { pollId: poll.pollId } })}>
               {t('engagement.polls.close')}
             </button>
           )}
-          <button type="button" onClick={() => void act({ key: 'showPollResults', payload: { pollId: poll.pollId, shown: !poll.resultsShown } })}>
+          <button type="button" className="button button--small" onClick={() => void act({ key: 'showPollResults', payload: { pollId: poll.pollId, shown: !poll.resultsShown } })}>
             {t(poll.resultsShown ? 'engagement.polls.hideResults' : 'engagement.polls.showResults')}
           </button>
         </span>
@@ -125,18 +125,18 @@ function NewPollForm({ client }: { client: RealtimeClient }) {
   return (
     <details className="chat__settings" data-testid="poll-new">
       <summary>{t('engagement.polls.new')}</summary>
-      <form onSubmit={create}>
-        <label>
-          {t('engagement.polls.question')} <input value={question} onChange={(e) => setQuestion(e.target.value)} />
+      <form className="poll-new__form" onSubmit={create}>
+        <label className="poll-new__field">
+          {t('engagement.polls.question')} <input type="text" value={question} onChange={(e) => setQuestion(e.target.value)} />
         </label>
         {answers.map((answer, i) => (
-          <label key={i}>
+          <label key={i} className="poll-new__field">
             {t('engagement.polls.answer', { n: i + 1 })}{' '}
-            <input value={answer} onChange={(e) => setAnswers(answers.map((a, j) => (j === i ? e.target.value : a)))} />
+            <input type="text" value={answer} onChange={(e) => setAnswers(answers.map((a, j) => (j === i ? e.target.value : a)))} />
           </label>
         ))}
         {answers.length < MAX_POLL_ANSWERS && (
-          <button type="button" onClick={() => setAnswers([...answers, ''])}>
+          <button type="button" className="button button--small" onClick={() => setAnswers([...answers, ''])}>
             {t('engagement.polls.addAnswer')}
           </button>
         )}
@@ -148,7 +148,7 @@ function NewPollForm({ client }: { client: RealtimeClient }) {
             <input type="checkbox" checked={withSlide} onChange={(e) => setWithSlide(e.target.checked)} /> {t('engagement.polls.withSlide')}
           </label>
         )}
-        <button type="submit">{t('engagement.polls.create')}</button>
+        <button type="submit" className="button button--small button--primary">{t('engagement.polls.create')}</button>
         {error && (
           <p className="chat__error" role="alert">
             {t(error === 'question' || error === 'answers' ? `engagement.polls.invalid.${error}` : `engagement.polls.errors.${error}`)}

@@ -55,27 +55,27 @@ function QuestionItem({ question, guide, own, voted, act }: { question: Question
       )}
       <span className="chat__moderation">
         {!guide && !own && (
-          <button type="button" aria-pressed={voted} data-testid="question-upvote" onClick={() => act({ key: 'voteQuestion', payload: { questionId: id, voted: !voted } })}>
+          <button type="button" className="button button--small" aria-pressed={voted} data-testid="question-upvote" onClick={() => act({ key: 'voteQuestion', payload: { questionId: id, voted: !voted } })}>
             {t(voted ? 'engagement.questions.withdraw' : 'engagement.questions.upVote')}
           </button>
         )}
         {guide && question.status !== 'answering' && (
-          <button type="button" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'answering' } })}>
+          <button type="button" className="button button--small" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'answering' } })}>
             {t('engagement.questions.markAnswering')}
           </button>
         )}
         {guide && question.status !== 'answered' && (
-          <button type="button" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'answered' } })}>
+          <button type="button" className="button button--small" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'answered' } })}>
             {t('engagement.questions.markAnswered')}
           </button>
         )}
         {guide && question.status !== 'open' && (
-          <button type="button" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'open' } })}>
+          <button type="button" className="button button--small" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'open' } })}>
             {t('engagement.questions.reopen')}
           </button>
         )}
         {guide && (
-          <button type="button" onClick={() => act({ key: 'dismissQuestion', payload: { questionId: id } })}>
+          <button type="button" className="button button--small" onClick={() => act({ key: 'dismissQuestion', payload: { questionId: id } })}>
             {t('engagement.questions.dismiss')}
           </button>
         )}
@@ -138,7 +138,7 @@ export function QuestionsPanel({ client, role }: { client: RealtimeClient; role:
           <span className={`chat__count${over ? ' chat__count--over' : ''}`}>
             {[...text].length}/{MAX_QUESTION_CHARS}
           </span>
-          <button type="submit" data-testid="question-ask">
+          <button type="submit" className="button button--small button--primary" data-testid="question-ask">
             {t('engagement.questions.send')}
           </button>
         </form>
