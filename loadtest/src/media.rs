@@ -499,7 +499,7 @@ const OPEN_FRAMES: usize = 64;
 impl VideoFrames {
     /// Takes one packet; the frame's stamp when it completes the frame.
     fn packet(&mut self, packet: &str0m::rtp::RtpPacket) -> Option<(u32, u64)> {
-        let Some((start, payload)) = vp8_payload(&packet.payload) else { return None };
+        let (start, payload) = vp8_payload(&packet.payload)?;
         let time = packet.time.numer();
         let seq = *packet.seq_no;
         let frame = self.open.entry(time).or_default();
