@@ -7,7 +7,7 @@
 //! arrives, the frames it completes and the writes to every subscriber all happen in one
 //! pass. It also means about one core for all media, which is the design limit this crate
 //! accepts for the embedded default (scale-out is a LiveKit cluster); only the sending of a
-//! large fan-out is split over a second, scoped thread (see [`Engine::drive`]).
+//! large fan-out is split over a second thread, started once with the engine (see [`Engine::drive`]).
 
 mod forwarding;
 mod negotiation;
@@ -219,10 +219,27 @@ pub async fn spawn(
         next_conn: 1,
         bwe_kbps,
         parallel_from: parallel_from.max(1),
+        drive_pool: drive_pool(),
     };
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
     Ok((EngineHandle { commands, media_addr: bound, media_tcp_addr: tcp, metrics }, task))
+}
+
+/// The long-lived drive threads (see [`Engine::drive`]).
+fn drive_pool() -> Option<rayon::ThreadPool> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(DRIVE_THREADS - 1)
+        .thread_name(|_| "sfu-drive".into())
+        .stack_size(DRIVE_THREAD_STACK)
+        .build();
+    match pool {
+        Ok(pool) => Some(pool),
+        Err(e) => {
+            warn!(error = %e, "no drive thread: every send comes from the engine task");
+            None
+        }
+    }
 }
 
 struct Engine {
@@ -245,6 +262,10 @@ struct Engine {
     bwe_kbps: Option<u32>,
     /// From how many busy peer connections a drive pass sends from two threads.
     parallel_from: usize,
+    /// The drive threads beside the engine's own ([`DRIVE_THREADS`] − 1), started once and
+    /// fed a share of each big pass; `None` when the system gave no thread (then the engine
+    /// sends everything itself).
+    drive_pool: Option<rayon::ThreadPool>,
     metrics: Arc<Metrics>,
 }
 
@@ -325,6 +346,9 @@ impl Engine {
     /// [`DRIVE_THREADS`] threads, so that the last subscriber's copy does not wait for every
     /// other subscriber's: each thread services its share of the `Rtc`s (they are
     /// independent) and sends on the shared socket; events are handled afterwards here.
+    /// The second thread lives as long as the engine (a one-thread rayon pool, handed its
+    /// share as a scoped job): starting a thread per pass — about once per packet in a big
+    /// room — cost more than the thread's share of some passes.
     fn drive(&mut self) {
         loop {
             let now = Instant::now();
@@ -345,31 +369,29 @@ impl Engine {
                 let share = work_len.div_ceil(DRIVE_THREADS);
                 let mut chunks = work.chunks_mut(share);
                 let mine = chunks.next().unwrap_or_default();
-                if share < work_len {
+                if share < work_len && self.drive_pool.is_some() {
                     self.metrics.parallel_sends.fetch_add(1, Ordering::Relaxed);
                 }
-                let others: Vec<Serviced> = std::thread::scope(|scope| {
-                    let handles: Vec<_> = chunks
-                        .map(|chunk| {
-                            std::thread::Builder::new()
-                                .name("sfu-drive".into())
-                                .stack_size(DRIVE_THREAD_STACK)
-                                .spawn_scoped(scope, || out.service(chunk, now))
-                        })
-                        .collect();
-                    serviced = out.service(mine, now);
-                    handles
-                        .into_iter()
-                        .map(|handle| match handle {
-                            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                            // No thread to be had: that share waits for the next pass.
-                            Err(e) => {
-                                warn!(error = %e, "no drive thread");
-                                Serviced::default()
+                let mut others: Vec<Serviced> = Vec::new();
+                match &self.drive_pool {
+                    Some(pool) => {
+                        let chunks: Vec<_> = chunks.collect();
+                        others.resize_with(chunks.len(), Serviced::default);
+                        // The pool's long-lived thread takes the other share(s) while this
+                        // thread services its own; the scope ends when both are done.
+                        pool.in_place_scope(|scope| {
+                            for (chunk, slot) in chunks.into_iter().zip(others.iter_mut()) {
+                                scope.spawn(move |_| *slot = out.service(chunk, now));
                             }
-                        })
-                        .collect()
-                });
+                            serviced = out.service(mine, now);
+                        });
+                    }
+                    // No drive thread could be had at start: this thread sends everything.
+                    None => {
+                        serviced = out.service(mine, now);
+                        others.extend(chunks.map(|chunk| out.service(chunk, now)));
+                    }
+                }
                 for other in others {
                     serviced.events.extend(other.events);
                     serviced.failed.extend(other.failed);

@@ -351,6 +351,18 @@ async fn frames_sent_from_two_threads_reach_the_subscriber() {
     assert!(received >= 20, "only {received} frames arrived ({} sent)", call.sent);
     let parallel = running.engine.metrics.parallel_sends.load(std::sync::atomic::Ordering::Relaxed);
     assert!(parallel > 0, "no pass was sent from two threads");
+    // The second thread is started once and kept, not spawned per pass: between passes
+    // (the engine is idle while the test reads) it is still there.
+    assert!(drive_threads() >= 1, "no long-lived drive thread");
+}
+
+/// Threads of this process named `sfu-drive` (every engine of the test binary has one).
+fn drive_threads() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .filter(|name| name.trim() == "sfu-drive")
+        .count()
 }
 
 #[tokio::test]
