@@ -85,7 +85,9 @@ impl Rooms {
     }
 
     /// Sends every open room's reaction sums every [`REACTION_TICK_MS`] until the hub
-    /// goes: one volatile event per room and tick, whatever the number of taps.
+    /// goes: one volatile event per room and tick, whatever the number of taps; and posts
+    /// the chat messages taken since the last tick as one batch ([`Room::flush_chat`];
+    /// `CHAT_BATCH_MS` is the same 250 ms).
     pub fn spawn_reaction_ticker(&self) {
         let rooms = self.clone();
         tokio::spawn(async move {
@@ -94,6 +96,9 @@ impl Rooms {
             loop {
                 tick.tick().await;
                 for room in rooms.all() {
+                    if let Err(error) = room.flush_chat().await {
+                        tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's batch");
+                    }
                     if let Err(error) = room.reaction_tick().await {
                         tracing::warn!(%error, appointment_id = %room.appointment_id, "could not merge reactions");
                     }
