@@ -25,6 +25,7 @@ pub mod room;
 use std::sync::Arc;
 
 use dashmap::DashMap;
+use protocol::action::Action;
 use protocol::engagement::REACTION_TICK_MS;
 
 pub use policy::{Caller, Decision, Request};
@@ -136,9 +137,28 @@ impl Rooms {
 /// runs what follows a published event ([`effects::after_publish`]). Participants'
 /// frames and the shop's internal calls all come through here.
 pub async fn submit(room: &Arc<Room>, video: Option<&LiveKit>, caller: Caller<'_>, request: Request) -> Result<Submitted, StoreError> {
+    if moderates_chat(&request) {
+        // The chat messages taken before a guide's moderation are ordered before it (a
+        // guide who writes "closing the chat" and closes it is read in that order).
+        room.flush_chat().await?;
+    }
     let submitted = room.submit(|state| policy::decide(caller, state, request)).await?;
     if let Submitted::Published { event, .. } = &submitted {
         effects::after_publish(room, video, event);
     }
     Ok(submitted)
+}
+
+/// Whether `request` changes the chat's moderation (see [`submit`]).
+fn moderates_chat(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Action(
+            Action::DeleteChatMessage { .. }
+                | Action::PinChatMessage { .. }
+                | Action::SetChatSettings { .. }
+                | Action::SetChatBlockedWords { .. }
+                | Action::ModerateChatAttendee { .. }
+        )
+    )
 }

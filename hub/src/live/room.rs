@@ -410,6 +410,9 @@ pub struct Room {
     pub(super) reactions_read: AtomicU64,
     /// Reaction sums sent since the last session sample ([`Room::sample_session`]).
     sample_reactions: Mutex<ReactionCounts>,
+    /// Held while the chat's batch is posted ([`Room::flush_chat`]): two batches of one
+    /// room are never ordered at once (in cluster mode they could overtake each other).
+    chat_flush: tokio::sync::Mutex<()>,
 }
 
 fn now_rfc3339() -> String {
@@ -465,6 +468,7 @@ impl Room {
             reactions: Default::default(),
             reactions_read: AtomicU64::new(0),
             sample_reactions: Mutex::default(),
+            chat_flush: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -736,12 +740,13 @@ impl Room {
 
     /// Posts the chat messages taken since the last batch: one ordered
     /// `chatMessagesPosted` to everyone per [`MAX_CHAT_BATCH`] messages (usually one).
-    /// Called every [`CHAT_BATCH_MS`] ([`super::Rooms::spawn_reaction_ticker`]) and by the
-    /// drain before the hub goes. In cluster mode each replica posts the messages its own
+    /// Called every [`CHAT_BATCH_MS`] ([`super::Rooms::spawn_reaction_ticker`]), before a
+    /// guide's chat moderation ([`super::submit`]) and by the drain before the hub goes. In cluster mode each replica posts the messages its own
     /// connections sent: a room gets at most one batch per replica and tick, each ordered
     /// by Redis like any other event. When the order fails, nothing was posted: the
     /// messages go back in front of any taken meanwhile, for the next tick.
     pub async fn flush_chat(&self) -> Result<(), StoreError> {
+        let _one_at_a_time = self.chat_flush.lock().await;
         loop {
             let mut taken: Option<Vec<ChatMessage>> = None;
             let change: Change<'_> = Box::new(|inner: &mut Inner| {
