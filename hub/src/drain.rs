@@ -49,6 +49,13 @@ pub async fn drain(hub: &Hub, within: Duration) -> Drained {
         closed += hub.rooms.all().iter().map(|room| room.close_all(close_code::DRAINING)).sum::<usize>();
         let open = open_sessions(hub);
         if open == 0 || started.elapsed() >= within {
+            // The chat messages taken since the last batch are posted before the hub goes:
+            // each was acknowledged, so it must be in the log.
+            for room in hub.rooms.all() {
+                if let Err(error) = room.flush_chat().await {
+                    tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's last batch");
+                }
+            }
             let drained = Drained { closed, left_open: open };
             tracing::info!(closed, left_open = open, seconds = started.elapsed().as_secs_f64(), "drained");
             return drained;

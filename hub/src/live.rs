@@ -25,6 +25,7 @@ pub mod room;
 use std::sync::Arc;
 
 use dashmap::DashMap;
+use protocol::action::Action;
 use protocol::engagement::REACTION_TICK_MS;
 
 pub use policy::{Caller, Decision, Request};
@@ -85,7 +86,9 @@ impl Rooms {
     }
 
     /// Sends every open room's reaction sums every [`REACTION_TICK_MS`] until the hub
-    /// goes: one volatile event per room and tick, whatever the number of taps.
+    /// goes: one volatile event per room and tick, whatever the number of taps; and posts
+    /// the chat messages taken since the last tick as one batch ([`Room::flush_chat`];
+    /// `CHAT_BATCH_MS` is the same 250 ms).
     pub fn spawn_reaction_ticker(&self) {
         let rooms = self.clone();
         tokio::spawn(async move {
@@ -94,6 +97,9 @@ impl Rooms {
             loop {
                 tick.tick().await;
                 for room in rooms.all() {
+                    if let Err(error) = room.flush_chat().await {
+                        tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's batch");
+                    }
                     if let Err(error) = room.reaction_tick().await {
                         tracing::warn!(%error, appointment_id = %room.appointment_id, "could not merge reactions");
                     }
@@ -131,9 +137,28 @@ impl Rooms {
 /// runs what follows a published event ([`effects::after_publish`]). Participants'
 /// frames and the shop's internal calls all come through here.
 pub async fn submit(room: &Arc<Room>, video: Option<&LiveKit>, caller: Caller<'_>, request: Request) -> Result<Submitted, StoreError> {
+    if moderates_chat(&request) {
+        // The chat messages taken before a guide's moderation are ordered before it (a
+        // guide who writes "closing the chat" and closes it is read in that order).
+        room.flush_chat().await?;
+    }
     let submitted = room.submit(|state| policy::decide(caller, state, request)).await?;
     if let Submitted::Published { event, .. } = &submitted {
         effects::after_publish(room, video, event);
     }
     Ok(submitted)
+}
+
+/// Whether `request` changes the chat's moderation (see [`submit`]).
+fn moderates_chat(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Action(
+            Action::DeleteChatMessage { .. }
+                | Action::PinChatMessage { .. }
+                | Action::SetChatSettings { .. }
+                | Action::SetChatBlockedWords { .. }
+                | Action::ModerateChatAttendee { .. }
+        )
+    )
 }

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use protocol::action::Action;
 use protocol::codec::Codec;
-use protocol::engagement::{ChatMessage, ChatSettings, Reaction, ReactionCounts, CHAT_HISTORY, REACTION_TICK_MS};
+use protocol::engagement::{
+    ChatMessage, ChatSettings, Reaction, ReactionCounts, CHAT_BATCH_MS, CHAT_HISTORY, MAX_CHAT_BATCH, REACTION_TICK_MS,
+};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::Role;
 use support::{start, token, Client, ADA, BOB, CAROL, GUIDE};
@@ -25,6 +27,7 @@ impl Client {
             matches!(
                 event,
                 Event::ChatMessagePosted { .. }
+                    | Event::ChatMessagesPosted { .. }
                     | Event::ChatMessageDeleted { .. }
                     | Event::ChatMessagePinned { .. }
                     | Event::ChatSettingsChanged { .. }
@@ -36,10 +39,30 @@ impl Client {
     }
 
     async fn next_message(&mut self) -> ChatMessage {
-        match self.next_chat().await {
-            (_, Event::ChatMessagePosted { message }) => message,
-            (_, other) => panic!("expected a chat message, got {other:?}"),
+        self.next_messages(1).await.remove(0)
+    }
+
+    /// The next `n` chat messages, from as many batches (`chatMessagesPosted`) as they
+    /// came in; a batch reaching past the `n`-th fails.
+    async fn next_messages(&mut self, n: usize) -> Vec<ChatMessage> {
+        self.next_batches(n).await.0
+    }
+
+    /// The next `n` chat messages and the number of events that carried them.
+    async fn next_batches(&mut self, n: usize) -> (Vec<ChatMessage>, usize) {
+        let (mut messages, mut events) = (Vec::new(), 0);
+        while messages.len() < n {
+            match self.next_chat().await {
+                (_, Event::ChatMessagesPosted { messages: batch }) => {
+                    assert!(!batch.is_empty() && batch.len() <= MAX_CHAT_BATCH, "a batch of {}", batch.len());
+                    messages.extend(batch)
+                }
+                (_, other) => panic!("expected chat messages, got {other:?}"),
+            }
+            events += 1;
         }
+        assert_eq!(messages.len(), n, "a batch reached past the messages expected");
+        (messages, events)
     }
 }
 
@@ -55,11 +78,7 @@ async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the
     ada.say("a question").await;
     let mut seen = Vec::new();
     for client in [&mut guide, &mut ada, &mut bob] {
-        let mut texts = Vec::new();
-        for _ in 0..3 {
-            texts.push(client.next_message().await);
-        }
-        seen.push(texts);
+        seen.push(client.next_messages(3).await);
     }
     assert!(seen.windows(2).all(|w| w[0] == w[1]), "one order for everyone, in both codecs");
     let by_text = |text: &str| seen[0].iter().find(|m| m.text == text).cloned().expect("posted");
@@ -76,16 +95,15 @@ async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the
     guide.say("missed 1").await;
     guide.say("missed 2").await;
     guide.act(Action::PinChatMessage { message_id: Some(hello.message_id.clone()) }).await;
-    for _ in 0..3 {
-        ada.next_chat().await;
-    }
+    ada.next_messages(2).await;
+    ada.next_chat().await;
     let mut bob = Client::connect(&addr, &token(BOB, Role::Client, "Bob"), Codec::MsgPack).await;
     bob.last_seq = resume_from.0;
     let (snapshot, resume) = bob.hello(Some(resume_from.clone())).await;
     assert_eq!((snapshot, resume), (None, Resume::Replayed));
     bob.last_seq = resume_from.0;
-    assert_eq!(bob.next_message().await.text, "missed 1");
-    assert_eq!(bob.next_message().await.text, "missed 2");
+    let missed: Vec<String> = bob.next_messages(2).await.into_iter().map(|m| m.text).collect();
+    assert_eq!(missed, ["missed 1", "missed 2"]);
     assert_eq!(bob.next_chat().await.1, Event::ChatMessagePinned { message_id: Some(hello.message_id.clone()) });
 
     // 120 more (a guide is held to no chat rate): a late joiner gets the last 100, in
@@ -93,9 +111,9 @@ async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the
     for i in 0..120 {
         guide.say(&format!("message {i}")).await;
     }
-    for _ in 0..120 {
-        ada.next_message().await;
-    }
+    let (texts, events) = ada.next_batches(120).await;
+    assert_eq!(texts.last().map(|m| m.text.as_str()), Some("message 119"));
+    assert!(events >= 2 && events < 120, "120 messages sent at once come in a few batches of at most {MAX_CHAT_BATCH}: {events}");
     let (_carol, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::MsgPack).await;
     let chat = snapshot.state_for_all.chat;
     assert_eq!(chat.messages.len(), CHAT_HISTORY);
@@ -103,6 +121,115 @@ async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the
     let expected: Vec<String> = (20..120).map(|i| format!("message {i}")).collect();
     assert_eq!(texts, expected);
     assert_eq!(chat.pinned.map(|m| m.text), Some("hello from Ada".into()), "the pin outlives the message's place in the history");
+}
+
+/// Two seconds of chat in rounds a little longer than a batch: each round a guide's burst
+/// and one message from each attendee.
+async fn chat_rounds(guide: &mut Client, ada: &mut Client, bob: &mut Client, rounds: usize) -> Vec<String> {
+    let mut sent = Vec::new();
+    for round in 0..rounds {
+        for i in 0..8 {
+            let text = format!("round {round} guide {i}");
+            guide.say(&text).await;
+            sent.push(text);
+            if i == 3 {
+                ada.say(&format!("round {round} ada")).await;
+                bob.say(&format!("round {round} bob")).await;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(CHAT_BATCH_MS + 100)).await;
+    }
+    sent
+}
+
+#[tokio::test]
+async fn batches_keep_one_order_in_both_codecs_a_resume_between_them_gets_the_rest_once_and_ids_still_work() {
+    let addr = start().await;
+    let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
+    let (mut ada, _) = Client::join(&addr, ADA, Role::Client, "Ada", Codec::Json).await;
+    let (mut bob, _) = Client::join(&addr, BOB, Role::Client, "Bob", Codec::MsgPack).await;
+    let (mut carol, _) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::MsgPack).await;
+
+    let rounds = 4;
+    let sent = chat_rounds(&mut guide, &mut ada, &mut bob, rounds).await;
+    let total = sent.len() + 2 * rounds;
+    // Carol reads the first two events (the first message alone after the quiet start,
+    // then a batch), then drops out between batches.
+    let mut carol_got = Vec::new();
+    for _ in 0..2 {
+        match carol.next_chat().await.1 {
+            Event::ChatMessagesPosted { messages } => carol_got.extend(messages),
+            other => panic!("{other:?}"),
+        }
+    }
+    let resume_from = (carol.last_seq, carol.epoch.clone());
+    drop(carol);
+
+    let (guide_got, guide_events) = guide.next_batches(total).await;
+    let ada_got = ada.next_messages(total).await;
+    let bob_got = bob.next_messages(total).await;
+    assert_eq!(ada_got, guide_got, "one order for everyone (JSON)");
+    assert_eq!(bob_got, guide_got, "one order for everyone (MessagePack)");
+    let guide_texts: Vec<&str> = guide_got.iter().filter(|m| m.attendee_id == GUIDE).map(|m| m.text.as_str()).collect();
+    assert_eq!(guide_texts, sent, "the guide's messages in the order sent");
+    assert!(
+        guide_events >= rounds && guide_events <= 3 * rounds,
+        "{total} messages in {rounds} rounds of about one batch each came in {guide_events} events"
+    );
+
+    // Carol resumes: the replay holds the batches she missed, each message once.
+    let mut carol = Client::connect(&addr, &token(CAROL, Role::Client, "Carol"), Codec::MsgPack).await;
+    let (snapshot, resume) = carol.hello(Some(resume_from.clone())).await;
+    assert_eq!((snapshot, resume), (None, Resume::Replayed));
+    carol.last_seq = resume_from.0;
+    let rest = carol.next_messages(total - carol_got.len()).await;
+    carol_got.extend(rest);
+    assert_eq!(carol_got, guide_got, "every message once, in the one order");
+
+    // Ids still work on a message that came inside a batch: a deletion reaches everyone,
+    // a pin of another, and a late joiner sees neither the deleted one nor a gap.
+    let inside = guide_got.iter().find(|m| m.text == "round 2 guide 5").cloned().unwrap();
+    let pinned = guide_got.iter().find(|m| m.text == "round 3 ada").cloned().unwrap();
+    guide.done(Action::DeleteChatMessage { message_id: inside.message_id.clone() }).await;
+    guide.done(Action::PinChatMessage { message_id: Some(pinned.message_id.clone()) }).await;
+    for client in [&mut ada, &mut bob, &mut carol] {
+        assert_eq!(client.next_chat().await.1, Event::ChatMessageDeleted { message_id: inside.message_id.clone() });
+        assert_eq!(client.next_chat().await.1, Event::ChatMessagePinned { message_id: Some(pinned.message_id.clone()) });
+    }
+    let (_, snapshot) = Client::join(&addr, "dddddddddddddddddddddddddddddddd", Role::Client, "Dora", Codec::Json).await;
+    let expected: Vec<ChatMessage> = guide_got.iter().filter(|m| m.message_id != inside.message_id).cloned().collect();
+    assert_eq!(snapshot.state_for_all.chat.messages, expected);
+    assert_eq!(snapshot.state_for_all.chat.pinned, Some(pinned));
+}
+
+#[tokio::test]
+async fn a_message_after_a_quiet_spell_goes_out_at_once_and_a_burst_is_still_refused_within_one_batch() {
+    let addr = start().await;
+    let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::MsgPack).await;
+    let (mut ada, _) = Client::join(&addr, ADA, Role::Client, "Ada", Codec::Json).await;
+    // Quiet: a message is acknowledged with its own seq and arrives alone.
+    let r = ada.say("first").await;
+    let seq = loop {
+        match ada.recv().await {
+            ServerFrame::Ack { r#ref, seq } if r#ref == r => break seq,
+            _ => {}
+        }
+    };
+    assert!(seq.is_some(), "posted at once");
+    assert_eq!(guide.next_batches(1).await.1, 1);
+    // Six more at once: four are taken for the next batch (acknowledged without a seq),
+    // the fifth and sixth are over the rate (5 in 10 s) although the four are not ordered
+    // yet: a message counts for its sender's rate when it is taken.
+    let mut answers = Vec::new();
+    for i in 0..6 {
+        let r = ada.say(&format!("quick {i}")).await;
+        answers.push(ada.answer(r).await);
+    }
+    assert_eq!(answers, [None, None, None, None, Some(ErrorCode::ChatRateLimited), Some(ErrorCode::ChatRateLimited)]);
+    let (messages, events) = guide.next_batches(4).await;
+    assert_eq!(messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(), ["quick 0", "quick 1", "quick 2", "quick 3"]);
+    assert!(events <= 2, "one batch (two when a tick fell among them): {events}");
+    assert!(guide.recv_within(Duration::from_millis(2 * CHAT_BATCH_MS)).await.is_none_or(|f| !matches!(f, ServerFrame::Event { .. })));
 }
 
 #[tokio::test]
@@ -179,7 +306,9 @@ async fn every_refusal_has_its_code_and_changes_nothing() {
     }
     assert_eq!(answers, [None, None, None, None, None, Some(ErrorCode::ChatRateLimited)]);
 
-    // The chat holds only what was allowed, in order: refusals published nothing.
+    // The chat holds only what was allowed, in order: refusals published nothing. (The
+    // last batch is posted within a tick.)
+    tokio::time::sleep(Duration::from_millis(2 * CHAT_BATCH_MS)).await;
     let (_, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::Json).await;
     let posted: Vec<String> = snapshot.state_for_all.chat.messages.into_iter().map(|m| m.text).collect();
     assert_eq!(posted, ["first", "the chat is closed", "quick 0", "quick 1", "quick 2", "quick 3", "quick 4"]);

@@ -287,6 +287,14 @@ fn string_after<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     Some(&text[start..start + len])
 }
 
+/// The texts of a chat event's messages in their order (one for `chatMessagePosted`,
+/// each of a `chatMessagesPosted` batch): the strings after each `"text":"`, for texts
+/// the load generator wrote itself (no quote, no `"text":` inside).
+fn chat_texts(text: &str) -> impl Iterator<Item = &str> {
+    const KEY: &str = r#""text":""#;
+    text.match_indices(KEY).filter_map(|(at, _)| string_after(&text[at..], KEY))
+}
+
 fn peek(message: &Message) -> Peek {
     let Message::Text(text) = message else { return Peek::Other };
     let text = text.as_str();
@@ -309,6 +317,7 @@ fn peek(message: &Message) -> Peek {
             return slide.unwrap_or(Peek::Event { seq, prev, kind: Kind::Other });
         }
         let kind = [
+            (r#"chatMessagesPosted""#, Kind::Chat),
             (r#"chatMessagePosted""#, Kind::Chat),
             (r#"pollCreated""#, Kind::PollCreated),
             (r#"pollOpened""#, Kind::PollOpened),
@@ -557,7 +566,7 @@ async fn receive(
                 let Some(shared) = &shared else { continue };
                 let Message::Text(text) = &message else { continue };
                 match kind {
-                    Kind::Chat if !got.seen.poll_closed => got.seen.chat(string_after(text.as_str(), r#""text":""#).unwrap_or_default()),
+                    Kind::Chat if !got.seen.poll_closed => chat_texts(text.as_str()).for_each(|text| got.seen.chat(text)),
                     Kind::PollCreated if shared.poll.get().is_none() => {
                         if let Some(ServerFrame::Event { event: protocol::frame::Event::PollCreated { poll }, .. }) = decode(&message) {
                             let answer_ids = poll.answers.into_iter().map(|a| a.answer_id).collect();
@@ -671,7 +680,7 @@ impl GuideSeen {
         match peeked {
             Peek::Event { kind: Kind::Chat, .. } if self.closed.is_none() => {
                 if let Message::Text(text) = message {
-                    self.seen.chat(string_after(text.as_str(), r#""text":""#).unwrap_or_default());
+                    chat_texts(text.as_str()).for_each(|text| self.seen.chat(text));
                 }
             }
             Peek::Event { kind: Kind::PollCreated | Kind::PollClosed, .. } => match decode(message) {
@@ -1085,10 +1094,15 @@ mod tests {
             text: engagement::chat_text(12),
             sent_at: 1,
         };
+        let batch: Vec<ChatMessage> = (13..16).map(|k| ChatMessage { text: engagement::chat_text(k), ..chat.clone() }).collect();
         let posted = text(&ServerFrame::Event { seq: 3, prev: 2, event: Event::ChatMessagePosted { message: chat } });
         assert_eq!(peek(&posted), Peek::Event { seq: 3, prev: 2, kind: Kind::Chat });
         let Message::Text(posted) = &posted else { unreachable!() };
-        assert_eq!(string_after(posted.as_str(), r#""text":""#), Some("load chat 12"));
+        assert_eq!(chat_texts(posted.as_str()).collect::<Vec<_>>(), ["load chat 12"]);
+        let batch = text(&ServerFrame::Event { seq: 9, prev: 3, event: Event::ChatMessagesPosted { messages: batch } });
+        assert_eq!(peek(&batch), Peek::Event { seq: 9, prev: 3, kind: Kind::Chat });
+        let Message::Text(batch) = &batch else { unreachable!() };
+        assert_eq!(chat_texts(batch.as_str()).collect::<Vec<_>>(), ["load chat 13", "load chat 14", "load chat 15"]);
         let new = NewPoll { question: "Q?".into(), answers: vec!["A".into(), "B".into()], multiple: false, slide: None };
         let poll = new.into_poll("c".repeat(32), ["d".repeat(32), "e".repeat(32)]);
         assert_eq!(poll.status, PollStatus::Draft);

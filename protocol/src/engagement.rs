@@ -4,7 +4,10 @@
 //! Chat messages and every moderation step are ordered events of the appointment's log
 //! (see [`crate::frame::Event`]), so a reconnecting participant gets what it missed through
 //! the normal resume and a late joiner finds the last [`CHAT_HISTORY`] messages in its
-//! snapshot ([`crate::state::StateForAll::chat`]). Reactions are volatile: the hub sums
+//! snapshot ([`crate::state::StateForAll::chat`]). Messages are posted in batches
+//! ([`crate::frame::Event::ChatMessagesPosted`]): the hub gathers what is posted within
+//! [`CHAT_BATCH_MS`] into one ordered event, so a busy chat costs a room at most a few
+//! events a second, whatever the number of messages. Reactions are volatile: the hub sums
 //! them per room and sends the sums at most every [`REACTION_TICK_MS`].
 
 pub mod polls;
@@ -35,6 +38,15 @@ pub const MAX_BLOCKED_WORDS: usize = 200;
 pub const MAX_BLOCKED_WORD_CHARS: usize = 40;
 /// The hub sends reaction sums at most this often.
 pub const REACTION_TICK_MS: u64 = 250;
+/// Chat messages posted within this long go out as one ordered event
+/// ([`crate::frame::Event::ChatMessagesPosted`]). A message after a quiet spell (nothing
+/// of the chat went out for this long) goes out at once, alone; the next ones wait for the
+/// hub's tick (the reaction tick: the same 250 ms), so a busy chat is at most about four
+/// events a second per room, and a quiet one is as quick as before.
+pub const CHAT_BATCH_MS: u64 = REACTION_TICK_MS;
+/// Most messages in one batch event (a frame of at most about 60 KiB); a tick with more
+/// sends several, in order.
+pub const MAX_CHAT_BATCH: usize = 100;
 
 /// One chat message as everyone sees it. Plain text: clients render it as text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -80,11 +92,14 @@ pub struct ChatModeration {
     /// Timed-out attendees: until when (unix milliseconds).
     pub muted_until: BTreeMap<Id, u64>,
     pub banned: BTreeSet<Id>,
-    /// The times of each attendee's last [`CHAT_BURST`] messages, for the rate and slow
-    /// mode. The hub's own: nobody is sent it, and it is rebuilt from the log.
+    /// The times (and message ids) of each attendee's last [`CHAT_BURST`] messages, for
+    /// the rate and slow mode. The hub's own: nobody is sent it, and it is rebuilt from the
+    /// log. The hub also records a message here when it takes it into the room's next
+    /// batch, before the batch is ordered, so a burst within one batch is refused as
+    /// before; applying the batch then records it again, which changes nothing.
     #[serde(skip)]
     #[ts(skip)]
-    pub recent_posts: BTreeMap<Id, VecDeque<u64>>,
+    pub recent_posts: BTreeMap<Id, VecDeque<(u64, Id)>>,
 }
 
 impl ChatState {
@@ -120,12 +135,22 @@ impl ChatModeration {
         }
     }
 
-    pub fn record_post(&mut self, attendee_id: &str, sent_at: u64) {
-        let posts = self.recent_posts.entry(attendee_id.to_owned()).or_default();
-        posts.push_back(sent_at);
+    /// Records a message for the rate and slow mode; a message already recorded (by its
+    /// id) is not counted twice.
+    pub fn record_post(&mut self, message: &ChatMessage) {
+        let posts = self.recent_posts.entry(message.attendee_id.clone()).or_default();
+        if posts.iter().any(|(_, id)| *id == message.message_id) {
+            return;
+        }
+        posts.push_back((message.sent_at, message.message_id.clone()));
         while posts.len() > CHAT_BURST {
             posts.pop_front();
         }
+    }
+
+    /// When `attendee_id` posted its last messages (oldest first), at most [`CHAT_BURST`].
+    pub fn post_times(&self, attendee_id: &str) -> impl Iterator<Item = u64> + '_ {
+        self.recent_posts.get(attendee_id).into_iter().flatten().map(|(at, _)| *at)
     }
 
     pub fn moderate(&mut self, attendee_id: &str, muted_until: Option<u64>, banned: bool) {

@@ -193,9 +193,16 @@ pub enum Event {
     Reload {
         action: Action,
     },
-    /// Everyone: a chat message was posted.
+    /// Everyone: a chat message was posted. The hub now posts messages in batches
+    /// ([`Event::ChatMessagesPosted`]); logs written before hold this one.
     ChatMessagePosted {
         message: ChatMessage,
+    },
+    /// Everyone: chat messages were posted, oldest first: what the hub took within one
+    /// [`crate::engagement::CHAT_BATCH_MS`] (at most [`crate::engagement::MAX_CHAT_BATCH`]).
+    /// Applying it is applying a `chatMessagePosted` for each message in turn.
+    ChatMessagesPosted {
+        messages: Vec<ChatMessage>,
     },
     /// Everyone: the guide deleted a chat message.
     ChatMessageDeleted {

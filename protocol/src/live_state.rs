@@ -130,9 +130,16 @@ impl LiveState {
             Event::SessionSampled { sample } => self.session.sampled(sample),
             Event::AttendeeCollectionChanged { .. } | Event::Reload { .. } | Event::SavedProductsChanged {} => {}
             Event::ChatMessagePosted { message } => {
-                self.chat_moderation.record_post(&message.attendee_id, message.sent_at);
+                self.chat_moderation.record_post(message);
                 self.session.chat_posted(message.sent_at);
                 all.chat.post(message.clone());
+            }
+            Event::ChatMessagesPosted { messages } => {
+                for message in messages {
+                    self.chat_moderation.record_post(message);
+                    self.session.chat_posted(message.sent_at);
+                    all.chat.post(message.clone());
+                }
             }
             Event::ChatMessageDeleted { message_id } => all.chat.delete(message_id),
             Event::ChatMessagePinned { message_id } => all.chat.pin(message_id.as_deref()),

@@ -54,6 +54,10 @@ pub enum Decision {
     Volatile { audience: Audience, event: VolatileEvent },
     /// A reaction tap: the room counts it and sends the sum with the others of its tick.
     React(Reaction),
+    /// A chat message: the room posts it with the others of its batch
+    /// ([`protocol::engagement::CHAT_BATCH_MS`]; one ordered `chatMessagesPosted` to
+    /// everyone), or at once, alone, after a quiet spell.
+    Chat(ChatMessage),
     /// Nothing changes; the request is acknowledged.
     Nothing,
     /// The request is refused with this error.
@@ -386,13 +390,13 @@ pub fn chat(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Deci
         if settings.closed {
             return refuse(ErrorCode::ChatClosed, "the chat is closed");
         }
-        let recent = moderation.recent_posts.get(sender);
-        let last = recent.and_then(|posts| posts.back()).copied();
+        let recent: Vec<u64> = moderation.post_times(sender).collect();
+        let last = recent.last().copied();
         let slow_ms = u64::from(settings.slow_mode_seconds) * 1000;
         if let Some(last) = last.filter(|last| slow_ms > 0 && now < last + slow_ms) {
             return refuse(ErrorCode::ChatSlowMode, format!("slow mode: wait until {}", last + slow_ms));
         }
-        let burst_start = recent.filter(|posts| posts.len() >= CHAT_BURST).and_then(|posts| posts.front()).copied();
+        let burst_start = (recent.len() >= CHAT_BURST).then(|| recent.first().copied()).flatten();
         if burst_start.is_some_and(|first| now < first + CHAT_BURST_WINDOW_MS) {
             return refuse(ErrorCode::ChatRateLimited, "too many messages; slow down");
         }
@@ -409,7 +413,7 @@ pub fn chat(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Deci
         text,
         sent_at: now,
     };
-    publish(Audience::Everyone, Event::ChatMessagePosted { message })
+    Decision::Chat(message)
 }
 
 fn interact(claims: &HubClaims, interaction: Interaction) -> Decision {
@@ -798,12 +802,9 @@ mod tests {
                     assert_eq!((as_guide, as_client), (granted(GUIDE), granted(ADA)));
                 }
                 Action::SendChatMessage { .. } => {
-                    // Always the sender's own message, to everyone.
+                    // Always the sender's own message, for the room's next batch (to everyone).
                     for (decision, sender) in [(as_guide, GUIDE), (as_client, ADA)] {
-                        let Decision::Publish { audience: Audience::Everyone, event: Event::ChatMessagePosted { message } } = decision
-                        else {
-                            panic!("{decision:?}")
-                        };
+                        let Decision::Chat(message) = decision else { panic!("{decision:?}") };
                         assert_eq!((message.attendee_id.as_str(), message.text.as_str()), (sender, "hello"));
                     }
                 }
@@ -998,7 +999,7 @@ mod tests {
 
     fn posted(state: &mut LiveState, sender: &str, role: Role, text: &str, now: u64) {
         match chat(&claims(sender, role), state, text, now) {
-            Decision::Publish { event, .. } => state.apply(&event),
+            Decision::Chat(message) => state.apply(&Event::ChatMessagesPosted { messages: vec![message] }),
             other => panic!("not posted: {other:?}"),
         }
     }
@@ -1101,11 +1102,7 @@ mod tests {
     fn a_message_carries_the_live_name_and_the_cleaned_text() {
         let mut state = running();
         joined(&mut state, ADA, Role::Client);
-        let Decision::Publish { event: Event::ChatMessagePosted { message }, .. } =
-            chat(&claims(ADA, Role::Client), &state, " \u{202e}<b>hi</b> ", 42)
-        else {
-            panic!("not posted")
-        };
+        let Decision::Chat(message) = chat(&claims(ADA, Role::Client), &state, " \u{202e}<b>hi</b> ", 42) else { panic!("not posted") };
         assert_eq!(message.text, "<b>hi</b>");
         assert_eq!(message.sent_at, 42);
         assert_eq!(message.attendee_name, state.participants[ADA].attendee_name);

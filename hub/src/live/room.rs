@@ -24,7 +24,7 @@ use futures_util::future::BoxFuture;
 use protocol::codec::{Codec, Encoded};
 use protocol::engagement::polls::PollVotes;
 use protocol::engagement::questions::QuestionBook;
-use protocol::engagement::{ChatModeration, Reaction, ReactionCounts};
+use protocol::engagement::{ChatMessage, ChatModeration, Reaction, ReactionCounts, CHAT_BATCH_MS, MAX_CHAT_BATCH};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
 use protocol::live_state::{file_participants, LiveState};
@@ -88,7 +88,10 @@ pub enum Submitted {
     Sent,
     /// Nothing to publish; the request is acknowledged.
     Nothing,
-    /// A reaction was counted; it goes out with the room's next sum.
+    /// Taken for the room's next tick: a reaction counted (it goes out with the room's
+    /// next sum), or a chat message taken into the room's next batch (it goes out as part
+    /// of one ordered `chatMessagesPosted` within [`CHAT_BATCH_MS`]). Acknowledged without
+    /// a sequence number.
     Counted,
     /// Refused by the policy.
     Refused { code: ErrorCode, message: String },
@@ -378,6 +381,18 @@ pub struct Inner {
     polls_counted: BTreeSet<Id>,
     /// Questions up-voted since the last counts were sent (see [`Room::send_question_votes`]).
     questions_counted: BTreeSet<Id>,
+    /// Chat messages taken since the last batch was posted (see [`Room::flush_chat`]).
+    chat_batch: ChatBatch,
+}
+
+/// The chat messages a room took and has not posted yet.
+#[derive(Default)]
+struct ChatBatch {
+    /// In the order they were taken (the order they are posted in).
+    messages: Vec<ChatMessage>,
+    /// When the room last posted chat (unix milliseconds): a message within
+    /// [`CHAT_BATCH_MS`] of it waits for the next batch; a later one goes out at once.
+    last_posted_ms: u64,
 }
 
 pub struct Room {
@@ -395,6 +410,9 @@ pub struct Room {
     pub(super) reactions_read: AtomicU64,
     /// Reaction sums sent since the last session sample ([`Room::sample_session`]).
     sample_reactions: Mutex<ReactionCounts>,
+    /// Held while the chat's batch is posted ([`Room::flush_chat`]): two batches of one
+    /// room are never ordered at once (in cluster mode they could overtake each other).
+    chat_flush: tokio::sync::Mutex<()>,
 }
 
 fn now_rfc3339() -> String {
@@ -426,6 +444,7 @@ impl Room {
             subscribers: Subscribers::default(),
             polls_counted: BTreeSet::new(),
             questions_counted: BTreeSet::new(),
+            chat_batch: ChatBatch::default(),
         };
         for event in stored.events {
             if event.seq == inner.seq + 1 {
@@ -449,6 +468,7 @@ impl Room {
             reactions: Default::default(),
             reactions_read: AtomicU64::new(0),
             sample_reactions: Mutex::default(),
+            chat_flush: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -617,6 +637,16 @@ impl Room {
                 outcome = Submitted::Counted;
                 None
             }
+            Decision::Chat(message) => match inner.take_chat(message) {
+                Some(event) => {
+                    outcome = Submitted::Published { seq: 0, event: event.clone() };
+                    Some((Audience::Everyone, event))
+                }
+                None => {
+                    outcome = Submitted::Counted;
+                    None
+                }
+            },
             Decision::Nothing => None,
             Decision::Refuse { code, message } => {
                 outcome = Submitted::Refused { code, message };
@@ -706,6 +736,43 @@ impl Room {
             session: inner.live.session.clone(),
             question_book: inner.live.question_book.clone(),
         })
+    }
+
+    /// Posts the chat messages taken since the last batch: one ordered
+    /// `chatMessagesPosted` to everyone per [`MAX_CHAT_BATCH`] messages (usually one).
+    /// Called every [`CHAT_BATCH_MS`] ([`super::Rooms::spawn_reaction_ticker`]), before a
+    /// guide's chat moderation ([`super::submit`]) and by the drain before the hub goes. In cluster mode each replica posts the messages its own
+    /// connections sent: a room gets at most one batch per replica and tick, each ordered
+    /// by Redis like any other event. When the order fails, nothing was posted: the
+    /// messages go back in front of any taken meanwhile, for the next tick.
+    pub async fn flush_chat(&self) -> Result<(), StoreError> {
+        let _one_at_a_time = self.chat_flush.lock().await;
+        loop {
+            let mut taken: Option<Vec<ChatMessage>> = None;
+            let change: Change<'_> = Box::new(|inner: &mut Inner| {
+                let batch = &mut inner.chat_batch;
+                if batch.messages.is_empty() {
+                    return None;
+                }
+                let rest = batch.messages.split_off(batch.messages.len().min(MAX_CHAT_BATCH));
+                let messages = std::mem::replace(&mut batch.messages, rest);
+                batch.last_posted_ms = policy::now_ms();
+                taken = Some(messages.clone());
+                Some((Audience::Everyone, Event::ChatMessagesPosted { messages }))
+            });
+            match self.order.commit(self, change).await {
+                Ok(Some(_)) => {}
+                Ok(None) => return Ok(()),
+                Err(error) => {
+                    if let Some(messages) = taken {
+                        let mut inner = self.lock();
+                        let later = std::mem::replace(&mut inner.chat_batch.messages, messages);
+                        inner.chat_batch.messages.extend(later);
+                    }
+                    return Err(error);
+                }
+            }
+        }
     }
 
     fn count_reaction(&self, reaction: Reaction) {
@@ -837,6 +904,21 @@ impl Room {
 }
 
 impl Inner {
+    /// Takes a chat message the policy let through: counted for its sender's rate at once
+    /// (so a burst within one batch is refused as before), and either returned as an event
+    /// of its own to post now — nothing of the chat went out for [`CHAT_BATCH_MS`], so a
+    /// quiet chat is as quick as it was — or kept for the next batch ([`Room::flush_chat`]).
+    fn take_chat(&mut self, message: ChatMessage) -> Option<Event> {
+        self.live.chat_moderation.record_post(&message);
+        let batch = &mut self.chat_batch;
+        if batch.messages.is_empty() && message.sent_at >= batch.last_posted_ms.saturating_add(CHAT_BATCH_MS) {
+            batch.last_posted_ms = message.sent_at;
+            return Some(Event::ChatMessagesPosted { messages: vec![message] });
+        }
+        batch.messages.push(message);
+        None
+    }
+
     /// The live state, for deciding a change.
     pub fn live(&self) -> &LiveState {
         &self.live

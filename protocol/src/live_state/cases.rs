@@ -457,6 +457,19 @@ pub fn all() -> Vec<Case> {
             ],
         },
         Case {
+            name: "chat: batches of messages are posted in order, one deleted and one pinned inside a batch, the history keeps the last 100",
+            seen: Seen::ByClient,
+            setup: busy_room(),
+            events: vec![
+                everyone(Event::ChatMessagePosted { message: chat(1, ADA, "before the batches") }),
+                everyone(Event::ChatMessagesPosted { messages: (2..=60).map(|n| chat(n, if n % 2 == 0 { BOB } else { ADA }, &format!("m{n}"))).collect() }),
+                everyone(Event::ChatMessageDeleted { message_id: chat_id(30) }),
+                everyone(Event::ChatMessagePinned { message_id: Some(chat_id(59)) }),
+                everyone(Event::ChatMessagesPosted { messages: Vec::new() }),
+                everyone(Event::ChatMessagesPosted { messages: (61..=110).map(|n| chat(n, GUIDE, &format!("m{n}"))).collect() }),
+            ],
+        },
+        Case {
             name: "polls: a poll opens with its slide, votes are recounted (a changed vote too), results shown, closed, for a guide",
             seen: Seen::ByGuide,
             setup: busy_room(),
@@ -586,7 +599,7 @@ mod tests {
     /// The number of [`Event`] variants, and each one's place: adding a variant fails to
     /// compile here until it is counted, and then [`every_event_kind_has_a_case`] fails
     /// until a case covers it.
-    const KINDS: usize = 35;
+    const KINDS: usize = 36;
 
     fn kind(event: &Event) -> usize {
         match event {
@@ -625,6 +638,7 @@ mod tests {
             Event::QuestionVoted { .. } => 30,
             Event::QuestionMarked { .. } => 31,
             Event::QuestionDismissed { .. } => 32,
+            Event::ChatMessagesPosted { .. } => 35,
         }
     }
 

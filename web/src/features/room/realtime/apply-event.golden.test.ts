@@ -41,6 +41,7 @@ const EVENT_KINDS: Record<Event['kind'], true> = {
   attendeeCollectionChanged: true,
   attendeeCartChanged: true,
   chatMessagePosted: true,
+  chatMessagesPosted: true,
   chatMessageDeleted: true,
   chatMessagePinned: true,
   chatSettingsChanged: true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DynamicPage } from '@/protocol/generated';
+import type { ChatMessage, DynamicPage, Snapshot } from '@/protocol/generated';
 import { makeAttendee, makeSnapshot } from '@/testing/snapshot';
-import { applyEvent, applyVolatile } from './apply-event';
+import { applyEvent, applyVolatile, CHAT_HISTORY } from './apply-event';
 
 const PAGE = 'a'.repeat(32);
 const SECTION = 'b'.repeat(32);
@@ -100,6 +100,46 @@ describe('applyEvent', () => {
   it('changes nothing on a reload hint', () => {
     const snapshot = makeSnapshot();
     expect(applyEvent(snapshot, { kind: 'reload', action: { key: 'loadProductList', payload: {} } })).toBe(snapshot);
+  });
+});
+
+describe('applyEvent on chat batches', () => {
+  const message = (n: number): ChatMessage => ({
+    messageId: n.toString(16).padStart(32, '0'),
+    attendeeId: 'e'.repeat(32),
+    attendeeName: `Ada ${n}`,
+    role: 'CLIENT',
+    text: `message ${n}`,
+    sentAt: 1_767_603_600_000 + n,
+  });
+  const texts = (snapshot: Snapshot) => snapshot.stateForAll.chat.messages.map((m) => m.text);
+
+  it('appends a batch in its order after single messages, and leaves the input alone', () => {
+    const before = applyEvent(makeSnapshot(), { kind: 'chatMessagePosted', message: message(1) });
+    const after = applyEvent(before, { kind: 'chatMessagesPosted', messages: [message(2), message(3), message(4)] });
+    expect(texts(after)).toEqual(['message 1', 'message 2', 'message 3', 'message 4']);
+    expect(texts(before)).toEqual(['message 1']);
+    expect(applyEvent(after, { kind: 'chatMessagesPosted', messages: [] })).toBe(after);
+  });
+
+  it('deletes and pins a message that came in a batch by its id', () => {
+    let snapshot = applyEvent(makeSnapshot(), { kind: 'chatMessagesPosted', messages: [message(1), message(2), message(3)] });
+    snapshot = applyEvent(snapshot, { kind: 'chatMessagePinned', messageId: message(2).messageId });
+    expect(snapshot.stateForAll.chat.pinned).toEqual(message(2));
+    snapshot = applyEvent(snapshot, { kind: 'chatMessageDeleted', messageId: message(2).messageId });
+    expect(texts(snapshot)).toEqual(['message 1', 'message 3']);
+    expect(snapshot.stateForAll.chat.pinned).toBeNull();
+  });
+
+  it('keeps the last CHAT_HISTORY messages across batches', () => {
+    let snapshot = makeSnapshot();
+    for (let batch = 0; batch < 3; batch++) {
+      const messages = Array.from({ length: 45 }, (_, i) => message(batch * 45 + i + 1));
+      snapshot = applyEvent(snapshot, { kind: 'chatMessagesPosted', messages });
+    }
+    expect(snapshot.stateForAll.chat.messages).toHaveLength(CHAT_HISTORY);
+    expect(texts(snapshot)[0]).toBe('message 36');
+    expect(texts(snapshot).at(-1)).toBe('message 135');
   });
 });
 

@@ -99,6 +99,10 @@ export function applyEvent(snapshot: Snapshot, event: Event): Snapshot {
       });
     case 'chatMessagePosted':
       return withChat(snapshot, (chat) => ({ ...chat, messages: [...chat.messages, event.message].slice(-CHAT_HISTORY) }));
+    case 'chatMessagesPosted':
+      // One batch of the hub's (what was posted within `CHAT_BATCH_MS`), oldest first.
+      if (event.messages.length === 0) return snapshot;
+      return withChat(snapshot, (chat) => ({ ...chat, messages: [...chat.messages, ...event.messages].slice(-CHAT_HISTORY) }));
     case 'chatMessageDeleted':
       return withChat(snapshot, (chat) => ({
         ...chat,
