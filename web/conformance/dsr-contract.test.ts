@@ -303,13 +303,14 @@ describe('login tokens from the room to the storefront, as documented', () => {
     expect((await call('POST', '/store-api/dsr/appointment/demo/join-as-client', customer, { attendeeName: 'Contract customer' })).status).toBe(200);
     const generated = await call('POST', '/store-api/dsr/customer/generate-login-token', customer, { storefrontUrl: 'https://shop.example.com' });
     expect(generated.status).toBe(200);
-    expect(generated.body).toEqual({ apiAlias: 'dsr.storefront-login.response', token: expect.any(String) });
-    const { token } = generated.body as { token: string };
+    const { apiAlias, token } = generated.body as { apiAlias: string; token: string };
+    expect(apiAlias).toBe('dsr.storefront-login.response');
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
     const storefront = await call('GET', '/store-api/context', store);
     const session = { ...store, 'sw-context-token': (storefront.body as { token: string }).token };
     const loggedIn = await call('POST', '/store-api/dsr/customer/automatic-login', session, { token });
     expect(loggedIn.status).toBe(200);
-    expect(loggedIn.body).toMatchObject({ contextToken: expect.any(String) });
+    expect(typeof (loggedIn.body as { contextToken?: unknown }).contextToken).toBe('string');
     const reused = await call('POST', '/store-api/dsr/customer/automatic-login', session, { token });
     expect(reused.status).toBe(401);
     // The suite's guest attendee hands its (empty) cart to a fresh storefront session.
