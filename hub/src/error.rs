@@ -34,6 +34,9 @@ pub enum HubError {
     RoomUnavailable { appointment_id: String, source: StoreError },
     #[error("could not store an event of {appointment_id}: {source}")]
     NotSaved { appointment_id: String, source: StoreError },
+    /// The video server (LiveKit or the embedded sfu) refused or could not be reached.
+    #[error("the video server: {0}")]
+    Video(#[source] crate::video::VideoError),
 }
 
 impl HubError {
@@ -53,6 +56,7 @@ impl HubError {
                 (StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The live state is not available.")
             }
             HubError::NotSaved { .. } => (StatusCode::SERVICE_UNAVAILABLE, "HUB__STORAGE_UNAVAILABLE", "The event could not be saved."),
+            HubError::Video(_) => (StatusCode::BAD_GATEWAY, "HUB__VIDEO_UNAVAILABLE", "The video server did not take the call."),
         }
     }
 }
@@ -60,7 +64,9 @@ impl HubError {
 impl IntoResponse for HubError {
     fn into_response(self) -> Response {
         match &self {
-            HubError::RoomUnavailable { .. } | HubError::NotSaved { .. } => tracing::error!(error = %self, "internal error"),
+            HubError::RoomUnavailable { .. } | HubError::NotSaved { .. } | HubError::Video(_) => {
+                tracing::error!(error = %self, "internal error")
+            }
             HubError::TokenInvalid(_) => tracing::info!(error = %self, "refused"),
             _ => {}
         }

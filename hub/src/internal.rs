@@ -3,16 +3,19 @@
 //! wishlist changes), `POST /internal/attendee-profile` (an attendee's new name or video
 //! user id, merged into the live list), `GET /internal/appointments/{id}/state` and
 //! `GET /internal/appointments/{id}/session` (what the session report reads,
-//! [`protocol::session::SessionRecord`]).
+//! [`protocol::session::SessionRecord`]), `DELETE /internal/appointments/{id}/video-room`
+//! (the guide deleted the appointment's video room: its LiveKit room goes, everyone in
+//! it is disconnected).
 //! Changes go through the same path as participants' ([`crate::live::submit`]).
 
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, Request as HttpRequest, State};
 use axum::http::header;
+use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use protocol::internal::{AttendeeProfileRequest, AttendeeProfileResponse, PublishRequest, PublishResponse};
 use protocol::state::{is_id, Snapshot};
@@ -30,6 +33,7 @@ pub fn routes(hub: Hub) -> Router<Hub> {
         .route("/internal/attendee-profile", post(attendee_profile))
         .route("/internal/appointments/{id}/state", get(state))
         .route("/internal/appointments/{id}/session", get(session))
+        .route("/internal/appointments/{id}/video-room", delete(delete_video_room))
         .route_layer(middleware::from_fn_with_state(hub, require_secret))
 }
 
@@ -102,6 +106,18 @@ struct StateQuery {
     /// With `role=CLIENT`: whose own cart permission `stateForClients` carries.
     #[serde(rename = "attendeeId")]
     attendee_id: Option<String>,
+}
+
+/// Deletes the appointment's LiveKit room (named by the appointment id, as the video
+/// tokens are): 204 when it is gone, also without a video server (nothing to delete).
+async fn delete_video_room(State(hub): State<Hub>, Path(id): Path<String>) -> Result<StatusCode, HubError> {
+    if !is_id(&id) {
+        return Err(HubError::InvalidId("The appointment id must be 32 lowercase hex characters"));
+    }
+    if let Some(video) = hub.video.as_ref() {
+        video.delete_room(&id).await.map_err(HubError::Video)?;
+    }
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// What the reducer kept of the session for its report.

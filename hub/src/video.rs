@@ -1,5 +1,5 @@
 //! LiveKit: access tokens for participants and the server API calls the hub makes
-//! (mute all, remove a participant). Media never passes through our servers.
+//! (mute all, remove a participant, delete the room). Media never passes through our servers.
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::Path;
@@ -80,6 +80,8 @@ pub fn embedded_url(public_ip: Option<IpAddr>, port: u16) -> String {
 struct VideoGrant {
     #[serde(skip_serializing_if = "Option::is_none")]
     room: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    room_create: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     room_join: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -166,6 +168,10 @@ impl LiveKit {
 
     async fn call(&self, room: &str, method: &str, body: Value) -> Result<Value, VideoError> {
         let grant = VideoGrant { room: Some(room.to_owned()), room_admin: true, ..VideoGrant::default() };
+        self.call_with(grant, method, body).await
+    }
+
+    async fn call_with(&self, grant: VideoGrant, method: &str, body: Value) -> Result<Value, VideoError> {
         let token = self.sign(None, None, None, grant, Duration::from_secs(600))?;
         let response = self
             .http
@@ -202,6 +208,14 @@ impl LiveKit {
             }
         }
         Ok(muted)
+    }
+
+    /// Deletes the room: everyone in it is disconnected and their media stops (LiveKit
+    /// asks for a `roomCreate` grant). A later join opens the room anew.
+    pub async fn delete_room(&self, room: &str) -> Result<(), VideoError> {
+        let grant = VideoGrant { room_create: true, ..VideoGrant::default() };
+        self.call_with(grant, "DeleteRoom", json!({ "room": room })).await?;
+        Ok(())
     }
 
     /// Removes a participant from the room.

@@ -237,3 +237,53 @@ async fn mute_all_and_removal_reach_livekit() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// `DELETE /internal/appointments/{id}/video-room` against the real embedded sfu: the
+/// participant who joined with the hub's token is disconnected and the room is gone.
+#[tokio::test]
+async fn deleting_the_video_room_disconnects_everyone_in_the_sfu() {
+    let data = tempfile::tempdir().unwrap();
+    let sfu_config = sfu::Config {
+        sfu_port: 0,
+        sfu_udp_port: 0,
+        sfu_public_ip: None,
+        bind: "127.0.0.1".parse().unwrap(),
+        data_dir: data.path().to_owned(),
+        livekit_api_key: Some(API_KEY.into()),
+        livekit_api_secret: Some(API_SECRET.into()),
+        sfu_bwe_kbps: None,
+        sfu_parallel_sends: sfu::engine::PARALLEL_MIN,
+    };
+    let credentials = sfu_config.credentials().unwrap();
+    let running = sfu::server::start(&sfu_config, sfu_config.credentials().unwrap()).await.unwrap();
+    let addr = start(format!("ws://{}", running.http_addr)).await;
+
+    // The guide joins the sfu with the token the hub minted for the appointment's room.
+    let mut guide = connect(&addr, "g1", Role::Guide).await;
+    let (token, _) = next_video_token(&mut guide).await;
+    let grant = sfu::auth::verify_join(&credentials, &token, None).unwrap();
+    assert_eq!(grant.room, APPOINTMENT, "the room is named by the appointment id");
+    let (signal, mut signals) = tokio::sync::mpsc::channel(64);
+    running.engine.join(grant, true, signal).await.unwrap();
+    let listed = running.engine.admin(APPOINTMENT.into(), sfu::engine::AdminAction::ListParticipants).await.unwrap();
+    assert!(matches!(listed, sfu::engine::AdminReply::Participants(p) if p.len() == 1));
+
+    let delete = |id: &str, secret: &str| {
+        reqwest::Client::new().delete(format!("http://{addr}/internal/appointments/{id}/video-room")).bearer_auth(secret.to_owned()).send()
+    };
+    let refused = delete(APPOINTMENT, "not-the-secret").await.unwrap();
+    assert_eq!(refused.status(), 401);
+    let refused = delete("not-an-id", std::str::from_utf8(SECRET).unwrap()).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    assert!(running.engine.admin(APPOINTMENT.into(), sfu::engine::AdminAction::ListParticipants).await.is_ok(), "nothing changed");
+
+    let deleted = delete(APPOINTMENT, std::str::from_utf8(SECRET).unwrap()).await.unwrap();
+    assert_eq!(deleted.status(), 204);
+    // The participant is told to leave, then its signal channel closes.
+    let closed = tokio::time::timeout(Duration::from_secs(5), async { while signals.recv().await.is_some() {} }).await;
+    assert!(closed.is_ok(), "the participant's signalling was not closed");
+    let listed = running.engine.admin(APPOINTMENT.into(), sfu::engine::AdminAction::ListParticipants).await;
+    assert!(matches!(listed, Err(sfu::Error::RoomNotFound)), "the room is gone");
+    // Again: nothing left to delete, still done.
+    assert_eq!(delete(APPOINTMENT, std::str::from_utf8(SECRET).unwrap()).await.unwrap().status(), 204);
+}

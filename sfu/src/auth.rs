@@ -31,6 +31,8 @@ struct VideoGrant {
     hidden: bool,
     #[serde(default)]
     room_admin: bool,
+    #[serde(default)]
+    room_create: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -92,6 +94,16 @@ fn verified_claims(credentials: &Credentials, token: &str) -> Result<Claims, Err
 pub fn verify_admin(credentials: &Credentials, token: &str, room: &str) -> Result<(), Error> {
     let video = verified_claims(credentials, token)?.video.ok_or(Error::PermissionDenied)?;
     if !video.room_admin || video.room != room {
+        return Err(Error::PermissionDenied);
+    }
+    Ok(())
+}
+
+/// Checks a server API token: valid, and allowed to create and delete rooms (LiveKit's
+/// `EnsureCreatePermission`, which `DeleteRoom` asks for).
+pub fn verify_room_create(credentials: &Credentials, token: &str) -> Result<(), Error> {
+    let video = verified_claims(credentials, token)?.video.ok_or(Error::PermissionDenied)?;
+    if !video.room_create {
         return Err(Error::PermissionDenied);
     }
     Ok(())

@@ -104,6 +104,9 @@ pub enum AdminAction {
     RemoveParticipant {
         identity: String,
     },
+    /// Closes the room: every participant is taken out at once (told the room was
+    /// deleted), their media stops; a later join opens it anew.
+    DeleteRoom,
 }
 
 #[derive(Debug)]
@@ -502,6 +505,16 @@ impl Engine {
             AdminAction::RemoveParticipant { identity } => {
                 let conn = find(&identity).ok_or(Error::ParticipantNotFound)?;
                 self.remove(conn, Some(proto::DisconnectReason::ParticipantRemoved));
+                Ok(AdminReply::Done)
+            }
+            AdminAction::DeleteRoom => {
+                if !self.rooms.contains_key(room) {
+                    return Err(Error::RoomNotFound);
+                }
+                for conn in members {
+                    self.remove(conn, Some(proto::DisconnectReason::RoomDeleted));
+                }
+                self.rooms.remove(room);
                 Ok(AdminReply::Done)
             }
         }

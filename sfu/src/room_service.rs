@@ -1,5 +1,6 @@
 //! LiveKit's server API as far as the hub uses it: `POST /twirp/livekit.RoomService/<Method>`
-//! with a room admin token, JSON (protojson) or protobuf bodies, Twirp errors.
+//! (`ListParticipants`, `MutePublishedTrack`, `RemoveParticipant` with a room admin token,
+//! `DeleteRoom` with a `roomCreate` token, as LiveKit asks), JSON (protojson) or protobuf bodies, Twirp errors.
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -9,7 +10,7 @@ use livekit_protocol as proto;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::auth::verify_admin;
+use crate::auth::{verify_admin, verify_room_create};
 use crate::engine::{AdminAction, AdminReply};
 use crate::error::Error;
 use crate::state::AppState;
@@ -112,6 +113,15 @@ async fn serve(state: &AppState, method: &str, headers: &HeaderMap, body: &[u8],
             admin(&request.room)?;
             state.engine.admin(request.room, AdminAction::RemoveParticipant { identity: request.identity }).await?;
             Ok(encoding.encode(&proto::RemoveParticipantResponse {}))
+        }
+        "DeleteRoom" => {
+            let request: proto::DeleteRoomRequest = encoding.decode(body)?;
+            verify_room_create(&state.credentials, bearer(headers))?;
+            match state.engine.admin(request.room, AdminAction::DeleteRoom).await {
+                // As LiveKit: deleting a room nobody is in (here: that does not exist) is fine.
+                Ok(_) | Err(Error::RoomNotFound) => Ok(encoding.encode(&proto::DeleteRoomResponse {})),
+                Err(e) => Err(e),
+            }
         }
         _ => Ok((StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "application/json")], r#"{"code":"bad_route","msg":"no such method"}"#)
             .into_response()),

@@ -342,6 +342,32 @@ async fn a_published_video_reaches_a_subscriber_and_a_muted_one_does_not() {
     assert!(participant.starts_with("PA_") && track.starts_with("TR_"), "{stream_id}");
 }
 
+#[tokio::test]
+async fn a_deleted_room_stops_the_media_and_tells_the_subscriber() {
+    let (running, mut call, _track_sid, _data) = call(false).await;
+    let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
+    assert!(received >= 20, "only {received} frames arrived ({} sent)", call.sent);
+
+    running.engine.admin("media".into(), AdminAction::DeleteRoom).await.unwrap();
+    let left = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Some(Response::Leave(leave)) = decode(call.subscriber_ws.next().await.unwrap().unwrap()) {
+                break leave;
+            }
+        }
+    })
+    .await
+    .expect("the subscriber is told to leave");
+    assert_eq!(left.reason, proto::DisconnectReason::RoomDeleted as i32);
+    call.settle().await;
+    let sent_before = call.sent;
+    let received = call.run(Instant::now() + Duration::from_secs(1), u32::MAX).await;
+    assert!(call.sent > sent_before + 10, "the publisher kept sending");
+    assert_eq!(received, 0, "frames were forwarded after the room was deleted");
+    let listed = running.engine.admin("media".into(), AdminAction::ListParticipants).await;
+    assert!(matches!(listed, Err(sfu::error::Error::RoomNotFound)), "the room is gone");
+}
+
 /// The fan-out of a big room is sent from two threads; here every pass is (from one busy
 /// peer connection on), so the frames and the key-frame path go through it.
 #[tokio::test]

@@ -336,6 +336,51 @@ async fn the_server_api_lists_mutes_and_removes_as_the_hub_expects() {
     }
 }
 
+/// `DeleteRoom` as the hub calls it when a guide deletes the appointment's video room:
+/// with a `roomCreate` token (a room admin token is not enough, as in LiveKit).
+async fn delete_room(server: &Server, video: Value) -> (u16, Value) {
+    let token = token(SECRET, json!({ "iss": KEY, "nbf": now() - 1, "exp": now() + 600, "video": video }));
+    let url = format!("http://{}/twirp/livekit.RoomService/DeleteRoom", server.running.http_addr);
+    let response = reqwest::Client::new().post(url).bearer_auth(token).json(&json!({ "room": "demo" })).send().await.unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn deleting_a_room_disconnects_everyone_in_it_and_only_them() {
+    let server = start().await;
+    let (mut guide, _) = join(&server, "demo", "guide").await;
+    let (mut attendee, _) = join(&server, "demo", "attendee").await;
+    let (mut elsewhere, _) = join(&server, "other", "attendee").await;
+
+    let (status, refused) = delete_room(&server, json!({ "room": "demo", "roomAdmin": true })).await;
+    assert_eq!((status, refused["code"].as_str()), (401, Some("unauthenticated")), "a room admin may not delete the room");
+    let (status, listed) = room_service(&server, "ListParticipants", "demo", json!({ "room": "demo" })).await;
+    assert_eq!((status, listed["participants"].as_array().map(Vec::len)), (200, Some(2)), "nothing changed");
+
+    let (status, _) = delete_room(&server, json!({ "roomCreate": true })).await;
+    assert_eq!(status, 200);
+    for socket in [&mut guide, &mut attendee] {
+        loop {
+            if let proto::signal_response::Message::Leave(leave) = next(socket).await {
+                assert_eq!(leave.reason, proto::DisconnectReason::RoomDeleted as i32);
+                break;
+            }
+        }
+    }
+    let (status, listed) = room_service(&server, "ListParticipants", "demo", json!({ "room": "demo" })).await;
+    assert_eq!((status, listed["participants"].as_array().map(Vec::len).unwrap_or(0)), (200, 0));
+    let (status, listed) = room_service(&server, "ListParticipants", "other", json!({ "room": "other" })).await;
+    assert_eq!((status, listed["participants"].as_array().map(Vec::len)), (200, Some(1)), "another room stays");
+    assert!(ping(&mut elsewhere, 7).await > 0, "the participant of another room is still served");
+
+    // Deleting a room that is gone already answers as LiveKit does: done.
+    let (status, _) = delete_room(&server, json!({ "roomCreate": true })).await;
+    assert_eq!(status, 200);
+    // The room opens anew with the next join.
+    let (_again, joined) = join(&server, "demo", "guide").await;
+    assert_eq!(joined.other_participants.len(), 0);
+}
+
 #[tokio::test]
 async fn a_shutdown_tells_everyone() {
     let server = start().await;

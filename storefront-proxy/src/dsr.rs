@@ -14,6 +14,7 @@ pub mod invite;
 pub mod join;
 pub mod lifecycle;
 pub mod listing;
+pub mod login_token;
 pub mod presentation;
 pub mod profile;
 pub mod relay;
@@ -23,6 +24,7 @@ pub mod search;
 pub mod setting;
 pub mod slide;
 pub mod upcoming;
+pub mod video_room;
 pub mod widget;
 pub mod wishlist;
 
@@ -52,6 +54,8 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/attendee/{id}/remove-temp-discount", post(discount::remove_temp_discount))
         .route("/_action/dsr/appointment/attendee/{id}/apply-temp-discount", post(discount::apply_temp_discount))
         .route("/_action/dsr/appointment/attendee/{id}/add-cart-discount", post(discount::add_cart_discount))
+        .route("/_action/dsr/appointment/{id}/video-room", post(video_room::create).delete(video_room::delete))
+        .route("/search/dsr-appointment-video-chat", post(video_room::search))
         .route("/search/dsr-appointment-attendee", post(search::attendees))
         .route("/search/dsr-attendee-product-collection", post(search::collections))
         .route("/search/product", post(search::products))
@@ -103,4 +107,7 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/quickview/{product_id}/{layout_id}", get(listing::quickview))
         .route("/dsr/product/{product_id}", get(listing::product))
         .route("/dsr/customer/wishlist-product-ids", post(wishlist::product_ids))
+        .route("/dsr/customer/generate-login-token", post(login_token::generate))
+        .route("/dsr/customer/automatic-login", post(login_token::automatic_login))
+        .route("/dsr/customer/migrate-visitor-session", post(login_token::migrate_visitor_session))
 }

@@ -148,6 +148,14 @@ impl HubClient {
         Ok(Self::check(response).await?.json().await?)
     }
 
+    /// Deletes the appointment's video room on the video server: everyone in it is
+    /// disconnected (the hub answers 204, also when it has no video server).
+    pub async fn delete_video_room(&self, appointment_id: &str) -> Result<(), HubError> {
+        let url = format!("{}/internal/appointments/{appointment_id}/video-room", self.base);
+        Self::check(self.http.delete(url).bearer_auth(&self.secret).send().await?).await?;
+        Ok(())
+    }
+
     async fn state_as(&self, appointment_id: &str, role: &str) -> Result<Snapshot, HubError> {
         let url = format!("{}/internal/appointments/{appointment_id}/state?role={role}", self.base);
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;

@@ -40,6 +40,8 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0040_appointment_broadcast_mode.sql")),
         M::up(include_str!("storage/0050_dsr_appointment_requests.sql")),
         M::up(include_str!("storage/0060_dsr_discounts.sql")),
+        M::up(include_str!("storage/0070_dsr_video_rooms.sql")),
+        M::up(include_str!("storage/0071_dsr_login_tokens.sql")),
     ])
 }
 

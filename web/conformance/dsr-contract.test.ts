@@ -29,19 +29,28 @@ const DOCUMENT = JSON.parse(
 
 /** Documented operations the shop does not serve (yet), with the reason. Each must answer 404. */
 const NOT_SERVED: Record<string, string> = {
-  'POST /store-api/dsr/account/update-default-info': 'B2B account defaults: no B2B features',
-  'POST /store-api/dsr/customer/generate-login-token': 'login tokens (one-use, hashed, expiring) from the room to the storefront: not built yet',
-  'POST /store-api/dsr/customer/automatic-login': 'login tokens (one-use, hashed, expiring) from the room to the storefront: not built yet',
-  'POST /store-api/dsr/customer/migrate-visitor-session': 'login tokens (one-use, hashed, expiring) from the room to the storefront: not built yet',
-  'GET /store-api/dsr/appointment/{appointmentId}/shopping-lists': 'shopping lists (B2B): not built',
-  'POST /api/search/dsr-appointment-video-chat': 'video rooms are the hub’s LiveKit rooms: the record entity is not built yet',
-  'POST /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s LiveKit rooms: create/delete through the hub not built yet',
-  'DELETE /api/_action/dsr/appointment/{appointmentId}/video-room': 'video rooms are the hub’s LiveKit rooms: create/delete through the hub not built yet',
-  'POST /api/_action/dsr/appointment/{appointmentId}/shopping-lists/{shoppingListId}': 'shopping lists (B2B): not built',
+  'POST /store-api/dsr/account/update-default-info':
+    'marks a customer whom an admin created from the room as having filled in their default info at first login; this shop creates no customers from the room (neither the spec nor the document names that flow or the flag), so there is nothing to mark',
+  'GET /store-api/dsr/appointment/{appointmentId}/shopping-lists':
+    'line items of a B2B shopping list a guide shared into the appointment: shopping lists are Shopware B2B Components entities, which this shop does not have (no B2B in the spec); the document gives neither the list entity nor its line items',
+  'POST /api/_action/dsr/appointment/{appointmentId}/shopping-lists/{shoppingListId}':
+    'shares a B2B shopping list into the appointment: the same B2B Components entity, absent here (no B2B in the spec)',
 };
 
 /** Documented refusals the minimal call meets on purpose, with the reason. */
 const REFUSED: Record<string, { status: number; why: string }> = {
+  'POST /store-api/dsr/customer/generate-login-token': {
+    status: 403,
+    why: 'a login token is for a logged-in customer attending; the suite’s attendee is a guest',
+  },
+  'POST /store-api/dsr/customer/automatic-login': {
+    status: 400,
+    why: 'the token must be one generate-login-token answered (one use, 5 minutes); the documented minimal body has none',
+  },
+  'POST /store-api/dsr/customer/migrate-visitor-session': {
+    status: 400,
+    why: 'contextToken must be a guest attendee’s room session other than the caller’s; the documented minimal body has none',
+  },
   'POST /store-api/dsr/appointment/{appointmentId}/download-ics': {
     status: 404,
     why: 'the token must be one an invitation mail of the appointment carries; the documented minimal body has none',
@@ -279,4 +288,39 @@ describe('every documented DSR operation', () => {
       }
     },
   );
+});
+
+describe('login tokens from the room to the storefront, as documented', () => {
+  test('a customer attendee’s token logs a storefront session in once; a guest’s cart moves over', async () => {
+    const store = { 'sw-access-key': ACCESS_KEY };
+    const login = await fetch(`${origin()}/store-api/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...store },
+      body: JSON.stringify({ username: 'demo@example.com', password: 'salesroom' }),
+    });
+    expect(login.status).toBe(200);
+    const customer = { ...store, 'sw-context-token': login.headers.get('sw-context-token')! };
+    expect((await call('POST', '/store-api/dsr/appointment/demo/join-as-client', customer, { attendeeName: 'Contract customer' })).status).toBe(200);
+    const generated = await call('POST', '/store-api/dsr/customer/generate-login-token', customer, { storefrontUrl: 'https://shop.example.com' });
+    expect(generated.status).toBe(200);
+    const { apiAlias, token } = generated.body as { apiAlias: string; token: string };
+    expect(apiAlias).toBe('dsr.storefront-login.response');
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    const storefront = await call('GET', '/store-api/context', store);
+    const session = { ...store, 'sw-context-token': (storefront.body as { token: string }).token };
+    const loggedIn = await call('POST', '/store-api/dsr/customer/automatic-login', session, { token });
+    expect(loggedIn.status).toBe(200);
+    expect(typeof (loggedIn.body as { contextToken?: unknown }).contextToken).toBe('string');
+    const reused = await call('POST', '/store-api/dsr/customer/automatic-login', session, { token });
+    expect(reused.status).toBe(401);
+    // The suite's guest attendee hands its (empty) cart to a fresh storefront session.
+    const other = await call('GET', '/store-api/context', store);
+    const moved = await call(
+      'POST',
+      '/store-api/dsr/customer/migrate-visitor-session',
+      { ...store, 'sw-context-token': (other.body as { token: string }).token },
+      { contextToken: headers.storeApi['sw-context-token'] },
+    );
+    expect(moved.status).toBe(204);
+  });
 });

@@ -40,7 +40,7 @@ fn with_token(token: &str, body: Value) -> Response {
     response
 }
 
-fn token_response(token: &str) -> Response {
+pub fn token_response(token: &str) -> Response {
     with_token(token, json!({ "contextToken": token, "redirectUrl": null, "apiAlias": "array_struct" }))
 }
 
@@ -273,34 +273,42 @@ pub async fn login(ctx: ShopContext, State(app): State<App>, RequestParams(body)
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = new_session(&tx, &ctx, Some(&customer_id))?;
-            // The customer's last cart and the guest cart of this session become one.
-            let mut previous: Vec<String> = tx
-                .query_row(
-                    "SELECT s.token FROM store_context s JOIN cart c ON c.token = s.token
-                     WHERE s.customer_id = ?1 AND s.token != ?2 ORDER BY c.updated_at DESC LIMIT 1",
-                    [&customer_id, &token],
-                    |r| r.get(0),
-                )
-                .optional()?
-                .into_iter()
-                .collect();
-            previous.extend(ctx.token.clone());
-            crate::cart::calculate::merge(&tx, &previous, &token)?;
-            tx.execute("UPDATE customer SET last_login = ?1 WHERE id = ?2", params![now_rfc3339(), customer_id])?;
-            // The customer's payment preference becomes the session's.
-            tx.execute(
-                "UPDATE store_context SET payment_method_id = COALESCE(
-                    (SELECT c.default_payment_method_id FROM customer c JOIN payment_method p ON p.id = c.default_payment_method_id
-                     WHERE c.id = ?1 AND p.active = 1), payment_method_id)
-                 WHERE token = ?2",
-                params![customer_id, token],
-            )?;
+            let token = customer_session(&tx, &ctx, &customer_id)?;
             tx.commit()?;
             Ok(token)
         })
         .await?;
     Ok(token_response(&token))
+}
+
+/// A new session of the customer after a login (password or a DSR login token): the
+/// customer's last cart and the cart of the caller's session `ctx` become one, the
+/// customer's payment preference becomes the session's. Answers the new token.
+pub fn customer_session(tx: &Transaction, ctx: &ShopContext, customer_id: &str) -> rusqlite::Result<String> {
+    let token = new_session(tx, ctx, Some(customer_id))?;
+    // The customer's last cart and the guest cart of this session become one.
+    let mut previous: Vec<String> = tx
+        .query_row(
+            "SELECT s.token FROM store_context s JOIN cart c ON c.token = s.token
+             WHERE s.customer_id = ?1 AND s.token != ?2 ORDER BY c.updated_at DESC LIMIT 1",
+            params![customer_id, token],
+            |r| r.get(0),
+        )
+        .optional()?
+        .into_iter()
+        .collect();
+    previous.extend(ctx.token.clone());
+    crate::cart::calculate::merge(tx, &previous, &token)?;
+    tx.execute("UPDATE customer SET last_login = ?1 WHERE id = ?2", params![now_rfc3339(), customer_id])?;
+    // The customer's payment preference becomes the session's.
+    tx.execute(
+        "UPDATE store_context SET payment_method_id = COALESCE(
+            (SELECT c.default_payment_method_id FROM customer c JOIN payment_method p ON p.id = c.default_payment_method_id
+             WHERE c.id = ?1 AND p.active = 1), payment_method_id)
+         WHERE token = ?2",
+        params![customer_id, token],
+    )?;
+    Ok(token)
 }
 
 /// `POST /store-api/account/logout`: the old token no longer belongs to the customer;

@@ -22,6 +22,7 @@ use protocol::internal::{AttendeeProfileRequest, Audience};
 use protocol::Role;
 use serde_json::{json, Value};
 
+use super::appointment::not_found as appointment_not_found;
 use super::attendee::{self, Attendee};
 use super::interaction::{publish_changes, CollectionChange};
 use super::lifecycle::{client_state_body, guide_state_body, hub_unavailable};
@@ -45,6 +46,7 @@ pub fn routes() -> Router<App> {
         .route("/api/_action/dsr/appointment/{id}/start", post(start))
         .route("/api/_action/dsr/appointment/{id}/end", post(end))
         .route("/api/_action/dsr/appointment/{id}/presentation/state", get(guide_state))
+        .route("/api/_action/dsr/appointment/{id}/video-room", post(passed).delete(delete_video_room))
         .route("/api/_action/dsr/appointment/attendee/{id}/sw-context-token", get(context_token))
         .route("/api/_action/dsr/appointment/attendee/{id}/remove", post(remove))
         .route("/api/_action/dsr/appointment/attendee/{id}/load-temp-cart", get(attendee_cart))
@@ -363,6 +365,37 @@ async fn remove(State(app): State<App>, Path(id): Path<String>, request: Request
         }
     }
     Ok(answer.into_response())
+}
+
+/// A call of a path this router follows up on some methods only, passed as it is.
+async fn passed(State(app): State<App>, request: Request) -> ApiResult<Response> {
+    let call = Call::read(request).await?;
+    Ok(pass(&app, &call).await?.into_response())
+}
+
+/// The guide deletes the appointment's video room: this proxy's hub deletes the LiveKit
+/// room (its video tokens name it) before the upstream drops its record; a hub that does
+/// not answer: 503, and the upstream is not asked. Creating one and searching the records
+/// are the upstream's alone and pass as they are.
+async fn delete_video_room(State(app): State<App>, Path(id): Path<String>, request: Request) -> ApiResult<Response> {
+    let call = Call::read(request).await?;
+    if !protocol::state::is_id(&id) {
+        return Ok(pass(&app, &call).await?.into_response());
+    }
+    // Only for a guide of an appointment the upstream knows, asked with the guide's own
+    // credentials (an Admin API search, which Shopware and the embedded shop answer).
+    let mut headers = call.headers.clone();
+    headers.insert(axum::http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let query = Bytes::from(json!({ "ids": [id], "limit": 1 }).to_string());
+    let found = upstream_of(&app)?.send(&Method::POST, "/api/search/dsr-appointment", &headers, query).await?;
+    if !found.status.is_success() {
+        return Ok(found.into_response());
+    }
+    if found.json().and_then(|body| body["data"].as_array().map(Vec::len)).unwrap_or(0) == 0 {
+        return Err(appointment_not_found());
+    }
+    app.hub.delete_video_room(&id).await.map_err(hub_unavailable)?;
+    Ok(pass(&app, &call).await?.into_response())
 }
 
 /// The guide's discounts for an attendee (`load-temp-cart`, `…-temp-discount`,
