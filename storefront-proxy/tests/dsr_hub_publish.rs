@@ -314,6 +314,34 @@ async fn saved_product_changes_reach_the_guides_only() {
     assert_eq!(client_saw, 0, "an attendee is not told of the guides' saved products");
 }
 
+#[tokio::test]
+async fn a_guests_cart_moved_by_migrate_visitor_session_is_empty_for_the_guide() {
+    let live = start().await;
+    let (_, _, guide_join) = live.guide_joins("demo").await;
+    let mut guide_socket = connect(&live, &guide_join).await;
+    let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
+    let attendee = join["attendeeId"].as_str().unwrap().to_owned();
+    let guest = token_of(&join);
+    let products = live.product_ids(2).await;
+    let items: Vec<serde_json::Value> = products.iter().map(|p| json!({"type": "product", "referencedId": p, "quantity": 2})).collect();
+    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &guest, json!({"items": items})).await;
+    assert_eq!(status, 200, "{cart}");
+    let cart_count = |event: &Event| match event {
+        Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => Some(*line_item_count),
+        _ => None,
+    };
+    assert_eq!(wait_for(&mut guide_socket, cart_count).await, 2);
+
+    // The guest's browser logs in elsewhere and takes the cart along.
+    let (status, _, headers) = live.call(reqwest::Method::GET, "/store-api/context", &As::Nobody, None).await;
+    assert_eq!(status, 200);
+    let session = As::Store(headers.get("sw-context-token").expect("a context token").to_str().unwrap().to_owned());
+    let As::Store(guest_token) = &guest else { unreachable!() };
+    let (status, body) = live.post("/store-api/dsr/customer/migrate-visitor-session", &session, json!({"contextToken": guest_token})).await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(wait_for(&mut guide_socket, cart_count).await, 0, "the guide sees the guest's cart emptied");
+}
+
 /// How many `savedProductsChanged` events come before the first event `until` accepts.
 async fn count_until(socket: &mut Socket, until: impl Fn(&Event) -> bool) -> usize {
     let mut count = 0;

@@ -32,6 +32,7 @@ use sha2::{Digest, Sha256};
 use crate::account::customer::LoggedIn;
 use crate::account::session::{customer_session, token_response};
 use crate::error::{ApiError, ApiResult};
+use crate::shop_event::ShopEvent;
 use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::{RequestParams, ShopContext};
@@ -218,7 +219,8 @@ pub async fn migrate_visitor_session(ctx: ShopContext, State(app): State<App>, R
         return Err(invalid_visitor_session("contextToken is this session itself."));
     }
     let channel = ctx.sales_channel.id.clone();
-    let moved: Result<(), ApiError> = app
+    let (visitor_token, target_token) = (visitor.clone(), target.clone());
+    let moved: Result<Value, ApiError> = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
@@ -251,9 +253,12 @@ pub async fn migrate_visitor_session(ctx: ShopContext, State(app): State<App>, R
             crate::cart::calculate::ensure_cart(&tx, &target)?;
             crate::cart::calculate::merge(&tx, std::slice::from_ref(&visitor), &target)?;
             tx.commit()?;
-            Ok(Ok(()))
+            Ok(Ok(crate::cart::calculate::calculate(conn, &ctx, &target, Vec::new())?))
         })
         .await?;
-    moved?;
+    let cart = moved?;
+    // The room hears of both carts: the guest's is empty now, the session's holds the goods.
+    app.events.emit(ShopEvent::emptied_cart(visitor_token)).await;
+    app.events.emit(ShopEvent::cart_changed(&target_token, &cart)).await;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
