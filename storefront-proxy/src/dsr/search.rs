@@ -147,6 +147,16 @@ fn load_collections(conn: &Connection, ids: &[String]) -> rusqlite::Result<Vec<V
     )
 }
 
+/// The `appointment` association of search results: each record's `appointmentId` as
+/// the appointment it names (null when gone).
+pub(super) fn attach_appointments(conn: &Connection, records: &mut [Value]) -> rusqlite::Result<()> {
+    for record in records {
+        let id = record["appointmentId"].as_str().unwrap_or_default().to_owned();
+        record["appointment"] = Appointment::by_id(conn, &id)?.map(|a| a.to_json()).unwrap_or(Value::Null);
+    }
+    Ok(())
+}
+
 /// `POST /api/search/dsr-appointment-attendee` (association `appointment`).
 pub async fn attendees(_: AdminUser, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
     let criteria = search::parse(&params, &ATTENDEES)?;
@@ -157,10 +167,7 @@ pub async fn attendees(_: AdminUser, State(app): State<App>, RequestParams(param
             let (ids, total) = search::select(conn, &ATTENDEES, &criteria)?;
             let mut data = load_attendees(conn, &ids)?;
             if with_appointment {
-                for attendee in &mut data {
-                    let id = attendee["appointmentId"].as_str().unwrap_or_default().to_owned();
-                    attendee["appointment"] = Appointment::by_id(conn, &id)?.map(|a| a.to_json()).unwrap_or(Value::Null);
-                }
+                attach_appointments(conn, &mut data)?;
             }
             Ok(search::result(total, data))
         })

@@ -142,10 +142,7 @@ pub async fn search(_: AdminUser, State(app): State<App>, RequestParams(params):
             let (ids, total) = search::select(conn, &VIDEO_CHATS, &criteria)?;
             let mut data = load(conn, &ids)?;
             if with_appointment {
-                for record in &mut data {
-                    let id = record["appointmentId"].as_str().unwrap_or_default().to_owned();
-                    record["appointment"] = Appointment::by_id(conn, &id)?.map(|a| a.to_json()).unwrap_or(Value::Null);
-                }
+                super::search::attach_appointments(conn, &mut data)?;
             }
             Ok(search::result(total, data))
         })
