@@ -5,6 +5,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 export CARGO_TERM_COLOR ?= never
+# A fresh clone builds once: incremental caches (GBs) only help repeated local builds.
+ifdef CI
+export CARGO_INCREMENTAL ?= 0
+endif
 
 .PHONY: help up cluster test lint test-rust test-web test-e2e test-conformance test-deploy test-cluster web-deps web-build system-deps protocol-ts build-release build-debug clean
 
