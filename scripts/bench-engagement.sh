@@ -9,7 +9,8 @@
 # Usage: scripts/bench-engagement.sh [CLIENTS]   (default 10000: the issue's size)
 # CHAT_PER_SEC (50), REACTIONS_PER_SEC (1000), POLL_VOTES (= CLIENTS), WINDOW_SECS (10),
 # INTERVAL_MS (100), SLIDES (enough to last the window and 2 s more), ROUNDS (2);
-# NO_BUILD=1 skips the release build; HUB_BIN, LOADTEST_BIN, PROXY_BIN as in scripts/bench.sh.
+# NO_BUILD=1 skips the release build; HUB_BIN, LOADTEST_BIN, PROXY_BIN, HUB_CPUS and LOADTEST_CPUS
+# (the hub and the generator pinned to separate cores) as in scripts/bench.sh.
 # Prints each run's report, then one table: slide-change p50/p99 with and without, the p99's
 # growth, votes cast/acknowledged/counted, chats sent/delivered, reaction sums per second.
 set -euo pipefail

@@ -11,6 +11,8 @@
 # to compare before and after back-to-back); NO_BUILD=1 skips the build. SLIDES, INTERVAL_MS,
 # FIRST_SLIDES and HOLD_SECS go to loadtest; LOADTEST_ARGS (split on spaces) is added to its
 # arguments (e.g. the engagement mode's, see scripts/bench-engagement.sh).
+# HUB_CPUS and LOADTEST_CPUS (taskset lists, e.g. 0 and 1) pin the hub replicas and the load
+# generators to separate cores, so that what the generator costs does not show as hub latency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-single}"; shift || true
@@ -23,6 +25,8 @@ esac
 hub_bin="${HUB_BIN:-./target/release/hub}"
 loadtest_bin="${LOADTEST_BIN:-./target/release/loadtest}"
 proxy_bin="${PROXY_BIN:-./target/release/storefront-proxy}"
+hub_pin=(); [ -z "${HUB_CPUS:-}" ] || hub_pin=(taskset -c "$HUB_CPUS")
+loadtest_pin=(); [ -z "${LOADTEST_CPUS:-}" ] || loadtest_pin=(taskset -c "$LOADTEST_CPUS")
 dir=$(mktemp -d /tmp/salesroom-bench.XXXX)
 # Only the processes this script started, by their ids.
 # The data directory goes too, unless KEEP_BENCH_DIR is set (its logs help a failed run).
@@ -45,7 +49,7 @@ fi
 for i in $(seq 1 "$replicas"); do
   redis=()
   [ "$replicas" = 1 ] || redis=(REDIS_URL=redis://127.0.0.1:6390/)
-  env "${redis[@]}" HUB_PORT=$((8100 + i)) DATA_DIR="$dir/hub$i" "$hub_bin" >"$dir/hub$i.log" 2>&1 &
+  env "${redis[@]}" HUB_PORT=$((8100 + i)) DATA_DIR="$dir/hub$i" "${hub_pin[@]}" "$hub_bin" >"$dir/hub$i.log" 2>&1 &
   hub_pids+=($!)
   hubs+=("ws://127.0.0.1:$((8100 + i))/ws")
   metrics+=("http://127.0.0.1:$((8100 + i))/metrics")
@@ -67,7 +71,7 @@ for clients in ${sizes[@]}; do
     shard_pids=()
     parts=()
     for shard in 0 1 2; do
-      "$loadtest_bin" "${args[@]}" --shard "$shard/3" --out "$dir/shard$shard.json" >"$dir/shard$shard.log" 2>&1 &
+      "${loadtest_pin[@]}" "$loadtest_bin" "${args[@]}" --shard "$shard/3" --out "$dir/shard$shard.json" >"$dir/shard$shard.log" 2>&1 &
       shard_pids+=($!)
       parts+=("$dir/shard$shard.json")
     done
@@ -76,7 +80,7 @@ for clients in ${sizes[@]}; do
     "$loadtest_bin" --merge "$(IFS=,; echo "${parts[*]}")" || true
     rm -f "${parts[@]}"
   else
-    "$loadtest_bin" "${args[@]}" || true
+    "${loadtest_pin[@]}" "$loadtest_bin" "${args[@]}" || true
   fi
   # CPU the hub processes used so far (joins included), user + system.
   for pid in "${hub_pids[@]}"; do
