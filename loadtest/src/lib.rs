@@ -181,6 +181,13 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
 /// How long an attendee waits for the next slide change once they have started.
 const RECEIVE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Why an attendee's receive loop ended (for the report's "not on the last slide").
+enum Ended {
+    Done,
+    TimedOut,
+    Closed,
+}
+
 /// How long an attendee waits for the first slide change (the other shards may still
 /// be joining).
 const FIRST_SLIDE_TIMEOUT: Duration = Duration::from_secs(600);
@@ -480,6 +487,7 @@ async fn receive(
     let mut outbox = engaged.map_or_else(|| tokio::sync::mpsc::unbounded_channel().1, |e| e.outbox);
     // One timer per attendee, re-armed only when it fires: a timeout around every read
     // would insert and cancel a timer per frame.
+    let mut ended = Ended::Done;
     let mut deadline = Instant::now() + FIRST_SLIDE_TIMEOUT;
     let idle = tokio::time::sleep_until(deadline.into());
     tokio::pin!(idle);
@@ -488,8 +496,14 @@ async fn receive(
             message = socket.next() => match message {
                 Some(Ok(message)) => message,
                 _ => {
-                    let Some(rejoin) = &rejoin else { break };
-                    let Some((resumed, welcomed)) = rejoin.resume(last_seq, &epoch).await else { break };
+                    let resumed = match &rejoin {
+                        Some(rejoin) => rejoin.resume(last_seq, &epoch).await,
+                        None => None,
+                    };
+                    let Some((resumed, welcomed)) = resumed else {
+                        ended = Ended::Closed;
+                        break;
+                    };
                     socket = resumed;
                     got.continuity.resumes += 1;
                     if welcomed.resume != Resume::Replayed {
@@ -514,7 +528,10 @@ async fn receive(
                 continue;
             }
             () = &mut idle => {
-                if Instant::now() >= deadline { break }
+                if Instant::now() >= deadline {
+                    ended = Ended::TimedOut;
+                    break;
+                }
                 idle.as_mut().reset(deadline.into());
                 continue;
             }
@@ -587,6 +604,11 @@ async fn receive(
     got.complete = slide >= slides;
     if !got.complete {
         got.continuity.not_on_last_slide += 1;
+        match ended {
+            Ended::TimedOut => got.continuity.timed_out += 1,
+            Ended::Closed => got.continuity.closed += 1,
+            Ended::Done => {}
+        }
     }
     got
 }

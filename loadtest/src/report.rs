@@ -73,6 +73,12 @@ pub struct Continuity {
     pub duplicates: u64,
     /// Attendees who did not end on the last slide.
     pub not_on_last_slide: u64,
+    /// Of those, the ones that stopped waiting: no slide change for `RECEIVE_TIMEOUT`.
+    #[serde(default)]
+    pub timed_out: u64,
+    /// Of those, the ones whose socket closed and was not resumed.
+    #[serde(default)]
+    pub closed: u64,
 }
 
 impl Continuity {
@@ -82,6 +88,8 @@ impl Continuity {
         self.gaps += other.gaps;
         self.duplicates += other.duplicates;
         self.not_on_last_slide += other.not_on_last_slide;
+        self.timed_out += other.timed_out;
+        self.closed += other.closed;
     }
 
     /// Nothing lost, nothing twice, everyone on the last slide.
@@ -213,8 +221,8 @@ impl std::fmt::Display for Report {
         let c = &self.continuity;
         write!(
             f,
-            "\ncontinuity: resumes {}  by snapshot {}  gaps {}  duplicates {}  not on the last slide {}",
-            c.resumes, c.snapshot_resumes, c.gaps, c.duplicates, c.not_on_last_slide
+            "\ncontinuity: resumes {}  by snapshot {}  gaps {}  duplicates {}  not on the last slide {} (timed out {}, closed {})",
+            c.resumes, c.snapshot_resumes, c.gaps, c.duplicates, c.not_on_last_slide, c.timed_out, c.closed
         )?;
         let per_delivery = |seconds: f64| seconds * 1e6 / self.deliveries.max(1) as f64;
         if let Some(hub) = self.hub_cpu_seconds {
