@@ -13,6 +13,9 @@ export default defineConfig({
   // reported as flaky in the output, to be mended rather than ignored.
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'line' : 'list',
+  // A loaded CI machine (two cores, debug servers) can take longer than Playwright's 5 s to
+  // finish a navigation whose loader asks the shop (seen: a category page after a menu click).
+  expect: { timeout: process.env.CI ? 15_000 : 5_000 },
   use: {
     baseURL: process.env.SALESROOM_BASE_URL,
     trace: 'retain-on-failure',
