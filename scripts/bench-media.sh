@@ -10,6 +10,8 @@
 #   scripts/bench-media.sh 200        # one N
 # Extra loadtest-media flags: MEDIA_FLAGS="--measure-secs 30". SFU_BWE_KBPS is passed on.
 # Another sfu binary (an A/B comparison): SFU_BIN=path/to/sfu (then nothing is built).
+# SFU_CPUS and BOTS_CPUS (taskset lists, e.g. 0 and 1) pin the sfu and the bots to separate
+# cores, so that the bots' CPU does not show as the sfu's forward delay.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SFU_BIN="${SFU_BIN:-}"
@@ -21,6 +23,8 @@ DIR="${BENCH_DIR:-/tmp/salesroom-bench-media}"
 mkdir -p "$DIR"
 export LIVEKIT_API_KEY=APIbench LIVEKIT_API_SECRET=bench-secret-long-enough-for-hs256-signing
 SFU_PORT="${SFU_PORT:-17880}" SFU_UDP_PORT="${SFU_UDP_PORT:-17882}"
+sfu_pin=(); [ -z "${SFU_CPUS:-}" ] || sfu_pin=(taskset -c "$SFU_CPUS")
+bots_pin=(); [ -z "${BOTS_CPUS:-}" ] || bots_pin=(taskset -c "$BOTS_CPUS")
 COUNTS=("$@")
 [ ${#COUNTS[@]} -eq 0 ] && COUNTS=(50 100 200)
 for n in "${COUNTS[@]}"; do
@@ -28,12 +32,12 @@ for n in "${COUNTS[@]}"; do
     flock 9
     echo "== N=$n  sfu=$SFU_BIN  $(date -u +%FT%TZ)  uptime:$(uptime)"
     SFU_PORT=$SFU_PORT SFU_UDP_PORT=$SFU_UDP_PORT DATA_DIR="$DIR" RUST_LOG=warn \
-      "$SFU_BIN" >"$DIR/sfu-$n.log" 2>&1 &
+      "${sfu_pin[@]}" "$SFU_BIN" >"$DIR/sfu-$n.log" 2>&1 &
     sfu=$!
     trap 'kill $sfu 2>/dev/null || true' EXIT
     sleep 1
     # shellcheck disable=SC2086
-    ./target/release/loadtest-media --url "ws://127.0.0.1:$SFU_PORT" --subscribers "$n" --sfu-pid "$sfu" ${MEDIA_FLAGS:-}
+    "${bots_pin[@]}" ./target/release/loadtest-media --url "ws://127.0.0.1:$SFU_PORT" --subscribers "$n" --sfu-pid "$sfu" ${MEDIA_FLAGS:-}
     kill "$sfu"
     wait "$sfu" 2>/dev/null || true
     trap - EXIT
