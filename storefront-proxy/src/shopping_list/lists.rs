@@ -167,17 +167,17 @@ fn wants_products(body: &Map<String, Value>) -> bool {
 /// `POST /store-api/shopping-lists` (criteria: `limit`, `page`, the products'
 /// association; other criteria are not read): the caller's lists, newest first.
 pub async fn search(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
-    let number = |key: &str, max: i64| -> ApiResult<Option<i64>> {
+    let number = |key: &str, code: &'static str| -> ApiResult<Option<i64>> {
+        let max = MAX_LISTS as i64;
         match body.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(value) => criteria::integer(value).filter(|n| (1..=max).contains(n)).map(Some).ok_or_else(|| {
-                ApiError::bad_request("FRAMEWORK__INVALID_CRITERIA", format!("{key} must be a whole number from 1 to {max}."))
-                    .at(&format!("/{key}"))
+                ApiError::bad_request(code, format!("{key} must be a whole number from 1 to {max}.")).at(&format!("/{key}"))
             }),
         }
     };
-    let limit = number("limit", MAX_LISTS as i64)?;
-    let page = number("page", MAX_LISTS as i64)?.unwrap_or(1);
+    let limit = number("limit", "FRAMEWORK__INVALID_LIMIT_QUERY")?;
+    let page = number("page", "FRAMEWORK__INVALID_PAGE_QUERY")?.unwrap_or(1);
     let with_products = wants_products(&body);
     let owner = owner(&user);
     let ctx = user.ctx.clone();
