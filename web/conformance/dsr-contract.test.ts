@@ -355,7 +355,10 @@ describe('the default-info mark and shared shopping lists, as documented', () =>
     const shared = await call('POST', `/api/_action/dsr/appointment/${ids.appointmentId}/shopping-lists/${ids.shoppingListId}`, headers.adminApi, {});
     expect(shared.status).toBe(200);
     expect(shared.body).toEqual({ data: { [ids.sharedProductId!]: { quantity: 2 } } });
-    const loaded = await call('GET', `/store-api/dsr/appointment/${ids.appointmentId}/shopping-lists`, headers.storeApi);
+    // A new attendee: the documented calls above removed the suite's own.
+    const join = await call('POST', '/store-api/dsr/appointment/demo/join-as-client', { 'sw-access-key': ACCESS_KEY }, { attendeeName: 'Lists' });
+    const attendee = { 'sw-access-key': ACCESS_KEY, 'sw-context-token': (join.body as { newContextToken: string }).newContextToken };
+    const loaded = await call('GET', `/store-api/dsr/appointment/${ids.appointmentId}/shopping-lists`, attendee);
     expect(loaded.body).toEqual({ apiAlias: 'dsr.appointment.load-shopping-lists', data: { [ids.sharedProductId!]: { quantity: 2 } } });
   });
 });
