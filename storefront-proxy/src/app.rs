@@ -19,7 +19,7 @@ use crate::storage::Db;
 use crate::upstream::Upstream;
 use crate::{
     account, admin, admin_api, cart, catalog, checkout, cms, contact, context, demo, dsr, gateway, media, navigation, newsletter, order,
-    settings, store_api, wishlist,
+    settings, shopping_list, store_api, wishlist,
 };
 
 impl App {
@@ -66,6 +66,7 @@ impl App {
             .merge(newsletter::routes())
             .merge(contact::routes())
             .merge(wishlist::routes())
+            .merge(shopping_list::routes())
             .fallback(route_not_found)
             .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
         let admin_api_routes =

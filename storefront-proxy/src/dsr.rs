@@ -6,6 +6,7 @@ pub mod appointment_request;
 pub mod attendee;
 pub mod calendar;
 pub mod cart;
+pub mod default_info;
 pub mod discount;
 pub mod forwarded;
 pub mod instant_listing;
@@ -22,6 +23,7 @@ pub mod report;
 pub mod saved_products;
 pub mod search;
 pub mod setting;
+pub mod shopping_list;
 pub mod slide;
 pub mod upcoming;
 pub mod video_room;
@@ -54,6 +56,7 @@ pub fn admin_routes() -> Router<App> {
         .route("/_action/dsr/appointment/attendee/{id}/remove-temp-discount", post(discount::remove_temp_discount))
         .route("/_action/dsr/appointment/attendee/{id}/apply-temp-discount", post(discount::apply_temp_discount))
         .route("/_action/dsr/appointment/attendee/{id}/add-cart-discount", post(discount::add_cart_discount))
+        .route("/_action/dsr/appointment/{id}/shopping-lists/{shopping_list_id}", post(shopping_list::share))
         .route("/_action/dsr/appointment/{id}/video-room", post(video_room::create).delete(video_room::delete))
         .route("/search/dsr-appointment-video-chat", post(video_room::search))
         .route("/search/dsr-appointment-attendee", post(search::attendees))
@@ -110,4 +113,6 @@ pub fn store_routes() -> Router<App> {
         .route("/dsr/customer/generate-login-token", post(login_token::generate))
         .route("/dsr/customer/automatic-login", post(login_token::automatic_login))
         .route("/dsr/customer/migrate-visitor-session", post(login_token::migrate_visitor_session))
+        .route("/dsr/account/update-default-info", post(default_info::update))
+        .route("/dsr/appointment/{appointment_id}/shopping-lists", get(shopping_list::load))
 }

@@ -35,6 +35,7 @@ pub mod order;
 pub mod seo_url;
 pub mod settings;
 pub mod shop_event;
+pub mod shopping_list;
 pub mod state;
 pub mod storage;
 pub mod store_api;

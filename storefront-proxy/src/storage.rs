@@ -42,6 +42,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0060_dsr_discounts.sql")),
         M::up(include_str!("storage/0070_dsr_video_rooms.sql")),
         M::up(include_str!("storage/0071_dsr_login_tokens.sql")),
+        M::up(include_str!("storage/0072_shopping_lists.sql")),
     ])
 }
 

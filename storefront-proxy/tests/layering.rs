@@ -33,6 +33,8 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
     ("cart", "account", "account (login) merges carts; the cart knows no account"),
     ("cart", "dsr", "the cart emits shop events (crate::shop_event) that dsr listens to"),
     ("wishlist", "dsr", "the wishlist emits shop events (crate::shop_event) that dsr listens to"),
+    ("shopping_list", "dsr", "the live room shares shopping lists (dsr::shopping_list reads them); the lists know no room"),
+    ("cart", "shopping_list", "shopping lists put their lines into the cart, not the other way round"),
     ("account", "demo", "the demo seeds through account, not the other way round"),
     ("catalog", "admin_api", "the Admin API writes the catalogue (and rebuilds its indexes); the catalogue knows no Admin API"),
     ("cart", "admin_api", "the Admin API manages promotions; the cart only reads them"),

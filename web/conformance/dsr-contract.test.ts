@@ -27,18 +27,18 @@ const DOCUMENT = JSON.parse(
   readFileSync(path.resolve(import.meta.dirname, '../../storefront-proxy/tests/reference/dsr-openapi.json'), 'utf8'),
 ) as Document;
 
-/** Documented operations the shop does not serve (yet), with the reason. Each must answer 404. */
-const NOT_SERVED: Record<string, string> = {
-  'POST /store-api/dsr/account/update-default-info':
-    'marks a customer whom an admin created from the room as having filled in their default info at first login; this shop creates no customers from the room (neither the spec nor the document names that flow or the flag), so there is nothing to mark',
-  'GET /store-api/dsr/appointment/{appointmentId}/shopping-lists':
-    'line items of a B2B shopping list a guide shared into the appointment: shopping lists are Shopware B2B Components entities, which this shop does not have (no B2B in the spec); the document gives neither the list entity nor its line items',
-  'POST /api/_action/dsr/appointment/{appointmentId}/shopping-lists/{shoppingListId}':
-    'shares a B2B shopping list into the appointment: the same B2B Components entity, absent here (no B2B in the spec)',
-};
+/**
+ * Documented operations the shop does not serve (yet), with the reason. Each must answer 404.
+ * None since session 19: the default-info mark and the shared shopping lists are served.
+ */
+const NOT_SERVED: Record<string, string> = {};
 
 /** Documented refusals the minimal call meets on purpose, with the reason. */
 const REFUSED: Record<string, { status: number; why: string }> = {
+  'POST /store-api/dsr/account/update-default-info': {
+    status: 403,
+    why: 'marks a customer with an account; the suite’s attendee is a guest (a logged-in customer is checked below)',
+  },
   'POST /store-api/dsr/customer/generate-login-token': {
     status: 403,
     why: 'a login token is for a logged-in customer attending; the suite’s attendee is a guest',
@@ -175,6 +175,8 @@ function missingRequired(api: Api, schema: unknown, value: unknown, at = '', dep
 
 /** Ids of the demo the calls are made with. */
 const ids: Record<string, string> = {};
+/** The demo customer's logged-in session. */
+let customerHeaders: Record<string, string> = {};
 const headers: Record<Api, Record<string, string>> = { storeApi: {}, adminApi: {} };
 
 beforeAll(async () => {
@@ -216,7 +218,22 @@ beforeAll(async () => {
   ids.cmsPageLayoutId = (detail ?? structure.cmsPageResults[0]!).cmsPage.id;
   ids.alias = 'liked';
   ids.layoutName = 'tos';
-  ids.shoppingListId = '0'.repeat(32);
+  // A shopping list of the demo customer, for a guide to share into the appointment.
+  const login = await fetch(`${origin()}/store-api/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'sw-access-key': ACCESS_KEY },
+    body: JSON.stringify({ username: 'demo@example.com', password: 'salesroom' }),
+  });
+  customerHeaders = { 'sw-access-key': ACCESS_KEY, 'sw-context-token': login.headers.get('sw-context-token')! };
+  const simple = (
+    await call('POST', '/store-api/product', { 'sw-access-key': ACCESS_KEY }, { limit: 1, filter: [{ type: 'equals', field: 'childCount', value: 0 }] })
+  ).body as { elements: { id: string }[] };
+  ids.sharedProductId = simple.elements[0]!.id;
+  const list = await call('POST', '/store-api/shopping-list', customerHeaders, {
+    name: 'Contract',
+    lineItems: { a: { id: ids.sharedProductId, quantity: 2 } },
+  });
+  ids.shoppingListId = (list.body as { id: string }).id;
   const salutations = (await call('GET', '/store-api/salutation', { 'sw-access-key': ACCESS_KEY })).body as { elements: { id: string }[] };
   ids.salutationId = salutations.elements[0]!.id;
 });
@@ -322,5 +339,26 @@ describe('login tokens from the room to the storefront, as documented', () => {
       { contextToken: headers.storeApi['sw-context-token'] },
     );
     expect(moved.status).toBe(204);
+  });
+});
+
+describe('the default-info mark and shared shopping lists, as documented', () => {
+  test('a logged-in customer is marked once; the mark is read back with the customer', async () => {
+    const marked = await call('POST', '/store-api/dsr/account/update-default-info', customerHeaders, {});
+    expect(marked.status).toBe(200);
+    expect(marked.body).toMatchObject({ success: true });
+    const customer = await call('POST', '/store-api/account/customer', customerHeaders, {});
+    expect((customer.body as { customFields: Record<string, unknown> }).customFields.dsrDefaultInfoUpdatedAt).toEqual(expect.any(String));
+  });
+
+  test('the list a guide shared is what the attendees load', async () => {
+    const shared = await call('POST', `/api/_action/dsr/appointment/${ids.appointmentId}/shopping-lists/${ids.shoppingListId}`, headers.adminApi, {});
+    expect(shared.status).toBe(200);
+    expect(shared.body).toEqual({ data: { [ids.sharedProductId!]: { quantity: 2 } } });
+    // A new attendee: the documented calls above removed the suite's own.
+    const join = await call('POST', '/store-api/dsr/appointment/demo/join-as-client', { 'sw-access-key': ACCESS_KEY }, { attendeeName: 'Lists' });
+    const attendee = { 'sw-access-key': ACCESS_KEY, 'sw-context-token': (join.body as { newContextToken: string }).newContextToken };
+    const loaded = await call('GET', `/store-api/dsr/appointment/${ids.appointmentId}/shopping-lists`, attendee);
+    expect(loaded.body).toEqual({ apiAlias: 'dsr.appointment.load-shopping-lists', data: { [ids.sharedProductId!]: { quantity: 2 } } });
   });
 });

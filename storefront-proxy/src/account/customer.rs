@@ -77,7 +77,8 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
         .query_row(
             "SELECT id, group_id, sales_channel_id, language_id, customer_number, salutation_id, title, first_name, last_name,
                     email, guest, active, birthday, default_billing_address_id, default_shipping_address_id, first_login,
-                    last_login, created_at, updated_at, default_payment_method_id, account_type, company, vat_ids
+                    last_login, created_at, updated_at, default_payment_method_id, account_type, company, vat_ids,
+                    dsr_default_info_updated_at
              FROM customer WHERE id = ?1",
             [customer_id],
             |r| {
@@ -105,6 +106,11 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
                     "accountType": r.get::<_, String>(20)?,
                     "company": r.get::<_, Option<String>>(21)?,
                     "vatIds": r.get::<_, Option<String>>(22)?.and_then(|ids| serde_json::from_str::<Value>(&ids).ok()),
+                    // The digital sales room's mark (`dsr/default_info.rs`), where a Shopware
+                    // plugin keeps such a flag: null until the customer is marked.
+                    "customFields": r
+                        .get::<_, Option<String>>(23)?
+                        .map(|at| json!({ "dsrDefaultInfoUpdatedAt": at })),
                 }))
             },
         )

@@ -3,6 +3,14 @@ import type { serverErrorsEn } from './server-errors.en';
 /** The shop's error codes in words (German); the same keys as `server-errors.en.ts`. */
 export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof (typeof serverErrorsEn)[G], string> } = {
   codes: {
+    B2B__SHOPPING_LIST_INVALID_IDS: 'Bitte wählen Sie zwischen 1 und 100 Einkaufslisten oder Positionen.',
+    B2B__SHOPPING_LIST_INVALID_LINE_ITEMS: 'Diese Produkte können nicht auf eine Einkaufsliste gesetzt werden.',
+    B2B__SHOPPING_LIST_INVALID_NAME: 'Bitte geben Sie der Einkaufsliste einen Namen mit höchstens 255 Zeichen.',
+    B2B__SHOPPING_LIST_INVALID_QUANTITY: 'Bitte wählen Sie eine Menge von 1 bis 10.000.',
+    B2B__SHOPPING_LIST_LIMIT_REACHED: 'Sie können höchstens {{number}} Einkaufslisten anlegen. Bitte löschen Sie zuerst eine.',
+    B2B__SHOPPING_LIST_LINE_ITEM_LIMIT_REACHED: 'Eine Einkaufsliste fasst höchstens {{number}} Produkte.',
+    B2B__SHOPPING_LIST_LINE_ITEM_NOT_FOUND: 'Dieser Artikel ist nicht mehr auf der Einkaufsliste.',
+    B2B__SHOPPING_LIST_NOT_FOUND: 'Diese Einkaufsliste wurde nicht gefunden.',
     CHECKOUT__CART_EMPTY: 'Ihr Warenkorb ist leer.',
     CHECKOUT__CART_INVALID: 'Ihr Warenkorb hat sich geändert. Bitte prüfen Sie ihn und versuchen Sie es erneut.',
     CHECKOUT__CART_INVALID_LINE_ITEM: 'Dieser Artikel kann nicht in den Warenkorb gelegt werden.',

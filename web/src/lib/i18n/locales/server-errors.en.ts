@@ -5,6 +5,14 @@
  */
 export const serverErrorsEn = {
   codes: {
+    B2B__SHOPPING_LIST_INVALID_IDS: 'Please choose between 1 and 100 shopping lists or items.',
+    B2B__SHOPPING_LIST_INVALID_LINE_ITEMS: 'These products cannot be put on a shopping list.',
+    B2B__SHOPPING_LIST_INVALID_NAME: 'Please give the shopping list a name of at most 255 characters.',
+    B2B__SHOPPING_LIST_INVALID_QUANTITY: 'Please choose a quantity from 1 to 10,000.',
+    B2B__SHOPPING_LIST_LIMIT_REACHED: 'You can keep at most {{number}} shopping lists. Please delete one first.',
+    B2B__SHOPPING_LIST_LINE_ITEM_LIMIT_REACHED: 'A shopping list holds at most {{number}} products.',
+    B2B__SHOPPING_LIST_LINE_ITEM_NOT_FOUND: 'This item is no longer on the shopping list.',
+    B2B__SHOPPING_LIST_NOT_FOUND: 'This shopping list could not be found.',
     CHECKOUT__CART_EMPTY: 'Your cart is empty.',
     CHECKOUT__CART_INVALID: 'Your cart has changed and needs a look before ordering. Please check it and try again.',
     CHECKOUT__CART_INVALID_LINE_ITEM: 'This item cannot be added to the cart.',
