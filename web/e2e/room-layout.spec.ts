@@ -1,14 +1,16 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { highlightBySearch, ownServers } from './room';
+import { highlightBySearch, ownServers, soldOutProduct } from './room';
 
 /*
  * The room's layout with every badge of the cockpit on (live, locked, everyone muted,
  * broadcast mode) and a product in focus, at 1024×768, 1280×800, 1440×900 and on a phone,
  * for the guide and an attendee, in German (the longest labels) and then in English (the
  * same session, both pages reloaded on the English paths): what must be seen is inside the
- * window, whole, and nothing overlaps. Boxes are measured; no pixels compared. Then the
- * guide's participant tools on a phone in both languages (issue #14, item 10): the
- * participants sheet, the attendee's wishlist entry, the removal cancelled and confirmed.
+ * window, whole, and nothing overlaps. Boxes are measured; no pixels compared. On a phone
+ * the guide highlights a product straight from the slide (issue #14, item 8); a sold-out
+ * product is marked on the slide itself (item 12); then the guide's participant tools on a
+ * phone in both languages (item 10): the participants sheet, the attendee's wishlist entry,
+ * the removal cancelled and confirmed.
  * The guide starts and locks the appointment, so this spec runs on its own servers.
  */
 
@@ -162,8 +164,12 @@ async function checkEverySize(guide: Page, guest: Page, t: Texts) {
   }
 }
 
-/** On a slide of product cards, each card's highlight button is whole inside its card at every desktop size. */
-async function checkHighlightButtons(guide: Page, t: Texts) {
+/**
+ * On a slide of product cards, each card's highlight button is whole inside its card at
+ * every desktop size; on a phone the guide highlights the card number `card` straight from
+ * the slide and the guest sees it in focus (issue #14, item 8).
+ */
+async function checkHighlightButtons(guide: Page, guest: Page, t: Texts, card: number) {
   for (const size of SIZES.filter(({ width }) => width >= 1024)) {
     await resize(guide, size);
     const cards = guide.getByTestId('slide').locator('.room-card');
@@ -177,6 +183,15 @@ async function checkHighlightButtons(guide: Page, t: Texts) {
       expect(buttonBox.y + buttonBox.height, what).toBeLessThanOrEqual(cardBox.y + cardBox.height + 0.5);
     }
   }
+  await resize(guide, SIZES[3]!);
+  const highlight = guide.getByTestId('slide').locator('.room-card').nth(card).getByRole('button', { name: t.highlight });
+  const label = (await highlight.getAttribute('aria-label')) ?? '';
+  const name = t.language === 'Deutsch' ? label.replace(/ hervorheben$/, '') : label.replace(/^Highlight /, '');
+  expect(name).not.toBe('');
+  await expect(highlight).toHaveAttribute('aria-pressed', 'false');
+  await highlight.click();
+  await expect(highlight).toHaveAttribute('aria-pressed', 'true');
+  await expect(guest.getByTestId('highlighted-product')).toContainText(name);
 }
 
 test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Abzeichen, auf Deutsch (lange Texte) und auf Englisch; die Teilnehmer-Werkzeuge auf dem Telefon', async ({ browser }) => {
@@ -216,10 +231,10 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
 
   await checkEverySize(guide, guest, TEXTS.de);
 
-  await test.step('auf der Bestseller-Folie ist jeder „Hervorheben“-Knopf ganz in seiner Produktkarte', async () => {
+  await test.step('auf der Bestseller-Folie ist jeder „Hervorheben“-Knopf ganz in seiner Produktkarte; auf dem Telefon hebt der Guide von der Folie hervor', async () => {
     await guide.getByRole('button', { name: /Nächste Folie/ }).click();
     await expect(guide.getByTestId('slide-position')).toContainText('2');
-    await checkHighlightButtons(guide, TEXTS.de);
+    await checkHighlightButtons(guide, guest, TEXTS.de, 1);
   });
 
   await test.step('the same session in English: both pages reloaded on the English paths', async () => {
@@ -236,8 +251,38 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
 
   await checkEverySize(guide, guest, TEXTS.en);
 
-  await test.step('on the bestseller slide every "Highlight" button is whole inside its product card', async () => {
-    await checkHighlightButtons(guide, TEXTS.en);
+  await test.step('on the bestseller slide every "Highlight" button is whole inside its product card; on a phone the guide highlights from the slide', async () => {
+    await checkHighlightButtons(guide, guest, TEXTS.en, 2);
+  });
+
+  // Issue #14, item 12: a product that can no longer be bought is marked on the slide itself.
+  await test.step('a sold-out product is marked on the slide itself, in English and German, on a desktop and a phone', async () => {
+    const soldOut = await soldOutProduct(guide);
+    await resize(guide, SIZES[2]!);
+    await guide.getByRole('button', { name: 'New instant listing' }).click();
+    const editor = guide.getByRole('region', { name: 'Instant listing' });
+    await editor.getByLabel('Name of the listing').fill('Last pieces');
+    await editor.getByRole('searchbox', { name: 'Search products' }).fill(soldOut.productNumber);
+    await editor.getByRole('list', { name: 'Search results' }).getByRole('button', { name: `Add ${soldOut.name}` }).click();
+    await expect(editor.getByRole('heading', { name: 'Products in the listing (1)' })).toBeVisible();
+    await editor.getByRole('button', { name: 'Publish' }).click();
+    await guide.getByRole('dialog', { name: 'Publish the listing?' }).getByRole('button', { name: 'Publish now' }).click();
+    const card = guest.getByTestId('slide').getByTestId('room-product');
+    for (const [path, mark] of [
+      ['/presentation/demo', 'Sold out'],
+      ['/de-DE/presentation/demo', 'Ausverkauft'],
+    ] as const) {
+      if (!guest.url().endsWith(path)) await guest.goto(path);
+      for (const size of [SIZES[3]!, SIZES[2]!]) {
+        await resize(guest, size);
+        await expect(card).toHaveCount(1);
+        await expect(card).toHaveAttribute('data-sold-out', 'true');
+        await expect(card.getByTestId('sold-out')).toHaveText(mark);
+        await expectInWindow(guest, card.getByTestId('sold-out'), `${mark} at ${size.width} px`);
+      }
+    }
+    // The guide's slide marks it too.
+    await expect(guide.getByTestId('slide').getByTestId('sold-out')).toHaveText('Sold out');
   });
 
   // Issue #14, item 10 on a phone: the participants sheet, the attendee's wishlist and the removal.
@@ -262,7 +307,8 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     await expect(entry).toBeVisible();
-    await expect(guest.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+    // The guest (on the German page since the sold-out check) is still in the room.
+    await expect(guest.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
   });
 
   await test.step('auf dem Telefon: Teilnehmende als Blatt, Merkzettel des Gastes, Entfernen abgebrochen und bestätigt', async () => {
@@ -283,8 +329,8 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
     await expect(dialog).toBeHidden();
     await expect(eintrag).toHaveCount(0);
     await expect(sheet.getByRole('heading', { level: 2 })).toHaveText('Teilnehmende (0)');
-    // The guest is on the English page: the room says why there.
-    await expect(guest.getByRole('heading', { name: 'You have left the presentation' })).toBeVisible();
-    await expect(guest.getByText('The guide has removed you from this presentation.')).toBeVisible();
+    // The guest's room says why, in German.
+    await expect(guest.getByRole('heading', { name: 'Sie haben die Präsentation verlassen' })).toBeVisible();
+    await expect(guest.getByText('Der Guide hat Sie aus dieser Präsentation entfernt.')).toBeVisible();
   });
 });
