@@ -89,23 +89,26 @@ test('the guide prepares interaction templates and runs them in one click', asyn
   await expect(panel.getByTestId('template')).toHaveCount(2);
 
   // In German on a desktop (issue #14, item 9): an announcement made and run there.
-  const phone = await newPage(browser);
-  await guideLogsIn(phone, { german: true });
-  await phone.getByRole('button', { name: 'Vorlagen', exact: true }).click();
-  const germanPanel = phone.getByRole('region', { name: 'Interaktionsvorlagen' });
-  await germanPanel.getByRole('button', { name: 'Neue Vorlage' }).click();
-  const neu = germanPanel.getByRole('form', { name: 'Neue Vorlage' });
+  await guide.goto('/de-DE/guide/demo');
+  await expect(guide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
+  await guide.getByRole('button', { name: 'Vorlagen', exact: true }).click();
+  const vorlagen = guide.getByRole('region', { name: 'Interaktionsvorlagen' });
+  await vorlagen.getByRole('button', { name: 'Neue Vorlage' }).click();
+  const neu = vorlagen.getByRole('form', { name: 'Neue Vorlage' });
   await neu.getByLabel('Bezeichnung').fill('Ansage');
   await neu.getByLabel('Was sie tut').selectOption('message');
   await neu.getByLabel('Ansage (im Chat gesendet)').fill('Heute zehn Prozent mit KITE10');
   await neu.getByRole('button', { name: 'Vorlage speichern' }).click();
-  await expect(germanPanel.getByRole('listitem', { name: 'Ansage' })).toBeVisible();
-  await germanPanel.getByRole('button', { name: 'Ansage ausführen' }).click();
+  await expect(vorlagen.getByRole('listitem', { name: 'Ansage' })).toBeVisible();
+  await vorlagen.getByRole('button', { name: 'Ansage ausführen' }).click();
   await expect(ada.getByTestId('chat-message').filter({ hasText: 'Heute zehn Prozent mit KITE10' })).toBeVisible();
 
   // In German on a phone the panel fits the width.
+  const phone = await newPage(browser);
   await phone.setViewportSize({ width: 390, height: 844 });
-  await expect(phone.locator('.room')).toHaveAttribute('data-large', 'false');
+  await guideLogsIn(phone, { german: true });
+  await phone.getByRole('button', { name: 'Vorlagen', exact: true }).click();
+  const germanPanel = phone.getByRole('region', { name: 'Interaktionsvorlagen' });
   await expect(germanPanel.getByRole('button', { name: 'Spotlight 2 ausführen' })).toBeVisible();
   await expect(germanPanel.getByText('Produkt hervorheben')).toBeVisible();
   const box = await germanPanel.boundingBox();
