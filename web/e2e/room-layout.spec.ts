@@ -78,6 +78,7 @@ async function resize(page: Page, size: { width: number; height: number }) {
 const TEXTS = {
   de: {
     language: 'Deutsch',
+    name: 'Herbstkollektion live',
     toolbar: 'Präsentationswerkzeuge',
     slides: 'Folien',
     participants: 'Teilnehmende',
@@ -93,6 +94,7 @@ const TEXTS = {
   },
   en: {
     language: 'English',
+    name: 'Autumn collection live',
     toolbar: 'Presentation toolbar',
     slides: 'Slides',
     participants: 'Participants',
@@ -125,6 +127,8 @@ async function checkEverySize(guide: Page, guest: Page, t: Texts) {
       }
       const header = guide.locator('.cockpit__header');
       const title = header.getByRole('heading', { level: 1 });
+      // The appointment's name in the page's language (item 17).
+      await expect(title).toHaveText(t.name);
       const end = guide.getByRole('button', { name: t.end });
       const connection = guide.getByRole('status', { name: t.connection });
       const badges = header.locator('.badge, .phase');
@@ -147,6 +151,7 @@ async function checkEverySize(guide: Page, guest: Page, t: Texts) {
     await test.step(`${t.guest} ${t.at} ${size.width}×${size.height} (${t.language})`, async () => {
       await resize(guest, size);
       const title = guest.locator('.stage__header').getByRole('heading', { level: 1 });
+      await expect(title).toHaveText(t.name);
       const connection = guest.getByRole('status', { name: t.connection });
       const name = guest.getByTestId('attendee-name');
       for (const [what, locator] of [['title', title], ['connection', connection], ['name', name]] as const) {
