@@ -293,4 +293,66 @@ test('attendees like, view and buy products in the room while the guide follows 
     await expect(ada.getByRole('heading', { name: 'Sie haben die Präsentation verlassen' })).toBeVisible();
     await expect(ada.getByText('Der Guide hat Sie aus dieser Präsentation entfernt.')).toBeVisible();
   });
+
+  // Issue #14, item 10 on a phone: the participants sheet holds each attendee's wishlist and the removal.
+  await test.step("on a phone the guide sees the customer's wishlist in the participants sheet and removes him (German, then English)", async () => {
+    await guide.setViewportSize({ width: 390, height: 844 });
+    // The room follows the resize after it has paused (500 ms).
+    await expect(guide.locator('.room')).toHaveAttribute('data-large', 'false');
+    const inWidth = async (locator: typeof participants) => {
+      const box = await locator.boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390.5);
+    };
+    const openSheet = async (toolbar: string, name: string) => {
+      const toggle = guide.getByRole('toolbar', { name: toolbar }).getByRole('button', { name, exact: true });
+      if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+      const sheet = guide.getByRole('region', { name });
+      await expect(sheet).toBeVisible();
+      await inWidth(sheet);
+      return sheet;
+    };
+
+    // In German: the wishlist as many entries as the English one, the removal cancelled.
+    await guide.goto('/de-DE/guide/demo');
+    await expect(guide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
+    const teilnehmende = await openSheet('Präsentationswerkzeuge', 'Teilnehmende');
+    const eintrag = teilnehmende.getByRole('listitem', { name: 'Bob Customer', exact: true });
+    await eintrag.getByRole('button', { name: 'Likes und Warenkorb von Bob Customer' }).click();
+    const merkzettel = eintrag.getByRole('region', { name: /^Merkzettel \(\d+\)$/ });
+    await expect(merkzettel).toBeVisible();
+    const count = Number((await merkzettel.getAttribute('aria-label'))?.match(/\d+/)?.[0]);
+    expect(count).toBeGreaterThanOrEqual(1);
+    await expect(merkzettel.getByRole('listitem')).toHaveCount(count);
+    await inWidth(merkzettel);
+    await eintrag.getByRole('button', { name: 'Bob Customer entfernen' }).click();
+    const dialog = guide.getByRole('dialog', { name: 'Bob Customer entfernen?' });
+    await expect(dialog).toContainText('Bob Customer verlässt die Präsentation sofort');
+    await inWidth(dialog);
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(eintrag).toBeVisible();
+
+    // In English: the wishlist holds the product he put there, the removal cancelled, then confirmed.
+    await guide.goto('/guide/demo');
+    await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+    const sheet = await openSheet('Presentation toolbar', 'Participants');
+    const entry = sheet.getByRole('listitem', { name: 'Bob Customer', exact: true });
+    await entry.getByRole('button', { name: 'Likes and cart of Bob Customer' }).click();
+    const wishlist = entry.getByRole('region', { name: `Wishlist (${count})` });
+    await expect(wishlist).toContainText(product);
+    await inWidth(wishlist);
+    await entry.getByRole('button', { name: 'Remove Bob Customer' }).click();
+    const remove = guide.getByRole('dialog', { name: 'Remove Bob Customer?' });
+    await inWidth(remove);
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+    await expect(remove).toBeHidden();
+    await expect(entry).toBeVisible();
+    await entry.getByRole('button', { name: 'Remove Bob Customer' }).click();
+    await remove.getByRole('button', { name: 'Remove now' }).click();
+    await expect(entry).toHaveCount(0);
+    await expect(sheet.getByRole('heading', { level: 2 })).toHaveText('Participants (0)');
+    await expect(bob.getByRole('heading', { name: 'You have left the presentation' })).toBeVisible();
+    await expect(bob.getByText('The guide has removed you from this presentation.')).toBeVisible();
+  });
 });

@@ -92,6 +92,22 @@ test('a logged-in customer joins under their name, hearts a product in the room 
     await expect(panel.getByRole('button', { name: /^Details zu / })).toBeVisible();
     expect(await customer.evaluate(() => localStorage.getItem('salesroom.wishlist'))).toBeNull();
   });
+
+  await test.step('on a phone the wishlist sheet shows the same server wishlist, in German and English (item 1)', async () => {
+    await customer.setViewportSize(PHONE);
+    // The room follows the resize after it has paused (500 ms).
+    await expect(customer.locator('.room')).toHaveAttribute('data-large', 'false');
+    const merkzettel = customer.getByRole('region', { name: 'Merkzettel', exact: true });
+    if (!(await merkzettel.isVisible())) await customer.getByRole('button', { name: 'Merkzettel (1)' }).click();
+    await expect(merkzettel.getByRole('listitem')).toHaveCount(1);
+    await expect.poll(async () => (await merkzettel.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(800);
+    await customer.goto('/presentation/demo');
+    await customer.getByRole('button', { name: 'Wishlist (1)' }).click();
+    const wishlist = customer.getByRole('region', { name: 'Wishlist', exact: true });
+    await expect(wishlist.getByRole('listitem', { name: product })).toBeVisible();
+    await expect.poll(async () => (await wishlist.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(800);
+    expect(await customer.evaluate(() => localStorage.getItem('salesroom.wishlist'))).toBeNull();
+  });
 });
 
 // English on a desktop, and (issue #14, item 2) German on a desktop and English on a phone;

@@ -152,6 +152,32 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(gemerkt.getByRole('listitem', { name: produkt })).toBeVisible();
     await gemerkt.getByRole('button', { name: `${produkt} allen zeigen` }).click();
     await expect(guest.getByTestId('highlighted-product')).toContainText(produkt);
+
+    // Als Sofort-Listing veröffentlicht und wieder gelöscht (item 10): erst abgebrochen, dann für alle.
+    const folieVorher = Number(await guest.getByTestId('slide').getAttribute('data-slide-index'));
+    await gemerkt.getByRole('button', { name: 'Als Sofort-Listing zeigen' }).click();
+    const editor = guide.getByRole('region', { name: 'Sofort-Listing' });
+    await expect(editor.getByRole('heading', { name: 'Produkte im Listing (1)' })).toBeVisible();
+    await editor.getByRole('button', { name: 'Veröffentlichen' }).click();
+    await guide.getByRole('dialog', { name: 'Listing veröffentlichen?' }).getByRole('button', { name: 'Jetzt veröffentlichen' }).click();
+    const gastFolie = guest.getByTestId('slide');
+    await expect(gastFolie.getByRole('heading', { level: 2 }).first()).toHaveText('Unsere Auswahl');
+    const listingFolie = Number(await gastFolie.getAttribute('data-slide-index'));
+    expect(listingFolie).toBeGreaterThan(folieVorher);
+    await guide.getByRole('button', { name: 'Listing löschen' }).click();
+    const löschen = guide.getByRole('dialog', { name: 'Das Listing „Unsere Auswahl“ löschen?' });
+    await expect(löschen).toContainText('Das Listing verschwindet für alle aus der Präsentation');
+    await löschen.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(löschen).toBeHidden();
+    await expect(gastFolie.getByRole('heading', { level: 2 }).first()).toHaveText('Unsere Auswahl');
+    await guide.getByRole('button', { name: 'Listing löschen' }).click();
+    await löschen.getByRole('button', { name: 'Für alle löschen' }).click();
+    await expect(löschen).toBeHidden();
+    await expect(gastFolie).toHaveAttribute('data-slide-index', String(listingFolie - 1));
+    await expect(guest.getByText('Unsere Auswahl')).toHaveCount(0);
+    await expect(guide.locator('.slide-navigator').getByRole('button', { name: /Unsere Auswahl/ })).toHaveCount(0);
+    await expect(guide.getByRole('button', { name: 'Listing löschen' })).toHaveCount(0);
+
     await gemerkt.getByRole('button', { name: `${produkt} aus den gemerkten Produkten entfernen` }).click();
     await expect(gemerkt).toContainText('Noch keine gemerkten Produkte');
     await guide.getByRole('button', { name: 'Katalog', exact: true }).click();

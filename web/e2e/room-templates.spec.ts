@@ -5,8 +5,9 @@ import { guideLogsIn, ownServers, startWithGuests } from './room';
  * The guide's interaction templates: prepared in the cockpit (kept by the shop: a reload
  * still has them), run in one click with the room's live actions (a highlight, an instant
  * listing, a chat announcement) seen by an attendee, changed, refused when incomplete, and
- * deleted after a confirmation; in German on a phone the panel fits the width. The guide
- * starts the appointment, so this spec runs on its own servers.
+ * deleted after a confirmation; in German on a desktop one is made and run; on a phone the
+ * panel fits the width, a template runs from there (German) and is changed and run (English). The guide starts the appointment, so
+ * this spec runs on its own servers.
  */
 
 const { newPage } = ownServers();
@@ -87,6 +88,21 @@ test('the guide prepares interaction templates and runs them in one click', asyn
   await guide.getByRole('dialog', { name: 'Delete the template “Code”?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(panel.getByTestId('template')).toHaveCount(2);
 
+  // In German on a desktop (issue #14, item 9): an announcement made and run there.
+  await guide.goto('/de-DE/guide/demo');
+  await expect(guide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
+  await guide.getByRole('button', { name: 'Vorlagen', exact: true }).click();
+  const vorlagen = guide.getByRole('region', { name: 'Interaktionsvorlagen' });
+  await vorlagen.getByRole('button', { name: 'Neue Vorlage' }).click();
+  const neu = vorlagen.getByRole('form', { name: 'Neue Vorlage' });
+  await neu.getByLabel('Bezeichnung').fill('Ansage');
+  await neu.getByLabel('Was sie tut').selectOption('message');
+  await neu.getByLabel('Ansage (im Chat gesendet)').fill('Heute zehn Prozent mit KITE10');
+  await neu.getByRole('button', { name: 'Vorlage speichern' }).click();
+  await expect(vorlagen.getByRole('listitem', { name: 'Ansage' })).toBeVisible();
+  await vorlagen.getByRole('button', { name: 'Ansage ausführen' }).click();
+  await expect(ada.getByTestId('chat-message').filter({ hasText: 'Heute zehn Prozent mit KITE10' })).toBeVisible();
+
   // In German on a phone the panel fits the width.
   const phone = await newPage(browser);
   await phone.setViewportSize({ width: 390, height: 844 });
@@ -98,8 +114,11 @@ test('the guide prepares interaction templates and runs them in one click', asyn
   const box = await germanPanel.boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(390.5);
+  // Run from the phone: the attendee sees the product in focus.
+  await germanPanel.getByRole('button', { name: 'Spotlight 2 ausführen' }).click();
+  await expect(ada.getByTestId('highlighted-product')).toContainText(second);
 
-  // And in English on a phone (issue #14, item 9).
+  // And in English on a phone (issue #14, item 9): changed and run from there.
   await phone.goto('/guide/demo');
   await expect(phone.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
   await phone.getByRole('button', { name: 'Templates', exact: true }).click();
@@ -108,4 +127,11 @@ test('the guide prepares interaction templates and runs them in one click', asyn
   const englishBox = await englishPanel.boundingBox();
   expect(englishBox!.x).toBeGreaterThanOrEqual(0);
   expect(englishBox!.x + englishBox!.width).toBeLessThanOrEqual(390.5);
+  await englishPanel.getByRole('button', { name: 'Edit Spotlight 2' }).click();
+  const phoneForm = englishPanel.getByRole('form', { name: 'Change template' });
+  await phoneForm.getByRole('list', { name: 'Products of the catalogue' }).getByRole('button', { name: `Choose ${first}` }).click();
+  await phoneForm.getByRole('button', { name: 'Save template' }).click();
+  await expect(englishPanel.getByRole('listitem', { name: 'Spotlight 2' })).toContainText(first);
+  await englishPanel.getByRole('button', { name: 'Run Spotlight 2' }).click();
+  await expect(ada.getByTestId('highlighted-product')).toContainText(first);
 });

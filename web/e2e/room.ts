@@ -50,6 +50,27 @@ export async function productDeepInCatalogue(page: Page): Promise<{ name: string
 }
 
 /**
+ * A product of the demo catalogue that can no longer be bought (a closeout out of stock,
+ * `available` false), read through the Store API.
+ */
+export async function soldOutProduct(page: Page): Promise<{ name: string; productNumber: string }> {
+  const config = (await (await page.request.get('/runtime-config.json')).json()) as { shopAccessToken: string };
+  const response = await page.request.post('/store-api/product', {
+    headers: { 'sw-access-key': config.shopAccessToken },
+    data: {
+      limit: 1,
+      filter: [
+        { type: 'equals', field: 'parentId', value: null },
+        { type: 'equals', field: 'available', value: false },
+      ],
+    },
+  });
+  const product = ((await response.json()) as { elements: { translated: { name: string }; productNumber: string }[] }).elements[0];
+  if (!product) throw new Error('the catalogue has no sold-out product');
+  return { name: product.translated.name, productNumber: product.productNumber };
+}
+
+/**
  * The guide highlights a product found by `term` (name or product number) in the
  * cockpit's catalogue search; answers the name of the product shown. Labels in English
  * unless `german`.

@@ -72,23 +72,26 @@ for (const [language, t] of Object.entries(FOOTER)) {
       // Nothing sticks out sideways (a phone's narrow footer and pages included).
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     });
+
+    // Item 17: the landing page link goes to its SEO path, which shows the landing page.
+    test(`the footer's landing page link uses its SEO path (${language}, ${size})`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.goto(`${t.prefix}/`);
+      const footer = page.getByRole('contentinfo').getByRole('navigation', { name: t.footer });
+      const link = footer.getByRole('link', { name: t.links[1] });
+      await expect(link).not.toHaveAttribute('href', /\/landingPage\//);
+      await expect(link).toHaveAttribute('href', new RegExp(`^${t.prefix}/[a-z-]+/?$`, 'i'));
+      await link.click();
+      await expect(page).not.toHaveURL(/\/landingPage\//);
+      await expect(page.locator('main .cms-page')).toBeVisible();
+      await expect(page.getByText(/Page not found|Seite konnte nicht gefunden/i)).toHaveCount(0);
+    });
+
+    test(`the sort labels are the spec's (${language}, ${size})`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.goto(t.category);
+      await slowExpect(page.getByLabel(t.sortBy)).toBeVisible();
+      await slowExpect(page.getByLabel(t.sortBy).locator('option')).toHaveText(t.sortings);
+    });
   }
-
-  // Item 17: the landing page link goes to its SEO path, which shows the landing page.
-  test(`the footer's landing page link uses its SEO path (${language})`, async ({ page }) => {
-    await page.goto(`${t.prefix}/`);
-    const footer = page.getByRole('contentinfo').getByRole('navigation', { name: t.footer });
-    const link = footer.getByRole('link', { name: t.links[1] });
-    await expect(link).not.toHaveAttribute('href', /\/landingPage\//);
-    await expect(link).toHaveAttribute('href', new RegExp(`^${t.prefix}/[a-z-]+/?$`, 'i'));
-    await link.click();
-    await expect(page).not.toHaveURL(/\/landingPage\//);
-    await expect(page.locator('main .cms-page')).toBeVisible();
-    await expect(page.getByText(/Page not found|Seite konnte nicht gefunden/i)).toHaveCount(0);
-  });
-
-  test(`the sort labels are the spec's (${language})`, async ({ page }) => {
-    await page.goto(t.category);
-    await slowExpect(page.getByLabel(t.sortBy).locator('option')).toHaveText(t.sortings);
-  });
 }

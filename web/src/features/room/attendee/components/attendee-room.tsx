@@ -30,6 +30,7 @@ import { CartPermissionDialog } from './cart-permission-dialog';
 import { EndScreen } from './end-screen';
 import { LikeToggle } from './like-toggle';
 import type { RoomTools } from './room-tools';
+import { useAppointmentName } from './use-appointment-name';
 import { useAttendeeRoom } from './use-attendee-room';
 import './attendee-room.css';
 import { EngagementPanel } from '../../engagement/engagement-panel';
@@ -54,6 +55,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
   const slides = useStore(session.structure, (state) => state.slides);
   const [sidebars] = useState(createSidebarsStore);
   const config = useRuntimeConfig();
+  const appointmentName = useAppointmentName(joined);
   const [attendeeName] = useState(() =>
     createAttendeeNameStore(joined.attendeeName ?? '', {
       save: (name) => renameAttendee(config, joined.newContextToken, name),
@@ -111,7 +113,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
   );
 
   if (screen === 'waiting') return <Navigate to={localePath(`/presentation/${appointmentId}/waiting`)} replace />;
-  if (screen === 'ended') return <EndScreen appointmentName={joined.appointmentName} />;
+  if (screen === 'ended') return <EndScreen appointmentName={appointmentName} />;
   if (closedFor === 'removed') {
     return (
       <MessageScreen title={t('room.removedTitle')}>{t('room.removedText')}</MessageScreen>
@@ -135,7 +137,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
     <RoomShell
       header={
         <header className="stage__header">
-          <h1>{joined.appointmentName}</h1>
+          <h1>{appointmentName}</h1>
           <p className="room__mode">{t('room.viewModeLabel', { mode: t(`room.viewModes.${viewMode}`) })}</p>
           <AttendeeName store={attendeeName} />
           <ConnectionStatus state={connection} />

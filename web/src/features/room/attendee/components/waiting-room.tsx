@@ -5,6 +5,7 @@ import { ConnectionStatus } from '@/components/connection-status';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { loadAttendeeSession } from '../stores/attendee-session';
+import { useAppointmentName } from './use-appointment-name';
 import { useAttendeeRoom } from './use-attendee-room';
 import './waiting-room.css';
 
@@ -22,6 +23,7 @@ function Waiting({ appointmentId, session }: { appointmentId: string; session: J
   const navigate = useNavigate();
   const localePath = useLocalePath();
   const { connection, screen } = useAttendeeRoom(appointmentId, session);
+  const appointmentName = useAppointmentName(session);
 
   useEffect(() => {
     if (screen === 'live' || screen === 'ended') void navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
@@ -30,7 +32,7 @@ function Waiting({ appointmentId, session }: { appointmentId: string; session: J
   return (
     <section className="card message waiting" aria-busy={screen !== 'waiting'}>
       <h1>{t('room.waitingTitle')}</h1>
-      <p className="waiting__name">{session.appointmentName}</p>
+      <p className="waiting__name">{appointmentName}</p>
       <p>{t('room.waitingText')}</p>
       <span className="waiting__pulse" aria-hidden="true" />
       <ConnectionStatus state={connection} />
