@@ -404,6 +404,22 @@ async fn start_end_and_lock_reach_everyone_and_gate_joining() {
         servers.post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY)], json!({"attendeeName": "Late"})).await;
     assert_eq!(status, 403);
     assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED");
+    // Who joined before comes back with their session: the same attendee, not a new one.
+    let (status, body) = servers
+        .post("/store-api/dsr/appointment/demo/join-as-client", &[("sw-access-key", KEY), ("sw-context-token", token)], json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["attendeeId"], client["attendeeId"], "{body}");
+    // Another session (a guest's, not this appointment's attendee) is still turned away.
+    let (status, body) = servers
+        .post(
+            "/store-api/dsr/appointment/demo/join-as-client",
+            &[("sw-access-key", KEY), ("sw-context-token", "0123456789abcdef0123456789abcdef")],
+            json!({"attendeeName": "Late"}),
+        )
+        .await;
+    assert_eq!(status, 403, "{body}");
+    assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED");
     guide_socket.send(Message::text(serde_json::to_string(&lock(false)).unwrap())).await.unwrap();
     assert_eq!(next_event(&mut client_socket).await, Event::LockChanged { locked: false });
     servers.join_as_client("Late").await;

@@ -174,14 +174,13 @@ pub async fn as_client(
         .at("/attendeeName"));
     }
     let language = appointment::request_language(&headers);
-    // No one can join while the guide has locked the appointment (live state: the hub).
+    // No one new can join while the guide has locked the appointment (live state: the
+    // hub); someone who already joined comes back (below).
     let path = presentation_path.clone();
+    let mut locked = false;
     if let Some(found) = app.db.call(move |conn| Ok(Appointment::by_path(conn, &path)?)).await? {
         match app.hub.client_state(&found.id).await {
-            Ok(state) if state.state_for_all.locked => {
-                return Err(ApiError::new(StatusCode::FORBIDDEN, "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED", "The appointment is locked."));
-            }
-            Ok(_) => {}
+            Ok(state) => locked = state.state_for_all.locked,
             Err(error) => tracing::warn!(%error, "could not read the lock state from the hub"),
         }
     }
@@ -228,6 +227,29 @@ pub async fn as_client(
             if let Some((_, customer_id)) = &customer {
                 if was_removed(&tx, &appointment.id, customer_id)? {
                     return Ok(Err(removed()));
+                }
+            }
+            // A locked room takes back who already joined: the same session, or the same
+            // customer logged in again.
+            if locked {
+                let joined_before = existing.is_some()
+                    || match &customer {
+                        Some((_, customer_id)) => tx
+                            .query_row(
+                                "SELECT 1 FROM attendee WHERE appointment_id = ?1 AND customer_id = ?2 AND type = 'CLIENT'",
+                                params![appointment.id, customer_id],
+                                |_| Ok(()),
+                            )
+                            .optional()?
+                            .is_some(),
+                        None => false,
+                    };
+                if !joined_before {
+                    return Ok(Err(ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED",
+                        "The appointment is locked.",
+                    )));
                 }
             }
             let (attendee_id, attendee_name, context_token) = match (existing, context_token) {
