@@ -185,12 +185,10 @@ struct Peer {
 }
 
 impl Peer {
-    /// `rtp_mode`: str0m hands over each RTP packet as it comes (no depacketizing, no frame
-    /// assembly) — what a receiving bot needs, for less CPU than frames.
-    async fn new(stats: bool, rtp_mode: bool) -> anyhow::Result<Peer> {
+    async fn new(stats: bool) -> anyhow::Result<Peer> {
         let socket = UdpSocket::bind("127.0.0.1:0").await?;
         let local = socket.local_addr()?;
-        let mut builder = Rtc::builder().set_rtp_mode(rtp_mode);
+        let mut builder = Rtc::builder();
         if stats {
             builder = builder.set_stats_interval(Some(Duration::from_secs(1)));
         }
@@ -299,7 +297,7 @@ async fn publish(
             }
         }
     }
-    let mut peer = Peer::new(false, false).await?;
+    let mut peer = Peer::new(false).await?;
     let mids =
         negotiate_publisher(&mut ws, &mut peer, &[(MediaKind::Video, "bench-camera"), (MediaKind::Audio, "bench-microphone")]).await?;
     let (video_mid, audio_mid) = (mids[0], mids[1]);
@@ -385,19 +383,16 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
     // room's tracks once it has.
     // That connection is kept and driven as the browser does: the sfu drops a participant
     // one of whose peer connections fails (ICE or DTLS timing out).
-    let mut unused = Peer::new(false, false).await?;
+    let mut unused = Peer::new(false).await?;
     negotiate_publisher(&mut ws, &mut unused, &[]).await?;
     let mut unused_events = Vec::new();
-    let mut peer = Peer::new(true, true).await?;
+    let mut peer = Peer::new(true).await?;
     let mut received = Received::default();
     let mut video_mid = None;
     let mut first_video = true;
     let mut next_ping = Instant::now() + PING_EVERY;
     let mut events = Vec::new();
     let mut packets = std::collections::HashMap::new();
-    // Which incoming stream is the video (by SSRC), and the video frames being completed.
-    let mut kinds = std::collections::HashMap::new();
-    let mut frames = VideoFrames::default();
     while !shared.stop.load(Ordering::Relaxed) {
         let unused_wake = unused.poll(&mut unused_events)?;
         unused_events.clear();
@@ -405,23 +400,19 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
         for event in events.drain(..) {
             match event {
                 Event::MediaAdded(added) if added.kind == MediaKind::Video => video_mid = Some(added.mid),
-                Event::RtpPacket(packet) => {
-                    let ssrc = packet.header.ssrc;
-                    let video = *kinds
-                        .entry(ssrc)
-                        .or_insert_with(|| peer.rtc.direct_api().stream_rx(&ssrc).is_some_and(|rx| Some(rx.mid()) == video_mid));
-                    if !video {
-                        if let Some((seq, sent)) = read_stamp(&packet.payload, 0) {
-                            received.audio.push((seq, delay_since(sent)));
-                        }
-                        continue;
-                    }
-                    if let Some((seq, sent)) = frames.packet(&packet) {
+                Event::MediaData(data) => {
+                    let now = clock();
+                    let video = Some(data.mid) == video_mid;
+                    let Some((seq, sent)) = read_stamp(&data.data, if video { VP8_HEADER } else { 0 }) else { continue };
+                    let delay = now.saturating_sub(sent).min(u64::from(u32::MAX)) as u32;
+                    if video {
                         if first_video {
                             first_video = false;
                             shared.receiving.fetch_add(1, Ordering::SeqCst);
                         }
-                        received.video.push((seq, delay_since(sent)));
+                        received.video.push((seq, delay));
+                    } else {
+                        received.audio.push((seq, delay));
                     }
                 }
                 Event::MediaIngressStats(stats) => {
@@ -469,88 +460,6 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
     received.packets = packets.values().map(|(p, _)| p).sum();
     received.nacks = packets.values().map(|(_, n)| n).sum();
     Ok(received)
-}
-
-/// Microseconds from `sent` (on [`clock`]) to now, as stored.
-fn delay_since(sent: u64) -> u32 {
-    clock().saturating_sub(sent).min(u64::from(u32::MAX)) as u32
-}
-
-/// Video frames seen packet by packet (RTP mode): a frame counts when every packet from its
-/// first (VP8 start of partition 0, which carries the stamp) to its last (the marker bit) has
-/// come, at the time the last of them came — what str0m's frame assembly would hand over.
-#[derive(Default)]
-struct VideoFrames {
-    /// By RTP time: the stamp, the first and last sequence numbers once seen, packets seen.
-    open: std::collections::HashMap<u64, OpenFrame>,
-}
-
-#[derive(Default)]
-struct OpenFrame {
-    stamp: Option<(u32, u64)>,
-    first: Option<u64>,
-    last: Option<u64>,
-    packets: u64,
-}
-
-/// Frames incomplete this long after newer ones started are given up (lost).
-const OPEN_FRAMES: usize = 64;
-
-impl VideoFrames {
-    /// Takes one packet; the frame's stamp when it completes the frame.
-    fn packet(&mut self, packet: &str0m::rtp::RtpPacket) -> Option<(u32, u64)> {
-        let (start, payload) = vp8_payload(&packet.payload)?;
-        let time = packet.time.numer();
-        let seq = *packet.seq_no;
-        let frame = self.open.entry(time).or_default();
-        frame.packets += 1;
-        if start {
-            frame.first = Some(seq);
-            frame.stamp = read_stamp(payload, VP8_HEADER);
-        }
-        if packet.header.marker {
-            frame.last = Some(seq);
-        }
-        let (Some(first), Some(last), Some(stamp)) = (frame.first, frame.last, frame.stamp) else {
-            if self.open.len() > OPEN_FRAMES {
-                // Keep the newest half: the rest will not complete any more.
-                let mut times: Vec<u64> = self.open.keys().copied().collect();
-                times.sort_unstable();
-                for old in &times[..times.len() / 2] {
-                    self.open.remove(old);
-                }
-            }
-            return None;
-        };
-        if frame.packets < last.saturating_sub(first) + 1 {
-            return None;
-        }
-        self.open.remove(&time);
-        Some(stamp)
-    }
-}
-
-/// The VP8 payload descriptor (RFC 7741 4.2) taken off: whether the packet starts partition
-/// 0 of a frame, and the VP8 bytes.
-fn vp8_payload(payload: &[u8]) -> Option<(bool, &[u8])> {
-    let first = *payload.first()?;
-    let start = first & 0x10 != 0 && first & 0x07 == 0;
-    let mut at = 1;
-    if first & 0x80 != 0 {
-        let extensions = *payload.get(1)?;
-        at = 2;
-        if extensions & 0x80 != 0 {
-            // Picture ID: 15 bits when its first bit is set, else 7.
-            at += if *payload.get(at)? & 0x80 != 0 { 2 } else { 1 };
-        }
-        if extensions & 0x40 != 0 {
-            at += 1;
-        }
-        if extensions & 0x30 != 0 {
-            at += 1;
-        }
-    }
-    Some((start, payload.get(at..)?))
 }
 
 /// CPU time (clock ticks, utime + stime) and resident memory (bytes) of a process.
@@ -915,21 +824,6 @@ async fn scrape_forward_delay(url: &str) -> anyhow::Result<std::collections::Has
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_vp8_descriptor_is_taken_off_and_a_frame_start_found() {
-        // X with a 15-bit picture ID (what str0m's packetizer writes), start of partition 0.
-        assert_eq!(vp8_payload(&[0x90, 0x80, 0x81, 0x23, 7, 8]), Some((true, &[7u8, 8][..])));
-        // A later packet of the frame: no S bit.
-        assert_eq!(vp8_payload(&[0x80, 0x80, 0x81, 0x23, 9]), Some((false, &[9u8][..])));
-        // No extensions; a 7-bit picture ID with TL0PICIDX and TID.
-        assert_eq!(vp8_payload(&[0x10, 5]), Some((true, &[5u8][..])));
-        assert_eq!(vp8_payload(&[0x90, 0xe0, 0x05, 1, 2, 3]), Some((true, &[3u8][..])));
-        // Start of a later partition is not a frame start; truncated descriptors are refused.
-        assert_eq!(vp8_payload(&[0x11, 5]), Some((false, &[5u8][..])));
-        assert_eq!(vp8_payload(&[0x90, 0x80]), None);
-        assert_eq!(vp8_payload(&[]), None);
-    }
 
     #[test]
     fn frames_carry_their_stamp_and_add_up_to_the_bitrate() {
