@@ -243,6 +243,8 @@ test('from an empty shop a merchant sets up catalogue, presentation and appointm
 
   await test.step('a CSV import with one bad row is refused with that row named, nothing imported', async () => {
     await nav.getByRole('link', { name: 'Import' }).click();
+    // The file input is enabled once the shop's categories and manufacturers are loaded.
+    await expect(admin.getByLabel('CSV file')).toBeEnabled();
     await admin.getByLabel('CSV file').setInputFiles({
       name: 'kites.csv',
       mimeType: 'text/csv',

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '@/lib/ui/notifications';
 import { useAdminApi } from '../../api/context';
@@ -12,8 +12,9 @@ const PREVIEW_ROWS = 20;
 interface Picked {
   parsed: ParsedCsv;
   mapping: ColumnMapping;
-  rows: CheckedRow[];
 }
+
+const NO_LOOKUPS = { categories: new Map<string, string>(), manufacturers: new Map<string, string>() };
 
 /** CSV import of products: pick a file, see the rows with their problems, import all rows in one sync (all or nothing). */
 export function ImportPage() {
@@ -21,7 +22,7 @@ export function ImportPage() {
   const api = useAdminApi();
   const inputId = useId();
   const [lookups, setLookups] = useState<{ categories: Map<string, string>; manufacturers: Map<string, string> } | null>(null);
-  const [picked, setPicked] = useState<Picked | null>(null);
+  const [file, setFile] = useState<Picked | null>(null);
   const [refused, setRefused] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -44,10 +45,15 @@ export function ImportPage() {
     setRefused([]);
     setError(null);
     const parsed = parseCsv(await file.text());
-    const mapping = mapColumns(parsed.headers);
-    const rows = checkRows(parsed, mapping, lookups ?? { categories: new Map(), manufacturers: new Map() });
-    setPicked({ parsed, mapping, rows });
+    setFile({ parsed, mapping: mapColumns(parsed.headers) });
   };
+
+  // Rows are checked against the shop's categories and manufacturers as they are now, so a
+  // file read before the lookups came is checked again when they come.
+  const picked = useMemo(
+    () => (file ? { ...file, rows: checkRows(file.parsed, file.mapping, lookups ?? NO_LOOKUPS) } : null),
+    [file, lookups],
+  );
 
   const importAll = async () => {
     if (!picked) return;
@@ -56,7 +62,7 @@ export function ImportPage() {
     try {
       await api.sync(syncOperations(picked.rows));
       notify(t('admin.import.imported', { count: picked.rows.length }), { type: 'success' });
-      setPicked(null);
+      setFile(null);
     } catch (failure) {
       const lines = refusedLines(syncErrors(failure), picked.rows);
       setRefused(
@@ -167,7 +173,7 @@ export function ImportPage() {
             </table>
           </div>
           <div className="admin-toolbar">
-            <button type="button" className="button button--primary" disabled={busy || blocking.length > 0} onClick={() => void importAll()}>
+            <button type="button" className="button button--primary" disabled={busy || !lookups || blocking.length > 0} onClick={() => void importAll()}>
               {busy ? t('admin.import.importing') : t('admin.import.import', { count: picked.rows.length })}
             </button>
           </div>
