@@ -333,9 +333,7 @@ async fn a_guests_cart_moved_by_migrate_visitor_session_is_empty_for_the_guide()
     assert_eq!(wait_for(&mut guide_socket, cart_count).await, 2);
 
     // The guest's browser logs in elsewhere and takes the cart along.
-    let (status, _, headers) = live.call(reqwest::Method::GET, "/store-api/context", &As::Nobody, None).await;
-    assert_eq!(status, 200);
-    let session = As::Store(headers.get("sw-context-token").expect("a context token").to_str().unwrap().to_owned());
+    let session = live.storefront_session().await;
     let As::Store(guest_token) = &guest else { unreachable!() };
     let (status, body) = live.post("/store-api/dsr/customer/migrate-visitor-session", &session, json!({"contextToken": guest_token})).await;
     assert_eq!(status, 204, "{body}");

@@ -13,14 +13,6 @@ const GENERATE: &str = "/store-api/dsr/customer/generate-login-token";
 const LOGIN: &str = "/store-api/dsr/customer/automatic-login";
 const MIGRATE: &str = "/store-api/dsr/customer/migrate-visitor-session";
 
-/// A fresh storefront session (no customer).
-async fn storefront_session(live: &Live) -> As {
-    let (status, body, headers) = live.call(Method::GET, "/store-api/context", &As::Nobody, None).await;
-    assert_eq!(status, 200, "{body}");
-    let token = headers.get("sw-context-token").map(|v| v.to_str().unwrap().to_owned());
-    As::Store(token.or_else(|| body["token"].as_str().map(str::to_owned)).expect("a context token"))
-}
-
 async fn customer_of(live: &Live, who: &As) -> Option<String> {
     let (status, body) = live.post("/store-api/account/customer", who, json!({})).await;
     (status == 200).then(|| body["id"].as_str().unwrap().to_owned())
@@ -41,19 +33,6 @@ fn quantities(cart: &Value) -> Vec<(String, i64)> {
         .collect();
     items.sort();
     items
-}
-
-/// A second customer, registered and logged in (the session of the answer).
-async fn register_other_customer(live: &Live) -> As {
-    let country: String = live.db().query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0)).unwrap();
-    let registration = json!({
-        "email": "zoe@example.com", "password": "correct horse battery", "firstName": "Zoe", "lastName": "Other",
-        "acceptedDataProtection": true, "storefrontUrl": live.base,
-        "billingAddress": {"street": "Main Street 1", "zipcode": "80331", "city": "Munich", "countryId": country},
-    });
-    let (status, body, headers) = live.call(Method::POST, "/store-api/account/register", &As::Nobody, Some(registration)).await;
-    assert_eq!(status, 200, "{body}");
-    As::Store(headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned())
 }
 
 #[tokio::test]
@@ -90,7 +69,7 @@ async fn a_customer_attendee_logs_in_to_the_storefront_once_with_a_token() {
     assert!(expires_at > now && expires_at <= now + 300, "{expires_at} against {now}");
 
     // Bad tokens: refused, nothing logged in.
-    let storefront = storefront_session(&live).await;
+    let storefront = live.storefront_session().await;
     for (body, status, code) in [
         (json!({}), 400, "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID"),
         (json!({"token": 5}), 400, "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID"),
@@ -104,7 +83,7 @@ async fn a_customer_attendee_logs_in_to_the_storefront_once_with_a_token() {
     assert_eq!(customer_of(&live, &storefront).await, None);
 
     // A session of another customer may not take it (and the token stays usable).
-    let zoe = register_other_customer(&live).await;
+    let zoe = live.register_zoe().await;
     let (status, refused) = live.post(LOGIN, &zoe, json!({"token": token})).await;
     assert_eq!(status, 403, "{refused}");
     assert_error(&refused, 403, "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_OTHER_CUSTOMER");
@@ -118,7 +97,7 @@ async fn a_customer_attendee_logs_in_to_the_storefront_once_with_a_token() {
     assert_eq!(customer_of(&live, &As::Store(session)).await.as_deref(), Some(cleo_id.as_str()));
 
     // Once only.
-    let again = storefront_session(&live).await;
+    let again = live.storefront_session().await;
     let (status, refused) = live.post(LOGIN, &again, json!({"token": token})).await;
     assert_eq!(status, 401, "{refused}");
     assert_error(&refused, 401, "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID");
@@ -145,7 +124,7 @@ async fn a_guests_cart_moves_into_the_storefront_session() {
     let items: Vec<Value> = products.iter().map(|p| json!({"type": "product", "referencedId": p, "quantity": 2})).collect();
     let (status, body) = live.post("/store-api/checkout/cart/line-item", &ada, json!({"items": items})).await;
     assert_eq!(status, 200, "{body}");
-    let storefront = storefront_session(&live).await;
+    let storefront = live.storefront_session().await;
     let (status, body) = live
         .post(
             "/store-api/checkout/cart/line-item",
@@ -200,17 +179,17 @@ async fn in_upstream_mode_the_upstream_issues_and_takes_the_tokens() {
     let stored: i64 = upstream.db().query_row("SELECT COUNT(*) FROM dsr_login_token", [], |r| r.get(0)).unwrap();
     assert_eq!(stored, 1, "the upstream issued it");
 
-    let storefront = storefront_session(&forwarding).await;
+    let storefront = forwarding.storefront_session().await;
     let (status, logged_in) = forwarding.post(LOGIN, &storefront, json!({"token": token})).await;
     assert_eq!(status, 200, "{logged_in}");
     let session = As::Store(logged_in["contextToken"].as_str().unwrap().to_owned());
     assert!(customer_of(&forwarding, &session).await.is_some());
-    let (status, refused) = forwarding.post(LOGIN, &storefront_session(&forwarding).await, json!({"token": token})).await;
+    let (status, refused) = forwarding.post(LOGIN, &forwarding.storefront_session().await, json!({"token": token})).await;
     assert_eq!(status, 401, "{refused}");
     assert_error(&refused, 401, "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID");
 
     let guest = token_of(&forwarding.join_as_client("demo", &As::Nobody, "Ada").await);
     let As::Store(guest_token) = &guest else { unreachable!() };
-    let (status, body) = forwarding.post(MIGRATE, &storefront_session(&forwarding).await, json!({"contextToken": guest_token})).await;
+    let (status, body) = forwarding.post(MIGRATE, &forwarding.storefront_session().await, json!({"contextToken": guest_token})).await;
     assert_eq!(status, 204, "{body}");
 }

@@ -48,26 +48,6 @@ fn quantities(list: &Value) -> Vec<(String, i64)> {
         .collect()
 }
 
-/// A second customer, registered and logged in.
-async fn other_customer(live: &Live) -> As {
-    let country: String = live.db().query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0)).unwrap();
-    let registration = json!({
-        "email": "zoe@example.com", "password": "correct horse battery", "firstName": "Zoe", "lastName": "Other",
-        "acceptedDataProtection": true, "storefrontUrl": live.base,
-        "billingAddress": {"street": "Main Street 1", "zipcode": "80331", "city": "Munich", "countryId": country},
-    });
-    let (status, body, headers) = live.call(Method::POST, "/store-api/account/register", &As::Nobody, Some(registration)).await;
-    assert_eq!(status, 200, "{body}");
-    As::Store(headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned())
-}
-
-/// A session without a customer.
-async fn anonymous(live: &Live) -> As {
-    let (_, body, headers) = live.call(Method::GET, "/store-api/context", &As::Nobody, None).await;
-    let token = headers.get("sw-context-token").map(|v| v.to_str().unwrap().to_owned());
-    As::Store(token.or_else(|| body["token"].as_str().map(str::to_owned)).unwrap())
-}
-
 #[tokio::test]
 async fn a_customer_keeps_shopping_lists_and_puts_them_in_the_cart() {
     let live = start().await;
@@ -76,7 +56,7 @@ async fn a_customer_keeps_shopping_lists_and_puts_them_in_the_cart() {
     let customer = As::Store(live.customer_login().await);
 
     // Without an account: refused, nothing stored.
-    for who in [anonymous(&live).await, token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await)] {
+    for who in [live.storefront_session().await, token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await)] {
         let (status, refused) = live.post("/store-api/shopping-list", &who, json!({"name": "Mine"})).await;
         assert_eq!(status, 403, "{refused}");
         assert_error(&refused, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");
@@ -164,7 +144,7 @@ async fn a_customer_keeps_shopping_lists_and_puts_them_in_the_cart() {
     assert_eq!(quantities(&list), vec![(p0.clone(), 3), (p1.clone(), 5)]);
 
     // Another customer sees none of it and changes none of it.
-    let zoe = other_customer(&live).await;
+    let zoe = live.register_zoe().await;
     let (status, lists) = live.post("/store-api/shopping-lists", &zoe, json!({})).await;
     assert_eq!(status, 200, "{lists}");
     assert_eq!(lists["total"], 0);
@@ -382,7 +362,7 @@ async fn a_guide_shares_a_shopping_list_into_the_appointment() {
 
     // Only attendees of this appointment read it.
     let elsewhere = token_of(&live.join_as_client("demo-customers", &customer, "Cleo").await);
-    for who in [elsewhere, As::Nobody, anonymous(&live).await] {
+    for who in [elsewhere, As::Nobody, live.storefront_session().await] {
         let (status, refused) = live.get(&load, &who).await;
         assert_eq!(status, 403, "{refused}");
         assert_error(&refused, 403, "DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND");
@@ -408,7 +388,7 @@ async fn a_customer_marks_their_default_info_as_updated_once() {
     let (_, before) = live.post("/store-api/account/customer", &customer, json!({})).await;
     assert_eq!(before["customFields"], Value::Null);
 
-    for who in [As::Nobody, anonymous(&live).await, token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await)] {
+    for who in [As::Nobody, live.storefront_session().await, token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await)] {
         let (status, refused) = live.post(path, &who, json!({})).await;
         assert_eq!(status, 403, "{refused}");
         assert_error(&refused, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");

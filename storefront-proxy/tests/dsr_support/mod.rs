@@ -214,6 +214,27 @@ impl Live {
         headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned()
     }
 
+    /// A second customer, Zoe, registered and logged in (the session of the answer).
+    pub async fn register_zoe(&self) -> As {
+        let country: String = self.db().query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0)).unwrap();
+        let registration = json!({
+            "email": "zoe@example.com", "password": "correct horse battery", "firstName": "Zoe", "lastName": "Other",
+            "acceptedDataProtection": true, "storefrontUrl": self.base,
+            "billingAddress": {"street": "Main Street 1", "zipcode": "80331", "city": "Munich", "countryId": country},
+        });
+        let (status, body, headers) = self.call(Method::POST, "/store-api/account/register", &As::Nobody, Some(registration)).await;
+        assert_eq!(status, 200, "{body}");
+        As::Store(headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned())
+    }
+
+    /// A fresh storefront session without a customer.
+    pub async fn storefront_session(&self) -> As {
+        let (status, body, headers) = self.call(Method::GET, "/store-api/context", &As::Nobody, None).await;
+        assert_eq!(status, 200, "{body}");
+        let token = headers.get("sw-context-token").map(|v| v.to_str().unwrap().to_owned());
+        As::Store(token.or_else(|| body["token"].as_str().map(str::to_owned)).expect("a context token"))
+    }
+
     /// Ids of `n` active main products of the catalogue.
     pub async fn product_ids(&self, n: usize) -> Vec<String> {
         let (status, body) = self
