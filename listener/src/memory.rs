@@ -16,6 +16,14 @@
 //!   thread's pages only from that thread, and a parked worker runs no code. Without the
 //!   wake-up a process that went quiet right after a burst kept it (150–180 MB after a
 //!   storm of 4,000 half-sent requests against 17–30 MB before).
+//!
+//! Giving memory back and taking it again is cheap only in small pages: mimalloc asks for
+//! transparent huge pages on its arenas (`madvise(MADV_HUGEPAGE)`), so after a collection
+//! the next allocation there faults in and zeroes a whole 2 MiB page, however little of it
+//! is used. In the hub at 10 slide changes a second that was 11 % of its CPU
+//! (`clear_page_erms` under `mi_page_free_list_extend`; BENCHMARKS.md, #18), so
+//! [`runtime`] turns transparent huge pages off for the process
+//! ([`disable_transparent_huge_pages`]).
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,14 +104,41 @@ fn wake_workers(handle: &tokio::runtime::Handle) {
 /// A multi-threaded tokio runtime (what `#[tokio::main]` builds) whose idle workers give
 /// memory back, with the purger running.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    disable_transparent_huge_pages();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().on_thread_park(collect_when_idle).build()?;
     spawn_purger(Some(runtime.handle().clone()))?;
     Ok(runtime)
 }
 
+/// Turns transparent huge pages off for this process (`PR_SET_THP_DISABLE`; checked by
+/// the kernel at each page fault, so mimalloc's arenas mapped before are covered too).
+/// Nothing happens where the kernel has no such switch.
+pub fn disable_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and only sets a flag of this
+    // process's memory map; an error (an old kernel) leaves everything as it was.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn transparent_huge_pages_are_turned_off() {
+        let thp_enabled = || {
+            let status = std::fs::read_to_string("/proc/self/status").unwrap();
+            status.lines().find_map(|line| line.strip_prefix("THP_enabled:")).map(|value| value.trim().to_owned())
+        };
+        let Some(before) = thp_enabled() else { return }; // a kernel without the field
+                                                          // (What `runtime` calls; a second runtime in this test process would leave workers
+                                                          // owing a collection that the other test counts.)
+        disable_transparent_huge_pages();
+        assert_eq!(thp_enabled().as_deref(), Some("0"), "THP_enabled was {before}");
+    }
 
     #[test]
     fn a_worker_that_parks_owing_a_collection_is_woken_to_pay_it() {
