@@ -473,7 +473,7 @@ async fn the_forward_delay_is_measured_on_metrics_while_media_flows() {
     assert!(count >= f64::from(received), "{count} delays observed for {received} frames received");
     assert_eq!(metric(&after, "sfu_forward_delay_seconds_bucket{kind=\"video\",le=\"+Inf\"}"), count);
     assert!(metric(&after, "sfu_forward_delay_seconds_sum{kind=\"video\"}") > 0.0);
-    assert!(metric(&after, "sfu_forwarded_frames_total") >= count);
+    assert!(metric(&after, "sfu_forwarded_packets_total") >= count);
     assert!(metric(&after, "sfu_datagrams_in_total") > f64::from(received));
     // Only video was published: the audio series stays empty.
     assert_eq!(metric(&after, "sfu_forward_delay_seconds_count{kind=\"audio\"}"), 0.0);
