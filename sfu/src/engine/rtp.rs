@@ -188,7 +188,7 @@ impl Rewriter {
         };
         let vp8 = packet.vp8;
         let picture_id_offset = match (last.picture_id, vp8.and_then(|v| v.picture_id)) {
-            (Some(last_id), Some(id)) => (last_id + 1 + PICTURE_ID_MODULO - id) % PICTURE_ID_MODULO,
+            (Some(last_id), Some(id)) => ((u32::from(last_id) + 1 + u32::from(PICTURE_ID_MODULO) - u32::from(id)) % u32::from(PICTURE_ID_MODULO)) as u16,
             _ => 0,
         };
         let tl0_offset = match (last.tl0_pic_idx, vp8.and_then(|v| v.tl0_pic_idx)) {
@@ -295,5 +295,163 @@ impl InStream {
             lost = true;
         }
         Observed { frame_start, lost }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A VP8 payload as Chrome sends it: extended descriptor with a 15-bit picture id,
+    /// TL0PICIDX and TID; `start` marks the first packet of a frame, `key` a key frame.
+    fn vp8(start: bool, key: bool, picture_id: u16, tl0: u8) -> Vec<u8> {
+        let first = 0x80 | if start { 0x10 } else { 0 };
+        let mut payload = vec![first, 0xe0, 0x80 | (picture_id >> 8) as u8, picture_id as u8, tl0, 0x00];
+        // The VP8 payload header: its low bit clear in a key frame.
+        payload.extend_from_slice(&[if key { 0x10 } else { 0x11 }, 0x02, 0x00, 0x9d, 0x01, 0x2a]);
+        payload
+    }
+
+    fn packet(ssrc: u32, seq: u64, time: u32, at: Instant, payload: &[u8]) -> In {
+        In { ssrc: ssrc.into(), seq, time, clock_rate: 90_000, at, vp8: Vp8Ids::parse(payload) }
+    }
+
+    #[test]
+    fn vp8_key_frames_are_found_at_their_first_packet() {
+        assert!(starts_keyframe(Codec::Vp8, &vp8(true, true, 300, 7), true));
+        assert!(!starts_keyframe(Codec::Vp8, &vp8(false, true, 300, 7), false), "a key frame's later packet");
+        assert!(!starts_keyframe(Codec::Vp8, &vp8(true, false, 300, 7), true), "a delta frame");
+        // The short descriptor str0m's own packetizer writes (no extension).
+        assert!(starts_keyframe(Codec::Vp8, &[0x10, 0x10, 0x02, 0x00], true));
+        assert!(!starts_keyframe(Codec::Vp8, &[0x10, 0x11, 0x02, 0x00], true));
+        assert!(!starts_keyframe(Codec::Vp8, &[], true));
+        assert!(!starts_keyframe(Codec::Opus, &[0x10, 0x10], true), "audio has no key frames");
+    }
+
+    #[test]
+    fn h264_key_frames_start_at_their_parameter_sets() {
+        let (sps, pps, idr, slice) = ([0x67, 0x42, 0x00, 0x1f], [0x68, 0xce, 0x3c, 0x80], [0x65, 0x88, 0x84], [0x41, 0x9a, 0x02]);
+        // STAP-A with SPS, PPS and a small IDR: one packet, the start.
+        let mut stap = vec![0x78];
+        for nal in [&sps[..], &pps[..], &idr[..]] {
+            stap.extend_from_slice(&u16::try_from(nal.len()).unwrap().to_be_bytes());
+            stap.extend_from_slice(nal);
+        }
+        assert!(starts_keyframe(Codec::H264, &stap, true));
+        // SPS and PPS alone in a STAP-A, then the IDR in FU-A packets of the same time: the
+        // STAP-A is where a receiver must start, the IDR's first fragment is not.
+        let mut params = vec![0x78];
+        for nal in [&sps[..], &pps[..]] {
+            params.extend_from_slice(&u16::try_from(nal.len()).unwrap().to_be_bytes());
+            params.extend_from_slice(nal);
+        }
+        assert!(starts_keyframe(Codec::H264, &params, true));
+        let fu_a_idr_start = [0x7c, 0x85, 0xb8, 0x00];
+        assert!(!starts_keyframe(Codec::H264, &fu_a_idr_start, false));
+        // An IDR first in its frame (parameter sets sent before, out of band) does start one.
+        assert!(starts_keyframe(Codec::H264, &fu_a_idr_start, true));
+        assert!(starts_keyframe(Codec::H264, &sps, true), "a single SPS packet");
+        assert!(!starts_keyframe(Codec::H264, &slice, true), "a non-IDR slice");
+        assert!(!starts_keyframe(Codec::H264, &[0x7c, 0x45, 0x00], true), "an IDR's last fragment");
+    }
+
+    #[test]
+    fn a_layer_switch_keeps_sequence_time_and_picture_ids_continuous() {
+        let t0 = Instant::now();
+        let mut rewriter = Rewriter::default();
+        // Layer "q" (SSRC 1): a key frame of two packets, then a delta frame.
+        let q = [
+            packet(1, 70_000, 1_000, t0, &vp8(true, true, 500, 20)),
+            packet(1, 70_001, 1_000, t0, &vp8(false, true, 500, 20)),
+            packet(1, 70_002, 4_000, t0 + Duration::from_millis(33), &vp8(true, false, 501, 20)),
+        ];
+        assert!(!rewriter.forwards(1.into()));
+        rewriter.start(&q[0]);
+        let out: Vec<Out> = q.iter().map(|p| rewriter.rewrite(p).unwrap()).collect();
+        // The first packet ever: numbered as it came, the rollover counter at 0 for SRTP.
+        assert_eq!(out.iter().map(|o| o.seq).collect::<Vec<_>>(), [4_464, 4_465, 4_466]);
+        assert_eq!(out.iter().map(|o| o.time).collect::<Vec<_>>(), [1_000, 1_000, 4_000]);
+        assert!(out.iter().all(|o| o.vp8_patch.is_none()), "nothing to rewrite in the first segment");
+
+        // The switch to layer "f" (SSRC 2) at its key frame, 40 ms after the last "q" packet:
+        // other numbers and another time base on the way in, one stream on the way out.
+        rewriter.stop();
+        let f_key = vp8(true, true, 9_000, 200);
+        let f = packet(2, 12_345, 777_000, t0 + Duration::from_millis(73), &f_key);
+        assert_eq!(rewriter.rewrite(&f), None, "not forwarded before its segment starts");
+        rewriter.start(&f);
+        assert!(rewriter.forwards(2.into()) && !rewriter.forwards(1.into()));
+        let out = rewriter.rewrite(&f).unwrap();
+        assert_eq!(out.seq, 4_467, "the sequence goes on by one");
+        assert_eq!(out.time, 4_000 + 40 * 90, "the time goes on by the 40 ms between the packets");
+        let expected = Vp8Descriptor::parse(&f_key).unwrap().patch().picture_id(502).tl0_pic_idx(21).build().unwrap();
+        assert_eq!(out.vp8_patch, Some(expected), "picture id and TL0PICIDX go on by one");
+        // The next "f" packets keep the offsets; a late "q" packet goes nowhere.
+        let next = rewriter.rewrite(&packet(2, 12_346, 780_000, t0 + Duration::from_millis(106), &vp8(true, false, 9_001, 200))).unwrap();
+        assert_eq!((next.seq, next.time), (4_468, 4_000 + 40 * 90 + 3_000));
+        let expected = Vp8Descriptor::parse(&vp8(true, false, 9_001, 200)).unwrap().patch().picture_id(503).tl0_pic_idx(21).build().unwrap();
+        assert_eq!(next.vp8_patch, Some(expected));
+        assert_eq!(rewriter.rewrite(&q[2]), None);
+    }
+
+    #[test]
+    fn packets_not_forwarded_leave_no_gap_and_late_ones_of_a_segment_still_go() {
+        let t0 = Instant::now();
+        let mut rewriter = Rewriter::default();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        rewriter.start(&packet(1, 100, 9_000, at(0), &vp8(true, true, 10, 1)));
+        assert_eq!(rewriter.rewrite(&packet(1, 100, 9_000, at(0), &vp8(true, true, 10, 1))).unwrap().seq, 100);
+        // 101 is lost on the way in; 102 goes out as 102, and 101's repair (RTX) fills the gap.
+        assert_eq!(rewriter.rewrite(&packet(1, 102, 12_000, at(33), &vp8(true, false, 11, 1))).unwrap().seq, 102);
+        assert_eq!(rewriter.rewrite(&packet(1, 101, 9_000, at(40), &vp8(false, true, 10, 1))).unwrap().seq, 101);
+
+        // Paused (or muted) for 100 packets: none goes out,
+        rewriter.stop();
+        assert_eq!(rewriter.rewrite(&packet(1, 150, 90_000, at(1_000), &vp8(true, false, 40, 5))), None);
+        // and the resumed stream goes on from 103 at the next key frame, its time on its own
+        // clock (the same source: the pause shows as the time that passed).
+        let resumed = packet(1, 203, 180_000, at(2_000), &vp8(true, true, 60, 9));
+        rewriter.start(&resumed);
+        let out = rewriter.rewrite(&resumed).unwrap();
+        assert_eq!((out.seq, out.time), (103, 180_000));
+        let expected = Vp8Descriptor::parse(&vp8(true, true, 60, 9)).unwrap().patch().picture_id(12).tl0_pic_idx(2).build().unwrap();
+        assert_eq!(out.vp8_patch, Some(expected));
+        // A packet from before the pause, arriving late, is not forwarded into the new segment.
+        assert_eq!(rewriter.rewrite(&packet(1, 160, 95_000, at(2_001), &vp8(true, false, 41, 5))), None);
+    }
+
+    #[test]
+    fn picture_ids_wrap_within_their_width() {
+        let t0 = Instant::now();
+        let mut rewriter = Rewriter::default();
+        rewriter.start(&packet(1, 1, 0, t0, &vp8(true, true, 0x7fff, 255)));
+        rewriter.rewrite(&packet(1, 1, 0, t0, &vp8(true, true, 0x7fff, 255))).unwrap();
+        rewriter.stop();
+        let other = packet(2, 900, 0, t0 + Duration::from_millis(10), &vp8(true, true, 3, 17));
+        rewriter.start(&other);
+        let expected = Vp8Descriptor::parse(&vp8(true, true, 3, 17)).unwrap().patch().picture_id(0).tl0_pic_idx(0).build().unwrap();
+        assert_eq!(rewriter.rewrite(&other).unwrap().vp8_patch, Some(expected));
+    }
+
+    #[test]
+    fn frame_starts_and_unrepaired_gaps_are_noticed() {
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let mut stream = InStream::default();
+        let first = stream.observe(10, 1_000, false, at(0));
+        assert_eq!(first, Observed { frame_start: true, lost: false });
+        assert!(!stream.observe(11, 1_000, true, at(1)).frame_start, "the same frame");
+        assert!(stream.observe(12, 4_000, false, at(33)).frame_start, "after a marker");
+        // 13 is missing: 14 (same time as 12) starts nothing; 13 repaired in time is no loss.
+        assert_eq!(stream.observe(14, 4_000, true, at(34)), Observed { frame_start: false, lost: false });
+        assert_eq!(stream.observe(13, 4_000, false, at(80)), Observed { frame_start: false, lost: false });
+        assert!(!stream.observe(15, 7_000, true, at(700)).lost, "nothing missing any more");
+        // 16 never comes: a loss once the repair deadline has passed.
+        assert!(!stream.observe(17, 10_000, true, at(720)).lost);
+        assert!(!stream.observe(18, 13_000, true, at(1_000)).lost);
+        assert!(stream.observe(19, 16_000, true, at(1_300)).lost, "16 missing for more than the deadline");
+        assert!(!stream.observe(20, 19_000, true, at(1_333)).lost, "told once");
     }
 }
