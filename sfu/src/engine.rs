@@ -435,7 +435,9 @@ impl Engine {
         let Ok(contents) = bytes.try_into() else { return false };
         let input = Input::Receive(Instant::now(), Receive { proto, source, destination, contents });
         let target = match self.by_addr.get(&(proto, source)) {
-            Some(&(conn, role)) => self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)).filter(|pc| pc.rtc.accepts(&input)).map(|_| (conn, role)),
+            Some(&(conn, role)) => {
+                self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)).filter(|pc| pc.rtc.accepts(&input)).map(|_| (conn, role))
+            }
             None => None,
         };
         let target = match target {

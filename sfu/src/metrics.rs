@@ -84,11 +84,7 @@ impl Metrics {
             line("process_cpu_seconds_total", "counter", "User and system CPU time of the sfu process.", seconds.to_string());
         }
         let name = "sfu_forward_delay_seconds";
-        render_header(
-            &mut out,
-            name,
-            "From a media packet read off the socket to that packet sent to one subscriber.",
-        );
+        render_header(&mut out, name, "From a media packet read off the socket to that packet sent to one subscriber.");
         self.forward_delay_audio.render_series(&mut out, name, "kind=\"audio\"");
         self.forward_delay_video.render_series(&mut out, name, "kind=\"video\"");
         out

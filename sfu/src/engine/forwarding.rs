@@ -101,14 +101,7 @@ impl Engine {
             keyframes.push(rid);
         }
         let vp8 = if codec == str0m::format::Codec::Vp8 { Vp8Ids::parse(&packet.payload) } else { None };
-        let input = In {
-            ssrc,
-            seq,
-            time: packet.header.timestamp,
-            clock_rate: params.spec().clock_rate.get(),
-            at: arrived,
-            vp8,
-        };
+        let input = In { ssrc, seq, time: packet.header.timestamp, clock_rate: params.spec().clock_rate.get(), at: arrived, vp8 };
         // What the subscribers' copies carry of the header extensions; str0m adds its own
         // (mid, rid, transport-wide sequence number, send time).
         let ext_vals = ExtensionValues {

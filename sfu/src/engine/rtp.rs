@@ -188,7 +188,9 @@ impl Rewriter {
         };
         let vp8 = packet.vp8;
         let picture_id_offset = match (last.picture_id, vp8.and_then(|v| v.picture_id)) {
-            (Some(last_id), Some(id)) => ((u32::from(last_id) + 1 + u32::from(PICTURE_ID_MODULO) - u32::from(id)) % u32::from(PICTURE_ID_MODULO)) as u16,
+            (Some(last_id), Some(id)) => {
+                ((u32::from(last_id) + 1 + u32::from(PICTURE_ID_MODULO) - u32::from(id)) % u32::from(PICTURE_ID_MODULO)) as u16
+            }
             _ => 0,
         };
         let tl0_offset = match (last.tl0_pic_idx, vp8.and_then(|v| v.tl0_pic_idx)) {
@@ -225,7 +227,8 @@ impl Rewriter {
             }
         }
         if self.last.is_none_or(|last| seq > last.seq) {
-            self.last = Some(Last { ssrc: packet.ssrc, seq, time, time_offset: segment.time_offset, at: packet.at, picture_id, tl0_pic_idx });
+            self.last =
+                Some(Last { ssrc: packet.ssrc, seq, time, time_offset: segment.time_offset, at: packet.at, picture_id, tl0_pic_idx });
         }
         Some(Out { seq, time, vp8_patch })
     }
@@ -277,7 +280,11 @@ impl InStream {
                         self.gaps.push_back((missing, now));
                     }
                 }
-                if skipped == 0 { newest_marker || time != newest_time } else { time != newest_time }
+                if skipped == 0 {
+                    newest_marker || time != newest_time
+                } else {
+                    time != newest_time
+                }
             }
             Some(_) => {
                 // Late: a repair (RTX) or reordered. It starts no frame the engine acts on.
@@ -391,7 +398,8 @@ mod tests {
         // The next "f" packets keep the offsets; a late "q" packet goes nowhere.
         let next = rewriter.rewrite(&packet(2, 12_346, 780_000, t0 + Duration::from_millis(106), &vp8(true, false, 9_001, 200))).unwrap();
         assert_eq!((next.seq, next.time), (4_468, 4_000 + 40 * 90 + 3_000));
-        let expected = Vp8Descriptor::parse(&vp8(true, false, 9_001, 200)).unwrap().patch().picture_id(503).tl0_pic_idx(21).build().unwrap();
+        let expected =
+            Vp8Descriptor::parse(&vp8(true, false, 9_001, 200)).unwrap().patch().picture_id(503).tl0_pic_idx(21).build().unwrap();
         assert_eq!(next.vp8_patch, Some(expected));
         assert_eq!(rewriter.rewrite(&q[2]), None);
     }
