@@ -191,6 +191,8 @@ struct Call {
     /// Key frame requests (PLI/FIR) the publisher got; each makes its next frame a key frame.
     keyframe_requests: u32,
     key_requested: bool,
+    /// Frames the subscriber's str0m found not to follow the one before (a sequence gap).
+    discontinuous: u32,
 }
 
 impl Call {
@@ -231,7 +233,10 @@ impl Call {
                     Event::MediaAdded(added) => {
                         self.stream_id = self.subscriber.rtc.media(added.mid).map(|m| m.stream_id().to_owned()).unwrap_or_default();
                     }
-                    Event::MediaData(_) => received += 1,
+                    Event::MediaData(data) => {
+                        received += 1;
+                        self.discontinuous += u32::from(!data.contiguous);
+                    }
                     _ => {}
                 }
             }
@@ -331,6 +336,7 @@ async fn call_with(publisher_tcp: bool, parallel_sends: usize) -> (sfu::server::
         stream_id: String::new(),
         keyframe_requests: 0,
         key_requested: false,
+        discontinuous: 0,
     };
     (running, call, track_sid, data)
 }
@@ -414,13 +420,16 @@ async fn a_paused_subscription_gets_nothing_and_resuming_asks_for_a_key_frame() 
 
     // Back on screen: the publisher is asked for a key frame at once (its regular ones come
     // only every 30 frames), and the video flows again.
-    let requests_before = call.keyframe_requests;
+    let (requests_before, gaps_before) = (call.keyframe_requests, call.discontinuous);
     let resumed =
         proto::UpdateTrackSettings { track_sids: vec![track_sid], disabled: false, width: 320, height: 240, ..Default::default() };
     send(&mut call.subscriber_ws, Request::TrackSetting(resumed)).await;
     let received = call.run(Instant::now() + Duration::from_secs(5), 5).await;
     assert!(received >= 5, "only {received} frames after resuming");
     assert!(call.keyframe_requests > requests_before, "resuming asked for no key frame");
+    // The packets not forwarded while paused leave no gap in the subscriber's sequence
+    // numbers: it does not ask for them, and its frames follow on.
+    assert_eq!(call.discontinuous, gaps_before, "the resumed stream has a sequence gap");
 }
 
 #[tokio::test]
