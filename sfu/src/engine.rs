@@ -4,7 +4,7 @@
 //! Signalling sessions talk to it through [`EngineHandle`] (an mpsc of [`Command`]s) and
 //! hear back through the per-participant channel they hand in at join. Keeping all media
 //! state in one task means no locks and no cross-task ordering questions: a packet that
-//! arrives, the frames it completes and the writes to every subscriber all happen in one
+//! arrives and its writes to every subscriber (str0m's RTP mode, `engine/rtp.rs`) happen in one
 //! pass. It also means about one core for all media, which is the design limit this crate
 //! accepts for the embedded default (scale-out is a LiveKit cluster); only the sending of a
 //! large fan-out is split over a second thread, started once with the engine (see [`Engine::drive`]).
@@ -55,7 +55,8 @@ pub const SIGNAL_QUEUE: usize = 512;
 const COMMAND_QUEUE: usize = 1024;
 /// Largest UDP datagram read (WebRTC keeps packets under the path MTU), and largest TCP frame.
 const MAX_DATAGRAM: usize = 2048;
-/// Datagrams handled before the engine drives its timers and forwards again.
+/// Datagrams handled before the engine drives its timers and sends again (fewer when one
+/// of them is a media packet: its copies go out first).
 const DATAGRAM_BATCH: usize = 64;
 /// Peer connections with something to send in one drive pass from which the pass is split
 /// over [`DRIVE_THREADS`] threads (below it a thread costs more than it saves); the
@@ -350,7 +351,7 @@ impl Engine {
     /// Feeds due timeouts to every peer connection, sends what they want to send and handles
     /// their events, until none has anything more to say.
     ///
-    /// A frame forwarded to many subscribers leaves many `Rtc`s with packets to packetize,
+    /// A packet forwarded to many subscribers leaves many `Rtc`s with packets to
     /// encrypt and send (~10 µs each on this project's machine, most of it str0m and the
     /// kernel's UDP send). With `parallel_from` ([`PARALLEL_MIN`]) or more of them, the pass is split over
     /// [`DRIVE_THREADS`] threads, so that the last subscriber's copy does not wait for every
