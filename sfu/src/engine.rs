@@ -4,7 +4,7 @@
 //! Signalling sessions talk to it through [`EngineHandle`] (an mpsc of [`Command`]s) and
 //! hear back through the per-participant channel they hand in at join. Keeping all media
 //! state in one task means no locks and no cross-task ordering questions: a packet that
-//! arrives, the frames it completes and the writes to every subscriber all happen in one
+//! arrives and its writes to every subscriber (str0m's RTP mode, `engine/rtp.rs`) happen in one
 //! pass. It also means about one core for all media, which is the design limit this crate
 //! accepts for the embedded default (scale-out is a LiveKit cluster); only the sending of a
 //! large fan-out is split over a second thread, started once with the engine (see [`Engine::drive`]).
@@ -12,6 +12,7 @@
 mod forwarding;
 mod negotiation;
 mod peer;
+mod rtp;
 mod speakers;
 mod tcp;
 
@@ -54,7 +55,8 @@ pub const SIGNAL_QUEUE: usize = 512;
 const COMMAND_QUEUE: usize = 1024;
 /// Largest UDP datagram read (WebRTC keeps packets under the path MTU), and largest TCP frame.
 const MAX_DATAGRAM: usize = 2048;
-/// Datagrams handled before the engine drives its timers and forwards again.
+/// Datagrams handled before the engine drives its timers and sends again (fewer when one
+/// of them is a media packet: its copies go out first).
 const DATAGRAM_BATCH: usize = 64;
 /// Peer connections with something to send in one drive pass from which the pass is split
 /// over [`DRIVE_THREADS`] threads (below it a thread costs more than it saves); the
@@ -300,15 +302,19 @@ impl Engine {
                     None => break,
                 },
                 received = socket.recv_from(&mut buf) => {
-                    match received {
+                    let mut media = match received {
                         Ok((n, source)) => self.on_datagram(Protocol::Udp, source, &buf[..n]),
-                        Err(e) => debug!(error = %e, "udp receive failed"),
-                    }
-                    // Take what else is waiting before driving every peer connection again.
+                        Err(e) => {
+                            debug!(error = %e, "udp receive failed");
+                            false
+                        }
+                    };
+                    // Take what else is waiting before driving every peer connection again,
+                    // unless a media packet was forwarded: its copies go out first.
                     let mut read = 1;
-                    while read < DATAGRAM_BATCH {
+                    while read < DATAGRAM_BATCH && !media {
                         match socket.try_recv_from(&mut buf) {
-                            Ok((n, source)) => self.on_datagram(Protocol::Udp, source, &buf[..n]),
+                            Ok((n, source)) => media = self.on_datagram(Protocol::Udp, source, &buf[..n]),
                             Err(_) => break,
                         }
                         read += 1;
@@ -319,7 +325,9 @@ impl Engine {
                     TcpEvent::Open { remote, writer } => {
                         self.tcp_writers.insert(remote, writer);
                     }
-                    TcpEvent::Packet { remote, bytes } => self.on_datagram(Protocol::Tcp, remote, &bytes),
+                    TcpEvent::Packet { remote, bytes } => {
+                        self.on_datagram(Protocol::Tcp, remote, &bytes);
+                    }
                     TcpEvent::Closed { remote } => {
                         self.tcp_writers.remove(&remote);
                         self.by_addr.remove(&(Protocol::Tcp, remote));
@@ -343,7 +351,7 @@ impl Engine {
     /// Feeds due timeouts to every peer connection, sends what they want to send and handles
     /// their events, until none has anything more to say.
     ///
-    /// A frame forwarded to many subscribers leaves many `Rtc`s with packets to packetize,
+    /// A packet forwarded to many subscribers leaves many `Rtc`s with packets to
     /// encrypt and send (~10 µs each on this project's machine, most of it str0m and the
     /// kernel's UDP send). With `parallel_from` ([`PARALLEL_MIN`]) or more of them, the pass is split over
     /// [`DRIVE_THREADS`] threads, so that the last subscriber's copy does not wait for every
@@ -415,42 +423,68 @@ impl Engine {
         }
     }
 
-    fn on_datagram(&mut self, proto: Protocol, source: SocketAddr, bytes: &[u8]) {
+    /// Hands a datagram to the peer connection it is for; answers whether it was a media
+    /// packet from a publisher (then forwarded already).
+    fn on_datagram(&mut self, proto: Protocol, source: SocketAddr, bytes: &[u8]) -> bool {
         let destination = match proto {
             Protocol::Udp => self.local,
             _ => match self.local_tcp {
                 Some(local) => local,
-                None => return,
+                None => return false,
             },
         };
-        let Ok(contents) = bytes.try_into() else { return };
+        let Ok(contents) = bytes.try_into() else { return false };
         let input = Input::Receive(Instant::now(), Receive { proto, source, destination, contents });
-        if let Some(&(conn, role)) = self.by_addr.get(&(proto, source)) {
-            if let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) {
-                if pc.rtc.accepts(&input) {
-                    if let Err(e) = pc.rtc().handle_input(input) {
-                        debug!(conn, ?role, error = %e, "packet refused");
-                    }
-                    return;
-                }
+        let target = match self.by_addr.get(&(proto, source)) {
+            Some(&(conn, role)) => {
+                self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)).filter(|pc| pc.rtc.accepts(&input)).map(|_| (conn, role))
             }
-        }
-        // A new address: only an ICE check naming one of our username fragments opens it, so
-        // junk from anywhere costs a lookup, not a question to every `Rtc`.
-        let Some(&(conn, role)) = stun_local_ufrag(bytes).and_then(|ufrag| self.by_ufrag.get(ufrag)) else {
-            debug!(%source, "datagram for no peer connection");
-            return;
+            None => None,
         };
-        if let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) {
-            if pc.rtc.accepts(&input) {
-                self.by_addr.insert((proto, source), (conn, role));
-                if let Err(e) = pc.rtc().handle_input(input) {
-                    debug!(conn, ?role, error = %e, "packet refused");
+        let target = match target {
+            Some(known) => Some(known),
+            // A new address: only an ICE check naming one of our username fragments opens it,
+            // so junk from anywhere costs a lookup, not a question to every `Rtc`.
+            None => {
+                let found = stun_local_ufrag(bytes).and_then(|ufrag| self.by_ufrag.get(ufrag)).copied();
+                let accepted = found.filter(|&(conn, role)| {
+                    self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)).is_some_and(|pc| pc.rtc.accepts(&input))
+                });
+                if let Some(new) = accepted {
+                    self.by_addr.insert((proto, source), new);
                 }
-                return;
+                accepted
             }
+        };
+        let Some((conn, role)) = target else {
+            debug!(%source, "datagram for no peer connection");
+            return false;
+        };
+        let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) else { return false };
+        if let Err(e) = pc.rtc().handle_input(input) {
+            debug!(conn, ?role, error = %e, "packet refused");
+            return false;
         }
-        debug!(%source, "datagram for no peer connection");
+        // In RTP mode str0m holds one received packet until it is polled: a publisher's
+        // connection is polled now, before the next datagram, and the packet forwarded.
+        role == Role::Publisher && self.service_now(conn, role)
+    }
+
+    /// Drives one peer connection at once (sends its output, handles its events); answers
+    /// whether one of the events was a media packet.
+    fn service_now(&mut self, conn: ConnId, role: Role) -> bool {
+        let out = Outlet { socket: &self.socket, tcp_writers: &self.tcp_writers, metrics: &self.metrics };
+        let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) else { return false };
+        let Serviced { events, failed } = out.service(&mut [(conn, role, pc)], Instant::now());
+        for conn in failed {
+            self.remove(conn, Some(proto::DisconnectReason::MediaFailure));
+        }
+        let mut media = false;
+        for (conn, role, event) in events {
+            media |= matches!(event, str0m::Event::RtpPacket(_));
+            self.on_event(conn, role, event);
+        }
+        media
     }
 
     fn on_command(&mut self, command: Command) {

@@ -3,17 +3,15 @@
 //!
 //! The forward delay is the "packet in → packet out", measured inside the sfu:
 //! from the moment the engine reads a media datagram off its socket (the `Instant` it hands
-//! to str0m with the packet) to the moment the engine has handed the forwarded packet(s) to
-//! one subscriber's socket (`sendto` returned). Per forwarded frame and subscriber, one
-//! observation. It includes str0m's SRTP decryption and depacketizing on the way in, the
-//! fan-out loop (a subscriber late in the room's list waits for the writes of those before
-//! it), str0m's packetizing and SRTP encryption per subscriber, and the engine's own
-//! scheduling between the two. It does not include time the datagram waited in the
-//! kernel's receive buffer before the engine read it. An audio frame is one RTP packet, so
-//! `kind="audio"` is exactly packet in → packet out; a video frame is several packets, and
-//! `kind="video"` runs from its *first* packet's arrival to its *last* packet's send (str0m
-//! gives a frame the arrival time of its first packet), so it also holds the time the rest
-//! of the frame took to arrive.
+//! to str0m with the packet, which str0m's RTP mode gives back with the decrypted packet) to
+//! the moment the engine has handed that packet's copy to one subscriber's socket (`sendto`
+//! returned, at the end of that subscriber's `poll_output` round after the write). One
+//! observation per forwarded packet and subscriber, for audio and video alike (the sfu
+//! forwards packet by packet, see `engine/rtp.rs`). It includes str0m's SRTP decryption,
+//! the fan-out loop (a subscriber late in the room's list waits for the writes of those
+//! before it), SRTP encryption per subscriber, and the engine's own scheduling between the
+//! two. It does not include time the datagram waited in the kernel's receive buffer before
+//! the engine read it.
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,15 +35,15 @@ pub type Histogram = listener::metrics::Histogram<DelayBuckets>;
 pub struct Metrics {
     /// Participants joined (a gauge the engine sets after every command).
     pub participants: AtomicU64,
-    /// Frames written to a subscriber's peer connection.
-    pub forwarded_frames: AtomicU64,
+    /// RTP packets written to a subscriber's peer connection.
+    pub forwarded_packets: AtomicU64,
     /// Datagrams the engine read off its UDP socket.
     pub datagrams_in: AtomicU64,
     /// Datagrams the engine sent (UDP and ICE over TCP).
     pub datagrams_out: AtomicU64,
     /// Engine passes whose sending was split over two threads (`SFU_PARALLEL_SENDS`).
     pub parallel_sends: AtomicU64,
-    /// Packet in → packet out, per forwarded frame and subscriber (see the module's notes).
+    /// Packet in → packet out, per forwarded packet and subscriber (see the module's notes).
     pub forward_delay_audio: Histogram,
     pub forward_delay_video: Histogram,
 }
@@ -66,10 +64,10 @@ impl Metrics {
         };
         line("sfu_participants", "gauge", "Participants joined to a room of this sfu.", get(&self.participants).to_string());
         line(
-            "sfu_forwarded_frames_total",
+            "sfu_forwarded_packets_total",
             "counter",
-            "Media frames written to a subscriber's peer connection.",
-            get(&self.forwarded_frames).to_string(),
+            "RTP packets written to a subscriber's peer connection.",
+            get(&self.forwarded_packets).to_string(),
         );
         line("sfu_datagrams_in_total", "counter", "Datagrams read off the media UDP socket.", get(&self.datagrams_in).to_string());
         line("sfu_datagrams_out_total", "counter", "Datagrams sent to peers (UDP and ICE over TCP).", get(&self.datagrams_out).to_string());
@@ -86,11 +84,7 @@ impl Metrics {
             line("process_cpu_seconds_total", "counter", "User and system CPU time of the sfu process.", seconds.to_string());
         }
         let name = "sfu_forward_delay_seconds";
-        render_header(
-            &mut out,
-            name,
-            "From a media packet read off the socket to the forwarded packet sent to one subscriber (video: the frame's first packet in, last packet out).",
-        );
+        render_header(&mut out, name, "From a media packet read off the socket to that packet sent to one subscriber.");
         self.forward_delay_audio.render_series(&mut out, name, "kind=\"audio\"");
         self.forward_delay_video.render_series(&mut out, name, "kind=\"video\"");
         out

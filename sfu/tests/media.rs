@@ -16,7 +16,7 @@ use sfu::engine::AdminAction;
 use sfu::Config;
 use str0m::change::{SdpAnswer, SdpOffer};
 use str0m::format::Codec;
-use str0m::media::{Direction, MediaKind, MediaTime};
+use str0m::media::{Direction, MediaKind, MediaTime, Rid, Simulcast, SimulcastLayer};
 use str0m::net::{Protocol, Receive, TcpType};
 use str0m::{Candidate, Event, Input, Output, Rtc};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -159,10 +159,25 @@ async fn join(http: SocketAddr, identity: &str, publish: bool) -> Socket {
     ws
 }
 
+/// The simulcast layers a simulcast publisher here sends, smallest first (livekit-client's rids).
+const LAYERS: [&str; 3] = ["q", "h", "f"];
+
 /// Sends a publisher offer and applies the answer, as livekit-client does right after joining.
 async fn negotiate_publisher(ws: &mut Socket, peer: &mut Peer, video_cid: Option<&str>) -> Option<str0m::media::Mid> {
+    negotiate_publisher_with(ws, peer, video_cid, false).await
+}
+
+/// [`negotiate_publisher`], the video in three simulcast layers ([`LAYERS`]) when `simulcast`.
+async fn negotiate_publisher_with(ws: &mut Socket, peer: &mut Peer, video_cid: Option<&str>, simulcast: bool) -> Option<str0m::media::Mid> {
     let mut change = peer.rtc.sdp_api();
-    let mid = video_cid.map(|cid| change.add_media(MediaKind::Video, Direction::SendOnly, Some("stream".into()), Some(cid.into()), None));
+    let layers = simulcast.then(|| {
+        let mut layers = Simulcast::new();
+        for rid in LAYERS {
+            layers.add_send_layer(SimulcastLayer::new(rid));
+        }
+        layers
+    });
+    let mid = video_cid.map(|cid| change.add_media(MediaKind::Video, Direction::SendOnly, Some("stream".into()), Some(cid.into()), layers));
     change.add_channel("_reliable".into());
     let (offer, pending) = change.apply().unwrap();
     send(ws, Request::Offer(proto::SessionDescription { r#type: "offer".into(), sdp: offer.to_sdp_string(), id: 1, ..Default::default() }))
@@ -191,6 +206,16 @@ struct Call {
     /// Key frame requests (PLI/FIR) the publisher got; each makes its next frame a key frame.
     keyframe_requests: u32,
     key_requested: bool,
+    /// Frames the subscriber's str0m found not to follow the one before (a sequence gap).
+    discontinuous: u32,
+    /// Simulcast: the layers sent (else one stream), and the layer (index into [`LAYERS`])
+    /// of each frame the subscriber got, in order.
+    simulcast: bool,
+    layers_received: Vec<u8>,
+    /// The RTP time (90 kHz) of each frame the subscriber got, and whether it was a key
+    /// frame, in order.
+    times_received: Vec<u64>,
+    keys_received: Vec<bool>,
 }
 
 impl Call {
@@ -219,9 +244,17 @@ impl Call {
                 let key = self.sent.is_multiple_of(30) || std::mem::take(&mut self.key_requested);
                 let mut frame = vec![0u8; 1200];
                 frame[0] = if key { 0x10 } else { 0x11 };
-                let writer = self.publisher.rtc.writer(self.mid).unwrap();
-                let pt = writer.payload_params().find(|p| p.spec().codec == Codec::Vp8).unwrap().pt();
-                writer.write(pt, Instant::now(), MediaTime::from_90khz(u64::from(self.sent) * 3000), frame).unwrap();
+                let layers: &[&str] = if self.simulcast { &LAYERS } else { &[""] };
+                for (index, rid) in layers.iter().enumerate() {
+                    // Which layer it is, for the subscriber to tell.
+                    frame[1] = index as u8;
+                    let writer = self.publisher.rtc.writer(self.mid).unwrap();
+                    let pt = writer.payload_params().find(|p| p.spec().codec == Codec::Vp8).unwrap().pt();
+                    let writer = if self.simulcast { writer.rid(Rid::from(*rid)) } else { writer };
+                    // Each layer on its own time base, as a browser's encoders.
+                    let time = u64::from(self.sent) * 3000 + index as u64 * 1_000_000;
+                    writer.write(pt, Instant::now(), MediaTime::from_90khz(time), frame.clone()).unwrap();
+                }
                 self.sent += 1;
                 self.next_frame = Instant::now() + Duration::from_millis(33);
             }
@@ -231,7 +264,13 @@ impl Call {
                     Event::MediaAdded(added) => {
                         self.stream_id = self.subscriber.rtc.media(added.mid).map(|m| m.stream_id().to_owned()).unwrap_or_default();
                     }
-                    Event::MediaData(_) => received += 1,
+                    Event::MediaData(data) => {
+                        received += 1;
+                        self.discontinuous += u32::from(!data.contiguous);
+                        self.layers_received.push(data.data.get(1).copied().unwrap_or_default());
+                        self.times_received.push(data.time.rebase(str0m::media::Frequency::NINETY_KHZ).numer());
+                        self.keys_received.push(data.data.first().is_some_and(|tag| tag & 1 == 0));
+                    }
                     _ => {}
                 }
             }
@@ -270,6 +309,11 @@ async fn call(publisher_tcp: bool) -> (sfu::server::Running, Call, String, tempf
 /// [`call`] with the engine sending from two threads from `parallel_sends` busy peer
 /// connections on (`SFU_PARALLEL_SENDS`).
 async fn call_with(publisher_tcp: bool, parallel_sends: usize) -> (sfu::server::Running, Call, String, tempfile::TempDir) {
+    call_full(publisher_tcp, parallel_sends, false).await
+}
+
+/// [`call_with`], the camera sent in three simulcast layers when `simulcast`.
+async fn call_full(publisher_tcp: bool, parallel_sends: usize, simulcast: bool) -> (sfu::server::Running, Call, String, tempfile::TempDir) {
     // RUST_LOG=sfu=debug shows the server's side.
     let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_test_writer().try_init();
     let data = tempfile::tempdir().unwrap();
@@ -297,6 +341,21 @@ async fn call_with(publisher_tcp: bool, parallel_sends: usize) -> (sfu::server::
             source: proto::TrackSource::Camera as i32,
             width: 640,
             height: 480,
+            layers: if simulcast {
+                LAYERS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, rid)| proto::VideoLayer {
+                        quality: i as i32,
+                        width: 160 << i,
+                        height: 120 << i,
+                        rid: (*rid).into(),
+                        ..Default::default()
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             ..Default::default()
         }),
     )
@@ -311,7 +370,7 @@ async fn call_with(publisher_tcp: bool, parallel_sends: usize) -> (sfu::server::
         (true, None) => panic!("the server has no ICE over TCP"),
         (false, _) => Peer::new().await,
     };
-    let mid = negotiate_publisher(&mut publisher_ws, &mut publisher, Some("camera-cid")).await.unwrap();
+    let mid = negotiate_publisher_with(&mut publisher_ws, &mut publisher, Some("camera-cid"), simulcast).await.unwrap();
 
     // The subscriber's browser would negotiate its (empty) publisher connection first.
     let mut subscriber_ws = join(http, "attendee", false).await;
@@ -331,6 +390,11 @@ async fn call_with(publisher_tcp: bool, parallel_sends: usize) -> (sfu::server::
         stream_id: String::new(),
         keyframe_requests: 0,
         key_requested: false,
+        discontinuous: 0,
+        simulcast,
+        layers_received: Vec::new(),
+        times_received: Vec::new(),
+        keys_received: Vec::new(),
     };
     (running, call, track_sid, data)
 }
@@ -414,13 +478,52 @@ async fn a_paused_subscription_gets_nothing_and_resuming_asks_for_a_key_frame() 
 
     // Back on screen: the publisher is asked for a key frame at once (its regular ones come
     // only every 30 frames), and the video flows again.
-    let requests_before = call.keyframe_requests;
+    let (requests_before, gaps_before) = (call.keyframe_requests, call.discontinuous);
     let resumed =
         proto::UpdateTrackSettings { track_sids: vec![track_sid], disabled: false, width: 320, height: 240, ..Default::default() };
     send(&mut call.subscriber_ws, Request::TrackSetting(resumed)).await;
     let received = call.run(Instant::now() + Duration::from_secs(5), 5).await;
     assert!(received >= 5, "only {received} frames after resuming");
     assert!(call.keyframe_requests > requests_before, "resuming asked for no key frame");
+    // The packets not forwarded while paused leave no gap in the subscriber's sequence
+    // numbers: it does not ask for them, and its frames follow on.
+    assert_eq!(call.discontinuous, gaps_before, "the resumed stream has a sequence gap");
+}
+
+/// Simulcast, packet by packet: the subscriber changes layers at a key frame of the new one,
+/// and the layers' own sequence numbers and time bases show as one continuous stream.
+#[tokio::test]
+async fn a_simulcast_subscriber_changes_layers_at_a_key_frame_without_a_gap() {
+    let (_running, mut call, track_sid, _data) = call_full(false, sfu::engine::PARALLEL_MIN, true).await;
+    assert!(call.run(Instant::now() + Duration::from_secs(20), 20).await >= 20, "the video flows");
+    // Without a size, the best layer ("f").
+    let until = Instant::now() + Duration::from_secs(10);
+    while call.layers_received.last() != Some(&2) && Instant::now() < until {
+        call.run(Instant::now() + Duration::from_millis(100), u32::MAX).await;
+    }
+    assert_eq!(call.layers_received.last(), Some(&2), "the subscriber gets the best layer");
+
+    // Its client shows the video small: the smallest layer, from its next key frame on.
+    let (from, gaps_before) = (call.layers_received.len(), call.discontinuous);
+    let small = proto::UpdateTrackSettings { track_sids: vec![track_sid], width: 160, height: 120, ..Default::default() };
+    send(&mut call.subscriber_ws, Request::TrackSetting(small)).await;
+    let until = Instant::now() + Duration::from_secs(10);
+    while call.layers_received.last() != Some(&0) && Instant::now() < until {
+        call.run(Instant::now() + Duration::from_millis(100), u32::MAX).await;
+    }
+    assert!(call.run(Instant::now() + Duration::from_secs(10), 10).await >= 10, "the video flows on");
+    let after: Vec<u8> = call.layers_received[from..].to_vec();
+    let switched_at = after.iter().position(|&layer| layer == 0).expect("the subscriber gets the smallest layer");
+    assert!(after[..switched_at].iter().all(|&layer| layer == 2) && after[switched_at..].iter().all(|&layer| layer == 0), "{after:?}");
+    assert_eq!(call.discontinuous, gaps_before, "the switch left a sequence gap");
+    // The layers' time bases are 1,000,000 ticks apart here; the subscriber's time goes on
+    // by about the time between the two frames instead (a frame is 3,000 ticks).
+    let (at, times) = (from + switched_at, &call.times_received);
+    assert_eq!(call.layers_received[at - 1], 2, "the frame before the switch is of the best layer");
+    assert!(call.keys_received[at], "the new layer starts at a key frame");
+    let step = times[at].wrapping_sub(times[at - 1]);
+    assert!(step > 0 && step < 90_000, "the time moved by {step} ticks at the switch: {:?}", &times[from..]);
+    assert!(times[at..].windows(2).all(|w| w[1] > w[0]), "{:?}", &times[from..]);
 }
 
 #[tokio::test]
@@ -473,7 +576,7 @@ async fn the_forward_delay_is_measured_on_metrics_while_media_flows() {
     assert!(count >= f64::from(received), "{count} delays observed for {received} frames received");
     assert_eq!(metric(&after, "sfu_forward_delay_seconds_bucket{kind=\"video\",le=\"+Inf\"}"), count);
     assert!(metric(&after, "sfu_forward_delay_seconds_sum{kind=\"video\"}") > 0.0);
-    assert!(metric(&after, "sfu_forwarded_frames_total") >= count);
+    assert!(metric(&after, "sfu_forwarded_packets_total") >= count);
     assert!(metric(&after, "sfu_datagrams_in_total") > f64::from(received));
     // Only video was published: the audio series stays empty.
     assert_eq!(metric(&after, "sfu_forward_delay_seconds_count{kind=\"audio\"}"), 0.0);

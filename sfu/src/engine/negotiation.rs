@@ -59,6 +59,16 @@ impl Engine {
             // The browser runs full ICE against our single host candidate, like LiveKit's
             // default (ICE-lite): we never send checks, we answer them.
             .set_ice_lite(true)
+            // Packets are forwarded one by one as they come (`forwarding.rs`, `rtp.rs`).
+            .set_rtp_mode(true)
+            // Codecs whose key frames and renumbering the per-packet forwarding knows: Opus,
+            // VP8 (livekit-client's default) and H.264. VP9 and AV1 come with SVC in
+            // livekit-client (one stream of spatial layers the sfu would have to pick from,
+            // by their dependency descriptors), H.265 with neither browser support nor a
+            // publisher here; a browser offering them falls back to VP8.
+            .enable_vp9(false)
+            .enable_av1(false)
+            .enable_h265(false)
             .set_local_ice_credentials(credentials);
         if let (Role::Subscriber, Some(kbps)) = (role, self.bwe_kbps) {
             config = config.enable_bwe(Some(Bitrate::kbps(u64::from(kbps))));
@@ -362,6 +372,7 @@ impl Engine {
             layers_seen: Vec::new(),
             keyframe_requests: Vec::new(),
             loudness: Default::default(),
+            incoming: Vec::new(),
         });
         self.claim_offered_tracks(conn);
     }
@@ -379,7 +390,9 @@ impl Engine {
         if live {
             self.broadcast(&room, None, Response::Update(proto::ParticipantUpdate { participants: vec![info] }));
         }
-        if !mute.muted {
+        if mute.muted {
+            self.stop_forwarding(conn, &mute.sid);
+        } else {
             // An unmuted camera shows at once rather than at its next periodic key frame.
             self.request_keyframe(conn, &mute.sid);
         }

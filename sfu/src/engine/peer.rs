@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use livekit_protocol as proto;
 use rand::distr::{Alphanumeric, SampleString};
 use str0m::change::SdpPendingOffer;
-use str0m::media::{MediaKind, Mid, Rid};
+use str0m::media::{MediaKind, Mid, Pt, Rid};
 use str0m::Rtc;
 use tokio::sync::mpsc;
 
@@ -44,8 +44,8 @@ pub struct Pc {
     pub next: Instant,
     /// Something was fed to `rtc` since it was last polled, so it may have output.
     pub dirty: bool,
-    /// Frames written to `rtc` (subscriber side) and not yet sent: when their first packet
-    /// reached the engine, and their kind; observed as the forward delay once sent.
+    /// Packets written to `rtc` (subscriber side) and not yet sent: when they reached the
+    /// engine, and their kind; observed as the forward delay once sent.
     pub forwarded: Vec<(Instant, MediaKind)>,
 }
 
@@ -72,13 +72,15 @@ pub struct Published {
     pub kind: MediaKind,
     /// The width of each simulcast layer, from AddTrack.
     pub layer_widths: Vec<(Rid, u32)>,
-    /// When each simulcast layer last delivered a frame: the browser turns layers off and
+    /// When each simulcast layer last delivered a packet: the browser turns layers off and
     /// on as its bandwidth estimate and CPU allow.
     pub layers_seen: Vec<LayerSeen>,
     /// When a key frame of each layer (`None`: no simulcast) was last asked for.
     pub keyframe_requests: Vec<(Option<Rid>, Instant)>,
     /// Audio levels of the current speaker interval (audio tracks).
     pub loudness: super::speakers::Loudness,
+    /// Each incoming stream (`None`: no simulcast, else per layer): frame starts and losses.
+    pub incoming: Vec<(Option<Rid>, super::rtp::InStream)>,
 }
 
 impl Published {
@@ -114,6 +116,10 @@ pub struct DownTrack {
     pub disabled: bool,
     /// What its client can show and its connection can take.
     pub wanted: Wanted,
+    /// How the packets it gets are renumbered for it.
+    pub rewriter: super::rtp::Rewriter,
+    /// The last payload type mapping: the publisher's → this subscriber's.
+    pub pt: Option<(Pt, Pt)>,
 }
 
 impl DownTrack {
@@ -128,6 +134,8 @@ impl DownTrack {
             switch_to: None,
             disabled: false,
             wanted: Wanted::default(),
+            rewriter: super::rtp::Rewriter::default(),
+            pt: None,
         }
     }
 }
@@ -228,7 +236,19 @@ impl Peer {
 }
 
 impl Published {
-    /// Notes a frame of simulcast layer `rid` and its size at `now`.
+    /// The state of the incoming stream `rid` (bounded: a publisher sends at most a few).
+    pub fn incoming(&mut self, rid: Option<Rid>) -> Option<&mut super::rtp::InStream> {
+        match self.incoming.iter().position(|(r, _)| *r == rid) {
+            Some(at) => Some(&mut self.incoming[at].1),
+            None if self.incoming.len() < 8 => {
+                self.incoming.push((rid, Default::default()));
+                self.incoming.last_mut().map(|(_, s)| s)
+            }
+            None => None,
+        }
+    }
+
+    /// Notes a packet of simulcast layer `rid` and its size at `now`.
     pub fn saw_layer(&mut self, rid: Rid, bytes: usize, now: Instant) {
         let room_for_more = self.layers_seen.len() < 8;
         match self.layers_seen.iter_mut().find(|l| l.rid == rid) {
