@@ -1,5 +1,6 @@
 //! Media load on the embedded sfu (issue 13, item 7): Rust bots, no browsers. One publisher
-//! sends synthetic VP8-shaped video (30 frames a second, a key frame every two seconds, at
+//! sends synthetic VP8-shaped video (30 frames a second, a key frame every two seconds and
+//! when the sfu asks for one, at
 //! `--video-kbps`) and Opus-shaped audio (50 packets a second) through the real `/rtc`
 //! signalling and a str0m peer connection, as livekit-client would; N subscribers join the
 //! same room and receive both.
@@ -90,6 +91,10 @@ const FPS: u64 = 30;
 const KEYFRAME_EVERY: u64 = 60;
 /// A key frame is this many times the size of a delta frame, as with a real encoder.
 const KEYFRAME_WEIGHT: u64 = 5;
+/// The publisher answers a key frame request (PLI/FIR from the sfu, for a subscriber that
+/// starts or resumes) with its next frame, as a browser's encoder does, but sends such
+/// extra key frames at most this often.
+const KEYFRAME_REQUEST_GAP: Duration = Duration::from_millis(250);
 /// Opus: a 20 ms frame of this many bytes (32 kbit/s).
 const AUDIO_FRAME_BYTES: usize = 80;
 const AUDIO_INTERVAL: Duration = Duration::from_millis(20);
@@ -119,11 +124,10 @@ fn read_stamp(frame: &[u8], at: usize) -> Option<(u32, u64)> {
 }
 
 /// A VP8-shaped frame: a key frame's tag has the low bit clear and is followed by the start
-/// code and a size (640x480), which is what str0m's depacketizer looks at.
-fn video_frame(number: u64, kbps: u64) -> Vec<u8> {
+/// code and a size (640x480), which is what the sfu's key frame detection looks at.
+fn video_frame(key: bool, kbps: u64) -> Vec<u8> {
     let bytes_per_gop = kbps * 1000 / 8 * KEYFRAME_EVERY / FPS;
     let delta = (bytes_per_gop / (KEYFRAME_EVERY - 1 + KEYFRAME_WEIGHT)) as usize;
-    let key = number.is_multiple_of(KEYFRAME_EVERY);
     let size = if key { delta * KEYFRAME_WEIGHT as usize } else { delta }.max(VP8_HEADER + STAMP);
     let mut frame = vec![0u8; size];
     frame[0] = if key { 0x10 } else { 0x11 };
@@ -253,6 +257,8 @@ struct Shared {
     audio_window: Mutex<(u32, u32)>,
     /// Subscribers that got their first video frame.
     receiving: AtomicU32,
+    /// Key frames the publisher sent because the sfu asked (PLI/FIR), over the whole run.
+    keyframes_on_request: AtomicU32,
     stop: AtomicBool,
 }
 
@@ -307,12 +313,21 @@ async fn publish(
     let frame_interval = Duration::from_micros(1_000_000 / FPS);
     let mut next_ping = Instant::now() + PING_EVERY;
     let mut events = Vec::new();
+    let (mut key_requested, mut last_key) = (false, start);
     while !shared.stop.load(Ordering::Relaxed) {
         let now = Instant::now();
         if connected {
             let elapsed = now.duration_since(start);
             if elapsed >= frame_interval * video_sent as u32 {
-                let mut frame = video_frame(video_sent, options.video_kbps);
+                let key =
+                    video_sent.is_multiple_of(KEYFRAME_EVERY) || (key_requested && now.duration_since(last_key) >= KEYFRAME_REQUEST_GAP);
+                if key {
+                    if key_requested {
+                        shared.keyframes_on_request.fetch_add(1, Ordering::Relaxed);
+                    }
+                    (key_requested, last_key) = (false, now);
+                }
+                let mut frame = video_frame(key, options.video_kbps);
                 stamp(&mut frame, VP8_HEADER, video_sent as u32);
                 let writer = peer.rtc.writer(video_mid).context("no video writer")?;
                 let pt = writer.payload_params().find(|p| p.spec().codec == Codec::Vp8).context("no VP8")?.pt();
@@ -338,11 +353,15 @@ async fn publish(
         }
         let wake = peer.poll(&mut events)?;
         for event in events.drain(..) {
-            if let Event::Connected = event {
-                connected = true;
-                if let Some(ready) = ready.take() {
-                    let _ = ready.send(Ok(()));
+            match event {
+                Event::Connected => {
+                    connected = true;
+                    if let Some(ready) = ready.take() {
+                        let _ = ready.send(Ok(()));
+                    }
                 }
+                Event::KeyframeRequest(request) if request.mid == video_mid => key_requested = true,
+                _ => {}
             }
         }
         let next_video = start + frame_interval * video_sent as u32;
@@ -517,6 +536,9 @@ pub struct MediaReport {
     pub subscriber_nacks: u64,
     /// Subscribers that failed (error), if any.
     pub failed_subscribers: usize,
+    /// Key frames the publisher sent because the sfu asked for one (a subscriber starting
+    /// or resuming), over the whole run.
+    pub keyframes_on_request: u32,
 }
 
 impl std::fmt::Display for MediaReport {
@@ -552,8 +574,8 @@ impl std::fmt::Display for MediaReport {
         writeln!(f, "audio packet delay (bot to bot): {}", self.audio_packet_delay)?;
         write!(
             f,
-            "rtp packets received {}  nacks sent {}  failed subscribers {}",
-            self.subscriber_packets, self.subscriber_nacks, self.failed_subscribers
+            "rtp packets received {}  nacks sent {}  failed subscribers {}  key frames on request {}",
+            self.subscriber_packets, self.subscriber_nacks, self.failed_subscribers, self.keyframes_on_request
         )
     }
 }
@@ -692,6 +714,7 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
         subscriber_packets: packets,
         subscriber_nacks: nacks,
         failed_subscribers: failed,
+        keyframes_on_request: shared.keyframes_on_request.load(Ordering::Relaxed),
     })
 }
 
@@ -827,14 +850,14 @@ mod tests {
 
     #[test]
     fn frames_carry_their_stamp_and_add_up_to_the_bitrate() {
-        let mut frame = video_frame(1, 1500);
+        let mut frame = video_frame(false, 1500);
         stamp(&mut frame, VP8_HEADER, 7);
         let (seq, sent) = read_stamp(&frame, VP8_HEADER).unwrap();
         assert_eq!(seq, 7);
         assert!(sent <= clock());
         assert_eq!(frame[0] & 1, 1, "a delta frame");
-        assert_eq!(video_frame(0, 1500)[0] & 1, 0, "the first is a key frame");
-        let gop: usize = (0..KEYFRAME_EVERY).map(|n| video_frame(n, 1500).len()).sum();
+        assert_eq!(video_frame(true, 1500)[0] & 1, 0, "a key frame");
+        let gop: usize = (0..KEYFRAME_EVERY).map(|n| video_frame(n.is_multiple_of(KEYFRAME_EVERY), 1500).len()).sum();
         let kbps = gop as u64 * 8 * FPS / KEYFRAME_EVERY / 1000;
         assert!((1490..=1500).contains(&kbps), "{kbps} kbit/s");
     }
