@@ -336,7 +336,7 @@ mod tests {
         let mut last = REACTION_TICK_MS;
         for subscribers in (0..20_000).step_by(7) {
             let ms = engagement_tick_ms(subscribers);
-            assert!((REACTION_TICK_MS..=ENGAGEMENT_TICK_MAX_MS).contains(&ms) && ms >= last && ms % REACTION_TICK_MS == 0);
+            assert!((REACTION_TICK_MS..=ENGAGEMENT_TICK_MAX_MS).contains(&ms) && ms >= last && ms.is_multiple_of(REACTION_TICK_MS));
             last = ms;
         }
     }
