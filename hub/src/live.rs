@@ -85,10 +85,11 @@ impl Rooms {
         self.rooms.is_empty()
     }
 
-    /// Sends every open room's reaction sums every [`REACTION_TICK_MS`] until the hub
-    /// goes: one volatile event per room and tick, whatever the number of taps; and posts
-    /// the chat messages taken since the last tick as one batch ([`Room::flush_chat`];
-    /// `CHAT_BATCH_MS` is the same 250 ms).
+    /// Every [`REACTION_TICK_MS`] (the base tick) until the hub goes, runs each open room's
+    /// engagement tick when it is due ([`Room::engagement_tick`]: every 250 ms in a small
+    /// room, up to every second in a large one): the chat messages taken since the last
+    /// tick posted as one batch, the reaction sums, the poll counts and question up-votes,
+    /// one write per subscriber and tick.
     pub fn spawn_reaction_ticker(&self) {
         let rooms = self.clone();
         tokio::spawn(async move {
@@ -97,11 +98,8 @@ impl Rooms {
             loop {
                 tick.tick().await;
                 for room in rooms.all() {
-                    if let Err(error) = room.flush_chat().await {
-                        tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's batch");
-                    }
-                    if let Err(error) = room.reaction_tick().await {
-                        tracing::warn!(%error, appointment_id = %room.appointment_id, "could not merge reactions");
+                    if let Err(error) = room.engagement_tick().await {
+                        tracing::warn!(%error, appointment_id = %room.appointment_id, "engagement tick: could not post the chat's batch or merge reactions");
                     }
                 }
             }

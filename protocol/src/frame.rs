@@ -198,8 +198,9 @@ pub enum Event {
     ChatMessagePosted {
         message: ChatMessage,
     },
-    /// Everyone: chat messages were posted, oldest first: what the hub took within one
-    /// [`crate::engagement::CHAT_BATCH_MS`] (at most [`crate::engagement::MAX_CHAT_BATCH`]).
+    /// Everyone: chat messages were posted, oldest first: what the hub took within one of
+    /// the room's ticks ([`crate::engagement::engagement_tick_ms`]: 250 ms in a small room,
+    /// up to 1 s in a large one; at most [`crate::engagement::MAX_CHAT_BATCH`]).
     /// Applying it is applying a `chatMessagePosted` for each message in turn.
     ChatMessagesPosted {
         messages: Vec<ChatMessage>,

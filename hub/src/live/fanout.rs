@@ -177,6 +177,37 @@ impl Outlet {
         }
     }
 
+    /// Queues one frame without putting the connection on its writer's list (the room's
+    /// engagement tick, `Room::engagement_tick`): it goes out with the next frame that is
+    /// scheduled, or when the room calls [`Outlet::schedule`]. True when queued that way;
+    /// false when the connection's task has it (then it is woken as by [`Outlet::send`]).
+    pub fn send_unscheduled(&self, outbound: Outbound) -> Result<bool, TrySendError<Outbound>> {
+        match &self.writer {
+            Some(writer) if writer.writable() => self.tx.try_send_quietly(outbound).map(|()| true),
+            _ => self.tx.try_send(outbound).map(|()| false),
+        }
+    }
+
+    /// Puts the connection on its writer's list (for frames queued with
+    /// [`Outlet::send_unscheduled`]). When its task has it, the task writes them anyway.
+    pub fn schedule(&self) {
+        if let Some(writer) = &self.writer {
+            if writer.writable() {
+                writer.schedule();
+            }
+        }
+    }
+
+    /// Nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.tx.is_empty()
+    }
+
+    /// See [`queue::Sender::raise_capacity`].
+    pub fn raise_capacity(&self, capacity: usize) {
+        self.tx.raise_capacity(capacity);
+    }
+
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
     }

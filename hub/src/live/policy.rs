@@ -54,8 +54,8 @@ pub enum Decision {
     Volatile { audience: Audience, event: VolatileEvent },
     /// A reaction tap: the room counts it and sends the sum with the others of its tick.
     React(Reaction),
-    /// A chat message: the room posts it with the others of its batch
-    /// ([`protocol::engagement::CHAT_BATCH_MS`]; one ordered `chatMessagesPosted` to
+    /// A chat message: the room posts it with the others of its tick's batch
+    /// ([`protocol::engagement::engagement_tick_ms`]; one ordered `chatMessagesPosted` to
     /// everyone), or at once, alone, after a quiet spell.
     Chat(ChatMessage),
     /// Nothing changes; the request is acknowledged.

@@ -7,6 +7,7 @@
 //! queue allocates nothing until something is queued.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
@@ -20,7 +21,8 @@ struct State<T> {
 struct Shared<T> {
     // Held only to push or pop one item, never across an await.
     state: Mutex<State<T>>,
-    capacity: usize,
+    /// Raised by the sender for a guide of a growing room ([`Sender::raise_capacity`]).
+    capacity: AtomicUsize,
     notify: Notify,
 }
 
@@ -38,7 +40,7 @@ impl<T> Shared<T> {
 pub fn channel<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
     let shared = Arc::new(Shared {
         state: Mutex::new(State { items: VecDeque::new(), closed: false }),
-        capacity: capacity.max(1),
+        capacity: AtomicUsize::new(capacity.max(1)),
         notify: Notify::new(),
     });
     (Sender { shared: shared.clone() }, Receiver { shared })
@@ -70,7 +72,7 @@ impl<T> Sender<T> {
         if state.closed {
             return Err(TrySendError::Closed(item));
         }
-        if state.items.len() >= self.shared.capacity {
+        if state.items.len() >= self.shared.capacity.load(Ordering::Relaxed) {
             return Err(TrySendError::Full(item));
         }
         state.items.push_back(item);
@@ -79,6 +81,13 @@ impl<T> Sender<T> {
 
     pub fn is_closed(&self) -> bool {
         self.shared.lock().closed
+    }
+
+    /// Lets the queue hold at least `capacity` items from now on (never lowers it): a
+    /// guide's queue grows with its room (`Room`'s presence events). Memory is only taken
+    /// as items are queued.
+    pub fn raise_capacity(&self, capacity: usize) {
+        self.shared.capacity.fetch_max(capacity, Ordering::Relaxed);
     }
 
     /// Nothing is queued.
@@ -198,7 +207,7 @@ impl<T> Drain<T> {
     /// wakes the receiver.
     pub fn wake_receiver(&self, marker: T) {
         let mut state = self.shared.lock();
-        if !state.closed && state.items.len() < self.shared.capacity {
+        if !state.closed && state.items.len() < self.shared.capacity.load(Ordering::Relaxed) {
             state.items.push_back(marker);
         }
         drop(state);

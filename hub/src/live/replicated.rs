@@ -139,9 +139,13 @@ impl Order for ClusterOrder {
     /// nothing was published: the history is written back ([`ClusterOrder::recover`])
     /// and the event published once more, so an ack always stands for a delivery.
     /// Every replica adds its taps to the hash of the current 250 ms bucket of wall time
-    /// (`HINCRBY`) and sends the sums of the buckets two ticks old, to which every
-    /// replica has written by then: all replicas send the same sums, one event per tick,
-    /// at the cost of up to 750 ms of delay and one Redis round trip per room and tick.
+    /// (`HINCRBY`) and sends the sums of the buckets two base ticks old, to which every
+    /// replica has written by then: all replicas send every tap once, one event per room
+    /// tick, at the cost of up to 750 ms of delay and one Redis round trip per room and
+    /// tick. A room's tick grows with its subscribers on the replica
+    /// ([`protocol::engagement::engagement_tick_ms`]): a replica with a large share of the
+    /// room reads the buckets of up to four base ticks at once, so two replicas may group
+    /// the same taps into different sums.
     /// Chosen over publishing partial counts on the event channel because that would make
     /// each replica's clients get one event per replica per tick, or need a second merge
     /// step; the buckets need no coordination beyond the replicas' clocks (NTP).

@@ -24,7 +24,9 @@ use futures_util::future::BoxFuture;
 use protocol::codec::{Codec, Encoded};
 use protocol::engagement::polls::PollVotes;
 use protocol::engagement::questions::QuestionBook;
-use protocol::engagement::{ChatMessage, ChatModeration, Reaction, ReactionCounts, CHAT_BATCH_MS, MAX_CHAT_BATCH};
+use protocol::engagement::{
+    engagement_base_ticks, engagement_tick_ms, ChatMessage, ChatModeration, Reaction, ReactionCounts, MAX_CHAT_BATCH,
+};
 use protocol::frame::{close_code, ErrorCode, Event, EventFrame, Resume, ServerFrame, VolatileEvent, VolatileFrame};
 pub use protocol::internal::Audience;
 use protocol::live_state::{file_participants, LiveState};
@@ -49,6 +51,16 @@ pub fn snapshot_interval(participants: usize) -> u64 {
 /// Participants in a guide's welcome, and in each `participants` frame after it: a room
 /// of thousands is sent in pages rather than in one frame of megabytes.
 pub const PARTICIPANTS_PER_FRAME: usize = 500;
+
+/// Frames a guide's queue holds per participant of the room, at least (on top of the
+/// hub's `HUB_SEND_QUEUE`). Every join and leave of a room is an event for its guides: a
+/// join storm of 10,000 attendees is 10,000 presence events (20,000 and more with
+/// reconnects) within seconds, and a guide's cockpit that applies them more slowly than
+/// they come — it copies its participant map per event — would fill a fixed queue of 512
+/// and be closed as a slow consumer (4008), as the load generator's guide was (#19 item 8).
+/// So a guide's queue grows with the room; an attendee's stays at `HUB_SEND_QUEUE` (it
+/// is sent no presence). Memory is taken only by what is queued.
+pub const GUIDE_QUEUE_PER_PARTICIPANT: usize = 3;
 
 /// A change decided under the room lock: the event to publish with its audience, or
 /// nothing to publish.
@@ -130,18 +142,30 @@ impl Queued {
     }
 }
 
-/// An event on its way to many subscribers, with the encoding the first of them made.
-/// Subscribers of one audience share `prev`, so most of them reuse those bytes instead
-/// of encoding the same frame again.
+/// An event on its way to many subscribers, encoded once per codec and `prev`.
+/// Subscribers of one audience mostly share `prev`, so most of them reuse those bytes
+/// instead of encoding the same frame again. Not all: while attendees vote, each voter's
+/// `prev` is its own `pollVoted`, and the guides' the latest vote. The first encoding is
+/// kept without a lock; every other `prev`'s in a map — before, only the first was kept,
+/// and when a guide's write came first every attendee encoded the frame again (a second's
+/// chat batch 10,000 times, #19 item 8).
 pub struct SharedEvent {
     pub event: Event,
     json: OnceLock<Option<(u64, Utf8Bytes)>>,
     msgpack: OnceLock<Option<(u64, Bytes)>>,
+    other_json: Mutex<HashMap<u64, Utf8Bytes>>,
+    other_msgpack: Mutex<HashMap<u64, Bytes>>,
 }
 
 impl SharedEvent {
     pub fn new(event: Event) -> SharedEvent {
-        SharedEvent { event, json: OnceLock::new(), msgpack: OnceLock::new() }
+        SharedEvent {
+            event,
+            json: OnceLock::new(),
+            msgpack: OnceLock::new(),
+            other_json: Mutex::default(),
+            other_msgpack: Mutex::default(),
+        }
     }
 
     /// The WebSocket message of this event for a subscriber whose previous event was
@@ -156,7 +180,15 @@ impl SharedEvent {
                 };
                 match self.json.get_or_init(|| encode().map(|text| (prev, text))) {
                     Some((cached_prev, text)) if *cached_prev == prev => Some(Message::Text(text.clone())),
-                    _ => encode().map(Message::Text),
+                    _ => {
+                        let mut other = self.other_json.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                        if let Some(text) = other.get(&prev) {
+                            return Some(Message::Text(text.clone()));
+                        }
+                        let text = encode()?;
+                        other.insert(prev, text.clone());
+                        Some(Message::Text(text))
+                    }
                 }
             }
             Codec::MsgPack => {
@@ -166,7 +198,15 @@ impl SharedEvent {
                 };
                 match self.msgpack.get_or_init(|| encode().map(|bytes| (prev, bytes))) {
                     Some((cached_prev, bytes)) if *cached_prev == prev => Some(Message::Binary(bytes.clone())),
-                    _ => encode().map(Message::Binary),
+                    _ => {
+                        let mut other = self.other_msgpack.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                        if let Some(bytes) = other.get(&prev) {
+                            return Some(Message::Binary(bytes.clone()));
+                        }
+                        let bytes = encode()?;
+                        other.insert(prev, bytes.clone());
+                        Some(Message::Binary(bytes))
+                    }
                 }
             }
         }
@@ -227,6 +267,31 @@ pub struct Subscriber {
     last_sent: u64,
     /// Set before the room drops the sender, so the connection knows why its queue ended.
     close_reason: Arc<AtomicU16>,
+    /// Engagement frames were queued for it without scheduling its writer: the number of
+    /// the tick pass that schedules it at the latest, unless another frame's write takes
+    /// them first (0: nothing owed). See [`Room::engagement_tick`].
+    due_by: u64,
+}
+
+impl Subscriber {
+    /// Queues a frame: scheduled at once (`None`), or an engagement frame of a tick left
+    /// for the next write to the connection, whatever it carries, or else for the tick
+    /// pass numbered `due` (see [`Room::engagement_tick`]).
+    fn queue(&mut self, outbound: Outbound, due: Option<u64>) -> Result<(), TrySendError<Outbound>> {
+        match due {
+            None => {
+                // Whatever a tick left queued goes out with this frame's write.
+                self.due_by = 0;
+                self.outlet.send(outbound)
+            }
+            Some(due) => {
+                if self.outlet.send_unscheduled(outbound)? && (self.due_by == 0 || self.due_by > due) {
+                    self.due_by = due;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The result of attaching a connection: what to send before anything from the queue.
@@ -265,11 +330,17 @@ fn page_participants(snapshot: &mut Snapshot) -> Vec<ServerFrame> {
 }
 
 /// A room's connections, guides apart: most events that are not for everyone are for
-/// the guides only (every join and leave), and should not look at every attendee.
+/// the guides only (every join and leave), and should not look at every attendee. Events
+/// for one attendee and the guides (a vote's `pollVoted`, 1,000 a second in a 10,000-vote
+/// poll) find the attendee's connections by its id instead of comparing it with every
+/// attendee's (#19 item 8: that scan of the whole room, under its lock, per vote, was a
+/// tenth of the hub's core at 10,000 attendees).
 #[derive(Default)]
 struct Subscribers {
     guides: Vec<Subscriber>,
     clients: Vec<Subscriber>,
+    /// Where each attendee's connections are in `clients`.
+    client_at: HashMap<Arc<str>, Vec<usize>>,
 }
 
 impl Subscribers {
@@ -280,7 +351,10 @@ impl Subscribers {
     fn push(&mut self, subscriber: Subscriber) {
         match subscriber.role {
             Role::Guide => self.guides.push(subscriber),
-            Role::Client => self.clients.push(subscriber),
+            Role::Client => {
+                self.client_at.entry(Arc::from(subscriber.attendee_id.as_str())).or_default().push(self.clients.len());
+                self.clients.push(subscriber);
+            }
         }
     }
 
@@ -288,28 +362,65 @@ impl Subscribers {
     /// when a large room empties, every connection leaves, and shifting the rest each
     /// time would cost the square of the room's size.
     fn remove(&mut self, connection_id: u64) -> bool {
-        for list in [&mut self.guides, &mut self.clients] {
-            if let Some(at) = list.iter().position(|s| s.connection_id == connection_id) {
-                list.swap_remove(at);
-                return true;
+        if let Some(at) = self.guides.iter().position(|s| s.connection_id == connection_id) {
+            self.guides.swap_remove(at);
+            return true;
+        }
+        let Some(at) = self.clients.iter().position(|s| s.connection_id == connection_id) else { return false };
+        let removed = self.clients.swap_remove(at);
+        if let Some(positions) = self.client_at.get_mut(removed.attendee_id.as_str()) {
+            positions.retain(|&p| p != at);
+            if positions.is_empty() {
+                self.client_at.remove(removed.attendee_id.as_str());
             }
         }
-        false
+        // The last one took its place.
+        let moved_from = self.clients.len();
+        if let Some(moved) = self.clients.get(at) {
+            if let Some(positions) = self.client_at.get_mut(moved.attendee_id.as_str()) {
+                for p in positions.iter_mut().filter(|p| **p == moved_from) {
+                    *p = at;
+                }
+            }
+        }
+        true
     }
 
     fn retain(&mut self, mut keep: impl FnMut(&Subscriber) -> bool) {
         self.guides.retain(&mut keep);
+        let before = self.clients.len();
         self.clients.retain(keep);
+        if self.clients.len() != before {
+            self.client_at.clear();
+            for (at, sub) in self.clients.iter().enumerate() {
+                self.client_at.entry(Arc::from(sub.attendee_id.as_str())).or_default().push(at);
+            }
+        }
     }
 
-    /// The subscribers an event for `audience` goes to.
-    fn of<'a>(&'a mut self, audience: &'a Audience) -> impl Iterator<Item = &'a mut Subscriber> {
-        let clients: &mut [Subscriber] = match audience {
-            Audience::Guides => &mut [],
-            _ => &mut self.clients,
-        };
-        let clients = clients.iter_mut().filter(move |s| audience.includes(s.role, &s.attendee_id));
-        self.guides.iter_mut().chain(clients)
+    /// The subscribers an event for `audience` goes to: the guides, then the attendees.
+    fn of<'a>(&'a mut self, audience: &'a Audience) -> Box<dyn Iterator<Item = &'a mut Subscriber> + 'a> {
+        let guides = self.guides.iter_mut();
+        match audience {
+            Audience::Guides => Box::new(guides),
+            Audience::Everyone => Box::new(guides.chain(self.clients.iter_mut())),
+            Audience::Attendee(id) => {
+                let mut positions = self.client_at.get(id.as_str()).cloned().unwrap_or_default();
+                positions.sort_unstable();
+                // Disjoint mutable borrows of those places, in order.
+                let mut chosen = Vec::with_capacity(positions.len());
+                let mut rest: &mut [Subscriber] = &mut self.clients;
+                let mut offset = 0;
+                for at in positions {
+                    let Some(tail) = rest.get_mut(at - offset..) else { break };
+                    let Some((sub, after)) = tail.split_first_mut() else { break };
+                    chosen.push(sub);
+                    rest = after;
+                    offset = at + 1;
+                }
+                Box::new(guides.chain(chosen))
+            }
+        }
     }
 }
 
@@ -383,6 +494,37 @@ pub struct Inner {
     questions_counted: BTreeSet<Id>,
     /// Chat messages taken since the last batch was posted (see [`Room::flush_chat`]).
     chat_batch: ChatBatch,
+    /// The engagement tick ([`Room::engagement_tick`]): base ticks since the room's last
+    /// tick, tick passes run, whether a tick is between its chat batch and its pass,
+    /// whether a subscriber may be owed a schedule, and the first message ids of this
+    /// replica's tick batches not yet applied (fanned out as the tick's frames).
+    base_ticks: u64,
+    passes: u64,
+    in_tick: bool,
+    owed: bool,
+    tick_batches: VecDeque<Id>,
+}
+
+/// Tick batches ([`Inner::tick_batches`]) a room remembers until Redis hands them back.
+const MAX_TICK_BATCHES: usize = 16;
+
+/// By which tick pass a frame queued now must be scheduled, for a guide and for an
+/// attendee (`None`: at once, as any event).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct TickDue {
+    guide: Option<u64>,
+    attendee: Option<u64>,
+}
+
+impl TickDue {
+    const NOW: TickDue = TickDue { guide: None, attendee: None };
+
+    fn of(self, role: Role) -> Option<u64> {
+        match role {
+            Role::Guide => self.guide,
+            Role::Client => self.attendee,
+        }
+    }
 }
 
 /// The chat messages a room took and has not posted yet.
@@ -390,8 +532,8 @@ pub struct Inner {
 struct ChatBatch {
     /// In the order they were taken (the order they are posted in).
     messages: Vec<ChatMessage>,
-    /// When the room last posted chat (unix milliseconds): a message within
-    /// [`CHAT_BATCH_MS`] of it waits for the next batch; a later one goes out at once.
+    /// When the room last posted chat (unix milliseconds): a message within one tick
+    /// ([`engagement_tick_ms`]) of it waits for the next batch; a later one goes out at once.
     last_posted_ms: u64,
 }
 
@@ -445,6 +587,11 @@ impl Room {
             polls_counted: BTreeSet::new(),
             questions_counted: BTreeSet::new(),
             chat_batch: ChatBatch::default(),
+            base_ticks: 0,
+            passes: 0,
+            in_tick: false,
+            owed: false,
+            tick_batches: VecDeque::new(),
         };
         for event in stored.events {
             if event.seq == inner.seq + 1 {
@@ -588,7 +735,18 @@ impl Room {
             (resume, Some(inner.snapshot_parts(role, &attendee_id)), Vec::new(), inner.seq)
         };
         let (seq, epoch) = (inner.seq, inner.epoch.clone());
-        inner.subscribers.push(Subscriber { connection_id, attendee_id: attendee_id.clone(), role, outlet, last_sent, close_reason });
+        if role == Role::Guide {
+            outlet.raise_capacity(GUIDE_QUEUE_PER_PARTICIPANT * inner.live.participants.len());
+        }
+        inner.subscribers.push(Subscriber {
+            connection_id,
+            attendee_id: attendee_id.clone(),
+            role,
+            outlet,
+            last_sent,
+            close_reason,
+            due_by: 0,
+        });
         drop(inner);
         // Outside the lock: the snapshot and its pages are built from what was taken
         // under it, and go out before anything queued after it.
@@ -681,15 +839,28 @@ impl Room {
             Event::QuestionVoted { question_id, .. } => {
                 inner.questions_counted.insert(question_id.clone());
             }
+            Event::AttendeeChanged { .. } => {
+                let capacity = GUIDE_QUEUE_PER_PARTICIPANT * inner.live.participants.len();
+                for guide in &inner.subscribers.guides {
+                    guide.outlet.raise_capacity(capacity);
+                }
+            }
             _ => {}
         }
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
         let queued_at = Instant::now();
+        // A chat batch of this replica's engagement tick goes out as one of the tick's
+        // frames (see [`Room::engagement_tick`]); any other event is written at once.
+        let due = match &stored.event {
+            Event::ChatMessagesPosted { messages } => inner.tick_batch_due(messages),
+            _ => TickDue::NOW,
+        };
+        inner.owed |= due != TickDue::NOW;
         let event = Arc::new(SharedEvent::new(stored.event.clone()));
         let mut gone = false;
         for sub in inner.subscribers.of(&stored.audience) {
             let item = Queued::Event { seq, prev: sub.last_sent, event: event.clone() };
-            match sub.outlet.send(Outbound { item, queued_at }) {
+            match sub.queue(Outbound { item, queued_at }, due.of(sub.role)) {
                 Ok(()) => sub.last_sent = seq,
                 Err(TrySendError::Full(_)) => {
                     sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
@@ -739,13 +910,20 @@ impl Room {
     }
 
     /// Posts the chat messages taken since the last batch: one ordered
-    /// `chatMessagesPosted` to everyone per [`MAX_CHAT_BATCH`] messages (usually one).
-    /// Called every [`CHAT_BATCH_MS`] ([`super::Rooms::spawn_reaction_ticker`]), before a
-    /// guide's chat moderation ([`super::submit`]) and by the drain before the hub goes. In cluster mode each replica posts the messages its own
+    /// `chatMessagesPosted` to everyone per [`MAX_CHAT_BATCH`] messages (usually one),
+    /// written at once. Called before a guide's chat moderation ([`super::submit`]) and by
+    /// the drain before the hub goes; the room's tick posts its batch with
+    /// [`Room::engagement_tick`]. In cluster mode each replica posts the messages its own
     /// connections sent: a room gets at most one batch per replica and tick, each ordered
     /// by Redis like any other event. When the order fails, nothing was posted: the
     /// messages go back in front of any taken meanwhile, for the next tick.
     pub async fn flush_chat(&self) -> Result<(), StoreError> {
+        self.post_chat(false).await
+    }
+
+    /// [`Room::flush_chat`]; `of_tick`: the batch is one of the tick's frames (see
+    /// [`Room::engagement_tick`]).
+    async fn post_chat(&self, of_tick: bool) -> Result<(), StoreError> {
         let _one_at_a_time = self.chat_flush.lock().await;
         loop {
             let mut taken: Option<Vec<ChatMessage>> = None;
@@ -757,6 +935,12 @@ impl Room {
                 let rest = batch.messages.split_off(batch.messages.len().min(MAX_CHAT_BATCH));
                 let messages = std::mem::replace(&mut batch.messages, rest);
                 batch.last_posted_ms = policy::now_ms();
+                if of_tick {
+                    inner.tick_batches.push_back(messages[0].message_id.clone());
+                    while inner.tick_batches.len() > MAX_TICK_BATCHES {
+                        inner.tick_batches.pop_front();
+                    }
+                }
                 taken = Some(messages.clone());
                 Some((Audience::Everyone, Event::ChatMessagesPosted { messages }))
             });
@@ -766,6 +950,7 @@ impl Room {
                 Err(error) => {
                     if let Some(messages) = taken {
                         let mut inner = self.lock();
+                        inner.tick_batches.retain(|id| *id != messages[0].message_id);
                         let later = std::mem::replace(&mut inner.chat_batch.messages, messages);
                         inner.chat_batch.messages.extend(later);
                     }
@@ -784,25 +969,99 @@ impl Room {
         ReactionCounts::from_array(std::array::from_fn(|i| self.reactions[i].swap(0, Ordering::Relaxed)))
     }
 
-    /// Sends one tick's reaction sums to everyone: one volatile event per tick, however
-    /// many taps it sums.
-    pub fn send_reactions(&self, counts: ReactionCounts) {
-        if counts.is_empty() {
-            return;
+    /// Called every [`protocol::engagement::REACTION_TICK_MS`] (the base tick,
+    /// [`super::Rooms::spawn_reaction_ticker`]): runs the room's engagement tick when it is
+    /// due. A room ticks every [`engagement_tick_ms`] of its subscribers: 250 ms in a
+    /// small room, growing with the room to 1 s at 5,000 subscribers and more. One tick:
+    ///
+    /// 1. the chat messages taken since the last tick are posted as one ordered
+    ///    `chatMessagesPosted` ([`Room::flush_chat`]), queued to every subscriber without
+    ///    scheduling its writer (in cluster mode when Redis hands the batch back);
+    /// 2. this replica's reaction taps are merged by the order (cluster mode: the Redis
+    ///    buckets);
+    /// 3. one pass over the subscribers queues the tick's volatile frames (reaction sums,
+    ///    the counts of each poll voted in, the question up-votes) behind the chat batch
+    ///    and schedules each connection once: **one write per subscriber and tick**,
+    ///    frames in that order.
+    ///
+    /// In a room whose tick is longer than the base tick (1,667 subscribers and more) an
+    /// attendee's connection is not scheduled by its own tick (guides' always are): the
+    /// frames ride the next write to that connection — a slide change, any event — and
+    /// the next tick's pass schedules whoever had none, so nothing waits longer than one
+    /// tick more. While the guide changes slides the engagement costs no write of its own.
+    /// Order is untouched: every frame is queued under the room lock, in order, with its
+    /// `prev`; only when the writer is asked to write changes.
+    pub async fn engagement_tick(&self) -> Result<(), StoreError> {
+        {
+            let mut inner = self.lock();
+            inner.base_ticks += 1;
+            if inner.base_ticks < engagement_base_ticks(inner.subscribers.len()) {
+                return Ok(());
+            }
+            inner.base_ticks = 0;
+            inner.in_tick = true;
         }
-        let mut inner = self.lock();
-        self.fan_out_volatile(&mut inner, &Audience::Everyone, VolatileEvent::Reactions { counts });
+        let chat = self.post_chat(true).await;
+        let merged = self.order.merge_reactions(self, self.take_reactions()).await;
+        let counts = merged.as_ref().copied().unwrap_or_default();
+        if !counts.is_empty() {
+            self.sample_reactions.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(counts);
+        }
+        self.tick_pass(counts);
+        chat.and(merged.map(|_| ()))
     }
 
-    /// One reaction tick: this replica's taps merged by the order, then sent; and the
-    /// counts of the polls voted in and the questions up-voted since the last tick.
-    pub async fn reaction_tick(&self) -> Result<(), StoreError> {
-        self.send_poll_counts();
-        self.send_question_votes();
-        let merged = self.order.merge_reactions(self, self.take_reactions()).await?;
-        self.sample_reactions.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(merged);
-        self.send_reactions(merged);
-        Ok(())
+    /// The tick's pass (see [`Room::engagement_tick`]): its volatile frames queued to
+    /// everyone, and every connection whose tick frames are due scheduled, in one pass.
+    fn tick_pass(&self, reactions: ReactionCounts) {
+        let mut inner = self.lock();
+        let mut frames = Vec::new();
+        for poll_id in std::mem::take(&mut inner.polls_counted) {
+            let Some(poll) = inner.live.state_for_all.polls.iter().find(|p| p.poll_id == poll_id) else { continue };
+            frames.push(VolatileEvent::PollCounts { poll_id, counts: poll.counts.clone(), voters: poll.voters });
+        }
+        let voted = std::mem::take(&mut inner.questions_counted);
+        let votes: BTreeMap<Id, u32> = inner
+            .live
+            .state_for_all
+            .questions
+            .iter()
+            .filter(|q| voted.contains(&q.question_id))
+            .map(|q| (q.question_id.clone(), q.votes))
+            .collect();
+        if !votes.is_empty() {
+            frames.push(VolatileEvent::QuestionVotes { votes });
+        }
+        if !reactions.is_empty() {
+            frames.push(VolatileEvent::Reactions { counts: reactions });
+        }
+        let due = inner.tick_due();
+        let pass = inner.passes + 1;
+        inner.passes = pass;
+        inner.in_tick = false;
+        if frames.is_empty() && !inner.owed {
+            return;
+        }
+        let frames: Vec<Arc<SharedVolatile>> = frames.into_iter().map(|event| Arc::new(SharedVolatile::new(event))).collect();
+        let queued_at = Instant::now();
+        let mut owed = false;
+        for sub in inner.subscribers.of(&Audience::Everyone) {
+            for frame in &frames {
+                let item = Queued::Volatile(frame.clone());
+                if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at }, due.of(sub.role)) {
+                    self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            if sub.due_by != 0 && sub.due_by <= pass {
+                sub.due_by = 0;
+                // Written already with another frame's write: nothing left to schedule.
+                if !sub.outlet.is_empty() {
+                    sub.outlet.schedule();
+                }
+            }
+            owed |= sub.due_by != 0;
+        }
+        inner.owed = owed;
     }
 
     /// What the reducer kept of the session for its report.
@@ -842,51 +1101,13 @@ impl Room {
         Ok(())
     }
 
-    /// Sends the counts of every poll voted in since the last call, one volatile event per
-    /// poll, to everyone. Every replica applies every vote, so each sends its own
-    /// subscribers the counts of all votes it applied: no merge across replicas.
-    pub fn send_poll_counts(&self) {
-        let mut inner = self.lock();
-        if inner.polls_counted.is_empty() {
-            return;
-        }
-        let voted = std::mem::take(&mut inner.polls_counted);
-        for poll_id in voted {
-            let Some(poll) = inner.live.state_for_all.polls.iter().find(|p| p.poll_id == poll_id) else { continue };
-            let event = VolatileEvent::PollCounts { poll_id, counts: poll.counts.clone(), voters: poll.voters };
-            self.fan_out_volatile(&mut inner, &Audience::Everyone, event);
-        }
-    }
-
-    /// Sends the up-vote counts of every question voted on since the last call, as one
-    /// volatile event to everyone (as [`Room::send_poll_counts`], no merge across
-    /// replicas: each applies every vote). A question dismissed meanwhile is left out.
-    pub fn send_question_votes(&self) {
-        let mut inner = self.lock();
-        if inner.questions_counted.is_empty() {
-            return;
-        }
-        let voted = std::mem::take(&mut inner.questions_counted);
-        let votes: BTreeMap<Id, u32> = inner
-            .live
-            .state_for_all
-            .questions
-            .iter()
-            .filter(|q| voted.contains(&q.question_id))
-            .map(|q| (q.question_id.clone(), q.votes))
-            .collect();
-        if !votes.is_empty() {
-            self.fan_out_volatile(&mut inner, &Audience::Everyone, VolatileEvent::QuestionVotes { votes });
-        }
-    }
-
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
     fn fan_out_volatile(&self, inner: &mut Inner, audience: &Audience, event: VolatileEvent) {
         let queued_at = Instant::now();
         let event = Arc::new(SharedVolatile::new(event));
         for sub in inner.subscribers.of(audience) {
             let item = Queued::Volatile(event.clone());
-            if let Err(TrySendError::Full(_)) = sub.outlet.send(Outbound { item, queued_at }) {
+            if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at }, None) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -906,17 +1127,44 @@ impl Room {
 impl Inner {
     /// Takes a chat message the policy let through: counted for its sender's rate at once
     /// (so a burst within one batch is refused as before), and either returned as an event
-    /// of its own to post now — nothing of the chat went out for [`CHAT_BATCH_MS`], so a
-    /// quiet chat is as quick as it was — or kept for the next batch ([`Room::flush_chat`]).
+    /// of its own to post now — nothing of the chat went out for one of the room's ticks
+    /// ([`engagement_tick_ms`]), so a quiet chat is as quick as it was — or kept for the
+    /// next tick's batch ([`Room::engagement_tick`]).
     fn take_chat(&mut self, message: ChatMessage) -> Option<Event> {
         self.live.chat_moderation.record_post(&message);
+        let tick_ms = engagement_tick_ms(self.subscribers.len());
         let batch = &mut self.chat_batch;
-        if batch.messages.is_empty() && message.sent_at >= batch.last_posted_ms.saturating_add(CHAT_BATCH_MS) {
+        if batch.messages.is_empty() && message.sent_at >= batch.last_posted_ms.saturating_add(tick_ms) {
             batch.last_posted_ms = message.sent_at;
             return Some(Event::ChatMessagesPosted { messages: vec![message] });
         }
         batch.messages.push(message);
         None
+    }
+
+    /// When the frames of the tick under way are scheduled (see [`Room::engagement_tick`]):
+    /// a guide's by this tick's pass, an attendee's by the next tick's in a room whose tick
+    /// is longer than the base tick (until then they ride any other write).
+    fn tick_due(&self) -> TickDue {
+        let pass = self.passes + 1;
+        let piggyback = engagement_base_ticks(self.subscribers.len()) > 1;
+        TickDue { guide: Some(pass), attendee: Some(if piggyback { pass + 1 } else { pass }) }
+    }
+
+    /// When a chat batch is scheduled: one of this replica's tick batches is a frame of
+    /// its tick ([`Inner::tick_due`]; in cluster mode it may come back from Redis after
+    /// the tick's pass: then a guide's goes out at once, an attendee's of a large room by
+    /// the next pass). Any other batch (a lone message, one posted before a moderation,
+    /// another replica's) is written at once.
+    fn tick_batch_due(&mut self, messages: &[ChatMessage]) -> TickDue {
+        let Some(first) = messages.first() else { return TickDue::NOW };
+        let Some(at) = self.tick_batches.iter().position(|id| *id == first.message_id) else { return TickDue::NOW };
+        self.tick_batches.remove(at);
+        if self.in_tick {
+            return self.tick_due();
+        }
+        let piggyback = engagement_base_ticks(self.subscribers.len()) > 1;
+        TickDue { guide: None, attendee: piggyback.then_some(self.passes + 1) }
     }
 
     /// The live state, for deciding a change.
@@ -980,6 +1228,276 @@ impl Inner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::fanout::{Scheduled, SocketWriter, Writers};
+    use crate::live::local::LocalOrder;
+    use crate::live::queue;
+    use crate::store::Store;
+    use futures_util::Sink;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// What a recorded socket got: its frames and where each flush fell.
+    #[derive(Default)]
+    struct Recorded {
+        written: Vec<Message>,
+        /// `written.len()` at each flush that followed a frame.
+        flushes: Vec<usize>,
+    }
+
+    /// A socket that records into a [`Recorded`] the test keeps.
+    #[derive(Default, Clone)]
+    struct Recorder(Arc<Mutex<Recorded>>);
+
+    impl Sink<Message> for Recorder {
+        type Error = std::convert::Infallible;
+        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn start_send(self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+            self.0.lock().unwrap().written.push(item);
+            Ok(())
+        }
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            let mut recorded = self.0.lock().unwrap();
+            let len = recorded.written.len();
+            if recorded.flushes.last() != Some(&len) && len > 0 {
+                recorded.flushes.push(len);
+            }
+            Poll::Ready(Ok(()))
+        }
+        fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn open_room() -> Room {
+        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
+        LocalOrder::new(Arc::new(Store::in_memory().unwrap())).open_room("0".repeat(32), &settings).unwrap()
+    }
+
+    fn claims(n: usize, role: Role) -> HubClaims {
+        HubClaims { sub: format!("{n:032x}"), apt: "0".repeat(32), role, name: None, exp: u64::MAX }
+    }
+
+    /// Attaches a connection with a writer task's socket (a [`Recorder`]); its queue is
+    /// kept alive by the returned receiver.
+    fn attach_socket(
+        room: &Room,
+        writers: &Writers,
+        n: usize,
+        role: Role,
+    ) -> (Recorder, (Arc<SocketWriter<Recorder>>, queue::Receiver<Outbound>)) {
+        let recorder = Recorder::default();
+        let writer = SocketWriter::new(recorder.clone(), Codec::Json, role, Arc::default(), Some(writers.shard(n as u64)));
+        let (tx, rx) = queue::channel(512);
+        let scheduled: Arc<dyn Scheduled> = writer.clone();
+        room.attach(n as u64, &claims(n, role), None, None, Outlet::new(tx, scheduled), Arc::default(), 1000).expect("admitted");
+        writer.set_queue(&rx);
+        writer.set_writable(true);
+        (recorder, (writer, rx))
+    }
+
+    /// What a recorded socket got, frame by frame: an event's kind (with its seq and
+    /// prev), or a volatile event's kind.
+    fn frames(recorder: &Recorder) -> (Vec<String>, Vec<usize>) {
+        let sink = recorder.0.lock().unwrap();
+        let frames = sink
+            .written
+            .iter()
+            .map(|m| match Codec::Json.decode_text::<ServerFrame>(m.to_text().unwrap()).unwrap() {
+                ServerFrame::Event { seq, prev, event } => format!("{}#{seq}<{prev}", kind(&serde_json::to_value(&event).unwrap())),
+                ServerFrame::Volatile { event } => kind(&serde_json::to_value(&event).unwrap()),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        (frames, sink.flushes.clone())
+    }
+
+    fn kind(value: &serde_json::Value) -> String {
+        value["kind"].as_str().unwrap().to_string()
+    }
+
+    fn chat(room: &Room, n: usize, text: &str) -> Decision {
+        let message = ChatMessage {
+            message_id: format!("{n:032x}"),
+            attendee_id: format!("{:032x}", 1),
+            attendee_name: None,
+            role: Role::Client,
+            text: text.into(),
+            sent_at: policy::now_ms(),
+        };
+        let _ = room;
+        Decision::Chat(message)
+    }
+
+    /// Lets the writer tasks (of a current-thread runtime) run.
+    async fn let_writers_run() {
+        for _ in 0..8 {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_small_rooms_tick_reaches_each_subscriber_in_one_write_in_order() {
+        let room = open_room();
+        let writers = Writers::spawn(1);
+        let (attendee, _rx) = attach_socket(&room, &writers, 1, Role::Client);
+        let (guide, _grx) = attach_socket(&room, &writers, 2, Role::Guide);
+        // A lone message after a quiet spell goes out at once, alone; the next one waits
+        // for the tick; taps are summed.
+        for (n, text) in [(10, "first"), (11, "second"), (12, "third")] {
+            let decision = chat(&room, n, text);
+            room.submit(move |_| decision).await.unwrap();
+        }
+        room.count_reaction(Reaction::Heart);
+        room.count_reaction(Reaction::Clap);
+        let_writers_run().await;
+        for socket in [&attendee, &guide] {
+            assert_eq!(frames(socket), (vec!["chatMessagesPosted#1<0".to_string()], vec![1]));
+        }
+        room.engagement_tick().await.unwrap();
+        let_writers_run().await;
+        // The tick's chat batch and its reaction sums: one write, the batch first.
+        for socket in [&attendee, &guide] {
+            let (written, flushes) = frames(socket);
+            assert_eq!(written, ["chatMessagesPosted#1<0", "chatMessagesPosted#2<1", "reactions"]);
+            assert_eq!(flushes, [1, 3], "one write for the tick");
+        }
+        let posted =
+            room.lock().log.iter().filter(|e| matches!(&e.event, Event::ChatMessagesPosted { messages } if messages.len() == 2)).count();
+        assert_eq!(posted, 1, "the two messages in one batch");
+    }
+
+    #[tokio::test]
+    async fn a_large_rooms_tick_rides_the_next_write_or_goes_out_by_the_next_tick() {
+        let room = open_room();
+        let writers = Writers::spawn(1);
+        let (attendee, _rx) = attach_socket(&room, &writers, 1, Role::Client);
+        let (guide, _grx) = attach_socket(&room, &writers, 2, Role::Guide);
+        // A room whose tick is 500 ms: the other subscribers are plain queues.
+        let crowd = 1_667;
+        let mut queues = Vec::new();
+        for n in 3..3 + crowd {
+            let (tx, rx) = queue::channel(64);
+            room.attach(n as u64, &claims(n, Role::Client), None, None, tx, Arc::default(), 1000).expect("admitted");
+            queues.push(rx);
+        }
+        assert_eq!(engagement_base_ticks(room.subscriber_count()), 2);
+        let tick = || async {
+            // Base ticks: the room's tick is every second one.
+            room.engagement_tick().await.unwrap();
+            room.engagement_tick().await.unwrap();
+            let_writers_run().await;
+        };
+        tick().await;
+        for (n, text) in [(10, "first"), (11, "second")] {
+            let decision = chat(&room, n, text);
+            room.submit(move |_| decision).await.unwrap();
+        }
+        room.count_reaction(Reaction::Wow);
+        let_writers_run().await;
+        tick().await;
+        // The guide has the tick's frames in one write; the attendee has not: they wait
+        // for its next write.
+        assert_eq!(frames(&guide).0, ["chatMessagesPosted#1<0", "chatMessagesPosted#2<1", "reactions"]);
+        assert_eq!(frames(&guide).1, [1, 3]);
+        assert_eq!(frames(&attendee), (vec!["chatMessagesPosted#1<0".to_string()], vec![1]));
+        // A slide change: one write with the tick's frames before it, in order.
+        room.publish(Audience::Everyone, slide(7)).await.unwrap();
+        let_writers_run().await;
+        assert_eq!(frames(&attendee).0, ["chatMessagesPosted#1<0", "chatMessagesPosted#2<1", "reactions", "slideSwitched#3<2"]);
+        assert_eq!(frames(&attendee).1, [1, 4]);
+        // A tick with no slide change after it: its frames go out with the next tick's.
+        room.count_reaction(Reaction::Fire);
+        tick().await;
+        assert_eq!(frames(&attendee).1, [1, 4], "waits for another write");
+        room.count_reaction(Reaction::Laugh);
+        tick().await;
+        let (written, flushes) = frames(&attendee);
+        assert_eq!(written[4..], ["reactions", "reactions"]);
+        assert_eq!(flushes, [1, 4, 6], "both ticks' sums in one write, one tick late at most");
+        // A tick with nothing to send and nothing owed writes nothing.
+        tick().await;
+        assert_eq!(frames(&attendee).1, [1, 4, 6]);
+        assert_eq!(frames(&guide).0.len(), 6);
+        // Every plain queue got the same frames in the same order.
+        for rx in &mut queues {
+            let mut got = Vec::new();
+            while let Some(outbound) = rx.try_recv() {
+                got.push(match outbound.item {
+                    Queued::Event { seq, .. } => seq.to_string(),
+                    Queued::Volatile(_) => "v".into(),
+                    Queued::Flush => "flush".into(),
+                });
+            }
+            assert_eq!(got, ["1", "2", "v", "3", "v", "v"]);
+        }
+    }
+
+    #[tokio::test]
+    async fn an_event_for_one_attendee_reaches_its_connections_and_the_guides_after_others_left() {
+        let room = open_room();
+        let mut queues = HashMap::new();
+        // Attendees 10..20 with two connections each (ids 100+n and 200+n), and a guide.
+        for (connection, n, role) in
+            (10..20).flat_map(|n| [(100 + n, n, Role::Client), (200 + n, n, Role::Client)]).chain([(1, 1, Role::Guide)])
+        {
+            let (tx, rx) = queue::channel(64);
+            room.attach(connection as u64, &claims(n, role), None, None, tx, Arc::default(), 1000).expect("admitted");
+            queues.insert(connection, rx);
+        }
+        // Some leave (each moves the last connection into its place), one is closed by a
+        // full queue elsewhere (a retain).
+        for connection in [110, 215, 119, 212] {
+            assert!(room.detach(connection as u64));
+            queues.remove(&connection);
+        }
+        for n in 10..20 {
+            let attendee = format!("{n:032x}");
+            let seq = room.publish(Audience::Attendee(attendee.clone()), slide(n as u32)).await.unwrap();
+            let mut got: Vec<usize> = queues
+                .iter_mut()
+                .filter_map(|(&connection, rx)| {
+                    let item = rx.try_recv()?;
+                    assert!(matches!(item.item, Queued::Event { seq: s, .. } if s == seq));
+                    assert!(rx.try_recv().is_none());
+                    Some(connection)
+                })
+                .collect();
+            got.sort();
+            let mut expected: Vec<usize> = [1, 100 + n, 200 + n].into_iter().filter(|c| queues.contains_key(c)).collect();
+            expected.sort();
+            assert_eq!(got, expected, "attendee {n}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_guides_queue_grows_with_the_room_through_a_join_storm() {
+        let room = open_room();
+        // A guide and an attendee whose sockets take nothing; a queue bound of 8.
+        let (guide_tx, guide_rx) = queue::channel(8);
+        let guide_reason = Arc::new(AtomicU16::new(0));
+        room.attach(1, &claims(1, Role::Guide), None, None, guide_tx, guide_reason.clone(), 1000).expect("admitted");
+        let (attendee_tx, _attendee_rx) = queue::channel(8);
+        room.attach(2, &claims(2, Role::Client), None, None, attendee_tx, Arc::default(), 1000).expect("admitted");
+        // 100 attendees join: 100 presence events for the guide, more than its bound.
+        for n in 100..200 {
+            room.set_presence(&claims(n, Role::Client), true).await.unwrap();
+        }
+        assert_eq!(guide_reason.load(Ordering::Relaxed), 0, "the guide is not a slow consumer");
+        assert_eq!(room.subscriber_count(), 2);
+        let mut guide_rx = guide_rx;
+        let mut presence = 0;
+        while guide_rx.try_recv().is_some() {
+            presence += 1;
+        }
+        assert_eq!(presence, 100);
+        // An attendee is held to the bound: 9 slide changes it does not read close it.
+        for alias in 1..=9 {
+            room.publish(Audience::Everyone, slide(alias)).await.unwrap();
+        }
+        assert_eq!(room.subscriber_count(), 1);
+    }
 
     fn slide(alias: u32) -> Event {
         Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias }
@@ -999,9 +1517,16 @@ mod tests {
             let first = shared.message(codec, 9, 8).unwrap();
             let again = shared.message(codec, 9, 8).unwrap();
             let other = shared.message(codec, 9, 5).unwrap();
-            if let (Message::Text(a), Message::Text(b)) = (&first, &again) {
-                assert_eq!(a.as_str().as_ptr(), b.as_str().as_ptr(), "the same bytes are reused");
+            let other_again = shared.message(codec, 9, 5).unwrap();
+            for (a, b) in [(&first, &again), (&other, &other_again)] {
+                let (a, b) = match (a, b) {
+                    (Message::Text(a), Message::Text(b)) => (a.as_str().as_ptr(), b.as_str().as_ptr()),
+                    (Message::Binary(a), Message::Binary(b)) => (a.as_ptr(), b.as_ptr()),
+                    _ => panic!("one kind of message per codec"),
+                };
+                assert_eq!(a, b, "the same bytes are reused, for every prev");
             }
+            assert_eq!(decode(other_again.clone()), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
             assert_eq!(decode(first), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
             assert_eq!(decode(again), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
             assert_eq!(decode(other), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });

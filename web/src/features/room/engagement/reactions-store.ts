@@ -2,9 +2,11 @@ import { createStore } from 'zustand/vanilla';
 import type { Reaction, ReactionCounts } from '@/protocol/generated';
 
 /*
- * Reactions as the room shows them: the hub sends sums of everyone's taps at most every
- * 250 ms; each sum becomes a few floating reactions (never one per tap: 10,000 taps must
- * not become 10,000 elements) and adds to the running totals.
+ * Reactions as the room shows them: the hub sends sums of everyone's taps once per room
+ * tick — every 250 ms in a small room, up to every second in a large one (protocol
+ * `engagement_tick_ms`); each sum becomes a few floating reactions (never one per tap:
+ * 10,000 taps must not become 10,000 elements) and adds to the running totals. Nothing
+ * here depends on the tick's length: a large room shows fewer floaters a second.
  */
 
 export const REACTIONS: Reaction[] = ['heart', 'clap', 'laugh', 'wow', 'fire'];
