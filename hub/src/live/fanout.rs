@@ -468,6 +468,10 @@ mod tests {
         /// `written.len()` at each completed flush.
         flushes: Vec<usize>,
         blocked: bool,
+        /// A copy of what was written, for a test that reads while writer tasks run: reading
+        /// `written` takes the sink's lock, and a writer task that finds it taken hands the
+        /// connection to its own task (which these tests do not run).
+        copy: Option<Arc<std::sync::Mutex<Vec<Message>>>>,
     }
 
     impl Sink<Message> for Recorder {
@@ -476,6 +480,9 @@ mod tests {
             Poll::Ready(Ok(()))
         }
         fn start_send(mut self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+            if let Some(copy) = &self.copy {
+                copy.lock().unwrap().push(item.clone());
+            }
             self.written.push(item);
             Ok(())
         }
@@ -514,9 +521,11 @@ mod tests {
 
     /// The (seq, prev) of every event frame written.
     fn written(writer: &SocketWriter<Recorder>) -> Vec<(u64, u64)> {
-        writer
-            .lock()
-            .written
+        event_ids(&writer.lock().written)
+    }
+
+    fn event_ids(messages: &[Message]) -> Vec<(u64, u64)> {
+        messages
             .iter()
             .map(|m| match Codec::Json.decode_text::<ServerFrame>(m.to_text().unwrap()).unwrap() {
                 ServerFrame::Event { seq, prev, .. } => (seq, prev),
@@ -715,7 +724,9 @@ mod tests {
         let writers = Writers::spawn(2);
         let connections: Vec<_> = (0..10u64)
             .map(|id| {
-                let writer = SocketWriter::new(Recorder::default(), Codec::Json, Role::Client, Arc::default(), Some(writers.shard(id)));
+                let copy = Arc::<std::sync::Mutex<Vec<Message>>>::default();
+                let recorder = Recorder { copy: Some(copy.clone()), ..Recorder::default() };
+                let writer = SocketWriter::new(recorder, Codec::Json, Role::Client, Arc::default(), Some(writers.shard(id)));
                 let (tx, rx) = queue::channel(512);
                 let claims =
                     protocol::HubClaims { sub: format!("{id:032}"), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX };
@@ -723,19 +734,23 @@ mod tests {
                 room.attach(id, &claims, None, None, Outlet::new(tx, scheduled), Arc::default(), 1000).expect("admitted");
                 writer.set_queue(&rx);
                 writer.set_writable(true);
-                (writer, rx)
+                (writer, rx, copy)
             })
             .collect();
         for alias in 1..=20 {
             room.publish(Audience::Everyone, slide_event(alias)).await.unwrap();
         }
         let all = (1..=20).map(|seq| (seq, seq - 1)).collect::<Vec<_>>();
-        for (writer, _rx) in &connections {
+        // Read through the recorders' copies, never the sinks' locks: a writer task that
+        // found a sink busy would hand the connection to a task this test does not run.
+        let written = |copy: &std::sync::Mutex<Vec<Message>>| event_ids(&copy.lock().unwrap());
+        for (writer, _rx, copy) in &connections {
             let deadline = std::time::Instant::now() + Duration::from_secs(5);
-            while written(writer).len() < 20 && std::time::Instant::now() < deadline {
+            while written(copy).len() < 20 && std::time::Instant::now() < deadline {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
-            assert_eq!(written(writer), all);
+            assert_eq!(written(copy), all);
+            assert_eq!(writer.metrics.handovers_busy.load(Ordering::Relaxed), 0, "no writer found a sink busy");
         }
     }
 }
