@@ -193,6 +193,7 @@ pub async fn spawn(
     CRYPTO.call_once(|| str0m::crypto::from_feature_flags().install_process_default());
 
     let socket = Arc::new(UdpSocket::bind(udp_addr).await?);
+    let udp_buffers = size_udp_buffers(&socket);
     let bound = socket.local_addr()?;
     let local = SocketAddr::new(announced_ip, bound.port());
     // ICE over TCP on the same port number; without it media is UDP only, which is no
@@ -211,6 +212,7 @@ pub async fn spawn(
     };
     let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
     let metrics = Arc::new(Metrics::default());
+    metrics.udp_receive_buffer.store(udp_buffers as u64, Ordering::Relaxed);
     let engine = Engine {
         metrics: metrics.clone(),
         socket: socket.clone(),
@@ -229,6 +231,38 @@ pub async fn spawn(
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
     Ok((EngineHandle { commands, media_addr: bound, media_tcp_addr: tcp, metrics }, task))
+}
+
+/// What the media socket's receive and send buffers are asked to hold. One socket takes
+/// every publisher's packets and every subscriber's feedback (receiver reports, TWCC,
+/// NACKs: 200 subscribers send thousands a second); while the engine sends a key frame's
+/// copies (30 packets × 200 subscribers, tens of milliseconds) nothing reads it, and the
+/// system's default (212,992 bytes, ~90 datagrams as the kernel counts them) overflowed:
+/// the publisher's audio packets were dropped by the kernel before the sfu saw them
+/// (BENCHMARKS.md, "Sfu", session 20). The kernel caps the size at `net.core.rmem_max` /
+/// `wmem_max`; see README "Video" for raising them.
+pub const UDP_BUFFER_BYTES: usize = 8 << 20;
+
+/// Asks for [`UDP_BUFFER_BYTES`] both ways and answers the receive buffer the kernel gave
+/// (it counts its bookkeeping in, so it reports about twice what it was asked, up to its
+/// cap); a refusal is logged and the defaults stay.
+fn size_udp_buffers(socket: &UdpSocket) -> usize {
+    let sock = socket2::SockRef::from(socket);
+    for (what, result) in [("receive", sock.set_recv_buffer_size(UDP_BUFFER_BYTES)), ("send", sock.set_send_buffer_size(UDP_BUFFER_BYTES))]
+    {
+        if let Err(e) = result {
+            warn!(error = %e, "the media socket's {what} buffer keeps its default size");
+        }
+    }
+    let received = sock.recv_buffer_size().unwrap_or(0);
+    if received < UDP_BUFFER_BYTES {
+        warn!(
+            bytes = received,
+            wanted = UDP_BUFFER_BYTES,
+            "the media socket's receive buffer is capped by net.core.rmem_max: a big room may lose packets (README, Video)"
+        );
+    }
+    received
 }
 
 /// The long-lived drive threads (see [`Engine::drive`]).

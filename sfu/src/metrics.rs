@@ -43,6 +43,8 @@ pub struct Metrics {
     pub datagrams_out: AtomicU64,
     /// Engine passes whose sending was split over two threads (`SFU_PARALLEL_SENDS`).
     pub parallel_sends: AtomicU64,
+    /// The media socket's receive buffer as the kernel sized it (bytes).
+    pub udp_receive_buffer: AtomicU64,
     /// Packet in → packet out, per forwarded packet and subscriber (see the module's notes).
     pub forward_delay_audio: Histogram,
     pub forward_delay_video: Histogram,
@@ -71,6 +73,12 @@ impl Metrics {
         );
         line("sfu_datagrams_in_total", "counter", "Datagrams read off the media UDP socket.", get(&self.datagrams_in).to_string());
         line("sfu_datagrams_out_total", "counter", "Datagrams sent to peers (UDP and ICE over TCP).", get(&self.datagrams_out).to_string());
+        line(
+            "sfu_udp_receive_buffer_bytes",
+            "gauge",
+            "The media socket's receive buffer as the kernel sized it.",
+            get(&self.udp_receive_buffer).to_string(),
+        );
         line(
             "sfu_parallel_sends_total",
             "counter",

@@ -567,6 +567,11 @@ async fn the_forward_delay_is_measured_on_metrics_while_media_flows() {
     let before = scrape().await;
     assert_eq!(metric(&before, "sfu_forward_delay_seconds_count{kind=\"video\"}"), 0.0);
     assert_eq!(metric(&before, "sfu_participants"), 2.0);
+    // The media socket's receive buffer is what the sfu asked for, or the system's cap:
+    // never the system's default (212,992 bytes), which overflowed at 200 subscribers.
+    let rmem_max: f64 = std::fs::read_to_string("/proc/sys/net/core/rmem_max").map_or(0.0, |v| v.trim().parse().unwrap());
+    let buffer = metric(&before, "sfu_udp_receive_buffer_bytes");
+    assert!(buffer >= (sfu::engine::UDP_BUFFER_BYTES as f64).min(rmem_max), "receive buffer {buffer} bytes, rmem_max {rmem_max}");
 
     let received = call.run(Instant::now() + Duration::from_secs(20), 20).await;
     assert!(received >= 20, "only {received} frames arrived ({} sent)", call.sent);

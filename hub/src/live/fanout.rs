@@ -120,7 +120,13 @@ impl Writers {
     pub fn spawn(count: usize) -> Arc<Writers> {
         let shards: Vec<Arc<Shard>> = (0..count.max(1)).map(|_| Arc::new(Shard::new())).collect();
         for shard in &shards {
-            tokio::spawn(shard.clone().run());
+            // Outside tokio's cooperative budget: a task may make 128 budgeted I/O calls
+            // per poll, after which every socket answers "not ready" until the task yields.
+            // The writer writes up to WRITER_TURN sockets per poll, and would hand half of
+            // them to their connection tasks as blocked (at 10 slide changes a second,
+            // 250,000 of 500,000 deliveries: a wake-up, a poll and a flush of a task each).
+            // It yields on its own after each turn.
+            tokio::spawn(tokio::task::unconstrained(shard.clone().run()));
         }
         Arc::new(Writers { shards })
     }
@@ -476,7 +482,10 @@ mod tests {
 
     impl Sink<Message> for Recorder {
         type Error = std::convert::Infallible;
-        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            // As a tokio socket does: each readiness check takes from the task's budget.
+            let coop = std::task::ready!(tokio::task::coop::poll_proceed(cx));
+            coop.made_progress();
             Poll::Ready(Ok(()))
         }
         fn start_send(mut self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
@@ -722,7 +731,8 @@ mod tests {
     async fn writer_tasks_deliver_to_every_connection_without_their_tasks() {
         let room = room();
         let writers = Writers::spawn(2);
-        let connections: Vec<_> = (0..10u64)
+        // More connections than one poll's budget of tokio I/O (128), all in each writer's turn.
+        let connections: Vec<_> = (0..600u64)
             .map(|id| {
                 let copy = Arc::<std::sync::Mutex<Vec<Message>>>::default();
                 let recorder = Recorder { copy: Some(copy.clone()), ..Recorder::default() };
