@@ -243,17 +243,7 @@ async fn mute_all_and_removal_reach_livekit() {
 #[tokio::test]
 async fn deleting_the_video_room_disconnects_everyone_in_the_sfu() {
     let data = tempfile::tempdir().unwrap();
-    let sfu_config = sfu::Config {
-        sfu_port: 0,
-        sfu_udp_port: 0,
-        sfu_public_ip: None,
-        bind: "127.0.0.1".parse().unwrap(),
-        data_dir: data.path().to_owned(),
-        livekit_api_key: Some(API_KEY.into()),
-        livekit_api_secret: Some(API_SECRET.into()),
-        sfu_bwe_kbps: None,
-        sfu_parallel_sends: sfu::engine::PARALLEL_MIN,
-    };
+    let sfu_config = sfu::Config::loopback(data.path().to_owned(), API_KEY, API_SECRET);
     let credentials = sfu_config.credentials().unwrap();
     let running = sfu::server::start(&sfu_config, sfu_config.credentials().unwrap()).await.unwrap();
     let addr = start(format!("ws://{}", running.http_addr)).await;

@@ -12,17 +12,7 @@ const SECRET: &str = "loadtest-secret-long-enough-for-hs256-signing";
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_subscribers_get_every_frame_and_the_publisher_answers_key_frame_requests() {
     let data = tempfile::tempdir().unwrap();
-    let config = Config {
-        sfu_port: 0,
-        sfu_udp_port: 0,
-        sfu_public_ip: None,
-        bind: "127.0.0.1".parse().unwrap(),
-        data_dir: data.path().to_owned(),
-        livekit_api_key: Some(KEY.into()),
-        livekit_api_secret: Some(SECRET.into()),
-        sfu_bwe_kbps: None,
-        sfu_parallel_sends: sfu::engine::PARALLEL_MIN,
-    };
+    let config = Config::loopback(data.path().to_owned(), KEY, SECRET);
     let running = sfu::server::start(&config, config.credentials().unwrap()).await.unwrap();
     let options = MediaOptions {
         url: format!("ws://{}", running.http_addr),

@@ -75,6 +75,23 @@ impl fmt::Debug for Config {
 }
 
 impl Config {
+    /// An sfu on 127.0.0.1 with both ports chosen by the system, keys in `data_dir`, signing
+    /// with `api_key`/`api_secret`, and the other settings at their defaults (tests and
+    /// benchmarks start one in-process this way).
+    pub fn loopback(data_dir: PathBuf, api_key: &str, api_secret: &str) -> Config {
+        Config {
+            sfu_port: 0,
+            sfu_udp_port: 0,
+            sfu_public_ip: None,
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            data_dir,
+            livekit_api_key: Some(api_key.into()),
+            livekit_api_secret: Some(api_secret.into()),
+            sfu_bwe_kbps: None,
+            sfu_parallel_sends: crate::engine::PARALLEL_MIN,
+        }
+    }
+
     /// The address announced in ICE candidates.
     pub fn announced_ip(&self) -> IpAddr {
         match (self.sfu_public_ip, self.bind) {

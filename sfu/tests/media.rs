@@ -317,17 +317,7 @@ async fn call_full(publisher_tcp: bool, parallel_sends: usize, simulcast: bool) 
     // RUST_LOG=sfu=debug shows the server's side.
     let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_test_writer().try_init();
     let data = tempfile::tempdir().unwrap();
-    let config = Config {
-        sfu_port: 0,
-        sfu_udp_port: 0,
-        sfu_public_ip: None,
-        bind: "127.0.0.1".parse().unwrap(),
-        data_dir: data.path().to_owned(),
-        livekit_api_key: Some(KEY.into()),
-        livekit_api_secret: Some(SECRET.into()),
-        sfu_bwe_kbps: None,
-        sfu_parallel_sends: parallel_sends,
-    };
+    let config = Config { sfu_parallel_sends: parallel_sends, ..Config::loopback(data.path().to_owned(), KEY, SECRET) };
     let running = sfu::server::start(&config, config.credentials().unwrap()).await.unwrap();
     let http = running.http_addr;
 

@@ -21,17 +21,7 @@ struct Server {
 
 async fn start() -> Server {
     let data = tempfile::tempdir().unwrap();
-    let config = Config {
-        sfu_port: 0,
-        sfu_udp_port: 0,
-        sfu_public_ip: None,
-        bind: "127.0.0.1".parse().unwrap(),
-        data_dir: data.path().to_owned(),
-        livekit_api_key: Some(KEY.into()),
-        livekit_api_secret: Some(SECRET.into()),
-        sfu_bwe_kbps: None,
-        sfu_parallel_sends: sfu::engine::PARALLEL_MIN,
-    };
+    let config = Config::loopback(data.path().to_owned(), KEY, SECRET);
     let credentials = config.credentials().unwrap();
     assert_eq!(credentials, Credentials::new(KEY.into(), SECRET.into()));
     Server { running: sfu::server::start(&config, credentials).await.unwrap(), _data: data }

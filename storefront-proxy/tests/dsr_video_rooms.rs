@@ -15,17 +15,7 @@ const LIVEKIT_SECRET: &str = "video-rooms-test-secret-long-enough-for-hs256";
 
 /// The embedded sfu with the test's key pair.
 async fn sfu(dir: &std::path::Path) -> (sfu::server::Running, sfu::Credentials) {
-    let config = sfu::Config {
-        sfu_port: 0,
-        sfu_udp_port: 0,
-        sfu_public_ip: None,
-        bind: "127.0.0.1".parse().unwrap(),
-        data_dir: dir.to_owned(),
-        livekit_api_key: Some(LIVEKIT_KEY.into()),
-        livekit_api_secret: Some(LIVEKIT_SECRET.into()),
-        sfu_bwe_kbps: None,
-        sfu_parallel_sends: sfu::engine::PARALLEL_MIN,
-    };
+    let config = sfu::Config::loopback(dir.to_owned(), LIVEKIT_KEY, LIVEKIT_SECRET);
     let credentials = config.credentials().unwrap();
     (sfu::server::start(&config, config.credentials().unwrap()).await.unwrap(), credentials)
 }
