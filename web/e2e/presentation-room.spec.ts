@@ -166,10 +166,12 @@ async function runPresentation(newPage: NewPage, browser: Browser) {
     await guide.getByRole('radio', { name: 'Content' }).click();
     for (const attendee of [ada, bob]) await expect(attendee.getByText('View: Presentation')).toBeVisible();
 
-    await guide.getByRole('button', { name: 'Broadcast mode' }).click();
+    await guide.getByRole('button', { name: 'Broadcast mode', exact: true }).click();
     await guide.getByRole('dialog', { name: 'Broadcast mode' }).getByRole('button', { name: 'Turn broadcast mode on' }).click();
     await expect(ada.getByText('Broadcast mode is on: only the guide is on camera.')).toBeVisible();
-    await guide.getByRole('button', { name: 'Broadcast mode' }).click();
+    // The attendee may see the change before the guide's dialog closes (its request answered).
+    await expect(guide.getByRole('dialog', { name: 'Broadcast mode' })).toBeHidden();
+    await guide.getByRole('button', { name: 'Broadcast mode', exact: true }).click();
     await guide.getByRole('dialog', { name: 'Broadcast mode' }).getByRole('button', { name: 'Turn broadcast mode off' }).click();
     await expect(ada.getByText('Broadcast mode is on: only the guide is on camera.')).toBeHidden();
 

@@ -196,11 +196,13 @@ test.describe('the room with the embedded sfu', () => {
   }
 
   async function setBroadcast(on: boolean): Promise<void> {
-    await guide.page.getByRole('button', { name: 'Broadcast mode' }).click();
+    await guide.page.getByRole('button', { name: 'Broadcast mode', exact: true }).click();
     await guide.page
       .getByRole('dialog', { name: 'Broadcast mode' })
       .getByRole('button', { name: on ? 'Turn broadcast mode on' : 'Turn broadcast mode off' })
       .click();
+    // Closed once the guide's request is answered (attendees may see the change before).
+    await expect(guide.page.getByRole('dialog', { name: 'Broadcast mode' })).toBeHidden();
   }
 
   test("two attendees see and hear the guide, the guide sees them, and the guide's mute-all silences their microphones", async () => {
