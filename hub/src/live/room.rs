@@ -151,21 +151,41 @@ impl Queued {
 /// chat batch 10,000 times, #19 item 8).
 pub struct SharedEvent {
     pub event: Event,
-    json: OnceLock<Option<(u64, Utf8Bytes)>>,
-    msgpack: OnceLock<Option<(u64, Bytes)>>,
-    other_json: Mutex<HashMap<u64, Utf8Bytes>>,
-    other_msgpack: Mutex<HashMap<u64, Bytes>>,
+    json: PerPrev<Utf8Bytes>,
+    msgpack: PerPrev<Bytes>,
+}
+
+/// One codec's encodings of an event, by `prev`: the first without a lock, the others in a map.
+struct PerPrev<T> {
+    first: OnceLock<Option<(u64, T)>>,
+    others: Mutex<HashMap<u64, T>>,
+}
+
+impl<T: Clone> PerPrev<T> {
+    fn new() -> PerPrev<T> {
+        PerPrev { first: OnceLock::new(), others: Mutex::default() }
+    }
+
+    /// The bytes for `prev`, encoded by `encode` the first time they are asked for.
+    fn get(&self, prev: u64, encode: impl Fn() -> Option<T>) -> Option<T> {
+        match self.first.get_or_init(|| encode().map(|bytes| (prev, bytes))) {
+            Some((first_prev, bytes)) if *first_prev == prev => Some(bytes.clone()),
+            _ => {
+                let mut others = self.others.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                if let Some(bytes) = others.get(&prev) {
+                    return Some(bytes.clone());
+                }
+                let bytes = encode()?;
+                others.insert(prev, bytes.clone());
+                Some(bytes)
+            }
+        }
+    }
 }
 
 impl SharedEvent {
     pub fn new(event: Event) -> SharedEvent {
-        SharedEvent {
-            event,
-            json: OnceLock::new(),
-            msgpack: OnceLock::new(),
-            other_json: Mutex::default(),
-            other_msgpack: Mutex::default(),
-        }
+        SharedEvent { event, json: PerPrev::new(), msgpack: PerPrev::new() }
     }
 
     /// The WebSocket message of this event for a subscriber whose previous event was
@@ -173,42 +193,20 @@ impl SharedEvent {
     pub fn message(&self, codec: Codec, seq: u64, prev: u64) -> Option<Message> {
         let frame = EventFrame { seq, prev, event: &self.event };
         match codec {
-            Codec::Json => {
-                let encode = || match codec.encode(&frame) {
+            Codec::Json => self
+                .json
+                .get(prev, || match codec.encode(&frame) {
                     Ok(Encoded::Text(text)) => Some(Utf8Bytes::from(text)),
                     _ => None,
-                };
-                match self.json.get_or_init(|| encode().map(|text| (prev, text))) {
-                    Some((cached_prev, text)) if *cached_prev == prev => Some(Message::Text(text.clone())),
-                    _ => {
-                        let mut other = self.other_json.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                        if let Some(text) = other.get(&prev) {
-                            return Some(Message::Text(text.clone()));
-                        }
-                        let text = encode()?;
-                        other.insert(prev, text.clone());
-                        Some(Message::Text(text))
-                    }
-                }
-            }
-            Codec::MsgPack => {
-                let encode = || match codec.encode(&frame) {
+                })
+                .map(Message::Text),
+            Codec::MsgPack => self
+                .msgpack
+                .get(prev, || match codec.encode(&frame) {
                     Ok(Encoded::Binary(bytes)) => Some(Bytes::from(bytes)),
                     _ => None,
-                };
-                match self.msgpack.get_or_init(|| encode().map(|bytes| (prev, bytes))) {
-                    Some((cached_prev, bytes)) if *cached_prev == prev => Some(Message::Binary(bytes.clone())),
-                    _ => {
-                        let mut other = self.other_msgpack.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                        if let Some(bytes) = other.get(&prev) {
-                            return Some(Message::Binary(bytes.clone()));
-                        }
-                        let bytes = encode()?;
-                        other.insert(prev, bytes.clone());
-                        Some(Message::Binary(bytes))
-                    }
-                }
-            }
+                })
+                .map(Message::Binary),
         }
     }
 }
