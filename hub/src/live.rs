@@ -27,6 +27,7 @@ use std::sync::Arc;
 use dashmap::DashMap;
 use protocol::action::Action;
 use protocol::engagement::REACTION_TICK_MS;
+use protocol::Role;
 
 pub use policy::{Caller, Decision, Request};
 pub use room::{Attached, Audience, Order, Outbound, Queued, Room, RoomSettings, SharedEvent, SharedVolatile, Submitted, Subscriber};
@@ -139,6 +140,14 @@ pub async fn submit(room: &Arc<Room>, video: Option<&LiveKit>, caller: Caller<'_
         // The chat messages taken before a guide's moderation are ordered before it (a
         // guide who writes "closing the chat" and closes it is read in that order).
         room.flush_chat().await?;
+    } else if matches!(caller, Caller::Participant(claims) if claims.role == Role::Guide) {
+        // What the chat said since the last write goes out with the guide's event
+        // (a slide change) in a large room, a slice per event (see
+        // [`Room::flush_chat_to_next_write`]). When it cannot be posted now, the tick
+        // posts it; the guide's event does not wait for that.
+        if let Err(error) = room.flush_chat_to_next_write().await {
+            tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's batch before a guide's event");
+        }
     }
     let submitted = room.submit(|state| policy::decide(caller, state, request)).await?;
     if let Submitted::Published { event, .. } = &submitted {
