@@ -9,7 +9,8 @@
 # Usage: scripts/bench-engagement.sh [CLIENTS]   (default 10000: the issue's size)
 # CHAT_PER_SEC (50), REACTIONS_PER_SEC (1000), POLL_VOTES (= CLIENTS), WINDOW_SECS (10),
 # INTERVAL_MS (100), SLIDES (enough to last the window and 2 s more), ROUNDS (2);
-# NO_BUILD=1 skips the release build; HUB_BIN, LOADTEST_BIN, PROXY_BIN, HUB_CPUS and LOADTEST_CPUS
+# BUSY_POLL=1 keeps the generator from sleeping (loadtest --busy-poll: the hub's loopback
+# writes then do not pay for waking it; only with LOADTEST_CPUS); NO_BUILD=1 skips the release build; HUB_BIN, LOADTEST_BIN, PROXY_BIN, HUB_CPUS and LOADTEST_CPUS
 # (the hub and the generator pinned to separate cores) as in scripts/bench.sh.
 # Prints each run's report, then one table: slide-change p50/p99 with and without, the p99's
 # growth, votes cast/acknowledged/counted, chats sent/delivered, reaction sums per second.
@@ -35,8 +36,8 @@ one() { # A|B
   local run="$1" out load extra=""
   [ "$run" = A ] || extra="$engagement_args"
   load=$(cut -d' ' -f1 /proc/loadavg)
-  echo "=== $run, $clients attendees, $slides slide changes ${interval} ms apart${extra:+, $extra}; $(uptime)"
-  out=$(NO_BUILD=1 SLIDES="$slides" INTERVAL_MS="$interval" LOADTEST_ARGS="$extra" scripts/bench.sh single "$clients" 2>&1) || true
+  echo "=== $run, $clients attendees, $slides slide changes ${interval} ms apart${BUSY_POLL:+, busy-polling generator}${extra:+, $extra}; $(uptime)"
+  out=$(NO_BUILD=1 SLIDES="$slides" INTERVAL_MS="$interval" LOADTEST_ARGS="${BUSY_POLL:+--busy-poll }$extra" scripts/bench.sh single "$clients" 2>&1) || true
   echo "$out" | grep -v '^loadtest:' || true
   local p50 p99 deliveries votes_line chats_line reactions_line
   p50=$(echo "$out" | sed -n 's/^fan-out latency p50 \([0-9.]*\) ms.*/\1/p' | head -1)

@@ -11,7 +11,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::codec::{Codec, Encoded};
 use protocol::frame::{close_code, ClientFrame, ErrorCode, ServerFrame};
-use protocol::HubClaims;
+use protocol::{HubClaims, Role};
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
@@ -357,6 +357,13 @@ impl Session {
     /// was over the rate, had no effect.
     async fn request(&self, r#ref: Option<u32>, request: Request, limiter: &mut Limiter) -> Option<ServerFrame> {
         let role = self.claims.role;
+        // A slide change to a large room first; attendees' frames after it (a guide's
+        // never wait: they are what the room is waiting for).
+        if role != Role::Guide {
+            if let Some(writers) = &self.writers {
+                writers.after_fan_out().await;
+            }
+        }
         let action = match &request {
             Request::Action(action) => Some(action.clone()),
             _ => None,

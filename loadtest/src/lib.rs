@@ -161,6 +161,42 @@ pub struct Options {
     /// through `GET /internal/appointments/{id}/state` next to the `--hub-metrics` URL.
     #[arg(long, env = "HUB_SECRET", hide_env_values = true)]
     pub hub_secret: Option<String>,
+    /// Keep the generator's runtime from ever sleeping (a task per worker that yields in
+    /// a loop), so that the hub's loopback writes do not pay for waking it: on loopback
+    /// the kernel wakes the receiving process in the sender's system call, a cost a real
+    /// room's browsers, on other machines, never put on the hub. Burns the generator's
+    /// cores: use it only with the generator pinned to cores of its own
+    /// (`LOADTEST_CPUS`).
+    #[arg(long)]
+    pub busy_poll: bool,
+}
+
+/// Tasks that keep every worker of the runtime busy (see [`Options::busy_poll`]): a task
+/// that yields is woken only after its worker polled the I/O driver without blocking, so
+/// no worker parks in `epoll_wait`. Stopped when the returned guard is dropped.
+fn spin_workers() -> Spinners {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Spinners(
+        (0..workers)
+            .map(|_| {
+                tokio::spawn(async {
+                    loop {
+                        tokio::task::yield_now().await;
+                    }
+                })
+            })
+            .collect(),
+    )
+}
+
+struct Spinners(Vec<tokio::task::JoinHandle<()>>);
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
+    }
 }
 
 async fn post(http: &reqwest::Client, url: String, headers: &[(&str, &str)], body: Value) -> anyhow::Result<Value> {
@@ -875,6 +911,7 @@ async fn stored_poll(http: &reqwest::Client, options: &Options, guide: &Guide, p
 
 pub async fn run(options: &Options) -> anyhow::Result<Report> {
     let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let _spinners = options.busy_poll.then(spin_workers);
     let shard = options.shard;
     let plan = Plan::of(options);
     if let Some(plan) = &plan {

@@ -31,9 +31,10 @@
 
 use std::future::poll_fn;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt};
@@ -54,6 +55,15 @@ pub const MAX_BATCH: usize = 64;
 /// Connections a writer task writes before it lets other tasks of its worker run.
 const WRITER_TURN: usize = 256;
 
+/// Connections in one writer turn from which the turn is a large room's fan-out (a slide
+/// change to a room of a thousand and more): while one is written, attendees' frames wait
+/// for it ([`Writers::after_fan_out`]).
+pub const LARGE_FAN_OUT: usize = 1_000;
+
+/// The longest an attendee's frame waits for the fan-outs under way (see
+/// [`Writers::after_fan_out`]): a hub that is never without one still takes every frame.
+pub const MAX_FAN_OUT_WAIT: Duration = Duration::from_millis(250);
+
 /// A connection as its writer task sees it.
 pub trait Writable: Send + Sync {
     /// Writes what is queued for the connection, without waiting for anything.
@@ -64,17 +74,26 @@ pub trait Writable: Send + Sync {
 /// connections.
 pub struct Writers {
     shards: Vec<Arc<Shard>>,
+    fan_outs: Arc<FanOuts>,
+}
+
+/// The large fan-outs the writer tasks are writing (see [`LARGE_FAN_OUT`]).
+#[derive(Default)]
+struct FanOuts {
+    under_way: AtomicUsize,
+    ended: Notify,
 }
 
 /// One writer task's due connections.
 pub struct Shard {
     due: Mutex<Vec<Arc<dyn Writable>>>,
     notify: Notify,
+    fan_outs: Arc<FanOuts>,
 }
 
 impl Shard {
-    fn new() -> Shard {
-        Shard { due: Mutex::new(Vec::new()), notify: Notify::new() }
+    fn new(fan_outs: Arc<FanOuts>) -> Shard {
+        Shard { due: Mutex::new(Vec::new()), notify: Notify::new(), fan_outs }
     }
 
     fn due(&self) -> MutexGuard<'_, Vec<Arc<dyn Writable>>> {
@@ -102,11 +121,18 @@ impl Shard {
                 self.notify.notified().await;
                 continue;
             }
+            let large = turn.len() >= LARGE_FAN_OUT;
+            if large {
+                self.fan_outs.under_way.fetch_add(1, Ordering::SeqCst);
+            }
             for (written, connection) in turn.drain(..).enumerate() {
                 connection.write_pending();
                 if written % WRITER_TURN == WRITER_TURN - 1 {
                     tokio::task::yield_now().await;
                 }
+            }
+            if large && self.fan_outs.under_way.fetch_sub(1, Ordering::SeqCst) == 1 {
+                self.fan_outs.ended.notify_waiters();
             }
             if turn.capacity() > 4096 {
                 turn.shrink_to(64);
@@ -118,7 +144,8 @@ impl Shard {
 impl Writers {
     /// Spawns `count` writer tasks (at least one) on the current runtime; they end with it.
     pub fn spawn(count: usize) -> Arc<Writers> {
-        let shards: Vec<Arc<Shard>> = (0..count.max(1)).map(|_| Arc::new(Shard::new())).collect();
+        let fan_outs = Arc::new(FanOuts::default());
+        let shards: Vec<Arc<Shard>> = (0..count.max(1)).map(|_| Arc::new(Shard::new(fan_outs.clone()))).collect();
         for shard in &shards {
             // Outside tokio's cooperative budget: a task may make 128 budgeted I/O calls
             // per poll, after which every socket answers "not ready" until the task yields.
@@ -128,7 +155,36 @@ impl Writers {
             // It yields on its own after each turn.
             tokio::spawn(tokio::task::unconstrained(shard.clone().run()));
         }
-        Arc::new(Writers { shards })
+        Arc::new(Writers { shards, fan_outs })
+    }
+
+    /// Returns once no writer task is in the middle of a large room's fan-out
+    /// ([`LARGE_FAN_OUT`]), or after [`MAX_FAN_OUT_WAIT`]. An attendee's frame (a chat
+    /// message, a tap, a vote, a cart change) waits here before it is handled, so that a
+    /// slide change reaches the whole room first: at 10,000 attendees a fan-out takes
+    /// ~100 ms of a core, and the thousands of engagement frames a second that arrive
+    /// meanwhile — each a parse, a decision under the room lock, a store write and
+    /// replies — would otherwise stretch it. They are handled in the gap after it, a
+    /// fan-out's length later at most; their order per connection is kept (the
+    /// connection reads its next frame only after this one).
+    pub async fn after_fan_out(&self) {
+        let fan_outs = &self.fan_outs;
+        if fan_outs.under_way.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let deadline = tokio::time::Instant::now() + MAX_FAN_OUT_WAIT;
+        loop {
+            let ended = fan_outs.ended.notified();
+            tokio::pin!(ended);
+            // Registered before the check: an end between the check and the wait wakes it.
+            ended.as_mut().enable();
+            if fan_outs.under_way.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, ended).await.is_err() {
+                return;
+            }
+        }
     }
 
     /// One writer per worker of the current runtime.
@@ -564,7 +620,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_backlog_goes_out_in_order_with_one_flush_per_batch_of_at_most_max_batch() {
-        let writer = writer(&Arc::new(Shard::new()));
+        let writer = writer(&Arc::new(Shard::new(Arc::default())));
         let (tx, mut rx) = queue::channel(512);
         let total = 2 * MAX_BATCH as u64 + 5;
         for seq in 1..=total {
@@ -587,7 +643,7 @@ mod tests {
     #[tokio::test]
     async fn the_writer_writes_everything_queued_since_its_last_pass_with_one_flush() {
         let room = room();
-        let shard = Arc::new(Shard::new());
+        let shard = Arc::new(Shard::new(Arc::default()));
         let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
         // Before the welcome went out, the connection's task has it: nothing for the writer.
@@ -614,7 +670,7 @@ mod tests {
     #[tokio::test]
     async fn a_socket_that_would_block_is_handed_to_its_task_and_keeps_its_order() {
         let room = room();
-        let shard = Arc::new(Shard::new());
+        let shard = Arc::new(Shard::new(Arc::default()));
         let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
         writer.set_writable(true);
@@ -646,7 +702,7 @@ mod tests {
     #[tokio::test]
     async fn a_flush_the_task_finishes_for_its_writer_is_counted_once_and_so_is_each_handover() {
         let room = room();
-        let shard = Arc::new(Shard::new());
+        let shard = Arc::new(Shard::new(Arc::default()));
         let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
         writer.set_writable(true);
@@ -685,7 +741,7 @@ mod tests {
     #[tokio::test]
     async fn a_busy_socket_is_handed_to_its_task_and_a_closing_one_is_never_the_writers() {
         let room = room();
-        let shard = Arc::new(Shard::new());
+        let shard = Arc::new(Shard::new(Arc::default()));
         let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
         writer.set_writable(true);
@@ -708,7 +764,7 @@ mod tests {
     #[tokio::test]
     async fn a_client_whose_video_grant_changes_gets_the_token_after_the_event() {
         let room = room();
-        let shard = Arc::new(Shard::new());
+        let shard = Arc::new(Shard::new(Arc::default()));
         let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
         writer.set_writable(true);
@@ -762,5 +818,56 @@ mod tests {
             assert_eq!(written(copy), all);
             assert_eq!(writer.metrics.handovers_busy.load(Ordering::Relaxed), 0, "no writer found a sink busy");
         }
+    }
+
+    /// A connection that counts its writes.
+    struct Tally(Arc<AtomicUsize>);
+
+    impl Writable for Tally {
+        fn write_pending(&self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[tokio::test]
+    async fn an_attendees_frame_waits_for_a_large_fan_out_and_not_for_a_small_one() {
+        let writers = Writers::spawn(1);
+        let written = Arc::new(AtomicUsize::new(0));
+        // Idle: nothing to wait for.
+        tokio::time::timeout(Duration::from_millis(50), writers.after_fan_out()).await.expect("no wait when idle");
+        // A small turn is not a fan-out to wait for: the frame is handled between writes.
+        let schedule = |count: usize| {
+            let shard = writers.shard(0);
+            for _ in 0..count {
+                shard.schedule(Arc::new(Tally(written.clone())));
+            }
+        };
+        schedule(LARGE_FAN_OUT - 1);
+        tokio::task::yield_now().await;
+        writers.after_fan_out().await;
+        assert!(written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1, "handled between the small turn's writes");
+        while written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1 {
+            tokio::task::yield_now().await;
+        }
+        let small = written.load(Ordering::SeqCst);
+        // A large one: the writer yields every WRITER_TURN connections, and a frame that
+        // arrives meanwhile is handled only once all are written.
+        schedule(3 * LARGE_FAN_OUT);
+        let started = tokio::time::Instant::now();
+        tokio::task::yield_now().await;
+        assert!(written.load(Ordering::SeqCst) > small, "the writer started the fan-out");
+        writers.after_fan_out().await;
+        assert_eq!(written.load(Ordering::SeqCst), LARGE_FAN_OUT - 1 + 3 * LARGE_FAN_OUT, "handled after the whole fan-out");
+        assert!(started.elapsed() < MAX_FAN_OUT_WAIT, "woken by its end, not by the time limit");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_frame_waits_for_fan_outs_no_longer_than_the_limit() {
+        let writers = Writers::spawn(1);
+        // A fan-out that does not end (as on a hub that always has one under way).
+        writers.fan_outs.under_way.fetch_add(1, Ordering::SeqCst);
+        let started = tokio::time::Instant::now();
+        writers.after_fan_out().await;
+        assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT);
     }
 }
