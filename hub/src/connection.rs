@@ -361,7 +361,9 @@ impl Session {
         // never wait: they are what the room is waiting for).
         if role != Role::Guide {
             if let Some(writers) = &self.writers {
-                writers.after_fan_out().await;
+                if writers.after_fan_out().await {
+                    self.metrics.waited_for_fan_out.fetch_add(1, Ordering::Relaxed);
+                }
             }
         }
         let action = match &request {

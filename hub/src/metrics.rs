@@ -42,6 +42,9 @@ pub struct Metrics {
     pub rate_limited: AtomicU64,
     /// Client reload hints answered with the identical one published a moment before.
     pub coalesced: AtomicU64,
+    /// Attendees' actions and interactions that waited for a large room's fan-out before
+    /// they were handled (`Writers::after_fan_out`).
+    pub waited_for_fan_out: AtomicU64,
     pub slow_consumers: AtomicU64,
     /// Volatile events skipped because a queue was full.
     pub queue_drops: AtomicU64,
@@ -126,6 +129,12 @@ impl Metrics {
             "counter",
             "Client reload hints answered with the identical event published just before.",
             get(&self.coalesced),
+        );
+        line(
+            "hub_frames_waited_for_fan_out_total",
+            "counter",
+            "Attendees' actions and interactions handled after a large room's fan-out under way (slide changes first).",
+            get(&self.waited_for_fan_out),
         );
         line(
             "hub_history_resets_total",

@@ -167,10 +167,11 @@ impl Writers {
     /// replies — would otherwise stretch it. They are handled in the gap after it, a
     /// fan-out's length later at most; their order per connection is kept (the
     /// connection reads its next frame only after this one).
-    pub async fn after_fan_out(&self) {
+    /// Whether it waited.
+    pub async fn after_fan_out(&self) -> bool {
         let fan_outs = &self.fan_outs;
         if fan_outs.under_way.load(Ordering::SeqCst) == 0 {
-            return;
+            return false;
         }
         let deadline = tokio::time::Instant::now() + MAX_FAN_OUT_WAIT;
         loop {
@@ -179,10 +180,10 @@ impl Writers {
             // Registered before the check: an end between the check and the wait wakes it.
             ended.as_mut().enable();
             if fan_outs.under_way.load(Ordering::SeqCst) == 0 {
-                return;
+                return true;
             }
             if tokio::time::timeout_at(deadline, ended).await.is_err() {
-                return;
+                return true;
             }
         }
     }
@@ -834,7 +835,7 @@ mod tests {
         let writers = Writers::spawn(1);
         let written = Arc::new(AtomicUsize::new(0));
         // Idle: nothing to wait for.
-        tokio::time::timeout(Duration::from_millis(50), writers.after_fan_out()).await.expect("no wait when idle");
+        assert!(!writers.after_fan_out().await, "no wait when idle");
         // A small turn is not a fan-out to wait for: the frame is handled between writes.
         let schedule = |count: usize| {
             let shard = writers.shard(0);
@@ -844,7 +845,7 @@ mod tests {
         };
         schedule(LARGE_FAN_OUT - 1);
         tokio::task::yield_now().await;
-        writers.after_fan_out().await;
+        assert!(!writers.after_fan_out().await, "no wait for a small turn");
         assert!(written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1, "handled between the small turn's writes");
         while written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1 {
             tokio::task::yield_now().await;
@@ -856,7 +857,7 @@ mod tests {
         let started = tokio::time::Instant::now();
         tokio::task::yield_now().await;
         assert!(written.load(Ordering::SeqCst) > small, "the writer started the fan-out");
-        writers.after_fan_out().await;
+        assert!(writers.after_fan_out().await);
         assert_eq!(written.load(Ordering::SeqCst), LARGE_FAN_OUT - 1 + 3 * LARGE_FAN_OUT, "handled after the whole fan-out");
         assert!(started.elapsed() < MAX_FAN_OUT_WAIT, "woken by its end, not by the time limit");
     }
@@ -867,7 +868,7 @@ mod tests {
         // A fan-out that does not end (as on a hub that always has one under way).
         writers.fan_outs.under_way.fetch_add(1, Ordering::SeqCst);
         let started = tokio::time::Instant::now();
-        writers.after_fan_out().await;
+        assert!(writers.after_fan_out().await);
         assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT);
     }
 }

@@ -1245,10 +1245,10 @@ impl Inner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::{Caller, Request};
     use crate::live::fanout::{Scheduled, SocketWriter, Writers};
     use crate::live::local::LocalOrder;
     use crate::live::queue;
+    use crate::live::{Caller, Request};
     use crate::store::Store;
     use futures_util::Sink;
     use std::pin::Pin;
@@ -1467,7 +1467,11 @@ mod tests {
         assert_eq!(engagement_base_ticks(room.subscriber_count()), 2, "a room whose attendees' tick frames ride other writes");
         let guide_claims = claims(2, Role::Guide);
         let switch = |alias: u32| {
-            Request::Action(protocol::action::Action::SwitchSlide { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias })
+            Request::Action(protocol::action::Action::SwitchSlide {
+                page_id: "a".repeat(32),
+                section_id: "b".repeat(32),
+                slide_alias: alias,
+            })
         };
         // A lone message goes out at once; the next ones wait for the tick — or, here,
         // for the guide's next slide change, whose write carries them.

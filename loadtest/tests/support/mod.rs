@@ -48,5 +48,6 @@ pub async fn servers(dir: &std::path::Path, hub: impl FnOnce(hub::Config) -> hub
         poll_votes: 0,
         poll_window_secs: 10.0,
         hub_secret: Some(secret.into()),
+        busy_poll: false,
     }
 }
