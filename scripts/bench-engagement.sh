@@ -8,7 +8,8 @@
 #      from the first slide change (loadtest's engagement mode, loadtest/src/engagement.rs).
 # Usage: scripts/bench-engagement.sh [CLIENTS]   (default 10000: the size)
 # CHAT_PER_SEC (50), REACTIONS_PER_SEC (1000), POLL_VOTES (= CLIENTS), WINDOW_SECS (10),
-# INTERVAL_MS (100), SLIDES (enough to last the window and 2 s more), ROUNDS (2);
+# INTERVAL_MS (200: 5 slide changes a second; at 100 the slide changes alone fill the hub's core at
+# 10,000, BENCHMARKS.md "Slices and slide changes first"), SLIDES (enough to last the window and 2 s more), ROUNDS (2);
 # BUSY_POLL=1 keeps the generator from sleeping (loadtest --busy-poll: the hub's loopback
 # writes then do not pay for waking it; only with LOADTEST_CPUS); NO_BUILD=1 skips the release build; HUB_BIN, LOADTEST_BIN, PROXY_BIN, HUB_CPUS and LOADTEST_CPUS
 # (the hub and the generator pinned to separate cores) as in scripts/bench.sh.
@@ -24,7 +25,7 @@ chat="${CHAT_PER_SEC:-50}"
 reactions="${REACTIONS_PER_SEC:-1000}"
 votes="${POLL_VOTES:-$clients}"
 window="${WINDOW_SECS:-10}"
-interval="${INTERVAL_MS:-100}"
+interval="${INTERVAL_MS:-200}"
 slides="${SLIDES:-$(((window * 1000 + 2000) / interval))}"
 rounds="${ROUNDS:-2}"
 [ -n "${NO_BUILD:-}" ] || cargo build --release -q -p hub -p storefront-proxy -p loadtest

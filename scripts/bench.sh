@@ -87,7 +87,7 @@ for clients in ${sizes[@]}; do
     awk -v t="$(getconf CLK_TCK)" '{ printf "hub %s CPU %.2f s\n", $1, ($14 + $15) / t }' "/proc/$pid/stat" || true
   done
   for url in "${metrics[@]}"; do
-    curl -s "$url" | grep -E '^hub_(frames_out|write_batches|writer_frames|writer_handovers_[a-z]+|empty_write_wakeups|connections)(_total)? ' | tr '\n' ' ' || true
+    curl -s "$url" | grep -E '^hub_(frames_out|write_batches|writer_frames|writer_handovers_[a-z]+|empty_write_wakeups|frames_waited_for_fan_out|connections)(_total)? ' | tr '\n' ' ' || true
     echo
   done
 done
