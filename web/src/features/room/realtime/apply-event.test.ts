@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, DynamicPage, Snapshot } from '@/protocol/generated';
 import { makeAttendee, makeSnapshot } from '@/testing/snapshot';
-import { applyEvent, applyVolatile, CHAT_HISTORY } from './apply-event';
+import { applyEvent, applyParticipants, applyVolatile, CHAT_HISTORY } from './apply-event';
 
 const PAGE = 'a'.repeat(32);
 const SECTION = 'b'.repeat(32);
@@ -147,5 +147,39 @@ describe('applyVolatile', () => {
   it('tracks the element the guide hovers', () => {
     const snapshot = applyVolatile(makeSnapshot(), { kind: 'guideHovered', hoveredElementId: PAGE });
     expect(snapshot.stateForClients.hoveredElementId).toBe(PAGE);
+  });
+});
+
+describe('applyParticipants', () => {
+  it('files a page of participants as their attendeeChanged events would, without touching the input', () => {
+    const id = (n: number) => n.toString(16).padStart(32, '0');
+    const page = [
+      makeAttendee(id(1)),
+      makeAttendee(id(2), { connection: 'lost' }),
+      makeAttendee(id(3), { role: 'GUIDE' }),
+      makeAttendee(id(4)),
+      makeAttendee(id(4), { connection: 'lost' }),
+      makeAttendee(id(5), { connection: 'lost' }),
+      makeAttendee(id(5), { connection: 'reconnected' }),
+    ];
+    const before = makeSnapshot({}, { clients: { [id(9)]: makeAttendee(id(9)) } });
+    const byEvents = page.reduce((snapshot, attendee) => applyEvent(snapshot, { kind: 'attendeeChanged', attendee }), before);
+    const byPage = applyParticipants(before, page);
+    expect(byPage.stateForGuides).toEqual(byEvents.stateForGuides);
+    expect(Object.keys(byPage.stateForGuides!.clients).sort()).toEqual([id(1), id(5), id(9)]);
+    expect(Object.keys(byPage.stateForGuides!.inactiveClients).sort()).toEqual([id(2), id(4)]);
+    expect(Object.keys(byPage.stateForGuides!.guides)).toEqual([id(3)]);
+    expect(Object.keys(before.stateForGuides!.clients)).toEqual([id(9)]);
+  });
+
+  it('files a room of 10,000 in pages of 500', () => {
+    const id = (n: number) => n.toString(16).padStart(32, '0');
+    let snapshot = makeSnapshot({}, {});
+    for (let start = 0; start < 10_000; start += 500) {
+      const page = Array.from({ length: 500 }, (_, i) => makeAttendee(id(start + i), { connection: (start + i) % 10 === 0 ? 'lost' : 'connected' }));
+      snapshot = applyParticipants(snapshot, page);
+    }
+    expect(Object.keys(snapshot.stateForGuides!.clients)).toHaveLength(9_000);
+    expect(Object.keys(snapshot.stateForGuides!.inactiveClients)).toHaveLength(1_000);
   });
 });

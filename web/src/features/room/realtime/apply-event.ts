@@ -38,7 +38,26 @@ function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): State
  * each goes where an `attendeeChanged` event would put it.
  */
 export function applyParticipants(snapshot: Snapshot, participants: AttendeeSummary[]): Snapshot {
-  return withGuides(snapshot, (guides) => participants.reduce(placeAttendee, guides));
+  return withGuides(snapshot, (guides) => {
+    // One copy of each map per page, filled in place: placing them one by one copied the
+    // room's map for every participant (a guide joining 10,000 paid the square of that).
+    const clients = { ...guides.clients };
+    const inactiveClients = { ...guides.inactiveClients };
+    const guideMap = { ...guides.guides };
+    for (const attendee of participants) {
+      const id = attendee.attendeeId;
+      if (attendee.role === 'GUIDE') {
+        guideMap[id] = attendee;
+      } else if (attendee.connection === 'lost') {
+        delete clients[id];
+        inactiveClients[id] = attendee;
+      } else {
+        clients[id] = attendee;
+        delete inactiveClients[id];
+      }
+    }
+    return { ...guides, clients, inactiveClients, guides: guideMap };
+  });
 }
 
 /** The state after `event`. Pure: `snapshot` is left as it was. */
