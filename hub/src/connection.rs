@@ -169,6 +169,8 @@ impl Session {
         let mut nonce = 0u64;
         let mut close_with: Option<(u16, &'static str)> = None;
         let mut limiter = Limiter::new(self.claims.role, std::time::Instant::now());
+        // When this connection's last frame that waited for a fan-out was let through.
+        let mut fan_out_wait = None;
         // A peer whose welcome could not be sent is done already.
         if ok {
             loop {
@@ -214,7 +216,7 @@ impl Session {
                                 Ok(Some(frame)) => {
                                     // Boxed: publishing (to Redis, say) is a large future, and
                                     // inbound frames are rare next to outbound ones.
-                                    if let Some(reply) = Box::pin(self.handle(frame, &mut limiter)).await {
+                                    if let Some(reply) = Box::pin(self.handle(frame, &mut limiter, &mut fan_out_wait)).await {
                                         if let Some(m) = encode(codec, &reply) {
                                             if sink.send(m).await.is_err() { break; }
                                         }
@@ -342,26 +344,39 @@ impl Session {
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.
-    async fn handle(&self, frame: ClientFrame, limiter: &mut Limiter) -> Option<ServerFrame> {
+    async fn handle(
+        &self,
+        frame: ClientFrame,
+        limiter: &mut Limiter,
+        fan_out_wait: &mut Option<tokio::time::Instant>,
+    ) -> Option<ServerFrame> {
         match frame {
             ClientFrame::Hello { .. } => Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received")),
             ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
             ClientFrame::Pong { .. } => None,
-            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action), limiter).await,
-            ClientFrame::Interaction { r#ref, interaction } => self.request(r#ref, Request::Interaction(interaction), limiter).await,
+            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action), limiter, fan_out_wait).await,
+            ClientFrame::Interaction { r#ref, interaction } => {
+                self.request(r#ref, Request::Interaction(interaction), limiter, fan_out_wait).await
+            }
         }
     }
 
     /// Submits an action or interaction, within the connection's limits; the reply is its
     /// ack (when it has a `ref`) or its error. A change that could not be stored, or that
     /// was over the rate, had no effect.
-    async fn request(&self, r#ref: Option<u32>, request: Request, limiter: &mut Limiter) -> Option<ServerFrame> {
+    async fn request(
+        &self,
+        r#ref: Option<u32>,
+        request: Request,
+        limiter: &mut Limiter,
+        fan_out_wait: &mut Option<tokio::time::Instant>,
+    ) -> Option<ServerFrame> {
         let role = self.claims.role;
         // A slide change to a large room first; attendees' frames after it (a guide's
         // never wait: they are what the room is waiting for).
         if role != Role::Guide {
             if let Some(writers) = &self.writers {
-                if writers.after_fan_out().await {
+                if writers.after_fan_out(fan_out_wait).await {
                     self.metrics.waited_for_fan_out.fetch_add(1, Ordering::Relaxed);
                 }
             }
@@ -449,11 +464,11 @@ mod sizes {
             let mut ping = tokio::time::interval(Duration::from_secs(1));
             println!("tick future: {}", std::mem::size_of_val(&ping.tick()));
         });
-        println!("handle future: {}", returned3(Session::handle));
+        println!("handle future: {}", returned4(Session::handle));
         println!("Notified: {}", std::mem::size_of::<tokio::sync::futures::Notified<'static>>());
     }
 
-    fn returned3<A, B, C, R>(_: fn(A, B, C) -> R) -> usize {
+    fn returned4<A, B, C, D, R>(_: fn(A, B, C, D) -> R) -> usize {
         std::mem::size_of::<R>()
     }
 }

@@ -167,22 +167,28 @@ impl Writers {
     /// replies — would otherwise stretch it. They are handled in the gap after it, a
     /// fan-out's length later at most; their order per connection is kept (the
     /// connection reads its next frame only after this one).
-    /// Whether it waited.
-    pub async fn after_fan_out(&self) -> bool {
+    ///
+    /// `last_wait` is when the connection's last wait ended: a connection whose frame
+    /// waited less than [`MAX_FAN_OUT_WAIT`] ago does not wait again, so on a hub that is
+    /// never without a fan-out a connection's frames are not held back 250 ms each.
+    /// Returns whether it waited.
+    pub async fn after_fan_out(&self, last_wait: &mut Option<tokio::time::Instant>) -> bool {
         let fan_outs = &self.fan_outs;
         if fan_outs.under_way.load(Ordering::SeqCst) == 0 {
             return false;
         }
-        let deadline = tokio::time::Instant::now() + MAX_FAN_OUT_WAIT;
+        let now = tokio::time::Instant::now();
+        if last_wait.is_some_and(|ended| now < ended + MAX_FAN_OUT_WAIT) {
+            return false;
+        }
+        let deadline = now + MAX_FAN_OUT_WAIT;
         loop {
             let ended = fan_outs.ended.notified();
             tokio::pin!(ended);
             // Registered before the check: an end between the check and the wait wakes it.
             ended.as_mut().enable();
-            if fan_outs.under_way.load(Ordering::SeqCst) == 0 {
-                return true;
-            }
-            if tokio::time::timeout_at(deadline, ended).await.is_err() {
+            if fan_outs.under_way.load(Ordering::SeqCst) == 0 || tokio::time::timeout_at(deadline, ended).await.is_err() {
+                *last_wait = Some(tokio::time::Instant::now());
                 return true;
             }
         }
@@ -835,7 +841,8 @@ mod tests {
         let writers = Writers::spawn(1);
         let written = Arc::new(AtomicUsize::new(0));
         // Idle: nothing to wait for.
-        assert!(!writers.after_fan_out().await, "no wait when idle");
+        let mut last_wait = None;
+        assert!(!writers.after_fan_out(&mut last_wait).await, "no wait when idle");
         // A small turn is not a fan-out to wait for: the frame is handled between writes.
         let schedule = |count: usize| {
             let shard = writers.shard(0);
@@ -845,7 +852,7 @@ mod tests {
         };
         schedule(LARGE_FAN_OUT - 1);
         tokio::task::yield_now().await;
-        assert!(!writers.after_fan_out().await, "no wait for a small turn");
+        assert!(!writers.after_fan_out(&mut last_wait).await, "no wait for a small turn");
         assert!(written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1, "handled between the small turn's writes");
         while written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1 {
             tokio::task::yield_now().await;
@@ -857,18 +864,26 @@ mod tests {
         let started = tokio::time::Instant::now();
         tokio::task::yield_now().await;
         assert!(written.load(Ordering::SeqCst) > small, "the writer started the fan-out");
-        assert!(writers.after_fan_out().await);
+        assert!(writers.after_fan_out(&mut last_wait).await);
         assert_eq!(written.load(Ordering::SeqCst), LARGE_FAN_OUT - 1 + 3 * LARGE_FAN_OUT, "handled after the whole fan-out");
         assert!(started.elapsed() < MAX_FAN_OUT_WAIT, "woken by its end, not by the time limit");
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_frame_waits_for_fan_outs_no_longer_than_the_limit() {
+    async fn a_frame_waits_for_fan_outs_no_longer_than_the_limit_and_once_per_limit() {
         let writers = Writers::spawn(1);
         // A fan-out that does not end (as on a hub that always has one under way).
         writers.fan_outs.under_way.fetch_add(1, Ordering::SeqCst);
         let started = tokio::time::Instant::now();
-        assert!(writers.after_fan_out().await);
+        let mut last_wait = None;
+        assert!(writers.after_fan_out(&mut last_wait).await);
         assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT);
+        // The connection's next frames within the limit do not wait again; later ones do.
+        tokio::time::advance(MAX_FAN_OUT_WAIT / 2).await;
+        assert!(!writers.after_fan_out(&mut last_wait).await);
+        assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT * 3 / 2);
+        tokio::time::advance(MAX_FAN_OUT_WAIT / 2).await;
+        assert!(writers.after_fan_out(&mut last_wait).await);
+        assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT * 3);
     }
 }
