@@ -160,7 +160,7 @@ impl Metrics {
         if let Some(seconds) = cpu_seconds() {
             let _ = write!(out, "# HELP process_cpu_seconds_total User and system CPU time of the hub process.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {seconds}\n");
         }
-        self.fan_out_latency.render(&mut out, "hub_fan_out_latency_seconds", "From an event's fan-out to its write on a socket.");
+        self.fan_out_latency.render(&mut out, "hub_fan_out_latency_seconds", "From an event's fan-out to its write on a socket (an engagement tick's frames, which wait for a write by design, are not counted).");
         out
     }
 }

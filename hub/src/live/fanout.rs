@@ -287,7 +287,7 @@ pub struct SocketWriter<Si> {
     sink: Mutex<Si>,
     codec: Codec,
     role: Role,
-    metrics: Arc<Metrics>,
+    pub(super) metrics: Arc<Metrics>,
     /// The writer task takes this connection's frames: off until the welcome (and replay)
     /// went out, while the connection's task finishes a write, and once it is closing.
     writable: AtomicBool,
@@ -339,7 +339,7 @@ where
     /// left in the socket's buffer with its own wake-ups.
     fn hand_over(&self, queue: &queue::Drain<Outbound>) {
         self.writable.store(false, Ordering::SeqCst);
-        queue.wake_receiver(Outbound { item: Queued::Flush, queued_at: std::time::Instant::now() });
+        queue.wake_receiver(Outbound { item: Queued::Flush, queued_at: None });
     }
 
     /// Writes what is queued (up to [`MAX_BATCH`] frames) with one flush, in queue order,
@@ -372,7 +372,9 @@ where
                     }
                     let Some(message) = item.message(self.codec) else { continue };
                     written += 1;
-                    self.metrics.fan_out_latency.observe(queued_at.elapsed());
+                    if let Some(queued_at) = queued_at {
+                        self.metrics.fan_out_latency.observe(queued_at.elapsed());
+                    }
                     message
                 };
                 if sink.start_send_unpin(message).is_err() {
@@ -457,7 +459,9 @@ where
                 }
             };
             let Some(message) = item.message(self.codec) else { continue };
-            self.metrics.fan_out_latency.observe(queued_at.elapsed());
+            if let Some(queued_at) = queued_at {
+                self.metrics.fan_out_latency.observe(queued_at.elapsed());
+            }
             written += 1;
             if sink.start_send_unpin(message).is_err() {
                 stopped = Some(blocked);
@@ -588,7 +592,7 @@ mod tests {
 
     fn slide(seq: u64) -> Outbound {
         let item = Queued::Event { seq, prev: seq - 1, event: Arc::new(SharedEvent::new(slide_event(seq as u32))) };
-        Outbound { item, queued_at: std::time::Instant::now() }
+        Outbound { item, queued_at: Some(std::time::Instant::now()) }
     }
 
     /// The (seq, prev) of every event frame written.

@@ -113,8 +113,11 @@ pub enum Submitted {
 /// queue allocates a block of these up front.
 pub struct Outbound {
     pub item: Queued,
-    /// When the room queued it, for the fan-out latency metric.
-    pub queued_at: Instant,
+    /// When the room queued it, for the fan-out latency metric; `None` for the frames of an
+    /// engagement tick ([`Room::engagement_tick`]), queued without scheduling a write: in a
+    /// large room they ride a later write, up to a tick and more by design, which is not
+    /// the hub running late and would set off `HubFanOutSlow`.
+    pub queued_at: Option<Instant>,
 }
 
 /// A queued frame; the event itself is shared by all subscribers.
@@ -283,6 +286,7 @@ impl Subscriber {
                 self.outlet.send(outbound)
             }
             Some(due) => {
+                let outbound = Outbound { queued_at: None, ..outbound };
                 if self.outlet.send_unscheduled(outbound)? && (self.due_by == 0 || self.due_by > due) {
                     self.due_by = due;
                 }
@@ -858,7 +862,7 @@ impl Room {
         let mut gone = false;
         for sub in inner.subscribers.of(&stored.audience) {
             let item = Queued::Event { seq, prev: sub.last_sent, event: event.clone() };
-            match sub.queue(Outbound { item, queued_at }, due.of(sub.role)) {
+            match sub.queue(Outbound { item, queued_at: Some(queued_at) }, due.of(sub.role)) {
                 Ok(()) => sub.last_sent = seq,
                 Err(TrySendError::Full(_)) => {
                     sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
@@ -1065,7 +1069,7 @@ impl Room {
         for sub in inner.subscribers.of(&Audience::Everyone) {
             for frame in &frames {
                 let item = Queued::Volatile(frame.clone());
-                if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at }, due.of(sub.role)) {
+                if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at: Some(queued_at) }, due.of(sub.role)) {
                     self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
                 }
             }
@@ -1124,7 +1128,7 @@ impl Room {
         let event = Arc::new(SharedVolatile::new(event));
         for sub in inner.subscribers.of(audience) {
             let item = Queued::Volatile(event.clone());
-            if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at }, None) {
+            if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at: Some(queued_at) }, None) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -1438,6 +1442,9 @@ mod tests {
         tick().await;
         assert_eq!(frames(&attendee).1, [1, 4, 6]);
         assert_eq!(frames(&guide).0.len(), 6);
+        // The fan-out latency counts what was written as soon as it could be (the lone
+        // message, the slide change), not the tick frames that waited for a write by design.
+        assert_eq!(_rx.0.metrics.fan_out_latency.count(), 2);
         // Every plain queue got the same frames in the same order.
         for rx in &mut queues {
             let mut got = Vec::new();
