@@ -19,18 +19,32 @@ function withGuides(snapshot: Snapshot, update: (guides: StateForGuides) => Stat
 }
 
 /**
- * Files a participant under `guides` when it is already known as a guide, else under
- * `clients` or, once its connection is lost, `inactiveClients` (as the hub's snapshot does).
+ * Files participants under `guides` when they are guides, else under `clients` or, once
+ * their connection is lost, `inactiveClients` (as the hub's snapshot does). One copy of
+ * each map for all of them, filled in place: a page of 500 after a guide's welcome in a
+ * large room costs one copy of the room's maps, not one per participant.
  */
+function placeAttendees(guides: StateForGuides, attendees: AttendeeSummary[]): StateForGuides {
+  const clients = { ...guides.clients };
+  const inactiveClients = { ...guides.inactiveClients };
+  const guideMap = { ...guides.guides };
+  for (const attendee of attendees) {
+    const id = attendee.attendeeId;
+    if (attendee.role === 'GUIDE') {
+      guideMap[id] = attendee;
+    } else if (attendee.connection === 'lost') {
+      delete clients[id];
+      inactiveClients[id] = attendee;
+    } else {
+      clients[id] = attendee;
+      delete inactiveClients[id];
+    }
+  }
+  return { ...guides, clients, inactiveClients, guides: guideMap };
+}
+
 function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): StateForGuides {
-  const id = attendee.attendeeId;
-  if (attendee.role === 'GUIDE') return { ...guides, guides: { ...guides.guides, [id]: attendee } };
-  const inactive = attendee.connection === 'lost';
-  return {
-    ...guides,
-    clients: inactive ? withoutKey(guides.clients, id) : { ...guides.clients, [id]: attendee },
-    inactiveClients: inactive ? { ...guides.inactiveClients, [id]: attendee } : withoutKey(guides.inactiveClients, id),
-  };
+  return placeAttendees(guides, [attendee]);
 }
 
 /**
@@ -38,26 +52,7 @@ function placeAttendee(guides: StateForGuides, attendee: AttendeeSummary): State
  * each goes where an `attendeeChanged` event would put it.
  */
 export function applyParticipants(snapshot: Snapshot, participants: AttendeeSummary[]): Snapshot {
-  return withGuides(snapshot, (guides) => {
-    // One copy of each map per page, filled in place: placing them one by one copied the
-    // room's map for every participant (a guide joining 10,000 paid the square of that).
-    const clients = { ...guides.clients };
-    const inactiveClients = { ...guides.inactiveClients };
-    const guideMap = { ...guides.guides };
-    for (const attendee of participants) {
-      const id = attendee.attendeeId;
-      if (attendee.role === 'GUIDE') {
-        guideMap[id] = attendee;
-      } else if (attendee.connection === 'lost') {
-        delete clients[id];
-        inactiveClients[id] = attendee;
-      } else {
-        clients[id] = attendee;
-        delete inactiveClients[id];
-      }
-    }
-    return { ...guides, clients, inactiveClients, guides: guideMap };
-  });
+  return withGuides(snapshot, (guides) => placeAttendees(guides, participants));
 }
 
 /** The state after `event`. Pure: `snapshot` is left as it was. */
