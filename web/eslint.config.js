@@ -58,6 +58,17 @@ export default tseslint.config(
     },
   },
   {
+    // Every CSV the product writes escapes formula-leading cells (issue 29): through src/lib/csv.ts.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/csv.ts', 'src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[property.name='unparse']", message: 'Write CSV with csvOf (src/lib/csv.ts): it escapes cells a spreadsheet would run as formulas.' },
+      ],
+    },
+  },
+  {
     // Node-side code: configs, the e2e and conformance suites, scripts.
     files: ['*.{js,ts}', 'e2e/**', 'conformance/**', 'scripts/**'],
     languageOptions: { globals: { ...globals.node } },

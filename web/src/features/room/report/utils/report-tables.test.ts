@@ -119,6 +119,27 @@ describe('report tables', () => {
     ]);
   });
 
+  it('writes names, products and poll texts that start a formula as text, not as a formula', () => {
+    const hostile: SessionReport = {
+      ...report,
+      likes: [{ productId: 'p'.repeat(32), name: '+1+cmd|calc', likes: 1 }],
+      orders: [{ ...at(report.orders, 0), attendeeName: '=HYPERLINK("http://x","y")' }],
+      live: report.live && {
+        ...report.live,
+        polls: [{ ...at(report.live.polls, 0), question: '@SUM(A1:A2)', answers: [{ answerId: 'd'.repeat(32), text: '-2+3', votes: -1 }] }],
+      },
+    };
+    const csv = reportCsv(reportTables(hostile, words), (id) => `T:${id}`, (key) => `L:${key}`);
+    const sections = csv.split('\r\n\r\n');
+    const orders = Papa.parse<string[]>(at(sections, 9).trim()).data;
+    expect(at(orders, 2)).toEqual(['10001', '2026-11-26T10:05:00Z', `'=HYPERLINK("http://x","y")`, '59.90 EUR', 'no']);
+    expect(at(Papa.parse<string[]>(at(sections, 7).trim()).data, 2)).toEqual(["'+1+cmd|calc", '1']);
+    // Numbers stay numbers, even negative ones.
+    expect(at(Papa.parse<string[]>(at(sections, 5).trim()).data, 2)).toEqual(["'@SUM(A1:A2)", "'-2+3", '-1', '2']);
+    // No line of the file starts a cell with a formula character.
+    expect(csv).not.toMatch(/(^|[,\n"])[=+@]/);
+  });
+
   it('turns minutes into seconds for the time axis', () => {
     expect(minutesToSeconds(['1970-01-01T00:01:00Z'])).toEqual([60]);
   });

@@ -1,4 +1,4 @@
-import Papa from 'papaparse';
+import { csvOf, type CsvCell } from '@/lib/csv';
 import type { ReactionsByKind, SessionReport } from '../api/report';
 
 /** A cell: text, a number, an amount of money, a time or a share (0..1). */
@@ -85,7 +85,7 @@ export function reportTables(
 }
 
 /** A cell as the CSV holds it: plain numbers (a dot for decimals) and ISO times, so spreadsheets read them. */
-function csvValue(cell: Cell): string | number {
+function csvValue(cell: Cell): CsvCell {
   switch (cell.kind) {
     case 'money':
       return `${cell.value.toFixed(2)} ${cell.currency}`;
@@ -99,12 +99,14 @@ function csvValue(cell: Cell): string | number {
 /**
  * One CSV file with a section per table: the table's title, its header row, its rows,
  * and an empty line. `label(key)` gives a column's or a metric's text, `title(id)` a table's.
+ * Names, product names and poll texts come from attendees and merchants: `csvOf` escapes
+ * the cells a spreadsheet would run as formulas.
  */
 export function reportCsv(tables: ReportTable[], title: (id: TableId) => string, label: (key: string) => string): string {
   return tables
     .map((table) => {
       const rows = table.rows.map((row) => row.map((cell, i) => (table.id === 'summary' && i === 0 ? label(String(cell.value)) : csvValue(cell))));
-      return `${Papa.unparse([[title(table.id)]])}\r\n${Papa.unparse({ fields: table.columns.map(label), data: rows })}\r\n`;
+      return `${csvOf([[title(table.id)]])}\r\n${csvOf(rows, table.columns.map(label))}\r\n`;
     })
     .join('\r\n');
 }
