@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { AttendeeSession } from '../../session/room-session';
+import type { AttendeeSession } from '../session/attendee-session';
 import type { CollectionsState } from '../stores/collections';
 import type { SidebarsState } from '../stores/sidebars';
 

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
-import { useAttendeeSession } from '../../session/use-room-session';
+import { useAttendeeSession } from '../session/use-attendee-session';
 import { attendeeScreen } from '../utils/room-screen';
 
 /**

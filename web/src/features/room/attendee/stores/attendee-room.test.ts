@@ -18,29 +18,30 @@ describe('attendeeScreen (the waiting-room switch)', () => {
 
 describe('attendee room store', () => {
   it('answers the cart-permission request', async () => {
-    const sendAction = vi.fn().mockResolvedValue(3);
-    const store = createAttendeeRoomStore({ sendAction });
+    const setCartPermission = vi.fn().mockResolvedValue(3);
+    const store = createAttendeeRoomStore(setCartPermission);
     const sent = store.getState().answerCartRequest(true);
     expect(store.getState().answer).toBe('sending');
     await sent;
-    expect(sendAction).toHaveBeenCalledWith({ key: 'setCartPermission', payload: { granted: true } });
+    expect(setCartPermission).toHaveBeenCalledWith(true);
     expect(store.getState().answer).toBe('idle');
     await store.getState().answerCartRequest(false);
-    expect(sendAction).toHaveBeenLastCalledWith({ key: 'setCartPermission', payload: { granted: false } });
+    expect(setCartPermission).toHaveBeenLastCalledWith(false);
   });
 
   it('says when the answer could not be sent', async () => {
-    const store = createAttendeeRoomStore({ sendAction: vi.fn().mockRejectedValue(new Error('down')) });
+    const store = createAttendeeRoomStore(vi.fn().mockRejectedValue(new Error('down')));
     await store.getState().answerCartRequest(true);
     expect(store.getState().answer).toBe('failed');
   });
 
   it('sends the join-time grant once, and again after a failure', async () => {
-    const sendAction = vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(1);
-    const store = createAttendeeRoomStore({ sendAction });
+    const setCartPermission = vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(1);
+    const store = createAttendeeRoomStore(setCartPermission);
     await expect(store.getState().sendJoinGrant()).rejects.toThrow();
     await store.getState().sendJoinGrant();
     await store.getState().sendJoinGrant();
-    expect(sendAction).toHaveBeenCalledTimes(2);
+    expect(setCartPermission).toHaveBeenCalledTimes(2);
+    expect(setCartPermission).toHaveBeenLastCalledWith(true);
   });
 });

@@ -1,5 +1,4 @@
 import { createStore } from 'zustand/vanilla';
-import type { RealtimeClient } from '../../realtime/client';
 
 export type AnswerState = 'idle' | 'sending' | 'failed';
 
@@ -13,15 +12,15 @@ export interface AttendeeRoomState {
   sendJoinGrant(): Promise<void>;
 }
 
-/** The attendee's room: answers to the guide, on top of the realtime client. One per room. */
-export function createAttendeeRoomStore(client: Pick<RealtimeClient, 'sendAction'>) {
+/** The attendee's room: answers to the guide, sent by `setCartPermission` (the session's). One per room. */
+export function createAttendeeRoomStore(setCartPermission: (granted: boolean) => Promise<unknown>) {
   return createStore<AttendeeRoomState>()((set, get) => ({
     answer: 'idle',
     grantSent: false,
     async answerCartRequest(granted) {
       set({ answer: 'sending' });
       try {
-        await client.sendAction({ key: 'setCartPermission', payload: { granted } });
+        await setCartPermission(granted);
         set({ answer: 'idle' });
       } catch {
         set({ answer: 'failed' });
@@ -31,7 +30,7 @@ export function createAttendeeRoomStore(client: Pick<RealtimeClient, 'sendAction
       if (get().grantSent) return;
       set({ grantSent: true });
       try {
-        await client.sendAction({ key: 'setCartPermission', payload: { granted: true } });
+        await setCartPermission(true);
       } catch {
         set({ grantSent: false });
         throw new Error('the join-time cart grant was not sent');

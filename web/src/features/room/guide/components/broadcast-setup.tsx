@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { modalStore } from '@/lib/ui/modal';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 import '../../components/confirm.css';
 
 /** Broadcast mode setup: what it does, and the switch. */

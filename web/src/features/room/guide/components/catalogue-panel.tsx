@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { GuideCategory, GuideProduct } from '../api/room-admin';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 import { ProductSearch } from './product-search';
 import { SavedProductsLayer } from './saved-products-layer';
 import { SaveProductButton } from './save-product-button';

@@ -4,7 +4,7 @@ import { useStore } from 'zustand';
 import { ConnectionStatus } from '@/components/connection-status';
 import { useLocalePath } from '@/lib/i18n';
 import { openConfirm } from '../../components/confirm';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 import { VIEW_MODE_OF, viewControlOf, type ViewControl } from '../stores/cockpit';
 import './cockpit-header.css';
 

@@ -8,7 +8,7 @@ import { slideAt, slideNumber, type Slide } from '../../api/presentation';
 import { openConfirm } from '../../components/confirm';
 import { RoomMediaToggles } from '../../components/room-media-toggles';
 import { Toolbar, ToolbarGroup } from '../../components/toolbar';
-import { listingLayoutOf, type GuideSession } from '../../session/room-session';
+import { listingLayoutOf, type GuideSession } from '../session/guide-session';
 import type { CockpitState } from '../stores/cockpit';
 import { openBroadcastSetup } from './broadcast-setup';
 import { openProductHighlighter } from './product-highlighter';

@@ -9,7 +9,7 @@ import type { RoomSlideTools } from '../../components/room-cms';
 import { RoomShell } from '../../components/room-shell';
 import { SlideView } from '../../components/slide-view';
 import { StageLayout } from '../../components/stage-layout';
-import { useGuideSession, type GuideRoomProps } from '../../session/use-room-session';
+import { useGuideSession, type GuideRoomProps } from '../session/use-guide-session';
 import { isLargeScreen } from '../../utils/large-screen';
 import { createCockpitStore, viewControlOf } from '../stores/cockpit';
 import { CataloguePanel } from './catalogue-panel';

@@ -6,7 +6,7 @@ import { Spinner } from '@/components/spinner';
 import { messagesOf } from '@/lib/api/messages';
 import { violationsByField } from '@/lib/api/violations';
 import { openConfirm } from '../../components/confirm';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 import type { InteractionTemplate, InteractionTemplateInput, InteractionTemplateType } from '../api/interaction-templates';
 import type { GuideProduct } from '../api/room-admin';
 import { GuideProductLine } from './guide-product-line';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { HighlightedProduct } from '../../components/highlighted-product';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 import type { InsightsState } from '../stores/insights';
 import { SaveProductButton } from './save-product-button';
 import './product-focus.css';

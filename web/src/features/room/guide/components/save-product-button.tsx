@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { GuideProduct } from '../api/room-admin';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 
 /**
  * Keeps a product among the guide's saved products (spec: "upsert sidebar"): beside each

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { Spinner } from '@/components/spinner';
 import { openConfirm } from '../../components/confirm';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 import type { SavedProduct } from '../stores/saved-products';
 import { GuideProductLine } from './guide-product-line';
 import '../../components/product-rows.css';

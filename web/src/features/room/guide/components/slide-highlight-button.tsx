@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { GuideSession } from '../../session/room-session';
+import type { GuideSession } from '../session/guide-session';
 
 /**
  * Beside each product of the slide in the cockpit: shows that product to everyone as the

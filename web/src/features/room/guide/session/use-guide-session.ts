@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useRuntimeConfig, type RuntimeConfig } from '@/config/runtime';
-import { hubSessionOf, type AdminSession, type JoinAppointmentResponse } from '@/lib/api/shop';
-import { cartStore } from '@/lib/shop/cart';
-import { getSlideData, getSlides, type Slide } from '../api/presentation';
-import { collectionsApi } from '../attendee/api/collections';
-import { takeCartGrant } from '../attendee/stores/attendee-session';
+import type { AdminSession } from '@/lib/api/shop';
+import type { Slide } from '../../api/presentation';
+import { RealtimeClient, type HubSession } from '../../realtime/client';
+import { presentationApi } from '../../session/presentation-api';
 import { changeAttendeeCart, loadAttendeeCart, loadAttendeeCollections, loadAttendeeLikes, loadAttendeeWishlist,
-  loadInvitationAnswers, removeAttendee } from '../guide/api/attendees';
-import { interactionTemplatesApi } from '../guide/api/interaction-templates';
-import { endAppointment, startAppointment } from '../guide/api/lifecycle';
+  loadInvitationAnswers, removeAttendee } from '../api/attendees';
+import { interactionTemplatesApi } from '../api/interaction-templates';
+import { endAppointment, startAppointment } from '../api/lifecycle';
 import {
   catalogueCategories,
   createInstantListing,
@@ -19,20 +18,11 @@ import {
   searchProducts,
   updateInstantListing,
   widgetsApi,
-} from '../guide/api/room-admin';
-import { loadAdminSession } from '../guide/stores/admin-session';
-import { RealtimeClient, type HubSession } from '../realtime/client';
-import { createSharedClients } from '../realtime/shared-client';
-import { AttendeeSession, GuideSession, type PresentationApi } from './room-session';
+} from '../api/room-admin';
+import { loadAdminSession } from '../stores/admin-session';
+import { GuideSession } from './guide-session';
 
-/** The wiring of the sessions to the shop's REST endpoints; the sessions themselves know no HTTP. */
-
-function presentationApi(config: RuntimeConfig, contextToken: string): PresentationApi {
-  return {
-    slides: () => getSlides(config, contextToken),
-    slide: ({ pageId, sectionId }) => getSlideData(config, contextToken, pageId, sectionId),
-  };
-}
+/** The wiring of the guide's session to the shop's REST endpoints; the session itself knows no HTTP. */
 
 export interface GuideRoomProps {
   appointmentId: string;
@@ -81,31 +71,5 @@ export function useGuideSession(room: GuideRoomProps): GuideSession {
     session.start();
     return () => session.stop();
   }, [session]);
-  return session;
-}
-
-interface AttendeeSessionArgs extends HubSession {
-  appointmentId: string;
-  contextToken: string;
-  config: RuntimeConfig;
-}
-
-/** One attendee session per hub session, shared by the waiting room and the room: the switch keeps the socket. */
-const attendeeSessions = createSharedClients(
-  ({ url, token, appointmentId, contextToken, config }: AttendeeSessionArgs) =>
-    new AttendeeSession(new RealtimeClient({ url, token }), presentationApi(config, contextToken), {
-      collections: collectionsApi(config, contextToken),
-      cart: cartStore,
-      takeCartGrant: () => takeCartGrant(appointmentId),
-    }),
-);
-
-/** The attendee's session of this join, connected while any of its screens is mounted. */
-export function useAttendeeSession(appointmentId: string, joined: JoinAppointmentResponse): AttendeeSession {
-  const config = useRuntimeConfig();
-  const { url, token } = hubSessionOf(joined, config);
-  const contextToken = joined.newContextToken;
-  const [session] = useState(() => attendeeSessions.client({ url, token, appointmentId, contextToken, config }));
-  useEffect(() => attendeeSessions.retain({ url, token, appointmentId, contextToken, config }), [url, token, appointmentId, contextToken, config]);
   return session;
 }
