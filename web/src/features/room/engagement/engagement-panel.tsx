@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { ChatMessage, Role } from '@/protocol/generated';
-import type { RealtimeClient } from '../realtime/client';
+import type { ChatMessage } from '@/protocol/generated';
 import { chatErrorOf, chatParts, MAX_CHAT_CHARS, type ChatError } from './chat-text';
+import type { EngagementSession, GuideEngagement } from './engagement-session';
 import { PollsPanel } from './polls-panel';
 import { AnsweringBanner, QuestionsPanel } from './questions-panel';
 import { createReactionsStore, REACTION_EMOJI, REACTIONS } from './reactions-store';
@@ -13,6 +13,7 @@ import './engagement-panel.css';
  * The live chat and reactions, for attendees and guides alike; a guide also moderates.
  * Everything a participant wrote is rendered as React text nodes (never HTML), names and
  * messages isolated (<bdi>, dir="auto") so right-to-left text cannot reorder the rest.
+ * Every command is a named method of the session (`engagement-session.ts`).
  */
 
 const SLOW_MODES = [0, 10, 30, 60];
@@ -34,10 +35,11 @@ function ChatText({ text, clickable }: { text: string; clickable: boolean }) {
   );
 }
 
-function MessageLine({ message, clickable, guide, client }: { message: ChatMessage; clickable: boolean; guide: boolean; client: RealtimeClient }) {
+/** One chat message; with `guide` (the guide's session), its moderation buttons. */
+function MessageLine({ message, clickable, guide }: { message: ChatMessage; clickable: boolean; guide: GuideEngagement | null }) {
   const { t } = useTranslation();
   const name = message.attendeeName ?? t('engagement.anonymous');
-  const act = (action: Parameters<RealtimeClient['sendAction']>[0]) => void client.sendAction(action).catch(() => undefined);
+  const act = (command: Promise<unknown>) => void command.catch(() => undefined);
   return (
     <li className={`chat__message${message.role === 'GUIDE' ? ' chat__message--guide' : ''}`} data-testid="chat-message">
       <bdi className="chat__name" data-testid="chat-name">
@@ -46,10 +48,10 @@ function MessageLine({ message, clickable, guide, client }: { message: ChatMessa
       <ChatText text={message.text} clickable={clickable} />
       {guide && (
         <span className="chat__moderation">
-          <button type="button" className="button button--compact" onClick={() => act({ key: 'deleteChatMessage', payload: { messageId: message.messageId } })}>
+          <button type="button" className="button button--compact" onClick={() => act(guide.deleteChatMessage(message.messageId))}>
             {t('engagement.delete')}
           </button>
-          <button type="button" className="button button--compact" onClick={() => act({ key: 'pinChatMessage', payload: { messageId: message.messageId } })}>
+          <button type="button" className="button button--compact" onClick={() => act(guide.pinChatMessage(message.messageId))}>
             {t('engagement.pin')}
           </button>
           {message.role === 'CLIENT' && (
@@ -57,16 +59,14 @@ function MessageLine({ message, clickable, guide, client }: { message: ChatMessa
               <button
                 className="button button--compact"
                 type="button"
-                onClick={() =>
-                  act({ key: 'moderateChatAttendee', payload: { attendeeId: message.attendeeId, timeoutMinutes: TIMEOUT_MINUTES, banned: false } })
-                }
+                onClick={() => act(guide.timeOutChatAttendee(message.attendeeId, TIMEOUT_MINUTES))}
               >
                 {t('engagement.timeout', { minutes: TIMEOUT_MINUTES })}
               </button>
               <button
                 className="button button--compact"
                 type="button"
-                onClick={() => act({ key: 'moderateChatAttendee', payload: { attendeeId: message.attendeeId, timeoutMinutes: null, banned: true } })}
+                onClick={() => act(guide.banChatAttendee(message.attendeeId))}
               >
                 {t('engagement.ban')}
               </button>
@@ -78,18 +78,17 @@ function MessageLine({ message, clickable, guide, client }: { message: ChatMessa
   );
 }
 
-function GuideChatSettings({ client }: { client: RealtimeClient }) {
+function GuideChatSettings({ guide }: { guide: GuideEngagement }) {
   const { t } = useTranslation();
-  const settings = useStore(client.store, (s) => s.snapshot?.stateForAll.chat.settings);
-  const blocked = useStore(client.store, (s) => s.snapshot?.stateForGuides?.chatModeration.blockedWords);
+  const settings = useStore(guide.liveStore, (s) => s.snapshot?.stateForAll.chat.settings);
+  const blocked = useStore(guide.liveStore, (s) => s.snapshot?.stateForGuides?.chatModeration.blockedWords);
   const [words, setWords] = useState<string | null>(null);
   if (!settings) return null;
-  const set = (patch: Partial<typeof settings>) =>
-    void client.sendAction({ key: 'setChatSettings', payload: { settings: { ...settings, ...patch } } }).catch(() => undefined);
+  const set = (patch: Partial<typeof settings>) => void guide.setChatSettings({ ...settings, ...patch }).catch(() => undefined);
   const saveWords = (event: FormEvent) => {
     event.preventDefault();
     const list = (words ?? '').split(',').map((w) => w.trim()).filter(Boolean);
-    void client.sendAction({ key: 'setChatBlockedWords', payload: { words: list } }).then(() => setWords(null), () => undefined);
+    void guide.setChatBlockedWords(list).then(() => setWords(null), () => undefined);
   };
   return (
     <details className="chat__settings">
@@ -122,18 +121,12 @@ function GuideChatSettings({ client }: { client: RealtimeClient }) {
   );
 }
 
-function Reactions({ client }: { client: RealtimeClient }) {
+function Reactions({ session }: { session: EngagementSession }) {
   const { t } = useTranslation();
   const [store] = useState(createReactionsStore);
   const floaters = useStore(store, (s) => s.floaters);
   const totals = useStore(store, (s) => s.totals);
-  useEffect(
-    () =>
-      client.onVolatile((event) => {
-        if (event.kind === 'reactions') store.getState().add(event.counts);
-      }),
-    [client, store],
-  );
+  useEffect(() => session.onReactions((counts) => void store.getState().add(counts)), [session, store]);
   return (
     <div className="reactions">
       <div className="reactions__floaters" aria-hidden="true">
@@ -157,7 +150,7 @@ function Reactions({ client }: { client: RealtimeClient }) {
             type="button"
             aria-label={t(`engagement.reaction.${reaction}`)}
             data-testid={`react-${reaction}`}
-            onClick={() => void client.sendAction({ key: 'sendReaction', payload: { reaction } }).catch(() => undefined)}
+            onClick={() => void session.react(reaction).catch(() => undefined)}
           >
             {REACTION_EMOJI[reaction]}
             <span className="reactions__count" data-testid={`reaction-total-${reaction}`}>
@@ -182,23 +175,24 @@ function useStillAhead(until: number | null): boolean {
 }
 
 /** Chat and questions (in tabs, the one being answered above them), polls and reactions beside the stage. */
-export function EngagementPanel({ client, role }: { client: RealtimeClient; role: Role }) {
+export function EngagementPanel({ session }: { session: EngagementSession }) {
   const { t } = useTranslation();
-  const chat = useStore(client.store, (s) => s.snapshot?.stateForAll.chat);
-  const mutedUntil = useStore(client.store, (s) => s.snapshot?.stateForClients.chatMutedUntil ?? null);
-  const banned = useStore(client.store, (s) => s.snapshot?.stateForClients.chatBanned ?? false);
+  const store = session.liveStore;
+  const chat = useStore(store, (s) => s.snapshot?.stateForAll.chat);
+  const mutedUntil = useStore(store, (s) => s.snapshot?.stateForClients.chatMutedUntil ?? null);
+  const banned = useStore(store, (s) => s.snapshot?.stateForClients.chatBanned ?? false);
   const muted = useStillAhead(mutedUntil);
-  const openQuestions = useStore(client.store, (s) => s.snapshot?.stateForAll.questions.filter((q) => q.status !== 'answered').length ?? 0);
+  const openQuestions = useStore(store, (s) => s.snapshot?.stateForAll.questions.filter((q) => q.status !== 'answered').length ?? 0);
   const [tab, setTab] = useState<'chat' | 'questions'>('chat');
   const [text, setText] = useState('');
   const [error, setError] = useState<ChatError | null>(null);
-  const guide = role === 'GUIDE';
+  const guide = session.role === 'GUIDE' ? session : null;
   if (!chat) return null;
-  const clickable = guide || chat.settings.linksAllowed;
+  const clickable = guide !== null || chat.settings.linksAllowed;
   const send = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    client.sendAction({ key: 'sendChatMessage', payload: { text } }).then(
+    session.sendChatMessage(text).then(
       () => setText(''),
       (refusal: { code?: string }) => setError(chatErrorOf(refusal.code ?? '')),
     );
@@ -207,8 +201,8 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
   return (
     <aside className="engagement" aria-label={t('engagement.title')} data-testid="engagement">
       <h2 className="engagement__title">{t('engagement.title')}</h2>
-      <PollsPanel client={client} role={role} />
-      <AnsweringBanner client={client} />
+      <PollsPanel session={session} />
+      <AnsweringBanner session={session} />
       <div className="engagement__tabs" role="tablist">
         {(['chat', 'questions'] as const).map((name) => (
           <button
@@ -228,7 +222,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
       </div>
       <div role="tabpanel" id="engagement-tabpanel" aria-labelledby={`engagement-tab-${tab}`} className="engagement__chat">
         {tab === 'questions' ? (
-          <QuestionsPanel client={client} role={role} />
+          <QuestionsPanel session={session} />
         ) : (
           <>
             {chat.pinned && (
@@ -236,7 +230,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
                 <span className="chat__pin-label">{t('engagement.pinned')}</span> <bdi>{chat.pinned.attendeeName ?? t('engagement.anonymous')}</bdi>{' '}
                 <ChatText text={chat.pinned.text} clickable={clickable} />
                 {guide && (
-                  <button type="button" className="button button--compact" onClick={() => void client.sendAction({ key: 'pinChatMessage', payload: { messageId: null } }).catch(() => undefined)}>
+                  <button type="button" className="button button--compact" onClick={() => void guide.pinChatMessage(null).catch(() => undefined)}>
                     {t('engagement.unpin')}
                   </button>
                 )}
@@ -244,7 +238,7 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
             )}
             <ol className="chat__messages" data-testid="chat-messages" aria-live="polite">
               {chat.messages.map((message) => (
-                <MessageLine key={message.messageId} message={message} clickable={clickable} guide={guide} client={client} />
+                <MessageLine key={message.messageId} message={message} clickable={clickable} guide={guide} />
               ))}
             </ol>
             {!guide && (banned || muted) && (
@@ -271,11 +265,11 @@ export function EngagementPanel({ client, role }: { client: RealtimeClient; role
                 {t(`engagement.errors.${error}`)}
               </p>
             )}
-            {guide && <GuideChatSettings client={client} />}
+            {guide && <GuideChatSettings guide={guide} />}
           </>
         )}
       </div>
-      <Reactions client={client} />
+      <Reactions session={session} />
     </aside>
   );
 }

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { Poll, Role } from '@/protocol/generated';
-import type { RealtimeClient } from '../realtime/client';
+import type { Poll } from '@/protocol/generated';
+import type { EngagementSession, GuideEngagement } from './engagement-session';
 import { MAX_POLL_ANSWERS, newPollProblem, percentages, pollErrorOf, showsCounts, toggleAnswer, visiblePolls, type PollError } from './polls';
 
 /*
@@ -26,21 +26,23 @@ function Results({ poll }: { poll: Poll }) {
   );
 }
 
-function PollCard({ poll, guide, own, client }: { poll: Poll; guide: boolean; own: string[] | undefined; client: RealtimeClient }) {
+/** One poll: an attendee votes; a guide opens, closes and shows the results. */
+function PollCard({ poll, own, session }: { poll: Poll; own: string[] | undefined; session: EngagementSession }) {
   const { t } = useTranslation();
   const [selection, setSelection] = useState<string[] | null>(null);
   const [error, setError] = useState<PollError | null>(null);
   const chosen = selection ?? own ?? [];
-  const act = (action: Parameters<RealtimeClient['sendAction']>[0]) => {
+  const guide = session.role === 'GUIDE' ? session : null;
+  const send = (command: Promise<unknown>, sent?: () => void) => {
     setError(null);
-    return client.sendAction(action).then(
-      () => undefined,
+    command.then(
+      () => sent?.(),
       (refusal: { code?: string }) => setError(pollErrorOf(refusal.code ?? '')),
     );
   };
   const vote = (event: FormEvent) => {
     event.preventDefault();
-    void act({ key: 'votePoll', payload: { pollId: poll.pollId, answerIds: chosen } }).then(() => setSelection(null));
+    if (session.role === 'CLIENT') send(session.votePoll(poll.pollId, chosen), () => setSelection(null));
   };
   const open = poll.status === 'open';
   return (
@@ -71,20 +73,20 @@ function PollCard({ poll, guide, own, client }: { poll: Poll; guide: boolean; ow
           {own && <span className="poll__voted">{t('engagement.polls.voted')}</span>}
         </form>
       )}
-      {showsCounts(poll, guide) && poll.status !== 'draft' && <Results poll={poll} />}
+      {showsCounts(poll, guide !== null) && poll.status !== 'draft' && <Results poll={poll} />}
       {guide && (
         <span className="poll__actions">
           {poll.status !== 'open' && (
-            <button type="button" className="button button--small" onClick={() => void act({ key: 'openPoll', payload: { pollId: poll.pollId } })}>
+            <button type="button" className="button button--small" onClick={() => send(guide.openPoll(poll.pollId))}>
               {t('engagement.polls.open')}
             </button>
           )}
           {open && (
-            <button type="button" className="button button--small" onClick={() => void act({ key: 'closePoll', payload: { pollId: poll.pollId } })}>
+            <button type="button" className="button button--small" onClick={() => send(guide.closePoll(poll.pollId))}>
               {t('engagement.polls.close')}
             </button>
           )}
-          <button type="button" className="button button--small" onClick={() => void act({ key: 'showPollResults', payload: { pollId: poll.pollId, shown: !poll.resultsShown } })}>
+          <button type="button" className="button button--small" onClick={() => send(guide.showPollResults(poll.pollId, !poll.resultsShown))}>
             {t(poll.resultsShown ? 'engagement.polls.hideResults' : 'engagement.polls.showResults')}
           </button>
         </span>
@@ -98,10 +100,10 @@ function PollCard({ poll, guide, own, client }: { poll: Poll; guide: boolean; ow
   );
 }
 
-function NewPollForm({ client }: { client: RealtimeClient }) {
+function NewPollForm({ guide }: { guide: GuideEngagement }) {
   const { t } = useTranslation();
-  const section = useStore(client.store, (s) => s.snapshot?.stateForAll.currentSectionId ?? null);
-  const alias = useStore(client.store, (s) => s.snapshot?.stateForAll.currentSlideAlias ?? 0);
+  const section = useStore(guide.liveStore, (s) => s.snapshot?.stateForAll.currentSectionId ?? null);
+  const alias = useStore(guide.liveStore, (s) => s.snapshot?.stateForAll.currentSlideAlias ?? 0);
   const [question, setQuestion] = useState('');
   const [answers, setAnswers] = useState(['', '']);
   const [multiple, setMultiple] = useState(false);
@@ -114,7 +116,7 @@ function NewPollForm({ client }: { client: RealtimeClient }) {
     setError(null);
     const slide = withSlide && section ? { sectionId: section, slideAlias: alias } : null;
     const poll = { question, answers: answers.map((a) => a.trim()).filter(Boolean), multiple, slide };
-    client.sendAction({ key: 'createPoll', payload: { poll } }).then(
+    guide.createPoll(poll).then(
       () => {
         setQuestion('');
         setAnswers(['', '']);
@@ -160,23 +162,23 @@ function NewPollForm({ client }: { client: RealtimeClient }) {
 }
 
 /** The room's polls, for a guide to run and attendees to vote in. */
-export function PollsPanel({ client, role }: { client: RealtimeClient; role: Role }) {
+export function PollsPanel({ session }: { session: EngagementSession }) {
   const { t } = useTranslation();
-  const guide = role === 'GUIDE';
-  const polls = useStore(client.store, (s) => s.snapshot?.stateForAll.polls);
-  const votes = useStore(client.store, (s) => s.snapshot?.stateForClients.pollVotes);
+  const guide = session.role === 'GUIDE' ? session : null;
+  const polls = useStore(session.liveStore, (s) => s.snapshot?.stateForAll.polls);
+  const votes = useStore(session.liveStore, (s) => s.snapshot?.stateForClients.pollVotes);
   if (!polls) return null;
-  const shown = visiblePolls(polls, guide);
+  const shown = visiblePolls(polls, guide !== null);
   if (!guide && shown.length === 0) return null;
   return (
     <section className="polls" aria-label={t('engagement.polls.title')} data-testid="polls">
       <h3 className="engagement__title">{t('engagement.polls.title')}</h3>
       <ol className="polls__list">
         {shown.map((poll) => (
-          <PollCard key={poll.pollId} poll={poll} guide={guide} own={votes?.[poll.pollId]} client={client} />
+          <PollCard key={poll.pollId} poll={poll} own={votes?.[poll.pollId]} session={session} />
         ))}
       </ol>
-      {guide && <NewPollForm client={client} />}
+      {guide && <NewPollForm guide={guide} />}
     </section>
   );
 }

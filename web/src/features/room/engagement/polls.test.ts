@@ -3,8 +3,7 @@ import type { Poll } from '@/protocol/generated';
 import generated from '@/protocol/generated.ts?raw';
 import { de } from '@/lib/i18n/locales/de';
 import { en } from '@/lib/i18n/locales/en';
-import { makeSnapshot } from '@/testing/snapshot';
-import { newPollProblem, percentages, pollCounts, pollErrorOf, pollVoted, openWithSlide, POLL_ERRORS, recount, showsCounts, toggleAnswer, visiblePolls } from './polls';
+import { newPollProblem, percentages, pollErrorOf, POLL_ERRORS, showsCounts, toggleAnswer, visiblePolls } from './polls';
 
 const poll = (patch: Partial<Poll> = {}): Poll => ({
   pollId: 'p1',
@@ -24,32 +23,6 @@ const poll = (patch: Partial<Poll> = {}): Poll => ({
 });
 
 describe('polls', () => {
-  it('recounts a first vote, a changed vote and a withdrawn one', () => {
-    let p = recount(poll(), [], ['a']);
-    p = recount(p, [], ['b']);
-    p = recount(p, ['a'], ['c']);
-    expect([p.counts, p.voters]).toEqual([[0, 1, 1], 2]);
-    expect(recount(p, ['b'], []).voters).toBe(1);
-  });
-
-  it("keeps a client's own vote, and a closed poll's final counts over a late sum", () => {
-    const base = makeSnapshot({ polls: [poll()] });
-    const voted = pollVoted(base, 'p1', ['b'], []);
-    expect(voted.stateForClients.pollVotes).toEqual({ p1: ['b'] });
-    expect(voted.stateForAll.polls[0]?.counts).toEqual([0, 1, 0]);
-    const summed = pollCounts(voted, 'p1', [3, 4, 5], 12);
-    expect(summed.stateForAll.polls[0]?.counts).toEqual([3, 4, 5]);
-    const closed = { ...summed, stateForAll: { ...summed.stateForAll, polls: [poll({ status: 'closed', counts: [1, 1, 1], voters: 3 })] } };
-    expect(pollCounts(closed, 'p1', [9, 9, 9], 27).stateForAll.polls[0]?.counts).toEqual([1, 1, 1]);
-  });
-
-  it('opens a draft with its slide, not another', () => {
-    const attached = poll({ status: 'draft', slide: { sectionId: 's1', slideAlias: 2 } });
-    const base = makeSnapshot({ polls: [attached] });
-    expect(openWithSlide(base, 's1', 3)).toBe(base);
-    expect(openWithSlide(base, 's1', 2).stateForAll.polls[0]?.status).toBe('open');
-  });
-
   it('shows attendees opened polls, and counts only when the guide shows them', () => {
     const polls = [poll({ status: 'draft', pollId: 'd' }), poll()];
     expect(visiblePolls(polls, false).map((p) => p.pollId)).toEqual(['p1']);

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { Question, Role } from '@/protocol/generated';
-import type { RealtimeClient } from '../realtime/client';
+import type { Question } from '@/protocol/generated';
+import type { EngagementSession } from './engagement-session';
 import { beingAnswered, MAX_QUESTION_CHARS, QUESTION_INTERVAL_SECONDS, questionErrorOf, questionProblem, sortedQueue, type QuestionError } from './questions';
 
 /*
@@ -12,12 +12,13 @@ import { beingAnswered, MAX_QUESTION_CHARS, QUESTION_INTERVAL_SECONDS, questionE
  * rendered as text, isolated (<bdi>, dir="auto").
  */
 
-type Act = (action: Parameters<RealtimeClient['sendAction']>[0]) => void;
+/** Sends one command of the session's, showing its refusal. */
+type Send = (command: Promise<unknown>) => void;
 
 /** The question being answered now, for everyone, above the chat and the questions. */
-export function AnsweringBanner({ client }: { client: RealtimeClient }) {
+export function AnsweringBanner({ session }: { session: EngagementSession }) {
   const { t } = useTranslation();
-  const questions = useStore(client.store, (s) => s.snapshot?.stateForAll.questions);
+  const questions = useStore(session.liveStore, (s) => s.snapshot?.stateForAll.questions);
   const answering = questions ? beingAnswered(questions) : null;
   if (!answering) return null;
   return (
@@ -31,9 +32,11 @@ export function AnsweringBanner({ client }: { client: RealtimeClient }) {
   );
 }
 
-function QuestionItem({ question, guide, own, voted, act }: { question: Question; guide: boolean; own: boolean; voted: boolean; act: Act }) {
+function QuestionItem({ question, session, own, voted, send }: { question: Question; session: EngagementSession; own: boolean; voted: boolean; send: Send }) {
   const { t } = useTranslation();
   const id = question.questionId;
+  const guide = session.role === 'GUIDE' ? session : null;
+  const attendee = session.role === 'CLIENT' ? session : null;
   return (
     <li className={`question question--${question.status}`} data-testid="question" data-status={question.status} data-question-id={id}>
       <span className="question__votes" data-testid="question-votes">
@@ -54,28 +57,28 @@ function QuestionItem({ question, guide, own, voted, act }: { question: Question
         </span>
       )}
       <span className="chat__moderation">
-        {!guide && !own && (
-          <button type="button" className="button button--small" aria-pressed={voted} data-testid="question-upvote" onClick={() => act({ key: 'voteQuestion', payload: { questionId: id, voted: !voted } })}>
+        {attendee && !own && (
+          <button type="button" className="button button--small" aria-pressed={voted} data-testid="question-upvote" onClick={() => send(attendee.voteQuestion(id, !voted))}>
             {t(voted ? 'engagement.questions.withdraw' : 'engagement.questions.upVote')}
           </button>
         )}
         {guide && question.status !== 'answering' && (
-          <button type="button" className="button button--small" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'answering' } })}>
+          <button type="button" className="button button--small" onClick={() => send(guide.markQuestion(id, 'answering'))}>
             {t('engagement.questions.markAnswering')}
           </button>
         )}
         {guide && question.status !== 'answered' && (
-          <button type="button" className="button button--small" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'answered' } })}>
+          <button type="button" className="button button--small" onClick={() => send(guide.markQuestion(id, 'answered'))}>
             {t('engagement.questions.markAnswered')}
           </button>
         )}
         {guide && question.status !== 'open' && (
-          <button type="button" className="button button--small" onClick={() => act({ key: 'markQuestion', payload: { questionId: id, status: 'open' } })}>
+          <button type="button" className="button button--small" onClick={() => send(guide.markQuestion(id, 'open'))}>
             {t('engagement.questions.reopen')}
           </button>
         )}
         {guide && (
-          <button type="button" className="button button--small" onClick={() => act({ key: 'dismissQuestion', payload: { questionId: id } })}>
+          <button type="button" className="button button--small" onClick={() => send(guide.dismissQuestion(id))}>
             {t('engagement.questions.dismiss')}
           </button>
         )}
@@ -85,31 +88,28 @@ function QuestionItem({ question, guide, own, voted, act }: { question: Question
 }
 
 /** The room's questions: an attendee asks and up-votes, a guide answers from the queue. */
-export function QuestionsPanel({ client, role }: { client: RealtimeClient; role: Role }) {
+export function QuestionsPanel({ session }: { session: EngagementSession }) {
   const { t } = useTranslation();
-  const guide = role === 'GUIDE';
-  const questions = useStore(client.store, (s) => s.snapshot?.stateForAll.questions);
-  const ownVotes = useStore(client.store, (s) => s.snapshot?.stateForClients.questionVotes);
-  const me = useStore(client.store, (s) => s.attendeeId);
+  const guide = session.role === 'GUIDE';
+  const questions = useStore(session.liveStore, (s) => s.snapshot?.stateForAll.questions);
+  const ownVotes = useStore(session.liveStore, (s) => s.snapshot?.stateForClients.questionVotes);
+  const me = useStore(session.liveStore, (s) => s.attendeeId);
   const [text, setText] = useState('');
   const [error, setError] = useState<QuestionError | null>(null);
   if (!questions) return null;
-  const act: Act = (action) => {
+  const send = (command: Promise<unknown>, sent?: () => void) => {
     setError(null);
-    client.sendAction(action).then(
-      () => undefined,
+    command.then(
+      () => sent?.(),
       (refusal: { code?: string }) => setError(questionErrorOf(refusal.code ?? '')),
     );
   };
   const ask = (event: FormEvent) => {
     event.preventDefault();
+    if (session.role !== 'CLIENT') return;
     const problem = questionProblem(text);
     if (problem) return setError(problem);
-    setError(null);
-    client.sendAction({ key: 'askQuestion', payload: { text } }).then(
-      () => setText(''),
-      (refusal: { code?: string }) => setError(questionErrorOf(refusal.code ?? '')),
-    );
+    send(session.askQuestion(text), () => setText(''));
   };
   const queue = sortedQueue(questions);
   const over = [...text].length > MAX_QUESTION_CHARS;
@@ -122,10 +122,10 @@ export function QuestionsPanel({ client, role }: { client: RealtimeClient; role:
           <QuestionItem
             key={question.questionId}
             question={question}
-            guide={guide}
+            session={session}
             own={question.attendeeId === me}
             voted={ownVotes?.includes(question.questionId) ?? false}
-            act={act}
+            send={send}
           />
         ))}
       </ol>

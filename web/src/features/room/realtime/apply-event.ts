@@ -1,7 +1,7 @@
 import type { AttendeeSummary, ChatState, Event, Snapshot, StateForAll, StateForGuides, VolatileEvent } from '@/protocol/generated';
 import { withoutKey } from '../utils/without-key';
-import { openWithSlide, pollClosed, pollCounts, pollCreated, pollOpened, pollResultsShown, pollVoted } from '../engagement/polls';
-import { questionAsked, questionDismissed, questionMarked, questionVoted, questionVotes } from '../engagement/questions';
+import { openWithSlide, pollClosed, pollCounts, pollCreated, pollOpened, pollResultsShown, pollVoted } from './apply-polls';
+import { questionAsked, questionDismissed, questionMarked, questionVoted, questionVotes } from './apply-questions';
 
 function withAll(snapshot: Snapshot, patch: Partial<StateForAll>): Snapshot {
   return { ...snapshot, stateForAll: { ...snapshot.stateForAll, ...patch } };

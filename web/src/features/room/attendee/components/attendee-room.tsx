@@ -199,7 +199,7 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
         )}
         {cartPermission === 'granted' && <p className="video-note">{t('room.cartGranted')}</p>}
       </StageLayout>
-      <EngagementPanel client={session.client} role="CLIENT" />
+      <EngagementPanel session={session} />
       {cartPermission === 'requested' && <CartPermissionDialog room={session.answers} />}
     </RoomShell>
   );

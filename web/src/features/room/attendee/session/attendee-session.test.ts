@@ -100,6 +100,30 @@ describe('AttendeeSession', () => {
     expect(room.sent()).toHaveLength(1);
   });
 
+  it('votes in polls, asks and up-votes questions, chats and reacts as named commands, and answers the guide', () => {
+    session.start();
+    const room = hub(sockets);
+    room.welcome(clientWelcome());
+    for (const command of [
+      session.votePoll('p1', ['a', 'b']),
+      session.askQuestion('Does it come in blue?'),
+      session.voteQuestion('q1', false),
+      session.sendChatMessage('Hello'),
+      session.react('heart'),
+      session.answers.getState().answerCartRequest(false),
+    ]) {
+      command.catch(() => undefined);
+    }
+    expect(room.sent().map((frame) => (frame.type === 'action' ? frame.action : frame.interaction))).toEqual([
+      { key: 'votePoll', payload: { pollId: 'p1', answerIds: ['a', 'b'] } },
+      { key: 'askQuestion', payload: { text: 'Does it come in blue?' } },
+      { key: 'voteQuestion', payload: { questionId: 'q1', voted: false } },
+      { key: 'sendChatMessage', payload: { text: 'Hello' } },
+      { key: 'sendReaction', payload: { reaction: 'heart' } },
+      { key: 'setCartPermission', payload: { granted: false } },
+    ]);
+  });
+
   it('loads the room’s collections, cart and structure while the room shows, again after a reconnect, and the slides around the current one', async () => {
     session.start();
     const room = hub(sockets);

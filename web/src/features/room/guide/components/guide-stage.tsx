@@ -176,7 +176,7 @@ export function GuideStage({ appointmentName, ...room }: GuideStageProps) {
         <SlideView position={t('slides.positionOf', { number, total: slides.length })} slide={current} cache={session.slideCache} tools={slideTools} sectionNames />
         {all?.currentDynamicPage?.productId && <DynamicProductPage productId={all.currentDynamicPage.productId} tools={slideTools} />}
       </StageLayout>
-      <EngagementPanel client={client} role="GUIDE" />
+      <EngagementPanel session={session} />
     </RoomShell>
   );
 }

@@ -152,6 +152,63 @@ describe('GuideSession', () => {
     ]);
   });
 
+  it('sends the chat, its moderation, the polls and the questions as named commands', () => {
+    session.start();
+    const room = hub(sockets);
+    room.welcome(guideWelcome());
+    const settings = { closed: true, linksAllowed: false, slowModeSeconds: 10 };
+    const poll = { question: 'Which colour?', answers: ['Red', 'Blue'], multiple: false, slide: null };
+    for (const command of [
+      session.sendChatMessage('Welcome'),
+      session.announce('Ten percent off'),
+      session.deleteChatMessage('m1'),
+      session.pinChatMessage(null),
+      session.timeOutChatAttendee(ADA, 5),
+      session.banChatAttendee(BOB),
+      session.setChatSettings(settings),
+      session.setChatBlockedWords(['spam']),
+      session.react('clap'),
+      session.createPoll(poll),
+      session.openPoll('p1'),
+      session.closePoll('p1'),
+      session.showPollResults('p1', true),
+      session.markQuestion('q1', 'answering'),
+      session.dismissQuestion('q1'),
+    ]) {
+      command.catch(() => undefined);
+    }
+    expect(room.sent().map((frame) => (frame.type === 'action' ? frame.action : frame.interaction))).toEqual([
+      { key: 'sendChatMessage', payload: { text: 'Welcome' } },
+      { key: 'sendChatMessage', payload: { text: 'Ten percent off' } },
+      { key: 'deleteChatMessage', payload: { messageId: 'm1' } },
+      { key: 'pinChatMessage', payload: { messageId: null } },
+      { key: 'moderateChatAttendee', payload: { attendeeId: ADA, timeoutMinutes: 5, banned: false } },
+      { key: 'moderateChatAttendee', payload: { attendeeId: BOB, timeoutMinutes: null, banned: true } },
+      { key: 'setChatSettings', payload: { settings } },
+      { key: 'setChatBlockedWords', payload: { words: ['spam'] } },
+      { key: 'sendReaction', payload: { reaction: 'clap' } },
+      { key: 'createPoll', payload: { poll } },
+      { key: 'openPoll', payload: { pollId: 'p1' } },
+      { key: 'closePoll', payload: { pollId: 'p1' } },
+      { key: 'showPollResults', payload: { pollId: 'p1', shown: true } },
+      { key: 'markQuestion', payload: { questionId: 'q1', status: 'answering' } },
+      { key: 'dismissQuestion', payload: { questionId: 'q1' } },
+    ]);
+  });
+
+  it('hands the hub’s reaction sums to its listeners until they unsubscribe', () => {
+    session.start();
+    hub(sockets).welcome(guideWelcome());
+    const sums: number[] = [];
+    const unsubscribe = session.onReactions((counts) => sums.push(counts.heart));
+    const counts = { heart: 3, clap: 0, laugh: 0, wow: 0, fire: 0 };
+    sockets.last().receive({ type: 'volatile', event: { kind: 'questionVotes', votes: {} } });
+    sockets.last().receive({ type: 'volatile', event: { kind: 'reactions', counts } });
+    unsubscribe();
+    sockets.last().receive({ type: 'volatile', event: { kind: 'reactions', counts } });
+    expect(sums).toEqual([3]);
+  });
+
   it('reloads the structure after a listing hint, forgetting the changed page', async () => {
     session.start();
     const room = hub(sockets);
