@@ -24,6 +24,8 @@ async fn run() -> anyhow::Result<()> {
         Ok(limit) => tracing::info!(limit, "open files limit"),
         Err(error) => tracing::warn!(%error, "could not raise the open files limit"),
     }
+    // DATA_DIR 0700, its files 0600: the hub secret mints guide tokens.
+    listener::data_dir::make_private(&config.data_dir)?;
     let secret = config.load_secret()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     println!("hub listening on http://{}", listener.local_addr()?);

@@ -79,7 +79,7 @@ pub async fn serve(
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let (tcp, _peer) = tokio::select! {
+        let (tcp, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(error) => {
@@ -99,7 +99,7 @@ pub async fn serve(
                 let stop = stop_rx.clone();
                 let header_read_timeout = limits.header_read_timeout;
                 tokio::spawn(async move {
-                    serve_connection(tcp, router, header_read_timeout, stop).await;
+                    serve_connection(tcp, peer, router, header_read_timeout, stop).await;
                     drop(permit);
                 });
             }
@@ -122,8 +122,20 @@ pub async fn serve(
     Ok(())
 }
 
-async fn serve_connection(tcp: TcpStream, router: Router, header_read_timeout: Duration, mut stop: watch::Receiver<bool>) {
-    let service = TowerToHyperService::new(router.map_request(|request: hyper::Request<Incoming>| request.map(axum::body::Body::new)));
+/// Serves one connection; every request carries the peer's address as axum's
+/// `ConnectInfo<SocketAddr>` (as `into_make_service_with_connect_info` would).
+async fn serve_connection(
+    tcp: TcpStream,
+    peer: std::net::SocketAddr,
+    router: Router,
+    header_read_timeout: Duration,
+    mut stop: watch::Receiver<bool>,
+) {
+    let service = TowerToHyperService::new(router.map_request(move |request: hyper::Request<Incoming>| {
+        let mut request = request.map(axum::body::Body::new);
+        request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+        request
+    }));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout).max_buf_size(MAX_HEAD_BYTES);
     let connection = builder.serve_connection(TokioIo::new(tcp), service).with_upgrades();
@@ -157,6 +169,7 @@ async fn answer_full(mut tcp: TcpStream, response: &[u8]) {
     let _ = tokio::time::timeout(FULL_LINGER, linger).await;
 }
 
+pub mod data_dir;
 pub mod memory;
 pub mod metrics;
 

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use anyhow::Context;
+
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::any;
@@ -26,6 +28,8 @@ impl App {
     /// Opens (and on first start seeds) the database under `DATA_DIR`, and lets the
     /// live rooms listen to the shop's events.
     pub async fn open(config: Config) -> anyhow::Result<App> {
+        // DATA_DIR 0700, its files 0600 (the hub secret, the shop, the mail outbox).
+        listener::data_dir::make_private(&config.data_dir).with_context(|| format!("making {} private", config.data_dir.display()))?;
         let hub_secret = match &config.hub_secret {
             Some(secret) => secret.as_bytes().to_vec(),
             None => protocol::token::load_or_create_secret(&config.data_dir)?,
@@ -33,8 +37,18 @@ impl App {
         let db = Db::open(&config.data_dir.join("shop.sqlite"))?;
         let upstream = config.upstream_url.as_deref().map(Upstream::new);
         if upstream.is_none() {
-            let options = demo::Options { demo: config.demo, admin_password: config.admin_password.clone(), ..demo::Options::from_env()? };
+            let options = demo::Options {
+                demo: config.demo,
+                admin_password: config.admin_password.clone(),
+                admin_password_file: Some(config.data_dir.join(demo::ADMIN_PASSWORD_FILE)),
+                ..demo::Options::from_env()?
+            };
             db.call(move |conn| demo::seed_if_empty(conn, options)).await?;
+        }
+        if upstream.is_none() {
+            // Expired store sessions go (issue #29, item 10).
+            let interval = std::time::Duration::from_secs(config.store_context_cleanup_interval_secs);
+            store_api::session::spawn_cleaner(db.clone(), config.store_context_lifetime(), interval);
         }
         let hub = HubClient::new(&config.hub_http_url(), &hub_secret);
         let relay = match upstream {
@@ -44,7 +58,8 @@ impl App {
         let events = ShopEvents::new(relay);
         let hub_socket =
             reqwest::Client::builder().connect_timeout(std::time::Duration::from_secs(5)).pool_max_idle_per_host(0).http1_only().build()?;
-        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream, events, hub_socket })
+        let security = Arc::new(crate::security::Security::new(&config));
+        Ok(App { config: Arc::new(config), db, hub_secret: Arc::new(hub_secret), hub, upstream, events, hub_socket, security })
     }
 
     /// Every route of the public origin.
@@ -68,6 +83,10 @@ impl App {
             .merge(wishlist::routes())
             .merge(shopping_list::routes())
             .fallback(route_not_found)
+            // Innermost first: the session of the token (its key, expired or not), before
+            // it a guide's delegated token for an attendee's cart (cart routes only).
+            .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::resolve_session))
+            .layer(axum::middleware::from_fn_with_state(self.clone(), dsr::delegation::guard))
             .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
         let admin_api_routes =
             Router::new().merge(admin::oauth::routes()).merge(dsr::admin_routes()).merge(admin_api::routes()).fallback(route_not_found);

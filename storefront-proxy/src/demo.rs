@@ -28,12 +28,18 @@ pub struct Options {
     pub demo: bool,
     /// The first admin's password (`ADMIN_PASSWORD`).
     pub admin_password: Option<String>,
+    /// Where an empty shop's generated admin password is written (0600), never to
+    /// stdout or the log: `DATA_DIR/admin-password`.
+    pub admin_password_file: Option<std::path::PathBuf>,
 }
+
+/// The file in `DATA_DIR` an empty shop's generated admin password goes to.
+pub const ADMIN_PASSWORD_FILE: &str = "admin-password";
 
 impl Default for Options {
     /// The demo shop, without extra products.
     fn default() -> Options {
-        Options { extra_products: 0, demo: true, admin_password: None }
+        Options { extra_products: 0, demo: true, admin_password: None, admin_password_file: None }
     }
 }
 
@@ -56,7 +62,7 @@ impl Options {
             }
             _ => 0,
         };
-        Ok(Options { extra_products, demo: true, admin_password: None })
+        Ok(Options { extra_products, demo: true, admin_password: None, admin_password_file: None })
     }
 }
 
@@ -87,7 +93,7 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     }
     if !options.demo && !seeded {
         let tx = conn.transaction()?;
-        seed_empty_shop(&tx, options.admin_password.as_deref())?;
+        seed_empty_shop(&tx, options.admin_password.as_deref(), options.admin_password_file.as_deref())?;
         tx.commit()?;
         return Ok(());
     }
@@ -143,8 +149,8 @@ fn seed_sales_channel(tx: &rusqlite::Transaction, name: &str) -> anyhow::Result<
 
 /// An empty shop (`DEMO=0`): the sales channel with its languages, currency,
 /// countries, taxes and methods, a root category for the navigation, and one admin
-/// user whose password is `ADMIN_PASSWORD` or generated and printed once.
-fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
+/// user whose password is `ADMIN_PASSWORD` or generated and written to `password_file`.
+fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>, password_file: Option<&std::path::Path>) -> anyhow::Result<()> {
     let sales_channel = seed_sales_channel(tx, EMPTY_SHOP_NAME)?;
     let base = catalog::seed_base(tx)?;
     let root = new_id();
@@ -170,13 +176,30 @@ fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
         "INSERT INTO admin_user (id, username, password_hash, first_name, last_name, role) VALUES (?1, ?2, ?3, 'Shop', 'Admin', 'admin')",
         params![new_id(), ADMIN_USERNAME, hash_password(&password)?],
     )?;
-    if generated {
-        // Shown once: the hash is all that is kept.
-        println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\", password \"{password}\" (shown only now; set ADMIN_PASSWORD to choose it)");
-    } else {
-        println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\" with the password of ADMIN_PASSWORD");
+    match (generated, password_file) {
+        (true, Some(file)) => {
+            write_private_file(file, &password)?;
+            // The path, never the password: stdout ends up in logs.
+            println!(
+                "storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\", its generated password is in {} (0600; set ADMIN_PASSWORD to choose it)",
+                file.display()
+            );
+        }
+        (true, None) => println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\" with a generated password kept nowhere"),
+        (false, _) => println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\" with the password of ADMIN_PASSWORD"),
     }
     tracing::info!("seeded an empty shop");
+    Ok(())
+}
+
+/// Writes `contents` to a new file readable by its owner only (0600), replacing an older one.
+fn write_private_file(path: &std::path::Path, contents: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let _ = std::fs::remove_file(path);
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    file.write_all(contents.as_bytes())?;
+    file.write_all(b"\n")?;
     Ok(())
 }
 

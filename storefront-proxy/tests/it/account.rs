@@ -1,7 +1,7 @@
 //! Accounts against a real shop: login and logout of the demo customer,
 //! registration (also as guest), addresses, and switching the session's context.
 
-mod common;
+use crate::common;
 
 use common::{assert_error, elements, start, Shop};
 use reqwest::Method;

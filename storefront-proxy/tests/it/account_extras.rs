@@ -1,8 +1,8 @@
 //! Account extras against a real shop: profile, email and password changes, password
 //! recovery through the real outbox, and the payment preference.
 
-mod common;
-mod extras;
+use crate::common;
+use crate::extras;
 
 use common::{assert_error, elements, start, start_in, Shop};
 use extras::*;

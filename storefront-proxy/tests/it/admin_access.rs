@@ -1,8 +1,8 @@
 //! Who may use the Admin API (admins, guides, customers, anonymous), users, sync with
 //! its rollback, and media uploads with their limits, against a real shop.
 
-mod admin_support;
-mod common;
+use crate::admin_support;
+use crate::common;
 
 use admin_support::*;
 use serde_json::{json, Value};

@@ -2,8 +2,8 @@
 //! create, read with criteria, update, delete, validation in Shopware's shape, and a
 //! product created here found through the Store API.
 
-mod admin_support;
-mod common;
+use crate::admin_support;
+use crate::common;
 
 use admin_support::*;
 use serde_json::json;

@@ -2,8 +2,8 @@
 //! shop: create, read with criteria, update, delete, validation; an appointment made
 //! here is the one attendees open.
 
-mod admin_support;
-mod common;
+use crate::admin_support;
+use crate::common;
 
 use admin_support::*;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! live room starts in it, so attendees see broadcast mode on (and get no publishing
 //! grant) from the start; the guide still switches it. A real hub and proxy.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::frame::Event;

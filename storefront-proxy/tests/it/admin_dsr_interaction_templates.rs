@@ -2,8 +2,8 @@
 //! shop: a guide prepares, lists, changes and deletes them; every bad template is refused
 //! with the field named and nothing stored.
 
-mod admin_support;
-mod common;
+use crate::admin_support;
+use crate::common;
 
 use admin_support::*;
 use serde_json::{json, Value};

@@ -3,8 +3,8 @@
 //! (one mail per address in the outbox, with a calendar file and answer links), against
 //! a real shop on a real SQLite file.
 
-mod admin_support;
-mod common;
+use crate::admin_support;
+use crate::common;
 
 use std::collections::HashMap;
 

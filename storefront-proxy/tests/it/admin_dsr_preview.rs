@@ -2,7 +2,7 @@
 //! attendee" answers every slide of a presentation as the room's slide endpoint answers
 //! it to attendees, without an appointment or a live room, for admins and guides only.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! `dsr-presentation`): product listing (picked products or a category), product
 //! detail, any CMS layout, order, notes per language; and the live room shows them so.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use serde_json::{json, Value};

@@ -1,8 +1,8 @@
 //! `DEMO=0`: the first start makes an empty shop with one admin user (the password of
 //! `ADMIN_PASSWORD`), and a merchant fills it through the Admin API.
 
-mod admin_support;
-mod common;
+use crate::admin_support;
+use crate::common;
 
 use admin_support::*;
 use serde_json::json;
@@ -73,4 +73,42 @@ async fn an_empty_shop_has_one_admin_and_no_demo_data_and_takes_a_catalogue() {
     let (_, products) = again.post("/product", json!({})).await;
     assert_eq!(products["total"], 1, "{products}");
     assert!(admin_support::token(&again, "admin", "merchant-secret").await.is_ok());
+}
+
+/// #29 item 11: `DATA_DIR` is 0700 and every file in it 0600 (the hub secret mints guide
+/// tokens); an empty shop's generated admin password goes to a 0600 file, not to stdout.
+#[tokio::test]
+async fn the_data_dir_is_private_and_the_generated_admin_password_is_in_a_private_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // An earlier version left the directory and a file open to everyone.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(dir.path().join("hub-secret"), "an-older-secret").unwrap();
+    std::fs::set_permissions(dir.path().join("hub-secret"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let shop = start_empty(dir, None).await;
+    let password = std::fs::read_to_string(shop.dir.path().join("admin-password")).unwrap();
+    admin_support::token(&shop, "admin", password.trim()).await.expect("the written password logs in");
+    // Something is stored and mailed, so that every kind of file exists.
+    let (status, _) = shop.post("/store-api/newsletter/subscribe", json!({"email": "p@example.com", "option": "subscribe"})).await;
+    assert!(status < 500);
+
+    let mode = |path: &std::path::Path| std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(shop.dir.path()), 0o700, "DATA_DIR");
+    let mut seen = Vec::new();
+    let mut stack = vec![shop.dir.path().to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                assert_eq!(mode(&path), 0o700, "{}", path.display());
+                stack.push(path);
+            } else {
+                assert_eq!(mode(&path), 0o600, "{}", path.display());
+                seen.push(path.file_name().unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    for file in ["hub-secret", "shop.sqlite", "admin-password"] {
+        assert!(seen.iter().any(|seen| seen == file), "{file} in {seen:?}");
+    }
 }

@@ -1,7 +1,7 @@
 //! The cart against a real shop: line items, quantity rules and stock as cart
 //! errors, advanced prices, the promotion code, and the guest cart at login.
 
-mod common;
+use crate::common;
 
 use common::{start, Shop};
 use reqwest::Method;

@@ -1,7 +1,7 @@
 //! The catalogue calls against a real shop: product search with criteria, product
 //! detail with configurator, reviews, category listings, search and suggestions.
 
-mod common;
+use crate::common;
 
 use common::{assert_error, elements, names, start};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! serves reads side by side and refuses writes, and the aggregations kept between
 //! requests follow every change to the products they were read from.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Payment and shipping methods against a real shop: the lists, choosing them in the
 //! context, and shipping costs in the cart's delivery.
 
-mod common;
+use crate::common;
 
 use common::{elements, start};
 use reqwest::Method;

@@ -1,6 +1,6 @@
 //! Landing pages, media files and the generated benchmark catalogue.
 
-mod common;
+use crate::common;
 
 use common::{assert_error, elements, start, start_in};
 use serde_json::json;

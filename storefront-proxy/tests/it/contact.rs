@@ -1,8 +1,8 @@
 //! The contact form against a real shop: validation, and the mail to the shop owner
 //! in the real outbox.
 
-mod common;
-mod extras;
+use crate::common;
+use crate::extras;
 
 use common::{assert_error, elements, start};
 use extras::*;

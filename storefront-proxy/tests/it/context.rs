@@ -1,7 +1,7 @@
 //! Sessions and settings against a real shop: context, languages, currencies,
 //! countries, salutations.
 
-mod common;
+use crate::common;
 
 use common::{assert_error, elements, start};
 use reqwest::Method;

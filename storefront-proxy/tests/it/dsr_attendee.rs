@@ -2,7 +2,7 @@
 //! answers, the appointment's basic settings, shop pages; customers join with their
 //! own session.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::frame::{Collection, Event};

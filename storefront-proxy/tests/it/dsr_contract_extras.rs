@@ -3,7 +3,7 @@
 //! products, and the live room's records through the Admin API. A real hub and a real
 //! storefront-proxy on a real SQLite file.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use icalendar::{Calendar, Component};

@@ -1,7 +1,7 @@
 //! Discounts a guide gives an attendee (the document's temporary cart and cart
 //! discounts): a real hub and a real storefront-proxy on a real SQLite file.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::frame::Event;

@@ -1,7 +1,7 @@
 //! The guide's tools over the admin API: criteria searches, attendee product
 //! collections, instant listings, widgets and the attendee's cart on their behalf.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::action::Action;

@@ -3,7 +3,7 @@
 //! they were made, each once. The shop's changes of sessions that are no attendee's
 //! publish nothing.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use std::io::Read;
 

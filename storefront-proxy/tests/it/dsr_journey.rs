@@ -2,7 +2,7 @@
 //! hub's WebSocket: join, start, follow slides, like, fill carts, an instant listing,
 //! the guide's widgets, the end; afterwards the attendees keep cart and likes.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::action::Action;

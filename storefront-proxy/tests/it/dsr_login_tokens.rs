@@ -3,7 +3,7 @@
 //! (`migrate-visitor-session`): a real storefront-proxy and hub over a real SQLite
 //! file; in upstream mode a second proxy forwards to the first.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use reqwest::Method;

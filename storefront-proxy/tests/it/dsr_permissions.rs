@@ -2,7 +2,7 @@
 //! a customer attendee, another appointment's attendee, a removed attendee, the guide,
 //! and a store context token on admin routes; each refusal in Shopware's error shape.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use reqwest::Method;

@@ -4,7 +4,7 @@
 //! that; anonymous callers, store contexts and unknown appointments are refused in the
 //! documented shape.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use std::time::Duration;
 

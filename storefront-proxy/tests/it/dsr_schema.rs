@@ -1,7 +1,7 @@
 //! Responses of the DSR endpoints validated against the reference schemas
 //! (`shared/reference/dsr-openapi.json`) with a JSON Schema validator.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::action::{Action, Interaction, ProductPayload};

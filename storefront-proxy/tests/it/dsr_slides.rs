@@ -1,7 +1,7 @@
 //! Slides, slide products, the room's product listing, quick view and product pages,
 //! against a real proxy and hub over a real SQLite file.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use serde_json::{json, Value};

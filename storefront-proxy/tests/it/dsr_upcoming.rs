@@ -1,7 +1,7 @@
 //! `GET /store-api/dsr/appointments`: the appointments a visitor may still join, live
 //! ones first; ended, rule-restricted and past ones left out.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! real hub, and the real embedded sfu as the video server; in upstream mode a second
 //! proxy forwards to the first.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::frame::ServerFrame;

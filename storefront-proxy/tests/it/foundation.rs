@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-mod common;
+use crate::common;
 
 use common::KEY;
 

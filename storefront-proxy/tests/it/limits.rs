@@ -12,8 +12,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
-#[path = "dsr_support/mod.rs"]
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::{connect, grant_cart_permission, As};
 use listener::testing::{answer, assert_error_shape, check_answer, fill, registered_paths};

@@ -1,6 +1,6 @@
 //! Categories, the navigation tree and SEO URLs against a real shop.
 
-mod common;
+use crate::common;
 
 use common::{assert_error, start};
 use serde_json::{json, Value};

@@ -1,8 +1,8 @@
 //! The newsletter against a real shop: double opt-in through the real outbox,
 //! unsubscribing, the customer's status, and the refusals.
 
-mod common;
-mod extras;
+use crate::common;
+use crate::extras;
 
 use common::{assert_error, start, start_in, Shop};
 use extras::*;

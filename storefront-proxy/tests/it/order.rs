@@ -3,8 +3,8 @@
 //! through the hosted page, downloads, cancelling, changing the payment method, other
 //! customers' orders, refusals of bad input, guests, and a restart.
 
-mod admin_support;
-mod common;
+use crate::admin_support;
+use crate::common;
 
 use common::{assert_error, elements, start, start_in, Shop};
 use reqwest::Method;

@@ -6,7 +6,7 @@
 //! that pass through it: everything its guide sees comes from it, because the
 //! stand-in's own shop events go to the stand-in's hub.
 
-mod dsr_support;
+use crate::dsr_support;
 
 use dsr_support::*;
 use protocol::action::Action;

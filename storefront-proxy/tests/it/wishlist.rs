@@ -1,8 +1,8 @@
 //! The server wishlist against a real shop: only for customers with an account; add,
 //! load with criteria, delete, merge, and the refusals.
 
-mod common;
-mod extras;
+use crate::common;
+use crate::extras;
 
 use common::{assert_error, elements, start, start_in, Shop};
 use extras::*;

@@ -1,5 +1,5 @@
 //! Admin API calls against a real shop: tokens and JSON requests under `/api`.
-#![allow(dead_code)]
+
 
 use serde_json::{json, Value};
 

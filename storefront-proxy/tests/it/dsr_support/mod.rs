@@ -1,6 +1,6 @@
 //! A real hub and a real storefront-proxy on port 0 over a SQLite file in a temp dir,
 //! with the calls a guide and attendees make, for the `dsr_*` suites.
-#![allow(dead_code)]
+
 
 use std::time::Duration;
 
@@ -12,8 +12,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 // Not every suite that includes this module uses both.
 #[allow(unused_imports)]
