@@ -3,6 +3,7 @@
 //! the real Shopware 6.
 
 pub mod hub_socket;
+pub mod security_headers;
 
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
@@ -40,7 +41,7 @@ pub async fn forward_upstream(State(app): State<App>, request: Request) -> Respo
         return ApiError::not_found("FRAMEWORK__ROUTE_NOT_FOUND", "No route found for this path.").into_response();
     };
     let (parts, body) = request.into_parts();
-    let body = match upstream::read_body(body).await {
+    let body = match upstream::read_body_for(parts.uri.path(), body).await {
         Ok(body) => body,
         Err(error) => return error.into_response(),
     };

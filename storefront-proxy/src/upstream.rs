@@ -13,8 +13,14 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 
-/// The largest request body forwarded.
-const MAX_BODY: usize = 32 * 1024 * 1024;
+/// The largest request body forwarded: as in embedded mode, 2 MiB
+/// ([`crate::error::MAX_REQUEST_BODY`]), and a media file's 5 MB on the upload route
+/// ([`MAX_UPLOAD_BODY`]).
+const MAX_BODY: usize = crate::error::MAX_REQUEST_BODY;
+/// The largest body forwarded to `POST /api/_action/media/{id}/upload`.
+pub const MAX_UPLOAD_BODY: usize = crate::admin_api::upload::MAX_BYTES;
+/// The largest answer read from the upstream shop; a longer one is a `502`.
+pub const MAX_ANSWER: usize = 32 * 1024 * 1024;
 
 fn hop_by_hop(name: &HeaderName) -> bool {
     matches!(
@@ -61,7 +67,7 @@ impl Upstream {
     /// error when it cannot be reached).
     pub async fn forward(&self, request: Request) -> Response {
         let (parts, body) = request.into_parts();
-        let body: Bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+        let body: Bytes = match axum::body::to_bytes(body, body_limit(parts.uri.path())).await {
             Ok(bytes) => bytes,
             Err(_) => return too_large().into_response(),
         };
@@ -92,11 +98,24 @@ impl Upstream {
         let status = answer.status();
         let mut answer_headers = HeaderMap::new();
         copy_headers(answer.headers(), &mut answer_headers);
-        match answer.bytes().await {
-            Ok(body) => Ok(Answer { status, headers: answer_headers, body }),
-            Err(error) => {
-                tracing::warn!(%error, "the upstream shop's answer broke off");
-                Err(ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_UNREACHABLE", "The shop's answer broke off."))
+        let too_long = || {
+            tracing::warn!(limit = MAX_ANSWER, "the upstream shop's answer is too long");
+            ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_ANSWER_TOO_LARGE", "The shop's answer is too large.")
+        };
+        if answer.content_length().is_some_and(|length| length > MAX_ANSWER as u64) {
+            return Err(too_long());
+        }
+        let mut answer = answer;
+        let mut body = Vec::new();
+        loop {
+            match answer.chunk().await {
+                Ok(Some(chunk)) if body.len() + chunk.len() > MAX_ANSWER => return Err(too_long()),
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                Ok(None) => return Ok(Answer { status, headers: answer_headers, body: Bytes::from(body) }),
+                Err(error) => {
+                    tracing::warn!(%error, "the upstream shop's answer broke off");
+                    return Err(ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_UNREACHABLE", "The shop's answer broke off."));
+                }
             }
         }
     }
@@ -147,4 +166,19 @@ pub fn too_large() -> ApiError {
 /// Reads a request body for the upstream shop (at most [`MAX_BODY`]).
 pub async fn read_body(body: Body) -> Result<Bytes, ApiError> {
     axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| too_large())
+}
+
+/// Reads the body of a request for `path` for the upstream shop: a media upload's up to
+/// [`MAX_UPLOAD_BODY`], any other up to [`MAX_BODY`].
+pub async fn read_body_for(path: &str, body: Body) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, body_limit(path)).await.map_err(|_| too_large())
+}
+
+fn body_limit(path: &str) -> usize {
+    let upload = path.strip_prefix("/api/_action/media/").is_some_and(|rest| rest.ends_with("/upload") && rest.matches('/').count() == 1);
+    if upload {
+        MAX_UPLOAD_BODY
+    } else {
+        MAX_BODY
+    }
 }

@@ -65,7 +65,35 @@ fn hub_url(app: &App, request: &Request) -> String {
     }
 }
 
+/// Whether a browser page of `origin` may open the hub's socket: one of the shop's
+/// origins (`Config::shop_origins`: `SHOP_ENDPOINT`, `SHOP_DOMAINS`), never another site
+/// (cross-site WebSocket hijacking). Compared by scheme, host and port, ignoring case.
+fn origin_allowed(app: &App, origin: &HeaderValue) -> bool {
+    let Ok(origin) = origin.to_str() else { return false };
+    app.config.shop_origins().iter().any(|shop| origin_of(shop).eq_ignore_ascii_case(origin.trim_end_matches('/')))
+}
+
+/// `scheme://host[:port]` of a URL.
+fn origin_of(url: &str) -> &str {
+    match url.split_once("://") {
+        Some((scheme, rest)) => &url[..scheme.len() + 3 + rest.find('/').unwrap_or(rest.len())],
+        None => url,
+    }
+}
+
 pub async fn forward(State(app): State<App>, mut request: Request) -> Response {
+    // Browsers always send `Origin` on a WebSocket upgrade; other clients need a token alone.
+    if let Some(origin) = request.headers().get(header::ORIGIN) {
+        if !origin_allowed(&app, origin) {
+            tracing::info!(origin = ?origin, "refused a socket from a foreign origin");
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                "SALESROOM__ORIGIN_NOT_ALLOWED",
+                "The live hub accepts sockets from the shop's own pages only.",
+            )
+            .into_response();
+        }
+    }
     if !is_websocket_upgrade(&request) {
         return ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", "This is the live hub's WebSocket: open it with a WebSocket upgrade.")
             .into_response();

@@ -219,9 +219,18 @@ async fn media_uploads_take_jpg_png_webp_up_to_5_mb_and_refuse_the_rest() {
     let mut largest = png(10, 10);
     largest.resize(5 * 1024 * 1024, 0);
     assert_eq!(upload(&shop, &token, id, "extension=png", largest).await.0, 204);
+    // #29 item 9: a tiny file that declares a huge image (every shopper's browser would
+    // decode 400 megapixels) is refused; the largest accepted image passes.
+    for (width, height) in [(20_000, 20_000), (10_001, 10), (8_000, 6_000)] {
+        let (status, body) = upload(&shop, &token, id, "extension=png", png(width, height)).await;
+        assert_eq!(status, 400, "{width}×{height}: {body}");
+        assert_error(&body, 400, "SALESROOM__MEDIA_IMAGE_TOO_LARGE");
+    }
+    assert_eq!(upload(&shop, &token, id, "extension=png", png(10_000, 4_000)).await.0, 204);
     let (status, _) = upload(&shop, &token, "0123456789abcdef0123456789abcdef", "extension=png", png(1, 1)).await;
     assert_eq!(status, 404);
     // The refused uploads changed nothing: the last good file is served.
     let media = get(&shop, &format!("/media/{id}"), &token).await.body["data"].clone();
-    assert_eq!(media["fileSize"], 5 * 1024 * 1024);
+    assert_eq!(media["fileSize"], png(1, 1).len());
+    assert_eq!((media["width"].clone(), media["height"].clone()), (json!(10_000), json!(4_000)));
 }

@@ -547,7 +547,11 @@ async fn the_guide_gets_a_cart_context_only_with_permission_and_can_remove_an_at
     }
     let (status, body) = servers.get(&token_url, &[("authorization", &auth)]).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["attendee-sw-context-token"], client["newContextToken"]);
+    // A delegated token for the cart, never the attendee's own session (issue #29, item 5).
+    let delegated = body["attendee-sw-context-token"].as_str().unwrap().to_owned();
+    assert_ne!(body["attendee-sw-context-token"], client["newContextToken"]);
+    let (status, cart) = servers.get("/store-api/checkout/cart", &[("sw-access-key", KEY), ("sw-context-token", &delegated)]).await;
+    assert_eq!(status, 200, "{cart}");
     let (status, _) = servers
         .get("/api/_action/dsr/appointment/attendee/ffffffffffffffffffffffffffffffff/sw-context-token", &[("authorization", &auth)])
         .await;
@@ -571,4 +575,79 @@ async fn the_guide_gets_a_cart_context_only_with_permission_and_can_remove_an_at
         .await;
     assert_eq!(status, 403);
     assert_shopware_error(&body, "403", "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED");
+}
+
+/// #29 item 13: a page of another site cannot open the hub's socket with a visitor's
+/// token (cross-site WebSocket hijacking); the shop's own pages and clients without a
+/// browser's `Origin` can.
+#[tokio::test]
+async fn the_hub_socket_is_refused_to_pages_of_another_origin() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let guide = servers.join_as_guide().await;
+    let token = guide["hubToken"].as_str().unwrap();
+    let request = |origin: Option<&str>| {
+        let mut request = format!("{}/ws?token={token}", servers.base.replace("http://", "ws://")).into_client_request().unwrap();
+        if let Some(origin) = origin {
+            request.headers_mut().insert("origin", origin.parse().unwrap());
+        }
+        request
+    };
+    for foreign in ["http://evil.example", "http://127.0.0.1:1", "null"] {
+        match tokio_tungstenite::connect_async(request(Some(foreign))).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                assert_eq!(response.status(), 403, "{foreign}");
+                let body: Value = serde_json::from_slice(response.body().as_deref().unwrap_or_default()).unwrap();
+                assert_shopware_error(&body, "403", "SALESROOM__ORIGIN_NOT_ALLOWED");
+            }
+            other => panic!("a socket from {foreign} was not refused: {:?}", other.map(|_| ())),
+        }
+    }
+    for allowed in [Some(servers.base.as_str()), None] {
+        let (mut socket, _) = tokio_tungstenite::connect_async(request(allowed)).await.unwrap();
+        let hello = serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap();
+        socket.send(Message::text(hello)).await.unwrap();
+        assert!(matches!(next_frame(&mut socket).await, ServerFrame::Welcome { role: Role::Guide, .. }), "{allowed:?}");
+    }
+}
+
+/// #29 item 13: every answer carries the security headers; only the attendee's room may
+/// be framed, and only by the sites of `FRAME_ANCESTORS`.
+#[tokio::test]
+async fn every_answer_has_security_headers_and_only_the_room_may_be_framed_by_allowed_sites() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = common::serve_with(dir.path(), 1, SECRET, |config| storefront_proxy::Config {
+        frame_ancestors: vec!["https://brand.example".into()],
+        livekit_url: Some("wss://video.example.com".into()),
+        ..config
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let headers_of = |path: &str| {
+        let request = http.get(format!("{base}{path}")).header("sw-access-key", KEY);
+        async move { request.send().await.unwrap().headers().clone() }
+    };
+    for path in ["/", "/account", "/store-api/context", "/api/oauth/token", "/healthz", "/guide/0123456789abcdef0123456789abcdef"] {
+        let headers = headers_of(path).await;
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        assert!(policy.contains("frame-ancestors 'none'"), "{path}: {policy}");
+        assert!(policy.contains("default-src 'self'") && policy.contains("object-src 'none'"), "{path}: {policy}");
+        assert!(policy.contains("connect-src 'self'") && policy.contains("wss://video.example.com https://video.example.com"), "{policy}");
+        assert!(!policy.contains("'unsafe-eval'") && !policy.contains("script-src 'self' 'unsafe-inline'"), "{policy}");
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["referrer-policy"], "strict-origin-when-cross-origin", "{path}");
+    }
+    for path in ["/presentation/0123456789abcdef0123456789abcdef", "/de/presentation/0123456789abcdef0123456789abcdef/prejoin"] {
+        let headers = headers_of(path).await;
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        assert!(policy.contains("frame-ancestors 'self' https://brand.example"), "{path}: {policy}");
+        assert!(headers.get("x-frame-options").is_none(), "{path}");
+    }
+    // Without FRAME_ANCESTORS the room refuses framing too.
+    let other = tempfile::tempdir().unwrap();
+    let base = common::serve(other.path(), 1, SECRET).await;
+    let headers = http.get(format!("{base}/presentation/0123456789abcdef0123456789abcdef")).send().await.unwrap().headers().clone();
+    assert!(headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+    assert_eq!(headers["x-frame-options"], "DENY");
 }

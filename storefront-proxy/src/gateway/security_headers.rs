@@ -1,0 +1,142 @@
+//! The security headers of every answer of the public origin (issue #29 item 13).
+//!
+//! - `Content-Security-Policy`: scripts, styles, fonts, workers and frames of this origin
+//!   only (plus WebAssembly compilation for the background-blur model, whose runtime and
+//!   model the origin serves itself under `/mediapipe/`); connections to this origin, the
+//!   hub's public URL and the video server (`LIVEKIT_URL` or the embedded sfu); images
+//!   from anywhere over HTTPS (a real Shopware's media host, a CDN); videos of the CMS's
+//!   YouTube and Vimeo elements in frames; no plugins; forms post here only.
+//! - `frame-ancestors 'none'` and `X-Frame-Options: DENY`, except on the attendee's
+//!   room (`/presentation/…`, `/{locale}/presentation/…`), which the sites of
+//!   `FRAME_ANCESTORS` (a list of origins) may embed.
+//! - `X-Content-Type-Options: nosniff` and `Referrer-Policy: strict-origin-when-cross-origin`
+//!   (another site learns the origin, never a path such as a recovery link's).
+//!
+//! Headers a handler set itself (a download's own policy) are left as they are.
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderName, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+
+use crate::config::Config;
+
+/// The headers, built once from the configuration.
+#[derive(Clone, Debug)]
+pub struct SecurityHeaders {
+    /// The policy of every page but the attendee's room.
+    policy: HeaderValue,
+    /// The attendee's room: embeddable by `FRAME_ANCESTORS` (the same as `policy` without any).
+    room_policy: HeaderValue,
+    room_embeddable: bool,
+}
+
+/// `frame-src`: the CMS video elements' players.
+const VIDEO_FRAMES: &str = "https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com";
+
+impl SecurityHeaders {
+    pub fn new(config: &Config) -> SecurityHeaders {
+        let mut connect = vec!["'self'".to_owned()];
+        for url in [config.public_hub_url(), config.livekit_url(), config.shop_endpoint.clone()].into_iter().flatten() {
+            for origin in origin_and_its_twin(&url) {
+                if !connect.contains(&origin) {
+                    connect.push(origin);
+                }
+            }
+        }
+        let connect = connect.join(" ");
+        let base = format!(
+            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; \
+             media-src 'self' blob: https:; font-src 'self' data:; connect-src {connect}; worker-src 'self' blob:; frame-src 'self' {VIDEO_FRAMES}; \
+             object-src 'none'; base-uri 'self'; form-action 'self'"
+        );
+        let ancestors: Vec<&str> =
+            config.frame_ancestors.iter().map(|origin| origin.trim().trim_end_matches('/')).filter(|o| !o.is_empty()).collect();
+        let room_ancestors = if ancestors.is_empty() { "'none'".to_owned() } else { format!("'self' {}", ancestors.join(" ")) };
+        SecurityHeaders {
+            policy: header_value(&format!("{base}; frame-ancestors 'none'")),
+            room_policy: header_value(&format!("{base}; frame-ancestors {room_ancestors}")),
+            room_embeddable: !ancestors.is_empty(),
+        }
+    }
+
+    /// Adds the headers to `answer` for a request of `path`.
+    pub fn apply(&self, path: &str, answer: &mut Response) {
+        let room = self.room_embeddable && is_attendee_room(path);
+        let headers = answer.headers_mut();
+        let mut set = |name: HeaderName, value: HeaderValue| {
+            headers.entry(name).or_insert(value);
+        };
+        set(header::CONTENT_SECURITY_POLICY, if room { self.room_policy.clone() } else { self.policy.clone() });
+        set(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        set(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+        if !room {
+            set(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        }
+    }
+}
+
+/// The layer: `axum::middleware::from_fn_with_state(Arc<SecurityHeaders>, add)`.
+pub async fn add(State(headers): State<std::sync::Arc<SecurityHeaders>>, request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let mut answer = next.run(request).await;
+    headers.apply(&path, &mut answer);
+    answer
+}
+
+/// A value of only visible ASCII; a configured origin with anything else was refused at start.
+fn header_value(policy: &str) -> HeaderValue {
+    HeaderValue::from_str(policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"))
+}
+
+/// The origin of `url` (scheme, host, port), with its WebSocket or HTTP twin: livekit-client
+/// opens `wss://host` and also fetches `https://host/rtc/validate`.
+fn origin_and_its_twin(url: &str) -> Vec<String> {
+    let Some((scheme, rest)) = url.split_once("://") else { return Vec::new() };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() || !host.bytes().all(|b| b.is_ascii_graphic() && b != b';' && b != b',') {
+        return Vec::new();
+    }
+    let twin = match scheme.to_ascii_lowercase().as_str() {
+        "ws" => "http",
+        "wss" => "https",
+        "http" => "ws",
+        "https" => "wss",
+        _ => return Vec::new(),
+    };
+    vec![format!("{}://{host}", scheme.to_ascii_lowercase()), format!("{twin}://{host}")]
+}
+
+/// `/presentation/…` or `/{locale}/presentation/…`: the attendee's room and its steps
+/// (pre-join, login, waiting), the pages an operator may embed.
+fn is_attendee_room(path: &str) -> bool {
+    let mut segments = path.trim_start_matches('/').split('/');
+    match (segments.next(), segments.next()) {
+        (Some("presentation"), Some(id)) => !id.is_empty(),
+        (Some(locale), Some("presentation")) => locale.len() <= 5 && locale.chars().all(|c| c.is_ascii_alphabetic() || c == '-'),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_room_is_the_presentation_paths_with_or_without_a_locale() {
+        for path in ["/presentation/abc", "/presentation/abc/prejoin", "/de/presentation/abc", "/en-GB/presentation/abc/login"] {
+            assert!(is_attendee_room(path), "{path}");
+        }
+        for path in ["/", "/presentation", "/presentations", "/guide/abc", "/account", "/x/y/presentation/abc", "/admin/presentation/a"] {
+            assert!(!is_attendee_room(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn an_origin_comes_with_its_twin_and_nothing_else() {
+        assert_eq!(origin_and_its_twin("wss://lk.example.com/rtc?x=1"), ["wss://lk.example.com", "https://lk.example.com"]);
+        assert_eq!(origin_and_its_twin("http://127.0.0.1:8000"), ["http://127.0.0.1:8000", "ws://127.0.0.1:8000"]);
+        assert!(origin_and_its_twin("javascript:alert(1)").is_empty());
+        assert!(origin_and_its_twin("https://a.example; script-src *").is_empty());
+    }
+}
