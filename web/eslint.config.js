@@ -35,6 +35,33 @@ export const boundaryZones = [
   },
 ];
 
+const room = './src/features/room';
+const inRoom = (...parts) => parts.map((part) => `${room}/${part}`);
+
+/**
+ * The zones inside the room (a feature big enough for its own): the parts both sides share
+ * import no side, a side imports not the other, and the shared parts are layered
+ * (utils → api → realtime → session → components, engagement), each importing only below
+ * itself: no back-up arrow.
+ */
+export const roomZones = [
+  {
+    target: inRoom('utils', 'api', 'realtime', 'session', 'components', 'engagement'),
+    from: inRoom('guide', 'attendee', 'report'),
+    message: "The room's shared parts (realtime, session, api, components, engagement, utils) import no side: what a side needs of them is passed in or defined here.",
+  },
+  {
+    target: inRoom('guide', 'report'),
+    from: inRoom('attendee'),
+    message: "The guide's side (and its report) imports nothing of the attendee's: move the shared piece down to the room's shared parts.",
+  },
+  { target: inRoom('attendee'), from: inRoom('guide'), message: "The attendee's side imports nothing of the guide's: move the shared piece down to the room's shared parts." },
+  { target: inRoom('utils'), from: inRoom('api', 'realtime', 'session', 'components', 'engagement'), message: "The room's utils import no other part of the room." },
+  { target: inRoom('api'), from: inRoom('realtime', 'session', 'components', 'engagement'), message: "The room's REST calls (api) import only utils: no back-up arrow." },
+  { target: inRoom('realtime'), from: inRoom('session', 'components', 'engagement'), message: 'The realtime client imports only api and utils: no back-up arrow.' },
+  { target: inRoom('session'), from: inRoom('components', 'engagement'), message: 'The session imports only realtime, api and utils: no back-up arrow.' },
+];
+
 export default tseslint.config(
   // Build output, test reports, copied vendor files; the protocol types are generated (make protocol-ts).
   { ignores: ['dist/', 'test-results/', 'playwright-report/', 'public/', 'src/protocol/generated.ts'] },
@@ -51,10 +78,15 @@ export default tseslint.config(
     plugins: { 'import-x': importX, 'react-hooks': reactHooks },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${root}/tsconfig.app.json` })],
+      // The files import-x reads to follow imports (no-cycle); its default is JavaScript only.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.jsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
       ...reactHooks.configs.flat.recommended.rules,
-      'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...boundaryZones, ...roomZones] }],
+      // No circle anywhere in src: a module and what it imports form a tree (a circle is a layer that is not one).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

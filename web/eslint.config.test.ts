@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
@@ -47,5 +48,64 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     const fromComponents = await boundaryErrors('src/components/boundary-probe.ts', "export { SearchBox } from '../features/search/components/search-box';\n");
     expect(fromLib).toEqual([expect.stringMatching(/"@\/features\/catalog\/api\/catalog".*src\/components and src\/lib import no feature/)]);
     expect(fromComponents).toEqual([expect.stringMatching(/"\.\.\/features\/search\/components\/search-box".*src\/components and src\/lib import no feature/)]);
+  });
+
+  it("the room's shared parts import no side, by alias or relative path", async () => {
+    const fromSession = await boundaryErrors('src/features/room/session/boundary-probe.ts', "export { GuideSession } from '../guide/session/guide-session';\n");
+    const fromComponents = await boundaryErrors(
+      'src/features/room/components/boundary-probe.ts',
+      "export { AttendeeSession } from '@/features/room/attendee/session/attendee-session';\n",
+    );
+    const fromRealtime = await boundaryErrors('src/features/room/realtime/boundary-probe.ts', "export { GuideLogin } from '../guide/components/guide-login';\n");
+    const fromApi = await boundaryErrors('src/features/room/api/boundary-probe.ts', "export { takeCartGrant } from '../attendee/stores/attendee-session';\n");
+    for (const errors of [fromSession, fromComponents, fromRealtime, fromApi]) expect(errors).toEqual([expect.stringMatching(/import no side/)]);
+  });
+
+  it('a side imports nothing of the other side', async () => {
+    const guide = await boundaryErrors('src/features/room/guide/components/boundary-probe.ts', "export { AttendeeSession } from '../../attendee/session/attendee-session';\n");
+    const attendee = await boundaryErrors('src/features/room/attendee/components/boundary-probe.ts', "export { GuideSession } from '@/features/room/guide/session/guide-session';\n");
+    expect(guide).toEqual([expect.stringMatching(/guide's side .*imports nothing of the attendee's/)]);
+    expect(attendee).toEqual([expect.stringMatching(/attendee's side imports nothing of the guide's/)]);
+  });
+
+  it("the room's shared parts import only below themselves (no back-up arrow)", async () => {
+    const realtime = await boundaryErrors('src/features/room/realtime/boundary-probe.ts', "export { visiblePolls } from '../engagement/polls';\n");
+    const api = await boundaryErrors('src/features/room/api/boundary-probe.ts', "export { useProductSummaries } from '../components/product-summaries';\n");
+    const session = await boundaryErrors('src/features/room/session/boundary-probe.ts', "export { SlideView } from '../components/slide-view';\n");
+    expect(realtime).toEqual([expect.stringMatching(/realtime client imports only/)]);
+    expect(api).toEqual([expect.stringMatching(/no back-up arrow/)]);
+    expect(session).toEqual([expect.stringMatching(/session imports only/)]);
+  });
+
+  it('a side may import the shared parts, and the shared parts what is below them', async () => {
+    const code = [
+      "import { RoomSession } from '../../session/room-session';",
+      "import { EngagementPanel } from '../../engagement/engagement-panel';",
+      "import { SlideView } from '../../components/slide-view';",
+      "import { applyEvent } from '../../realtime/apply-event';",
+      "import { getSlides } from '../../api/presentation';",
+      'export const parts = [RoomSession, EngagementPanel, SlideView, applyEvent, getSlides];',
+      '',
+    ].join('\n');
+    expect(await boundaryErrors('src/features/room/guide/components/boundary-probe.ts', code)).toEqual([]);
+    const session = "import { RealtimeClient } from '../realtime/client';\nimport { getSlides } from '../api/presentation';\nexport const parts = [RealtimeClient, getSlides];\n";
+    expect(await boundaryErrors('src/features/room/session/boundary-probe.ts', session)).toEqual([]);
+  });
+});
+
+describe('import cycles', { timeout: 60_000 }, () => {
+  it('finds a circle of TypeScript modules, also through a lazy import', async () => {
+    // no-cycle follows imports through files on disk: two real files that import each other.
+    const dir = `${import.meta.dirname}/src/cycle-probe-${process.pid}`;
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(`${dir}/card.tsx`, "import { lazy } from 'react';\nexport const View = lazy(() => import('./view'));\nexport const nameOf = (s: string) => s;\n");
+      writeFileSync(`${dir}/view.tsx`, "import { nameOf } from './card';\nexport default function View() {\n  return nameOf('x');\n}\n");
+      const results = await eslint.lintFiles([`${dir}/view.tsx`]);
+      const cycles = results.flatMap((result) => result.messages).filter((message) => message.ruleId === 'import-x/no-cycle');
+      expect(cycles).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

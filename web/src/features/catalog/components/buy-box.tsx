@@ -8,7 +8,7 @@ import { cartUi } from '@/lib/shop/cart-ui';
 import { toast } from '@/lib/ui/toasts';
 import { getVariants, type ProductDetail } from '../api/catalog';
 import { findVariant, selectedOptions, type VariantRef } from '../utils/variants';
-import { productName } from './product-card';
+import { productName } from '../utils/product-name';
 import { DetailPrice } from '@/components/product/product-price';
 import { VariantSelector } from './variant-selector';
 import './buy-box.css';

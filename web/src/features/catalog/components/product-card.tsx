@@ -9,12 +9,12 @@ import { useLocalePath } from '@/lib/i18n';
 import { productPath } from '@/lib/shop/paths';
 import { modalStore } from '@/lib/ui/modal';
 import type { Product } from '../api/catalog';
+import { productName } from '../utils/product-name';
 import { CardPrice } from '@/components/product/product-price';
 import './product-card.css';
 
 const QuickView = lazy(() => import('./quick-view').then((module) => ({ default: module.QuickView })));
 
-export const productName = (product: Pick<Product, 'name' | 'translated'>) => product.translated?.name || product.name;
 
 export function openQuickView(product: Product) {
   modalStore.getState().open(

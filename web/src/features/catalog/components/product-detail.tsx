@@ -6,7 +6,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { productPath } from '@/lib/shop/paths';
 import type { ProductDetail } from '../api/catalog';
 import { BuyBox } from './buy-box';
-import { productName } from './product-card';
+import { productName } from '../utils/product-name';
 import { ProductGallery } from '@/components/product/product-gallery';
 import { ProductDescription } from '@/components/product/product-description';
 import { CrossSellings, RecentlyViewed, Reviews, Specifications } from './product-sections';

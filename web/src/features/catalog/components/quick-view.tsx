@@ -9,7 +9,7 @@ import { productPath } from '@/lib/shop/paths';
 import { modalStore } from '@/lib/ui/modal';
 import { getProductDetail, type ProductDetail } from '../api/catalog';
 import { BuyBox } from './buy-box';
-import { productName } from './product-card';
+import { productName } from '../utils/product-name';
 import { ProductGallery } from '@/components/product/product-gallery';
 import './quick-view.css';
 

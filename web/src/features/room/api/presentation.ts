@@ -1,7 +1,7 @@
 import type { Schemas } from '@shopware/api-client/store-api-types';
 import type { RuntimeConfig } from '@/config/runtime';
 import type { Event, StateForAll } from '@/protocol/generated';
-import { roomStoreClient } from '../components/product-summaries';
+import { roomStoreClient } from './store-client';
 
 export type Slide = Schemas['PresentationStructure']['navigation'][number];
 

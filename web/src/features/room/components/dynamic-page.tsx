@@ -5,7 +5,7 @@ import { Spinner } from '@/components/spinner';
 import { useRuntimeConfig } from '@/config/runtime';
 import { CmsPage } from '@/components/cms/cms-page';
 import { HighlightedProduct } from './highlighted-product';
-import { roomStoreClient } from './product-summaries';
+import { roomStoreClient } from '../api/store-client';
 import { ROOM_CMS_CONTEXT, RoomSlideProvider, type RoomSlideTools } from './room-cms';
 import './dynamic-page.css';
 

@@ -8,7 +8,7 @@ import { useRuntimeConfig } from '@/config/runtime';
 import { reduceError } from '@/lib/api/errors';
 import { formatPrice } from '@/lib/format';
 import { modalStore } from '@/lib/ui/modal';
-import { roomStoreClient } from './product-summaries';
+import { roomStoreClient } from '../api/store-client';
 import './product-modal.css';
 
 type Product = Schemas['Product'];

@@ -7,7 +7,7 @@ import { ProductGallery } from '@/components/product/product-gallery';
 import { ProductDescription } from '@/components/product/product-description';
 import type { CmsElementProps, CmsRenderContext } from '@/components/cms/context';
 import { componentName } from '@/components/cms/mapping';
-import { roomStoreClient } from './product-summaries';
+import { roomStoreClient } from '../api/store-client';
 import { isSoldOut } from './sold-out';
 import './room-cms.css';
 

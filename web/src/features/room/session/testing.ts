@@ -51,7 +51,7 @@ export function hub(sockets: ReturnType<typeof fakeSockets>) {
 export function fakePresentation(slides: Slide[]) {
   return {
     slides: vi.fn<PresentationApi['slides']>().mockResolvedValue(slides),
-    slide: vi.fn<PresentationApi['slide']>().mockImplementation(async ({ sectionId }) => ({ cmsSection: { id: sectionId } }) as SlideData),
+    slide: vi.fn<PresentationApi['slide']>().mockImplementation(({ sectionId }) => Promise.resolve({ cmsSection: { id: sectionId } } as SlideData)),
   };
 }
 

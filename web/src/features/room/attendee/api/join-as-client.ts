@@ -2,7 +2,7 @@ import type { RuntimeConfig } from '@/config/runtime';
 import { createStoreClient, type JoinAppointmentResponse } from '@/lib/api/shop';
 import { getCookie, setCookie } from '@/lib/cookies';
 import { CONTEXT_TOKEN_COOKIE, saveContextToken } from '@/lib/shop/session';
-import { sessionLanguageId } from '../../components/product-summaries';
+import { sessionLanguageId } from '../../api/store-client';
 
 const CONTEXT_TOKEN_MAX_AGE = 365 * 24 * 60 * 60;
 

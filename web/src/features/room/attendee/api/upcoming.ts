@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '@/config/runtime';
 import type { PublicAppointment } from '@/lib/api/shop';
-import { roomStoreClient } from '../../components/product-summaries';
+import { roomStoreClient } from '../../api/store-client';
 
 /**
  * The appointments a visitor may still join, live ones first (`GET /store-api/dsr/appointments`),

@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '@/config/runtime';
 import { createAdminClient, type AdminSession, type JoinAppointmentResponse } from '@/lib/api/shop';
-import { sessionLanguageId } from '../../components/product-summaries';
+import { sessionLanguageId } from '../../api/store-client';
 import { saveAdminSession } from '../stores/admin-session';
 
 /**

@@ -1,7 +1,7 @@
 import type { Schemas } from '@shopware/api-client/admin-api-types';
 import type { RuntimeConfig } from '@/config/runtime';
 import { createAdminClient, createStoreClient, type AdminSession } from '@/lib/api/shop';
-import { sessionLanguageId } from '../../components/product-summaries';
+import { sessionLanguageId } from '../../api/store-client';
 import { saveAdminSession } from '../stores/admin-session';
 
 function admin(config: RuntimeConfig, session: AdminSession) {
