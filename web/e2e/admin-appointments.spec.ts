@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { emptyShop, utcInput } from './empty-shop';
+import { guideLogsIn, joinAsGuest, submitBackofficeLogin } from './logins';
 
 /*
  * A merchant starting from an empty shop (DEMO=0) builds a presentation with three slides
@@ -36,10 +37,7 @@ test('a merchant builds a presentation and an appointment, invites, and the room
   await seedProducts(admin);
 
   await test.step('log in to the backoffice', async () => {
-    await admin.goto('/admin/login');
-    await admin.getByLabel('Username').fill('admin');
-    await admin.getByLabel('Password').fill(PASSWORD);
-    await admin.getByRole('button', { name: 'Log in' }).click();
+    await submitBackofficeLogin(admin, { password: PASSWORD });
     await admin.getByRole('navigation', { name: 'Backoffice' }).getByRole('link', { name: 'Presentations' }).click();
     await expect(admin.getByRole('heading', { name: 'Presentations', level: 1 })).toBeVisible();
   });
@@ -177,17 +175,9 @@ test('a merchant builds a presentation and an appointment, invites, and the room
   const guide = await newPage(browser);
   const attendee = await newPage(browser);
   await test.step('a guide opens the room and the attendee sees the first slide', async () => {
-    await attendee.goto('/presentation/kites-live/prejoin');
-    await attendee.getByLabel('Your name').fill('Ada');
-    await attendee.getByLabel(/privacy policy/).check();
-    await attendee.getByRole('button', { name: 'Join' }).click();
-    await expect(attendee).toHaveURL(/\/presentation\/kites-live\/waiting$/);
+    await joinAsGuest(attendee, 'Ada', { appointment: 'kites-live' });
 
-    await guide.goto('/guide/kites-live/login');
-    await guide.getByLabel('Username').fill('admin');
-    await guide.getByLabel('Password').fill(PASSWORD);
-    await guide.getByRole('button', { name: 'Log in' }).click();
-    await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+    await guideLogsIn(guide, { appointment: 'kites-live', password: PASSWORD });
     await guide.getByRole('button', { name: 'Start presentation' }).click();
     await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
 

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { startServers, type Servers } from './global-setup';
+import { submitBackofficeLogin } from './logins';
 
 /**
  * The merchant backoffice's catalogue (issue 16) from an empty shop (DEMO=0): log in
@@ -45,10 +46,7 @@ async function adminApi(path: string, body?: unknown, username = 'admin', passwo
 async function logIn(page: Page, username: string, password: string, prefix = '') {
   await page.goto(`${servers.origin}${prefix}/admin`);
   await expect(page).toHaveURL(new RegExp(`${prefix}/admin/login$`));
-  const german = prefix === '/de-DE';
-  await page.getByLabel(german ? 'Benutzername' : 'Username').fill(username);
-  await page.getByLabel(german ? 'Passwort' : 'Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: german ? 'Anmelden' : 'Log in' }).click();
+  await submitBackofficeLogin(page, { german: prefix === '/de-DE', username, password, open: false });
 }
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Backoffice' });

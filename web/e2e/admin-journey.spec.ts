@@ -1,6 +1,7 @@
 import { expect as baseExpect, test } from '@playwright/test';
 import { emptyShop, utcInput } from './empty-shop';
 import { fillRegistration, placeOrder, TEXTS, unique } from './shop';
+import { guideLogsIn, submitBackofficeLogin } from './logins';
 
 /*
  * Issue 16's "done when", as one merchant's day, all in the browser from an empty data
@@ -39,9 +40,7 @@ test('from an empty shop a merchant sets up catalogue, presentation and appointm
   await test.step('log in to the backoffice with the printed admin password', async () => {
     await admin.goto('/admin');
     await expect(admin).toHaveURL(/\/admin\/login$/);
-    await admin.getByLabel('Username').fill('admin');
-    await admin.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await admin.getByRole('button', { name: 'Log in' }).click();
+    await submitBackofficeLogin(admin, { password: PASSWORD, open: false });
     await expect(nav.getByRole('link', { name: 'Products' })).toBeVisible();
   });
 
@@ -177,11 +176,7 @@ test('from an empty shop a merchant sets up catalogue, presentation and appointm
 
   const guide = await newPage(browser);
   await test.step('the guide logs in to the room and starts it; the attendee sees the category slide', async () => {
-    await guide.goto('/guide/kites-live/login');
-    await guide.getByLabel('Username').fill('gina');
-    await guide.getByLabel('Password').fill(GUIDE_PASSWORD);
-    await guide.getByRole('button', { name: 'Log in' }).click();
-    await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+    await guideLogsIn(guide, { appointment: 'kites-live', username: 'gina', password: GUIDE_PASSWORD });
     await guide.getByRole('button', { name: 'Start presentation' }).click();
     await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
     await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');

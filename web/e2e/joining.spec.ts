@@ -1,11 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
+import { joinAsGuest, submitGuideLogin } from './logins';
 
-async function joinAsGuest(page: Page, presentationPath: string, name = 'Grace Guest') {
-  await page.goto(`/presentation/${presentationPath}/prejoin`);
-  await page.getByLabel('Your name').fill(name);
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-}
+/** Grace joins `appointment` from its pre-join page; where she lands is the test's. */
+const graceJoins = (page: Page, appointment: string) => joinAsGuest(page, 'Grace Guest', { appointment, waiting: false });
 
 test('a guest needs a name and the privacy consent', async ({ page }) => {
   await page.goto('/presentation/demo/prejoin');
@@ -16,7 +13,7 @@ test('a guest needs a name and the privacy consent', async ({ page }) => {
 });
 
 test('a guest keeps the session on reload and the name in a cookie for a day', async ({ page, context }) => {
-  await joinAsGuest(page, 'demo');
+  await graceJoins(page, 'demo');
   await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
   const cookie = (await context.cookies()).find(({ name }) => name === 'guestName');
   expect(cookie?.value).toBe(encodeURIComponent('Grace Guest'));
@@ -30,22 +27,19 @@ test('a guest keeps the session on reload and the name in a cookie for a day', a
 });
 
 test('an unknown appointment leads to the not-found screen', async ({ page }) => {
-  await joinAsGuest(page, 'no-such-appointment');
+  await graceJoins(page, 'no-such-appointment');
   await expect(page).toHaveURL(/\/presentation\/no-such-appointment\/not-found$/);
   await expect(page.getByText('This presentation could not be found.')).toBeVisible();
 });
 
 test('a guest cannot join a customers-only appointment', async ({ page }) => {
-  await joinAsGuest(page, 'demo-customers');
+  await graceJoins(page, 'demo-customers');
   await expect(page).toHaveURL(/\/presentation\/demo-customers\/denied$/);
   await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
 });
 
 test('a guide asking for an unknown appointment gets the not-found screen', async ({ page }) => {
-  await page.goto('/en-GB/guide/no-such-appointment/login');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('shopware');
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await submitGuideLogin(page, { appointment: 'no-such-appointment', localePrefix: '/en-GB' });
   await expect(page).toHaveURL(/\/en-GB\/guide\/no-such-appointment\/not-found$/);
   await expect(page.getByText('This appointment could not be found.')).toBeVisible();
 });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { submitGuideLogin, submitPrejoin } from './logins';
 
 test('an attendee follows every slide the guide switches to', async ({ browser }) => {
   const attendee = await (await browser.newContext()).newPage();
@@ -6,18 +7,14 @@ test('an attendee follows every slide the guide switches to', async ({ browser }
 
   await attendee.goto('/presentation/demo');
   await expect(attendee).toHaveURL(/\/presentation\/demo\/prejoin$/);
-  await attendee.getByLabel('Your name').fill('Ada Attendee');
-  await attendee.getByLabel(/privacy policy/).check();
-  await attendee.getByRole('button', { name: 'Join' }).click();
+  await submitPrejoin(attendee, 'Ada Attendee');
   // Not started yet: the waiting room.
   await expect(attendee).toHaveURL(/\/presentation\/demo\/waiting$/);
   await expect(attendee.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
 
   await guide.goto('/guide/demo');
   await expect(guide).toHaveURL(/\/guide\/demo\/login$/);
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
+  await submitGuideLogin(guide, { open: false });
   await expect(guide).toHaveURL(/\/guide\/demo$/);
   await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
   const guideSlide = guide.getByTestId('slide-position');

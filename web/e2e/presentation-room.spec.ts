@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page, type WebSocketRoute } from '@playwright/test';
 import { highlightBySearch, ownServers, productDeepInCatalogue } from './room';
+import { joinAsGuest, submitGuideLogin } from './logins';
 
 /*
  * One guide and two guests run the demo appointment from the waiting room to the end:
@@ -11,17 +12,14 @@ import { highlightBySearch, ownServers, productDeepInCatalogue } from './room';
 
 type NewPage = ReturnType<typeof ownServers>['newPage'];
 
-async function joinAsGuest(
+async function newGuest(
   newPage: NewPage,
   browser: Browser,
   name: string,
   prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<Page> {
   const page = await newPage(browser, prepare);
-  await page.goto('/presentation/demo/prejoin');
-  await page.getByLabel('Your name').fill(name);
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
+  await joinAsGuest(page, name, { waiting: false });
   return page;
 }
 
@@ -39,12 +37,12 @@ for (const upstream of [false, true]) {
 async function runPresentation(newPage: NewPage, browser: Browser) {
   test.setTimeout(180_000);
 
-  const ada = await joinAsGuest(newPage, browser, 'Ada Attendee');
+  const ada = await newGuest(newPage, browser, 'Ada Attendee');
   // Bob's hub sockets go through the test, so that his network can really drop: going
   // offline in Chromium leaves open WebSockets alone.
   const bobSockets: WebSocketRoute[] = [];
   let bobOffline = false;
-  const bob = await joinAsGuest(newPage, browser, 'Bob Browser', (context) =>
+  const bob = await newGuest(newPage, browser, 'Bob Browser', (context) =>
     context.routeWebSocket(/\/ws/, (socket) => {
       if (bobOffline) {
         void socket.close({ code: 1000, reason: 'offline' });
@@ -61,10 +59,7 @@ async function runPresentation(newPage: NewPage, browser: Browser) {
   }
 
   const guide = await newPage(browser);
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
+  await submitGuideLogin(guide);
   await expect(guide).toHaveURL(/\/guide\/demo$/);
   await expect(status(guide)).toHaveText('Connected');
   await expect(guide.getByTestId('presentation-phase')).toHaveText('Not started');
@@ -134,7 +129,7 @@ async function runPresentation(newPage: NewPage, browser: Browser) {
     await guide.getByRole('button', { name: 'Lock', exact: true }).click();
     await guide.getByRole('dialog', { name: 'Lock the presentation?' }).getByRole('button', { name: 'Lock now' }).click();
     await expect(guide.getByText('Locked: no one can join')).toBeVisible();
-    const late = await joinAsGuest(newPage, browser, 'Lou Late');
+    const late = await newGuest(newPage, browser, 'Lou Late');
     await expect(late).toHaveURL(/\/presentation\/demo\/denied$/);
     await expect(late.getByRole('heading', { name: 'The presentation is locked' })).toBeVisible();
     await late.context().close();

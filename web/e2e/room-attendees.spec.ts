@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe';
-import { checkoutOpensInNewTab, guideLogsIn, highlightBySearch, joinAsGuest, ownServers, plainPrice, shopPriceOf, startPresentation } from './room';
+import { guideLogsIn, joinAsGuest } from './logins';
+import { checkoutOpensInNewTab, highlightBySearch, ownServers, plainPrice, shopPriceOf, startPresentation } from './room';
 
 /*
  * One guide, a guest and the demo customer, each in their own browser context: likes,

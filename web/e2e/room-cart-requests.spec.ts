@@ -1,5 +1,6 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { highlightBySearch, ownServers } from './room';
+import { guideLogsIn, joinAsGuest } from './logins';
 
 /*
  * One add-to-cart click in the room is one change of the shop, so it is one hub publish
@@ -54,19 +55,10 @@ test('one add to cart in the room is one hub publish and one guide cart fetch', 
   test.setTimeout(120_000);
 
   const ada = await newPage(browser);
-  await ada.goto('/presentation/demo/prejoin');
-  await ada.getByLabel('Your name').fill('Ada Guest');
-  await ada.getByLabel(/privacy policy/).check();
-  await ada.getByLabel('Allow the guide to see and edit my cart').check();
-  await ada.getByRole('button', { name: 'Join' }).click();
-  await expect(ada).toHaveURL(/\/presentation\/demo\/waiting$/);
+  await joinAsGuest(ada, 'Ada Guest', { grantCart: true });
 
   const guide = await newPage(browser);
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  await guideLogsIn(guide);
   const adaEntry = guide.getByRole('region', { name: 'Participants' }).getByRole('listitem', { name: 'Ada Guest' });
   await expect(adaEntry).toContainText('Cart: granted');
 

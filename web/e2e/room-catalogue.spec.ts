@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { expectToolbarInOneRow, guideLogsIn, highlightBySearch, ownServers, startWithGuests } from './room';
+import { guideLogsIn } from './logins';
+import { expectToolbarInOneRow, highlightBySearch, ownServers, startWithGuests } from './room';
 
 /*
  * The guide's catalogue outside the listing editor and the saved products: browse a

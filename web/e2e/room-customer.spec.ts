@@ -1,6 +1,7 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { highlightBySearch, ownServers } from './room';
 import { fillRegistration, registerCustomer, TEXTS, unique, type Person } from './shop';
+import { guideLogsIn, submitPrejoin } from './logins';
 
 /*
  * A customer's path through the room: one wishlist in the room and the shop (the server
@@ -26,11 +27,7 @@ const person = (firstName: string): Person => ({
 });
 
 async function guideStarts(guide: Page): Promise<void> {
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  await guideLogsIn(guide);
   await guide.getByRole('button', { name: 'Start presentation' }).click();
   await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
   await expect(guide.getByTestId('presentation-phase')).toHaveText('Live');
@@ -46,8 +43,7 @@ test('a logged-in customer joins under their name, hearts a product in the room 
     await customer.goto('/presentation/demo/prejoin');
     await expect(customer.getByLabel('Your name')).toHaveValue('Carla Customer');
     await expect(customer.getByText('You join as the customer Carla Customer.')).toBeVisible();
-    await customer.getByLabel(/privacy policy/).check();
-    await customer.getByRole('button', { name: 'Join' }).click();
+    await submitPrejoin(customer, null);
     await expect(customer).toHaveURL(/\/presentation\/demo\/waiting$/);
   });
 
@@ -189,8 +185,7 @@ test('Registrierung aus dem Vorraum eines Kundentermins auf dem Telefon, danach 
   // Registration hashes the password: slow in a debug build on a busy machine.
   await expect(page).toHaveURL(/\/de-DE\/presentation\/demo-customers\/prejoin$/, { timeout: 20_000 });
   await expect(page.getByLabel('Ihr Name')).toHaveValue('Renate Customer');
-  await page.getByLabel(/Datenschutzerklärung/).check();
-  await page.getByRole('button', { name: 'Teilnehmen' }).click();
+  await submitPrejoin(page, null, { german: true });
   await expect(page).toHaveURL(/\/de-DE\/presentation\/demo-customers(\/waiting)?$/);
 });
 
@@ -223,11 +218,7 @@ test('invited guests answer the invitation in English and German, and the guide 
   await expect(otto.getByRole('link', { name: 'Der Präsentation beitreten' })).toHaveCount(0);
 
   const guide = await newPage(browser);
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  await guideLogsIn(guide);
   // They answered but are not in the room: the guide sees their answers under "Invitations".
   const participants = guide.getByRole('region', { name: 'Participants' });
   await participants.getByRole('button', { name: 'Invitations' }).click();

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { connectionsOf, missingClusterTools, startCluster, type Cluster } from './cluster';
-import { guideLogsIn, joinAsGuest, startPresentation } from './room';
+import { guideLogsIn, joinAsGuest } from './logins';
+import { startPresentation } from './room';
 
 /**
  * A replica drains under a live room (issue #17, item 4): two hub replicas behind a real

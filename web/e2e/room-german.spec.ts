@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { checkoutOpensInNewTab, highlightBySearch, ownServers, plainPrice, shopPriceOf } from './room';
+import { submitGuideLogin, submitPrejoin } from './logins';
 
 /*
  * The room journey in German (/de-DE): a guest joins and waits, the guide starts, the
@@ -21,9 +22,7 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
     await expect(guest.getByRole('heading', { name: 'An der Präsentation teilnehmen' })).toBeVisible();
     await guest.getByRole('button', { name: 'Teilnehmen' }).click();
     await expect(guest.getByLabel('Ihr Name')).toHaveAccessibleDescription('Eingabe erforderlich');
-    await guest.getByLabel('Ihr Name').fill('Greta Gast');
-    await guest.getByLabel(/Datenschutzerklärung/).check();
-    await guest.getByRole('button', { name: 'Teilnehmen' }).click();
+    await submitPrejoin(guest, 'Greta Gast', { german: true });
     await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo\/waiting$/);
     await expect(guest.getByRole('heading', { name: 'Die Präsentation beginnt gleich' })).toBeVisible();
     // The appointment's German name (names are stored per language).
@@ -33,10 +32,7 @@ test('ein Gast nimmt auf Deutsch an der Präsentation teil, vom Warteraum bis zu
 
   const guide = await newPage(browser);
   await test.step('der Guide meldet sich an und startet', async () => {
-    await guide.goto('/de-DE/guide/demo/login');
-    await guide.getByLabel('Benutzername').fill('admin');
-    await guide.getByLabel('Passwort').fill('shopware');
-    await guide.getByRole('button', { name: 'Anmelden' }).click();
+    await submitGuideLogin(guide, { german: true });
     await expect(guide).toHaveURL(/\/de-DE\/guide\/demo$/);
     await expect(status(guide)).toHaveText('Verbunden');
     await expect(guide.locator('.cockpit__header').getByRole('heading', { level: 1 })).toHaveText('Herbstkollektion live');

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { highlightBySearch, ownServers, soldOutProduct } from './room';
+import { guideLogsIn, joinAsGuest } from './logins';
 
 /*
  * The room's layout with every badge of the cockpit on (live, locked, everyone muted,
@@ -203,18 +204,10 @@ test('Cockpit und Raum bei 1024, 1280, 1440 px und auf dem Telefon, mit allen Ab
   test.setTimeout(180_000);
 
   const guest = await newPage(browser);
-  await guest.goto('/de-DE/presentation/demo/prejoin');
-  await guest.getByLabel('Ihr Name').fill('Maximiliane Mustermann-Schmidt');
-  await guest.getByLabel(/Datenschutzerklärung/).check();
-  await guest.getByRole('button', { name: 'Teilnehmen' }).click();
-  await expect(guest).toHaveURL(/\/de-DE\/presentation\/demo\/waiting$/);
+  await joinAsGuest(guest, 'Maximiliane Mustermann-Schmidt', { german: true });
 
   const guide = await newPage(browser);
-  await guide.goto('/de-DE/guide/demo/login');
-  await guide.getByLabel('Benutzername').fill('admin');
-  await guide.getByLabel('Passwort').fill('shopware');
-  await guide.getByRole('button', { name: 'Anmelden' }).click();
-  await expect(guide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
+  await guideLogsIn(guide, { german: true });
 
   await test.step('alle Abzeichen an: live, gesperrt, alle stumm, Übertragungsmodus, ein Produkt im Fokus', async () => {
     await guide.getByRole('button', { name: 'Präsentation starten' }).click();

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { guideLogsIn, highlightBySearch, ownServers, startPresentation } from './room';
+import { guideLogsIn, joinAsGuest, submitGuideLogin } from './logins';
+import { highlightBySearch, ownServers, startPresentation } from './room';
 import { placeOrder, registerCustomer, TEXTS, unique } from './shop';
 
 /*
@@ -30,10 +31,7 @@ test('after a short session the report shows who joined, liked, filled a cart an
     zipcode: '10115',
     city: 'Berlin',
   });
-  await customer.goto('/presentation/demo/prejoin');
-  await customer.getByLabel(/privacy policy/).check();
-  await customer.getByRole('button', { name: 'Join' }).click();
-  await expect(customer).toHaveURL(/\/presentation\/demo\/waiting$/);
+  await joinAsGuest(customer, null);
 
   const guide = await newPage(browser);
   await guideLogsIn(guide);
@@ -164,9 +162,7 @@ test('the report asks for the guide login first and comes back to it', async ({ 
   const id = 'f'.repeat(32);
   await page.goto(`/guide/report/${id}`);
   await expect(page).toHaveURL(new RegExp(`/guide/${id}/login\\?next=report$`));
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('shopware');
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await submitGuideLogin(page, { open: false });
   await expect(page).toHaveURL(new RegExp(`/guide/report/${id}$`));
   await expect(page.getByRole('alert')).toHaveText('This appointment does not exist.');
 });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { createGuideUser, guideLogsIn, highlightBySearch, joinAsGuest, ownServers, productDeepInCatalogue, startPresentation } from './room';
+import { guideLogsIn, joinAsGuest } from './logins';
+import { createGuideUser, highlightBySearch, ownServers, productDeepInCatalogue, startPresentation } from './room';
 
 /*
  * The guide's saved products (spec: "saved products layer and upsert sidebar"): saved

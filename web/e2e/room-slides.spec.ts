@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { ownServers } from './room';
+import { guideLogsIn, joinAsGuest } from './logins';
 
 /*
  * The slides' content in the room: a guide and a guest in their own browser contexts.
@@ -8,22 +9,6 @@ import { ownServers } from './room';
  */
 
 const { newPage } = ownServers();
-
-async function joinAsGuest(page: Page, name: string): Promise<void> {
-  await page.goto('/presentation/demo/prejoin');
-  await page.getByLabel('Your name').fill(name);
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
-}
-
-async function logInAsGuide(page: Page): Promise<void> {
-  await page.goto('/guide/demo/login');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('shopware');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
-}
 
 /** The number of the slide a page shows, once its content is there. */
 async function shownSlide(page: Page): Promise<string | null> {
@@ -35,7 +20,7 @@ test('the attendee sees each slide the guide shows, with its content, products, 
   const ada = await newPage(browser);
   await joinAsGuest(ada, 'Ada Guest');
   const guide = await newPage(browser);
-  await logInAsGuide(guide);
+  await guideLogsIn(guide);
   await guide.getByRole('button', { name: 'Start presentation' }).click();
   await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
   await expect(ada).toHaveURL(/\/presentation\/demo$/);

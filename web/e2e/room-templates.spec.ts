@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { guideLogsIn, ownServers, startWithGuests } from './room';
+import { guideLogsIn } from './logins';
+import { ownServers, startWithGuests } from './room';
 
 /*
  * The guide's interaction templates: prepared in the cockpit (kept by the shop: a reload

@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { startServers, type Servers } from './global-setup';
+import { guideLogsIn, joinAsGuest } from './logins';
 
 /*
  * The app's own video path in the default setup (as `make up`): no LIVEKIT_*, the embedded
@@ -174,13 +175,6 @@ test.describe('the room with the embedded sfu', () => {
     return { page: await context.newPage(), context };
   }
 
-  async function joinAsAttendee(page: Page, name: string): Promise<void> {
-    await page.goto('/presentation/demo/prejoin');
-    await page.getByLabel('Your name').fill(name);
-    await page.getByLabel(/privacy policy/).check();
-    await page.getByRole('button', { name: 'Join' }).click();
-  }
-
   /** A room's camera or microphone switch in its toolbar. */
   function mediaSwitch(page: Page, name: 'Camera' | 'Microphone'): Locator {
     return page.getByRole('toolbar').getByRole('button', { name, exact: true });
@@ -210,14 +204,10 @@ test.describe('the room with the embedded sfu', () => {
     // The proxy hands the app the embedded sfu's URL (the hub mints tokens for the same).
     const runtime = (await (await guide.page.request.get('/runtime-config.json')).json()) as { livekitUrl: string | null };
     expect(runtime.livekitUrl).toBe(servers.sfuUrl);
-    await guide.page.goto('/guide/demo/login');
-    await guide.page.getByLabel('Username').fill('admin');
-    await guide.page.getByLabel('Password').fill('shopware');
-    await guide.page.getByRole('button', { name: 'Log in' }).click();
-    await expect(guide.page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected', { timeout: 20_000 });
+    await guideLogsIn(guide.page, {}, { timeout: 20_000 });
 
-    await joinAsAttendee(vera.page, 'Vera Video');
-    await joinAsAttendee(walt.page, 'Walt Webcam');
+    await joinAsGuest(vera.page, 'Vera Video', { waiting: false });
+    await joinAsGuest(walt.page, 'Walt Webcam', { waiting: false });
     // These servers are the spec's own: the demo has not started, the attendees wait.
     await expect(vera.page).toHaveURL(/\/presentation\/demo\/waiting$/);
     await expect(walt.page).toHaveURL(/\/presentation\/demo\/waiting$/);

@@ -3,6 +3,7 @@ import { startServers, type Servers } from './global-setup';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
+import { guideLogsIn, joinAsGuest, submitPrejoin } from './logins';
 
 /*
  * Video at the device level, in Chromium with fake devices (two cameras, see
@@ -30,14 +31,6 @@ async function expectLiveVideo(video: Locator) {
 async function openPrejoinPreview(page: Page) {
   await page.goto('/presentation/demo/prejoin');
   await page.getByText('Camera and microphone', { exact: true }).click();
-}
-
-async function logInAsGuide(page: Page) {
-  await page.goto('/guide/demo/login');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('shopware');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
 }
 
 async function openMediaSettings(page: Page): Promise<Locator> {
@@ -68,9 +61,7 @@ test('a refused camera permission shows the permissions-denied error, and joinin
     'Access to camera and microphone was denied. Allow it in your browser settings and try again.',
   );
   await expect(page.getByLabel('Video preview')).toHaveCount(0);
-  await page.getByLabel('Your name').fill('Denise Denied');
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
+  await submitPrejoin(page, 'Denise Denied');
   // The waiting room, or the room when another spec has started the shared demo.
   await expect(page).toHaveURL(/\/presentation\/demo(\/waiting)?$/);
   await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
@@ -80,7 +71,7 @@ test('a refused camera permission shows the permissions-denied error, and joinin
 test('the media settings list the fake devices, switch the camera and preview each background effect', async ({ page }) => {
   // Segmentation runs in software here (no GPU): each effect takes its time.
   test.setTimeout(240_000);
-  await logInAsGuide(page);
+  await guideLogsIn(page);
   const dialog = await openMediaSettings(page);
   // The browser has granted the devices (fake UI): the preview opens without the allow step.
   const preview = dialog.getByLabel('Video preview');
@@ -122,7 +113,7 @@ test('the media settings list the fake devices, switch the camera and preview ea
 test('a virtual background: a bundled picture or an own upload (JPG/PNG, at most 5 MB), kept for this browser, in English and German', async ({ page }) => {
   // Segmentation runs in software here (no GPU): the preview's effect takes its time.
   test.setTimeout(240_000);
-  await logInAsGuide(page);
+  await guideLogsIn(page);
   const dialog = await openMediaSettings(page);
   await dialog.getByRole('radio', { name: 'Virtual background' }).check({ timeout: 60_000 });
   const pictures = dialog.getByRole('group', { name: 'Background picture' });
@@ -196,7 +187,7 @@ test('a browser without WebGL 2 says that background effects are not supported',
     } as typeof getContext;
   });
   const page = await context.newPage();
-  await logInAsGuide(page);
+  await guideLogsIn(page);
   const dialog = await openMediaSettings(page);
   await expect(dialog.getByText('Background effects are not supported in this browser.')).toBeVisible();
   await expect(dialog.getByRole('radio')).toHaveCount(0);
@@ -247,7 +238,7 @@ test.describe('with LiveKit configured but unreachable', () => {
   test('the hub mints video tokens, the failed connection is shown and the room goes on without video', async ({ browser }) => {
     test.setTimeout(120_000);
     const guide = await trackedPage(browser);
-    await logInAsGuide(guide.page);
+    await guideLogsIn(guide.page);
     await expect.poll(() => guide.tokens.length).toBeGreaterThan(0);
     const guideToken = guide.tokens.at(-1)!;
     expect(guideToken.url).toBe(livekitUrl);
@@ -257,11 +248,7 @@ test.describe('with LiveKit configured but unreachable', () => {
     await expect(guide.page.getByTestId('video-status').getByRole('alert')).toHaveText(failed, { timeout: 30_000 });
 
     const attendee = await trackedPage(browser);
-    await attendee.page.goto('/presentation/demo/prejoin');
-    await attendee.page.getByLabel('Your name').fill('Vera Video');
-    await attendee.page.getByLabel(/privacy policy/).check();
-    await attendee.page.getByRole('button', { name: 'Join' }).click();
-    await expect(attendee.page).toHaveURL(/\/presentation\/demo\/waiting$/);
+    await joinAsGuest(attendee.page, 'Vera Video');
 
     await guide.page.getByRole('button', { name: 'Start presentation' }).click();
     await guide.page.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();

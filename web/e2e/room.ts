@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startServers, type Servers } from './global-setup';
+import { guideLogsIn, joinAsGuest } from './logins';
 
 /**
  * For room specs whose guide starts, locks or ends the appointment (which changes it for
@@ -86,30 +87,6 @@ export async function highlightBySearch(guide: Page, term: string, german = fals
   await first.getByRole('button', { name: german ? `${name} hervorheben` : `Highlight ${name}` }).click();
   await expect(dialog).toBeHidden();
   return name;
-}
-
-/** A guest joins the demo appointment from the pre-join page and waits for the start. */
-export async function joinAsGuest(page: Page, name: string): Promise<void> {
-  await page.goto('/presentation/demo/prejoin');
-  await page.getByLabel('Your name').fill(name);
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/presentation\/demo\/waiting$/);
-}
-
-/**
- * A guide logs in to the cockpit and is connected: the demo admin unless `username` and
- * `password` are given; in German (`/de-DE`) when `german`.
- */
-export async function guideLogsIn(
-  guide: Page,
-  { german = false, username = 'admin', password = 'shopware' }: { german?: boolean; username?: string; password?: string } = {},
-): Promise<void> {
-  await guide.goto(german ? '/de-DE/guide/demo/login' : '/guide/demo/login');
-  await guide.getByLabel(german ? 'Benutzername' : 'Username').fill(username);
-  await guide.getByLabel(german ? 'Passwort' : 'Password').fill(password);
-  await guide.getByRole('button', { name: german ? 'Anmelden' : 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: german ? 'Live-Verbindung' : 'Live connection' })).toHaveText(german ? 'Verbunden' : 'Connected');
 }
 
 /** A second guide user (role guide), made by the demo admin through the Admin API. */

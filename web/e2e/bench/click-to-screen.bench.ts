@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startServers, type Servers } from '../global-setup';
+import { guideLogsIn, joinAsGuest } from '../logins';
 
 /*
  * Issue 7, item 7: from the guide's click on "Next slide" / "Previous slide" to the
@@ -52,17 +53,9 @@ test('guide click to attendee screen, p95 over 50 slide changes', async ({ brows
   const attendee = await (await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } })).newPage();
   const guide = await (await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } })).newPage();
 
-  await attendee.goto('/presentation/demo/prejoin');
-  await attendee.getByLabel('Your name').fill('Bench Attendee');
-  await attendee.getByLabel(/privacy policy/).check();
-  await attendee.getByRole('button', { name: 'Join' }).click();
-  await expect(attendee).toHaveURL(/\/waiting$/);
+  await joinAsGuest(attendee, 'Bench Attendee');
 
-  await guide.goto('/guide/demo/login');
-  await guide.getByLabel('Username').fill('admin');
-  await guide.getByLabel('Password').fill('shopware');
-  await guide.getByRole('button', { name: 'Log in' }).click();
-  await expect(guide.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
+  await guideLogsIn(guide);
   await guide.getByRole('button', { name: 'Start presentation' }).click();
   await guide.getByRole('dialog', { name: 'Start the presentation?' }).getByRole('button', { name: 'Start now' }).click();
   await expect(attendee).toHaveURL(/\/presentation\/demo$/);

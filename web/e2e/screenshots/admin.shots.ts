@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ownServers } from '../room';
+import { submitBackofficeLogin } from '../logins';
 
 /*
  * The backoffice (/admin) on the demo shop at desktop (1440×900) and phone (390×844)
@@ -36,9 +37,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
     const page = await newPage(browser, size);
     await page.goto('/admin/login');
     await shot(page, `login-${size}-en`);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('shopware');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await submitBackofficeLogin(page, { open: false });
     await expect(page.getByRole('navigation', { name: 'Backoffice' })).toBeVisible();
 
     for (const [lang, prefix] of [

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { ownServers } from '../room';
+import { guideLogsIn } from '../logins';
 
 /*
  * The guide's cockpit and the attendee's view at desktop (1440×900) and phone (390×844)
@@ -104,20 +105,10 @@ test('room screenshots', async ({ browser }) => {
   }
 
   const guides = { desktop: await newPage(browser, 'desktop'), phone: await newPage(browser, 'phone') };
-  for (const page of Object.values(guides)) {
-    await page.goto('/guide/demo/login');
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill('shopware');
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
-  }
+  for (const page of Object.values(guides)) await guideLogsIn(page);
   // A second guide in German: the longer texts of the cockpit.
   const germanGuide = await newPage(browser, 'desktop');
-  await germanGuide.goto('/de-DE/guide/demo/login');
-  await germanGuide.getByLabel('Benutzername').fill('admin');
-  await germanGuide.getByLabel('Passwort').fill('shopware');
-  await germanGuide.getByRole('button', { name: 'Anmelden' }).click();
-  await expect(germanGuide.getByRole('status', { name: 'Live-Verbindung' })).toHaveText('Verbunden');
+  await guideLogsIn(germanGuide, { german: true });
   const guide = guides.desktop;
   await expect(guide.getByRole('region', { name: 'Participants' }).getByRole('listitem', { name: 'Ada Attendee' })).toBeVisible();
   await shot(guide, 'guide-not-started-desktop');
