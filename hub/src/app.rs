@@ -46,7 +46,7 @@ impl Hub {
                 (Rooms::new(order, settings), None)
             }
         };
-        rooms.spawn_reaction_ticker();
+        crate::live::tick::spawn(rooms.clone());
         rooms.spawn_session_sampler(config.session_sample_ms);
         let video = config.livekit().map(Arc::new);
         Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, writers: Writers::per_worker(), cluster })

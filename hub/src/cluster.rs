@@ -31,7 +31,9 @@ use redis::{AsyncCommands, PushKind, Script, Value};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use crate::store::{RoomState, StoreError, StoredEvent, StoredRoom};
+use protocol::live_state::LiveState;
+
+use crate::store::{StoreError, StoredEvent, StoredRoom};
 
 /// Where the events Redis hands this replica go: the server passes the rooms' router in,
 /// so this module knows nothing of rooms.
@@ -289,7 +291,7 @@ impl Cluster {
         old_epoch: &str,
         new_epoch: &str,
         seq: u64,
-        state: &RoomState,
+        state: &LiveState,
     ) -> Result<String, StoreError> {
         let body = serde_json::to_string(state)?;
         let mut redis = self.redis.clone();
@@ -372,7 +374,7 @@ impl Cluster {
         let snapshot_seq = snapshot_seq.unwrap_or(0);
         let snapshot = match state {
             Some(state) => serde_json::from_str(&state)?,
-            None => RoomState::default(),
+            None => LiveState::default(),
         };
         let from = snapshot_seq.saturating_sub(crate::store::retained_events(retained, snapshot.participants.len()) as u64) + 1;
         let events = self.range(appointment_id, from).await?;
@@ -405,7 +407,7 @@ impl Cluster {
     }
 
     /// Stores a snapshot unless a newer one is there.
-    pub async fn snapshot(&self, appointment_id: &str, seq: u64, state: &RoomState) -> Result<(), StoreError> {
+    pub async fn snapshot(&self, appointment_id: &str, seq: u64, state: &LiveState) -> Result<(), StoreError> {
         let body = serde_json::to_string(state)?;
         let mut redis = self.redis.clone();
         let _: i64 = self.snapshot.key(key(appointment_id, "snapshot")).arg(seq).arg(body).invoke_async(&mut redis).await?;

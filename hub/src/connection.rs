@@ -15,7 +15,8 @@ use protocol::{HubClaims, Role};
 use tokio::time::{interval_at, timeout, Instant, MissedTickBehavior};
 use tracing::{debug, info, warn};
 
-use crate::live::fanout::{self, Outlet, Scheduled, SharedSink, SocketWriter, Writers};
+use crate::live::fanout::{self, SharedSink, SocketWriter, Writers};
+use crate::live::outbound::{Outlet, Scheduled};
 use crate::live::rate::{Limiter, Verdict};
 use crate::live::{effects, queue, Caller, Outbound, Request, Room, Submitted};
 use crate::metrics::Metrics;
@@ -456,7 +457,7 @@ mod sizes {
         println!("Sleep: {}", std::mem::size_of::<tokio::time::Sleep>());
         println!("SocketWriter: {}", std::mem::size_of::<SocketWriter<futures_util::stream::SplitSink<WebSocket, Message>>>());
         println!("Option<LiveKit>: {}", std::mem::size_of::<Option<LiveKit>>());
-        println!("Subscriber: {}", std::mem::size_of::<crate::live::room::Subscriber>());
+        println!("Subscriber: {}", std::mem::size_of::<crate::live::Subscriber>());
         let (_tx, mut rx) = queue::channel::<Outbound>(4);
         println!("ready future: {}", std::mem::size_of_val(&rx.ready()));
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();

@@ -14,23 +14,28 @@
 //!   reload hints).
 
 pub mod effects;
+pub mod engagement;
 pub mod fanout;
 pub mod local;
+pub mod outbound;
 pub mod policy;
 pub mod queue;
 pub mod rate;
 pub mod replicated;
 pub mod room;
+pub mod subscribers;
+pub mod tick;
 
 use std::sync::Arc;
 
 use dashmap::DashMap;
 use protocol::action::Action;
-use protocol::engagement::REACTION_TICK_MS;
 use protocol::Role;
 
+pub use outbound::{Outbound, Outlet, Queued, Scheduled, SharedEvent, SharedVolatile};
 pub use policy::{Caller, Decision, Request};
-pub use room::{Attached, Audience, Order, Outbound, Queued, Room, RoomSettings, SharedEvent, SharedVolatile, Submitted, Subscriber};
+pub use room::{Attached, Audience, Order, Room, RoomSettings, Submitted};
+pub use subscribers::Subscriber;
 
 use crate::store::StoreError;
 
@@ -86,27 +91,6 @@ impl Rooms {
         self.rooms.is_empty()
     }
 
-    /// Every [`REACTION_TICK_MS`] (the base tick) until the hub goes, runs each open room's
-    /// engagement tick when it is due ([`Room::engagement_tick`]: every 250 ms in a small
-    /// room, up to every second in a large one): the chat messages taken since the last
-    /// tick posted as one batch, the reaction sums, the poll counts and question up-votes,
-    /// one write per subscriber and tick.
-    pub fn spawn_reaction_ticker(&self) {
-        let rooms = self.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(std::time::Duration::from_millis(REACTION_TICK_MS));
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tick.tick().await;
-                for room in rooms.all() {
-                    if let Err(error) = room.engagement_tick().await {
-                        tracing::warn!(%error, appointment_id = %room.appointment_id, "engagement tick: could not post the chat's batch or merge reactions");
-                    }
-                }
-            }
-        });
-    }
-
     /// Samples every open room's session every `sample_ms` (at least 100) until the hub
     /// goes ([`Room::sample_session`]): what the session report reads of reactions and
     /// cart values, written into the room's log.
@@ -149,7 +133,7 @@ pub async fn submit(room: &Arc<Room>, video: Option<&LiveKit>, caller: Caller<'_
             tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's batch before a guide's event");
         }
     }
-    let submitted = room.submit(|state| policy::decide(caller, state, request)).await?;
+    let submitted = room.submit(|state| policy::decide(caller, state, request, policy::now_ms())).await?;
     if let Submitted::Published { event, .. } = &submitted {
         effects::after_publish(room, video, event);
     }

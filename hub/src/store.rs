@@ -2,17 +2,12 @@
 //! `DATA_DIR` before it is applied or sent, plus a periodic snapshot, so a restarted hub
 //! comes back with the same state, sequence numbers and epoch.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
 
-use protocol::engagement::polls::PollVotes;
-use protocol::engagement::questions::QuestionBook;
-use protocol::engagement::ChatModeration;
 use protocol::frame::Event;
 use protocol::internal::Audience;
-use protocol::session::SessionRecord;
-use protocol::state::{AttendeeSummary, Id, StateForAll, StateForClients};
+use protocol::live_state::LiveState;
 use rusqlite::{params, Connection, OptionalExtension};
 use rusqlite_migration::{Migrations, M};
 use serde::{Deserialize, Serialize};
@@ -50,34 +45,6 @@ pub fn retained_events(configured: usize, participants: usize) -> usize {
     configured.max(RETAINED_EVENTS_PER_PARTICIPANT.saturating_mul(participants))
 }
 
-/// The state a snapshot holds.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RoomState {
-    pub state_for_all: StateForAll,
-    pub state_for_clients: StateForClients,
-    pub participants: Vec<AttendeeSummary>,
-    /// Attendees the guide removed ([`protocol::live_state::LiveState::removed`]).
-    /// Snapshots written before the field existed load with none.
-    #[serde(default)]
-    pub removed: BTreeSet<Id>,
-    /// The chat's blocked words, time-outs and bans; snapshots of before the chat load
-    /// with none.
-    #[serde(default)]
-    pub chat_moderation: ChatModeration,
-    /// Every attendee's vote per poll; snapshots of before the polls load with none.
-    #[serde(default)]
-    pub poll_votes: PollVotes,
-    /// What the session report reads ([`protocol::session`]); snapshots of before it
-    /// load with none.
-    #[serde(default)]
-    pub session: SessionRecord,
-    /// Who up-voted which question and when each attendee last asked; snapshots of
-    /// before the questions load with none.
-    #[serde(default)]
-    pub question_book: QuestionBook,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredEvent {
     pub seq: u64,
@@ -90,7 +57,7 @@ pub struct StoredEvent {
 pub struct StoredRoom {
     pub epoch: String,
     pub snapshot_seq: u64,
-    pub snapshot: RoomState,
+    pub snapshot: LiveState,
     pub events: Vec<StoredEvent>,
 }
 
@@ -152,14 +119,14 @@ impl Store {
             })
             .optional()?;
         let Some((epoch, snapshot_seq, snapshot)) = found else {
-            let empty = serde_json::to_string(&RoomState::default())?;
+            let empty = serde_json::to_string(&LiveState::default())?;
             conn.execute(
                 "INSERT INTO room (appointment_id, epoch, snapshot_seq, snapshot) VALUES (?1, ?2, 0, ?3)",
                 params![appointment_id, new_epoch, empty],
             )?;
-            return Ok(StoredRoom { epoch: new_epoch.to_owned(), snapshot_seq: 0, snapshot: RoomState::default(), events: Vec::new() });
+            return Ok(StoredRoom { epoch: new_epoch.to_owned(), snapshot_seq: 0, snapshot: LiveState::default(), events: Vec::new() });
         };
-        let snapshot: RoomState = serde_json::from_str(&snapshot)?;
+        let snapshot: LiveState = serde_json::from_str(&snapshot)?;
         // Everything after the snapshot, and the retained window before it.
         let mut statement = conn.prepare("SELECT seq, audience, event FROM event WHERE appointment_id = ?1 AND seq > ?2 ORDER BY seq")?;
         let from = snapshot_seq.saturating_sub(retained_events(retained, snapshot.participants.len()) as u64);
@@ -187,7 +154,7 @@ impl Store {
     /// Replaces the snapshot, unless a newer one is stored already (snapshots are written
     /// outside the room lock), and forgets events no longer needed for it or for
     /// resuming.
-    pub fn snapshot(&self, appointment_id: &str, seq: u64, state: &RoomState, retained: usize) -> Result<(), StoreError> {
+    pub fn snapshot(&self, appointment_id: &str, seq: u64, state: &LiveState, retained: usize) -> Result<(), StoreError> {
         let body = serde_json::to_string(state)?;
         let mut conn = self.conn();
         let tx = conn.transaction()?;
@@ -206,16 +173,34 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::RoomState;
+    use std::sync::Arc;
+
+    use protocol::live_state::LiveState;
+    use protocol::state::AttendeeSummary;
+    use protocol::{AttendeeStatus, CartPermission, ConnectionState, Role};
 
     #[test]
-    fn a_snapshot_written_before_removals_were_kept_loads_with_none() {
+    fn a_snapshot_written_before_removals_were_kept_loads_with_none_and_participants_travel_as_a_list() {
         let old = r#"{"stateForAll":{},"stateForClients":{},"participants":[]}"#;
-        let state: RoomState = serde_json::from_str(old).unwrap();
+        let state: LiveState = serde_json::from_str(old).unwrap();
         assert!(state.removed.is_empty());
-        let mut state = RoomState::default();
+        let mut state = LiveState::default();
         state.removed.insert("a".repeat(32));
-        let again: RoomState = serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
-        assert_eq!(again.removed, state.removed);
+        let ada = AttendeeSummary {
+            attendee_id: "b".repeat(32),
+            role: Role::Client,
+            attendee_name: Some("Ada".into()),
+            video_user_id: None,
+            has_joined: true,
+            status: AttendeeStatus::Joined,
+            connection: ConnectionState::Connected,
+            cart_permission: CartPermission::Missing,
+            last_active_at: None,
+        };
+        state.participants.insert(ada.attendee_id.clone(), Arc::new(ada));
+        let json = serde_json::to_value(&state).unwrap();
+        assert_eq!(json["participants"][0]["attendeeId"], "b".repeat(32), "{json}");
+        let again: LiveState = serde_json::from_value(json).unwrap();
+        assert_eq!(again, state);
     }
 }

@@ -14,6 +14,8 @@ pub mod cases;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use crate::engagement::polls::{PollStatus, PollVotes};
 use crate::engagement::questions::{QuestionBook, QuestionStatus};
 use crate::engagement::ChatModeration;
@@ -32,8 +34,10 @@ pub enum Viewer<'a> {
 }
 
 /// An appointment's whole live state, as the hub holds it: more than any one participant
-/// sees.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// sees. It is also what the hub stores as a room's snapshot (JSON, `participants` as a
+/// list); fields added after the first snapshots were written load empty when missing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LiveState {
     pub state_for_all: StateForAll,
     /// The part every client shares; `cartPermission` in here is unused (each client is
@@ -41,21 +45,52 @@ pub struct LiveState {
     pub state_for_clients: StateForClients,
     /// Every participant by attendee id. Shared, so snapshots can take them under a lock
     /// without copying; a change replaces the entry.
+    #[serde(with = "participant_list")]
     pub participants: BTreeMap<Id, Arc<AttendeeSummary>>,
     /// Attendees the guide removed (`attendeeRemoved`). Nobody is sent this set: the hub
     /// keeps it (in its snapshots too) to refuse their tokens for good, since a token
     /// minted before the removal stays valid until it expires.
+    #[serde(default)]
     pub removed: BTreeSet<Id>,
     /// The chat's blocked words, time-outs and bans (guides see them), and each
     /// attendee's recent post times (nobody does).
+    #[serde(default)]
     pub chat_moderation: ChatModeration,
     /// Every attendee's vote per poll (each attendee is shown its own).
+    #[serde(default)]
     pub poll_votes: PollVotes,
     /// What the session report needs beyond the state of the moment (nobody is sent it).
+    #[serde(default)]
     pub session: SessionRecord,
     /// Who up-voted which question, and when each attendee last asked (the hub's own;
     /// each attendee is shown its own up-votes).
+    #[serde(default)]
     pub question_book: QuestionBook,
+}
+
+/// [`LiveState::participants`] stored as a list of summaries (by attendee id, the map's
+/// order), read back into the map.
+mod participant_list {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use serde::ser::SerializeSeq;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::state::{AttendeeSummary, Id};
+
+    pub fn serialize<S: Serializer>(participants: &BTreeMap<Id, Arc<AttendeeSummary>>, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut list = serializer.serialize_seq(Some(participants.len()))?;
+        for participant in participants.values() {
+            list.serialize_element(&**participant)?;
+        }
+        list.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<Id, Arc<AttendeeSummary>>, D::Error> {
+        let list = Vec::<AttendeeSummary>::deserialize(deserializer)?;
+        Ok(list.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect())
+    }
 }
 
 impl LiveState {

@@ -43,8 +43,8 @@ use protocol::Role;
 use tokio::sync::Notify;
 
 use super::effects;
-use super::queue::{self, Next, TrySendError};
-use super::room::{Outbound, Queued};
+use super::outbound::{Outbound, Queued, Scheduled};
+use super::queue::{self, Next};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
 
@@ -202,83 +202,6 @@ impl Writers {
     /// The shard of a connection.
     pub fn shard(&self, connection_id: u64) -> Arc<Shard> {
         self.shards[(connection_id % self.shards.len() as u64) as usize].clone()
-    }
-}
-
-/// How a room reaches one subscriber: its bounded queue, and the writer that empties it
-/// when the connection has one.
-pub struct Outlet {
-    tx: queue::Sender<Outbound>,
-    writer: Option<Arc<dyn Scheduled>>,
-}
-
-/// A connection's side of [`Outlet`]: whether its writer task takes its frames now, and
-/// how to put it on that task's list.
-pub trait Scheduled: Send + Sync {
-    fn writable(&self) -> bool;
-    fn schedule(&self);
-}
-
-/// A queue alone: every frame wakes the receiver (tests, and any connection without a
-/// writer).
-impl From<queue::Sender<Outbound>> for Outlet {
-    fn from(tx: queue::Sender<Outbound>) -> Outlet {
-        Outlet { tx, writer: None }
-    }
-}
-
-impl Outlet {
-    pub fn new(tx: queue::Sender<Outbound>, writer: Arc<dyn Scheduled>) -> Outlet {
-        Outlet { tx, writer: Some(writer) }
-    }
-
-    /// Queues one frame: for the writer task when the connection is its (no wake-up of
-    /// the connection), for the connection's task otherwise. Errors are the queue's:
-    /// full (a slow consumer) or closed (the connection is gone).
-    pub fn send(&self, outbound: Outbound) -> Result<(), TrySendError<Outbound>> {
-        match &self.writer {
-            Some(writer) if writer.writable() => {
-                self.tx.try_send_quietly(outbound)?;
-                writer.schedule();
-                Ok(())
-            }
-            _ => self.tx.try_send(outbound),
-        }
-    }
-
-    /// Queues one frame without putting the connection on its writer's list (the room's
-    /// engagement tick, `Room::engagement_tick`): it goes out with the next frame that is
-    /// scheduled, or when the room calls [`Outlet::schedule`]. True when queued that way;
-    /// false when the connection's task has it (then it is woken as by [`Outlet::send`]).
-    pub fn send_unscheduled(&self, outbound: Outbound) -> Result<bool, TrySendError<Outbound>> {
-        match &self.writer {
-            Some(writer) if writer.writable() => self.tx.try_send_quietly(outbound).map(|()| true),
-            _ => self.tx.try_send(outbound).map(|()| false),
-        }
-    }
-
-    /// Puts the connection on its writer's list (for frames queued with
-    /// [`Outlet::send_unscheduled`]). When its task has it, the task writes them anyway.
-    pub fn schedule(&self) {
-        if let Some(writer) = &self.writer {
-            if writer.writable() {
-                writer.schedule();
-            }
-        }
-    }
-
-    /// Nothing is queued.
-    pub fn is_empty(&self) -> bool {
-        self.tx.is_empty()
-    }
-
-    /// See [`queue::Sender::raise_capacity`].
-    pub fn raise_capacity(&self, capacity: usize) {
-        self.tx.raise_capacity(capacity);
-    }
-
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
     }
 }
 
@@ -528,6 +451,7 @@ pub fn video_token_message(video: Option<&LiveKit>, room: &super::Room, claims: 
 mod tests {
     use super::*;
     use crate::live::local::LocalOrder;
+    use crate::live::outbound::Outlet;
     use crate::live::{Audience, Room, RoomSettings, SharedEvent};
     use crate::store::Store;
     use protocol::frame::{Event, ServerFrame};

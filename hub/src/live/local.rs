@@ -97,8 +97,9 @@ mod tests {
     use protocol::{CartPermission, HubClaims, Role};
 
     use super::*;
+    use crate::live::outbound::Queued;
     use crate::live::queue;
-    use crate::live::room::{Queued, PARTICIPANTS_PER_FRAME, SNAPSHOT_EVERY};
+    use crate::live::room::{PARTICIPANTS_PER_FRAME, SNAPSHOT_EVERY};
 
     fn claims(id: char, role: Role) -> HubClaims {
         HubClaims { sub: id.to_string().repeat(32), apt: "0".repeat(32), role, name: None, exp: u64::MAX }

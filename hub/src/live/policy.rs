@@ -135,10 +135,11 @@ pub fn coalesces(role: Role, action: &Action) -> bool {
         )
 }
 
-/// Decides a request.
-pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request) -> Decision {
+/// Decides a request at `now` (unix milliseconds; the caller reads the clock, so this is
+/// a pure function of its arguments, up to the random ids of new polls and questions).
+pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request, now: u64) -> Decision {
     match (caller, request) {
-        (Caller::Participant(claims), Request::Action(action)) => act(claims, state, action),
+        (Caller::Participant(claims), Request::Action(action)) => act(claims, state, action, now),
         (Caller::Participant(claims), Request::Interaction(interaction)) => interact(claims, interaction),
         (Caller::Shop, Request::Publish { audience, event }) => publish(audience, event),
         (Caller::Shop, Request::Profile { attendee_id, attendee_name, video_user_id }) => {
@@ -153,7 +154,7 @@ pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request) -> Decisi
     }
 }
 
-fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
+fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decision {
     let guide = claims.role == Role::Guide;
     if action.is_guide_only() {
         if !guide {
@@ -203,7 +204,7 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
         }
         Action::SetLocked { locked } => publish(Audience::Everyone, Event::LockChanged { locked }),
         Action::MuteAll { muted } => publish(Audience::Everyone, Event::MuteAllChanged { muted }),
-        Action::SendChatMessage { text } => chat(claims, state, &text, now_ms()),
+        Action::SendChatMessage { text } => chat(claims, state, &text, now),
         Action::DeleteChatMessage { message_id } => publish(Audience::Everyone, Event::ChatMessageDeleted { message_id }),
         Action::PinChatMessage { message_id } => publish(Audience::Everyone, Event::ChatMessagePinned { message_id }),
         Action::SetChatSettings { settings } => publish(Audience::Everyone, Event::ChatSettingsChanged { settings }),
@@ -212,7 +213,7 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
             publish(Audience::Guides, Event::ChatBlockedWordsChanged { words })
         }
         Action::ModerateChatAttendee { attendee_id, timeout_minutes, banned } => {
-            let muted_until = timeout_minutes.map(|minutes| now_ms() + u64::from(minutes) * 60_000);
+            let muted_until = timeout_minutes.map(|minutes| now + u64::from(minutes) * 60_000);
             publish(Audience::Attendee(attendee_id.clone()), Event::ChatAttendeeModerated { attendee_id, muted_until, banned })
         }
         Action::SendReaction { reaction } => Decision::React(reaction),
@@ -236,7 +237,7 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action) -> Decision {
             Ok(_) => publish(Audience::Everyone, Event::PollResultsShown { poll_id, shown }),
         },
         Action::VotePoll { poll_id, answer_ids } => vote(claims, state, poll_id, &answer_ids),
-        Action::AskQuestion { text } => ask(claims, state, &text, now_ms()),
+        Action::AskQuestion { text } => ask(claims, state, &text, now),
         Action::VoteQuestion { question_id, voted } => vote_question(claims, state, question_id, voted),
         Action::MarkQuestion { question_id, status } => match find_question(state, &question_id) {
             Err(refused) => *refused,
@@ -485,6 +486,9 @@ mod tests {
 
     use super::*;
 
+    /// The clock of these tests (unix milliseconds).
+    const NOW: u64 = 1_800_000_000_000;
+
     const GUIDE: &str = "99999999999999999999999999999999";
     const ADA: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
     const BOB: &str = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
@@ -531,11 +535,11 @@ mod tests {
     }
 
     fn as_guide(state: &LiveState, action: Action) -> Decision {
-        decide(Caller::Participant(&claims(GUIDE, Role::Guide)), state, Request::Action(action))
+        decide(Caller::Participant(&claims(GUIDE, Role::Guide)), state, Request::Action(action), NOW)
     }
 
     fn as_client(state: &LiveState, action: Action) -> Decision {
-        decide(Caller::Participant(&claims(ADA, Role::Client)), state, Request::Action(action))
+        decide(Caller::Participant(&claims(ADA, Role::Client)), state, Request::Action(action), NOW)
     }
 
     fn code(decision: &Decision) -> Option<ErrorCode> {
@@ -766,7 +770,8 @@ mod tests {
         invalid(as_guide(&state, Action::LoadSlide { page_id: "../../etc".into(), section_id: ID.into() }));
         invalid(as_guide(&state, Action::LoadCart { attendee_id: Some("everyone".into()) }));
         invalid(as_client(&state, Action::AddToCart { attendee_id: None, product_id: "x".repeat(5000), quantity: 1 }));
-        let by_guide = |interaction| decide(Caller::Participant(&claims(GUIDE, Role::Guide)), &state, Request::Interaction(interaction));
+        let by_guide =
+            |interaction| decide(Caller::Participant(&claims(GUIDE, Role::Guide)), &state, Request::Interaction(interaction), NOW);
         let page = |page_type: &str| DynamicPage {
             page_id: ID.into(),
             page_type: page_type.into(),
@@ -939,9 +944,9 @@ mod tests {
         let client = claims(ADA, Role::Client);
         for interaction in interactions {
             for state in [running(), ended()] {
-                let by_guide = decide(Caller::Participant(&guide), &state, Request::Interaction(interaction.clone()));
+                let by_guide = decide(Caller::Participant(&guide), &state, Request::Interaction(interaction.clone()), NOW);
                 assert_eq!(by_guide, expected_for_guide(&interaction), "{:?}", interaction.name());
-                let by_client = decide(Caller::Participant(&client), &state, Request::Interaction(interaction.clone()));
+                let by_client = decide(Caller::Participant(&client), &state, Request::Interaction(interaction.clone()), NOW);
                 let expected = if interaction.is_guide_only() {
                     refuse(ErrorCode::Forbidden, format!("only a guide may send {:?}", interaction.name()))
                 } else {
@@ -958,10 +963,13 @@ mod tests {
         let state = running();
         let event = Event::AttendeeRemoved { attendee_id: BOB.into() };
         let request = Request::Publish { audience: Audience::Guides, event: event.clone() };
-        assert_eq!(decide(Caller::Shop, &ended(), request.clone()), publish(Audience::Guides, event));
+        assert_eq!(decide(Caller::Shop, &ended(), request.clone(), NOW), publish(Audience::Guides, event));
         let guide = claims(GUIDE, Role::Guide);
-        assert_eq!(code(&decide(Caller::Participant(&guide), &state, request)), Some(ErrorCode::Forbidden));
-        assert_eq!(code(&decide(Caller::Shop, &state, Request::Action(Action::SetLocked { locked: true }))), Some(ErrorCode::Forbidden));
+        assert_eq!(code(&decide(Caller::Participant(&guide), &state, request, NOW)), Some(ErrorCode::Forbidden));
+        assert_eq!(
+            code(&decide(Caller::Shop, &state, Request::Action(Action::SetLocked { locked: true }), NOW)),
+            Some(ErrorCode::Forbidden)
+        );
     }
 
     #[test]
@@ -985,7 +993,7 @@ mod tests {
                 attendee_name: attendee_name.map(Into::into),
                 video_user_id: video_user_id.map(|v| v.map(Into::into)),
             };
-            decide(Caller::Shop, &state, request)
+            decide(Caller::Shop, &state, request, NOW)
         };
         let renamed = AttendeeSummary { attendee_name: Some("Ada L.".into()), video_user_id: None, ..entry.clone() };
         assert_eq!(profile(ADA, Some("Ada L."), Some(None)), publish(Audience::Guides, Event::AttendeeChanged { attendee: renamed }));
@@ -1029,7 +1037,7 @@ mod tests {
         let mut state = running();
         moderated(&mut state, Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: Some(2), banned: false });
         let muted_until = state.chat_moderation.muted_until[ADA];
-        assert!(muted_until >= now_ms() + 119_000);
+        assert_eq!(muted_until, NOW + 120_000);
         assert_eq!(chat_code(&state, ADA, Role::Client, "hi", muted_until - 1), Some(ErrorCode::ChatMuted));
         assert_eq!(chat_code(&state, ADA, Role::Client, "hi", muted_until), None, "the time-out ends");
         assert_eq!(chat_code(&state, BOB, Role::Client, "hi", now), None, "only Ada is timed out");
@@ -1121,6 +1129,9 @@ mod poll_tests {
 
     use super::{decide, Caller, Decision, Request};
 
+    /// The clock of these tests (unix milliseconds).
+    const NOW: u64 = 1_800_000_000_000;
+
     const GUIDE: &str = "9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a";
     const ADA: &str = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
 
@@ -1129,7 +1140,7 @@ mod poll_tests {
     }
 
     fn run(state: &mut LiveState, sub: &str, role: Role, action: Action) -> Decision {
-        let decision = decide(Caller::Participant(&claims(sub, role)), state, Request::Action(action));
+        let decision = decide(Caller::Participant(&claims(sub, role)), state, Request::Action(action), NOW);
         if let Decision::Publish { event, .. } = &decision {
             state.apply(event);
         }
@@ -1209,6 +1220,9 @@ mod question_tests {
 
     use super::{ask, decide, Caller, Decision, Request};
 
+    /// The clock of these tests (unix milliseconds).
+    const NOW: u64 = 1_800_000_000_000;
+
     const GUIDE: &str = "9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a";
     const ADA: &str = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
     const BOB: &str = "b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2";
@@ -1225,7 +1239,7 @@ mod question_tests {
     }
 
     fn run(state: &mut LiveState, sub: &str, role: Role, action: Action) -> Decision {
-        let decision = decide(Caller::Participant(&claims(sub, role)), state, Request::Action(action));
+        let decision = decide(Caller::Participant(&claims(sub, role)), state, Request::Action(action), NOW);
         apply(state, decision)
     }
 

@@ -153,18 +153,18 @@ impl Order for ClusterOrder {
         Box::pin(async move {
             let now = super::policy::now_ms() / REACTION_TICK_MS;
             let newest_ready = now.saturating_sub(2);
-            let last_read = room.reactions_read.load(Ordering::Relaxed);
+            let last_read = room.taps.read.load(Ordering::Relaxed);
             // A room new to this replica starts with the newest ready bucket; one that
             // missed ticks catches up on at most eight.
             let first = if last_read == 0 { newest_ready } else { (last_read + 1).max(newest_ready.saturating_sub(7)) };
             let read = first..=newest_ready;
             if first <= newest_ready {
-                room.reactions_read.store(newest_ready, Ordering::Relaxed);
+                room.taps.read.store(newest_ready, Ordering::Relaxed);
             }
             match self.cluster.exchange_reactions(&room.appointment_id, now, local, read).await {
                 Ok(sum) => Ok(sum),
                 Err(error) => {
-                    room.reactions_read.store(last_read, Ordering::Relaxed);
+                    room.taps.read.store(last_read, Ordering::Relaxed);
                     Err(error)
                 }
             }
