@@ -133,6 +133,13 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     FRAMEWORK__WRITE_UNEXPECTED_FIELD: 'Die Anfrage enthält ein unbekanntes Feld.',
     SALESROOM__TOO_MANY_SLIDES: 'Diese Präsentation hat zu viele Folien für die Vorschau.',
     SALESROOM__TOO_MANY_CONNECTIONS: 'Der Shop ist gerade sehr ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
+    CHECKOUT__CUSTOMER_AUTH_THROTTLED: 'Zu viele Anmeldeversuche. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',
+    FRAMEWORK__AUTH_THROTTLED: 'Zu viele Anmeldeversuche. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',
+    FRAMEWORK__RATE_LIMIT_EXCEEDED: 'Zu viele Anfragen. Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',
+    DIGITAL_SALES_ROOMS__DELEGATED_TOKEN_SCOPE: 'Der Zugriff des Guides gilt nur für den Warenkorb des Teilnehmers.',
+    SALESROOM__MEDIA_IMAGE_TOO_LARGE: 'Dieses Bild ist zu groß: höchstens 10.000 Pixel je Seite und 40 Megapixel.',
+    SALESROOM__ORIGIN_NOT_ALLOWED: 'Der Live-Raum lässt sich nur von den Seiten des Shops aus öffnen.',
+    SALESROOM__UPSTREAM_ANSWER_TOO_LARGE: 'Die Antwort des Shops ist zu groß.',
   },
   violations: {
     PRODUCT_COUNT: 'Ein Produkt-Highlight oder eine Produktseite zeigt genau ein Produkt, ein Sofort-Listing 1 bis 24.',

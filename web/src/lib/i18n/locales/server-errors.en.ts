@@ -135,6 +135,13 @@ export const serverErrorsEn = {
     FRAMEWORK__WRITE_UNEXPECTED_FIELD: 'The request contains a field that is not known.',
     SALESROOM__TOO_MANY_SLIDES: 'This presentation has too many slides for the preview.',
     SALESROOM__TOO_MANY_CONNECTIONS: 'The shop is very busy right now. Please try again in a moment.',
+    CHECKOUT__CUSTOMER_AUTH_THROTTLED: 'Too many login attempts. Please wait a moment and try again.',
+    FRAMEWORK__AUTH_THROTTLED: 'Too many login attempts. Please wait a moment and try again.',
+    FRAMEWORK__RATE_LIMIT_EXCEEDED: 'Too many requests. Please wait a moment and try again.',
+    DIGITAL_SALES_ROOMS__DELEGATED_TOKEN_SCOPE: "The guide's access covers the attendee's cart only.",
+    SALESROOM__MEDIA_IMAGE_TOO_LARGE: 'This image is too large: at most 10,000 pixels a side and 40 megapixels.',
+    SALESROOM__ORIGIN_NOT_ALLOWED: "The live room can only be opened from the shop's own pages.",
+    SALESROOM__UPSTREAM_ANSWER_TOO_LARGE: "The shop's answer is too large.",
   },
   violations: {
     PRODUCT_COUNT: 'A product highlight or product page shows exactly one product; an instant listing 1 to 24.',
