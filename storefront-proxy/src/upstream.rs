@@ -18,7 +18,7 @@ use crate::error::ApiError;
 /// ([`MAX_UPLOAD_BODY`]).
 const MAX_BODY: usize = crate::error::MAX_REQUEST_BODY;
 /// The largest body forwarded to `POST /api/_action/media/{id}/upload`.
-pub const MAX_UPLOAD_BODY: usize = crate::admin_api::upload::MAX_BYTES;
+pub const MAX_UPLOAD_BODY: usize = crate::error::MAX_MEDIA_FILE;
 /// The largest answer read from the upstream shop; a longer one is a `502`.
 pub const MAX_ANSWER: usize = 32 * 1024 * 1024;
 

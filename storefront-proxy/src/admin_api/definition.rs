@@ -54,11 +54,13 @@ pub struct Column {
     pub read_only: bool,
     /// May be set to null (text, ids, dates and decimals may unless required).
     pub nullable: bool,
+    /// HTML, stored as `crate::rich_text::clean` leaves it (a text column).
+    pub rich_text: bool,
 }
 
 impl Column {
     pub const fn new(name: &'static str, column: &'static str, kind: Kind) -> Column {
-        Column { name, column, kind, required: false, unique: false, read_only: false, nullable: false }
+        Column { name, column, kind, required: false, unique: false, read_only: false, nullable: false, rich_text: false }
     }
     pub const fn text(name: &'static str, column: &'static str, max: usize) -> Column {
         Column::new(name, column, Kind::Text { max })
@@ -92,6 +94,10 @@ impl Column {
     }
     pub const fn read_only(self) -> Column {
         Column { read_only: true, ..self }
+    }
+    /// A text column of HTML, sanitised on write.
+    pub const fn rich_text(self) -> Column {
+        Column { rich_text: true, ..self }
     }
 }
 

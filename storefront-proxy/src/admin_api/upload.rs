@@ -17,7 +17,7 @@ use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
 
 /// The largest file accepted.
-pub const MAX_BYTES: usize = 5 * 1024 * 1024;
+pub const MAX_BYTES: usize = crate::error::MAX_MEDIA_FILE;
 /// The widest and tallest image accepted, in pixels: a small file may declare a huge
 /// image (a 1.3 KB PNG of 20000×20000), which every shopper's browser would decode.
 pub const MAX_SIDE: usize = 10_000;

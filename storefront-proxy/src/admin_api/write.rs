@@ -345,7 +345,7 @@ pub fn check(tx: &rusqlite::Connection, column: &Column, value: &Value, pointer:
                     format!("This value is too long. It should have {max} characters or less."),
                 ));
             }
-            Ok(SqlValue::Text(text.to_owned()))
+            Ok(SqlValue::Text(if column.rich_text { crate::rich_text::clean(text) } else { text.to_owned() }))
         }
         Kind::Int { min, max } => {
             let number = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64));

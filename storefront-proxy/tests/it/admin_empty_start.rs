@@ -89,7 +89,8 @@ async fn the_data_dir_is_private_and_the_generated_admin_password_is_in_a_privat
     let password = std::fs::read_to_string(shop.dir.path().join("admin-password")).unwrap();
     admin_support::token(&shop, "admin", password.trim()).await.expect("the written password logs in");
     // Something is stored and mailed, so that every kind of file exists.
-    let (status, _) = shop.post("/store-api/newsletter/subscribe", json!({"email": "p@example.com", "option": "subscribe"})).await;
+    let subscription = json!({"email": "p@example.com", "option": "subscribe", "storefrontUrl": shop.base});
+    let (status, _) = shop.post("/newsletter/subscribe", subscription).await;
     assert!(status < 500);
 
     let mode = |path: &std::path::Path| std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777;

@@ -63,7 +63,7 @@ pub static PRODUCT: Definition = Definition {
         key: "product_id",
         fields: &[
             Column::text("name", "name", 255).required(),
-            Column::text("description", "description", 65_535),
+            Column::text("description", "description", 65_535).rich_text(),
             Column::text("keywords", "keywords", 1024),
             Column::text("metaTitle", "meta_title", 255),
             Column::text("metaDescription", "meta_description", 1024),
@@ -555,7 +555,7 @@ pub static CATEGORY: Definition = Definition {
         key: "category_id",
         fields: &[
             Column::text("name", "name", 255).required(),
-            Column::text("description", "description", 65_535),
+            Column::text("description", "description", 65_535).rich_text(),
             Column::text("externalLink", "external_link", 2048),
             Column::text("metaTitle", "meta_title", 255),
             Column::text("metaDescription", "meta_description", 1024),

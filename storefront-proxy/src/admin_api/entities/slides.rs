@@ -256,7 +256,7 @@ fn is_html(text: &str) -> bool {
 /// A note as stored: HTML as it is, plain text as paragraphs (blank lines) with line breaks.
 fn note_html(text: &str) -> String {
     if is_html(text) {
-        return text.trim().to_owned();
+        return crate::rich_text::clean(text.trim());
     }
     text.split("\n\n").map(|p| format!("<p>{}</p>", escape_html(p.trim()).replace('\n', "<br>"))).collect()
 }
