@@ -10,7 +10,9 @@
       hub, storefront-proxy or sfu reads (their clap settings, from `--help` of the
       binaries in BIN_DIR, and the few read with std::env::var in their sources); every
       file it mounts or builds from exists; the load balancer gets every file that
-      deploy/hub-lb.conf includes.
+      deploy/hub-lb.conf includes; and it is safe to publish (issue #29 item 12): the
+      shop starts empty (DEMO=0) with required secrets, no service runs a --dev mode,
+      and only the shop (and the video server, behind its profile) publishes ports.
 Exits 1 with one line per problem.
 """
 import json
@@ -141,6 +143,39 @@ def check_compose(bin_dir):
             target = include if include.startswith("/") else f"/etc/nginx/{include}"
             if target not in mounted[service]:
                 problems.append(f"{service}: deploy/hub-lb.conf includes {include}, but nothing is mounted at {target}")
+    problems += check_compose_is_safe(compose)
+    return problems
+
+
+# What must be set (`${NAME:?…}` in the file) for the deployment to start.
+REQUIRED = {"storefront-proxy": ["HUB_SECRET", "ADMIN_PASSWORD", "SHOP_ENDPOINT"], "hub-1": ["HUB_SECRET"]}
+# The services that may publish ports: the public origin, and the video server (behind a profile).
+PUBLISHED = {"storefront-proxy", "livekit"}
+
+
+def check_compose_is_safe(compose):
+    problems = []
+    services = compose.get("services", {})
+    for name, service in services.items():
+        command = service.get("command") or ""
+        command = " ".join(command) if isinstance(command, list) else command
+        if "--dev" in command.split():
+            problems.append(f"{name}: runs with --dev (well-known keys)")
+        if service.get("ports") and name not in PUBLISHED:
+            problems.append(f"{name}: publishes ports; only {sorted(PUBLISHED)} may")
+        environment = service.get("environment") or {}
+        if not isinstance(environment, dict):
+            environment = dict(e.split("=", 1) for e in environment)
+        for variable in REQUIRED.get(name, []):
+            value = str(environment.get(variable, ""))
+            if not re.fullmatch(r"\$\{" + variable + r":\?[^}]*\}", value):
+                problems.append(f"{name}: {variable} must be required (${{{variable}:?…}}), not {value!r}")
+    proxy = services.get("storefront-proxy", {}).get("environment") or {}
+    if str(proxy.get("DEMO")) != "0":
+        problems.append("storefront-proxy: DEMO must be \"0\" (an empty shop, no demo logins)")
+    livekit = services.get("livekit")
+    if livekit is not None and livekit.get("ports") and not livekit.get("profiles"):
+        problems.append("livekit: publishes ports without a profile")
     return problems
 
 

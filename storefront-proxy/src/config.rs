@@ -68,9 +68,61 @@ pub struct Config {
     /// answered `503` (`SALESROOM__TOO_MANY_CONNECTIONS`) and closed.
     #[arg(long, env = "PROXY_MAX_HTTP_CONNECTIONS", default_value_t = listener::MAX_CONNECTIONS)]
     pub max_http_connections: usize,
+    /// How long a store session (`sw-context-token`) lives after its last change, as an
+    /// ISO 8601 duration (Shopware's `shopware.api.store.context_lifetime`): `P1D`,
+    /// `PT12H`, `P7D`. After it the token no longer names the session (nor its login).
+    #[arg(long, env = "STORE_CONTEXT_LIFETIME", default_value = "P1D", value_parser = parse_lifetime)]
+    pub store_context_lifetime: std::time::Duration,
+    /// Seconds between two clean-ups of expired store sessions.
+    #[arg(long, env = "STORE_CONTEXT_CLEANUP_INTERVAL_SECS", default_value_t = 600)]
+    pub store_context_cleanup_interval_secs: u64,
+}
+
+/// Parses an ISO 8601 duration of days, hours, minutes and seconds (`P1D`, `PT12H`,
+/// `P1DT2H30M`, `PT90S`), as Shopware's `context_lifetime`.
+pub fn parse_iso_duration(text: &str) -> Option<std::time::Duration> {
+    let rest = text.trim().strip_prefix(['P', 'p'])?;
+    let (date, time) = match rest.split_once(['T', 't']) {
+        Some((date, time)) => (date, Some(time)),
+        None => (rest, None),
+    };
+    let mut seconds: u64 = 0;
+    let mut any = false;
+    let mut take = |part: &str, units: &[(char, u64)]| -> Option<()> {
+        let mut number = String::new();
+        for c in part.chars() {
+            if c.is_ascii_digit() {
+                number.push(c);
+                continue;
+            }
+            let unit = units.iter().find(|(u, _)| u.eq_ignore_ascii_case(&c))?.1;
+            let n: u64 = number.parse().ok()?;
+            seconds = seconds.checked_add(n.checked_mul(unit)?)?;
+            number.clear();
+            any = true;
+        }
+        number.is_empty().then_some(())
+    };
+    take(date, &[('W', 7 * 86_400), ('D', 86_400)])?;
+    if let Some(time) = time {
+        if time.is_empty() {
+            return None;
+        }
+        take(time, &[('H', 3_600), ('M', 60), ('S', 1)])?;
+    }
+    (any && seconds > 0).then(|| std::time::Duration::from_secs(seconds))
+}
+
+fn parse_lifetime(text: &str) -> Result<std::time::Duration, String> {
+    parse_iso_duration(text).ok_or_else(|| format!("not an ISO 8601 duration of days to seconds: {text}"))
 }
 
 impl Config {
+    /// `STORE_CONTEXT_LIFETIME`.
+    pub fn store_context_lifetime(&self) -> std::time::Duration {
+        self.store_context_lifetime
+    }
+
     /// Every setting at its default, as `storefront-proxy` without flags would have it,
     /// but with the data under `data_dir` and without reading the environment (a test
     /// does not depend on the shell it runs in). For tests and programs that embed the
@@ -168,5 +220,23 @@ mod tests {
         assert_eq!(announced.livekit_url().as_deref(), Some("ws://203.0.113.5:9000"));
         let external = Config { livekit_url: Some("wss://lk.example.com".into()), ..Config::for_data_dir(dir.path()) };
         assert_eq!(external.livekit_url().as_deref(), Some("wss://lk.example.com"));
+    }
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use super::parse_iso_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn iso_durations() {
+        assert_eq!(parse_iso_duration("P1D"), Some(Duration::from_secs(86_400)));
+        assert_eq!(parse_iso_duration("PT12H"), Some(Duration::from_secs(43_200)));
+        assert_eq!(parse_iso_duration("P1DT2H30M"), Some(Duration::from_secs(86_400 + 9_000)));
+        assert_eq!(parse_iso_duration("PT90S"), Some(Duration::from_secs(90)));
+        assert_eq!(parse_iso_duration("P2W"), Some(Duration::from_secs(14 * 86_400)));
+        for bad in ["", "P", "PT", "1D", "P1H", "PT1D", "P1.5D", "P0D", "PXD"] {
+            assert_eq!(parse_iso_duration(bad), None, "{bad}");
+        }
     }
 }

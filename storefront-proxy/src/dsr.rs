@@ -7,6 +7,7 @@ pub mod attendee;
 pub mod calendar;
 pub mod cart;
 pub mod default_info;
+pub mod delegation;
 pub mod discount;
 pub mod forwarded;
 pub mod instant_listing;

@@ -43,7 +43,23 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0070_dsr_video_rooms.sql")),
         M::up(include_str!("storage/0071_dsr_login_tokens.sql")),
         M::up(include_str!("storage/0072_shopping_lists.sql")),
+        M::up_with_hook(include_str!("storage/0090_context_token_hashes.sql"), hash_context_tokens),
+        M::up(include_str!("storage/0091_dsr_context_delegation.sql")),
     ])
+}
+
+/// Migration 0090: every stored context token becomes its SHA-256
+/// (`store_api::session::token_key`), in the sessions and in every row naming one.
+fn hash_context_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
+    let tokens: Vec<String> = tx.prepare("SELECT token FROM store_context")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    for token in tokens {
+        let key = sha256_hex(&token);
+        tx.execute("UPDATE store_context SET token = ?2 WHERE token = ?1", [&token, &key])?;
+        tx.execute("UPDATE cart SET token = ?2 WHERE token = ?1", [&token, &key])?;
+        tx.execute("UPDATE cart_line_item SET token = ?2 WHERE token = ?1", [&token, &key])?;
+        tx.execute("UPDATE attendee SET context_token = ?2 WHERE context_token = ?1", [&token, &key])?;
+    }
+    Ok(())
 }
 
 /// Read-only connections kept for pure reads.
@@ -161,6 +177,12 @@ pub fn json_ids<S: AsRef<str>>(ids: &[S]) -> String {
     serde_json::Value::Array(ids.iter().map(|id| serde_json::Value::from(id.as_ref())).collect()).to_string()
 }
 
+/// SHA-256 of `text`, lowercase hex: what is stored of a token.
+pub fn sha256_hex(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!("{:x}", Sha256::digest(text.as_bytes()))
+}
+
 pub fn now_rfc3339() -> String {
     time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
@@ -170,5 +192,32 @@ mod tests {
     #[test]
     fn migrations_are_valid() {
         super::migrations().validate().unwrap();
+    }
+
+    /// Migration 0090 rewrites stored context tokens into their SHA-256, everywhere.
+    #[test]
+    fn stored_context_tokens_become_their_hashes() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let migrations = super::migrations();
+        // Up to 0072_shopping_lists, the last one before the hashes.
+        migrations.to_version(&mut conn, 30).unwrap();
+        conn.execute_batch(
+            "INSERT INTO language (id, code, name) VALUES ('en', 'en-GB', 'English');
+             INSERT INTO sales_channel (id, name, access_key, language_id) VALUES ('sc', 'Shop', 'KEY', 'en');
+             INSERT INTO store_context (token, sales_channel_id, created_at, updated_at) VALUES ('raw-token', 'sc', 'now', 'now');
+             INSERT INTO cart (token, created_at, updated_at) VALUES ('raw-token', 'now', 'now');
+             INSERT INTO cart_line_item (token, id, type, referenced_id, quantity, position) VALUES ('raw-token', 'l', 'product', 'p', 1, 0);",
+        )
+        .unwrap();
+        migrations.to_latest(&mut conn).unwrap();
+        let key = super::sha256_hex("raw-token");
+        for table in ["store_context", "cart", "cart_line_item"] {
+            let (raw, hashed): (i64, i64) = conn
+                .query_row(&format!("SELECT SUM(token = 'raw-token'), SUM(token = ?1) FROM {table}"), [&key], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .unwrap();
+            assert_eq!((raw, hashed), (0, 1), "{table}");
+        }
     }
 }

@@ -3,10 +3,10 @@
 //! shapes every call reads and answers. Below every shop domain.
 
 mod context;
+pub mod session;
 
-pub use context::{
-    ensure_session, language_available, language_not_available, ShopContext, INCLUDE_SEO_URLS_HEADER, LANGUAGE_HEADER, LIVE_VERSION_ID,
-};
+pub use context::{language_available, language_not_available, ShopContext, INCLUDE_SEO_URLS_HEADER, LANGUAGE_HEADER, LIVE_VERSION_ID};
+pub use session::{ensure_session, peek_session, resolve_session, token_key, ResolvedSession, Session};
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -62,7 +62,8 @@ impl<S: Send + Sync> FromRequestParts<S> for SalesChannel {
     }
 }
 
-/// The `sw-context-token` header, if sent.
+/// The session key of the request's `sw-context-token` (the SHA-256 that names its
+/// rows, [`session::token_key`]), if one was sent and has not expired.
 #[derive(Debug, Clone)]
 pub struct ContextToken(pub Option<String>);
 
@@ -70,7 +71,24 @@ impl<S: Send + Sync> FromRequestParts<S> for ContextToken {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ContextToken(parts.headers.get(CONTEXT_TOKEN_HEADER).and_then(|v| v.to_str().ok()).filter(|v| !v.is_empty()).map(str::to_owned)))
+        Ok(ContextToken(resolved(parts).key))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ResolvedSession {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(resolved(parts))
+    }
+}
+
+/// The request's session as [`session::resolve_session`] found it (outside `/store-api`:
+/// the header's token, unchecked).
+pub fn resolved(parts: &Parts) -> ResolvedSession {
+    match parts.extensions.get::<ResolvedSession>() {
+        Some(resolved) => resolved.clone(),
+        None => ResolvedSession::of_token(session::header_token(&parts.headers)),
     }
 }
 

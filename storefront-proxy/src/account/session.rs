@@ -15,8 +15,8 @@ use crate::catalog::criteria;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::state::App;
 use crate::storage::{json_ids, new_id, now_rfc3339};
-use crate::store_api::ShopContext;
 use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
+use crate::store_api::{Session, ShopContext};
 
 pub const MIN_PASSWORD_LENGTH: usize = 8;
 const MAX_PASSWORD_LENGTH: usize = 1024;
@@ -45,9 +45,10 @@ pub fn token_response(token: &str) -> Response {
 }
 
 /// A new session of `customer_id` (or anonymous), keeping the language, currency
-/// and country chosen in the previous one.
-fn new_session(tx: &Transaction, ctx: &ShopContext, customer_id: Option<&str>) -> rusqlite::Result<String> {
-    let token = new_id() + &new_id();
+/// and country chosen in the previous one. Only its key is stored; the token is answered.
+fn new_session(tx: &Transaction, ctx: &ShopContext, customer_id: Option<&str>) -> rusqlite::Result<Session> {
+    let session = crate::store_api::session::new_session();
+    let token = session.key.clone();
     let now = now_rfc3339();
     let previous: Option<(Option<String>, Option<String>, Option<String>)> = match &ctx.token {
         Some(old) => tx
@@ -65,7 +66,7 @@ fn new_session(tx: &Transaction, ctx: &ShopContext, customer_id: Option<&str>) -
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
         params![token, ctx.sales_channel.id, customer_id, language, currency, country, now],
     )?;
-    Ok(token)
+    Ok(session)
 }
 
 fn password_violations(password: Option<&str>, violations: &mut Vec<Violation>) {
@@ -108,7 +109,7 @@ fn create_customer(
     body: &Map<String, Value>,
     guest: bool,
     password_hash: Option<String>,
-) -> anyhow::Result<Result<(String, String), ApiError>> {
+) -> anyhow::Result<Result<(String, Session), ApiError>> {
     let mut violations = Vec::new();
     let first_name = required(body, "firstName", "", &mut violations);
     let last_name = required(body, "lastName", "", &mut violations);
@@ -190,7 +191,7 @@ fn create_customer(
     let token = new_session(&tx, ctx, Some(&customer_id))?;
     // The visitor's cart comes along into the new customer's session.
     let previous: Vec<String> = ctx.token.iter().cloned().collect();
-    crate::cart::calculate::merge(&tx, &previous, &token)?;
+    crate::cart::calculate::merge(&tx, &previous, &token.key)?;
     tx.commit()?;
     Ok(Ok((customer_id, token)))
 }
@@ -224,13 +225,13 @@ pub async fn register(ctx: ShopContext, State(app): State<App>, RequestParams(bo
                 Ok(created) => created,
                 Err(error) => return Ok(Err(error)),
             };
-            let session = ShopContext { token: Some(token.clone()), ..ctx };
+            let session = ShopContext { token: Some(token.key.clone()), client_token: Some(token.token.clone()), ..ctx };
             let customer = customer::load(conn, &session, &customer_id)?.unwrap_or(Value::Null);
             Ok(Ok((token, customer)))
         })
         .await??;
     let (token, customer) = created;
-    Ok(with_token(&token, customer))
+    Ok(with_token(&token.token, customer))
 }
 
 fn bad_credentials() -> ApiError {
@@ -278,14 +279,15 @@ pub async fn login(ctx: ShopContext, State(app): State<App>, RequestParams(body)
             Ok(token)
         })
         .await?;
-    Ok(token_response(&token))
+    Ok(token_response(&token.token))
 }
 
 /// A new session of the customer after a login (password or a DSR login token): the
 /// customer's last cart and the cart of the caller's session `ctx` become one, the
-/// customer's payment preference becomes the session's. Answers the new token.
-pub fn customer_session(tx: &Transaction, ctx: &ShopContext, customer_id: &str) -> rusqlite::Result<String> {
-    let token = new_session(tx, ctx, Some(customer_id))?;
+/// customer's payment preference becomes the session's. Answers the new session.
+pub fn customer_session(tx: &Transaction, ctx: &ShopContext, customer_id: &str) -> rusqlite::Result<Session> {
+    let session = new_session(tx, ctx, Some(customer_id))?;
+    let token = session.key.clone();
     // The customer's last cart and the guest cart of this session become one.
     let mut previous: Vec<String> = tx
         .query_row(
@@ -308,7 +310,7 @@ pub fn customer_session(tx: &Transaction, ctx: &ShopContext, customer_id: &str) 
          WHERE token = ?2",
         params![customer_id, token],
     )?;
-    Ok(token)
+    Ok(session)
 }
 
 /// `POST /store-api/account/logout`: the old token no longer belongs to the customer;
@@ -324,7 +326,7 @@ pub async fn logout(user: LoggedIn, State(app): State<App>) -> ApiResult<Respons
             Ok(token)
         })
         .await?;
-    Ok(token_response(&token))
+    Ok(token_response(&token.token))
 }
 
 /// Logs the customer's sessions `tokens` out: the tokens stay usable as anonymous

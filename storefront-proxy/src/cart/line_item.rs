@@ -15,7 +15,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::shop_event::ShopEvent;
 use crate::state::App;
 use crate::storage::is_id;
-use crate::store_api::ensure_session;
 use crate::store_api::ShopContext;
 use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
 
@@ -24,7 +23,8 @@ const MAX_QUANTITY: i64 = 100_000;
 
 fn respond(token: &str, cart: Value) -> Response {
     let mut response = Json(cart).into_response();
-    if let Ok(value) = HeaderValue::from_str(token) {
+    // No token: a guide's call through the Admin API (the attendee's token is not kept).
+    if let Some(value) = Some(token).filter(|t| !t.is_empty()).and_then(|t| HeaderValue::from_str(t).ok()) {
         response.headers_mut().insert(CONTEXT_TOKEN_HEADER, value);
     }
     response
@@ -52,9 +52,10 @@ pub async fn get_cart(ctx: ShopContext, State(app): State<App>) -> ApiResult<Res
     let (token, cart) = app
         .db
         .call(move |conn| {
-            let token = ensure_session(conn, &ctx.sales_channel.id, ctx.token.as_deref())?;
-            let cart = calculate::calculate(conn, &ctx, &token, Vec::new())?;
-            Ok((token, cart))
+            // A read: a new session is answered but not stored (issue #29, item 10).
+            let session = ctx.peek_session();
+            let cart = calculate::calculate(conn, &ctx, &session.key, Vec::new())?;
+            Ok((session.token, cart))
         })
         .await?;
     Ok(respond(&token, cart))
@@ -134,11 +135,12 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
             }
         }
     }
-    let (token, cart) = app
+    let (session, cart) = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let session = ctx.ensure_session(&tx)?;
+            let token = session.key.clone();
             let mut errors = Vec::new();
             for item in new_items {
                 if item.kind == "promotion" {
@@ -157,11 +159,11 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
             }
             tx.commit()?;
             let cart = calculate::calculate(conn, &ctx, &token, errors)?;
-            Ok((token, cart))
+            Ok((session, cart))
         })
         .await?;
-    app.events.emit(cart_changed(&token, &cart)).await;
-    Ok(respond(&token, cart))
+    app.events.emit(cart_changed(&session.key, &cart)).await;
+    Ok(respond(&session.token, cart))
 }
 
 /// `PATCH /store-api/checkout/cart/line-item`: new quantities of existing items.
@@ -176,11 +178,12 @@ pub async fn update(ctx: ShopContext, State(app): State<App>, RequestParams(body
             .ok_or_else(|| invalid(format!("{pointer}/id"), "A line item id is needed."))?;
         changes.push((id, quantity_of(item, &pointer)?));
     }
-    let (token, cart) = app
+    let (session, cart) = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let session = ctx.ensure_session(&tx)?;
+            let token = session.key.clone();
             for (id, quantity) in &changes {
                 let changed = tx.execute(
                     "UPDATE cart_line_item SET quantity = CASE WHEN type IN ('promotion', 'discount') THEN 1 ELSE ?1 END WHERE token = ?2 AND id = ?3",
@@ -192,22 +195,23 @@ pub async fn update(ctx: ShopContext, State(app): State<App>, RequestParams(body
             }
             tx.commit()?;
             let cart = calculate::calculate(conn, &ctx, &token, Vec::new())?;
-            Ok(Ok((token, cart)))
+            Ok(Ok((session, cart)))
         })
         .await??;
-    app.events.emit(cart_changed(&token, &cart)).await;
-    Ok(respond(&token, cart))
+    app.events.emit(cart_changed(&session.key, &cart)).await;
+    Ok(respond(&session.token, cart))
 }
 
 async fn remove_ids(ctx: ShopContext, app: App, ids: Vec<String>) -> ApiResult<Response> {
     if ids.is_empty() {
         return Err(ApiError::bad_request("CHECKOUT__CART_INVALID_LINE_ITEM", "The request needs ids of line items.").at("/ids"));
     }
-    let (token, cart) = app
+    let (session, cart) = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let session = ctx.ensure_session(&tx)?;
+            let token = session.key.clone();
             for id in &ids {
                 // The guide's discount is the guide's to take back (`remove-temp-discount`,
                 // or a new one of 0), as Shopware's `removable: false`.
@@ -223,11 +227,11 @@ async fn remove_ids(ctx: ShopContext, app: App, ids: Vec<String>) -> ApiResult<R
             }
             tx.commit()?;
             let cart = calculate::calculate(conn, &ctx, &token, Vec::new())?;
-            Ok(Ok((token, cart)))
+            Ok(Ok((session, cart)))
         })
         .await??;
-    app.events.emit(cart_changed(&token, &cart)).await;
-    Ok(respond(&token, cart))
+    app.events.emit(cart_changed(&session.key, &cart)).await;
+    Ok(respond(&session.token, cart))
 }
 
 fn ids_of(value: Option<&Value>) -> Vec<String> {

@@ -11,26 +11,27 @@ use crate::error::{ApiError, ApiResult};
 use crate::settings::{load_countries, load_currencies, load_languages};
 use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
-use crate::store_api::{ensure_session, language_available, RequestParams, ShopContext, CONTEXT_TOKEN_HEADER, LIVE_VERSION_ID};
+use crate::store_api::{language_available, RequestParams, ShopContext, CONTEXT_TOKEN_HEADER, LIVE_VERSION_ID};
 
 /// `GET /store-api/context`: the `SalesChannelContext` of the request's session (a new
-/// session when the request has none; its token comes back in the header).
+/// token when the request has none, in the header; stored only once the session gets
+/// state, issue #29 item 10).
 pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<Response> {
     let context = app
         .db
         .call(move |conn| {
-            let token = ensure_session(conn, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let session = ctx.peek_session();
+            let token = session.key.clone();
             let (navigation_category_id, depth, channel_currency, channel_country): (Option<String>, i64, Option<String>, Option<String>) =
                 conn.query_row(
                     "SELECT navigation_category_id, navigation_category_depth, currency_id, country_id FROM sales_channel WHERE id = ?1",
                     [&ctx.sales_channel.id],
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
                 )?;
-            let (session_currency, session_country): (Option<String>, Option<String>) = conn.query_row(
-                "SELECT currency_id, country_id FROM store_context WHERE token = ?1",
-                [&token],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
+            let (session_currency, session_country): (Option<String>, Option<String>) = conn
+                .query_row("SELECT currency_id, country_id FROM store_context WHERE token = ?1", [&token], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+                .unwrap_or((None, None));
             let currency_id = session_currency.or(channel_currency);
             let country_id = session_country.or(channel_country);
             let currency = load_currencies(conn, &ctx.languages, currency_id.as_deref())?.into_iter().next().unwrap_or(Value::Null);
@@ -69,9 +70,9 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                 [&token],
                 |r| r.get(0),
             ).optional()?;
-            let session = ShopContext { token: Some(token.clone()), ..ctx.clone() };
+            let stored = ShopContext { token: Some(token.clone()), ..ctx.clone() };
             let customer = match &customer_id {
-                Some(id) => crate::account::customer::load(conn, &session, id)?.unwrap_or(Value::Null),
+                Some(id) => crate::account::customer::load(conn, &stored, id)?.unwrap_or(Value::Null),
                 None => Value::Null,
             };
             let (group_id, group_name, display_gross): (Option<String>, Option<String>, bool) = conn
@@ -97,7 +98,7 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
             let rounding = currency["itemRounding"].clone();
             let customer_group = json!({ "id": group_id, "name": group_name, "displayGross": display_gross, "apiAlias": "customer_group" });
             let body = json!({
-                "token": token,
+                "token": session.token,
                 "currentCustomerGroup": customer_group,
                 "fallbackCustomerGroup": customer_group,
                 "currency": currency,
@@ -150,7 +151,7 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
                 },
                 "apiAlias": "sales_channel_context",
             });
-            Ok((token, body))
+            Ok((session.token, body))
         })
         .await?;
     let (token, body) = context;
@@ -183,7 +184,8 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let token = ensure_session(&tx, &ctx.sales_channel.id, ctx.token.as_deref())?;
+            let session = ctx.ensure_session(&tx)?;
+            let token = session.key.clone();
             let exists = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> rusqlite::Result<bool> { tx.query_row(sql, params, |r| r.get(0)) };
             let unknown = |key: &str, code: &'static str| {
                 Err(ApiError::bad_request(code, format!("The {key} is not available.")).at(&format!("/{key}")))
@@ -240,7 +242,7 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
                 rusqlite::params![language, currency, country, state, billing, shipping, payment, shipping_method, now_rfc3339(), token],
             )?;
             tx.commit()?;
-            Ok(Ok(token))
+            Ok(Ok(session.token))
         })
         .await??;
     let mut response = Json(json!({ "contextToken": token, "redirectUrl": null, "apiAlias": "array_struct" })).into_response();

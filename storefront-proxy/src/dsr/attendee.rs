@@ -82,17 +82,38 @@ pub async fn load(app: &App, id: String) -> ApiResult<Attendee> {
     app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?.ok_or_else(not_found)
 }
 
-/// `GET /api/_action/dsr/appointment/attendee/{id}/sw-context-token`: the attendee's shop
-/// context, for the guide to view and edit their cart, only while they granted it.
-pub async fn context_token(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+/// `GET /api/_action/dsr/appointment/attendee/{id}/sw-context-token`: a token for the
+/// guide to view and edit the attendee's cart (and see their wishlist), only while they
+/// granted it and the appointment runs: a delegated token (`delegation`), never the
+/// attendee's own session, which for a customer is their account (issue #29, item 5).
+pub async fn context_token(user: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let attendee = load(&app, id).await?;
+    if attendee.kind != "CLIENT" {
+        return Err(not_found());
+    }
     require_cart_permission(&app, &attendee).await?;
-    Ok(Json(json!({ "attendee-sw-context-token": attendee.context_token })))
+    let token = super::delegation::mint(&app, &attendee, &user).await?;
+    Ok(Json(json!({ "attendee-sw-context-token": token })))
 }
 
 /// Refuses (403) unless the attendee granted the guides access to their cart (the live
 /// state of the hub says so) and is still in the appointment.
 pub async fn require_cart_permission(app: &App, attendee: &Attendee) -> ApiResult<()> {
+    // Not after the appointment ended (issue #29, item 5). Upstream mode keeps no
+    // appointments here: the upstream decides.
+    let appointment_id = attendee.appointment_id.clone();
+    let ended = app
+        .db
+        .read(move |conn| {
+            Ok(conn
+                .query_row("SELECT ended_at IS NOT NULL FROM appointment WHERE id = ?1", [appointment_id], |r| r.get::<_, bool>(0))
+                .optional()?
+                .unwrap_or(false))
+        })
+        .await?;
+    if ended {
+        return Err(super::delegation::permission_missing());
+    }
     // The attendee's own view of the live state: small however large the room is.
     let state = app.hub.attendee_state(&attendee.appointment_id, &attendee.id).await.map_err(super::lifecycle::hub_unavailable)?;
     let granted = state.state_for_clients.cart_permission == CartPermission::Granted;

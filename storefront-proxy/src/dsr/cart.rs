@@ -18,7 +18,7 @@ use crate::state::App;
 use crate::storage::is_id;
 use crate::storage::translation::LanguageChain;
 use crate::store_api::{language_available, language_not_available, ShopContext, LANGUAGE_HEADER};
-use crate::store_api::{RequestParams, SalesChannel, CONTEXT_TOKEN_HEADER};
+use crate::store_api::{token_key, RequestParams, SalesChannel, CONTEXT_TOKEN_HEADER};
 
 /// A shop context of sales channel `id` (its default language) for admin calls.
 pub async fn shop_context(
@@ -59,7 +59,14 @@ pub async fn shop_context(
     let current = language.map_err(|id| language_not_available(&id))?;
     let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
     let languages = LanguageChain { current, fallback: channel.language_id.clone() };
-    Ok(ShopContext { sales_channel: channel, languages, token, base_url: format!("http://{host}"), include_seo_urls: false })
+    Ok(ShopContext {
+        sales_channel: channel,
+        languages,
+        token,
+        client_token: None,
+        base_url: format!("http://{host}"),
+        include_seo_urls: false,
+    })
 }
 
 /// The attendee whose cart a proxied call acts on, after the permission check.
@@ -72,7 +79,15 @@ async fn attendee_context(app: &App, headers: &HeaderMap, uri: &Uri, sales_chann
         .ok()
         .and_then(|q| q.0.into_iter().find(|(k, _)| k == "attendeeId").map(|(_, v)| v));
     let found = match (token, attendee_id) {
-        (Some(token), _) => app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &token)?)).await?,
+        // A delegated token names its attendee; else the token is a session's (stored
+        // as its key).
+        (Some(token), _) => match super::delegation::attendee_of(app, &token).await? {
+            Some(attendee) => Some(attendee),
+            None => {
+                let key = token_key(&token);
+                app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &key)?)).await?
+            }
+        },
         (None, Some(id)) => app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?,
         (None, None) => {
             return Err(ApiError::bad_request(

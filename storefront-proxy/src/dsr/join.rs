@@ -16,7 +16,7 @@ use crate::admin::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
-use crate::store_api::{ContextToken, SalesChannel, CONTEXT_TOKEN_HEADER};
+use crate::store_api::{ResolvedSession, SalesChannel, Session, CONTEXT_TOKEN_HEADER};
 
 /// How long a hub session token is valid; clients join again after that.
 const HUB_TOKEN_TTL_SECS: u64 = 12 * 3600;
@@ -84,8 +84,32 @@ fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiRes
 }
 
 /// A fresh shop session for an attendee (cart, wishlist and checkout inside the room).
-fn new_context(conn: &Connection, sales_channel_id: &str) -> rusqlite::Result<String> {
-    crate::store_api::ensure_session(conn, sales_channel_id, None)
+fn new_context(conn: &Connection, sales_channel_id: &str) -> rusqlite::Result<Session> {
+    crate::store_api::ensure_session(conn, sales_channel_id, None, None)
+}
+
+/// The token of a guide's shop session in an appointment. Only keys of tokens are
+/// stored (`store_api::session`), so a guide who joins again gets the same token back
+/// by deriving it again from the server's secret and the guide's attendee id.
+fn guide_session(app: &App, attendee_id: &str) -> Session {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(app.hub_secret.as_slice());
+    hash.update(b"\0dsr-guide-context\0");
+    hash.update(attendee_id.as_bytes());
+    let token = format!("{:x}", hash.finalize());
+    Session { key: crate::store_api::token_key(&token), token }
+}
+
+/// Stores (or keeps alive) the guide's session `session` in `sales_channel_id`.
+fn keep_guide_session(conn: &Connection, sales_channel_id: &str, session: &Session) -> rusqlite::Result<()> {
+    let now = now_rfc3339();
+    conn.execute(
+        "INSERT INTO store_context (token, sales_channel_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+         ON CONFLICT (token) DO UPDATE SET updated_at = ?3",
+        params![session.key, sales_channel_id, now],
+    )?;
+    Ok(())
 }
 
 fn sales_channel_name(conn: &Connection, id: &str) -> rusqlite::Result<String> {
@@ -95,6 +119,7 @@ fn sales_channel_name(conn: &Connection, id: &str) -> rusqlite::Result<String> {
 /// `POST /api/_action/dsr/appointment/{id}/join-as-guide`
 pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
     let language = appointment::request_language(&headers);
+    let app_for_join = app.clone();
     let joined = app
         .db
         .call(move |conn| {
@@ -109,19 +134,25 @@ pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<St
                 )
                 .optional()?;
             let (attendee_id, context_token) = match existing {
-                Some(found) => {
-                    tx.execute("UPDATE attendee SET last_active_at = ?1 WHERE id = ?2", params![now_rfc3339(), found.0])?;
-                    found
+                Some((attendee_id, _)) => {
+                    let session = guide_session(&app_for_join, &attendee_id);
+                    keep_guide_session(&tx, &appointment.sales_channel_id, &session)?;
+                    tx.execute(
+                        "UPDATE attendee SET last_active_at = ?1, context_token = ?3 WHERE id = ?2",
+                        params![now_rfc3339(), attendee_id, session.key],
+                    )?;
+                    (attendee_id, session.token)
                 }
                 None => {
-                    let token = new_context(&tx, &appointment.sales_channel_id)?;
                     let attendee_id = new_id();
+                    let session = guide_session(&app_for_join, &attendee_id);
+                    keep_guide_session(&tx, &appointment.sales_channel_id, &session)?;
                     tx.execute(
                         "INSERT INTO attendee (id, appointment_id, type, name, admin_user_id, context_token, joined_at)
                          VALUES (?1, ?2, 'GUIDE', ?3, ?4, ?5, ?6)",
-                        params![attendee_id, appointment.id, user.display_name, user.id, token, now_rfc3339()],
+                        params![attendee_id, appointment.id, user.display_name, user.id, session.key, now_rfc3339()],
                     )?;
-                    (attendee_id, token)
+                    (attendee_id, session.token)
                 }
             };
             let sales_channel_name = sales_channel_name(&tx, &appointment.sales_channel_id)?;
@@ -152,7 +183,7 @@ pub struct JoinAsClient {
 /// the same attendee.
 pub async fn as_client(
     channel: SalesChannel,
-    ContextToken(context_token): ContextToken,
+    session: ResolvedSession,
     State(app): State<App>,
     Path(presentation_path): Path<String>,
     headers: HeaderMap,
@@ -173,6 +204,7 @@ pub async fn as_client(
         )
         .at("/attendeeName"));
     }
+    let (context_token, client_token) = (session.key, session.token);
     let language = appointment::request_language(&headers);
     // No one new can join while the guide has locked the appointment (live state: the
     // hub); someone who already joined comes back (below).
@@ -252,27 +284,32 @@ pub async fn as_client(
                     )));
                 }
             }
-            let (attendee_id, attendee_name, context_token) = match (existing, context_token) {
-                (Some((id, old_name)), Some(token)) => {
+            // The answer carries the client's own token (only its key is stored).
+            let client = match (context_token, client_token) {
+                (Some(key), Some(token)) => Some(Session { key, token }),
+                _ => None,
+            };
+            let (attendee_id, attendee_name, context_token) = match (existing, client) {
+                (Some((id, old_name)), Some(session)) => {
                     let name = name.or(old_name);
                     tx.execute(
                         "UPDATE attendee SET name = ?1, last_active_at = ?2 WHERE id = ?3",
                         params![name, now_rfc3339(), id],
                     )?;
-                    (id, name, token)
+                    (id, name, session.token)
                 }
-                _ => {
-                    let (token, customer_id) = match customer {
-                        Some((token, customer_id)) => (token, Some(customer_id)),
-                        None => (new_context(&tx, &appointment.sales_channel_id)?, None),
+                (_, client) => {
+                    let (session, customer_id) = match (customer, client) {
+                        (Some((key, customer_id)), Some(session)) if session.key == key => (session, Some(customer_id)),
+                        _ => (new_context(&tx, &appointment.sales_channel_id)?, None),
                     };
                     let id = new_id();
                     tx.execute(
                         "INSERT INTO attendee (id, appointment_id, type, name, context_token, joined_at, customer_id)
                          VALUES (?1, ?2, 'CLIENT', ?3, ?4, ?5, ?6)",
-                        params![id, appointment.id, name, token, now_rfc3339(), customer_id],
+                        params![id, appointment.id, name, session.key, now_rfc3339(), customer_id],
                     )?;
-                    (id, name, token)
+                    (id, name, session.token)
                 }
             };
             tx.commit()?;

@@ -196,7 +196,7 @@ pub async fn automatic_login(ctx: ShopContext, State(app): State<App>, RequestPa
         })
         .await?;
     match outcome {
-        Ok(session) => Ok(token_response(&session)),
+        Ok(session) => Ok(token_response(&session.token)),
         Err(Refused::Invalid) => Err(invalid_token()),
         Err(Refused::Expired) => Err(expired_token()),
         Err(Refused::OtherCustomer) => Err(other_customer()),
@@ -209,7 +209,8 @@ pub async fn automatic_login(ctx: ShopContext, State(app): State<App>, RequestPa
 /// `POST /store-api/dsr/customer/migrate-visitor-session`.
 pub async fn migrate_visitor_session(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
     let visitor = match text_field(&body, "contextToken", MAX_TOKEN_LEN) {
-        Ok(Some(token)) => token.to_owned(),
+        // Sessions are stored under their token's SHA-256 (store_api::session).
+        Ok(Some(token)) => crate::store_api::token_key(token),
         _ => return Err(invalid_visitor_session("contextToken must be the context token of the guest's room session.")),
     };
     let Some(target) = ctx.token.clone() else {
@@ -250,6 +251,8 @@ pub async fn migrate_visitor_session(ctx: ShopContext, State(app): State<App>, R
                 }
                 Some(true) => {}
             }
+            // The session receiving the goods is stored now if it was not yet.
+            let target = ctx.ensure_session(&tx)?.key;
             crate::cart::calculate::ensure_cart(&tx, &target)?;
             crate::cart::calculate::merge(&tx, std::slice::from_ref(&visitor), &target)?;
             tx.commit()?;

@@ -6,43 +6,19 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension};
 
-use super::{ContextToken, SalesChannel};
+use super::SalesChannel;
 use crate::error::ApiError;
 use crate::state::App;
+use crate::storage::is_id;
 use crate::storage::translation::LanguageChain;
-use crate::storage::{is_id, new_id, now_rfc3339};
 
 pub const LANGUAGE_HEADER: &str = "sw-language-id";
 pub const INCLUDE_SEO_URLS_HEADER: &str = "sw-include-seo-urls";
 
 /// Shopware's live version id, the `versionId` of every entity of the store API.
 pub const LIVE_VERSION_ID: &str = "0fa91ce3e96a4bc2be4bd9ce752c3425";
-
-/// The session of `token` in this sales channel, created when unknown. Answers the
-/// token and whether it is new.
-pub fn ensure_session(conn: &Connection, sales_channel_id: &str, token: Option<&str>) -> rusqlite::Result<String> {
-    if let Some(token) = token {
-        let known: Option<String> = conn
-            .query_row(
-                "SELECT token FROM store_context WHERE token = ?1 AND sales_channel_id = ?2",
-                params![token, sales_channel_id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if let Some(token) = known {
-            return Ok(token);
-        }
-    }
-    let token = new_id() + &new_id();
-    let now = now_rfc3339();
-    conn.execute(
-        "INSERT INTO store_context (token, sales_channel_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
-        params![token, sales_channel_id, now],
-    )?;
-    Ok(token)
-}
 
 /// What every catalogue call needs to know about its request.
 #[derive(Debug, Clone)]
@@ -51,7 +27,11 @@ pub struct ShopContext {
     /// The request's language (`sw-language-id`, else the session's, else the sales
     /// channel's), then the sales channel's default.
     pub languages: LanguageChain,
+    /// The session's key (the SHA-256 of the client's `sw-context-token`, which names
+    /// its rows; `store_api::session`), if the request has a live session.
     pub token: Option<String>,
+    /// The `sw-context-token` itself, for the answer: with `token`, or neither.
+    pub client_token: Option<String>,
     /// `scheme://host` of the request, for absolute media URLs.
     pub base_url: String,
     /// `sw-include-seo-urls: true`: entities carry their `seoUrls`.
@@ -61,6 +41,17 @@ pub struct ShopContext {
 impl ShopContext {
     pub fn language_id(&self) -> &str {
         &self.languages.current
+    }
+
+    /// The stored session of the request, stored now if it was not
+    /// ([`super::session::ensure_session`]): for calls that give it state.
+    pub fn ensure_session(&self, conn: &Connection) -> rusqlite::Result<super::Session> {
+        super::ensure_session(conn, &self.sales_channel.id, self.token.as_deref(), self.client_token.as_deref())
+    }
+
+    /// The request's session for a call that only reads: not stored when new.
+    pub fn peek_session(&self) -> super::Session {
+        super::peek_session(self.token.as_deref(), self.client_token.as_deref())
     }
 }
 
@@ -86,7 +77,11 @@ impl FromRequestParts<App> for ShopContext {
 
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
         let sales_channel = SalesChannel::from_request_parts(parts, app).await?;
-        let Ok(ContextToken(token)) = ContextToken::from_request_parts(parts, app).await;
+        let resolved = super::resolved(parts);
+        let (token, client_token) = match resolved.key {
+            Some(key) => (Some(key), resolved.token),
+            None => (None, None),
+        };
         let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty());
         let requested = header(LANGUAGE_HEADER).map(str::to_lowercase);
         let include_seo_urls = header(INCLUDE_SEO_URLS_HEADER).is_some_and(|v| v == "true" || v == "1");
@@ -121,6 +116,6 @@ impl FromRequestParts<App> for ShopContext {
             })
             .await??;
         let languages = LanguageChain { current, fallback: sales_channel.language_id.clone() };
-        Ok(ShopContext { sales_channel, languages, token, base_url, include_seo_urls })
+        Ok(ShopContext { sales_channel, languages, token, client_token, base_url, include_seo_urls })
     }
 }

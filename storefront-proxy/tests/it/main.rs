@@ -44,6 +44,7 @@ mod limits;
 mod navigation;
 mod newsletter;
 mod order;
+mod security_room;
 mod shopping_lists;
 mod upstream;
 mod upstream_dsr;

@@ -62,7 +62,8 @@ async fn joins_through_the_forwarding_proxy_get_its_hub_tokens_for_the_upstreams
         .db()
         .query_row(
             "SELECT name FROM attendee WHERE id = ?1 AND context_token = ?2",
-            [&client.sub, join["newContextToken"].as_str().unwrap()],
+            // Sessions are stored under their token's SHA-256 (issue #29, item 4).
+            [&client.sub, &storefront_proxy::store_api::token_key(join["newContextToken"].as_str().unwrap())],
             |r| r.get(0),
         )
         .unwrap();
