@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::live::fanout::Writers;
 use crate::live::local::LocalOrder;
 use crate::live::replicated::ClusterOrder;
 use crate::live::{Order, RoomSettings, Rooms};
 use crate::metrics::Metrics;
 use crate::store::{Store, StoreError};
 use crate::video::LiveKit;
+use crate::ws::fanout::Writers;
 
 /// Shared state of all handlers. Cheap to clone.
 #[derive(Clone)]
@@ -21,7 +21,7 @@ pub struct Hub {
     pub rooms: Rooms,
     pub metrics: Arc<Metrics>,
     pub video: Option<Arc<LiveKit>>,
-    /// The writer tasks that write the rooms' events on the sockets (`live::fanout`).
+    /// The writer tasks that write the rooms' events on the sockets (`ws::fanout`).
     pub writers: Arc<Writers>,
     cluster: Option<Arc<Cluster>>,
 }

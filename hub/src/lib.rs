@@ -4,7 +4,6 @@
 pub mod app;
 pub mod cluster;
 pub mod config;
-pub mod connection;
 pub mod drain;
 pub mod error;
 pub mod internal;
@@ -14,6 +13,7 @@ pub mod metrics;
 pub mod server;
 pub mod store;
 pub mod video;
+pub mod ws;
 
 pub use app::Hub;
 pub use config::Config;

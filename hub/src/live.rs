@@ -1,26 +1,23 @@
 //! Live appointments: one [`Room`] per appointment, found through [`Rooms`], and the one
 //! path every change takes, [`submit`]: the policy decides, the room's order publishes,
-//! the effects follow.
+//! the effects follow. Nothing here knows a socket ([`crate::ws`] is above it).
 //!
-//! - [`room`]: a room's state, log and subscribers, and the [`Order`] trait.
+//! - [`room`]: a room's state (`Inner`: live state, log, subscribers, engagement) and
+//!   the [`Order`] trait; [`subscribers`] its connections.
 //! - [`local`] / [`replicated`]: the two orders (single mode: SQLite; cluster: Redis).
 //! - [`policy`]: who may do what, as a pure function.
 //! - [`effects`]: what follows outside the room (LiveKit, disconnects, video grants,
 //!   presence).
-//! - [`fanout`]: how the room writes an event on its subscribers' sockets directly, and
-//!   queues it only for a connection that is behind or whose socket would block.
+//! - [`outbound`]: what the room queues for a subscriber and how it reaches the writer.
+//! - [`engagement`] / [`tick`]: what a room's engagement tick sends, and the tick task.
 //! - [`queue`]: a connection's bounded send queue.
-//! - [`rate`]: what one connection may ask per second (clients' token bucket, coalesced
-//!   reload hints).
 
 pub mod effects;
 pub mod engagement;
-pub mod fanout;
 pub mod local;
 pub mod outbound;
 pub mod policy;
 pub mod queue;
-pub mod rate;
 pub mod replicated;
 pub mod room;
 pub mod subscribers;

@@ -24,14 +24,14 @@ pub struct Metrics {
     /// Socket flushes that wrote at least one frame (several frames may share one);
     /// a connection's task finishing a flush its writer began is not counted again.
     pub batches_out: AtomicU64,
-    /// Connections a writer task handed to their own task (`live::fanout`), by reason:
+    /// Connections a writer task handed to their own task (`ws::fanout`), by reason:
     /// the socket would block (or failed), its task held the sink, a video grant.
     pub handovers_blocked: AtomicU64,
     pub handovers_busy: AtomicU64,
     pub handovers_video: AtomicU64,
     /// Times a connection's task was woken to write and found nothing to write.
     pub empty_wakeups: AtomicU64,
-    /// Frames written by the writer tasks (`live::fanout`), without waking the
+    /// Frames written by the writer tasks (`ws::fanout`), without waking the
     /// connection; the rest were written by the connection's own task.
     pub writer_out: AtomicU64,
     pub bad_frames: AtomicU64,

@@ -14,8 +14,8 @@ use serde::Deserialize;
 use tokio::net::TcpListener;
 
 use crate::app::Hub;
-use crate::connection::Session;
 use crate::error::HubError;
+use crate::ws::connection::Session;
 
 /// Bytes of outbound frames gathered before a write. Small, because the buffer keeps
 /// its capacity after a burst; large enough for a dozen slide events in one syscall.
@@ -103,7 +103,7 @@ async fn ws(
     // Small buffers: most frames are a few hundred bytes, and tungstenite's defaults
     // (128 KiB read and write buffers) would cost far more than the state per
     // connection. Buffers grow for a larger frame. Frames queued together are written
-    // together (see `live::fanout`) up to WRITE_BUFFER bytes per write.
+    // together (see `ws::fanout`) up to WRITE_BUFFER bytes per write.
     Ok(upgrade
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
         .read_buffer_size(READ_BUFFER)

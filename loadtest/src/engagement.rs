@@ -38,7 +38,7 @@ pub const CHAT_REF: u32 = 0xF000_0002;
 pub const POLL_REF: u32 = 0xF000_0003;
 
 /// What the hub lets a client send per second on average
-/// (`hub::live::rate::CLIENT_REQUESTS_PER_SEC`; a test keeps them equal).
+/// (`hub::ws::rate::CLIENT_REQUESTS_PER_SEC`; a test keeps them equal).
 pub const CLIENT_REQUESTS_PER_SEC: f64 = 20.0;
 
 /// How long the guide waits after the window before it closes the poll: the last votes

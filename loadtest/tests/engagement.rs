@@ -64,5 +64,5 @@ async fn a_plan_over_the_hubs_limits_is_refused_before_anyone_joins() {
 
 #[test]
 fn the_load_generator_keeps_to_the_hubs_request_rate() {
-    assert_eq!(loadtest::engagement::CLIENT_REQUESTS_PER_SEC, hub::live::rate::CLIENT_REQUESTS_PER_SEC);
+    assert_eq!(loadtest::engagement::CLIENT_REQUESTS_PER_SEC, hub::ws::rate::CLIENT_REQUESTS_PER_SEC);
 }

@@ -1,6 +1,6 @@
 //! A connection's bounded send queue: one sender (the room), one receiver (the
 //! connection task), and a [`Drain`] for the writer task that may empty it in the
-//! connection's place (`live::fanout`).
+//! connection's place (`ws::fanout`).
 //!
 //! tokio's mpsc allocates a block of 32 slots per channel up front; with tens of
 //! thousands of mostly idle connections that is most of a connection's memory. This
@@ -66,7 +66,7 @@ impl<T> Sender<T> {
     }
 
     /// Queues without waking the receiver: a writer task takes it out instead
-    /// (`live::fanout`). The receiver still sees it the next time it looks.
+    /// (`ws::fanout`). The receiver still sees it the next time it looks.
     pub fn try_send_quietly(&self, item: T) -> Result<(), TrySendError<T>> {
         let mut state = self.shared.lock();
         if state.closed {
@@ -174,7 +174,7 @@ impl<T> Receiver<T> {
 
 /// Takes items out of a queue in its receiver's place, and wakes the receiver when it
 /// must take over. Whoever takes items out must serialise with the receiver itself (the
-/// connection's sink lock does, in `live::fanout`).
+/// connection's sink lock does, in `ws::fanout`).
 pub struct Drain<T> {
     shared: Arc<Shared<T>>,
 }

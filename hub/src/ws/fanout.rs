@@ -34,7 +34,6 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::task::{Context, Poll, Waker};
-use std::time::Duration;
 
 use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt};
@@ -42,9 +41,9 @@ use protocol::codec::{Codec, Encoded};
 use protocol::Role;
 use tokio::sync::Notify;
 
-use super::effects;
-use super::outbound::{Outbound, Queued, Scheduled};
-use super::queue::{self, Next};
+use crate::live::effects;
+use crate::live::outbound::{Outbound, Queued, Scheduled};
+use crate::live::queue::{self, Next};
 use crate::metrics::Metrics;
 use crate::video::LiveKit;
 
@@ -57,12 +56,8 @@ const WRITER_TURN: usize = 256;
 
 /// Connections in one writer turn from which the turn is a large room's fan-out (a slide
 /// change to a room of a thousand and more): while one is written, attendees' frames wait
-/// for it ([`Writers::after_fan_out`]).
+/// for it ([`super::gate::after_fan_out`]).
 pub const LARGE_FAN_OUT: usize = 1_000;
-
-/// The longest an attendee's frame waits for the fan-outs under way (see
-/// [`Writers::after_fan_out`]): a hub that is never without one still takes every frame.
-pub const MAX_FAN_OUT_WAIT: Duration = Duration::from_millis(250);
 
 /// A connection as its writer task sees it.
 pub trait Writable: Send + Sync {
@@ -77,11 +72,44 @@ pub struct Writers {
     fan_outs: Arc<FanOuts>,
 }
 
-/// The large fan-outs the writer tasks are writing (see [`LARGE_FAN_OUT`]).
+/// The large fan-outs the writer tasks are writing (see [`LARGE_FAN_OUT`]); the gate
+/// waits for them ([`super::gate::after_fan_out`]).
 #[derive(Default)]
-struct FanOuts {
+pub struct FanOuts {
     under_way: AtomicUsize,
     ended: Notify,
+}
+
+impl FanOuts {
+    /// A writer task starts a large fan-out.
+    pub fn begin(&self) {
+        self.under_way.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A writer task ended one; the last to end wakes whoever waits.
+    pub fn end(&self) {
+        if self.under_way.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.ended.notify_waiters();
+        }
+    }
+
+    /// Whether a writer task is in the middle of a large fan-out.
+    pub fn under_way(&self) -> bool {
+        self.under_way.load(Ordering::SeqCst) > 0
+    }
+
+    /// Returns once no large fan-out is under way, or at `deadline`.
+    pub async fn ended_or(&self, deadline: tokio::time::Instant) {
+        loop {
+            let ended = self.ended.notified();
+            tokio::pin!(ended);
+            // Registered before the check: an end between the check and the wait wakes it.
+            ended.as_mut().enable();
+            if !self.under_way() || tokio::time::timeout_at(deadline, ended).await.is_err() {
+                return;
+            }
+        }
+    }
 }
 
 /// One writer task's due connections.
@@ -123,7 +151,7 @@ impl Shard {
             }
             let large = turn.len() >= LARGE_FAN_OUT;
             if large {
-                self.fan_outs.under_way.fetch_add(1, Ordering::SeqCst);
+                self.fan_outs.begin();
             }
             for (written, connection) in turn.drain(..).enumerate() {
                 connection.write_pending();
@@ -131,8 +159,8 @@ impl Shard {
                     tokio::task::yield_now().await;
                 }
             }
-            if large && self.fan_outs.under_way.fetch_sub(1, Ordering::SeqCst) == 1 {
-                self.fan_outs.ended.notify_waiters();
+            if large {
+                self.fan_outs.end();
             }
             if turn.capacity() > 4096 {
                 turn.shrink_to(64);
@@ -158,40 +186,9 @@ impl Writers {
         Arc::new(Writers { shards, fan_outs })
     }
 
-    /// Returns once no writer task is in the middle of a large room's fan-out
-    /// ([`LARGE_FAN_OUT`]), or after [`MAX_FAN_OUT_WAIT`]. An attendee's frame (a chat
-    /// message, a tap, a vote, a cart change) waits here before it is handled, so that a
-    /// slide change reaches the whole room first: at 10,000 attendees a fan-out takes
-    /// ~100 ms of a core, and the thousands of engagement frames a second that arrive
-    /// meanwhile — each a parse, a decision under the room lock, a store write and
-    /// replies — would otherwise stretch it. They are handled in the gap after it, a
-    /// fan-out's length later at most; their order per connection is kept (the
-    /// connection reads its next frame only after this one).
-    ///
-    /// `last_wait` is when the connection's last wait ended: a connection whose frame
-    /// waited less than [`MAX_FAN_OUT_WAIT`] ago does not wait again, so on a hub that is
-    /// never without a fan-out a connection's frames are not held back 250 ms each.
-    /// Returns whether it waited.
-    pub async fn after_fan_out(&self, last_wait: &mut Option<tokio::time::Instant>) -> bool {
-        let fan_outs = &self.fan_outs;
-        if fan_outs.under_way.load(Ordering::SeqCst) == 0 {
-            return false;
-        }
-        let now = tokio::time::Instant::now();
-        if last_wait.is_some_and(|ended| now < ended + MAX_FAN_OUT_WAIT) {
-            return false;
-        }
-        let deadline = now + MAX_FAN_OUT_WAIT;
-        loop {
-            let ended = fan_outs.ended.notified();
-            tokio::pin!(ended);
-            // Registered before the check: an end between the check and the wait wakes it.
-            ended.as_mut().enable();
-            if fan_outs.under_way.load(Ordering::SeqCst) == 0 || tokio::time::timeout_at(deadline, ended).await.is_err() {
-                *last_wait = Some(tokio::time::Instant::now());
-                return true;
-            }
-        }
+    /// The large fan-outs of these writers, for the connections' gates.
+    pub fn fan_outs(&self) -> Arc<FanOuts> {
+        self.fan_outs.clone()
     }
 
     /// One writer per worker of the current runtime.
@@ -210,7 +207,7 @@ pub struct SocketWriter<Si> {
     sink: Mutex<Si>,
     codec: Codec,
     role: Role,
-    pub(super) metrics: Arc<Metrics>,
+    pub(crate) metrics: Arc<Metrics>,
     /// The writer task takes this connection's frames: off until the welcome (and replay)
     /// went out, while the connection's task finishes a write, and once it is closing.
     writable: AtomicBool,
@@ -435,7 +432,12 @@ where
 }
 
 /// A video token as a message, when video is configured (for [`SocketWriter::write_queued`]).
-pub fn video_token_message(video: Option<&LiveKit>, room: &super::Room, claims: &protocol::HubClaims, codec: Codec) -> Option<Message> {
+pub fn video_token_message(
+    video: Option<&LiveKit>,
+    room: &crate::live::Room,
+    claims: &protocol::HubClaims,
+    codec: Codec,
+) -> Option<Message> {
     let frame = effects::video_token(video, room, claims)?;
     match codec.encode(&frame) {
         Ok(Encoded::Text(text)) => Some(Message::Text(text.into())),
@@ -454,6 +456,7 @@ mod tests {
     use crate::live::outbound::Outlet;
     use crate::live::{Audience, Room, RoomSettings, SharedEvent};
     use crate::store::Store;
+    use crate::ws::gate::{after_fan_out, MAX_FAN_OUT_WAIT};
     use protocol::frame::{Event, ServerFrame};
     use std::time::Duration;
 
@@ -769,10 +772,11 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn an_attendees_frame_waits_for_a_large_fan_out_and_not_for_a_small_one() {
         let writers = Writers::spawn(1);
+        let fan_outs = writers.fan_outs();
         let written = Arc::new(AtomicUsize::new(0));
         // Idle: nothing to wait for.
         let mut last_wait = None;
-        assert!(!writers.after_fan_out(&mut last_wait).await, "no wait when idle");
+        assert!(!after_fan_out(&fan_outs, &mut last_wait).await, "no wait when idle");
         // A small turn is not a fan-out to wait for: the frame is handled between writes.
         let schedule = |count: usize| {
             let shard = writers.shard(0);
@@ -782,7 +786,7 @@ mod tests {
         };
         schedule(LARGE_FAN_OUT - 1);
         tokio::task::yield_now().await;
-        assert!(!writers.after_fan_out(&mut last_wait).await, "no wait for a small turn");
+        assert!(!after_fan_out(&fan_outs, &mut last_wait).await, "no wait for a small turn");
         assert!(written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1, "handled between the small turn's writes");
         while written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1 {
             tokio::task::yield_now().await;
@@ -794,26 +798,8 @@ mod tests {
         let started = tokio::time::Instant::now();
         tokio::task::yield_now().await;
         assert!(written.load(Ordering::SeqCst) > small, "the writer started the fan-out");
-        assert!(writers.after_fan_out(&mut last_wait).await);
+        assert!(after_fan_out(&fan_outs, &mut last_wait).await);
         assert_eq!(written.load(Ordering::SeqCst), LARGE_FAN_OUT - 1 + 3 * LARGE_FAN_OUT, "handled after the whole fan-out");
         assert!(started.elapsed() < MAX_FAN_OUT_WAIT, "woken by its end, not by the time limit");
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn a_frame_waits_for_fan_outs_no_longer_than_the_limit_and_once_per_limit() {
-        let writers = Writers::spawn(1);
-        // A fan-out that does not end (as on a hub that always has one under way).
-        writers.fan_outs.under_way.fetch_add(1, Ordering::SeqCst);
-        let started = tokio::time::Instant::now();
-        let mut last_wait = None;
-        assert!(writers.after_fan_out(&mut last_wait).await);
-        assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT);
-        // The connection's next frames within the limit do not wait again; later ones do.
-        tokio::time::advance(MAX_FAN_OUT_WAIT / 2).await;
-        assert!(!writers.after_fan_out(&mut last_wait).await);
-        assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT * 3 / 2);
-        tokio::time::advance(MAX_FAN_OUT_WAIT / 2).await;
-        assert!(writers.after_fan_out(&mut last_wait).await);
-        assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT * 3);
     }
 }

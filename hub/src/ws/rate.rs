@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use protocol::action::Action;
 use protocol::Role;
 
-use super::policy;
+use crate::live::policy;
 
 /// Actions and interactions a client may send per second, on average.
 pub const CLIENT_REQUESTS_PER_SEC: f64 = 20.0;

@@ -2,12 +2,12 @@
 //! fan-out to one attendee, a guide's growing queue, shared encodings.
 
 use super::*;
-use crate::live::fanout::{SocketWriter, Writers};
 use crate::live::local::LocalOrder;
 use crate::live::outbound::Scheduled;
 use crate::live::queue;
 use crate::live::{Caller, Request};
 use crate::store::Store;
+use crate::ws::fanout::{SocketWriter, Writers};
 use axum::extract::ws::Message;
 use futures_util::Sink;
 use protocol::codec::Codec;
