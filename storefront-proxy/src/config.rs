@@ -76,6 +76,45 @@ pub struct Config {
     /// Seconds between two clean-ups of expired store sessions.
     #[arg(long, env = "STORE_CONTEXT_CLEANUP_INTERVAL_SECS", default_value_t = 600)]
     pub store_context_cleanup_interval_secs: u64,
+    /// Addresses (IPs or CIDR ranges, comma-separated) of reverse proxies whose
+    /// `X-Forwarded-For`, `-Host` and `-Proto` are believed: the client's address for
+    /// rate limits and the request's origin. From any other peer they are ignored.
+    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', default_value = "127.0.0.1,::1")]
+    pub trusted_proxies: Vec<Net>,
+    /// Further origins of the shop (comma-separated, e.g. `https://www.shop.example`)
+    /// besides `SHOP_ENDPOINT`: a mailed link (`storefrontUrl`) must start with one of them.
+    #[arg(long, env = "SHOP_DOMAINS", value_delimiter = ',')]
+    pub shop_domains: Vec<String>,
+    /// Origins (comma-separated, e.g. `https://www.brand.example`) whose pages may embed
+    /// the attendee's room in a frame; every other page refuses framing. Empty: none.
+    #[arg(long, env = "FRAME_ANCESTORS", value_delimiter = ',')]
+    pub frame_ancestors: Vec<String>,
+    /// Failed logins per account and client address before waits begin (Shopware's
+    /// login rate limiter: then 10 s, from 1.5× this many 30 s, from 2× 60 s, reset
+    /// after 24 hours without a failure). The account alone (any address) gets twice
+    /// this many, one client address (any account) five times.
+    #[arg(long, env = "LOGIN_FREE_ATTEMPTS", default_value_t = 10)]
+    pub login_free_attempts: u32,
+    /// Mails (password recovery, newsletter, contact form) a client address may ask for
+    /// before waits begin (then 30 s, from 1.5× 60 s, from 2× 90 s; reset after 24 hours
+    /// of quiet). One recipient gets half as many from all addresses together.
+    #[arg(long, env = "MAIL_FREE_REQUESTS", default_value_t = 10)]
+    pub mail_free_requests: u32,
+    /// Guest joins of live appointments per client address and minute (a burst of as
+    /// many, then evenly); 0 turns the limit off.
+    #[arg(long, env = "JOINS_PER_MINUTE", default_value_t = 120)]
+    pub joins_per_minute: u32,
+    /// Customer registrations per client address and minute (burst, then evenly); 0
+    /// turns the limit off.
+    #[arg(long, env = "REGISTRATIONS_PER_MINUTE", default_value_t = 20)]
+    pub registrations_per_minute: u32,
+    /// Password hashes computed at once (Argon2 takes ~19 MiB each). Unset: the number
+    /// of cores.
+    #[arg(long, env = "PASSWORD_CHECKS")]
+    pub password_checks: Option<usize>,
+    /// Password checks that may wait for a free slot; more are answered `429` at once.
+    #[arg(long, env = "PASSWORD_CHECK_QUEUE", default_value_t = 64)]
+    pub password_check_queue: usize,
 }
 
 /// Parses an ISO 8601 duration of days, hours, minutes and seconds (`P1D`, `PT12H`,
@@ -154,6 +193,23 @@ impl Config {
         })
     }
 
+    /// The origins a mailed link may point at: `SHOP_ENDPOINT` and `SHOP_DOMAINS`;
+    /// without either, this server's own loopback origins (`http://127.0.0.1:PORT`,
+    /// `http://localhost:PORT`). Never the request's `Host` or `X-Forwarded-Host`.
+    pub fn shop_origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> = self
+            .shop_endpoint
+            .iter()
+            .chain(self.shop_domains.iter())
+            .map(|origin| origin.trim().trim_end_matches('/').to_owned())
+            .filter(|origin| !origin.is_empty())
+            .collect();
+        if origins.is_empty() {
+            origins = vec![format!("http://127.0.0.1:{}", self.port), format!("http://localhost:{}", self.port)];
+        }
+        origins
+    }
+
     /// The hub's HTTP base URL.
     pub fn hub_http_url(&self) -> String {
         let base = self.hub_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", self.hub_port));
@@ -174,6 +230,53 @@ impl Config {
         let endpoint = self.shop_endpoint.as_deref()?.trim_end_matches('/');
         let ws = endpoint.replacen("https://", "wss://", 1).replacen("http://", "ws://", 1);
         Some(format!("{ws}/ws"))
+    }
+}
+
+/// An IP address or a CIDR range (`10.0.0.0/8`, `::1`), as `TRUSTED_PROXIES` lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Net {
+    pub addr: IpAddr,
+    pub prefix: u8,
+}
+
+impl Net {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        // An IPv4 peer may come as an IPv4-mapped IPv6 address.
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(ip),
+            v4 => v4,
+        };
+        match (self.addr, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::str::FromStr for Net {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Net, String> {
+        let text = text.trim();
+        let (addr, prefix) = match text.split_once('/') {
+            Some((addr, prefix)) => (addr, Some(prefix)),
+            None => (text, None),
+        };
+        let addr: IpAddr = addr.parse().map_err(|_| format!("{text:?} is no IP address or CIDR range"))?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(prefix) => prefix.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(|| format!("{text:?}: bad prefix length"))?,
+            None => max,
+        };
+        Ok(Net { addr, prefix })
     }
 }
 
@@ -207,6 +310,19 @@ mod tests {
         assert!(config.hub_url.is_none() && config.upstream_url.is_none() && config.hub_secret.is_none());
         assert!(config.demo && config.admin_password.is_none());
         assert_eq!(config.hub_http_url(), "http://127.0.0.1:8100");
+        assert_eq!(config.trusted_proxies, vec!["127.0.0.1".parse::<Net>().unwrap(), "::1".parse().unwrap()]);
+        assert_eq!(config.shop_origins(), vec!["http://127.0.0.1:8000", "http://localhost:8000"]);
+    }
+
+    #[test]
+    fn nets_hold_their_addresses() {
+        let net: Net = "10.1.0.0/16".parse().unwrap();
+        assert!(net.contains("10.1.200.3".parse().unwrap()) && !net.contains("10.2.0.1".parse().unwrap()));
+        let one: Net = "127.0.0.1".parse().unwrap();
+        assert!(one.contains("::ffff:127.0.0.1".parse().unwrap()) && !one.contains("127.0.0.2".parse().unwrap()));
+        assert!("0.0.0.0/0".parse::<Net>().unwrap().contains("203.0.113.9".parse().unwrap()));
+        assert!("fd00::/8".parse::<Net>().unwrap().contains("fd12::1".parse().unwrap()));
+        assert!("10.0.0.0/33".parse::<Net>().is_err() && "evil".parse::<Net>().is_err());
     }
 
     #[test]

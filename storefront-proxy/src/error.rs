@@ -18,6 +18,10 @@ pub struct ErrorEntry {
     pub detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<ErrorSource>,
+    /// The message's parameters (`{"parameters": {"seconds": 10}}`), as Shopware's
+    /// `ShopwareHttpException` answers them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<serde_json::Value>,
 }
 
 /// An error answered to the client. Internal failures are logged and answered without
@@ -32,6 +36,13 @@ pub enum ApiError {
     },
     /// Several validation failures of one request (400), each with its pointer.
     Violations(Vec<Violation>),
+    /// Too many attempts (429): try again in `seconds` (`meta.parameters.seconds` and
+    /// the `Retry-After` header), as Shopware's rate limiter answers.
+    Throttled {
+        code: &'static str,
+        detail: String,
+        seconds: u64,
+    },
     Internal(anyhow::Error),
 }
 
@@ -124,6 +135,8 @@ impl From<axum::extract::rejection::BytesRejection> for ApiError {
 /// Request bodies larger than this are refused with `413`
 /// (`FRAMEWORK__REQUEST_BODY_TOO_LARGE`), on every route.
 pub const MAX_REQUEST_BODY: usize = 2 * 1024 * 1024;
+/// The largest media file uploaded (`POST /api/_action/media/{id}/upload`), embedded or forwarded.
+pub const MAX_MEDIA_FILE: usize = 5 * 1024 * 1024;
 
 /// Puts every error answered without Shopware's shape into it: what axum answers
 /// itself (`404` for an unknown route, `405` for a method a route does not take, `400`
@@ -174,8 +187,16 @@ pub struct Body<T>(pub T);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let retry_after = match &self {
+            ApiError::Throttled { seconds, .. } => Some(*seconds),
+            _ => None,
+        };
         let (status, body) = self.status_and_body();
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 
@@ -196,6 +217,7 @@ impl ApiError {
                         title: "Constraint violation error".into(),
                         detail: v.detail,
                         source: Some(ErrorSource { pointer: v.pointer }),
+                        meta: None,
                     })
                     .collect();
                 return (StatusCode::BAD_REQUEST, serde_json::json!({ "errors": entries }));
@@ -208,6 +230,18 @@ impl ApiError {
                     title: status.canonical_reason().unwrap_or("Error").to_owned(),
                     detail,
                     source: pointer.map(|pointer| ErrorSource { pointer }),
+                    meta: None,
+                },
+            ),
+            ApiError::Throttled { code, detail, seconds } => (
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorEntry {
+                    status: "429".into(),
+                    code: code.to_owned(),
+                    title: "Too Many Requests".into(),
+                    detail,
+                    source: None,
+                    meta: Some(serde_json::json!({ "parameters": { "seconds": seconds } })),
                 },
             ),
             ApiError::Internal(error) => {
@@ -221,6 +255,7 @@ impl ApiError {
                         title: "Internal Server Error".into(),
                         detail: "Something didn't work as expected. Please try again.".into(),
                         source: None,
+                        meta: None,
                     },
                 )
             }

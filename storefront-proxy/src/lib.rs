@@ -5,7 +5,8 @@
 //! direction only. At the bottom, importing no domain: `config`, `error`, `storage`,
 //! `state` (the application state), `shop_event` (the sink the shop domains emit
 //! into), `hub_client`, `upstream`, `store_api` (what every store API request carries,
-//! with the shop context). Above them the domains, lower ones first (`settings`,
+//! with the shop context), `security` (client addresses, throttles, bounded password
+//! hashing). Above them the domains, lower ones first (`settings`,
 //! `seo_url`, `media` below `catalog`; `catalog` below `cms` below `navigation`;
 //! `checkout` and `cart` below `account` below `context`, `order`; `dsr` listens to
 //! the shop events), and at the top `app`, which opens the application and merges
@@ -32,6 +33,8 @@ pub mod media;
 pub mod navigation;
 pub mod newsletter;
 pub mod order;
+pub mod rich_text;
+pub mod security;
 pub mod seo_url;
 pub mod settings;
 pub mod shop_event;

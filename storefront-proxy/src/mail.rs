@@ -104,13 +104,16 @@ pub fn escape_html(text: &str) -> String {
 }
 
 /// The `storefrontUrl` of a request that puts links into mails: required, and one of the
-/// shop's own origins (the public `SHOP_ENDPOINT` or the origin the request came to,
-/// as the context's domains list it), so no mail links to someone else's site.
-/// Answers it without a trailing slash.
+/// sales channel's domains (`SHOP_ENDPOINT`, `SHOP_DOMAINS`: [`Config::shop_origins`],
+/// with or without a path below it), never taken from the request's `Host` or
+/// `X-Forwarded-Host`: so no mail links to someone else's site. A foreign one is
+/// Shopware's `VIOLATION::NO_SUCH_CHOICE_ERROR` at `/storefrontUrl`. Answers it without
+/// a trailing slash.
+///
+/// [`Config::shop_origins`]: crate::config::Config::shop_origins
 pub fn storefront_url(
     body: &serde_json::Map<String, serde_json::Value>,
     config: &crate::config::Config,
-    ctx: &crate::store_api::ShopContext,
     violations: &mut Vec<crate::error::Violation>,
 ) -> Option<String> {
     use crate::error::Violation;
@@ -125,20 +128,29 @@ pub fn storefront_url(
             return None;
         }
     };
-    let own = |origin: &str| {
-        let origin = origin.trim_end_matches('/');
-        !origin.is_empty() && (url == origin || url.strip_prefix(origin).is_some_and(|rest| rest.starts_with('/')))
-    };
-    let allowed = config.shop_endpoint.as_deref().is_some_and(own) || own(&ctx.base_url);
-    if !allowed || url.chars().any(|c| c.is_whitespace() || c == '"' || c == '<' || c == '>') {
-        violations.push(Violation::new(
-            "VIOLATION::NO_SUCH_CHOICE_ERROR",
-            "/storefrontUrl",
-            "The storefront URL is not a domain of this sales channel.",
-        ));
-        return None;
+    if is_shop_url(&url, &config.shop_origins()) {
+        return Some(url);
     }
-    Some(url)
+    violations.push(Violation::new(
+        "VIOLATION::NO_SUCH_CHOICE_ERROR",
+        "/storefrontUrl",
+        "The value you selected is not a valid choice: the storefront URL is not a domain of this sales channel.",
+    ));
+    None
+}
+
+/// Whether `url` is one of `origins` or a path below one (compared without case in
+/// the scheme and host), with nothing in it that could make a link leave the shop.
+pub fn is_shop_url(url: &str, origins: &[String]) -> bool {
+    if url.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '\\' | '@' | '?' | '#')) {
+        return false;
+    }
+    origins.iter().any(|origin| {
+        let origin = origin.trim_end_matches('/');
+        let Some(head) = url.get(..origin.len()) else { return false };
+        let rest = &url[origin.len()..];
+        !origin.is_empty() && head.eq_ignore_ascii_case(origin) && (rest.is_empty() || (rest.starts_with('/') && !rest.starts_with("//")))
+    })
 }
 
 #[cfg(test)]
@@ -160,5 +172,26 @@ mod tests {
         assert!(eml.contains("multipart/alternative"), "{eml}");
         assert!(!eml.contains("zurücksetzen"), "the subject is encoded: {eml}");
         assert_eq!(escape_html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    }
+
+    #[test]
+    fn only_the_shops_own_origins_are_storefront_urls() {
+        let origins = vec!["https://shop.example".to_owned(), "http://127.0.0.1:8000/".to_owned()];
+        for ok in ["https://shop.example", "https://shop.example/de-DE", "HTTPS://Shop.Example/en", "http://127.0.0.1:8000"] {
+            assert!(is_shop_url(ok, &origins), "{ok}");
+        }
+        for foreign in [
+            "http://evil.example",
+            "https://shop.example.evil.example",
+            "https://shop.example@evil.example",
+            "https://shop.example:443@evil.example",
+            "https://shop.example//evil.example",
+            "https://shop.example/\\evil.example",
+            "https://shop.example/a?next=x",
+            "http://127.0.0.1:80001",
+            "javascript:alert(1)",
+        ] {
+            assert!(!is_shop_url(foreign, &origins), "{foreign}");
+        }
     }
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::hub_client::HubClient;
+use crate::security::Security;
 use crate::shop_event::ShopEvents;
 use crate::storage::Db;
 use crate::upstream::Upstream;
@@ -30,4 +31,12 @@ pub struct App {
     /// lives for the whole session), no pooling (an upgraded connection is the
     /// browser's alone).
     pub hub_socket: reqwest::Client,
+    /// Client addresses, throttles, bounded password hashing (issue #29).
+    pub security: Arc<Security>,
+}
+
+impl axum::extract::FromRef<App> for Arc<Security> {
+    fn from_ref(app: &App) -> Arc<Security> {
+        app.security.clone()
+    }
 }

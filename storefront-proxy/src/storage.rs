@@ -43,6 +43,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0070_dsr_video_rooms.sql")),
         M::up(include_str!("storage/0071_dsr_login_tokens.sql")),
         M::up(include_str!("storage/0072_shopping_lists.sql")),
+        M::up_with_hook(include_str!("storage/0080_admin_token_hashes.sql"), hash_admin_tokens),
         M::up_with_hook(include_str!("storage/0090_context_token_hashes.sql"), hash_context_tokens),
         M::up(include_str!("storage/0091_dsr_context_delegation.sql")),
     ])
@@ -58,6 +59,16 @@ fn hash_context_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookRe
         tx.execute("UPDATE cart SET token = ?2 WHERE token = ?1", [&token, &key])?;
         tx.execute("UPDATE cart_line_item SET token = ?2 WHERE token = ?1", [&token, &key])?;
         tx.execute("UPDATE attendee SET context_token = ?2 WHERE context_token = ?1", [&token, &key])?;
+    }
+    Ok(())
+}
+
+/// Migration 0080: every stored Admin API token becomes its SHA-256
+/// (`security::token_hash`).
+fn hash_admin_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
+    let tokens: Vec<String> = tx.prepare("SELECT token_hash FROM admin_token")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    for token in tokens {
+        tx.execute("UPDATE admin_token SET token_hash = ?2 WHERE token_hash = ?1", [&token, &crate::security::token_hash(&token)])?;
     }
     Ok(())
 }

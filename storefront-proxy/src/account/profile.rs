@@ -1,7 +1,6 @@
 //! The logged-in customer changes their account: `POST /store-api/account/change-profile`,
 //! `/change-email`, `/change-password` and `/change-payment-method/{paymentMethodId}`.
 
-use argon2::{Argon2, PasswordHash, PasswordVerifier};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -42,9 +41,9 @@ pub fn raw<'a>(body: &'a Map<String, Value>, key: &str, violations: &mut Vec<Vio
     }
 }
 
-/// Hashes a new password off the async runtime.
-pub async fn hash_password(password: String) -> ApiResult<String> {
-    Ok(tokio::task::spawn_blocking(move || super::password::hash_password(&password)).await.map_err(anyhow::Error::from)??)
+/// Hashes a new password off the async runtime, within the bound on concurrent hashing.
+pub async fn hash_password(app: &App, password: String) -> ApiResult<String> {
+    app.security.passwords.hash(password, super::password::hash_password).await
 }
 
 /// Whether `password` is the customer's current password.
@@ -54,13 +53,7 @@ async fn password_matches(app: &App, customer_id: &str, password: &str) -> ApiRe
         .db
         .call(move |conn| Ok(conn.query_row("SELECT password_hash FROM customer WHERE id = ?1", [&id], |r| r.get(0)).optional()?.flatten()))
         .await?;
-    let Some(hash) = hash else { return Ok(false) };
-    let password = password.to_owned();
-    Ok(tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash).map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok()).unwrap_or(false)
-    })
-    .await
-    .map_err(anyhow::Error::from)?)
+    app.security.passwords.verify(hash, password.to_owned()).await
 }
 
 /// A birthday part: an integer or a numeric string.
@@ -290,7 +283,7 @@ pub async fn change_password(
     if !violations.is_empty() {
         return Err(ApiError::Violations(violations));
     }
-    let hash = hash_password(new_password.unwrap_or_default()).await?;
+    let hash = hash_password(&app, new_password.unwrap_or_default()).await?;
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;

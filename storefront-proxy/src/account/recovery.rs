@@ -13,6 +13,7 @@ use super::profile::{hash_password, raw, success};
 use super::session::{is_email, new_password_violations};
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::mail::{self, text::Lang};
+use crate::security::{ClientAddr, Throttle};
 use crate::state::App;
 use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::RequestParams;
@@ -43,7 +44,13 @@ fn find(conn: &Connection, hash: &str) -> rusqlite::Result<Option<(String, bool)
 
 /// `POST /store-api/account/recovery-password` (email, storefrontUrl). Answers success
 /// whether or not the address has an account, so it tells nobody who is a customer.
-pub async fn send_mail(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+/// Throttled per client address and per recipient (`security::Throttle::Mail`).
+pub async fn send_mail(
+    ctx: ShopContext,
+    client: ClientAddr,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let email = text(&body, "email", "", &mut violations).map(|e| e.to_lowercase());
     match &email {
@@ -53,10 +60,11 @@ pub async fn send_mail(ctx: ShopContext, State(app): State<App>, RequestParams(b
         }
         Some(_) => {}
     }
-    let storefront_url = mail::storefront_url(&body, &app.config, &ctx, &mut violations);
+    let storefront_url = mail::storefront_url(&body, &app.config, &mut violations);
     let (Some(email), Some(storefront_url), true) = (email, storefront_url, violations.is_empty()) else {
         return Err(ApiError::Violations(violations));
     };
+    app.security.throttle(&[(Throttle::Mail, &client.key()), (Throttle::MailRecipient, &email)])?;
     app.db
         .call(move |conn| {
             let customer: Option<(String, String, String)> = conn
@@ -124,7 +132,7 @@ pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(bod
         Some((_, true)) => return Err(hash_expired(&hash)),
         Some((_, false)) => {}
     }
-    let password_hash = hash_password(new_password.unwrap_or_default()).await?;
+    let password_hash = hash_password(&app, new_password.unwrap_or_default()).await?;
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;

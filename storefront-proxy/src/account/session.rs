@@ -1,7 +1,6 @@
 //! `POST /store-api/account/register`, `/login`, `/logout`: every change of who is
 //! logged in gets a new context token (header `sw-context-token` and body).
 
-use argon2::{Argon2, PasswordHash, PasswordVerifier};
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -13,6 +12,7 @@ use super::address::{self, required, text};
 use super::customer::{self, LoggedIn};
 use crate::catalog::criteria;
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::security::{ClientAddr, Throttle, Volume};
 use crate::state::App;
 use crate::storage::{json_ids, new_id, now_rfc3339};
 use crate::store_api::{RequestParams, CONTEXT_TOKEN_HEADER};
@@ -198,7 +198,13 @@ fn create_customer(
 
 /// `POST /store-api/account/register`: a customer (or, with `guest: true`, a guest
 /// without password) with billing and optional shipping address, logged in at once.
-pub async fn register(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn register(
+    ctx: ShopContext,
+    client: ClientAddr,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
+    app.security.quota(Volume::Registration, client.0)?;
     let guest = body.get("guest").and_then(criteria::boolean).unwrap_or(false);
     let password = body.get("password").and_then(Value::as_str).map(str::to_owned);
     let password_hash = if guest {
@@ -216,7 +222,7 @@ pub async fn register(ctx: ShopContext, State(app): State<App>, RequestParams(bo
             return Err(ApiError::Violations(violations));
         }
         let password = password.unwrap_or_default();
-        Some(tokio::task::spawn_blocking(move || super::password::hash_password(&password)).await.map_err(anyhow::Error::from)??)
+        Some(app.security.passwords.hash(password, super::password::hash_password).await?)
     };
     let created = app
         .db
@@ -239,34 +245,45 @@ fn bad_credentials() -> ApiError {
 }
 
 /// `POST /store-api/account/login` with `username` (or `email`) and `password`.
-pub async fn login(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+/// Failed attempts are throttled with growing waits (`security::Throttle::Login`: per
+/// account and client address, per account, per address); an unknown address takes
+/// as long to refuse as a wrong password.
+pub async fn login(
+    ctx: ShopContext,
+    client: ClientAddr,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let username =
         body.get("username").or_else(|| body.get("email")).and_then(Value::as_str).map(|u| u.trim().to_lowercase()).unwrap_or_default();
     let password = body.get("password").and_then(Value::as_str).unwrap_or_default().to_owned();
     if username.is_empty() || password.is_empty() {
         return Err(bad_credentials());
     }
+    let address = client.key();
+    let pair = format!("{username}\n{address}");
+    let keys = [(Throttle::Login, pair.as_str()), (Throttle::LoginAccount, username.as_str()), (Throttle::LoginAddress, address.as_str())];
+    app.security.check(&keys)?;
+    let lookup = username.clone();
     let found: Option<(String, String, bool)> = app
         .db
         .call(move |conn| {
             Ok(conn
                 .query_row(
                     "SELECT id, password_hash, active FROM customer WHERE lower(email) = ?1 AND guest = 0 AND password_hash IS NOT NULL",
-                    [&username],
+                    [&lookup],
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )
                 .optional()?)
         })
         .await?;
-    let Some((customer_id, hash, active)) = found else { return Err(bad_credentials()) };
-    let verified = tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash).map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok()).unwrap_or(false)
-    })
-    .await
-    .map_err(anyhow::Error::from)?;
-    if !verified {
+    let hash = found.as_ref().map(|(_, hash, _)| hash.clone());
+    let verified = app.security.passwords.verify(hash, password).await?;
+    let Some((customer_id, _, active)) = found.filter(|_| verified) else {
+        app.security.record(&keys);
         return Err(bad_credentials());
-    }
+    };
+    app.security.forget(&keys[..2]);
     if !active {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, "CHECKOUT__CUSTOMER_IS_INACTIVE", "The customer account is inactive."));
     }

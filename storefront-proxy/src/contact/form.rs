@@ -13,6 +13,7 @@ use crate::mail::{
     text::{ContactRequest, Lang},
 };
 use crate::newsletter::recipient::{known_id, name};
+use crate::security::{ClientAddr, Throttle};
 use crate::settings::load_salutations;
 use crate::state::App;
 use crate::store_api::RequestParams;
@@ -46,7 +47,13 @@ fn comment(body: &Map<String, Value>, violations: &mut Vec<Violation>) -> String
 /// `POST /store-api/contact-form` (email, subject, comment; salutationId, firstName,
 /// lastName, phone optional; navigationId, slotId, cmsPageType, entityName ignored but
 /// checked for shape). Answers `contact_form_result`.
-pub async fn send(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+/// Throttled per client address (`security::Throttle::Mail`).
+pub async fn send(
+    ctx: ShopContext,
+    client: ClientAddr,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let email = text(&body, "email", "", &mut violations).map(|e| e.to_lowercase()).unwrap_or_default();
     if email.is_empty() {
@@ -72,6 +79,9 @@ pub async fn send(ctx: ShopContext, State(app): State<App>, RequestParams(body):
             Some(Value::String(id)) if crate::storage::is_id(&id.to_lowercase()) => {}
             Some(_) => violations.push(Violation::new("VIOLATION::INVALID_UUID_ERROR", format!("/{key}"), "This is not a valid UUID.")),
         }
+    }
+    if violations.is_empty() {
+        app.security.throttle(&[(Throttle::Mail, &client.key())])?;
     }
     app.db
         .call(move |conn| {

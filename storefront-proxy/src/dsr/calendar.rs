@@ -43,7 +43,7 @@ pub async fn download_ics(
         return Err(invitation_not_found());
     }
     let language = appointment::request_language(&headers);
-    let base = origin(&app, &headers);
+    let base = origin(&app);
     let file = app
         .db
         .call(move |conn| {

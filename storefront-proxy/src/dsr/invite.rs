@@ -6,7 +6,7 @@
 //! may invite (guides run the appointments); customers and anonymous callers may not.
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
 use chrono::{DateTime, Duration, Utc};
 use icalendar::{Calendar, Component, EventLike};
@@ -112,14 +112,11 @@ pub fn invitation_calendar(appointment: &Appointment, base: &str, token: &str) -
     Some(calendar(appointment, start, end, &invitation, &format!("{}\n{join}", appointment.name)))
 }
 
-/// The shop's public origin: `SHOP_ENDPOINT`, else the origin the request came to.
-pub(super) fn origin(app: &App, headers: &HeaderMap) -> String {
-    if let Some(endpoint) = &app.config.shop_endpoint {
-        return endpoint.trim_end_matches('/').to_owned();
-    }
-    let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
-    let scheme = headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()).filter(|s| *s == "https").unwrap_or("http");
-    format!("{scheme}://{host}")
+/// The shop's public origin for links in mails and calendar files: `SHOP_ENDPOINT`
+/// (else the first of `SHOP_DOMAINS`, else this server's loopback origin), never the
+/// request's `Host` or `X-Forwarded-Host` (issue #29).
+pub(super) fn origin(app: &App) -> String {
+    app.config.shop_origins().into_iter().next().unwrap_or_default()
 }
 
 pub(super) fn appointment_of(conn: &Connection, id: &str, language: Option<&str>) -> rusqlite::Result<Option<Appointment>> {
@@ -135,7 +132,6 @@ pub async fn invite(
     _: AdminUser,
     State(app): State<App>,
     Path(id): Path<String>,
-    headers: HeaderMap,
     RequestParams(body): RequestParams,
 ) -> ApiResult<Json<Value>> {
     if !is_id(&id) {
@@ -153,7 +149,7 @@ pub async fn invite(
             )]))
         }
     };
-    let base = origin(&app, &headers);
+    let base = origin(&app);
     let sent = app
         .db
         .call(move |conn| {

@@ -181,14 +181,18 @@ pub struct JoinAsClient {
 /// `POST /store-api/dsr/appointment/{presentationPath}/join-as-client`. A request that
 /// carries the context token of an earlier join to the same appointment rejoins as
 /// the same attendee.
+/// Joins are limited per client address (`JOINS_PER_MINUTE`, `security::Volume::Join`).
+#[allow(clippy::too_many_arguments)]
 pub async fn as_client(
     channel: SalesChannel,
     session: ResolvedSession,
+    client: crate::security::ClientAddr,
     State(app): State<App>,
     Path(presentation_path): Path<String>,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> ApiResult<Response> {
+    app.security.quota(crate::security::Volume::Join, client.0)?;
     // The body is optional.
     let request: JoinAsClient = if body.iter().all(u8::is_ascii_whitespace) {
         JoinAsClient::default()

@@ -15,6 +15,7 @@ use crate::account::profile::{raw, success};
 use crate::account::session::is_email;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::mail::{self, text::Lang};
+use crate::security::{ClientAddr, Throttle};
 use crate::state::App;
 use crate::storage::{is_id, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
@@ -90,7 +91,14 @@ enum Choice {
 /// names and address). `subscribe` (and `direct`, for anyone but a logged-in customer
 /// subscribing their own address) wants a confirmation; subscribing again changes
 /// nothing once confirmed and mails the link again while not.
-pub async fn subscribe(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+/// Subscriptions are throttled per client address and per address subscribed
+/// (`security::Throttle::Mail`).
+pub async fn subscribe(
+    ctx: ShopContext,
+    client: ClientAddr,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let email = email(&body, &mut violations);
     let choice = match body.get("option").and_then(Value::as_str) {
@@ -113,12 +121,15 @@ pub async fn subscribe(ctx: ShopContext, State(app): State<App>, RequestParams(b
     if choice == Some(Choice::Unsubscribe) && violations.is_empty() {
         return unsubscribe_email(&app, &ctx, email).await.map(|()| Json(json!({ "success": true, "status": "optOut" })));
     }
-    let storefront_url = mail::storefront_url(&body, &app.config, &ctx, &mut violations);
+    let storefront_url = mail::storefront_url(&body, &app.config, &mut violations);
     let first_name = name(&body, "firstName", &mut violations);
     let last_name = name(&body, "lastName", &mut violations);
     let street = text(&body, "street", "", &mut violations);
     let city = text(&body, "city", "", &mut violations);
     let zip_code = text(&body, "zipCode", "", &mut violations);
+    if violations.is_empty() {
+        app.security.throttle(&[(Throttle::Mail, &client.key()), (Throttle::MailRecipient, &email)])?;
+    }
     let status = app
         .db
         .call(move |conn| {

@@ -85,9 +85,8 @@ impl FromRequestParts<App> for ShopContext {
         let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty());
         let requested = header(LANGUAGE_HEADER).map(str::to_lowercase);
         let include_seo_urls = header(INCLUDE_SEO_URLS_HEADER).is_some_and(|v| v == "true" || v == "1");
-        let scheme = header("x-forwarded-proto").unwrap_or("http").to_owned();
-        let host = header("x-forwarded-host").or_else(|| header("host")).unwrap_or("127.0.0.1").to_owned();
-        let base_url = format!("{scheme}://{host}");
+        // X-Forwarded-Host/-Proto only from a trusted proxy (issue #29).
+        let base_url = app.security.request_origin(crate::security::peer_of(parts), &parts.headers);
         if let Some(id) = &requested {
             if !is_id(id) {
                 return Err(language_not_available(id));

@@ -11,7 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Modules below every domain: they import only each other.
-const BOTTOM: &[&str] = &["config", "error", "storage", "state", "shop_event", "hub_client", "upstream", "store_api", "security"];
+const BOTTOM: &[&str] =
+    &["config", "error", "storage", "state", "shop_event", "hub_client", "upstream", "store_api", "security", "rich_text"];
 
 /// What the application state may import: it must stay below every domain.
 const STATE_MAY_IMPORT: &[&str] = &["config", "storage", "hub_client", "upstream", "shop_event", "security"];

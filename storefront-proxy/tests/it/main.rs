@@ -2,8 +2,8 @@
 //! support modules (`common`, `admin_support`, `dsr_support`, `extras`) shared by all.
 #![allow(dead_code)]
 
-mod common;
 mod admin_support;
+mod common;
 mod dsr_support;
 mod extras;
 
@@ -44,6 +44,8 @@ mod limits;
 mod navigation;
 mod newsletter;
 mod order;
+mod rich_text;
+mod security_auth;
 mod security_room;
 mod shopping_lists;
 mod upstream;

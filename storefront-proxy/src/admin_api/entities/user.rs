@@ -81,7 +81,8 @@ fn after_write(tx: &Transaction, id: &str) -> ApiResult<()> {
     if active_admins(tx, None)? == 0 {
         return Err(last_admin());
     }
-    // A deactivated user is signed out; a new password signs out every session.
+    // A deactivated user is signed out; a new password signs out every session (the
+    // trigger `admin_user_password_changed`, migration 0080).
     tx.execute("DELETE FROM admin_token WHERE user_id = ?1 AND (SELECT active FROM admin_user WHERE id = ?1) = 0", [id])?;
     Ok(())
 }
