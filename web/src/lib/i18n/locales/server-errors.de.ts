@@ -140,6 +140,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     SALESROOM__MEDIA_IMAGE_TOO_LARGE: 'Dieses Bild ist zu groß: höchstens 10.000 Pixel je Seite und 40 Megapixel.',
     SALESROOM__ORIGIN_NOT_ALLOWED: 'Der Live-Raum lässt sich nur von den Seiten des Shops aus öffnen.',
     SALESROOM__UPSTREAM_ANSWER_TOO_LARGE: 'Die Antwort des Shops ist zu groß.',
+    SALESROOM__QUERY_TOO_EXPENSIVE: 'Diese Suche dauert für den Shop zu lange. Bitte schränken Sie sie ein und versuchen Sie es erneut.',
   },
   violations: {
     PRODUCT_COUNT: 'Ein Produkt-Highlight oder eine Produktseite zeigt genau ein Produkt, ein Sofort-Listing 1 bis 24.',

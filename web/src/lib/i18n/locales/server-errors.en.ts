@@ -142,6 +142,7 @@ export const serverErrorsEn = {
     SALESROOM__MEDIA_IMAGE_TOO_LARGE: 'This image is too large: at most 10,000 pixels a side and 40 megapixels.',
     SALESROOM__ORIGIN_NOT_ALLOWED: "The live room can only be opened from the shop's own pages.",
     SALESROOM__UPSTREAM_ANSWER_TOO_LARGE: "The shop's answer is too large.",
+    SALESROOM__QUERY_TOO_EXPENSIVE: 'This search takes the shop too long. Please narrow it down and try again.',
   },
   violations: {
     PRODUCT_COUNT: 'A product highlight or product page shows exactly one product; an instant listing 1 to 24.',
