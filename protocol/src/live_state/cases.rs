@@ -1,7 +1,7 @@
 //! Golden cases of the live-state reducer, for the web app's reducer to replay.
 //!
 //! Each case is defined here as the events that make the state before it (with their
-//! audiences) and the events under test; [`render`] runs them through [`LiveState`] and
+//! audiences) and the events under test; [`Case::render`] runs them through [`LiveState`] and
 //! keeps, for a client's case, only the events that client is sent. `make protocol-ts`
 //! writes the result to [`CASES_PATH`]; `cargo test -p protocol` fails when the committed
 //! file is stale, and the hub's tests replay the same cases through a real room.
