@@ -2,6 +2,10 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Request bodies larger than this are refused with `413` (`HUB__BODY_TOO_LARGE`): a
+/// fixed limit, not a setting. The internal API's bodies are events of a few KiB.
+pub const MAX_REQUEST_BODY: usize = 2 * 1024 * 1024;
+
 /// Hub settings, from flags or the environment (CONTRACT.md).
 #[derive(Clone, clap::Parser)]
 #[command(name = "hub", about = "Salesroom realtime hub")]

@@ -78,7 +78,7 @@ impl IntoResponse for HubError {
 /// Puts every error answered without the hub's shape into it: what axum answers itself
 /// (`404` for an unknown route, `405` for a method a route does not take, `400` for a
 /// path parameter that is not UTF-8 or a WebSocket upgrade without its headers, `413`
-/// for a body over [`crate::limits::MAX_REQUEST_BODY`]) comes as an empty or plain
+/// for a body over [`crate::config::MAX_REQUEST_BODY`]) comes as an empty or plain
 /// text body. Answers already in JSON are left alone.
 pub async fn answer_errors_in_shape(response: Response) -> Response {
     let status = response.status();
@@ -98,7 +98,7 @@ pub async fn answer_errors_in_shape(response: Response) -> Response {
         StatusCode::NOT_FOUND => ("HUB__ROUTE_NOT_FOUND", "No route found for this path.".to_owned()),
         StatusCode::METHOD_NOT_ALLOWED => ("HUB__METHOD_NOT_ALLOWED", "This route does not take this request method.".to_owned()),
         StatusCode::PAYLOAD_TOO_LARGE => {
-            ("HUB__BODY_TOO_LARGE", format!("The request body is larger than {} bytes.", crate::limits::MAX_REQUEST_BODY))
+            ("HUB__BODY_TOO_LARGE", format!("The request body is larger than {} bytes.", crate::config::MAX_REQUEST_BODY))
         }
         StatusCode::BAD_REQUEST => ("HUB__INVALID_REQUEST", if text.is_empty() { "The request is invalid.".to_owned() } else { text }),
         _ => ("HUB__HTTP_ERROR", if text.is_empty() { status.canonical_reason().unwrap_or("Error").to_owned() } else { text }),

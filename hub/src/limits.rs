@@ -5,11 +5,8 @@
 
 use std::time::Duration;
 
-/// Request bodies larger than this are refused with `413` (`HUB__BODY_TOO_LARGE`). The
-/// internal API's bodies are events of a few KiB.
-pub const MAX_REQUEST_BODY: usize = 2 * 1024 * 1024;
-
 use crate::config::Config;
+pub use crate::config::MAX_REQUEST_BODY;
 use crate::error::HubError;
 
 pub fn of(config: &Config) -> listener::Limits {
