@@ -1,10 +1,10 @@
-import DOMPurify from 'dompurify';
+import { sanitizeRichText } from '@/lib/rich-text';
 import { configValue } from '../mapping';
 import type { CmsElementProps } from '../context';
 
-/** Sanitises shop HTML: no scripts, no event handlers, no javascript: URLs. */
+/** Sanitises shop HTML with the rich-text allow-list (lib/rich-text.ts). */
 export function sanitizeHtml(html: string): string {
-  return DOMPurify.sanitize(html, { ADD_ATTR: ['target'] });
+  return sanitizeRichText(html);
 }
 
 /** A text element: the shop's HTML, sanitised. */

@@ -1,4 +1,4 @@
-import DOMPurify from 'dompurify';
+import { sanitizeRichText } from '@/lib/rich-text';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Schemas } from '@shopware/api-client/store-api-types';
@@ -184,7 +184,7 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
         )}
         <p className="room-product__number">{t('product.productNumber', { number: product.productNumber })}</p>
         {description && (
-          <div className="room-product__description rich-text" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(description) }} />
+          <div className="room-product__description rich-text" dangerouslySetInnerHTML={{ __html: sanitizeRichText(description) }} />
         )}
       </div>
     </div>
