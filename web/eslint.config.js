@@ -60,6 +60,11 @@ export const roomZones = [
   { target: inRoom('api'), from: inRoom('realtime', 'session', 'components', 'engagement'), message: "The room's REST calls (api) import only utils: no back-up arrow." },
   { target: inRoom('realtime'), from: inRoom('session', 'components', 'engagement'), message: 'The realtime client imports only api and utils: no back-up arrow.' },
   { target: inRoom('session'), from: inRoom('components', 'engagement'), message: 'The session imports only realtime, api and utils: no back-up arrow.' },
+  {
+    target: inRoom('guide/api', 'guide/stores', 'attendee/api', 'attendee/stores', 'attendee/utils'),
+    from: inRoom('components', 'engagement', 'session', 'guide/components', 'guide/session', 'attendee/components', 'attendee/session'),
+    message: "A side's REST calls and stores import no UI and no session: no back-up arrow.",
+  },
 ];
 
 export default tseslint.config(

@@ -75,6 +75,10 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(realtime).toEqual([expect.stringMatching(/realtime client imports only/)]);
     expect(api).toEqual([expect.stringMatching(/no back-up arrow/)]);
     expect(session).toEqual([expect.stringMatching(/session imports only/)]);
+    const sideApi = await boundaryErrors('src/features/room/guide/api/boundary-probe.ts', "export { useProductSummaries } from '../../components/product-summaries';\n");
+    const sideStore = await boundaryErrors('src/features/room/attendee/stores/boundary-probe.ts', "export { AttendeeSession } from '../session/attendee-session';\n");
+    expect(sideApi).toEqual([expect.stringMatching(/REST calls and stores import no UI/)]);
+    expect(sideStore).toEqual([expect.stringMatching(/REST calls and stores import no UI/)]);
   });
 
   it('a side may import the shared parts, and the shared parts what is below them', async () => {
