@@ -75,8 +75,9 @@ struct WsQuery {
     token: Option<String>,
 }
 
-/// Upgrades only with a valid hub token, from `?token=` (browsers cannot set headers on
-/// a WebSocket) or `Authorization: Bearer`.
+/// Upgrades only with a valid hub token: offered as the subprotocol `bearer.<token>`
+/// (browsers, `protocol::frame::TOKEN_SUBPROTOCOL_PREFIX`: not in a URL that gets
+/// logged), as `Authorization: Bearer` (tools), or as `?token=` (tools of earlier versions).
 async fn ws(
     State(hub): State<Hub>,
     Query(query): Query<WsQuery>,
@@ -84,7 +85,12 @@ async fn ws(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, HubError> {
     let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
-    let verified = match query.token.as_deref().or(bearer) {
+    let offered = headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(protocol::frame::token_of_subprotocols);
+    let verified = match offered.or(bearer).or(query.token.as_deref()) {
         Some(token) => HubClaims::verify(token, hub.secret()).map_err(HubError::TokenInvalid),
         None => Err(HubError::TokenMissing),
     };

@@ -23,6 +23,15 @@ use crate::status::{CartPermission, Role};
 pub const SUBPROTOCOL_JSON: &str = "salesroom.v1.json";
 /// The WebSocket subprotocol for MessagePack binary frames.
 pub const SUBPROTOCOL_MSGPACK: &str = "salesroom.v1.msgpack";
+/// A browser offers its hub token as one more subprotocol, `bearer.<token>` (a JWT's
+/// characters are all allowed there), so that the token never sits in a URL that a proxy
+/// or server logs. The hub answers with the codec's subprotocol, never this one.
+pub const TOKEN_SUBPROTOCOL_PREFIX: &str = "bearer.";
+
+/// The hub token a client offered among its subprotocols (`Sec-WebSocket-Protocol`).
+pub fn token_of_subprotocols(offered: &str) -> Option<&str> {
+    offered.split(',').map(str::trim).find_map(|protocol| protocol.strip_prefix(TOKEN_SUBPROTOCOL_PREFIX)).filter(|t| !t.is_empty())
+}
 
 /// The largest message (and frame) a participant may send, to the hub and through
 /// storefront-proxy's `/ws` relay alike: the largest real frame (an action with
@@ -482,5 +491,18 @@ pub struct VolatileFrame<'a> {
 impl ServerFrame {
     pub fn error(r#ref: Option<u32>, code: ErrorCode, message: impl Into<String>) -> Self {
         ServerFrame::Error { r#ref, code, message: message.into() }
+    }
+}
+
+#[cfg(test)]
+mod token_subprotocol_tests {
+    use super::token_of_subprotocols;
+
+    #[test]
+    fn the_token_is_the_offered_bearer_subprotocol() {
+        assert_eq!(token_of_subprotocols("salesroom.v1.json, bearer.aa.bb-cc_dd"), Some("aa.bb-cc_dd"));
+        assert_eq!(token_of_subprotocols("bearer.x,salesroom.v1.msgpack"), Some("x"));
+        assert_eq!(token_of_subprotocols("salesroom.v1.json"), None);
+        assert_eq!(token_of_subprotocols("salesroom.v1.json, bearer."), None);
     }
 }

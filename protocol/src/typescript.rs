@@ -79,9 +79,10 @@ pub fn typescript() -> String {
         out.push_str("\n\n");
     }
     out.push_str(&format!(
-        "export const SUBPROTOCOL_JSON = {:?};\nexport const SUBPROTOCOL_MSGPACK = {:?};\n\n",
+        "export const SUBPROTOCOL_JSON = {:?};\nexport const SUBPROTOCOL_MSGPACK = {:?};\nexport const TOKEN_SUBPROTOCOL_PREFIX = {:?};\n\n",
         frame::SUBPROTOCOL_JSON,
-        frame::SUBPROTOCOL_MSGPACK
+        frame::SUBPROTOCOL_MSGPACK,
+        frame::TOKEN_SUBPROTOCOL_PREFIX
     ));
     out.push_str("export const CloseCode = {\n");
     for (name, code) in [

@@ -651,3 +651,31 @@ async fn every_answer_has_security_headers_and_only_the_room_may_be_framed_by_al
     assert!(headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
     assert_eq!(headers["x-frame-options"], "DENY");
 }
+
+/// #29 item 13: a browser offers its hub token as the subprotocol `bearer.<token>`, so
+/// that it sits in no URL (proxies and servers log URLs); the hub answers with the
+/// codec's subprotocol, never the token.
+#[tokio::test]
+async fn the_hub_token_rides_the_handshake_as_a_subprotocol_not_the_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = start(dir.path()).await;
+    let guide = servers.join_as_guide().await;
+    let token = guide["hubToken"].as_str().unwrap();
+    let mut request = format!("{}/ws", servers.base.replace("http://", "ws://")).into_client_request().unwrap();
+    let offered = format!("salesroom.v1.json, {}{token}", protocol::frame::TOKEN_SUBPROTOCOL_PREFIX);
+    request.headers_mut().insert("sec-websocket-protocol", offered.parse().unwrap());
+    request.headers_mut().insert("origin", servers.base.parse().unwrap());
+    let (mut socket, answer) = tokio_tungstenite::connect_async(request).await.unwrap();
+    assert_eq!(answer.headers()["sec-websocket-protocol"], "salesroom.v1.json");
+    let hello = serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap();
+    socket.send(Message::text(hello)).await.unwrap();
+    assert!(matches!(next_frame(&mut socket).await, ServerFrame::Welcome { role: Role::Guide, .. }));
+
+    // A forged token offered so is refused like one in the URL.
+    let mut request = format!("{}/ws", servers.base.replace("http://", "ws://")).into_client_request().unwrap();
+    request.headers_mut().insert("sec-websocket-protocol", "salesroom.v1.json, bearer.not-a-token".parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => assert_eq!(response.status(), 401),
+        other => panic!("a forged token was not refused: {:?}", other.map(|_| ())),
+    }
+}

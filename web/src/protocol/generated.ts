@@ -256,6 +256,7 @@ participantPages?: number, } | { "type": "participants", page: number, pages: nu
 
 export const SUBPROTOCOL_JSON = "salesroom.v1.json";
 export const SUBPROTOCOL_MSGPACK = "salesroom.v1.msgpack";
+export const TOKEN_SUBPROTOCOL_PREFIX = "bearer.";
 
 export const CloseCode = {
   NO_HELLO: 4000,

@@ -16,7 +16,7 @@ export type JoinAppointmentResponse = Schemas['JoinAppointmentResponse'] &
   Required<Pick<Schemas['JoinAppointmentResponse'], 'id' | 'attendeeId' | 'newContextToken' | 'appointmentName'>> & {
     /** WebSocket URL of the hub. */
     hubUrl: string;
-    /** Authenticates the hub socket (`?token=`). */
+    /** Authenticates the hub socket (offered as the subprotocol `bearer.<token>`). */
     hubToken: string;
   };
 

@@ -46,7 +46,7 @@ describe('RealtimeClient', () => {
     vi.useFakeTimers();
     sockets = fakeSockets();
     client = new RealtimeClient(
-      { url: 'ws://hub.test/ws', token: 'a b+c' },
+      { url: 'ws://hub.test/ws', token: 'eyJh.eyJz.c2ln-_' },
       { createSocket: sockets.factory, random: () => 0 },
     );
     client.start();
@@ -57,10 +57,10 @@ describe('RealtimeClient', () => {
     vi.useRealTimers();
   });
 
-  it('connects with the token and subprotocol and says hello first', () => {
+  it('connects offering the codec and the token as subprotocols (no token in the URL) and says hello first', () => {
     const socket = sockets.last();
-    expect(socket.url).toBe('ws://hub.test/ws?token=a%20b%2Bc');
-    expect(socket.protocol).toBe('salesroom.v1.json');
+    expect(socket.url).toBe('ws://hub.test/ws');
+    expect(socket.protocols).toEqual(['salesroom.v1.json', 'bearer.eyJh.eyJz.c2ln-_']);
     expect(state().connection).toBe('connecting');
     socket.open();
     expect(socket.sent).toEqual([{ type: 'hello', lastSeq: null, epoch: null }]);

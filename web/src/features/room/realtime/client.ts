@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
   CloseCode,
   SUBPROTOCOL_JSON,
+  TOKEN_SUBPROTOCOL_PREFIX,
   type Action,
   type CartPermission,
   type ClientFrame,
@@ -47,7 +48,8 @@ export interface SocketLike {
   close(code?: number, reason?: string): void;
 }
 
-export type SocketFactory = (url: string, protocol: string) => SocketLike;
+/** Opens a socket offering `protocols`: the codec's subprotocol, then the hub token as `bearer.<token>`. */
+export type SocketFactory = (url: string, protocols: string[]) => SocketLike;
 
 export type { HubSession, VideoGrant };
 
@@ -89,7 +91,7 @@ interface PendingAction {
   reject: (error: RealtimeError) => void;
 }
 
-const browserSocket: SocketFactory = (url, protocol) => new WebSocket(url, protocol);
+const browserSocket: SocketFactory = (url, protocols) => new WebSocket(url, protocols);
 
 /**
  * Owns one participant's connection to the hub: hello/welcome, in-order event
@@ -101,6 +103,7 @@ export class RealtimeClient {
   readonly store: StoreApi<RoomState>;
 
   private readonly url: string;
+  private readonly protocols: string[];
   private readonly createSocket: SocketFactory;
   private readonly random: () => number;
 
@@ -124,7 +127,9 @@ export class RealtimeClient {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(hub: HubSession, options: RealtimeOptions = {}) {
-    this.url = `${hub.url}?token=${encodeURIComponent(hub.token)}`;
+    // The token rides the handshake as a subprotocol, never the URL (which proxies log).
+    this.url = hub.url;
+    this.protocols = [SUBPROTOCOL_JSON, `${TOKEN_SUBPROTOCOL_PREFIX}${hub.token}`];
     this.createSocket = options.createSocket ?? browserSocket;
     this.random = options.random ?? Math.random;
     this.store = createStore<RoomState>(() => ({
@@ -200,7 +205,7 @@ export class RealtimeClient {
   }
 
   private open(): void {
-    const socket = this.createSocket(this.url, SUBPROTOCOL_JSON);
+    const socket = this.createSocket(this.url, this.protocols);
     this.socket = socket;
     socket.onopen = () => this.send({ type: 'hello', lastSeq: this.lastSeq, epoch: this.epoch });
     socket.onmessage = ({ data }) => {

@@ -11,7 +11,7 @@ export class FakeSocket implements SocketLike {
 
   constructor(
     readonly url: string,
-    readonly protocol: string,
+    readonly protocols: string[],
   ) {}
 
   send(data: string): void {
@@ -42,8 +42,8 @@ export function fakeSockets(): { factory: SocketFactory; sockets: FakeSocket[]; 
   const sockets: FakeSocket[] = [];
   return {
     sockets,
-    factory: (url, protocol) => {
-      const socket = new FakeSocket(url, protocol);
+    factory: (url, protocols) => {
+      const socket = new FakeSocket(url, protocols);
       sockets.push(socket);
       return socket;
     },
