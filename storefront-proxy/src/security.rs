@@ -6,8 +6,9 @@
 //! - **Throttles with growing waits** ([`Security::throttle`]): Shopware's
 //!   `time_backoff` rate limiter (`shopware.api.rate_limiter`: login, oauth,
 //!   reset_password, newsletter_form, contact_form), per key (account and client
-//!   address, the address alone, a mail's recipient). Failed logins count; a mail
-//!   request counts when made. Kept in a bounded map of hashed keys.
+//!   address, the address alone, a mail's recipient). An attempt counts when it is
+//!   made (so concurrent ones are counted too); a successful login forgets its account's
+//!   and gives back its address's. Kept in a bounded map of hashed keys.
 //! - **Volume quotas** ([`Security::quota`]): guest joins and registrations per client
 //!   address, a steady rate with a burst (`governor`'s keyed GCRA limiter).
 //! - **Bounded password hashing** ([`Passwords`]): at most `PASSWORD_CHECKS` Argon2
@@ -128,8 +129,7 @@ impl Backoff {
     }
 
     /// How long `key` must still wait before its next attempt (none: it may go).
-    fn wait(&self, key: u64, policy: &Policy, now: Instant) -> Option<Duration> {
-        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+    fn wait_in(entries: &HashMap<u64, Entry>, key: u64, policy: &Policy, now: Instant) -> Option<Duration> {
         let entry = entries.get(&key)?;
         let since = now.saturating_duration_since(entry.last);
         if since >= policy.reset {
@@ -139,10 +139,9 @@ impl Backoff {
         (since < wait).then(|| wait - since)
     }
 
-    fn record(&self, key: u64, policy: &Policy, now: Instant) {
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+    fn record_in(&self, entries: &mut HashMap<u64, Entry>, key: u64, policy: &Policy, now: Instant) {
         if entries.len() >= self.max_keys && !entries.contains_key(&key) {
-            Self::evict(&mut entries, now, policy.reset, self.max_keys);
+            Self::evict(entries, now, policy.reset, self.max_keys);
         }
         let entry = entries.entry(key).or_insert(Entry { attempts: 0, last: now });
         if now.saturating_duration_since(entry.last) >= policy.reset {
@@ -150,6 +149,33 @@ impl Backoff {
         }
         entry.attempts = entry.attempts.saturating_add(1);
         entry.last = now;
+    }
+
+    /// Under one lock: the longest wait of `keys` (by index), or, when none must wait,
+    /// an attempt counted for each. Requests at the same moment cannot all slip through
+    /// before the first of them is counted.
+    fn attempt(&self, keys: &[(u64, Policy)], now: Instant) -> Result<(), (usize, Duration)> {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let longest = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (key, policy))| Some((i, Self::wait_in(&entries, *key, policy, now)?)))
+            .max_by_key(|(_, wait)| *wait);
+        if let Some(refused) = longest {
+            return Err(refused);
+        }
+        for (key, policy) in keys {
+            self.record_in(&mut entries, *key, policy, now);
+        }
+        Ok(())
+    }
+
+    /// Takes back one attempt of `key` (a login that succeeded does not count for its
+    /// address).
+    fn release(&self, key: u64) {
+        if let Some(entry) = self.entries.lock().unwrap_or_else(|p| p.into_inner()).get_mut(&key) {
+            entry.attempts = entry.attempts.saturating_sub(1);
+        }
     }
 
     fn forget(&self, key: u64) {
@@ -229,42 +255,27 @@ impl Security {
         }
     }
 
-    /// Refuses (429, the longest wait of them) when any of `keys` must still wait.
-    pub fn check(&self, keys: &[(Throttle, &str)]) -> Result<(), ApiError> {
-        let now = Instant::now();
-        let longest = keys
-            .iter()
-            .filter_map(|(throttle, subject)| {
-                let wait = self.backoff.wait(self.backoff.key(*throttle, subject), &self.policy(*throttle), now)?;
-                Some((*throttle, wait))
-            })
-            .max_by_key(|(_, wait)| *wait);
-        match longest {
-            Some((throttle, wait)) => Err(throttle.refused(wait.as_secs_f64().ceil() as u64)),
-            None => Ok(()),
-        }
-    }
-
-    /// Counts an attempt (a failed login, a mail asked for) for each of `keys`.
-    pub fn record(&self, keys: &[(Throttle, &str)]) {
-        let now = Instant::now();
-        for (throttle, subject) in keys {
-            self.backoff.record(self.backoff.key(*throttle, subject), &self.policy(*throttle), now);
-        }
-    }
-
-    /// [`Security::check`], then [`Security::record`]: for requests that count whether
-    /// or not they succeed (mails).
+    /// Refuses (429, the longest wait) when any of `keys` must still wait, else counts
+    /// an attempt for each, at once (one lock): a mail asked for, or a login before its
+    /// password is checked (a success then [`Security::forget`]s or
+    /// [`Security::release`]s it), so that concurrent attempts are counted too.
     pub fn throttle(&self, keys: &[(Throttle, &str)]) -> Result<(), ApiError> {
-        self.check(keys)?;
-        self.record(keys);
-        Ok(())
+        let hashed: Vec<(u64, Policy)> =
+            keys.iter().map(|(throttle, subject)| (self.backoff.key(*throttle, subject), self.policy(*throttle))).collect();
+        self.backoff.attempt(&hashed, Instant::now()).map_err(|(i, wait)| keys[i].0.refused(wait.as_secs_f64().ceil() as u64))
     }
 
     /// Forgets `keys` (a successful login forgets its account's failures).
     pub fn forget(&self, keys: &[(Throttle, &str)]) {
         for (throttle, subject) in keys {
             self.backoff.forget(self.backoff.key(*throttle, subject));
+        }
+    }
+
+    /// Takes back one attempt of each of `keys`.
+    pub fn release(&self, keys: &[(Throttle, &str)]) {
+        for (throttle, subject) in keys {
+            self.backoff.release(self.backoff.key(*throttle, subject));
         }
     }
 
@@ -465,14 +476,13 @@ mod tests {
         let security = security(|c| c);
         let keys = [(Throttle::Login, "ada|203.0.113.1")];
         for _ in 0..10 {
-            security.check(&keys).unwrap();
-            security.record(&keys);
+            security.throttle(&keys).unwrap();
         }
-        let Err(ApiError::Throttled { code, seconds, .. }) = security.check(&keys) else { panic!("not throttled") };
+        let Err(ApiError::Throttled { code, seconds, .. }) = security.throttle(&keys) else { panic!("not throttled") };
         assert_eq!((code, seconds), ("CHECKOUT__CUSTOMER_AUTH_THROTTLED", 10));
-        security.check(&[(Throttle::Login, "ada|203.0.113.2")]).unwrap();
+        security.throttle(&[(Throttle::Login, "ada|203.0.113.2")]).unwrap();
         security.forget(&keys);
-        security.check(&keys).unwrap();
+        security.throttle(&keys).unwrap();
     }
 
     #[test]
@@ -481,11 +491,13 @@ mod tests {
         let policy = Policy { free: 10, waits: LOGIN_WAITS, reset: RESET };
         let start = Instant::now();
         for i in 0..10_000u64 {
-            backoff.record(i, &policy, start + Duration::from_millis(i));
+            backoff.attempt(&[(i, policy)], start + Duration::from_millis(i)).unwrap();
         }
         assert!(backoff.len() <= 1000, "{}", backoff.len());
         // The newest keys are kept.
-        assert!(backoff.wait(9_999, &Policy { free: 1, ..policy }, start + Duration::from_millis(9_999)).is_some());
+        let entries = backoff.entries.lock().unwrap();
+        let one_free = Policy { free: 1, ..policy };
+        assert!(Backoff::wait_in(&entries, 9_999, &one_free, start + Duration::from_millis(9_999)).is_some());
     }
 
     #[test]

@@ -263,7 +263,7 @@ pub async fn login(
     let address = client.key();
     let pair = format!("{username}\n{address}");
     let keys = [(Throttle::Login, pair.as_str()), (Throttle::LoginAccount, username.as_str()), (Throttle::LoginAddress, address.as_str())];
-    app.security.check(&keys)?;
+    app.security.throttle(&keys)?;
     let lookup = username.clone();
     let found: Option<(String, String, bool)> = app
         .db
@@ -278,12 +278,13 @@ pub async fn login(
         })
         .await?;
     let hash = found.as_ref().map(|(_, hash, _)| hash.clone());
-    let verified = app.security.passwords.verify(hash, password).await?;
+    // No check made (the hashing queue is full): the attempt does not count.
+    let verified = app.security.passwords.verify(hash, password).await.inspect_err(|_| app.security.release(&keys))?;
     let Some((customer_id, _, active)) = found.filter(|_| verified) else {
-        app.security.record(&keys);
         return Err(bad_credentials());
     };
     app.security.forget(&keys[..2]);
+    app.security.release(&keys[2..]);
     if !active {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, "CHECKOUT__CUSTOMER_IS_INACTIVE", "The customer account is inactive."));
     }

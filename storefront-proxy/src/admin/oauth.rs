@@ -54,7 +54,7 @@ async fn token(client: ClientAddr, State(app): State<App>, Body(request): Body<T
             let pair = format!("{username}\n{address}");
             let keys =
                 [(Throttle::OAuth, pair.as_str()), (Throttle::OAuthAccount, username.as_str()), (Throttle::LoginAddress, address.as_str())];
-            app.security.check(&keys)?;
+            app.security.throttle(&keys)?;
             let lookup = username.clone();
             let row: Option<(String, String)> = app
                 .db
@@ -67,12 +67,18 @@ async fn token(client: ClientAddr, State(app): State<App>, Body(request): Body<T
                 })
                 .await?;
             // An unknown user is checked against a dummy hash: the answer takes as long.
-            let verified = app.security.passwords.verify(row.as_ref().map(|(_, hash)| hash.clone()), password).await?;
+            // No check made (the hashing queue is full): the attempt does not count.
+            let verified = app
+                .security
+                .passwords
+                .verify(row.as_ref().map(|(_, hash)| hash.clone()), password)
+                .await
+                .inspect_err(|_| app.security.release(&keys))?;
             let Some((user_id, _)) = row.filter(|_| verified) else {
-                app.security.record(&keys);
                 return Err(invalid_grant());
             };
             app.security.forget(&keys[..2]);
+            app.security.release(&keys[2..]);
             user_id
         }
         "refresh_token" => {

@@ -151,6 +151,15 @@ async fn thirty_wrong_customer_passwords_are_throttled_with_growing_waits() {
 }
 
 #[tokio::test]
+async fn concurrent_wrong_passwords_are_counted_before_they_are_checked() {
+    let shop = shop_with(|c| c).await;
+    let logins = (0..30).map(|_| customer_login(&shop, DEMO_EMAIL, "wrong-password", None));
+    let statuses: Vec<u16> = futures_util::future::join_all(logins).await.into_iter().map(|(status, _, _)| status).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == 401).count(), 10, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 20, "{statuses:?}");
+}
+
+#[tokio::test]
 async fn rotating_addresses_do_not_escape_the_accounts_throttle() {
     let shop = shop_with(|c| c).await;
     let mut statuses = Vec::new();
