@@ -1,11 +1,18 @@
 //! The cart of a session: product, promotion and guide's discount line items, recalculated on every
 //! read with stock, quantity rules, advanced prices, taxes and promotion codes
 //! (spec section 7, cart; issue 3, shop rules).
+//!
+//! `model` is the typed cart, `pipeline` the calculation's steps over it (no SQLite),
+//! `calculate` runs them against the stored cart (`store`), `json` is the answer's shape.
 
 pub mod calculate;
 pub mod checks;
 pub mod discount;
+pub mod json;
 pub mod line_item;
+pub mod model;
+pub mod pipeline;
+pub mod store;
 
 use axum::routing::{get, post};
 use axum::Router;

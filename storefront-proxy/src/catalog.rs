@@ -9,6 +9,7 @@ pub mod listing_index;
 pub mod price;
 pub mod product;
 pub mod property;
+pub mod purchasable;
 pub mod query;
 pub mod review;
 

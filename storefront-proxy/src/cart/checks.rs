@@ -5,7 +5,7 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::calculate::CartError;
+use super::model::CartError;
 
 /// What the checks need to know about an address.
 struct AddressFacts {

@@ -10,7 +10,9 @@ use axum::Json;
 use rusqlite::{params, OptionalExtension};
 use serde_json::Value;
 
-use super::calculate::{self, CartError};
+use super::calculate;
+use super::model::CartError;
+use super::store;
 use crate::error::{ApiError, ApiResult};
 use crate::shop_event::ShopEvent;
 use crate::state::App;
@@ -144,17 +146,12 @@ pub async fn add(ctx: ShopContext, State(app): State<App>, RequestParams(body): 
             let mut errors = Vec::new();
             for item in new_items {
                 if item.kind == "promotion" {
-                    match calculate::promotion(&tx, &ctx, &item.referenced_id)? {
-                        Some((promotion_id, ..)) => calculate::add_item(&tx, &token, &promotion_id, "promotion", &item.referenced_id, 1)?,
-                        None => errors.push(CartError {
-                            message_key: "promotion-not-found",
-                            subject: item.referenced_id.clone(),
-                            level: 20,
-                            message: format!("Promotion with code \"{}\" could not be found.", item.referenced_id),
-                        }),
+                    match store::promotion(&tx, &ctx, &item.referenced_id)? {
+                        Some(promotion) => store::add_item(&tx, &token, &promotion.id, "promotion", &item.referenced_id, 1)?,
+                        None => errors.push(CartError::promotion_not_found(&item.referenced_id)),
                     }
                 } else {
-                    calculate::add_item(&tx, &token, &item.id, &item.kind, &item.referenced_id, item.quantity)?;
+                    store::add_item(&tx, &token, &item.id, &item.kind, &item.referenced_id, item.quantity)?;
                 }
             }
             tx.commit()?;

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 /// A tax rate of a product.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tax {
     pub id: String,
     pub rate: f64,
