@@ -8,6 +8,7 @@ pub mod document;
 pub mod download;
 pub mod load;
 pub mod manage;
+pub mod number;
 pub mod payment;
 pub mod place;
 pub mod state;

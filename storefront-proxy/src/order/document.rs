@@ -21,11 +21,6 @@ const PAGE_HEIGHT: f32 = 842.0;
 const MARGIN: f32 = 56.0;
 const LINE: f32 = 14.0;
 
-/// The id of a document type (stable, derived from its name).
-pub fn type_id(technical_name: &str) -> String {
-    super::state::Machine::Order.state_id(&format!("document_type/{technical_name}"))
-}
-
 /// Text in the fonts' WinAnsi encoding: Latin-1 as is, `€` and typographic quotes
 /// mapped, anything else a question mark.
 fn win_ansi(text: &str) -> Vec<u8> {
@@ -259,7 +254,7 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
 /// Writes the invoice document of `order` (number from its range, a new deep link code).
 pub fn create_invoice(tx: &Transaction, order: &Value, locale: Locale) -> anyhow::Result<String> {
     let id = new_id();
-    let number = super::place::next_number(tx, "invoice")?;
+    let number = super::number::next_number(tx, "invoice")?;
     let now = now_rfc3339();
     let pdf = invoice_pdf(order, &number, &now, locale);
     let prefix = if locale == Locale::De { "rechnung" } else { "invoice" };

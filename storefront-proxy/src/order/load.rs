@@ -23,6 +23,11 @@ use crate::store_api::{search_result, RequestParams};
 /// Transaction states from which the customer may still choose another payment method.
 pub const PAYMENT_CHANGEABLE: &[&str] = &["open", "failed", "cancelled", "reminded", "unconfirmed"];
 
+/// The id of a document type (stable, derived from its name).
+fn document_type_id(technical_name: &str) -> String {
+    Machine::Order.state_id(&format!("document_type/{technical_name}"))
+}
+
 fn json_column(text: Option<String>) -> Value {
     text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null)
 }
@@ -266,7 +271,7 @@ pub fn documents(conn: &Connection, locale: Locale, order_id: &str) -> rusqlite:
         };
         Ok(json!({
             "id": r.get::<_, String>(0)?,
-            "documentTypeId": super::document::type_id(&kind),
+            "documentTypeId": document_type_id(&kind),
             "referencedDocumentId": null,
             "orderId": order_id,
             "orderVersionId": LIVE_VERSION_ID,
@@ -285,7 +290,7 @@ pub fn documents(conn: &Connection, locale: Locale, order_id: &str) -> rusqlite:
             "documentNumber": number,
             "fileType": "pdf",
             "documentType": {
-                "id": super::document::type_id(&kind),
+                "id": document_type_id(&kind),
                 "technicalName": kind,
                 "name": name,
                 "translated": { "name": name },
