@@ -17,12 +17,12 @@ use super::{invalid_ids, invalid_line_items, invalid_name, invalid_quantity, lin
 use super::{MAX_IDS, MAX_LISTS, MAX_NAME, MAX_QUANTITY};
 use crate::account::customer::Registered;
 use crate::cart::calculate::{self, StoredItem};
-use crate::catalog::{self, criteria};
+use crate::catalog::{self, criteria, purchasable};
 use crate::error::{ApiError, ApiResult};
 use crate::shop_event::ShopEvent;
 use crate::state::App;
 use crate::storage::is_id;
-use crate::store_api::{search_result, RequestParams};
+use crate::store_api::{search_result, RequestParams, ShopContext};
 
 fn owner(user: &crate::account::customer::LoggedIn) -> Owner {
     Owner { customer_id: user.customer_id.clone(), sales_channel_id: user.ctx.sales_channel.id.clone() }
@@ -103,9 +103,11 @@ fn ids_of(body: &Map<String, Value>, key: &str, optional: bool) -> ApiResult<Vec
 }
 
 /// The first of `items` that cannot be on a list, as the refusal.
-fn check_products(conn: &rusqlite::Connection, items: &[(String, i64)]) -> rusqlite::Result<Result<(), ApiError>> {
-    for (product_id, _) in items {
-        if !records::buyable(conn, product_id)? {
+fn check_products(conn: &rusqlite::Connection, ctx: &ShopContext, items: &[(String, i64)]) -> rusqlite::Result<Result<(), ApiError>> {
+    let ids: Vec<String> = items.iter().map(|(id, _)| id.clone()).collect();
+    let products = purchasable::load(conn, ctx, &ids)?;
+    for product_id in &ids {
+        if !products.iter().any(|p| &p.id == product_id && p.listable()) {
             return Ok(Err(catalog::product_not_found(product_id)));
         }
     }
@@ -117,6 +119,7 @@ pub async fn create(Registered(user): Registered, State(app): State<App>, Reques
     let name = name_of(&body)?;
     let items = line_items_of(&body, false)?;
     let owner = owner(&user);
+    let ctx = user.ctx.clone();
     let id = app
         .db
         .call(move |conn| {
@@ -124,7 +127,7 @@ pub async fn create(Registered(user): Registered, State(app): State<App>, Reques
             if records::count(&tx, &owner)? >= MAX_LISTS {
                 return Ok(Err(too_many_lists()));
             }
-            if let Err(refused) = check_products(&tx, &items)? {
+            if let Err(refused) = check_products(&tx, &ctx, &items)? {
                 return Ok(Err(refused));
             }
             let id = records::insert(&tx, &owner, &name)?;
@@ -227,13 +230,14 @@ pub async fn add_line_items(
     let id = path_id(&id, "/id")?;
     let items = line_items_of(&body, true)?;
     let owner = owner(&user);
+    let ctx = user.ctx.clone();
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
             if !records::owned(&tx, &owner, &id)? {
                 return Ok(Err(not_found(&id)));
             }
-            if let Err(refused) = check_products(&tx, &items)? {
+            if let Err(refused) = check_products(&tx, &ctx, &items)? {
                 return Ok(Err(refused));
             }
             if let Err(refused) = records::add_lines(&tx, &id, &items)? {

@@ -61,16 +61,6 @@ pub fn lines(conn: &Connection, list_id: &str) -> rusqlite::Result<Vec<Line>> {
     lines.collect()
 }
 
-/// Whether a product can be on a list: active and buyable itself (not a parent of variants).
-pub fn buyable(conn: &Connection, product_id: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT EXISTS(SELECT 1 FROM product p WHERE p.id = ?1 AND p.active = 1
-                       AND NOT EXISTS (SELECT 1 FROM product c WHERE c.parent_id = p.id))",
-        [product_id],
-        |r| r.get(0),
-    )
-}
-
 /// Creates a list; its lines follow with [`add_lines`].
 pub fn insert(conn: &Connection, owner: &Owner, name: &str) -> rusqlite::Result<String> {
     let id = new_id();
