@@ -24,6 +24,13 @@ pub struct Config {
     /// (or created in) `DATA_DIR/hub-secret`.
     #[arg(long, env = "HUB_SECRET", hide_env_values = true)]
     pub secret: Option<String>,
+    /// Origins (comma-separated) of pages that may open `/ws` on the hub directly (when
+    /// `PUBLIC_HUB_URL` sends browsers past storefront-proxy). A browser's socket with any
+    /// other `Origin` is refused (cross-site WebSocket hijacking); empty: every browser
+    /// page is refused, and browsers come through storefront-proxy's `/ws`, which checks
+    /// the origin itself. Clients without an `Origin` (tools) are not affected.
+    #[arg(long, env = "HUB_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
     /// Seconds between pings; a peer silent for twice as long is disconnected.
     #[arg(long, env = "HUB_HEARTBEAT_SECS", default_value_t = 15)]
     pub heartbeat_secs: u64,

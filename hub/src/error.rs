@@ -16,6 +16,8 @@ pub enum HubError {
     TokenInvalid(#[source] protocol::TokenError),
     #[error("the internal API was called without the shared secret")]
     Unauthorized,
+    #[error("a browser page of another origin opened the socket: {0}")]
+    OriginNotAllowed(String),
     /// The request body could not be read; the detail (a decoding error of the client's
     /// own input, or what is wrong with it) is sent back.
     #[error("invalid body: {0}")]
@@ -46,6 +48,9 @@ impl HubError {
             HubError::TokenMissing => (StatusCode::UNAUTHORIZED, "HUB__TOKEN_MISSING", "A hub token is required."),
             HubError::TokenInvalid(_) => (StatusCode::UNAUTHORIZED, "HUB__TOKEN_INVALID", "The hub token is invalid or expired."),
             HubError::Unauthorized => (StatusCode::UNAUTHORIZED, "HUB__UNAUTHORIZED", "The internal API needs the shared secret."),
+            HubError::OriginNotAllowed(_) => {
+                (StatusCode::FORBIDDEN, "HUB__ORIGIN_NOT_ALLOWED", "The live hub accepts sockets from the shop's own pages only.")
+            }
             HubError::InvalidBody(detail) => (StatusCode::BAD_REQUEST, "HUB__INVALID_BODY", detail),
             HubError::InvalidId(detail) => (StatusCode::BAD_REQUEST, "HUB__INVALID_ID", detail),
             HubError::TooManyConnections => {
@@ -67,7 +72,7 @@ impl IntoResponse for HubError {
             HubError::RoomUnavailable { .. } | HubError::NotSaved { .. } | HubError::Video(_) => {
                 tracing::error!(error = %self, "internal error")
             }
-            HubError::TokenInvalid(_) => tracing::info!(error = %self, "refused"),
+            HubError::TokenInvalid(_) | HubError::OriginNotAllowed(_) => tracing::info!(error = %self, "refused"),
             _ => {}
         }
         let (status, body) = self.body();

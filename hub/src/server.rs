@@ -84,6 +84,13 @@ async fn ws(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, HubError> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default().trim_end_matches('/');
+        let allowed = hub.config.allowed_origins.iter().any(|allowed| allowed.trim().trim_end_matches('/').eq_ignore_ascii_case(origin));
+        if !allowed {
+            return Err(HubError::OriginNotAllowed(origin.chars().take(200).collect()));
+        }
+    }
     let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
     let offered = headers
         .get_all(header::SEC_WEBSOCKET_PROTOCOL)
