@@ -12,6 +12,8 @@ pub mod live;
 pub mod metrics;
 pub mod server;
 pub mod store;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod video;
 pub mod ws;
 

@@ -2,10 +2,10 @@
 //! file, tokio-tungstenite clients in JSON and MessagePack. Chat order, resume, the late
 //! joiner's last 100, every refusal, moderation reaching everyone, reactions coalesced.
 
-mod support;
-
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::{start, Client};
+use hub::testing::{token, ADA, BOB, CAROL, GUIDE};
 use protocol::action::Action;
 use protocol::codec::Codec;
 use protocol::engagement::{
@@ -13,7 +13,6 @@ use protocol::engagement::{
 };
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::Role;
-use support::{start, token, Client, ADA, BOB, CAROL, GUIDE};
 
 impl Client {
     async fn say(&mut self, text: &str) -> u32 {

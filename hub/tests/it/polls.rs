@@ -2,16 +2,15 @@
 //! tokio-tungstenite clients in JSON and MessagePack. Order, resume, the late joiner's
 //! counts and own vote, every refusal, a poll opening with its slide, counts coalesced.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
+use crate::{start, Client};
+use hub::testing::{token, ADA, APPOINTMENT, BOB, CAROL, GUIDE};
 use protocol::action::Action;
 use protocol::codec::Codec;
 use protocol::engagement::polls::{NewPoll, Poll, PollSlide, PollStatus, POLL_COUNTS_TICK_MS};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::Role;
-use support::{start, token, Client, ADA, APPOINTMENT, BOB, CAROL, GUIDE};
 
 impl Client {
     /// The next poll event, skipping presence, acks and volatile frames; checks `prev`

@@ -4,16 +4,15 @@
 //! dismissal reaching everyone, up-vote counts coalesced with none lost. (Up-votes through
 //! two replicas with a real redis-server: `cluster.rs`.)
 
-mod support;
-
 use std::time::{Duration, Instant};
 
+use crate::{publish_to_everyone as publish, start, Client};
+use hub::testing::{token, ADA, BOB, CAROL, GUIDE};
 use protocol::action::Action;
 use protocol::codec::Codec;
 use protocol::engagement::questions::{clean_question_text, Question, QuestionStatus, MAX_QUESTION_CHARS, QUESTION_VOTES_TICK_MS};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::Role;
-use support::{publish, start, token, Client, ADA, BOB, CAROL, GUIDE};
 
 impl Client {
     async fn next_question_event(&mut self) -> Event {
