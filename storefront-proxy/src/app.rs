@@ -87,7 +87,12 @@ impl App {
             // it a guide's delegated token for an attendee's cart (cart routes only).
             .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::resolve_session))
             .layer(axum::middleware::from_fn_with_state(self.clone(), dsr::delegation::guard))
-            .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key));
+            .layer(axum::middleware::from_fn_with_state(self.clone(), store_api::require_access_key))
+            // Outermost: what one client may cost (rate, concurrency, read budget; #29 item 8).
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::new(store_api::budget::StoreApiBudget::new(&self.config, self.security.clone())),
+                store_api::budget::guard,
+            ));
         let admin_api_routes =
             Router::new().merge(admin::oauth::routes()).merge(dsr::admin_routes()).merge(admin_api::routes()).fallback(route_not_found);
         // Every other path is the web app: a file of the build, else index.html, where

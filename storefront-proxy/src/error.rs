@@ -244,6 +244,24 @@ impl ApiError {
                     meta: Some(serde_json::json!({ "parameters": { "seconds": seconds } })),
                 },
             ),
+            // A read stopped at the request's time budget (`storage::budget`): 503.
+            ApiError::Internal(error) if crate::storage::budget::was_interrupted(&error) => {
+                tracing::warn!(error = format!("{error:#}"), "a database read over its time budget was stopped");
+                let status = StatusCode::SERVICE_UNAVAILABLE;
+                (
+                    status,
+                    ErrorEntry {
+                        status: "503".into(),
+                        code: crate::storage::budget::QUERY_TOO_EXPENSIVE.into(),
+                        title: "Service Unavailable".into(),
+                        detail:
+                            "The query took too long and was stopped; ask for less (fewer filters, no total count, a longer search text)."
+                                .into(),
+                        source: None,
+                        meta: None,
+                    },
+                )
+            }
             ApiError::Internal(error) => {
                 tracing::error!(error = format!("{error:#}"), "internal error");
                 let status = StatusCode::INTERNAL_SERVER_ERROR;

@@ -8,6 +8,7 @@ use anyhow::Context;
 use rusqlite::Connection;
 use rusqlite_migration::{Migrations, M};
 
+pub mod budget;
 pub mod translation;
 
 /// Versioned migrations; append, never edit one that has shipped.
@@ -46,6 +47,7 @@ fn migrations() -> Migrations<'static> {
         M::up_with_hook(include_str!("storage/0080_admin_token_hashes.sql"), hash_admin_tokens),
         M::up_with_hook(include_str!("storage/0090_context_token_hashes.sql"), hash_context_tokens),
         M::up(include_str!("storage/0091_dsr_context_delegation.sql")),
+        M::up(include_str!("storage/0100_product_name_index.sql")),
     ])
 }
 
@@ -130,6 +132,8 @@ impl Db {
         R: Send + 'static,
     {
         let readers = self.readers.clone();
+        // The request's time budget (`budget::scope`), counted from when a reader is free.
+        let budget = budget::current();
         // The permit lives as long as the blocking task, even if this future is dropped.
         let permit = readers.permits.clone().acquire_owned().await.context("read pool closed")?;
         tokio::task::spawn_blocking(move || {
@@ -139,12 +143,18 @@ impl Db {
                 Some(conn) => conn,
                 None => readers.open()?,
             };
+            if let Some(budget) = budget {
+                budget::arm(&conn, budget);
+            }
             let result = (|| {
                 let tx = conn.transaction()?;
                 let result = f(&tx)?;
                 tx.commit()?;
                 Ok(result)
             })();
+            if budget.is_some() {
+                budget::disarm(&conn);
+            }
             readers.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(conn);
             result
         })

@@ -2,6 +2,7 @@
 //! session (`sw-context-token`) and with them the shop context (`context`), and the
 //! shapes every call reads and answers. Below every shop domain.
 
+pub mod budget;
 mod context;
 pub mod session;
 

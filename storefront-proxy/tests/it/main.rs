@@ -44,6 +44,7 @@ mod limits;
 mod navigation;
 mod newsletter;
 mod order;
+mod query_budget;
 mod rich_text;
 mod security_auth;
 mod security_room;
