@@ -38,6 +38,15 @@ use crate::store_api::ResolvedSession;
 pub const DELEGATION_LIFETIME: Duration = Duration::from_secs(3600);
 /// Delegated tokens kept per attendee; minting one more drops the oldest.
 pub const MAX_DELEGATIONS_PER_ATTENDEE: usize = 16;
+/// How a delegated token begins: only such tokens are looked up (no cost for the
+/// others), and one that names no delegation (any more) is refused, never taken as a
+/// new session (`store_api::session` takes no token with a `-` of its own).
+pub const TOKEN_PREFIX: &str = "dsr-cart-";
+
+/// Whether `token` is (shaped as) a delegated token.
+pub fn is_delegated(token: &str) -> bool {
+    token.starts_with(TOKEN_PREFIX)
+}
 
 /// Whether a delegated token may call `method path` (the path under `/store-api`).
 pub fn delegated_route(method: &Method, path: &str) -> bool {
@@ -105,6 +114,9 @@ fn find(conn: &Connection, token_hash: &str) -> rusqlite::Result<Option<Delegati
 
 /// The attendee a delegated token names, if `token` is one (whatever its state).
 pub async fn attendee_of(app: &App, token: &str) -> ApiResult<Option<Attendee>> {
+    if !is_delegated(token) {
+        return Ok(None);
+    }
     let hash = token_key(token);
     Ok(app.db.read(move |conn| Ok(find(conn, &hash)?.map(|d| d.attendee))).await?)
 }
@@ -124,13 +136,14 @@ async fn check(app: &App, delegation: &Delegation) -> ApiResult<()> {
 /// Layer of `/store-api`: a delegated token works on [`delegated_route`]s only, and
 /// only while the delegation holds; any other token passes untouched.
 pub async fn guard(State(app): State<App>, mut request: Request, next: Next) -> Response {
-    let Some(token) = header_token(request.headers()) else { return next.run(request).await };
+    let Some(token) = header_token(request.headers()).filter(|token| is_delegated(token)) else { return next.run(request).await };
     let hash = token_key(&token);
     let found = match app.db.read(move |conn| Ok(find(conn, &hash)?)).await {
         Ok(found) => found,
         Err(error) => return ApiError::Internal(error).into_response(),
     };
-    let Some(delegation) = found else { return next.run(request).await };
+    // Gone (the attendee removed, cleaned up): refused, not taken for a new session.
+    let Some(delegation) = found else { return permission_missing().into_response() };
     if !delegated_route(request.method(), request.uri().path()) {
         return out_of_scope().into_response();
     }
@@ -144,7 +157,7 @@ pub async fn guard(State(app): State<App>, mut request: Request, next: Next) -> 
 /// A new delegated token for `attendee`'s cart, made by `user` (the caller checked the
 /// permission). Answers the token; only its hash is stored.
 pub async fn mint(app: &App, attendee: &Attendee, user: &AdminUser) -> ApiResult<String> {
-    let token = new_token();
+    let token = format!("{TOKEN_PREFIX}{}", new_token());
     let (hash, attendee_id, context_token, user_id) =
         (token_key(&token), attendee.id.clone(), attendee.context_token.clone(), user.id.clone());
     let expires_at = (time::OffsetDateTime::now_utc() + DELEGATION_LIFETIME)

@@ -142,7 +142,7 @@ pub fn peek_session(key: Option<&str>, token: Option<&str>) -> Session {
 /// Whether a client's token may become a new session's as it is.
 fn adoptable(key: &str, token: &str) -> bool {
     (MIN_ADOPTED_TOKEN..=MAX_ADOPTED_TOKEN).contains(&token.len())
-        && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         && token_key(token) == key
 }
 

@@ -144,6 +144,14 @@ async fn a_removed_attendee_takes_the_guides_token_with_them() {
     assert_eq!(status, 200);
     let (status, body) = live.get("/store-api/checkout/cart", &guide).await;
     assert_eq!(status, 403, "{body}");
+
+    // A delegated token whose record is gone is refused too, never taken for a new session.
+    live.db().execute("DELETE FROM dsr_context_delegation", []).unwrap();
+    let before = sessions(&live);
+    let product = live.product_ids(1).await.remove(0);
+    let (status, body) = live.post("/store-api/checkout/cart/line-item", &guide, json!({"items": [{"referencedId": product}]})).await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(sessions(&live), before);
 }
 
 #[tokio::test]
