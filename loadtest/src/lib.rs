@@ -962,7 +962,11 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         joins.push(tokio::spawn(async move {
             let _permit = permit;
             let result = async {
-                let join = post(&http, url, &[("sw-access-key", &key)], json!({"attendeeName": format!("Load {i}")})).await?;
+                // Each simulated attendee is its own client for the proxy's per-address join
+                // quota (JOINS_PER_MINUTE; loopback is a trusted proxy, #29).
+                let client = format!("10.{}.{}.{}", (i >> 16) & 255, (i >> 8) & 255, i & 255);
+                let headers = [("sw-access-key", key.as_str()), ("x-forwarded-for", client.as_str())];
+                let join = post(&http, url, &headers, json!({"attendeeName": format!("Load {i}")})).await?;
                 let hub = match hub_url {
                     Some(url) => url,
                     None => join["hubUrl"].as_str().context("hubUrl")?.to_owned(),
