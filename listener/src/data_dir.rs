@@ -66,7 +66,8 @@ mod tests {
         std::fs::create_dir_all(dir.join("mail")).unwrap();
         std::fs::write(dir.join("hub-secret"), "s").unwrap();
         std::fs::write(dir.join("mail/1.eml"), "m").unwrap();
-        for (path, m) in [(dir.clone(), 0o755), (dir.join("mail"), 0o775), (dir.join("hub-secret"), 0o644), (dir.join("mail/1.eml"), 0o666)] {
+        for (path, m) in [(dir.clone(), 0o755), (dir.join("mail"), 0o775), (dir.join("hub-secret"), 0o644), (dir.join("mail/1.eml"), 0o666)]
+        {
             std::fs::set_permissions(path, std::fs::Permissions::from_mode(m)).unwrap();
         }
         make_private(&dir).unwrap();

@@ -150,7 +150,11 @@ fn seed_sales_channel(tx: &rusqlite::Transaction, name: &str) -> anyhow::Result<
 /// An empty shop (`DEMO=0`): the sales channel with its languages, currency,
 /// countries, taxes and methods, a root category for the navigation, and one admin
 /// user whose password is `ADMIN_PASSWORD` or generated and written to `password_file`.
-fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>, password_file: Option<&std::path::Path>) -> anyhow::Result<()> {
+fn seed_empty_shop(
+    tx: &rusqlite::Transaction,
+    admin_password: Option<&str>,
+    password_file: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     let sales_channel = seed_sales_channel(tx, EMPTY_SHOP_NAME)?;
     let base = catalog::seed_base(tx)?;
     let root = new_id();
@@ -185,7 +189,9 @@ fn seed_empty_shop(tx: &rusqlite::Transaction, admin_password: Option<&str>, pas
                 file.display()
             );
         }
-        (true, None) => println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\" with a generated password kept nowhere"),
+        (true, None) => {
+            println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\" with a generated password kept nowhere")
+        }
         (false, _) => println!("storefront-proxy: empty shop created; admin user \"{ADMIN_USERNAME}\" with the password of ADMIN_PASSWORD"),
     }
     tracing::info!("seeded an empty shop");

@@ -1,6 +1,5 @@
 //! Admin API calls against a real shop: tokens and JSON requests under `/api`.
 
-
 use serde_json::{json, Value};
 
 #[allow(unused_imports)]

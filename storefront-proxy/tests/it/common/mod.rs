@@ -1,7 +1,6 @@
 //! A real storefront-proxy on port 0 over a SQLite file in a temp dir, and a reqwest
 //! client that speaks the store API. Shared by the domain test files.
 
-
 use serde_json::{json, Value};
 
 pub const KEY: &str = "SWSCSALESROOMDEMO000000000";

@@ -1,7 +1,6 @@
 //! A real hub and a real storefront-proxy on port 0 over a SQLite file in a temp dir,
 //! with the calls a guide and attendees make, for the `dsr_*` suites.
 
-
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};

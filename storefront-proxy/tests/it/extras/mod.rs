@@ -1,7 +1,6 @@
 //! Helpers of the account-extras suites (account_extras, newsletter, contact,
 //! wishlist): sessions, registration, and reading the real mail outbox.
 
-
 use reqwest::Method;
 use serde_json::{json, Value};
 
