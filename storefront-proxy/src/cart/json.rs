@@ -263,7 +263,7 @@ mod tests {
         };
         let rules = crate::cart::model::QuantityRules { min: 1, max: 100, steps: 1, closeout: false };
         let line = ProductLine { id: "l".into(), product, quantity: 2, rules, price: Price::of(10.0, 2, 0.0, None) };
-        let answer = line_item(&LineItem::Product(line));
+        let answer = line_item(&LineItem::Product(Box::new(line)));
         assert_eq!(answer["referencedId"], "p");
         assert_eq!(answer["label"], "Shirt");
         assert_eq!(answer["states"], json!(["is-download"]));

@@ -169,7 +169,8 @@ pub struct DiscountLine {
 /// A line of the cart, in the order the cart shows them: products, promotions, discounts.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LineItem {
-    Product(ProductLine),
+    /// Boxed: it carries its whole product.
+    Product(Box<ProductLine>),
     Promotion(PromotionLine),
     Discount(DiscountLine),
 }
@@ -228,7 +229,7 @@ pub struct Cart {
 impl Cart {
     pub fn product_lines(&self) -> impl Iterator<Item = &ProductLine> {
         self.line_items.iter().filter_map(|line| match line {
-            LineItem::Product(line) => Some(line),
+            LineItem::Product(line) => Some(line.as_ref()),
             _ => None,
         })
     }

@@ -77,7 +77,7 @@ pub fn reduce(input: Input) -> Reduced {
         product_lines.push(goods::price_line(item, product, quantity, rules));
     }
     let goods = Goods::of(&product_lines);
-    let mut lines: Vec<LineItem> = product_lines.into_iter().map(LineItem::Product).collect();
+    let mut lines: Vec<LineItem> = product_lines.into_iter().map(|line| LineItem::Product(Box::new(line))).collect();
     let mut taken = Taken::new();
     for item in sorted.promotions {
         match promotions.get(&item.referenced_id).cloned() {

@@ -186,7 +186,13 @@ mod tests {
             token: "t".into(),
             price: CartPrice { net: 12.61, total: 15.0, position: 15.0, taxes: vec![], rules: vec![19.0] },
             line_items: vec![
-                LineItem::Product(ProductLine { id: "l".into(), product, quantity: 2, rules, price: Price::of(10.0, 2, 19.0, None) }),
+                LineItem::Product(Box::new(ProductLine {
+                    id: "l".into(),
+                    product,
+                    quantity: 2,
+                    rules,
+                    price: Price::of(10.0, 2, 19.0, None),
+                })),
                 LineItem::Promotion(PromotionLine {
                     id: "promo".into(),
                     code: "SPRING".into(),
