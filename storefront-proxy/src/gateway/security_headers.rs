@@ -113,7 +113,17 @@ fn is_attendee_room(path: &str) -> bool {
     let mut segments = path.trim_start_matches('/').split('/');
     match (segments.next(), segments.next()) {
         (Some("presentation"), Some(id)) => !id.is_empty(),
-        (Some(locale), Some("presentation")) => locale.len() <= 5 && locale.chars().all(|c| c.is_ascii_alphabetic() || c == '-'),
+        (Some(locale), Some("presentation")) => is_locale(locale),
+        _ => false,
+    }
+}
+
+/// `de`, `en-GB`: a locale prefix of the web app's routes.
+fn is_locale(segment: &str) -> bool {
+    let bytes = segment.as_bytes();
+    match bytes.len() {
+        2 => bytes.iter().all(u8::is_ascii_alphabetic),
+        5 => bytes[..2].iter().all(u8::is_ascii_alphabetic) && bytes[2] == b'-' && bytes[3..].iter().all(u8::is_ascii_alphabetic),
         _ => false,
     }
 }
