@@ -84,6 +84,17 @@ describe('AdminApi', () => {
     expect(gone.getState().session).toBeNull();
   });
 
+  it('logs out at once and revokes the login on the server', async () => {
+    const { fn, calls } = fakeFetch([[200, null]]);
+    const store = newStore({ accessToken: 'a1', refreshToken: 'r-a1', expiresAt: Date.now() + 600_000, username: 'admin', role: 'admin' });
+    new AdminApi('http://shop', fn, store).logout();
+    expect(store.getState().session).toBeNull();
+    await Promise.resolve();
+    expect(calls).toEqual([
+      { url: 'http://shop/api/oauth/revoke', method: 'POST', headers: expect.objectContaining({ Authorization: 'Bearer a1' }) as unknown, body: { token: 'r-a1' } },
+    ]);
+  });
+
   it('turns a non-JSON failure into an error with the status', async () => {
     const { fn } = fakeFetch([[502, null]]);
     const failure = (await new AdminApi('http://shop', fn, newStore()).search('product').catch((e: unknown) => e)) as AdminApiError;

@@ -92,8 +92,16 @@ export class AdminApi {
     return session;
   }
 
+  /**
+   * Logs out here at once and ends the login on the server too (`POST /api/oauth/revoke`:
+   * the access and the refresh token stop working), so that a copied token is worthless.
+   */
   logout(): void {
+    const session = this.session;
     this.store.setState({ session: null });
+    if (session) {
+      void this.send('POST', '/oauth/revoke', { token: session.refreshToken }, session.accessToken).catch(() => undefined);
+    }
   }
 
   search<T>(entity: EntityName, criteria: Criteria = {}): Promise<SearchResult<T>> {
