@@ -118,25 +118,30 @@ pub struct Config {
     /// Store API requests per client address and second (a burst of
     /// `STORE_API_REQUEST_BURST`, then evenly); more are answered `429`
     /// (`FRAMEWORK__RATE_LIMIT_EXCEEDED`, with the wait). 0 turns the limit off.
-    #[arg(long, env = "STORE_API_REQUESTS_PER_SECOND", default_value_t = crate::store_api::budget::REQUESTS_PER_SECOND)]
+    #[arg(long, env = "STORE_API_REQUESTS_PER_SECOND", default_value_t = 50)]
     pub store_api_requests_per_second: u32,
     /// The burst of `STORE_API_REQUESTS_PER_SECOND`.
-    #[arg(long, env = "STORE_API_REQUEST_BURST", default_value_t = crate::store_api::budget::REQUEST_BURST)]
+    #[arg(long, env = "STORE_API_REQUEST_BURST", default_value_t = 250)]
     pub store_api_request_burst: u32,
     /// Store API requests of one client address served at once; more wait (up to
     /// `STORE_API_CLIENT_QUEUE` of them), past that they are answered `429`. 0 turns the
     /// limit off.
-    #[arg(long, env = "STORE_API_CLIENT_CONCURRENCY", default_value_t = crate::store_api::budget::CLIENT_CONCURRENCY)]
+    #[arg(long, env = "STORE_API_CLIENT_CONCURRENCY", default_value_t = 8)]
     pub store_api_client_concurrency: usize,
     /// Store API requests of one client address that may wait for one of its
     /// `STORE_API_CLIENT_CONCURRENCY` slots.
-    #[arg(long, env = "STORE_API_CLIENT_QUEUE", default_value_t = crate::store_api::budget::CLIENT_QUEUE)]
+    #[arg(long, env = "STORE_API_CLIENT_QUEUE", default_value_t = 64)]
     pub store_api_client_queue: usize,
     /// Milliseconds each database read of a Store API request may take (one read
     /// transaction: the statements of a listing or search); a read over it is stopped
     /// and answered `503` (`SALESROOM__QUERY_TOO_EXPENSIVE`). 0 turns the budget off.
-    #[arg(long, env = "STORE_API_QUERY_BUDGET_MS", default_value_t = crate::store_api::budget::QUERY_BUDGET_MS)]
+    #[arg(long, env = "STORE_API_QUERY_BUDGET_MS", default_value_t = 1000)]
     pub store_api_query_budget_ms: u64,
+    /// Store API reads of one client address stopped at `STORE_API_QUERY_BUDGET_MS` per
+    /// minute (a burst of as many, then evenly); past them the client is answered `429`
+    /// (`FRAMEWORK__RATE_LIMIT_EXCEEDED`) until the next one is due. 0 turns it off.
+    #[arg(long, env = "STORE_API_STOPPED_READS_PER_MINUTE", default_value_t = 3)]
+    pub store_api_stopped_reads_per_minute: u32,
 }
 
 /// Parses an ISO 8601 duration of days, hours, minutes and seconds (`P1D`, `PT12H`,

@@ -132,6 +132,19 @@ impl From<axum::extract::rejection::BytesRejection> for ApiError {
     }
 }
 
+/// The error code of a database read stopped at the request's time budget
+/// (`storage::budget`), answered `503`.
+pub const QUERY_TOO_EXPENSIVE: &str = "SALESROOM__QUERY_TOO_EXPENSIVE";
+
+/// Whether `error` (or what caused it) is an SQLite statement interrupted: only a read
+/// over the request's time budget is (`storage::budget`).
+pub fn stopped_at_budget(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<rusqlite::Error>().and_then(rusqlite::Error::sqlite_error_code)
+            == Some(rusqlite::ErrorCode::OperationInterrupted)
+    })
+}
+
 /// Request bodies larger than this are refused with `413`
 /// (`FRAMEWORK__REQUEST_BODY_TOO_LARGE`), on every route.
 pub const MAX_REQUEST_BODY: usize = 2 * 1024 * 1024;
@@ -245,14 +258,14 @@ impl ApiError {
                 },
             ),
             // A read stopped at the request's time budget (`storage::budget`): 503.
-            ApiError::Internal(error) if crate::storage::budget::was_interrupted(&error) => {
+            ApiError::Internal(error) if stopped_at_budget(&error) => {
                 tracing::warn!(error = format!("{error:#}"), "a database read over its time budget was stopped");
                 let status = StatusCode::SERVICE_UNAVAILABLE;
                 (
                     status,
                     ErrorEntry {
                         status: "503".into(),
-                        code: crate::storage::budget::QUERY_TOO_EXPENSIVE.into(),
+                        code: QUERY_TOO_EXPENSIVE.into(),
                         title: "Service Unavailable".into(),
                         detail:
                             "The query took too long and was stopped; ask for less (fewer filters, no total count, a longer search text)."

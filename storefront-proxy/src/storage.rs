@@ -143,7 +143,7 @@ impl Db {
                 Some(conn) => conn,
                 None => readers.open()?,
             };
-            if let Some(budget) = budget {
+            if let Some(budget) = &budget {
                 budget::arm(&conn, budget);
             }
             let result = (|| {

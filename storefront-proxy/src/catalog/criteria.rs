@@ -398,8 +398,7 @@ pub const PRODUCT_NAME_EXPR: &str = "COALESCE(tc.name, tf.name)";
 
 /// Texts with a trigram index (migration `0100_product_name_index.sql`): the expression
 /// and the SQL that keeps the rows whose text may hold a pattern, up to the pattern.
-const SUBSTRING_INDEXES: &[(&str, &str)] =
-    &[(PRODUCT_NAME_EXPR, "p.id IN (SELECT product_id FROM product_name_index WHERE name LIKE ")];
+const SUBSTRING_INDEXES: &[(&str, &str)] = &[(PRODUCT_NAME_EXPR, "p.id IN (SELECT product_id FROM product_name_index WHERE name LIKE ")];
 
 /// The fewest characters a `contains` text needs to go through a trigram index.
 pub const MIN_INDEXED_SUBSTRING: usize = 3;

@@ -4,41 +4,63 @@
 //! handler looks at the clock every [`CHECK_EVERY_OPS`] virtual machine steps and
 //! interrupts the running statement once the budget is spent; the read fails with
 //! `SQLITE_INTERRUPT`, which the error shape answers as `503`
-//! [`QUERY_TOO_EXPENSIVE`] (`error.rs`). Reads outside a scope (the Admin API,
+//! [`QUERY_TOO_EXPENSIVE`](crate::error::QUERY_TOO_EXPENSIVE). Reads outside a scope (the Admin API,
 //! background work) and writes ([`Db::call`](super::Db::call)) are never interrupted.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
-/// The error code of a read stopped at its budget.
-pub const QUERY_TOO_EXPENSIVE: &str = "SALESROOM__QUERY_TOO_EXPENSIVE";
-
 /// SQLite virtual machine steps between two looks at the clock (a few microseconds).
 pub const CHECK_EVERY_OPS: i32 = 1_000;
 
-tokio::task_local! {
-    static BUDGET: Duration;
+/// A request's budget: each read's limit, and whether one was stopped.
+#[derive(Clone)]
+pub struct Budget {
+    pub limit: Duration,
+    stopped: Arc<AtomicBool>,
 }
 
-/// Runs `future` with every database read it makes limited to `budget` (none: no limit).
-pub async fn scope<F: Future>(budget: Option<Duration>, future: F) -> F::Output {
+tokio::task_local! {
+    static BUDGET: Budget;
+}
+
+/// Runs `future` with every database read it makes limited to `budget` (none: no
+/// limit); answers its output and whether a read was stopped at the budget.
+pub async fn scope<F: Future>(budget: Option<Duration>, future: F) -> (F::Output, bool) {
     match budget {
-        Some(budget) => BUDGET.scope(budget, future).await,
-        None => future.await,
+        Some(limit) => {
+            let budget = Budget { limit, stopped: Arc::new(AtomicBool::new(false)) };
+            let stopped = budget.stopped.clone();
+            let output = BUDGET.scope(budget, future).await;
+            (output, stopped.load(Ordering::Relaxed))
+        }
+        None => (future.await, false),
     }
 }
 
 /// The budget of the current request's reads, if it has one.
-pub fn current() -> Option<Duration> {
-    BUDGET.try_with(|budget| *budget).ok()
+pub fn current() -> Option<Budget> {
+    BUDGET.try_with(Budget::clone).ok()
 }
 
 /// Interrupts `conn`'s statements once `budget` has passed from now, until [`disarm`].
-pub fn arm(conn: &Connection, budget: Duration) {
-    let deadline = Instant::now() + budget;
-    conn.progress_handler(CHECK_EVERY_OPS, Some(move || Instant::now() >= deadline));
+pub fn arm(conn: &Connection, budget: &Budget) {
+    let deadline = Instant::now() + budget.limit;
+    let stopped = budget.stopped.clone();
+    conn.progress_handler(
+        CHECK_EVERY_OPS,
+        Some(move || {
+            let over = Instant::now() >= deadline;
+            if over {
+                stopped.store(true, Ordering::Relaxed);
+            }
+            over
+        }),
+    );
 }
 
 /// Removes what [`arm`] installed.
@@ -51,11 +73,6 @@ pub fn is_interrupted(error: &rusqlite::Error) -> bool {
     error.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted)
 }
 
-/// Whether `error` (or what caused it) is a statement interrupted at its budget.
-pub fn was_interrupted(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| cause.downcast_ref::<rusqlite::Error>().is_some_and(is_interrupted))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,11 +82,13 @@ mod tests {
     #[test]
     fn a_statement_over_the_budget_is_interrupted() {
         let conn = Connection::open_in_memory().unwrap();
-        arm(&conn, Duration::from_millis(20));
+        let budget = Budget { limit: Duration::from_millis(20), stopped: Arc::new(AtomicBool::new(false)) };
+        arm(&conn, &budget);
         let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n";
         let error = conn.query_row(endless, [], |r| r.get::<_, i64>(0)).unwrap_err();
         assert!(is_interrupted(&error), "{error}");
-        assert!(was_interrupted(&anyhow::Error::from(error).context("reading")));
+        assert!(budget.stopped.load(Ordering::Relaxed));
+        assert!(crate::error::stopped_at_budget(&anyhow::Error::from(error).context("reading")));
         disarm(&conn);
         assert_eq!(conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).unwrap(), 1);
     }

@@ -12,16 +12,22 @@
 //! - **A time budget for each database read** (`STORE_API_QUERY_BUDGET_MS`,
 //!   `storage::budget`): a read over it is stopped by SQLite and answered `503`
 //!   `SALESROOM__QUERY_TOO_EXPENSIVE`.
+//! - **Few stopped reads per client**: `STORE_API_STOPPED_READS_PER_MINUTE` (a burst of
+//!   as many, then evenly); a client past them is answered `429` until its next one is
+//!   due, whatever it asks for. A shopper never meets this (a listing takes ~1 % of the
+//!   budget); a client that keeps sending queries over the budget holds a database
+//!   reader for one budget every few seconds instead of all the time.
 //!
-//! The third is what stops the expensive anonymous query (a `contains` over 100,000
-//! names with an exact total and a sorting took 1.3 s); `contains` on product names
-//! goes through a trigram index besides (`catalog::criteria`).
+//! The last two stop the expensive anonymous query (a `contains` over 100,000 names with
+//! an exact total and a name sorting took 1.3–3.3 s); `contains` on product names goes
+//! through a trigram index besides (`catalog::criteria`), which makes a selective one
+//! cheap (a text that matches every name stays expensive: that is the budget's).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::middleware::Next;
@@ -34,19 +40,11 @@ use crate::error::ApiError;
 use crate::security::{Security, MAX_THROTTLE_KEYS};
 use crate::storage;
 
-/// Default of `STORE_API_REQUESTS_PER_SECOND`: well above a shopper's pages (a listing
-/// page asks for about ten things) and a browser test suite on one address.
-pub const REQUESTS_PER_SECOND: u32 = 50;
-/// Default of `STORE_API_REQUEST_BURST`.
-pub const REQUEST_BURST: u32 = 250;
-/// Default of `STORE_API_CLIENT_CONCURRENCY`: more than the six connections a browser
-/// opens to one host.
-pub const CLIENT_CONCURRENCY: usize = 8;
-/// Default of `STORE_API_CLIENT_QUEUE`.
-pub const CLIENT_QUEUE: usize = 64;
-/// Default of `STORE_API_QUERY_BUDGET_MS`: ten times a category listing over 100,000
-/// products (about 100 ms).
-pub const QUERY_BUDGET_MS: u64 = 1_000;
+// The defaults (`config.rs`): 50 requests a second with a burst of 250 (well above a
+// shopper's pages, about ten requests each, and a browser test suite on one address);
+// 8 at once (more than the six connections a browser opens to one host), 64 waiting;
+// 1,000 ms a read (ten times a category listing over 100,000 products on a busy
+// machine); 3 stopped reads a minute.
 
 /// The code of a refusal by rate or concurrency (Shopware's rate limiter's).
 pub const RATE_LIMIT_EXCEEDED: &str = "FRAMEWORK__RATE_LIMIT_EXCEEDED";
@@ -57,6 +55,10 @@ pub struct StoreApiBudget {
     rate: Option<DefaultKeyedRateLimiter<IpAddr>>,
     slots: Option<Slots>,
     query_budget: Option<Duration>,
+    /// Reads stopped at the budget, per client.
+    stopped: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Clients refused until then (they went past their stopped reads).
+    benched: Mutex<HashMap<IpAddr, Instant>>,
 }
 
 /// Each active client's slots; a client leaves the map with its last request.
@@ -110,7 +112,36 @@ impl StoreApiBudget {
             clients: Mutex::new(HashMap::new()),
         });
         let query_budget = (config.store_api_query_budget_ms > 0).then(|| Duration::from_millis(config.store_api_query_budget_ms));
-        StoreApiBudget { security, rate, slots, query_budget }
+        let stopped = NonZeroU32::new(config.store_api_stopped_reads_per_minute).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
+        StoreApiBudget { security, rate, slots, query_budget, stopped, benched: Mutex::new(HashMap::new()) }
+    }
+
+    /// Refuses a client that went past its stopped reads, until its next one is due.
+    fn check_benched(&self, client: IpAddr) -> Result<(), ApiError> {
+        let benched = self.benched.lock().unwrap_or_else(|p| p.into_inner());
+        match benched.get(&client).map(|until| until.saturating_duration_since(Instant::now())) {
+            Some(wait) if !wait.is_zero() => Err(refused(wait.as_secs_f64().ceil() as u64)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a read of `client` stopped at the budget; past its allowance the client
+    /// is refused until the next one is due.
+    fn stopped_read(&self, client: IpAddr) {
+        let Some(limiter) = &self.stopped else { return };
+        if limiter.len() >= MAX_THROTTLE_KEYS {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+        if let Err(not_until) = limiter.check_key(&client) {
+            let wait = not_until.wait_time_from(governor::clock::Clock::now(limiter.clock()));
+            let now = Instant::now();
+            let mut benched = self.benched.lock().unwrap_or_else(|p| p.into_inner());
+            if benched.len() >= MAX_THROTTLE_KEYS {
+                benched.retain(|_, until| *until > now);
+            }
+            benched.insert(client, now + wait);
+        }
     }
 
     /// Takes one of `client`'s requests from its rate, or refuses with the wait.
@@ -160,14 +191,18 @@ impl StoreApiBudget {
 pub async fn guard(State(budget): State<Arc<StoreApiBudget>>, request: Request, next: Next) -> Response {
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
     let client = budget.security.client_ip(peer, request.headers());
-    if let Err(refusal) = budget.check_rate(client) {
+    if let Err(refusal) = budget.check_benched(client).and_then(|()| budget.check_rate(client)) {
         return refusal.into_response();
     }
     let _slot = match budget.slot(client).await {
         Ok(slot) => slot,
         Err(refusal) => return refusal.into_response(),
     };
-    storage::budget::scope(budget.query_budget, next.run(request)).await
+    let (response, stopped) = storage::budget::scope(budget.query_budget, next.run(request)).await;
+    if stopped {
+        budget.stopped_read(client);
+    }
+    response
 }
 
 #[cfg(test)]
@@ -189,6 +224,20 @@ mod tests {
         let Err(ApiError::Throttled { code, seconds, .. }) = budget.check_rate(a) else { panic!("not refused") };
         assert_eq!((code, seconds), (RATE_LIMIT_EXCEEDED, 1));
         budget.check_rate(b).unwrap();
+    }
+
+    #[test]
+    fn a_client_past_its_stopped_reads_is_benched_until_the_next_is_due() {
+        let budget = budget(|c| Config { store_api_stopped_reads_per_minute: 2, ..c });
+        let (a, b): (IpAddr, IpAddr) = ("203.0.113.1".parse().unwrap(), "203.0.113.2".parse().unwrap());
+        budget.stopped_read(a);
+        budget.stopped_read(a);
+        budget.check_benched(a).unwrap();
+        budget.stopped_read(a);
+        let Err(ApiError::Throttled { code, seconds, .. }) = budget.check_benched(a) else { panic!("not refused") };
+        assert_eq!(code, RATE_LIMIT_EXCEEDED);
+        assert!((1..=30).contains(&seconds), "{seconds}");
+        budget.check_benched(b).unwrap();
     }
 
     #[tokio::test]

@@ -1,7 +1,8 @@
 //! Issue #29, item 8, against a real shop: what one anonymous client may cost the Store
 //! API. Past its rate or its concurrent requests a client is answered `429` in
 //! Shopware's shape (others go on); a database read over the request's time budget is
-//! stopped and answered `503` in the same shape; `contains` on product names goes
+//! stopped and answered `503` in the same shape, and a client that keeps sending such
+//! reads is refused (`429`) for a while; `contains` on product names goes
 //! through a trigram index and answers what it answered before (German umlauts, parts
 //! of words), the index following every change.
 
@@ -120,8 +121,8 @@ fn many_products(shop: &Shop) {
 }
 
 #[tokio::test]
-async fn a_read_over_the_time_budget_is_stopped_and_answered_503_in_shape() {
-    let shop = shop_with(|c| storefront_proxy::Config { store_api_query_budget_ms: 100, ..c }).await;
+async fn a_read_over_the_time_budget_is_stopped_and_answered_503_and_a_client_that_keeps_at_it_429() {
+    let shop = shop_with(|c| storefront_proxy::Config { store_api_query_budget_ms: 100, store_api_stopped_reads_per_minute: 1, ..c }).await;
     many_products(&shop);
     // Short `contains` texts (no index) OR'ed, with an exact total and a sorting: a
     // hundred comparisons for each of the 60,000 products, far more than 100 ms.
@@ -132,7 +133,8 @@ async fn a_read_over_the_time_budget_is_stopped_and_answered_503_in_shape() {
         "sort": [{"field": "name", "order": "DESC"}],
         "limit": 10,
     });
-    let (status, body) = shop.post("/product", expensive.clone()).await;
+    let hostile = [("x-forwarded-for", "203.0.113.66")];
+    let (status, body, _) = shop.call(Method::POST, "/product", &hostile, Some(expensive.clone())).await;
     assert_eq!(status, 503, "{body}");
     assert_error(&body, 503, "SALESROOM__QUERY_TOO_EXPENSIVE");
     // Cheap requests go on (no reader is left interrupted), the same criteria over a
@@ -143,11 +145,20 @@ async fn a_read_over_the_time_budget_is_stopped_and_answered_503_in_shape() {
         assert_eq!(status, 200, "{body}");
         assert_eq!(names(&body), vec!["Budget thing 9"]);
     }
-    let mut narrow = expensive;
+    let mut narrow = expensive.clone();
     narrow["ids"] = json!([one]);
     let (status, body) = shop.post("/product", narrow).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["total"], 0, "{body}");
+    // One stopped read a minute: the second puts the client on the bench, where even
+    // a cheap request is refused with the wait; others go on.
+    let (status, body, _) = shop.call(Method::POST, "/product", &hostile, Some(expensive)).await;
+    assert_eq!(status, 503, "{body}");
+    let (status, body, headers) = shop.call(Method::POST, "/product", &hostile, Some(json!({"ids": [one]}))).await;
+    assert_eq!(status, 429, "{body}");
+    assert_rate_limited(&body, &headers);
+    let (status, body) = shop.post("/product", json!({"ids": [one]})).await;
+    assert_eq!(status, 200, "{body}");
 }
 
 #[tokio::test]
