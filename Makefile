@@ -16,7 +16,7 @@ help:
 	@echo "make up          build everything and run the demo (storefront-proxy :8000, hub :8100)"
 	@echo "make cluster     redis-server, REPLICAS hub replicas (default 3) behind nginx, storefront-proxy (Ctrl-C stops all)"
 	@echo "make test        every test: Rust, web unit, browser end-to-end, deployment files, cluster chaos"
-	@echo "make lint        cargo fmt --check, clippy -D warnings, ESLint (types, hooks, import boundaries)"
+	@echo "make lint        cargo fmt --check, clippy -D warnings, ARCHITECTURE.md check, cargo doc -D warnings, ESLint"
 	@echo "make test-rust   cargo tests of the workspace"
 	@echo "make test-web    typecheck and vitest of web/"
 	@echo "make test-e2e    Playwright journeys in Chromium against the real servers"
@@ -65,11 +65,14 @@ system-deps:
 		[ -z "$$bare" ] || DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$bare >/dev/null; \
 	fi
 
-## The habits every change keeps: formatted, no clippy warning, no ESLint error
-## (typescript-eslint, React hooks, no imports from one web feature into another).
+## The habits every change keeps: formatted, no clippy warning, ARCHITECTURE.md names
+## only what exists, no broken doc link, no ESLint error (typescript-eslint, React hooks,
+## import zones and cycles).
 lint: web-deps
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	python3 scripts/check-architecture.py
+	RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" $(CARGO) doc --workspace --no-deps --document-private-items
 	cd web && $(NPM) run lint
 
 test-rust: system-deps web-deps
