@@ -154,11 +154,14 @@ fn address_lines(address: &Value) -> Vec<String> {
     lines
 }
 
-/// The invoice of `order` (a loaded order entity) as a PDF.
-pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> Vec<u8> {
-    let de = locale == Locale::De;
+/// The invoice's columns: quantity, item, tax rate, unit price, total.
+fn columns() -> (f32, f32, f32, f32, f32) {
+    (MARGIN, MARGIN + 34.0, 360.0, 450.0, PAGE_WIDTH - MARGIN)
+}
+
+/// The invoice's head: shop, billing address, number, dates, customer, shipping address.
+fn invoice_head(layout: &mut Layout, order: &Value, number: &str, date: &str, de: bool) {
     let t = |en: &'static str, german: &'static str| if de { german } else { en };
-    let mut layout = Layout::default();
     layout.text(MARGIN, "Salesroom Demo Shop", 9.0, false);
     layout.gap(12.0);
     for line in address_lines(&order["billingAddress"]) {
@@ -190,8 +193,13 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
             layout.text(MARGIN, line, 10.0, false);
         }
     }
+}
+
+/// The invoice's line items under their column titles.
+fn invoice_items(layout: &mut Layout, order: &Value, de: bool) {
+    let t = |en: &'static str, german: &'static str| if de { german } else { en };
     layout.gap(16.0);
-    let (qty, name, tax, unit, total) = (MARGIN, MARGIN + 34.0, 360.0, 450.0, PAGE_WIDTH - MARGIN);
+    let (qty, name, tax, unit, total) = columns();
     layout.row(
         &[
             (qty, t("Qty", "Menge").into(), false),
@@ -222,7 +230,13 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
             false,
         );
     }
+}
+
+/// The invoice's sums: items, shipping, net, each tax, total.
+fn invoice_sums(layout: &mut Layout, order: &Value, de: bool) {
+    let t = |en: &'static str, german: &'static str| if de { german } else { en };
     layout.gap(10.0);
+    let (.., tax, _, total) = columns();
     let price = &order["price"];
     let sums: Vec<(String, String, bool)> = {
         let mut sums = vec![
@@ -239,6 +253,16 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
     for (label, value, bold) in sums {
         layout.row(&[(tax, label, false), (total, value, true)], bold);
     }
+}
+
+/// The invoice of `order` (a loaded order entity) as a PDF.
+pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> Vec<u8> {
+    let de = locale == Locale::De;
+    let t = |en: &'static str, german: &'static str| if de { german } else { en };
+    let mut layout = Layout::default();
+    invoice_head(&mut layout, order, number, date, de);
+    invoice_items(&mut layout, order, de);
+    invoice_sums(&mut layout, order, de);
     layout.gap(24.0);
     let payment = order["transactions"]
         .as_array()

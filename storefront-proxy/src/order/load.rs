@@ -345,6 +345,118 @@ impl Associations {
     }
 }
 
+/// The `shop_order` row of `id` as the order entity, without associations.
+fn order_row(conn: &Connection, id: &str, locale: Locale) -> rusqlite::Result<Option<Value>> {
+    conn.query_row(
+        "SELECT order_number, sales_channel_id, customer_id, language_id, currency_id, state, order_date_time, billing_address_id,
+                    price, shipping_costs, amount_total, amount_net, position_price, shipping_total, tax_status, deep_link_code,
+                    customer_comment, affiliate_code, campaign_code, order_customer_id, customer_email, customer_first_name,
+                    customer_last_name, customer_number, customer_salutation_id, customer_title, customer_company, created_at, updated_at
+             FROM shop_order WHERE id = ?1",
+        [id],
+        |r| {
+            let state: String = r.get(5)?;
+            let date_time: String = r.get(6)?;
+            let customer_id: Option<String> = r.get(2)?;
+            Ok(json!({
+                "id": id,
+                "versionId": LIVE_VERSION_ID,
+                "orderNumber": r.get::<_, String>(0)?,
+                "salesChannelId": r.get::<_, String>(1)?,
+                "languageId": r.get::<_, String>(3)?,
+                "currencyId": r.get::<_, String>(4)?,
+                "currencyFactor": 1.0,
+                "stateId": Machine::Order.state_id(&state),
+                "stateMachineState": Machine::Order.state(&state, locale),
+                "orderDate": date_of(&date_time),
+                "orderDateTime": date_time,
+                "billingAddressId": r.get::<_, String>(7)?,
+                "billingAddressVersionId": LIVE_VERSION_ID,
+                "price": json_column(r.get(8)?),
+                "shippingCosts": json_column(r.get(9)?),
+                "amountTotal": r.get::<_, f64>(10)?,
+                "amountNet": r.get::<_, f64>(11)?,
+                "positionPrice": r.get::<_, f64>(12)?,
+                "shippingTotal": r.get::<_, f64>(13)?,
+                "taxStatus": r.get::<_, String>(14)?,
+                "deepLinkCode": r.get::<_, String>(15)?,
+                "customerComment": r.get::<_, Option<String>>(16)?,
+                "affiliateCode": r.get::<_, Option<String>>(17)?,
+                "campaignCode": r.get::<_, Option<String>>(18)?,
+                "orderCustomer": {
+                    "id": r.get::<_, String>(19)?,
+                    "versionId": LIVE_VERSION_ID,
+                    "orderId": id,
+                    "customerId": customer_id,
+                    "email": r.get::<_, String>(20)?,
+                    "firstName": r.get::<_, String>(21)?,
+                    "lastName": r.get::<_, String>(22)?,
+                    "customerNumber": r.get::<_, Option<String>>(23)?,
+                    "salutationId": r.get::<_, Option<String>>(24)?,
+                    "title": r.get::<_, Option<String>>(25)?,
+                    "company": r.get::<_, Option<String>>(26)?,
+                    "vatIds": null,
+                    "customFields": null,
+                    "apiAlias": "order_customer",
+                },
+                "source": "store-api",
+                "taxCalculationType": "horizontal",
+                "customFields": null,
+                "tags": [],
+                "createdAt": r.get::<_, String>(27)?,
+                "updatedAt": r.get::<_, Option<String>>(28)?,
+                "apiAlias": "order",
+            }))
+        },
+    )
+    .optional()
+}
+
+/// Adds the associations of `order` (`id`) that `with` asks for, and its transactions.
+fn add_associations(
+    conn: &Connection,
+    ctx: &ShopContext,
+    locale: Locale,
+    id: &str,
+    order: &mut Value,
+    with: Associations,
+) -> rusqlite::Result<()> {
+    let currency_id = order["currencyId"].as_str().unwrap_or_default().to_owned();
+    order["currency"] = load_currencies(conn, &ctx.languages, Some(&currency_id))?.into_iter().next().unwrap_or(Value::Null);
+    let salutation_id = order["orderCustomer"]["salutationId"].clone();
+    order["orderCustomer"]["salutation"] =
+        load_salutations(conn, &ctx.languages)?.into_iter().find(|s| s["id"] == salutation_id).unwrap_or(Value::Null);
+    let addresses = addresses(conn, ctx, id)?;
+    order["billingAddress"] = addresses.iter().find(|a| a["id"] == order["billingAddressId"]).cloned().unwrap_or(Value::Null);
+    let transactions = transactions(conn, ctx, locale, id)?;
+    if with.line_items {
+        let paid = transactions.last().is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid")
+            && order["stateMachineState"]["technicalName"] != "cancelled";
+        order["lineItems"] = json!(line_items(conn, id, paid)?);
+    }
+    if with.deliveries || with.primary_delivery {
+        let deliveries = deliveries(conn, ctx, locale, id, &addresses)?;
+        order["primaryOrderDeliveryId"] = deliveries.first().map(|d| d["id"].clone()).unwrap_or(Value::Null);
+        if with.primary_delivery {
+            order["primaryOrderDelivery"] = deliveries.first().cloned().unwrap_or(Value::Null);
+        }
+        if with.deliveries {
+            order["deliveries"] = json!(deliveries);
+        }
+    }
+    order["primaryOrderTransactionId"] = transactions.last().map(|t| t["id"].clone()).unwrap_or(Value::Null);
+    if with.primary_transaction {
+        order["primaryOrderTransaction"] = transactions.last().cloned().unwrap_or(Value::Null);
+    }
+    if with.addresses {
+        order["addresses"] = json!(addresses);
+    }
+    order["documents"] = if with.documents { json!(documents(conn, locale, id)?) } else { json!([]) };
+    // Read by `payment_changeable`; dropped below unless asked for.
+    order["transactions"] = json!(transactions);
+    Ok(())
+}
+
 /// The orders of `ids` with the associations asked for, in the order of `ids`; states
 /// and methods named in the request's language. `documents` (required by the schema)
 /// is an empty list when not asked for.
@@ -352,104 +464,8 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], with: Associat
     let locale = Locale::of(conn, ctx.language_id())?;
     let mut orders = Vec::new();
     for id in ids {
-        let row = conn
-            .query_row(
-                "SELECT order_number, sales_channel_id, customer_id, language_id, currency_id, state, order_date_time, billing_address_id,
-                        price, shipping_costs, amount_total, amount_net, position_price, shipping_total, tax_status, deep_link_code,
-                        customer_comment, affiliate_code, campaign_code, order_customer_id, customer_email, customer_first_name,
-                        customer_last_name, customer_number, customer_salutation_id, customer_title, customer_company, created_at, updated_at
-                 FROM shop_order WHERE id = ?1",
-                [id],
-                |r| {
-                    let state: String = r.get(5)?;
-                    let date_time: String = r.get(6)?;
-                    let customer_id: Option<String> = r.get(2)?;
-                    Ok(json!({
-                        "id": id,
-                        "versionId": LIVE_VERSION_ID,
-                        "orderNumber": r.get::<_, String>(0)?,
-                        "salesChannelId": r.get::<_, String>(1)?,
-                        "languageId": r.get::<_, String>(3)?,
-                        "currencyId": r.get::<_, String>(4)?,
-                        "currencyFactor": 1.0,
-                        "stateId": Machine::Order.state_id(&state),
-                        "stateMachineState": Machine::Order.state(&state, locale),
-                        "orderDate": date_of(&date_time),
-                        "orderDateTime": date_time,
-                        "billingAddressId": r.get::<_, String>(7)?,
-                        "billingAddressVersionId": LIVE_VERSION_ID,
-                        "price": json_column(r.get(8)?),
-                        "shippingCosts": json_column(r.get(9)?),
-                        "amountTotal": r.get::<_, f64>(10)?,
-                        "amountNet": r.get::<_, f64>(11)?,
-                        "positionPrice": r.get::<_, f64>(12)?,
-                        "shippingTotal": r.get::<_, f64>(13)?,
-                        "taxStatus": r.get::<_, String>(14)?,
-                        "deepLinkCode": r.get::<_, String>(15)?,
-                        "customerComment": r.get::<_, Option<String>>(16)?,
-                        "affiliateCode": r.get::<_, Option<String>>(17)?,
-                        "campaignCode": r.get::<_, Option<String>>(18)?,
-                        "orderCustomer": {
-                            "id": r.get::<_, String>(19)?,
-                            "versionId": LIVE_VERSION_ID,
-                            "orderId": id,
-                            "customerId": customer_id,
-                            "email": r.get::<_, String>(20)?,
-                            "firstName": r.get::<_, String>(21)?,
-                            "lastName": r.get::<_, String>(22)?,
-                            "customerNumber": r.get::<_, Option<String>>(23)?,
-                            "salutationId": r.get::<_, Option<String>>(24)?,
-                            "title": r.get::<_, Option<String>>(25)?,
-                            "company": r.get::<_, Option<String>>(26)?,
-                            "vatIds": null,
-                            "customFields": null,
-                            "apiAlias": "order_customer",
-                        },
-                        "source": "store-api",
-                        "taxCalculationType": "horizontal",
-                        "customFields": null,
-                        "tags": [],
-                        "createdAt": r.get::<_, String>(27)?,
-                        "updatedAt": r.get::<_, Option<String>>(28)?,
-                        "apiAlias": "order",
-                    }))
-                },
-            )
-            .optional()?;
-        let Some(mut order) = row else { continue };
-        let currency_id = order["currencyId"].as_str().unwrap_or_default().to_owned();
-        order["currency"] = load_currencies(conn, &ctx.languages, Some(&currency_id))?.into_iter().next().unwrap_or(Value::Null);
-        let salutation_id = order["orderCustomer"]["salutationId"].clone();
-        order["orderCustomer"]["salutation"] =
-            load_salutations(conn, &ctx.languages)?.into_iter().find(|s| s["id"] == salutation_id).unwrap_or(Value::Null);
-        let addresses = addresses(conn, ctx, id)?;
-        order["billingAddress"] = addresses.iter().find(|a| a["id"] == order["billingAddressId"]).cloned().unwrap_or(Value::Null);
-        let transactions = transactions(conn, ctx, locale, id)?;
-        if with.line_items {
-            let paid = transactions.last().is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid")
-                && order["stateMachineState"]["technicalName"] != "cancelled";
-            order["lineItems"] = json!(line_items(conn, id, paid)?);
-        }
-        if with.deliveries || with.primary_delivery {
-            let deliveries = deliveries(conn, ctx, locale, id, &addresses)?;
-            order["primaryOrderDeliveryId"] = deliveries.first().map(|d| d["id"].clone()).unwrap_or(Value::Null);
-            if with.primary_delivery {
-                order["primaryOrderDelivery"] = deliveries.first().cloned().unwrap_or(Value::Null);
-            }
-            if with.deliveries {
-                order["deliveries"] = json!(deliveries);
-            }
-        }
-        order["primaryOrderTransactionId"] = transactions.last().map(|t| t["id"].clone()).unwrap_or(Value::Null);
-        if with.primary_transaction {
-            order["primaryOrderTransaction"] = transactions.last().cloned().unwrap_or(Value::Null);
-        }
-        if with.addresses {
-            order["addresses"] = json!(addresses);
-        }
-        order["documents"] = if with.documents { json!(documents(conn, locale, id)?) } else { json!([]) };
-        // Read by `payment_changeable`; dropped below unless asked for.
-        order["transactions"] = json!(transactions);
+        let Some(mut order) = order_row(conn, id, locale)? else { continue };
+        add_associations(conn, ctx, locale, id, &mut order, with)?;
         orders.push(order);
     }
     Ok(orders)
