@@ -1,7 +1,7 @@
 //! The guards of the public origin (issue #29), below every domain:
 //!
 //! - **Who the client is** ([`ClientAddr`]): the peer's address; `X-Forwarded-For`
-//!   (and `-Host`, `-Proto` for the request's origin, [`request_origin`]) only when
+//!   (and `-Host`, `-Proto` for the request's origin, [`Security::request_origin`]) only when
 //!   the peer is one of `TRUSTED_PROXIES`.
 //! - **Throttles with growing waits** ([`Security::throttle`]): Shopware's
 //!   `time_backoff` rate limiter (`shopware.api.rate_limiter`: login, oauth,
