@@ -11,16 +11,12 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
-use hub::{Config, Hub};
-use protocol::codec::{Codec, Encoded};
-use protocol::frame::{ClientFrame, ServerFrame};
-use protocol::{HubClaims, Role};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use hub::testing::{TestClient, TestHub};
+use hub::Config;
+use protocol::codec::Codec;
+use protocol::Role;
 
 /// Bytes held per idle connection (allocations live on the hub's threads) above which
 /// the test fails. The process's resident memory per connection is larger (the
@@ -80,40 +76,14 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-const SECRET: &[u8] = b"test-secret";
-const APPOINTMENT: &str = "0123456789abcdef0123456789abcdef";
-
 fn snapshot() -> (i64, Vec<i64>) {
     (LIVE.load(Ordering::SeqCst), BY_SIZE.iter().map(|n| n.load(Ordering::SeqCst)).collect())
 }
 
-/// The last welcome's size (its frame adds a 4-byte header): what tungstenite's write
-/// buffer keeps the capacity of.
-static WELCOME_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A client that said hello and read its welcome.
-async fn join(addr: &str, n: usize) -> Socket {
-    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
-    let token = HubClaims { sub: format!("{n:032x}"), apt: APPOINTMENT.into(), role: Role::Client, name: Some(format!("c{n}")), exp }
-        .sign(SECRET)
-        .unwrap();
-    let mut request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
-    request.headers_mut().insert("sec-websocket-protocol", Codec::Json.subprotocol().parse().unwrap());
-    let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(0);
-    let (mut socket, _) = tokio_tungstenite::connect_async_with_config(request, Some(config), true).await.expect("upgrade");
-    let Encoded::Text(hello) = Codec::Json.encode(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap() else { unreachable!() };
-    socket.send(Message::text(hello)).await.unwrap();
-    loop {
-        let message = socket.next().await.expect("open").expect("no error");
-        if let Message::Text(text) = message {
-            if let ServerFrame::Welcome { .. } = Codec::Json.decode_text(text.as_str()).unwrap() {
-                WELCOME_BYTES.store(text.len(), Ordering::Relaxed);
-                return socket;
-            }
-        }
-    }
+/// A client that said hello and read its welcome (the client runs in a runtime whose
+/// allocations are not counted).
+async fn join(addr: &str, n: usize) -> TestClient {
+    TestClient::join(addr, &format!("{n:032x}"), Role::Client, &format!("c{n}"), Codec::Json).await.0
 }
 
 /// Lets the hub finish what the joins started (presence events to everyone).
@@ -129,14 +99,8 @@ fn an_idle_connection_holds_less_than_the_bound() {
         .on_thread_start(|| COUNTED.with(|c| c.set(true)))
         .build()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let config = Config { heartbeat_secs: 60, send_queue: 512, retained_events: 1000, ..Config::for_data_dir(dir.path()) };
-    let addr = hub_runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, std::future::pending()).await });
-        addr.to_string()
-    });
+    // The hub's tasks run on the counted runtime: it is started from there.
+    let addr = hub_runtime.block_on(TestHub::start_with(|config| Config { heartbeat_secs: 60, ..config })).addr;
     let clients = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     clients.block_on(async {
         let mut sockets = Vec::new();
@@ -159,7 +123,7 @@ fn an_idle_connection_holds_less_than_the_bound() {
                 breakdown.insert(size, held as f64 / CONNECTIONS as f64);
             }
         }
-        println!("live bytes per idle connection: {per_connection} (welcome: {} bytes)", WELCOME_BYTES.load(Ordering::Relaxed));
+        println!("live bytes per idle connection: {per_connection}");
         let mut listed = 0.0;
         for (size, per) in &breakdown {
             let label = if *size == SIZES { format!("≥{SIZES}") } else { size.to_string() };

@@ -2,18 +2,22 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use protocol::action::Action;
+use protocol::codec::Codec;
 use protocol::engagement::{Reaction, ReactionCounts};
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
-use protocol::{HubClaims, Role};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use protocol::Role;
 use tokio_tungstenite::tungstenite::Message;
 
-const SECRET: &str = "cluster-test-secret";
-const APPOINTMENT: &str = "c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1";
+use hub::testing::APPOINTMENT;
+
+use crate::Client;
+
+/// The hub processes' secret: the harness's.
+const SECRET: &str = "test-secret";
 
 /// Kills the process when dropped.
 struct Process(Child);
@@ -119,41 +123,25 @@ fn start_hub_with(redis_url: &str, pubsub: &str) -> (Process, String) {
     (Process(child), addr)
 }
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket = Client;
 
 fn token(who: &str, role: Role) -> String {
-    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
-    HubClaims { sub: who.repeat(16), apt: APPOINTMENT.into(), role, name: None, exp }.sign(SECRET.as_bytes()).unwrap()
+    hub::testing::claims(&who.repeat(16), role, None).sign(SECRET.as_bytes()).unwrap()
 }
 
 /// Connects and says hello; returns the socket and the welcome's (seq, epoch, resume).
 async fn join(addr: &str, token: &str, last: Option<(u64, String)>) -> (Socket, u64, String, Resume) {
-    let request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
-    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    let (last_seq, epoch) = last.map_or((None, None), |(s, e)| (Some(s), Some(e)));
-    socket.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq, epoch }).unwrap())).await.unwrap();
-    loop {
-        if let ServerFrame::Welcome { seq, epoch, resume, .. } = recv(&mut socket).await {
-            return (socket, seq, epoch, resume);
-        }
-    }
+    let mut socket = Client::connect(addr, token, Codec::Json).await;
+    let (seq, epoch, resume, _) = socket.hello_at(last.as_ref().map(|(s, _)| *s), last.map(|(_, e)| e)).await;
+    (socket, seq, epoch, resume)
 }
 
 async fn recv(socket: &mut Socket) -> ServerFrame {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a frame in time").unwrap().unwrap();
-        if let Message::Text(text) = message {
-            return serde_json::from_str(text.as_str()).unwrap();
-        }
-    }
+    socket.recv().await
 }
 
 async fn switch(guide: &mut Socket, alias: u32) {
-    let action = ClientFrame::Action {
-        r#ref: Some(alias),
-        action: Action::SwitchSlide { page_id: "a".repeat(32), section_id: format!("{alias:032x}"), slide_alias: alias },
-    };
-    guide.send(Message::text(serde_json::to_string(&action).unwrap())).await.unwrap();
+    guide.switch_slide(alias, alias).await;
 }
 
 /// The next slide event as (seq, prev, alias).
@@ -349,38 +337,17 @@ async fn a_replica_opening_a_large_room_gets_every_participant() {
     assert_eq!(clients[&format!("{:032x}", total - 1)]["attendeeName"], "Attendee 1999");
 }
 
-/// Reads until the hub's close frame and returns its code; a welcome before it fails the
-/// test, and so does an event unless `events` allows them.
 async fn close_code(socket: &mut Socket, events: bool) -> u16 {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a close frame in time");
-        match message {
-            Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
-            Some(Ok(Message::Text(text))) => {
-                let frame: ServerFrame = serde_json::from_str(text.as_str()).unwrap();
-                let expected = matches!(frame, ServerFrame::Ping { .. }) || (events && matches!(frame, ServerFrame::Event { .. }));
-                assert!(expected, "got {frame:?} instead of a close");
-            }
-            Some(Ok(_)) => {}
-            other => panic!("expected a close frame, got {other:?}"),
-        }
-    }
+    socket.close_code(events).await
 }
 
 /// Connects, says hello and expects to be turned away; the close code.
 async fn turned_away(addr: &str, token: &str) -> u16 {
-    let request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
-    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    socket.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap())).await.unwrap();
-    close_code(&mut socket, false).await
+    Client::connect(addr, token, Codec::Json).await.hello_refused().await
 }
 
 async fn publish(addr: &str, audience: serde_json::Value, event: serde_json::Value) -> u64 {
-    let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": audience, "event": event});
-    let response =
-        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth(SECRET).json(&body).send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    response.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().unwrap()
+    hub::testing::publish(addr, audience, event).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -404,14 +371,7 @@ async fn a_removed_attendee_is_turned_away_by_every_replica() {
 
 /// Switches the slide and returns the sequence number of its ack.
 async fn switch_acked(guide: &mut Socket, alias: u32) -> u64 {
-    switch(guide, alias).await;
-    loop {
-        if let ServerFrame::Ack { r#ref, seq } = recv(guide).await {
-            if r#ref == alias {
-                return seq.expect("a slide makes an event");
-            }
-        }
-    }
+    guide.switch_acked(alias).await
 }
 
 async fn slide_of(addr: &str) -> u64 {
@@ -544,14 +504,14 @@ async fn a_draining_replica_sends_its_clients_elsewhere_and_they_resume_without_
 
 /// Sends an action as JSON.
 async fn act(socket: &mut Socket, r#ref: Option<u32>, action: Action) {
-    socket.send(Message::text(serde_json::to_string(&ClientFrame::Action { r#ref, action }).unwrap())).await.unwrap();
+    socket.send(&ClientFrame::Action { r#ref, action }).await;
 }
 
 /// Reaction sums a socket gets within `wait`, and how many frames carried them.
 async fn reaction_sums(socket: &mut Socket, wait: Duration) -> (ReactionCounts, usize) {
     let deadline = tokio::time::Instant::now() + wait;
     let (mut sum, mut frames) = (ReactionCounts::default(), 0);
-    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.socket.next()).await {
         if let Message::Text(text) = message {
             if let ServerFrame::Volatile { event: VolatileEvent::Reactions { counts } } = serde_json::from_str(text.as_str()).unwrap() {
                 sum.add(counts);
@@ -615,7 +575,7 @@ async fn chat_and_moderation_cross_replicas_and_reaction_sums_merge_across_them(
 async fn poll_counts(socket: &mut Socket, wait: Duration) -> (Option<(Vec<u32>, u32)>, Vec<Event>) {
     let deadline = tokio::time::Instant::now() + wait;
     let (mut last, mut events) = (None, Vec::new());
-    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.socket.next()).await {
         if let Message::Text(text) = message {
             match serde_json::from_str(text.as_str()).unwrap() {
                 ServerFrame::Volatile { event: VolatileEvent::PollCounts { counts, voters, .. } } => last = Some((counts, voters)),
@@ -688,7 +648,7 @@ async fn votes_through_two_replicas_are_all_counted_everywhere() {
 async fn question_votes(socket: &mut Socket, wait: Duration) -> std::collections::BTreeMap<String, u32> {
     let deadline = tokio::time::Instant::now() + wait;
     let mut last = std::collections::BTreeMap::new();
-    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.socket.next()).await {
         if let Message::Text(text) = message {
             if let ServerFrame::Volatile { event: VolatileEvent::QuestionVotes { votes } } = serde_json::from_str(text.as_str()).unwrap() {
                 last.extend(votes);

@@ -2,25 +2,24 @@
 //! server API calls checked by a local HTTP server that verifies their signature.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
-use futures_util::{SinkExt, StreamExt};
-use hub::{Config, Hub};
+use hub::testing::{TestHub, APPOINTMENT, SECRET};
+use hub::Config;
 use protocol::action::Action;
+use protocol::codec::Codec;
 use protocol::frame::{ClientFrame, Event, ServerFrame};
-use protocol::{HubClaims, Role};
+use protocol::Role;
 use serde_json::{json, Value};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
 
-const SECRET: &[u8] = b"video-test-secret";
+use crate::Client;
+
 const API_KEY: &str = "APIsalesroom";
 const API_SECRET: &str = "livekit-api-secret-for-tests-0123456789";
-const APPOINTMENT: &str = "feedfacefeedfacefeedfacefeedface";
 
 type Calls = Arc<Mutex<Vec<(String, Value)>>>;
 
@@ -66,41 +65,29 @@ async fn fake_livekit(calls: Calls) -> String {
 }
 
 async fn start(livekit_url: String) -> String {
-    let dir = tempfile::tempdir().unwrap().keep();
-    let config = Config {
+    let livekit = |config| Config {
         send_queue: 64,
         retained_events: 64,
         livekit_url: Some(livekit_url),
         livekit_api_key: Some(API_KEY.into()),
         livekit_api_secret: Some(API_SECRET.into()),
-        ..Config::for_data_dir(dir)
+        ..config
     };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, std::future::pending()));
-    format!("127.0.0.1:{}", addr.port())
+    TestHub::start_with(livekit).await.addr
 }
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket = Client;
 
+/// Connects and says hello (the welcome is read with the frames after it).
 async fn connect(addr: &str, who: &str, role: Role) -> Socket {
-    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
-    let token = HubClaims { sub: who.repeat(16), apt: APPOINTMENT.into(), role, name: Some(who.into()), exp }.sign(SECRET).unwrap();
-    let request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
-    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    socket.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap())).await.unwrap();
+    let token = hub::testing::claims(&who.repeat(16), role, Some(who)).sign(SECRET).unwrap();
+    let mut socket = Client::connect(addr, &token, Codec::Json).await;
+    socket.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
     socket
 }
 
 async fn next(socket: &mut Socket) -> Option<ServerFrame> {
-    loop {
-        match tokio::time::timeout(Duration::from_secs(3), socket.next()).await.expect("a frame in time")? {
-            Ok(Message::Text(text)) => return Some(serde_json::from_str(text.as_str()).unwrap()),
-            Ok(Message::Close(frame)) => panic!("closed: {frame:?}"),
-            Ok(_) => continue,
-            Err(error) => panic!("{error}"),
-        }
-    }
+    Some(socket.recv().await)
 }
 
 /// The next video token, skipping other frames.
@@ -127,14 +114,7 @@ fn verify_with_livekit_sdk(tokens: &[&str]) -> Vec<Value> {
 }
 
 async fn publish(addr: &str, event: Value) {
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}/internal/publish"))
-        .bearer_auth(std::str::from_utf8(SECRET).unwrap())
-        .json(&json!({"appointmentId": APPOINTMENT, "audience": {"to": "everyone"}, "event": event}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    hub::testing::publish(addr, json!({"to": "everyone"}), event).await;
 }
 
 #[tokio::test]
@@ -160,7 +140,7 @@ async fn tokens_follow_the_appointment_settings_and_broadcast_mode() {
         r#ref: Some(1),
         interaction: protocol::action::Interaction::BroadcastModeToggled(protocol::action::TogglePayload { active: true }),
     };
-    guide.send(Message::text(serde_json::to_string(&toggle).unwrap())).await.unwrap();
+    guide.send(&toggle).await;
     let (broadcast_token, during_broadcast) = next_video_token(&mut client).await;
     assert!(!during_broadcast);
 
@@ -196,7 +176,7 @@ async fn mute_all_and_removal_reach_livekit() {
     next_video_token(&mut client).await;
 
     let mute = ClientFrame::Action { r#ref: Some(5), action: Action::MuteAll { muted: true } };
-    client.send(Message::text(serde_json::to_string(&mute).unwrap())).await.unwrap();
+    client.send(&mute).await;
     loop {
         match next(&mut client).await {
             Some(ServerFrame::Error { r#ref: Some(5), .. }) => break,
@@ -204,7 +184,7 @@ async fn mute_all_and_removal_reach_livekit() {
             _ => continue,
         }
     }
-    guide.send(Message::text(serde_json::to_string(&mute).unwrap())).await.unwrap();
+    guide.send(&mute).await;
     loop {
         if let Some(ServerFrame::Event { event: Event::MuteAllChanged { muted: true }, .. }) = next(&mut client).await {
             break;
@@ -212,13 +192,7 @@ async fn mute_all_and_removal_reach_livekit() {
     }
     publish(&addr, json!({"kind": "attendeeRemoved", "attendeeId": "c1".repeat(16)})).await;
     // The removed attendee's socket is closed with REMOVED.
-    let closed = loop {
-        match tokio::time::timeout(Duration::from_secs(3), client.next()).await.unwrap() {
-            Some(Ok(Message::Close(Some(frame)))) => break u16::from(frame.code),
-            Some(Ok(_)) => continue,
-            other => panic!("expected a close frame, got {other:?}"),
-        }
-    };
+    let closed = client.close_code(true).await;
     assert_eq!(closed, protocol::frame::close_code::REMOVED);
 
     // LiveKit calls happen in the background.

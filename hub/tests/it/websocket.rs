@@ -1,28 +1,21 @@
 //! The hub over real sockets: a real server on port 0 and tokio-tungstenite clients.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use hub::{Config, Hub};
+use hub::testing::{internal_state, publish, TestHub, APPOINTMENT, SECRET};
+use hub::Config;
 use protocol::action::Action;
-use protocol::codec::{Codec, Encoded};
+use protocol::codec::Codec;
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame};
 use protocol::{HubClaims, Role};
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const SECRET: &[u8] = b"test-secret";
-const APPOINTMENT: &str = "0123456789abcdef0123456789abcdef";
-const PAGE: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
-
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+use crate::Client;
 
 async fn start(retained_events: usize) -> String {
-    // Kept for the whole test run: each test has its own room store.
-    let dir = tempfile::tempdir().unwrap().keep();
-    start_in(&dir, retained_events, std::future::pending()).await
+    TestHub::start_with(|config| with_retained(config, retained_events)).await.addr
 }
 
 async fn start_in(
@@ -30,7 +23,7 @@ async fn start_in(
     retained_events: usize,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> String {
-    start_with(dir, retained_events, 15, shutdown).await
+    TestHub::start_in(dir, |config| with_retained(config, retained_events), shutdown).await.addr
 }
 
 async fn start_with(
@@ -39,137 +32,20 @@ async fn start_with(
     heartbeat_secs: u64,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> String {
-    // The room writes quiet sockets itself here (`live::fanout`), so every socket test
-    // runs that path; the other suites run the default, the queue alone.
-    let config = Config { heartbeat_secs, send_queue: 64, retained_events, ..Config::for_data_dir(dir) };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, shutdown));
-    format!("127.0.0.1:{}", addr.port())
+    TestHub::start_in(dir, |config| Config { heartbeat_secs, ..with_retained(config, retained_events) }, shutdown).await.addr
 }
 
+/// A small send queue and `retained_events`.
+fn with_retained(config: Config, retained_events: usize) -> Config {
+    Config { send_queue: 64, retained_events, ..config }
+}
+
+/// A token for `attendee` repeated to an id (`"g1"`: `g1g1…`), signed with `secret`.
 fn token(attendee: &str, role: Role, secret: &[u8]) -> String {
-    let exp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 600;
-    HubClaims { sub: attendee.repeat(32 / attendee.len()), apt: APPOINTMENT.into(), role, name: None, exp }.sign(secret).unwrap()
+    hub::testing::claims(&attendee.repeat(32 / attendee.len()), role, None).sign(secret).unwrap()
 }
 
-struct Client {
-    socket: Socket,
-    codec: Codec,
-}
-
-impl Client {
-    async fn connect(addr: &str, token: &str, codec: Codec) -> Client {
-        let mut request = format!("ws://{addr}/ws?token={token}").into_client_request().unwrap();
-        request.headers_mut().insert("sec-websocket-protocol", codec.subprotocol().parse().unwrap());
-        let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
-        assert_eq!(response.headers()["sec-websocket-protocol"], codec.subprotocol());
-        Client { socket, codec }
-    }
-
-    async fn send(&mut self, frame: &ClientFrame) {
-        let message = match self.codec.encode(frame).unwrap() {
-            Encoded::Text(text) => Message::text(text),
-            Encoded::Binary(bytes) => Message::binary(bytes),
-        };
-        self.socket.send(message).await.unwrap();
-    }
-
-    /// The next frame other than a ping, within two seconds.
-    async fn recv(&mut self) -> ServerFrame {
-        loop {
-            let message = tokio::time::timeout(Duration::from_secs(2), self.socket.next())
-                .await
-                .expect("a frame in time")
-                .expect("socket open")
-                .expect("no socket error");
-            let frame: ServerFrame = match message {
-                Message::Text(text) => self.codec.decode_text(text.as_str()).unwrap(),
-                Message::Binary(bytes) => self.codec.decode_binary(&bytes).unwrap(),
-                Message::Close(close) => panic!("closed: {close:?}"),
-                _ => continue,
-            };
-            if !matches!(frame, ServerFrame::Ping { .. }) {
-                return frame;
-            }
-        }
-    }
-
-    /// Sends hello and returns (seq, epoch, resume, snapshot slide alias).
-    async fn hello(&mut self, last_seq: Option<u64>, epoch: Option<String>) -> (u64, String, Resume, Option<u32>) {
-        self.send(&ClientFrame::Hello { last_seq, epoch }).await;
-        match self.recv().await {
-            ServerFrame::Welcome { seq, epoch, resume, snapshot, .. } => {
-                (seq, epoch, resume, snapshot.map(|s| s.state_for_all.current_slide_alias))
-            }
-            other => panic!("expected welcome, got {other:?}"),
-        }
-    }
-
-    async fn switch_slide(&mut self, r#ref: u32, slide_alias: u32) {
-        let action = Action::SwitchSlide { page_id: PAGE.into(), section_id: format!("{slide_alias:032x}"), slide_alias };
-        self.send(&ClientFrame::Action { r#ref: Some(r#ref), action }).await;
-    }
-
-    /// Says hello and expects to be turned away: no welcome, no event, a close frame; its
-    /// code.
-    async fn hello_refused(&mut self) -> u16 {
-        self.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
-        self.close_code(false).await
-    }
-
-    /// Reads until the hub's close frame (within two seconds) and returns its code; a
-    /// welcome before it fails the test, and so does an event unless `events` allows them.
-    async fn close_code(&mut self, events: bool) -> u16 {
-        loop {
-            let message = tokio::time::timeout(Duration::from_secs(2), self.socket.next()).await.expect("a close frame in time");
-            match message {
-                Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
-                Some(Ok(Message::Text(text))) => {
-                    let frame: ServerFrame = self.codec.decode_text(text.as_str()).unwrap();
-                    let expected = matches!(frame, ServerFrame::Ping { .. } | ServerFrame::Error { .. })
-                        || (events && matches!(frame, ServerFrame::Event { .. } | ServerFrame::Ack { .. }));
-                    assert!(expected, "got {frame:?} instead of a close");
-                }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                other => panic!("expected a close frame, got {other:?}"),
-            }
-        }
-    }
-
-    /// The next slide event, skipping events for other things (presence).
-    async fn next_slide(&mut self) -> (u64, u64, u32) {
-        loop {
-            match self.recv().await {
-                ServerFrame::Event { seq, prev, event: Event::SlideSwitched { slide_alias, .. } } => return (seq, prev, slide_alias),
-                ServerFrame::Event { .. } | ServerFrame::Ack { .. } => continue,
-                other => panic!("expected a slide event, got {other:?}"),
-            }
-        }
-    }
-}
-
-/// The hub's internal view of the test appointment's live state.
-async fn internal_state(addr: &str, query: &str) -> serde_json::Value {
-    reqwest::Client::new()
-        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state{query}"))
-        .bearer_auth("test-secret")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
-/// Publishes an event through the internal API, as storefront-proxy does.
-async fn publish(addr: &str, audience: serde_json::Value, event: serde_json::Value) -> u64 {
-    let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": audience, "event": event});
-    let response =
-        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth("test-secret").json(&body).send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    response.json::<serde_json::Value>().await.unwrap()["seq"].as_u64().unwrap()
-}
+const PAGE: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
 async fn upgrade_status(addr: &str, query: &str) -> u16 {
     let request = format!("ws://{addr}/ws{query}").into_client_request().unwrap();
@@ -199,10 +75,10 @@ async fn guide_switches_slides_and_every_client_follows_in_order() {
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
     let mut json_client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
     let mut msgpack_client = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::MsgPack).await;
-    guide.hello(None, None).await;
-    let (_, _, resume, _) = json_client.hello(None, None).await;
+    guide.hello_at(None, None).await;
+    let (_, _, resume, _) = json_client.hello_at(None, None).await;
     assert_eq!(resume, Resume::Fresh);
-    msgpack_client.hello(None, None).await;
+    msgpack_client.hello_at(None, None).await;
 
     for alias in 1..=10 {
         guide.switch_slide(alias, alias).await;
@@ -232,7 +108,7 @@ async fn guide_switches_slides_and_every_client_follows_in_order() {
 async fn a_client_may_not_switch_slides() {
     let addr = start(16).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    client.hello(None, None).await;
+    client.hello_at(None, None).await;
     client.switch_slide(7, 3).await;
     match client.recv().await {
         ServerFrame::Error { r#ref, code, .. } => {
@@ -243,14 +119,14 @@ async fn a_client_may_not_switch_slides() {
     }
     // Nothing changed: a new participant still sees slide 0.
     let mut other = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
-    assert_eq!(other.hello(None, None).await.3, Some(0));
+    assert_eq!(other.hello_at(None, None).await.3, Some(0));
 }
 
 #[tokio::test]
 async fn malformed_frames_get_an_error_and_the_session_goes_on() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     for junk in ["{", "null", r#"{"type":"action","action":{"key":"switchSlide","payload":{}}}"#] {
         guide.socket.send(Message::text(junk)).await.unwrap();
         loop {
@@ -292,10 +168,10 @@ async fn a_frame_before_hello_closes_the_connection() {
 async fn a_reconnecting_client_gets_exactly_the_missed_events() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let client_token = token("c1", Role::Client, SECRET);
     let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
-    let (_, epoch, _, _) = client.hello(None, None).await;
+    let (_, epoch, _, _) = client.hello_at(None, None).await;
     guide.switch_slide(1, 1).await;
     let (last_seq, _, _) = client.next_slide().await;
     client.socket.close(None).await.unwrap();
@@ -308,7 +184,7 @@ async fn a_reconnecting_client_gets_exactly_the_missed_events() {
         guide.next_slide().await;
     }
     let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
-    let (_, _, resume, snapshot) = client.hello(Some(last_seq), Some(epoch)).await;
+    let (_, _, resume, snapshot) = client.hello_at(Some(last_seq), Some(epoch)).await;
     assert_eq!(resume, Resume::Replayed);
     assert_eq!(snapshot, None);
     let mut prev_expected = last_seq;
@@ -329,7 +205,7 @@ async fn a_reconnecting_client_gets_exactly_the_missed_events() {
 async fn a_client_behind_the_retained_window_or_epoch_gets_a_snapshot() {
     let addr = start(2).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    let (_, epoch, _, _) = guide.hello(None, None).await;
+    let (_, epoch, _, _) = guide.hello_at(None, None).await;
     for alias in 1..=6 {
         guide.switch_slide(alias, alias).await;
     }
@@ -338,10 +214,10 @@ async fn a_client_behind_the_retained_window_or_epoch_gets_a_snapshot() {
     }
     let client_token = token("c1", Role::Client, SECRET);
     let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
-    let (_, _, resume, alias) = client.hello(Some(1), Some(epoch)).await;
+    let (_, _, resume, alias) = client.hello_at(Some(1), Some(epoch)).await;
     assert_eq!((resume, alias), (Resume::Snapshot, Some(6)));
     let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
-    let (_, _, resume, alias) = client.hello(Some(1), Some("another-epoch".into())).await;
+    let (_, _, resume, alias) = client.hello_at(Some(1), Some("another-epoch".into())).await;
     assert_eq!((resume, alias), (Resume::Snapshot, Some(6)));
 }
 
@@ -349,11 +225,11 @@ async fn a_client_behind_the_retained_window_or_epoch_gets_a_snapshot() {
 async fn guides_see_participants_arrive_and_clients_do_not() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     // The guide's own presence.
     assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. }));
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    let (welcome_seq, _, _, _) = client.hello(None, None).await;
+    let (welcome_seq, _, _, _) = client.hello_at(None, None).await;
     match guide.recv().await {
         ServerFrame::Event { event: Event::AttendeeChanged { attendee }, .. } => {
             assert_eq!(attendee.attendee_id, "c1".repeat(16));
@@ -381,10 +257,10 @@ async fn a_restarted_hub_keeps_state_order_and_epoch() {
     })
     .await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let client_token = token("c1", Role::Client, SECRET);
     let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
-    let (_, epoch, _, _) = client.hello(None, None).await;
+    let (_, epoch, _, _) = client.hello_at(None, None).await;
     for alias in 1..=3 {
         guide.switch_slide(alias, alias).await;
     }
@@ -400,14 +276,14 @@ async fn a_restarted_hub_keeps_state_order_and_epoch() {
 
     let addr = start_in(dir.path(), 64, std::future::pending()).await;
     let mut fresh = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
-    let (_, fresh_epoch, resume, alias) = fresh.hello(None, None).await;
+    let (_, fresh_epoch, resume, alias) = fresh.hello_at(None, None).await;
     assert_eq!((resume, alias, fresh_epoch.as_str()), (Resume::Fresh, Some(3), epoch.as_str()));
     let mut client = Client::connect(&addr, &client_token, Codec::Json).await;
-    let (seq, _, resume, _) = client.hello(Some(last_seq), Some(epoch)).await;
+    let (seq, _, resume, _) = client.hello_at(Some(last_seq), Some(epoch)).await;
     assert_eq!(resume, Resume::Replayed);
     assert!(seq >= last_seq);
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     guide.switch_slide(4, 4).await;
     let (next_seq, prev, alias) = client.next_slide().await;
     assert_eq!((alias, prev), (4, last_seq));
@@ -418,7 +294,7 @@ async fn a_restarted_hub_keeps_state_order_and_epoch() {
 async fn the_internal_api_publishes_with_the_shared_secret_only() {
     let addr = start(16).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    client.hello(None, None).await;
+    client.hello_at(None, None).await;
     let http = reqwest::Client::new();
     let url = format!("http://{addr}/internal/publish");
     let body = serde_json::json!({
@@ -486,10 +362,10 @@ async fn every_internal_route_needs_the_secret_before_anything_else() {
 async fn an_attendee_profile_change_keeps_the_live_presence_and_cart_permission() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. }));
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    client.hello(None, None).await;
+    client.hello_at(None, None).await;
     assert!(matches!(guide.recv().await, ServerFrame::Event { event: Event::AttendeeChanged { .. }, .. }));
     let attendee = "c1".repeat(16);
     let http = reqwest::Client::new();
@@ -561,7 +437,7 @@ async fn an_attendee_profile_change_keeps_the_live_presence_and_cart_permission(
 async fn metrics_count_connections_frames_and_fan_out_latency() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     guide.switch_slide(1, 1).await;
     guide.next_slide().await;
     let _ = upgrade_status(&addr, "?token=forged").await;
@@ -629,9 +505,9 @@ async fn close_code_within(client: &mut Client, limit: Duration) -> Option<u16> 
 async fn an_oversized_frame_closes_only_that_connection_with_1009() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    client.hello(None, None).await;
+    client.hello_at(None, None).await;
     // 100 KiB in one frame, over the hub's 64 KiB: a close frame with 1009 (message too
     // big), not a dropped connection (1006 on the client's side).
     let huge = format!(r#"{{"type":"ping","nonce":1,"pad":"{}"}}"#, "x".repeat(100 * 1024));
@@ -654,11 +530,11 @@ async fn an_oversized_frame_closes_only_that_connection_with_1009() {
 async fn cart_permission_is_requested_by_the_guide_and_granted_by_the_attendee_only() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let mut ada = Client::connect(&addr, &token("a1", Role::Client, SECRET), Codec::Json).await;
-    ada.hello(None, None).await;
+    ada.hello_at(None, None).await;
     let mut bob = Client::connect(&addr, &token("b1", Role::Client, SECRET), Codec::Json).await;
-    bob.hello(None, None).await;
+    bob.hello_at(None, None).await;
     let ada_id = "a1".repeat(16);
     let permission_events = |frames: Vec<ServerFrame>| -> Vec<protocol::CartPermission> {
         frames
@@ -702,9 +578,9 @@ async fn cart_permission_is_requested_by_the_guide_and_granted_by_the_attendee_o
 async fn the_product_a_guide_views_is_highlighted_for_everyone() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    client.hello(None, None).await;
+    client.hello_at(None, None).await;
     let viewed = |id: &str| ClientFrame::Interaction {
         r#ref: None,
         interaction: protocol::action::Interaction::ProductViewed(protocol::action::ProductPayload { product_id: id.into() }),
@@ -762,7 +638,7 @@ async fn a_silent_peer_is_disconnected_and_an_answering_one_is_not() {
 async fn a_slide_the_guide_prepares_before_the_start_is_kept_and_shown_at_the_start() {
     let addr = start(16).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     // Before the start the guide may switch slides: the change is accepted and kept.
     guide.switch_slide(1, 3).await;
     assert_eq!(guide.next_slide().await.2, 3);
@@ -772,7 +648,7 @@ async fn a_slide_the_guide_prepares_before_the_start_is_kept_and_shown_at_the_st
 
     // An attendee who joins early gets that slide in the welcome, not yet started…
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    let (_, _, _, alias) = client.hello(None, None).await;
+    let (_, _, _, alias) = client.hello_at(None, None).await;
     assert_eq!(alias, Some(3));
 
     // …and the start keeps it: attendees see the prepared slide when it begins.
@@ -801,9 +677,9 @@ async fn a_slide_the_guide_prepares_before_the_start_is_kept_and_shown_at_the_st
 async fn a_refused_cart_permission_stays_apart_from_never_asked_in_the_attendee_state() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let mut ada = Client::connect(&addr, &token("a1", Role::Client, SECRET), Codec::Json).await;
-    ada.hello(None, None).await;
+    ada.hello_at(None, None).await;
     let ada_id = "a1".repeat(16);
     let own = |state: serde_json::Value| state["stateForClients"]["cartPermission"].clone();
     let query = format!("?role=CLIENT&attendeeId={ada_id}");
@@ -851,13 +727,13 @@ async fn a_removed_attendees_token_is_turned_away_before_and_after_a_restart() {
     })
     .await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let removed_token = token("c1", Role::Client, SECRET);
     let removed_id = "c1".repeat(16);
     let mut removed = Client::connect(&addr, &removed_token, Codec::Json).await;
-    removed.hello(None, None).await;
+    removed.hello_at(None, None).await;
     let mut other = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
-    other.hello(None, None).await;
+    other.hello_at(None, None).await;
 
     // The shop removes c1: its socket closes with 4010, as before.
     publish(&addr, serde_json::json!({"to": "everyone"}), serde_json::json!({"kind": "attendeeRemoved", "attendeeId": removed_id})).await;
@@ -894,19 +770,19 @@ async fn a_removed_attendees_token_is_turned_away_before_and_after_a_restart() {
     let mut after_restart = Client::connect(&addr, &removed_token, Codec::Json).await;
     assert_eq!(after_restart.hello_refused().await, protocol::frame::close_code::REMOVED);
     let mut other = Client::connect(&addr, &token("c2", Role::Client, SECRET), Codec::Json).await;
-    assert_eq!(other.hello(None, None).await.3, Some(1), "others come back as before");
+    assert_eq!(other.hello_at(None, None).await.3, Some(1), "others come back as before");
 }
 
 #[tokio::test]
 async fn a_lock_keeps_out_tokens_of_attendees_who_had_not_joined_before_it() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     // c1 joins before the lock; c2 got its token then too, but never connected.
     let early = token("c1", Role::Client, SECRET);
     let late = token("c2", Role::Client, SECRET);
     let mut c1 = Client::connect(&addr, &early, Codec::Json).await;
-    c1.hello(None, None).await;
+    c1.hello_at(None, None).await;
     drop(c1);
     guide.send(&ClientFrame::Action { r#ref: Some(1), action: Action::SetLocked { locked: true } }).await;
     loop {
@@ -920,9 +796,9 @@ async fn a_lock_keeps_out_tokens_of_attendees_who_had_not_joined_before_it() {
     assert!(!listed(&internal_state(&addr, "").await, &"c2".repeat(16)), "the guide does not see c2");
     // Who had joined comes back; a guide always does.
     let mut c1 = Client::connect(&addr, &early, Codec::Json).await;
-    c1.hello(None, None).await;
+    c1.hello_at(None, None).await;
     let mut guide2 = Client::connect(&addr, &token("g2", Role::Guide, SECRET), Codec::Json).await;
-    guide2.hello(None, None).await;
+    guide2.hello_at(None, None).await;
 
     // Unlocked, c2 gets in.
     guide.send(&ClientFrame::Action { r#ref: Some(2), action: Action::SetLocked { locked: false } }).await;
@@ -932,16 +808,16 @@ async fn a_lock_keeps_out_tokens_of_attendees_who_had_not_joined_before_it() {
         }
     }
     let mut c2 = Client::connect(&addr, &late, Codec::Json).await;
-    c2.hello(None, None).await;
+    c2.hello_at(None, None).await;
 }
 
 #[tokio::test]
 async fn a_guides_invalid_frames_are_refused_and_nothing_is_stored() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    let (seq_before, ..) = client.hello(None, None).await;
+    let (seq_before, ..) = client.hello_at(None, None).await;
     let too_many = Action::UpdateListingProducts {
         page_id: PAGE.into(),
         section_id: PAGE.into(),
@@ -994,9 +870,9 @@ async fn metric(addr: &str, name: &str) -> f64 {
 async fn a_client_flooding_reload_hints_is_rate_limited_and_coalesced_and_a_guide_is_not() {
     let addr = start(64).await;
     let mut guide = Client::connect(&addr, &token("g1", Role::Guide, SECRET), Codec::Json).await;
-    guide.hello(None, None).await;
+    guide.hello_at(None, None).await;
     let mut client = Client::connect(&addr, &token("c1", Role::Client, SECRET), Codec::Json).await;
-    client.hello(None, None).await;
+    client.hello_at(None, None).await;
     let flood = 200u32;
     for r#ref in 1..=flood {
         client.send(&ClientFrame::Action { r#ref: Some(r#ref), action: Action::LoadCart { attendee_id: None } }).await;
