@@ -118,10 +118,10 @@ pub struct Config {
     /// Store API requests per client address and second (a burst of
     /// `STORE_API_REQUEST_BURST`, then evenly); more are answered `429`
     /// (`FRAMEWORK__RATE_LIMIT_EXCEEDED`, with the wait). 0 turns the limit off.
-    #[arg(long, env = "STORE_API_REQUESTS_PER_SECOND", default_value_t = 50)]
+    #[arg(long, env = "STORE_API_REQUESTS_PER_SECOND", default_value_t = 100)]
     pub store_api_requests_per_second: u32,
     /// The burst of `STORE_API_REQUESTS_PER_SECOND`.
-    #[arg(long, env = "STORE_API_REQUEST_BURST", default_value_t = 250)]
+    #[arg(long, env = "STORE_API_REQUEST_BURST", default_value_t = 1000)]
     pub store_api_request_burst: u32,
     /// Store API requests of one client address served at once; more wait (up to
     /// `STORE_API_CLIENT_QUEUE` of them), past that they are answered `429`. 0 turns the

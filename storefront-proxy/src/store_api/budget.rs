@@ -40,8 +40,9 @@ use crate::error::ApiError;
 use crate::security::{Security, MAX_THROTTLE_KEYS};
 use crate::storage;
 
-// The defaults (`config.rs`): 50 requests a second with a burst of 250 (well above a
-// shopper's pages, about ten requests each, and a browser test suite on one address);
+// The defaults (`config.rs`): 100 requests a second with a burst of 1,000 (well above a
+// shopper's pages, about ten requests each, and test suites on one address that walk
+// every route at once);
 // 8 at once (more than the six connections a browser opens to one host), 64 waiting;
 // 1,000 ms a read (ten times a category listing over 100,000 products on a busy
 // machine); 3 stopped reads a minute.
