@@ -8,6 +8,7 @@
 
 mod cluster;
 mod engagement;
+mod layering;
 mod limits;
 mod origin;
 mod polls;

@@ -1,14 +1,14 @@
-//! What the load tests against real servers share: a hub and a storefront-proxy on port 0
-//! with the demo data, and loadtest options aimed at them (a small plain run; each test
-//! changes what it measures).
+//! What the load tests against real servers share: a hub (`hub::testing::TestHub`) and a
+//! storefront-proxy on port 0 with the demo data, and loadtest options aimed at them (a
+//! small plain run; each test changes what it measures).
 
-/// Starts the servers in `dir`; `hub` adjusts the hub's configuration.
+/// Starts the servers in `dir`; `hub` adjusts the hub's configuration (from the hub's
+/// own defaults, not the test harness's: these runs measure the hub as deployed).
 pub async fn servers(dir: &std::path::Path, hub: impl FnOnce(hub::Config) -> hub::Config) -> loadtest::Options {
-    let secret = "loadtest-secret";
-    let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let hub_port = hub_listener.local_addr().unwrap().port();
-    let hub_config = hub(hub::Config { port: hub_port, secret: Some(secret.into()), ..hub::Config::for_data_dir(dir) });
-    tokio::spawn(hub::Hub::open(hub_config, secret.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
+    let secret = std::str::from_utf8(hub::testing::SECRET).unwrap();
+    let deployed = |_| hub(hub::Config { secret: Some(secret.into()), ..hub::Config::for_data_dir(dir) });
+    let test_hub = hub::testing::TestHub::start_in(dir, deployed, std::future::pending()).await;
+    let hub_port: u16 = test_hub.addr.rsplit(':').next().unwrap().parse().unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let base = format!("http://127.0.0.1:{port}");
