@@ -25,7 +25,7 @@ fn modules() -> BTreeMap<String, String> {
             }
             let relative = path.strip_prefix(&src).unwrap().with_extension("");
             let parts: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            if parts.last().is_some_and(|p| p == "tests") {
+            if parts.last().is_some_and(|p| p == "tests" || p.ends_with("_tests")) {
                 continue;
             }
             let name = match parts.as_slice() {
