@@ -10,7 +10,7 @@
 //!   node that owns its slot (the appointment's hash tag, like its other keys), so in a
 //!   Redis Cluster a message is not broadcast to every node.
 //! - Every replica subscribed to an appointment applies its events in that order
-//!   ([`Room::deliver`]); a gap (a message lost while a connection was down) is filled
+//!   (`ClusterOrder::deliver` in `live::replicated`); a gap (a message lost while a connection was down) is filled
 //!   from the stream.
 //! - A snapshot of the state is kept beside the stream so a replica can open a room
 //!   without replaying its whole history.

@@ -25,7 +25,7 @@ use crate::app::Hub;
 use crate::error::HubError;
 use crate::live::{Caller, Request, Room, Submitted};
 
-/// The internal routes; every one needs the shared secret (checked by [`require_secret`]
+/// The internal routes; every one needs the shared secret (checked by `require_secret`
 /// before anything else, the body included, is looked at).
 pub fn routes(hub: Hub) -> Router<Hub> {
     Router::new()

@@ -196,7 +196,7 @@ impl Engagement {
     }
 
     /// When a chat batch is scheduled: one of this replica's tick batches is a frame of
-    /// its tick ([`Engagement::tick_due`]; in cluster mode it may come back from Redis
+    /// its tick (`Engagement::tick_due`; in cluster mode it may come back from Redis
     /// after the tick's pass: then a guide's goes out at once, an attendee's of a large
     /// room by the next pass). Any other batch (a lone message, one posted before a
     /// moderation, another replica's) is written at once.

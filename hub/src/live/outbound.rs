@@ -26,7 +26,7 @@ use super::queue::{self, TrySendError};
 pub struct Outbound {
     pub item: Queued,
     /// When the room queued it, for the fan-out latency metric; `None` for the frames of an
-    /// engagement tick ([`Room::engagement_tick`]), queued without scheduling a write: in a
+    /// engagement tick ([`super::Room::engagement_tick`]), queued without scheduling a write: in a
     /// large room they ride a later write, up to a tick and more by design, which is not
     /// the hub running late and would set off `HubFanOutSlow`.
     pub queued_at: Option<Instant>,
@@ -41,7 +41,7 @@ pub enum Queued {
     },
     Volatile(Arc<SharedVolatile>),
     /// No frame: a writer task handed the connection to its task (see
-    /// [`super::fanout`]), which must finish writing what is in the socket's buffer.
+    /// [`crate::ws::fanout`]), which must finish writing what is in the socket's buffer.
     Flush,
 }
 

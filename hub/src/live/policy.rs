@@ -111,7 +111,7 @@ pub fn ends_connections(event: &Event) -> Option<(&str, u16)> {
     }
 }
 
-/// Whether a participant of `role` is held to the request rate of [`super::rate`]: clients
+/// Whether a participant of `role` is held to the request rate of [`crate::ws::rate`]: clients
 /// are; guides are not (they steer the room, and their browser is one per appointment).
 pub fn is_rate_limited(role: Role) -> bool {
     role == Role::Client

@@ -136,7 +136,7 @@ impl Order for ClusterOrder {
 
     /// Decides under the room lock, then publishes to Redis with the lock released; the
     /// room applies the event when Redis hands it back. When Redis forgot the history,
-    /// nothing was published: the history is written back ([`ClusterOrder::recover`])
+    /// nothing was published: the history is written back (`ClusterOrder::recover`)
     /// and the event published once more, so an ack always stands for a delivery.
     /// Every replica adds its taps to the hash of the current 250 ms bucket of wall time
     /// (`HINCRBY`) and sends the sums of the buckets two base ticks old, to which every

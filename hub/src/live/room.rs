@@ -4,7 +4,7 @@
 //! room lock, then given the next sequence number. In single mode ([`super::local`])
 //! that happens under the same lock: the event is written to the store, applied to the
 //! state, appended to the log and put in every subscriber's bounded queue, which a
-//! writer task empties into the socket outside the lock ([`super::fanout`]). Doing all
+//! writer task empties into the socket outside the lock ([`crate::ws::fanout`]). Doing all
 //! of that under one lock is what makes every subscriber see one order, and makes
 //! [`Room::attach`] (snapshot or replay, then subscribe) free of gaps and duplicates. In
 //! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
@@ -97,7 +97,7 @@ pub enum Submitted {
     Nothing,
     /// Taken for the room's next tick: a reaction counted (it goes out with the room's
     /// next sum), or a chat message taken into the room's next batch (it goes out as part
-    /// of one ordered `chatMessagesPosted` within [`CHAT_BATCH_MS`]). Acknowledged without
+    /// of one ordered `chatMessagesPosted` within [`protocol::engagement::CHAT_BATCH_MS`]). Acknowledged without
     /// a sequence number.
     Counted,
     /// Refused by the policy.

@@ -1,5 +1,5 @@
 //! A room's subscribers: one [`Subscriber`] per attached connection, kept by
-//! [`Subscribers`] with the guides apart and attendees' connections found by attendee id.
+//! `Subscribers` with the guides apart and attendees' connections found by attendee id.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU16;

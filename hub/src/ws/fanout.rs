@@ -12,7 +12,7 @@
 //! many in a burst or when the writer runs late, with no task woken per connection.
 //!
 //! The writer never waits on a socket. It hands the connection to the connection's own
-//! task ([`SocketWriter::hand_over`]: a [`Queued::Flush`] marker and a wake-up) when
+//! task (`SocketWriter::hand_over`: a [`Queued::Flush`] marker and a wake-up) when
 //! - the socket would block (the frames stay in its buffer; the task's own poll registers
 //!   writable interest and finishes the write),
 //! - the connection's task holds the sink (writing its welcome, a reply, a ping),
