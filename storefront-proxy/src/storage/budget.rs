@@ -47,10 +47,18 @@ pub fn current() -> Option<Budget> {
     BUDGET.try_with(Budget::clone).ok()
 }
 
+std::thread_local! {
+    /// The armed read's deadline on this (blocking) thread, for [`outside_budget`].
+    static ARMED: std::cell::RefCell<Option<(Instant, Arc<AtomicBool>)>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Interrupts `conn`'s statements once `budget` has passed from now, until [`disarm`].
 pub fn arm(conn: &Connection, budget: &Budget) {
-    let deadline = Instant::now() + budget.limit;
-    let stopped = budget.stopped.clone();
+    arm_until(conn, Instant::now() + budget.limit, budget.stopped.clone());
+}
+
+fn arm_until(conn: &Connection, deadline: Instant, stopped: Arc<AtomicBool>) {
+    ARMED.with(|armed| *armed.borrow_mut() = Some((deadline, stopped.clone())));
     conn.progress_handler(
         CHECK_EVERY_OPS,
         Some(move || {
@@ -65,7 +73,21 @@ pub fn arm(conn: &Connection, budget: &Budget) {
 
 /// Removes what [`arm`] installed.
 pub fn disarm(conn: &Connection) {
+    ARMED.with(|armed| armed.borrow_mut().take());
     conn.progress_handler(0, None::<fn() -> bool>);
+}
+
+/// Runs `work` on the armed read's connection without the budget, which then goes on
+/// with the time `work` took added: for work done once for every shopper and kept (a
+/// category's listing facts after a catalogue change), which no client can make happen
+/// again at will.
+pub fn outside_budget<T>(conn: &Connection, work: impl FnOnce() -> T) -> T {
+    let Some((deadline, stopped)) = ARMED.with(|armed| armed.borrow().clone()) else { return work() };
+    disarm(conn);
+    let started = Instant::now();
+    let result = work();
+    arm_until(conn, deadline + started.elapsed(), stopped);
+    result
 }
 
 /// Whether `error` is a statement interrupted at its budget.
@@ -91,5 +113,24 @@ mod tests {
         assert!(crate::error::stopped_at_budget(&anyhow::Error::from(error).context("reading")));
         disarm(&conn);
         assert_eq!(conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).unwrap(), 1);
+    }
+
+    /// Work outside the budget runs to its end; the budget holds again after it.
+    #[test]
+    fn work_outside_the_budget_is_not_interrupted() {
+        let conn = Connection::open_in_memory().unwrap();
+        let budget = Budget { limit: Duration::from_millis(20), stopped: Arc::new(AtomicBool::new(false)) };
+        arm(&conn, &budget);
+        let counted = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT COUNT(*) FROM n";
+        let started = Instant::now();
+        let total = outside_budget(&conn, || conn.query_row(counted, [], |r| r.get::<_, i64>(0)).unwrap());
+        assert_eq!(total, 3_000_000);
+        assert!(!budget.stopped.load(Ordering::Relaxed));
+        // Only when it was slow enough to say anything: the budget holds again.
+        if started.elapsed() > Duration::from_millis(20) {
+            let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n";
+            assert!(is_interrupted(&conn.query_row(endless, [], |r| r.get::<_, i64>(0)).unwrap_err()));
+        }
+        disarm(&conn);
     }
 }
