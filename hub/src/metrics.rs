@@ -43,7 +43,7 @@ pub struct Metrics {
     /// Client reload hints answered with the identical one published a moment before.
     pub coalesced: AtomicU64,
     /// Attendees' actions and interactions that waited for a large room's fan-out before
-    /// they were handled (`Writers::after_fan_out`).
+    /// they were handled (`ws::gate::after_fan_out`).
     pub waited_for_fan_out: AtomicU64,
     pub slow_consumers: AtomicU64,
     /// Volatile events skipped because a queue was full.

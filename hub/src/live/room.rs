@@ -9,6 +9,12 @@
 //! [`Room::attach`] (snapshot or replay, then subscribe) free of gaps and duplicates. In
 //! cluster mode ([`super::replicated`]) Redis gives the order, and the room applies the
 //! event when Redis hands it back, the same way under its lock.
+//!
+//! The shape is mini-redis's `db.rs`: [`super::Rooms`] is the cheap handle, a [`Room`] the
+//! shared state (what is read without the lock: its order, reaction taps), and [`Inner`]
+//! the state under the lock with named parts — `live` (the reducer's [`LiveState`]), `log`
+//! (for resuming), `subscribers`, `engagement` (what the next tick sends). The background
+//! tasks are free functions beside it ([`super::tick::run`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, Ordering};
