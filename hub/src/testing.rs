@@ -134,10 +134,12 @@ impl TestClient {
         (client, snapshot.expect("a fresh welcome has a snapshot"))
     }
 
-    /// Opens the socket (the codec's subprotocol, which the hub must echo); says nothing.
+    /// Opens the socket as a browser does: the codec's subprotocol (which the hub must
+    /// echo) and the token as one more, `bearer.<token>`; says nothing.
     pub async fn connect(addr: &str, token: &str, codec: Codec) -> TestClient {
-        let mut request = format!("ws://{addr}/ws?token={token}").into_client_request().expect("a request");
-        request.headers_mut().insert("sec-websocket-protocol", codec.subprotocol().parse().expect("a header"));
+        let mut request = format!("ws://{addr}/ws").into_client_request().expect("a request");
+        let offered = format!("{}, {}{token}", codec.subprotocol(), protocol::frame::TOKEN_SUBPROTOCOL_PREFIX);
+        request.headers_mut().insert("sec-websocket-protocol", offered.parse().expect("a header"));
         let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
         assert_eq!(response.headers()["sec-websocket-protocol"], codec.subprotocol());
         TestClient { socket, codec, next_ref: 1, last_seq: 0, epoch: String::new(), seen: Vec::new() }
