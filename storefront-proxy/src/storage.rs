@@ -48,6 +48,7 @@ fn migrations() -> Migrations<'static> {
         M::up_with_hook(include_str!("storage/0090_context_token_hashes.sql"), hash_context_tokens),
         M::up(include_str!("storage/0091_dsr_context_delegation.sql")),
         M::up(include_str!("storage/0100_product_name_index.sql")),
+        M::up(include_str!("storage/0101_drop_product_name_index.sql")),
     ])
 }
 

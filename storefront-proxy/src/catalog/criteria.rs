@@ -393,27 +393,6 @@ fn json_list(values: &[SqlValue]) -> String {
     .to_string()
 }
 
-/// The translated product name in SQL (`query::NAME_EXPR`, over the `tc`/`tf` joins).
-pub const PRODUCT_NAME_EXPR: &str = "COALESCE(tc.name, tf.name)";
-
-/// Texts with a trigram index (migration `0100_product_name_index.sql`): the expression
-/// and the SQL that keeps the rows whose text may hold a pattern, up to the pattern.
-const SUBSTRING_INDEXES: &[(&str, &str)] = &[(PRODUCT_NAME_EXPR, "p.id IN (SELECT product_id FROM product_name_index WHERE name LIKE ")];
-
-/// The fewest characters a `contains` text needs to go through a trigram index.
-pub const MIN_INDEXED_SUBSTRING: usize = 3;
-
-/// The candidates' SQL for a `contains`, `prefix` or `suffix` of `text` on `expr`, when
-/// an index has `expr` and `text` fits it: at least [`MIN_INDEXED_SUBSTRING`] characters
-/// and no LIKE wildcard or escape (the index takes only a plain `LIKE`). A superset of
-/// the rows: the trigram index also folds non-ASCII letters' case.
-fn substring_index(expr: Expr, text: &str) -> Option<&'static str> {
-    let Expr::Column(expr) = expr else { return None };
-    let (_, candidates) = SUBSTRING_INDEXES.iter().find(|(indexed, _)| *indexed == expr)?;
-    let plain = !text.contains(['%', '_', '\\']);
-    (plain && text.chars().count() >= MIN_INDEXED_SUBSTRING).then_some(*candidates)
-}
-
 fn like_pattern(text: &str, prefix: bool, suffix: bool) -> String {
     let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
     format!("{}{escaped}{}", if suffix { "%" } else { "" }, if prefix { "%" } else { "" })
@@ -515,10 +494,6 @@ fn compile_filter(
                 _ => return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &value_pointer, format!("{kind} needs a text value."))),
             };
             let pattern = like_pattern(&text, kind != "suffix", kind != "prefix");
-            if let Some(candidates) = substring_index(field.expr, &text) {
-                // The index narrows the rows; the exact condition (below) still decides.
-                sql.push("(").push(candidates).bind(pattern.clone()).push(")) AND ");
-            }
             comparison.push(" LIKE ").bind(pattern).push(" ESCAPE '\\'");
         }
         "range" => {

@@ -8,7 +8,7 @@ use crate::storage::json_ids;
 use crate::storage::translation::LanguageChain;
 
 /// The translated product name in SQL (needs the `tc`/`tf` joins).
-pub const NAME_EXPR: &str = super::criteria::PRODUCT_NAME_EXPR;
+pub const NAME_EXPR: &str = "COALESCE(tc.name, tf.name)";
 
 /// The filterable and sortable fields of `product`.
 pub fn product_field(name: &str) -> Option<Field> {
