@@ -97,6 +97,7 @@ impl App {
             Router::new().merge(admin::oauth::routes()).merge(dsr::admin_routes()).merge(admin_api::routes()).fallback(route_not_found);
         // Every other path is the web app: a file of the build, else index.html, where
         // the app's router resolves it (spec section 2, catch-all content page).
+        let headers = Arc::new(gateway::security_headers::SecurityHeaders::new(&self.config));
         let dist = &self.config.web_dist;
         let web_app = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
         Router::new()
@@ -108,6 +109,7 @@ impl App {
             .fallback_service(web_app)
             .layer(DefaultBodyLimit::max(MAX_REQUEST_BODY))
             .layer(axum::middleware::map_response(answer_errors_in_shape))
+            .layer(axum::middleware::from_fn_with_state(headers.clone(), gateway::security_headers::add))
             .layer(TraceLayer::new_for_http())
             .with_state(self)
     }
@@ -138,6 +140,7 @@ impl App {
     /// room are forwarded and followed up here (`dsr::forwarded`); the web app, its
     /// config and `/ws` stay here.
     fn upstream_router(self) -> Router {
+        let headers = Arc::new(gateway::security_headers::SecurityHeaders::new(&self.config));
         let dist = &self.config.web_dist;
         let web_app = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
         Router::new()
@@ -146,7 +149,9 @@ impl App {
             .route("/api/{*path}", any(gateway::forward_upstream))
             .merge(gateway::routes())
             .fallback_service(web_app)
+            .layer(DefaultBodyLimit::max(MAX_REQUEST_BODY))
             .layer(axum::middleware::map_response(answer_errors_in_shape))
+            .layer(axum::middleware::from_fn_with_state(headers.clone(), gateway::security_headers::add))
             .layer(TraceLayer::new_for_http())
             .with_state(self)
     }
