@@ -31,7 +31,10 @@ impl Hub {
     /// under `DATA_DIR`.
     pub async fn open(config: Config, secret: Vec<u8>) -> Result<Self, StoreError> {
         let metrics = Arc::<Metrics>::default();
-        let settings = RoomSettings { retained_events: config.retained_events, metrics: metrics.clone() };
+        let settings = RoomSettings {
+            retained_events: config.retained_events,
+            metrics: metrics.clone(),
+        };
         let (rooms, cluster) = match &config.redis_url {
             Some(url) => {
                 let (cluster, pushes) = Cluster::connect(url, config.redis_pubsub()).await?;
@@ -42,14 +45,23 @@ impl Hub {
                 (rooms, Some(cluster))
             }
             None => {
-                let order: Arc<dyn Order> = LocalOrder::new(Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?));
+                let order: Arc<dyn Order> =
+                    LocalOrder::new(Arc::new(Store::open(&config.data_dir.join("hub.sqlite"))?));
                 (Rooms::new(order, settings), None)
             }
         };
         crate::live::tick::spawn(rooms.clone());
         rooms.spawn_session_sampler(config.session_sample_ms);
         let video = config.livekit().map(Arc::new);
-        Ok(Hub { config: Arc::new(config), secret: Arc::new(secret), rooms, metrics, video, writers: Writers::per_worker(), cluster })
+        Ok(Hub {
+            config: Arc::new(config),
+            secret: Arc::new(secret),
+            rooms,
+            metrics,
+            video,
+            writers: Writers::per_worker(),
+            cluster,
+        })
     }
 
     pub(crate) fn secret(&self) -> &[u8] {

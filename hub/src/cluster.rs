@@ -40,7 +40,12 @@ use crate::store::{StoreError, StoredEvent, StoredRoom};
 pub trait Deliver: Send + Sync {
     /// An event of an appointment, in Redis's order (a gap means messages were lost), with
     /// the epoch it was published in (`None` from a replica of before epochs travelled).
-    fn deliver<'a>(&'a self, appointment_id: &'a str, epoch: Option<String>, event: StoredEvent) -> BoxFuture<'a, Result<(), StoreError>>;
+    fn deliver<'a>(
+        &'a self,
+        appointment_id: &'a str,
+        epoch: Option<String>,
+        event: StoredEvent,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// After a reconnect: fetches what every open room missed; true when all caught up.
     fn catch_up_all(&self) -> BoxFuture<'_, bool>;
@@ -113,7 +118,9 @@ fn channel(appointment_id: &str) -> String {
 }
 
 fn appointment_of(channel: &str) -> Option<&str> {
-    channel.strip_prefix("salesroom:{")?.strip_suffix("}:events")
+    channel
+        .strip_prefix("salesroom:{")?
+        .strip_suffix("}:events")
 }
 
 /// Which Redis pub/sub carries the events.
@@ -130,7 +137,9 @@ pub enum PubSubMode {
 
 /// The major version in `INFO server`'s `redis_version:7.0.15`.
 fn major_version(info: &str) -> Option<u32> {
-    let version = info.lines().find_map(|line| line.strip_prefix("redis_version:"))?;
+    let version = info
+        .lines()
+        .find_map(|line| line.strip_prefix("redis_version:"))?;
     version.trim().split('.').next()?.parse().ok()
 }
 
@@ -148,7 +157,10 @@ pub struct Cluster {
 
 impl Cluster {
     /// Connects and starts the tasks that deliver events to `rooms` and watch health.
-    pub async fn connect(url: &str, mode: PubSubMode) -> Result<(Arc<Cluster>, mpsc::UnboundedReceiver<redis::PushInfo>), StoreError> {
+    pub async fn connect(
+        url: &str,
+        mode: PubSubMode,
+    ) -> Result<(Arc<Cluster>, mpsc::UnboundedReceiver<redis::PushInfo>), StoreError> {
         // RESP3 carries pub/sub messages on the same connection as commands, and lets
         // the connection manager restore subscriptions after a reconnect.
         let url = if url.contains("protocol=") {
@@ -172,7 +184,10 @@ impl Cluster {
             PubSubMode::Sharded => true,
             PubSubMode::Classic => false,
             PubSubMode::Auto => {
-                let info: String = redis::cmd("INFO").arg("server").query_async(&mut redis).await?;
+                let info: String = redis::cmd("INFO")
+                    .arg("server")
+                    .query_async(&mut redis)
+                    .await?;
                 major_version(&info).is_some_and(|major| major >= 7)
             }
         };
@@ -199,7 +214,11 @@ impl Cluster {
 
     /// Runs the delivery loop (events to `deliver`) and the health check until the
     /// process ends.
-    pub fn spawn_tasks(self: &Arc<Self>, deliver: Arc<dyn Deliver>, mut pushes: mpsc::UnboundedReceiver<redis::PushInfo>) {
+    pub fn spawn_tasks(
+        self: &Arc<Self>,
+        deliver: Arc<dyn Deliver>,
+        mut pushes: mpsc::UnboundedReceiver<redis::PushInfo>,
+    ) {
         let cluster = self.clone();
         let delivering = deliver.clone();
         tokio::spawn(async move {
@@ -207,20 +226,29 @@ impl Cluster {
                 match push.kind {
                     PushKind::Message | PushKind::SMessage => {
                         let mut data = push.data.into_iter();
-                        let (Some(channel), Some(payload)) = (data.next(), data.next()) else { continue };
-                        let (Ok(channel), Ok(payload)) =
-                            (redis::from_redis_value::<String>(channel), redis::from_redis_value::<String>(payload))
-                        else {
+                        let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
                             continue;
                         };
-                        let Some(appointment_id) = appointment_of(&channel) else { continue };
+                        let (Ok(channel), Ok(payload)) = (
+                            redis::from_redis_value::<String>(channel),
+                            redis::from_redis_value::<String>(payload),
+                        ) else {
+                            continue;
+                        };
+                        let Some(appointment_id) = appointment_of(&channel) else {
+                            continue;
+                        };
                         match parse_message(&payload) {
                             Ok((epoch, event)) => {
-                                if let Err(error) = delivering.deliver(appointment_id, epoch, event).await {
+                                if let Err(error) =
+                                    delivering.deliver(appointment_id, epoch, event).await
+                                {
                                     tracing::warn!(%error, %appointment_id, "could not deliver an event");
                                 }
                             }
-                            Err(error) => tracing::warn!(%error, %appointment_id, "malformed event in Redis"),
+                            Err(error) => {
+                                tracing::warn!(%error, %appointment_id, "malformed event in Redis")
+                            }
                         }
                     }
                     PushKind::Disconnection => {
@@ -237,7 +265,10 @@ impl Cluster {
             loop {
                 interval.tick().await;
                 let mut redis = cluster.redis.clone();
-                let alive = redis::cmd("PING").query_async::<String>(&mut redis).await.is_ok();
+                let alive = redis::cmd("PING")
+                    .query_async::<String>(&mut redis)
+                    .await
+                    .is_ok();
                 if !alive {
                     cluster.healthy.store(false, Ordering::Relaxed);
                     continue;
@@ -263,7 +294,11 @@ impl Cluster {
         event: Event,
         stream_length: usize,
     ) -> Result<u64, StoreError> {
-        let payload = serde_json::to_string(&Envelope { audience, event, epoch: Some(epoch.to_owned()) })?;
+        let payload = serde_json::to_string(&Envelope {
+            audience,
+            event,
+            epoch: Some(epoch.to_owned()),
+        })?;
         let mut redis = self.redis.clone();
         let seq: i64 = self
             .publish
@@ -315,9 +350,15 @@ impl Cluster {
             // The connection manager has no method for it, but it tracks the server's
             // confirmation and sends SSUBSCRIBE again after a reconnect, like SUBSCRIBE.
             let mut redis = self.redis.clone();
-            redis::cmd("SSUBSCRIBE").arg(channel(appointment_id)).exec_async(&mut redis).await?;
+            redis::cmd("SSUBSCRIBE")
+                .arg(channel(appointment_id))
+                .exec_async(&mut redis)
+                .await?;
         } else {
-            self.redis.clone().subscribe(channel(appointment_id)).await?;
+            self.redis
+                .clone()
+                .subscribe(channel(appointment_id))
+                .await?;
         }
         Ok(())
     }
@@ -339,14 +380,17 @@ impl Cluster {
         if !taps.is_empty() {
             for (reaction, n) in Reaction::ALL.iter().zip(taps.to_array()) {
                 if n > 0 {
-                    pipe.hincr(bucket(write), reaction_field(*reaction), n).ignore();
+                    pipe.hincr(bucket(write), reaction_field(*reaction), n)
+                        .ignore();
                 }
             }
             pipe.expire(bucket(write), 60).ignore();
         }
         let reads: Vec<u64> = read.collect();
         for n in &reads {
-            pipe.cmd("HMGET").arg(bucket(*n)).arg(Reaction::ALL.map(reaction_field).as_slice());
+            pipe.cmd("HMGET")
+                .arg(bucket(*n))
+                .arg(Reaction::ALL.map(reaction_field).as_slice());
         }
         let rows: Vec<Vec<Option<u32>>> = pipe.query_async(&mut self.redis.clone()).await?;
         let mut sum = ReactionCounts::default();
@@ -365,26 +409,52 @@ impl Cluster {
     }
 
     /// The epoch (created on first use), the snapshot and the stream after it.
-    pub async fn load(&self, appointment_id: &str, new_epoch: &str, retained: usize) -> Result<StoredRoom, StoreError> {
+    pub async fn load(
+        &self,
+        appointment_id: &str,
+        new_epoch: &str,
+        retained: usize,
+    ) -> Result<StoredRoom, StoreError> {
         let mut redis = self.redis.clone();
-        let _: bool = redis.set_nx(key(appointment_id, "epoch"), new_epoch).await?;
+        let _: bool = redis
+            .set_nx(key(appointment_id, "epoch"), new_epoch)
+            .await?;
         let epoch: String = redis.get(key(appointment_id, "epoch")).await?;
-        let (snapshot_seq, state): (Option<u64>, Option<String>) =
-            redis::cmd("HMGET").arg(key(appointment_id, "snapshot")).arg("seq").arg("state").query_async(&mut redis).await?;
+        let (snapshot_seq, state): (Option<u64>, Option<String>) = redis::cmd("HMGET")
+            .arg(key(appointment_id, "snapshot"))
+            .arg("seq")
+            .arg("state")
+            .query_async(&mut redis)
+            .await?;
         let snapshot_seq = snapshot_seq.unwrap_or(0);
         let snapshot = match state {
             Some(state) => serde_json::from_str(&state)?,
             None => LiveState::default(),
         };
-        let from = snapshot_seq.saturating_sub(crate::store::retained_events(retained, snapshot.participants.len()) as u64) + 1;
+        let from = snapshot_seq
+            .saturating_sub(
+                crate::store::retained_events(retained, snapshot.participants.len()) as u64,
+            )
+            + 1;
         let events = self.range(appointment_id, from).await?;
-        Ok(StoredRoom { epoch, snapshot_seq, snapshot, events })
+        Ok(StoredRoom {
+            epoch,
+            snapshot_seq,
+            snapshot,
+            events,
+        })
     }
 
     /// The stream's events from `from` on.
-    pub async fn range(&self, appointment_id: &str, from: u64) -> Result<Vec<StoredEvent>, StoreError> {
+    pub async fn range(
+        &self,
+        appointment_id: &str,
+        from: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
         let mut redis = self.redis.clone();
-        let reply: StreamRangeReply = redis.xrange(key(appointment_id, "log"), format!("{from}-0"), "+").await?;
+        let reply: StreamRangeReply = redis
+            .xrange(key(appointment_id, "log"), format!("{from}-0"), "+")
+            .await?;
         reply
             .ids
             .into_iter()
@@ -397,29 +467,61 @@ impl Cluster {
                     .ok_or_else(|| StoreError::Corrupt(format!("stream id {}", entry.id)))?;
                 let body: String = match entry.map.get("e") {
                     Some(Value::BulkString(bytes)) => String::from_utf8_lossy(bytes).into_owned(),
-                    Some(value) => redis::from_redis_value(value.clone()).map_err(|e| StoreError::Corrupt(e.to_string()))?,
-                    None => return Err(StoreError::Corrupt(format!("stream entry {} has no event", entry.id))),
+                    Some(value) => redis::from_redis_value(value.clone())
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                    None => {
+                        return Err(StoreError::Corrupt(format!(
+                            "stream entry {} has no event",
+                            entry.id
+                        )))
+                    }
                 };
                 let envelope: Envelope = serde_json::from_str(&body)?;
-                Ok(StoredEvent { seq, audience: envelope.audience, event: envelope.event })
+                Ok(StoredEvent {
+                    seq,
+                    audience: envelope.audience,
+                    event: envelope.event,
+                })
             })
             .collect()
     }
 
     /// Stores a snapshot unless a newer one is there.
-    pub async fn snapshot(&self, appointment_id: &str, seq: u64, state: &LiveState) -> Result<(), StoreError> {
+    pub async fn snapshot(
+        &self,
+        appointment_id: &str,
+        seq: u64,
+        state: &LiveState,
+    ) -> Result<(), StoreError> {
         let body = serde_json::to_string(state)?;
         let mut redis = self.redis.clone();
-        let _: i64 = self.snapshot.key(key(appointment_id, "snapshot")).arg(seq).arg(body).invoke_async(&mut redis).await?;
+        let _: i64 = self
+            .snapshot
+            .key(key(appointment_id, "snapshot"))
+            .arg(seq)
+            .arg(body)
+            .invoke_async(&mut redis)
+            .await?;
         Ok(())
     }
 }
 
 fn parse_message(payload: &str) -> Result<(Option<String>, StoredEvent), StoreError> {
-    let (seq, body) = payload.split_once('\n').ok_or_else(|| StoreError::Corrupt("message without a sequence number".into()))?;
-    let seq = seq.parse().map_err(|_| StoreError::Corrupt(format!("sequence number {seq:?}")))?;
+    let (seq, body) = payload
+        .split_once('\n')
+        .ok_or_else(|| StoreError::Corrupt("message without a sequence number".into()))?;
+    let seq = seq
+        .parse()
+        .map_err(|_| StoreError::Corrupt(format!("sequence number {seq:?}")))?;
     let envelope: Envelope = serde_json::from_str(body)?;
-    Ok((envelope.epoch, StoredEvent { seq, audience: envelope.audience, event: envelope.event }))
+    Ok((
+        envelope.epoch,
+        StoredEvent {
+            seq,
+            audience: envelope.audience,
+            event: envelope.event,
+        },
+    ))
 }
 
 #[cfg(test)]

@@ -97,8 +97,13 @@ impl Config {
             .try_get_matches_from(["hub"])
             .map_err(|e| e.to_string())
             .and_then(|matches| Config::from_arg_matches(&matches).map_err(|e| e.to_string()));
-        let config = parsed.unwrap_or_else(|error| panic!("the hub's default settings do not parse: {error}"));
-        Config { port: 0, data_dir: data_dir.into(), ..config }
+        let config = parsed
+            .unwrap_or_else(|error| panic!("the hub's default settings do not parse: {error}"));
+        Config {
+            port: 0,
+            data_dir: data_dir.into(),
+            ..config
+        }
     }
 
     /// The Redis pub/sub for events between replicas, from `HUB_REDIS_PUBSUB`: `auto`
@@ -134,7 +139,10 @@ impl Config {
                     Some(keys) => keys,
                     None => crate::video::read_key_file(&self.data_dir)?,
                 };
-                (crate::video::embedded_url(self.sfu_public_ip, self.sfu_port), keys)
+                (
+                    crate::video::embedded_url(self.sfu_public_ip, self.sfu_port),
+                    keys,
+                )
             }
         };
         Some(crate::video::LiveKit::new(url, key, secret))
@@ -180,9 +188,21 @@ mod tests {
         let config = Config::for_data_dir("/tmp/somewhere");
         std::env::remove_var("HUB_RETAINED_EVENTS");
         assert_eq!(config.data_dir, std::path::PathBuf::from("/tmp/somewhere"));
-        assert_eq!((config.port, config.bind.to_string()), (0, "127.0.0.1".to_owned()));
-        assert_eq!((config.heartbeat_secs, config.send_queue, config.retained_events), (15, 512, 1024));
-        assert!(config.redis_url.is_none() && config.livekit().is_none() && config.secret.is_none());
+        assert_eq!(
+            (config.port, config.bind.to_string()),
+            (0, "127.0.0.1".to_owned())
+        );
+        assert_eq!(
+            (
+                config.heartbeat_secs,
+                config.send_queue,
+                config.retained_events
+            ),
+            (15, 512, 1024)
+        );
+        assert!(
+            config.redis_url.is_none() && config.livekit().is_none() && config.secret.is_none()
+        );
     }
 
     #[test]
@@ -191,19 +211,37 @@ mod tests {
         let config = Config::for_data_dir(dir.path());
         assert!(config.livekit().is_none(), "no key file, no sfu: no video");
 
-        std::fs::write(dir.path().join(crate::video::KEY_FILE), "# written by the sfu\nAPIabc: s3cret-s3cret\n").unwrap();
+        std::fs::write(
+            dir.path().join(crate::video::KEY_FILE),
+            "# written by the sfu\nAPIabc: s3cret-s3cret\n",
+        )
+        .unwrap();
         let embedded = config.livekit().unwrap();
         assert_eq!(embedded.url, "ws://127.0.0.1:7880");
-        let announced = Config { sfu_port: 9000, sfu_public_ip: Some("203.0.113.5".parse().unwrap()), ..Config::for_data_dir(dir.path()) };
+        let announced = Config {
+            sfu_port: 9000,
+            sfu_public_ip: Some("203.0.113.5".parse().unwrap()),
+            ..Config::for_data_dir(dir.path())
+        };
         assert_eq!(announced.livekit().unwrap().url, "ws://203.0.113.5:9000");
 
         // LIVEKIT_URL set: that server, never the embedded one; without its key pair, no video.
-        let external = Config { livekit_url: Some("wss://lk.example.com".into()), ..Config::for_data_dir(dir.path()) };
+        let external = Config {
+            livekit_url: Some("wss://lk.example.com".into()),
+            ..Config::for_data_dir(dir.path())
+        };
         assert!(external.livekit().is_none());
-        let external = Config { livekit_api_key: Some("k".into()), livekit_api_secret: Some("s".into()), ..external };
+        let external = Config {
+            livekit_api_key: Some("k".into()),
+            livekit_api_secret: Some("s".into()),
+            ..external
+        };
         assert_eq!(external.livekit().unwrap().url, "wss://lk.example.com");
 
         std::fs::write(dir.path().join(crate::video::KEY_FILE), "no pair here\n").unwrap();
-        assert!(config.livekit().is_none(), "a key file without a pair: no video");
+        assert!(
+            config.livekit().is_none(),
+            "a key file without a pair: no video"
+        );
     }
 }

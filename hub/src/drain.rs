@@ -46,7 +46,12 @@ pub async fn drain(hub: &Hub, within: Duration) -> Drained {
     let started = Instant::now();
     let mut closed = 0;
     loop {
-        closed += hub.rooms.all().iter().map(|room| room.close_all(close_code::DRAINING)).sum::<usize>();
+        closed += hub
+            .rooms
+            .all()
+            .iter()
+            .map(|room| room.close_all(close_code::DRAINING))
+            .sum::<usize>();
         let open = open_sessions(hub);
         if open == 0 || started.elapsed() >= within {
             // The chat messages taken since the last batch are posted before the hub goes:
@@ -56,8 +61,16 @@ pub async fn drain(hub: &Hub, within: Duration) -> Drained {
                     tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's last batch");
                 }
             }
-            let drained = Drained { closed, left_open: open };
-            tracing::info!(closed, left_open = open, seconds = started.elapsed().as_secs_f64(), "drained");
+            let drained = Drained {
+                closed,
+                left_open: open,
+            };
+            tracing::info!(
+                closed,
+                left_open = open,
+                seconds = started.elapsed().as_secs_f64(),
+                "drained"
+            );
             return drained;
         }
         tokio::time::sleep(POLL.min(within.saturating_sub(started.elapsed()))).await;

@@ -17,7 +17,9 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
-use protocol::internal::{AttendeeProfileRequest, AttendeeProfileResponse, PublishRequest, PublishResponse};
+use protocol::internal::{
+    AttendeeProfileRequest, AttendeeProfileResponse, PublishRequest, PublishResponse,
+};
 use protocol::state::{is_id, Snapshot};
 use protocol::Role;
 
@@ -33,19 +35,35 @@ pub fn routes(hub: Hub) -> Router<Hub> {
         .route("/internal/attendee-profile", post(attendee_profile))
         .route("/internal/appointments/{id}/state", get(state))
         .route("/internal/appointments/{id}/session", get(session))
-        .route("/internal/appointments/{id}/video-room", delete(delete_video_room))
+        .route(
+            "/internal/appointments/{id}/video-room",
+            delete(delete_video_room),
+        )
         .route_layer(middleware::from_fn_with_state(hub, require_secret))
 }
 
 /// Compares without stopping at the first difference, so timing tells nothing.
 fn same_secret(given: &[u8], secret: &[u8]) -> bool {
-    given.len() == secret.len() && given.iter().zip(secret).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    given.len() == secret.len()
+        && given
+            .iter()
+            .zip(secret)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
 }
 
 /// Lets a request through only with `Authorization: Bearer <shared secret>`.
-async fn require_secret(State(hub): State<Hub>, request: HttpRequest, next: Next) -> Result<Response, HubError> {
-    let given =
-        request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
+async fn require_secret(
+    State(hub): State<Hub>,
+    request: HttpRequest,
+    next: Next,
+) -> Result<Response, HubError> {
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
     if !same_secret(given.as_bytes(), hub.secret()) {
         return Err(HubError::Unauthorized);
     }
@@ -56,7 +74,10 @@ async fn open_room(hub: &Hub, appointment_id: &str) -> Result<Arc<Room>, HubErro
     hub.rooms
         .get_or_open(appointment_id)
         .await
-        .map_err(|source| HubError::RoomUnavailable { appointment_id: appointment_id.to_owned(), source })
+        .map_err(|source| HubError::RoomUnavailable {
+            appointment_id: appointment_id.to_owned(),
+            source,
+        })
 }
 
 /// Reads a JSON body; its decoding error is the client's to see.
@@ -65,11 +86,18 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, HubError> {
 }
 
 /// The shop's change, through the policy: `Some(seq)` when an event was published.
-async fn submit(hub: &Hub, appointment_id: &str, request: Request) -> Result<Option<u64>, HubError> {
+async fn submit(
+    hub: &Hub,
+    appointment_id: &str,
+    request: Request,
+) -> Result<Option<u64>, HubError> {
     let room = open_room(hub, appointment_id).await?;
     let submitted = crate::live::submit(&room, hub.video.as_deref(), Caller::Shop, request)
         .await
-        .map_err(|source| HubError::NotSaved { appointment_id: appointment_id.to_owned(), source })?;
+        .map_err(|source| HubError::NotSaved {
+            appointment_id: appointment_id.to_owned(),
+            source,
+        })?;
     match submitted {
         Submitted::Published { seq, .. } => Ok(Some(seq)),
         Submitted::Sent | Submitted::Nothing | Submitted::Counted => Ok(None),
@@ -77,24 +105,45 @@ async fn submit(hub: &Hub, appointment_id: &str, request: Request) -> Result<Opt
     }
 }
 
-async fn publish(State(hub): State<Hub>, bytes: axum::body::Bytes) -> Result<Json<PublishResponse>, HubError> {
+async fn publish(
+    State(hub): State<Hub>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<PublishResponse>, HubError> {
     let request: PublishRequest = body(&bytes)?;
     if !is_id(&request.appointment_id) {
-        return Err(HubError::InvalidBody("appointmentId must be 32 lowercase hex characters".into()));
+        return Err(HubError::InvalidBody(
+            "appointmentId must be 32 lowercase hex characters".into(),
+        ));
     }
-    let seq = submit(&hub, &request.appointment_id, Request::Publish { audience: request.audience, event: request.event }).await?;
+    let seq = submit(
+        &hub,
+        &request.appointment_id,
+        Request::Publish {
+            audience: request.audience,
+            event: request.event,
+        },
+    )
+    .await?;
     // The policy publishes every event of the shop.
     let seq = seq.ok_or_else(|| HubError::InvalidBody("the event was not published".into()))?;
     Ok(Json(PublishResponse { seq }))
 }
 
-async fn attendee_profile(State(hub): State<Hub>, bytes: axum::body::Bytes) -> Result<Json<AttendeeProfileResponse>, HubError> {
+async fn attendee_profile(
+    State(hub): State<Hub>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<AttendeeProfileResponse>, HubError> {
     let request: AttendeeProfileRequest = body(&bytes)?;
     if !is_id(&request.appointment_id) || !is_id(&request.attendee_id) {
-        return Err(HubError::InvalidBody("appointmentId and attendeeId must be 32 lowercase hex characters".into()));
+        return Err(HubError::InvalidBody(
+            "appointmentId and attendeeId must be 32 lowercase hex characters".into(),
+        ));
     }
-    let change =
-        Request::Profile { attendee_id: request.attendee_id, attendee_name: request.attendee_name, video_user_id: request.video_user_id };
+    let change = Request::Profile {
+        attendee_id: request.attendee_id,
+        attendee_name: request.attendee_name,
+        video_user_id: request.video_user_id,
+    };
     let seq = submit(&hub, &request.appointment_id, change).await?;
     Ok(Json(AttendeeProfileResponse { seq }))
 }
@@ -110,9 +159,14 @@ struct StateQuery {
 
 /// Deletes the appointment's LiveKit room (named by the appointment id, as the video
 /// tokens are): 204 when it is gone, also without a video server (nothing to delete).
-async fn delete_video_room(State(hub): State<Hub>, Path(id): Path<String>) -> Result<StatusCode, HubError> {
+async fn delete_video_room(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, HubError> {
     if !is_id(&id) {
-        return Err(HubError::InvalidId("The appointment id must be 32 lowercase hex characters"));
+        return Err(HubError::InvalidId(
+            "The appointment id must be 32 lowercase hex characters",
+        ));
     }
     if let Some(video) = hub.video.as_ref() {
         video.delete_room(&id).await.map_err(HubError::Video)?;
@@ -121,9 +175,14 @@ async fn delete_video_room(State(hub): State<Hub>, Path(id): Path<String>) -> Re
 }
 
 /// What the reducer kept of the session for its report.
-async fn session(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<protocol::session::SessionRecord>, HubError> {
+async fn session(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<protocol::session::SessionRecord>, HubError> {
     if !is_id(&id) {
-        return Err(HubError::InvalidId("The appointment id must be 32 lowercase hex characters"));
+        return Err(HubError::InvalidId(
+            "The appointment id must be 32 lowercase hex characters",
+        ));
     }
     let room = open_room(&hub, &id).await?;
     Ok(Json(room.session_record()))
@@ -131,10 +190,19 @@ async fn session(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<
 
 /// The live state as a guide sees it (`stateForAll`, `stateForClients`,
 /// `stateForGuides`), or as a client does with `?role=CLIENT`.
-async fn state(State(hub): State<Hub>, Path(id): Path<String>, Query(query): Query<StateQuery>) -> Result<Json<Snapshot>, HubError> {
+async fn state(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(query): Query<StateQuery>,
+) -> Result<Json<Snapshot>, HubError> {
     if !is_id(&id) {
-        return Err(HubError::InvalidId("The appointment id must be 32 lowercase hex characters"));
+        return Err(HubError::InvalidId(
+            "The appointment id must be 32 lowercase hex characters",
+        ));
     }
     let room = open_room(&hub, &id).await?;
-    Ok(Json(room.snapshot(query.role.unwrap_or(Role::Guide), query.attendee_id.as_deref())))
+    Ok(Json(room.snapshot(
+        query.role.unwrap_or(Role::Guide),
+        query.attendee_id.as_deref(),
+    )))
 }

@@ -52,8 +52,16 @@ pub struct Rooms {
 
 impl Rooms {
     pub fn new(order: Arc<dyn Order>, settings: RoomSettings) -> Self {
-        let settings = RoomSettings { retained_events: settings.retained_events.max(1), ..settings };
-        Rooms { rooms: Arc::new(DashMap::new()), opening: Arc::default(), order, settings }
+        let settings = RoomSettings {
+            retained_events: settings.retained_events.max(1),
+            ..settings
+        };
+        Rooms {
+            rooms: Arc::new(DashMap::new()),
+            opening: Arc::default(),
+            order,
+            settings,
+        }
     }
 
     /// An open room.
@@ -74,7 +82,12 @@ impl Rooms {
         if let Some(room) = self.get(appointment_id) {
             return Ok(room);
         }
-        let room = Arc::new(self.order.clone().open(appointment_id.to_owned(), self.settings.clone()).await?);
+        let room = Arc::new(
+            self.order
+                .clone()
+                .open(appointment_id.to_owned(), self.settings.clone())
+                .await?,
+        );
         self.rooms.insert(appointment_id.to_owned(), room.clone());
         self.order.catch_up(&room).await?;
         Ok(room)
@@ -116,7 +129,12 @@ impl Rooms {
 /// Decides `request` (see [`policy::decide`]), carries the decision out in `room`, and
 /// runs what follows a published event ([`effects::after_publish`]). Participants'
 /// frames and the shop's internal calls all come through here.
-pub async fn submit(room: &Arc<Room>, video: Option<&LiveKit>, caller: Caller<'_>, request: Request) -> Result<Submitted, StoreError> {
+pub async fn submit(
+    room: &Arc<Room>,
+    video: Option<&LiveKit>,
+    caller: Caller<'_>,
+    request: Request,
+) -> Result<Submitted, StoreError> {
     if moderates_chat(&request) {
         // The chat messages taken before a guide's moderation are ordered before it (a
         // guide who writes "closing the chat" and closes it is read in that order).
@@ -130,7 +148,9 @@ pub async fn submit(room: &Arc<Room>, video: Option<&LiveKit>, caller: Caller<'_
             tracing::warn!(%error, appointment_id = %room.appointment_id, "could not post the chat's batch before a guide's event");
         }
     }
-    let submitted = room.submit(|state| policy::decide(caller, state, request, policy::now_ms())).await?;
+    let submitted = room
+        .submit(|state| policy::decide(caller, state, request, policy::now_ms()))
+        .await?;
     if let Submitted::Published { event, .. } = &submitted {
         effects::after_publish(room, video, event);
     }

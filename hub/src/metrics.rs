@@ -9,7 +9,9 @@ use listener::metrics::{cpu_seconds, resident_memory_bytes, Buckets, Histogram};
 pub struct LatencyBuckets;
 
 impl Buckets for LatencyBuckets {
-    const SECONDS: &'static [f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
+    const SECONDS: &'static [f64] = &[
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    ];
 }
 
 #[derive(Default)]
@@ -63,22 +65,60 @@ impl Metrics {
     pub fn render(&self, rooms: usize, connections: usize, redis_up: Option<bool>) -> String {
         let mut out = String::new();
         let mut line = |name: &str, kind: &str, help: &str, value: u64| {
-            let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n");
+            let _ = write!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"
+            );
         };
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        line("hub_rooms", "gauge", "Live appointments held by this hub.", rooms as u64);
-        line("hub_connections", "gauge", "Attached WebSocket connections.", connections as u64);
-        line("hub_connections_opened_total", "counter", "Connections attached.", get(&self.connections_opened));
-        line("hub_connections_closed_total", "counter", "Connections ended.", get(&self.connections_closed));
-        line("hub_refused_tokens_total", "counter", "Upgrades refused for a bad token.", get(&self.refused_tokens));
+        line(
+            "hub_rooms",
+            "gauge",
+            "Live appointments held by this hub.",
+            rooms as u64,
+        );
+        line(
+            "hub_connections",
+            "gauge",
+            "Attached WebSocket connections.",
+            connections as u64,
+        );
+        line(
+            "hub_connections_opened_total",
+            "counter",
+            "Connections attached.",
+            get(&self.connections_opened),
+        );
+        line(
+            "hub_connections_closed_total",
+            "counter",
+            "Connections ended.",
+            get(&self.connections_closed),
+        );
+        line(
+            "hub_refused_tokens_total",
+            "counter",
+            "Upgrades refused for a bad token.",
+            get(&self.refused_tokens),
+        );
         line(
             "hub_turned_away_total",
             "counter",
             "Connections closed at hello: removed attendees, clients locked out.",
             get(&self.turned_away),
         );
-        line("hub_frames_in_total", "counter", "Frames received from participants.", get(&self.frames_in));
-        line("hub_frames_out_total", "counter", "Frames sent to participants.", get(&self.frames_out));
+        line(
+            "hub_frames_in_total",
+            "counter",
+            "Frames received from participants.",
+            get(&self.frames_in),
+        );
+        line(
+            "hub_frames_out_total",
+            "counter",
+            "Frames sent to participants.",
+            get(&self.frames_out),
+        );
         line(
             "hub_write_batches_total",
             "counter",
@@ -115,9 +155,24 @@ impl Metrics {
             "Frames written by the writer tasks, without waking the connection.",
             get(&self.writer_out),
         );
-        line("hub_bad_frames_total", "counter", "Frames that could not be decoded.", get(&self.bad_frames));
-        line("hub_messages_too_big_total", "counter", "Connections closed for a message over the size limit.", get(&self.too_big));
-        line("hub_forbidden_total", "counter", "Actions refused for the sender's role.", get(&self.forbidden));
+        line(
+            "hub_bad_frames_total",
+            "counter",
+            "Frames that could not be decoded.",
+            get(&self.bad_frames),
+        );
+        line(
+            "hub_messages_too_big_total",
+            "counter",
+            "Connections closed for a message over the size limit.",
+            get(&self.too_big),
+        );
+        line(
+            "hub_forbidden_total",
+            "counter",
+            "Actions refused for the sender's role.",
+            get(&self.forbidden),
+        );
         line(
             "hub_rate_limited_total",
             "counter",
@@ -142,20 +197,45 @@ impl Metrics {
             "Rooms whose history was written back to Redis as a new epoch after Redis lost it.",
             get(&self.history_resets),
         );
-        line("hub_events_total", "counter", "State events applied.", get(&self.events));
+        line(
+            "hub_events_total",
+            "counter",
+            "State events applied.",
+            get(&self.events),
+        );
         line(
             "hub_session_samples_total",
             "counter",
             "Session samples written for the report (also in hub_events_total).",
             get(&self.session_samples),
         );
-        line("hub_queue_drops_total", "counter", "Volatile events dropped for a full queue.", get(&self.queue_drops));
-        line("hub_slow_consumers_total", "counter", "Connections closed for a full send queue.", get(&self.slow_consumers));
+        line(
+            "hub_queue_drops_total",
+            "counter",
+            "Volatile events dropped for a full queue.",
+            get(&self.queue_drops),
+        );
+        line(
+            "hub_slow_consumers_total",
+            "counter",
+            "Connections closed for a full send queue.",
+            get(&self.slow_consumers),
+        );
         if let Some(up) = redis_up {
-            line("hub_redis_up", "gauge", "1 while events flow through Redis.", up as u64);
+            line(
+                "hub_redis_up",
+                "gauge",
+                "1 while events flow through Redis.",
+                up as u64,
+            );
         }
         if let Some(bytes) = resident_memory_bytes() {
-            line("process_resident_memory_bytes", "gauge", "Resident memory of the hub process.", bytes);
+            line(
+                "process_resident_memory_bytes",
+                "gauge",
+                "Resident memory of the hub process.",
+                bytes,
+            );
         }
         if let Some(seconds) = cpu_seconds() {
             let _ = write!(out, "# HELP process_cpu_seconds_total User and system CPU time of the hub process.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {seconds}\n");

@@ -37,8 +37,12 @@ impl Hub {
             .route("/healthz", get(healthz))
             .route("/metrics", get(metrics))
             .merge(crate::internal::routes(self.clone()))
-            .layer(axum::extract::DefaultBodyLimit::max(crate::limits::MAX_REQUEST_BODY))
-            .layer(axum::middleware::map_response(crate::error::answer_errors_in_shape))
+            .layer(axum::extract::DefaultBodyLimit::max(
+                crate::limits::MAX_REQUEST_BODY,
+            ))
+            .layer(axum::middleware::map_response(
+                crate::error::answer_errors_in_shape,
+            ))
             .with_state(self)
     }
 
@@ -58,7 +62,9 @@ impl Hub {
 /// down.
 async fn healthz(State(hub): State<Hub>) -> Response {
     match hub.cluster() {
-        Some(cluster) if !cluster.is_healthy() => (StatusCode::SERVICE_UNAVAILABLE, "redis unavailable").into_response(),
+        Some(cluster) if !cluster.is_healthy() => {
+            (StatusCode::SERVICE_UNAVAILABLE, "redis unavailable").into_response()
+        }
         _ => "ok".into_response(),
     }
 }
@@ -66,7 +72,11 @@ async fn healthz(State(hub): State<Hub>) -> Response {
 async fn metrics(State(hub): State<Hub>) -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        hub.metrics.render(hub.rooms.len(), hub.rooms.connections(), hub.cluster().map(|c| c.is_healthy())),
+        hub.metrics.render(
+            hub.rooms.len(),
+            hub.rooms.connections(),
+            hub.cluster().map(|c| c.is_healthy()),
+        ),
     )
 }
 
@@ -86,12 +96,22 @@ async fn ws(
 ) -> Result<Response, HubError> {
     if let Some(origin) = headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or_default().trim_end_matches('/');
-        let allowed = hub.config.allowed_origins.iter().any(|allowed| allowed.trim().trim_end_matches('/').eq_ignore_ascii_case(origin));
+        let allowed = hub.config.allowed_origins.iter().any(|allowed| {
+            allowed
+                .trim()
+                .trim_end_matches('/')
+                .eq_ignore_ascii_case(origin)
+        });
         if !allowed {
-            return Err(HubError::OriginNotAllowed(origin.chars().take(200).collect()));
+            return Err(HubError::OriginNotAllowed(
+                origin.chars().take(200).collect(),
+            ));
         }
     }
-    let bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
     let offered = headers
         .get_all(header::SEC_WEBSOCKET_PROTOCOL)
         .iter()
@@ -102,13 +122,18 @@ async fn ws(
         None => Err(HubError::TokenMissing),
     };
     let claims = verified.inspect_err(|_| {
-        hub.metrics.refused_tokens.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        hub.metrics
+            .refused_tokens
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     })?;
-    let room = hub
-        .rooms
-        .get_or_open(&claims.apt)
-        .await
-        .map_err(|source| HubError::RoomUnavailable { appointment_id: claims.apt.clone(), source })?;
+    let room =
+        hub.rooms
+            .get_or_open(&claims.apt)
+            .await
+            .map_err(|source| HubError::RoomUnavailable {
+                appointment_id: claims.apt.clone(),
+                source,
+            })?;
     let config = hub.config.clone();
     let metrics = hub.metrics.clone();
     let video = hub.video.clone();
@@ -127,7 +152,11 @@ async fn ws(
         .max_frame_size(MAX_MESSAGE_SIZE)
         .on_upgrade(move |socket| {
             // No subprotocol offered: JSON, the default.
-            let codec = socket.protocol().and_then(|p| p.to_str().ok()).and_then(Codec::from_subprotocol).unwrap_or(Codec::Json);
+            let codec = socket
+                .protocol()
+                .and_then(|p| p.to_str().ok())
+                .and_then(Codec::from_subprotocol)
+                .unwrap_or(Codec::Json);
             let session = Session {
                 claims,
                 codec,

@@ -96,27 +96,40 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrations().to_latest(&mut conn)?;
-        Ok(Store { conn: Mutex::new(conn) })
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
     }
 
     /// An in-memory store, for tests that do not restart.
     pub fn in_memory() -> Result<Store, StoreError> {
         let mut conn = Connection::open_in_memory()?;
         migrations().to_latest(&mut conn)?;
-        Ok(Store { conn: Mutex::new(conn) })
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Loads a room, or creates it with `new_epoch`.
-    pub fn load_or_create(&self, appointment_id: &str, new_epoch: &str, retained: usize) -> Result<StoredRoom, StoreError> {
+    pub fn load_or_create(
+        &self,
+        appointment_id: &str,
+        new_epoch: &str,
+        retained: usize,
+    ) -> Result<StoredRoom, StoreError> {
         let conn = self.conn();
         let found: Option<(String, u64, String)> = conn
-            .query_row("SELECT epoch, snapshot_seq, snapshot FROM room WHERE appointment_id = ?1", [appointment_id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
+            .query_row(
+                "SELECT epoch, snapshot_seq, snapshot FROM room WHERE appointment_id = ?1",
+                [appointment_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
             .optional()?;
         let Some((epoch, snapshot_seq, snapshot)) = found else {
             let empty = serde_json::to_string(&LiveState::default())?;
@@ -124,20 +137,41 @@ impl Store {
                 "INSERT INTO room (appointment_id, epoch, snapshot_seq, snapshot) VALUES (?1, ?2, 0, ?3)",
                 params![appointment_id, new_epoch, empty],
             )?;
-            return Ok(StoredRoom { epoch: new_epoch.to_owned(), snapshot_seq: 0, snapshot: LiveState::default(), events: Vec::new() });
+            return Ok(StoredRoom {
+                epoch: new_epoch.to_owned(),
+                snapshot_seq: 0,
+                snapshot: LiveState::default(),
+                events: Vec::new(),
+            });
         };
         let snapshot: LiveState = serde_json::from_str(&snapshot)?;
         // Everything after the snapshot, and the retained window before it.
         let mut statement = conn.prepare("SELECT seq, audience, event FROM event WHERE appointment_id = ?1 AND seq > ?2 ORDER BY seq")?;
-        let from = snapshot_seq.saturating_sub(retained_events(retained, snapshot.participants.len()) as u64);
+        let from = snapshot_seq
+            .saturating_sub(retained_events(retained, snapshot.participants.len()) as u64);
         let events = statement
-            .query_map(params![appointment_id, from], |r| Ok((r.get::<_, u64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))?
+            .query_map(params![appointment_id, from], |r| {
+                Ok((
+                    r.get::<_, u64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
             .map(|row| {
                 let (seq, audience, event) = row?;
-                Ok(StoredEvent { seq, audience: serde_json::from_str(&audience)?, event: serde_json::from_str(&event)? })
+                Ok(StoredEvent {
+                    seq,
+                    audience: serde_json::from_str(&audience)?,
+                    event: serde_json::from_str(&event)?,
+                })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        Ok(StoredRoom { epoch, snapshot_seq, snapshot, events })
+        Ok(StoredRoom {
+            epoch,
+            snapshot_seq,
+            snapshot,
+            events,
+        })
     }
 
     /// Writes one event. Nothing is applied or sent before this returns Ok.
@@ -146,7 +180,9 @@ impl Store {
         let body = serde_json::to_string(&event.event)?;
         // Cached: this runs for every event, under the room's lock.
         self.conn()
-            .prepare_cached("INSERT INTO event (appointment_id, seq, audience, event) VALUES (?1, ?2, ?3, ?4)")?
+            .prepare_cached(
+                "INSERT INTO event (appointment_id, seq, audience, event) VALUES (?1, ?2, ?3, ?4)",
+            )?
             .execute(params![appointment_id, event.seq, audience, body])?;
         Ok(())
     }
@@ -154,7 +190,13 @@ impl Store {
     /// Replaces the snapshot, unless a newer one is stored already (snapshots are written
     /// outside the room lock), and forgets events no longer needed for it or for
     /// resuming.
-    pub fn snapshot(&self, appointment_id: &str, seq: u64, state: &LiveState, retained: usize) -> Result<(), StoreError> {
+    pub fn snapshot(
+        &self,
+        appointment_id: &str,
+        seq: u64,
+        state: &LiveState,
+        retained: usize,
+    ) -> Result<(), StoreError> {
         let body = serde_json::to_string(state)?;
         let mut conn = self.conn();
         let tx = conn.transaction()?;
@@ -164,7 +206,10 @@ impl Store {
         )?;
         tx.execute(
             "DELETE FROM event WHERE appointment_id = ?1 AND seq <= ?2",
-            params![appointment_id, seq.saturating_sub(retained_events(retained, state.participants.len()) as u64)],
+            params![
+                appointment_id,
+                seq.saturating_sub(retained_events(retained, state.participants.len()) as u64)
+            ],
         )?;
         tx.commit()?;
         Ok(())
@@ -180,7 +225,8 @@ mod tests {
     use protocol::{AttendeeStatus, CartPermission, ConnectionState, Role};
 
     #[test]
-    fn a_snapshot_written_before_removals_were_kept_loads_with_none_and_participants_travel_as_a_list() {
+    fn a_snapshot_written_before_removals_were_kept_loads_with_none_and_participants_travel_as_a_list(
+    ) {
         let old = r#"{"stateForAll":{},"stateForClients":{},"participants":[]}"#;
         let state: LiveState = serde_json::from_str(old).unwrap();
         assert!(state.removed.is_empty());
@@ -197,9 +243,15 @@ mod tests {
             cart_permission: CartPermission::Missing,
             last_active_at: None,
         };
-        state.participants.insert(ada.attendee_id.clone(), Arc::new(ada));
+        state
+            .participants
+            .insert(ada.attendee_id.clone(), Arc::new(ada));
         let json = serde_json::to_value(&state).unwrap();
-        assert_eq!(json["participants"][0]["attendeeId"], "b".repeat(32), "{json}");
+        assert_eq!(
+            json["participants"][0]["attendeeId"],
+            "b".repeat(32),
+            "{json}"
+        );
         let again: LiveState = serde_json::from_value(json).unwrap();
         assert_eq!(again, state);
     }

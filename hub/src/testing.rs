@@ -55,17 +55,39 @@ impl TestHub {
 
     /// A hub on the data directory `dir` (a restart when a hub ran there before), serving
     /// until `shutdown` completes.
-    pub async fn start_in(dir: &Path, edit: impl FnOnce(Config) -> Config, shutdown: impl Future<Output = ()> + Send + 'static) -> TestHub {
-        let config = edit(Config { heartbeat_secs: 15, send_queue: 512, retained_events: 1000, ..Config::for_data_dir(dir) });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    pub async fn start_in(
+        dir: &Path,
+        edit: impl FnOnce(Config) -> Config,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> TestHub {
+        let config = edit(Config {
+            heartbeat_secs: 15,
+            send_queue: 512,
+            retained_events: 1000,
+            ..Config::for_data_dir(dir)
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
         let addr = listener.local_addr().expect("an address");
-        let hub = Hub::open(config, SECRET.to_vec()).await.expect("the hub opens");
+        let hub = Hub::open(config, SECRET.to_vec())
+            .await
+            .expect("the hub opens");
         tokio::spawn(hub.serve(listener, shutdown));
-        TestHub { addr: format!("127.0.0.1:{}", addr.port()), dir: dir.to_owned() }
+        TestHub {
+            addr: format!("127.0.0.1:{}", addr.port()),
+            dir: dir.to_owned(),
+        }
     }
 
     /// A client with a fresh welcome (its snapshot).
-    pub async fn join(&self, attendee: &str, role: Role, name: &str, codec: Codec) -> (TestClient, Snapshot) {
+    pub async fn join(
+        &self,
+        attendee: &str,
+        role: Role,
+        name: &str,
+        codec: Codec,
+    ) -> (TestClient, Snapshot) {
         TestClient::join(&self.addr, attendee, role, name, codec).await
     }
 
@@ -82,31 +104,53 @@ impl TestHub {
 
 /// The claims of a test token for [`APPOINTMENT`], valid for ten minutes.
 pub fn claims(attendee: &str, role: Role, name: Option<&str>) -> HubClaims {
-    let exp = SystemTime::now().duration_since(UNIX_EPOCH).expect("after 1970").as_secs() + 600;
-    HubClaims { sub: attendee.into(), apt: APPOINTMENT.into(), role, name: name.map(str::to_owned), exp }
+    let exp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs()
+        + 600;
+    HubClaims {
+        sub: attendee.into(),
+        apt: APPOINTMENT.into(),
+        role,
+        name: name.map(str::to_owned),
+        exp,
+    }
 }
 
 /// A token signed with [`SECRET`].
 pub fn token(attendee: &str, role: Role, name: &str) -> String {
-    claims(attendee, role, Some(name)).sign(SECRET).expect("a token")
+    claims(attendee, role, Some(name))
+        .sign(SECRET)
+        .expect("a token")
 }
 
 /// Publishes an event through the internal API of the hub at `addr` (any hub whose secret
 /// is [`SECRET`]); its seq.
 pub async fn publish(addr: &str, audience: serde_json::Value, event: serde_json::Value) -> u64 {
-    let body = serde_json::json!({"appointmentId": APPOINTMENT, "audience": audience, "event": event});
+    let body =
+        serde_json::json!({"appointmentId": APPOINTMENT, "audience": audience, "event": event});
     let secret = std::str::from_utf8(SECRET).expect("a text secret");
-    let response =
-        reqwest::Client::new().post(format!("http://{addr}/internal/publish")).bearer_auth(secret).json(&body).send().await.expect("sent");
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}/internal/publish"))
+        .bearer_auth(secret)
+        .json(&body)
+        .send()
+        .await
+        .expect("sent");
     assert_eq!(response.status(), 200);
-    response.json::<serde_json::Value>().await.expect("json")["seq"].as_u64().expect("a seq")
+    response.json::<serde_json::Value>().await.expect("json")["seq"]
+        .as_u64()
+        .expect("a seq")
 }
 
 /// The internal view of the test appointment's live state on the hub at `addr`.
 pub async fn internal_state(addr: &str, query: &str) -> serde_json::Value {
     let secret = std::str::from_utf8(SECRET).expect("a text secret");
     let response = reqwest::Client::new()
-        .get(format!("http://{addr}/internal/appointments/{APPOINTMENT}/state{query}"))
+        .get(format!(
+            "http://{addr}/internal/appointments/{APPOINTMENT}/state{query}"
+        ))
         .bearer_auth(secret)
         .send()
         .await
@@ -128,7 +172,13 @@ pub struct TestClient {
 
 impl TestClient {
     /// Connects with a token for `attendee` and says hello; the fresh welcome's snapshot.
-    pub async fn join(addr: &str, attendee: &str, role: Role, name: &str, codec: Codec) -> (TestClient, Snapshot) {
+    pub async fn join(
+        addr: &str,
+        attendee: &str,
+        role: Role,
+        name: &str,
+        codec: Codec,
+    ) -> (TestClient, Snapshot) {
         let mut client = TestClient::connect(addr, &token(attendee, role, name), codec).await;
         let (snapshot, _) = client.hello(None).await;
         (client, snapshot.expect("a fresh welcome has a snapshot"))
@@ -137,12 +187,32 @@ impl TestClient {
     /// Opens the socket as a browser does: the codec's subprotocol (which the hub must
     /// echo) and the token as one more, `bearer.<token>`; says nothing.
     pub async fn connect(addr: &str, token: &str, codec: Codec) -> TestClient {
-        let mut request = format!("ws://{addr}/ws").into_client_request().expect("a request");
-        let offered = format!("{}, {}{token}", codec.subprotocol(), protocol::frame::TOKEN_SUBPROTOCOL_PREFIX);
-        request.headers_mut().insert("sec-websocket-protocol", offered.parse().expect("a header"));
-        let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("upgrade");
-        assert_eq!(response.headers()["sec-websocket-protocol"], codec.subprotocol());
-        TestClient { socket, codec, next_ref: 1, last_seq: 0, epoch: String::new(), seen: Vec::new() }
+        let mut request = format!("ws://{addr}/ws")
+            .into_client_request()
+            .expect("a request");
+        let offered = format!(
+            "{}, {}{token}",
+            codec.subprotocol(),
+            protocol::frame::TOKEN_SUBPROTOCOL_PREFIX
+        );
+        request
+            .headers_mut()
+            .insert("sec-websocket-protocol", offered.parse().expect("a header"));
+        let (socket, response) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("upgrade");
+        assert_eq!(
+            response.headers()["sec-websocket-protocol"],
+            codec.subprotocol()
+        );
+        TestClient {
+            socket,
+            codec,
+            next_ref: 1,
+            last_seq: 0,
+            epoch: String::new(),
+            seen: Vec::new(),
+        }
     }
 
     /// Says hello (resuming after `last`) and reads the welcome: its snapshot and resume.
@@ -152,10 +222,20 @@ impl TestClient {
     }
 
     /// Says hello with exactly these fields and reads the welcome.
-    async fn hello_with(&mut self, last_seq: Option<u64>, epoch: Option<String>) -> (Option<Snapshot>, Resume) {
+    async fn hello_with(
+        &mut self,
+        last_seq: Option<u64>,
+        epoch: Option<String>,
+    ) -> (Option<Snapshot>, Resume) {
         self.send(&ClientFrame::Hello { last_seq, epoch }).await;
         match self.recv().await {
-            ServerFrame::Welcome { seq, epoch, resume, snapshot, .. } => {
+            ServerFrame::Welcome {
+                seq,
+                epoch,
+                resume,
+                snapshot,
+                ..
+            } => {
                 self.last_seq = seq;
                 self.epoch = epoch;
                 (snapshot.map(|s| *s), resume)
@@ -165,15 +245,28 @@ impl TestClient {
     }
 
     /// Says hello and returns the welcome's (seq, epoch, resume, snapshot's slide alias).
-    pub async fn hello_at(&mut self, last_seq: Option<u64>, epoch: Option<String>) -> (u64, String, Resume, Option<u32>) {
+    pub async fn hello_at(
+        &mut self,
+        last_seq: Option<u64>,
+        epoch: Option<String>,
+    ) -> (u64, String, Resume, Option<u32>) {
         let (snapshot, resume) = self.hello_with(last_seq, epoch).await;
-        (self.last_seq, self.epoch.clone(), resume, snapshot.map(|s| s.state_for_all.current_slide_alias))
+        (
+            self.last_seq,
+            self.epoch.clone(),
+            resume,
+            snapshot.map(|s| s.state_for_all.current_slide_alias),
+        )
     }
 
     /// Says hello and expects to be turned away: no welcome, no event, a close frame; its
     /// code.
     pub async fn hello_refused(&mut self) -> u16 {
-        self.send(&ClientFrame::Hello { last_seq: None, epoch: None }).await;
+        self.send(&ClientFrame::Hello {
+            last_seq: None,
+            epoch: None,
+        })
+        .await;
         self.close_code(false).await
     }
 
@@ -189,7 +282,11 @@ impl TestClient {
     pub async fn act(&mut self, action: Action) -> u32 {
         let r#ref = self.next_ref;
         self.next_ref += 1;
-        self.send(&ClientFrame::Action { r#ref: Some(r#ref), action }).await;
+        self.send(&ClientFrame::Action {
+            r#ref: Some(r#ref),
+            action,
+        })
+        .await;
         r#ref
     }
 
@@ -207,8 +304,16 @@ impl TestClient {
 
     /// A guide's slide change to `alias`, with `ref`.
     pub async fn switch_slide(&mut self, r#ref: u32, alias: u32) {
-        let action = Action::SwitchSlide { page_id: "a".repeat(32), section_id: format!("{alias:032x}"), slide_alias: alias };
-        self.send(&ClientFrame::Action { r#ref: Some(r#ref), action }).await;
+        let action = Action::SwitchSlide {
+            page_id: "a".repeat(32),
+            section_id: format!("{alias:032x}"),
+            slide_alias: alias,
+        };
+        self.send(&ClientFrame::Action {
+            r#ref: Some(r#ref),
+            action,
+        })
+        .await;
     }
 
     /// A slide change whose ack is awaited; the event's seq.
@@ -231,7 +336,10 @@ impl TestClient {
                 Ok(message) => message.expect("socket open").expect("no socket error"),
             };
             let frame: ServerFrame = match message {
-                Message::Text(text) => self.codec.decode_text(text.as_str()).expect("a server frame"),
+                Message::Text(text) => self
+                    .codec
+                    .decode_text(text.as_str())
+                    .expect("a server frame"),
                 Message::Binary(bytes) => self.codec.decode_binary(&bytes).expect("a server frame"),
                 Message::Close(close) => panic!("closed: {close:?}"),
                 _ => continue,
@@ -263,7 +371,9 @@ impl TestClient {
                         return (seq, event);
                     }
                 }
-                ServerFrame::Error { code, message, .. } => panic!("unexpected error {code:?}: {message}"),
+                ServerFrame::Error { code, message, .. } => {
+                    panic!("unexpected error {code:?}: {message}")
+                }
                 _ => continue,
             }
         }
@@ -273,7 +383,11 @@ impl TestClient {
     pub async fn next_slide(&mut self) -> (u64, u64, u32) {
         loop {
             match self.recv().await {
-                ServerFrame::Event { seq, prev, event: Event::SlideSwitched { slide_alias, .. } } => return (seq, prev, slide_alias),
+                ServerFrame::Event {
+                    seq,
+                    prev,
+                    event: Event::SlideSwitched { slide_alias, .. },
+                } => return (seq, prev, slide_alias),
                 ServerFrame::Event { .. } | ServerFrame::Ack { .. } => continue,
                 other => panic!("expected a slide event, got {other:?}"),
             }
@@ -285,7 +399,11 @@ impl TestClient {
         loop {
             match self.recv().await {
                 ServerFrame::Ack { r#ref: got, .. } if got == r#ref => return None,
-                ServerFrame::Error { r#ref: Some(got), code, .. } if got == r#ref => return Some(code),
+                ServerFrame::Error {
+                    r#ref: Some(got),
+                    code,
+                    ..
+                } if got == r#ref => return Some(code),
                 _ => continue,
             }
         }
@@ -294,18 +412,27 @@ impl TestClient {
     /// Reads until the hub's close frame and returns its code; a welcome before it fails
     /// the test, and so does an event or ack unless `events` allows them.
     pub async fn close_code(&mut self, events: bool) -> u16 {
-        self.close_code_within(FRAME_WAIT, events).await.expect("a close frame in time")
+        self.close_code_within(FRAME_WAIT, events)
+            .await
+            .expect("a close frame in time")
     }
 
     /// [`TestClient::close_code`] within `wait`; `None` when no close came.
     pub async fn close_code_within(&mut self, wait: Duration, events: bool) -> Option<u16> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
-            let message = tokio::time::timeout_at(deadline, self.socket.next()).await.ok()?;
+            let message = tokio::time::timeout_at(deadline, self.socket.next())
+                .await
+                .ok()?;
             let frame: ServerFrame = match message {
                 Some(Ok(Message::Close(Some(frame)))) => return Some(u16::from(frame.code)),
-                Some(Ok(Message::Text(text))) => self.codec.decode_text(text.as_str()).expect("a server frame"),
-                Some(Ok(Message::Binary(bytes))) => self.codec.decode_binary(&bytes).expect("a server frame"),
+                Some(Ok(Message::Text(text))) => self
+                    .codec
+                    .decode_text(text.as_str())
+                    .expect("a server frame"),
+                Some(Ok(Message::Binary(bytes))) => {
+                    self.codec.decode_binary(&bytes).expect("a server frame")
+                }
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                 other => panic!("expected a close frame, got {other:?}"),
             };

@@ -35,7 +35,10 @@ pub struct LiveKit {
 
 impl std::fmt::Debug for LiveKit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LiveKit").field("url", &self.url).field("api_key", &self.api_key).finish_non_exhaustive()
+        f.debug_struct("LiveKit")
+            .field("url", &self.url)
+            .field("api_key", &self.api_key)
+            .finish_non_exhaustive()
     }
 }
 
@@ -55,11 +58,14 @@ pub fn read_key_file(dir: &Path) -> Option<(String, String)> {
             return None;
         }
     };
-    let keys = text.lines().filter(|line| !line.trim_start().starts_with('#')).find_map(|line| {
-        let (key, secret) = line.split_once(':')?;
-        let (key, secret) = (key.trim(), secret.trim());
-        (!key.is_empty() && !secret.is_empty()).then(|| (key.to_owned(), secret.to_owned()))
-    });
+    let keys = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .find_map(|line| {
+            let (key, secret) = line.split_once(':')?;
+            let (key, secret) = (key.trim(), secret.trim());
+            (!key.is_empty() && !secret.is_empty()).then(|| (key.to_owned(), secret.to_owned()))
+        });
     if keys.is_none() {
         tracing::warn!(file = %file.display(), "the embedded sfu's key file holds no `key: secret` line: no video");
     }
@@ -112,12 +118,20 @@ struct Claims<'a> {
 }
 
 fn now() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default()
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
 }
 
 impl LiveKit {
     pub fn new(url: String, api_key: String, api_secret: String) -> LiveKit {
-        LiveKit { url, api_key, api_secret, http: reqwest::Client::new() }
+        LiveKit {
+            url,
+            api_key,
+            api_secret,
+            http: reqwest::Client::new(),
+        }
     }
 
     fn sign(
@@ -129,8 +143,20 @@ impl LiveKit {
         ttl: Duration,
     ) -> Result<String, VideoError> {
         let now = now();
-        let claims = Claims { iss: &self.api_key, sub: identity, name, metadata, nbf: now, exp: now + ttl.as_secs(), video };
-        Ok(encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(self.api_secret.as_bytes()))?)
+        let claims = Claims {
+            iss: &self.api_key,
+            sub: identity,
+            name,
+            metadata,
+            nbf: now,
+            exp: now + ttl.as_secs(),
+            video,
+        };
+        Ok(encode(
+            &Header::new(Algorithm::HS256),
+            &claims,
+            &EncodingKey::from_secret(self.api_secret.as_bytes()),
+        )?)
     }
 
     /// A token to join the appointment's room. Everyone subscribes; `can_publish` says
@@ -163,19 +189,32 @@ impl LiveKit {
     /// The HTTP base of the server API (`wss://x` serves it at `https://x`).
     fn api_base(&self) -> String {
         let base = self.url.trim_end_matches('/');
-        base.replacen("wss://", "https://", 1).replacen("ws://", "http://", 1)
+        base.replacen("wss://", "https://", 1)
+            .replacen("ws://", "http://", 1)
     }
 
     async fn call(&self, room: &str, method: &str, body: Value) -> Result<Value, VideoError> {
-        let grant = VideoGrant { room: Some(room.to_owned()), room_admin: true, ..VideoGrant::default() };
+        let grant = VideoGrant {
+            room: Some(room.to_owned()),
+            room_admin: true,
+            ..VideoGrant::default()
+        };
         self.call_with(grant, method, body).await
     }
 
-    async fn call_with(&self, grant: VideoGrant, method: &str, body: Value) -> Result<Value, VideoError> {
+    async fn call_with(
+        &self,
+        grant: VideoGrant,
+        method: &str,
+        body: Value,
+    ) -> Result<Value, VideoError> {
         let token = self.sign(None, None, None, grant, Duration::from_secs(600))?;
         let response = self
             .http
-            .post(format!("{}/twirp/livekit.RoomService/{method}", self.api_base()))
+            .post(format!(
+                "{}/twirp/livekit.RoomService/{method}",
+                self.api_base()
+            ))
             .bearer_auth(token)
             .json(&body)
             .timeout(Duration::from_secs(10))
@@ -184,17 +223,24 @@ impl LiveKit {
         let status = response.status();
         if !status.is_success() {
             let body = response.text().await.unwrap_or_default();
-            return Err(VideoError::Status { status: status.as_u16(), body });
+            return Err(VideoError::Status {
+                status: status.as_u16(),
+                body,
+            });
         }
         Ok(response.json().await.unwrap_or(Value::Null))
     }
 
     /// Mutes every published microphone in the room except those of `keep` (the guides).
     pub async fn mute_all(&self, room: &str, keep: &[String]) -> Result<usize, VideoError> {
-        let listed = self.call(room, "ListParticipants", json!({ "room": room })).await?;
+        let listed = self
+            .call(room, "ListParticipants", json!({ "room": room }))
+            .await?;
         let mut muted = 0;
         for participant in listed["participants"].as_array().into_iter().flatten() {
-            let Some(identity) = participant["identity"].as_str() else { continue };
+            let Some(identity) = participant["identity"].as_str() else {
+                continue;
+            };
             if keep.iter().any(|k| k == identity) {
                 continue;
             }
@@ -213,14 +259,23 @@ impl LiveKit {
     /// Deletes the room: everyone in it is disconnected and their media stops (LiveKit
     /// asks for a `roomCreate` grant). A later join opens the room anew.
     pub async fn delete_room(&self, room: &str) -> Result<(), VideoError> {
-        let grant = VideoGrant { room_create: true, ..VideoGrant::default() };
-        self.call_with(grant, "DeleteRoom", json!({ "room": room })).await?;
+        let grant = VideoGrant {
+            room_create: true,
+            ..VideoGrant::default()
+        };
+        self.call_with(grant, "DeleteRoom", json!({ "room": room }))
+            .await?;
         Ok(())
     }
 
     /// Removes a participant from the room.
     pub async fn remove_participant(&self, room: &str, identity: &str) -> Result<(), VideoError> {
-        self.call(room, "RemoveParticipant", json!({ "room": room, "identity": identity })).await?;
+        self.call(
+            room,
+            "RemoveParticipant",
+            json!({ "room": room, "identity": identity }),
+        )
+        .await?;
         Ok(())
     }
 }

@@ -77,13 +77,24 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 fn snapshot() -> (i64, Vec<i64>) {
-    (LIVE.load(Ordering::SeqCst), BY_SIZE.iter().map(|n| n.load(Ordering::SeqCst)).collect())
+    (
+        LIVE.load(Ordering::SeqCst),
+        BY_SIZE.iter().map(|n| n.load(Ordering::SeqCst)).collect(),
+    )
 }
 
 /// A client that said hello and read its welcome (the client runs in a runtime whose
 /// allocations are not counted).
 async fn join(addr: &str, n: usize) -> TestClient {
-    TestClient::join(addr, &format!("{n:032x}"), Role::Client, &format!("c{n}"), Codec::Json).await.0
+    TestClient::join(
+        addr,
+        &format!("{n:032x}"),
+        Role::Client,
+        &format!("c{n}"),
+        Codec::Json,
+    )
+    .await
+    .0
 }
 
 /// Lets the hub finish what the joins started (presence events to everyone).
@@ -100,8 +111,17 @@ fn an_idle_connection_holds_less_than_the_bound() {
         .build()
         .unwrap();
     // The hub's tasks run on the counted runtime: it is started from there.
-    let addr = hub_runtime.block_on(TestHub::start_with(|config| Config { heartbeat_secs: 60, ..config })).addr;
-    let clients = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let addr = hub_runtime
+        .block_on(TestHub::start_with(|config| Config {
+            heartbeat_secs: 60,
+            ..config
+        }))
+        .addr;
+    let clients = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
     clients.block_on(async {
         let mut sockets = Vec::new();
         for n in 0..WARM_UP {
@@ -126,13 +146,26 @@ fn an_idle_connection_holds_less_than_the_bound() {
         println!("live bytes per idle connection: {per_connection}");
         let mut listed = 0.0;
         for (size, per) in &breakdown {
-            let label = if *size == SIZES { format!("≥{SIZES}") } else { size.to_string() };
-            println!("  {label:>7} bytes × {per:.2} per connection = {:.0}", *size as f64 * per);
+            let label = if *size == SIZES {
+                format!("≥{SIZES}")
+            } else {
+                size.to_string()
+            };
+            println!(
+                "  {label:>7} bytes × {per:.2} per connection = {:.0}",
+                *size as f64 * per
+            );
             listed += *size as f64 * per;
         }
         println!("  listed: {listed:.0} bytes; the rest in sizes held by fewer connections");
-        assert!(per_connection > 0, "nothing counted: the hub's threads are not marked");
-        assert!(per_connection <= BOUND, "an idle connection holds {per_connection} bytes (bound {BOUND})");
+        assert!(
+            per_connection > 0,
+            "nothing counted: the hub's threads are not marked"
+        );
+        assert!(
+            per_connection <= BOUND,
+            "an idle connection holds {per_connection} bytes (bound {BOUND})"
+        );
         drop(sockets);
     });
     drop(clients);

@@ -21,7 +21,10 @@ const MAX_DEPTH: usize = 6;
 /// group's and others' bits off everything already in it.
 pub fn make_private(dir: &Path) -> std::io::Result<()> {
     private_umask();
-    std::fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(dir)?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(DIR_MODE)
+        .create(dir)?;
     narrow(dir, 0)
 }
 
@@ -66,8 +69,12 @@ mod tests {
         std::fs::create_dir_all(dir.join("mail")).unwrap();
         std::fs::write(dir.join("hub-secret"), "s").unwrap();
         std::fs::write(dir.join("mail/1.eml"), "m").unwrap();
-        for (path, m) in [(dir.clone(), 0o755), (dir.join("mail"), 0o775), (dir.join("hub-secret"), 0o644), (dir.join("mail/1.eml"), 0o666)]
-        {
+        for (path, m) in [
+            (dir.clone(), 0o755),
+            (dir.join("mail"), 0o775),
+            (dir.join("hub-secret"), 0o644),
+            (dir.join("mail/1.eml"), 0o666),
+        ] {
             std::fs::set_permissions(path, std::fs::Permissions::from_mode(m)).unwrap();
         }
         make_private(&dir).unwrap();
@@ -88,14 +95,22 @@ mod tests {
         make_private(&dir).unwrap();
         assert_eq!(mode(&dir), 0o700);
         std::fs::write(dir.join("read-only"), "r").unwrap();
-        std::fs::set_permissions(dir.join("read-only"), std::fs::Permissions::from_mode(0o400)).unwrap();
+        std::fs::set_permissions(
+            dir.join("read-only"),
+            std::fs::Permissions::from_mode(0o400),
+        )
+        .unwrap();
         make_private(&dir).unwrap();
         assert_eq!(mode(&dir.join("read-only")), 0o400);
         std::fs::remove_dir_all(root).unwrap();
     }
 
     fn tempfile_dir() -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("listener-data-dir-{}-{:?}", std::process::id(), std::thread::current().id()));
+        let dir = std::env::temp_dir().join(format!(
+            "listener-data-dir-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir

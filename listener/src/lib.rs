@@ -118,7 +118,9 @@ pub async fn serve(
     drop(listener);
     let _ = stop_tx.send(true);
     // Every connection task holds a permit: all of them back means all are done.
-    let _ = served.acquire_many(limits.max_connections.max(1) as u32).await;
+    let _ = served
+        .acquire_many(limits.max_connections.max(1) as u32)
+        .await;
     Ok(())
 }
 
@@ -131,14 +133,23 @@ async fn serve_connection(
     header_read_timeout: Duration,
     mut stop: watch::Receiver<bool>,
 ) {
-    let service = TowerToHyperService::new(router.map_request(move |request: hyper::Request<Incoming>| {
-        let mut request = request.map(axum::body::Body::new);
-        request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
-        request
-    }));
+    let service = TowerToHyperService::new(router.map_request(
+        move |request: hyper::Request<Incoming>| {
+            let mut request = request.map(axum::body::Body::new);
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
+            request
+        },
+    ));
     let mut builder = hyper::server::conn::http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout).max_buf_size(MAX_HEAD_BYTES);
-    let connection = builder.serve_connection(TokioIo::new(tcp), service).with_upgrades();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_read_timeout)
+        .max_buf_size(MAX_HEAD_BYTES);
+    let connection = builder
+        .serve_connection(TokioIo::new(tcp), service)
+        .with_upgrades();
     let mut connection = std::pin::pin!(connection);
     tokio::select! {
         result = connection.as_mut() => {

@@ -80,15 +80,17 @@ fn collect() {
 /// Starts the purger thread (it lives as long as the process). With a runtime's handle
 /// it also wakes that runtime's workers while one owes a collection.
 pub fn spawn_purger(runtime: Option<tokio::runtime::Handle>) -> std::io::Result<()> {
-    std::thread::Builder::new().name("memory-purger".into()).spawn(move || loop {
-        std::thread::sleep(PURGE_INTERVAL);
-        collect();
-        if let Some(handle) = &runtime {
-            if owing() > 0 {
-                wake_workers(handle);
+    std::thread::Builder::new()
+        .name("memory-purger".into())
+        .spawn(move || loop {
+            std::thread::sleep(PURGE_INTERVAL);
+            collect();
+            if let Some(handle) = &runtime {
+                if owing() > 0 {
+                    wake_workers(handle);
+                }
             }
-        }
-    })?;
+        })?;
     Ok(())
 }
 
@@ -105,7 +107,10 @@ fn wake_workers(handle: &tokio::runtime::Handle) {
 /// memory back, with the purger running.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     disable_transparent_huge_pages();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().on_thread_park(collect_when_idle).build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_park(collect_when_idle)
+        .build()?;
     spawn_purger(Some(runtime.handle().clone()))?;
     Ok(runtime)
 }
@@ -131,13 +136,20 @@ mod tests {
     fn transparent_huge_pages_are_turned_off() {
         let thp_enabled = || {
             let status = std::fs::read_to_string("/proc/self/status").unwrap();
-            status.lines().find_map(|line| line.strip_prefix("THP_enabled:")).map(|value| value.trim().to_owned())
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("THP_enabled:"))
+                .map(|value| value.trim().to_owned())
         };
         let Some(before) = thp_enabled() else { return }; // a kernel without the field
                                                           // (What `runtime` calls; a second runtime in this test process would leave workers
                                                           // owing a collection that the other test counts.)
         disable_transparent_huge_pages();
-        assert_eq!(thp_enabled().as_deref(), Some("0"), "THP_enabled was {before}");
+        assert_eq!(
+            thp_enabled().as_deref(),
+            Some("0"),
+            "THP_enabled was {before}"
+        );
     }
 
     #[test]
@@ -147,11 +159,16 @@ mod tests {
         // COLLECT_INTERVAL of its collection, so it owes one.
         runtime.block_on(async {
             for _ in 0..10 {
-                tokio::spawn(async { drop(std::hint::black_box(vec![1u8; 1 << 20])) }).await.unwrap();
+                tokio::spawn(async { drop(std::hint::black_box(vec![1u8; 1 << 20])) })
+                    .await
+                    .unwrap();
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         });
-        assert!(owing() > 0, "a worker parked within the interval of its last collection");
+        assert!(
+            owing() > 0,
+            "a worker parked within the interval of its last collection"
+        );
         // Nothing runs any more; only the purger's wake-up can settle the debt.
         let deadline = Instant::now() + PURGE_INTERVAL * 10;
         while owing() > 0 && Instant::now() < deadline {

@@ -35,7 +35,9 @@ impl<B: Buckets> Default for Histogram<B> {
 
 impl<B: Buckets> std::fmt::Debug for Histogram<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Histogram").field("count", &self.count()).finish_non_exhaustive()
+        f.debug_struct("Histogram")
+            .field("count", &self.count())
+            .finish_non_exhaustive()
     }
 }
 
@@ -46,7 +48,8 @@ impl<B: Buckets> Histogram<B> {
             self.buckets[i].fetch_add(1, Ordering::Relaxed);
         }
         self.count.fetch_add(1, Ordering::Relaxed);
-        self.sum_micros.fetch_add(value.as_micros() as u64, Ordering::Relaxed);
+        self.sum_micros
+            .fetch_add(value.as_micros() as u64, Ordering::Relaxed);
     }
 
     pub fn count(&self) -> u64 {
@@ -62,8 +65,11 @@ impl<B: Buckets> Histogram<B> {
     /// The series lines (`_bucket`, `_sum`, `_count`) with `labels` (`key="value",…`, or
     /// empty) on each; the header is [`render_header`]'s, once for all series of a name.
     pub fn render_series(&self, out: &mut String, name: &str, labels: &str) {
-        let (open, braced) =
-            if labels.is_empty() { (String::new(), String::new()) } else { (format!("{labels},"), format!("{{{labels}}}")) };
+        let (open, braced) = if labels.is_empty() {
+            (String::new(), String::new())
+        } else {
+            (format!("{labels},"), format!("{{{labels}}}"))
+        };
         let mut cumulative = 0;
         for (bound, bucket) in B::SECONDS.iter().zip(self.buckets.iter()) {
             cumulative += bucket.load(Ordering::Relaxed);
@@ -71,7 +77,11 @@ impl<B: Buckets> Histogram<B> {
         }
         let count = self.count();
         let _ = writeln!(out, "{name}_bucket{{{open}le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "{name}_sum{braced} {}", self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6);
+        let _ = writeln!(
+            out,
+            "{name}_sum{braced} {}",
+            self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6
+        );
         let _ = writeln!(out, "{name}_count{braced} {count}");
     }
 }
@@ -121,8 +131,14 @@ mod tests {
         );
         let mut labelled = String::new();
         histogram.render_series(&mut labelled, "x_seconds", "kind=\"a\"");
-        assert!(labelled.starts_with("x_seconds_bucket{kind=\"a\",le=\"0.001\"} 1\n"), "{labelled}");
-        assert!(labelled.ends_with("x_seconds_sum{kind=\"a\"} 1.0055\nx_seconds_count{kind=\"a\"} 3\n"), "{labelled}");
+        assert!(
+            labelled.starts_with("x_seconds_bucket{kind=\"a\",le=\"0.001\"} 1\n"),
+            "{labelled}"
+        );
+        assert!(
+            labelled.ends_with("x_seconds_sum{kind=\"a\"} 1.0055\nx_seconds_count{kind=\"a\"} 3\n"),
+            "{labelled}"
+        );
     }
 
     #[test]

@@ -47,7 +47,9 @@ pub fn fill(path: &str, value: &str) -> String {
     while let Some(start) = rest.find('{') {
         filled.push_str(&rest[..start]);
         filled.push_str(value);
-        rest = &rest[rest[start..].find('}').map_or(rest.len(), |end| start + end + 1)..];
+        rest = &rest[rest[start..]
+            .find('}')
+            .map_or(rest.len(), |end| start + end + 1)..];
     }
     filled.push_str(rest);
     filled
@@ -59,14 +61,19 @@ pub fn is_error_shape(body: &Value, status: u16) -> bool {
         !errors.is_empty()
             && errors.iter().all(|e| {
                 e["status"].as_str() == Some(status.to_string().as_str())
-                    && ["code", "title", "detail"].iter().all(|f| e[*f].as_str().is_some_and(|s| !s.is_empty()))
+                    && ["code", "title", "detail"]
+                        .iter()
+                        .all(|f| e[*f].as_str().is_some_and(|s| !s.is_empty()))
             })
     })
 }
 
 /// Panics unless `body` is in the shape with `status`.
 pub fn assert_error_shape(body: &Value, status: u16) {
-    assert!(is_error_shape(body, status), "not an error list in the shape with status {status}: {body}");
+    assert!(
+        is_error_shape(body, status),
+        "not an error list in the shape with status {status}: {body}"
+    );
 }
 
 /// Checks one answer of a walk: an error (status ≥ 400) must be JSON in the shape and
@@ -85,9 +92,12 @@ pub fn check_answer(
         return None;
     }
     let parsed: Option<Value> = serde_json::from_str(body).ok();
-    let shaped = content_type.starts_with("application/json") && parsed.as_ref().is_some_and(|b| is_error_shape(b, status));
+    let shaped = content_type.starts_with("application/json")
+        && parsed.as_ref().is_some_and(|b| is_error_shape(b, status));
     if !shaped || status >= 500 {
-        failures.push(format!("{what}: {method} {url} -> {status} {content_type} {body:.200}"));
+        failures.push(format!(
+            "{what}: {method} {url} -> {status} {content_type} {body:.200}"
+        ));
     }
     parsed
 }
@@ -96,6 +106,15 @@ pub fn check_answer(
 pub async fn answer(request: reqwest::RequestBuilder) -> (u16, String, String) {
     let response = request.send().await.expect("the server answers");
     let status = response.status().as_u16();
-    let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
-    (status, content_type, response.text().await.unwrap_or_default())
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    (
+        status,
+        content_type,
+        response.text().await.unwrap_or_default(),
+    )
 }

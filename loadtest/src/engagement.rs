@@ -64,7 +64,8 @@ impl Plan {
             poll_votes: options.poll_votes,
             window: Duration::from_secs_f64(options.poll_window_secs.max(0.0)),
         };
-        (plan.chat_per_sec > 0.0 || plan.reactions_per_sec > 0.0 || plan.poll_votes > 0).then_some(plan)
+        (plan.chat_per_sec > 0.0 || plan.reactions_per_sec > 0.0 || plan.poll_votes > 0)
+            .then_some(plan)
     }
 
     /// Refuses a plan that would make the hub refuse attendees for their rate (rather
@@ -86,7 +87,10 @@ impl Plan {
             anyhow::bail!("engagement needs attendees");
         }
         if self.poll_votes > clients {
-            anyhow::bail!("--poll-votes {} is more than the {clients} attendees (each votes once)", self.poll_votes);
+            anyhow::bail!(
+                "--poll-votes {} is more than the {clients} attendees (each votes once)",
+                self.poll_votes
+            );
         }
         // Chat k is sent by attendee k % clients: each attendee's messages are
         // clients / rate seconds apart.
@@ -111,10 +115,21 @@ impl Plan {
     fn due(&self, elapsed: Duration) -> (u64, u64, usize) {
         let t = elapsed.min(self.window).as_secs_f64();
         let whole = elapsed >= self.window;
-        let chats = if whole { (self.chat_per_sec * self.window.as_secs_f64()).round() } else { (self.chat_per_sec * t).floor() };
-        let reactions =
-            if whole { (self.reactions_per_sec * self.window.as_secs_f64()).round() } else { (self.reactions_per_sec * t).floor() };
-        let votes = if whole { self.poll_votes } else { (self.poll_votes as f64 * t / self.window.as_secs_f64()).floor() as usize };
+        let chats = if whole {
+            (self.chat_per_sec * self.window.as_secs_f64()).round()
+        } else {
+            (self.chat_per_sec * t).floor()
+        };
+        let reactions = if whole {
+            (self.reactions_per_sec * self.window.as_secs_f64()).round()
+        } else {
+            (self.reactions_per_sec * t).floor()
+        };
+        let votes = if whole {
+            self.poll_votes
+        } else {
+            (self.poll_votes as f64 * t / self.window.as_secs_f64()).floor() as usize
+        };
         (chats as u64, reactions as u64, votes)
     }
 }
@@ -135,7 +150,10 @@ pub struct Shared {
 
 impl Default for Shared {
     fn default() -> Self {
-        Shared { poll: OnceLock::new(), opened: tokio::sync::watch::channel(false).0 }
+        Shared {
+            poll: OnceLock::new(),
+            opened: tokio::sync::watch::channel(false).0,
+        }
     }
 }
 
@@ -164,16 +182,27 @@ pub fn chat_text(k: u64) -> String {
 /// Sends this shard's chats, reactions and votes through the attendees' outboxes
 /// (`outboxes[n]` is the shard's n-th attendee; a failed join's is closed), from the
 /// poll's opening for the plan's window.
-pub async fn drive(plan: Plan, shard: Shard, clients: usize, outboxes: Vec<Outbox>, shared: &Shared, sent: &Sent) {
+pub async fn drive(
+    plan: Plan,
+    shard: Shard,
+    clients: usize,
+    outboxes: Vec<Outbox>,
+    shared: &Shared,
+    sent: &Sent,
+) {
     let mut opened = shared.opened.subscribe();
     if opened.wait_for(|o| *o).await.is_err() {
         return;
     }
-    let Some(poll) = shared.poll.get().cloned() else { return };
+    let Some(poll) = shared.poll.get().cloned() else {
+        return;
+    };
     *sent.per_answer.lock().unwrap() = vec![0; poll.answer_ids.len()];
     let start = Instant::now();
     let outbox = |attendee: usize| -> Option<&Outbox> {
-        (attendee % shard.count == shard.index).then(|| outboxes.get(attendee / shard.count)).flatten()
+        (attendee % shard.count == shard.index)
+            .then(|| outboxes.get(attendee / shard.count))
+            .flatten()
     };
     let (mut chats, mut reactions, mut votes) = (0u64, 0u64, 0usize);
     let mut tick = tokio::time::interval(Duration::from_millis(10));
@@ -184,7 +213,13 @@ pub async fn drive(plan: Plan, shard: Shard, clients: usize, outboxes: Vec<Outbo
         let (chats_due, reactions_due, votes_due) = plan.due(elapsed);
         for k in chats..chats_due {
             if let Some(outbox) = outbox(k as usize % clients) {
-                if outbox.send(action_frame(Some(CHAT_REF), Action::SendChatMessage { text: chat_text(k) })).is_ok() {
+                if outbox
+                    .send(action_frame(
+                        Some(CHAT_REF),
+                        Action::SendChatMessage { text: chat_text(k) },
+                    ))
+                    .is_ok()
+                {
                     sent.chats.fetch_add(1, Ordering::Relaxed);
                 }
             }
@@ -195,7 +230,10 @@ pub async fn drive(plan: Plan, shard: Shard, clients: usize, outboxes: Vec<Outbo
             let attendee = (k as usize).wrapping_mul(7919) % clients;
             if let Some(outbox) = outbox(attendee) {
                 let reaction = Reaction::ALL[k as usize % Reaction::ALL.len()];
-                if outbox.send(action_frame(None, Action::SendReaction { reaction })).is_ok() {
+                if outbox
+                    .send(action_frame(None, Action::SendReaction { reaction }))
+                    .is_ok()
+                {
                     sent.reactions.fetch_add(1, Ordering::Relaxed);
                 }
             }
@@ -204,7 +242,10 @@ pub async fn drive(plan: Plan, shard: Shard, clients: usize, outboxes: Vec<Outbo
         for attendee in votes..votes_due {
             if let Some(outbox) = outbox(attendee) {
                 let answer = attendee % poll.answer_ids.len();
-                let vote = Action::VotePoll { poll_id: poll.poll_id.clone(), answer_ids: vec![poll.answer_ids[answer].clone()] };
+                let vote = Action::VotePoll {
+                    poll_id: poll.poll_id.clone(),
+                    answer_ids: vec![poll.answer_ids[answer].clone()],
+                };
                 if outbox.send(action_frame(Some(VOTE_REF), vote)).is_ok() {
                     sent.votes.fetch_add(1, Ordering::Relaxed);
                     sent.per_answer.lock().unwrap()[answer] += 1;
@@ -221,7 +262,11 @@ pub async fn drive(plan: Plan, shard: Shard, clients: usize, outboxes: Vec<Outbo
 /// FNV-1a over `bytes`, continuing from `hash`: the digest of the chats in the order
 /// an attendee received them.
 pub fn digest(hash: u64, bytes: &[u8]) -> u64 {
-    let mut hash = if hash == 0 { 0xcbf2_9ce4_8422_2325 } else { hash };
+    let mut hash = if hash == 0 {
+        0xcbf2_9ce4_8422_2325
+    } else {
+        hash
+    };
     for byte in bytes.iter().chain(b"\n") {
         hash ^= u64::from(*byte);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
@@ -259,11 +304,17 @@ impl Seen {
         self.reaction_frames += 1;
         self.first_reaction.get_or_insert(now);
         self.last_reaction = Some(now);
-        while self.recent_reactions.front().is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(1)) {
+        while self
+            .recent_reactions
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(1))
+        {
             self.recent_reactions.pop_front();
         }
         self.recent_reactions.push_back(now);
-        self.reaction_max_per_sec = self.reaction_max_per_sec.max(self.recent_reactions.len() as u32);
+        self.reaction_max_per_sec = self
+            .reaction_max_per_sec
+            .max(self.recent_reactions.len() as u32);
     }
 
     pub fn acked(&mut self, r#ref: u32) {
@@ -343,17 +394,27 @@ impl EngagementReport {
         self.votes_acked += seen.votes_acked;
         self.votes_refused += seen.votes_refused;
         self.reactions_refused += seen.unreferenced_refusals;
-        self.add_view(ChatView { chats: seen.chats, digest: seen.chat_digest, attendees: 1 });
+        self.add_view(ChatView {
+            chats: seen.chats,
+            digest: seen.chat_digest,
+            attendees: 1,
+        });
         self.reaction_frames += seen.reaction_frames;
         if let (Some(first), Some(last)) = (seen.first_reaction, seen.last_reaction) {
             self.reaction_intervals += seen.reaction_frames.saturating_sub(1);
             self.reaction_seconds += last.duration_since(first).as_secs_f64();
         }
-        self.reaction_max_frames_per_sec = self.reaction_max_frames_per_sec.max(seen.reaction_max_per_sec);
+        self.reaction_max_frames_per_sec = self
+            .reaction_max_frames_per_sec
+            .max(seen.reaction_max_per_sec);
     }
 
     fn add_view(&mut self, view: ChatView) {
-        match self.chat_views.iter_mut().find(|v| (v.chats, v.digest) == (view.chats, view.digest)) {
+        match self
+            .chat_views
+            .iter_mut()
+            .find(|v| (v.chats, v.digest) == (view.chats, view.digest))
+        {
             Some(v) => v.attendees += view.attendees,
             None => self.chat_views.push(view),
         }
@@ -375,12 +436,15 @@ impl EngagementReport {
         self.reaction_frames += other.reaction_frames;
         self.reaction_intervals += other.reaction_intervals;
         self.reaction_seconds += other.reaction_seconds;
-        self.reaction_max_frames_per_sec = self.reaction_max_frames_per_sec.max(other.reaction_max_frames_per_sec);
+        self.reaction_max_frames_per_sec = self
+            .reaction_max_frames_per_sec
+            .max(other.reaction_max_frames_per_sec);
         self.votes_sent += other.votes_sent;
         self.votes_acked += other.votes_acked;
         self.votes_refused += other.votes_refused;
         if self.votes_per_answer.len() < other.votes_per_answer.len() {
-            self.votes_per_answer.resize(other.votes_per_answer.len(), 0);
+            self.votes_per_answer
+                .resize(other.votes_per_answer.len(), 0);
         }
         for (mine, theirs) in self.votes_per_answer.iter_mut().zip(other.votes_per_answer) {
             *mine += theirs;
@@ -397,8 +461,14 @@ impl EngagementReport {
     /// Every attendee received the chats the guide received, in the guide's order, and
     /// every acknowledged chat was among them.
     pub fn chats_in_order(&self) -> bool {
-        match (self.chat_views.as_slice(), self.guide_chats, self.guide_chat_digest) {
-            ([view], Some(chats), Some(digest)) => view.chats == chats && view.digest == digest && chats == self.chats_acked,
+        match (
+            self.chat_views.as_slice(),
+            self.guide_chats,
+            self.guide_chat_digest,
+        ) {
+            ([view], Some(chats), Some(digest)) => {
+                view.chats == chats && view.digest == digest && chats == self.chats_acked
+            }
             _ => false,
         }
     }
@@ -426,7 +496,12 @@ impl EngagementReport {
             && self.votes_acked == self.votes_sent
             && self.chats_refused == 0
             && self.chats_in_order()
-            && self.poll_closed.as_ref().is_some_and(|c| c.counts.iter().map(|n| u64::from(*n)).eq(self.votes_per_answer.iter().copied()))
+            && self.poll_closed.as_ref().is_some_and(|c| {
+                c.counts
+                    .iter()
+                    .map(|n| u64::from(*n))
+                    .eq(self.votes_per_answer.iter().copied())
+            })
     }
 }
 
@@ -449,7 +524,10 @@ impl std::fmt::Display for EngagementReport {
             f,
             "  per answer sent {:?}  counted {:?}",
             self.votes_per_answer,
-            self.poll_closed.as_ref().map(|c| c.counts.clone()).unwrap_or_default()
+            self.poll_closed
+                .as_ref()
+                .map(|c| c.counts.clone())
+                .unwrap_or_default()
         )?;
         writeln!(
             f,
@@ -479,7 +557,12 @@ mod tests {
     use super::*;
 
     fn plan(chat: f64, reactions: f64, votes: usize, secs: f64) -> Plan {
-        Plan { chat_per_sec: chat, reactions_per_sec: reactions, poll_votes: votes, window: Duration::from_secs_f64(secs) }
+        Plan {
+            chat_per_sec: chat,
+            reactions_per_sec: reactions,
+            poll_votes: votes,
+            window: Duration::from_secs_f64(secs),
+        }
     }
 
     #[test]
@@ -487,9 +570,18 @@ mod tests {
         assert!(plan(50.0, 1000.0, 10_000, 10.0).check(10_000).is_ok());
         assert!(plan(50.0, 1000.0, 3_000, 10.0).check(3_000).is_ok());
         assert!(plan(50.0, 200.0, 50, 2.0).check(50).is_ok());
-        assert!(plan(50.0, 0.0, 0, 10.0).check(50).is_err(), "10 chats per attendee in 10 s");
-        assert!(plan(0.0, 1000.0, 0, 10.0).check(50).is_err(), "20 reactions per attendee per second");
-        assert!(plan(0.0, 0.0, 51, 10.0).check(50).is_err(), "more votes than attendees");
+        assert!(
+            plan(50.0, 0.0, 0, 10.0).check(50).is_err(),
+            "10 chats per attendee in 10 s"
+        );
+        assert!(
+            plan(0.0, 1000.0, 0, 10.0).check(50).is_err(),
+            "20 reactions per attendee per second"
+        );
+        assert!(
+            plan(0.0, 0.0, 51, 10.0).check(50).is_err(),
+            "more votes than attendees"
+        );
         assert!(plan(1.0, 0.0, 0, 0.0).check(50).is_err());
         assert!(plan(f64::NAN, 0.0, 0, 1.0).check(50).is_err());
     }
@@ -504,7 +596,8 @@ mod tests {
     }
 
     #[test]
-    fn one_order_means_the_guides_chats_everywhere_and_votes_lost_are_the_acknowledged_ones_not_counted() {
+    fn one_order_means_the_guides_chats_everywhere_and_votes_lost_are_the_acknowledged_ones_not_counted(
+    ) {
         let (mut a, mut b, mut guide) = (Seen::default(), Seen::default(), Seen::default());
         for seen in [&mut a, &mut b, &mut guide] {
             seen.chat("load chat 0");
@@ -520,14 +613,24 @@ mod tests {
             guide_chat_digest: Some(guide.chat_digest),
             votes_sent: 2,
             votes_per_answer: vec![1, 1],
-            poll_closed: Some(PollCount { counts: vec![1, 0], voters: 1 }),
+            poll_closed: Some(PollCount {
+                counts: vec![1, 0],
+                voters: 1,
+            }),
             ..Default::default()
         };
         report.add_attendee(&a);
         report.add_attendee(&b);
         assert!(report.chats_in_order());
         assert_eq!(report.chat_deliveries(), 4);
-        assert_eq!((report.votes_acked, report.votes_refused, report.reactions_refused), (1, 1, 1));
+        assert_eq!(
+            (
+                report.votes_acked,
+                report.votes_refused,
+                report.reactions_refused
+            ),
+            (1, 1, 1)
+        );
         assert_eq!(report.votes_lost(), Some(0));
         assert!(!report.is_clean(), "a vote was refused");
 
@@ -540,11 +643,19 @@ mod tests {
         assert!(!other.chats_in_order());
         // A count below the acknowledged votes is a lost vote; the stored poll too.
         let mut lost = report.clone();
-        lost.poll_stored = Some(PollCount { counts: vec![0, 0], voters: 0 });
+        lost.poll_stored = Some(PollCount {
+            counts: vec![0, 0],
+            voters: 0,
+        });
         assert_eq!(lost.votes_lost(), Some(1));
 
         // Merged over two load generators: sums, one view.
-        let mut merged = EngagementReport { guide_chats: None, guide_chat_digest: None, poll_closed: None, ..report.clone() };
+        let mut merged = EngagementReport {
+            guide_chats: None,
+            guide_chat_digest: None,
+            poll_closed: None,
+            ..report.clone()
+        };
         merged.merge(report.clone());
         assert_eq!(merged.chat_views.len(), 1);
         assert_eq!(merged.chat_deliveries(), 8);

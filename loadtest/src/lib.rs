@@ -52,9 +52,17 @@ impl std::str::FromStr for Shard {
 
     /// `I/N`, e.g. `0/3`.
     fn from_str(s: &str) -> Result<Shard, String> {
-        let (index, count) = s.split_once('/').ok_or_else(|| format!("{s:?}: expected I/N, e.g. 0/3"))?;
-        let index: usize = index.trim().parse().map_err(|_| format!("{s:?}: I is not a number"))?;
-        let count: usize = count.trim().parse().map_err(|_| format!("{s:?}: N is not a number"))?;
+        let (index, count) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?}: expected I/N, e.g. 0/3"))?;
+        let index: usize = index
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?}: I is not a number"))?;
+        let count: usize = count
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?}: N is not a number"))?;
         if index >= count {
             return Err(format!("{s:?}: I must be below N"));
         }
@@ -199,12 +207,20 @@ impl Drop for Spinners {
     }
 }
 
-async fn post(http: &reqwest::Client, url: String, headers: &[(&str, &str)], body: Value) -> anyhow::Result<Value> {
+async fn post(
+    http: &reqwest::Client,
+    url: String,
+    headers: &[(&str, &str)],
+    body: Value,
+) -> anyhow::Result<Value> {
     let mut request = http.post(&url).json(&body);
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let response = request.send().await.with_context(|| format!("POST {url}"))?;
+    let response = request
+        .send()
+        .await
+        .with_context(|| format!("POST {url}"))?;
     let status = response.status();
     let body: Value = response.json().await.unwrap_or(Value::Null);
     if !status.is_success() {
@@ -233,7 +249,9 @@ const SETTLE_TIMEOUT: Duration = Duration::from_secs(120);
 /// Small socket buffers: tungstenite's defaults (128 KiB to read) times ten thousand
 /// attendees would be over a gigabyte, and cold memory on every read.
 fn socket_config() -> WebSocketConfig {
-    WebSocketConfig::default().read_buffer_size(4 * 1024).write_buffer_size(0)
+    WebSocketConfig::default()
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
 }
 
 /// What a welcome says about where the client stands.
@@ -248,25 +266,56 @@ struct Welcomed {
 
 /// Opens a socket from `source` and says hello (resuming after `last`: seq and epoch);
 /// returns after the welcome.
-async fn connect(url: &str, token: &str, source: IpAddr, last: Option<(u64, String)>) -> anyhow::Result<(Socket, Welcomed)> {
+async fn connect(
+    url: &str,
+    token: &str,
+    source: IpAddr,
+    last: Option<(u64, String)>,
+) -> anyhow::Result<(Socket, Welcomed)> {
     let request = format!("{url}?token={token}").into_client_request()?;
     let host = request.uri().host().context("hub host")?.to_owned();
     let port = request.uri().port_u16().unwrap_or(80);
-    let target: SocketAddr = tokio::net::lookup_host((host.as_str(), port)).await?.next().context("hub address")?;
+    let target: SocketAddr = tokio::net::lookup_host((host.as_str(), port))
+        .await?
+        .next()
+        .context("hub address")?;
     let socket = TcpSocket::new_v4()?;
     socket.bind(SocketAddr::new(source, 0))?;
     let stream = socket.connect(target).await?;
     stream.set_nodelay(true)?;
     let mut request = request;
-    request.headers_mut().insert("sec-websocket-protocol", protocol::frame::SUBPROTOCOL_JSON.parse()?);
-    let (mut ws, _) = tokio_tungstenite::client_async_with_config(request, stream, Some(socket_config())).await?;
+    request.headers_mut().insert(
+        "sec-websocket-protocol",
+        protocol::frame::SUBPROTOCOL_JSON.parse()?,
+    );
+    let (mut ws, _) =
+        tokio_tungstenite::client_async_with_config(request, stream, Some(socket_config())).await?;
     let (last_seq, epoch) = last.map_or((None, None), |(seq, epoch)| (Some(seq), Some(epoch)));
-    ws.send(Message::text(serde_json::to_string(&ClientFrame::Hello { last_seq, epoch })?)).await?;
+    ws.send(Message::text(serde_json::to_string(&ClientFrame::Hello {
+        last_seq,
+        epoch,
+    })?))
+    .await?;
     loop {
         let message = ws.next().await.context("closed before welcome")??;
-        if let Some(ServerFrame::Welcome { seq, epoch, resume, snapshot, .. }) = decode(&message) {
+        if let Some(ServerFrame::Welcome {
+            seq,
+            epoch,
+            resume,
+            snapshot,
+            ..
+        }) = decode(&message)
+        {
             let slide = snapshot.map(|s| s.state_for_all.current_slide_alias);
-            return Ok((ws, Welcomed { seq, epoch, resume, slide }));
+            return Ok((
+                ws,
+                Welcomed {
+                    seq,
+                    epoch,
+                    resume,
+                    slide,
+                },
+            ));
         }
     }
 }
@@ -335,29 +384,44 @@ fn string_after<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 /// the load generator wrote itself (no quote, no `"text":` inside).
 fn chat_texts(text: &str) -> impl Iterator<Item = &str> {
     const KEY: &str = r#""text":""#;
-    text.match_indices(KEY).filter_map(|(at, _)| string_after(&text[at..], KEY))
+    text.match_indices(KEY)
+        .filter_map(|(at, _)| string_after(&text[at..], KEY))
 }
 
 fn peek(message: &Message) -> Peek {
-    let Message::Text(text) = message else { return Peek::Other };
+    let Message::Text(text) = message else {
+        return Peek::Other;
+    };
     let text = text.as_str();
     if text.starts_with(r#"{"type":"event""#) {
         // The frame's own seq and prev come before its event.
-        let (Some(seq), Some(prev)) = (number_after(text, r#""seq":"#), number_after(text, r#""prev":"#)) else { return Peek::Other };
+        let (Some(seq), Some(prev)) = (
+            number_after(text, r#""seq":"#),
+            number_after(text, r#""prev":"#),
+        ) else {
+            return Peek::Other;
+        };
         const KIND: &str = r#""kind":""#;
         let kind_at = text.find(KIND).map_or(text.len(), |at| at + KIND.len());
         let kind_name = &text[kind_at..];
         if kind_name.starts_with(r#"slideSwitched""#) {
             const KEY: &str = r#""sectionId":""#;
-            let slide = text.find(KEY).and_then(|at| text.get(at + KEY.len()..at + KEY.len() + 32)).and_then(|id| {
-                Some(Peek::Slide {
-                    alias: u32::from_str_radix(&id[..8], 16).ok()?,
-                    sent_us: u64::from_str_radix(&id[8..], 16).ok()?,
-                    seq,
-                    prev,
-                })
+            let slide = text
+                .find(KEY)
+                .and_then(|at| text.get(at + KEY.len()..at + KEY.len() + 32))
+                .and_then(|id| {
+                    Some(Peek::Slide {
+                        alias: u32::from_str_radix(&id[..8], 16).ok()?,
+                        sent_us: u64::from_str_radix(&id[8..], 16).ok()?,
+                        seq,
+                        prev,
+                    })
+                });
+            return slide.unwrap_or(Peek::Event {
+                seq,
+                prev,
+                kind: Kind::Other,
             });
-            return slide.unwrap_or(Peek::Event { seq, prev, kind: Kind::Other });
         }
         let kind = [
             (r#"chatMessagesPosted""#, Kind::Chat),
@@ -406,8 +470,15 @@ async fn hub_metrics(http: &reqwest::Client, urls: &[String]) -> Option<HubMetri
     let mut total = HubMetrics::default();
     for url in urls {
         let text = http.get(url).send().await.ok()?.text().await.ok()?;
-        let value =
-            |name: &str| -> Option<f64> { text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse::<f64>().ok()) };
+        let value = |name: &str| -> Option<f64> {
+            text.lines().find_map(|l| {
+                l.strip_prefix(name)?
+                    .strip_prefix(' ')?
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+        };
         total.connections += value("hub_connections")? as u64;
         total.events += value("hub_events_total")? as u64;
         total.memory += value("process_resident_memory_bytes")? as u64;
@@ -427,7 +498,10 @@ async fn settle(http: &reqwest::Client, urls: &[String], connections: u64) {
             return;
         }
         if started.elapsed() > SETTLE_TIMEOUT {
-            eprintln!("the hubs hold {} of {connections} connections; starting anyway", now.connections);
+            eprintln!(
+                "the hubs hold {} of {connections} connections; starting anyway",
+                now.connections
+            );
             return;
         }
         last_events = Some(now.events);
@@ -439,8 +513,16 @@ async fn settle(http: &reqwest::Client, urls: &[String], connections: u64) {
 fn own_cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     // After the command name in parentheses: state is field 3, utime 14, stime 15.
-    let fields: Vec<&str> = stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
-    let ticks = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<f64>().ok()).unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| {
+        fields
+            .get(i - 3)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or_default()
+    };
     // Linux reports these in USER_HZ, 100 per second on every architecture it runs on.
     (ticks(14) + ticks(15)) / 100.0
 }
@@ -482,7 +564,14 @@ impl Rejoin {
         let started = Instant::now();
         let mut pause = Duration::from_millis(50);
         while started.elapsed() < REJOIN_TIMEOUT {
-            match connect(&self.url, &self.token, self.source, Some((last_seq, epoch.to_owned()))).await {
+            match connect(
+                &self.url,
+                &self.token,
+                self.source,
+                Some((last_seq, epoch.to_owned())),
+            )
+            .await
+            {
                 Ok(connected) => return Some(connected),
                 Err(_) => {
                     // Jittered, so that a replica's attendees do not come back in step.
@@ -497,7 +586,9 @@ impl Rejoin {
 
 /// A number in [0, 1) from the clock (jitter needs no better randomness).
 fn rand_unit() -> f64 {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
     (nanos % 1000) as f64 / 1000.0
 }
 
@@ -514,7 +605,10 @@ async fn receive(
     first_slides: u32,
     engaged: Option<Engaged>,
 ) -> Received {
-    let mut got = Received { first_sent_us: u64::MAX, ..Received::default() };
+    let mut got = Received {
+        first_sent_us: u64::MAX,
+        ..Received::default()
+    };
     let (mut last_seq, mut epoch) = (welcomed.seq, welcomed.epoch);
     // Not the welcome's slide: the appointment may still show the last run's last slide.
     let mut slide = 0;
@@ -576,7 +670,11 @@ async fn receive(
         let (seq, prev) = match peeked {
             Peek::Slide { seq, prev, .. } | Peek::Event { seq, prev, .. } => (seq, prev),
             Peek::Ping(nonce) => {
-                let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                let _ = socket
+                    .send(Message::text(format!(
+                        r#"{{"type":"pong","nonce":{nonce}}}"#
+                    )))
+                    .await;
                 continue;
             }
             Peek::Reactions => {
@@ -617,17 +715,31 @@ async fn receive(
             }
             Peek::Event { kind, .. } if kind != Kind::Other => {
                 let Some(shared) = &shared else { continue };
-                let Message::Text(text) = &message else { continue };
+                let Message::Text(text) = &message else {
+                    continue;
+                };
                 match kind {
-                    Kind::Chat if !got.seen.poll_closed => chat_texts(text.as_str()).for_each(|text| got.seen.chat(text)),
+                    Kind::Chat if !got.seen.poll_closed => {
+                        chat_texts(text.as_str()).for_each(|text| got.seen.chat(text))
+                    }
                     Kind::PollCreated if shared.poll.get().is_none() => {
-                        if let Some(ServerFrame::Event { event: protocol::frame::Event::PollCreated { poll }, .. }) = decode(&message) {
-                            let answer_ids = poll.answers.into_iter().map(|a| a.answer_id).collect();
-                            let _ = shared.poll.set(SeenPoll { poll_id: poll.poll_id, answer_ids });
+                        if let Some(ServerFrame::Event {
+                            event: protocol::frame::Event::PollCreated { poll },
+                            ..
+                        }) = decode(&message)
+                        {
+                            let answer_ids =
+                                poll.answers.into_iter().map(|a| a.answer_id).collect();
+                            let _ = shared.poll.set(SeenPoll {
+                                poll_id: poll.poll_id,
+                                answer_ids,
+                            });
                         }
                     }
                     Kind::PollOpened if !*shared.opened.borrow() => {
-                        shared.opened.send_if_modified(|opened| !std::mem::replace(opened, true));
+                        shared
+                            .opened
+                            .send_if_modified(|opened| !std::mem::replace(opened, true));
                     }
                     Kind::PollClosed => got.seen.poll_closed = true,
                     _ => {}
@@ -665,7 +777,14 @@ impl SteadyGuide {
         let started = Instant::now();
         while started.elapsed() < REJOIN_TIMEOUT {
             if self.socket.is_none() {
-                match connect(&self.url, &self.token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await {
+                match connect(
+                    &self.url,
+                    &self.token,
+                    IpAddr::V4(Ipv4Addr::LOCALHOST),
+                    None,
+                )
+                .await
+                {
                     Ok((socket, _)) => self.socket = Some(socket),
                     Err(_) => {
                         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -673,9 +792,18 @@ impl SteadyGuide {
                     }
                 }
             }
-            let Some(socket) = self.socket.as_mut() else { continue };
-            let action = Action::SwitchSlide { page_id: "0".repeat(32), section_id: section_id(alias, unix_us()), slide_alias: alias };
-            let frame = serde_json::to_string(&ClientFrame::Action { r#ref: Some(alias), action })?;
+            let Some(socket) = self.socket.as_mut() else {
+                continue;
+            };
+            let action = Action::SwitchSlide {
+                page_id: "0".repeat(32),
+                section_id: section_id(alias, unix_us()),
+                slide_alias: alias,
+            };
+            let frame = serde_json::to_string(&ClientFrame::Action {
+                r#ref: Some(alias),
+                action,
+            })?;
             if socket.send(Message::text(frame)).await.is_err() {
                 self.socket = None;
                 continue;
@@ -689,12 +817,18 @@ impl SteadyGuide {
                     }
                 };
                 if let Peek::Ping(nonce) = peek(&message) {
-                    let _ = socket.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                    let _ = socket
+                        .send(Message::text(format!(
+                            r#"{{"type":"pong","nonce":{nonce}}}"#
+                        )))
+                        .await;
                     continue;
                 }
                 match decode(&message) {
                     Some(ServerFrame::Ack { r#ref, .. }) if r#ref == alias => return Ok(()),
-                    Some(ServerFrame::Error { r#ref: Some(r#ref), .. }) if r#ref == alias => {
+                    Some(ServerFrame::Error {
+                        r#ref: Some(r#ref), ..
+                    }) if r#ref == alias => {
                         // Not stored (Redis away, say): nothing happened; ask again.
                         tokio::time::sleep(Duration::from_millis(200)).await;
                         break;
@@ -736,25 +870,45 @@ impl GuideSeen {
     /// The guide's reader: chats, reaction sums, and the poll's creation and closing.
     fn read(&mut self, message: &Message, peeked: &Peek) {
         match peeked {
-            Peek::Event { kind: Kind::Chat, .. } if self.closed.is_none() => {
+            Peek::Event {
+                kind: Kind::Chat, ..
+            } if self.closed.is_none() => {
                 if let Message::Text(text) = message {
                     chat_texts(text.as_str()).for_each(|text| self.seen.chat(text));
                 }
             }
-            Peek::Event { kind: Kind::PollCreated | Kind::PollClosed, .. } => match decode(message) {
-                Some(ServerFrame::Event { event: protocol::frame::Event::PollCreated { poll }, .. }) if self.poll.is_none() => {
+            Peek::Event {
+                kind: Kind::PollCreated | Kind::PollClosed,
+                ..
+            } => match decode(message) {
+                Some(ServerFrame::Event {
+                    event: protocol::frame::Event::PollCreated { poll },
+                    ..
+                }) if self.poll.is_none() => {
                     let answer_ids = poll.answers.into_iter().map(|a| a.answer_id).collect();
-                    self.poll = Some(SeenPoll { poll_id: poll.poll_id, answer_ids });
+                    self.poll = Some(SeenPoll {
+                        poll_id: poll.poll_id,
+                        answer_ids,
+                    });
                 }
-                Some(ServerFrame::Event { event: protocol::frame::Event::PollClosed { poll_id, counts, voters }, .. })
-                    if self.poll.as_ref().is_some_and(|p| p.poll_id == poll_id) =>
-                {
+                Some(ServerFrame::Event {
+                    event:
+                        protocol::frame::Event::PollClosed {
+                            poll_id,
+                            counts,
+                            voters,
+                        },
+                    ..
+                }) if self.poll.as_ref().is_some_and(|p| p.poll_id == poll_id) => {
                     self.closed = Some(PollCount { counts, voters });
                 }
                 _ => {}
             },
             Peek::Reactions if self.closed.is_none() => {
-                if let Some(ServerFrame::Volatile { event: protocol::frame::VolatileEvent::Reactions { counts } }) = decode(message) {
+                if let Some(ServerFrame::Volatile {
+                    event: protocol::frame::VolatileEvent::Reactions { counts },
+                }) = decode(message)
+                {
                     self.taps += counts.to_array().iter().map(|n| u64::from(*n)).sum::<u64>();
                     self.seen.reaction_frame(Instant::now());
                 }
@@ -777,10 +931,22 @@ impl Guide {
         let base = options.base_url.trim_end_matches('/');
         let body = json!({"grant_type": "password", "client_id": "administration", "username": "admin", "password": "shopware"});
         let token = post(http, format!("{base}/api/oauth/token"), &[], body).await?;
-        let bearer = format!("Bearer {}", token["access_token"].as_str().context("access_token")?);
+        let bearer = format!(
+            "Bearer {}",
+            token["access_token"].as_str().context("access_token")?
+        );
         let filter = json!({"filter": [{"type": "equals", "field": "presentationPath", "value": options.presentation_path}]});
-        let found = post(http, format!("{base}/api/search/dsr-appointment"), &[("authorization", &bearer)], filter).await?;
-        let appointment = found["data"][0]["id"].as_str().context("no such appointment")?.to_owned();
+        let found = post(
+            http,
+            format!("{base}/api/search/dsr-appointment"),
+            &[("authorization", &bearer)],
+            filter,
+        )
+        .await?;
+        let appointment = found["data"][0]["id"]
+            .as_str()
+            .context("no such appointment")?
+            .to_owned();
         let url = format!("{base}/api/_action/dsr/appointment/{appointment}/join-as-guide");
         let join = post(http, url, &[("authorization", &bearer)], json!({})).await?;
         let hub = match options.hub_url.first() {
@@ -791,7 +957,13 @@ impl Guide {
         if options.resume {
             // Connected now: the attendees' joins are counted with the guide's socket.
             let (socket, _) = connect(&hub, &token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await?;
-            return Ok(Guide::Steady(Box::new(tokio::sync::Mutex::new(SteadyGuide { url: hub, token, socket: Some(socket) }))));
+            return Ok(Guide::Steady(Box::new(tokio::sync::Mutex::new(
+                SteadyGuide {
+                    url: hub,
+                    token,
+                    socket: Some(socket),
+                },
+            ))));
         }
         let (socket, _) = connect(&hub, &token, IpAddr::V4(Ipv4Addr::LOCALHOST), None).await?;
         let (tx, mut rx) = socket.split();
@@ -803,27 +975,52 @@ impl Guide {
             while let Some(Ok(message)) = rx.next().await {
                 match peek(&message) {
                     Peek::Ping(nonce) => {
-                        let _ = pong.lock().await.send(Message::text(format!(r#"{{"type":"pong","nonce":{nonce}}}"#))).await;
+                        let _ = pong
+                            .lock()
+                            .await
+                            .send(Message::text(format!(
+                                r#"{{"type":"pong","nonce":{nonce}}}"#
+                            )))
+                            .await;
                     }
-                    Peek::Other | Peek::Slide { .. } | Peek::Ack(_) | Peek::Event { kind: Kind::Other | Kind::PollOpened, .. } => {}
+                    Peek::Other
+                    | Peek::Slide { .. }
+                    | Peek::Ack(_)
+                    | Peek::Event {
+                        kind: Kind::Other | Kind::PollOpened,
+                        ..
+                    } => {}
                     peeked => reader_seen.lock().unwrap().read(&message, &peeked),
                 }
             }
         });
-        Ok(Guide::Plain { tx, seen, appointment })
+        Ok(Guide::Plain {
+            tx,
+            seen,
+            appointment,
+        })
     }
 
     async fn send(&self, frame: &ClientFrame) -> anyhow::Result<()> {
         if let Guide::Plain { tx, .. } = self {
-            tx.lock().await.send(Message::text(serde_json::to_string(frame)?)).await?;
+            tx.lock()
+                .await
+                .send(Message::text(serde_json::to_string(frame)?))
+                .await?;
         }
         Ok(())
     }
 
     /// Waits until `found` finds something in what the reader saw, or the hub refused a
     /// poll action.
-    async fn wait_for<T>(&self, what: &str, found: impl Fn(&GuideSeen) -> Option<T>) -> anyhow::Result<T> {
-        let Guide::Plain { seen, .. } = self else { bail!("the engagement mode needs the plain guide (not --resume)") };
+    async fn wait_for<T>(
+        &self,
+        what: &str,
+        found: impl Fn(&GuideSeen) -> Option<T>,
+    ) -> anyhow::Result<T> {
+        let Guide::Plain { seen, .. } = self else {
+            bail!("the engagement mode needs the plain guide (not --resume)")
+        };
         let started = Instant::now();
         loop {
             {
@@ -850,15 +1047,31 @@ impl Guide {
             multiple: false,
             slide: None,
         };
-        self.send(&ClientFrame::Action { r#ref: Some(POLL_REF), action: Action::CreatePoll { poll } }).await?;
-        self.wait_for("the pollCreated of the guide's poll", |seen| seen.poll.clone()).await
+        self.send(&ClientFrame::Action {
+            r#ref: Some(POLL_REF),
+            action: Action::CreatePoll { poll },
+        })
+        .await?;
+        self.wait_for("the pollCreated of the guide's poll", |seen| {
+            seen.poll.clone()
+        })
+        .await
     }
 
     /// Closes the poll; returns its final counts as the guide received them.
     async fn close_poll(&self, poll: &SeenPoll) -> anyhow::Result<PollCount> {
-        let action = Action::ClosePoll { poll_id: poll.poll_id.clone() };
-        self.send(&ClientFrame::Action { r#ref: Some(POLL_REF), action }).await?;
-        self.wait_for("the pollClosed of the guide's poll", |seen| seen.closed.clone()).await
+        let action = Action::ClosePoll {
+            poll_id: poll.poll_id.clone(),
+        };
+        self.send(&ClientFrame::Action {
+            r#ref: Some(POLL_REF),
+            action,
+        })
+        .await?;
+        self.wait_for("the pollClosed of the guide's poll", |seen| {
+            seen.closed.clone()
+        })
+        .await
     }
 
     /// Switches slides 1 … `slides` at the set rate, each with its send time in its
@@ -871,13 +1084,27 @@ impl Guide {
                 continue;
             }
             let section_id = section_id(alias, unix_us());
-            let action = Action::SwitchSlide { page_id: "0".repeat(32), section_id, slide_alias: alias };
-            self.send(&ClientFrame::Action { r#ref: Some(alias), action }).await?;
+            let action = Action::SwitchSlide {
+                page_id: "0".repeat(32),
+                section_id,
+                slide_alias: alias,
+            };
+            self.send(&ClientFrame::Action {
+                r#ref: Some(alias),
+                action,
+            })
+            .await?;
             if options.highlight_every > 0 && alias % options.highlight_every == 0 {
-                let interaction = protocol::action::Interaction::GuideHovered(protocol::action::GuideHoveredPayload {
-                    hovered_element_id: Some(format!("{alias:032x}")),
-                });
-                self.send(&ClientFrame::Interaction { r#ref: None, interaction }).await?;
+                let interaction = protocol::action::Interaction::GuideHovered(
+                    protocol::action::GuideHoveredPayload {
+                        hovered_element_id: Some(format!("{alias:032x}")),
+                    },
+                );
+                self.send(&ClientFrame::Interaction {
+                    r#ref: None,
+                    interaction,
+                })
+                .await?;
             }
             tokio::time::sleep(Duration::from_millis(options.interval_ms)).await;
         }
@@ -888,16 +1115,37 @@ impl Guide {
 /// The poll as the hub stored it: `GET /internal/appointments/{id}/state` of the first
 /// hub (next to its `--hub-metrics`), with `--hub-secret`. `None` when either is missing
 /// or the read fails (said on stderr).
-async fn stored_poll(http: &reqwest::Client, options: &Options, guide: &Guide, poll_id: &str) -> Option<PollCount> {
-    let (Some(secret), Some(metrics), Guide::Plain { appointment, .. }) = (&options.hub_secret, options.hub_metrics.first(), guide) else {
+async fn stored_poll(
+    http: &reqwest::Client,
+    options: &Options,
+    guide: &Guide,
+    poll_id: &str,
+) -> Option<PollCount> {
+    let (Some(secret), Some(metrics), Guide::Plain { appointment, .. }) =
+        (&options.hub_secret, options.hub_metrics.first(), guide)
+    else {
         return None;
     };
-    let url = format!("{}/internal/appointments/{appointment}/state", metrics.trim_end_matches("/metrics"));
+    let url = format!(
+        "{}/internal/appointments/{appointment}/state",
+        metrics.trim_end_matches("/metrics")
+    );
     let read = async {
-        let response = http.get(&url).bearer_auth(secret).send().await?.error_for_status()?;
+        let response = http
+            .get(&url)
+            .bearer_auth(secret)
+            .send()
+            .await?
+            .error_for_status()?;
         let state: Value = response.json().await?;
-        let polls = state["stateForAll"]["polls"].as_array().cloned().unwrap_or_default();
-        let poll = polls.into_iter().find(|p| p["pollId"] == poll_id).context("the stored state has no such poll")?;
+        let polls = state["stateForAll"]["polls"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let poll = polls
+            .into_iter()
+            .find(|p| p["pollId"] == poll_id)
+            .context("the stored state has no such poll")?;
         anyhow::Ok(serde_json::from_value::<PollCount>(poll)?)
     };
     match read.await {
@@ -922,16 +1170,27 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
     }
     let shared = Arc::new(engagement::Shared::default());
     let sent = Arc::new(engagement::Sent::default());
-    let http = reqwest::Client::builder().pool_max_idle_per_host(options.join_concurrency).build()?;
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(options.join_concurrency)
+        .build()?;
     let base = options.base_url.trim_end_matches('/');
     // The guide is there before the attendees, as in a real session: it receives every
     // join as a participant event. The other shards wait for it, so that the memory
     // reading before the joins is not taken in the middle of theirs.
-    let memory_before = if shard.is_guide() { hub_metrics(&http, &options.hub_metrics).await.map(|m| m.memory) } else { None };
+    let memory_before = if shard.is_guide() {
+        hub_metrics(&http, &options.hub_metrics)
+            .await
+            .map(|m| m.memory)
+    } else {
+        None
+    };
     let guide = if shard.is_guide() {
         Some(Guide::join(&http, options).await?)
     } else {
-        while hub_metrics(&http, &options.hub_metrics).await.is_some_and(|m| m.connections == 0) {
+        while hub_metrics(&http, &options.hub_metrics)
+            .await
+            .is_some_and(|m| m.connections == 0)
+        {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         None
@@ -949,14 +1208,28 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         let engaged = plan.map(|_| {
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
             outboxes.push(tx);
-            Engaged { outbox: rx, shared: shared.clone() }
+            Engaged {
+                outbox: rx,
+                shared: shared.clone(),
+            }
         });
         let permit = semaphore.clone().acquire_owned().await?;
         let http = http.clone();
-        let url = format!("{base}/store-api/dsr/appointment/{}/join-as-client", options.presentation_path);
+        let url = format!(
+            "{base}/store-api/dsr/appointment/{}/join-as-client",
+            options.presentation_path
+        );
         let key = options.access_key.clone();
-        let source = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 1 + (i % options.source_addresses.max(1) as usize) as u8));
-        let hub_url = options.hub_url.get(i % options.hub_url.len().max(1)).cloned();
+        let source = IpAddr::V4(Ipv4Addr::new(
+            127,
+            0,
+            0,
+            1 + (i % options.source_addresses.max(1) as usize) as u8,
+        ));
+        let hub_url = options
+            .hub_url
+            .get(i % options.hub_url.len().max(1))
+            .cloned();
         let errors = errors.clone();
         let (slides, first_slides, resume) = (options.slides, options.first_slides, options.resume);
         joins.push(tokio::spawn(async move {
@@ -965,19 +1238,39 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
                 // Each simulated attendee is its own client for the proxy's per-address join
                 // quota (JOINS_PER_MINUTE; loopback is a trusted proxy, #29).
                 let client = format!("10.{}.{}.{}", (i >> 16) & 255, (i >> 8) & 255, i & 255);
-                let headers = [("sw-access-key", key.as_str()), ("x-forwarded-for", client.as_str())];
-                let join = post(&http, url, &headers, json!({"attendeeName": format!("Load {i}")})).await?;
+                let headers = [
+                    ("sw-access-key", key.as_str()),
+                    ("x-forwarded-for", client.as_str()),
+                ];
+                let join = post(
+                    &http,
+                    url,
+                    &headers,
+                    json!({"attendeeName": format!("Load {i}")}),
+                )
+                .await?;
                 let hub = match hub_url {
                     Some(url) => url,
                     None => join["hubUrl"].as_str().context("hubUrl")?.to_owned(),
                 };
                 let token = join["hubToken"].as_str().context("hubToken")?.to_owned();
                 let (socket, welcomed) = connect(&hub, &token, source, None).await?;
-                let rejoin = resume.then_some(Rejoin { url: hub, token, source });
+                let rejoin = resume.then_some(Rejoin {
+                    url: hub,
+                    token,
+                    source,
+                });
                 // Read (and answer the hub's pings) from the first moment: a long join
                 // phase would otherwise leave the first sockets silent past the hub's
                 // heartbeat timeout.
-                anyhow::Ok(tokio::spawn(receive(socket, welcomed, rejoin, slides, first_slides, engaged)))
+                anyhow::Ok(tokio::spawn(receive(
+                    socket,
+                    welcomed,
+                    rejoin,
+                    slides,
+                    first_slides,
+                    engaged,
+                )))
             }
             .await;
             if result.is_err() {
@@ -1007,7 +1300,9 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
     // Starts with the poll's opening (which the attendees see), for the window.
     let driver = plan.map(|plan| {
         let (shared, sent, clients) = (shared.clone(), sent.clone(), options.clients);
-        tokio::spawn(async move { engagement::drive(plan, shard, clients, outboxes, &shared, &sent).await })
+        tokio::spawn(async move {
+            engagement::drive(plan, shard, clients, outboxes, &shared, &sent).await
+        })
     });
     let mut poll_closed = None;
     let mut poll_stored = None;
@@ -1015,13 +1310,16 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
     let mut hub_bytes_per_connection = None;
     let mut hub_cpu_before = None;
     if let Some(guide) = &guide {
-        let joined = options.clients as u64 - errors.load(Ordering::Relaxed).min(options.clients as u64);
+        let joined =
+            options.clients as u64 - errors.load(Ordering::Relaxed).min(options.clients as u64);
         // Every shard's attendees and the guide.
         settle(&http, &options.hub_metrics, joined + 1).await;
         tokio::time::sleep(Duration::from_secs(options.hold_secs)).await;
         let before_slides = hub_metrics(&http, &options.hub_metrics).await;
         hub_bytes_per_connection = match (memory_before, before_slides) {
-            (Some(before), Some(after)) if joined > 0 => Some(after.memory.saturating_sub(before) as f64 / joined as f64),
+            (Some(before), Some(after)) if joined > 0 => {
+                Some(after.memory.saturating_sub(before) as f64 / joined as f64)
+            }
             _ => None,
         };
         hub_cpu_before = before_slides.map(|m| m.cpu_seconds);
@@ -1034,8 +1332,15 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         if let (Some(plan), Some(poll)) = (plan, &poll) {
             // The poll opens with the first slide change; the attendees' chats, reactions
             // and votes follow it for the window, while the slides change.
-            let action = Action::OpenPoll { poll_id: poll.poll_id.clone() };
-            guide.send(&ClientFrame::Action { r#ref: Some(POLL_REF), action }).await?;
+            let action = Action::OpenPoll {
+                poll_id: poll.poll_id.clone(),
+            };
+            guide
+                .send(&ClientFrame::Action {
+                    r#ref: Some(POLL_REF),
+                    action,
+                })
+                .await?;
             let opened = Instant::now();
             guide.present(options).await?;
             tokio::time::sleep_until((opened + plan.window + engagement::CLOSE_GRACE).into()).await;
@@ -1062,11 +1367,19 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
         hub_bytes_per_connection,
         hub_cpu_seconds: None,
         generator_cpu_seconds: 0.0,
-        times: Times { joins_started_us, joins_ended_us, first_sent_us: 0, last_received_us: 0 },
+        times: Times {
+            joins_started_us,
+            joins_ended_us,
+            first_sent_us: 0,
+            last_received_us: 0,
+        },
         after_joins_us: Vec::new(),
         steady_us: Vec::new(),
         continuity: Continuity::default(),
-        engagement: plan.map(|plan| EngagementReport { window_secs: plan.window.as_secs_f64(), ..EngagementReport::default() }),
+        engagement: plan.map(|plan| EngagementReport {
+            window_secs: plan.window.as_secs_f64(),
+            ..EngagementReport::default()
+        }),
     };
     let mut first_sent_us = u64::MAX;
     for receiver in receivers {
@@ -1102,10 +1415,16 @@ pub async fn run(options: &Options) -> anyhow::Result<Report> {
             engagement.reaction_taps_counted = Some(seen.taps);
         }
     }
-    report.times.first_sent_us = if first_sent_us == u64::MAX { 0 } else { first_sent_us };
+    report.times.first_sent_us = if first_sent_us == u64::MAX {
+        0
+    } else {
+        first_sent_us
+    };
     report.generator_cpu_seconds = own_cpu_seconds() - cpu_before;
     if let Some(before) = hub_cpu_before {
-        report.hub_cpu_seconds = hub_metrics(&http, &options.hub_metrics).await.map(|m| m.cpu_seconds - before);
+        report.hub_cpu_seconds = hub_metrics(&http, &options.hub_metrics)
+            .await
+            .map(|m| m.cpu_seconds - before);
     }
     report.errors = errors.load(Ordering::Relaxed);
     Ok(report.finish())
@@ -1127,20 +1446,66 @@ mod tests {
         let slide = ServerFrame::Event {
             seq: 7,
             prev: 6,
-            event: Event::SlideSwitched { page_id: "a".repeat(32), section_id: section_id(42, sent_us), slide_alias: 42 },
+            event: Event::SlideSwitched {
+                page_id: "a".repeat(32),
+                section_id: section_id(42, sent_us),
+                slide_alias: 42,
+            },
         };
-        assert!(protocol::state::is_id(&section_id(42, sent_us)), "a section id the hub accepts");
-        assert_eq!(peek(&text(&slide)), Peek::Slide { alias: 42, sent_us, seq: 7, prev: 6 });
-        let lock = ServerFrame::Event { seq: 8, prev: 7, event: Event::LockChanged { locked: true } };
-        assert_eq!(peek(&text(&lock)), Peek::Event { seq: 8, prev: 7, kind: Kind::Other });
-        assert_eq!(peek(&text(&ServerFrame::Ping { nonce: 123456789 })), Peek::Ping(123456789));
+        assert!(
+            protocol::state::is_id(&section_id(42, sent_us)),
+            "a section id the hub accepts"
+        );
+        assert_eq!(
+            peek(&text(&slide)),
+            Peek::Slide {
+                alias: 42,
+                sent_us,
+                seq: 7,
+                prev: 6
+            }
+        );
+        let lock = ServerFrame::Event {
+            seq: 8,
+            prev: 7,
+            event: Event::LockChanged { locked: true },
+        };
+        assert_eq!(
+            peek(&text(&lock)),
+            Peek::Event {
+                seq: 8,
+                prev: 7,
+                kind: Kind::Other
+            }
+        );
+        assert_eq!(
+            peek(&text(&ServerFrame::Ping { nonce: 123456789 })),
+            Peek::Ping(123456789)
+        );
         assert_eq!(peek(&text(&ServerFrame::Pong { nonce: 1 })), Peek::Other);
         assert_eq!(peek(&Message::binary(vec![1, 2, 3])), Peek::Other);
-        assert_eq!(peek(&text(&ServerFrame::Ack { r#ref: VOTE_REF, seq: Some(9) })), Peek::Ack(VOTE_REF));
-        assert_eq!(peek(&text(&ServerFrame::Ack { r#ref: CHAT_REF, seq: None })), Peek::Ack(CHAT_REF));
-        let refused = ServerFrame::error(Some(VOTE_REF), protocol::frame::ErrorCode::PollClosed, "the poll is not open");
+        assert_eq!(
+            peek(&text(&ServerFrame::Ack {
+                r#ref: VOTE_REF,
+                seq: Some(9)
+            })),
+            Peek::Ack(VOTE_REF)
+        );
+        assert_eq!(
+            peek(&text(&ServerFrame::Ack {
+                r#ref: CHAT_REF,
+                seq: None
+            })),
+            Peek::Ack(CHAT_REF)
+        );
+        let refused = ServerFrame::error(
+            Some(VOTE_REF),
+            protocol::frame::ErrorCode::PollClosed,
+            "the poll is not open",
+        );
         assert_eq!(peek(&text(&refused)), Peek::Refused(Some(VOTE_REF)));
-        let refused = ServerFrame::error(None, protocol::frame::ErrorCode::RateLimited, "slow down");
+        let refused =
+            ServerFrame::error(None, protocol::frame::ErrorCode::RateLimited, "slow down");
         assert_eq!(peek(&text(&refused)), Peek::Refused(None));
     }
 
@@ -1157,31 +1522,114 @@ mod tests {
             text: engagement::chat_text(12),
             sent_at: 1,
         };
-        let batch: Vec<ChatMessage> = (13..16).map(|k| ChatMessage { text: engagement::chat_text(k), ..chat.clone() }).collect();
-        let posted = text(&ServerFrame::Event { seq: 3, prev: 2, event: Event::ChatMessagePosted { message: chat } });
-        assert_eq!(peek(&posted), Peek::Event { seq: 3, prev: 2, kind: Kind::Chat });
-        let Message::Text(posted) = &posted else { unreachable!() };
-        assert_eq!(chat_texts(posted.as_str()).collect::<Vec<_>>(), ["load chat 12"]);
-        let batch = text(&ServerFrame::Event { seq: 9, prev: 3, event: Event::ChatMessagesPosted { messages: batch } });
-        assert_eq!(peek(&batch), Peek::Event { seq: 9, prev: 3, kind: Kind::Chat });
-        let Message::Text(batch) = &batch else { unreachable!() };
-        assert_eq!(chat_texts(batch.as_str()).collect::<Vec<_>>(), ["load chat 13", "load chat 14", "load chat 15"]);
-        let new = NewPoll { question: "Q?".into(), answers: vec!["A".into(), "B".into()], multiple: false, slide: None };
+        let batch: Vec<ChatMessage> = (13..16)
+            .map(|k| ChatMessage {
+                text: engagement::chat_text(k),
+                ..chat.clone()
+            })
+            .collect();
+        let posted = text(&ServerFrame::Event {
+            seq: 3,
+            prev: 2,
+            event: Event::ChatMessagePosted { message: chat },
+        });
+        assert_eq!(
+            peek(&posted),
+            Peek::Event {
+                seq: 3,
+                prev: 2,
+                kind: Kind::Chat
+            }
+        );
+        let Message::Text(posted) = &posted else {
+            unreachable!()
+        };
+        assert_eq!(
+            chat_texts(posted.as_str()).collect::<Vec<_>>(),
+            ["load chat 12"]
+        );
+        let batch = text(&ServerFrame::Event {
+            seq: 9,
+            prev: 3,
+            event: Event::ChatMessagesPosted { messages: batch },
+        });
+        assert_eq!(
+            peek(&batch),
+            Peek::Event {
+                seq: 9,
+                prev: 3,
+                kind: Kind::Chat
+            }
+        );
+        let Message::Text(batch) = &batch else {
+            unreachable!()
+        };
+        assert_eq!(
+            chat_texts(batch.as_str()).collect::<Vec<_>>(),
+            ["load chat 13", "load chat 14", "load chat 15"]
+        );
+        let new = NewPoll {
+            question: "Q?".into(),
+            answers: vec!["A".into(), "B".into()],
+            multiple: false,
+            slide: None,
+        };
         let poll = new.into_poll("c".repeat(32), ["d".repeat(32), "e".repeat(32)]);
         assert_eq!(poll.status, PollStatus::Draft);
         let id = poll.poll_id.clone();
         let kinds = [
             (Event::PollCreated { poll }, Kind::PollCreated),
-            (Event::PollOpened { poll_id: id.clone() }, Kind::PollOpened),
-            (Event::PollClosed { poll_id: id.clone(), counts: vec![1, 2], voters: 3 }, Kind::PollClosed),
-            (Event::ChatMessageDeleted { message_id: id.clone() }, Kind::Other),
+            (
+                Event::PollOpened {
+                    poll_id: id.clone(),
+                },
+                Kind::PollOpened,
+            ),
+            (
+                Event::PollClosed {
+                    poll_id: id.clone(),
+                    counts: vec![1, 2],
+                    voters: 3,
+                },
+                Kind::PollClosed,
+            ),
+            (
+                Event::ChatMessageDeleted {
+                    message_id: id.clone(),
+                },
+                Kind::Other,
+            ),
         ];
         for (event, kind) in kinds {
-            assert_eq!(peek(&text(&ServerFrame::Event { seq: 5, prev: 4, event })), Peek::Event { seq: 5, prev: 4, kind });
+            assert_eq!(
+                peek(&text(&ServerFrame::Event {
+                    seq: 5,
+                    prev: 4,
+                    event
+                })),
+                Peek::Event {
+                    seq: 5,
+                    prev: 4,
+                    kind
+                }
+            );
         }
-        let sums = ServerFrame::Volatile { event: VolatileEvent::Reactions { counts: ReactionCounts { heart: 3, ..Default::default() } } };
+        let sums = ServerFrame::Volatile {
+            event: VolatileEvent::Reactions {
+                counts: ReactionCounts {
+                    heart: 3,
+                    ..Default::default()
+                },
+            },
+        };
         assert_eq!(peek(&text(&sums)), Peek::Reactions);
-        let counts = ServerFrame::Volatile { event: VolatileEvent::PollCounts { poll_id: id, counts: vec![1], voters: 1 } };
+        let counts = ServerFrame::Volatile {
+            event: VolatileEvent::PollCounts {
+                poll_id: id,
+                counts: vec![1],
+                voters: 1,
+            },
+        };
         assert_eq!(peek(&text(&counts)), Peek::Other);
         // What the attendee answers is a pong the hub accepts.
         let pong: ClientFrame = serde_json::from_str(r#"{"type":"pong","nonce":5}"#).unwrap();
@@ -1190,7 +1638,10 @@ mod tests {
 
     #[test]
     fn shards_split_the_attendees_without_overlap() {
-        let shards: Vec<Shard> = ["0/3", "1/3", "2/3"].iter().map(|s| s.parse().unwrap()).collect();
+        let shards: Vec<Shard> = ["0/3", "1/3", "2/3"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
         let mut all: Vec<usize> = shards.iter().flat_map(|s| s.attendees(10)).collect();
         all.sort();
         assert_eq!(all, (0..10).collect::<Vec<_>>());

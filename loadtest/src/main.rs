@@ -13,8 +13,12 @@ async fn main() -> anyhow::Result<()> {
     } else {
         let mut parts = Vec::new();
         for path in &options.merge {
-            let text = std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            parts.push(serde_json::from_slice(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
+            let text =
+                std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            parts.push(
+                serde_json::from_slice(&text)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+            );
         }
         Report::merge(parts)?
     };
@@ -26,7 +30,9 @@ async fn main() -> anyhow::Result<()> {
         println!("{report}");
     }
     if options.strict && !clean {
-        anyhow::bail!("not every attendee saw every event exactly once, in order, up to the last slide");
+        anyhow::bail!(
+            "not every attendee saw every event exactly once, in order, up to the last slide"
+        );
     }
     Ok(())
 }

@@ -50,7 +50,10 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::report::Percentiles;
 
 #[derive(Debug, Clone, clap::Parser)]
-#[command(name = "loadtest-media", about = "Media load on the embedded sfu: one publisher, N subscribers")]
+#[command(
+    name = "loadtest-media",
+    about = "Media load on the embedded sfu: one publisher, N subscribers"
+)]
 pub struct MediaOptions {
     /// The sfu's signalling URL.
     #[arg(long, default_value = "ws://127.0.0.1:7880")]
@@ -120,7 +123,10 @@ fn stamp(frame: &mut [u8], at: usize, seq: u32) {
 
 fn read_stamp(frame: &[u8], at: usize) -> Option<(u32, u64)> {
     let bytes = frame.get(at..at + STAMP)?;
-    Some((u32::from_be_bytes(bytes[..4].try_into().ok()?), u64::from_be_bytes(bytes[4..].try_into().ok()?)))
+    Some((
+        u32::from_be_bytes(bytes[..4].try_into().ok()?),
+        u64::from_be_bytes(bytes[4..].try_into().ok()?),
+    ))
 }
 
 /// A VP8-shaped frame: a key frame's tag has the low bit clear and is followed by the start
@@ -128,7 +134,12 @@ fn read_stamp(frame: &[u8], at: usize) -> Option<(u32, u64)> {
 fn video_frame(key: bool, kbps: u64) -> Vec<u8> {
     let bytes_per_gop = kbps * 1000 / 8 * KEYFRAME_EVERY / FPS;
     let delta = (bytes_per_gop / (KEYFRAME_EVERY - 1 + KEYFRAME_WEIGHT)) as usize;
-    let size = if key { delta * KEYFRAME_WEIGHT as usize } else { delta }.max(VP8_HEADER + STAMP);
+    let size = if key {
+        delta * KEYFRAME_WEIGHT as usize
+    } else {
+        delta
+    }
+    .max(VP8_HEADER + STAMP);
     let mut frame = vec![0u8; size];
     frame[0] = if key { 0x10 } else { 0x11 };
     frame[3..6].copy_from_slice(&[0x9d, 0x01, 0x2a]);
@@ -141,17 +152,29 @@ fn video_frame(key: bool, kbps: u64) -> Vec<u8> {
     frame
 }
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 fn token(options: &MediaOptions, identity: &str, publish: bool) -> anyhow::Result<String> {
     let now = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
     let claims = json!({ "iss": options.api_key, "sub": identity, "nbf": now - 1, "exp": now + 3600,
                          "video": { "room": options.room, "roomJoin": true, "canPublish": publish, "canSubscribe": !publish } });
-    Ok(encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(options.api_secret.as_bytes()))?)
+    Ok(encode(
+        &Header::new(Algorithm::HS256),
+        &claims,
+        &EncodingKey::from_secret(options.api_secret.as_bytes()),
+    )?)
 }
 
 async fn send(ws: &mut Socket, message: Request) -> anyhow::Result<()> {
-    ws.send(Message::Binary(proto::SignalRequest { message: Some(message) }.encode_to_vec().into())).await?;
+    ws.send(Message::Binary(
+        proto::SignalRequest {
+            message: Some(message),
+        }
+        .encode_to_vec()
+        .into(),
+    ))
+    .await?;
     Ok(())
 }
 
@@ -172,8 +195,14 @@ async fn next_response(ws: &mut Socket) -> anyhow::Result<Response> {
 }
 
 async fn join(options: &MediaOptions, identity: &str, publish: bool) -> anyhow::Result<Socket> {
-    let url = format!("{}/rtc?access_token={}&auto_subscribe=1&protocol=15", options.url, token(options, identity, publish)?);
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.with_context(|| format!("{identity}: join"))?;
+    let url = format!(
+        "{}/rtc?access_token={}&auto_subscribe=1&protocol=15",
+        options.url,
+        token(options, identity, publish)?
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .with_context(|| format!("{identity}: join"))?;
     match next_response(&mut ws).await? {
         Response::Join(_) => Ok(ws),
         other => bail!("{identity}: expected a join response, got {other:?}"),
@@ -198,7 +227,12 @@ impl Peer {
         }
         let mut rtc = builder.build(Instant::now());
         rtc.add_local_candidate(Candidate::host(local, "udp")?);
-        Ok(Peer { rtc, socket, local, buf: vec![0u8; 2048] })
+        Ok(Peer {
+            rtc,
+            socket,
+            local,
+            buf: vec![0u8; 2048],
+        })
     }
 
     /// Sends what the `Rtc` wants sent and returns its events and when it wants a timeout.
@@ -216,8 +250,14 @@ impl Peer {
 
     fn receive(&mut self, n: usize, source: std::net::SocketAddr) -> anyhow::Result<()> {
         if let Ok(contents) = self.buf[..n].try_into() {
-            let receive = Receive { proto: Protocol::Udp, source, destination: self.local, contents };
-            self.rtc.handle_input(Input::Receive(Instant::now(), receive))?;
+            let receive = Receive {
+                proto: Protocol::Udp,
+                source,
+                destination: self.local,
+                contents,
+            };
+            self.rtc
+                .handle_input(Input::Receive(Instant::now(), receive))?;
         }
         Ok(())
     }
@@ -225,26 +265,49 @@ impl Peer {
 
 /// Offers the publisher connection (with `tracks`: kind and `MediaStreamTrack` id) and
 /// applies the answer, as livekit-client does right after joining.
-async fn negotiate_publisher(ws: &mut Socket, peer: &mut Peer, tracks: &[(MediaKind, &str)]) -> anyhow::Result<Vec<Mid>> {
+async fn negotiate_publisher(
+    ws: &mut Socket,
+    peer: &mut Peer,
+    tracks: &[(MediaKind, &str)],
+) -> anyhow::Result<Vec<Mid>> {
     let mut change = peer.rtc.sdp_api();
     let mids = tracks
         .iter()
-        .map(|(kind, cid)| change.add_media(*kind, Direction::SendOnly, Some("bench".into()), Some((*cid).into()), None))
+        .map(|(kind, cid)| {
+            change.add_media(
+                *kind,
+                Direction::SendOnly,
+                Some("bench".into()),
+                Some((*cid).into()),
+                None,
+            )
+        })
         .collect();
     change.add_channel("_reliable".into());
     let (offer, pending) = change.apply().context("nothing to offer")?;
-    let description = proto::SessionDescription { r#type: "offer".into(), sdp: offer.to_sdp_string(), id: 1, ..Default::default() };
+    let description = proto::SessionDescription {
+        r#type: "offer".into(),
+        sdp: offer.to_sdp_string(),
+        id: 1,
+        ..Default::default()
+    };
     send(ws, Request::Offer(description)).await?;
     loop {
         if let Response::Answer(answer) = next_response(ws).await? {
-            peer.rtc.sdp_api().accept_answer(pending, SdpAnswer::from_sdp_string(&answer.sdp)?)?;
+            peer.rtc
+                .sdp_api()
+                .accept_answer(pending, SdpAnswer::from_sdp_string(&answer.sdp)?)?;
             return Ok(mids);
         }
     }
 }
 
 fn ping() -> Request {
-    Request::Ping(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64))
+    Request::Ping(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64),
+    )
 }
 
 /// What the publisher sent, and the frame numbers the measurement spans.
@@ -272,7 +335,11 @@ struct Received {
     nacks: u64,
 }
 
-async fn publisher(options: MediaOptions, shared: Arc<Shared>, ready: tokio::sync::oneshot::Sender<anyhow::Result<()>>) {
+async fn publisher(
+    options: MediaOptions,
+    shared: Arc<Shared>,
+    ready: tokio::sync::oneshot::Sender<anyhow::Result<()>>,
+) {
     let result = publish(&options, &shared, Some(ready)).await;
     if let Err(e) = result {
         eprintln!("publisher: {e:#}");
@@ -286,8 +353,15 @@ async fn publish(
     mut ready: Option<tokio::sync::oneshot::Sender<anyhow::Result<()>>>,
 ) -> anyhow::Result<()> {
     let mut ws = join(options, "bench-publisher", true).await?;
-    for (cid, kind) in [("bench-camera", proto::TrackType::Video), ("bench-microphone", proto::TrackType::Audio)] {
-        let source = if kind == proto::TrackType::Video { proto::TrackSource::Camera } else { proto::TrackSource::Microphone };
+    for (cid, kind) in [
+        ("bench-camera", proto::TrackType::Video),
+        ("bench-microphone", proto::TrackType::Audio),
+    ] {
+        let source = if kind == proto::TrackType::Video {
+            proto::TrackSource::Camera
+        } else {
+            proto::TrackSource::Microphone
+        };
         let request = proto::AddTrackRequest {
             cid: cid.into(),
             r#type: kind as i32,
@@ -304,8 +378,15 @@ async fn publish(
         }
     }
     let mut peer = Peer::new(false).await?;
-    let mids =
-        negotiate_publisher(&mut ws, &mut peer, &[(MediaKind::Video, "bench-camera"), (MediaKind::Audio, "bench-microphone")]).await?;
+    let mids = negotiate_publisher(
+        &mut ws,
+        &mut peer,
+        &[
+            (MediaKind::Video, "bench-camera"),
+            (MediaKind::Audio, "bench-microphone"),
+        ],
+    )
+    .await?;
     let (video_mid, audio_mid) = (mids[0], mids[1]);
     let mut connected = false;
     let start = Instant::now();
@@ -319,8 +400,8 @@ async fn publish(
         if connected {
             let elapsed = now.duration_since(start);
             if elapsed >= frame_interval * video_sent as u32 {
-                let key =
-                    video_sent.is_multiple_of(KEYFRAME_EVERY) || (key_requested && now.duration_since(last_key) >= KEYFRAME_REQUEST_GAP);
+                let key = video_sent.is_multiple_of(KEYFRAME_EVERY)
+                    || (key_requested && now.duration_since(last_key) >= KEYFRAME_REQUEST_GAP);
                 if key {
                     if key_requested {
                         shared.keyframes_on_request.fetch_add(1, Ordering::Relaxed);
@@ -330,8 +411,17 @@ async fn publish(
                 let mut frame = video_frame(key, options.video_kbps);
                 stamp(&mut frame, VP8_HEADER, video_sent as u32);
                 let writer = peer.rtc.writer(video_mid).context("no video writer")?;
-                let pt = writer.payload_params().find(|p| p.spec().codec == Codec::Vp8).context("no VP8")?.pt();
-                writer.write(pt, now, MediaTime::from_90khz(video_sent * 90_000 / FPS), frame)?;
+                let pt = writer
+                    .payload_params()
+                    .find(|p| p.spec().codec == Codec::Vp8)
+                    .context("no VP8")?
+                    .pt();
+                writer.write(
+                    pt,
+                    now,
+                    MediaTime::from_90khz(video_sent * 90_000 / FPS),
+                    frame,
+                )?;
                 video_sent += 1;
                 update_window(shared, &shared.video_window, video_sent as u32);
             }
@@ -339,10 +429,19 @@ async fn publish(
                 let mut frame = vec![0x5a; AUDIO_FRAME_BYTES];
                 stamp(&mut frame, 0, audio_sent as u32);
                 let writer = peer.rtc.writer(audio_mid).context("no audio writer")?;
-                let pt = writer.payload_params().find(|p| p.spec().codec == Codec::Opus).context("no Opus")?.pt();
+                let pt = writer
+                    .payload_params()
+                    .find(|p| p.spec().codec == Codec::Opus)
+                    .context("no Opus")?
+                    .pt();
                 // Speech level, as a browser writes it (the sfu's speaker detection reads it).
                 let writer = writer.audio_level(-20, true);
-                writer.write(pt, now, MediaTime::new(audio_sent * 960, str0m::media::Frequency::FORTY_EIGHT_KHZ), frame)?;
+                writer.write(
+                    pt,
+                    now,
+                    MediaTime::new(audio_sent * 960, str0m::media::Frequency::FORTY_EIGHT_KHZ),
+                    frame,
+                )?;
                 audio_sent += 1;
                 update_window(shared, &shared.audio_window, audio_sent as u32);
             }
@@ -395,7 +494,11 @@ fn update_window(shared: &Shared, window: &Mutex<(u32, u32)>, sent: u32) {
     }
 }
 
-async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -> anyhow::Result<Received> {
+async fn subscriber(
+    options: MediaOptions,
+    number: usize,
+    shared: Arc<Shared>,
+) -> anyhow::Result<Received> {
     let identity = format!("bench-subscriber-{number}");
     let mut ws = join(&options, &identity, false).await?;
     // livekit-client negotiates its (empty) publisher connection first; the sfu offers the
@@ -418,11 +521,17 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
         let wake = peer.poll(&mut events)?.min(unused_wake);
         for event in events.drain(..) {
             match event {
-                Event::MediaAdded(added) if added.kind == MediaKind::Video => video_mid = Some(added.mid),
+                Event::MediaAdded(added) if added.kind == MediaKind::Video => {
+                    video_mid = Some(added.mid)
+                }
                 Event::MediaData(data) => {
                     let now = clock();
                     let video = Some(data.mid) == video_mid;
-                    let Some((seq, sent)) = read_stamp(&data.data, if video { VP8_HEADER } else { 0 }) else { continue };
+                    let Some((seq, sent)) =
+                        read_stamp(&data.data, if video { VP8_HEADER } else { 0 })
+                    else {
+                        continue;
+                    };
                     let delay = now.saturating_sub(sent).min(u64::from(u32::MAX)) as u32;
                     if video {
                         if first_video {
@@ -485,13 +594,21 @@ async fn subscriber(options: MediaOptions, number: usize, shared: Arc<Shared>) -
 fn process_usage(pid: u32) -> anyhow::Result<(u64, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
     // Fields after the command name, which is in parentheses and may hold spaces.
-    let after = stat.rsplit_once(')').context("unexpected /proc/pid/stat")?.1;
+    let after = stat
+        .rsplit_once(')')
+        .context("unexpected /proc/pid/stat")?
+        .1;
     let fields: Vec<&str> = after.split_whitespace().collect();
     // utime and stime are fields 14 and 15 of the whole line, 12 and 13 here (0-based: 11, 12).
-    let ticks = fields.get(11).context("utime")?.parse::<u64>()? + fields.get(12).context("stime")?.parse::<u64>()?;
+    let ticks = fields.get(11).context("utime")?.parse::<u64>()?
+        + fields.get(12).context("stime")?.parse::<u64>()?;
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    let rss_kb =
-        status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()).context("VmRSS")?.parse::<u64>()?;
+    let rss_kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .context("VmRSS")?
+        .parse::<u64>()?;
     Ok((ticks, rss_kb * 1024))
 }
 
@@ -543,16 +660,33 @@ pub struct MediaReport {
 
 impl std::fmt::Display for MediaReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "subscribers {}  video {} kbit/s  measured {:.1} s", self.subscribers, self.video_kbps, self.measure_secs)?;
+        writeln!(
+            f,
+            "subscribers {}  video {} kbit/s  measured {:.1} s",
+            self.subscribers, self.video_kbps, self.measure_secs
+        )?;
         match (self.sfu_cores, self.sfu_core_percent_per_stream) {
-            (Some(cores), Some(per)) => {
-                writeln!(f, "sfu cpu {cores:.3} cores, {per:.3} % of a core per forwarded stream ({} streams)", self.forwarded_streams)?
-            }
+            (Some(cores), Some(per)) => writeln!(
+                f,
+                "sfu cpu {cores:.3} cores, {per:.3} % of a core per forwarded stream ({} streams)",
+                self.forwarded_streams
+            )?,
             _ => writeln!(f, "sfu cpu: no --sfu-pid")?,
         }
-        writeln!(f, "bots cpu {:.3} cores (publisher and {} subscribers, this process)", self.bots_cores, self.subscribers)?;
-        if let (Some(before), Some(after), Some(per)) = (self.sfu_rss_before_mib, self.sfu_rss_after_mib, self.sfu_rss_per_subscriber_kib) {
-            writeln!(f, "sfu rss {before:.1} MiB → {after:.1} MiB, {per:.0} KiB per subscriber")?;
+        writeln!(
+            f,
+            "bots cpu {:.3} cores (publisher and {} subscribers, this process)",
+            self.bots_cores, self.subscribers
+        )?;
+        if let (Some(before), Some(after), Some(per)) = (
+            self.sfu_rss_before_mib,
+            self.sfu_rss_after_mib,
+            self.sfu_rss_per_subscriber_kib,
+        ) {
+            writeln!(
+                f,
+                "sfu rss {before:.1} MiB → {after:.1} MiB, {per:.0} KiB per subscriber"
+            )?;
         }
         writeln!(
             f,
@@ -564,14 +698,28 @@ impl std::fmt::Display for MediaReport {
             self.audio_frames_lost,
             self.subscribers_with_loss
         )?;
-        for (kind, delay) in [("audio", &self.sfu_forward_delay_audio), ("video", &self.sfu_forward_delay_video)] {
+        for (kind, delay) in [
+            ("audio", &self.sfu_forward_delay_audio),
+            ("video", &self.sfu_forward_delay_video),
+        ] {
             match delay {
-                Some(delay) => writeln!(f, "sfu forward delay {kind} (in the sfu, packet in → out): {delay}")?,
+                Some(delay) => writeln!(
+                    f,
+                    "sfu forward delay {kind} (in the sfu, packet in → out): {delay}"
+                )?,
                 None => writeln!(f, "sfu forward delay {kind}: /metrics not read")?,
             }
         }
-        writeln!(f, "video frame delay (bot to bot): {}", self.video_frame_delay)?;
-        writeln!(f, "audio packet delay (bot to bot): {}", self.audio_packet_delay)?;
+        writeln!(
+            f,
+            "video frame delay (bot to bot): {}",
+            self.video_frame_delay
+        )?;
+        writeln!(
+            f,
+            "audio packet delay (bot to bot): {}",
+            self.audio_packet_delay
+        )?;
         write!(
             f,
             "rtp packets received {}  nacks sent {}  failed subscribers {}  key frames on request {}",
@@ -595,7 +743,11 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
     while subscribers.len() < options.subscribers {
         let wave_end = (subscribers.len() + wave).min(options.subscribers);
         for number in subscribers.len()..wave_end {
-            subscribers.push(tokio::spawn(subscriber(options.clone(), number, shared.clone())));
+            subscribers.push(tokio::spawn(subscriber(
+                options.clone(),
+                number,
+                shared.clone(),
+            )));
             // A join is a few signalling round trips; spreading them keeps the sfu's answers prompt.
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
@@ -611,7 +763,11 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
-    eprintln!("{} subscribers receive video after {:.1} s (waves of {wave})", options.subscribers, joins_started.elapsed().as_secs_f64());
+    eprintln!(
+        "{} subscribers receive video after {:.1} s (waves of {wave})",
+        options.subscribers,
+        joins_started.elapsed().as_secs_f64()
+    );
     tokio::time::sleep(Duration::from_secs(options.warmup_secs)).await;
 
     let metrics_url = metrics_url(&options.url);
@@ -638,8 +794,14 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
     shared.stop.store(true, Ordering::SeqCst);
     let _ = publisher_task.await;
 
-    let video_window = *shared.video_window.lock().unwrap_or_else(|e| e.into_inner());
-    let audio_window = *shared.audio_window.lock().unwrap_or_else(|e| e.into_inner());
+    let video_window = *shared
+        .video_window
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let audio_window = *shared
+        .audio_window
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let in_window = |window: (u32, u32), seq: u32| seq >= window.0 && seq < window.1;
     let (mut video_delays, mut audio_delays) = (Vec::new(), Vec::new());
     let (mut video_lost, mut audio_lost, mut with_loss, mut failed) = (0u64, 0u64, 0usize, 0usize);
@@ -659,13 +821,21 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
             }
         };
         let mut seen_video = std::collections::HashSet::new();
-        for &(seq, delay) in received.video.iter().filter(|(seq, _)| in_window(video_window, *seq)) {
+        for &(seq, delay) in received
+            .video
+            .iter()
+            .filter(|(seq, _)| in_window(video_window, *seq))
+        {
             if seen_video.insert(seq) {
                 video_delays.push(delay);
             }
         }
         let mut seen_audio = std::collections::HashSet::new();
-        for &(seq, delay) in received.audio.iter().filter(|(seq, _)| in_window(audio_window, *seq)) {
+        for &(seq, delay) in received
+            .audio
+            .iter()
+            .filter(|(seq, _)| in_window(audio_window, *seq))
+        {
             if seen_audio.insert(seq) {
                 audio_delays.push(delay);
             }
@@ -684,7 +854,9 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
     audio_delays.sort_unstable();
     let streams = options.subscribers * 2;
     let cores = match (cpu_start, cpu_end) {
-        (Some((a, _)), Some((b, _))) => Some((b - a) as f64 / TICKS_PER_SECOND / measured.as_secs_f64()),
+        (Some((a, _)), Some((b, _))) => {
+            Some((b - a) as f64 / TICKS_PER_SECOND / measured.as_secs_f64())
+        }
         _ => None,
     };
     let mib = |bytes: u64| bytes as f64 / 1024.0 / 1024.0;
@@ -699,7 +871,9 @@ pub async fn run(options: &MediaOptions) -> anyhow::Result<MediaReport> {
         sfu_rss_before_mib: before.map(|(_, rss)| mib(rss)),
         sfu_rss_after_mib: cpu_end.map(|(_, rss)| mib(rss)),
         sfu_rss_per_subscriber_kib: match (before, cpu_end) {
-            (Some((_, a)), Some((_, b))) => Some((b.saturating_sub(a)) as f64 / 1024.0 / options.subscribers.max(1) as f64),
+            (Some((_, a)), Some((_, b))) => {
+                Some((b.saturating_sub(a)) as f64 / 1024.0 / options.subscribers.max(1) as f64)
+            }
             _ => None,
         },
         video_frames_sent: video_window.1 - video_window.0,
@@ -724,7 +898,11 @@ fn metrics_url(url: &str) -> String {
     let base = base
         .strip_prefix("ws://")
         .map(|rest| format!("http://{rest}"))
-        .unwrap_or_else(|| base.strip_prefix("wss://").map(|rest| format!("https://{rest}")).unwrap_or_else(|| base.to_owned()));
+        .unwrap_or_else(|| {
+            base.strip_prefix("wss://")
+                .map(|rest| format!("https://{rest}"))
+                .unwrap_or_else(|| base.to_owned())
+        });
     format!("{base}/metrics")
 }
 
@@ -764,8 +942,16 @@ impl BucketCounts {
         if start.buckets.len() != end.buckets.len() {
             return None;
         }
-        let buckets = start.buckets.iter().zip(&end.buckets).map(|(&(_, a), &(bound, b))| (bound, b.saturating_sub(a))).collect();
-        Some(BucketCounts { buckets, sum: end.sum - start.sum })
+        let buckets = start
+            .buckets
+            .iter()
+            .zip(&end.buckets)
+            .map(|(&(_, a), &(bound, b))| (bound, b.saturating_sub(a)))
+            .collect();
+        Some(BucketCounts {
+            buckets,
+            sum: end.sum - start.sum,
+        })
     }
 
     fn count(&self) -> u64 {
@@ -782,7 +968,11 @@ impl BucketCounts {
                     return lower.0;
                 }
                 let in_bucket = (cumulative - lower.1) as f64;
-                let fraction = if in_bucket > 0.0 { (rank - lower.1 as f64) / in_bucket } else { 1.0 };
+                let fraction = if in_bucket > 0.0 {
+                    (rank - lower.1 as f64) / in_bucket
+                } else {
+                    1.0
+                };
                 return lower.0 + (bound - lower.0) * fraction;
             }
             lower = (bound, cumulative);
@@ -795,7 +985,11 @@ impl BucketCounts {
         if count == 0 {
             return None;
         }
-        let within_5ms = self.buckets.iter().find(|&&(bound, _)| (bound - 0.005).abs() < 1e-9).map_or(0, |&(_, n)| n);
+        let within_5ms = self
+            .buckets
+            .iter()
+            .find(|&&(bound, _)| (bound - 0.005).abs() < 1e-9)
+            .map_or(0, |&(_, n)| n);
         Some(BucketPercentiles {
             count,
             mean_ms: self.sum * 1000.0 / count as f64,
@@ -808,15 +1002,29 @@ impl BucketCounts {
 
 /// The forward delay histograms in a `/metrics` text, by `kind` label.
 fn parse_forward_delay(text: &str) -> std::collections::HashMap<String, BucketCounts> {
-    let mut by_kind: std::collections::HashMap<String, BucketCounts> = std::collections::HashMap::new();
+    let mut by_kind: std::collections::HashMap<String, BucketCounts> =
+        std::collections::HashMap::new();
     for line in text.lines() {
-        let Some(rest) = line.strip_prefix("sfu_forward_delay_seconds_") else { continue };
-        let Some((series, value)) = rest.rsplit_once(' ') else { continue };
-        let Some((name, labels)) = series.split_once('{') else { continue };
-        let label =
-            |key: &str| labels.split(',').find_map(|l| l.strip_prefix(&format!("{key}=\"")).map(|v| v.trim_end_matches(['"', '}'])));
+        let Some(rest) = line.strip_prefix("sfu_forward_delay_seconds_") else {
+            continue;
+        };
+        let Some((series, value)) = rest.rsplit_once(' ') else {
+            continue;
+        };
+        let Some((name, labels)) = series.split_once('{') else {
+            continue;
+        };
+        let label = |key: &str| {
+            labels.split(',').find_map(|l| {
+                l.strip_prefix(&format!("{key}=\""))
+                    .map(|v| v.trim_end_matches(['"', '}']))
+            })
+        };
         let Some(kind) = label("kind") else { continue };
-        let entry = by_kind.entry(kind.to_owned()).or_insert(BucketCounts { buckets: Vec::new(), sum: 0.0 });
+        let entry = by_kind.entry(kind.to_owned()).or_insert(BucketCounts {
+            buckets: Vec::new(),
+            sum: 0.0,
+        });
         match name {
             "bucket" => {
                 let bound = match label("le") {
@@ -835,7 +1043,9 @@ fn parse_forward_delay(text: &str) -> std::collections::HashMap<String, BucketCo
     by_kind
 }
 
-async fn scrape_forward_delay(url: &str) -> anyhow::Result<std::collections::HashMap<String, BucketCounts>> {
+async fn scrape_forward_delay(
+    url: &str,
+) -> anyhow::Result<std::collections::HashMap<String, BucketCounts>> {
     let text = reqwest::get(url).await?.error_for_status()?.text().await?;
     let parsed = parse_forward_delay(&text);
     if parsed.is_empty() {
@@ -857,19 +1067,26 @@ mod tests {
         assert!(sent <= clock());
         assert_eq!(frame[0] & 1, 1, "a delta frame");
         assert_eq!(video_frame(true, 1500)[0] & 1, 0, "a key frame");
-        let gop: usize = (0..KEYFRAME_EVERY).map(|n| video_frame(n.is_multiple_of(KEYFRAME_EVERY), 1500).len()).sum();
+        let gop: usize = (0..KEYFRAME_EVERY)
+            .map(|n| video_frame(n.is_multiple_of(KEYFRAME_EVERY), 1500).len())
+            .sum();
         let kbps = gop as u64 * 8 * FPS / KEYFRAME_EVERY / 1000;
         assert!((1490..=1500).contains(&kbps), "{kbps} kbit/s");
     }
 
     #[test]
     fn the_sfu_forward_delay_is_read_from_its_histogram_over_the_window() {
-        assert_eq!(metrics_url("ws://127.0.0.1:7880/"), "http://127.0.0.1:7880/metrics");
+        assert_eq!(
+            metrics_url("ws://127.0.0.1:7880/"),
+            "http://127.0.0.1:7880/metrics"
+        );
         let scrape = |counts: [u64; 4], sum: f64| {
             let bounds = ["0.001", "0.002", "0.005", "+Inf"];
             let mut text = String::from("# TYPE sfu_forward_delay_seconds histogram\n");
             for (bound, n) in bounds.iter().zip(counts) {
-                text += &format!("sfu_forward_delay_seconds_bucket{{kind=\"audio\",le=\"{bound}\"}} {n}\n");
+                text += &format!(
+                    "sfu_forward_delay_seconds_bucket{{kind=\"audio\",le=\"{bound}\"}} {n}\n"
+                );
             }
             text += &format!(
                 "sfu_forward_delay_seconds_sum{{kind=\"audio\"}} {sum}\nsfu_forward_delay_seconds_count{{kind=\"audio\"}} {}\n",
@@ -880,15 +1097,24 @@ mod tests {
         let start = scrape([10, 10, 10, 10], 0.005);
         // In the window: 50 under 1 ms, 49 in (1, 2] ms, 1 in (2, 5] ms.
         let end = scrape([60, 109, 110, 110], 0.005 + 0.1);
-        let window = BucketCounts::window(&start, &end).unwrap().percentiles().unwrap();
+        let window = BucketCounts::window(&start, &end)
+            .unwrap()
+            .percentiles()
+            .unwrap();
         assert_eq!(window.count, 100);
         assert!((window.p50_ms - 1.0).abs() < 1e-9, "{window:?}");
         assert!((window.p99_ms - 2.0).abs() < 1e-9, "{window:?}");
         assert!((window.mean_ms - 1.0).abs() < 1e-9, "{window:?}");
         assert_eq!(window.over_5ms_percent, 0.0);
-        let slow = BucketCounts::window(&start, &scrape([10, 10, 10, 20], 1.0)).unwrap().percentiles().unwrap();
+        let slow = BucketCounts::window(&start, &scrape([10, 10, 10, 20], 1.0))
+            .unwrap()
+            .percentiles()
+            .unwrap();
         assert_eq!(slow.over_5ms_percent, 100.0);
-        assert!((slow.p99_ms - 5.0).abs() < 1e-9, "beyond the last bound only the bound is known: {slow:?}");
+        assert!(
+            (slow.p99_ms - 5.0).abs() < 1e-9,
+            "beyond the last bound only the bound is known: {slow:?}"
+        );
     }
 
     #[test]

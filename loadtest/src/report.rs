@@ -27,7 +27,11 @@ impl Percentiles {
 
 impl std::fmt::Display for Percentiles {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "p50 {} ms  p95 {} ms  p99 {} ms  max {} ms", self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms)
+        write!(
+            f,
+            "p50 {} ms  p95 {} ms  p99 {} ms  max {} ms",
+            self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms
+        )
     }
 }
 
@@ -46,7 +50,9 @@ pub(crate) fn ms(d: Duration) -> f64 {
 /// Microseconds since the Unix epoch: the clock every load generator process on the
 /// machine shares, so a slide change sent by one is timed by the others.
 pub fn unix_us() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_micros() as u64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
 }
 
 /// Moments of a run (Unix microseconds), kept to merge the reports of several processes.
@@ -94,7 +100,10 @@ impl Continuity {
 
     /// Nothing lost, nothing twice, everyone on the last slide.
     pub fn is_clean(&self) -> bool {
-        self.snapshot_resumes == 0 && self.gaps == 0 && self.duplicates == 0 && self.not_on_last_slide == 0
+        self.snapshot_resumes == 0
+            && self.gaps == 0
+            && self.duplicates == 0
+            && self.not_on_last_slide == 0
     }
 }
 
@@ -142,7 +151,9 @@ pub struct Report {
 impl Report {
     /// Every attendee joined and saw every event exactly once, in order, to the last slide.
     pub fn is_clean(&self) -> bool {
-        self.errors == 0 && self.continuity.is_clean() && self.engagement.as_ref().is_none_or(|e| e.is_clean())
+        self.errors == 0
+            && self.continuity.is_clean()
+            && self.engagement.as_ref().is_none_or(|e| e.is_clean())
     }
 
     /// Sorts the latencies and computes what follows from them and from the times.
@@ -169,17 +180,25 @@ impl Report {
     /// percentiles over all their deliveries.
     pub fn merge(parts: Vec<Report>) -> anyhow::Result<Report> {
         let mut parts = parts.into_iter();
-        let Some(mut merged) = parts.next() else { anyhow::bail!("no reports to merge") };
+        let Some(mut merged) = parts.next() else {
+            anyhow::bail!("no reports to merge")
+        };
         for part in parts {
             if (part.slides, part.first_slides) != (merged.slides, merged.first_slides) {
-                anyhow::bail!("the reports are of different runs (slide changes {} and {})", merged.slides, part.slides);
+                anyhow::bail!(
+                    "the reports are of different runs (slide changes {} and {})",
+                    merged.slides,
+                    part.slides
+                );
             }
             merged.clients += part.clients;
             merged.shards += part.shards;
             merged.expected_deliveries += part.expected_deliveries;
             merged.errors += part.errors;
             merged.continuity.add(&part.continuity);
-            merged.hub_bytes_per_connection = merged.hub_bytes_per_connection.or(part.hub_bytes_per_connection);
+            merged.hub_bytes_per_connection = merged
+                .hub_bytes_per_connection
+                .or(part.hub_bytes_per_connection);
             merged.hub_cpu_seconds = merged.hub_cpu_seconds.or(part.hub_cpu_seconds);
             merged.generator_cpu_seconds += part.generator_cpu_seconds;
             let (a, b) = (&mut merged.times, part.times);
@@ -195,7 +214,9 @@ impl Report {
             match (&mut merged.engagement, part.engagement) {
                 (Some(mine), Some(theirs)) => mine.merge(theirs),
                 (None, None) => {}
-                _ => anyhow::bail!("the reports are of different runs (one with engagement, one without)"),
+                _ => anyhow::bail!(
+                    "the reports are of different runs (one with engagement, one without)"
+                ),
             }
         }
         Ok(merged.finish())
@@ -211,13 +232,34 @@ impl Report {
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "attendees {}  load generators {}  slide changes {}  errors {}", self.clients, self.shards, self.slides, self.errors)?;
-        writeln!(f, "joins {:.0}/s ({:.2} s for all)", self.joins_per_second, self.join_seconds)?;
+        writeln!(
+            f,
+            "attendees {}  load generators {}  slide changes {}  errors {}",
+            self.clients, self.shards, self.slides, self.errors
+        )?;
+        writeln!(
+            f,
+            "joins {:.0}/s ({:.2} s for all)",
+            self.joins_per_second, self.join_seconds
+        )?;
         writeln!(f, "fan-out latency {}", self.latency)?;
         let first = self.first_slides.min(self.slides);
-        writeln!(f, "  first {first} slide changes after the joins: {}", self.latency_after_joins)?;
-        writeln!(f, "  the other {} (steady state): {}", self.slides - first, self.latency_steady)?;
-        write!(f, "deliveries {}/{}  {:.0}/s", self.deliveries, self.expected_deliveries, self.deliveries_per_second)?;
+        writeln!(
+            f,
+            "  first {first} slide changes after the joins: {}",
+            self.latency_after_joins
+        )?;
+        writeln!(
+            f,
+            "  the other {} (steady state): {}",
+            self.slides - first,
+            self.latency_steady
+        )?;
+        write!(
+            f,
+            "deliveries {}/{}  {:.0}/s",
+            self.deliveries, self.expected_deliveries, self.deliveries_per_second
+        )?;
         let c = &self.continuity;
         write!(
             f,
@@ -226,7 +268,11 @@ impl std::fmt::Display for Report {
         )?;
         let per_delivery = |seconds: f64| seconds * 1e6 / self.deliveries.max(1) as f64;
         if let Some(hub) = self.hub_cpu_seconds {
-            write!(f, "\nhub CPU during the slide changes {hub:.2} s ({:.2} µs per delivery)", per_delivery(hub))?;
+            write!(
+                f,
+                "\nhub CPU during the slide changes {hub:.2} s ({:.2} µs per delivery)",
+                per_delivery(hub)
+            )?;
         }
         write!(
             f,
@@ -235,7 +281,12 @@ impl std::fmt::Display for Report {
             per_delivery(self.generator_cpu_seconds)
         )?;
         if let Some(bytes) = self.hub_bytes_per_connection {
-            write!(f, "\nhub memory per connection {:.0} bytes ({:.1} KiB)", bytes, bytes / 1024.0)?;
+            write!(
+                f,
+                "\nhub memory per connection {:.0} bytes ({:.1} KiB)",
+                bytes,
+                bytes / 1024.0
+            )?;
         }
         if let Some(engagement) = &self.engagement {
             write!(f, "\n{engagement}")?;
@@ -281,24 +332,47 @@ mod tests {
             2,
             vec![9_000, 1_000],
             vec![1_000; 6],
-            Times { joins_started_us: 100, joins_ended_us: 2_000_100, first_sent_us: 3_000_000, last_received_us: 4_000_000 },
+            Times {
+                joins_started_us: 100,
+                joins_ended_us: 2_000_100,
+                first_sent_us: 3_000_000,
+                last_received_us: 4_000_000,
+            },
         );
         let mut b = part(
             2,
             vec![2_000, 3_000],
             (1..=6).map(|n| n * 10_000).collect(),
-            Times { joins_started_us: 200, joins_ended_us: 4_000_100, first_sent_us: 0, last_received_us: 5_000_000 },
+            Times {
+                joins_started_us: 200,
+                joins_ended_us: 4_000_100,
+                first_sent_us: 0,
+                last_received_us: 5_000_000,
+            },
         );
         b.hub_cpu_seconds = Some(0.5);
         b.errors = 1;
         // Written and read back as the processes do.
-        let read = |r: &Report| -> Report { serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap() };
+        let read = |r: &Report| -> Report {
+            serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()
+        };
         let merged = Report::merge(vec![read(&a), read(&b)]).unwrap();
-        assert_eq!((merged.clients, merged.shards, merged.deliveries, merged.expected_deliveries), (4, 2, 16, 16));
+        assert_eq!(
+            (
+                merged.clients,
+                merged.shards,
+                merged.deliveries,
+                merged.expected_deliveries
+            ),
+            (4, 2, 16, 16)
+        );
         assert_eq!(merged.errors, 1);
         assert_eq!(merged.hub_cpu_seconds, Some(0.5));
         assert_eq!(merged.generator_cpu_seconds, 2.0);
-        assert_eq!(merged.latency_after_joins, Percentiles::of(&[1_000, 2_000, 3_000, 9_000]));
+        assert_eq!(
+            merged.latency_after_joins,
+            Percentiles::of(&[1_000, 2_000, 3_000, 9_000])
+        );
         assert_eq!(merged.latency.max_ms, 60.0);
         // The first part alone has a median of 1 ms; over all sixteen it is 3 ms.
         assert_eq!(a.latency.p50_ms, 1.0);

@@ -14,7 +14,10 @@ use serde_json::{json, Value};
 use crate::Percentiles;
 
 #[derive(Debug, Clone, clap::Parser)]
-#[command(name = "loadtest-shop", about = "Salesroom catalogue benchmark (store API listing and search)")]
+#[command(
+    name = "loadtest-shop",
+    about = "Salesroom catalogue benchmark (store API listing and search)"
+)]
 pub struct ShopOptions {
     /// The public origin (storefront-proxy).
     #[arg(long, default_value = "http://127.0.0.1:8000")]
@@ -88,8 +91,17 @@ pub struct ShopRequest {
     pub body: Value,
 }
 
-async fn store_api(http: &reqwest::Client, key: &str, request: &ShopRequest) -> anyhow::Result<Value> {
-    let response = http.post(&request.url).header("sw-access-key", key).json(&request.body).send().await?;
+async fn store_api(
+    http: &reqwest::Client,
+    key: &str,
+    request: &ShopRequest,
+) -> anyhow::Result<Value> {
+    let response = http
+        .post(&request.url)
+        .header("sw-access-key", key)
+        .json(&request.body)
+        .send()
+        .await?;
     let status = response.status();
     let body: Value = response.json().await.unwrap_or(Value::Null);
     if !status.is_success() {
@@ -101,20 +113,40 @@ async fn store_api(http: &reqwest::Client, key: &str, request: &ShopRequest) -> 
 /// The listing request: the category, filtered by its first manufacturer and its first
 /// property option (from the unfiltered listing's aggregations), sorted by price, with
 /// aggregations.
-pub async fn listing_request(http: &reqwest::Client, options: &ShopOptions) -> anyhow::Result<ShopRequest> {
+pub async fn listing_request(
+    http: &reqwest::Client,
+    options: &ShopOptions,
+) -> anyhow::Result<ShopRequest> {
     let base = options.base_url.trim_end_matches('/');
     let category = match &options.category {
         Some(id) => id.clone(),
         None => {
-            let response = http.get(format!("{base}/store-api/context")).header("sw-access-key", &options.access_key).send().await?;
+            let response = http
+                .get(format!("{base}/store-api/context"))
+                .header("sw-access-key", &options.access_key)
+                .send()
+                .await?;
             let context: Value = response.error_for_status()?.json().await?;
-            context["salesChannel"]["navigationCategoryId"].as_str().context("navigationCategoryId in the context")?.to_owned()
+            context["salesChannel"]["navigationCategoryId"]
+                .as_str()
+                .context("navigationCategoryId in the context")?
+                .to_owned()
         }
     };
     let url = format!("{base}/store-api/product-listing/{category}");
-    let probe = store_api(http, &options.access_key, &ShopRequest { url: url.clone(), body: json!({ "limit": 1 }) }).await?;
+    let probe = store_api(
+        http,
+        &options.access_key,
+        &ShopRequest {
+            url: url.clone(),
+            body: json!({ "limit": 1 }),
+        },
+    )
+    .await?;
     let aggregations = &probe["aggregations"];
-    let manufacturer = aggregations["manufacturer"]["entities"][0]["id"].as_str().context("a manufacturer in the aggregations")?;
+    let manufacturer = aggregations["manufacturer"]["entities"][0]["id"]
+        .as_str()
+        .context("a manufacturer in the aggregations")?;
     let option = aggregations["properties"]["entities"]
         .as_array()
         .into_iter()
@@ -135,7 +167,10 @@ pub async fn listing_request(http: &reqwest::Client, options: &ShopOptions) -> a
 
 pub fn search_request(options: &ShopOptions) -> ShopRequest {
     let base = options.base_url.trim_end_matches('/');
-    ShopRequest { url: format!("{base}/store-api/search"), body: json!({ "search": options.term, "limit": options.limit, "p": 1 }) }
+    ShopRequest {
+        url: format!("{base}/store-api/search"),
+        body: json!({ "search": options.term, "limit": options.limit, "p": 1 }),
+    }
 }
 
 /// Sends `request` from `concurrency` clients for `duration`; latencies sorted, in µs.
@@ -152,8 +187,14 @@ async fn hammer(
     let started = Instant::now();
     let mut workers = Vec::with_capacity(concurrency);
     for _ in 0..concurrency.max(1) {
-        let (http, key, request, stop, errors, total) =
-            (http.clone(), key.to_owned(), request.clone(), stop.clone(), errors.clone(), total.clone());
+        let (http, key, request, stop, errors, total) = (
+            http.clone(),
+            key.to_owned(),
+            request.clone(),
+            stop.clone(),
+            errors.clone(),
+            total.clone(),
+        );
         workers.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             while !stop.load(Ordering::Relaxed) {
@@ -181,13 +222,21 @@ async fn hammer(
     }
     let elapsed = started.elapsed();
     latencies.sort_unstable();
-    (latencies, errors.load(Ordering::Relaxed), total.load(Ordering::Relaxed), elapsed)
+    (
+        latencies,
+        errors.load(Ordering::Relaxed),
+        total.load(Ordering::Relaxed),
+        elapsed,
+    )
 }
 
 /// Runs every scenario at every concurrency.
 pub async fn run(options: &ShopOptions) -> anyhow::Result<Vec<ShopReport>> {
     let max = options.concurrency.iter().copied().max().unwrap_or(1);
-    let http = reqwest::Client::builder().pool_max_idle_per_host(max).tcp_nodelay(true).build()?;
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(max)
+        .tcp_nodelay(true)
+        .build()?;
     let mut reports = Vec::new();
     for scenario in &options.scenario {
         let request = match scenario.as_str() {
@@ -197,13 +246,29 @@ pub async fn run(options: &ShopOptions) -> anyhow::Result<Vec<ShopReport>> {
         };
         let check = store_api(&http, &options.access_key, &request).await?;
         if check["total"].as_u64().unwrap_or(0) == 0 {
-            bail!("{scenario}: the request matches no products: {}", request.body);
+            bail!(
+                "{scenario}: the request matches no products: {}",
+                request.body
+            );
         }
         eprintln!("{scenario}: POST {} {}", request.url, request.body);
-        hammer(&http, &options.access_key, &request, max, Duration::from_secs(options.warmup_seconds)).await;
+        hammer(
+            &http,
+            &options.access_key,
+            &request,
+            max,
+            Duration::from_secs(options.warmup_seconds),
+        )
+        .await;
         for &concurrency in &options.concurrency {
-            let (latencies, errors, total, elapsed) =
-                hammer(&http, &options.access_key, &request, concurrency, Duration::from_secs(options.seconds)).await;
+            let (latencies, errors, total, elapsed) = hammer(
+                &http,
+                &options.access_key,
+                &request,
+                concurrency,
+                Duration::from_secs(options.seconds),
+            )
+            .await;
             let requests = latencies.len() as u64;
             reports.push(ShopReport {
                 scenario: scenario.clone(),

@@ -13,7 +13,9 @@ const SECRET: &str = "loadtest-secret-long-enough-for-hs256-signing";
 async fn three_subscribers_get_every_frame_and_the_publisher_answers_key_frame_requests() {
     let data = tempfile::tempdir().unwrap();
     let config = Config::loopback(data.path().to_owned(), KEY, SECRET);
-    let running = sfu::server::start(&config, config.credentials().unwrap()).await.unwrap();
+    let running = sfu::server::start(&config, config.credentials().unwrap())
+        .await
+        .unwrap();
     let options = MediaOptions {
         url: format!("ws://{}", running.http_addr),
         api_key: KEY.into(),
@@ -31,10 +33,20 @@ async fn three_subscribers_get_every_frame_and_the_publisher_answers_key_frame_r
     println!("{report}");
 
     assert_eq!(report.failed_subscribers, 0);
-    assert!(report.video_frames_sent >= 30 && report.audio_frames_sent >= 50, "{report}");
-    assert_eq!((report.video_frames_lost, report.audio_frames_lost), (0, 0), "{report}");
+    assert!(
+        report.video_frames_sent >= 30 && report.audio_frames_sent >= 50,
+        "{report}"
+    );
+    assert_eq!(
+        (report.video_frames_lost, report.audio_frames_lost),
+        (0, 0),
+        "{report}"
+    );
     // Each subscriber's video starts at a key frame the sfu asked for; without the answer it
     // waits for the next periodic one (every 2 s).
     assert!(report.keyframes_on_request >= 1, "{report}");
-    assert!(report.sfu_forward_delay_video.is_some() && report.sfu_forward_delay_audio.is_some(), "{report}");
+    assert!(
+        report.sfu_forward_delay_video.is_some() && report.sfu_forward_delay_audio.is_some(),
+        "{report}"
+    );
 }

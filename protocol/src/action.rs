@@ -9,7 +9,9 @@ use ts_rs::TS;
 
 use crate::engagement::polls::NewPoll;
 use crate::engagement::questions::QuestionStatus;
-use crate::engagement::{check_blocked_words, ChatSettings, Reaction, MAX_SLOW_MODE_SECONDS, MAX_TIMEOUT_MINUTES};
+use crate::engagement::{
+    check_blocked_words, ChatSettings, Reaction, MAX_SLOW_MODE_SECONDS, MAX_TIMEOUT_MINUTES,
+};
 use crate::state::{check_id, check_optional_id, DynamicPage, Id, Invalid, ViewMode};
 
 /// An action of spec section 3. Actions that concern one attendee name them with
@@ -19,7 +21,11 @@ use crate::state::{check_id, check_optional_id, DynamicPage, Id, Invalid, ViewMo
 pub enum Action {
     /// Guide only: move everyone to a slide.
     #[serde(rename_all = "camelCase")]
-    SwitchSlide { page_id: Id, section_id: Id, slide_alias: u32 },
+    SwitchSlide {
+        page_id: Id,
+        section_id: Id,
+        slide_alias: u32,
+    },
     /// Ask clients to reload the slide they are on (its content changed).
     #[serde(rename_all = "camelCase")]
     LoadSlide { page_id: Id, section_id: Id },
@@ -29,19 +35,37 @@ pub enum Action {
     #[serde(rename_all = "camelCase")]
     LoadListingProducts { page_id: Id, section_id: Id },
     #[serde(rename_all = "camelCase")]
-    UpdateListingProducts { page_id: Id, section_id: Id, product_ids: Vec<Id> },
+    UpdateListingProducts {
+        page_id: Id,
+        section_id: Id,
+        product_ids: Vec<Id>,
+    },
     #[serde(rename_all = "camelCase")]
     LoadCart { attendee_id: Option<Id> },
     #[serde(rename_all = "camelCase")]
-    AddToCart { attendee_id: Option<Id>, product_id: Id, quantity: u32 },
+    AddToCart {
+        attendee_id: Option<Id>,
+        product_id: Id,
+        quantity: u32,
+    },
     #[serde(rename_all = "camelCase")]
-    RemoveFromCart { attendee_id: Option<Id>, line_item_id: Id },
+    RemoveFromCart {
+        attendee_id: Option<Id>,
+        line_item_id: Id,
+    },
     #[serde(rename_all = "camelCase")]
-    UpdateProductQuantity { attendee_id: Option<Id>, line_item_id: Id, quantity: u32 },
+    UpdateProductQuantity {
+        attendee_id: Option<Id>,
+        line_item_id: Id,
+        quantity: u32,
+    },
     #[serde(rename_all = "camelCase")]
     LoadLikeList { attendee_id: Option<Id> },
     #[serde(rename_all = "camelCase")]
-    RemoveFromLikeList { attendee_id: Option<Id>, product_id: Id },
+    RemoveFromLikeList {
+        attendee_id: Option<Id>,
+        product_id: Id,
+    },
     #[serde(rename_all = "camelCase")]
     LoadLastSeen { attendee_id: Option<Id> },
     #[serde(rename_all = "camelCase")]
@@ -78,7 +102,11 @@ pub enum Action {
     /// Guide only: time an attendee out of the chat for `timeoutMinutes` (`null` lifts a
     /// time-out), and ban or unban them.
     #[serde(rename_all = "camelCase")]
-    ModerateChatAttendee { attendee_id: Id, timeout_minutes: Option<u32>, banned: bool },
+    ModerateChatAttendee {
+        attendee_id: Id,
+        timeout_minutes: Option<u32>,
+        banned: bool,
+    },
     /// Anyone: a reaction tap. Volatile: counted, summed per room and sent as sums.
     #[serde(rename_all = "camelCase")]
     SendReaction { reaction: Reaction },
@@ -106,7 +134,10 @@ pub enum Action {
     /// Guide only: mark a question as being answered (the one before it, if any, goes
     /// back to the queue), answered, or back in the queue.
     #[serde(rename_all = "camelCase")]
-    MarkQuestion { question_id: Id, status: QuestionStatus },
+    MarkQuestion {
+        question_id: Id,
+        status: QuestionStatus,
+    },
     /// Guide only: dismiss a question; it goes for everyone.
     #[serde(rename_all = "camelCase")]
     DismissQuestion { question_id: Id },
@@ -123,46 +154,92 @@ impl Action {
     /// is trusted, the guide's browser is not).
     pub fn validate(&self) -> Result<(), Invalid> {
         match self {
-            Action::SwitchSlide { page_id, section_id, .. }
-            | Action::LoadSlide { page_id, section_id }
-            | Action::LoadListingProducts { page_id, section_id } => {
+            Action::SwitchSlide {
+                page_id,
+                section_id,
+                ..
+            }
+            | Action::LoadSlide {
+                page_id,
+                section_id,
+            }
+            | Action::LoadListingProducts {
+                page_id,
+                section_id,
+            } => {
                 check_id("pageId", page_id)?;
                 check_id("sectionId", section_id)
             }
-            Action::UpdateListingProducts { page_id, section_id, product_ids } => {
+            Action::UpdateListingProducts {
+                page_id,
+                section_id,
+                product_ids,
+            } => {
                 check_id("pageId", page_id)?;
                 check_id("sectionId", section_id)?;
                 if product_ids.len() > MAX_LISTING_PRODUCTS {
-                    return Err(format!("productIds must hold at most {MAX_LISTING_PRODUCTS} ids"));
+                    return Err(format!(
+                        "productIds must hold at most {MAX_LISTING_PRODUCTS} ids"
+                    ));
                 }
-                product_ids.iter().try_for_each(|id| check_id("productIds", id))
+                product_ids
+                    .iter()
+                    .try_for_each(|id| check_id("productIds", id))
             }
-            Action::LoadCart { attendee_id } | Action::LoadLikeList { attendee_id } | Action::LoadLastSeen { attendee_id } => {
+            Action::LoadCart { attendee_id }
+            | Action::LoadLikeList { attendee_id }
+            | Action::LoadLastSeen { attendee_id } => {
                 check_optional_id("attendeeId", attendee_id.as_deref())
             }
-            Action::AddToCart { attendee_id, product_id, .. } | Action::RemoveFromLikeList { attendee_id, product_id } => {
+            Action::AddToCart {
+                attendee_id,
+                product_id,
+                ..
+            }
+            | Action::RemoveFromLikeList {
+                attendee_id,
+                product_id,
+            } => {
                 check_optional_id("attendeeId", attendee_id.as_deref())?;
                 check_id("productId", product_id)
             }
-            Action::RemoveFromCart { attendee_id, line_item_id } | Action::UpdateProductQuantity { attendee_id, line_item_id, .. } => {
+            Action::RemoveFromCart {
+                attendee_id,
+                line_item_id,
+            }
+            | Action::UpdateProductQuantity {
+                attendee_id,
+                line_item_id,
+                ..
+            } => {
                 check_optional_id("attendeeId", attendee_id.as_deref())?;
                 check_id("lineItemId", line_item_id)
             }
             Action::LoadProductReviews { product_id } => check_id("productId", product_id),
             Action::RequestCartPermission { attendee_id } => check_id("attendeeId", attendee_id),
             Action::DeleteChatMessage { message_id } => check_id("messageId", message_id),
-            Action::PinChatMessage { message_id } => check_optional_id("messageId", message_id.as_deref()),
+            Action::PinChatMessage { message_id } => {
+                check_optional_id("messageId", message_id.as_deref())
+            }
             Action::SetChatSettings { settings } => {
                 if settings.slow_mode_seconds > MAX_SLOW_MODE_SECONDS {
-                    return Err(format!("slowModeSeconds must be at most {MAX_SLOW_MODE_SECONDS}"));
+                    return Err(format!(
+                        "slowModeSeconds must be at most {MAX_SLOW_MODE_SECONDS}"
+                    ));
                 }
                 Ok(())
             }
             Action::SetChatBlockedWords { words } => check_blocked_words(words),
-            Action::ModerateChatAttendee { attendee_id, timeout_minutes, .. } => {
+            Action::ModerateChatAttendee {
+                attendee_id,
+                timeout_minutes,
+                ..
+            } => {
                 check_id("attendeeId", attendee_id)?;
                 if timeout_minutes.is_some_and(|m| m == 0 || m > MAX_TIMEOUT_MINUTES) {
-                    return Err(format!("timeoutMinutes must be between 1 and {MAX_TIMEOUT_MINUTES}"));
+                    return Err(format!(
+                        "timeoutMinutes must be between 1 and {MAX_TIMEOUT_MINUTES}"
+                    ));
                 }
                 Ok(())
             }
@@ -175,25 +252,39 @@ impl Action {
             | Action::MarkQuestion { question_id, .. }
             | Action::DismissQuestion { question_id } => check_id("questionId", question_id),
             Action::CreatePoll { poll } => poll.validate(),
-            Action::OpenPoll { poll_id } | Action::ClosePoll { poll_id } | Action::ShowPollResults { poll_id, .. } => {
-                check_id("pollId", poll_id)
-            }
+            Action::OpenPoll { poll_id }
+            | Action::ClosePoll { poll_id }
+            | Action::ShowPollResults { poll_id, .. } => check_id("pollId", poll_id),
             // Which answers are known, and how many a poll takes, has its own error codes.
-            Action::VotePoll { poll_id, answer_ids } => {
+            Action::VotePoll {
+                poll_id,
+                answer_ids,
+            } => {
                 check_id("pollId", poll_id)?;
                 if answer_ids.len() > crate::engagement::polls::MAX_POLL_ANSWERS {
-                    return Err(format!("answerIds must hold at most {} entries", crate::engagement::polls::MAX_POLL_ANSWERS));
+                    return Err(format!(
+                        "answerIds must hold at most {} entries",
+                        crate::engagement::polls::MAX_POLL_ANSWERS
+                    ));
                 }
                 Ok(())
             }
-            Action::LoadProductList {} | Action::MuteAll { .. } | Action::SetLocked { .. } | Action::SetCartPermission { .. } => Ok(()),
+            Action::LoadProductList {}
+            | Action::MuteAll { .. }
+            | Action::SetLocked { .. }
+            | Action::SetCartPermission { .. } => Ok(()),
         }
     }
 
     /// The keys of the actions that load or change an attendee's cart, in this order (the
     /// web app reloads a cart when a `reload` event carries one of them; it reads this
     /// list from `web/src/protocol/live-state-cases.json`).
-    pub const CART_ACTION_KEYS: [&'static str; 4] = ["loadCart", "addToCart", "removeFromCart", "updateProductQuantity"];
+    pub const CART_ACTION_KEYS: [&'static str; 4] = [
+        "loadCart",
+        "addToCart",
+        "removeFromCart",
+        "updateProductQuantity",
+    ];
 
     /// Whether this action loads or changes an attendee's cart ([`Action::CART_ACTION_KEYS`]).
     pub fn is_cart_action(&self) -> bool {
@@ -430,13 +521,17 @@ impl Interaction {
             | Interaction::ProductLiked(p)
             | Interaction::ProductDisliked(p)
             | Interaction::ProductRemovedFromCollection(p) => check_id("productId", &p.product_id),
-            Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => page.validate(),
+            Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
+                page.validate()
+            }
             Interaction::DynamicPageClosed(p) => check_optional_id("pageId", p.page_id.as_deref()),
             Interaction::PageViewed(p) => {
                 check_id("pageId", &p.page_id)?;
                 check_id("sectionId", &p.section_id)
             }
-            Interaction::GuideHovered(p) => check_optional_id("hoveredElementId", p.hovered_element_id.as_deref()),
+            Interaction::GuideHovered(p) => {
+                check_optional_id("hoveredElementId", p.hovered_element_id.as_deref())
+            }
             Interaction::KeepAlive(_)
             | Interaction::QuickviewOpened(_)
             | Interaction::QuickviewClosed(_)
@@ -480,50 +575,166 @@ mod tests {
     fn every_id_of_an_action_is_checked() {
         let some = |id: &str| Some(id.to_owned());
         let cases = [
-            (Action::SwitchSlide { page_id: BAD.into(), section_id: ID.into(), slide_alias: 1 }, "pageId"),
-            (Action::SwitchSlide { page_id: ID.into(), section_id: "x".into(), slide_alias: 1 }, "sectionId"),
-            (Action::LoadSlide { page_id: ID.into(), section_id: BAD.into() }, "sectionId"),
-            (Action::LoadListingProducts { page_id: "".into(), section_id: ID.into() }, "pageId"),
             (
-                Action::UpdateListingProducts { page_id: ID.into(), section_id: ID.into(), product_ids: vec![ID.into(), BAD.into()] },
+                Action::SwitchSlide {
+                    page_id: BAD.into(),
+                    section_id: ID.into(),
+                    slide_alias: 1,
+                },
+                "pageId",
+            ),
+            (
+                Action::SwitchSlide {
+                    page_id: ID.into(),
+                    section_id: "x".into(),
+                    slide_alias: 1,
+                },
+                "sectionId",
+            ),
+            (
+                Action::LoadSlide {
+                    page_id: ID.into(),
+                    section_id: BAD.into(),
+                },
+                "sectionId",
+            ),
+            (
+                Action::LoadListingProducts {
+                    page_id: "".into(),
+                    section_id: ID.into(),
+                },
+                "pageId",
+            ),
+            (
+                Action::UpdateListingProducts {
+                    page_id: ID.into(),
+                    section_id: ID.into(),
+                    product_ids: vec![ID.into(), BAD.into()],
+                },
                 "productIds",
             ),
-            (Action::LoadCart { attendee_id: some(BAD) }, "attendeeId"),
-            (Action::AddToCart { attendee_id: None, product_id: BAD.into(), quantity: 1 }, "productId"),
-            (Action::RemoveFromCart { attendee_id: some(ID), line_item_id: "../x".into() }, "lineItemId"),
-            (Action::UpdateProductQuantity { attendee_id: some("a"), line_item_id: ID.into(), quantity: 1 }, "attendeeId"),
-            (Action::LoadLikeList { attendee_id: some(BAD) }, "attendeeId"),
-            (Action::RemoveFromLikeList { attendee_id: None, product_id: BAD.into() }, "productId"),
-            (Action::LoadLastSeen { attendee_id: some(BAD) }, "attendeeId"),
-            (Action::LoadProductReviews { product_id: BAD.into() }, "productId"),
-            (Action::RequestCartPermission { attendee_id: BAD.into() }, "attendeeId"),
+            (
+                Action::LoadCart {
+                    attendee_id: some(BAD),
+                },
+                "attendeeId",
+            ),
+            (
+                Action::AddToCart {
+                    attendee_id: None,
+                    product_id: BAD.into(),
+                    quantity: 1,
+                },
+                "productId",
+            ),
+            (
+                Action::RemoveFromCart {
+                    attendee_id: some(ID),
+                    line_item_id: "../x".into(),
+                },
+                "lineItemId",
+            ),
+            (
+                Action::UpdateProductQuantity {
+                    attendee_id: some("a"),
+                    line_item_id: ID.into(),
+                    quantity: 1,
+                },
+                "attendeeId",
+            ),
+            (
+                Action::LoadLikeList {
+                    attendee_id: some(BAD),
+                },
+                "attendeeId",
+            ),
+            (
+                Action::RemoveFromLikeList {
+                    attendee_id: None,
+                    product_id: BAD.into(),
+                },
+                "productId",
+            ),
+            (
+                Action::LoadLastSeen {
+                    attendee_id: some(BAD),
+                },
+                "attendeeId",
+            ),
+            (
+                Action::LoadProductReviews {
+                    product_id: BAD.into(),
+                },
+                "productId",
+            ),
+            (
+                Action::RequestCartPermission {
+                    attendee_id: BAD.into(),
+                },
+                "attendeeId",
+            ),
         ];
         for (action, field) in cases {
             assert_eq!(action.validate(), invalid(field), "{}", action.key());
         }
         assert_eq!(Action::LoadCart { attendee_id: None }.validate(), Ok(()));
-        assert_eq!(Action::SwitchSlide { page_id: ID.into(), section_id: ID.into(), slide_alias: 1 }.validate(), Ok(()));
+        assert_eq!(
+            Action::SwitchSlide {
+                page_id: ID.into(),
+                section_id: ID.into(),
+                slide_alias: 1
+            }
+            .validate(),
+            Ok(())
+        );
     }
 
     #[test]
     fn a_listing_holds_at_most_max_listing_products() {
-        let listing =
-            |n: usize| Action::UpdateListingProducts { page_id: ID.into(), section_id: ID.into(), product_ids: vec![ID.into(); n] };
+        let listing = |n: usize| Action::UpdateListingProducts {
+            page_id: ID.into(),
+            section_id: ID.into(),
+            product_ids: vec![ID.into(); n],
+        };
         assert_eq!(listing(MAX_LISTING_PRODUCTS).validate(), Ok(()));
-        assert_eq!(listing(MAX_LISTING_PRODUCTS + 1).validate(), Err("productIds must hold at most 500 ids".into()));
+        assert_eq!(
+            listing(MAX_LISTING_PRODUCTS + 1).validate(),
+            Err("productIds must hold at most 500 ids".into())
+        );
     }
 
     #[test]
     fn interactions_check_their_ids_and_a_dynamic_pages_type_and_position() {
-        let product = |id: &str| ProductPayload { product_id: id.into() };
-        assert_eq!(Interaction::ProductViewed(product(BAD)).validate(), invalid("productId"));
+        let product = |id: &str| ProductPayload {
+            product_id: id.into(),
+        };
+        assert_eq!(
+            Interaction::ProductViewed(product(BAD)).validate(),
+            invalid("productId")
+        );
         assert_eq!(Interaction::ProductLiked(product(ID)).validate(), Ok(()));
-        let closed = Interaction::DynamicPageClosed(DynamicPageClosedPayload { page_id: Some(BAD.into()), all: false });
+        let closed = Interaction::DynamicPageClosed(DynamicPageClosedPayload {
+            page_id: Some(BAD.into()),
+            all: false,
+        });
         assert_eq!(closed.validate(), invalid("pageId"));
-        let viewed = PageViewedPayload { page_id: ID.into(), section_id: BAD.into(), slide_alias: 1, page_number: None };
-        assert_eq!(Interaction::PageViewed(viewed).validate(), invalid("sectionId"));
-        let hovered = GuideHoveredPayload { hovered_element_id: Some("<img onerror=x>".into()) };
-        assert_eq!(Interaction::GuideHovered(hovered).validate(), invalid("hoveredElementId"));
+        let viewed = PageViewedPayload {
+            page_id: ID.into(),
+            section_id: BAD.into(),
+            slide_alias: 1,
+            page_number: None,
+        };
+        assert_eq!(
+            Interaction::PageViewed(viewed).validate(),
+            invalid("sectionId")
+        );
+        let hovered = GuideHoveredPayload {
+            hovered_element_id: Some("<img onerror=x>".into()),
+        };
+        assert_eq!(
+            Interaction::GuideHovered(hovered).validate(),
+            invalid("hoveredElementId")
+        );
 
         let page = |page_type: &str, position: Option<i64>, product_id: Option<&str>| {
             Interaction::DynamicProductPageOpened(DynamicPage {
@@ -535,15 +746,37 @@ mod tests {
             })
         };
         assert_eq!(page("productDetail", Some(3), Some(ID)).validate(), Ok(()));
-        assert_eq!(page("productDetail", None, Some(BAD)).validate(), invalid("productId"));
-        let bad_type = Err(format!("type must be 1 to {MAX_PAGE_TYPE_LENGTH} letters, digits, '-', '_' or '.'"));
-        for page_type in ["", "<script>", "product detail", &"t".repeat(MAX_PAGE_TYPE_LENGTH + 1)] {
-            assert_eq!(page(page_type, None, None).validate(), bad_type, "{page_type:?}");
+        assert_eq!(
+            page("productDetail", None, Some(BAD)).validate(),
+            invalid("productId")
+        );
+        let bad_type = Err(format!(
+            "type must be 1 to {MAX_PAGE_TYPE_LENGTH} letters, digits, '-', '_' or '.'"
+        ));
+        for page_type in [
+            "",
+            "<script>",
+            "product detail",
+            &"t".repeat(MAX_PAGE_TYPE_LENGTH + 1),
+        ] {
+            assert_eq!(
+                page(page_type, None, None).validate(),
+                bad_type,
+                "{page_type:?}"
+            );
         }
-        assert_eq!(page(&"t".repeat(MAX_PAGE_TYPE_LENGTH), None, None).validate(), Ok(()));
-        let bad_position = Err(format!("position must be between 0 and {MAX_PAGE_POSITION}"));
+        assert_eq!(
+            page(&"t".repeat(MAX_PAGE_TYPE_LENGTH), None, None).validate(),
+            Ok(())
+        );
+        let bad_position = Err(format!(
+            "position must be between 0 and {MAX_PAGE_POSITION}"
+        ));
         assert_eq!(page("productList", Some(-1), None).validate(), bad_position);
-        assert_eq!(page("productList", Some(MAX_PAGE_POSITION + 1), None).validate(), bad_position);
+        assert_eq!(
+            page("productList", Some(MAX_PAGE_POSITION + 1), None).validate(),
+            bad_position
+        );
     }
 
     #[test]
@@ -551,13 +784,31 @@ mod tests {
         let id = || "a".repeat(32);
         let cart = [
             Action::LoadCart { attendee_id: None },
-            Action::AddToCart { attendee_id: None, product_id: id(), quantity: 1 },
-            Action::RemoveFromCart { attendee_id: Some(id()), line_item_id: id() },
-            Action::UpdateProductQuantity { attendee_id: None, line_item_id: id(), quantity: 2 },
+            Action::AddToCart {
+                attendee_id: None,
+                product_id: id(),
+                quantity: 1,
+            },
+            Action::RemoveFromCart {
+                attendee_id: Some(id()),
+                line_item_id: id(),
+            },
+            Action::UpdateProductQuantity {
+                attendee_id: None,
+                line_item_id: id(),
+                quantity: 2,
+            },
         ];
-        assert_eq!(cart.iter().map(Action::key).collect::<Vec<_>>(), Action::CART_ACTION_KEYS);
+        assert_eq!(
+            cart.iter().map(Action::key).collect::<Vec<_>>(),
+            Action::CART_ACTION_KEYS
+        );
         assert!(cart.iter().all(Action::is_cart_action));
-        let others = [Action::LoadLikeList { attendee_id: None }, Action::LoadLastSeen { attendee_id: None }, Action::LoadProductList {}];
+        let others = [
+            Action::LoadLikeList { attendee_id: None },
+            Action::LoadLastSeen { attendee_id: None },
+            Action::LoadProductList {},
+        ];
         assert!(!others.iter().any(Action::is_cart_action));
     }
 }

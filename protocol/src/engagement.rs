@@ -142,14 +142,19 @@ impl ChatState {
 
     pub fn delete(&mut self, message_id: &str) {
         self.messages.retain(|m| m.message_id != message_id);
-        if self.pinned.as_ref().is_some_and(|m| m.message_id == message_id) {
+        if self
+            .pinned
+            .as_ref()
+            .is_some_and(|m| m.message_id == message_id)
+        {
             self.pinned = None;
         }
     }
 
     /// Pins a message still in the history (or unpins with `None`).
     pub fn pin(&mut self, message_id: Option<&str>) {
-        self.pinned = message_id.and_then(|id| self.messages.iter().find(|m| m.message_id == id).cloned());
+        self.pinned =
+            message_id.and_then(|id| self.messages.iter().find(|m| m.message_id == id).cloned());
     }
 }
 
@@ -167,7 +172,10 @@ impl ChatModeration {
     /// Records a message for the rate and slow mode; a message already recorded (by its
     /// id) is not counted twice.
     pub fn record_post(&mut self, message: &ChatMessage) {
-        let posts = self.recent_posts.entry(message.attendee_id.clone()).or_default();
+        let posts = self
+            .recent_posts
+            .entry(message.attendee_id.clone())
+            .or_default();
         if posts.iter().any(|(_, id)| *id == message.message_id) {
             return;
         }
@@ -179,7 +187,11 @@ impl ChatModeration {
 
     /// When `attendee_id` posted its last messages (oldest first), at most [`CHAT_BURST`].
     pub fn post_times(&self, attendee_id: &str) -> impl Iterator<Item = u64> + '_ {
-        self.recent_posts.get(attendee_id).into_iter().flatten().map(|(at, _)| *at)
+        self.recent_posts
+            .get(attendee_id)
+            .into_iter()
+            .flatten()
+            .map(|(at, _)| *at)
     }
 
     pub fn moderate(&mut self, attendee_id: &str, muted_until: Option<u64>, banned: bool) {
@@ -198,7 +210,10 @@ impl ChatModeration {
     /// phrase of several words matches the same way).
     pub fn blocked_word_in(&self, text: &str) -> Option<&str> {
         let text = text.to_lowercase();
-        self.blocked_words.iter().map(String::as_str).find(|word| contains_word(&text, &word.to_lowercase()))
+        self.blocked_words
+            .iter()
+            .map(String::as_str)
+            .find(|word| contains_word(&text, &word.to_lowercase()))
     }
 }
 
@@ -216,7 +231,8 @@ fn contains_word(text: &str, word: &str) -> bool {
 /// Bidirectional embedding, override and isolate controls: a message could reorder the
 /// text shown after it. They are removed, like other control characters but newline.
 fn is_stripped(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}') || (c.is_control() && c != '\n')
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+        || (c.is_control() && c != '\n')
 }
 
 /// Why a chat text is refused before anything else is looked at.
@@ -251,10 +267,18 @@ pub fn clean_text(text: &str, max: usize) -> Result<String, TextProblem> {
 /// Checks a guide's blocked-word list.
 pub fn check_blocked_words(words: &[String]) -> Result<(), Invalid> {
     if words.len() > MAX_BLOCKED_WORDS {
-        return Err(format!("words must hold at most {MAX_BLOCKED_WORDS} entries"));
+        return Err(format!(
+            "words must hold at most {MAX_BLOCKED_WORDS} entries"
+        ));
     }
-    if words.iter().any(|w| w.trim().is_empty() || w.chars().count() > MAX_BLOCKED_WORD_CHARS || w.chars().any(char::is_control)) {
-        return Err(format!("each word must be 1 to {MAX_BLOCKED_WORD_CHARS} characters"));
+    if words.iter().any(|w| {
+        w.trim().is_empty()
+            || w.chars().count() > MAX_BLOCKED_WORD_CHARS
+            || w.chars().any(char::is_control)
+    }) {
+        return Err(format!(
+            "each word must be 1 to {MAX_BLOCKED_WORD_CHARS} characters"
+        ));
     }
     Ok(())
 }
@@ -271,7 +295,13 @@ pub enum Reaction {
 }
 
 impl Reaction {
-    pub const ALL: [Reaction; 5] = [Reaction::Heart, Reaction::Clap, Reaction::Laugh, Reaction::Wow, Reaction::Fire];
+    pub const ALL: [Reaction; 5] = [
+        Reaction::Heart,
+        Reaction::Clap,
+        Reaction::Laugh,
+        Reaction::Wow,
+        Reaction::Fire,
+    ];
 
     pub fn index(self) -> usize {
         self as usize
@@ -292,7 +322,13 @@ pub struct ReactionCounts {
 impl ReactionCounts {
     pub fn from_array(counts: [u32; 5]) -> Self {
         let [heart, clap, laugh, wow, fire] = counts;
-        ReactionCounts { heart, clap, laugh, wow, fire }
+        ReactionCounts {
+            heart,
+            clap,
+            laugh,
+            wow,
+            fire,
+        }
     }
 
     pub fn to_array(self) -> [u32; 5] {
@@ -330,13 +366,21 @@ mod tests {
             (10_000, 1_000),
             (1_000_000, 1_000),
         ] {
-            assert_eq!(engagement_tick_ms(subscribers), ms, "{subscribers} subscribers");
+            assert_eq!(
+                engagement_tick_ms(subscribers),
+                ms,
+                "{subscribers} subscribers"
+            );
         }
         // Never shorter than the base tick, never longer than the longest, never shrinking.
         let mut last = REACTION_TICK_MS;
         for subscribers in (0..20_000).step_by(7) {
             let ms = engagement_tick_ms(subscribers);
-            assert!((REACTION_TICK_MS..=ENGAGEMENT_TICK_MAX_MS).contains(&ms) && ms >= last && ms.is_multiple_of(REACTION_TICK_MS));
+            assert!(
+                (REACTION_TICK_MS..=ENGAGEMENT_TICK_MAX_MS).contains(&ms)
+                    && ms >= last
+                    && ms.is_multiple_of(REACTION_TICK_MS)
+            );
             last = ms;
         }
     }
@@ -345,19 +389,37 @@ mod tests {
     fn chat_text_is_trimmed_stripped_and_bounded() {
         assert_eq!(clean_chat_text("  hi  "), Ok("hi".into()));
         assert_eq!(clean_chat_text(" \u{202E} \n "), Err(TextProblem::Empty));
-        assert_eq!(clean_chat_text("a\u{202E}b\u{0007}c\nd"), Ok("abc\nd".into()));
-        assert_eq!(clean_chat_text(&"ü".repeat(MAX_CHAT_MESSAGE_CHARS)).map(|t| t.chars().count()), Ok(500));
-        assert_eq!(clean_chat_text(&"x".repeat(MAX_CHAT_MESSAGE_CHARS + 1)), Err(TextProblem::TooLong));
-        assert_eq!(clean_chat_text("<script>alert(1)</script>"), Ok("<script>alert(1)</script>".into()));
+        assert_eq!(
+            clean_chat_text("a\u{202E}b\u{0007}c\nd"),
+            Ok("abc\nd".into())
+        );
+        assert_eq!(
+            clean_chat_text(&"ü".repeat(MAX_CHAT_MESSAGE_CHARS)).map(|t| t.chars().count()),
+            Ok(500)
+        );
+        assert_eq!(
+            clean_chat_text(&"x".repeat(MAX_CHAT_MESSAGE_CHARS + 1)),
+            Err(TextProblem::TooLong)
+        );
+        assert_eq!(
+            clean_chat_text("<script>alert(1)</script>"),
+            Ok("<script>alert(1)</script>".into())
+        );
     }
 
     #[test]
     fn blocked_words_match_whole_words_in_any_case() {
-        let moderation = ChatModeration { blocked_words: vec!["Spam".into(), "buy now".into()], ..Default::default() };
+        let moderation = ChatModeration {
+            blocked_words: vec!["Spam".into(), "buy now".into()],
+            ..Default::default()
+        };
         assert_eq!(moderation.blocked_word_in("no SPAM please"), Some("Spam"));
         assert_eq!(moderation.blocked_word_in("spam!"), Some("Spam"));
         assert_eq!(moderation.blocked_word_in("spammer"), None);
-        assert_eq!(moderation.blocked_word_in("Buy Now, cheap"), Some("buy now"));
+        assert_eq!(
+            moderation.blocked_word_in("Buy Now, cheap"),
+            Some("buy now")
+        );
         assert_eq!(moderation.blocked_word_in("hello"), None);
     }
 
@@ -381,7 +443,10 @@ mod tests {
         chat.pin(Some(&last));
         assert_eq!(chat.pinned.as_ref().unwrap().message_id, last);
         chat.pin(Some(&format!("{:032x}", 0)));
-        assert_eq!(chat.pinned, None, "a message no longer kept cannot be pinned");
+        assert_eq!(
+            chat.pinned, None,
+            "a message no longer kept cannot be pinned"
+        );
         chat.pin(Some(&last));
         chat.delete(&last);
         assert_eq!(chat.pinned, None);

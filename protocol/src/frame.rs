@@ -16,7 +16,10 @@ use crate::engagement::polls::Poll;
 use crate::engagement::questions::{Question, QuestionStatus};
 use crate::engagement::{ChatMessage, ChatSettings, ReactionCounts};
 use crate::session::SessionSample;
-use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot, VideoAudioSettings, ViewMode};
+use crate::state::{
+    AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Id, Snapshot,
+    VideoAudioSettings, ViewMode,
+};
 use crate::status::{CartPermission, Role};
 
 /// The WebSocket subprotocol for JSON text frames.
@@ -30,7 +33,11 @@ pub const TOKEN_SUBPROTOCOL_PREFIX: &str = "bearer.";
 
 /// The hub token a client offered among its subprotocols (`Sec-WebSocket-Protocol`).
 pub fn token_of_subprotocols(offered: &str) -> Option<&str> {
-    offered.split(',').map(str::trim).find_map(|protocol| protocol.strip_prefix(TOKEN_SUBPROTOCOL_PREFIX)).filter(|t| !t.is_empty())
+    offered
+        .split(',')
+        .map(str::trim)
+        .find_map(|protocol| protocol.strip_prefix(TOKEN_SUBPROTOCOL_PREFIX))
+        .filter(|t| !t.is_empty())
 }
 
 /// The largest message (and frame) a participant may send, to the hub and through
@@ -71,7 +78,11 @@ pub mod close_code {
 
 /// Frames a participant sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum ClientFrame {
     /// First frame of a connection. `lastSeq` is the sequence number of the last event
     /// the client applied; set it when resuming.
@@ -117,7 +128,11 @@ pub enum Resume {
 
 /// A change of live state. Every event has a place in its appointment's order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Event {
     /// The appointment's settings, published by storefront-proxy when they are set or
     /// changed.
@@ -313,7 +328,11 @@ pub enum Collection {
 
 /// Events that may be coalesced or dropped under load; they carry no sequence number.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum VolatileEvent {
     GuideHovered {
         hovered_element_id: Option<Id>,
@@ -400,7 +419,11 @@ pub enum ErrorCode {
 
 /// Frames the hub sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum ServerFrame {
     Welcome {
         appointment_id: Id,
@@ -490,7 +513,11 @@ pub struct VolatileFrame<'a> {
 
 impl ServerFrame {
     pub fn error(r#ref: Option<u32>, code: ErrorCode, message: impl Into<String>) -> Self {
-        ServerFrame::Error { r#ref, code, message: message.into() }
+        ServerFrame::Error {
+            r#ref,
+            code,
+            message: message.into(),
+        }
     }
 }
 
@@ -500,8 +527,14 @@ mod token_subprotocol_tests {
 
     #[test]
     fn the_token_is_the_offered_bearer_subprotocol() {
-        assert_eq!(token_of_subprotocols("salesroom.v1.json, bearer.aa.bb-cc_dd"), Some("aa.bb-cc_dd"));
-        assert_eq!(token_of_subprotocols("bearer.x,salesroom.v1.msgpack"), Some("x"));
+        assert_eq!(
+            token_of_subprotocols("salesroom.v1.json, bearer.aa.bb-cc_dd"),
+            Some("aa.bb-cc_dd")
+        );
+        assert_eq!(
+            token_of_subprotocols("bearer.x,salesroom.v1.msgpack"),
+            Some("x")
+        );
         assert_eq!(token_of_subprotocols("salesroom.v1.json"), None);
         assert_eq!(token_of_subprotocols("salesroom.v1.json, bearer."), None);
     }

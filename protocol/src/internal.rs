@@ -58,12 +58,18 @@ pub struct AttendeeProfileRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attendee_name: Option<String>,
     /// Absent: unchanged; `null`: cleared.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub video_user_id: Option<Option<String>>,
 }
 
 /// Tells a field that is present (even as `null`) from one that is absent.
-fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+fn present<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(deserializer).map(Some)
 }
 
@@ -81,16 +87,23 @@ mod tests {
     #[test]
     fn an_absent_video_user_id_differs_from_a_null_one() {
         let id = "0".repeat(32);
-        let absent: AttendeeProfileRequest = serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id})).unwrap();
+        let absent: AttendeeProfileRequest =
+            serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id}))
+                .unwrap();
         assert_eq!(absent.video_user_id, None);
-        let null: AttendeeProfileRequest =
-            serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": null})).unwrap();
+        let null: AttendeeProfileRequest = serde_json::from_value(
+            serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": null}),
+        )
+        .unwrap();
         assert_eq!(null.video_user_id, Some(None));
-        let set: AttendeeProfileRequest =
-            serde_json::from_value(serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": "v"})).unwrap();
+        let set: AttendeeProfileRequest = serde_json::from_value(
+            serde_json::json!({"appointmentId": id, "attendeeId": id, "videoUserId": "v"}),
+        )
+        .unwrap();
         assert_eq!(set.video_user_id, Some(Some("v".into())));
         // What the client sends for "clear" survives the round trip.
-        let round: AttendeeProfileRequest = serde_json::from_value(serde_json::to_value(&null).unwrap()).unwrap();
+        let round: AttendeeProfileRequest =
+            serde_json::from_value(serde_json::to_value(&null).unwrap()).unwrap();
         assert_eq!(round.video_user_id, Some(None));
     }
 }

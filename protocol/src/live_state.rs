@@ -79,7 +79,10 @@ mod participant_list {
 
     use crate::state::{AttendeeSummary, Id};
 
-    pub fn serialize<S: Serializer>(participants: &BTreeMap<Id, Arc<AttendeeSummary>>, serializer: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(
+        participants: &BTreeMap<Id, Arc<AttendeeSummary>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         let mut list = serializer.serialize_seq(Some(participants.len()))?;
         for participant in participants.values() {
             list.serialize_element(&**participant)?;
@@ -87,9 +90,14 @@ mod participant_list {
         list.end()
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<Id, Arc<AttendeeSummary>>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<BTreeMap<Id, Arc<AttendeeSummary>>, D::Error> {
         let list = Vec::<AttendeeSummary>::deserialize(deserializer)?;
-        Ok(list.into_iter().map(|p| (p.attendee_id.clone(), Arc::new(p))).collect())
+        Ok(list
+            .into_iter()
+            .map(|p| (p.attendee_id.clone(), Arc::new(p)))
+            .collect())
     }
 }
 
@@ -105,11 +113,17 @@ impl LiveState {
                 all.attendee_restriction_type = settings.attendee_restriction_type;
                 all.accessible_from = settings.accessible_from.clone();
                 all.accessible_to = settings.accessible_to.clone();
-                all.product_detail_default_page_id = settings.product_detail_default_page_id.clone();
+                all.product_detail_default_page_id =
+                    settings.product_detail_default_page_id.clone();
                 all.quickview_page_id = settings.quickview_page_id.clone();
-                all.product_listing_default_page_id = settings.product_listing_default_page_id.clone();
+                all.product_listing_default_page_id =
+                    settings.product_listing_default_page_id.clone();
             }
-            Event::SlideSwitched { page_id, section_id, slide_alias } => {
+            Event::SlideSwitched {
+                page_id,
+                section_id,
+                slide_alias,
+            } => {
                 all.current_page_id = Some(page_id.clone());
                 all.current_section_id = Some(section_id.clone());
                 all.last_active_guide_section = Some(section_id.clone());
@@ -117,7 +131,9 @@ impl LiveState {
                 all.current_slide_data = None;
                 // A draft poll attached to this slide opens with it.
                 for poll in &mut all.polls {
-                    let here = poll.slide.as_ref().is_some_and(|s| s.section_id == *section_id && s.slide_alias == *slide_alias);
+                    let here = poll.slide.as_ref().is_some_and(|s| {
+                        s.section_id == *section_id && s.slide_alias == *slide_alias
+                    });
                     if here && poll.status == PollStatus::Draft {
                         poll.status = PollStatus::Open;
                     }
@@ -134,11 +150,17 @@ impl LiveState {
                 all.ended_at = Some(ended_at.clone());
             }
             Event::LockChanged { locked } => all.locked = *locked,
-            Event::GuideProductChanged { product_id } => all.current_guide_product_id = product_id.clone(),
+            Event::GuideProductChanged { product_id } => {
+                all.current_guide_product_id = product_id.clone()
+            }
             Event::DynamicPageOpened { page } => all.current_dynamic_page = Some(page.clone()),
-            Event::DynamicPageClosed { page_id, all: close_all } => {
-                let matches =
-                    all.current_dynamic_page.as_ref().is_some_and(|open| *close_all || page_id.as_deref() == Some(open.page_id.as_str()));
+            Event::DynamicPageClosed {
+                page_id,
+                all: close_all,
+            } => {
+                let matches = all.current_dynamic_page.as_ref().is_some_and(|open| {
+                    *close_all || page_id.as_deref() == Some(open.page_id.as_str())
+                });
                 if matches {
                     all.current_dynamic_page = None;
                 }
@@ -148,22 +170,38 @@ impl LiveState {
             Event::ScreenSharingChanged { active } => all.allow_screen_sharing = *active,
             Event::MuteAllChanged { muted } => all.muted_all = *muted,
             Event::AttendeeChanged { attendee } => {
-                let before = self.participants.insert(attendee.attendee_id.clone(), Arc::new(attendee.clone()));
-                self.session.participant_changed(before.as_deref(), Some(attendee), attendee.last_active_at.as_deref());
+                let before = self
+                    .participants
+                    .insert(attendee.attendee_id.clone(), Arc::new(attendee.clone()));
+                self.session.participant_changed(
+                    before.as_deref(),
+                    Some(attendee),
+                    attendee.last_active_at.as_deref(),
+                );
             }
             Event::AttendeeRemoved { attendee_id } => {
                 let before = self.participants.remove(attendee_id);
-                self.session.participant_changed(before.as_deref(), None, None);
+                self.session
+                    .participant_changed(before.as_deref(), None, None);
                 self.removed.insert(attendee_id.clone());
             }
-            Event::CartPermissionChanged { attendee_id, permission } => {
+            Event::CartPermissionChanged {
+                attendee_id,
+                permission,
+            } => {
                 if let Some(p) = self.participants.get_mut(attendee_id) {
                     Arc::make_mut(p).cart_permission = *permission;
                 }
             }
-            Event::AttendeeCartChanged { attendee_id, total_price, .. } => self.session.cart_changed(attendee_id, *total_price),
+            Event::AttendeeCartChanged {
+                attendee_id,
+                total_price,
+                ..
+            } => self.session.cart_changed(attendee_id, *total_price),
             Event::SessionSampled { sample } => self.session.sampled(sample),
-            Event::AttendeeCollectionChanged { .. } | Event::Reload { .. } | Event::SavedProductsChanged {} => {}
+            Event::AttendeeCollectionChanged { .. }
+            | Event::Reload { .. }
+            | Event::SavedProductsChanged {} => {}
             Event::ChatMessagePosted { message } => {
                 self.chat_moderation.record_post(message);
                 self.session.chat_posted(message.sent_at);
@@ -179,17 +217,27 @@ impl LiveState {
             Event::ChatMessageDeleted { message_id } => all.chat.delete(message_id),
             Event::ChatMessagePinned { message_id } => all.chat.pin(message_id.as_deref()),
             Event::ChatSettingsChanged { settings } => all.chat.settings = settings.clone(),
-            Event::ChatBlockedWordsChanged { words } => self.chat_moderation.blocked_words = words.clone(),
-            Event::ChatAttendeeModerated { attendee_id, muted_until, banned } => {
-                self.chat_moderation.moderate(attendee_id, *muted_until, *banned)
+            Event::ChatBlockedWordsChanged { words } => {
+                self.chat_moderation.blocked_words = words.clone()
             }
+            Event::ChatAttendeeModerated {
+                attendee_id,
+                muted_until,
+                banned,
+            } => self
+                .chat_moderation
+                .moderate(attendee_id, *muted_until, *banned),
             Event::PollCreated { poll } => all.polls.push(poll.clone()),
             Event::PollOpened { poll_id } => {
                 if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
                     poll.status = PollStatus::Open;
                 }
             }
-            Event::PollClosed { poll_id, counts, voters } => {
+            Event::PollClosed {
+                poll_id,
+                counts,
+                voters,
+            } => {
                 if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
                     poll.status = PollStatus::Closed;
                     poll.counts = counts.clone();
@@ -204,32 +252,60 @@ impl LiveState {
             // Recounted from the votes as ordered, not from `previousAnswerIds`: in cluster
             // mode a replica decides on the state it has applied so far, which may not yet
             // hold the voter's vote before.
-            Event::PollVoted { poll_id, attendee_id, answer_ids, .. } => {
-                let previous =
-                    self.poll_votes.entry(poll_id.clone()).or_default().insert(attendee_id.clone(), answer_ids.clone()).unwrap_or_default();
+            Event::PollVoted {
+                poll_id,
+                attendee_id,
+                answer_ids,
+                ..
+            } => {
+                let previous = self
+                    .poll_votes
+                    .entry(poll_id.clone())
+                    .or_default()
+                    .insert(attendee_id.clone(), answer_ids.clone())
+                    .unwrap_or_default();
                 if let Some(poll) = all.polls.iter_mut().find(|p| p.poll_id == *poll_id) {
                     poll.recount(&previous, answer_ids);
                 }
             }
             Event::QuestionAsked { question } => {
-                self.question_book.last_asked.insert(question.attendee_id.clone(), question.asked_at);
-                if !all.questions.iter().any(|q| q.question_id == question.question_id) {
+                self.question_book
+                    .last_asked
+                    .insert(question.attendee_id.clone(), question.asked_at);
+                if !all
+                    .questions
+                    .iter()
+                    .any(|q| q.question_id == question.question_id)
+                {
                     all.questions.push(question.clone());
                 }
             }
             // Counted from the set of voters: the same vote twice is one. A vote on a
             // question dismissed meanwhile is forgotten with it.
-            Event::QuestionVoted { question_id, attendee_id, voted } => {
-                if let Some(question) = all.questions.iter_mut().find(|q| q.question_id == *question_id) {
+            Event::QuestionVoted {
+                question_id,
+                attendee_id,
+                voted,
+            } => {
+                if let Some(question) = all
+                    .questions
+                    .iter_mut()
+                    .find(|q| q.question_id == *question_id)
+                {
                     question.votes = self.question_book.vote(question_id, attendee_id, *voted);
                 }
             }
-            Event::QuestionMarked { question_id, status } => {
+            Event::QuestionMarked {
+                question_id,
+                status,
+            } => {
                 if all.questions.iter().any(|q| q.question_id == *question_id) {
                     for question in &mut all.questions {
                         if question.question_id == *question_id {
                             question.status = *status;
-                        } else if *status == QuestionStatus::Answering && question.status == QuestionStatus::Answering {
+                        } else if *status == QuestionStatus::Answering
+                            && question.status == QuestionStatus::Answering
+                        {
                             question.status = QuestionStatus::Open;
                         }
                     }
@@ -251,13 +327,22 @@ impl LiveState {
     /// (`missing` for someone not in the participant list).
     pub fn state_for_clients_of(&self, attendee_id: &str) -> StateForClients {
         let mut state_for_clients = self.state_for_clients.clone();
-        state_for_clients.cart_permission = self.participants.get(attendee_id).map(|p| p.cart_permission).unwrap_or_default();
-        state_for_clients.chat_muted_until = self.chat_moderation.muted_until.get(attendee_id).copied();
+        state_for_clients.cart_permission = self
+            .participants
+            .get(attendee_id)
+            .map(|p| p.cart_permission)
+            .unwrap_or_default();
+        state_for_clients.chat_muted_until =
+            self.chat_moderation.muted_until.get(attendee_id).copied();
         state_for_clients.chat_banned = self.chat_moderation.banned.contains(attendee_id);
         state_for_clients.poll_votes = self
             .poll_votes
             .iter()
-            .filter_map(|(poll_id, votes)| votes.get(attendee_id).map(|vote| (poll_id.clone(), vote.clone())))
+            .filter_map(|(poll_id, votes)| {
+                votes
+                    .get(attendee_id)
+                    .map(|vote| (poll_id.clone(), vote.clone()))
+            })
             .collect();
         state_for_clients.question_votes = self.question_book.voted_by(attendee_id);
         state_for_clients
@@ -275,13 +360,19 @@ impl LiveState {
             }
             Viewer::Client(attendee_id) => (self.state_for_clients_of(attendee_id), None),
         };
-        Snapshot { state_for_all: self.state_for_all.clone(), state_for_clients, state_for_guides }
+        Snapshot {
+            state_for_all: self.state_for_all.clone(),
+            state_for_clients,
+            state_for_guides,
+        }
     }
 }
 
 /// A guide's participant maps: guides under `guides`; clients under `clients`, or under
 /// `inactiveClients` once their connection is lost.
-pub fn file_participants(participants: impl IntoIterator<Item = Arc<AttendeeSummary>>) -> StateForGuides {
+pub fn file_participants(
+    participants: impl IntoIterator<Item = Arc<AttendeeSummary>>,
+) -> StateForGuides {
     let mut guides = StateForGuides::default();
     for p in participants {
         let map = match (p.role, p.connection) {
@@ -304,9 +395,14 @@ mod tests {
         let ada = "a".repeat(32);
         let mut state = LiveState::default();
         assert!(!state.is_removed(&ada));
-        state.apply(&Event::AttendeeRemoved { attendee_id: ada.clone() });
+        state.apply(&Event::AttendeeRemoved {
+            attendee_id: ada.clone(),
+        });
         assert!(state.is_removed(&ada) && !state.participants.contains_key(&ada));
         // Nobody's view shows the set: it is the hub's own.
-        assert_eq!(state.view(Viewer::Guide("g")), LiveState::default().view(Viewer::Guide("g")));
+        assert_eq!(
+            state.view(Viewer::Guide("g")),
+            LiveState::default().view(Viewer::Guide("g"))
+        );
     }
 }

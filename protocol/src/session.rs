@@ -76,9 +76,13 @@ pub struct SessionRecord {
 /// Whether a participant counts as a joined client, and as a connected one.
 fn counts(p: Option<&AttendeeSummary>) -> (u32, u32) {
     match p {
-        Some(p) if p.role == Role::Client => {
-            (1, u32::from(matches!(p.connection, ConnectionState::Connected | ConnectionState::Reconnected)))
-        }
+        Some(p) if p.role == Role::Client => (
+            1,
+            u32::from(matches!(
+                p.connection,
+                ConnectionState::Connected | ConnectionState::Reconnected
+            )),
+        ),
         _ => (0, 0),
     }
 }
@@ -92,16 +96,28 @@ fn to_second(at: &str) -> Option<String> {
 impl SessionRecord {
     /// A participant entry changed from `before` to `after` (either absent: joined or
     /// removed), at `at` when known.
-    pub fn participant_changed(&mut self, before: Option<&AttendeeSummary>, after: Option<&AttendeeSummary>, at: Option<&str>) {
-        let ((joined_before, connected_before), (joined_after, connected_after)) = (counts(before), counts(after));
+    pub fn participant_changed(
+        &mut self,
+        before: Option<&AttendeeSummary>,
+        after: Option<&AttendeeSummary>,
+        at: Option<&str>,
+    ) {
+        let ((joined_before, connected_before), (joined_after, connected_after)) =
+            (counts(before), counts(after));
         if (joined_before, connected_before) == (joined_after, connected_after) {
             return;
         }
         self.joined = (self.joined + joined_after).saturating_sub(joined_before);
         self.connected = (self.connected + connected_after).saturating_sub(connected_before);
-        let at = at.and_then(to_second).or_else(|| self.attendance.last().map(|p| p.at.clone()));
+        let at = at
+            .and_then(to_second)
+            .or_else(|| self.attendance.last().map(|p| p.at.clone()));
         let Some(at) = at else { return };
-        let point = AttendancePoint { at, joined: self.joined, connected: self.connected };
+        let point = AttendancePoint {
+            at,
+            joined: self.joined,
+            connected: self.connected,
+        };
         let full = self.attendance.len() >= MAX_ATTENDANCE_POINTS;
         match self.attendance.last_mut() {
             Some(last) if last.at == point.at || full => {
@@ -123,14 +139,20 @@ impl SessionRecord {
     /// The sum of the attendees' cart values now.
     pub fn cart_value(&self) -> f64 {
         // Cents, so that the sum does not drift with the order of additions.
-        let cents: i64 = self.cart_values.values().map(|v| (v * 100.0).round() as i64).sum();
+        let cents: i64 = self
+            .cart_values
+            .values()
+            .map(|v| (v * 100.0).round() as i64)
+            .sum();
         cents as f64 / 100.0
     }
 
     pub fn chat_posted(&mut self, sent_at_ms: u64) {
         let minute = sent_at_ms / 60_000;
         let minute = match self.chat_per_minute.last_key_value() {
-            Some((&last, _)) if self.chat_per_minute.len() >= MAX_CHAT_MINUTES && minute > last => last,
+            Some((&last, _)) if self.chat_per_minute.len() >= MAX_CHAT_MINUTES && minute > last => {
+                last
+            }
             _ => minute,
         };
         *self.chat_per_minute.entry(minute).or_default() += 1;
@@ -180,13 +202,28 @@ mod tests {
     #[test]
     fn attendance_follows_joins_and_leaves_one_point_per_second() {
         let mut record = SessionRecord::default();
-        let (connected, lost) = (client(ConnectionState::Connected), client(ConnectionState::Lost));
+        let (connected, lost) = (
+            client(ConnectionState::Connected),
+            client(ConnectionState::Lost),
+        );
         record.participant_changed(None, Some(&connected), Some("2026-01-05T10:00:01.5Z"));
-        record.participant_changed(Some(&connected), Some(&lost), Some("2026-01-05T10:00:09.1Z"));
-        record.participant_changed(Some(&lost), Some(&connected), Some("2026-01-05T10:00:09.7Z"));
+        record.participant_changed(
+            Some(&connected),
+            Some(&lost),
+            Some("2026-01-05T10:00:09.1Z"),
+        );
+        record.participant_changed(
+            Some(&lost),
+            Some(&connected),
+            Some("2026-01-05T10:00:09.7Z"),
+        );
         record.participant_changed(Some(&connected), Some(&lost), Some("2026-01-05T10:00:12Z"));
         record.participant_changed(Some(&lost), None, Some("2026-01-05T10:00:13Z"));
-        let points: Vec<(&str, u32, u32)> = record.attendance.iter().map(|p| (p.at.as_str(), p.joined, p.connected)).collect();
+        let points: Vec<(&str, u32, u32)> = record
+            .attendance
+            .iter()
+            .map(|p| (p.at.as_str(), p.joined, p.connected))
+            .collect();
         assert_eq!(
             points,
             [
@@ -209,12 +246,22 @@ mod tests {
         let sample = |bucket, heart| SessionSample {
             at: "2026-01-05T10:00:00Z".into(),
             bucket,
-            reactions: ReactionCounts { heart, ..Default::default() },
+            reactions: ReactionCounts {
+                heart,
+                ..Default::default()
+            },
             cart_value: 0.0,
         };
         record.sampled(&sample(5, 1));
         record.sampled(&sample(5, 7));
         record.sampled(&sample(6, 2));
-        assert_eq!(record.samples.iter().map(|s| s.reactions.heart).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(
+            record
+                .samples
+                .iter()
+                .map(|s| s.reactions.heart)
+                .collect::<Vec<_>>(),
+            [1, 2]
+        );
     }
 }

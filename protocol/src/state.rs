@@ -110,11 +110,21 @@ impl DynamicPage {
         check_id("pageId", &self.page_id)?;
         check_optional_id("productId", self.product_id.as_deref())?;
         let identifier = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
-        if self.page_type.is_empty() || self.page_type.len() > MAX_PAGE_TYPE_LENGTH || !self.page_type.bytes().all(identifier) {
-            return Err(format!("type must be 1 to {MAX_PAGE_TYPE_LENGTH} letters, digits, '-', '_' or '.'"));
+        if self.page_type.is_empty()
+            || self.page_type.len() > MAX_PAGE_TYPE_LENGTH
+            || !self.page_type.bytes().all(identifier)
+        {
+            return Err(format!(
+                "type must be 1 to {MAX_PAGE_TYPE_LENGTH} letters, digits, '-', '_' or '.'"
+            ));
         }
-        if self.position.is_some_and(|position| !(0..=MAX_PAGE_POSITION).contains(&position)) {
-            return Err(format!("position must be between 0 and {MAX_PAGE_POSITION}"));
+        if self
+            .position
+            .is_some_and(|position| !(0..=MAX_PAGE_POSITION).contains(&position))
+        {
+            return Err(format!(
+                "position must be between 0 and {MAX_PAGE_POSITION}"
+            ));
         }
         Ok(())
     }

@@ -25,7 +25,11 @@ pub struct TokenError(#[from] jsonwebtoken::errors::Error);
 
 impl HubClaims {
     pub fn sign(&self, secret: &[u8]) -> Result<String, TokenError> {
-        Ok(encode(&Header::new(Algorithm::HS256), self, &EncodingKey::from_secret(secret))?)
+        Ok(encode(
+            &Header::new(Algorithm::HS256),
+            self,
+            &EncodingKey::from_secret(secret),
+        )?)
     }
 
     /// Checks the signature, the algorithm and the expiry.
@@ -46,10 +50,18 @@ pub fn load_or_create_secret(dir: &std::path::Path) -> std::io::Result<Vec<u8>> 
     match std::fs::read(&path) {
         Ok(secret) if !secret.is_empty() => Ok(secret),
         _ => {
-            let secret: String = rand::rng().sample_iter(rand::distr::Alphanumeric).take(48).map(char::from).collect();
+            let secret: String = rand::rng()
+                .sample_iter(rand::distr::Alphanumeric)
+                .take(48)
+                .map(char::from)
+                .collect();
             // create_new: when the proxy and the hub start together, the first one wins
             // and the other reads its secret.
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
                 Ok(mut file) => {
                     file.write_all(secret.as_bytes())?;
                     Ok(secret.into_bytes())

@@ -1,11 +1,20 @@
 use protocol::{HubClaims, Role};
 
 fn claims(exp: u64) -> HubClaims {
-    HubClaims { sub: "a".repeat(32), apt: "b".repeat(32), role: Role::Guide, name: Some("Ada".into()), exp }
+    HubClaims {
+        sub: "a".repeat(32),
+        apt: "b".repeat(32),
+        role: Role::Guide,
+        name: Some("Ada".into()),
+        exp,
+    }
 }
 
 fn now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
 }
 
 #[test]
@@ -22,6 +31,9 @@ fn expired_and_garbage_tokens_are_refused() {
     assert!(HubClaims::verify(&expired, b"s").is_err());
     // An unsigned token ("alg": "none") must not pass either.
     for garbage in ["", "abc", "a.b.c", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."] {
-        assert!(HubClaims::verify(garbage, b"s").is_err(), "accepted {garbage:?}");
+        assert!(
+            HubClaims::verify(garbage, b"s").is_err(),
+            "accepted {garbage:?}"
+        );
     }
 }

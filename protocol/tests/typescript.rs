@@ -12,7 +12,11 @@ fn committed_typescript_matches_the_rust_types() {
     let path = in_workspace(protocol::typescript::GENERATED_PATH);
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     let fresh = protocol::typescript::typescript();
-    assert!(committed == fresh, "{} is stale: run `make protocol-ts` and commit the result", path.display());
+    assert!(
+        committed == fresh,
+        "{} is stale: run `make protocol-ts` and commit the result",
+        path.display()
+    );
 }
 
 #[test]
@@ -20,5 +24,9 @@ fn committed_live_state_cases_match_the_reducer() {
     let path = in_workspace(protocol::live_state::cases::CASES_PATH);
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     let fresh = protocol::live_state::cases::cases_json();
-    assert!(committed == fresh, "{} is stale: run `make protocol-ts` and commit the result", path.display());
+    assert!(
+        committed == fresh,
+        "{} is stale: run `make protocol-ts` and commit the result",
+        path.display()
+    );
 }

@@ -67,7 +67,8 @@ fn verified_claims(credentials: &Credentials, token: &str) -> Result<Claims, Err
     if token.len() > MAX_TOKEN_LEN {
         return Err(Error::InvalidAuthorizationToken);
     }
-    let header = jsonwebtoken::decode_header(token).map_err(|_| Error::InvalidAuthorizationToken)?;
+    let header =
+        jsonwebtoken::decode_header(token).map_err(|_| Error::InvalidAuthorizationToken)?;
     if header.alg != Algorithm::HS256 {
         return Err(Error::InvalidToken("unsupported signing algorithm".into()));
     }
@@ -77,22 +78,31 @@ fn verified_claims(credentials: &Credentials, token: &str) -> Result<Claims, Err
     validation.validate_nbf = true;
     validation.set_required_spec_claims(&["exp", "iss"]);
     validation.set_issuer(&[&credentials.api_key]);
-    let data = jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(credentials.secret().as_bytes()), &validation).map_err(
-        |e| match e.kind() {
-            ErrorKind::InvalidIssuer => Error::InvalidApiKey(issuer_of(token).unwrap_or_default()),
-            ErrorKind::ExpiredSignature => Error::InvalidToken("token is expired (exp)".into()),
-            ErrorKind::ImmatureSignature => Error::InvalidToken("token is not valid yet (nbf)".into()),
-            ErrorKind::InvalidSignature => Error::InvalidToken("error in cryptographic primitive".into()),
-            ErrorKind::MissingRequiredClaim(claim) => Error::InvalidToken(format!("missing claim {claim}")),
-            _ => Error::InvalidAuthorizationToken,
-        },
-    )?;
+    let data = jsonwebtoken::decode::<Claims>(
+        token,
+        &DecodingKey::from_secret(credentials.secret().as_bytes()),
+        &validation,
+    )
+    .map_err(|e| match e.kind() {
+        ErrorKind::InvalidIssuer => Error::InvalidApiKey(issuer_of(token).unwrap_or_default()),
+        ErrorKind::ExpiredSignature => Error::InvalidToken("token is expired (exp)".into()),
+        ErrorKind::ImmatureSignature => Error::InvalidToken("token is not valid yet (nbf)".into()),
+        ErrorKind::InvalidSignature => {
+            Error::InvalidToken("error in cryptographic primitive".into())
+        }
+        ErrorKind::MissingRequiredClaim(claim) => {
+            Error::InvalidToken(format!("missing claim {claim}"))
+        }
+        _ => Error::InvalidAuthorizationToken,
+    })?;
     Ok(data.claims)
 }
 
 /// Checks a server API token: valid, and an admin of `room` (LiveKit's `EnsureAdminPermission`).
 pub fn verify_admin(credentials: &Credentials, token: &str, room: &str) -> Result<(), Error> {
-    let video = verified_claims(credentials, token)?.video.ok_or(Error::PermissionDenied)?;
+    let video = verified_claims(credentials, token)?
+        .video
+        .ok_or(Error::PermissionDenied)?;
     if !video.room_admin || video.room != room {
         return Err(Error::PermissionDenied);
     }
@@ -102,7 +112,9 @@ pub fn verify_admin(credentials: &Credentials, token: &str, room: &str) -> Resul
 /// Checks a server API token: valid, and allowed to create and delete rooms (LiveKit's
 /// `EnsureCreatePermission`, which `DeleteRoom` asks for).
 pub fn verify_room_create(credentials: &Credentials, token: &str) -> Result<(), Error> {
-    let video = verified_claims(credentials, token)?.video.ok_or(Error::PermissionDenied)?;
+    let video = verified_claims(credentials, token)?
+        .video
+        .ok_or(Error::PermissionDenied)?;
     if !video.room_create {
         return Err(Error::PermissionDenied);
     }
@@ -111,7 +123,11 @@ pub fn verify_room_create(credentials: &Credentials, token: &str) -> Result<(), 
 
 /// Checks the token (see `verified_claims`), then that it allows joining a room: the
 /// token's room, which must be `requested_room` when the client names one.
-pub fn verify_join(credentials: &Credentials, token: &str, requested_room: Option<&str>) -> Result<JoinGrant, Error> {
+pub fn verify_join(
+    credentials: &Credentials,
+    token: &str,
+    requested_room: Option<&str>,
+) -> Result<JoinGrant, Error> {
     let claims = verified_claims(credentials, token)?;
     let video = claims.video.ok_or(Error::PermissionDenied)?;
     if !video.room_join {
@@ -123,10 +139,15 @@ pub fn verify_join(credentials: &Credentials, token: &str, requested_room: Optio
     let room = match (video.room.as_str(), requested_room) {
         ("", None | Some("")) => return Err(Error::NoRoomName),
         ("", Some(requested)) => requested.to_owned(),
-        (granted, Some(requested)) if !requested.is_empty() && requested != granted => return Err(Error::PermissionDenied),
+        (granted, Some(requested)) if !requested.is_empty() && requested != granted => {
+            return Err(Error::PermissionDenied)
+        }
         (granted, _) => granted.to_owned(),
     };
-    if room.len() > MAX_NAME_LEN || claims.sub.len() > MAX_NAME_LEN || claims.name.len() > MAX_NAME_LEN {
+    if room.len() > MAX_NAME_LEN
+        || claims.sub.len() > MAX_NAME_LEN
+        || claims.name.len() > MAX_NAME_LEN
+    {
         return Err(Error::BadSignal("room, identity or name too long".into()));
     }
     if claims.metadata.len() > MAX_METADATA_LEN {
@@ -150,7 +171,9 @@ fn issuer_of(token: &str) -> Option<String> {
     struct Issuer {
         iss: String,
     }
-    jsonwebtoken::dangerous::insecure_decode::<Issuer>(token).ok().map(|data| data.claims.iss.chars().take(MAX_NAME_LEN).collect())
+    jsonwebtoken::dangerous::insecure_decode::<Issuer>(token)
+        .ok()
+        .map(|data| data.claims.iss.chars().take(MAX_NAME_LEN).collect())
 }
 
 #[cfg(test)]
@@ -163,11 +186,19 @@ pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn now() -> i64 {
-        SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() as i64
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs() as i64
     }
 
     pub(crate) fn sign(secret: &str, claims: Value) -> String {
-        encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(secret.as_bytes())).unwrap()
+        encode(
+            &Header::new(Algorithm::HS256),
+            &claims,
+            &EncodingKey::from_secret(secret.as_bytes()),
+        )
+        .unwrap()
     }
 
     fn creds() -> Credentials {
@@ -193,20 +224,35 @@ pub(crate) mod tests {
     #[test]
     fn refusals_carry_livekits_messages() {
         let forged = sign("another secret entirely", claims("demo", now() + 600));
-        assert!(matches!(verify_join(&creds(), &forged, None), Err(Error::InvalidToken(_))));
+        assert!(matches!(
+            verify_join(&creds(), &forged, None),
+            Err(Error::InvalidToken(_))
+        ));
         let expired = sign(creds().secret(), claims("demo", now() - 3600));
         let refusal = verify_join(&creds(), &expired, None).unwrap_err();
         assert_eq!(refusal.to_string(), "invalid token: token is expired (exp)");
         let token = sign(creds().secret(), claims("demo", now() + 600));
-        assert!(matches!(verify_join(&creds(), &token, Some("other")), Err(Error::PermissionDenied)));
-        assert!(matches!(verify_join(&creds(), "not a jwt", None), Err(Error::InvalidAuthorizationToken)));
-        assert!(matches!(verify_join(&creds(), "", None), Err(Error::PermissionDenied)));
+        assert!(matches!(
+            verify_join(&creds(), &token, Some("other")),
+            Err(Error::PermissionDenied)
+        ));
+        assert!(matches!(
+            verify_join(&creds(), "not a jwt", None),
+            Err(Error::InvalidAuthorizationToken)
+        ));
+        assert!(matches!(
+            verify_join(&creds(), "", None),
+            Err(Error::PermissionDenied)
+        ));
         let mut other_key = claims("demo", now() + 600);
         other_key["iss"] = json!("APIother");
         let refusal = verify_join(&creds(), &sign(creds().secret(), other_key), None).unwrap_err();
         assert_eq!(refusal.to_string(), "invalid API key: APIother");
         let mut no_join = claims("demo", now() + 600);
         no_join["video"]["roomJoin"] = json!(false);
-        assert!(matches!(verify_join(&creds(), &sign(creds().secret(), no_join), None), Err(Error::PermissionDenied)));
+        assert!(matches!(
+            verify_join(&creds(), &sign(creds().secret(), no_join), None),
+            Err(Error::PermissionDenied)
+        ));
     }
 }

@@ -15,7 +15,10 @@ pub const KEYS_FILE: &str = "livekit-keys.yaml";
 
 /// Command line and environment of the `sfu` binary. `Debug` hides the secret.
 #[derive(Clone, clap::Parser)]
-#[command(name = "sfu", about = "Embedded media server that speaks LiveKit's signalling protocol")]
+#[command(
+    name = "sfu",
+    about = "Embedded media server that speaks LiveKit's signalling protocol"
+)]
 pub struct Config {
     /// Port of the signalling server (`/rtc` WebSocket and `/rtc/validate`).
     #[arg(long, env = "SFU_PORT", default_value_t = 7880)]
@@ -116,7 +119,9 @@ impl Config {
         match (&self.livekit_api_key, &self.livekit_api_secret) {
             (Some(key), Some(secret)) => Ok(Credentials::new(key.clone(), secret.clone())),
             (None, None) => Credentials::load_or_create(&self.data_dir),
-            _ => Err(Error::Config("set both LIVEKIT_API_KEY and LIVEKIT_API_SECRET, or neither".into())),
+            _ => Err(Error::Config(
+                "set both LIVEKIT_API_KEY and LIVEKIT_API_SECRET, or neither".into(),
+            )),
         }
     }
 }
@@ -131,13 +136,18 @@ pub struct Credentials {
 
 impl fmt::Debug for Credentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Credentials").field("api_key", &self.api_key).finish_non_exhaustive()
+        f.debug_struct("Credentials")
+            .field("api_key", &self.api_key)
+            .finish_non_exhaustive()
     }
 }
 
 impl Credentials {
     pub fn new(api_key: String, api_secret: String) -> Credentials {
-        Credentials { api_key, api_secret }
+        Credentials {
+            api_key,
+            api_secret,
+        }
     }
 
     /// The secret that signs tokens.
@@ -150,19 +160,28 @@ impl Credentials {
     pub fn load_or_create(dir: &Path) -> Result<Credentials, Error> {
         let file = dir.join(KEYS_FILE);
         match std::fs::read_to_string(&file) {
-            Ok(text) => Credentials::parse(&text).ok_or_else(|| Error::Config(format!("{} holds no `key: secret` line", file.display()))),
+            Ok(text) => Credentials::parse(&text).ok_or_else(|| {
+                Error::Config(format!("{} holds no `key: secret` line", file.display()))
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 std::fs::create_dir_all(dir)?;
                 let mut rng = rand::rng();
-                let created =
-                    Credentials::new(format!("API{}", Alphanumeric.sample_string(&mut rng, 12)), Alphanumeric.sample_string(&mut rng, 43));
-                match write_private(&file, &format!("{}: {}\n", created.api_key, created.api_secret)) {
+                let created = Credentials::new(
+                    format!("API{}", Alphanumeric.sample_string(&mut rng, 12)),
+                    Alphanumeric.sample_string(&mut rng, 43),
+                );
+                match write_private(
+                    &file,
+                    &format!("{}: {}\n", created.api_key, created.api_secret),
+                ) {
                     Ok(()) => {
                         tracing::info!(file = %file.display(), api_key = %created.api_key, "generated an API key and secret");
                         Ok(created)
                     }
                     // Another process wrote it first: use that one.
-                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Credentials::load_or_create(dir),
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                        Credentials::load_or_create(dir)
+                    }
                     Err(e) => Err(e.into()),
                 }
             }
@@ -172,11 +191,14 @@ impl Credentials {
 
     /// The first `key: secret` line of a LiveKit key file.
     fn parse(text: &str) -> Option<Credentials> {
-        text.lines().filter(|line| !line.trim_start().starts_with('#')).find_map(|line| {
-            let (key, secret) = line.split_once(':')?;
-            let (key, secret) = (key.trim(), secret.trim());
-            (!key.is_empty() && !secret.is_empty()).then(|| Credentials::new(key.to_owned(), secret.to_owned()))
-        })
+        text.lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .find_map(|line| {
+                let (key, secret) = line.split_once(':')?;
+                let (key, secret) = (key.trim(), secret.trim());
+                (!key.is_empty() && !secret.is_empty())
+                    .then(|| Credentials::new(key.to_owned(), secret.to_owned()))
+            })
     }
 }
 
@@ -190,7 +212,9 @@ fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let written = options.open(&temporary).and_then(|mut out| out.write_all(text.as_bytes()).and_then(|()| out.sync_all()));
+    let written = options
+        .open(&temporary)
+        .and_then(|mut out| out.write_all(text.as_bytes()).and_then(|()| out.sync_all()));
     let linked = written.and_then(|()| std::fs::hard_link(&temporary, file));
     let _ = std::fs::remove_file(&temporary);
     linked
@@ -212,7 +236,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(dir.path().join(KEYS_FILE)).unwrap().permissions().mode();
+            let mode = std::fs::metadata(dir.path().join(KEYS_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
         // Nothing but the key file is left behind.
@@ -224,15 +251,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(KEYS_FILE), "APIfirst: first-secret\n").unwrap();
         assert!(write_private(&dir.path().join(KEYS_FILE), "APIsecond: second\n").is_err());
-        assert_eq!(Credentials::load_or_create(dir.path()).unwrap(), Credentials::new("APIfirst".into(), "first-secret".into()));
+        assert_eq!(
+            Credentials::load_or_create(dir.path()).unwrap(),
+            Credentials::new("APIfirst".into(), "first-secret".into())
+        );
     }
 
     #[test]
     fn the_configured_secret_stays_out_of_debug_output() {
         use clap::Parser;
-        let config = Config::parse_from(["sfu", "--livekit-api-key", "APIk", "--livekit-api-secret", "do-not-print-me"]);
+        let config = Config::parse_from([
+            "sfu",
+            "--livekit-api-key",
+            "APIk",
+            "--livekit-api-secret",
+            "do-not-print-me",
+        ]);
         assert!(!format!("{config:?}").contains("do-not-print-me"));
-        assert_eq!(config.credentials().unwrap(), Credentials::new("APIk".into(), "do-not-print-me".into()));
+        assert_eq!(
+            config.credentials().unwrap(),
+            Credentials::new("APIk".into(), "do-not-print-me".into())
+        );
     }
 
     #[test]

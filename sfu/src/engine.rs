@@ -82,7 +82,12 @@ pub const PING_TIMEOUT_SECS: i32 = 15;
 /// A request to the engine.
 pub enum Command {
     /// A verified participant joins its room; the reply is its JoinResponse.
-    Join { grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>, reply: oneshot::Sender<Result<Joined, Error>> },
+    Join {
+        grant: JoinGrant,
+        auto_subscribe: bool,
+        signal: mpsc::Sender<Response>,
+        reply: oneshot::Sender<Result<Joined, Error>>,
+    },
     /// A signalling request of a joined participant.
     Request { conn: ConnId, message: Box<Request> },
     /// The participant's signalling connection ended.
@@ -90,7 +95,11 @@ pub enum Command {
     /// The server stops: every participant is told so; the reply comes once they were.
     Shutdown { reply: oneshot::Sender<()> },
     /// A server API call (LiveKit's RoomService) about one room.
-    Admin { room: String, action: AdminAction, reply: oneshot::Sender<Result<AdminReply, Error>> },
+    Admin {
+        room: String,
+        action: AdminAction,
+        reply: oneshot::Sender<Result<AdminReply, Error>>,
+    },
 }
 
 /// What the server API can do to a room.
@@ -139,19 +148,45 @@ pub struct EngineHandle {
 
 impl EngineHandle {
     /// Admits a participant. Responses for it arrive on `signal` after the JoinResponse.
-    pub async fn join(&self, grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>) -> Result<Joined, Error> {
+    pub async fn join(
+        &self,
+        grant: JoinGrant,
+        auto_subscribe: bool,
+        signal: mpsc::Sender<Response>,
+    ) -> Result<Joined, Error> {
         let (reply, answer) = oneshot::channel();
-        self.commands.send(Command::Join { grant, auto_subscribe, signal, reply }).await.map_err(|_| Error::EngineStopped)?;
+        self.commands
+            .send(Command::Join {
+                grant,
+                auto_subscribe,
+                signal,
+                reply,
+            })
+            .await
+            .map_err(|_| Error::EngineStopped)?;
         answer.await.map_err(|_| Error::EngineStopped)?
     }
 
     pub async fn request(&self, conn: ConnId, message: Request) -> Result<(), Error> {
-        self.commands.send(Command::Request { conn, message: Box::new(message) }).await.map_err(|_| Error::EngineStopped)
+        self.commands
+            .send(Command::Request {
+                conn,
+                message: Box::new(message),
+            })
+            .await
+            .map_err(|_| Error::EngineStopped)
     }
 
     pub async fn admin(&self, room: String, action: AdminAction) -> Result<AdminReply, Error> {
         let (reply, answer) = oneshot::channel();
-        self.commands.send(Command::Admin { room, action, reply }).await.map_err(|_| Error::EngineStopped)?;
+        self.commands
+            .send(Command::Admin {
+                room,
+                action,
+                reply,
+            })
+            .await
+            .map_err(|_| Error::EngineStopped)?;
         answer.await.map_err(|_| Error::EngineStopped)?
     }
 
@@ -159,7 +194,12 @@ impl EngineHandle {
     /// clients reconnect at once instead of waiting for a timeout, and stops the engine.
     pub async fn shutdown(&self) {
         let (reply, done) = oneshot::channel();
-        if self.commands.send(Command::Shutdown { reply }).await.is_ok() {
+        if self
+            .commands
+            .send(Command::Shutdown { reply })
+            .await
+            .is_ok()
+        {
             let _ = done.await;
         }
     }
@@ -212,7 +252,9 @@ pub async fn spawn(
     };
     let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
     let metrics = Arc::new(Metrics::default());
-    metrics.udp_receive_buffer.store(udp_buffers as u64, Ordering::Relaxed);
+    metrics
+        .udp_receive_buffer
+        .store(udp_buffers as u64, Ordering::Relaxed);
     let engine = Engine {
         metrics: metrics.clone(),
         socket: socket.clone(),
@@ -230,7 +272,15 @@ pub async fn spawn(
     };
     info!(udp = %bound, tcp = ?tcp, announced = %local, "media engine listening");
     let task = tokio::spawn(engine.run(receiver, socket, tcp_events));
-    Ok((EngineHandle { commands, media_addr: bound, media_tcp_addr: tcp, metrics }, task))
+    Ok((
+        EngineHandle {
+            commands,
+            media_addr: bound,
+            media_tcp_addr: tcp,
+            metrics,
+        },
+        task,
+    ))
 }
 
 /// What the media socket's receive and send buffers are asked to hold. One socket takes
@@ -248,8 +298,10 @@ pub const UDP_BUFFER_BYTES: usize = 8 << 20;
 /// cap); a refusal is logged and the defaults stay.
 fn size_udp_buffers(socket: &UdpSocket) -> usize {
     let sock = socket2::SockRef::from(socket);
-    for (what, result) in [("receive", sock.set_recv_buffer_size(UDP_BUFFER_BYTES)), ("send", sock.set_send_buffer_size(UDP_BUFFER_BYTES))]
-    {
+    for (what, result) in [
+        ("receive", sock.set_recv_buffer_size(UDP_BUFFER_BYTES)),
+        ("send", sock.set_send_buffer_size(UDP_BUFFER_BYTES)),
+    ] {
         if let Err(e) = result {
             warn!(error = %e, "the media socket's {what} buffer keeps its default size");
         }
@@ -309,7 +361,12 @@ struct Engine {
 }
 
 impl Engine {
-    async fn run(mut self, mut commands: mpsc::Receiver<Command>, socket: Arc<UdpSocket>, mut tcp_events: mpsc::Receiver<TcpEvent>) {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        socket: Arc<UdpSocket>,
+        mut tcp_events: mpsc::Receiver<TcpEvent>,
+    ) {
         let mut buf = vec![0u8; MAX_DATAGRAM];
         let mut next_speakers = Instant::now() + speakers::SPEAKER_INTERVAL;
         loop {
@@ -378,7 +435,12 @@ impl Engine {
         let cap = Instant::now() + Duration::from_secs(1);
         self.peers
             .values()
-            .flat_map(|p| p.publisher.iter().map(|pc| pc.next).chain(p.subscriber.iter().map(|s| s.pc.next)))
+            .flat_map(|p| {
+                p.publisher
+                    .iter()
+                    .map(|pc| pc.next)
+                    .chain(p.subscriber.iter().map(|s| s.pc.next))
+            })
             .fold(cap, Instant::min)
     }
 
@@ -406,7 +468,11 @@ impl Engine {
                     }
                 }
             }
-            let out = Outlet { socket: &self.socket, tcp_writers: &self.tcp_writers, metrics: &self.metrics };
+            let out = Outlet {
+                socket: &self.socket,
+                tcp_writers: &self.tcp_writers,
+                metrics: &self.metrics,
+            };
             let mut serviced = Serviced::default();
             let busy = work.iter().filter(|(_, _, pc)| pc.dirty).count();
             if busy >= self.parallel_from {
@@ -467,12 +533,25 @@ impl Engine {
                 None => return false,
             },
         };
-        let Ok(contents) = bytes.try_into() else { return false };
-        let input = Input::Receive(Instant::now(), Receive { proto, source, destination, contents });
+        let Ok(contents) = bytes.try_into() else {
+            return false;
+        };
+        let input = Input::Receive(
+            Instant::now(),
+            Receive {
+                proto,
+                source,
+                destination,
+                contents,
+            },
+        );
         let target = match self.by_addr.get(&(proto, source)) {
-            Some(&(conn, role)) => {
-                self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)).filter(|pc| pc.rtc.accepts(&input)).map(|_| (conn, role))
-            }
+            Some(&(conn, role)) => self
+                .peers
+                .get_mut(&conn)
+                .and_then(|p| p.pc_mut(role))
+                .filter(|pc| pc.rtc.accepts(&input))
+                .map(|_| (conn, role)),
             None => None,
         };
         let target = match target {
@@ -480,9 +559,14 @@ impl Engine {
             // A new address: only an ICE check naming one of our username fragments opens it,
             // so junk from anywhere costs a lookup, not a question to every `Rtc`.
             None => {
-                let found = stun_local_ufrag(bytes).and_then(|ufrag| self.by_ufrag.get(ufrag)).copied();
+                let found = stun_local_ufrag(bytes)
+                    .and_then(|ufrag| self.by_ufrag.get(ufrag))
+                    .copied();
                 let accepted = found.filter(|&(conn, role)| {
-                    self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)).is_some_and(|pc| pc.rtc.accepts(&input))
+                    self.peers
+                        .get_mut(&conn)
+                        .and_then(|p| p.pc_mut(role))
+                        .is_some_and(|pc| pc.rtc.accepts(&input))
                 });
                 if let Some(new) = accepted {
                     self.by_addr.insert((proto, source), new);
@@ -494,7 +578,9 @@ impl Engine {
             debug!(%source, "datagram for no peer connection");
             return false;
         };
-        let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) else { return false };
+        let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) else {
+            return false;
+        };
         if let Err(e) = pc.rtc().handle_input(input) {
             debug!(conn, ?role, error = %e, "packet refused");
             return false;
@@ -507,8 +593,14 @@ impl Engine {
     /// Drives one peer connection at once (sends its output, handles its events); answers
     /// whether one of the events was a media packet.
     fn service_now(&mut self, conn: ConnId, role: Role) -> bool {
-        let out = Outlet { socket: &self.socket, tcp_writers: &self.tcp_writers, metrics: &self.metrics };
-        let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) else { return false };
+        let out = Outlet {
+            socket: &self.socket,
+            tcp_writers: &self.tcp_writers,
+            metrics: &self.metrics,
+        };
+        let Some(pc) = self.peers.get_mut(&conn).and_then(|p| p.pc_mut(role)) else {
+            return false;
+        };
         let Serviced { events, failed } = out.service(&mut [(conn, role, pc)], Instant::now());
         for conn in failed {
             self.remove(conn, Some(proto::DisconnectReason::MediaFailure));
@@ -523,7 +615,12 @@ impl Engine {
 
     fn on_command(&mut self, command: Command) {
         match command {
-            Command::Join { grant, auto_subscribe, signal, reply } => {
+            Command::Join {
+                grant,
+                auto_subscribe,
+                signal,
+                reply,
+            } => {
                 let joined = self.join(grant, auto_subscribe, signal);
                 if let Err(Ok(joined)) = reply.send(joined) {
                     // The session went away while waiting.
@@ -540,7 +637,11 @@ impl Engine {
                 // Handled by the run loop, which stops after it.
                 let _ = reply.send(());
             }
-            Command::Admin { room, action, reply } => {
+            Command::Admin {
+                room,
+                action,
+                reply,
+            } => {
                 let result = self.admin(&room, action);
                 // The caller may have given up; the action stands either way.
                 let _ = reply.send(result);
@@ -549,25 +650,59 @@ impl Engine {
     }
 
     fn admin(&mut self, room: &str, action: AdminAction) -> Result<AdminReply, Error> {
-        let members = self.rooms.get(room).map(|r| r.members.clone()).unwrap_or_default();
-        let find = |identity: &str| members.iter().copied().find(|c| self.peers.get(c).is_some_and(|p| p.grant.identity == identity));
+        let members = self
+            .rooms
+            .get(room)
+            .map(|r| r.members.clone())
+            .unwrap_or_default();
+        let find = |identity: &str| {
+            members.iter().copied().find(|c| {
+                self.peers
+                    .get(c)
+                    .is_some_and(|p| p.grant.identity == identity)
+            })
+        };
         match action {
             AdminAction::ListParticipants => {
                 if !self.rooms.contains_key(room) {
                     return Err(Error::RoomNotFound);
                 }
-                Ok(AdminReply::Participants(members.iter().filter_map(|c| self.peers.get(c)).map(Peer::info).collect()))
+                Ok(AdminReply::Participants(
+                    members
+                        .iter()
+                        .filter_map(|c| self.peers.get(c))
+                        .map(Peer::info)
+                        .collect(),
+                ))
             }
-            AdminAction::MuteTrack { identity, track_sid } => {
+            AdminAction::MuteTrack {
+                identity,
+                track_sid,
+            } => {
                 let conn = find(&identity).ok_or(Error::ParticipantNotFound)?;
                 let peer = self.peers.get(&conn).ok_or(Error::ParticipantNotFound)?;
                 if !peer.published.iter().any(|t| t.info.sid == track_sid) {
                     return Err(Error::TrackNotFound);
                 }
-                send(peer, Response::Mute(proto::MuteTrackRequest { sid: track_sid.clone(), muted: true }));
-                self.on_mute(conn, proto::MuteTrackRequest { sid: track_sid.clone(), muted: true });
-                let track =
-                    self.peers.get(&conn).and_then(|p| p.published.iter().find(|t| t.info.sid == track_sid)).map(|t| t.info.clone());
+                send(
+                    peer,
+                    Response::Mute(proto::MuteTrackRequest {
+                        sid: track_sid.clone(),
+                        muted: true,
+                    }),
+                );
+                self.on_mute(
+                    conn,
+                    proto::MuteTrackRequest {
+                        sid: track_sid.clone(),
+                        muted: true,
+                    },
+                );
+                let track = self
+                    .peers
+                    .get(&conn)
+                    .and_then(|p| p.published.iter().find(|t| t.info.sid == track_sid))
+                    .map(|t| t.info.clone());
                 Ok(AdminReply::Track(Box::new(track.unwrap_or_default())))
             }
             AdminAction::RemoveParticipant { identity } => {
@@ -588,22 +723,33 @@ impl Engine {
         }
     }
 
-    fn join(&mut self, grant: JoinGrant, auto_subscribe: bool, signal: mpsc::Sender<Response>) -> Result<Joined, Error> {
+    fn join(
+        &mut self,
+        grant: JoinGrant,
+        auto_subscribe: bool,
+        signal: mpsc::Sender<Response>,
+    ) -> Result<Joined, Error> {
         // A second connection of the same identity replaces the first, as in LiveKit: that is
         // also how a client's full reconnect finds its room again.
-        let duplicate = self
-            .rooms
-            .get(&grant.room)
-            .and_then(|room| room.members.iter().copied().find(|c| self.peers.get(c).is_some_and(|p| p.grant.identity == grant.identity)));
+        let duplicate = self.rooms.get(&grant.room).and_then(|room| {
+            room.members.iter().copied().find(|c| {
+                self.peers
+                    .get(c)
+                    .is_some_and(|p| p.grant.identity == grant.identity)
+            })
+        });
         if let Some(old) = duplicate {
             self.remove(old, Some(proto::DisconnectReason::DuplicateIdentity));
         }
-        let room = self.rooms.entry(grant.room.clone()).or_insert_with(|| RoomState {
-            sid: new_sid("RM_"),
-            created: unix_now(),
-            members: Vec::new(),
-            speakers: Vec::new(),
-        });
+        let room = self
+            .rooms
+            .entry(grant.room.clone())
+            .or_insert_with(|| RoomState {
+                sid: new_sid("RM_"),
+                created: unix_now(),
+                members: Vec::new(),
+                speakers: Vec::new(),
+            });
         if room.members.len() >= MAX_PARTICIPANTS_PER_ROOM {
             return Err(Error::RoomFull);
         }
@@ -669,7 +815,13 @@ impl Engine {
         let room_name = peer.room.clone();
         self.peers.insert(conn, peer);
         if let Some(info) = update {
-            self.broadcast(&room_name, Some(conn), Response::Update(proto::ParticipantUpdate { participants: vec![info] }));
+            self.broadcast(
+                &room_name,
+                Some(conn),
+                Response::Update(proto::ParticipantUpdate {
+                    participants: vec![info],
+                }),
+            );
         }
         Ok(Joined { conn, response })
     }
@@ -682,13 +834,19 @@ impl Engine {
     fn remove(&mut self, conn: ConnId, reason: Option<proto::DisconnectReason>) {
         let mut pending = vec![(conn, reason)];
         while let Some((conn, reason)) = pending.pop() {
-            pending.extend(self.remove_one(conn, reason).into_iter().map(|slow| (slow, None)));
+            pending.extend(
+                self.remove_one(conn, reason)
+                    .into_iter()
+                    .map(|slow| (slow, None)),
+            );
         }
     }
 
     /// Removes one participant; answers those who could not be told (see [`Self::remove`]).
     fn remove_one(&mut self, conn: ConnId, reason: Option<proto::DisconnectReason>) -> Vec<ConnId> {
-        let Some(peer) = self.peers.remove(&conn) else { return Vec::new() };
+        let Some(peer) = self.peers.remove(&conn) else {
+            return Vec::new();
+        };
         info!(conn, sid = %peer.sid, room = %peer.room, ?reason, "participant left");
         if let Some(reason) = reason {
             let leave = proto::LeaveRequest {
@@ -711,7 +869,11 @@ impl Engine {
             self.rooms.remove(&peer.room);
         }
         for other in &members {
-            if let Some(sub) = self.peers.get_mut(other).and_then(|p| p.subscriber.as_mut()) {
+            if let Some(sub) = self
+                .peers
+                .get_mut(other)
+                .and_then(|p| p.subscriber.as_mut())
+            {
                 stop_down_tracks(sub, |t| t.source == conn);
             }
             self.negotiate_subscriber(*other);
@@ -719,7 +881,13 @@ impl Engine {
         if peer.grant.hidden {
             return Vec::new();
         }
-        self.tell_room(&peer.room, None, Response::Update(proto::ParticipantUpdate { participants: vec![peer.departed_info()] }))
+        self.tell_room(
+            &peer.room,
+            None,
+            Response::Update(proto::ParticipantUpdate {
+                participants: vec![peer.departed_info()],
+            }),
+        )
     }
 
     /// Sends `message` to every participant of `room` but `except`; removes those whose
@@ -733,11 +901,17 @@ impl Engine {
     /// Sends `message` to every participant of `room` but `except`; answers those whose
     /// queue refused it.
     fn tell_room(&self, room: &str, except: Option<ConnId>, message: Response) -> Vec<ConnId> {
-        let Some(room) = self.rooms.get(room) else { return Vec::new() };
+        let Some(room) = self.rooms.get(room) else {
+            return Vec::new();
+        };
         room.members
             .iter()
             .filter(|&&c| Some(c) != except)
-            .filter(|conn| self.peers.get(conn).is_some_and(|peer| !send(peer, message.clone())))
+            .filter(|conn| {
+                self.peers
+                    .get(conn)
+                    .is_some_and(|peer| !send(peer, message.clone()))
+            })
             .copied()
             .collect()
     }
@@ -763,7 +937,9 @@ fn stun_local_ufrag(packet: &[u8]) -> Option<&str> {
     if packet.len() < 20 || packet[0] & 0xc0 != 0 || packet[4..8] != MAGIC_COOKIE {
         return None;
     }
-    let end = packet.len().min(20 + usize::from(u16::from_be_bytes([packet[2], packet[3]])));
+    let end = packet
+        .len()
+        .min(20 + usize::from(u16::from_be_bytes([packet[2], packet[3]])));
     let mut at = 20;
     while at + 4 <= end {
         let kind = u16::from_be_bytes([packet[at], packet[at + 1]]);
@@ -796,7 +972,10 @@ mod tests {
         assert_eq!(stun_local_ufrag(&packet), Some("srvUfrag"));
         // RTP, DTLS and truncated packets are not STUN.
         assert_eq!(stun_local_ufrag(&[0x80; 40]), None);
-        assert_eq!(stun_local_ufrag(&[22, 254, 253, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), None);
+        assert_eq!(
+            stun_local_ufrag(&[22, 254, 253, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            None
+        );
         assert_eq!(stun_local_ufrag(&packet[..30]), None);
     }
 }
@@ -858,12 +1037,16 @@ impl Outlet<'_> {
                     }
                 }
             }
-            self.metrics.datagrams_out.fetch_add(sent, Ordering::Relaxed);
+            self.metrics
+                .datagrams_out
+                .fetch_add(sent, Ordering::Relaxed);
             if sent > 0 && !pc.forwarded.is_empty() {
                 // What was written to this subscriber since its last poll went out now.
                 let out = Instant::now();
                 for (arrived, kind) in pc.forwarded.drain(..) {
-                    self.metrics.forward_delay(kind).observe(out.saturating_duration_since(arrived));
+                    self.metrics
+                        .forward_delay(kind)
+                        .observe(out.saturating_duration_since(arrived));
                 }
             }
             if !pc.rtc.is_alive() {

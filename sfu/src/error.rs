@@ -61,13 +61,23 @@ impl Error {
     /// The HTTP status LiveKit uses for the same refusal.
     pub fn status(&self) -> StatusCode {
         match self {
-            Error::PermissionDenied | Error::InvalidAuthorizationToken | Error::InvalidApiKey(_) | Error::InvalidToken(_) => {
-                StatusCode::UNAUTHORIZED
+            Error::PermissionDenied
+            | Error::InvalidAuthorizationToken
+            | Error::InvalidApiKey(_)
+            | Error::InvalidToken(_) => StatusCode::UNAUTHORIZED,
+            Error::IdentityEmpty | Error::NoRoomName | Error::BadSignal(_) => {
+                StatusCode::BAD_REQUEST
             }
-            Error::IdentityEmpty | Error::NoRoomName | Error::BadSignal(_) => StatusCode::BAD_REQUEST,
-            Error::NotFound | Error::RoomNotFound | Error::ParticipantNotFound | Error::TrackNotFound => StatusCode::NOT_FOUND,
+            Error::NotFound
+            | Error::RoomNotFound
+            | Error::ParticipantNotFound
+            | Error::TrackNotFound => StatusCode::NOT_FOUND,
             Error::RoomFull => StatusCode::SERVICE_UNAVAILABLE,
-            Error::Config(_) | Error::Io(_) | Error::Rtc(_) | Error::Sdp(_) | Error::EngineStopped => StatusCode::INTERNAL_SERVER_ERROR,
+            Error::Config(_)
+            | Error::Io(_)
+            | Error::Rtc(_)
+            | Error::Sdp(_)
+            | Error::EngineStopped => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

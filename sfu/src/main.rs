@@ -10,7 +10,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> Result<(), sfu::Error> {
-    tracing_subscriber::fmt().with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("sfu=info"))).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("sfu=info")),
+        )
+        .init();
     let config = sfu::Config::parse();
     if config.bind.is_unspecified() && config.sfu_public_ip.is_none() {
         tracing::warn!(

@@ -24,8 +24,10 @@ use str0m::media::MediaKind;
 pub struct DelayBuckets;
 
 impl Buckets for DelayBuckets {
-    const SECONDS: &'static [f64] =
-        &[0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0];
+    const SECONDS: &'static [f64] = &[
+        0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1,
+        0.25, 1.0,
+    ];
 }
 
 /// A forward delay histogram (the rendering is shared with the hub's, in `listener`).
@@ -62,17 +64,35 @@ impl Metrics {
         let mut out = String::new();
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let mut line = |name: &str, kind: &str, help: &str, value: String| {
-            let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n");
+            let _ = write!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"
+            );
         };
-        line("sfu_participants", "gauge", "Participants joined to a room of this sfu.", get(&self.participants).to_string());
+        line(
+            "sfu_participants",
+            "gauge",
+            "Participants joined to a room of this sfu.",
+            get(&self.participants).to_string(),
+        );
         line(
             "sfu_forwarded_packets_total",
             "counter",
             "RTP packets written to a subscriber's peer connection.",
             get(&self.forwarded_packets).to_string(),
         );
-        line("sfu_datagrams_in_total", "counter", "Datagrams read off the media UDP socket.", get(&self.datagrams_in).to_string());
-        line("sfu_datagrams_out_total", "counter", "Datagrams sent to peers (UDP and ICE over TCP).", get(&self.datagrams_out).to_string());
+        line(
+            "sfu_datagrams_in_total",
+            "counter",
+            "Datagrams read off the media UDP socket.",
+            get(&self.datagrams_in).to_string(),
+        );
+        line(
+            "sfu_datagrams_out_total",
+            "counter",
+            "Datagrams sent to peers (UDP and ICE over TCP).",
+            get(&self.datagrams_out).to_string(),
+        );
         line(
             "sfu_udp_receive_buffer_bytes",
             "gauge",
@@ -86,15 +106,31 @@ impl Metrics {
             get(&self.parallel_sends).to_string(),
         );
         if let Some(bytes) = resident_memory_bytes() {
-            line("process_resident_memory_bytes", "gauge", "Resident memory of the sfu process.", bytes.to_string());
+            line(
+                "process_resident_memory_bytes",
+                "gauge",
+                "Resident memory of the sfu process.",
+                bytes.to_string(),
+            );
         }
         if let Some(seconds) = cpu_seconds() {
-            line("process_cpu_seconds_total", "counter", "User and system CPU time of the sfu process.", seconds.to_string());
+            line(
+                "process_cpu_seconds_total",
+                "counter",
+                "User and system CPU time of the sfu process.",
+                seconds.to_string(),
+            );
         }
         let name = "sfu_forward_delay_seconds";
-        render_header(&mut out, name, "From a media packet read off the socket to that packet sent to one subscriber.");
-        self.forward_delay_audio.render_series(&mut out, name, "kind=\"audio\"");
-        self.forward_delay_video.render_series(&mut out, name, "kind=\"video\"");
+        render_header(
+            &mut out,
+            name,
+            "From a media packet read off the socket to that packet sent to one subscriber.",
+        );
+        self.forward_delay_audio
+            .render_series(&mut out, name, "kind=\"audio\"");
+        self.forward_delay_video
+            .render_series(&mut out, name, "kind=\"video\"");
         out
     }
 }
@@ -108,13 +144,32 @@ mod tests {
     #[test]
     fn a_delay_lands_in_its_bucket_and_the_buckets_are_cumulative() {
         let metrics = Metrics::default();
-        metrics.forward_delay(MediaKind::Audio).observe(Duration::from_micros(700));
-        metrics.forward_delay(MediaKind::Audio).observe(Duration::from_millis(4));
+        metrics
+            .forward_delay(MediaKind::Audio)
+            .observe(Duration::from_micros(700));
+        metrics
+            .forward_delay(MediaKind::Audio)
+            .observe(Duration::from_millis(4));
         let text = metrics.render();
-        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.0005\"} 0\n"), "{text}");
-        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.001\"} 1\n"), "{text}");
-        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.004\"} 2\n"), "{text}");
-        assert!(text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"+Inf\"} 2\n"), "{text}");
-        assert!(text.contains("sfu_forward_delay_seconds_count{kind=\"video\"} 0\n"), "{text}");
+        assert!(
+            text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.0005\"} 0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.001\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"0.004\"} 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("sfu_forward_delay_seconds_bucket{kind=\"audio\",le=\"+Inf\"} 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("sfu_forward_delay_seconds_count{kind=\"video\"} 0\n"),
+            "{text}"
+        );
     }
 }

@@ -27,16 +27,25 @@ enum Encoding {
 
 impl Encoding {
     fn of(headers: &HeaderMap) -> Encoding {
-        match headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) {
+        match headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+        {
             Some(t) if t.starts_with("application/protobuf") => Encoding::Protobuf,
             _ => Encoding::Json,
         }
     }
 
-    fn decode<T: DeserializeOwned + prost::Message + Default>(self, body: &[u8]) -> Result<T, Error> {
+    fn decode<T: DeserializeOwned + prost::Message + Default>(
+        self,
+        body: &[u8],
+    ) -> Result<T, Error> {
         match self {
-            Encoding::Json => serde_json::from_slice(body).map_err(|e| Error::BadSignal(format!("request body: {e}"))),
-            Encoding::Protobuf => T::decode(body).map_err(|e| Error::BadSignal(format!("request body: {e}"))),
+            Encoding::Json => serde_json::from_slice(body)
+                .map_err(|e| Error::BadSignal(format!("request body: {e}"))),
+            Encoding::Protobuf => {
+                T::decode(body).map_err(|e| Error::BadSignal(format!("request body: {e}")))
+            }
         }
     }
 
@@ -46,7 +55,11 @@ impl Encoding {
                 Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
                 Err(e) => twirp_error(&Error::Config(format!("encoding a reply: {e}"))),
             },
-            Encoding::Protobuf => ([(header::CONTENT_TYPE, "application/protobuf")], value.encode_to_vec()).into_response(),
+            Encoding::Protobuf => (
+                [(header::CONTENT_TYPE, "application/protobuf")],
+                value.encode_to_vec(),
+            )
+                .into_response(),
         }
     }
 }
@@ -60,16 +73,29 @@ fn twirp_error(error: &Error) -> Response {
     } else {
         error.to_string()
     };
-    (status, [(header::CONTENT_TYPE, "application/json")], serde_json::json!({ "code": error.twirp_code(), "msg": msg }).to_string())
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        serde_json::json!({ "code": error.twirp_code(), "msg": msg }).to_string(),
+    )
         .into_response()
 }
 
 fn bearer(headers: &HeaderMap) -> &str {
-    headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default()
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .unwrap_or_default()
 }
 
 /// `POST /twirp/livekit.RoomService/{method}`.
-pub async fn call(State(state): State<AppState>, Path(method): Path<String>, headers: HeaderMap, body: Bytes) -> Response {
+pub async fn call(
+    State(state): State<AppState>,
+    Path(method): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     let encoding = Encoding::of(&headers);
     match serve(&state, &method, &headers, &body, encoding).await {
         Ok(response) => response,
@@ -77,7 +103,13 @@ pub async fn call(State(state): State<AppState>, Path(method): Path<String>, hea
     }
 }
 
-async fn serve(state: &AppState, method: &str, headers: &HeaderMap, body: &[u8], encoding: Encoding) -> Result<Response, Error> {
+async fn serve(
+    state: &AppState,
+    method: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+    encoding: Encoding,
+) -> Result<Response, Error> {
     if body.len() > MAX_BODY {
         return Err(Error::BadSignal("request body too large".into()));
     }
@@ -86,7 +118,11 @@ async fn serve(state: &AppState, method: &str, headers: &HeaderMap, body: &[u8],
         "ListParticipants" => {
             let request: proto::ListParticipantsRequest = encoding.decode(body)?;
             admin(&request.room)?;
-            let participants = match state.engine.admin(request.room, AdminAction::ListParticipants).await {
+            let participants = match state
+                .engine
+                .admin(request.room, AdminAction::ListParticipants)
+                .await
+            {
                 Ok(AdminReply::Participants(participants)) => participants,
                 // An empty room does not exist here until someone joins it.
                 Err(Error::RoomNotFound) | Ok(_) => Vec::new(),
@@ -101,7 +137,10 @@ async fn serve(state: &AppState, method: &str, headers: &HeaderMap, body: &[u8],
                 // As LiveKit without `enable_remote_unmute`: a participant unmutes itself.
                 return Err(Error::PermissionDenied);
             }
-            let action = AdminAction::MuteTrack { identity: request.identity, track_sid: request.track_sid };
+            let action = AdminAction::MuteTrack {
+                identity: request.identity,
+                track_sid: request.track_sid,
+            };
             let track = match state.engine.admin(request.room, action).await? {
                 AdminReply::Track(track) => Some(*track),
                 _ => None,
@@ -111,19 +150,37 @@ async fn serve(state: &AppState, method: &str, headers: &HeaderMap, body: &[u8],
         "RemoveParticipant" => {
             let request: proto::RoomParticipantIdentity = encoding.decode(body)?;
             admin(&request.room)?;
-            state.engine.admin(request.room, AdminAction::RemoveParticipant { identity: request.identity }).await?;
+            state
+                .engine
+                .admin(
+                    request.room,
+                    AdminAction::RemoveParticipant {
+                        identity: request.identity,
+                    },
+                )
+                .await?;
             Ok(encoding.encode(&proto::RemoveParticipantResponse {}))
         }
         "DeleteRoom" => {
             let request: proto::DeleteRoomRequest = encoding.decode(body)?;
             verify_room_create(&state.credentials, bearer(headers))?;
-            match state.engine.admin(request.room, AdminAction::DeleteRoom).await {
+            match state
+                .engine
+                .admin(request.room, AdminAction::DeleteRoom)
+                .await
+            {
                 // As LiveKit: deleting a room nobody is in (here: that does not exist) is fine.
-                Ok(_) | Err(Error::RoomNotFound) => Ok(encoding.encode(&proto::DeleteRoomResponse {})),
+                Ok(_) | Err(Error::RoomNotFound) => {
+                    Ok(encoding.encode(&proto::DeleteRoomResponse {}))
+                }
                 Err(e) => Err(e),
             }
         }
-        _ => Ok((StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "application/json")], r#"{"code":"bad_route","msg":"no such method"}"#)
+        _ => Ok((
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "application/json")],
+            r#"{"code":"bad_route","msg":"no such method"}"#,
+        )
             .into_response()),
     }
 }

@@ -22,7 +22,10 @@ pub fn media_lines(sdp: &str) -> Vec<MediaLine> {
             lines.extend(current.take().and_then(Partial::finish));
             // `m=<kind> <port> …`: port 0 rejects the line.
             let rejected = media.split_whitespace().nth(1) == Some("0");
-            current = Some(Partial { sending: !rejected, ..Partial::default() });
+            current = Some(Partial {
+                sending: !rejected,
+                ..Partial::default()
+            });
         } else if let Some(partial) = current.as_mut() {
             if let Some(value) = line.strip_prefix("a=mid:") {
                 partial.mid = Some(value.trim().to_owned());
@@ -47,7 +50,11 @@ struct Partial {
 
 impl Partial {
     fn finish(self) -> Option<MediaLine> {
-        Some(MediaLine { mid: self.mid?, track_id: self.track_id, sending: self.sending })
+        Some(MediaLine {
+            mid: self.mid?,
+            track_id: self.track_id,
+            sending: self.sending,
+        })
     }
 }
 
@@ -66,11 +73,31 @@ mod tests {
         assert_eq!(
             media_lines(sdp),
             vec![
-                MediaLine { mid: "0".into(), track_id: None, sending: true },
-                MediaLine { mid: "1".into(), track_id: Some("5e1f-cam".into()), sending: true },
-                MediaLine { mid: "2".into(), track_id: Some("mic-7".into()), sending: true },
-                MediaLine { mid: "3".into(), track_id: Some("removed-cam".into()), sending: false },
-                MediaLine { mid: "4".into(), track_id: Some("stopped-mic".into()), sending: false },
+                MediaLine {
+                    mid: "0".into(),
+                    track_id: None,
+                    sending: true
+                },
+                MediaLine {
+                    mid: "1".into(),
+                    track_id: Some("5e1f-cam".into()),
+                    sending: true
+                },
+                MediaLine {
+                    mid: "2".into(),
+                    track_id: Some("mic-7".into()),
+                    sending: true
+                },
+                MediaLine {
+                    mid: "3".into(),
+                    track_id: Some("removed-cam".into()),
+                    sending: false
+                },
+                MediaLine {
+                    mid: "4".into(),
+                    track_id: Some("stopped-mic".into()),
+                    sending: false
+                },
             ]
         );
     }

@@ -26,7 +26,10 @@ pub fn router(state: AppState) -> Router {
         // The single peer connection path of newer servers: absent, so the client falls back.
         .route("/rtc/v1", get(not_found))
         .route("/rtc/v1/validate", get(not_found))
-        .route("/twirp/livekit.RoomService/{method}", post(room_service::call))
+        .route(
+            "/twirp/livekit.RoomService/{method}",
+            post(room_service::call),
+        )
         .layer(axum::extract::DefaultBodyLimit::max(room_service::MAX_BODY))
         .route("/", get(|| async { "OK" }))
         .route("/metrics", get(metrics))
@@ -35,13 +38,19 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn allow_any_origin(mut response: Response) -> Response {
-    response.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
     response
 }
 
 /// Prometheus text: the engine's counters and the forward delay (see [`crate::metrics`]).
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.engine.metrics.render())
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.engine.metrics.render(),
+    )
 }
 
 async fn not_found() -> Error {
@@ -59,12 +68,26 @@ pub struct Running {
 
 /// Binds the signalling listener and the media socket and serves until the task is dropped.
 pub async fn start(config: &Config, credentials: Credentials) -> Result<Running, Error> {
-    let (engine, _media) = engine::spawn(config.udp_addr(), config.announced_ip(), config.sfu_bwe_kbps, config.sfu_parallel_sends).await?;
+    let (engine, _media) = engine::spawn(
+        config.udp_addr(),
+        config.announced_ip(),
+        config.sfu_bwe_kbps,
+        config.sfu_parallel_sends,
+    )
+    .await?;
     let listener = TcpListener::bind(config.http_addr()).await?;
     let http_addr = listener.local_addr()?;
-    let state = AppState { credentials: Arc::new(credentials), engine: engine.clone() };
+    let state = AppState {
+        credentials: Arc::new(credentials),
+        engine: engine.clone(),
+    };
     let app = router(state);
     tracing::info!(%http_addr, "signalling listening");
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
-    Ok(Running { http_addr, media_addr: engine.media_addr, engine, server })
+    Ok(Running {
+        http_addr,
+        media_addr: engine.media_addr,
+        engine,
+        server,
+    })
 }

@@ -34,24 +34,44 @@ const MAX_BAD_FRAMES: u32 = 8;
 
 /// The token from `?access_token=` or an `Authorization: Bearer` header (LiveKit reads both).
 fn token<'a>(params: &'a HashMap<String, String>, headers: &'a HeaderMap) -> &'a str {
-    if let Some(header) = headers.get(axum::http::header::AUTHORIZATION).and_then(|h| h.to_str().ok()) {
+    if let Some(header) = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+    {
         if let Some(token) = header.strip_prefix("Bearer ") {
             return token;
         }
     }
-    params.get("access_token").map(String::as_str).unwrap_or_default()
+    params
+        .get("access_token")
+        .map(String::as_str)
+        .unwrap_or_default()
 }
 
-fn verify(state: &AppState, params: &HashMap<String, String>, headers: &HeaderMap) -> Result<JoinGrant, Error> {
-    verify_join(&state.credentials, token(params, headers), params.get("room").map(String::as_str))
+fn verify(
+    state: &AppState,
+    params: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<JoinGrant, Error> {
+    verify_join(
+        &state.credentials,
+        token(params, headers),
+        params.get("room").map(String::as_str),
+    )
 }
 
 fn flag(params: &HashMap<String, String>, name: &str, default: bool) -> bool {
-    params.get(name).map_or(default, |v| v == "1" || v == "true")
+    params
+        .get(name)
+        .map_or(default, |v| v == "1" || v == "true")
 }
 
 /// `GET /rtc/validate`: the answer a join with these parameters would get, as text.
-pub async fn validate(State(state): State<AppState>, Query(params): Query<HashMap<String, String>>, headers: HeaderMap) -> Response {
+pub async fn validate(
+    State(state): State<AppState>,
+    Query(params): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
     match verify(&state, &params, &headers) {
         Ok(_) => "success".into_response(),
         Err(e) => e.into_response(),
@@ -72,18 +92,23 @@ pub async fn rtc(
         // No session resume (the JoinResponse says so, but a client may still try): tell it to
         // join afresh, as LiveKit does for a session it no longer has. A refusal here would
         // read as "not allowed" and make livekit-client give up.
-        return Ok(upgrade.max_message_size(MAX_SIGNAL_MESSAGE).on_upgrade(|mut socket: WebSocket| async move {
-            let leave = proto::LeaveRequest {
-                reason: proto::DisconnectReason::StateMismatch as i32,
-                action: proto::leave_request::Action::Reconnect as i32,
-                ..Default::default()
-            };
-            let _ = socket.send(encode(Reply::Leave(leave))).await;
-            let _ = socket.close().await;
-        }));
+        return Ok(upgrade.max_message_size(MAX_SIGNAL_MESSAGE).on_upgrade(
+            |mut socket: WebSocket| async move {
+                let leave = proto::LeaveRequest {
+                    reason: proto::DisconnectReason::StateMismatch as i32,
+                    action: proto::leave_request::Action::Reconnect as i32,
+                    ..Default::default()
+                };
+                let _ = socket.send(encode(Reply::Leave(leave))).await;
+                let _ = socket.close().await;
+            },
+        ));
     }
     let (signal, replies) = mpsc::channel(SIGNAL_QUEUE);
-    let joined = state.engine.join(grant, flag(&params, "auto_subscribe", true), signal).await?;
+    let joined = state
+        .engine
+        .join(grant, flag(&params, "auto_subscribe", true), signal)
+        .await?;
     let engine = state.engine.clone();
     let conn = joined.conn;
     let first = Reply::Join(joined.response);
@@ -173,7 +198,9 @@ where
             }
         };
         let request = match proto::SignalRequest::decode(bytes.as_ref()) {
-            Ok(proto::SignalRequest { message: Some(message) }) => message,
+            Ok(proto::SignalRequest {
+                message: Some(message),
+            }) => message,
             Ok(proto::SignalRequest { message: None }) | Err(_) => {
                 debug!(conn, len = bytes.len(), "undecodable signal frame");
                 bad_frames += 1;
@@ -185,7 +212,10 @@ where
         };
         let answer = match request {
             Request::Ping(at) => Some(Reply::Pong(now_millis().max(at))),
-            Request::PingReq(ping) => Some(Reply::PongResp(proto::Pong { last_ping_timestamp: ping.timestamp, timestamp: now_millis() })),
+            Request::PingReq(ping) => Some(Reply::PongResp(proto::Pong {
+                last_ping_timestamp: ping.timestamp,
+                timestamp: now_millis(),
+            })),
             Request::Leave(_) => break Ended::ClientLeft,
             other => {
                 if engine.request(conn, other).await.is_err() {
@@ -206,7 +236,13 @@ where
 }
 
 fn encode(reply: Reply) -> Message {
-    Message::Binary(proto::SignalResponse { message: Some(reply) }.encode_to_vec().into())
+    Message::Binary(
+        proto::SignalResponse {
+            message: Some(reply),
+        }
+        .encode_to_vec()
+        .into(),
+    )
 }
 
 fn now_millis() -> i64 {

@@ -24,15 +24,26 @@ async fn start() -> Server {
     let config = Config::loopback(data.path().to_owned(), KEY, SECRET);
     let credentials = config.credentials().unwrap();
     assert_eq!(credentials, Credentials::new(KEY.into(), SECRET.into()));
-    Server { running: sfu::server::start(&config, credentials).await.unwrap(), _data: data }
+    Server {
+        running: sfu::server::start(&config, credentials).await.unwrap(),
+        _data: data,
+    }
 }
 
 fn now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() as i64
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
 }
 
 fn token(secret: &str, claims: Value) -> String {
-    encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(secret.as_bytes())).unwrap()
+    encode(
+        &Header::new(Algorithm::HS256),
+        &claims,
+        &EncodingKey::from_secret(secret.as_bytes()),
+    )
+    .unwrap()
 }
 
 /// A token like the hub's: `identity` may join `room`, publish when `publish`.
@@ -43,14 +54,21 @@ fn claims(room: &str, identity: &str, publish: bool) -> Value {
 
 impl Server {
     fn url(&self, path: &str, token: &str) -> String {
-        format!("ws://{}{path}?access_token={token}&auto_subscribe=1&sdk=js&version=2.23.0&protocol=16", self.running.http_addr)
+        format!(
+            "ws://{}{path}?access_token={token}&auto_subscribe=1&sdk=js&version=2.23.0&protocol=16",
+            self.running.http_addr
+        )
     }
 
     /// The HTTP status and body a refused upgrade gets.
     async fn refusal(&self, path: &str, token: &str) -> (u16, String) {
         match tokio_tungstenite::connect_async(self.url(path, token)).await {
             Err(tungstenite::Error::Http(response)) => {
-                let body = response.body().as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+                let body = response
+                    .body()
+                    .as_ref()
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
+                    .unwrap_or_default();
                 (response.status().as_u16(), body)
             }
             Err(other) => panic!("not an HTTP refusal: {other}"),
@@ -60,17 +78,24 @@ impl Server {
 
     /// The plain-text answer of `/rtc/validate`, which livekit-client shows as the reason.
     async fn validate(&self, token: &str) -> (u16, String) {
-        let url = self.url("/rtc/validate", token).replacen("ws://", "http://", 1);
+        let url = self
+            .url("/rtc/validate", token)
+            .replacen("ws://", "http://", 1);
         let response = reqwest::get(url).await.unwrap();
         assert_eq!(response.headers()["access-control-allow-origin"], "*");
         (response.status().as_u16(), response.text().await.unwrap())
     }
 }
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn join(server: &Server, room: &str, identity: &str) -> (Socket, proto::JoinResponse) {
-    let (mut socket, _) = tokio_tungstenite::connect_async(server.url("/rtc", &token(SECRET, claims(room, identity, true)))).await.unwrap();
+    let (mut socket, _) = tokio_tungstenite::connect_async(
+        server.url("/rtc", &token(SECRET, claims(room, identity, true))),
+    )
+    .await
+    .unwrap();
     match next(&mut socket).await {
         proto::signal_response::Message::Join(join) => (socket, join),
         other => panic!("first message is not a join response: {other:?}"),
@@ -79,19 +104,42 @@ async fn join(server: &Server, room: &str, identity: &str) -> (Socket, proto::Jo
 
 async fn next(socket: &mut Socket) -> proto::signal_response::Message {
     loop {
-        let frame = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a signal response in time").unwrap().unwrap();
+        let frame = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .expect("a signal response in time")
+            .unwrap()
+            .unwrap();
         if let Message::Binary(bytes) = frame {
-            return proto::SignalResponse::decode(bytes.as_ref()).unwrap().message.unwrap();
+            return proto::SignalResponse::decode(bytes.as_ref())
+                .unwrap()
+                .message
+                .unwrap();
         }
     }
 }
 
 async fn send(socket: &mut Socket, message: proto::signal_request::Message) {
-    socket.send(Message::Binary(proto::SignalRequest { message: Some(message) }.encode_to_vec().into())).await.unwrap();
+    socket
+        .send(Message::Binary(
+            proto::SignalRequest {
+                message: Some(message),
+            }
+            .encode_to_vec()
+            .into(),
+        ))
+        .await
+        .unwrap();
 }
 
 async fn ping(socket: &mut Socket, at: i64) -> i64 {
-    send(socket, proto::signal_request::Message::PingReq(proto::Ping { timestamp: at, rtt: 0 })).await;
+    send(
+        socket,
+        proto::signal_request::Message::PingReq(proto::Ping {
+            timestamp: at,
+            rtt: 0,
+        }),
+    )
+    .await;
     loop {
         if let proto::signal_response::Message::PongResp(pong) = next(socket).await {
             return pong.last_ping_timestamp;
@@ -111,19 +159,48 @@ async fn tokens_that_do_not_hold_are_refused_with_livekits_answers() {
     other_key["iss"] = json!("APIunknown");
     let other_key = token(SECRET, other_key);
 
-    assert_eq!(server.refusal("/rtc", &forged).await, (401, "invalid token: error in cryptographic primitive".into()));
-    assert_eq!(server.refusal("/rtc", &expired).await, (401, "invalid token: token is expired (exp)".into()));
-    assert_eq!(server.refusal("/rtc", &other_key).await, (401, "invalid API key: APIunknown".into()));
-    assert_eq!(server.refusal("/rtc", "not-a-jwt").await, (401, "invalid authorization token".into()));
-    assert_eq!(server.refusal("/rtc", "").await, (401, "permissions denied".into()));
+    assert_eq!(
+        server.refusal("/rtc", &forged).await,
+        (
+            401,
+            "invalid token: error in cryptographic primitive".into()
+        )
+    );
+    assert_eq!(
+        server.refusal("/rtc", &expired).await,
+        (401, "invalid token: token is expired (exp)".into())
+    );
+    assert_eq!(
+        server.refusal("/rtc", &other_key).await,
+        (401, "invalid API key: APIunknown".into())
+    );
+    assert_eq!(
+        server.refusal("/rtc", "not-a-jwt").await,
+        (401, "invalid authorization token".into())
+    );
+    assert_eq!(
+        server.refusal("/rtc", "").await,
+        (401, "permissions denied".into())
+    );
     // A token for another room does not open this one.
     let url = format!("{}&room=demo", server.url("/rtc", &other_room));
     match tokio_tungstenite::connect_async(url).await {
         Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 401),
-        other => panic!("another room's token was not refused: {:?}", other.map(|_| ())),
+        other => panic!(
+            "another room's token was not refused: {:?}",
+            other.map(|_| ())
+        ),
     }
-    assert_eq!(server.validate(&expired).await, (401, "invalid token: token is expired (exp)".into()));
-    assert_eq!(server.validate(&token(SECRET, claims("demo", "alice", true))).await, (200, "success".into()));
+    assert_eq!(
+        server.validate(&expired).await,
+        (401, "invalid token: token is expired (exp)".into())
+    );
+    assert_eq!(
+        server
+            .validate(&token(SECRET, claims("demo", "alice", true)))
+            .await,
+        (200, "success".into())
+    );
     // The single peer connection path is absent, so that livekit-client falls back to /rtc.
     assert_eq!(server.refusal("/rtc/v1", &other_room).await.0, 404);
 }
@@ -144,21 +221,37 @@ async fn a_join_tells_the_room_and_the_newcomer() {
     assert!(joined.ping_timeout > joined.ping_interval && joined.ping_interval > 0);
 
     let (mut attendee, joined) = join(&server, "demo", "attendee").await;
-    assert_eq!(joined.other_participants.iter().map(|p| p.identity.as_str()).collect::<Vec<_>>(), ["guide"]);
+    assert_eq!(
+        joined
+            .other_participants
+            .iter()
+            .map(|p| p.identity.as_str())
+            .collect::<Vec<_>>(),
+        ["guide"]
+    );
     match next(&mut guide).await {
-        proto::signal_response::Message::Update(update) => assert_eq!(update.participants[0].identity, "attendee"),
+        proto::signal_response::Message::Update(update) => {
+            assert_eq!(update.participants[0].identity, "attendee")
+        }
         other => panic!("the guide was not told: {other:?}"),
     }
     // Another room is another room.
     let (_, elsewhere) = join(&server, "elsewhere", "visitor").await;
     assert!(elsewhere.other_participants.is_empty());
 
-    send(&mut attendee, proto::signal_request::Message::Leave(proto::LeaveRequest::default())).await;
+    send(
+        &mut attendee,
+        proto::signal_request::Message::Leave(proto::LeaveRequest::default()),
+    )
+    .await;
     loop {
         if let proto::signal_response::Message::Update(update) = next(&mut guide).await {
             let left = &update.participants[0];
             assert_eq!(left.identity, "attendee");
-            assert_eq!(left.state, proto::participant_info::State::Disconnected as i32);
+            assert_eq!(
+                left.state,
+                proto::participant_info::State::Disconnected as i32
+            );
             break;
         }
     }
@@ -171,7 +264,10 @@ async fn a_second_connection_of_the_same_identity_replaces_the_first() {
     let (_second, joined) = join(&server, "demo", "guide").await;
     assert!(joined.other_participants.is_empty());
     match next(&mut first).await {
-        proto::signal_response::Message::Leave(leave) => assert_eq!(leave.reason, proto::DisconnectReason::DuplicateIdentity as i32),
+        proto::signal_response::Message::Leave(leave) => assert_eq!(
+            leave.reason,
+            proto::DisconnectReason::DuplicateIdentity as i32
+        ),
         other => panic!("the first connection was not told to leave: {other:?}"),
     }
 }
@@ -183,11 +279,26 @@ async fn malformed_frames_disturb_nothing_and_oversized_ones_close_only_their_so
     let (mut bystander, _) = join(&server, "demo", "bystander").await;
     let _ = next(&mut sender).await; // the bystander's arrival
 
-    sender.send(Message::Binary(vec![0xff, 0x00, 0x13, 0x37].into())).await.unwrap();
-    sender.send(Message::Text("{\"offer\":{}}".into())).await.unwrap();
-    assert_eq!(ping(&mut sender, 42).await, 42, "the connection still answers after bad frames");
+    sender
+        .send(Message::Binary(vec![0xff, 0x00, 0x13, 0x37].into()))
+        .await
+        .unwrap();
+    sender
+        .send(Message::Text("{\"offer\":{}}".into()))
+        .await
+        .unwrap();
+    assert_eq!(
+        ping(&mut sender, 42).await,
+        42,
+        "the connection still answers after bad frames"
+    );
 
-    sender.send(Message::Binary(vec![0u8; sfu::signal::MAX_SIGNAL_MESSAGE + 1].into())).await.unwrap();
+    sender
+        .send(Message::Binary(
+            vec![0u8; sfu::signal::MAX_SIGNAL_MESSAGE + 1].into(),
+        ))
+        .await
+        .unwrap();
     let closed = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
             match sender.next().await {
@@ -198,7 +309,11 @@ async fn malformed_frames_disturb_nothing_and_oversized_ones_close_only_their_so
     })
     .await;
     assert!(closed.is_ok(), "an oversized frame closes the connection");
-    assert_eq!(ping(&mut bystander, 7).await, 7, "other participants are not disturbed");
+    assert_eq!(
+        ping(&mut bystander, 7).await,
+        7,
+        "other participants are not disturbed"
+    );
 }
 
 fn add_track(cid: &str) -> proto::signal_request::Message {
@@ -228,14 +343,24 @@ async fn only_the_publish_grant_gets_a_track_published() {
         other => panic!("no track published: {other:?}"),
     }
     // A name that would be repeated to the whole room at this length is refused.
-    let proto::signal_request::Message::AddTrack(mut oversized) = add_track("camera-3") else { unreachable!() };
+    let proto::signal_request::Message::AddTrack(mut oversized) = add_track("camera-3") else {
+        unreachable!()
+    };
     oversized.name = "x".repeat(10_000);
-    send(&mut guide, proto::signal_request::Message::AddTrack(oversized)).await;
+    send(
+        &mut guide,
+        proto::signal_request::Message::AddTrack(oversized),
+    )
+    .await;
 
     let listener_token = token(SECRET, claims("demo", "attendee", false));
-    let (mut attendee, _) = tokio_tungstenite::connect_async(server.url("/rtc", &listener_token)).await.unwrap();
+    let (mut attendee, _) = tokio_tungstenite::connect_async(server.url("/rtc", &listener_token))
+        .await
+        .unwrap();
     match next(&mut attendee).await {
-        proto::signal_response::Message::Join(join) => assert!(!join.participant.unwrap().permission.unwrap().can_publish),
+        proto::signal_response::Message::Join(join) => {
+            assert!(!join.participant.unwrap().permission.unwrap().can_publish)
+        }
         other => panic!("no join response: {other:?}"),
     }
     send(&mut attendee, add_track("camera-2")).await;
@@ -245,15 +370,27 @@ async fn only_the_publish_grant_gets_a_track_published() {
     let (_late, _) = join(&server, "demo", "late").await;
     loop {
         match next(&mut attendee).await {
-            proto::signal_response::Message::TrackPublished(_) => panic!("a participant without canPublish published a track"),
-            proto::signal_response::Message::Update(update) if update.participants[0].identity == "late" => break,
+            proto::signal_response::Message::TrackPublished(_) => {
+                panic!("a participant without canPublish published a track")
+            }
+            proto::signal_response::Message::Update(update)
+                if update.participants[0].identity == "late" =>
+            {
+                break
+            }
             _ => {}
         }
     }
     loop {
         match next(&mut guide).await {
-            proto::signal_response::Message::TrackPublished(published) => panic!("an oversized track was published: {}", published.cid),
-            proto::signal_response::Message::Update(update) if update.participants[0].identity == "late" => break,
+            proto::signal_response::Message::TrackPublished(published) => {
+                panic!("an oversized track was published: {}", published.cid)
+            }
+            proto::signal_response::Message::Update(update)
+                if update.participants[0].identity == "late" =>
+            {
+                break
+            }
             _ => {}
         }
     }
@@ -261,9 +398,21 @@ async fn only_the_publish_grant_gets_a_track_published() {
 
 /// The server API as the hub calls it (`hub/src/video.rs`): JSON Twirp with an admin token.
 async fn room_service(server: &Server, method: &str, room: &str, body: Value) -> (u16, Value) {
-    let admin = token(SECRET, json!({ "iss": KEY, "nbf": now() - 1, "exp": now() + 600, "video": { "room": room, "roomAdmin": true } }));
-    let url = format!("http://{}/twirp/livekit.RoomService/{method}", server.running.http_addr);
-    let response = reqwest::Client::new().post(url).bearer_auth(admin).json(&body).send().await.unwrap();
+    let admin = token(
+        SECRET,
+        json!({ "iss": KEY, "nbf": now() - 1, "exp": now() + 600, "video": { "room": room, "roomAdmin": true } }),
+    );
+    let url = format!(
+        "http://{}/twirp/livekit.RoomService/{method}",
+        server.running.http_addr
+    );
+    let response = reqwest::Client::new()
+        .post(url)
+        .bearer_auth(admin)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     (response.status().as_u16(), response.json().await.unwrap())
 }
 
@@ -279,16 +428,39 @@ async fn the_server_api_lists_mutes_and_removes_as_the_hub_expects() {
     };
     let (mut attendee, _) = join(&server, "demo", "attendee").await;
 
-    let (status, listed) = room_service(&server, "ListParticipants", "demo", json!({ "room": "demo" })).await;
+    let (status, listed) = room_service(
+        &server,
+        "ListParticipants",
+        "demo",
+        json!({ "room": "demo" }),
+    )
+    .await;
     assert_eq!(status, 200);
-    let mut identities: Vec<&str> = listed["participants"].as_array().unwrap().iter().map(|p| p["identity"].as_str().unwrap()).collect();
+    let mut identities: Vec<&str> = listed["participants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["identity"].as_str().unwrap())
+        .collect();
     identities.sort();
     assert_eq!(identities, ["attendee", "guide"]);
-    assert_eq!(listed["participants"][0]["state"], "ACTIVE", "enums are protojson names, as LiveKit's Twirp JSON");
+    assert_eq!(
+        listed["participants"][0]["state"], "ACTIVE",
+        "enums are protojson names, as LiveKit's Twirp JSON"
+    );
 
     // An admin of another room is refused.
-    let (status, refused) = room_service(&server, "ListParticipants", "other", json!({ "room": "demo" })).await;
-    assert_eq!((status, refused["code"].as_str()), (401, Some("unauthenticated")));
+    let (status, refused) = room_service(
+        &server,
+        "ListParticipants",
+        "other",
+        json!({ "room": "demo" }),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (401, Some("unauthenticated"))
+    );
 
     let (status, muted) = room_service(
         &server,
@@ -306,20 +478,38 @@ async fn the_server_api_lists_mutes_and_removes_as_the_hub_expects() {
         }
     }
 
-    let (status, missing) = room_service(&server, "RemoveParticipant", "demo", json!({ "room": "demo", "identity": "nobody" })).await;
+    let (status, missing) = room_service(
+        &server,
+        "RemoveParticipant",
+        "demo",
+        json!({ "room": "demo", "identity": "nobody" }),
+    )
+    .await;
     assert_eq!((status, missing["code"].as_str()), (404, Some("not_found")));
-    let (status, _) = room_service(&server, "RemoveParticipant", "demo", json!({ "room": "demo", "identity": "attendee" })).await;
+    let (status, _) = room_service(
+        &server,
+        "RemoveParticipant",
+        "demo",
+        json!({ "room": "demo", "identity": "attendee" }),
+    )
+    .await;
     assert_eq!(status, 200);
     loop {
         if let proto::signal_response::Message::Leave(leave) = next(&mut attendee).await {
-            assert_eq!(leave.reason, proto::DisconnectReason::ParticipantRemoved as i32);
+            assert_eq!(
+                leave.reason,
+                proto::DisconnectReason::ParticipantRemoved as i32
+            );
             break;
         }
     }
     loop {
         if let proto::signal_response::Message::Update(update) = next(&mut guide).await {
             if update.participants[0].identity == "attendee" {
-                assert_eq!(update.participants[0].state, proto::participant_info::State::Disconnected as i32);
+                assert_eq!(
+                    update.participants[0].state,
+                    proto::participant_info::State::Disconnected as i32
+                );
                 break;
             }
         }
@@ -329,9 +519,21 @@ async fn the_server_api_lists_mutes_and_removes_as_the_hub_expects() {
 /// `DeleteRoom` as the hub calls it when a guide deletes the appointment's video room:
 /// with a `roomCreate` token (a room admin token is not enough, as in LiveKit).
 async fn delete_room(server: &Server, video: Value) -> (u16, Value) {
-    let token = token(SECRET, json!({ "iss": KEY, "nbf": now() - 1, "exp": now() + 600, "video": video }));
-    let url = format!("http://{}/twirp/livekit.RoomService/DeleteRoom", server.running.http_addr);
-    let response = reqwest::Client::new().post(url).bearer_auth(token).json(&json!({ "room": "demo" })).send().await.unwrap();
+    let token = token(
+        SECRET,
+        json!({ "iss": KEY, "nbf": now() - 1, "exp": now() + 600, "video": video }),
+    );
+    let url = format!(
+        "http://{}/twirp/livekit.RoomService/DeleteRoom",
+        server.running.http_addr
+    );
+    let response = reqwest::Client::new()
+        .post(url)
+        .bearer_auth(token)
+        .json(&json!({ "room": "demo" }))
+        .send()
+        .await
+        .unwrap();
     (response.status().as_u16(), response.json().await.unwrap())
 }
 
@@ -342,10 +544,25 @@ async fn deleting_a_room_disconnects_everyone_in_it_and_only_them() {
     let (mut attendee, _) = join(&server, "demo", "attendee").await;
     let (mut elsewhere, _) = join(&server, "other", "attendee").await;
 
-    let (status, refused) = delete_room(&server, json!({ "room": "demo", "roomAdmin": true })).await;
-    assert_eq!((status, refused["code"].as_str()), (401, Some("unauthenticated")), "a room admin may not delete the room");
-    let (status, listed) = room_service(&server, "ListParticipants", "demo", json!({ "room": "demo" })).await;
-    assert_eq!((status, listed["participants"].as_array().map(Vec::len)), (200, Some(2)), "nothing changed");
+    let (status, refused) =
+        delete_room(&server, json!({ "room": "demo", "roomAdmin": true })).await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (401, Some("unauthenticated")),
+        "a room admin may not delete the room"
+    );
+    let (status, listed) = room_service(
+        &server,
+        "ListParticipants",
+        "demo",
+        json!({ "room": "demo" }),
+    )
+    .await;
+    assert_eq!(
+        (status, listed["participants"].as_array().map(Vec::len)),
+        (200, Some(2)),
+        "nothing changed"
+    );
 
     let (status, _) = delete_room(&server, json!({ "roomCreate": true })).await;
     assert_eq!(status, 200);
@@ -357,11 +574,36 @@ async fn deleting_a_room_disconnects_everyone_in_it_and_only_them() {
             }
         }
     }
-    let (status, listed) = room_service(&server, "ListParticipants", "demo", json!({ "room": "demo" })).await;
-    assert_eq!((status, listed["participants"].as_array().map(Vec::len).unwrap_or(0)), (200, 0));
-    let (status, listed) = room_service(&server, "ListParticipants", "other", json!({ "room": "other" })).await;
-    assert_eq!((status, listed["participants"].as_array().map(Vec::len)), (200, Some(1)), "another room stays");
-    assert!(ping(&mut elsewhere, 7).await > 0, "the participant of another room is still served");
+    let (status, listed) = room_service(
+        &server,
+        "ListParticipants",
+        "demo",
+        json!({ "room": "demo" }),
+    )
+    .await;
+    assert_eq!(
+        (
+            status,
+            listed["participants"].as_array().map(Vec::len).unwrap_or(0)
+        ),
+        (200, 0)
+    );
+    let (status, listed) = room_service(
+        &server,
+        "ListParticipants",
+        "other",
+        json!({ "room": "other" }),
+    )
+    .await;
+    assert_eq!(
+        (status, listed["participants"].as_array().map(Vec::len)),
+        (200, Some(1)),
+        "another room stays"
+    );
+    assert!(
+        ping(&mut elsewhere, 7).await > 0,
+        "the participant of another room is still served"
+    );
 
     // Deleting a room that is gone already answers as LiveKit does: done.
     let (status, _) = delete_room(&server, json!({ "roomCreate": true })).await;
@@ -389,10 +631,15 @@ async fn a_resume_is_told_to_join_afresh() {
     let server = start().await;
     let (_guide, joined) = join(&server, "demo", "guide").await;
     let sid = joined.participant.unwrap().sid;
-    let url = format!("{}&reconnect=1&sid={sid}", server.url("/rtc", &token(SECRET, claims("demo", "guide", true))));
+    let url = format!(
+        "{}&reconnect=1&sid={sid}",
+        server.url("/rtc", &token(SECRET, claims("demo", "guide", true)))
+    );
     let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
     match next(&mut socket).await {
-        proto::signal_response::Message::Leave(leave) => assert_eq!(leave.action, proto::leave_request::Action::Reconnect as i32),
+        proto::signal_response::Message::Leave(leave) => {
+            assert_eq!(leave.action, proto::leave_request::Action::Reconnect as i32)
+        }
         other => panic!("a resume was not sent to a full reconnect: {other:?}"),
     }
 }
@@ -411,7 +658,11 @@ async fn a_whole_room_leaving_at_once_leaves_the_server_serving() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     // Still serving, in that room and others.
     let (mut late, join_response) = join(&server, "crowd", "late").await;
-    assert!(join_response.other_participants.len() < 250, "{} still listed", join_response.other_participants.len());
+    assert!(
+        join_response.other_participants.len() < 250,
+        "{} still listed",
+        join_response.other_participants.len()
+    );
     assert_eq!(ping(&mut late, 42).await, 42);
     let (mut other, _) = join(&server, "other", "guide").await;
     assert_eq!(ping(&mut other, 7).await, 7);

@@ -61,12 +61,21 @@ pub fn definition(name: &str) -> ApiResult<&'static Definition> {
         .iter()
         .copied()
         .find(|d| d.name == name)
-        .ok_or_else(|| ApiError::not_found("FRAMEWORK__DEFINITION_NOT_FOUND", format!("Definition for entity \"{name}\" does not exist.")))
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "FRAMEWORK__DEFINITION_NOT_FOUND",
+                format!("Definition for entity \"{name}\" does not exist."),
+            )
+        })
 }
 
 /// Refuses a user whose role may not read (or, with `write`, change) the entity.
 pub fn authorize(user: &AdminUser, def: &Definition, write: bool) -> ApiResult<()> {
-    let allowed = if write { def.access.may_write(user.role) } else { def.access.may_read(user.role) };
+    let allowed = if write {
+        def.access.may_write(user.role)
+    } else {
+        def.access.may_read(user.role)
+    };
     if allowed {
         return Ok(());
     }
@@ -74,7 +83,10 @@ pub fn authorize(user: &AdminUser, def: &Definition, write: bool) -> ApiResult<(
     Err(ApiError::new(
         StatusCode::FORBIDDEN,
         "FRAMEWORK__MISSING_PRIVILEGE_ERROR",
-        format!("Missing privilege {}:{privilege}: only admins may do this.", def.name),
+        format!(
+            "Missing privilege {}:{privilege}: only admins may do this.",
+            def.name
+        ),
     ))
 }
 
@@ -100,7 +112,11 @@ where
 }
 
 /// The entity's definition and the request's criteria, once the user may read it.
-fn readable(user: &AdminUser, entity: &str, params: &serde_json::Map<String, Value>) -> ApiResult<(&'static Definition, Criteria)> {
+fn readable(
+    user: &AdminUser,
+    entity: &str,
+    params: &serde_json::Map<String, Value>,
+) -> ApiResult<(&'static Definition, Criteria)> {
     let def = definition(entity)?;
     authorize(user, def, false)?;
     Ok((def, read::parse_criteria(def, params)?))
@@ -123,7 +139,12 @@ async fn search_entities(
     Ok(Json(body))
 }
 
-async fn list(user: AdminUser, state: State<App>, entity: Path<String>, params: RequestParams) -> ApiResult<Json<Value>> {
+async fn list(
+    user: AdminUser,
+    state: State<App>,
+    entity: Path<String>,
+    params: RequestParams,
+) -> ApiResult<Json<Value>> {
     search_entities(user, state, entity, params).await
 }
 
@@ -134,15 +155,25 @@ async fn search_ids(
     RequestParams(params): RequestParams,
 ) -> ApiResult<Json<Value>> {
     let (def, criteria) = readable(&user, &entity, &params)?;
-    let (ids, total) = app.db.read(move |conn| Ok(read::select(conn, def, &criteria)?)).await?;
+    let (ids, total) = app
+        .db
+        .read(move |conn| Ok(read::select(conn, def, &criteria)?))
+        .await?;
     Ok(Json(json!({ "total": total, "data": ids })))
 }
 
-async fn detail(user: AdminUser, State(app): State<App>, Path((entity, id)): Path<(String, String)>) -> ApiResult<Json<Value>> {
+async fn detail(
+    user: AdminUser,
+    State(app): State<App>,
+    Path((entity, id)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
     let def = definition(&entity)?;
     authorize(&user, def, false)?;
     let key = id.clone();
-    let mut found = app.db.read(move |conn| Ok(read::load(conn, def, &[key])?)).await?;
+    let mut found = app
+        .db
+        .read(move |conn| Ok(read::load(conn, def, &[key])?))
+        .await?;
     match found.pop() {
         Some(entity) => Ok(Json(json!({ "data": entity }))),
         None => Err(write::not_found(def, &id)),
@@ -157,13 +188,30 @@ struct WriteQuery {
 
 /// Shopware's answer to a write: 204 with the entity's `Location`, or with
 /// `_response` set, 200 with the entity.
-async fn written(app: &App, headers: &HeaderMap, def: &'static Definition, id: String, query: WriteQuery) -> ApiResult<Response> {
-    if query.response.is_some_and(|r| !r.is_empty() && r != "false") {
+async fn written(
+    app: &App,
+    headers: &HeaderMap,
+    def: &'static Definition,
+    id: String,
+    query: WriteQuery,
+) -> ApiResult<Response> {
+    if query
+        .response
+        .is_some_and(|r| !r.is_empty() && r != "false")
+    {
         let key = id.clone();
-        let entity = app.db.read(move |conn| Ok(read::load(conn, def, &[key])?)).await?.pop().unwrap_or(Value::Null);
+        let entity = app
+            .db
+            .read(move |conn| Ok(read::load(conn, def, &[key])?))
+            .await?
+            .pop()
+            .unwrap_or(Value::Null);
         return Ok((StatusCode::OK, Json(json!({ "data": entity }))).into_response());
     }
-    let base = match (&app.config.shop_endpoint, headers.get(header::HOST).and_then(|h| h.to_str().ok())) {
+    let base = match (
+        &app.config.shop_endpoint,
+        headers.get(header::HOST).and_then(|h| h.to_str().ok()),
+    ) {
         (Some(endpoint), _) => endpoint.trim_end_matches('/').to_owned(),
         (None, Some(host)) => format!("http://{host}"),
         (None, None) => String::new(),
@@ -200,15 +248,26 @@ async fn update(
 ) -> ApiResult<Response> {
     let def = definition(&entity)?;
     authorize(&user, def, true)?;
-    if payload.get("id").is_some_and(|given| given.as_str() != Some(id.as_str())) {
-        return Err(ApiError::bad_request("FRAMEWORK__WRITE_ID_MISMATCH", "The id of the body differs from the id of the URL.").at("/0/id"));
+    if payload
+        .get("id")
+        .is_some_and(|given| given.as_str() != Some(id.as_str()))
+    {
+        return Err(ApiError::bad_request(
+            "FRAMEWORK__WRITE_ID_MISMATCH",
+            "The id of the body differs from the id of the URL.",
+        )
+        .at("/0/id"));
     }
     let key = id.clone();
     in_transaction(&app, move |tx| write::update(tx, def, &key, &payload, "/0")).await?;
     written(&app, &headers, def, id, query).await
 }
 
-async fn remove(user: AdminUser, State(app): State<App>, Path((entity, id)): Path<(String, String)>) -> ApiResult<StatusCode> {
+async fn remove(
+    user: AdminUser,
+    State(app): State<App>,
+    Path((entity, id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
     let def = definition(&entity)?;
     authorize(&user, def, true)?;
     let key = id.clone();

@@ -21,7 +21,15 @@ use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()
-        .route("/checkout/cart", get(line_item::get_cart).delete(line_item::delete_cart))
-        .route("/checkout/cart/line-item", post(line_item::add).patch(line_item::update).delete(line_item::remove_by_query))
+        .route(
+            "/checkout/cart",
+            get(line_item::get_cart).delete(line_item::delete_cart),
+        )
+        .route(
+            "/checkout/cart/line-item",
+            post(line_item::add)
+                .patch(line_item::update)
+                .delete(line_item::remove_by_query),
+        )
         .route("/checkout/cart/line-item/delete", post(line_item::remove))
 }

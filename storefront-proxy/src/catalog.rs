@@ -28,30 +28,50 @@ pub fn routes() -> Router<App> {
         .route("/product", post(search))
         .route("/product/{id}", post(detail::detail))
         .route("/product/{id}/reviews", post(review::reviews))
-        .route("/product/{id}/cross-selling", post(cross_selling::cross_sellings).get(cross_selling::cross_sellings))
-        .route("/product-listing/{category_id}", post(listing::category_listing))
+        .route(
+            "/product/{id}/cross-selling",
+            post(cross_selling::cross_sellings).get(cross_selling::cross_sellings),
+        )
+        .route(
+            "/product-listing/{category_id}",
+            post(listing::category_listing),
+        )
         .route("/search", post(listing::search))
         .route("/search-suggest", post(listing::suggest))
 }
 
 /// Shopware's answer for an unknown product.
 pub fn product_not_found(id: &str) -> ApiError {
-    ApiError::not_found("CONTENT__PRODUCT_NOT_FOUND", format!("Product for id {id} not found."))
+    ApiError::not_found(
+        "CONTENT__PRODUCT_NOT_FOUND",
+        format!("Product for id {id} not found."),
+    )
 }
 
 /// A path id that is not 32 hex characters.
 pub fn invalid_id(id: &str, pointer: &str) -> ApiError {
-    ApiError::bad_request("FRAMEWORK__INVALID_UUID", format!("Value is not a valid UUID: {id}")).at(pointer)
+    ApiError::bad_request(
+        "FRAMEWORK__INVALID_UUID",
+        format!("Value is not a valid UUID: {id}"),
+    )
+    .at(pointer)
 }
 
 /// Which extra associations criteria ask for.
 pub fn load_of(criteria: &criteria::Criteria) -> product::Load {
-    product::Load { media: criteria.wants("media"), properties: criteria.wants("properties") }
+    product::Load {
+        media: criteria.wants("media"),
+        properties: criteria.wants("properties"),
+    }
 }
 
 /// `POST /store-api/product`: products by criteria (main products unless `ids` or a
 /// `parentId` filter pick variants).
-pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn search(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut criteria = criteria::parse(&params, "product", &query::product_field)?;
     let limit = *criteria.limit.get_or_insert(criteria::MAX_LIMIT.min(100));
     let page = criteria.page;
@@ -61,7 +81,10 @@ pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(para
     let (elements, total) = app
         .db
         .read(move |conn| {
-            let selection = query::Selection { main_only: !picks_variants, ..Default::default() };
+            let selection = query::Selection {
+                main_only: !picks_variants,
+                ..Default::default()
+            };
             let (ids, total) = query::select(conn, &ctx.languages, &selection, &criteria, false)?;
             Ok((product::load(conn, &ctx, &ids, load)?, total))
         })

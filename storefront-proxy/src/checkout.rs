@@ -10,6 +10,12 @@ use crate::state::App;
 
 pub fn routes() -> Router<App> {
     Router::new()
-        .route("/payment-method", get(methods::payment_methods).post(methods::payment_methods))
-        .route("/shipping-method", get(methods::shipping_methods).post(methods::shipping_methods))
+        .route(
+            "/payment-method",
+            get(methods::payment_methods).post(methods::payment_methods),
+        )
+        .route(
+            "/shipping-method",
+            get(methods::shipping_methods).post(methods::shipping_methods),
+        )
 }

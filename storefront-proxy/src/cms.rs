@@ -10,5 +10,8 @@ use axum::Router;
 use crate::state::App;
 
 pub fn routes() -> Router<App> {
-    Router::new().route("/landing-page/{id}", post(landing::landing_page).get(landing::landing_page))
+    Router::new().route(
+        "/landing-page/{id}",
+        post(landing::landing_page).get(landing::landing_page),
+    )
 }

@@ -74,12 +74,21 @@ pub struct Config {
     #[arg(long, env = "STORE_CONTEXT_LIFETIME", default_value = "P1D", value_parser = parse_lifetime)]
     pub store_context_lifetime: std::time::Duration,
     /// Seconds between two clean-ups of expired store sessions.
-    #[arg(long, env = "STORE_CONTEXT_CLEANUP_INTERVAL_SECS", default_value_t = 600)]
+    #[arg(
+        long,
+        env = "STORE_CONTEXT_CLEANUP_INTERVAL_SECS",
+        default_value_t = 600
+    )]
     pub store_context_cleanup_interval_secs: u64,
     /// Addresses (IPs or CIDR ranges, comma-separated) of reverse proxies whose
     /// `X-Forwarded-For`, `-Host` and `-Proto` are believed: the client's address for
     /// rate limits and the request's origin. From any other peer they are ignored.
-    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', default_value = "127.0.0.1,::1")]
+    #[arg(
+        long,
+        env = "TRUSTED_PROXIES",
+        value_delimiter = ',',
+        default_value = "127.0.0.1,::1"
+    )]
     pub trusted_proxies: Vec<Net>,
     /// Further origins of the shop (comma-separated, e.g. `https://www.shop.example`)
     /// besides `SHOP_ENDPOINT`: a mailed link (`storefrontUrl`) must start with one of them.
@@ -180,7 +189,8 @@ pub fn parse_iso_duration(text: &str) -> Option<std::time::Duration> {
 }
 
 fn parse_lifetime(text: &str) -> Result<std::time::Duration, String> {
-    parse_iso_duration(text).ok_or_else(|| format!("not an ISO 8601 duration of days to seconds: {text}"))
+    parse_iso_duration(text)
+        .ok_or_else(|| format!("not an ISO 8601 duration of days to seconds: {text}"))
 }
 
 impl Config {
@@ -201,7 +211,10 @@ impl Config {
         // is a mistake in the declarations above, reported the way clap reports it.
         let matches = command.get_matches_from(["storefront-proxy"]);
         let config = Config::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
-        Config { data_dir: data_dir.into(), ..config }
+        Config {
+            data_dir: data_dir.into(),
+            ..config
+        }
     }
 
     /// The video server's URL for browsers: `LIVEKIT_URL`, else the embedded `sfu`'s
@@ -214,10 +227,12 @@ impl Config {
         if !self.data_dir.join(LIVEKIT_KEY_FILE).is_file() {
             return None;
         }
-        Some(match self.sfu_public_ip.unwrap_or(IpAddr::from([127, 0, 0, 1])) {
-            IpAddr::V4(ip) => format!("ws://{ip}:{}", self.sfu_port),
-            IpAddr::V6(ip) => format!("ws://[{ip}]:{}", self.sfu_port),
-        })
+        Some(
+            match self.sfu_public_ip.unwrap_or(IpAddr::from([127, 0, 0, 1])) {
+                IpAddr::V4(ip) => format!("ws://{ip}:{}", self.sfu_port),
+                IpAddr::V6(ip) => format!("ws://[{ip}]:{}", self.sfu_port),
+            },
+        )
     }
 
     /// The origins a mailed link may point at: `SHOP_ENDPOINT` and `SHOP_DOMAINS`;
@@ -232,20 +247,28 @@ impl Config {
             .filter(|origin| !origin.is_empty())
             .collect();
         if origins.is_empty() {
-            origins = vec![format!("http://127.0.0.1:{}", self.port), format!("http://localhost:{}", self.port)];
+            origins = vec![
+                format!("http://127.0.0.1:{}", self.port),
+                format!("http://localhost:{}", self.port),
+            ];
         }
         origins
     }
 
     /// The hub's HTTP base URL.
     pub fn hub_http_url(&self) -> String {
-        let base = self.hub_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", self.hub_port));
+        let base = self
+            .hub_url
+            .clone()
+            .unwrap_or_else(|| format!("http://127.0.0.1:{}", self.hub_port));
         base.trim_end_matches('/').to_owned()
     }
 
     pub fn hub_ws_url(&self) -> String {
         let base = self.hub_http_url();
-        let base = base.replacen("https://", "wss://", 1).replacen("http://", "ws://", 1);
+        let base = base
+            .replacen("https://", "wss://", 1)
+            .replacen("http://", "ws://", 1);
         format!("{base}/ws")
     }
 
@@ -255,7 +278,9 @@ impl Config {
             return Some(url.clone());
         }
         let endpoint = self.shop_endpoint.as_deref()?.trim_end_matches('/');
-        let ws = endpoint.replacen("https://", "wss://", 1).replacen("http://", "ws://", 1);
+        let ws = endpoint
+            .replacen("https://", "wss://", 1)
+            .replacen("http://", "ws://", 1);
         Some(format!("{ws}/ws"))
     }
 }
@@ -276,11 +301,15 @@ impl Net {
         };
         match (self.addr, ip) {
             (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u32::from(net) & mask == u32::from(ip) & mask
             }
             (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u128::from(net) & mask == u128::from(ip) & mask
             }
             _ => false,
@@ -297,10 +326,16 @@ impl std::str::FromStr for Net {
             Some((addr, prefix)) => (addr, Some(prefix)),
             None => (text, None),
         };
-        let addr: IpAddr = addr.parse().map_err(|_| format!("{text:?} is no IP address or CIDR range"))?;
+        let addr: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("{text:?} is no IP address or CIDR range"))?;
         let max = if addr.is_ipv4() { 32 } else { 128 };
         let prefix = match prefix {
-            Some(prefix) => prefix.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(|| format!("{text:?}: bad prefix length"))?,
+            Some(prefix) => prefix
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("{text:?}: bad prefix length"))?,
             None => max,
         };
         Ok(Net { addr, prefix })
@@ -318,7 +353,10 @@ impl std::fmt::Debug for Config {
             .field("upstream_url", &self.upstream_url)
             .field("hub_secret", &self.hub_secret.as_ref().map(|_| "<hidden>"))
             .field("demo", &self.demo)
-            .field("admin_password", &self.admin_password.as_ref().map(|_| "<hidden>"))
+            .field(
+                "admin_password",
+                &self.admin_password.as_ref().map(|_| "<hidden>"),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -334,21 +372,43 @@ mod tests {
         assert_eq!(config.bind, IpAddr::from([127, 0, 0, 1]));
         assert_eq!((config.port, config.hub_port), (8000, 8100));
         assert_eq!(config.web_dist, PathBuf::from("web/dist"));
-        assert!(config.hub_url.is_none() && config.upstream_url.is_none() && config.hub_secret.is_none());
+        assert!(
+            config.hub_url.is_none()
+                && config.upstream_url.is_none()
+                && config.hub_secret.is_none()
+        );
         assert!(config.demo && config.admin_password.is_none());
         assert_eq!(config.hub_http_url(), "http://127.0.0.1:8100");
-        assert_eq!(config.trusted_proxies, vec!["127.0.0.1".parse::<Net>().unwrap(), "::1".parse().unwrap()]);
-        assert_eq!(config.shop_origins(), vec!["http://127.0.0.1:8000", "http://localhost:8000"]);
+        assert_eq!(
+            config.trusted_proxies,
+            vec!["127.0.0.1".parse::<Net>().unwrap(), "::1".parse().unwrap()]
+        );
+        assert_eq!(
+            config.shop_origins(),
+            vec!["http://127.0.0.1:8000", "http://localhost:8000"]
+        );
     }
 
     #[test]
     fn nets_hold_their_addresses() {
         let net: Net = "10.1.0.0/16".parse().unwrap();
-        assert!(net.contains("10.1.200.3".parse().unwrap()) && !net.contains("10.2.0.1".parse().unwrap()));
+        assert!(
+            net.contains("10.1.200.3".parse().unwrap())
+                && !net.contains("10.2.0.1".parse().unwrap())
+        );
         let one: Net = "127.0.0.1".parse().unwrap();
-        assert!(one.contains("::ffff:127.0.0.1".parse().unwrap()) && !one.contains("127.0.0.2".parse().unwrap()));
-        assert!("0.0.0.0/0".parse::<Net>().unwrap().contains("203.0.113.9".parse().unwrap()));
-        assert!("fd00::/8".parse::<Net>().unwrap().contains("fd12::1".parse().unwrap()));
+        assert!(
+            one.contains("::ffff:127.0.0.1".parse().unwrap())
+                && !one.contains("127.0.0.2".parse().unwrap())
+        );
+        assert!("0.0.0.0/0"
+            .parse::<Net>()
+            .unwrap()
+            .contains("203.0.113.9".parse().unwrap()));
+        assert!("fd00::/8"
+            .parse::<Net>()
+            .unwrap()
+            .contains("fd12::1".parse().unwrap()));
         assert!("10.0.0.0/33".parse::<Net>().is_err() && "evil".parse::<Net>().is_err());
     }
 
@@ -359,10 +419,23 @@ mod tests {
         assert_eq!(config.livekit_url(), None);
         std::fs::write(dir.path().join(LIVEKIT_KEY_FILE), "APIabc: secret\n").unwrap();
         assert_eq!(config.livekit_url().as_deref(), Some("ws://127.0.0.1:7880"));
-        let announced = Config { sfu_port: 9000, sfu_public_ip: Some("203.0.113.5".parse().unwrap()), ..Config::for_data_dir(dir.path()) };
-        assert_eq!(announced.livekit_url().as_deref(), Some("ws://203.0.113.5:9000"));
-        let external = Config { livekit_url: Some("wss://lk.example.com".into()), ..Config::for_data_dir(dir.path()) };
-        assert_eq!(external.livekit_url().as_deref(), Some("wss://lk.example.com"));
+        let announced = Config {
+            sfu_port: 9000,
+            sfu_public_ip: Some("203.0.113.5".parse().unwrap()),
+            ..Config::for_data_dir(dir.path())
+        };
+        assert_eq!(
+            announced.livekit_url().as_deref(),
+            Some("ws://203.0.113.5:9000")
+        );
+        let external = Config {
+            livekit_url: Some("wss://lk.example.com".into()),
+            ..Config::for_data_dir(dir.path())
+        };
+        assert_eq!(
+            external.livekit_url().as_deref(),
+            Some("wss://lk.example.com")
+        );
     }
 }
 
@@ -374,10 +447,19 @@ mod duration_tests {
     #[test]
     fn iso_durations() {
         assert_eq!(parse_iso_duration("P1D"), Some(Duration::from_secs(86_400)));
-        assert_eq!(parse_iso_duration("PT12H"), Some(Duration::from_secs(43_200)));
-        assert_eq!(parse_iso_duration("P1DT2H30M"), Some(Duration::from_secs(86_400 + 9_000)));
+        assert_eq!(
+            parse_iso_duration("PT12H"),
+            Some(Duration::from_secs(43_200))
+        );
+        assert_eq!(
+            parse_iso_duration("P1DT2H30M"),
+            Some(Duration::from_secs(86_400 + 9_000))
+        );
         assert_eq!(parse_iso_duration("PT90S"), Some(Duration::from_secs(90)));
-        assert_eq!(parse_iso_duration("P2W"), Some(Duration::from_secs(14 * 86_400)));
+        assert_eq!(
+            parse_iso_duration("P2W"),
+            Some(Duration::from_secs(14 * 86_400))
+        );
         for bad in ["", "P", "PT", "1D", "P1H", "PT1D", "P1.5D", "P0D", "PXD"] {
             assert_eq!(parse_iso_duration(bad), None, "{bad}");
         }

@@ -14,5 +14,8 @@ use axum::Router;
 use crate::state::App;
 
 pub fn routes() -> Router<App> {
-    Router::new().route("/context", get(session::get_context).patch(session::patch_context))
+    Router::new().route(
+        "/context",
+        get(session::get_context).patch(session::patch_context),
+    )
 }

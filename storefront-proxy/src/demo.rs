@@ -39,13 +39,21 @@ pub const ADMIN_PASSWORD_FILE: &str = "admin-password";
 impl Default for Options {
     /// The demo shop, without extra products.
     fn default() -> Options {
-        Options { extra_products: 0, demo: true, admin_password: None, admin_password_file: None }
+        Options {
+            extra_products: 0,
+            demo: true,
+            admin_password: None,
+            admin_password_file: None,
+        }
     }
 }
 
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Options").field("extra_products", &self.extra_products).field("demo", &self.demo).finish_non_exhaustive()
+        f.debug_struct("Options")
+            .field("extra_products", &self.extra_products)
+            .field("demo", &self.demo)
+            .finish_non_exhaustive()
     }
 }
 
@@ -57,12 +65,17 @@ impl Options {
     /// Reads `DEMO_PRODUCTS` from the environment.
     pub fn from_env() -> anyhow::Result<Options> {
         let extra_products = match std::env::var("DEMO_PRODUCTS") {
-            Ok(value) if !value.trim().is_empty() => {
-                value.trim().parse().map_err(|_| anyhow::anyhow!("DEMO_PRODUCTS must be a number of products, not {value:?}"))?
-            }
+            Ok(value) if !value.trim().is_empty() => value.trim().parse().map_err(|_| {
+                anyhow::anyhow!("DEMO_PRODUCTS must be a number of products, not {value:?}")
+            })?,
             _ => 0,
         };
-        Ok(Options { extra_products, demo: true, admin_password: None, admin_password_file: None })
+        Ok(Options {
+            extra_products,
+            demo: true,
+            admin_password: None,
+            admin_password_file: None,
+        })
     }
 }
 
@@ -71,9 +84,15 @@ impl Options {
 /// exists (so a database of an earlier version gets it too). One transaction: a crash
 /// half-way leaves the database as it was, and seeding runs again on the next start.
 pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<()> {
-    let seeded: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel)", [], |r| r.get(0))?;
+    let seeded: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel)", [], |r| {
+        r.get(0)
+    })?;
     // A merchant's shop (started empty) never gets demo data, whatever `DEMO` says later.
-    let merchant: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM sales_channel WHERE name = ?1)", [EMPTY_SHOP_NAME], |r| r.get(0))?;
+    let merchant: bool = conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM sales_channel WHERE name = ?1)",
+        [EMPTY_SHOP_NAME],
+        |r| r.get(0),
+    )?;
     if merchant {
         // A merchant's shop of an earlier version had no customer group: no one could register or order as a guest.
         let tx = conn.transaction()?;
@@ -84,7 +103,11 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
-        let german: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0)).optional()?;
+        let german: Option<String> = tx
+            .query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
         if let (Some((sales_channel, english)), Some(german)) = (shop, german) {
             account::ensure_customer_group(&tx, &english, &german, &sales_channel)?;
         }
@@ -93,14 +116,22 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     }
     if !options.demo && !seeded {
         let tx = conn.transaction()?;
-        seed_empty_shop(&tx, options.admin_password.as_deref(), options.admin_password_file.as_deref())?;
+        seed_empty_shop(
+            &tx,
+            options.admin_password.as_deref(),
+            options.admin_password_file.as_deref(),
+        )?;
         tx.commit()?;
         return Ok(());
     }
-    let catalogue: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM category)", [], |r| r.get(0))?;
+    let catalogue: bool =
+        conn.query_row("SELECT EXISTS(SELECT 1 FROM category)", [], |r| r.get(0))?;
     if seeded && catalogue {
         // A shop of a version before orders gets the order demo data on its own.
-        let orders_demo: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM product_download)", [], |r| r.get(0))?;
+        let orders_demo: bool =
+            conn.query_row("SELECT EXISTS(SELECT 1 FROM product_download)", [], |r| {
+                r.get(0)
+            })?;
         if !orders_demo {
             let tx = conn.transaction()?;
             order::seed(&tx)?;
@@ -129,7 +160,10 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
     dsr::seed_missing(&tx)?;
     cross_selling::seed_missing(&tx)?;
     tx.commit()?;
-    tracing::info!(extra_products = options.extra_products, "seeded the demo shop");
+    tracing::info!(
+        extra_products = options.extra_products,
+        "seeded the demo shop"
+    );
     Ok(())
 }
 
@@ -137,8 +171,14 @@ pub fn seed_if_empty(conn: &mut Connection, options: Options) -> anyhow::Result<
 /// key of CONTRACT.md. Answers the sales channel's id.
 fn seed_sales_channel(tx: &rusqlite::Transaction, name: &str) -> anyhow::Result<String> {
     let english = new_id();
-    tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'en-GB', 'English')", [&english])?;
-    tx.execute("INSERT INTO language (id, code, name) VALUES (?1, 'de-DE', 'Deutsch')", [new_id()])?;
+    tx.execute(
+        "INSERT INTO language (id, code, name) VALUES (?1, 'en-GB', 'English')",
+        [&english],
+    )?;
+    tx.execute(
+        "INSERT INTO language (id, code, name) VALUES (?1, 'de-DE', 'Deutsch')",
+        [new_id()],
+    )?;
     let sales_channel = new_id();
     tx.execute(
         "INSERT INTO sales_channel (id, name, access_key, language_id) VALUES (?1, ?2, ?3, ?4)",
@@ -163,13 +203,21 @@ fn seed_empty_shop(
         params![root, now_rfc3339()],
     )?;
     for (language, name) in [(&base.en, "Home"), (&base.de, "Startseite")] {
-        tx.execute("INSERT INTO category_translation (category_id, language_id, name) VALUES (?1, ?2, ?3)", params![root, language, name])?;
+        tx.execute(
+            "INSERT INTO category_translation (category_id, language_id, name) VALUES (?1, ?2, ?3)",
+            params![root, language, name],
+        )?;
     }
     tx.execute(
         "UPDATE sales_channel SET navigation_category_id = ?1, currency_id = ?2, country_id = ?3 WHERE id = ?4",
         params![root, base.currency, base.germany, sales_channel],
     )?;
-    let methods = catalog::Demo { en: base.en.clone(), de: base.de.clone(), sales_channel_id: sales_channel, ..Default::default() };
+    let methods = catalog::Demo {
+        en: base.en.clone(),
+        de: base.de.clone(),
+        sales_channel_id: sales_channel,
+        ..Default::default()
+    };
     account::seed_methods(tx, &methods)?;
     account::ensure_customer_group(tx, &base.en, &base.de, &methods.sales_channel_id)?;
     let (password, generated) = match admin_password.filter(|p| !p.is_empty()) {
@@ -203,7 +251,11 @@ fn write_private_file(path: &std::path::Path, contents: &str) -> anyhow::Result<
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let _ = std::fs::remove_file(path);
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
     file.write_all(contents.as_bytes())?;
     file.write_all(b"\n")?;
     Ok(())
@@ -211,10 +263,19 @@ fn write_private_file(path: &std::path::Path, contents: &str) -> anyhow::Result<
 
 /// A demo presentation page: CMS page type, (English, German) title, instant listing?,
 /// its sections' (English, German) names.
-type DemoPage = (&'static str, (&'static str, &'static str), bool, &'static [(&'static str, &'static str)]);
+type DemoPage = (
+    &'static str,
+    (&'static str, &'static str),
+    bool,
+    &'static [(&'static str, &'static str)],
+);
 
 fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> anyhow::Result<()> {
-    let password_hash = hash_password(admin_password.filter(|p| !p.is_empty()).unwrap_or(ADMIN_PASSWORD))?;
+    let password_hash = hash_password(
+        admin_password
+            .filter(|p| !p.is_empty())
+            .unwrap_or(ADMIN_PASSWORD),
+    )?;
     let sales_channel = seed_sales_channel(tx, DEMO_SHOP_NAME)?;
     tx.execute(
         "INSERT INTO admin_user (id, username, password_hash, first_name, last_name) VALUES (?1, ?2, ?3, 'Ada', 'Admin')",
@@ -222,17 +283,30 @@ fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
     )?;
 
     let presentation = new_id();
-    tx.execute("INSERT INTO presentation (id, name) VALUES (?1, 'Autumn collection')", [&presentation])?;
+    tx.execute(
+        "INSERT INTO presentation (id, name) VALUES (?1, 'Autumn collection')",
+        [&presentation],
+    )?;
     // Pages of the presentation, each a CMS page whose sections are slides.
     // German names beside the English ones: slide groups, slides and appointments are
     // shown in the viewer's language.
-    let german: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0)).optional()?;
+    let german: Option<String> = tx
+        .query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
     let pages: [DemoPage; 4] = [
         (
             "presentation_landingpage",
             ("Welcome", "Willkommen"),
             false,
-            &[("Welcome to the autumn collection", "Willkommen zur Herbstkollektion"), ("Our bestsellers", "Unsere Bestseller")],
+            &[
+                (
+                    "Welcome to the autumn collection",
+                    "Willkommen zur Herbstkollektion",
+                ),
+                ("Our bestsellers", "Unsere Bestseller"),
+            ],
         ),
         (
             "presentation_product_detail",
@@ -240,17 +314,28 @@ fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
             false,
             &[("Featured product", "Ausgewähltes Produkt")],
         ),
-        ("presentation_product_list", ("Instant listing", "Sofort-Listing"), true, &[("Picked for you", "Für Sie ausgewählt")]),
+        (
+            "presentation_product_list",
+            ("Instant listing", "Sofort-Listing"),
+            true,
+            &[("Picked for you", "Für Sie ausgewählt")],
+        ),
         (
             "presentation_landingpage",
             ("Questions and thanks", "Fragen und Dank"),
             false,
-            &[("Your questions", "Ihre Fragen"), ("Thank you", "Vielen Dank")],
+            &[
+                ("Your questions", "Ihre Fragen"),
+                ("Thank you", "Vielen Dank"),
+            ],
         ),
     ];
     for (position, (page_type, (name, name_de), instant, sections)) in pages.iter().enumerate() {
         let cms_page = new_id();
-        tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)", params![cms_page, page_type, name])?;
+        tx.execute(
+            "INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)",
+            params![cms_page, page_type, name],
+        )?;
         for (section_position, (section_name, section_name_de)) in sections.iter().enumerate() {
             let section = new_id();
             tx.execute(
@@ -278,9 +363,14 @@ fn seed_foundation(tx: &rusqlite::Transaction, admin_password: Option<&str>) -> 
         }
     }
     // German names and the open window: `dsr::seed_appointments`, which also mends older data directories.
-    for (path, name, restriction) in
-        [("demo", "Autumn collection live", "open"), ("demo-customers", "Autumn collection for customers", "customer")]
-    {
+    for (path, name, restriction) in [
+        ("demo", "Autumn collection live", "open"),
+        (
+            "demo-customers",
+            "Autumn collection for customers",
+            "customer",
+        ),
+    ] {
         tx.execute(
             "INSERT INTO appointment (id, presentation_id, sales_channel_id, presentation_path, name, attendee_restriction_type, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -56,17 +56,30 @@ pub struct Violation {
 
 impl Violation {
     pub fn new(code: &'static str, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
-        Violation { code, detail: detail.into(), pointer: pointer.into() }
+        Violation {
+            code,
+            detail: detail.into(),
+            pointer: pointer.into(),
+        }
     }
 
     pub fn blank(pointer: impl Into<String>) -> Self {
-        Violation::new("VIOLATION::IS_BLANK_ERROR", pointer, "This value should not be blank.")
+        Violation::new(
+            "VIOLATION::IS_BLANK_ERROR",
+            pointer,
+            "This value should not be blank.",
+        )
     }
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
-        ApiError::Client { status, code, detail: detail.into(), pointer: None }
+        ApiError::Client {
+            status,
+            code,
+            detail: detail.into(),
+            pointer: None,
+        }
     }
 
     pub fn at(mut self, json_pointer: &str) -> Self {
@@ -77,11 +90,19 @@ impl ApiError {
     }
 
     pub fn invalid_access_key() -> Self {
-        ApiError::new(StatusCode::UNAUTHORIZED, "FRAMEWORK__API_INVALID_ACCESS_KEY", "Access key is invalid and could not be identified.")
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "FRAMEWORK__API_INVALID_ACCESS_KEY",
+            "Access key is invalid and could not be identified.",
+        )
     }
 
     pub fn unauthorized() -> Self {
-        ApiError::new(StatusCode::UNAUTHORIZED, "FRAMEWORK__UNAUTHORIZED", "The resource owner or authorization server denied the request.")
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "FRAMEWORK__UNAUTHORIZED",
+            "The resource owner or authorization server denied the request.",
+        )
     }
 
     pub fn not_found(code: &'static str, detail: impl Into<String>) -> Self {
@@ -97,7 +118,10 @@ impl ApiError {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "FRAMEWORK__REQUEST_BODY_TOO_LARGE",
-            format!("The request body is larger than {} bytes.", MAX_REQUEST_BODY),
+            format!(
+                "The request body is larger than {} bytes.",
+                MAX_REQUEST_BODY
+            ),
         )
     }
 }
@@ -118,7 +142,11 @@ impl From<axum::extract::rejection::JsonRejection> for ApiError {
     fn from(rejection: axum::extract::rejection::JsonRejection) -> Self {
         match rejection.status() {
             StatusCode::PAYLOAD_TOO_LARGE => ApiError::body_too_large(),
-            status => ApiError::new(status, "FRAMEWORK__INVALID_REQUEST_BODY", rejection.body_text()),
+            status => ApiError::new(
+                status,
+                "FRAMEWORK__INVALID_REQUEST_BODY",
+                rejection.body_text(),
+            ),
         }
     }
 }
@@ -127,7 +155,11 @@ impl From<axum::extract::rejection::BytesRejection> for ApiError {
     fn from(rejection: axum::extract::rejection::BytesRejection) -> Self {
         match rejection.status() {
             StatusCode::PAYLOAD_TOO_LARGE => ApiError::body_too_large(),
-            status => ApiError::new(status, "FRAMEWORK__INVALID_REQUEST_BODY", rejection.body_text()),
+            status => ApiError::new(
+                status,
+                "FRAMEWORK__INVALID_REQUEST_BODY",
+                rejection.body_text(),
+            ),
         }
     }
 }
@@ -140,7 +172,9 @@ pub const QUERY_TOO_EXPENSIVE: &str = "SALESROOM__QUERY_TOO_EXPENSIVE";
 /// over the request's time budget is (`storage::budget`).
 pub fn stopped_at_budget(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
-        cause.downcast_ref::<rusqlite::Error>().and_then(rusqlite::Error::sqlite_error_code)
+        cause
+            .downcast_ref::<rusqlite::Error>()
+            .and_then(rusqlite::Error::sqlite_error_code)
             == Some(rusqlite::ErrorCode::OperationInterrupted)
     })
 }
@@ -162,7 +196,9 @@ pub async fn answer_errors_in_shape(response: Response) -> Response {
         .headers()
         .get(axum::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("application/vnd.api+json"));
+        .is_some_and(|v| {
+            v.starts_with("application/json") || v.starts_with("application/vnd.api+json")
+        });
     if !(status.is_client_error() || status.is_server_error()) || is_json {
         return response;
     }
@@ -171,14 +207,25 @@ pub async fn answer_errors_in_shape(response: Response) -> Response {
     let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
     let text = String::from_utf8_lossy(&text).trim().to_owned();
     let error = match status {
-        StatusCode::NOT_FOUND => ApiError::not_found("FRAMEWORK__ROUTE_NOT_FOUND", "No route found for this path."),
-        StatusCode::METHOD_NOT_ALLOWED => {
-            ApiError::new(status, "FRAMEWORK__METHOD_NOT_ALLOWED", "This route does not take this request method.")
-        }
+        StatusCode::NOT_FOUND => ApiError::not_found(
+            "FRAMEWORK__ROUTE_NOT_FOUND",
+            "No route found for this path.",
+        ),
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+            status,
+            "FRAMEWORK__METHOD_NOT_ALLOWED",
+            "This route does not take this request method.",
+        ),
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::body_too_large(),
-        StatusCode::BAD_REQUEST if text.is_empty() => ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", "The request is invalid."),
+        StatusCode::BAD_REQUEST if text.is_empty() => {
+            ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", "The request is invalid.")
+        }
         StatusCode::BAD_REQUEST => ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", text),
-        _ if text.is_empty() => ApiError::new(status, "FRAMEWORK__HTTP_ERROR", status.canonical_reason().unwrap_or("Error")),
+        _ if text.is_empty() => ApiError::new(
+            status,
+            "FRAMEWORK__HTTP_ERROR",
+            status.canonical_reason().unwrap_or("Error"),
+        ),
         _ => ApiError::new(status, "FRAMEWORK__HTTP_ERROR", text),
     };
     let mut shaped = error.into_response();
@@ -186,7 +233,10 @@ pub async fn answer_errors_in_shape(response: Response) -> Response {
     // 405, say).
     for (name, value) in parts.headers.iter() {
         if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
-            shaped.headers_mut().entry(name).or_insert_with(|| value.clone());
+            shaped
+                .headers_mut()
+                .entry(name)
+                .or_insert_with(|| value.clone());
         }
     }
     *shaped.status_mut() = status;
@@ -207,7 +257,9 @@ impl IntoResponse for ApiError {
         let (status, body) = self.status_and_body();
         let mut response = (status, Json(body)).into_response();
         if let Some(seconds) = retry_after {
-            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
         }
         response
     }
@@ -233,9 +285,17 @@ impl ApiError {
                         meta: None,
                     })
                     .collect();
-                return (StatusCode::BAD_REQUEST, serde_json::json!({ "errors": entries }));
+                return (
+                    StatusCode::BAD_REQUEST,
+                    serde_json::json!({ "errors": entries }),
+                );
             }
-            ApiError::Client { status, code, detail, pointer } => (
+            ApiError::Client {
+                status,
+                code,
+                detail,
+                pointer,
+            } => (
                 status,
                 ErrorEntry {
                     status: status.as_u16().to_string(),
@@ -246,7 +306,11 @@ impl ApiError {
                     meta: None,
                 },
             ),
-            ApiError::Throttled { code, detail, seconds } => (
+            ApiError::Throttled {
+                code,
+                detail,
+                seconds,
+            } => (
                 StatusCode::TOO_MANY_REQUESTS,
                 ErrorEntry {
                     status: "429".into(),
@@ -259,7 +323,10 @@ impl ApiError {
             ),
             // A read stopped at the request's time budget (`storage::budget`): 503.
             ApiError::Internal(error) if stopped_at_budget(&error) => {
-                tracing::warn!(error = format!("{error:#}"), "a database read over its time budget was stopped");
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "a database read over its time budget was stopped"
+                );
                 let status = StatusCode::SERVICE_UNAVAILABLE;
                 (
                     status,

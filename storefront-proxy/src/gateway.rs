@@ -16,7 +16,10 @@ use crate::state::App;
 use crate::upstream;
 
 pub fn routes() -> Router<App> {
-    Router::new().route("/healthz", get(healthz)).route("/runtime-config.json", get(runtime_config)).route("/ws", get(hub_socket::forward))
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/runtime-config.json", get(runtime_config))
+        .route("/ws", get(hub_socket::forward))
 }
 
 async fn healthz() -> &'static str {
@@ -38,18 +41,36 @@ async fn runtime_config(State(app): State<App>) -> Json<Value> {
 /// a cart or wishlist change it took is a shop event here, as in embedded mode.
 pub async fn forward_upstream(State(app): State<App>, request: Request) -> Response {
     let Some(upstream) = &app.upstream else {
-        return ApiError::not_found("FRAMEWORK__ROUTE_NOT_FOUND", "No route found for this path.").into_response();
+        return ApiError::not_found(
+            "FRAMEWORK__ROUTE_NOT_FOUND",
+            "No route found for this path.",
+        )
+        .into_response();
     };
     let (parts, body) = request.into_parts();
     let body = match upstream::read_body_for(parts.uri.path(), body).await {
         Ok(body) => body,
         Err(error) => return error.into_response(),
     };
-    let answer = match upstream.send(&parts.method, upstream::path_and_query(&parts.uri), &parts.headers, body.clone()).await {
+    let answer = match upstream
+        .send(
+            &parts.method,
+            upstream::path_and_query(&parts.uri),
+            &parts.headers,
+            body.clone(),
+        )
+        .await
+    {
         Ok(answer) => answer,
         Err(error) => return error.into_response(),
     };
-    for event in upstream::shop_events::of_forwarded_call(&parts.method, parts.uri.path(), &parts.headers, &body, &answer) {
+    for event in upstream::shop_events::of_forwarded_call(
+        &parts.method,
+        parts.uri.path(),
+        &parts.headers,
+        &body,
+        &answer,
+    ) {
         app.events.emit(event).await;
     }
     answer.into_response()

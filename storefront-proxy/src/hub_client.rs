@@ -14,7 +14,9 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 use protocol::frame::Event;
-use protocol::internal::{AttendeeProfileRequest, AttendeeProfileResponse, Audience, PublishRequest, PublishResponse};
+use protocol::internal::{
+    AttendeeProfileRequest, AttendeeProfileResponse, Audience, PublishRequest, PublishResponse,
+};
 use protocol::state::Snapshot;
 
 #[derive(Debug, thiserror::Error)]
@@ -41,14 +43,19 @@ pub struct HubClient {
 
 impl std::fmt::Debug for HubClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HubClient").field("base", &self.base).finish_non_exhaustive()
+        f.debug_struct("HubClient")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
     }
 }
 
 impl HubClient {
     /// `base` is the hub's HTTP base URL (`http://127.0.0.1:8100`).
     pub fn new(base: &str, secret: &[u8]) -> HubClient {
-        let http = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().unwrap_or_default();
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .build()
+            .unwrap_or_default();
         HubClient {
             http,
             base: base.trim_end_matches('/').to_owned(),
@@ -63,17 +70,40 @@ impl HubClient {
             return Ok(response);
         }
         let status = response.status().as_u16();
-        Err(HubError::Refused { status, body: response.text().await.unwrap_or_default() })
+        Err(HubError::Refused {
+            status,
+            body: response.text().await.unwrap_or_default(),
+        })
     }
 
     /// Publishes a state event; returns its sequence number.
-    pub async fn publish(&self, appointment_id: &str, audience: Audience, event: Event) -> Result<u64, HubError> {
-        self.send(&PublishRequest { appointment_id: appointment_id.to_owned(), audience, event }).await
+    pub async fn publish(
+        &self,
+        appointment_id: &str,
+        audience: Audience,
+        event: Event,
+    ) -> Result<u64, HubError> {
+        self.send(&PublishRequest {
+            appointment_id: appointment_id.to_owned(),
+            audience,
+            event,
+        })
+        .await
     }
 
     async fn send(&self, request: &PublishRequest) -> Result<u64, HubError> {
-        let response = self.http.post(format!("{}/internal/publish", self.base)).bearer_auth(&self.secret).json(request).send().await?;
-        Ok(Self::check(response).await?.json::<PublishResponse>().await?.seq)
+        let response = self
+            .http
+            .post(format!("{}/internal/publish", self.base))
+            .bearer_auth(&self.secret)
+            .json(request)
+            .send()
+            .await?;
+        Ok(Self::check(response)
+            .await?
+            .json::<PublishResponse>()
+            .await?
+            .seq)
     }
 
     /// Queues a state event for the background publisher and returns at once. Events
@@ -81,18 +111,26 @@ impl HubClient {
     /// logged and not retried (the next change of the same thing carries it again).
     /// Must be called inside the tokio runtime.
     pub fn publish_later(&self, appointment_id: &str, audience: Audience, event: Event) {
-        let request = PublishRequest { appointment_id: appointment_id.to_owned(), audience, event };
+        let request = PublishRequest {
+            appointment_id: appointment_id.to_owned(),
+            audience,
+            event,
+        };
         let queue = self.queue.get_or_init(|| {
             let (sender, receiver) = mpsc::channel(PUBLISH_QUEUE);
             // Without the queue: the task ends once every client (sender) is gone.
-            let publisher = HubClient { queue: Arc::default(), ..self.clone() };
+            let publisher = HubClient {
+                queue: Arc::default(),
+                ..self.clone()
+            };
             tokio::spawn(publisher.publish_queued(receiver));
             sender
         });
         if let Err(error) = queue.try_send(request) {
             let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             let request = match &error {
-                mpsc::error::TrySendError::Full(request) | mpsc::error::TrySendError::Closed(request) => request,
+                mpsc::error::TrySendError::Full(request)
+                | mpsc::error::TrySendError::Closed(request) => request,
             };
             tracing::warn!(
                 appointment = %request.appointment_id,
@@ -120,10 +158,22 @@ impl HubClient {
     /// Tells the hub an attendee's new name or video user id (`None`: unchanged); the hub
     /// merges it into the live participant list. Returns the published sequence number,
     /// `None` when the attendee is not live yet or nothing changed.
-    pub async fn update_attendee_profile(&self, request: &AttendeeProfileRequest) -> Result<Option<u64>, HubError> {
-        let response =
-            self.http.post(format!("{}/internal/attendee-profile", self.base)).bearer_auth(&self.secret).json(request).send().await?;
-        Ok(Self::check(response).await?.json::<AttendeeProfileResponse>().await?.seq)
+    pub async fn update_attendee_profile(
+        &self,
+        request: &AttendeeProfileRequest,
+    ) -> Result<Option<u64>, HubError> {
+        let response = self
+            .http
+            .post(format!("{}/internal/attendee-profile", self.base))
+            .bearer_auth(&self.secret)
+            .json(request)
+            .send()
+            .await?;
+        Ok(Self::check(response)
+            .await?
+            .json::<AttendeeProfileResponse>()
+            .await?
+            .seq)
     }
 
     /// The live state as a guide sees it (with every participant).
@@ -137,13 +187,24 @@ impl HubClient {
     }
 
     /// The live state as one attendee sees it (with its own cart permission).
-    pub async fn attendee_state(&self, appointment_id: &str, attendee_id: &str) -> Result<Snapshot, HubError> {
-        self.state_as(appointment_id, &format!("CLIENT&attendeeId={attendee_id}")).await
+    pub async fn attendee_state(
+        &self,
+        appointment_id: &str,
+        attendee_id: &str,
+    ) -> Result<Snapshot, HubError> {
+        self.state_as(appointment_id, &format!("CLIENT&attendeeId={attendee_id}"))
+            .await
     }
 
     /// What the hub kept of the session for its report (attendance, samples, chat).
-    pub async fn session(&self, appointment_id: &str) -> Result<protocol::session::SessionRecord, HubError> {
-        let url = format!("{}/internal/appointments/{appointment_id}/session", self.base);
+    pub async fn session(
+        &self,
+        appointment_id: &str,
+    ) -> Result<protocol::session::SessionRecord, HubError> {
+        let url = format!(
+            "{}/internal/appointments/{appointment_id}/session",
+            self.base
+        );
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;
         Ok(Self::check(response).await?.json().await?)
     }
@@ -151,13 +212,26 @@ impl HubClient {
     /// Deletes the appointment's video room on the video server: everyone in it is
     /// disconnected (the hub answers 204, also when it has no video server).
     pub async fn delete_video_room(&self, appointment_id: &str) -> Result<(), HubError> {
-        let url = format!("{}/internal/appointments/{appointment_id}/video-room", self.base);
-        Self::check(self.http.delete(url).bearer_auth(&self.secret).send().await?).await?;
+        let url = format!(
+            "{}/internal/appointments/{appointment_id}/video-room",
+            self.base
+        );
+        Self::check(
+            self.http
+                .delete(url)
+                .bearer_auth(&self.secret)
+                .send()
+                .await?,
+        )
+        .await?;
         Ok(())
     }
 
     async fn state_as(&self, appointment_id: &str, role: &str) -> Result<Snapshot, HubError> {
-        let url = format!("{}/internal/appointments/{appointment_id}/state?role={role}", self.base);
+        let url = format!(
+            "{}/internal/appointments/{appointment_id}/state?role={role}",
+            self.base
+        );
         let response = self.http.get(url).bearer_auth(&self.secret).send().await?;
         Ok(Self::check(response).await?.json().await?)
     }
@@ -171,13 +245,16 @@ mod tests {
     async fn a_full_queue_drops_and_counts_what_does_not_fit() {
         // Nothing listens there; the publisher does not run before the test yields.
         let hub = HubClient::new("http://127.0.0.1:9", b"secret");
-        let event = || Event::AttendeeRemoved { attendee_id: "a".repeat(32) };
+        let event = || Event::AttendeeRemoved {
+            attendee_id: "a".repeat(32),
+        };
         for _ in 0..PUBLISH_QUEUE {
             hub.publish_later(&"b".repeat(32), Audience::Everyone, event());
         }
         assert_eq!(hub.dropped(), 0);
         hub.publish_later(&"b".repeat(32), Audience::Everyone, event());
-        hub.clone().publish_later(&"b".repeat(32), Audience::Everyone, event());
+        hub.clone()
+            .publish_later(&"b".repeat(32), Audience::Everyone, event());
         assert_eq!(hub.dropped(), 2, "clones share one queue");
     }
 }

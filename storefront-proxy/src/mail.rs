@@ -82,7 +82,11 @@ fn render(mail: &Mail, id: &str) -> anyhow::Result<String> {
         message = message.reply_to(reply_to.as_str());
     }
     for file in &mail.attachments {
-        message = message.attachment(file.content_type.as_str(), file.file_name.as_str(), file.content.as_slice());
+        message = message.attachment(
+            file.content_type.as_str(),
+            file.file_name.as_str(),
+            file.content.as_slice(),
+        );
     }
     Ok(message.write_to_string()?)
 }
@@ -118,13 +122,19 @@ pub fn storefront_url(
 ) -> Option<String> {
     use crate::error::Violation;
     let url = match body.get("storefrontUrl") {
-        Some(serde_json::Value::String(url)) if !url.trim().is_empty() => url.trim().trim_end_matches('/').to_owned(),
+        Some(serde_json::Value::String(url)) if !url.trim().is_empty() => {
+            url.trim().trim_end_matches('/').to_owned()
+        }
         Some(serde_json::Value::String(_)) | None | Some(serde_json::Value::Null) => {
             violations.push(Violation::blank("/storefrontUrl"));
             return None;
         }
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", "/storefrontUrl", "This value should be of type string."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                "/storefrontUrl",
+                "This value should be of type string.",
+            ));
             return None;
         }
     };
@@ -142,14 +152,20 @@ pub fn storefront_url(
 /// Whether `url` is one of `origins` or a path below one (compared without case in
 /// the scheme and host), with nothing in it that could make a link leave the shop.
 pub fn is_shop_url(url: &str, origins: &[String]) -> bool {
-    if url.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '\\' | '@' | '?' | '#')) {
+    if url.chars().any(|c| {
+        c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '\\' | '@' | '?' | '#')
+    }) {
         return false;
     }
     origins.iter().any(|origin| {
         let origin = origin.trim_end_matches('/');
-        let Some(head) = url.get(..origin.len()) else { return false };
+        let Some(head) = url.get(..origin.len()) else {
+            return false;
+        };
         let rest = &url[origin.len()..];
-        !origin.is_empty() && head.eq_ignore_ascii_case(origin) && (rest.is_empty() || (rest.starts_with('/') && !rest.starts_with("//")))
+        !origin.is_empty()
+            && head.eq_ignore_ascii_case(origin)
+            && (rest.is_empty() || (rest.starts_with('/') && !rest.starts_with("//")))
     })
 }
 
@@ -168,16 +184,33 @@ mod tests {
             attachments: Vec::new(),
         };
         let eml = render(&mail, "0123").unwrap();
-        assert!(eml.contains("To: <ada@example.com>") || eml.contains("To: ada@example.com"), "{eml}");
+        assert!(
+            eml.contains("To: <ada@example.com>") || eml.contains("To: ada@example.com"),
+            "{eml}"
+        );
         assert!(eml.contains("multipart/alternative"), "{eml}");
-        assert!(!eml.contains("zurücksetzen"), "the subject is encoded: {eml}");
-        assert_eq!(escape_html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert!(
+            !eml.contains("zurücksetzen"),
+            "the subject is encoded: {eml}"
+        );
+        assert_eq!(
+            escape_html("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
     }
 
     #[test]
     fn only_the_shops_own_origins_are_storefront_urls() {
-        let origins = vec!["https://shop.example".to_owned(), "http://127.0.0.1:8000/".to_owned()];
-        for ok in ["https://shop.example", "https://shop.example/de-DE", "HTTPS://Shop.Example/en", "http://127.0.0.1:8000"] {
+        let origins = vec![
+            "https://shop.example".to_owned(),
+            "http://127.0.0.1:8000/".to_owned(),
+        ];
+        for ok in [
+            "https://shop.example",
+            "https://shop.example/de-DE",
+            "HTTPS://Shop.Example/en",
+            "http://127.0.0.1:8000",
+        ] {
             assert!(is_shop_url(ok, &origins), "{ok}");
         }
         for foreign in [

@@ -15,13 +15,18 @@ fn main() -> anyhow::Result<()> {
 
 async fn run() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
         .with_writer(std::io::stderr)
         .init();
     let config = Config::parse();
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     let app = App::open(config).await?;
-    println!("storefront-proxy listening on http://{}", listener.local_addr()?);
+    println!(
+        "storefront-proxy listening on http://{}",
+        listener.local_addr()?
+    );
     // Header read timeout, connection cap, no Nagle delay (forwarded live frames are
     // small and latency matters).
     app.serve(listener, shutdown_signal()).await?;
@@ -33,7 +38,9 @@ async fn shutdown_signal() {
         let _ = tokio::signal::ctrl_c().await;
     };
     let terminate = async {
-        if let Ok(mut sig) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        if let Ok(mut sig) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
             sig.recv().await;
         }
     };

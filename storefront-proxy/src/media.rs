@@ -36,11 +36,22 @@ async fn serve(State(app): State<App>, Path(path): Path<String>) -> ApiResult<Re
         })
         .await?;
     let Some((mime_type, content)) = found else {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "CONTENT__MEDIA_NOT_FOUND", "The media file could not be found."));
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "CONTENT__MEDIA_NOT_FOUND",
+            "The media file could not be found.",
+        ));
     };
-    let content_type = HeaderValue::from_str(&mime_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let content_type = HeaderValue::from_str(&mime_type)
+        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
     Ok((
-        [(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"))],
+        [
+            (header::CONTENT_TYPE, content_type),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=31536000, immutable"),
+            ),
+        ],
         content,
     )
         .into_response())

@@ -13,5 +13,8 @@ pub fn routes() -> Router<App> {
         .route("/newsletter/subscribe", post(recipient::subscribe))
         .route("/newsletter/confirm", post(recipient::confirm))
         .route("/newsletter/unsubscribe", post(recipient::unsubscribe))
-        .route("/account/newsletter-recipient", post(recipient::status).get(recipient::status))
+        .route(
+            "/account/newsletter-recipient",
+            post(recipient::status).get(recipient::status),
+        )
 }

@@ -25,13 +25,25 @@ pub fn routes() -> Router<App> {
         .route("/order", post(load::list))
         .route("/order/state/cancel", post(manage::cancel))
         .route("/order/payment", post(manage::change_payment))
-        .route("/handle-payment", get(payment::handle).post(payment::handle))
-        .route("/document/download/{document_id}/{deep_link_code}", get(document::download).post(document::download))
-        .route("/order/download/{order_id}/{download_id}", get(download::download))
+        .route(
+            "/handle-payment",
+            get(payment::handle).post(payment::handle),
+        )
+        .route(
+            "/document/download/{document_id}/{deep_link_code}",
+            get(document::download).post(document::download),
+        )
+        .route(
+            "/order/download/{order_id}/{download_id}",
+            get(download::download),
+        )
 }
 
 /// The hosted payment page of the "pay online" method (outside the store API: the
 /// customer's browser opens it).
 pub fn public_routes() -> Router<App> {
-    Router::new().route("/payment/pay-online/{token}", get(payment::show).post(payment::decide))
+    Router::new().route(
+        "/payment/pay-online/{token}",
+        get(payment::show).post(payment::decide),
+    )
 }

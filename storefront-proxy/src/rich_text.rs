@@ -56,7 +56,9 @@ static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
         .add_tag_attributes("td", ["colspan", "rowspan"])
         .url_schemes(HashSet::from(["http", "https", "mailto", "tel"]))
         .link_rel(Some("noopener noreferrer"))
-        .clean_content_tags(HashSet::from(["script", "style", "title", "textarea", "noscript"]));
+        .clean_content_tags(HashSet::from([
+            "script", "style", "title", "textarea", "noscript",
+        ]));
     builder
 });
 
@@ -107,6 +109,9 @@ mod tests {
         ] {
             assert!(!clean.contains(gone), "{gone} in {clean}");
         }
-        assert!(clean.contains("<p>text</p>") && clean.contains("Log in"), "{clean}");
+        assert!(
+            clean.contains("<p>text</p>") && clean.contains("Log in"),
+            "{clean}"
+        );
     }
 }

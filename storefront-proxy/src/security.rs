@@ -64,14 +64,20 @@ impl Throttle {
         match self {
             Throttle::Login | Throttle::LoginAccount => "CHECKOUT__CUSTOMER_AUTH_THROTTLED",
             Throttle::OAuth | Throttle::OAuthAccount => "FRAMEWORK__AUTH_THROTTLED",
-            Throttle::LoginAddress | Throttle::Mail | Throttle::MailRecipient => "FRAMEWORK__RATE_LIMIT_EXCEEDED",
+            Throttle::LoginAddress | Throttle::Mail | Throttle::MailRecipient => {
+                "FRAMEWORK__RATE_LIMIT_EXCEEDED"
+            }
         }
     }
 
     fn detail(self, seconds: u64) -> String {
         match self {
-            Throttle::Login | Throttle::LoginAccount => format!("Customer auth throttled for {seconds} seconds."),
-            Throttle::OAuth | Throttle::OAuthAccount => format!("Auth throttled for {seconds} seconds."),
+            Throttle::Login | Throttle::LoginAccount => {
+                format!("Customer auth throttled for {seconds} seconds.")
+            }
+            Throttle::OAuth | Throttle::OAuthAccount => {
+                format!("Auth throttled for {seconds} seconds.")
+            }
             Throttle::LoginAddress | Throttle::Mail | Throttle::MailRecipient => {
                 format!("Too many requests, try again in {seconds} seconds.")
             }
@@ -81,7 +87,11 @@ impl Throttle {
     /// The refusal in Shopware's shape, with the wait.
     pub fn refused(self, seconds: u64) -> ApiError {
         let seconds = seconds.max(1);
-        ApiError::Throttled { code: self.code(), detail: self.detail(seconds), seconds }
+        ApiError::Throttled {
+            code: self.code(),
+            detail: self.detail(seconds),
+            seconds,
+        }
     }
 }
 
@@ -129,7 +139,12 @@ impl Backoff {
     }
 
     /// How long `key` must still wait before its next attempt (none: it may go).
-    fn wait_in(entries: &HashMap<u64, Entry>, key: u64, policy: &Policy, now: Instant) -> Option<Duration> {
+    fn wait_in(
+        entries: &HashMap<u64, Entry>,
+        key: u64,
+        policy: &Policy,
+        now: Instant,
+    ) -> Option<Duration> {
         let entry = entries.get(&key)?;
         let since = now.saturating_duration_since(entry.last);
         if since >= policy.reset {
@@ -139,11 +154,20 @@ impl Backoff {
         (since < wait).then(|| wait - since)
     }
 
-    fn record_in(&self, entries: &mut HashMap<u64, Entry>, key: u64, policy: &Policy, now: Instant) {
+    fn record_in(
+        &self,
+        entries: &mut HashMap<u64, Entry>,
+        key: u64,
+        policy: &Policy,
+        now: Instant,
+    ) {
         if entries.len() >= self.max_keys && !entries.contains_key(&key) {
             Self::evict(entries, now, policy.reset, self.max_keys);
         }
-        let entry = entries.entry(key).or_insert(Entry { attempts: 0, last: now });
+        let entry = entries.entry(key).or_insert(Entry {
+            attempts: 0,
+            last: now,
+        });
         if now.saturating_duration_since(entry.last) >= policy.reset {
             entry.attempts = 0;
         }
@@ -173,13 +197,21 @@ impl Backoff {
     /// Takes back one attempt of `key` (a login that succeeded does not count for its
     /// address).
     fn release(&self, key: u64) {
-        if let Some(entry) = self.entries.lock().unwrap_or_else(|p| p.into_inner()).get_mut(&key) {
+        if let Some(entry) = self
+            .entries
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_mut(&key)
+        {
             entry.attempts = entry.attempts.saturating_sub(1);
         }
     }
 
     fn forget(&self, key: u64) {
-        self.entries.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
+        self.entries
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&key);
     }
 
     /// Drops the keys quiet for `reset`, and if that is not enough, the older half.
@@ -221,8 +253,16 @@ pub struct Security {
 
 /// Shopware's waits for logins and admin logins (10 s, 30 s, 60 s) and for mails
 /// (30 s, 60 s, 90 s); both forget after 24 hours of quiet.
-const LOGIN_WAITS: [Duration; 3] = [Duration::from_secs(10), Duration::from_secs(30), Duration::from_secs(60)];
-const MAIL_WAITS: [Duration; 3] = [Duration::from_secs(30), Duration::from_secs(60), Duration::from_secs(90)];
+const LOGIN_WAITS: [Duration; 3] = [
+    Duration::from_secs(10),
+    Duration::from_secs(30),
+    Duration::from_secs(60),
+];
+const MAIL_WAITS: [Duration; 3] = [
+    Duration::from_secs(30),
+    Duration::from_secs(60),
+    Duration::from_secs(90),
+];
 const RESET: Duration = Duration::from_secs(24 * 3600);
 
 fn per_minute(rate: u32) -> Option<DefaultKeyedRateLimiter<IpAddr>> {
@@ -232,26 +272,49 @@ fn per_minute(rate: u32) -> Option<DefaultKeyedRateLimiter<IpAddr>> {
 
 impl Security {
     pub fn new(config: &Config) -> Security {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
         Security {
             trusted: config.trusted_proxies.clone(),
-            backoff: Backoff { hasher: Default::default(), entries: Mutex::new(HashMap::new()), max_keys: MAX_THROTTLE_KEYS },
-            login: Policy { free: config.login_free_attempts.max(1), waits: LOGIN_WAITS, reset: RESET },
-            mail: Policy { free: config.mail_free_requests.max(1), waits: MAIL_WAITS, reset: RESET },
+            backoff: Backoff {
+                hasher: Default::default(),
+                entries: Mutex::new(HashMap::new()),
+                max_keys: MAX_THROTTLE_KEYS,
+            },
+            login: Policy {
+                free: config.login_free_attempts.max(1),
+                waits: LOGIN_WAITS,
+                reset: RESET,
+            },
+            mail: Policy {
+                free: config.mail_free_requests.max(1),
+                waits: MAIL_WAITS,
+                reset: RESET,
+            },
             joins: per_minute(config.joins_per_minute),
             registrations: per_minute(config.registrations_per_minute),
-            passwords: Passwords::new(config.password_checks.unwrap_or(cores).max(1), config.password_check_queue),
+            passwords: Passwords::new(
+                config.password_checks.unwrap_or(cores).max(1),
+                config.password_check_queue,
+            ),
         }
     }
 
     fn policy(&self, throttle: Throttle) -> Policy {
-        let scaled = |policy: Policy, factor: u32| Policy { free: policy.free.saturating_mul(factor), ..policy };
+        let scaled = |policy: Policy, factor: u32| Policy {
+            free: policy.free.saturating_mul(factor),
+            ..policy
+        };
         match throttle {
             Throttle::Login | Throttle::OAuth => self.login,
             Throttle::LoginAccount | Throttle::OAuthAccount => scaled(self.login, 2),
             Throttle::LoginAddress => scaled(self.login, 5),
             Throttle::Mail => self.mail,
-            Throttle::MailRecipient => Policy { free: (self.mail.free / 2).max(1), ..self.mail },
+            Throttle::MailRecipient => Policy {
+                free: (self.mail.free / 2).max(1),
+                ..self.mail
+            },
         }
     }
 
@@ -260,9 +323,15 @@ impl Security {
     /// password is checked (a success then [`Security::forget`]s or
     /// [`Security::release`]s it), so that concurrent attempts are counted too.
     pub fn throttle(&self, keys: &[(Throttle, &str)]) -> Result<(), ApiError> {
-        let hashed: Vec<(u64, Policy)> =
-            keys.iter().map(|(throttle, subject)| (self.backoff.key(*throttle, subject), self.policy(*throttle))).collect();
-        self.backoff.attempt(&hashed, Instant::now()).map_err(|(i, wait)| keys[i].0.refused(wait.as_secs_f64().ceil() as u64))
+        let hashed: Vec<(u64, Policy)> = keys
+            .iter()
+            .map(|(throttle, subject)| {
+                (self.backoff.key(*throttle, subject), self.policy(*throttle))
+            })
+            .collect();
+        self.backoff
+            .attempt(&hashed, Instant::now())
+            .map_err(|(i, wait)| keys[i].0.refused(wait.as_secs_f64().ceil() as u64))
     }
 
     /// Forgets `keys` (a successful login forgets its account's failures).
@@ -290,7 +359,9 @@ impl Security {
             Volume::Join => &self.joins,
             Volume::Registration => &self.registrations,
         };
-        let Some(limiter) = limiter else { return Ok(()) };
+        let Some(limiter) = limiter else {
+            return Ok(());
+        };
         // Keys whose quota is full again are indistinguishable from new ones: drop them
         // now and then, so that the map holds only recently active addresses.
         if limiter.len() >= MAX_THROTTLE_KEYS {
@@ -314,12 +385,19 @@ impl Security {
     /// The client's address: the peer's, or, from a trusted proxy, the last address in
     /// `X-Forwarded-For` that is not a trusted proxy's itself.
     pub fn client_ip(&self, peer: Option<IpAddr>, headers: &HeaderMap) -> IpAddr {
-        let Some(peer) = peer else { return IpAddr::from([0, 0, 0, 0]) };
+        let Some(peer) = peer else {
+            return IpAddr::from([0, 0, 0, 0]);
+        };
         if !self.is_trusted(peer) {
             return peer;
         }
         let mut client = peer;
-        let hops = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).collect::<Vec<_>>();
+        let hops = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .collect::<Vec<_>>();
         for hop in hops.iter().rev() {
             let Some(ip) = parse_hop(hop) else { break };
             client = ip;
@@ -334,14 +412,30 @@ impl Security {
     /// `Host` header, or, from a trusted proxy, `X-Forwarded-Host` and `-Proto`. Never
     /// used for links in mails (see [`Config::shop_origins`]).
     pub fn request_origin(&self, peer: Option<IpAddr>, headers: &HeaderMap) -> String {
-        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty());
+        let header = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+        };
         let trusted = peer.is_some_and(|peer| self.is_trusted(peer));
-        let forwarded = |name: &str| if trusted { header(name).and_then(|v| v.split(',').next()).map(str::trim) } else { None };
+        let forwarded = |name: &str| {
+            if trusted {
+                header(name)
+                    .and_then(|v| v.split(',').next())
+                    .map(str::trim)
+            } else {
+                None
+            }
+        };
         let scheme = match forwarded("x-forwarded-proto") {
             Some("https") => "https",
             _ => "http",
         };
-        let host = forwarded("x-forwarded-host").or_else(|| header("host")).unwrap_or("127.0.0.1");
+        let host = forwarded("x-forwarded-host")
+            .or_else(|| header("host"))
+            .unwrap_or("127.0.0.1");
         format!("{scheme}://{host}")
     }
 }
@@ -349,7 +443,9 @@ impl Security {
 /// One `X-Forwarded-For` entry: an address, with or without a port (`[::1]:80`, `1.2.3.4:5`).
 fn parse_hop(hop: &str) -> Option<IpAddr> {
     let hop = hop.trim();
-    hop.parse::<IpAddr>().ok().or_else(|| hop.parse::<SocketAddr>().ok().map(|s| s.ip()))
+    hop.parse::<IpAddr>()
+        .ok()
+        .or_else(|| hop.parse::<SocketAddr>().ok().map(|s| s.ip()))
 }
 
 /// The client's address of a request (see [`Security::client_ip`]).
@@ -365,7 +461,10 @@ impl ClientAddr {
 
 /// The peer's address of a request (set by `listener::serve`).
 pub fn peer_of(parts: &Parts) -> Option<IpAddr> {
-    parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip())
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip())
 }
 
 impl<S> FromRequestParts<S> for ClientAddr
@@ -377,7 +476,9 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let security = Arc::<Security>::from_ref(state);
-        Ok(ClientAddr(security.client_ip(peer_of(parts), &parts.headers)))
+        Ok(ClientAddr(
+            security.client_ip(peer_of(parts), &parts.headers),
+        ))
     }
 }
 
@@ -396,13 +497,20 @@ fn dummy_hash() -> &'static str {
     DUMMY_HASH.get_or_init(|| {
         use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
         let salt = SaltString::generate(&mut OsRng);
-        Argon2::default().hash_password(b"no user has this password", &salt).map(|hash| hash.to_string()).unwrap_or_default()
+        Argon2::default()
+            .hash_password(b"no user has this password", &salt)
+            .map(|hash| hash.to_string())
+            .unwrap_or_default()
     })
 }
 
 /// The answer when every slot and the queue are taken.
 pub fn busy() -> ApiError {
-    ApiError::Throttled { code: "FRAMEWORK__RATE_LIMIT_EXCEEDED", detail: "Too many requests, try again in 1 seconds.".into(), seconds: 1 }
+    ApiError::Throttled {
+        code: "FRAMEWORK__RATE_LIMIT_EXCEEDED",
+        detail: "Too many requests, try again in 1 seconds.".into(),
+        seconds: 1,
+    }
 }
 
 impl Passwords {
@@ -415,9 +523,21 @@ impl Passwords {
 
     /// Runs `work` (Argon2) on the blocking pool once a slot is free; `429` at once
     /// when the queue is full.
-    async fn run<R: Send + 'static>(&self, work: impl FnOnce() -> R + Send + 'static) -> Result<R, ApiError> {
-        let admitted = self.admitted.clone().try_acquire_owned().map_err(|_| busy())?;
-        let running = self.running.clone().acquire_owned().await.map_err(|e| ApiError::Internal(e.into()))?;
+    async fn run<R: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let admitted = self
+            .admitted
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| busy())?;
+        let running = self
+            .running
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))?;
         // The permits live as long as the blocking task, even if the request is dropped.
         tokio::task::spawn_blocking(move || {
             let result = work();
@@ -435,7 +555,11 @@ impl Passwords {
             let known = hash.is_some();
             let hash = hash.unwrap_or_else(|| dummy_hash().to_owned());
             let matches = PasswordHash::new(&hash)
-                .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+                .map(|parsed| {
+                    Argon2::default()
+                        .verify_password(password.as_bytes(), &parsed)
+                        .is_ok()
+                })
                 .unwrap_or(false);
             known && matches
         })
@@ -443,14 +567,21 @@ impl Passwords {
     }
 
     /// The hash of a new password (`account::password::hash_password`), bounded the same way.
-    pub async fn hash(&self, password: String, hash: fn(&str) -> anyhow::Result<String>) -> Result<String, ApiError> {
+    pub async fn hash(
+        &self,
+        password: String,
+        hash: fn(&str) -> anyhow::Result<String>,
+    ) -> Result<String, ApiError> {
         Ok(self.run(move || hash(&password)).await??)
     }
 }
 
 /// What is stored for a bearer or refresh token: its SHA-256, hex.
 pub fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -463,7 +594,11 @@ mod tests {
 
     #[test]
     fn waits_grow_like_shopwares_time_backoff() {
-        let login = Policy { free: 10, waits: LOGIN_WAITS, reset: RESET };
+        let login = Policy {
+            free: 10,
+            waits: LOGIN_WAITS,
+            reset: RESET,
+        };
         let waits: Vec<u64> = (1..=25).map(|n| login.wait_before(n).as_secs()).collect();
         assert_eq!(&waits[..10], &[0; 10]);
         assert_eq!(&waits[10..15], &[10; 5]);
@@ -478,45 +613,83 @@ mod tests {
         for _ in 0..10 {
             security.throttle(&keys).unwrap();
         }
-        let Err(ApiError::Throttled { code, seconds, .. }) = security.throttle(&keys) else { panic!("not throttled") };
+        let Err(ApiError::Throttled { code, seconds, .. }) = security.throttle(&keys) else {
+            panic!("not throttled")
+        };
         assert_eq!((code, seconds), ("CHECKOUT__CUSTOMER_AUTH_THROTTLED", 10));
-        security.throttle(&[(Throttle::Login, "ada|203.0.113.2")]).unwrap();
+        security
+            .throttle(&[(Throttle::Login, "ada|203.0.113.2")])
+            .unwrap();
         security.forget(&keys);
         security.throttle(&keys).unwrap();
     }
 
     #[test]
     fn the_throttle_map_stays_bounded() {
-        let backoff = Backoff { hasher: Default::default(), entries: Mutex::new(HashMap::new()), max_keys: 1000 };
-        let policy = Policy { free: 10, waits: LOGIN_WAITS, reset: RESET };
+        let backoff = Backoff {
+            hasher: Default::default(),
+            entries: Mutex::new(HashMap::new()),
+            max_keys: 1000,
+        };
+        let policy = Policy {
+            free: 10,
+            waits: LOGIN_WAITS,
+            reset: RESET,
+        };
         let start = Instant::now();
         for i in 0..10_000u64 {
-            backoff.attempt(&[(i, policy)], start + Duration::from_millis(i)).unwrap();
+            backoff
+                .attempt(&[(i, policy)], start + Duration::from_millis(i))
+                .unwrap();
         }
         assert!(backoff.len() <= 1000, "{}", backoff.len());
         // The newest keys are kept.
         let entries = backoff.entries.lock().unwrap();
         let one_free = Policy { free: 1, ..policy };
-        assert!(Backoff::wait_in(&entries, 9_999, &one_free, start + Duration::from_millis(9_999)).is_some());
+        assert!(Backoff::wait_in(
+            &entries,
+            9_999,
+            &one_free,
+            start + Duration::from_millis(9_999)
+        )
+        .is_some());
     }
 
     #[test]
     fn forwarded_addresses_count_only_from_trusted_proxies() {
-        let security = security(|c| Config { trusted_proxies: vec!["10.0.0.0/8".parse().unwrap()], ..c });
+        let security = security(|c| Config {
+            trusted_proxies: vec!["10.0.0.0/8".parse().unwrap()],
+            ..c
+        });
         let mut headers = HeaderMap::new();
-        headers.insert("x-forwarded-for", "198.51.100.7, 203.0.113.9, 10.0.0.2".parse().unwrap());
+        headers.insert(
+            "x-forwarded-for",
+            "198.51.100.7, 203.0.113.9, 10.0.0.2".parse().unwrap(),
+        );
         headers.insert("x-forwarded-host", "evil.example".parse().unwrap());
         headers.insert("host", "shop.example".parse().unwrap());
         let outsider: IpAddr = "192.0.2.1".parse().unwrap();
         assert_eq!(security.client_ip(Some(outsider), &headers), outsider);
-        assert_eq!(security.request_origin(Some(outsider), &headers), "http://shop.example");
+        assert_eq!(
+            security.request_origin(Some(outsider), &headers),
+            "http://shop.example"
+        );
         let proxy: IpAddr = "10.0.0.1".parse().unwrap();
-        assert_eq!(security.client_ip(Some(proxy), &headers), "203.0.113.9".parse::<IpAddr>().unwrap());
-        assert_eq!(security.request_origin(Some(proxy), &headers), "http://evil.example");
+        assert_eq!(
+            security.client_ip(Some(proxy), &headers),
+            "203.0.113.9".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            security.request_origin(Some(proxy), &headers),
+            "http://evil.example"
+        );
     }
 
     #[test]
     fn token_hashes_are_sha256_hex() {
-        assert_eq!(token_hash("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

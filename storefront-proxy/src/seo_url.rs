@@ -49,10 +49,15 @@ pub fn load_for(
         "SELECT {COLUMNS} FROM seo_url WHERE foreign_key IN (SELECT value FROM json_each(?1))
          AND language_id = ?2 AND sales_channel_id = ?3 AND route_name = ?4 AND is_deleted = 0"
     ))?;
-    let rows = statement
-        .query_map(rusqlite::params![json_ids(foreign_keys), ctx.language_id(), ctx.sales_channel.id, route_name], |r| {
-            from_row(r, &ctx.base_url)
-        })?;
+    let rows = statement.query_map(
+        rusqlite::params![
+            json_ids(foreign_keys),
+            ctx.language_id(),
+            ctx.sales_channel.id,
+            route_name
+        ],
+        |r| from_row(r, &ctx.base_url),
+    )?;
     for row in rows {
         let row = row?;
         let key = row["foreignKey"].as_str().unwrap_or_default().to_owned();

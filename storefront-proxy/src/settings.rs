@@ -39,7 +39,12 @@ pub fn load_languages(conn: &Connection, sales_channel_id: &str) -> rusqlite::Re
     )?;
     let rows = statement.query_map([sales_channel_id], |r| {
         let locale_id: String = r.get(3)?;
-        let locale = locale_json(&locale_id, &r.get::<_, String>(4)?, &r.get::<_, String>(5)?, &r.get::<_, String>(6)?);
+        let locale = locale_json(
+            &locale_id,
+            &r.get::<_, String>(4)?,
+            &r.get::<_, String>(5)?,
+            &r.get::<_, String>(6)?,
+        );
         Ok(json!({
             "id": r.get::<_, String>(0)?,
             "parentId": r.get::<_, Option<String>>(1)?,
@@ -58,7 +63,10 @@ pub fn load_languages(conn: &Connection, sales_channel_id: &str) -> rusqlite::Re
 /// `GET|POST /store-api/language`
 pub async fn languages(ctx: ShopContext, State(app): State<App>) -> ApiResult<Json<Value>> {
     let channel = ctx.sales_channel.id.clone();
-    let languages = app.db.call(move |conn| Ok(load_languages(conn, &channel)?)).await?;
+    let languages = app
+        .db
+        .call(move |conn| Ok(load_languages(conn, &channel)?))
+        .await?;
     let total = languages.len();
     Ok(Json(search_result("language", languages, total, 1, None)))
 }
@@ -66,7 +74,11 @@ pub async fn languages(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
 const CURRENCY_FIELDS: &[(&str, &str)] = &[("short_name", "shortName"), ("name", "name")];
 
 /// All currencies, or the one with `id`.
-pub fn load_currencies(conn: &Connection, chain: &LanguageChain, id: Option<&str>) -> rusqlite::Result<Vec<Value>> {
+pub fn load_currencies(
+    conn: &Connection,
+    chain: &LanguageChain,
+    id: Option<&str>,
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
         "SELECT id, iso_code, symbol, factor, position, decimals, is_system_default FROM currency
          WHERE ?1 IS NULL OR id = ?1 ORDER BY position, iso_code",
@@ -85,7 +97,14 @@ pub fn load_currencies(conn: &Connection, chain: &LanguageChain, id: Option<&str
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let texts = translation::load(conn, "currency_translation", "currency_id", CURRENCY_FIELDS, &ids, chain)?;
+    let texts = translation::load(
+        conn,
+        "currency_translation",
+        "currency_id",
+        CURRENCY_FIELDS,
+        &ids,
+        chain,
+    )?;
     Ok(rows
         .into_iter()
         .map(|(id, iso, symbol, factor, position, decimals, system_default)| {
@@ -118,14 +137,22 @@ pub fn load_currencies(conn: &Connection, chain: &LanguageChain, id: Option<&str
 /// `GET|POST /store-api/currency`: a plain array, as in the schema.
 pub async fn currencies(ctx: ShopContext, State(app): State<App>) -> ApiResult<Json<Value>> {
     let chain = ctx.languages.clone();
-    let currencies = app.db.call(move |conn| Ok(load_currencies(conn, &chain, None)?)).await?;
+    let currencies = app
+        .db
+        .call(move |conn| Ok(load_currencies(conn, &chain, None)?))
+        .await?;
     Ok(Json(Value::Array(currencies)))
 }
 
 const NAME: &[(&str, &str)] = &[("name", "name")];
 
 /// Countries (all active ones, or those of `id`), with their states if asked.
-pub fn load_countries(conn: &Connection, chain: &LanguageChain, id: Option<&str>, with_states: bool) -> rusqlite::Result<Vec<Value>> {
+pub fn load_countries(
+    conn: &Connection,
+    chain: &LanguageChain,
+    id: Option<&str>,
+    with_states: bool,
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
         "SELECT id, iso, iso3, position, active, shipping_available, display_state_in_registration,
                 force_state_in_registration, postal_code_required, is_eu
@@ -147,7 +174,10 @@ pub fn load_countries(conn: &Connection, chain: &LanguageChain, id: Option<&str>
             }))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    let ids: Vec<String> = rows.iter().map(|r| r["id"].as_str().unwrap_or_default().to_owned()).collect();
+    let ids: Vec<String> = rows
+        .iter()
+        .map(|r| r["id"].as_str().unwrap_or_default().to_owned())
+        .collect();
     let names = translation::load(conn, "country_translation", "country_id", NAME, &ids, chain)?;
     let mut states_statement = conn.prepare_cached(
         "SELECT id, country_id, short_code, position, active FROM country_state
@@ -169,8 +199,18 @@ pub fn load_countries(conn: &Connection, chain: &LanguageChain, id: Option<&str>
     } else {
         Vec::new()
     };
-    let state_ids: Vec<String> = states.iter().map(|s| s["id"].as_str().unwrap_or_default().to_owned()).collect();
-    let state_names = translation::load(conn, "country_state_translation", "country_state_id", NAME, &state_ids, chain)?;
+    let state_ids: Vec<String> = states
+        .iter()
+        .map(|s| s["id"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    let state_names = translation::load(
+        conn,
+        "country_state_translation",
+        "country_state_id",
+        NAME,
+        &state_ids,
+        chain,
+    )?;
     let mut countries: Vec<Value> = rows
         .into_iter()
         .zip(ids.iter())
@@ -205,41 +245,77 @@ pub fn load_countries(conn: &Connection, chain: &LanguageChain, id: Option<&str>
                     state
                 })
                 .collect();
-            country["states"] = if with_states { Value::Array(country_states) } else { Value::Null };
+            country["states"] = if with_states {
+                Value::Array(country_states)
+            } else {
+                Value::Null
+            };
             country["apiAlias"] = json!("country");
             country
         })
         .collect();
-    countries.sort_by(|a, b| (a["position"].as_i64(), a["name"].as_str()).cmp(&(b["position"].as_i64(), b["name"].as_str())));
+    countries.sort_by(|a, b| {
+        (a["position"].as_i64(), a["name"].as_str())
+            .cmp(&(b["position"].as_i64(), b["name"].as_str()))
+    });
     Ok(countries)
 }
 
 /// Whether the criteria ask for an association, in the body (`associations: {states: {}}`)
 /// or the query string (`associations[states][]`).
 pub fn wants_association(params: &serde_json::Map<String, Value>, name: &str) -> bool {
-    params.get("associations").and_then(|a| a.get(name)).is_some()
-        || params.keys().any(|key| key.starts_with(&format!("associations[{name}]")))
+    params
+        .get("associations")
+        .and_then(|a| a.get(name))
+        .is_some()
+        || params
+            .keys()
+            .any(|key| key.starts_with(&format!("associations[{name}]")))
 }
 
 /// `GET|POST /store-api/country`
-pub async fn countries(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn countries(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let chain = ctx.languages.clone();
     let with_states = wants_association(&params, "states");
-    let countries = app.db.call(move |conn| Ok(load_countries(conn, &chain, None, with_states)?)).await?;
+    let countries = app
+        .db
+        .call(move |conn| Ok(load_countries(conn, &chain, None, with_states)?))
+        .await?;
     let total = countries.len();
     Ok(Json(search_result("country", countries, total, 1, None)))
 }
 
-const SALUTATION_FIELDS: &[(&str, &str)] = &[("display_name", "displayName"), ("letter_name", "letterName")];
+const SALUTATION_FIELDS: &[(&str, &str)] = &[
+    ("display_name", "displayName"),
+    ("letter_name", "letterName"),
+];
 
 /// All salutations, by position.
 pub fn load_salutations(conn: &Connection, chain: &LanguageChain) -> rusqlite::Result<Vec<Value>> {
-    let mut statement = conn.prepare_cached("SELECT id, salutation_key, position FROM salutation ORDER BY position")?;
+    let mut statement = conn
+        .prepare_cached("SELECT id, salutation_key, position FROM salutation ORDER BY position")?;
     let rows = statement
-        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let texts = translation::load(conn, "salutation_translation", "salutation_id", SALUTATION_FIELDS, &ids, chain)?;
+    let texts = translation::load(
+        conn,
+        "salutation_translation",
+        "salutation_id",
+        SALUTATION_FIELDS,
+        &ids,
+        chain,
+    )?;
     Ok(rows
         .into_iter()
         .map(|(id, key, position)| {
@@ -260,7 +336,16 @@ pub fn load_salutations(conn: &Connection, chain: &LanguageChain) -> rusqlite::R
 /// `GET|POST /store-api/salutation`
 pub async fn salutations(ctx: ShopContext, State(app): State<App>) -> ApiResult<Json<Value>> {
     let chain = ctx.languages.clone();
-    let salutations = app.db.call(move |conn| Ok(load_salutations(conn, &chain)?)).await?;
+    let salutations = app
+        .db
+        .call(move |conn| Ok(load_salutations(conn, &chain)?))
+        .await?;
     let total = salutations.len();
-    Ok(Json(search_result("salutation", salutations, total, 1, None)))
+    Ok(Json(search_result(
+        "salutation",
+        salutations,
+        total,
+        1,
+        None,
+    )))
 }

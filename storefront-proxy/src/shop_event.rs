@@ -26,17 +26,27 @@ pub enum ShopEvent {
     },
     /// A product was added to (`added`) or removed from the wishlist of the session's
     /// customer.
-    WishlistChanged { context_token: String, product_id: String, added: bool },
+    WishlistChanged {
+        context_token: String,
+        product_id: String,
+        added: bool,
+    },
     /// A local wishlist was merged into the customer's (at login): `added` are the
     /// products that were not listed yet, in the order they were added.
-    WishlistMerged { context_token: String, added: Vec<String> },
+    WishlistMerged {
+        context_token: String,
+        added: Vec<String>,
+    },
 }
 
 impl ShopEvent {
     /// The event of a changed cart (`cart`: Shopware's `Cart` answer), with its summary:
     /// product lines and total.
     pub fn cart_changed(token: &str, cart: &serde_json::Value) -> ShopEvent {
-        let products = cart["lineItems"].as_array().map(|items| items.iter().filter(|i| i["type"] == "product").count()).unwrap_or(0);
+        let products = cart["lineItems"]
+            .as_array()
+            .map(|items| items.iter().filter(|i| i["type"] == "product").count())
+            .unwrap_or(0);
         ShopEvent::CartChanged {
             context_token: token.to_owned(),
             product_count: u32::try_from(products).unwrap_or(u32::MAX),
@@ -46,7 +56,11 @@ impl ShopEvent {
 
     /// The session's cart is empty now (deleted, or turned into an order).
     pub fn emptied_cart(context_token: String) -> Self {
-        ShopEvent::CartChanged { context_token, product_count: 0, total_price: 0.0 }
+        ShopEvent::CartChanged {
+            context_token,
+            product_count: 0,
+            total_price: 0.0,
+        }
     }
 }
 
@@ -72,7 +86,9 @@ pub struct ShopEvents {
 
 impl ShopEvents {
     pub fn new(sink: impl ShopEventSink) -> ShopEvents {
-        ShopEvents { sink: Arc::new(sink) }
+        ShopEvents {
+            sink: Arc::new(sink),
+        }
     }
 
     /// A sink nobody listens to: events are dropped.
@@ -121,10 +137,17 @@ mod tests {
     async fn clones_deliver_to_the_one_listener_in_order() {
         let recorder = Recorder::default();
         let events = ShopEvents::new(recorder.clone());
-        let wishlist = |added| ShopEvent::WishlistChanged { context_token: "t".into(), product_id: "p".into(), added };
+        let wishlist = |added| ShopEvent::WishlistChanged {
+            context_token: "t".into(),
+            product_id: "p".into(),
+            added,
+        };
         events.emit(wishlist(true)).await;
         events.clone().emit(wishlist(false)).await;
         ShopEvents::ignored().emit(wishlist(true)).await;
-        assert_eq!(*recorder.0.lock().unwrap(), vec![wishlist(true), wishlist(false)]);
+        assert_eq!(
+            *recorder.0.lock().unwrap(),
+            vec![wishlist(true), wishlist(false)]
+        );
     }
 }

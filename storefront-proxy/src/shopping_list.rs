@@ -39,8 +39,14 @@ pub fn routes() -> Router<App> {
         .route("/shopping-list", post(lists::create).delete(lists::delete))
         .route("/shopping-lists", post(lists::search))
         .route("/shopping-lists/add-to-cart", post(lists::add_to_cart))
-        .route("/shopping-list/line-item/remove", post(lists::remove_line_items))
-        .route("/shopping-list/line-item/{id}/change-quantity", post(lists::change_quantity))
+        .route(
+            "/shopping-list/line-item/remove",
+            post(lists::remove_line_items),
+        )
+        .route(
+            "/shopping-list/line-item/{id}/change-quantity",
+            post(lists::change_quantity),
+        )
         .route("/shopping-list/{id}", post(lists::read).get(lists::read))
         .route("/shopping-list/{id}/add", post(lists::add_line_items))
         .route("/shopping-list/{id}/change-name", patch(lists::change_name))
@@ -49,15 +55,25 @@ pub fn routes() -> Router<App> {
 }
 
 pub fn not_found(id: &str) -> ApiError {
-    ApiError::not_found("B2B__SHOPPING_LIST_NOT_FOUND", format!("Shopping list with id {id} not found."))
+    ApiError::not_found(
+        "B2B__SHOPPING_LIST_NOT_FOUND",
+        format!("Shopping list with id {id} not found."),
+    )
 }
 
 fn line_item_not_found(id: &str) -> ApiError {
-    ApiError::not_found("B2B__SHOPPING_LIST_LINE_ITEM_NOT_FOUND", format!("Shopping list line item with id {id} not found."))
+    ApiError::not_found(
+        "B2B__SHOPPING_LIST_LINE_ITEM_NOT_FOUND",
+        format!("Shopping list line item with id {id} not found."),
+    )
 }
 
 fn invalid_name() -> ApiError {
-    ApiError::bad_request("B2B__SHOPPING_LIST_INVALID_NAME", format!("The name must be 1 to {MAX_NAME} characters.")).at("/name")
+    ApiError::bad_request(
+        "B2B__SHOPPING_LIST_INVALID_NAME",
+        format!("The name must be 1 to {MAX_NAME} characters."),
+    )
+    .at("/name")
 }
 
 fn invalid_line_items(pointer: &str) -> ApiError {
@@ -69,12 +85,19 @@ fn invalid_line_items(pointer: &str) -> ApiError {
 }
 
 fn invalid_quantity(pointer: &str) -> ApiError {
-    ApiError::bad_request("B2B__SHOPPING_LIST_INVALID_QUANTITY", format!("The quantity must be a whole number from 1 to {MAX_QUANTITY}."))
-        .at(pointer)
+    ApiError::bad_request(
+        "B2B__SHOPPING_LIST_INVALID_QUANTITY",
+        format!("The quantity must be a whole number from 1 to {MAX_QUANTITY}."),
+    )
+    .at(pointer)
 }
 
 fn invalid_ids(pointer: &str) -> ApiError {
-    ApiError::bad_request("B2B__SHOPPING_LIST_INVALID_IDS", format!("{pointer} must be a list of 1 to {MAX_IDS} ids.")).at(pointer)
+    ApiError::bad_request(
+        "B2B__SHOPPING_LIST_INVALID_IDS",
+        format!("{pointer} must be a list of 1 to {MAX_IDS} ids."),
+    )
+    .at(pointer)
 }
 
 fn too_many_lists() -> ApiError {

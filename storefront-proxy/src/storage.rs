@@ -26,7 +26,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/dsr_0002_live.sql")),
         M::up(include_str!("storage/0009_catalog_speed.sql")),
         M::up(include_str!("storage/0010_cross_selling.sql")),
-        M::up(include_str!("storage/0011_catalog_version_ignores_stock.sql")),
+        M::up(include_str!(
+            "storage/0011_catalog_version_ignores_stock.sql"
+        )),
         M::up(include_str!("storage/0012_aggregation_entities.sql")),
         M::up(include_str!("storage/0013_admin_api.sql")),
         M::up(include_str!("storage/0014_sorting_labels_as_spec.sql")),
@@ -44,8 +46,14 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0070_dsr_video_rooms.sql")),
         M::up(include_str!("storage/0071_dsr_login_tokens.sql")),
         M::up(include_str!("storage/0072_shopping_lists.sql")),
-        M::up_with_hook(include_str!("storage/0080_admin_token_hashes.sql"), hash_admin_tokens),
-        M::up_with_hook(include_str!("storage/0090_context_token_hashes.sql"), hash_context_tokens),
+        M::up_with_hook(
+            include_str!("storage/0080_admin_token_hashes.sql"),
+            hash_admin_tokens,
+        ),
+        M::up_with_hook(
+            include_str!("storage/0090_context_token_hashes.sql"),
+            hash_context_tokens,
+        ),
         M::up(include_str!("storage/0091_dsr_context_delegation.sql")),
         M::up(include_str!("storage/0100_product_name_index.sql")),
         M::up(include_str!("storage/0101_drop_product_name_index.sql")),
@@ -55,13 +63,28 @@ fn migrations() -> Migrations<'static> {
 /// Migration 0090: every stored context token becomes its SHA-256
 /// (`store_api::session::token_key`), in the sessions and in every row naming one.
 fn hash_context_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
-    let tokens: Vec<String> = tx.prepare("SELECT token FROM store_context")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let tokens: Vec<String> = tx
+        .prepare("SELECT token FROM store_context")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
     for token in tokens {
         let key = sha256_hex(&token);
-        tx.execute("UPDATE store_context SET token = ?2 WHERE token = ?1", [&token, &key])?;
-        tx.execute("UPDATE cart SET token = ?2 WHERE token = ?1", [&token, &key])?;
-        tx.execute("UPDATE cart_line_item SET token = ?2 WHERE token = ?1", [&token, &key])?;
-        tx.execute("UPDATE attendee SET context_token = ?2 WHERE context_token = ?1", [&token, &key])?;
+        tx.execute(
+            "UPDATE store_context SET token = ?2 WHERE token = ?1",
+            [&token, &key],
+        )?;
+        tx.execute(
+            "UPDATE cart SET token = ?2 WHERE token = ?1",
+            [&token, &key],
+        )?;
+        tx.execute(
+            "UPDATE cart_line_item SET token = ?2 WHERE token = ?1",
+            [&token, &key],
+        )?;
+        tx.execute(
+            "UPDATE attendee SET context_token = ?2 WHERE context_token = ?1",
+            [&token, &key],
+        )?;
     }
     Ok(())
 }
@@ -69,9 +92,15 @@ fn hash_context_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookRe
 /// Migration 0080: every stored Admin API token becomes its SHA-256
 /// (`security::token_hash`).
 fn hash_admin_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
-    let tokens: Vec<String> = tx.prepare("SELECT token_hash FROM admin_token")?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let tokens: Vec<String> = tx
+        .prepare("SELECT token_hash FROM admin_token")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
     for token in tokens {
-        tx.execute("UPDATE admin_token SET token_hash = ?2 WHERE token_hash = ?1", [&token, &crate::security::token_hash(&token)])?;
+        tx.execute(
+            "UPDATE admin_token SET token_hash = ?2 WHERE token_hash = ?1",
+            [&token, &crate::security::token_hash(&token)],
+        )?;
     }
     Ok(())
 }
@@ -99,7 +128,8 @@ struct Readers {
 
 impl Readers {
     fn open(&self) -> anyhow::Result<Connection> {
-        let conn = Connection::open(&self.path).with_context(|| format!("opening {}", self.path.display()))?;
+        let conn = Connection::open(&self.path)
+            .with_context(|| format!("opening {}", self.path.display()))?;
         conn.pragma_update(None, "query_only", "ON")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
@@ -113,15 +143,24 @@ impl Db {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
-        let mut conn = Connection::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let mut conn =
+            Connection::open(path).with_context(|| format!("opening {}", path.display()))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        migrations().to_latest(&mut conn).context("migrating the database")?;
-        let readers =
-            Readers { path: path.to_owned(), permits: Arc::new(tokio::sync::Semaphore::new(READERS)), idle: Mutex::new(Vec::new()) };
-        Ok(Db { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers) })
+        migrations()
+            .to_latest(&mut conn)
+            .context("migrating the database")?;
+        let readers = Readers {
+            path: path.to_owned(),
+            permits: Arc::new(tokio::sync::Semaphore::new(READERS)),
+            idle: Mutex::new(Vec::new()),
+        };
+        Ok(Db {
+            conn: Arc::new(Mutex::new(conn)),
+            readers: Arc::new(readers),
+        })
     }
 
     /// Runs `f`, which only reads, on one of the read-only connections, inside one read
@@ -136,10 +175,19 @@ impl Db {
         // The request's time budget (`budget::scope`), counted from when a reader is free.
         let budget = budget::current();
         // The permit lives as long as the blocking task, even if this future is dropped.
-        let permit = readers.permits.clone().acquire_owned().await.context("read pool closed")?;
+        let permit = readers
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .context("read pool closed")?;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let idle = readers.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop();
+            let idle = readers
+                .idle
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .pop();
             let mut conn = match idle {
                 Some(conn) => conn,
                 None => readers.open()?,
@@ -156,7 +204,11 @@ impl Db {
             if budget.is_some() {
                 budget::disarm(&conn);
             }
-            readers.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(conn);
+            readers
+                .idle
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(conn);
             result
         })
         .await
@@ -187,7 +239,9 @@ pub fn new_id() -> String {
 /// The same id for the same `name`, every time: for rows that exist only in answers
 /// (domains, snippet sets, shipping prices) but need an id in Shopware's shape.
 pub fn stable_id(name: &str) -> String {
-    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes()).simple().to_string()
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes())
+        .simple()
+        .to_string()
 }
 
 /// Whether `id` looks like a Shopware id (32 lowercase hex characters).
@@ -196,7 +250,12 @@ pub use protocol::state::is_id;
 /// A list of ids as a JSON array, bound as one parameter and read in SQL with
 /// `IN (SELECT value FROM json_each(?))`.
 pub fn json_ids<S: AsRef<str>>(ids: &[S]) -> String {
-    serde_json::Value::Array(ids.iter().map(|id| serde_json::Value::from(id.as_ref())).collect()).to_string()
+    serde_json::Value::Array(
+        ids.iter()
+            .map(|id| serde_json::Value::from(id.as_ref()))
+            .collect(),
+    )
+    .to_string()
 }
 
 /// SHA-256 of `text`, lowercase hex: what is stored of a token.
@@ -206,7 +265,9 @@ pub fn sha256_hex(text: &str) -> String {
 }
 
 pub fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -235,9 +296,11 @@ mod tests {
         let key = super::sha256_hex("raw-token");
         for table in ["store_context", "cart", "cart_line_item"] {
             let (raw, hashed): (i64, i64) = conn
-                .query_row(&format!("SELECT SUM(token = 'raw-token'), SUM(token = ?1) FROM {table}"), [&key], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
+                .query_row(
+                    &format!("SELECT SUM(token = 'raw-token'), SUM(token = ?1) FROM {table}"),
+                    [&key],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
                 .unwrap();
             assert_eq!((raw, hashed), (0, 1), "{table}");
         }

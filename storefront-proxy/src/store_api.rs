@@ -6,8 +6,13 @@ pub mod budget;
 mod context;
 pub mod session;
 
-pub use context::{language_available, language_not_available, ShopContext, INCLUDE_SEO_URLS_HEADER, LANGUAGE_HEADER, LIVE_VERSION_ID};
-pub use session::{ensure_session, peek_session, resolve_session, token_key, ResolvedSession, Session};
+pub use context::{
+    language_available, language_not_available, ShopContext, INCLUDE_SEO_URLS_HEADER,
+    LANGUAGE_HEADER, LIVE_VERSION_ID,
+};
+pub use session::{
+    ensure_session, peek_session, resolve_session, token_key, ResolvedSession, Session,
+};
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -32,16 +37,34 @@ pub struct SalesChannel {
 
 /// Refuses `/store-api` requests without a known `sw-access-key` (Shopware's 401), and
 /// hands the sales channel to the handlers.
-pub async fn require_access_key(State(app): State<App>, mut request: Request, next: Next) -> Response {
-    let key = request.headers().get(ACCESS_KEY_HEADER).and_then(|v| v.to_str().ok()).map(str::to_owned);
-    let Some(key) = key else { return ApiError::invalid_access_key().into_response() };
+pub async fn require_access_key(
+    State(app): State<App>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let key = request
+        .headers()
+        .get(ACCESS_KEY_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let Some(key) = key else {
+        return ApiError::invalid_access_key().into_response();
+    };
     let found = app
         .db
         .read(move |conn| {
             Ok(conn
-                .query_row("SELECT id, name, language_id FROM sales_channel WHERE access_key = ?1", [&key], |r| {
-                    Ok(SalesChannel { id: r.get(0)?, name: r.get(1)?, language_id: r.get(2)? })
-                })
+                .query_row(
+                    "SELECT id, name, language_id FROM sales_channel WHERE access_key = ?1",
+                    [&key],
+                    |r| {
+                        Ok(SalesChannel {
+                            id: r.get(0)?,
+                            name: r.get(1)?,
+                            language_id: r.get(2)?,
+                        })
+                    },
+                )
                 .optional()?)
         })
         .await;
@@ -59,7 +82,11 @@ impl<S: Send + Sync> FromRequestParts<S> for SalesChannel {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        parts.extensions.get::<SalesChannel>().cloned().ok_or_else(ApiError::invalid_access_key)
+        parts
+            .extensions
+            .get::<SalesChannel>()
+            .cloned()
+            .ok_or_else(ApiError::invalid_access_key)
     }
 }
 
@@ -103,14 +130,23 @@ impl<S: Send + Sync> axum::extract::FromRequest<S> for RequestParams {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let query: Vec<(String, String)> = axum::extract::Query::try_from_uri(request.uri()).map(|q| q.0).unwrap_or_default();
-        let bytes = axum::body::Bytes::from_request(request, state).await.map_err(ApiError::from)?;
+        let query: Vec<(String, String)> = axum::extract::Query::try_from_uri(request.uri())
+            .map(|q| q.0)
+            .unwrap_or_default();
+        let bytes = axum::body::Bytes::from_request(request, state)
+            .await
+            .map_err(ApiError::from)?;
         let mut params = if bytes.iter().all(u8::is_ascii_whitespace) {
             serde_json::Map::new()
         } else {
             match serde_json::from_slice::<serde_json::Value>(&bytes) {
                 Ok(serde_json::Value::Object(map)) => map,
-                Ok(_) => return Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", "The request body must be a JSON object.")),
+                Ok(_) => {
+                    return Err(ApiError::bad_request(
+                        "FRAMEWORK__INVALID_REQUEST_BODY",
+                        "The request body must be a JSON object.",
+                    ))
+                }
                 Err(e) => {
                     return Err(ApiError::bad_request(
                         "FRAMEWORK__INVALID_REQUEST_BODY",
@@ -120,14 +156,22 @@ impl<S: Send + Sync> axum::extract::FromRequest<S> for RequestParams {
             }
         };
         for (key, value) in query {
-            params.entry(key).or_insert(serde_json::Value::String(value));
+            params
+                .entry(key)
+                .or_insert(serde_json::Value::String(value));
         }
         Ok(RequestParams(params))
     }
 }
 
 /// An entity search result (`EntitySearchResult`) of already rendered elements.
-pub fn search_result(entity: &str, elements: Vec<serde_json::Value>, total: usize, page: i64, limit: Option<i64>) -> serde_json::Value {
+pub fn search_result(
+    entity: &str,
+    elements: Vec<serde_json::Value>,
+    total: usize,
+    page: i64,
+    limit: Option<i64>,
+) -> serde_json::Value {
     serde_json::json!({
         "entity": entity,
         "total": total,

@@ -60,7 +60,10 @@ impl Upstream {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_default();
-        Upstream { base: base.trim_end_matches('/').to_owned(), http }
+        Upstream {
+            base: base.trim_end_matches('/').to_owned(),
+            http,
+        }
     }
 
     /// Sends `request` to the upstream shop and answers what it answered (a Shopware
@@ -71,7 +74,15 @@ impl Upstream {
             Ok(bytes) => bytes,
             Err(_) => return too_large().into_response(),
         };
-        match self.send(&parts.method, path_and_query(&parts.uri), &parts.headers, body).await {
+        match self
+            .send(
+                &parts.method,
+                path_and_query(&parts.uri),
+                &parts.headers,
+                body,
+            )
+            .await
+        {
             Ok(answer) => answer.into_response(),
             Err(error) => error.into_response(),
         }
@@ -79,10 +90,22 @@ impl Upstream {
 
     /// Sends one call to the upstream shop (`path_and_query` from `/`, `headers` as the
     /// client sent them: hop-by-hop ones are left out) and reads its whole answer.
-    pub async fn send(&self, method: &Method, path_and_query: &str, headers: &HeaderMap, body: Bytes) -> Result<Answer, ApiError> {
+    pub async fn send(
+        &self,
+        method: &Method,
+        path_and_query: &str,
+        headers: &HeaderMap,
+        body: Bytes,
+    ) -> Result<Answer, ApiError> {
         let mut forwarded = HeaderMap::new();
         copy_headers(headers, &mut forwarded);
-        let sent = self.http.request(method.clone(), format!("{}{path_and_query}", self.base)).headers(forwarded).body(body).send().await;
+        let sent = self
+            .http
+            .request(method.clone(), format!("{}{path_and_query}", self.base))
+            .headers(forwarded)
+            .body(body)
+            .send()
+            .await;
         let answer = match sent {
             Ok(answer) => answer,
             Err(error) => {
@@ -100,9 +123,16 @@ impl Upstream {
         copy_headers(answer.headers(), &mut answer_headers);
         let too_long = || {
             tracing::warn!(limit = MAX_ANSWER, "the upstream shop's answer is too long");
-            ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_ANSWER_TOO_LARGE", "The shop's answer is too large.")
+            ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "SALESROOM__UPSTREAM_ANSWER_TOO_LARGE",
+                "The shop's answer is too large.",
+            )
         };
-        if answer.content_length().is_some_and(|length| length > MAX_ANSWER as u64) {
+        if answer
+            .content_length()
+            .is_some_and(|length| length > MAX_ANSWER as u64)
+        {
             return Err(too_long());
         }
         let mut answer = answer;
@@ -111,10 +141,20 @@ impl Upstream {
             match answer.chunk().await {
                 Ok(Some(chunk)) if body.len() + chunk.len() > MAX_ANSWER => return Err(too_long()),
                 Ok(Some(chunk)) => body.extend_from_slice(&chunk),
-                Ok(None) => return Ok(Answer { status, headers: answer_headers, body: Bytes::from(body) }),
+                Ok(None) => {
+                    return Ok(Answer {
+                        status,
+                        headers: answer_headers,
+                        body: Bytes::from(body),
+                    })
+                }
                 Err(error) => {
                     tracing::warn!(%error, "the upstream shop's answer broke off");
-                    return Err(ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__UPSTREAM_UNREACHABLE", "The shop's answer broke off."));
+                    return Err(ApiError::new(
+                        StatusCode::BAD_GATEWAY,
+                        "SALESROOM__UPSTREAM_UNREACHABLE",
+                        "The shop's answer broke off.",
+                    ));
                 }
             }
         }
@@ -139,7 +179,10 @@ impl Answer {
     /// This answer with `body` instead of the upstream's.
     pub fn with_json(mut self, body: &serde_json::Value) -> Answer {
         self.body = Bytes::from(body.to_string());
-        self.headers.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"));
+        self.headers.insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        );
         self
     }
 }
@@ -160,22 +203,32 @@ pub fn path_and_query(uri: &Uri) -> &str {
 
 /// The answer to a request body over [`MAX_BODY`].
 pub fn too_large() -> ApiError {
-    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "FRAMEWORK__REQUEST_TOO_LARGE", "The request body is too large.")
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "FRAMEWORK__REQUEST_TOO_LARGE",
+        "The request body is too large.",
+    )
 }
 
 /// Reads a request body for the upstream shop (at most [`MAX_BODY`]).
 pub async fn read_body(body: Body) -> Result<Bytes, ApiError> {
-    axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| too_large())
+    axum::body::to_bytes(body, MAX_BODY)
+        .await
+        .map_err(|_| too_large())
 }
 
 /// Reads the body of a request for `path` for the upstream shop: a media upload's up to
 /// [`MAX_UPLOAD_BODY`], any other up to [`MAX_BODY`].
 pub async fn read_body_for(path: &str, body: Body) -> Result<Bytes, ApiError> {
-    axum::body::to_bytes(body, body_limit(path)).await.map_err(|_| too_large())
+    axum::body::to_bytes(body, body_limit(path))
+        .await
+        .map_err(|_| too_large())
 }
 
 fn body_limit(path: &str) -> usize {
-    let upload = path.strip_prefix("/api/_action/media/").is_some_and(|rest| rest.ends_with("/upload") && rest.matches('/').count() == 1);
+    let upload = path
+        .strip_prefix("/api/_action/media/")
+        .is_some_and(|rest| rest.ends_with("/upload") && rest.matches('/').count() == 1);
     if upload {
         MAX_UPLOAD_BODY
     } else {

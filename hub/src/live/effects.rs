@@ -31,8 +31,12 @@ pub fn after_publish(room: &Arc<Room>, video: Option<&LiveKit>, event: &Event) {
                 let (room_id, guides) = (room.appointment_id.clone(), room.guide_ids());
                 tokio::spawn(async move {
                     match video.mute_all(&room_id, &guides).await {
-                        Ok(count) => tracing::info!(appointment_id = %room_id, count, "muted all attendees"),
-                        Err(error) => tracing::warn!(%error, appointment_id = %room_id, "LiveKit did not mute all"),
+                        Ok(count) => {
+                            tracing::info!(appointment_id = %room_id, count, "muted all attendees")
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, appointment_id = %room_id, "LiveKit did not mute all")
+                        }
                     }
                 });
             }
@@ -44,12 +48,20 @@ pub fn after_publish(room: &Arc<Room>, video: Option<&LiveKit>, event: &Event) {
 /// Whether a participant of `role` needs a new video token once it has been sent `event`:
 /// what a client may publish follows broadcast mode and the appointment's settings.
 pub fn regrants_video(event: &Event, role: Role) -> bool {
-    role == Role::Client && matches!(event, Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. })
+    role == Role::Client
+        && matches!(
+            event,
+            Event::BroadcastModeChanged { .. } | Event::AppointmentConfigured { .. }
+        )
 }
 
 /// A fresh LiveKit token for a participant, when video is configured. A guide always
 /// publishes; a client when the appointment has audio or video and broadcast mode is off.
-pub fn video_token(video: Option<&LiveKit>, room: &Room, claims: &HubClaims) -> Option<ServerFrame> {
+pub fn video_token(
+    video: Option<&LiveKit>,
+    room: &Room,
+    claims: &HubClaims,
+) -> Option<ServerFrame> {
     let video = video?;
     let can_publish = match claims.role {
         Role::Guide => true,
@@ -58,8 +70,18 @@ pub fn video_token(video: Option<&LiveKit>, room: &Room, claims: &HubClaims) -> 
             all.video_audio_settings != VideoAudioSettings::None && !all.broadcast_mode
         }
     };
-    match video.participant_token(&room.appointment_id, &claims.sub, claims.name.as_deref(), claims.role, can_publish) {
-        Ok(token) => Some(ServerFrame::VideoToken { url: video.url.clone(), token, can_publish }),
+    match video.participant_token(
+        &room.appointment_id,
+        &claims.sub,
+        claims.name.as_deref(),
+        claims.role,
+        can_publish,
+    ) {
+        Ok(token) => Some(ServerFrame::VideoToken {
+            url: video.url.clone(),
+            token,
+            can_publish,
+        }),
         Err(error) => {
             tracing::warn!(%error, "could not mint a video token");
             None
@@ -69,9 +91,21 @@ pub fn video_token(video: Option<&LiveKit>, room: &Room, claims: &HubClaims) -> 
 
 /// The video token sent after a participant's welcome, also written into the welcome's
 /// snapshot (the reference fields, for clients that read the token from the state).
-pub fn video_on_welcome(video: Option<&LiveKit>, room: &Room, claims: &HubClaims, welcome: &mut ServerFrame) -> Option<ServerFrame> {
+pub fn video_on_welcome(
+    video: Option<&LiveKit>,
+    room: &Room,
+    claims: &HubClaims,
+    welcome: &mut ServerFrame,
+) -> Option<ServerFrame> {
     let frame = video_token(video, room, claims);
-    if let (ServerFrame::Welcome { snapshot: Some(snapshot), .. }, Some(ServerFrame::VideoToken { token, .. })) = (welcome, &frame) {
+    if let (
+        ServerFrame::Welcome {
+            snapshot: Some(snapshot),
+            ..
+        },
+        Some(ServerFrame::VideoToken { token, .. }),
+    ) = (welcome, &frame)
+    {
         match claims.role {
             Role::Guide => {
                 if let Some(guides) = snapshot.state_for_guides.as_mut() {

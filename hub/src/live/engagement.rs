@@ -14,7 +14,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use protocol::engagement::{engagement_base_ticks, engagement_tick_ms, ChatMessage, Reaction, ReactionCounts, MAX_CHAT_BATCH};
+use protocol::engagement::{
+    engagement_base_ticks, engagement_tick_ms, ChatMessage, Reaction, ReactionCounts,
+    MAX_CHAT_BATCH,
+};
 use protocol::frame::{Event, VolatileEvent};
 use protocol::live_state::LiveState;
 use protocol::state::Id;
@@ -54,7 +57,10 @@ pub struct TickDue {
 }
 
 impl TickDue {
-    pub const NOW: TickDue = TickDue { guide: None, attendee: None };
+    pub const NOW: TickDue = TickDue {
+        guide: None,
+        attendee: None,
+    };
 
     pub fn of(self, role: Role) -> Option<u64> {
         match role {
@@ -103,9 +109,13 @@ impl Engagement {
     pub fn take_chat(&mut self, message: ChatMessage, subscribers: usize) -> Option<Event> {
         let tick_ms = engagement_tick_ms(subscribers);
         let batch = &mut self.chat;
-        if batch.messages.is_empty() && message.sent_at >= batch.last_posted_ms.saturating_add(tick_ms) {
+        if batch.messages.is_empty()
+            && message.sent_at >= batch.last_posted_ms.saturating_add(tick_ms)
+        {
             batch.last_posted_ms = message.sent_at;
-            return Some(Event::ChatMessagesPosted { messages: vec![message] });
+            return Some(Event::ChatMessagesPosted {
+                messages: vec![message],
+            });
         }
         batch.messages.push(message);
         None
@@ -124,7 +134,9 @@ impl Engagement {
         if batch.messages.is_empty() {
             return None;
         }
-        let rest = batch.messages.split_off(batch.messages.len().min(MAX_CHAT_BATCH));
+        let rest = batch
+            .messages
+            .split_off(batch.messages.len().min(MAX_CHAT_BATCH));
         let messages = std::mem::replace(&mut batch.messages, rest);
         batch.last_posted_ms = now_ms;
         if of_tick {
@@ -138,7 +150,9 @@ impl Engagement {
 
     /// Puts back a batch that could not be posted, in front of the messages taken since.
     pub fn chat_not_posted(&mut self, messages: Vec<ChatMessage>) {
-        let Some(first) = messages.first() else { return };
+        let Some(first) = messages.first() else {
+            return;
+        };
         let first = first.message_id.clone();
         self.tick_batches.retain(|id| *id != first);
         let later = std::mem::replace(&mut self.chat.messages, messages);
@@ -160,11 +174,27 @@ impl Engagement {
 
     /// Ends the tick under way: its volatile frames (the counts of each poll voted in, the
     /// question up-votes, the reaction sums, in that order) and its pass.
-    pub fn end_tick(&mut self, live: &LiveState, reactions: ReactionCounts, subscribers: usize) -> TickPass {
+    pub fn end_tick(
+        &mut self,
+        live: &LiveState,
+        reactions: ReactionCounts,
+        subscribers: usize,
+    ) -> TickPass {
         let mut frames = Vec::new();
         for poll_id in std::mem::take(&mut self.polls_counted) {
-            let Some(poll) = live.state_for_all.polls.iter().find(|p| p.poll_id == poll_id) else { continue };
-            frames.push(VolatileEvent::PollCounts { poll_id, counts: poll.counts.clone(), voters: poll.voters });
+            let Some(poll) = live
+                .state_for_all
+                .polls
+                .iter()
+                .find(|p| p.poll_id == poll_id)
+            else {
+                continue;
+            };
+            frames.push(VolatileEvent::PollCounts {
+                poll_id,
+                counts: poll.counts.clone(),
+                voters: poll.voters,
+            });
         }
         let voted = std::mem::take(&mut self.questions_counted);
         let votes: BTreeMap<Id, u32> = live
@@ -183,7 +213,11 @@ impl Engagement {
         let due = self.tick_due(subscribers);
         self.passes += 1;
         self.in_tick = false;
-        TickPass { frames, due, pass: self.passes }
+        TickPass {
+            frames,
+            due,
+            pass: self.passes,
+        }
     }
 
     /// When the frames of the tick under way are scheduled: a guide's by this tick's pass,
@@ -192,7 +226,10 @@ impl Engagement {
     fn tick_due(&self, subscribers: usize) -> TickDue {
         let pass = self.passes + 1;
         let piggyback = engagement_base_ticks(subscribers) > 1;
-        TickDue { guide: Some(pass), attendee: Some(if piggyback { pass + 1 } else { pass }) }
+        TickDue {
+            guide: Some(pass),
+            attendee: Some(if piggyback { pass + 1 } else { pass }),
+        }
     }
 
     /// When a chat batch is scheduled: one of this replica's tick batches is a frame of
@@ -201,14 +238,25 @@ impl Engagement {
     /// room by the next pass). Any other batch (a lone message, one posted before a
     /// moderation, another replica's) is written at once.
     pub fn tick_batch_due(&mut self, messages: &[ChatMessage], subscribers: usize) -> TickDue {
-        let Some(first) = messages.first() else { return TickDue::NOW };
-        let Some(at) = self.tick_batches.iter().position(|id| *id == first.message_id) else { return TickDue::NOW };
+        let Some(first) = messages.first() else {
+            return TickDue::NOW;
+        };
+        let Some(at) = self
+            .tick_batches
+            .iter()
+            .position(|id| *id == first.message_id)
+        else {
+            return TickDue::NOW;
+        };
         self.tick_batches.remove(at);
         if self.in_tick {
             return self.tick_due(subscribers);
         }
         let piggyback = engagement_base_ticks(subscribers) > 1;
-        TickDue { guide: None, attendee: piggyback.then_some(self.passes + 1) }
+        TickDue {
+            guide: None,
+            attendee: piggyback.then_some(self.passes + 1),
+        }
     }
 }
 
@@ -230,18 +278,28 @@ impl Taps {
 
     /// The taps counted since the last call, and the count back to zero.
     pub fn take(&self) -> ReactionCounts {
-        ReactionCounts::from_array(std::array::from_fn(|i| self.counts[i].swap(0, Ordering::Relaxed)))
+        ReactionCounts::from_array(std::array::from_fn(|i| {
+            self.counts[i].swap(0, Ordering::Relaxed)
+        }))
     }
 
     /// Adds sums a tick sent, for the next session sample.
     pub fn sent(&self, counts: ReactionCounts) {
         if !counts.is_empty() {
-            self.sent.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).add(counts);
+            self.sent
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .add(counts);
         }
     }
 
     /// The sums sent since the last sample, and those back to none.
     pub fn take_sent(&self) -> ReactionCounts {
-        std::mem::take(&mut *self.sent.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+        std::mem::take(
+            &mut *self
+                .sent
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        )
     }
 }

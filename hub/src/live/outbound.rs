@@ -78,15 +78,24 @@ struct PerPrev<T> {
 
 impl<T: Clone> PerPrev<T> {
     fn new() -> PerPrev<T> {
-        PerPrev { first: OnceLock::new(), others: Mutex::default() }
+        PerPrev {
+            first: OnceLock::new(),
+            others: Mutex::default(),
+        }
     }
 
     /// The bytes for `prev`, encoded by `encode` the first time they are asked for.
     fn get(&self, prev: u64, encode: impl Fn() -> Option<T>) -> Option<T> {
-        match self.first.get_or_init(|| encode().map(|bytes| (prev, bytes))) {
+        match self
+            .first
+            .get_or_init(|| encode().map(|bytes| (prev, bytes)))
+        {
             Some((first_prev, bytes)) if *first_prev == prev => Some(bytes.clone()),
             _ => {
-                let mut others = self.others.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut others = self
+                    .others
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                 if let Some(bytes) = others.get(&prev) {
                     return Some(bytes.clone());
                 }
@@ -100,13 +109,21 @@ impl<T: Clone> PerPrev<T> {
 
 impl SharedEvent {
     pub fn new(event: Event) -> SharedEvent {
-        SharedEvent { event, json: PerPrev::new(), msgpack: PerPrev::new() }
+        SharedEvent {
+            event,
+            json: PerPrev::new(),
+            msgpack: PerPrev::new(),
+        }
     }
 
     /// The WebSocket message of this event for a subscriber whose previous event was
     /// `prev`.
     pub fn message(&self, codec: Codec, seq: u64, prev: u64) -> Option<Message> {
-        let frame = EventFrame { seq, prev, event: &self.event };
+        let frame = EventFrame {
+            seq,
+            prev,
+            event: &self.event,
+        };
         match codec {
             Codec::Json => self
                 .json
@@ -135,7 +152,11 @@ pub struct SharedVolatile {
 
 impl SharedVolatile {
     pub fn new(event: VolatileEvent) -> SharedVolatile {
-        SharedVolatile { event, json: OnceLock::new(), msgpack: OnceLock::new() }
+        SharedVolatile {
+            event,
+            json: OnceLock::new(),
+            msgpack: OnceLock::new(),
+        }
     }
 
     pub fn message(&self, codec: Codec) -> Option<Message> {
@@ -185,7 +206,10 @@ impl From<queue::Sender<Outbound>> for Outlet {
 
 impl Outlet {
     pub fn new(tx: queue::Sender<Outbound>, writer: Arc<dyn Scheduled>) -> Outlet {
-        Outlet { tx, writer: Some(writer) }
+        Outlet {
+            tx,
+            writer: Some(writer),
+        }
     }
 
     /// Queues one frame: for the writer task when the connection is its (no wake-up of
@@ -245,7 +269,11 @@ mod tests {
     use super::*;
 
     fn slide(alias: u32) -> Event {
-        Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias }
+        Event::SlideSwitched {
+            page_id: "a".repeat(32),
+            section_id: "b".repeat(32),
+            slide_alias: alias,
+        }
     }
 
     #[test]
@@ -265,16 +293,46 @@ mod tests {
             let other_again = shared.message(codec, 9, 5).unwrap();
             for (a, b) in [(&first, &again), (&other, &other_again)] {
                 let (a, b) = match (a, b) {
-                    (Message::Text(a), Message::Text(b)) => (a.as_str().as_ptr(), b.as_str().as_ptr()),
+                    (Message::Text(a), Message::Text(b)) => {
+                        (a.as_str().as_ptr(), b.as_str().as_ptr())
+                    }
                     (Message::Binary(a), Message::Binary(b)) => (a.as_ptr(), b.as_ptr()),
                     _ => panic!("one kind of message per codec"),
                 };
                 assert_eq!(a, b, "the same bytes are reused, for every prev");
             }
-            assert_eq!(decode(other_again.clone()), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
-            assert_eq!(decode(first), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
-            assert_eq!(decode(again), ServerFrame::Event { seq: 9, prev: 8, event: slide(3) });
-            assert_eq!(decode(other), ServerFrame::Event { seq: 9, prev: 5, event: slide(3) });
+            assert_eq!(
+                decode(other_again.clone()),
+                ServerFrame::Event {
+                    seq: 9,
+                    prev: 5,
+                    event: slide(3)
+                }
+            );
+            assert_eq!(
+                decode(first),
+                ServerFrame::Event {
+                    seq: 9,
+                    prev: 8,
+                    event: slide(3)
+                }
+            );
+            assert_eq!(
+                decode(again),
+                ServerFrame::Event {
+                    seq: 9,
+                    prev: 8,
+                    event: slide(3)
+                }
+            );
+            assert_eq!(
+                decode(other),
+                ServerFrame::Event {
+                    seq: 9,
+                    prev: 5,
+                    event: slide(3)
+                }
+            );
         }
     }
 }

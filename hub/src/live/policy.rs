@@ -13,9 +13,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use protocol::action::{Action, Interaction};
 use protocol::engagement::polls::{check_vote, NewPoll, PollStatus, VoteProblem, MAX_POLLS};
 use protocol::engagement::questions::{
-    clean_question_text, Question, QuestionStatus, MAX_QUESTIONS, MAX_QUESTION_CHARS, QUESTION_INTERVAL_MS,
+    clean_question_text, Question, QuestionStatus, MAX_QUESTIONS, MAX_QUESTION_CHARS,
+    QUESTION_INTERVAL_MS,
 };
-use protocol::engagement::{clean_chat_text, ChatMessage, Reaction, TextProblem, CHAT_BURST, CHAT_BURST_WINDOW_MS};
+use protocol::engagement::{
+    clean_chat_text, ChatMessage, Reaction, TextProblem, CHAT_BURST, CHAT_BURST_WINDOW_MS,
+};
 use protocol::frame::{close_code, ErrorCode, Event, VolatileEvent};
 use protocol::internal::Audience;
 use protocol::live_state::LiveState;
@@ -42,7 +45,11 @@ pub enum Request {
     Publish { audience: Audience, event: Event },
     /// A new name or video user id for an attendee (`POST /internal/attendee-profile`);
     /// `None` leaves a field as it is, `Some(None)` clears the video user id.
-    Profile { attendee_id: Id, attendee_name: Option<String>, video_user_id: Option<Option<String>> },
+    Profile {
+        attendee_id: Id,
+        attendee_name: Option<String>,
+        video_user_id: Option<Option<String>>,
+    },
 }
 
 /// What the room is to do.
@@ -51,7 +58,10 @@ pub enum Decision {
     /// Give the event the next sequence number and send it to `audience`.
     Publish { audience: Audience, event: Event },
     /// Send the event now to `audience`; it has no place in the order and may be dropped.
-    Volatile { audience: Audience, event: VolatileEvent },
+    Volatile {
+        audience: Audience,
+        event: VolatileEvent,
+    },
     /// A reaction tap: the room counts it and sends the sum with the others of its tick.
     React(Reaction),
     /// A chat message: the room posts it with the others of its tick's batch
@@ -69,7 +79,10 @@ fn publish(audience: Audience, event: Event) -> Decision {
 }
 
 fn refuse(code: ErrorCode, message: impl Into<String>) -> Decision {
-    Decision::Refuse { code, message: message.into() }
+    Decision::Refuse {
+        code,
+        message: message.into(),
+    }
 }
 
 /// A connection turned away at its `hello`: it is closed with this code and reason,
@@ -92,11 +105,17 @@ pub struct TurnedAway {
 ///   the lock may come back, new ones may not. Guides always may.
 pub fn admit(claims: &HubClaims, state: &LiveState) -> Result<(), TurnedAway> {
     if state.is_removed(&claims.sub) {
-        return Err(TurnedAway { close_code: close_code::REMOVED, reason: "removed from the appointment" });
+        return Err(TurnedAway {
+            close_code: close_code::REMOVED,
+            reason: "removed from the appointment",
+        });
     }
     let joined_before = state.participants.contains_key(&claims.sub);
     if claims.role == Role::Client && state.state_for_all.locked && !joined_before {
-        return Err(TurnedAway { close_code: close_code::LOCKED, reason: "the appointment is locked" });
+        return Err(TurnedAway {
+            close_code: close_code::LOCKED,
+            reason: "the appointment is locked",
+        });
     }
     Ok(())
 }
@@ -140,17 +159,26 @@ pub fn coalesces(role: Role, action: &Action) -> bool {
 pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request, now: u64) -> Decision {
     match (caller, request) {
         (Caller::Participant(claims), Request::Action(action)) => act(claims, state, action, now),
-        (Caller::Participant(claims), Request::Interaction(interaction)) => interact(claims, interaction),
+        (Caller::Participant(claims), Request::Interaction(interaction)) => {
+            interact(claims, interaction)
+        }
         (Caller::Shop, Request::Publish { audience, event }) => publish(audience, event),
-        (Caller::Shop, Request::Profile { attendee_id, attendee_name, video_user_id }) => {
-            profile(state, &attendee_id, attendee_name, video_user_id)
-        }
-        (Caller::Shop, Request::Action(_) | Request::Interaction(_)) => {
-            refuse(ErrorCode::Forbidden, "actions and interactions come from participants")
-        }
-        (Caller::Participant(_), Request::Publish { .. } | Request::Profile { .. }) => {
-            refuse(ErrorCode::Forbidden, "only the shop publishes events directly")
-        }
+        (
+            Caller::Shop,
+            Request::Profile {
+                attendee_id,
+                attendee_name,
+                video_user_id,
+            },
+        ) => profile(state, &attendee_id, attendee_name, video_user_id),
+        (Caller::Shop, Request::Action(_) | Request::Interaction(_)) => refuse(
+            ErrorCode::Forbidden,
+            "actions and interactions come from participants",
+        ),
+        (Caller::Participant(_), Request::Publish { .. } | Request::Profile { .. }) => refuse(
+            ErrorCode::Forbidden,
+            "only the shop publishes events directly",
+        ),
     }
 }
 
@@ -158,7 +186,10 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
     let guide = claims.role == Role::Guide;
     if action.is_guide_only() {
         if !guide {
-            return refuse(ErrorCode::Forbidden, format!("only a guide may send {}", action.key()));
+            return refuse(
+                ErrorCode::Forbidden,
+                format!("only a guide may send {}", action.key()),
+            );
         }
         if state.state_for_all.ended {
             return refuse(ErrorCode::PresentationEnded, "the presentation has ended");
@@ -169,21 +200,40 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
         return refuse(ErrorCode::InvalidPayload, invalid);
     }
     match action {
-        Action::SwitchSlide { page_id, section_id, slide_alias } => {
-            publish(Audience::Everyone, Event::SlideSwitched { page_id, section_id, slide_alias })
-        }
+        Action::SwitchSlide {
+            page_id,
+            section_id,
+            slide_alias,
+        } => publish(
+            Audience::Everyone,
+            Event::SlideSwitched {
+                page_id,
+                section_id,
+                slide_alias,
+            },
+        ),
         Action::LoadSlide { .. }
         | Action::LoadProductList {}
         | Action::LoadListingProducts { .. }
-        | Action::UpdateListingProducts { .. } => publish(Audience::Everyone, Event::Reload { action }),
+        | Action::UpdateListingProducts { .. } => {
+            publish(Audience::Everyone, Event::Reload { action })
+        }
         // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
         // the attendee concerned (or a client's to itself) as a reload hint.
         Action::LoadCart { ref attendee_id }
-        | Action::AddToCart { ref attendee_id, .. }
-        | Action::RemoveFromCart { ref attendee_id, .. }
-        | Action::UpdateProductQuantity { ref attendee_id, .. }
+        | Action::AddToCart {
+            ref attendee_id, ..
+        }
+        | Action::RemoveFromCart {
+            ref attendee_id, ..
+        }
+        | Action::UpdateProductQuantity {
+            ref attendee_id, ..
+        }
         | Action::LoadLikeList { ref attendee_id }
-        | Action::RemoveFromLikeList { ref attendee_id, .. }
+        | Action::RemoveFromLikeList {
+            ref attendee_id, ..
+        }
         | Action::LoadLastSeen { ref attendee_id } => {
             let target = match (guide, attendee_id) {
                 (true, Some(id)) => id.clone(),
@@ -193,28 +243,58 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
         }
         Action::LoadProductReviews { .. } => Decision::Nothing,
         Action::RequestCartPermission { attendee_id } => {
-            let event = Event::CartPermissionChanged { attendee_id: attendee_id.clone(), permission: CartPermission::Requested };
+            let event = Event::CartPermissionChanged {
+                attendee_id: attendee_id.clone(),
+                permission: CartPermission::Requested,
+            };
             publish(Audience::Attendee(attendee_id), event)
         }
         Action::SetCartPermission { granted } => {
             // A no (to a request, or taking a grant back) is kept apart from never asked.
-            let permission = if granted { CartPermission::Granted } else { CartPermission::Refused };
+            let permission = if granted {
+                CartPermission::Granted
+            } else {
+                CartPermission::Refused
+            };
             let attendee_id = claims.sub.clone();
-            publish(Audience::Attendee(attendee_id.clone()), Event::CartPermissionChanged { attendee_id, permission })
+            publish(
+                Audience::Attendee(attendee_id.clone()),
+                Event::CartPermissionChanged {
+                    attendee_id,
+                    permission,
+                },
+            )
         }
         Action::SetLocked { locked } => publish(Audience::Everyone, Event::LockChanged { locked }),
         Action::MuteAll { muted } => publish(Audience::Everyone, Event::MuteAllChanged { muted }),
         Action::SendChatMessage { text } => chat(claims, state, &text, now),
-        Action::DeleteChatMessage { message_id } => publish(Audience::Everyone, Event::ChatMessageDeleted { message_id }),
-        Action::PinChatMessage { message_id } => publish(Audience::Everyone, Event::ChatMessagePinned { message_id }),
-        Action::SetChatSettings { settings } => publish(Audience::Everyone, Event::ChatSettingsChanged { settings }),
+        Action::DeleteChatMessage { message_id } => {
+            publish(Audience::Everyone, Event::ChatMessageDeleted { message_id })
+        }
+        Action::PinChatMessage { message_id } => {
+            publish(Audience::Everyone, Event::ChatMessagePinned { message_id })
+        }
+        Action::SetChatSettings { settings } => {
+            publish(Audience::Everyone, Event::ChatSettingsChanged { settings })
+        }
         Action::SetChatBlockedWords { words } => {
             let words = words.into_iter().map(|w| w.trim().to_owned()).collect();
             publish(Audience::Guides, Event::ChatBlockedWordsChanged { words })
         }
-        Action::ModerateChatAttendee { attendee_id, timeout_minutes, banned } => {
+        Action::ModerateChatAttendee {
+            attendee_id,
+            timeout_minutes,
+            banned,
+        } => {
             let muted_until = timeout_minutes.map(|minutes| now + u64::from(minutes) * 60_000);
-            publish(Audience::Attendee(attendee_id.clone()), Event::ChatAttendeeModerated { attendee_id, muted_until, banned })
+            publish(
+                Audience::Attendee(attendee_id.clone()),
+                Event::ChatAttendeeModerated {
+                    attendee_id,
+                    muted_until,
+                    banned,
+                },
+            )
         }
         Action::SendReaction { reaction } => Decision::React(reaction),
         Action::CreatePoll { poll } => create_poll(state, poll),
@@ -227,22 +307,52 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
             Err(refused) => *refused,
             Ok(PollStatus::Closed) => Decision::Nothing,
             Ok(_) => {
-                let poll = state.state_for_all.polls.iter().find(|p| p.poll_id == poll_id);
-                let (counts, voters) = poll.map(|p| (p.counts.clone(), p.voters)).unwrap_or_default();
-                publish(Audience::Everyone, Event::PollClosed { poll_id, counts, voters })
+                let poll = state
+                    .state_for_all
+                    .polls
+                    .iter()
+                    .find(|p| p.poll_id == poll_id);
+                let (counts, voters) = poll
+                    .map(|p| (p.counts.clone(), p.voters))
+                    .unwrap_or_default();
+                publish(
+                    Audience::Everyone,
+                    Event::PollClosed {
+                        poll_id,
+                        counts,
+                        voters,
+                    },
+                )
             }
         },
         Action::ShowPollResults { poll_id, shown } => match find_poll(state, &poll_id) {
             Err(refused) => *refused,
-            Ok(_) => publish(Audience::Everyone, Event::PollResultsShown { poll_id, shown }),
+            Ok(_) => publish(
+                Audience::Everyone,
+                Event::PollResultsShown { poll_id, shown },
+            ),
         },
-        Action::VotePoll { poll_id, answer_ids } => vote(claims, state, poll_id, &answer_ids),
+        Action::VotePoll {
+            poll_id,
+            answer_ids,
+        } => vote(claims, state, poll_id, &answer_ids),
         Action::AskQuestion { text } => ask(claims, state, &text, now),
-        Action::VoteQuestion { question_id, voted } => vote_question(claims, state, question_id, voted),
-        Action::MarkQuestion { question_id, status } => match find_question(state, &question_id) {
+        Action::VoteQuestion { question_id, voted } => {
+            vote_question(claims, state, question_id, voted)
+        }
+        Action::MarkQuestion {
+            question_id,
+            status,
+        } => match find_question(state, &question_id) {
             Err(refused) => *refused,
             Ok(question) if question.status == status => Decision::Nothing,
-            Ok(_) => publish(Audience::Everyone, Event::QuestionMarked { question_id, status }),
+            Ok(_) => publish(
+                Audience::Everyone,
+                Event::QuestionMarked {
+                    question_id,
+                    status,
+                },
+            ),
         },
         Action::DismissQuestion { question_id } => match find_question(state, &question_id) {
             Err(refused) => *refused,
@@ -251,13 +361,21 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
     }
 }
 
-fn find_question<'a>(state: &'a LiveState, question_id: &str) -> Result<&'a Question, Box<Decision>> {
+fn find_question<'a>(
+    state: &'a LiveState,
+    question_id: &str,
+) -> Result<&'a Question, Box<Decision>> {
     state
         .state_for_all
         .questions
         .iter()
         .find(|q| q.question_id == question_id)
-        .ok_or_else(|| Box::new(refuse(ErrorCode::QuestionNotFound, "no question with that id")))
+        .ok_or_else(|| {
+            Box::new(refuse(
+                ErrorCode::QuestionNotFound,
+                "no question with that id",
+            ))
+        })
 }
 
 /// Whether a question may be asked, and the question. Everyone is held to the text's
@@ -270,25 +388,49 @@ pub fn ask(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Decis
     }
     let text = match clean_question_text(text) {
         Ok(text) => text,
-        Err(TextProblem::Empty) => return refuse(ErrorCode::QuestionEmpty, "the question is empty"),
+        Err(TextProblem::Empty) => {
+            return refuse(ErrorCode::QuestionEmpty, "the question is empty")
+        }
         Err(TextProblem::TooLong) => {
-            return refuse(ErrorCode::QuestionTooLong, format!("the question is over {MAX_QUESTION_CHARS} characters"))
+            return refuse(
+                ErrorCode::QuestionTooLong,
+                format!("the question is over {MAX_QUESTION_CHARS} characters"),
+            )
         }
     };
     let asker = &claims.sub;
     if claims.role == Role::Client && state.chat_moderation.banned.contains(asker) {
-        return refuse(ErrorCode::QuestionBanned, "the guide banned you from the chat and its questions");
+        return refuse(
+            ErrorCode::QuestionBanned,
+            "the guide banned you from the chat and its questions",
+        );
     }
-    if let Some(last) = state.question_book.last_asked.get(asker).filter(|last| now < **last + QUESTION_INTERVAL_MS) {
+    if let Some(last) = state
+        .question_book
+        .last_asked
+        .get(asker)
+        .filter(|last| now < **last + QUESTION_INTERVAL_MS)
+    {
         return refuse(
             ErrorCode::QuestionRateLimited,
-            format!("one question per {} seconds: wait until {}", QUESTION_INTERVAL_MS / 1000, last + QUESTION_INTERVAL_MS),
+            format!(
+                "one question per {} seconds: wait until {}",
+                QUESTION_INTERVAL_MS / 1000,
+                last + QUESTION_INTERVAL_MS
+            ),
         );
     }
     if state.state_for_all.questions.len() >= MAX_QUESTIONS {
-        return refuse(ErrorCode::QuestionLimit, format!("an appointment holds at most {MAX_QUESTIONS} questions"));
+        return refuse(
+            ErrorCode::QuestionLimit,
+            format!("an appointment holds at most {MAX_QUESTIONS} questions"),
+        );
     }
-    let attendee_name = state.participants.get(asker).and_then(|p| p.attendee_name.clone()).or_else(|| claims.name.clone());
+    let attendee_name = state
+        .participants
+        .get(asker)
+        .and_then(|p| p.attendee_name.clone())
+        .or_else(|| claims.name.clone());
     let question = Question {
         question_id: new_id(),
         attendee_id: asker.clone(),
@@ -307,7 +449,12 @@ pub fn ask(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Decis
 /// of voters makes it one: in cluster mode the state decided on may not yet hold the
 /// voter's last step (a withdrawal followed at once by a new up-vote), and skipping a vote
 /// that looks the same would lose it.
-pub fn vote_question(claims: &HubClaims, state: &LiveState, question_id: Id, voted: bool) -> Decision {
+pub fn vote_question(
+    claims: &HubClaims,
+    state: &LiveState,
+    question_id: Id,
+    voted: bool,
+) -> Decision {
     if state.state_for_all.ended {
         return refuse(ErrorCode::PresentationEnded, "the presentation has ended");
     }
@@ -316,10 +463,20 @@ pub fn vote_question(claims: &HubClaims, state: &LiveState, question_id: Id, vot
         Err(refused) => return *refused,
     };
     if question.attendee_id == claims.sub {
-        return refuse(ErrorCode::QuestionOwnVote, "one's own question cannot be up-voted");
+        return refuse(
+            ErrorCode::QuestionOwnVote,
+            "one's own question cannot be up-voted",
+        );
     }
     let attendee_id = claims.sub.clone();
-    publish(Audience::Attendee(attendee_id.clone()), Event::QuestionVoted { question_id, attendee_id, voted })
+    publish(
+        Audience::Attendee(attendee_id.clone()),
+        Event::QuestionVoted {
+            question_id,
+            attendee_id,
+            voted,
+        },
+    )
 }
 
 fn find_poll(state: &LiveState, poll_id: &str) -> Result<PollStatus, Box<Decision>> {
@@ -339,10 +496,18 @@ fn new_id() -> Id {
 /// A guide's new poll, a draft with ids the hub gives (checked by `Action::validate`).
 fn create_poll(state: &LiveState, poll: NewPoll) -> Decision {
     if state.state_for_all.polls.len() >= MAX_POLLS {
-        return refuse(ErrorCode::PollLimit, format!("an appointment holds at most {MAX_POLLS} polls"));
+        return refuse(
+            ErrorCode::PollLimit,
+            format!("an appointment holds at most {MAX_POLLS} polls"),
+        );
     }
     let answer_ids: Vec<Id> = poll.answers.iter().map(|_| new_id()).collect();
-    publish(Audience::Everyone, Event::PollCreated { poll: poll.into_poll(new_id(), answer_ids) })
+    publish(
+        Audience::Everyone,
+        Event::PollCreated {
+            poll: poll.into_poll(new_id(), answer_ids),
+        },
+    )
 }
 
 /// A vote, or why not. A changed one names the previous answers so that whoever is sent
@@ -350,23 +515,45 @@ fn create_poll(state: &LiveState, poll: NewPoll) -> Decision {
 /// change): in cluster mode this replica may not have applied the voter's latest vote
 /// yet, so a vote that only looks repeated here may be a change back (Red, Blue, Red).
 pub fn vote(claims: &HubClaims, state: &LiveState, poll_id: Id, answer_ids: &[Id]) -> Decision {
-    let poll = state.state_for_all.polls.iter().find(|p| p.poll_id == poll_id);
+    let poll = state
+        .state_for_all
+        .polls
+        .iter()
+        .find(|p| p.poll_id == poll_id);
     let answer_ids = match check_vote(poll, answer_ids) {
         Ok(ids) => ids,
-        Err(VoteProblem::UnknownPoll) => return refuse(ErrorCode::PollNotFound, "no poll with that id"),
+        Err(VoteProblem::UnknownPoll) => {
+            return refuse(ErrorCode::PollNotFound, "no poll with that id")
+        }
         Err(VoteProblem::NotOpen) => return refuse(ErrorCode::PollClosed, "the poll is not open"),
-        Err(VoteProblem::UnknownAnswer) => return refuse(ErrorCode::PollUnknownAnswer, "the poll has no such answer"),
-        Err(VoteProblem::SingleChoice) => return refuse(ErrorCode::PollSingleChoice, "the poll takes one answer"),
+        Err(VoteProblem::UnknownAnswer) => {
+            return refuse(ErrorCode::PollUnknownAnswer, "the poll has no such answer")
+        }
+        Err(VoteProblem::SingleChoice) => {
+            return refuse(ErrorCode::PollSingleChoice, "the poll takes one answer")
+        }
     };
-    let previous = state.poll_votes.get(&poll_id).and_then(|votes| votes.get(&claims.sub)).cloned().unwrap_or_default();
+    let previous = state
+        .poll_votes
+        .get(&poll_id)
+        .and_then(|votes| votes.get(&claims.sub))
+        .cloned()
+        .unwrap_or_default();
     let attendee_id = claims.sub.clone();
-    let event = Event::PollVoted { poll_id, attendee_id: attendee_id.clone(), answer_ids, previous_answer_ids: previous };
+    let event = Event::PollVoted {
+        poll_id,
+        attendee_id: attendee_id.clone(),
+        answer_ids,
+        previous_answer_ids: previous,
+    };
     publish(Audience::Attendee(attendee_id), event)
 }
 
 /// Unix milliseconds now.
 pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Whether a chat message may be posted, and the message. Length and emptiness apply to
@@ -376,7 +563,9 @@ pub fn chat(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Deci
     let text = match clean_chat_text(text) {
         Ok(text) => text,
         Err(TextProblem::Empty) => return refuse(ErrorCode::ChatEmpty, "the message is empty"),
-        Err(TextProblem::TooLong) => return refuse(ErrorCode::ChatTooLong, "the message is over 500 characters"),
+        Err(TextProblem::TooLong) => {
+            return refuse(ErrorCode::ChatTooLong, "the message is over 500 characters")
+        }
     };
     let sender = &claims.sub;
     if claims.role == Role::Client {
@@ -385,8 +574,15 @@ pub fn chat(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Deci
         if moderation.banned.contains(sender) {
             return refuse(ErrorCode::ChatBanned, "the guide banned you from the chat");
         }
-        if let Some(until) = moderation.muted_until.get(sender).filter(|until| **until > now) {
-            return refuse(ErrorCode::ChatMuted, format!("the guide timed you out of the chat until {until}"));
+        if let Some(until) = moderation
+            .muted_until
+            .get(sender)
+            .filter(|until| **until > now)
+        {
+            return refuse(
+                ErrorCode::ChatMuted,
+                format!("the guide timed you out of the chat until {until}"),
+            );
         }
         if settings.closed {
             return refuse(ErrorCode::ChatClosed, "the chat is closed");
@@ -395,17 +591,29 @@ pub fn chat(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Deci
         let last = recent.last().copied();
         let slow_ms = u64::from(settings.slow_mode_seconds) * 1000;
         if let Some(last) = last.filter(|last| slow_ms > 0 && now < last + slow_ms) {
-            return refuse(ErrorCode::ChatSlowMode, format!("slow mode: wait until {}", last + slow_ms));
+            return refuse(
+                ErrorCode::ChatSlowMode,
+                format!("slow mode: wait until {}", last + slow_ms),
+            );
         }
-        let burst_start = (recent.len() >= CHAT_BURST).then(|| recent.first().copied()).flatten();
+        let burst_start = (recent.len() >= CHAT_BURST)
+            .then(|| recent.first().copied())
+            .flatten();
         if burst_start.is_some_and(|first| now < first + CHAT_BURST_WINDOW_MS) {
             return refuse(ErrorCode::ChatRateLimited, "too many messages; slow down");
         }
         if moderation.blocked_word_in(&text).is_some() {
-            return refuse(ErrorCode::ChatBlockedWord, "the message holds a word the guide blocked");
+            return refuse(
+                ErrorCode::ChatBlockedWord,
+                "the message holds a word the guide blocked",
+            );
         }
     }
-    let attendee_name = state.participants.get(sender).and_then(|p| p.attendee_name.clone()).or_else(|| claims.name.clone());
+    let attendee_name = state
+        .participants
+        .get(sender)
+        .and_then(|p| p.attendee_name.clone())
+        .or_else(|| claims.name.clone());
     let message = ChatMessage {
         message_id: format!("{:032x}", rand::random::<u128>()),
         attendee_id: sender.clone(),
@@ -420,7 +628,10 @@ pub fn chat(claims: &HubClaims, state: &LiveState, text: &str, now: u64) -> Deci
 fn interact(claims: &HubClaims, interaction: Interaction) -> Decision {
     let guide = claims.role == Role::Guide;
     if interaction.is_guide_only() && !guide {
-        return refuse(ErrorCode::Forbidden, format!("only a guide may send {:?}", interaction.name()));
+        return refuse(
+            ErrorCode::Forbidden,
+            format!("only a guide may send {:?}", interaction.name()),
+        );
     }
     if let Err(invalid) = interaction.validate() {
         return refuse(ErrorCode::InvalidPayload, invalid);
@@ -428,19 +639,38 @@ fn interact(claims: &HubClaims, interaction: Interaction) -> Decision {
     match interaction {
         Interaction::GuideHovered(payload) => Decision::Volatile {
             audience: Audience::Everyone,
-            event: VolatileEvent::GuideHovered { hovered_element_id: payload.hovered_element_id },
+            event: VolatileEvent::GuideHovered {
+                hovered_element_id: payload.hovered_element_id,
+            },
         },
         // The product a guide looks at is the one everyone is shown.
-        Interaction::ProductViewed(p) if guide => {
-            publish(Audience::Everyone, Event::GuideProductChanged { product_id: Some(p.product_id) })
-        }
+        Interaction::ProductViewed(p) if guide => publish(
+            Audience::Everyone,
+            Event::GuideProductChanged {
+                product_id: Some(p.product_id),
+            },
+        ),
         Interaction::DynamicPageOpened(page) | Interaction::DynamicProductPageOpened(page) => {
             publish(Audience::Everyone, Event::DynamicPageOpened { page })
         }
-        Interaction::DynamicPageClosed(p) => publish(Audience::Everyone, Event::DynamicPageClosed { page_id: p.page_id, all: p.all }),
-        Interaction::BroadcastModeToggled(p) => publish(Audience::Everyone, Event::BroadcastModeChanged { active: p.active }),
-        Interaction::ViewModeChanged(p) => publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode }),
-        Interaction::ScreenSharingToggled(p) => publish(Audience::Everyone, Event::ScreenSharingChanged { active: p.active }),
+        Interaction::DynamicPageClosed(p) => publish(
+            Audience::Everyone,
+            Event::DynamicPageClosed {
+                page_id: p.page_id,
+                all: p.all,
+            },
+        ),
+        Interaction::BroadcastModeToggled(p) => publish(
+            Audience::Everyone,
+            Event::BroadcastModeChanged { active: p.active },
+        ),
+        Interaction::ViewModeChanged(p) => {
+            publish(Audience::Everyone, Event::ViewModeChanged { mode: p.mode })
+        }
+        Interaction::ScreenSharingToggled(p) => publish(
+            Audience::Everyone,
+            Event::ScreenSharingChanged { active: p.active },
+        ),
         // Recorded by storefront-proxy's dsr/interaction endpoint; nothing live changes.
         Interaction::ProductViewed(_)
         | Interaction::KeepAlive(_)
@@ -459,8 +689,15 @@ fn interact(claims: &HubClaims, interaction: Interaction) -> Decision {
 /// Merges a new name or video user id into the attendee's live entry, so that presence
 /// and cart permission stay as they are now; nothing when the attendee is not in the
 /// live list (never connected) or nothing changes.
-fn profile(state: &LiveState, attendee_id: &str, attendee_name: Option<String>, video_user_id: Option<Option<String>>) -> Decision {
-    let Some(current) = state.participants.get(attendee_id) else { return Decision::Nothing };
+fn profile(
+    state: &LiveState,
+    attendee_id: &str,
+    attendee_name: Option<String>,
+    video_user_id: Option<Option<String>>,
+) -> Decision {
+    let Some(current) = state.participants.get(attendee_id) else {
+        return Decision::Nothing;
+    };
     let mut attendee = AttendeeSummary::clone(current);
     if let Some(name) = attendee_name {
         attendee.attendee_name = Some(name);

@@ -28,7 +28,9 @@ struct Shared<T> {
 
 impl<T> Shared<T> {
     fn lock(&self) -> MutexGuard<'_, State<T>> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn close(&self) {
@@ -39,11 +41,19 @@ impl<T> Shared<T> {
 
 pub fn channel<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
     let shared = Arc::new(Shared {
-        state: Mutex::new(State { items: VecDeque::new(), closed: false }),
+        state: Mutex::new(State {
+            items: VecDeque::new(),
+            closed: false,
+        }),
         capacity: AtomicUsize::new(capacity.max(1)),
         notify: Notify::new(),
     });
-    (Sender { shared: shared.clone() }, Receiver { shared })
+    (
+        Sender {
+            shared: shared.clone(),
+        },
+        Receiver { shared },
+    )
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -168,7 +178,9 @@ impl<T> Receiver<T> {
 impl<T> Receiver<T> {
     /// A handle that takes items out as the receiver would (for a writer task).
     pub fn drain(&self) -> Drain<T> {
-        Drain { shared: self.shared.clone() }
+        Drain {
+            shared: self.shared.clone(),
+        }
     }
 }
 
@@ -192,7 +204,9 @@ impl<T> Drain<T> {
     /// The next item, if one is queued and `take` accepts it.
     pub fn try_recv_if(&self, take: impl FnOnce(&T) -> bool) -> Next<T> {
         let mut state = self.shared.lock();
-        let Some(front) = state.items.front() else { return Next::Empty };
+        let Some(front) = state.items.front() else {
+            return Next::Empty;
+        };
         if !take(front) {
             return Next::Refused;
         }

@@ -72,7 +72,11 @@ pub type Change<'a> = Box<dyn FnOnce(&mut Inner) -> Option<(Audience, Event)> + 
 /// asks which one it has.
 pub trait Order: Send + Sync {
     /// Opens an appointment's room from its history (created when there is none).
-    fn open(self: Arc<Self>, appointment_id: String, settings: RoomSettings) -> BoxFuture<'static, Result<Room, StoreError>>;
+    fn open(
+        self: Arc<Self>,
+        appointment_id: String,
+        settings: RoomSettings,
+    ) -> BoxFuture<'static, Result<Room, StoreError>>;
 
     /// Once the room can be found by others: brings it up to date with events ordered
     /// while it was opening (nothing to do where this hub orders them itself).
@@ -81,12 +85,20 @@ pub trait Order: Send + Sync {
     /// Runs `change` under the room lock and gives the event it decides the next place in
     /// the order. Returns that sequence number, or `None` when nothing was decided. On a
     /// storage error nothing changed and nobody was sent anything.
-    fn commit<'a>(&'a self, room: &'a Room, change: Change<'a>) -> BoxFuture<'a, Result<Option<u64>, StoreError>>;
+    fn commit<'a>(
+        &'a self,
+        room: &'a Room,
+        change: Change<'a>,
+    ) -> BoxFuture<'a, Result<Option<u64>, StoreError>>;
 
     /// The reaction sums to send this tick, given the taps this replica counted since the
     /// last one. Single mode: this replica's taps are all there are. Cluster mode merges
     /// every replica's (see [`super::replicated`]).
-    fn merge_reactions<'a>(&'a self, _room: &'a Room, local: ReactionCounts) -> BoxFuture<'a, Result<ReactionCounts, StoreError>> {
+    fn merge_reactions<'a>(
+        &'a self,
+        _room: &'a Room,
+        local: ReactionCounts,
+    ) -> BoxFuture<'a, Result<ReactionCounts, StoreError>> {
         Box::pin(async move { Ok(local) })
     }
 }
@@ -129,14 +141,20 @@ pub struct Attached {
 /// Keeps the first [`PARTICIPANTS_PER_FRAME`] participants of a guide's snapshot (guides
 /// first) and returns the others in `participants` frames.
 fn page_participants(snapshot: &mut Snapshot) -> Vec<ServerFrame> {
-    let Some(guides) = snapshot.state_for_guides.as_mut() else { return Vec::new() };
+    let Some(guides) = snapshot.state_for_guides.as_mut() else {
+        return Vec::new();
+    };
     let total = guides.guides.len() + guides.clients.len() + guides.inactive_clients.len();
     if total <= PARTICIPANTS_PER_FRAME {
         return Vec::new();
     }
     let mut kept = 0;
     let mut rest = Vec::with_capacity(total - PARTICIPANTS_PER_FRAME);
-    for map in [&mut guides.guides, &mut guides.clients, &mut guides.inactive_clients] {
+    for map in [
+        &mut guides.guides,
+        &mut guides.clients,
+        &mut guides.inactive_clients,
+    ] {
         let keep = PARTICIPANTS_PER_FRAME.saturating_sub(kept);
         if let Some(first_sent_later) = map.keys().nth(keep).cloned() {
             rest.extend(map.split_off(&first_sent_later).into_values());
@@ -147,8 +165,13 @@ fn page_participants(snapshot: &mut Snapshot) -> Vec<ServerFrame> {
     let mut frames = Vec::with_capacity(pages as usize);
     let mut rest = rest.into_iter();
     for page in 1..=pages {
-        let participants: Vec<AttendeeSummary> = rest.by_ref().take(PARTICIPANTS_PER_FRAME).collect();
-        frames.push(ServerFrame::Participants { page, pages, participants });
+        let participants: Vec<AttendeeSummary> =
+            rest.by_ref().take(PARTICIPANTS_PER_FRAME).collect();
+        frames.push(ServerFrame::Participants {
+            page,
+            pages,
+            participants,
+        });
     }
     frames
 }
@@ -169,13 +192,21 @@ impl DueSnapshot {
         let participants = std::mem::take(&mut live.participants);
         let state = live.clone();
         live.participants = participants;
-        DueSnapshot { seq, state, participants: live.participants.values().cloned().collect() }
+        DueSnapshot {
+            seq,
+            state,
+            participants: live.participants.values().cloned().collect(),
+        }
     }
 
     /// The sequence number and the state to store, built once the room lock is released.
     pub fn into_state(self) -> (u64, LiveState) {
         let mut state = self.state;
-        state.participants = self.participants.into_iter().map(|p| (p.attendee_id.clone(), p)).collect();
+        state.participants = self
+            .participants
+            .into_iter()
+            .map(|p| (p.attendee_id.clone(), p))
+            .collect();
         (self.seq, state)
     }
 }
@@ -196,7 +227,11 @@ impl SnapshotParts {
             guides.chat_moderation = chat_moderation;
             guides
         });
-        Snapshot { state_for_all: self.state_for_all, state_for_clients: self.state_for_clients, state_for_guides }
+        Snapshot {
+            state_for_all: self.state_for_all,
+            state_for_clients: self.state_for_clients,
+            state_for_guides,
+        }
     }
 }
 
@@ -233,13 +268,20 @@ pub struct Room {
 }
 
 fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
 }
 
 impl Room {
     /// A room from its stored history: the latest snapshot with the events after it
     /// applied. Its events are ordered by `order`.
-    pub fn from_stored(appointment_id: String, settings: &RoomSettings, order: Arc<dyn Order>, stored: StoredRoom) -> Room {
+    pub fn from_stored(
+        appointment_id: String,
+        settings: &RoomSettings,
+        order: Arc<dyn Order>,
+        stored: StoredRoom,
+    ) -> Room {
         let retained_events = settings.retained_events;
         let live = stored.snapshot;
         let mut inner = Inner {
@@ -279,7 +321,9 @@ impl Room {
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic while holding the lock cannot leave the state half-changed (changes are
         // applied only after the store accepted them), so recover the guard.
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     pub fn subscriber_count(&self) -> usize {
@@ -289,7 +333,9 @@ impl Room {
     /// The state as a participant of `role` sees it (a client's own cart permission
     /// when `attendee_id` is given).
     pub fn snapshot(&self, role: Role, attendee_id: Option<&str>) -> Snapshot {
-        let parts = self.lock().snapshot_parts(role, attendee_id.unwrap_or_default());
+        let parts = self
+            .lock()
+            .snapshot_parts(role, attendee_id.unwrap_or_default());
         parts.into_snapshot()
     }
 
@@ -313,9 +359,20 @@ impl Room {
     /// with [`close_code::RESYNC`]: each reconnects, resumes with the old epoch, and is
     /// sent a snapshot of the new history.
     pub(super) fn replace_history(&self, stored: StoredRoom) {
-        let settings = RoomSettings { retained_events: self.retained_events, metrics: self.metrics.clone() };
-        let fresh = Room::from_stored(self.appointment_id.clone(), &settings, self.order.clone(), stored);
-        let fresh = fresh.inner.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let settings = RoomSettings {
+            retained_events: self.retained_events,
+            metrics: self.metrics.clone(),
+        };
+        let fresh = Room::from_stored(
+            self.appointment_id.clone(),
+            &settings,
+            self.order.clone(),
+            stored,
+        );
+        let fresh = fresh
+            .inner
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let mut inner = self.lock();
         inner.epoch = fresh.epoch;
         inner.seq = fresh.seq;
@@ -363,7 +420,9 @@ impl Room {
         let attendee_id = claims.sub.clone();
         let oldest_retained = inner.log.front().map_or(inner.seq + 1, |e| e.seq);
         let replayable = match (last_seq, epoch) {
-            (Some(last), Some(epoch)) => epoch == inner.epoch && last <= inner.seq && last + 1 >= oldest_retained,
+            (Some(last), Some(epoch)) => {
+                epoch == inner.epoch && last <= inner.seq && last + 1 >= oldest_retained
+            }
             _ => false,
         };
         let (resume, snapshot, replay, last_sent) = if replayable {
@@ -372,14 +431,27 @@ impl Room {
             let mut replay = Vec::new();
             for logged in inner.log.iter().filter(|e| e.seq > last) {
                 if logged.audience.includes(role, &attendee_id) {
-                    replay.push(ServerFrame::Event { seq: logged.seq, prev, event: logged.event.clone() });
+                    replay.push(ServerFrame::Event {
+                        seq: logged.seq,
+                        prev,
+                        event: logged.event.clone(),
+                    });
                     prev = logged.seq;
                 }
             }
             (Resume::Replayed, None, replay, prev)
         } else {
-            let resume = if last_seq.is_some() { Resume::Snapshot } else { Resume::Fresh };
-            (resume, Some(inner.snapshot_parts(role, &attendee_id)), Vec::new(), inner.seq)
+            let resume = if last_seq.is_some() {
+                Resume::Snapshot
+            } else {
+                Resume::Fresh
+            };
+            (
+                resume,
+                Some(inner.snapshot_parts(role, &attendee_id)),
+                Vec::new(),
+                inner.seq,
+            )
         };
         let (seq, epoch) = (inner.seq, inner.epoch.clone());
         if role == Role::Guide {
@@ -398,7 +470,10 @@ impl Room {
         // Outside the lock: the snapshot and its pages are built from what was taken
         // under it, and go out before anything queued after it.
         let mut snapshot = snapshot.map(|parts| Box::new(parts.into_snapshot()));
-        let pages = snapshot.as_deref_mut().map(page_participants).unwrap_or_default();
+        let pages = snapshot
+            .as_deref_mut()
+            .map(page_participants)
+            .unwrap_or_default();
         let welcome = ServerFrame::Welcome {
             appointment_id: self.appointment_id.clone(),
             attendee_id,
@@ -410,12 +485,22 @@ impl Room {
             heartbeat_ms,
             participant_pages: (!pages.is_empty()).then_some(pages.len() as u32),
         };
-        Ok(Attached { welcome, pages, replay })
+        Ok(Attached {
+            welcome,
+            pages,
+            replay,
+        })
     }
 
     /// The attendee ids of the guides.
     pub fn guide_ids(&self) -> Vec<String> {
-        self.lock().live.participants.values().filter(|p| p.role == Role::Guide).map(|p| p.attendee_id.clone()).collect()
+        self.lock()
+            .live
+            .participants
+            .values()
+            .filter(|p| p.role == Role::Guide)
+            .map(|p| p.attendee_id.clone())
+            .collect()
     }
 
     /// Removes a connection; returns whether it was still attached.
@@ -425,11 +510,17 @@ impl Room {
 
     /// Decides a change with `decide` (the policy) under the room lock and carries it
     /// out: a state event gets its place in the order, a volatile one goes out at once.
-    pub async fn submit(&self, decide: impl FnOnce(&LiveState) -> Decision + Send) -> Result<Submitted, StoreError> {
+    pub async fn submit(
+        &self,
+        decide: impl FnOnce(&LiveState) -> Decision + Send,
+    ) -> Result<Submitted, StoreError> {
         let mut outcome = Submitted::Nothing;
         let change: Change<'_> = Box::new(|inner: &mut Inner| match decide(&inner.live) {
             Decision::Publish { audience, event } => {
-                outcome = Submitted::Published { seq: 0, event: event.clone() };
+                outcome = Submitted::Published {
+                    seq: 0,
+                    event: event.clone(),
+                };
                 Some((audience, event))
             }
             Decision::Volatile { audience, event } => {
@@ -444,7 +535,10 @@ impl Room {
             }
             Decision::Chat(message) => match inner.take_chat(message) {
                 Some(event) => {
-                    outcome = Submitted::Published { seq: 0, event: event.clone() };
+                    outcome = Submitted::Published {
+                        seq: 0,
+                        event: event.clone(),
+                    };
                     Some((Audience::Everyone, event))
                 }
                 None => {
@@ -468,14 +562,25 @@ impl Room {
     /// Publishes a state event as it is, without asking the policy (tests only: every
     /// other change goes through [`Room::submit`]). Returns its sequence number.
     #[cfg(test)]
-    pub(crate) async fn publish(&self, audience: Audience, event: Event) -> Result<u64, StoreError> {
-        let seq = self.order.commit(self, Box::new(|_: &mut Inner| Some((audience, event)))).await?;
+    pub(crate) async fn publish(
+        &self,
+        audience: Audience,
+        event: Event,
+    ) -> Result<u64, StoreError> {
+        let seq = self
+            .order
+            .commit(self, Box::new(|_: &mut Inner| Some((audience, event))))
+            .await?;
         seq.ok_or_else(|| StoreError::Corrupt("a published event got no sequence number".into()))
     }
 
     /// Applies the next event in order and queues it for its audience. Returns the state
     /// to snapshot when one is due.
-    pub(super) fn apply_and_fan_out(&self, inner: &mut Inner, stored: StoredEvent) -> Option<DueSnapshot> {
+    pub(super) fn apply_and_fan_out(
+        &self,
+        inner: &mut Inner,
+        stored: StoredEvent,
+    ) -> Option<DueSnapshot> {
         let seq = stored.seq;
         inner.seq = seq;
         inner.live.apply(&stored.event);
@@ -491,18 +596,31 @@ impl Room {
         // A chat batch of this replica's engagement tick goes out as one of the tick's
         // frames (see [`Room::engagement_tick`]); any other event is written at once.
         let due = match &stored.event {
-            Event::ChatMessagesPosted { messages } => inner.engagement.tick_batch_due(messages, inner.subscribers.len()),
+            Event::ChatMessagesPosted { messages } => inner
+                .engagement
+                .tick_batch_due(messages, inner.subscribers.len()),
             _ => TickDue::NOW,
         };
         inner.engagement.owed |= due != TickDue::NOW;
         let event = Arc::new(SharedEvent::new(stored.event.clone()));
         let mut gone = false;
         for sub in inner.subscribers.of(&stored.audience) {
-            let item = Queued::Event { seq, prev: sub.last_sent, event: event.clone() };
-            match sub.queue(Outbound { item, queued_at: Some(queued_at) }, due.of(sub.role)) {
+            let item = Queued::Event {
+                seq,
+                prev: sub.last_sent,
+                event: event.clone(),
+            };
+            match sub.queue(
+                Outbound {
+                    item,
+                    queued_at: Some(queued_at),
+                },
+                due.of(sub.role),
+            ) {
                 Ok(()) => sub.last_sent = seq,
                 Err(TrySendError::Full(_)) => {
-                    sub.close_reason.store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
+                    sub.close_reason
+                        .store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
                     gone = true;
                 }
                 Err(TrySendError::Closed(_)) => gone = true,
@@ -512,7 +630,9 @@ impl Room {
         // end after the frames already in it and closes with `close_reason`. One pass
         // over the subscribers when nobody left, two when someone did.
         if gone {
-            inner.subscribers.retain(|s| !s.outlet.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
+            inner
+                .subscribers
+                .retain(|s| !s.outlet.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
         }
         // On every replica that applies the event (not only the one that published it),
         // and right after queueing it: the attendee is sent the event, then closed.
@@ -562,9 +682,17 @@ impl Room {
             if !inner.live.state_for_all.started || (reactions.is_empty() && !cart_changed) {
                 return None;
             }
-            let at = time::OffsetDateTime::from_unix_timestamp((now_ms / 1000) as i64).unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-            let at = at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
-            let sample = SessionSample { at, bucket, reactions, cart_value };
+            let at = time::OffsetDateTime::from_unix_timestamp((now_ms / 1000) as i64)
+                .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+            let at = at
+                .format(&time::format_description::well_known::Rfc3339)
+                .unwrap_or_default();
+            let sample = SessionSample {
+                at,
+                bucket,
+                reactions,
+                cart_value,
+            };
             Some((Audience::Guides, Event::SessionSampled { sample }))
         });
         if self.order.commit(self, change).await?.is_some() {
@@ -579,7 +707,13 @@ impl Room {
         let event = Arc::new(SharedVolatile::new(event));
         for sub in inner.subscribers.of(audience) {
             let item = Queued::Volatile(event.clone());
-            if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at: Some(queued_at) }, None) {
+            if let Err(TrySendError::Full(_)) = sub.queue(
+                Outbound {
+                    item,
+                    queued_at: Some(queued_at),
+                },
+                None,
+            ) {
                 self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -588,9 +722,15 @@ impl Room {
     /// Records that a participant connected or disconnected, and tells the guides.
     /// Decided under the room lock, so two connections of the same attendee cannot
     /// interleave.
-    pub async fn set_presence(&self, claims: &HubClaims, connected: bool) -> Result<(), StoreError> {
+    pub async fn set_presence(
+        &self,
+        claims: &HubClaims,
+        connected: bool,
+    ) -> Result<(), StoreError> {
         let change: Change<'_> = Box::new(move |inner: &mut Inner| {
-            inner.presence_change(claims, connected).map(|attendee| (Audience::Guides, Event::AttendeeChanged { attendee }))
+            inner
+                .presence_change(claims, connected)
+                .map(|attendee| (Audience::Guides, Event::AttendeeChanged { attendee }))
         });
         self.order.commit(self, change).await.map(|_| ())
     }
@@ -630,17 +770,22 @@ impl Inner {
         if self.live.is_removed(&claims.sub) {
             return None;
         }
-        let mut attendee = self.live.participants.get(&claims.sub).map(|p| AttendeeSummary::clone(p)).unwrap_or_else(|| AttendeeSummary {
-            attendee_id: claims.sub.clone(),
-            role: claims.role,
-            attendee_name: claims.name.clone(),
-            video_user_id: None,
-            has_joined: true,
-            status: AttendeeStatus::Joined,
-            connection: ConnectionState::Connecting,
-            cart_permission: CartPermission::Missing,
-            last_active_at: None,
-        });
+        let mut attendee = self
+            .live
+            .participants
+            .get(&claims.sub)
+            .map(|p| AttendeeSummary::clone(p))
+            .unwrap_or_else(|| AttendeeSummary {
+                attendee_id: claims.sub.clone(),
+                role: claims.role,
+                attendee_name: claims.name.clone(),
+                video_user_id: None,
+                has_joined: true,
+                status: AttendeeStatus::Joined,
+                connection: ConnectionState::Connecting,
+                cart_permission: CartPermission::Missing,
+                last_active_at: None,
+            });
         let previous = attendee.connection;
         attendee.connection = match (connected, count, previous) {
             (true, _, ConnectionState::Connecting) => ConnectionState::Connected,
@@ -657,8 +802,12 @@ impl Inner {
         SnapshotParts {
             state_for_all: self.live.state_for_all.clone(),
             state_for_clients: self.live.state_for_clients_of(attendee_id),
-            participants: (role == Role::Guide)
-                .then(|| (self.live.participants.values().cloned().collect(), self.live.chat_moderation.for_guides())),
+            participants: (role == Role::Guide).then(|| {
+                (
+                    self.live.participants.values().cloned().collect(),
+                    self.live.chat_moderation.for_guides(),
+                )
+            }),
         }
     }
 }

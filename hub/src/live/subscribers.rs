@@ -32,7 +32,11 @@ impl Subscriber {
     /// Queues a frame: scheduled at once (`None`), or an engagement frame of a tick left
     /// for the next write to the connection, whatever it carries, or else for the tick
     /// pass numbered `due` (see [`super::Room::engagement_tick`]).
-    pub(super) fn queue(&mut self, outbound: Outbound, due: Option<u64>) -> Result<(), TrySendError<Outbound>> {
+    pub(super) fn queue(
+        &mut self,
+        outbound: Outbound,
+        due: Option<u64>,
+    ) -> Result<(), TrySendError<Outbound>> {
         match due {
             None => {
                 // Whatever a tick left queued goes out with this frame's write.
@@ -40,8 +44,13 @@ impl Subscriber {
                 self.outlet.send(outbound)
             }
             Some(due) => {
-                let outbound = Outbound { queued_at: None, ..outbound };
-                if self.outlet.send_unscheduled(outbound)? && (self.due_by == 0 || self.due_by > due) {
+                let outbound = Outbound {
+                    queued_at: None,
+                    ..outbound
+                };
+                if self.outlet.send_unscheduled(outbound)?
+                    && (self.due_by == 0 || self.due_by > due)
+                {
                     self.due_by = due;
                 }
                 Ok(())
@@ -73,7 +82,10 @@ impl Subscribers {
         match subscriber.role {
             Role::Guide => self.guides.push(subscriber),
             Role::Client => {
-                self.client_at.entry(Arc::from(subscriber.attendee_id.as_str())).or_default().push(self.clients.len());
+                self.client_at
+                    .entry(Arc::from(subscriber.attendee_id.as_str()))
+                    .or_default()
+                    .push(self.clients.len());
                 self.clients.push(subscriber);
             }
         }
@@ -83,11 +95,21 @@ impl Subscribers {
     /// when a large room empties, every connection leaves, and shifting the rest each
     /// time would cost the square of the room's size.
     pub(super) fn remove(&mut self, connection_id: u64) -> bool {
-        if let Some(at) = self.guides.iter().position(|s| s.connection_id == connection_id) {
+        if let Some(at) = self
+            .guides
+            .iter()
+            .position(|s| s.connection_id == connection_id)
+        {
             self.guides.swap_remove(at);
             return true;
         }
-        let Some(at) = self.clients.iter().position(|s| s.connection_id == connection_id) else { return false };
+        let Some(at) = self
+            .clients
+            .iter()
+            .position(|s| s.connection_id == connection_id)
+        else {
+            return false;
+        };
         let removed = self.clients.swap_remove(at);
         if let Some(positions) = self.client_at.get_mut(removed.attendee_id.as_str()) {
             positions.retain(|&p| p != at);
@@ -114,13 +136,19 @@ impl Subscribers {
         if self.clients.len() != before {
             self.client_at.clear();
             for (at, sub) in self.clients.iter().enumerate() {
-                self.client_at.entry(Arc::from(sub.attendee_id.as_str())).or_default().push(at);
+                self.client_at
+                    .entry(Arc::from(sub.attendee_id.as_str()))
+                    .or_default()
+                    .push(at);
             }
         }
     }
 
     /// The subscribers an event for `audience` goes to: the guides, then the attendees.
-    pub(super) fn of<'a>(&'a mut self, audience: &'a Audience) -> Box<dyn Iterator<Item = &'a mut Subscriber> + 'a> {
+    pub(super) fn of<'a>(
+        &'a mut self,
+        audience: &'a Audience,
+    ) -> Box<dyn Iterator<Item = &'a mut Subscriber> + 'a> {
         let guides = self.guides.iter_mut();
         match audience {
             Audience::Guides => Box::new(guides),
@@ -133,8 +161,12 @@ impl Subscribers {
                 let mut rest: &mut [Subscriber] = &mut self.clients;
                 let mut offset = 0;
                 for at in positions {
-                    let Some(tail) = rest.get_mut(at - offset..) else { break };
-                    let Some((sub, after)) = tail.split_first_mut() else { break };
+                    let Some(tail) = rest.get_mut(at - offset..) else {
+                        break;
+                    };
+                    let Some((sub, after)) = tail.split_first_mut() else {
+                        break;
+                    };
                     chosen.push(sub);
                     rest = after;
                     offset = at + 1;

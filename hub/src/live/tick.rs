@@ -84,7 +84,9 @@ impl Room {
         loop {
             let mut taken: Option<Vec<ChatMessage>> = None;
             let change: Change<'_> = Box::new(|inner: &mut Inner| {
-                let messages = inner.engagement.next_chat_batch(of_tick, policy::now_ms())?;
+                let messages = inner
+                    .engagement
+                    .next_chat_batch(of_tick, policy::now_ms())?;
                 taken = Some(messages.clone());
                 Some((Audience::Everyone, Event::ChatMessagesPosted { messages }))
             });
@@ -144,17 +146,29 @@ impl Room {
     fn tick_pass(&self, reactions: ReactionCounts) {
         let mut inner = self.lock();
         let inner = &mut *inner;
-        let pass = inner.engagement.end_tick(&inner.live, reactions, inner.subscribers.len());
+        let pass = inner
+            .engagement
+            .end_tick(&inner.live, reactions, inner.subscribers.len());
         if pass.frames.is_empty() && !inner.engagement.owed {
             return;
         }
-        let frames: Vec<Arc<SharedVolatile>> = pass.frames.into_iter().map(|event| Arc::new(SharedVolatile::new(event))).collect();
+        let frames: Vec<Arc<SharedVolatile>> = pass
+            .frames
+            .into_iter()
+            .map(|event| Arc::new(SharedVolatile::new(event)))
+            .collect();
         let queued_at = Instant::now();
         let mut owed = false;
         for sub in inner.subscribers.of(&Audience::Everyone) {
             for frame in &frames {
                 let item = Queued::Volatile(frame.clone());
-                if let Err(TrySendError::Full(_)) = sub.queue(Outbound { item, queued_at: Some(queued_at) }, pass.due.of(sub.role)) {
+                if let Err(TrySendError::Full(_)) = sub.queue(
+                    Outbound {
+                        item,
+                        queued_at: Some(queued_at),
+                    },
+                    pass.due.of(sub.role),
+                ) {
                     self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
                 }
             }

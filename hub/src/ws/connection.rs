@@ -87,14 +87,23 @@ fn encode<T: serde::Serialize>(codec: Codec, frame: &T) -> Option<Message> {
 }
 
 fn close(code: u16, reason: &'static str) -> Message {
-    Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from_static(reason) }))
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }))
 }
 
 /// Decodes a data message; `Ok(None)` for control messages.
 fn decode(codec: Codec, message: &Message) -> Result<Option<ClientFrame>, String> {
     match message {
-        Message::Text(text) => codec.decode_text(text.as_str()).map(Some).map_err(|e| e.to_string()),
-        Message::Binary(bytes) => codec.decode_binary(bytes).map(Some).map_err(|e| e.to_string()),
+        Message::Text(text) => codec
+            .decode_text(text.as_str())
+            .map(Some)
+            .map_err(|e| e.to_string()),
+        Message::Binary(bytes) => codec
+            .decode_binary(bytes)
+            .map(Some)
+            .map_err(|e| e.to_string()),
         _ => Ok(None),
     }
 }
@@ -107,8 +116,13 @@ where
     Si: Sink<Message, Error = E> + Unpin,
     St: Stream<Item = Result<Message, E>> + Unpin,
 {
-    let _ = sink.send(close(close_code::MESSAGE_TOO_BIG, "message too big")).await;
-    let _ = timeout(CLOSE_GRACE, async { while let Some(Ok(_)) = stream.next().await {} }).await;
+    let _ = sink
+        .send(close(close_code::MESSAGE_TOO_BIG, "message too big"))
+        .await;
+    let _ = timeout(CLOSE_GRACE, async {
+        while let Some(Ok(_)) = stream.next().await {}
+    })
+    .await;
 }
 
 impl Session {
@@ -129,8 +143,17 @@ impl Session {
         // The sink is shared with a writer task, which writes the room's events on it
         // (`ws::fanout`); this task writes through the same lock.
         let connection_id = NEXT_CONNECTION_ID.fetch_add(1, Ordering::Relaxed);
-        let shard = self.writers.as_ref().map(|writers| writers.shard(connection_id));
-        let writer = SocketWriter::new(sink, self.codec, self.claims.role, self.metrics.clone(), shard);
+        let shard = self
+            .writers
+            .as_ref()
+            .map(|writers| writers.shard(connection_id));
+        let writer = SocketWriter::new(
+            sink,
+            self.codec,
+            self.claims.role,
+            self.metrics.clone(),
+            shard,
+        );
         Box::new(self).serve(connection_id, writer, stream)
     }
 
@@ -148,7 +171,12 @@ impl Session {
         // The opening runs boxed: its frames are large, and this future lives as long as
         // the connection, so it should hold only what the loop needs.
         let scheduled: Arc<dyn Scheduled> = writer.clone();
-        let Some(Opened { mut rx, close_reason, ok }) = Box::pin(self.open(connection_id, &mut sink, &mut stream, scheduled)).await else {
+        let Some(Opened {
+            mut rx,
+            close_reason,
+            ok,
+        }) = Box::pin(self.open(connection_id, &mut sink, &mut stream, scheduled)).await
+        else {
             return;
         };
         // Welcome and replay are out: from now on the writer may write, once this task
@@ -157,7 +185,8 @@ impl Session {
         if ok && rx.is_empty() {
             writer.set_writable(true);
         }
-        let video_token = || fanout::video_token_message(self.video.as_deref(), &self.room, &self.claims, codec);
+        let video_token =
+            || fanout::video_token_message(self.video.as_deref(), &self.room, &self.claims, codec);
         if ok {
             Box::pin(effects::presence(&self.room, &self.claims, true)).await;
         }
@@ -170,7 +199,11 @@ impl Session {
         let mut last_heard = Instant::now();
         let mut nonce = 0u64;
         let mut close_with: Option<(u16, &'static str)> = None;
-        let mut gate = Gate::new(self.claims.role, self.writers.as_ref().map(|writers| writers.fan_outs()), self.metrics.clone());
+        let mut gate = Gate::new(
+            self.claims.role,
+            self.writers.as_ref().map(|writers| writers.fan_outs()),
+            self.metrics.clone(),
+        );
         // A peer whose welcome could not be sent is done already.
         if ok {
             loop {
@@ -266,14 +299,22 @@ impl Session {
         if ok {
             Box::pin(effects::presence(&self.room, &self.claims, false)).await;
         }
-        self.metrics.connections_closed.fetch_add(1, Ordering::Relaxed);
+        self.metrics
+            .connections_closed
+            .fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
     }
 
     /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
     /// video token). `None` when the peer did not say hello or was turned away (closed
     /// with the policy's code: removed, or locked out).
-    async fn open<Si, St, E>(&self, connection_id: u64, sink: &mut Si, stream: &mut St, scheduled: Arc<dyn Scheduled>) -> Option<Opened>
+    async fn open<Si, St, E>(
+        &self,
+        connection_id: u64,
+        sink: &mut Si,
+        stream: &mut St,
+        scheduled: Arc<dyn Scheduled>,
+    ) -> Option<Opened>
     where
         Si: Sink<Message, Error = E> + Unpin,
         St: Stream<Item = Result<Message, E>> + Unpin,
@@ -295,7 +336,11 @@ impl Session {
             let refusal = match decode(codec, &message) {
                 Ok(None) => continue,
                 Ok(Some(ClientFrame::Hello { last_seq, epoch })) => break Some((last_seq, epoch)),
-                Ok(Some(_)) => ServerFrame::error(None, ErrorCode::UnexpectedFrame, "the first frame must be hello"),
+                Ok(Some(_)) => ServerFrame::error(
+                    None,
+                    ErrorCode::UnexpectedFrame,
+                    "the first frame must be hello",
+                ),
                 Err(detail) => ServerFrame::error(None, ErrorCode::BadFrame, detail),
             };
             if let Some(m) = encode(codec, &refusal) {
@@ -304,7 +349,9 @@ impl Session {
             break None;
         };
         let Some((last_seq, epoch)) = hello else {
-            let _ = sink.send(close(close_code::NO_HELLO, "hello expected")).await;
+            let _ = sink
+                .send(close(close_code::NO_HELLO, "hello expected"))
+                .await;
             return None;
         };
 
@@ -325,56 +372,109 @@ impl Session {
             Err(turned_away) => {
                 self.metrics.turned_away.fetch_add(1, Ordering::Relaxed);
                 info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, reason = turned_away.reason, "turned away");
-                let _ = sink.send(close(turned_away.close_code, turned_away.reason)).await;
+                let _ = sink
+                    .send(close(turned_away.close_code, turned_away.reason))
+                    .await;
                 return None;
             }
         };
-        self.metrics.connections_opened.fetch_add(1, Ordering::Relaxed);
+        self.metrics
+            .connections_opened
+            .fetch_add(1, Ordering::Relaxed);
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, role = ?self.claims.role, "connected");
         let mut ok = true;
         let mut welcome = attached.welcome;
-        let video_token = effects::video_on_welcome(self.video.as_deref(), &self.room, &self.claims, &mut welcome);
-        let frames = std::iter::once(&welcome).chain(&attached.pages).chain(&attached.replay).chain(video_token.iter());
+        let video_token = effects::video_on_welcome(
+            self.video.as_deref(),
+            &self.room,
+            &self.claims,
+            &mut welcome,
+        );
+        let frames = std::iter::once(&welcome)
+            .chain(&attached.pages)
+            .chain(&attached.replay)
+            .chain(video_token.iter());
         for frame in frames {
             if let Some(m) = encode(codec, frame) {
                 ok &= sink.send(m).await.is_ok();
             }
         }
-        Some(Opened { rx, close_reason, ok })
+        Some(Opened {
+            rx,
+            close_reason,
+            ok,
+        })
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.
     async fn handle(&self, frame: ClientFrame, gate: &mut Gate) -> Option<ServerFrame> {
         match frame {
-            ClientFrame::Hello { .. } => Some(ServerFrame::error(None, ErrorCode::UnexpectedFrame, "hello was already received")),
+            ClientFrame::Hello { .. } => Some(ServerFrame::error(
+                None,
+                ErrorCode::UnexpectedFrame,
+                "hello was already received",
+            )),
             ClientFrame::Ping { nonce } => Some(ServerFrame::Pong { nonce }),
             ClientFrame::Pong { .. } => None,
-            ClientFrame::Action { r#ref, action } => self.request(r#ref, Request::Action(action), gate).await,
-            ClientFrame::Interaction { r#ref, interaction } => self.request(r#ref, Request::Interaction(interaction), gate).await,
+            ClientFrame::Action { r#ref, action } => {
+                self.request(r#ref, Request::Action(action), gate).await
+            }
+            ClientFrame::Interaction { r#ref, interaction } => {
+                self.request(r#ref, Request::Interaction(interaction), gate)
+                    .await
+            }
         }
     }
 
     /// Submits an action or interaction, within the connection's limits; the reply is its
     /// ack (when it has a `ref`) or its error. A change that could not be stored, or that
     /// was over the rate, had no effect.
-    async fn request(&self, r#ref: Option<u32>, request: Request, gate: &mut Gate) -> Option<ServerFrame> {
+    async fn request(
+        &self,
+        r#ref: Option<u32>,
+        request: Request,
+        gate: &mut Gate,
+    ) -> Option<ServerFrame> {
         match gate.admit(&request).await {
             Verdict::Go => {}
-            Verdict::Limited => return Some(ServerFrame::error(r#ref, ErrorCode::RateLimited, "too many actions; slow down")),
-            Verdict::Coalesced(seq) => return r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) }),
+            Verdict::Limited => {
+                return Some(ServerFrame::error(
+                    r#ref,
+                    ErrorCode::RateLimited,
+                    "too many actions; slow down",
+                ))
+            }
+            Verdict::Coalesced(seq) => {
+                return r#ref.map(|r#ref| ServerFrame::Ack {
+                    r#ref,
+                    seq: Some(seq),
+                })
+            }
         }
         let action = match &request {
             Request::Action(action) => Some(action.clone()),
             _ => None,
         };
-        match crate::live::submit(&self.room, self.video.as_deref(), Caller::Participant(&self.claims), request).await {
+        match crate::live::submit(
+            &self.room,
+            self.video.as_deref(),
+            Caller::Participant(&self.claims),
+            request,
+        )
+        .await
+        {
             Ok(Submitted::Published { seq, .. }) => {
                 if let Some(action) = &action {
                     gate.published(action, seq);
                 }
-                r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: Some(seq) })
+                r#ref.map(|r#ref| ServerFrame::Ack {
+                    r#ref,
+                    seq: Some(seq),
+                })
             }
-            Ok(Submitted::Sent | Submitted::Nothing | Submitted::Counted) => r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: None }),
+            Ok(Submitted::Sent | Submitted::Nothing | Submitted::Counted) => {
+                r#ref.map(|r#ref| ServerFrame::Ack { r#ref, seq: None })
+            }
             Ok(Submitted::Refused { code, message }) => {
                 if code == ErrorCode::Forbidden {
                     self.metrics.forbidden.fetch_add(1, Ordering::Relaxed);
@@ -383,7 +483,11 @@ impl Session {
             }
             Err(error) => {
                 tracing::error!(%error, appointment_id = %self.room.appointment_id, "could not store an event");
-                Some(ServerFrame::error(r#ref, ErrorCode::Internal, "the change could not be saved; try again"))
+                Some(ServerFrame::error(
+                    r#ref,
+                    ErrorCode::Internal,
+                    "the change could not be saved; try again",
+                ))
             }
         }
     }
@@ -426,16 +530,33 @@ mod sizes {
     #[test]
     fn the_parts_an_idle_connection_holds_stay_within_their_bounds() {
         let sizes = [
-            ("Session::run future", returned(Session::run::<WebSocket, axum::Error>), 1280),
+            (
+                "Session::run future",
+                returned(Session::run::<WebSocket, axum::Error>),
+                1280,
+            ),
             ("Session", std::mem::size_of::<Session>(), 256),
             ("Gate", std::mem::size_of::<Gate>(), 128),
-            ("SocketWriter", std::mem::size_of::<SocketWriter<futures_util::stream::SplitSink<WebSocket, Message>>>(), 192),
-            ("Subscriber", std::mem::size_of::<crate::live::Subscriber>(), 128),
+            (
+                "SocketWriter",
+                std::mem::size_of::<
+                    SocketWriter<futures_util::stream::SplitSink<WebSocket, Message>>,
+                >(),
+                192,
+            ),
+            (
+                "Subscriber",
+                std::mem::size_of::<crate::live::Subscriber>(),
+                128,
+            ),
             ("handle future", returned3(Session::handle), 2048),
         ];
         for (part, size, bound) in sizes {
             println!("{part}: {size} bytes (bound {bound})");
-            assert!(size <= bound, "{part} takes {size} bytes, over its bound of {bound}");
+            assert!(
+                size <= bound,
+                "{part} takes {size} bytes, over its bound of {bound}"
+            );
         }
     }
 }

@@ -121,11 +121,17 @@ pub struct Shard {
 
 impl Shard {
     fn new(fan_outs: Arc<FanOuts>) -> Shard {
-        Shard { due: Mutex::new(Vec::new()), notify: Notify::new(), fan_outs }
+        Shard {
+            due: Mutex::new(Vec::new()),
+            notify: Notify::new(),
+            fan_outs,
+        }
     }
 
     fn due(&self) -> MutexGuard<'_, Vec<Arc<dyn Writable>>> {
-        self.due.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.due
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Puts a connection on the writer's list, waking the writer when the list was empty.
@@ -173,7 +179,9 @@ impl Writers {
     /// Spawns `count` writer tasks (at least one) on the current runtime; they end with it.
     pub fn spawn(count: usize) -> Arc<Writers> {
         let fan_outs = Arc::new(FanOuts::default());
-        let shards: Vec<Arc<Shard>> = (0..count.max(1)).map(|_| Arc::new(Shard::new(fan_outs.clone()))).collect();
+        let shards: Vec<Arc<Shard>> = (0..count.max(1))
+            .map(|_| Arc::new(Shard::new(fan_outs.clone())))
+            .collect();
         for shard in &shards {
             // Outside tokio's cooperative budget: a task may make 128 budgeted I/O calls
             // per poll, after which every socket answers "not ready" until the task yields.
@@ -225,7 +233,13 @@ where
     Si: Sink<Message> + Unpin + Send + 'static,
 {
     /// A connection's sink; with `shard`, that shard's writer task may write it.
-    pub fn new(sink: Si, codec: Codec, role: Role, metrics: Arc<Metrics>, shard: Option<Arc<Shard>>) -> Arc<SocketWriter<Si>> {
+    pub fn new(
+        sink: Si,
+        codec: Codec,
+        role: Role,
+        metrics: Arc<Metrics>,
+        shard: Option<Arc<Shard>>,
+    ) -> Arc<SocketWriter<Si>> {
         Arc::new_cyclic(|this| SocketWriter {
             sink: Mutex::new(sink),
             codec,
@@ -240,7 +254,9 @@ where
     }
 
     fn lock(&self) -> MutexGuard<'_, Si> {
-        self.sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.sink
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The queue the writer takes frames from (set once the connection is attached).
@@ -251,7 +267,8 @@ where
     /// Gives the connection to its writer task (or takes it back). Only its own task
     /// gives it, with its queue empty.
     pub fn set_writable(&self, on: bool) {
-        self.writable.store(on && self.shard.is_some(), Ordering::SeqCst);
+        self.writable
+            .store(on && self.shard.is_some(), Ordering::SeqCst);
     }
 
     /// The writer stops and the connection's task takes over: it is woken (a
@@ -259,14 +276,21 @@ where
     /// left in the socket's buffer with its own wake-ups.
     fn hand_over(&self, queue: &queue::Drain<Outbound>) {
         self.writable.store(false, Ordering::SeqCst);
-        queue.wake_receiver(Outbound { item: Queued::Flush, queued_at: None });
+        queue.wake_receiver(Outbound {
+            item: Queued::Flush,
+            queued_at: None,
+        });
     }
 
     /// Writes what is queued (up to [`MAX_BATCH`] frames) with one flush, in queue order,
     /// and finishes a write the writer left in the buffer. Frames leave the queue only
     /// under the sink lock, straight into the sink. A client's video token follows the
     /// event that changes its grant. False when the socket failed.
-    pub async fn write_queued(&self, rx: &mut queue::Receiver<Outbound>, video_token: impl Fn() -> Option<Message>) -> bool {
+    pub async fn write_queued(
+        &self,
+        rx: &mut queue::Receiver<Outbound>,
+        video_token: impl Fn() -> Option<Message>,
+    ) -> bool {
         let mut fed = 0;
         let mut token: Option<Message> = None;
         let mut written = 0u64;
@@ -308,7 +332,9 @@ where
         // that wrote no frame of this task's (it finished one its writer began, which the
         // writer counted) is not a batch.
         if written > 0 {
-            self.metrics.frames_out.fetch_add(written, Ordering::Relaxed);
+            self.metrics
+                .frames_out
+                .fetch_add(written, Ordering::Relaxed);
             self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
         } else {
             self.metrics.empty_wakeups.fetch_add(1, Ordering::Relaxed);
@@ -347,7 +373,9 @@ where
             // Its task has it (and was woken when it took it).
             return;
         }
-        let Some(queue) = self.queue.get() else { return };
+        let Some(queue) = self.queue.get() else {
+            return;
+        };
         // Busy with its own write: never wait for it.
         let Ok(mut sink) = self.sink.try_lock() else {
             self.metrics.handovers_busy.fetch_add(1, Ordering::Relaxed);
@@ -378,7 +406,9 @@ where
                     break;
                 }
             };
-            let Some(message) = item.message(self.codec) else { continue };
+            let Some(message) = item.message(self.codec) else {
+                continue;
+            };
             if let Some(queued_at) = queued_at {
                 self.metrics.fan_out_latency.observe(queued_at.elapsed());
             }
@@ -389,8 +419,12 @@ where
             }
         }
         if written > 0 {
-            self.metrics.frames_out.fetch_add(written, Ordering::Relaxed);
-            self.metrics.writer_out.fetch_add(written, Ordering::Relaxed);
+            self.metrics
+                .frames_out
+                .fetch_add(written, Ordering::Relaxed);
+            self.metrics
+                .writer_out
+                .fetch_add(written, Ordering::Relaxed);
             self.metrics.batches_out.fetch_add(1, Ordering::Relaxed);
             if !matches!(sink.poll_flush_unpin(&mut cx), Poll::Ready(_)) {
                 stopped = Some(blocked);
@@ -489,7 +523,10 @@ mod tests {
             self.written.push(item);
             Ok(())
         }
-        fn poll_flush(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        fn poll_flush(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Result<(), Self::Error>> {
             if self.blocked {
                 return Poll::Pending;
             }
@@ -505,21 +542,43 @@ mod tests {
     /// A connection's sink in `shard` (no writer task runs it: the tests call
     /// `write_pending` themselves, as the task would).
     fn writer(shard: &Arc<Shard>) -> Arc<SocketWriter<Recorder>> {
-        SocketWriter::new(Recorder::default(), Codec::Json, Role::Client, Arc::default(), Some(shard.clone()))
+        SocketWriter::new(
+            Recorder::default(),
+            Codec::Json,
+            Role::Client,
+            Arc::default(),
+            Some(shard.clone()),
+        )
     }
 
     fn room() -> Room {
-        let settings = RoomSettings { retained_events: 16, metrics: Arc::default() };
-        LocalOrder::new(Arc::new(Store::in_memory().unwrap())).open_room("0".repeat(32), &settings).unwrap()
+        let settings = RoomSettings {
+            retained_events: 16,
+            metrics: Arc::default(),
+        };
+        LocalOrder::new(Arc::new(Store::in_memory().unwrap()))
+            .open_room("0".repeat(32), &settings)
+            .unwrap()
     }
 
     fn slide_event(alias: u32) -> Event {
-        Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: alias }
+        Event::SlideSwitched {
+            page_id: "a".repeat(32),
+            section_id: "b".repeat(32),
+            slide_alias: alias,
+        }
     }
 
     fn slide(seq: u64) -> Outbound {
-        let item = Queued::Event { seq, prev: seq - 1, event: Arc::new(SharedEvent::new(slide_event(seq as u32))) };
-        Outbound { item, queued_at: Some(std::time::Instant::now()) }
+        let item = Queued::Event {
+            seq,
+            prev: seq - 1,
+            event: Arc::new(SharedEvent::new(slide_event(seq as u32))),
+        };
+        Outbound {
+            item,
+            queued_at: Some(std::time::Instant::now()),
+        }
     }
 
     /// The (seq, prev) of every event frame written.
@@ -530,9 +589,14 @@ mod tests {
     fn event_ids(messages: &[Message]) -> Vec<(u64, u64)> {
         messages
             .iter()
-            .map(|m| match Codec::Json.decode_text::<ServerFrame>(m.to_text().unwrap()).unwrap() {
-                ServerFrame::Event { seq, prev, .. } => (seq, prev),
-                other => panic!("unexpected {other:?}"),
+            .map(|m| {
+                match Codec::Json
+                    .decode_text::<ServerFrame>(m.to_text().unwrap())
+                    .unwrap()
+                {
+                    ServerFrame::Event { seq, prev, .. } => (seq, prev),
+                    other => panic!("unexpected {other:?}"),
+                }
             })
             .collect()
     }
@@ -540,9 +604,24 @@ mod tests {
     /// Attaches a client whose socket is `writer` and returns its queue.
     fn attach(room: &Room, writer: &Arc<SocketWriter<Recorder>>) -> queue::Receiver<Outbound> {
         let (tx, rx) = queue::channel(512);
-        let claims = protocol::HubClaims { sub: "c".repeat(32), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX };
+        let claims = protocol::HubClaims {
+            sub: "c".repeat(32),
+            apt: "0".repeat(32),
+            role: Role::Client,
+            name: None,
+            exp: u64::MAX,
+        };
         let scheduled: Arc<dyn Scheduled> = writer.clone();
-        room.attach(1, &claims, None, None, Outlet::new(tx, scheduled), Arc::default(), 1000).expect("admitted");
+        room.attach(
+            1,
+            &claims,
+            None,
+            None,
+            Outlet::new(tx, scheduled),
+            Arc::default(),
+            1000,
+        )
+        .expect("admitted");
         writer.set_queue(&rx);
         rx
     }
@@ -571,9 +650,15 @@ mod tests {
             }
         }
         // Every frame, in queue order, chained by prev.
-        assert_eq!(written(&writer), (1..=total).map(|seq| (seq, seq - 1)).collect::<Vec<_>>());
+        assert_eq!(
+            written(&writer),
+            (1..=total).map(|seq| (seq, seq - 1)).collect::<Vec<_>>()
+        );
         // Three flushes: two full batches and the rest.
-        assert_eq!(writer.lock().flushes, [MAX_BATCH, 2 * MAX_BATCH, total as usize]);
+        assert_eq!(
+            writer.lock().flushes,
+            [MAX_BATCH, 2 * MAX_BATCH, total as usize]
+        );
         assert_eq!(writer.metrics.batches_out.load(Ordering::Relaxed), 3);
         assert_eq!(writer.metrics.frames_out.load(Ordering::Relaxed), total);
     }
@@ -585,20 +670,29 @@ mod tests {
         let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
         // Before the welcome went out, the connection's task has it: nothing for the writer.
-        room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(1))
+            .await
+            .unwrap();
         assert_eq!(pass(&shard), 0);
         assert!(writer.write_queued(&mut rx, || None).await);
         writer.set_writable(true);
         // One event per pass: one frame per write.
-        room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(2))
+            .await
+            .unwrap();
         assert_eq!(pass(&shard), 1);
         // Three events before the next pass: the connection is due once, one write.
         for alias in 3..=5 {
-            room.publish(Audience::Everyone, slide_event(alias)).await.unwrap();
+            room.publish(Audience::Everyone, slide_event(alias))
+                .await
+                .unwrap();
         }
         assert_eq!(pass(&shard), 1);
         assert!(rx.is_empty(), "the writer took everything");
-        assert_eq!(written(&writer), (1..=5).map(|seq| (seq, seq - 1)).collect::<Vec<_>>());
+        assert_eq!(
+            written(&writer),
+            (1..=5).map(|seq| (seq, seq - 1)).collect::<Vec<_>>()
+        );
         assert_eq!(writer.lock().flushes, [1, 2, 5]);
         assert_eq!(writer.metrics.frames_out.load(Ordering::Relaxed), 5);
         assert_eq!(writer.metrics.writer_out.load(Ordering::Relaxed), 4);
@@ -614,11 +708,15 @@ mod tests {
         writer.set_writable(true);
         writer.lock().blocked = true;
         // Taken into the buffer; the flush is left to the connection (a marker queued).
-        room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(1))
+            .await
+            .unwrap();
         assert_eq!(pass(&shard), 1);
         assert!(!writer.writable(), "handed over");
         // Queued for the task now, not for the writer.
-        room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(2))
+            .await
+            .unwrap();
         assert_eq!(pass(&shard), 0);
         assert_eq!(written(&writer), [(1, 0)]);
         assert!(writer.lock().flushes.is_empty());
@@ -630,7 +728,9 @@ mod tests {
         // Caught up: the writer's again.
         assert!(rx.is_empty());
         writer.set_writable(true);
-        room.publish(Audience::Everyone, slide_event(3)).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(3))
+            .await
+            .unwrap();
         assert_eq!(pass(&shard), 1);
         assert_eq!(written(&writer), [(1, 0), (2, 1), (3, 2)]);
     }
@@ -645,11 +745,17 @@ mod tests {
         let mut rx = attach(&room, &writer);
         writer.set_writable(true);
         writer.lock().blocked = true;
-        room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(1))
+            .await
+            .unwrap();
         assert_eq!(pass(&shard), 1);
         let metrics = &writer.metrics;
         assert_eq!(metrics.handovers_blocked.load(Ordering::Relaxed), 1);
-        assert_eq!(metrics.batches_out.load(Ordering::Relaxed), 1, "the writer's batch");
+        assert_eq!(
+            metrics.batches_out.load(Ordering::Relaxed),
+            1,
+            "the writer's batch"
+        );
         // The task wakes for the marker alone and finishes the flush: no new batch.
         writer.lock().blocked = false;
         assert!(rx.ready().await);
@@ -662,7 +768,9 @@ mod tests {
         writer.set_writable(true);
         {
             let _busy = writer.lock();
-            room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
+            room.publish(Audience::Everyone, slide_event(2))
+                .await
+                .unwrap();
             assert_eq!(pass(&shard), 1);
         }
         assert_eq!(metrics.handovers_busy.load(Ordering::Relaxed), 1);
@@ -686,14 +794,18 @@ mod tests {
         {
             // The connection task holds its sink: the writer does not wait for it.
             let _busy = writer.lock();
-            room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
+            room.publish(Audience::Everyone, slide_event(1))
+                .await
+                .unwrap();
             assert_eq!(pass(&shard), 1);
         }
         assert!(!writer.writable());
         assert!(rx.ready().await);
         assert!(writer.write_queued(&mut rx, || None).await);
         writer.set_writable(false);
-        room.publish(Audience::Everyone, slide_event(2)).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(2))
+            .await
+            .unwrap();
         assert_eq!(pass(&shard), 0);
         assert!(writer.write_queued(&mut rx, || None).await);
         assert_eq!(written(&writer), [(1, 0), (2, 1)]);
@@ -706,8 +818,15 @@ mod tests {
         let writer = writer(&shard);
         let mut rx = attach(&room, &writer);
         writer.set_writable(true);
-        room.publish(Audience::Everyone, slide_event(1)).await.unwrap();
-        room.publish(Audience::Everyone, Event::BroadcastModeChanged { active: true }).await.unwrap();
+        room.publish(Audience::Everyone, slide_event(1))
+            .await
+            .unwrap();
+        room.publish(
+            Audience::Everyone,
+            Event::BroadcastModeChanged { active: true },
+        )
+        .await
+        .unwrap();
         // The writer writes up to the event and hands over: the connection mints the token.
         assert_eq!(pass(&shard), 1);
         assert_eq!(writer.lock().written.len(), 1);
@@ -715,7 +834,12 @@ mod tests {
         let token = || Some(Message::Text("token".into()));
         assert!(rx.ready().await);
         assert!(writer.write_queued(&mut rx, token).await);
-        let texts: Vec<String> = writer.lock().written.iter().map(|m| m.to_text().unwrap().to_string()).collect();
+        let texts: Vec<String> = writer
+            .lock()
+            .written
+            .iter()
+            .map(|m| m.to_text().unwrap().to_string())
+            .collect();
         assert_eq!(texts.len(), 3);
         assert!(texts[1].contains("broadcastModeChanged"), "{texts:?}");
         assert_eq!(texts[2], "token");
@@ -729,20 +853,45 @@ mod tests {
         let connections: Vec<_> = (0..600u64)
             .map(|id| {
                 let copy = Arc::<std::sync::Mutex<Vec<Message>>>::default();
-                let recorder = Recorder { copy: Some(copy.clone()), ..Recorder::default() };
-                let writer = SocketWriter::new(recorder, Codec::Json, Role::Client, Arc::default(), Some(writers.shard(id)));
+                let recorder = Recorder {
+                    copy: Some(copy.clone()),
+                    ..Recorder::default()
+                };
+                let writer = SocketWriter::new(
+                    recorder,
+                    Codec::Json,
+                    Role::Client,
+                    Arc::default(),
+                    Some(writers.shard(id)),
+                );
                 let (tx, rx) = queue::channel(512);
-                let claims =
-                    protocol::HubClaims { sub: format!("{id:032}"), apt: "0".repeat(32), role: Role::Client, name: None, exp: u64::MAX };
+                let claims = protocol::HubClaims {
+                    sub: format!("{id:032}"),
+                    apt: "0".repeat(32),
+                    role: Role::Client,
+                    name: None,
+                    exp: u64::MAX,
+                };
                 let scheduled: Arc<dyn Scheduled> = writer.clone();
-                room.attach(id, &claims, None, None, Outlet::new(tx, scheduled), Arc::default(), 1000).expect("admitted");
+                room.attach(
+                    id,
+                    &claims,
+                    None,
+                    None,
+                    Outlet::new(tx, scheduled),
+                    Arc::default(),
+                    1000,
+                )
+                .expect("admitted");
                 writer.set_queue(&rx);
                 writer.set_writable(true);
                 (writer, rx, copy)
             })
             .collect();
         for alias in 1..=20 {
-            room.publish(Audience::Everyone, slide_event(alias)).await.unwrap();
+            room.publish(Audience::Everyone, slide_event(alias))
+                .await
+                .unwrap();
         }
         let all = (1..=20).map(|seq| (seq, seq - 1)).collect::<Vec<_>>();
         // Read through the recorders' copies, never the sinks' locks: a writer task that
@@ -754,7 +903,11 @@ mod tests {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
             assert_eq!(written(copy), all);
-            assert_eq!(writer.metrics.handovers_busy.load(Ordering::Relaxed), 0, "no writer found a sink busy");
+            assert_eq!(
+                writer.metrics.handovers_busy.load(Ordering::Relaxed),
+                0,
+                "no writer found a sink busy"
+            );
         }
     }
 
@@ -776,7 +929,10 @@ mod tests {
         let written = Arc::new(AtomicUsize::new(0));
         // Idle: nothing to wait for.
         let mut last_wait = None;
-        assert!(!after_fan_out(&fan_outs, &mut last_wait).await, "no wait when idle");
+        assert!(
+            !after_fan_out(&fan_outs, &mut last_wait).await,
+            "no wait when idle"
+        );
         // A small turn is not a fan-out to wait for: the frame is handled between writes.
         let schedule = |count: usize| {
             let shard = writers.shard(0);
@@ -786,8 +942,14 @@ mod tests {
         };
         schedule(LARGE_FAN_OUT - 1);
         tokio::task::yield_now().await;
-        assert!(!after_fan_out(&fan_outs, &mut last_wait).await, "no wait for a small turn");
-        assert!(written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1, "handled between the small turn's writes");
+        assert!(
+            !after_fan_out(&fan_outs, &mut last_wait).await,
+            "no wait for a small turn"
+        );
+        assert!(
+            written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1,
+            "handled between the small turn's writes"
+        );
         while written.load(Ordering::SeqCst) < LARGE_FAN_OUT - 1 {
             tokio::task::yield_now().await;
         }
@@ -797,9 +959,19 @@ mod tests {
         schedule(3 * LARGE_FAN_OUT);
         let started = tokio::time::Instant::now();
         tokio::task::yield_now().await;
-        assert!(written.load(Ordering::SeqCst) > small, "the writer started the fan-out");
+        assert!(
+            written.load(Ordering::SeqCst) > small,
+            "the writer started the fan-out"
+        );
         assert!(after_fan_out(&fan_outs, &mut last_wait).await);
-        assert_eq!(written.load(Ordering::SeqCst), LARGE_FAN_OUT - 1 + 3 * LARGE_FAN_OUT, "handled after the whole fan-out");
-        assert!(started.elapsed() < MAX_FAN_OUT_WAIT, "woken by its end, not by the time limit");
+        assert_eq!(
+            written.load(Ordering::SeqCst),
+            LARGE_FAN_OUT - 1 + 3 * LARGE_FAN_OUT,
+            "handled after the whole fan-out"
+        );
+        assert!(
+            started.elapsed() < MAX_FAN_OUT_WAIT,
+            "woken by its end, not by the time limit"
+        );
     }
 }

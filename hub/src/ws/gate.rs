@@ -46,7 +46,13 @@ pub struct Gate {
 
 impl Gate {
     pub fn new(role: Role, fan_outs: Option<Arc<FanOuts>>, metrics: Arc<Metrics>) -> Gate {
-        Gate { role, limiter: Limiter::new(role, std::time::Instant::now()), fan_outs, last_wait: None, metrics }
+        Gate {
+            role,
+            limiter: Limiter::new(role, std::time::Instant::now()),
+            fan_outs,
+            last_wait: None,
+            metrics,
+        }
     }
 
     /// Waits for the fan-outs under way when the connection is an attendee's, then asks
@@ -56,7 +62,9 @@ impl Gate {
         if self.role != Role::Guide {
             if let Some(fan_outs) = &self.fan_outs {
                 if after_fan_out(fan_outs, &mut self.last_wait).await {
-                    self.metrics.waited_for_fan_out.fetch_add(1, Ordering::Relaxed);
+                    self.metrics
+                        .waited_for_fan_out
+                        .fetch_add(1, Ordering::Relaxed);
                 }
             }
         }
@@ -64,7 +72,9 @@ impl Gate {
             Request::Action(action) => Some(action),
             _ => None,
         };
-        let verdict = self.limiter.check(self.role, action, std::time::Instant::now());
+        let verdict = self
+            .limiter
+            .check(self.role, action, std::time::Instant::now());
         match verdict {
             Verdict::Go => {}
             Verdict::Limited => {
@@ -79,7 +89,8 @@ impl Gate {
 
     /// An admitted action was published with `seq` (a repeat of it may be coalesced).
     pub fn published(&mut self, action: &Action, seq: u64) {
-        self.limiter.published(self.role, action, seq, std::time::Instant::now());
+        self.limiter
+            .published(self.role, action, seq, std::time::Instant::now());
     }
 }
 
@@ -135,10 +146,18 @@ mod tests {
         assert_eq!(started.elapsed(), Duration::ZERO, "a guide does not wait");
         let mut client = Gate::new(Role::Client, Some(fan_outs), metrics.clone());
         assert_eq!(client.admit(&load_cart()).await, Verdict::Go);
-        assert_eq!(started.elapsed(), MAX_FAN_OUT_WAIT, "an attendee waits for the fan-out");
+        assert_eq!(
+            started.elapsed(),
+            MAX_FAN_OUT_WAIT,
+            "an attendee waits for the fan-out"
+        );
         assert_eq!(metrics.waited_for_fan_out.load(Ordering::Relaxed), 1);
         client.published(&Action::LoadCart { attendee_id: None }, 7);
-        assert_eq!(client.admit(&load_cart()).await, Verdict::Coalesced(7), "the same reload hint again");
+        assert_eq!(
+            client.admit(&load_cart()).await,
+            Verdict::Coalesced(7),
+            "the same reload hint again"
+        );
         assert_eq!(metrics.coalesced.load(Ordering::Relaxed), 1);
     }
 }

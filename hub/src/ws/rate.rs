@@ -36,7 +36,12 @@ pub struct TokenBucket {
 
 impl TokenBucket {
     pub fn new(burst: f64, per_sec: f64, now: Instant) -> TokenBucket {
-        TokenBucket { burst, per_sec, tokens: burst, last: now }
+        TokenBucket {
+            burst,
+            per_sec,
+            tokens: burst,
+            last: now,
+        }
     }
 
     /// Takes a token if there is one.
@@ -79,8 +84,12 @@ pub struct Limiter {
 impl Limiter {
     /// The limits of a participant of `role` ([`policy::is_rate_limited`]).
     pub fn new(role: Role, now: Instant) -> Limiter {
-        let bucket = policy::is_rate_limited(role).then(|| TokenBucket::new(CLIENT_REQUEST_BURST, CLIENT_REQUESTS_PER_SEC, now));
-        Limiter { bucket, last_hint: None }
+        let bucket = policy::is_rate_limited(role)
+            .then(|| TokenBucket::new(CLIENT_REQUEST_BURST, CLIENT_REQUESTS_PER_SEC, now));
+        Limiter {
+            bucket,
+            last_hint: None,
+        }
     }
 
     /// Whether a request may go; `action` is `None` for an interaction.
@@ -92,7 +101,9 @@ impl Limiter {
         }
         match (self.last_hint.as_deref(), action) {
             (Some((last, seq, at)), Some(action))
-                if policy::coalesces(role, action) && last == action && now.saturating_duration_since(*at) < COALESCE_WINDOW =>
+                if policy::coalesces(role, action)
+                    && last == action
+                    && now.saturating_duration_since(*at) < COALESCE_WINDOW =>
             {
                 Verdict::Coalesced(*seq)
             }
@@ -120,9 +131,16 @@ mod tests {
     fn a_bucket_lets_a_burst_through_then_its_rate() {
         let start = Instant::now();
         let mut bucket = TokenBucket::new(4.0, 2.0, start);
-        assert_eq!((0..6).filter(|_| bucket.try_take(start)).count(), 4, "the burst");
+        assert_eq!(
+            (0..6).filter(|_| bucket.try_take(start)).count(),
+            4,
+            "the burst"
+        );
         let later = start + Duration::from_millis(500);
-        assert!(bucket.try_take(later), "one token back after half a second at 2/s");
+        assert!(
+            bucket.try_take(later),
+            "one token back after half a second at 2/s"
+        );
         assert!(!bucket.try_take(later));
         // A long pause refills to the burst, not beyond.
         let much_later = later + Duration::from_secs(60);
@@ -133,8 +151,13 @@ mod tests {
     fn a_client_is_limited_and_a_guide_is_not() {
         let now = Instant::now();
         let mut client = Limiter::new(Role::Client, now);
-        let verdicts: Vec<Verdict> = (0..100).map(|_| client.check(Role::Client, None, now)).collect();
-        assert_eq!(verdicts.iter().filter(|v| **v == Verdict::Go).count(), CLIENT_REQUEST_BURST as usize);
+        let verdicts: Vec<Verdict> = (0..100)
+            .map(|_| client.check(Role::Client, None, now))
+            .collect();
+        assert_eq!(
+            verdicts.iter().filter(|v| **v == Verdict::Go).count(),
+            CLIENT_REQUEST_BURST as usize
+        );
         assert_eq!(verdicts.last(), Some(&Verdict::Limited));
         let mut guide = Limiter::new(Role::Guide, now);
         assert!((0..10_000).all(|_| guide.check(Role::Guide, None, now) == Verdict::Go));
@@ -144,16 +167,35 @@ mod tests {
     fn a_clients_repeated_reload_hint_is_published_once_per_window() {
         let now = Instant::now();
         let mut client = Limiter::new(Role::Client, now);
-        assert_eq!(client.check(Role::Client, Some(&load_cart()), now), Verdict::Go);
+        assert_eq!(
+            client.check(Role::Client, Some(&load_cart()), now),
+            Verdict::Go
+        );
         client.published(Role::Client, &load_cart(), 7, now);
         let soon = now + COALESCE_WINDOW / 2;
-        assert_eq!(client.check(Role::Client, Some(&load_cart()), soon), Verdict::Coalesced(7));
+        assert_eq!(
+            client.check(Role::Client, Some(&load_cart()), soon),
+            Verdict::Coalesced(7)
+        );
         // Another hint, or the same one after the window, is published.
-        assert_eq!(client.check(Role::Client, Some(&Action::LoadLikeList { attendee_id: None }), soon), Verdict::Go);
-        assert_eq!(client.check(Role::Client, Some(&load_cart()), now + COALESCE_WINDOW), Verdict::Go);
+        assert_eq!(
+            client.check(
+                Role::Client,
+                Some(&Action::LoadLikeList { attendee_id: None }),
+                soon
+            ),
+            Verdict::Go
+        );
+        assert_eq!(
+            client.check(Role::Client, Some(&load_cart()), now + COALESCE_WINDOW),
+            Verdict::Go
+        );
         // A guide's hints are never coalesced (each may name another attendee's cart).
         let mut guide = Limiter::new(Role::Guide, now);
         guide.published(Role::Guide, &load_cart(), 8, now);
-        assert_eq!(guide.check(Role::Guide, Some(&load_cart()), now), Verdict::Go);
+        assert_eq!(
+            guide.check(Role::Guide, Some(&load_cart()), now),
+            Verdict::Go
+        );
     }
 }

@@ -9,14 +9,16 @@ use hub::testing::{token, ADA, BOB, CAROL, GUIDE};
 use protocol::action::Action;
 use protocol::codec::Codec;
 use protocol::engagement::{
-    ChatMessage, ChatSettings, Reaction, ReactionCounts, CHAT_BATCH_MS, CHAT_HISTORY, MAX_CHAT_BATCH, REACTION_TICK_MS,
+    ChatMessage, ChatSettings, Reaction, ReactionCounts, CHAT_BATCH_MS, CHAT_HISTORY,
+    MAX_CHAT_BATCH, REACTION_TICK_MS,
 };
 use protocol::frame::{ClientFrame, ErrorCode, Event, Resume, ServerFrame, VolatileEvent};
 use protocol::Role;
 
 impl Client {
     async fn say(&mut self, text: &str) -> u32 {
-        self.act(Action::SendChatMessage { text: text.into() }).await
+        self.act(Action::SendChatMessage { text: text.into() })
+            .await
     }
 
     /// The next chat event, skipping presence, acks and volatile frames; checks `prev`
@@ -53,14 +55,22 @@ impl Client {
         while messages.len() < n {
             match self.next_chat().await {
                 (_, Event::ChatMessagesPosted { messages: batch }) => {
-                    assert!(!batch.is_empty() && batch.len() <= MAX_CHAT_BATCH, "a batch of {}", batch.len());
+                    assert!(
+                        !batch.is_empty() && batch.len() <= MAX_CHAT_BATCH,
+                        "a batch of {}",
+                        batch.len()
+                    );
                     messages.extend(batch)
                 }
                 (_, other) => panic!("expected chat messages, got {other:?}"),
             }
             events += 1;
         }
-        assert_eq!(messages.len(), n, "a batch reached past the messages expected");
+        assert_eq!(
+            messages.len(),
+            n,
+            "a batch reached past the messages expected"
+        );
         (messages, events)
     }
 }
@@ -79,21 +89,56 @@ async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the
     for client in [&mut guide, &mut ada, &mut bob] {
         seen.push(client.next_messages(3).await);
     }
-    assert!(seen.windows(2).all(|w| w[0] == w[1]), "one order for everyone, in both codecs");
-    let by_text = |text: &str| seen[0].iter().find(|m| m.text == text).cloned().expect("posted");
+    assert!(
+        seen.windows(2).all(|w| w[0] == w[1]),
+        "one order for everyone, in both codecs"
+    );
+    let by_text = |text: &str| {
+        seen[0]
+            .iter()
+            .find(|m| m.text == text)
+            .cloned()
+            .expect("posted")
+    };
     let welcome = by_text("welcome, everyone");
-    assert_eq!((welcome.attendee_id.as_str(), welcome.attendee_name.as_deref(), welcome.role), (GUIDE, Some("Gina"), Role::Guide));
+    assert_eq!(
+        (
+            welcome.attendee_id.as_str(),
+            welcome.attendee_name.as_deref(),
+            welcome.role
+        ),
+        (GUIDE, Some("Gina"), Role::Guide)
+    );
     let hello = by_text("hello from Ada");
-    assert_eq!((hello.attendee_id.as_str(), hello.attendee_name.as_deref(), hello.role), (ADA, Some("Ada"), Role::Client));
-    let ada_order: Vec<&str> = seen[0].iter().filter(|m| m.attendee_id == ADA).map(|m| m.text.as_str()).collect();
-    assert_eq!(ada_order, ["hello from Ada", "a question"], "one sender's messages keep their order");
+    assert_eq!(
+        (
+            hello.attendee_id.as_str(),
+            hello.attendee_name.as_deref(),
+            hello.role
+        ),
+        (ADA, Some("Ada"), Role::Client)
+    );
+    let ada_order: Vec<&str> = seen[0]
+        .iter()
+        .filter(|m| m.attendee_id == ADA)
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(
+        ada_order,
+        ["hello from Ada", "a question"],
+        "one sender's messages keep their order"
+    );
 
     // Bob drops out; what he missed comes back through the normal resume.
     let resume_from = (bob.last_seq, bob.epoch.clone());
     drop(bob);
     guide.say("missed 1").await;
     guide.say("missed 2").await;
-    guide.act(Action::PinChatMessage { message_id: Some(hello.message_id.clone()) }).await;
+    guide
+        .act(Action::PinChatMessage {
+            message_id: Some(hello.message_id.clone()),
+        })
+        .await;
     ada.next_messages(2).await;
     ada.next_chat().await;
     let mut bob = Client::connect(&addr, &token(BOB, Role::Client, "Bob"), Codec::MsgPack).await;
@@ -101,9 +146,19 @@ async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the
     let (snapshot, resume) = bob.hello(Some(resume_from.clone())).await;
     assert_eq!((snapshot, resume), (None, Resume::Replayed));
     bob.last_seq = resume_from.0;
-    let missed: Vec<String> = bob.next_messages(2).await.into_iter().map(|m| m.text).collect();
+    let missed: Vec<String> = bob
+        .next_messages(2)
+        .await
+        .into_iter()
+        .map(|m| m.text)
+        .collect();
     assert_eq!(missed, ["missed 1", "missed 2"]);
-    assert_eq!(bob.next_chat().await.1, Event::ChatMessagePinned { message_id: Some(hello.message_id.clone()) });
+    assert_eq!(
+        bob.next_chat().await.1,
+        Event::ChatMessagePinned {
+            message_id: Some(hello.message_id.clone())
+        }
+    );
 
     // 120 more (a guide is held to no chat rate): a late joiner gets the last 100, in
     // order, and the pin.
@@ -112,19 +167,32 @@ async fn chat_is_ordered_for_everyone_resumed_exactly_and_a_late_joiner_gets_the
     }
     let (texts, events) = ada.next_batches(120).await;
     assert_eq!(texts.last().map(|m| m.text.as_str()), Some("message 119"));
-    assert!((2..120).contains(&events), "120 messages sent at once come in a few batches of at most {MAX_CHAT_BATCH}: {events}");
-    let (_carol, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::MsgPack).await;
+    assert!(
+        (2..120).contains(&events),
+        "120 messages sent at once come in a few batches of at most {MAX_CHAT_BATCH}: {events}"
+    );
+    let (_carol, snapshot) =
+        Client::join(&addr, CAROL, Role::Client, "Carol", Codec::MsgPack).await;
     let chat = snapshot.state_for_all.chat;
     assert_eq!(chat.messages.len(), CHAT_HISTORY);
     let texts: Vec<String> = chat.messages.iter().map(|m| m.text.clone()).collect();
     let expected: Vec<String> = (20..120).map(|i| format!("message {i}")).collect();
     assert_eq!(texts, expected);
-    assert_eq!(chat.pinned.map(|m| m.text), Some("hello from Ada".into()), "the pin outlives the message's place in the history");
+    assert_eq!(
+        chat.pinned.map(|m| m.text),
+        Some("hello from Ada".into()),
+        "the pin outlives the message's place in the history"
+    );
 }
 
 /// Two seconds of chat in rounds a little longer than a batch: each round a guide's burst
 /// and one message from each attendee.
-async fn chat_rounds(guide: &mut Client, ada: &mut Client, bob: &mut Client, rounds: usize) -> Vec<String> {
+async fn chat_rounds(
+    guide: &mut Client,
+    ada: &mut Client,
+    bob: &mut Client,
+    rounds: usize,
+) -> Vec<String> {
     let mut sent = Vec::new();
     for round in 0..rounds {
         for i in 0..8 {
@@ -142,7 +210,8 @@ async fn chat_rounds(guide: &mut Client, ada: &mut Client, bob: &mut Client, rou
 }
 
 #[tokio::test]
-async fn batches_keep_one_order_in_both_codecs_a_resume_between_them_gets_the_rest_once_and_ids_still_work() {
+async fn batches_keep_one_order_in_both_codecs_a_resume_between_them_gets_the_rest_once_and_ids_still_work(
+) {
     let addr = start().await;
     let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
     let (mut ada, _) = Client::join(&addr, ADA, Role::Client, "Ada", Codec::Json).await;
@@ -169,7 +238,11 @@ async fn batches_keep_one_order_in_both_codecs_a_resume_between_them_gets_the_re
     let bob_got = bob.next_messages(total).await;
     assert_eq!(ada_got, guide_got, "one order for everyone (JSON)");
     assert_eq!(bob_got, guide_got, "one order for everyone (MessagePack)");
-    let guide_texts: Vec<&str> = guide_got.iter().filter(|m| m.attendee_id == GUIDE).map(|m| m.text.as_str()).collect();
+    let guide_texts: Vec<&str> = guide_got
+        .iter()
+        .filter(|m| m.attendee_id == GUIDE)
+        .map(|m| m.text.as_str())
+        .collect();
     assert_eq!(guide_texts, sent, "the guide's messages in the order sent");
     assert!(
         guide_events >= rounds && guide_events <= 3 * rounds,
@@ -177,7 +250,8 @@ async fn batches_keep_one_order_in_both_codecs_a_resume_between_them_gets_the_re
     );
 
     // Carol resumes: the replay holds the batches she missed, each message once.
-    let mut carol = Client::connect(&addr, &token(CAROL, Role::Client, "Carol"), Codec::MsgPack).await;
+    let mut carol =
+        Client::connect(&addr, &token(CAROL, Role::Client, "Carol"), Codec::MsgPack).await;
     let (snapshot, resume) = carol.hello(Some(resume_from.clone())).await;
     assert_eq!((snapshot, resume), (None, Resume::Replayed));
     carol.last_seq = resume_from.0;
@@ -187,22 +261,60 @@ async fn batches_keep_one_order_in_both_codecs_a_resume_between_them_gets_the_re
 
     // Ids still work on a message that came inside a batch: a deletion reaches everyone,
     // a pin of another, and a late joiner sees neither the deleted one nor a gap.
-    let inside = guide_got.iter().find(|m| m.text == "round 2 guide 5").cloned().unwrap();
-    let pinned = guide_got.iter().find(|m| m.text == "round 3 ada").cloned().unwrap();
-    guide.done(Action::DeleteChatMessage { message_id: inside.message_id.clone() }).await;
-    guide.done(Action::PinChatMessage { message_id: Some(pinned.message_id.clone()) }).await;
+    let inside = guide_got
+        .iter()
+        .find(|m| m.text == "round 2 guide 5")
+        .cloned()
+        .unwrap();
+    let pinned = guide_got
+        .iter()
+        .find(|m| m.text == "round 3 ada")
+        .cloned()
+        .unwrap();
+    guide
+        .done(Action::DeleteChatMessage {
+            message_id: inside.message_id.clone(),
+        })
+        .await;
+    guide
+        .done(Action::PinChatMessage {
+            message_id: Some(pinned.message_id.clone()),
+        })
+        .await;
     for client in [&mut ada, &mut bob, &mut carol] {
-        assert_eq!(client.next_chat().await.1, Event::ChatMessageDeleted { message_id: inside.message_id.clone() });
-        assert_eq!(client.next_chat().await.1, Event::ChatMessagePinned { message_id: Some(pinned.message_id.clone()) });
+        assert_eq!(
+            client.next_chat().await.1,
+            Event::ChatMessageDeleted {
+                message_id: inside.message_id.clone()
+            }
+        );
+        assert_eq!(
+            client.next_chat().await.1,
+            Event::ChatMessagePinned {
+                message_id: Some(pinned.message_id.clone())
+            }
+        );
     }
-    let (_, snapshot) = Client::join(&addr, "dddddddddddddddddddddddddddddddd", Role::Client, "Dora", Codec::Json).await;
-    let expected: Vec<ChatMessage> = guide_got.iter().filter(|m| m.message_id != inside.message_id).cloned().collect();
+    let (_, snapshot) = Client::join(
+        &addr,
+        "dddddddddddddddddddddddddddddddd",
+        Role::Client,
+        "Dora",
+        Codec::Json,
+    )
+    .await;
+    let expected: Vec<ChatMessage> = guide_got
+        .iter()
+        .filter(|m| m.message_id != inside.message_id)
+        .cloned()
+        .collect();
     assert_eq!(snapshot.state_for_all.chat.messages, expected);
     assert_eq!(snapshot.state_for_all.chat.pinned, Some(pinned));
 }
 
 #[tokio::test]
-async fn a_message_after_a_quiet_spell_goes_out_at_once_and_a_burst_is_still_refused_within_one_batch() {
+async fn a_message_after_a_quiet_spell_goes_out_at_once_and_a_burst_is_still_refused_within_one_batch(
+) {
     let addr = start().await;
     let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::MsgPack).await;
     let (mut ada, _) = Client::join(&addr, ADA, Role::Client, "Ada", Codec::Json).await;
@@ -224,11 +336,30 @@ async fn a_message_after_a_quiet_spell_goes_out_at_once_and_a_burst_is_still_ref
         let r = ada.say(&format!("quick {i}")).await;
         answers.push(ada.answer(r).await);
     }
-    assert_eq!(answers, [None, None, None, None, Some(ErrorCode::ChatRateLimited), Some(ErrorCode::ChatRateLimited)]);
+    assert_eq!(
+        answers,
+        [
+            None,
+            None,
+            None,
+            None,
+            Some(ErrorCode::ChatRateLimited),
+            Some(ErrorCode::ChatRateLimited)
+        ]
+    );
     let (messages, events) = guide.next_batches(4).await;
-    assert_eq!(messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(), ["quick 0", "quick 1", "quick 2", "quick 3"]);
-    assert!(events <= 2, "one batch (two when a tick fell among them): {events}");
-    assert!(guide.recv_within(Duration::from_millis(2 * CHAT_BATCH_MS)).await.is_none_or(|f| !matches!(f, ServerFrame::Event { .. })));
+    assert_eq!(
+        messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>(),
+        ["quick 0", "quick 1", "quick 2", "quick 3"]
+    );
+    assert!(
+        events <= 2,
+        "one batch (two when a tick fell among them): {events}"
+    );
+    assert!(guide
+        .recv_within(Duration::from_millis(2 * CHAT_BATCH_MS))
+        .await
+        .is_none_or(|f| !matches!(f, ServerFrame::Event { .. })));
 }
 
 #[tokio::test]
@@ -248,74 +379,172 @@ async fn every_refusal_has_its_code_and_changes_nothing() {
 
     // Moderation is the guide's: an attendee's attempt is forbidden.
     for action in [
-        Action::DeleteChatMessage { message_id: GUIDE.into() },
+        Action::DeleteChatMessage {
+            message_id: GUIDE.into(),
+        },
         Action::PinChatMessage { message_id: None },
-        Action::SetChatSettings { settings: ChatSettings { closed: true, ..Default::default() } },
-        Action::SetChatBlockedWords { words: vec!["hello".into()] },
-        Action::ModerateChatAttendee { attendee_id: BOB.into(), timeout_minutes: None, banned: true },
+        Action::SetChatSettings {
+            settings: ChatSettings {
+                closed: true,
+                ..Default::default()
+            },
+        },
+        Action::SetChatBlockedWords {
+            words: vec!["hello".into()],
+        },
+        Action::ModerateChatAttendee {
+            attendee_id: BOB.into(),
+            timeout_minutes: None,
+            banned: true,
+        },
     ] {
         let r = ada.act(action).await;
         assert_eq!(ada.answer(r).await, Some(ErrorCode::Forbidden));
     }
 
     // A time-out: Ada is told, refused, Bob is not.
-    let r = guide.act(Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: Some(5), banned: false }).await;
+    let r = guide
+        .act(Action::ModerateChatAttendee {
+            attendee_id: ADA.into(),
+            timeout_minutes: Some(5),
+            banned: false,
+        })
+        .await;
     assert_eq!(guide.answer(r).await, None);
-    let (_, Event::ChatAttendeeModerated { attendee_id, muted_until: Some(until), banned: false }) = ada.next_chat().await else {
+    let (
+        _,
+        Event::ChatAttendeeModerated {
+            attendee_id,
+            muted_until: Some(until),
+            banned: false,
+        },
+    ) = ada.next_chat().await
+    else {
         panic!("Ada is told of her time-out")
     };
     assert_eq!(attendee_id, ADA);
     let r = ada.say("let me speak").await;
     assert_eq!(ada.answer(r).await, Some(ErrorCode::ChatMuted));
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
     assert!(until > now + 4 * 60_000 && until <= now + 5 * 60_000);
 
     // A ban replaces the time-out.
-    guide.done(Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: None, banned: true }).await;
+    guide
+        .done(Action::ModerateChatAttendee {
+            attendee_id: ADA.into(),
+            timeout_minutes: None,
+            banned: true,
+        })
+        .await;
     ada.next_chat().await;
     let r = ada.say("still me").await;
     assert_eq!(ada.answer(r).await, Some(ErrorCode::ChatBanned));
 
     // Blocked words: refused for attendees.
-    guide.done(Action::SetChatBlockedWords { words: vec!["Rabatt".into()] }).await;
+    guide
+        .done(Action::SetChatBlockedWords {
+            words: vec!["Rabatt".into()],
+        })
+        .await;
     let r = bob.say("gibt es RABATT?").await;
     assert_eq!(bob.answer(r).await, Some(ErrorCode::ChatBlockedWord));
 
     // Slow mode: one message per 60 s.
-    guide.done(Action::SetChatSettings { settings: ChatSettings { slow_mode_seconds: 60, ..Default::default() } }).await;
+    guide
+        .done(Action::SetChatSettings {
+            settings: ChatSettings {
+                slow_mode_seconds: 60,
+                ..Default::default()
+            },
+        })
+        .await;
     let r = bob.say("first").await;
     assert_eq!(bob.answer(r).await, None);
     let r = bob.say("second").await;
     assert_eq!(bob.answer(r).await, Some(ErrorCode::ChatSlowMode));
 
     // Closed.
-    guide.done(Action::SetChatSettings { settings: ChatSettings { closed: true, ..Default::default() } }).await;
+    guide
+        .done(Action::SetChatSettings {
+            settings: ChatSettings {
+                closed: true,
+                ..Default::default()
+            },
+        })
+        .await;
     let r = bob.say("anyone?").await;
     assert_eq!(bob.answer(r).await, Some(ErrorCode::ChatClosed));
     let r = guide.say("the chat is closed").await;
     assert_eq!(guide.answer(r).await, None, "a guide may still speak");
 
     // Open again, no slow mode: the chat rate (5 in 10 s).
-    guide.done(Action::SetChatSettings { settings: ChatSettings::default() }).await;
-    guide.done(Action::ModerateChatAttendee { attendee_id: ADA.into(), timeout_minutes: None, banned: false }).await;
+    guide
+        .done(Action::SetChatSettings {
+            settings: ChatSettings::default(),
+        })
+        .await;
+    guide
+        .done(Action::ModerateChatAttendee {
+            attendee_id: ADA.into(),
+            timeout_minutes: None,
+            banned: false,
+        })
+        .await;
     let mut answers = Vec::new();
     for i in 0..6 {
         let r = ada.say(&format!("quick {i}")).await;
         answers.push(ada.answer(r).await);
     }
-    assert_eq!(answers, [None, None, None, None, None, Some(ErrorCode::ChatRateLimited)]);
+    assert_eq!(
+        answers,
+        [
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(ErrorCode::ChatRateLimited)
+        ]
+    );
 
     // The chat holds only what was allowed, in order: refusals published nothing. (The
     // last batch is posted within a tick.)
     tokio::time::sleep(Duration::from_millis(2 * CHAT_BATCH_MS)).await;
     let (_, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::Json).await;
-    let posted: Vec<String> = snapshot.state_for_all.chat.messages.into_iter().map(|m| m.text).collect();
-    assert_eq!(posted, ["first", "the chat is closed", "quick 0", "quick 1", "quick 2", "quick 3", "quick 4"]);
+    let posted: Vec<String> = snapshot
+        .state_for_all
+        .chat
+        .messages
+        .into_iter()
+        .map(|m| m.text)
+        .collect();
+    assert_eq!(
+        posted,
+        [
+            "first",
+            "the chat is closed",
+            "quick 0",
+            "quick 1",
+            "quick 2",
+            "quick 3",
+            "quick 4"
+        ]
+    );
     // A client's snapshot has no moderation in it; a guide's does.
     assert!(snapshot.state_for_guides.is_none());
     assert!(!snapshot.state_for_clients.chat_banned);
     let (_, guide_view) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
-    assert_eq!(guide_view.state_for_guides.unwrap().chat_moderation.blocked_words, ["Rabatt"]);
+    assert_eq!(
+        guide_view
+            .state_for_guides
+            .unwrap()
+            .chat_moderation
+            .blocked_words,
+        ["Rabatt"]
+    );
 }
 
 #[tokio::test]
@@ -327,18 +556,34 @@ async fn a_deletion_reaches_everyone_and_names_and_text_travel_as_text() {
     let (mut bob, _) = Client::join(&addr, BOB, Role::Client, "Bob", Codec::MsgPack).await;
     ada.say("<script>alert('x')</script>").await;
     let message = guide.next_message().await;
-    assert_eq!(message.attendee_name.as_deref(), Some(evil), "the name is data, shown as text by clients");
+    assert_eq!(
+        message.attendee_name.as_deref(),
+        Some(evil),
+        "the name is data, shown as text by clients"
+    );
     assert_eq!(message.text, "<script>alert('x')</script>");
     assert_eq!(bob.next_message().await, message);
     ada.next_message().await;
 
-    let r = guide.act(Action::DeleteChatMessage { message_id: message.message_id.clone() }).await;
+    let r = guide
+        .act(Action::DeleteChatMessage {
+            message_id: message.message_id.clone(),
+        })
+        .await;
     assert_eq!(guide.answer(r).await, None);
     for client in [&mut ada, &mut bob] {
-        assert_eq!(client.next_chat().await.1, Event::ChatMessageDeleted { message_id: message.message_id.clone() });
+        assert_eq!(
+            client.next_chat().await.1,
+            Event::ChatMessageDeleted {
+                message_id: message.message_id.clone()
+            }
+        );
     }
     let (_, snapshot) = Client::join(&addr, CAROL, Role::Client, "Carol", Codec::Json).await;
-    assert!(snapshot.state_for_all.chat.messages.is_empty(), "a late joiner never sees it");
+    assert!(
+        snapshot.state_for_all.chat.messages.is_empty(),
+        "a late joiner never sees it"
+    );
 }
 
 /// Sums the `reactions` frames a client gets within `wait`, with their arrival times.
@@ -347,7 +592,9 @@ async fn reaction_frames(client: &mut Client, wait: Duration) -> Vec<(Instant, R
     let mut frames = Vec::new();
     while let Some(left) = deadline.checked_duration_since(Instant::now()) {
         match client.recv_within(left).await {
-            Some(ServerFrame::Volatile { event: VolatileEvent::Reactions { counts } }) => frames.push((Instant::now(), counts)),
+            Some(ServerFrame::Volatile {
+                event: VolatileEvent::Reactions { counts },
+            }) => frames.push((Instant::now(), counts)),
             Some(_) => {}
             None => break,
         }
@@ -361,15 +608,32 @@ async fn many_taps_become_at_most_one_sum_per_tick_with_the_right_counts() {
     let (mut guide, _) = Client::join(&addr, GUIDE, Role::Guide, "Gina", Codec::Json).await;
     let mut tappers = Vec::new();
     for (i, id) in [ADA, BOB, CAROL].iter().enumerate() {
-        let codec = if i % 2 == 0 { Codec::Json } else { Codec::MsgPack };
-        tappers.push(Client::join(&addr, id, Role::Client, "Tapper", codec).await.0);
+        let codec = if i % 2 == 0 {
+            Codec::Json
+        } else {
+            Codec::MsgPack
+        };
+        tappers.push(
+            Client::join(&addr, id, Role::Client, "Tapper", codec)
+                .await
+                .0,
+        );
     }
     let started = Instant::now();
     // 3 × 30 taps, within the per-client rate (40 at once).
     for tapper in &mut tappers {
         for i in 0..30 {
-            let reaction = if i % 3 == 0 { Reaction::Fire } else { Reaction::Heart };
-            tapper.send(&ClientFrame::Action { r#ref: None, action: Action::SendReaction { reaction } }).await;
+            let reaction = if i % 3 == 0 {
+                Reaction::Fire
+            } else {
+                Reaction::Heart
+            };
+            tapper
+                .send(&ClientFrame::Action {
+                    r#ref: None,
+                    action: Action::SendReaction { reaction },
+                })
+                .await;
         }
     }
     let frames = reaction_frames(&mut guide, Duration::from_millis(1500)).await;
@@ -378,19 +642,46 @@ async fn many_taps_become_at_most_one_sum_per_tick_with_the_right_counts() {
     for (_, counts) in &frames {
         total.add(*counts);
     }
-    assert_eq!(total, ReactionCounts { heart: 60, fire: 30, ..Default::default() }, "every tap counted once");
+    assert_eq!(
+        total,
+        ReactionCounts {
+            heart: 60,
+            fire: 30,
+            ..Default::default()
+        },
+        "every tap counted once"
+    );
     let ticks = elapsed.as_millis() as u64 / REACTION_TICK_MS + 1;
-    assert!(!frames.is_empty() && frames.len() as u64 <= ticks, "{} frames in {elapsed:?}", frames.len());
-    assert!(frames.len() < 10, "90 taps cost a handful of frames, not 90: {}", frames.len());
+    assert!(
+        !frames.is_empty() && frames.len() as u64 <= ticks,
+        "{} frames in {elapsed:?}",
+        frames.len()
+    );
+    assert!(
+        frames.len() < 10,
+        "90 taps cost a handful of frames, not 90: {}",
+        frames.len()
+    );
     for pair in frames.windows(2) {
         // The ticker's period, less the jitter of delivery.
-        assert!(pair[1].0 - pair[0].0 >= Duration::from_millis(REACTION_TICK_MS - 100), "{:?}", pair[1].0 - pair[0].0);
+        assert!(
+            pair[1].0 - pair[0].0 >= Duration::from_millis(REACTION_TICK_MS - 100),
+            "{:?}",
+            pair[1].0 - pair[0].0
+        );
     }
     // A tapper gets the same sums; nothing was stored (no event in the log).
     let frames = reaction_frames(&mut tappers[0], Duration::from_millis(300)).await;
     let mut seen = ReactionCounts::default();
     frames.iter().for_each(|(_, c)| seen.add(*c));
     assert!(seen.heart <= 60);
-    let (_, snapshot) = Client::join(&addr, "dddddddddddddddddddddddddddddddd", Role::Client, "Dora", Codec::Json).await;
+    let (_, snapshot) = Client::join(
+        &addr,
+        "dddddddddddddddddddddddddddddddd",
+        Role::Client,
+        "Dora",
+        Codec::Json,
+    )
+    .await;
     assert!(snapshot.state_for_all.chat.messages.is_empty());
 }

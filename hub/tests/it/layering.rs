@@ -24,8 +24,14 @@ fn modules() -> BTreeMap<String, String> {
                 continue;
             }
             let relative = path.strip_prefix(&src).unwrap().with_extension("");
-            let parts: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            if parts.last().is_some_and(|p| p == "tests" || p.ends_with("_tests")) {
+            let parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts
+                .last()
+                .is_some_and(|p| p == "tests" || p.ends_with("_tests"))
+            {
                 continue;
             }
             let name = match parts.as_slice() {
@@ -35,7 +41,10 @@ fn modules() -> BTreeMap<String, String> {
             let text = std::fs::read_to_string(&path).unwrap();
             // Unit tests may reach anywhere; they end the file.
             let text = text.split("#[cfg(test)]\nmod ").next().unwrap();
-            let code: Vec<&str> = text.lines().map(|line| line.split("//").next().unwrap()).collect();
+            let code: Vec<&str> = text
+                .lines()
+                .map(|line| line.split("//").next().unwrap())
+                .collect();
             modules.insert(name, code.join("\n"));
         }
     }
@@ -66,7 +75,10 @@ fn paths(code: &str, roots: &[&str]) -> Vec<Vec<String>> {
             if chars.get(at) == Some(&':') && chars.get(at + 1) == Some(&':') {
                 at += 2;
                 if chars.get(at) == Some(&'{') {
-                    let end = chars[at..].iter().position(|c| *c == '}').map_or(chars.len(), |p| at + p);
+                    let end = chars[at..]
+                        .iter()
+                        .position(|c| *c == '}')
+                        .map_or(chars.len(), |p| at + p);
                     group = Some(chars[at + 1..end].iter().collect::<String>());
                     at = end;
                     break;
@@ -83,7 +95,11 @@ fn paths(code: &str, roots: &[&str]) -> Vec<Vec<String>> {
             None => found.push(path),
             Some(group) => {
                 for item in group.split(',') {
-                    let item: Vec<String> = item.trim().split("::").map(|s| s.trim().to_owned()).collect();
+                    let item: Vec<String> = item
+                        .trim()
+                        .split("::")
+                        .map(|s| s.trim().to_owned())
+                        .collect();
                     if item[0].is_empty() || item[0] == "self" {
                         found.push(path.clone());
                     } else {
@@ -102,15 +118,28 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (name, code) in &modules {
         let here: Vec<&str> = name.split("::").collect();
-        let children: Vec<&str> =
-            modules.keys().filter_map(|m| m.strip_prefix(&format!("{name}::"))).filter(|rest| !rest.contains("::")).collect();
+        let children: Vec<&str> = modules
+            .keys()
+            .filter_map(|m| m.strip_prefix(&format!("{name}::")))
+            .filter(|rest| !rest.contains("::"))
+            .collect();
         let mut targets = Vec::new();
-        for path in paths(code, &["crate", "super", "self"]).into_iter().chain(paths(code, &children)) {
+        for path in paths(code, &["crate", "super", "self"])
+            .into_iter()
+            .chain(paths(code, &children))
+        {
             let mut base: Vec<String> = match path[0].as_str() {
                 "crate" => vec!["crate".to_owned()],
-                "super" => here[..here.len() - 1].iter().map(|s| s.to_string()).collect(),
+                "super" => here[..here.len() - 1]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
                 "self" => here.iter().map(|s| s.to_string()).collect(),
-                _ => here.iter().map(|s| s.to_string()).chain([path[0].clone()]).collect(),
+                _ => here
+                    .iter()
+                    .map(|s| s.to_string())
+                    .chain([path[0].clone()])
+                    .collect(),
             };
             let mut rest = &path[1..];
             while rest.first().is_some_and(|p| p == "super") {
@@ -118,7 +147,11 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
                 rest = &rest[1..];
             }
             let full: Vec<String> = base.into_iter().chain(rest.iter().cloned()).collect();
-            if let Some(target) = (1..=full.len()).rev().map(|n| full[..n].join("::")).find(|m| modules.contains_key(m)) {
+            if let Some(target) = (1..=full.len())
+                .rev()
+                .map(|n| full[..n].join("::"))
+                .find(|m| modules.contains_key(m))
+            {
                 targets.push(target);
             }
         }
@@ -138,7 +171,10 @@ fn cycle_from(edges: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option
                 return Some(path.iter().cloned().chain([start.to_owned()]).collect());
             }
             if seen.insert(next.clone()) {
-                stack.push((next.clone(), path.iter().cloned().chain([next.clone()]).collect()));
+                stack.push((
+                    next.clone(),
+                    path.iter().cloned().chain([next.clone()]).collect(),
+                ));
             }
         }
     }
@@ -148,10 +184,24 @@ fn cycle_from(edges: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option
 #[test]
 fn the_hubs_modules_import_each_other_without_cycles() {
     let edges = graph();
-    assert!(edges["crate::live::room"].contains("crate::live::outbound"), "the graph is read: {edges:#?}");
-    assert!(edges["crate::ws::connection"].contains("crate::live"), "the graph is read: {edges:#?}");
-    let cycles: Vec<String> = edges.keys().filter_map(|m| cycle_from(&edges, m)).map(|c| c.join(" → ")).collect();
-    assert!(cycles.is_empty(), "module cycles in the hub:\n{}", cycles.join("\n"));
+    assert!(
+        edges["crate::live::room"].contains("crate::live::outbound"),
+        "the graph is read: {edges:#?}"
+    );
+    assert!(
+        edges["crate::ws::connection"].contains("crate::live"),
+        "the graph is read: {edges:#?}"
+    );
+    let cycles: Vec<String> = edges
+        .keys()
+        .filter_map(|m| cycle_from(&edges, m))
+        .map(|c| c.join(" → "))
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "module cycles in the hub:\n{}",
+        cycles.join("\n")
+    );
 }
 
 #[test]
@@ -160,7 +210,15 @@ fn the_live_rooms_never_import_the_socket_side() {
     let wrong: Vec<String> = edges
         .iter()
         .filter(|(from, _)| *from == "crate::live" || from.starts_with("crate::live::"))
-        .flat_map(|(from, to)| to.iter().filter(|t| t.starts_with("crate::ws")).map(move |t| format!("{from} → {t}")))
+        .flat_map(|(from, to)| {
+            to.iter()
+                .filter(|t| t.starts_with("crate::ws"))
+                .map(move |t| format!("{from} → {t}"))
+        })
         .collect();
-    assert!(wrong.is_empty(), "live imports ws (the room reaches sockets through live::outbound only):\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "live imports ws (the room reaches sockets through live::outbound only):\n{}",
+        wrong.join("\n")
+    );
 }

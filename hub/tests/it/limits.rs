@@ -19,7 +19,12 @@ async fn start(edit: impl FnOnce(Config) -> Config) -> String {
     let config = edit(Config::for_data_dir(dir));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(Hub::open(config, SECRET.to_vec()).await.unwrap().serve(listener, std::future::pending()));
+    tokio::spawn(
+        Hub::open(config, SECRET.to_vec())
+            .await
+            .unwrap()
+            .serve(listener, std::future::pending()),
+    );
     format!("127.0.0.1:{}", addr.port())
 }
 
@@ -42,48 +47,100 @@ async fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
 
 #[tokio::test]
 async fn a_request_head_that_never_finishes_is_closed_after_the_timeout() {
-    let addr = start(|config| Config { header_read_timeout_ms: 300, ..config }).await;
+    let addr = start(|config| Config {
+        header_read_timeout_ms: 300,
+        ..config
+    })
+    .await;
     let mut half = TcpStream::connect(&addr).await.unwrap();
-    half.write_all(b"GET /ws?token=x HTTP/1.1\r\nHost: hub\r\nUpgrade: websocket\r\n").await.unwrap();
+    half.write_all(b"GET /ws?token=x HTTP/1.1\r\nHost: hub\r\nUpgrade: websocket\r\n")
+        .await
+        .unwrap();
     let answer = read_until_closed(&mut half).await;
-    assert!(!String::from_utf8_lossy(&answer).contains("101"), "{}", String::from_utf8_lossy(&answer));
-    let healthz = reqwest::get(format!("http://{addr}/healthz")).await.unwrap();
+    assert!(
+        !String::from_utf8_lossy(&answer).contains("101"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+    let healthz = reqwest::get(format!("http://{addr}/healthz"))
+        .await
+        .unwrap();
     assert_eq!(healthz.status(), 200);
 }
 
 #[tokio::test]
 async fn connections_over_the_cap_are_answered_503_in_the_hub_shape() {
-    let addr = start(|config| Config { max_http_connections: 1, ..config }).await;
+    let addr = start(|config| Config {
+        max_http_connections: 1,
+        ..config
+    })
+    .await;
     let mut held = TcpStream::connect(&addr).await.unwrap();
-    held.write_all(b"GET /healthz HTTP/1.1\r\nHost: hub\r\n").await.unwrap();
+    held.write_all(b"GET /healthz HTTP/1.1\r\nHost: hub\r\n")
+        .await
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
     let mut second = TcpStream::connect(&addr).await.unwrap();
-    second.write_all(b"GET /healthz HTTP/1.1\r\nHost: hub\r\n\r\n").await.unwrap();
+    second
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: hub\r\n\r\n")
+        .await
+        .unwrap();
     let answer = String::from_utf8(read_until_closed(&mut second).await).unwrap();
     let (head, body) = answer.split_once("\r\n\r\n").unwrap();
     assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
-    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
     let body: Value = serde_json::from_str(body).unwrap();
     assert_error_shape(&body, 503);
     assert_eq!(body["errors"][0]["code"], "HUB__TOO_MANY_CONNECTIONS");
     drop(held);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let healthz = reqwest::get(format!("http://{addr}/healthz")).await.unwrap();
+    let healthz = reqwest::get(format!("http://{addr}/healthz"))
+        .await
+        .unwrap();
     assert_eq!(healthz.status(), 200);
 }
 
 #[tokio::test]
-async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodies_in_the_hub_shape() {
+async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodies_in_the_hub_shape()
+{
     let addr = start(|config| config).await;
-    let router = Hub::open(Config::for_data_dir(tempfile::tempdir().unwrap().keep()), SECRET.to_vec()).await.unwrap().router();
+    let router = Hub::open(
+        Config::for_data_dir(tempfile::tempdir().unwrap().keep()),
+        SECRET.to_vec(),
+    )
+    .await
+    .unwrap()
+    .router();
     let paths = registered_paths(&router);
-    for expected in ["/ws", "/healthz", "/metrics", "/internal/publish", "/internal/appointments/{id}/state"] {
-        assert!(paths.iter().any(|p| p == expected), "{expected} not in {paths:?}");
+    for expected in [
+        "/ws",
+        "/healthz",
+        "/metrics",
+        "/internal/publish",
+        "/internal/appointments/{id}/state",
+    ] {
+        assert!(
+            paths.iter().any(|p| p == expected),
+            "{expected} not in {paths:?}"
+        );
     }
     let http = reqwest::Client::new();
     let bearer = format!("Bearer {}", String::from_utf8_lossy(SECRET));
-    let methods = [Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE];
-    let oversized = format!("{{\"x\":\"{}\"}}", "a".repeat(hub::limits::MAX_REQUEST_BODY));
+    let methods = [
+        Method::GET,
+        Method::POST,
+        Method::PUT,
+        Method::PATCH,
+        Method::DELETE,
+    ];
+    let oversized = format!(
+        "{{\"x\":\"{}\"}}",
+        "a".repeat(hub::limits::MAX_REQUEST_BODY)
+    );
     let (mut wrong_methods, mut broken_params, mut too_large) = (0, 0, 0);
     let mut failures = Vec::new();
     for path in &paths {
@@ -91,10 +148,22 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         let mut allowed = Vec::new();
         for method in &methods {
             let url = format!("http://{addr}{plausible}");
-            let (status, content_type, body) = answer(http.request(method.clone(), &url).header("authorization", &bearer)).await;
+            let (status, content_type, body) = answer(
+                http.request(method.clone(), &url)
+                    .header("authorization", &bearer),
+            )
+            .await;
             if status == 405 {
                 wrong_methods += 1;
-                let parsed = check_answer(&mut failures, "wrong method", method.as_str(), &url, status, &content_type, &body);
+                let parsed = check_answer(
+                    &mut failures,
+                    "wrong method",
+                    method.as_str(),
+                    &url,
+                    status,
+                    &content_type,
+                    &body,
+                );
                 if parsed.is_some_and(|b| b["errors"][0]["code"] != "HUB__METHOD_NOT_ALLOWED") {
                     failures.push(format!("405 code: {method} {url}: {body}"));
                 }
@@ -105,12 +174,26 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         for method in &allowed {
             if path.contains('{') {
                 let url = format!("http://{addr}{}", fill(path, "%FF"));
-                let (status, content_type, body) = answer(http.request(method.clone(), &url).header("authorization", &bearer)).await;
+                let (status, content_type, body) = answer(
+                    http.request(method.clone(), &url)
+                        .header("authorization", &bearer),
+                )
+                .await;
                 broken_params += 1;
                 if status < 400 {
-                    failures.push(format!("broken parameter accepted: {method} {url} -> {status}"));
+                    failures.push(format!(
+                        "broken parameter accepted: {method} {url} -> {status}"
+                    ));
                 }
-                check_answer(&mut failures, "broken parameter", method.as_str(), &url, status, &content_type, &body);
+                check_answer(
+                    &mut failures,
+                    "broken parameter",
+                    method.as_str(),
+                    &url,
+                    status,
+                    &content_type,
+                    &body,
+                );
             }
             if [Method::POST, Method::PUT, Method::PATCH].contains(method) {
                 let url = format!("http://{addr}{plausible}");
@@ -123,9 +206,19 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
                 .await;
                 // (404: a path the router lists without a route of its own, `/`.)
                 if status != 413 && status != 404 {
-                    failures.push(format!("oversized body: {method} {url} -> {status}, not 413"));
+                    failures.push(format!(
+                        "oversized body: {method} {url} -> {status}, not 413"
+                    ));
                 }
-                if let Some(parsed) = check_answer(&mut failures, "oversized body", method.as_str(), &url, status, &content_type, &body) {
+                if let Some(parsed) = check_answer(
+                    &mut failures,
+                    "oversized body",
+                    method.as_str(),
+                    &url,
+                    status,
+                    &content_type,
+                    &body,
+                ) {
                     too_large += usize::from(status == 413);
                     if status == 413 && parsed["errors"][0]["code"] != "HUB__BODY_TOO_LARGE" {
                         failures.push(format!("413 code: {method} {url}: {body:.200}"));
@@ -134,16 +227,31 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
             }
         }
     }
-    assert!(failures.is_empty(), "{} answers out of shape:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} answers out of shape:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(wrong_methods >= 15, "{wrong_methods} wrong methods tried");
-    assert!(broken_params >= 1, "{broken_params} broken parameters tried");
+    assert!(
+        broken_params >= 1,
+        "{broken_params} broken parameters tried"
+    );
     assert!(too_large >= 2, "{too_large} oversized bodies answered 413");
 
     // An unknown route, and an upgrade without its headers.
     for (path, status) in [("/no-such-route", 404), ("/ws", 400)] {
-        let response = http.get(format!("http://{addr}{path}")).send().await.unwrap();
+        let response = http
+            .get(format!("http://{addr}{path}"))
+            .send()
+            .await
+            .unwrap();
         let got = response.status().as_u16();
-        assert!(got == status || (path == "/ws" && got == 401 || got == 426), "{path}: {got}");
+        assert!(
+            got == status || (path == "/ws" && got == 401 || got == 426),
+            "{path}: {got}"
+        );
         assert_eq!(response.headers()["content-type"], "application/json");
         assert_error_shape(&response.json().await.unwrap(), got);
     }

@@ -27,7 +27,13 @@ pub struct Client(pub TestClient);
 
 impl Client {
     /// See [`TestClient::join`].
-    pub async fn join(addr: &str, attendee: &str, role: Role, name: &str, codec: Codec) -> (Client, Snapshot) {
+    pub async fn join(
+        addr: &str,
+        attendee: &str,
+        role: Role,
+        name: &str,
+        codec: Codec,
+    ) -> (Client, Snapshot) {
         let (client, snapshot) = TestClient::join(addr, attendee, role, name, codec).await;
         (Client(client), snapshot)
     }

@@ -10,21 +10,34 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 async fn upgrade(hub: &TestHub, origin: Option<&str>) -> Result<(), u16> {
     let url = format!("ws://{}/ws", hub.addr);
     let mut request = url.into_client_request().unwrap();
-    let offered = format!("salesroom.v1.json, bearer.{}", token(GUIDE, Role::Guide, "Gina"));
-    request.headers_mut().insert("sec-websocket-protocol", offered.parse().unwrap());
+    let offered = format!(
+        "salesroom.v1.json, bearer.{}",
+        token(GUIDE, Role::Guide, "Gina")
+    );
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", offered.parse().unwrap());
     if let Some(origin) = origin {
-        request.headers_mut().insert("origin", origin.parse().unwrap());
+        request
+            .headers_mut()
+            .insert("origin", origin.parse().unwrap());
     }
     match tokio_tungstenite::connect_async(request).await {
         Ok(_) => Ok(()),
-        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            Err(response.status().as_u16())
+        }
         Err(other) => panic!("{other}"),
     }
 }
 
 #[tokio::test]
 async fn only_allowed_origins_and_clients_without_one_open_the_socket() {
-    let hub = TestHub::start_with(|config| hub::Config { allowed_origins: vec!["https://shop.example/".into()], ..config }).await;
+    let hub = TestHub::start_with(|config| hub::Config {
+        allowed_origins: vec!["https://shop.example/".into()],
+        ..config
+    })
+    .await;
     assert_eq!(upgrade(&hub, Some("https://evil.example")).await, Err(403));
     assert_eq!(upgrade(&hub, Some("null")).await, Err(403));
     assert_eq!(upgrade(&hub, Some("https://shop.example")).await, Ok(()));
@@ -32,6 +45,9 @@ async fn only_allowed_origins_and_clients_without_one_open_the_socket() {
 
     // By default no browser page may: browsers come through storefront-proxy's relay.
     let closed = TestHub::start().await;
-    assert_eq!(upgrade(&closed, Some("https://shop.example")).await, Err(403));
+    assert_eq!(
+        upgrade(&closed, Some("https://shop.example")).await,
+        Err(403)
+    );
     assert_eq!(upgrade(&closed, None).await, Ok(()));
 }

@@ -4,9 +4,17 @@
 
 /// Starts the servers in `dir`; `hub` adjusts the hub's configuration (from the hub's
 /// own defaults, not the test harness's: these runs measure the hub as deployed).
-pub async fn servers(dir: &std::path::Path, hub: impl FnOnce(hub::Config) -> hub::Config) -> loadtest::Options {
+pub async fn servers(
+    dir: &std::path::Path,
+    hub: impl FnOnce(hub::Config) -> hub::Config,
+) -> loadtest::Options {
     let secret = std::str::from_utf8(hub::testing::SECRET).unwrap();
-    let deployed = |_| hub(hub::Config { secret: Some(secret.into()), ..hub::Config::for_data_dir(dir) });
+    let deployed = |_| {
+        hub(hub::Config {
+            secret: Some(secret.into()),
+            ..hub::Config::for_data_dir(dir)
+        })
+    };
     let test_hub = hub::testing::TestHub::start_in(dir, deployed, std::future::pending()).await;
     let hub_port: u16 = test_hub.addr.rsplit(':').next().unwrap().parse().unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -115,7 +115,10 @@ pub struct NewPoll {
 
 fn check_text(field: &str, text: &str, max: usize) -> Result<(), Invalid> {
     let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed.chars().count() > max || trimmed.chars().any(|c| c.is_control()) {
+    if trimmed.is_empty()
+        || trimmed.chars().count() > max
+        || trimmed.chars().any(|c| c.is_control())
+    {
         return Err(format!("{field} must be 1 to {max} characters"));
     }
     Ok(())
@@ -125,7 +128,9 @@ impl NewPoll {
     pub fn validate(&self) -> Result<(), Invalid> {
         check_text("question", &self.question, MAX_POLL_QUESTION_CHARS)?;
         if !(MIN_POLL_ANSWERS..=MAX_POLL_ANSWERS).contains(&self.answers.len()) {
-            return Err(format!("answers must hold {MIN_POLL_ANSWERS} to {MAX_POLL_ANSWERS} entries"));
+            return Err(format!(
+                "answers must hold {MIN_POLL_ANSWERS} to {MAX_POLL_ANSWERS} entries"
+            ));
         }
         for answer in &self.answers {
             check_text("each answer", answer, MAX_POLL_ANSWER_CHARS)?;
@@ -138,8 +143,15 @@ impl NewPoll {
 
     /// The draft poll, with the ids the hub gave it.
     pub fn into_poll(self, poll_id: Id, answer_ids: impl IntoIterator<Item = Id>) -> Poll {
-        let answers: Vec<PollAnswer> =
-            self.answers.iter().zip(answer_ids).map(|(text, answer_id)| PollAnswer { answer_id, text: text.trim().to_owned() }).collect();
+        let answers: Vec<PollAnswer> = self
+            .answers
+            .iter()
+            .zip(answer_ids)
+            .map(|(text, answer_id)| PollAnswer {
+                answer_id,
+                text: text.trim().to_owned(),
+            })
+            .collect();
         Poll {
             poll_id,
             question: self.question.trim().to_owned(),
@@ -173,7 +185,12 @@ pub fn check_vote(poll: Option<&Poll>, answer_ids: &[Id]) -> Result<Vec<Id>, Vot
     if answer_ids.is_empty() || answer_ids.iter().any(|id| poll.answer_index(id).is_none()) {
         return Err(VoteProblem::UnknownAnswer);
     }
-    let chosen: Vec<Id> = poll.answers.iter().filter(|a| answer_ids.contains(&a.answer_id)).map(|a| a.answer_id.clone()).collect();
+    let chosen: Vec<Id> = poll
+        .answers
+        .iter()
+        .filter(|a| answer_ids.contains(&a.answer_id))
+        .map(|a| a.answer_id.clone())
+        .collect();
     if chosen.len() > 1 && !poll.multiple {
         return Err(VoteProblem::SingleChoice);
     }
@@ -189,13 +206,23 @@ mod tests {
     }
 
     fn poll(multiple: bool) -> Poll {
-        let new = NewPoll { question: " Which? ".into(), answers: vec!["A".into(), "B".into(), "C".into()], multiple, slide: None };
+        let new = NewPoll {
+            question: " Which? ".into(),
+            answers: vec!["A".into(), "B".into(), "C".into()],
+            multiple,
+            slide: None,
+        };
         new.into_poll(id(1), [id(10), id(11), id(12)])
     }
 
     #[test]
     fn a_new_poll_is_checked_for_every_limit() {
-        let ok = NewPoll { question: "q".into(), answers: vec!["a".into(), "b".into()], multiple: false, slide: None };
+        let ok = NewPoll {
+            question: "q".into(),
+            answers: vec!["a".into(), "b".into()],
+            multiple: false,
+            slide: None,
+        };
         assert_eq!(ok.validate(), Ok(()));
         let with = |f: &dyn Fn(&mut NewPoll)| {
             let mut new = ok.clone();
@@ -203,35 +230,63 @@ mod tests {
             new.validate().is_err()
         };
         assert!(with(&|p| p.question = " ".into()));
-        assert!(with(&|p| p.question = "q".repeat(MAX_POLL_QUESTION_CHARS + 1)));
+        assert!(with(
+            &|p| p.question = "q".repeat(MAX_POLL_QUESTION_CHARS + 1)
+        ));
         assert!(!with(&|p| p.question = "ü".repeat(MAX_POLL_QUESTION_CHARS)));
         assert!(with(&|p| p.answers = vec!["a".into()]));
         assert!(with(&|p| p.answers = vec!["a".into(); 7]));
         assert!(!with(&|p| p.answers = vec!["a".into(); 6]));
-        assert!(with(&|p| p.answers[1] = "b".repeat(MAX_POLL_ANSWER_CHARS + 1)));
+        assert!(with(
+            &|p| p.answers[1] = "b".repeat(MAX_POLL_ANSWER_CHARS + 1)
+        ));
         assert!(with(&|p| p.answers[1] = "".into()));
-        assert!(with(&|p| p.slide = Some(PollSlide { section_id: "nope".into(), slide_alias: 1 })));
+        assert!(with(&|p| p.slide = Some(PollSlide {
+            section_id: "nope".into(),
+            slide_alias: 1
+        })));
     }
 
     #[test]
     fn votes_are_checked_and_recounted() {
         let mut single = poll(false);
         assert_eq!(check_vote(None, &[id(10)]), Err(VoteProblem::UnknownPoll));
-        assert_eq!(check_vote(Some(&single), &[id(10)]), Err(VoteProblem::NotOpen));
+        assert_eq!(
+            check_vote(Some(&single), &[id(10)]),
+            Err(VoteProblem::NotOpen)
+        );
         single.status = PollStatus::Open;
-        assert_eq!(check_vote(Some(&single), &[id(99)]), Err(VoteProblem::UnknownAnswer));
-        assert_eq!(check_vote(Some(&single), &[]), Err(VoteProblem::UnknownAnswer));
-        assert_eq!(check_vote(Some(&single), &[id(10), id(11)]), Err(VoteProblem::SingleChoice));
-        assert_eq!(check_vote(Some(&single), &[id(10), id(10)]), Ok(vec![id(10)]));
+        assert_eq!(
+            check_vote(Some(&single), &[id(99)]),
+            Err(VoteProblem::UnknownAnswer)
+        );
+        assert_eq!(
+            check_vote(Some(&single), &[]),
+            Err(VoteProblem::UnknownAnswer)
+        );
+        assert_eq!(
+            check_vote(Some(&single), &[id(10), id(11)]),
+            Err(VoteProblem::SingleChoice)
+        );
+        assert_eq!(
+            check_vote(Some(&single), &[id(10), id(10)]),
+            Ok(vec![id(10)])
+        );
         let mut multiple = poll(true);
         multiple.status = PollStatus::Open;
-        assert_eq!(check_vote(Some(&multiple), &[id(12), id(10)]), Ok(vec![id(10), id(12)]));
+        assert_eq!(
+            check_vote(Some(&multiple), &[id(12), id(10)]),
+            Ok(vec![id(10), id(12)])
+        );
         multiple.recount(&[], &[id(10), id(12)]);
         multiple.recount(&[], &[id(10)]);
         multiple.recount(&[id(10), id(12)], &[id(11)]);
         assert_eq!(multiple.counts, vec![1, 1, 0]);
         assert_eq!(multiple.voters, 2);
         single.status = PollStatus::Closed;
-        assert_eq!(check_vote(Some(&single), &[id(10)]), Err(VoteProblem::NotOpen));
+        assert_eq!(
+            check_vote(Some(&single), &[id(10)]),
+            Err(VoteProblem::NotOpen)
+        );
     }
 }

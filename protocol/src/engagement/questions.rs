@@ -81,7 +81,11 @@ pub struct QuestionBook {
 impl QuestionBook {
     /// The question ids `attendee_id` up-voted.
     pub fn voted_by(&self, attendee_id: &str) -> Vec<Id> {
-        self.votes.iter().filter(|(_, voters)| voters.contains(attendee_id)).map(|(id, _)| id.clone()).collect()
+        self.votes
+            .iter()
+            .filter(|(_, voters)| voters.contains(attendee_id))
+            .map(|(id, _)| id.clone())
+            .collect()
     }
 
     /// Records an up-vote (or its withdrawal); returns the question's count after it.
@@ -107,7 +111,11 @@ pub fn clean_question_text(text: &str) -> Result<String, TextProblem> {
 /// first, then oldest first; answered ones after them, in the same order.
 pub fn queue_order(a: &Question, b: &Question) -> std::cmp::Ordering {
     let answered = |q: &Question| q.status == QuestionStatus::Answered;
-    answered(a).cmp(&answered(b)).then(b.votes.cmp(&a.votes)).then(a.asked_at.cmp(&b.asked_at)).then(a.question_id.cmp(&b.question_id))
+    answered(a)
+        .cmp(&answered(b))
+        .then(b.votes.cmp(&a.votes))
+        .then(a.asked_at.cmp(&b.asked_at))
+        .then(a.question_id.cmp(&b.question_id))
 }
 
 #[cfg(test)]
@@ -130,11 +138,26 @@ mod tests {
     #[test]
     fn question_text_is_cleaned_and_bounded() {
         assert_eq!(clean_question_text("  why?  "), Ok("why?".into()));
-        assert_eq!(clean_question_text("\u{202E}\u{2066} "), Err(TextProblem::Empty));
-        assert_eq!(clean_question_text(&"ü".repeat(MAX_QUESTION_CHARS)).map(|t| t.chars().count()), Ok(300));
-        assert_eq!(clean_question_text(&"x".repeat(MAX_QUESTION_CHARS + 1)), Err(TextProblem::TooLong));
-        assert_eq!(clean_question_text(&"x".repeat(10_240)), Err(TextProblem::TooLong));
-        assert_eq!(clean_question_text("<img src=x onerror=alert(1)>"), Ok("<img src=x onerror=alert(1)>".into()));
+        assert_eq!(
+            clean_question_text("\u{202E}\u{2066} "),
+            Err(TextProblem::Empty)
+        );
+        assert_eq!(
+            clean_question_text(&"ü".repeat(MAX_QUESTION_CHARS)).map(|t| t.chars().count()),
+            Ok(300)
+        );
+        assert_eq!(
+            clean_question_text(&"x".repeat(MAX_QUESTION_CHARS + 1)),
+            Err(TextProblem::TooLong)
+        );
+        assert_eq!(
+            clean_question_text(&"x".repeat(10_240)),
+            Err(TextProblem::TooLong)
+        );
+        assert_eq!(
+            clean_question_text("<img src=x onerror=alert(1)>"),
+            Ok("<img src=x onerror=alert(1)>".into())
+        );
     }
 
     #[test]

@@ -15,7 +15,10 @@ use crate::engagement::questions::{Question, QuestionStatus};
 use crate::engagement::{ChatMessage, ChatSettings};
 use crate::frame::{AppointmentSettings, Collection, Event};
 use crate::internal::Audience;
-use crate::state::{AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Snapshot, VideoAudioSettings, ViewMode};
+use crate::state::{
+    AppointmentMode, AttendeeRestrictionType, AttendeeSummary, DynamicPage, Snapshot,
+    VideoAudioSettings, ViewMode,
+};
 use crate::status::{AttendeeStatus, CartPermission, ConnectionState, Role};
 
 /// Where the generated file lives, relative to the workspace root.
@@ -110,20 +113,33 @@ impl Case {
                 sent.push(event.clone());
             }
         }
-        Rendered { name: self.name, before, events: sent, after: state.view(self.seen.viewer()) }
+        Rendered {
+            name: self.name,
+            before,
+            events: sent,
+            after: state.view(self.seen.viewer()),
+        }
     }
 }
 
 /// The whole generated JSON file.
 pub fn cases_json() -> String {
-    let file = CasesFile { cart_actions: Action::CART_ACTION_KEYS, cases: all().iter().map(Case::render).collect() };
+    let file = CasesFile {
+        cart_actions: Action::CART_ACTION_KEYS,
+        cases: all().iter().map(Case::render).collect(),
+    };
     // Serialising plain data with string keys cannot fail.
     let mut json = serde_json::to_string_pretty(&file).unwrap_or_default();
     json.push('\n');
     json
 }
 
-fn attendee(id: &str, role: Role, connection: ConnectionState, cart_permission: CartPermission) -> AttendeeSummary {
+fn attendee(
+    id: &str,
+    role: Role,
+    connection: ConnectionState,
+    cart_permission: CartPermission,
+) -> AttendeeSummary {
     AttendeeSummary {
         attendee_id: id.to_owned(),
         role,
@@ -138,7 +154,17 @@ fn attendee(id: &str, role: Role, connection: ConnectionState, cart_permission: 
 }
 
 fn joined(id: &str, role: Role) -> (Audience, Event) {
-    (Audience::Guides, Event::AttendeeChanged { attendee: attendee(id, role, ConnectionState::Connected, CartPermission::Missing) })
+    (
+        Audience::Guides,
+        Event::AttendeeChanged {
+            attendee: attendee(
+                id,
+                role,
+                ConnectionState::Connected,
+                CartPermission::Missing,
+            ),
+        },
+    )
 }
 
 fn everyone(event: Event) -> (Audience, Event) {
@@ -146,11 +172,21 @@ fn everyone(event: Event) -> (Audience, Event) {
 }
 
 fn slide(section_id: &str, slide_alias: u32) -> Event {
-    Event::SlideSwitched { page_id: PAGE.to_owned(), section_id: section_id.to_owned(), slide_alias }
+    Event::SlideSwitched {
+        page_id: PAGE.to_owned(),
+        section_id: section_id.to_owned(),
+        slide_alias,
+    }
 }
 
 fn permission(attendee_id: &str, permission: CartPermission) -> (Audience, Event) {
-    (Audience::Attendee(attendee_id.to_owned()), Event::CartPermissionChanged { attendee_id: attendee_id.to_owned(), permission })
+    (
+        Audience::Attendee(attendee_id.to_owned()),
+        Event::CartPermissionChanged {
+            attendee_id: attendee_id.to_owned(),
+            permission,
+        },
+    )
 }
 
 fn dynamic_page(page_id: &str) -> DynamicPage {
@@ -170,9 +206,18 @@ fn busy_room() -> Vec<(Audience, Event)> {
         joined(ADA, Role::Client),
         (
             Audience::Guides,
-            Event::AttendeeChanged { attendee: attendee(BOB, Role::Client, ConnectionState::Lost, CartPermission::Missing) },
+            Event::AttendeeChanged {
+                attendee: attendee(
+                    BOB,
+                    Role::Client,
+                    ConnectionState::Lost,
+                    CartPermission::Missing,
+                ),
+            },
         ),
-        everyone(Event::PresentationStarted { started_at: "2026-01-05T10:00:00Z".to_owned() }),
+        everyone(Event::PresentationStarted {
+            started_at: "2026-01-05T10:00:00Z".to_owned(),
+        }),
         everyone(slide(SECTION, 1)),
     ]
 }
@@ -548,7 +593,14 @@ fn question(n: u32, from: &str, text: &str) -> Question {
 }
 
 fn question_vote(question: u32, from: &str, voted: bool) -> (Audience, Event) {
-    (Audience::Attendee(from.to_owned()), Event::QuestionVoted { question_id: chat_id(question), attendee_id: from.to_owned(), voted })
+    (
+        Audience::Attendee(from.to_owned()),
+        Event::QuestionVoted {
+            question_id: chat_id(question),
+            attendee_id: from.to_owned(),
+            voted,
+        },
+    )
 }
 
 fn poll(n: u32, slide: Option<PollSlide>) -> Poll {
@@ -581,7 +633,11 @@ fn chat_id(n: u32) -> String {
 }
 
 fn chat(n: u32, from: &str, text: &str) -> ChatMessage {
-    let role = if from == GUIDE { Role::Guide } else { Role::Client };
+    let role = if from == GUIDE {
+        Role::Guide
+    } else {
+        Role::Client
+    };
     ChatMessage {
         message_id: chat_id(n),
         attendee_id: from.to_owned(),
@@ -651,7 +707,10 @@ mod tests {
             }
         }
         let missing: Vec<usize> = (0..KINDS).filter(|&k| !covered[k]).collect();
-        assert!(missing.is_empty(), "event kinds {missing:?} (see `kind`) are sent in no golden case");
+        assert!(
+            missing.is_empty(),
+            "event kinds {missing:?} (see `kind`) are sent in no golden case"
+        );
     }
 
     #[test]
@@ -662,7 +721,11 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), rendered.len(), "case names are unique");
         for case in &rendered {
-            assert!(!case.events.is_empty(), "{}: sends at least one event", case.name);
+            assert!(
+                !case.events.is_empty(),
+                "{}: sends at least one event",
+                case.name
+            );
             let unchanged = case.before == case.after;
             let expected_unchanged = case.name.contains("as it is");
             assert_eq!(unchanged, expected_unchanged, "{}", case.name);
@@ -671,10 +734,18 @@ mod tests {
 
     #[test]
     fn a_client_case_holds_only_what_the_client_is_sent() {
-        let case = all().into_iter().find(|c| c.name.starts_with("cartPermissionChanged reaches a client")).expect("the case");
+        let case = all()
+            .into_iter()
+            .find(|c| c.name.starts_with("cartPermissionChanged reaches a client"))
+            .expect("the case");
         let rendered = case.render();
         assert_eq!(rendered.events.len(), 2, "Bob's change is not sent to Ada");
-        assert_eq!(rendered.after.state_for_clients.cart_permission, CartPermission::Refused);
-        assert!(rendered.before.state_for_guides.is_none() && rendered.after.state_for_guides.is_none());
+        assert_eq!(
+            rendered.after.state_for_clients.cart_permission,
+            CartPermission::Refused
+        );
+        assert!(
+            rendered.before.state_for_guides.is_none() && rendered.after.state_for_guides.is_none()
+        );
     }
 }

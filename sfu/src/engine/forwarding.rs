@@ -28,24 +28,40 @@ impl Engine {
             (Role::Publisher, Event::RtpPacket(packet)) => self.forward(conn, packet),
             (Role::Subscriber, Event::KeyframeRequest(request)) => {
                 // The subscriber's decoder lost its footing: ask for the layer it gets.
-                let down = self.peers.get(&conn).and_then(|p| p.subscriber.as_ref()).and_then(|s| {
-                    s.tracks
-                        .iter()
-                        .find(|t| t.state == DownState::Open(request.mid))
-                        .map(|t| (t.source, t.track_sid.clone(), t.forwarded_rid))
-                });
-                let Some((source, sid, rid)) = down else { return };
-                let mid = self.peers.get(&source).and_then(|p| p.published.iter().find(|t| t.info.sid == sid)).and_then(|t| t.mid);
+                let down = self
+                    .peers
+                    .get(&conn)
+                    .and_then(|p| p.subscriber.as_ref())
+                    .and_then(|s| {
+                        s.tracks
+                            .iter()
+                            .find(|t| t.state == DownState::Open(request.mid))
+                            .map(|t| (t.source, t.track_sid.clone(), t.forwarded_rid))
+                    });
+                let Some((source, sid, rid)) = down else {
+                    return;
+                };
+                let mid = self
+                    .peers
+                    .get(&source)
+                    .and_then(|p| p.published.iter().find(|t| t.info.sid == sid))
+                    .and_then(|t| t.mid);
                 if let Some(mid) = mid {
                     self.request_layer_keyframe(source, mid, rid);
                 }
             }
             (Role::Subscriber, Event::EgressBitrateEstimate(estimate)) => {
                 let bps = match estimate {
-                    BweKind::Twcc { estimate, .. } | BweKind::Remb { estimate, .. } => estimate.as_u64(),
+                    BweKind::Twcc { estimate, .. } | BweKind::Remb { estimate, .. } => {
+                        estimate.as_u64()
+                    }
                     _ => return,
                 };
-                if let Some(sub) = self.peers.get_mut(&conn).and_then(|p| p.subscriber.as_mut()) {
+                if let Some(sub) = self
+                    .peers
+                    .get_mut(&conn)
+                    .and_then(|p| p.subscriber.as_mut())
+                {
                     sub.estimate = Some(bps);
                 }
             }
@@ -65,13 +81,34 @@ impl Engine {
     /// one, so that it never gets a frame it cannot decode.
     pub(super) fn forward(&mut self, conn: ConnId, packet: RtpPacket) {
         let arrived = packet.timestamp;
-        let Some(peer) = self.peers.get_mut(&conn) else { return };
-        let Some(pc) = peer.publisher.as_mut() else { return };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return;
+        };
+        let Some(pc) = peer.publisher.as_mut() else {
+            return;
+        };
         let ssrc = packet.header.ssrc;
-        let Some((mid, rid)) = pc.rtc.direct_api().stream_rx(&ssrc).map(|s| (s.mid(), s.rid())) else { return };
-        let Some(params) = pc.rtc.codec_config().iter().find(|p| p.pt() == packet.header.payload_type).copied() else { return };
+        let Some((mid, rid)) = pc
+            .rtc
+            .direct_api()
+            .stream_rx(&ssrc)
+            .map(|s| (s.mid(), s.rid()))
+        else {
+            return;
+        };
+        let Some(params) = pc
+            .rtc
+            .codec_config()
+            .iter()
+            .find(|p| p.pt() == packet.header.payload_type)
+            .copied()
+        else {
+            return;
+        };
         let room_name = peer.room.clone();
-        let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(mid)) else { return };
+        let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(mid)) else {
+            return;
+        };
         if track.info.muted {
             // Muted, possibly by the server API: whatever the client still sends stays here.
             return;
@@ -83,10 +120,14 @@ impl Engine {
         let track_sid = track.info.sid.clone();
         let kind = track.kind;
         let seq = *packet.seq_no;
-        let Some(incoming) = track.incoming(rid) else { return };
-        let observed = incoming.observe(seq, packet.header.timestamp, packet.header.marker, arrived);
+        let Some(incoming) = track.incoming(rid) else {
+            return;
+        };
+        let observed =
+            incoming.observe(seq, packet.header.timestamp, packet.header.marker, arrived);
         let codec = params.spec().codec;
-        let keyframe = kind == MediaKind::Video && starts_keyframe(codec, &packet.payload, observed.frame_start);
+        let keyframe = kind == MediaKind::Video
+            && starts_keyframe(codec, &packet.payload, observed.frame_start);
         let flowing = match rid {
             Some(rid) => {
                 track.saw_layer(rid, packet.payload.len(), arrived);
@@ -100,8 +141,19 @@ impl Engine {
             // fresh start.
             keyframes.push(rid);
         }
-        let vp8 = if codec == str0m::format::Codec::Vp8 { Vp8Ids::parse(&packet.payload) } else { None };
-        let input = In { ssrc, seq, time: packet.header.timestamp, clock_rate: params.spec().clock_rate.get(), at: arrived, vp8 };
+        let vp8 = if codec == str0m::format::Codec::Vp8 {
+            Vp8Ids::parse(&packet.payload)
+        } else {
+            None
+        };
+        let input = In {
+            ssrc,
+            seq,
+            time: packet.header.timestamp,
+            clock_rate: params.spec().clock_rate.get(),
+            at: arrived,
+            vp8,
+        };
         // What the subscribers' copies carry of the header extensions; str0m adds its own
         // (mid, rid, transport-wide sequence number, send time).
         let ext_vals = ExtensionValues {
@@ -111,18 +163,41 @@ impl Engine {
             ..Default::default()
         };
         let marker = packet.header.marker;
-        let Some(room) = self.rooms.get(&room_name) else { return };
+        let Some(room) = self.rooms.get(&room_name) else {
+            return;
+        };
         for other in room.members.iter().filter(|&&c| c != conn) {
-            let Some(sub) = self.peers.get_mut(other).and_then(|p| p.subscriber.as_mut()) else { continue };
-            let budget = if rid.is_some() { sub.video_budget() } else { None };
-            let Some(down) = sub.tracks.iter_mut().find(|t| t.source == conn && t.track_sid == track_sid) else { continue };
-            let DownState::Open(down_mid) = down.state else { continue };
+            let Some(sub) = self
+                .peers
+                .get_mut(other)
+                .and_then(|p| p.subscriber.as_mut())
+            else {
+                continue;
+            };
+            let budget = if rid.is_some() {
+                sub.video_budget()
+            } else {
+                None
+            };
+            let Some(down) = sub
+                .tracks
+                .iter_mut()
+                .find(|t| t.source == conn && t.track_sid == track_sid)
+            else {
+                continue;
+            };
+            let DownState::Open(down_mid) = down.state else {
+                continue;
+            };
             if down.disabled {
                 down.rewriter.stop();
                 continue;
             }
             if let Some(rid) = rid {
-                let wanted = Wanted { budget, ..down.wanted };
+                let wanted = Wanted {
+                    budget,
+                    ..down.wanted
+                };
                 let target = choose_layer(&flowing, &wanted, down.forwarded_rid);
                 if target != down.forwarded_rid && target != down.switch_to {
                     debug!(conn = other, track = %track_sid, from = ?down.forwarded_rid, to = ?target, "switching simulcast layer");
@@ -151,21 +226,39 @@ impl Engine {
                     continue;
                 }
             }
-            let Some(out) = down.rewriter.rewrite(&input) else { continue };
+            let Some(out) = down.rewriter.rewrite(&input) else {
+                continue;
+            };
             let pt = match down.pt {
                 Some((from, to)) if from == params.pt() => to,
                 _ => {
-                    let Some(to) = sub.pc.rtc.codec_config().match_params(params).map(|p| p.pt()) else { continue };
+                    let Some(to) = sub
+                        .pc
+                        .rtc
+                        .codec_config()
+                        .match_params(params)
+                        .map(|p| p.pt())
+                    else {
+                        continue;
+                    };
                     down.pt = Some((params.pt(), to));
                     to
                 }
             };
             let mut api = sub.pc.rtc().direct_api();
-            let Some(stream) = api.stream_tx_by_mid(down_mid, None) else { continue };
-            let mut write = RtpWrite::new(pt, out.seq.into(), out.time, arrived, packet.payload.clone())
-                .marker(marker)
-                .ext_vals(ext_vals.clone())
-                .nackable(kind == MediaKind::Video);
+            let Some(stream) = api.stream_tx_by_mid(down_mid, None) else {
+                continue;
+            };
+            let mut write = RtpWrite::new(
+                pt,
+                out.seq.into(),
+                out.time,
+                arrived,
+                packet.payload.clone(),
+            )
+            .marker(marker)
+            .ext_vals(ext_vals.clone())
+            .nackable(kind == MediaKind::Video);
             if let Some(patch) = out.vp8_patch {
                 write = write.vp8_patch(patch);
             }
@@ -173,7 +266,9 @@ impl Engine {
             if sub.pc.forwarded.len() < MAX_UNSENT_TIMED {
                 sub.pc.forwarded.push((arrived, kind));
             }
-            self.metrics.forwarded_packets.fetch_add(1, Ordering::Relaxed);
+            self.metrics
+                .forwarded_packets
+                .fetch_add(1, Ordering::Relaxed);
         }
         for rid in keyframes {
             self.request_layer_keyframe(conn, mid, rid);
@@ -199,23 +294,45 @@ impl Engine {
     }
 
     pub(super) fn request_layer_keyframe(&mut self, source: ConnId, mid: Mid, rid: Option<Rid>) {
-        let Some(peer) = self.peers.get_mut(&source) else { return };
-        let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(mid)) else { return };
-        if track.kind != MediaKind::Video || !track.may_request_keyframe(rid, Instant::now(), KEYFRAME_REQUEST_INTERVAL) {
+        let Some(peer) = self.peers.get_mut(&source) else {
+            return;
+        };
+        let Some(track) = peer.published.iter_mut().find(|t| t.mid == Some(mid)) else {
+            return;
+        };
+        if track.kind != MediaKind::Video
+            || !track.may_request_keyframe(rid, Instant::now(), KEYFRAME_REQUEST_INTERVAL)
+        {
             return;
         }
-        let Some(pc) = peer.publisher.as_mut() else { return };
+        let Some(pc) = peer.publisher.as_mut() else {
+            return;
+        };
         match pc.rtc().direct_api().stream_rx_by_mid(mid, rid) {
             Some(stream) => stream.request_keyframe(KeyframeRequestKind::Pli),
-            None => debug!(conn = source, ?rid, "key frame request: no such incoming stream"),
+            None => debug!(
+                conn = source,
+                ?rid,
+                "key frame request: no such incoming stream"
+            ),
         }
     }
 
     /// A subscriber's client tells what it shows of a track: off (not on screen) or at which size.
     pub(super) fn on_track_settings(&mut self, conn: ConnId, settings: proto::UpdateTrackSettings) {
-        let Some(sub) = self.peers.get_mut(&conn).and_then(|p| p.subscriber.as_mut()) else { return };
+        let Some(sub) = self
+            .peers
+            .get_mut(&conn)
+            .and_then(|p| p.subscriber.as_mut())
+        else {
+            return;
+        };
         let mut restarted = Vec::new();
-        for down in sub.tracks.iter_mut().filter(|t| settings.track_sids.contains(&t.track_sid)) {
+        for down in sub
+            .tracks
+            .iter_mut()
+            .filter(|t| settings.track_sids.contains(&t.track_sid))
+        {
             if down.disabled && !settings.disabled {
                 // It decodes again from a key frame.
                 down.forwarded_rid = None;
@@ -226,7 +343,11 @@ impl Engine {
             down.disabled = settings.disabled;
             down.wanted.max_width = (settings.width > 0).then_some(settings.width);
             // livekit-client sends a quality when it gives no size (adaptive stream off).
-            down.wanted.max_quality = if settings.width > 0 { None } else { proto::VideoQuality::try_from(settings.quality).ok() };
+            down.wanted.max_quality = if settings.width > 0 {
+                None
+            } else {
+                proto::VideoQuality::try_from(settings.quality).ok()
+            };
         }
         for (source, sid) in restarted {
             self.request_keyframe(source, &sid);
@@ -238,11 +359,25 @@ impl Engine {
     /// A muted track's packets stay at the sfu: each subscriber's copy starts anew (at a key
     /// frame for video) once it is unmuted.
     pub(super) fn stop_forwarding(&mut self, source: ConnId, track_sid: &str) {
-        let Some(room) = self.peers.get(&source).map(|p| p.room.clone()) else { return };
-        let members = self.rooms.get(&room).map(|r| r.members.clone()).unwrap_or_default();
+        let Some(room) = self.peers.get(&source).map(|p| p.room.clone()) else {
+            return;
+        };
+        let members = self
+            .rooms
+            .get(&room)
+            .map(|r| r.members.clone())
+            .unwrap_or_default();
         for other in members {
-            if let Some(sub) = self.peers.get_mut(&other).and_then(|p| p.subscriber.as_mut()) {
-                for down in sub.tracks.iter_mut().filter(|t| t.source == source && t.track_sid == track_sid) {
+            if let Some(sub) = self
+                .peers
+                .get_mut(&other)
+                .and_then(|p| p.subscriber.as_mut())
+            {
+                for down in sub
+                    .tracks
+                    .iter_mut()
+                    .filter(|t| t.source == source && t.track_sid == track_sid)
+                {
                     down.rewriter.stop();
                 }
             }

@@ -74,7 +74,8 @@ impl Engine {
             config = config.enable_bwe(Some(Bitrate::kbps(u64::from(kbps))));
         }
         let mut rtc = config.build(Instant::now());
-        let candidate = Candidate::host(self.local, "udp").map_err(|e| Error::Config(format!("media candidate {}: {e}", self.local)))?;
+        let candidate = Candidate::host(self.local, "udp")
+            .map_err(|e| Error::Config(format!("media candidate {}: {e}", self.local)))?;
         rtc.add_local_candidate(candidate);
         if let Some(tcp) = self.local_tcp {
             // Passive: the browser connects to us.
@@ -89,19 +90,32 @@ impl Engine {
         Ok(Pc::new(rtc, ufrag))
     }
 
-    pub(super) fn on_publisher_offer(&mut self, conn: ConnId, description: proto::SessionDescription) -> Result<(), Error> {
+    pub(super) fn on_publisher_offer(
+        &mut self,
+        conn: ConnId,
+        description: proto::SessionDescription,
+    ) -> Result<(), Error> {
         if !self.peers.contains_key(&conn) {
             return Ok(());
         }
         let offer = SdpOffer::from_sdp_string(&description.sdp)?;
         let fresh = self.peers.get(&conn).is_some_and(|p| p.publisher.is_none());
-        let new_pc = if fresh { Some(self.new_pc(Role::Publisher)?) } else { None };
-        let Some(peer) = self.peers.get_mut(&conn) else { return Ok(()) };
+        let new_pc = if fresh {
+            Some(self.new_pc(Role::Publisher)?)
+        } else {
+            None
+        };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return Ok(());
+        };
         if let Some(pc) = new_pc {
-            self.by_ufrag.insert(pc.ufrag.clone(), (conn, Role::Publisher));
+            self.by_ufrag
+                .insert(pc.ufrag.clone(), (conn, Role::Publisher));
             peer.publisher = Some(pc);
         }
-        let Some(pc) = peer.publisher.as_mut() else { return Ok(()) };
+        let Some(pc) = peer.publisher.as_mut() else {
+            return Ok(());
+        };
         let answer = pc.rtc().sdp_api().accept_offer(offer)?;
         // Only lines the browser sends on carry a track: a removed track's line turns recvonly.
         peer.offered_tracks = crate::sdp::media_lines(&description.sdp)
@@ -123,7 +137,10 @@ impl Engine {
         let gone: Vec<String> = peer
             .published
             .iter()
-            .filter(|t| t.mid.is_some_and(|mid| peer.offered_tracks.get(&*mid) != Some(&t.cid)))
+            .filter(|t| {
+                t.mid
+                    .is_some_and(|mid| peer.offered_tracks.get(&*mid) != Some(&t.cid))
+            })
             .map(|t| t.info.sid.clone())
             .collect();
         for sid in gone {
@@ -139,14 +156,21 @@ impl Engine {
 
     /// Ties announced tracks to the m-lines that carry them; each one tied goes live.
     pub(super) fn claim_offered_tracks(&mut self, conn: ConnId) {
-        let Some(peer) = self.peers.get_mut(&conn) else { return };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return;
+        };
         let mut live = Vec::new();
         for track in peer.published.iter_mut().filter(|t| t.mid.is_none()) {
-            if let Some((mid, _)) = peer.offered_tracks.iter().find(|(_, cid)| **cid == track.cid) {
+            if let Some((mid, _)) = peer
+                .offered_tracks
+                .iter()
+                .find(|(_, cid)| **cid == track.cid)
+            {
                 let mid = Mid::from(mid.as_str());
                 track.mid = Some(mid);
                 track.info.mid = mid.to_string();
-                track.info.mime_type = mime_type(&peer.publisher, mid, track.kind).unwrap_or_default();
+                track.info.mime_type =
+                    mime_type(&peer.publisher, mid, track.kind).unwrap_or_default();
                 live.push(track.info.sid.clone());
             }
         }
@@ -157,8 +181,18 @@ impl Engine {
         let info = peer.info();
         let room = peer.room.clone();
         debug!(conn, tracks = ?live, "tracks live");
-        self.broadcast(&room, None, Response::Update(proto::ParticipantUpdate { participants: vec![info] }));
-        let members = self.rooms.get(&room).map(|r| r.members.clone()).unwrap_or_default();
+        self.broadcast(
+            &room,
+            None,
+            Response::Update(proto::ParticipantUpdate {
+                participants: vec![info],
+            }),
+        );
+        let members = self
+            .rooms
+            .get(&room)
+            .map(|r| r.members.clone())
+            .unwrap_or_default();
         for other in members.into_iter().filter(|&c| c != conn) {
             for sid in &live {
                 self.add_down_track(other, conn, sid);
@@ -169,13 +203,25 @@ impl Engine {
 
     /// A newly connected subscriber receives every live track of the room.
     pub(super) fn subscribe_to_room(&mut self, conn: ConnId) {
-        let Some(room) = self.peers.get(&conn).map(|p| p.room.clone()) else { return };
-        let members = self.rooms.get(&room).map(|r| r.members.clone()).unwrap_or_default();
+        let Some(room) = self.peers.get(&conn).map(|p| p.room.clone()) else {
+            return;
+        };
+        let members = self
+            .rooms
+            .get(&room)
+            .map(|r| r.members.clone())
+            .unwrap_or_default();
         for source in members.into_iter().filter(|&c| c != conn) {
             let sids: Vec<String> = self
                 .peers
                 .get(&source)
-                .map(|p| p.published.iter().filter(|t| t.is_live()).map(|t| t.info.sid.clone()).collect())
+                .map(|p| {
+                    p.published
+                        .iter()
+                        .filter(|t| t.is_live())
+                        .map(|t| t.info.sid.clone())
+                        .collect()
+                })
                 .unwrap_or_default();
             for sid in sids {
                 self.add_down_track(conn, source, &sid);
@@ -186,13 +232,18 @@ impl Engine {
 
     /// Queues `source`'s track for `conn` when `conn` subscribes automatically and is ready.
     pub(super) fn add_down_track(&mut self, conn: ConnId, source: ConnId, track_sid: &str) {
-        let Some((source_sid, kind)) =
-            self.peers.get(&source).and_then(|p| p.published.iter().find(|t| t.info.sid == track_sid).map(|t| (p.sid.clone(), t.kind)))
-        else {
+        let Some((source_sid, kind)) = self.peers.get(&source).and_then(|p| {
+            p.published
+                .iter()
+                .find(|t| t.info.sid == track_sid)
+                .map(|t| (p.sid.clone(), t.kind))
+        }) else {
             return;
         };
         let new_pc = match self.peers.get(&conn) {
-            Some(p) if p.grant.can_subscribe && p.auto_subscribe && p.publisher.is_some() => p.subscriber.is_none(),
+            Some(p) if p.grant.can_subscribe && p.auto_subscribe && p.publisher.is_some() => {
+                p.subscriber.is_none()
+            }
             _ => return,
         };
         let pc = if new_pc {
@@ -206,23 +257,48 @@ impl Engine {
         } else {
             None
         };
-        let Some(peer) = self.peers.get_mut(&conn) else { return };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return;
+        };
         if let Some(pc) = pc {
-            self.by_ufrag.insert(pc.ufrag.clone(), (conn, Role::Subscriber));
-            peer.subscriber = Some(Subscriber { pc, pending: None, offer_id: 0, tracks: Vec::new(), bundle_tag: None, estimate: None });
+            self.by_ufrag
+                .insert(pc.ufrag.clone(), (conn, Role::Subscriber));
+            peer.subscriber = Some(Subscriber {
+                pc,
+                pending: None,
+                offer_id: 0,
+                tracks: Vec::new(),
+                bundle_tag: None,
+                estimate: None,
+            });
         }
-        let Some(sub) = peer.subscriber.as_mut() else { return };
-        if sub.tracks.iter().any(|t| t.source == source && t.track_sid == track_sid) {
+        let Some(sub) = peer.subscriber.as_mut() else {
+            return;
+        };
+        if sub
+            .tracks
+            .iter()
+            .any(|t| t.source == source && t.track_sid == track_sid)
+        {
             return;
         }
-        sub.tracks.push(DownTrack::new(source, source_sid, track_sid.to_owned(), kind));
+        sub.tracks.push(DownTrack::new(
+            source,
+            source_sid,
+            track_sid.to_owned(),
+            kind,
+        ));
     }
 
     /// Offers the subscriber connection's pending changes, unless an offer is outstanding
     /// (the answer to it triggers the next one).
     pub(super) fn negotiate_subscriber(&mut self, conn: ConnId) {
-        let Some(peer) = self.peers.get_mut(&conn) else { return };
-        let Some(sub) = peer.subscriber.as_mut() else { return };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return;
+        };
+        let Some(sub) = peer.subscriber.as_mut() else {
+            return;
+        };
         if sub.pending.is_some() {
             return;
         }
@@ -233,7 +309,13 @@ impl Engine {
                     // livekit-client reads `<participant sid>|<track sid>` as the stream id
                     // and the track sid as the track id to find the publication.
                     let stream_id = format!("{}|{}", track.source_sid, track.track_sid);
-                    let mid = change.add_media(track.kind, Direction::SendOnly, Some(stream_id), Some(track.track_sid.clone()), None);
+                    let mid = change.add_media(
+                        track.kind,
+                        Direction::SendOnly,
+                        Some(stream_id),
+                        Some(track.track_sid.clone()),
+                        None,
+                    );
                     sub.bundle_tag.get_or_insert(mid);
                     track.state = DownState::Negotiating(mid);
                 }
@@ -252,23 +334,42 @@ impl Engine {
         if !change.has_changes() {
             return;
         }
-        let Some((offer, pending)) = change.apply() else { return };
+        let Some((offer, pending)) = change.apply() else {
+            return;
+        };
         sub.pending = Some(pending);
         sub.offer_id += 1;
         let mid_to_track_id = sub
             .tracks
             .iter()
             .filter_map(|t| match t.state {
-                DownState::Negotiating(mid) | DownState::Open(mid) => Some((mid.to_string(), t.track_sid.clone())),
+                DownState::Negotiating(mid) | DownState::Open(mid) => {
+                    Some((mid.to_string(), t.track_sid.clone()))
+                }
                 _ => None,
             })
             .collect();
-        let offer = proto::SessionDescription { r#type: "offer".into(), sdp: offer.to_sdp_string(), id: sub.offer_id, mid_to_track_id };
+        let offer = proto::SessionDescription {
+            r#type: "offer".into(),
+            sdp: offer.to_sdp_string(),
+            id: sub.offer_id,
+            mid_to_track_id,
+        };
         send(peer, Response::Offer(offer));
     }
 
-    pub(super) fn on_subscriber_answer(&mut self, conn: ConnId, description: proto::SessionDescription) -> Result<(), Error> {
-        let Some(sub) = self.peers.get_mut(&conn).and_then(|p| p.subscriber.as_mut()) else { return Ok(()) };
+    pub(super) fn on_subscriber_answer(
+        &mut self,
+        conn: ConnId,
+        description: proto::SessionDescription,
+    ) -> Result<(), Error> {
+        let Some(sub) = self
+            .peers
+            .get_mut(&conn)
+            .and_then(|p| p.subscriber.as_mut())
+        else {
+            return Ok(());
+        };
         let Some(pending) = sub.pending.take() else {
             debug!(conn, "answer without an offer");
             return Ok(());
@@ -284,7 +385,8 @@ impl Engine {
                 }
             }
         }
-        sub.tracks.retain(|t| !matches!(t.state, DownState::NegotiatingStop(_)));
+        sub.tracks
+            .retain(|t| !matches!(t.state, DownState::NegotiatingStop(_)));
         // A new receiver decodes nothing before a key frame: ask the publisher for one now.
         for (source, sid) in opened {
             self.request_keyframe(source, &sid);
@@ -299,7 +401,11 @@ impl Engine {
             #[serde(default)]
             candidate: String,
         }
-        let role = if trickle.target == proto::SignalTarget::Subscriber as i32 { Role::Subscriber } else { Role::Publisher };
+        let role = if trickle.target == proto::SignalTarget::Subscriber as i32 {
+            Role::Subscriber
+        } else {
+            Role::Publisher
+        };
         let Ok(init) = serde_json::from_str::<CandidateInit>(&trickle.candidate_init) else {
             debug!(conn, "unreadable candidate");
             return;
@@ -320,7 +426,9 @@ impl Engine {
     }
 
     pub(super) fn on_add_track(&mut self, conn: ConnId, request: proto::AddTrackRequest) {
-        let Some(peer) = self.peers.get_mut(&conn) else { return };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return;
+        };
         if !peer.grant.can_publish {
             // As LiveKit: no answer, the client's publication times out.
             warn!(conn, identity = %peer.grant.identity, "track refused: no permission to publish");
@@ -328,7 +436,9 @@ impl Engine {
         }
         // Everything here is repeated to every participant of the room: keep it small.
         #[allow(deprecated)]
-        let oversized = [&request.cid, &request.name, &request.stream].iter().any(|text| text.len() > MAX_TRACK_TEXT)
+        let oversized = [&request.cid, &request.name, &request.stream]
+            .iter()
+            .any(|text| text.len() > MAX_TRACK_TEXT)
             || request.layers.len() > MAX_LAYERS
             || request.simulcast_codecs.len() > MAX_LAYERS;
         if peer.published.len() >= MAX_TRACKS_PER_PARTICIPANT
@@ -336,12 +446,23 @@ impl Engine {
             || request.cid.is_empty()
             || oversized
         {
-            warn!(conn, "track refused: duplicate, unnamed, oversized or too many");
+            warn!(
+                conn,
+                "track refused: duplicate, unnamed, oversized or too many"
+            );
             return;
         }
-        let kind = if request.r#type == proto::TrackType::Audio as i32 { MediaKind::Audio } else { MediaKind::Video };
+        let kind = if request.r#type == proto::TrackType::Audio as i32 {
+            MediaKind::Audio
+        } else {
+            MediaKind::Video
+        };
         #[allow(deprecated)]
-        let layer_widths = request.layers.iter().map(|layer| (rid_of(layer), layer.width)).collect();
+        let layer_widths = request
+            .layers
+            .iter()
+            .map(|layer| (rid_of(layer), layer.width))
+            .collect();
         // The deprecated fields are still what livekit-client reads for layers and DTX.
         #[allow(deprecated)]
         let info = proto::TrackInfo {
@@ -362,7 +483,13 @@ impl Engine {
             audio_features: request.audio_features.clone(),
             ..Default::default()
         };
-        send(peer, Response::TrackPublished(proto::TrackPublishedResponse { cid: request.cid.clone(), track: Some(info.clone()) }));
+        send(
+            peer,
+            Response::TrackPublished(proto::TrackPublishedResponse {
+                cid: request.cid.clone(),
+                track: Some(info.clone()),
+            }),
+        );
         peer.published.push(Published {
             info,
             cid: request.cid,
@@ -378,8 +505,12 @@ impl Engine {
     }
 
     pub(super) fn on_mute(&mut self, conn: ConnId, mute: proto::MuteTrackRequest) {
-        let Some(peer) = self.peers.get_mut(&conn) else { return };
-        let Some(track) = peer.published.iter_mut().find(|t| t.info.sid == mute.sid) else { return };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return;
+        };
+        let Some(track) = peer.published.iter_mut().find(|t| t.info.sid == mute.sid) else {
+            return;
+        };
         if track.info.muted == mute.muted {
             return;
         }
@@ -388,7 +519,13 @@ impl Engine {
         peer.version += 1;
         let (room, info) = (peer.room.clone(), peer.info());
         if live {
-            self.broadcast(&room, None, Response::Update(proto::ParticipantUpdate { participants: vec![info] }));
+            self.broadcast(
+                &room,
+                None,
+                Response::Update(proto::ParticipantUpdate {
+                    participants: vec![info],
+                }),
+            );
         }
         if mute.muted {
             self.stop_forwarding(conn, &mute.sid);
@@ -399,15 +536,36 @@ impl Engine {
     }
 
     pub(super) fn unpublish(&mut self, conn: ConnId, track_sid: &str) {
-        let Some(peer) = self.peers.get_mut(&conn) else { return };
+        let Some(peer) = self.peers.get_mut(&conn) else {
+            return;
+        };
         peer.published.retain(|t| t.info.sid != track_sid);
         peer.version += 1;
-        send(peer, Response::TrackUnpublished(proto::TrackUnpublishedResponse { track_sid: track_sid.to_owned() }));
+        send(
+            peer,
+            Response::TrackUnpublished(proto::TrackUnpublishedResponse {
+                track_sid: track_sid.to_owned(),
+            }),
+        );
         let (room, info) = (peer.room.clone(), peer.info());
-        self.broadcast(&room, None, Response::Update(proto::ParticipantUpdate { participants: vec![info] }));
-        let members = self.rooms.get(&room).map(|r| r.members.clone()).unwrap_or_default();
+        self.broadcast(
+            &room,
+            None,
+            Response::Update(proto::ParticipantUpdate {
+                participants: vec![info],
+            }),
+        );
+        let members = self
+            .rooms
+            .get(&room)
+            .map(|r| r.members.clone())
+            .unwrap_or_default();
         for other in members.into_iter().filter(|&c| c != conn) {
-            if let Some(sub) = self.peers.get_mut(&other).and_then(|p| p.subscriber.as_mut()) {
+            if let Some(sub) = self
+                .peers
+                .get_mut(&other)
+                .and_then(|p| p.subscriber.as_mut())
+            {
                 stop_down_tracks(sub, |t| t.source == conn && t.track_sid == track_sid);
             }
             self.negotiate_subscriber(other);
@@ -417,7 +575,8 @@ impl Engine {
 
 /// Marks the matching down tracks to be stopped (or forgets those never offered).
 pub(super) fn stop_down_tracks(sub: &mut Subscriber, matches: impl Fn(&DownTrack) -> bool) {
-    sub.tracks.retain(|t| !(matches(t) && t.state == DownState::ToOpen));
+    sub.tracks
+        .retain(|t| !(matches(t) && t.state == DownState::ToOpen));
     for track in sub.tracks.iter_mut().filter(|t| matches(t)) {
         if let DownState::Open(mid) | DownState::Negotiating(mid) = track.state {
             track.state = DownState::ToStop(mid);
@@ -431,6 +590,10 @@ fn mime_type(publisher: &Option<Pc>, mid: Mid, kind: MediaKind) -> Option<String
     let media = rtc.media(mid)?;
     let pt = *media.remote_pts().first()?;
     let params = rtc.codec_config().iter().find(|p| p.pt() == pt)?;
-    let kind = if kind == MediaKind::Audio { "audio" } else { "video" };
+    let kind = if kind == MediaKind::Audio {
+        "audio"
+    } else {
+        "video"
+    };
     Some(format!("{kind}/{}", params.spec().codec))
 }

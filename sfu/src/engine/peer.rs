@@ -27,11 +27,16 @@ pub enum Role {
 
 /// A `PA_…`, `TR_…` or `RM_…` id like LiveKit's.
 pub fn new_sid(prefix: &str) -> String {
-    format!("{prefix}{}", Alphanumeric.sample_string(&mut rand::rng(), 12))
+    format!(
+        "{prefix}{}",
+        Alphanumeric.sample_string(&mut rand::rng(), 12)
+    )
 }
 
 pub fn unix_now() -> (i64, i64) {
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
     (since.as_secs() as i64, since.as_millis() as i64)
 }
 
@@ -51,7 +56,13 @@ pub struct Pc {
 
 impl Pc {
     pub fn new(rtc: Rtc, ufrag: String) -> Pc {
-        Pc { rtc, ufrag, next: Instant::now(), dirty: true, forwarded: Vec::new() }
+        Pc {
+            rtc,
+            ufrag,
+            next: Instant::now(),
+            dirty: true,
+            forwarded: Vec::new(),
+        }
     }
 
     /// The `Rtc`, marked to be polled: every call into it may produce packets or events.
@@ -123,7 +134,12 @@ pub struct DownTrack {
 }
 
 impl DownTrack {
-    pub fn new(source: ConnId, source_sid: String, track_sid: String, kind: MediaKind) -> DownTrack {
+    pub fn new(
+        source: ConnId,
+        source_sid: String,
+        track_sid: String,
+        kind: MediaKind,
+    ) -> DownTrack {
         DownTrack {
             source,
             source_sid,
@@ -159,8 +175,13 @@ impl Subscriber {
     /// the video it shows (audio is small and left out).
     pub fn video_budget(&self) -> Option<u64> {
         let estimate = self.estimate?;
-        let shown =
-            self.tracks.iter().filter(|t| t.kind == MediaKind::Video && !t.disabled && matches!(t.state, DownState::Open(_))).count();
+        let shown = self
+            .tracks
+            .iter()
+            .filter(|t| {
+                t.kind == MediaKind::Video && !t.disabled && matches!(t.state, DownState::Open(_))
+            })
+            .count();
         Some(estimate / shown.max(1) as u64)
     }
 }
@@ -193,7 +214,12 @@ impl Peer {
             name: self.grant.name.clone(),
             metadata: self.grant.metadata.clone(),
             state: proto::participant_info::State::Active as i32,
-            tracks: self.published.iter().filter(|t| t.is_live()).map(|t| t.info.clone()).collect(),
+            tracks: self
+                .published
+                .iter()
+                .filter(|t| t.is_live())
+                .map(|t| t.info.clone())
+                .collect(),
             joined_at: self.joined_at.0,
             joined_at_ms: self.joined_at.1,
             version: self.version,
@@ -223,7 +249,10 @@ impl Peer {
     /// Mutable access to every peer connection this participant has.
     pub fn pcs_mut(&mut self) -> impl Iterator<Item = (Role, &mut Pc)> {
         let publisher = self.publisher.as_mut().map(|pc| (Role::Publisher, pc));
-        let subscriber = self.subscriber.as_mut().map(|s| (Role::Subscriber, &mut s.pc));
+        let subscriber = self
+            .subscriber
+            .as_mut()
+            .map(|s| (Role::Subscriber, &mut s.pc));
         publisher.into_iter().chain(subscriber)
     }
 
@@ -255,7 +284,13 @@ impl Published {
             Some(seen) => seen.saw(bytes, now),
             // livekit-client sends at most three layers; bound it regardless.
             None if room_for_more => {
-                let mut seen = LayerSeen { rid, last: now, window_start: now, window_bytes: 0, bitrate: None };
+                let mut seen = LayerSeen {
+                    rid,
+                    last: now,
+                    window_start: now,
+                    window_bytes: 0,
+                    bitrate: None,
+                };
                 seen.saw(bytes, now);
                 self.layers_seen.push(seen);
             }
@@ -272,7 +307,11 @@ impl Published {
             .filter(|seen| now.duration_since(seen.last) < stale)
             .map(|seen| Layer {
                 rid: seen.rid,
-                width: self.layer_widths.iter().find(|(r, _)| *r == seen.rid).map_or(u32::MAX, |(_, w)| *w),
+                width: self
+                    .layer_widths
+                    .iter()
+                    .find(|(r, _)| *r == seen.rid)
+                    .map_or(u32::MAX, |(_, w)| *w),
                 bitrate: seen.bitrate,
             })
             .collect();
@@ -281,7 +320,12 @@ impl Published {
     }
 
     /// Whether a key frame of `rid` may be asked for now (at most one per `interval`).
-    pub fn may_request_keyframe(&mut self, rid: Option<Rid>, now: Instant, interval: Duration) -> bool {
+    pub fn may_request_keyframe(
+        &mut self,
+        rid: Option<Rid>,
+        now: Instant,
+        interval: Duration,
+    ) -> bool {
         match self.keyframe_requests.iter_mut().find(|(r, _)| *r == rid) {
             Some((_, at)) if now.duration_since(*at) < interval => false,
             Some((_, at)) => {
@@ -365,22 +409,32 @@ pub fn choose_layer(flowing: &[Layer], wanted: &Wanted, current: Option<Rid>) ->
     }
     let widest = flowing.len() - 1;
     let by_size = match (wanted.max_width, wanted.max_quality) {
-        (Some(width), _) => flowing.iter().position(|l| l.width >= width).unwrap_or(widest),
+        (Some(width), _) => flowing
+            .iter()
+            .position(|l| l.width >= width)
+            .unwrap_or(widest),
         (None, Some(quality)) => {
             let best_rank = match quality {
                 proto::VideoQuality::Low => 1,
                 proto::VideoQuality::Medium => 2,
                 _ => 3,
             };
-            flowing.iter().rposition(|l| rid_rank(Some(l.rid)) <= best_rank).unwrap_or(0)
+            flowing
+                .iter()
+                .rposition(|l| rid_rank(Some(l.rid)) <= best_rank)
+                .unwrap_or(0)
         }
         (None, None) => widest,
     };
-    let Some(budget) = wanted.budget else { return Some(flowing[by_size].rid) };
+    let Some(budget) = wanted.budget else {
+        return Some(flowing[by_size].rid);
+    };
     let current_rank = flowing.iter().position(|l| Some(l.rid) == current);
     let fits = |at: usize| match flowing[at].bitrate {
         None => true,
-        Some(bitrate) if current_rank.is_some_and(|c| at > c) => bitrate * 100 <= budget * SWITCH_UP_HEADROOM_PERCENT,
+        Some(bitrate) if current_rank.is_some_and(|c| at > c) => {
+            bitrate * 100 <= budget * SWITCH_UP_HEADROOM_PERCENT
+        }
         Some(bitrate) => bitrate <= budget,
     };
     let chosen = (0..=by_size).rev().find(|&at| fits(at)).unwrap_or(0);
@@ -417,20 +471,39 @@ mod tests {
     fn layers(bitrates: [Option<u64>; 3]) -> Vec<Layer> {
         let [q, h, f] = bitrates;
         vec![
-            Layer { rid: Rid::from("q"), width: 160, bitrate: q },
-            Layer { rid: Rid::from("h"), width: 320, bitrate: h },
-            Layer { rid: Rid::from("f"), width: 640, bitrate: f },
+            Layer {
+                rid: Rid::from("q"),
+                width: 160,
+                bitrate: q,
+            },
+            Layer {
+                rid: Rid::from("h"),
+                width: 320,
+                bitrate: h,
+            },
+            Layer {
+                rid: Rid::from("f"),
+                width: 640,
+                bitrate: f,
+            },
         ]
     }
 
     fn by_width(width: Option<u32>) -> Wanted {
-        Wanted { max_width: width, ..Wanted::default() }
+        Wanted {
+            max_width: width,
+            ..Wanted::default()
+        }
     }
 
     #[test]
     fn a_subscriber_gets_the_smallest_layer_that_fills_its_video() {
         let flowing = layers([None; 3]);
-        let (q, h, f) = (Some(Rid::from("q")), Some(Rid::from("h")), Some(Rid::from("f")));
+        let (q, h, f) = (
+            Some(Rid::from("q")),
+            Some(Rid::from("h")),
+            Some(Rid::from("f")),
+        );
         assert_eq!(choose_layer(&flowing, &by_width(None), None), f);
         assert_eq!(choose_layer(&flowing, &by_width(Some(300)), None), h);
         assert_eq!(choose_layer(&flowing, &by_width(Some(100)), None), q);
@@ -443,38 +516,74 @@ mod tests {
     #[test]
     fn without_a_size_the_quality_asked_for_caps_the_layer() {
         let flowing = layers([None; 3]);
-        let quality = |q| Wanted { max_quality: Some(q), ..Wanted::default() };
-        assert_eq!(choose_layer(&flowing, &quality(proto::VideoQuality::Low), None), Some(Rid::from("q")));
-        assert_eq!(choose_layer(&flowing, &quality(proto::VideoQuality::Medium), None), Some(Rid::from("h")));
-        assert_eq!(choose_layer(&flowing, &quality(proto::VideoQuality::High), None), Some(Rid::from("f")));
+        let quality = |q| Wanted {
+            max_quality: Some(q),
+            ..Wanted::default()
+        };
+        assert_eq!(
+            choose_layer(&flowing, &quality(proto::VideoQuality::Low), None),
+            Some(Rid::from("q"))
+        );
+        assert_eq!(
+            choose_layer(&flowing, &quality(proto::VideoQuality::Medium), None),
+            Some(Rid::from("h"))
+        );
+        assert_eq!(
+            choose_layer(&flowing, &quality(proto::VideoQuality::High), None),
+            Some(Rid::from("f"))
+        );
         // Only the top layer flows: better than nothing.
-        assert_eq!(choose_layer(&flowing[2..], &quality(proto::VideoQuality::Low), None), Some(Rid::from("f")));
+        assert_eq!(
+            choose_layer(&flowing[2..], &quality(proto::VideoQuality::Low), None),
+            Some(Rid::from("f"))
+        );
         // A size wins over a quality (livekit-client sends the quality only without a size).
-        let both = Wanted { max_width: Some(600), max_quality: Some(proto::VideoQuality::Low), budget: None };
+        let both = Wanted {
+            max_width: Some(600),
+            max_quality: Some(proto::VideoQuality::Low),
+            budget: None,
+        };
         assert_eq!(choose_layer(&flowing, &both, None), Some(Rid::from("f")));
     }
 
     #[test]
     fn the_bandwidth_estimate_caps_the_layer() {
         let flowing = layers([Some(150_000), Some(500_000), Some(1_500_000)]);
-        let budget = |b| Wanted { budget: Some(b), ..Wanted::default() };
-        let (q, h, f) = (Some(Rid::from("q")), Some(Rid::from("h")), Some(Rid::from("f")));
+        let budget = |b| Wanted {
+            budget: Some(b),
+            ..Wanted::default()
+        };
+        let (q, h, f) = (
+            Some(Rid::from("q")),
+            Some(Rid::from("h")),
+            Some(Rid::from("f")),
+        );
         assert_eq!(choose_layer(&flowing, &budget(5_000_000), None), f);
         assert_eq!(choose_layer(&flowing, &budget(1_000_000), f), h);
         assert_eq!(choose_layer(&flowing, &budget(200_000), f), q);
         // Not even the lowest fits: the lowest, not nothing.
         assert_eq!(choose_layer(&flowing, &budget(50_000), h), q);
         // The size still caps it when there is bandwidth to spare.
-        let small = Wanted { max_width: Some(300), budget: Some(5_000_000), ..Wanted::default() };
+        let small = Wanted {
+            max_width: Some(300),
+            budget: Some(5_000_000),
+            ..Wanted::default()
+        };
         assert_eq!(choose_layer(&flowing, &small, None), h);
         // Not measured yet: no reason to hold it back.
-        assert_eq!(choose_layer(&layers([Some(150_000), None, None]), &budget(200_000), None), f);
+        assert_eq!(
+            choose_layer(&layers([Some(150_000), None, None]), &budget(200_000), None),
+            f
+        );
     }
 
     #[test]
     fn switching_up_needs_headroom_and_staying_does_not() {
         let flowing = layers([Some(150_000), Some(500_000), Some(1_500_000)]);
-        let budget = |b| Wanted { budget: Some(b), ..Wanted::default() };
+        let budget = |b| Wanted {
+            budget: Some(b),
+            ..Wanted::default()
+        };
         let (q, h) = (Some(Rid::from("q")), Some(Rid::from("h")));
         // 550 kbit/s fits "h" (500) but not with 15 % headroom: a subscriber on "q" stays there,
         assert_eq!(choose_layer(&flowing, &budget(550_000), q), q);
@@ -487,7 +596,13 @@ mod tests {
     #[test]
     fn a_layers_bitrate_is_measured_over_a_window() {
         let start = Instant::now();
-        let mut seen = LayerSeen { rid: Rid::from("f"), last: start, window_start: start, window_bytes: 0, bitrate: None };
+        let mut seen = LayerSeen {
+            rid: Rid::from("f"),
+            last: start,
+            window_start: start,
+            window_bytes: 0,
+            bitrate: None,
+        };
         // 30 frames of 6250 bytes in a second: 1.5 Mbit/s.
         for frame in 0..30u64 {
             seen.saw(6250, start + Duration::from_millis(frame * 1000 / 30));

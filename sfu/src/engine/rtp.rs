@@ -15,7 +15,10 @@
 
 use std::time::Instant;
 
-use str0m::format::{detect_av1_keyframe, detect_h264_keyframe, detect_h265_keyframe, detect_vp8_keyframe, detect_vp9_keyframe, Codec};
+use str0m::format::{
+    detect_av1_keyframe, detect_h264_keyframe, detect_h265_keyframe, detect_vp8_keyframe,
+    detect_vp9_keyframe, Codec,
+};
 use str0m::rtp::{Ssrc, Vp8Descriptor, Vp8Patch};
 
 /// Whether `payload` (the RTP payload of a packet of `codec`) begins a key frame, the point
@@ -44,7 +47,9 @@ fn h264_has_sps(payload: &[u8]) -> bool {
     const SPS: u8 = 7;
     const STAP_A: u8 = 24;
     const FU_A: u8 = 28;
-    let Some(&first) = payload.first() else { return false };
+    let Some(&first) = payload.first() else {
+        return false;
+    };
     match first & 0x1f {
         SPS => true,
         STAP_A => {
@@ -59,7 +64,9 @@ fn h264_has_sps(payload: &[u8]) -> bool {
             }
             false
         }
-        FU_A => payload.get(1).is_some_and(|fu| fu & 0x80 != 0 && fu & 0x1f == SPS),
+        FU_A => payload
+            .get(1)
+            .is_some_and(|fu| fu & 0x80 != 0 && fu & 0x1f == SPS),
         _ => false,
     }
 }
@@ -85,7 +92,12 @@ impl Vp8Ids {
         }
         // X bit, then I bit: the picture id's first byte has the M (wide) bit on top.
         let wide = picture_id.is_some() && payload.get(2).is_some_and(|b| b & 0x80 != 0);
-        Some(Vp8Ids { descriptor, picture_id, wide, tl0_pic_idx })
+        Some(Vp8Ids {
+            descriptor,
+            picture_id,
+            wide,
+            tl0_pic_idx,
+        })
     }
 }
 
@@ -183,13 +195,15 @@ impl Rewriter {
             // Another time base: go on from the last time by the wall time between the two
             // packets (at least one tick, so that the new frame has a time of its own).
             let elapsed = packet.at.saturating_duration_since(last.at);
-            let ticks = (elapsed.as_micros() * u128::from(packet.clock_rate) / 1_000_000).clamp(1, u128::from(u32::MAX / 2)) as u32;
+            let ticks = (elapsed.as_micros() * u128::from(packet.clock_rate) / 1_000_000)
+                .clamp(1, u128::from(u32::MAX / 2)) as u32;
             last.time.wrapping_add(ticks).wrapping_sub(packet.time)
         };
         let vp8 = packet.vp8;
         let picture_id_offset = match (last.picture_id, vp8.and_then(|v| v.picture_id)) {
             (Some(last_id), Some(id)) => {
-                ((u32::from(last_id) + 1 + u32::from(PICTURE_ID_MODULO) - u32::from(id)) % u32::from(PICTURE_ID_MODULO)) as u16
+                ((u32::from(last_id) + 1 + u32::from(PICTURE_ID_MODULO) - u32::from(id))
+                    % u32::from(PICTURE_ID_MODULO)) as u16
             }
             _ => 0,
         };
@@ -197,13 +211,22 @@ impl Rewriter {
             (Some(last_idx), Some(idx)) => last_idx.wrapping_add(1).wrapping_sub(idx),
             _ => 0,
         };
-        self.segment = Some(Segment { ssrc: packet.ssrc, first_seq: packet.seq, seq_offset, time_offset, picture_id_offset, tl0_offset });
+        self.segment = Some(Segment {
+            ssrc: packet.ssrc,
+            first_seq: packet.seq,
+            seq_offset,
+            time_offset,
+            picture_id_offset,
+            tl0_offset,
+        });
     }
 
     /// This subscriber's numbers for `packet`, or `None` when it is not forwarded: not of the
     /// running segment (another source, or no segment), or older than the segment's start.
     pub fn rewrite(&mut self, packet: &In) -> Option<Out> {
-        let segment = self.segment.filter(|s| s.ssrc == packet.ssrc && packet.seq >= s.first_seq)?;
+        let segment = self
+            .segment
+            .filter(|s| s.ssrc == packet.ssrc && packet.seq >= s.first_seq)?;
         let seq = packet.seq.wrapping_add(segment.seq_offset);
         let time = packet.time.wrapping_add(segment.time_offset);
         let mut picture_id = None;
@@ -227,10 +250,21 @@ impl Rewriter {
             }
         }
         if self.last.is_none_or(|last| seq > last.seq) {
-            self.last =
-                Some(Last { ssrc: packet.ssrc, seq, time, time_offset: segment.time_offset, at: packet.at, picture_id, tl0_pic_idx });
+            self.last = Some(Last {
+                ssrc: packet.ssrc,
+                seq,
+                time,
+                time_offset: segment.time_offset,
+                at: packet.at,
+                picture_id,
+                tl0_pic_idx,
+            });
         }
-        Some(Out { seq, time, vp8_patch })
+        Some(Out {
+            seq,
+            time,
+            vp8_patch,
+        })
     }
 }
 
@@ -297,7 +331,11 @@ impl InStream {
         if self.newest.is_none_or(|(newest, _, _)| seq > newest) {
             self.newest = Some((seq, time, marker));
         }
-        while self.gaps.front().is_some_and(|&(_, since)| now.saturating_duration_since(since) > REPAIR_DEADLINE) {
+        while self
+            .gaps
+            .front()
+            .is_some_and(|&(_, since)| now.saturating_duration_since(since) > REPAIR_DEADLINE)
+        {
             self.gaps.pop_front();
             lost = true;
         }
@@ -315,31 +353,63 @@ mod tests {
     /// TL0PICIDX and TID; `start` marks the first packet of a frame, `key` a key frame.
     fn vp8(start: bool, key: bool, picture_id: u16, tl0: u8) -> Vec<u8> {
         let first = 0x80 | if start { 0x10 } else { 0 };
-        let mut payload = vec![first, 0xe0, 0x80 | (picture_id >> 8) as u8, picture_id as u8, tl0, 0x00];
+        let mut payload = vec![
+            first,
+            0xe0,
+            0x80 | (picture_id >> 8) as u8,
+            picture_id as u8,
+            tl0,
+            0x00,
+        ];
         // The VP8 payload header: its low bit clear in a key frame.
         payload.extend_from_slice(&[if key { 0x10 } else { 0x11 }, 0x02, 0x00, 0x9d, 0x01, 0x2a]);
         payload
     }
 
     fn packet(ssrc: u32, seq: u64, time: u32, at: Instant, payload: &[u8]) -> In {
-        In { ssrc: ssrc.into(), seq, time, clock_rate: 90_000, at, vp8: Vp8Ids::parse(payload) }
+        In {
+            ssrc: ssrc.into(),
+            seq,
+            time,
+            clock_rate: 90_000,
+            at,
+            vp8: Vp8Ids::parse(payload),
+        }
     }
 
     #[test]
     fn vp8_key_frames_are_found_at_their_first_packet() {
         assert!(starts_keyframe(Codec::Vp8, &vp8(true, true, 300, 7), true));
-        assert!(!starts_keyframe(Codec::Vp8, &vp8(false, true, 300, 7), false), "a key frame's later packet");
-        assert!(!starts_keyframe(Codec::Vp8, &vp8(true, false, 300, 7), true), "a delta frame");
+        assert!(
+            !starts_keyframe(Codec::Vp8, &vp8(false, true, 300, 7), false),
+            "a key frame's later packet"
+        );
+        assert!(
+            !starts_keyframe(Codec::Vp8, &vp8(true, false, 300, 7), true),
+            "a delta frame"
+        );
         // The short descriptor str0m's own packetizer writes (no extension).
         assert!(starts_keyframe(Codec::Vp8, &[0x10, 0x10, 0x02, 0x00], true));
-        assert!(!starts_keyframe(Codec::Vp8, &[0x10, 0x11, 0x02, 0x00], true));
+        assert!(!starts_keyframe(
+            Codec::Vp8,
+            &[0x10, 0x11, 0x02, 0x00],
+            true
+        ));
         assert!(!starts_keyframe(Codec::Vp8, &[], true));
-        assert!(!starts_keyframe(Codec::Opus, &[0x10, 0x10], true), "audio has no key frames");
+        assert!(
+            !starts_keyframe(Codec::Opus, &[0x10, 0x10], true),
+            "audio has no key frames"
+        );
     }
 
     #[test]
     fn h264_key_frames_start_at_their_parameter_sets() {
-        let (sps, pps, idr, slice) = ([0x67, 0x42, 0x00, 0x1f], [0x68, 0xce, 0x3c, 0x80], [0x65, 0x88, 0x84], [0x41, 0x9a, 0x02]);
+        let (sps, pps, idr, slice) = (
+            [0x67, 0x42, 0x00, 0x1f],
+            [0x68, 0xce, 0x3c, 0x80],
+            [0x65, 0x88, 0x84],
+            [0x41, 0x9a, 0x02],
+        );
         // STAP-A with SPS, PPS and a small IDR: one packet, the start.
         let mut stap = vec![0x78];
         for nal in [&sps[..], &pps[..], &idr[..]] {
@@ -359,9 +429,18 @@ mod tests {
         assert!(!starts_keyframe(Codec::H264, &fu_a_idr_start, false));
         // An IDR first in its frame (parameter sets sent before, out of band) does start one.
         assert!(starts_keyframe(Codec::H264, &fu_a_idr_start, true));
-        assert!(starts_keyframe(Codec::H264, &sps, true), "a single SPS packet");
-        assert!(!starts_keyframe(Codec::H264, &slice, true), "a non-IDR slice");
-        assert!(!starts_keyframe(Codec::H264, &[0x7c, 0x45, 0x00], true), "an IDR's last fragment");
+        assert!(
+            starts_keyframe(Codec::H264, &sps, true),
+            "a single SPS packet"
+        );
+        assert!(
+            !starts_keyframe(Codec::H264, &slice, true),
+            "a non-IDR slice"
+        );
+        assert!(
+            !starts_keyframe(Codec::H264, &[0x7c, 0x45, 0x00], true),
+            "an IDR's last fragment"
+        );
     }
 
     #[test]
@@ -372,34 +451,80 @@ mod tests {
         let q = [
             packet(1, 70_000, 1_000, t0, &vp8(true, true, 500, 20)),
             packet(1, 70_001, 1_000, t0, &vp8(false, true, 500, 20)),
-            packet(1, 70_002, 4_000, t0 + Duration::from_millis(33), &vp8(true, false, 501, 20)),
+            packet(
+                1,
+                70_002,
+                4_000,
+                t0 + Duration::from_millis(33),
+                &vp8(true, false, 501, 20),
+            ),
         ];
         assert!(!rewriter.forwards(1.into()));
         rewriter.start(&q[0]);
         let out: Vec<Out> = q.iter().map(|p| rewriter.rewrite(p).unwrap()).collect();
         // The first packet ever: numbered as it came, the rollover counter at 0 for SRTP.
-        assert_eq!(out.iter().map(|o| o.seq).collect::<Vec<_>>(), [4_464, 4_465, 4_466]);
-        assert_eq!(out.iter().map(|o| o.time).collect::<Vec<_>>(), [1_000, 1_000, 4_000]);
-        assert!(out.iter().all(|o| o.vp8_patch.is_none()), "nothing to rewrite in the first segment");
+        assert_eq!(
+            out.iter().map(|o| o.seq).collect::<Vec<_>>(),
+            [4_464, 4_465, 4_466]
+        );
+        assert_eq!(
+            out.iter().map(|o| o.time).collect::<Vec<_>>(),
+            [1_000, 1_000, 4_000]
+        );
+        assert!(
+            out.iter().all(|o| o.vp8_patch.is_none()),
+            "nothing to rewrite in the first segment"
+        );
 
         // The switch to layer "f" (SSRC 2) at its key frame, 40 ms after the last "q" packet:
         // other numbers and another time base on the way in, one stream on the way out.
         rewriter.stop();
         let f_key = vp8(true, true, 9_000, 200);
         let f = packet(2, 12_345, 777_000, t0 + Duration::from_millis(73), &f_key);
-        assert_eq!(rewriter.rewrite(&f), None, "not forwarded before its segment starts");
+        assert_eq!(
+            rewriter.rewrite(&f),
+            None,
+            "not forwarded before its segment starts"
+        );
         rewriter.start(&f);
         assert!(rewriter.forwards(2.into()) && !rewriter.forwards(1.into()));
         let out = rewriter.rewrite(&f).unwrap();
         assert_eq!(out.seq, 4_467, "the sequence goes on by one");
-        assert_eq!(out.time, 4_000 + 40 * 90, "the time goes on by the 40 ms between the packets");
-        let expected = Vp8Descriptor::parse(&f_key).unwrap().patch().picture_id(502).tl0_pic_idx(21).build().unwrap();
-        assert_eq!(out.vp8_patch, Some(expected), "picture id and TL0PICIDX go on by one");
+        assert_eq!(
+            out.time,
+            4_000 + 40 * 90,
+            "the time goes on by the 40 ms between the packets"
+        );
+        let expected = Vp8Descriptor::parse(&f_key)
+            .unwrap()
+            .patch()
+            .picture_id(502)
+            .tl0_pic_idx(21)
+            .build()
+            .unwrap();
+        assert_eq!(
+            out.vp8_patch,
+            Some(expected),
+            "picture id and TL0PICIDX go on by one"
+        );
         // The next "f" packets keep the offsets; a late "q" packet goes nowhere.
-        let next = rewriter.rewrite(&packet(2, 12_346, 780_000, t0 + Duration::from_millis(106), &vp8(true, false, 9_001, 200))).unwrap();
+        let next = rewriter
+            .rewrite(&packet(
+                2,
+                12_346,
+                780_000,
+                t0 + Duration::from_millis(106),
+                &vp8(true, false, 9_001, 200),
+            ))
+            .unwrap();
         assert_eq!((next.seq, next.time), (4_468, 4_000 + 40 * 90 + 3_000));
-        let expected =
-            Vp8Descriptor::parse(&vp8(true, false, 9_001, 200)).unwrap().patch().picture_id(503).tl0_pic_idx(21).build().unwrap();
+        let expected = Vp8Descriptor::parse(&vp8(true, false, 9_001, 200))
+            .unwrap()
+            .patch()
+            .picture_id(503)
+            .tl0_pic_idx(21)
+            .build()
+            .unwrap();
         assert_eq!(next.vp8_patch, Some(expected));
         assert_eq!(rewriter.rewrite(&q[2]), None);
     }
@@ -410,24 +535,54 @@ mod tests {
         let mut rewriter = Rewriter::default();
         let at = |ms| t0 + Duration::from_millis(ms);
         rewriter.start(&packet(1, 100, 9_000, at(0), &vp8(true, true, 10, 1)));
-        assert_eq!(rewriter.rewrite(&packet(1, 100, 9_000, at(0), &vp8(true, true, 10, 1))).unwrap().seq, 100);
+        assert_eq!(
+            rewriter
+                .rewrite(&packet(1, 100, 9_000, at(0), &vp8(true, true, 10, 1)))
+                .unwrap()
+                .seq,
+            100
+        );
         // 101 is lost on the way in; 102 goes out as 102, and 101's repair (RTX) fills the gap.
-        assert_eq!(rewriter.rewrite(&packet(1, 102, 12_000, at(33), &vp8(true, false, 11, 1))).unwrap().seq, 102);
-        assert_eq!(rewriter.rewrite(&packet(1, 101, 9_000, at(40), &vp8(false, true, 10, 1))).unwrap().seq, 101);
+        assert_eq!(
+            rewriter
+                .rewrite(&packet(1, 102, 12_000, at(33), &vp8(true, false, 11, 1)))
+                .unwrap()
+                .seq,
+            102
+        );
+        assert_eq!(
+            rewriter
+                .rewrite(&packet(1, 101, 9_000, at(40), &vp8(false, true, 10, 1)))
+                .unwrap()
+                .seq,
+            101
+        );
 
         // Paused (or muted) for 100 packets: none goes out,
         rewriter.stop();
-        assert_eq!(rewriter.rewrite(&packet(1, 150, 90_000, at(1_000), &vp8(true, false, 40, 5))), None);
+        assert_eq!(
+            rewriter.rewrite(&packet(1, 150, 90_000, at(1_000), &vp8(true, false, 40, 5))),
+            None
+        );
         // and the resumed stream goes on from 103 at the next key frame, its time on its own
         // clock (the same source: the pause shows as the time that passed).
         let resumed = packet(1, 203, 180_000, at(2_000), &vp8(true, true, 60, 9));
         rewriter.start(&resumed);
         let out = rewriter.rewrite(&resumed).unwrap();
         assert_eq!((out.seq, out.time), (103, 180_000));
-        let expected = Vp8Descriptor::parse(&vp8(true, true, 60, 9)).unwrap().patch().picture_id(12).tl0_pic_idx(2).build().unwrap();
+        let expected = Vp8Descriptor::parse(&vp8(true, true, 60, 9))
+            .unwrap()
+            .patch()
+            .picture_id(12)
+            .tl0_pic_idx(2)
+            .build()
+            .unwrap();
         assert_eq!(out.vp8_patch, Some(expected));
         // A packet from before the pause, arriving late, is not forwarded into the new segment.
-        assert_eq!(rewriter.rewrite(&packet(1, 160, 95_000, at(2_001), &vp8(true, false, 41, 5))), None);
+        assert_eq!(
+            rewriter.rewrite(&packet(1, 160, 95_000, at(2_001), &vp8(true, false, 41, 5))),
+            None
+        );
     }
 
     #[test]
@@ -435,11 +590,25 @@ mod tests {
         let t0 = Instant::now();
         let mut rewriter = Rewriter::default();
         rewriter.start(&packet(1, 1, 0, t0, &vp8(true, true, 0x7fff, 255)));
-        rewriter.rewrite(&packet(1, 1, 0, t0, &vp8(true, true, 0x7fff, 255))).unwrap();
+        rewriter
+            .rewrite(&packet(1, 1, 0, t0, &vp8(true, true, 0x7fff, 255)))
+            .unwrap();
         rewriter.stop();
-        let other = packet(2, 900, 0, t0 + Duration::from_millis(10), &vp8(true, true, 3, 17));
+        let other = packet(
+            2,
+            900,
+            0,
+            t0 + Duration::from_millis(10),
+            &vp8(true, true, 3, 17),
+        );
         rewriter.start(&other);
-        let expected = Vp8Descriptor::parse(&vp8(true, true, 3, 17)).unwrap().patch().picture_id(0).tl0_pic_idx(0).build().unwrap();
+        let expected = Vp8Descriptor::parse(&vp8(true, true, 3, 17))
+            .unwrap()
+            .patch()
+            .picture_id(0)
+            .tl0_pic_idx(0)
+            .build()
+            .unwrap();
         assert_eq!(rewriter.rewrite(&other).unwrap().vp8_patch, Some(expected));
     }
 
@@ -449,17 +618,50 @@ mod tests {
         let at = |ms| t0 + Duration::from_millis(ms);
         let mut stream = InStream::default();
         let first = stream.observe(10, 1_000, false, at(0));
-        assert_eq!(first, Observed { frame_start: true, lost: false });
-        assert!(!stream.observe(11, 1_000, true, at(1)).frame_start, "the same frame");
-        assert!(stream.observe(12, 4_000, false, at(33)).frame_start, "after a marker");
+        assert_eq!(
+            first,
+            Observed {
+                frame_start: true,
+                lost: false
+            }
+        );
+        assert!(
+            !stream.observe(11, 1_000, true, at(1)).frame_start,
+            "the same frame"
+        );
+        assert!(
+            stream.observe(12, 4_000, false, at(33)).frame_start,
+            "after a marker"
+        );
         // 13 is missing: 14 (same time as 12) starts nothing; 13 repaired in time is no loss.
-        assert_eq!(stream.observe(14, 4_000, true, at(34)), Observed { frame_start: false, lost: false });
-        assert_eq!(stream.observe(13, 4_000, false, at(80)), Observed { frame_start: false, lost: false });
-        assert!(!stream.observe(15, 7_000, true, at(700)).lost, "nothing missing any more");
+        assert_eq!(
+            stream.observe(14, 4_000, true, at(34)),
+            Observed {
+                frame_start: false,
+                lost: false
+            }
+        );
+        assert_eq!(
+            stream.observe(13, 4_000, false, at(80)),
+            Observed {
+                frame_start: false,
+                lost: false
+            }
+        );
+        assert!(
+            !stream.observe(15, 7_000, true, at(700)).lost,
+            "nothing missing any more"
+        );
         // 16 never comes: a loss once the repair deadline has passed.
         assert!(!stream.observe(17, 10_000, true, at(720)).lost);
         assert!(!stream.observe(18, 13_000, true, at(1_000)).lost);
-        assert!(stream.observe(19, 16_000, true, at(1_300)).lost, "16 missing for more than the deadline");
-        assert!(!stream.observe(20, 19_000, true, at(1_333)).lost, "told once");
+        assert!(
+            stream.observe(19, 16_000, true, at(1_300)).lost,
+            "16 missing for more than the deadline"
+        );
+        assert!(
+            !stream.observe(20, 19_000, true, at(1_333)).lost,
+            "told once"
+        );
     }
 }

@@ -43,7 +43,11 @@ impl Loudness {
 
     /// The level (0–1) of the interval when it was speech, and starts the next interval.
     pub fn take(&mut self) -> Option<f32> {
-        let Loudness { packets, loud, loud_sum } = std::mem::take(self);
+        let Loudness {
+            packets,
+            loud,
+            loud_sum,
+        } = std::mem::take(self);
         (packets > 0 && loud * 100 >= packets * LOUD_SHARE_PERCENT).then(|| loud_sum / loud as f32)
     }
 }
@@ -55,18 +59,31 @@ fn linear(dbov: u8) -> f32 {
 
 /// What changed between the speakers of the last interval and this one: new speakers and
 /// level changes (active), and those who stopped (inactive, level 0). Loudest first.
-pub fn speakers_changed(before: &[proto::SpeakerInfo], now: &[proto::SpeakerInfo]) -> Vec<proto::SpeakerInfo> {
+pub fn speakers_changed(
+    before: &[proto::SpeakerInfo],
+    now: &[proto::SpeakerInfo],
+) -> Vec<proto::SpeakerInfo> {
     let mut changed: Vec<proto::SpeakerInfo> = now
         .iter()
-        .filter(|s| before.iter().find(|b| b.sid == s.sid).is_none_or(|b| (b.level - s.level).abs() >= LEVEL_STEP))
+        .filter(|s| {
+            before
+                .iter()
+                .find(|b| b.sid == s.sid)
+                .is_none_or(|b| (b.level - s.level).abs() >= LEVEL_STEP)
+        })
         .cloned()
         .collect();
     changed.sort_by(|a, b| b.level.total_cmp(&a.level));
-    changed.extend(before.iter().filter(|b| !now.iter().any(|s| s.sid == b.sid)).map(|b| proto::SpeakerInfo {
-        sid: b.sid.clone(),
-        level: 0.0,
-        active: false,
-    }));
+    changed.extend(
+        before
+            .iter()
+            .filter(|b| !now.iter().any(|s| s.sid == b.sid))
+            .map(|b| proto::SpeakerInfo {
+                sid: b.sid.clone(),
+                level: 0.0,
+                active: false,
+            }),
+    );
     changed
 }
 
@@ -75,26 +92,48 @@ impl Engine {
     pub(super) fn update_speakers(&mut self) {
         let rooms: Vec<String> = self.rooms.keys().cloned().collect();
         for name in rooms {
-            let Some(room) = self.rooms.get(&name) else { continue };
+            let Some(room) = self.rooms.get(&name) else {
+                continue;
+            };
             let mut now = Vec::new();
             for conn in room.members.clone() {
-                let Some(peer) = self.peers.get_mut(&conn) else { continue };
-                let level = peer.published.iter_mut().filter_map(|t| t.loudness.take()).reduce(f32::max);
+                let Some(peer) = self.peers.get_mut(&conn) else {
+                    continue;
+                };
+                let level = peer
+                    .published
+                    .iter_mut()
+                    .filter_map(|t| t.loudness.take())
+                    .reduce(f32::max);
                 if let Some(level) = level {
-                    now.push(proto::SpeakerInfo { sid: peer.sid.clone(), level, active: true });
+                    now.push(proto::SpeakerInfo {
+                        sid: peer.sid.clone(),
+                        level,
+                        active: true,
+                    });
                 }
             }
-            let Some(room) = self.rooms.get_mut(&name) else { continue };
+            let Some(room) = self.rooms.get_mut(&name) else {
+                continue;
+            };
             let changed = speakers_changed(&room.speakers, &now);
             // Levels within a step stay as last sent, so that slow drifts are still reported.
             for speaker in &mut now {
-                if let Some(before) = room.speakers.iter().find(|b| b.sid == speaker.sid && !changed.iter().any(|c| c.sid == b.sid)) {
+                if let Some(before) = room
+                    .speakers
+                    .iter()
+                    .find(|b| b.sid == speaker.sid && !changed.iter().any(|c| c.sid == b.sid))
+                {
                     speaker.level = before.level;
                 }
             }
             room.speakers = now;
             if !changed.is_empty() {
-                self.broadcast(&name, None, Response::SpeakersChanged(proto::SpeakersChanged { speakers: changed }));
+                self.broadcast(
+                    &name,
+                    None,
+                    Response::SpeakersChanged(proto::SpeakersChanged { speakers: changed }),
+                );
             }
         }
     }
@@ -105,7 +144,11 @@ mod tests {
     use super::*;
 
     fn speaker(sid: &str, level: f32) -> proto::SpeakerInfo {
-        proto::SpeakerInfo { sid: sid.into(), level, active: true }
+        proto::SpeakerInfo {
+            sid: sid.into(),
+            level,
+            active: true,
+        }
     }
 
     #[test]
@@ -136,9 +179,22 @@ mod tests {
         // a stays (small change), b stops, c starts louder than a.
         let now = [speaker("PA_a", 0.52), speaker("PA_c", 0.8)];
         let changed = speakers_changed(&before, &now);
-        assert_eq!(changed, vec![speaker("PA_c", 0.8), proto::SpeakerInfo { sid: "PA_b".into(), level: 0.0, active: false }]);
+        assert_eq!(
+            changed,
+            vec![
+                speaker("PA_c", 0.8),
+                proto::SpeakerInfo {
+                    sid: "PA_b".into(),
+                    level: 0.0,
+                    active: false
+                }
+            ]
+        );
         // A big change of level is sent.
-        assert_eq!(speakers_changed(&now, &[speaker("PA_a", 0.2), speaker("PA_c", 0.8)]), vec![speaker("PA_a", 0.2)]);
+        assert_eq!(
+            speakers_changed(&now, &[speaker("PA_a", 0.2), speaker("PA_c", 0.8)]),
+            vec![speaker("PA_a", 0.2)]
+        );
         assert!(speakers_changed(&now, &now).is_empty());
     }
 }

@@ -22,16 +22,26 @@ const WRITE_QUEUE: usize = 512;
 
 /// What the TCP side tells the engine.
 pub(super) enum TcpEvent {
-    Open { remote: SocketAddr, writer: mpsc::Sender<Vec<u8>> },
-    Packet { remote: SocketAddr, bytes: Vec<u8> },
-    Closed { remote: SocketAddr },
+    Open {
+        remote: SocketAddr,
+        writer: mpsc::Sender<Vec<u8>>,
+    },
+    Packet {
+        remote: SocketAddr,
+        bytes: Vec<u8>,
+    },
+    Closed {
+        remote: SocketAddr,
+    },
 }
 
 /// Accepts media connections until the engine is gone.
 pub(super) async fn listen(listener: TcpListener, events: mpsc::Sender<TcpEvent>) {
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
-        let Ok(permit) = permits.clone().acquire_owned().await else { return };
+        let Ok(permit) = permits.clone().acquire_owned().await else {
+            return;
+        };
         let (stream, remote) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(e) => {
@@ -54,12 +64,18 @@ async fn connection(stream: TcpStream, remote: SocketAddr, events: mpsc::Sender<
     let _ = stream.set_nodelay(true);
     let (mut reader, mut writer) = stream.into_split();
     let (tx, mut outgoing) = mpsc::channel::<Vec<u8>>(WRITE_QUEUE);
-    if events.send(TcpEvent::Open { remote, writer: tx }).await.is_err() {
+    if events
+        .send(TcpEvent::Open { remote, writer: tx })
+        .await
+        .is_err()
+    {
         return;
     }
     let write = async move {
         while let Some(packet) = outgoing.recv().await {
-            let Ok(len) = u16::try_from(packet.len()) else { continue };
+            let Ok(len) = u16::try_from(packet.len()) else {
+                continue;
+            };
             writer.write_all(&len.to_be_bytes()).await?;
             writer.write_all(&packet).await?;
         }
@@ -71,11 +87,18 @@ async fn connection(stream: TcpStream, remote: SocketAddr, events: mpsc::Sender<
             reader.read_exact(&mut len).await?;
             let n = usize::from(u16::from_be_bytes(len));
             if n > MAX_DATAGRAM {
-                return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "frame larger than a datagram"));
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "frame larger than a datagram",
+                ));
             }
             let mut bytes = vec![0u8; n];
             reader.read_exact(&mut bytes).await?;
-            if events.send(TcpEvent::Packet { remote, bytes }).await.is_err() {
+            if events
+                .send(TcpEvent::Packet { remote, bytes })
+                .await
+                .is_err()
+            {
                 return Ok(());
             }
         }

@@ -40,7 +40,12 @@ pub struct AddressInput {
 }
 
 /// A text field: trimmed, `None` when absent or empty; too long is a violation.
-pub fn text(body: &Map<String, Value>, key: &str, pointer: &str, violations: &mut Vec<Violation>) -> Option<String> {
+pub fn text(
+    body: &Map<String, Value>,
+    key: &str,
+    pointer: &str,
+    violations: &mut Vec<Violation>,
+) -> Option<String> {
     let value = match body.get(key) {
         Some(Value::String(s)) => s.trim().to_owned(),
         Some(Value::Number(n)) => n.to_string(),
@@ -65,7 +70,12 @@ pub fn text(body: &Map<String, Value>, key: &str, pointer: &str, violations: &mu
 }
 
 /// A required text field.
-pub fn required(body: &Map<String, Value>, key: &str, pointer: &str, violations: &mut Vec<Violation>) -> String {
+pub fn required(
+    body: &Map<String, Value>,
+    key: &str,
+    pointer: &str,
+    violations: &mut Vec<Violation>,
+) -> String {
     text(body, key, pointer, violations).unwrap_or_else(|| {
         violations.push(Violation::blank(format!("{pointer}/{key}")));
         String::new()
@@ -81,7 +91,9 @@ pub fn validate(
     fallback: Option<(&str, &str, Option<&str>)>,
     violations: &mut Vec<Violation>,
 ) -> rusqlite::Result<AddressInput> {
-    let mut named = |key: &str, default: Option<&str>| match text(body, key, pointer, violations).or(default.map(str::to_owned)) {
+    let mut named = |key: &str, default: Option<&str>| match text(body, key, pointer, violations)
+        .or(default.map(str::to_owned))
+    {
         Some(value) => value,
         None => {
             violations.push(Violation::blank(format!("{pointer}/{key}")));
@@ -107,14 +119,19 @@ pub fn validate(
         zipcode,
         city,
         country_id,
-        country_state_id: text(body, "countryStateId", pointer, violations).map(|s| s.to_lowercase()),
+        country_state_id: text(body, "countryStateId", pointer, violations)
+            .map(|s| s.to_lowercase()),
         phone_number: text(body, "phoneNumber", pointer, violations),
         additional_address_line1: text(body, "additionalAddressLine1", pointer, violations),
         additional_address_line2: text(body, "additionalAddressLine2", pointer, violations),
     };
     if !input.country_id.is_empty() {
         let country: Option<bool> = conn
-            .query_row("SELECT postal_code_required FROM country WHERE id = ?1 AND active = 1", [&input.country_id], |r| r.get(0))
+            .query_row(
+                "SELECT postal_code_required FROM country WHERE id = ?1 AND active = 1",
+                [&input.country_id],
+                |r| r.get(0),
+            )
             .optional()?;
         match country {
             None => violations.push(Violation::new(
@@ -122,7 +139,9 @@ pub fn validate(
                 format!("{pointer}/countryId"),
                 "The selected country does not exist.",
             )),
-            Some(true) if input.zipcode.is_none() => violations.push(Violation::blank(format!("{pointer}/zipcode"))),
+            Some(true) if input.zipcode.is_none() => {
+                violations.push(Violation::blank(format!("{pointer}/zipcode")))
+            }
             Some(_) => {}
         }
         if let Some(state) = &input.country_state_id {
@@ -141,7 +160,11 @@ pub fn validate(
         }
     }
     if let Some(salutation) = &input.salutation_id {
-        let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)", [salutation], |r| r.get(0))?;
+        let exists: bool = conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)",
+            [salutation],
+            |r| r.get(0),
+        )?;
         if !exists {
             violations.push(Violation::new(
                 "VIOLATION::NO_SUCH_CHOICE_ERROR",
@@ -155,7 +178,11 @@ pub fn validate(
 }
 
 /// Writes a new address of `customer_id`.
-pub fn insert(conn: &Connection, customer_id: &str, input: &AddressInput) -> rusqlite::Result<String> {
+pub fn insert(
+    conn: &Connection,
+    customer_id: &str,
+    input: &AddressInput,
+) -> rusqlite::Result<String> {
     let id = new_id();
     conn.execute(
         "INSERT INTO customer_address (id, customer_id, salutation_id, title, first_name, last_name, company, department, street, zipcode,
@@ -186,7 +213,12 @@ pub fn insert(conn: &Connection, customer_id: &str, input: &AddressInput) -> rus
 
 /// The addresses of a customer (only those of `only`, when given), with country,
 /// state and salutation.
-pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str, only: Option<&[String]>) -> rusqlite::Result<Vec<Value>> {
+pub fn load(
+    conn: &Connection,
+    ctx: &ShopContext,
+    customer_id: &str,
+    only: Option<&[String]>,
+) -> rusqlite::Result<Vec<Value>> {
     let (defaults_billing, defaults_shipping): (Option<String>, Option<String>) = conn
         .query_row("SELECT default_billing_address_id, default_shipping_address_id FROM customer WHERE id = ?1", [customer_id], |r| {
             Ok((r.get(0)?, r.get(1)?))
@@ -232,25 +264,48 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str, only: Optio
 
 /// Adds `country` (without its states), `countryState` and `salutation` to addresses
 /// (customer or order addresses) that carry their ids.
-pub fn with_references(conn: &Connection, languages: &LanguageChain, rows: Vec<Value>) -> rusqlite::Result<Vec<Value>> {
+pub fn with_references(
+    conn: &Connection,
+    languages: &LanguageChain,
+    rows: Vec<Value>,
+) -> rusqlite::Result<Vec<Value>> {
     if rows.is_empty() {
         return Ok(rows);
     }
     let countries = load_countries(conn, languages, None, true)?;
     let salutations = load_salutations(conn, languages)?;
     const NAME: &[(&str, &str)] = &[("name", "name")];
-    let state_ids: Vec<String> = rows.iter().filter_map(|r| r["countryStateId"].as_str().map(str::to_owned)).collect();
-    let state_names = translation::load(conn, "country_state_translation", "country_state_id", NAME, &state_ids, languages)?;
+    let state_ids: Vec<String> = rows
+        .iter()
+        .filter_map(|r| r["countryStateId"].as_str().map(str::to_owned))
+        .collect();
+    let state_names = translation::load(
+        conn,
+        "country_state_translation",
+        "country_state_id",
+        NAME,
+        &state_ids,
+        languages,
+    )?;
     Ok(rows
         .into_iter()
         .map(|mut address| {
-            let mut country = countries.iter().find(|c| c["id"] == address["countryId"]).cloned().unwrap_or(Value::Null);
+            let mut country = countries
+                .iter()
+                .find(|c| c["id"] == address["countryId"])
+                .cloned()
+                .unwrap_or(Value::Null);
             let state = country["states"]
                 .as_array()
                 .and_then(|states| states.iter().find(|s| s["id"] == address["countryStateId"]))
                 .cloned()
                 .map(|mut state| {
-                    state["name"] = translation::get(&state_names, state["id"].as_str().unwrap_or_default(), NAME)["name"].clone();
+                    state["name"] = translation::get(
+                        &state_names,
+                        state["id"].as_str().unwrap_or_default(),
+                        NAME,
+                    )["name"]
+                        .clone();
                     state
                 })
                 .unwrap_or(Value::Null);
@@ -259,27 +314,50 @@ pub fn with_references(conn: &Connection, languages: &LanguageChain, rows: Vec<V
             }
             address["country"] = country;
             address["countryState"] = state;
-            address["salutation"] = salutations.iter().find(|s| s["id"] == address["salutationId"]).cloned().unwrap_or(Value::Null);
+            address["salutation"] = salutations
+                .iter()
+                .find(|s| s["id"] == address["salutationId"])
+                .cloned()
+                .unwrap_or(Value::Null);
             address
         })
         .collect())
 }
 
 fn address_not_found(id: &str) -> ApiError {
-    ApiError::not_found("CHECKOUT__CUSTOMER_ADDRESS_NOT_FOUND", format!("Customer address with id \"{id}\" not found."))
+    ApiError::not_found(
+        "CHECKOUT__CUSTOMER_ADDRESS_NOT_FOUND",
+        format!("Customer address with id \"{id}\" not found."),
+    )
 }
 
 fn owns(conn: &Connection, customer_id: &str, address_id: &str) -> rusqlite::Result<bool> {
-    conn.query_row("SELECT EXISTS(SELECT 1 FROM customer_address WHERE id = ?1 AND customer_id = ?2)", [address_id, customer_id], |r| {
-        r.get(0)
-    })
+    conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM customer_address WHERE id = ?1 AND customer_id = ?2)",
+        [address_id, customer_id],
+        |r| r.get(0),
+    )
 }
 
 /// `POST /store-api/account/list-address`
-pub async fn list(user: LoggedIn, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn list(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut criteria = criteria::parse(&params, "customer_address", &|_| None)?;
     let includes = std::mem::take(&mut criteria.includes);
-    let addresses = app.db.call(move |conn| Ok(load(conn, &user.ctx, &user.customer_id, criteria.ids.as_deref())?)).await?;
+    let addresses = app
+        .db
+        .call(move |conn| {
+            Ok(load(
+                conn,
+                &user.ctx,
+                &user.customer_id,
+                criteria.ids.as_deref(),
+            )?)
+        })
+        .await?;
     let total = addresses.len();
     let mut body = search_result("customer_address", addresses, total, 1, None);
     criteria::apply_includes(&mut body, &includes);
@@ -287,7 +365,11 @@ pub async fn list(user: LoggedIn, State(app): State<App>, RequestParams(params):
 }
 
 /// `POST /store-api/account/address`
-pub async fn create(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn create(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let address = app
         .db
         .call(move |conn| {
@@ -299,7 +381,10 @@ pub async fn create(user: LoggedIn, State(app): State<App>, RequestParams(body):
             let tx = conn.transaction()?;
             let id = insert(&tx, &user.customer_id, &input)?;
             tx.commit()?;
-            Ok(Ok(load(conn, &user.ctx, &user.customer_id, Some(&[id]))?.into_iter().next().unwrap_or(Value::Null)))
+            Ok(Ok(load(conn, &user.ctx, &user.customer_id, Some(&[id]))?
+                .into_iter()
+                .next()
+                .unwrap_or(Value::Null)))
         })
         .await??;
     Ok(Json(address))
@@ -356,7 +441,11 @@ pub async fn update(
 }
 
 /// `DELETE /store-api/account/address/{id}`: 204; a default address stays (400).
-pub async fn delete(user: LoggedIn, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+pub async fn delete(
+    user: LoggedIn,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
     let id = id.to_lowercase();
     app.db
         .call(move |conn| {
@@ -381,7 +470,12 @@ pub async fn delete(user: LoggedIn, State(app): State<App>, Path(id): Path<Strin
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-async fn set_default(user: LoggedIn, app: App, id: String, column: &'static str) -> ApiResult<Json<Value>> {
+async fn set_default(
+    user: LoggedIn,
+    app: App,
+    id: String,
+    column: &'static str,
+) -> ApiResult<Json<Value>> {
     let id = id.to_lowercase();
     let answer = id.clone();
     app.db
@@ -400,11 +494,19 @@ async fn set_default(user: LoggedIn, app: App, id: String, column: &'static str)
 }
 
 /// `PATCH /store-api/account/address/default-billing/{id}`: answers the id.
-pub async fn default_billing(user: LoggedIn, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn default_billing(
+    user: LoggedIn,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     set_default(user, app, id, "default_billing_address_id").await
 }
 
 /// `PATCH /store-api/account/address/default-shipping/{id}`: answers the id.
-pub async fn default_shipping(user: LoggedIn, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn default_shipping(
+    user: LoggedIn,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     set_default(user, app, id, "default_shipping_address_id").await
 }

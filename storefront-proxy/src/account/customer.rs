@@ -16,7 +16,11 @@ use crate::storage::translation;
 use crate::store_api::ShopContext;
 
 pub fn not_logged_in() -> ApiError {
-    ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN", "Customer is not logged in.")
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "CHECKOUT__CUSTOMER_NOT_LOGGED_IN",
+        "Customer is not logged in.",
+    )
 }
 
 /// A request whose session belongs to a customer (guests included).
@@ -48,7 +52,11 @@ impl FromRequestParts<App> for LoggedIn {
             })
             .await?;
         let customer_id = customer.ok_or_else(not_logged_in)?;
-        Ok(LoggedIn { ctx, customer_id, token })
+        Ok(LoggedIn {
+            ctx,
+            customer_id,
+            token,
+        })
     }
 }
 
@@ -62,8 +70,16 @@ impl FromRequestParts<App> for Registered {
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
         let user = LoggedIn::from_request_parts(parts, app).await?;
         let id = user.customer_id.clone();
-        let guest: bool =
-            app.db.call(move |conn| Ok(conn.query_row("SELECT guest FROM customer WHERE id = ?1", [&id], |r| r.get(0))?)).await?;
+        let guest: bool = app
+            .db
+            .call(move |conn| {
+                Ok(
+                    conn.query_row("SELECT guest FROM customer WHERE id = ?1", [&id], |r| {
+                        r.get(0)
+                    })?,
+                )
+            })
+            .await?;
         if guest {
             return Err(not_logged_in());
         }
@@ -72,7 +88,11 @@ impl FromRequestParts<App> for Registered {
 }
 
 /// The customer with default and active (the session's chosen) addresses.
-pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite::Result<Option<Value>> {
+pub fn load(
+    conn: &Connection,
+    ctx: &ShopContext,
+    customer_id: &str,
+) -> rusqlite::Result<Option<Value>> {
     let row = conn
         .query_row(
             "SELECT id, group_id, sales_channel_id, language_id, customer_number, salutation_id, title, first_name, last_name,
@@ -115,7 +135,9 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
             },
         )
         .optional()?;
-    let Some(mut customer) = row else { return Ok(None) };
+    let Some(mut customer) = row else {
+        return Ok(None);
+    };
     let (active_billing, active_shipping): (Option<String>, Option<String>) = match &ctx.token {
         Some(token) => conn
             .query_row(
@@ -132,34 +154,67 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
     let default_shipping = text(&customer, "defaultShippingAddressId");
     let salutation_id = text(&customer, "salutationId");
     let group_id = text(&customer, "groupId").unwrap_or_default();
-    let wanted: Vec<String> =
-        [&default_billing, &default_shipping, &active_billing, &active_shipping].into_iter().flatten().cloned().collect();
+    let wanted: Vec<String> = [
+        &default_billing,
+        &default_shipping,
+        &active_billing,
+        &active_shipping,
+    ]
+    .into_iter()
+    .flatten()
+    .cloned()
+    .collect();
     let addresses = address::load(conn, ctx, customer_id, Some(&wanted))?;
-    let find =
-        |id: &Option<String>| id.as_ref().and_then(|id| addresses.iter().find(|a| a["id"] == json!(id))).cloned().unwrap_or(Value::Null);
+    let find = |id: &Option<String>| {
+        id.as_ref()
+            .and_then(|id| addresses.iter().find(|a| a["id"] == json!(id)))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
     customer["defaultBillingAddress"] = find(&default_billing);
     customer["defaultShippingAddress"] = find(&default_shipping);
     customer["activeBillingAddress"] = find(&active_billing.or(default_billing));
     customer["activeShippingAddress"] = find(&active_shipping.or(default_shipping));
     customer["salutation"] = load_salutations(conn, &ctx.languages)?
         .into_iter()
-        .find(|s| salutation_id.as_ref().is_some_and(|id| s["id"] == json!(id)))
+        .find(|s| {
+            salutation_id
+                .as_ref()
+                .is_some_and(|id| s["id"] == json!(id))
+        })
         .unwrap_or(Value::Null);
     const NAME: &[(&str, &str)] = &[("name", "name")];
-    let names =
-        translation::load(conn, "customer_group_translation", "customer_group_id", NAME, std::slice::from_ref(&group_id), &ctx.languages)?;
-    let display_gross: bool =
-        conn.query_row("SELECT display_gross FROM customer_group WHERE id = ?1", [&group_id], |r| r.get(0)).unwrap_or(true);
+    let names = translation::load(
+        conn,
+        "customer_group_translation",
+        "customer_group_id",
+        NAME,
+        std::slice::from_ref(&group_id),
+        &ctx.languages,
+    )?;
+    let display_gross: bool = conn
+        .query_row(
+            "SELECT display_gross FROM customer_group WHERE id = ?1",
+            [&group_id],
+            |r| r.get(0),
+        )
+        .unwrap_or(true);
     let group_name = translation::get(&names, &group_id, NAME);
     customer["group"] = json!({ "id": group_id, "name": group_name["name"], "displayGross": display_gross, "translated": group_name, "apiAlias": "customer_group" });
     // The customer's payment preference, else the sales channel's default.
     let channel_payment: Option<String> = conn
-        .query_row("SELECT payment_method_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0))
+        .query_row(
+            "SELECT payment_method_id FROM sales_channel WHERE id = ?1",
+            [&ctx.sales_channel.id],
+            |r| r.get(0),
+        )
         .optional()?
         .flatten();
     let payment_id = text(&customer, "defaultPaymentMethodId").or(channel_payment);
     let payment = match &payment_id {
-        Some(id) => crate::checkout::methods::load_payment_methods(conn, &ctx.languages, Some(id))?.into_iter().next(),
+        Some(id) => crate::checkout::methods::load_payment_methods(conn, &ctx.languages, Some(id))?
+            .into_iter()
+            .next(),
         None => None,
     };
     customer["defaultPaymentMethodId"] = json!(payment.as_ref().map(|p| &p["id"]));
@@ -170,6 +225,9 @@ pub fn load(conn: &Connection, ctx: &ShopContext, customer_id: &str) -> rusqlite
 
 /// `GET|POST /store-api/account/customer`: the session's customer, 403 without one.
 pub async fn current(user: LoggedIn, State(app): State<App>) -> ApiResult<Json<Value>> {
-    let customer = app.db.call(move |conn| Ok(load(conn, &user.ctx, &user.customer_id)?)).await?;
+    let customer = app
+        .db
+        .call(move |conn| Ok(load(conn, &user.ctx, &user.customer_id)?))
+        .await?;
     customer.map(Json).ok_or_else(not_logged_in)
 }

@@ -7,5 +7,8 @@ use argon2::Argon2;
 /// async runtime (`spawn_blocking`).
 pub fn hash_password(password: &str) -> anyhow::Result<String> {
     let salt = SaltString::generate(&mut OsRng);
-    Ok(Argon2::default().hash_password(password.as_bytes(), &salt).map_err(|e| anyhow::anyhow!("hashing a password: {e}"))?.to_string())
+    Ok(Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))?
+        .to_string())
 }

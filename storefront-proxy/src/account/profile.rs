@@ -21,21 +21,37 @@ pub fn success() -> Json<Value> {
 }
 
 fn password_not_correct(pointer: &str) -> Violation {
-    Violation::new("VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT", pointer, "Your password is wrong")
+    Violation::new(
+        "VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT",
+        pointer,
+        "Your password is wrong",
+    )
 }
 
 fn not_equal(pointer: &str) -> Violation {
-    Violation::new("VIOLATION::NOT_EQUAL_ERROR", pointer, "This value should be equal to the value it is confirming.")
+    Violation::new(
+        "VIOLATION::NOT_EQUAL_ERROR",
+        pointer,
+        "This value should be equal to the value it is confirming.",
+    )
 }
 
 /// A string field as sent (not trimmed: passwords), `None` when absent; other types are
 /// a violation.
-pub fn raw<'a>(body: &'a Map<String, Value>, key: &str, violations: &mut Vec<Violation>) -> Option<&'a str> {
+pub fn raw<'a>(
+    body: &'a Map<String, Value>,
+    key: &str,
+    violations: &mut Vec<Violation>,
+) -> Option<&'a str> {
     match body.get(key) {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.as_str()),
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be of type string."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                format!("/{key}"),
+                "This value should be of type string.",
+            ));
             None
         }
     }
@@ -43,7 +59,10 @@ pub fn raw<'a>(body: &'a Map<String, Value>, key: &str, violations: &mut Vec<Vio
 
 /// Hashes a new password off the async runtime, within the bound on concurrent hashing.
 pub async fn hash_password(app: &App, password: String) -> ApiResult<String> {
-    app.security.passwords.hash(password, super::password::hash_password).await
+    app.security
+        .passwords
+        .hash(password, super::password::hash_password)
+        .await
 }
 
 /// Whether `password` is the customer's current password.
@@ -51,13 +70,29 @@ async fn password_matches(app: &App, customer_id: &str, password: &str) -> ApiRe
     let id = customer_id.to_owned();
     let hash: Option<String> = app
         .db
-        .call(move |conn| Ok(conn.query_row("SELECT password_hash FROM customer WHERE id = ?1", [&id], |r| r.get(0)).optional()?.flatten()))
+        .call(move |conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT password_hash FROM customer WHERE id = ?1",
+                    [&id],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .flatten())
+        })
         .await?;
-    app.security.passwords.verify(hash, password.to_owned()).await
+    app.security
+        .passwords
+        .verify(hash, password.to_owned())
+        .await
 }
 
 /// A birthday part: an integer or a numeric string.
-fn birthday_part(body: &Map<String, Value>, key: &str, violations: &mut Vec<Violation>) -> Option<i64> {
+fn birthday_part(
+    body: &Map<String, Value>,
+    key: &str,
+    violations: &mut Vec<Violation>,
+) -> Option<i64> {
     match body.get(key) {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.trim().is_empty() => None,
@@ -84,7 +119,11 @@ fn birthday(body: &Map<String, Value>, violations: &mut Vec<Violation>) -> Optio
         (None, None, None) => return None,
         (Some(d), Some(m), Some(y)) => (d, m, y),
         parts => {
-            for (part, key) in [(parts.0, "birthdayDay"), (parts.1, "birthdayMonth"), (parts.2, "birthdayYear")] {
+            for (part, key) in [
+                (parts.0, "birthdayDay"),
+                (parts.1, "birthdayMonth"),
+                (parts.2, "birthdayYear"),
+            ] {
                 if part.is_none() {
                     violations.push(Violation::blank(format!("/{key}")));
                 }
@@ -94,22 +133,40 @@ fn birthday(body: &Map<String, Value>, violations: &mut Vec<Violation>) -> Optio
     };
     let date = (|| {
         let month = time::Month::try_from(u8::try_from(month).ok()?).ok()?;
-        time::Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?).ok()
+        time::Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?)
+            .ok()
     })();
     let Some(date) = date.filter(|d| d.year() >= 1900) else {
-        violations.push(Violation::new("VIOLATION::INVALID_DATE_ERROR", "/birthdayDay", "This value is not a valid date."));
+        violations.push(Violation::new(
+            "VIOLATION::INVALID_DATE_ERROR",
+            "/birthdayDay",
+            "This value is not a valid date.",
+        ));
         return None;
     };
     if date > time::OffsetDateTime::now_utc().date() {
-        violations.push(Violation::new("VIOLATION::TOO_HIGH_ERROR", "/birthdayYear", "The birthday must not be in the future."));
+        violations.push(Violation::new(
+            "VIOLATION::TOO_HIGH_ERROR",
+            "/birthdayYear",
+            "The birthday must not be in the future.",
+        ));
         return None;
     }
-    Some(format!("{:04}-{:02}-{:02}", date.year(), u8::from(date.month()), date.day()))
+    Some(format!(
+        "{:04}-{:02}-{:02}",
+        date.year(),
+        u8::from(date.month()),
+        date.day()
+    ))
 }
 
 /// `POST /store-api/account/change-profile`: salutation, title, names, birthday, and
 /// the account type (a business account needs a company and at least one VAT id).
-pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn change_profile(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let first_name = required(&body, "firstName", "", &mut violations);
     let last_name = required(&body, "lastName", "", &mut violations);
@@ -130,10 +187,17 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
     };
     // Fields not sent stay as they are.
     let has = |key: &str| body.contains_key(key);
-    let (set_salutation, set_title, set_account) = (has("salutationId"), has("title"), has("accountType"));
-    let set_birthday = ["birthdayDay", "birthdayMonth", "birthdayYear"].iter().any(|k| has(k));
+    let (set_salutation, set_title, set_account) =
+        (has("salutationId"), has("title"), has("accountType"));
+    let set_birthday = ["birthdayDay", "birthdayMonth", "birthdayYear"]
+        .iter()
+        .any(|k| has(k));
     let business = account_type == "business";
-    let company = if business { Some(required(&body, "company", "", &mut violations)) } else { None };
+    let company = if business {
+        Some(required(&body, "company", "", &mut violations))
+    } else {
+        None
+    };
     let vat_ids: Option<Vec<String>> = match body.get("vatIds") {
         _ if !business => None,
         None | Some(Value::Null) => {
@@ -141,7 +205,11 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
             None
         }
         Some(Value::Array(items)) if items.is_empty() => {
-            violations.push(Violation::new("VIOLATION::TOO_FEW_ERROR", "/vatIds", "This collection should contain 1 element or more."));
+            violations.push(Violation::new(
+                "VIOLATION::TOO_FEW_ERROR",
+                "/vatIds",
+                "This collection should contain 1 element or more.",
+            ));
             None
         }
         Some(Value::Array(items)) => {
@@ -159,14 +227,22 @@ pub async fn change_profile(user: LoggedIn, State(app): State<App>, RequestParam
             Some(ids)
         }
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", "/vatIds", "This value should be of type array."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                "/vatIds",
+                "This value should be of type array.",
+            ));
             None
         }
     };
     app.db
         .call(move |conn| {
             if let Some(salutation) = &salutation_id {
-                let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)", [salutation], |r| r.get(0))?;
+                let exists: bool = conn.query_row(
+                    "SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)",
+                    [salutation],
+                    |r| r.get(0),
+                )?;
                 if !exists {
                     violations.push(Violation::new(
                         "VIOLATION::NO_SUCH_CHOICE_ERROR",
@@ -221,10 +297,17 @@ pub async fn change_email(
 ) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let email = required(&body, "email", "", &mut violations).to_lowercase();
-    let confirmation = text(&body, "emailConfirmation", "", &mut violations).map(|e| e.to_lowercase());
-    let password = raw(&body, "password", &mut violations).unwrap_or_default().to_owned();
+    let confirmation =
+        text(&body, "emailConfirmation", "", &mut violations).map(|e| e.to_lowercase());
+    let password = raw(&body, "password", &mut violations)
+        .unwrap_or_default()
+        .to_owned();
     if !email.is_empty() && !is_email(&email) {
-        violations.push(Violation::new("VIOLATION::INVALID_EMAIL_FORMAT_ERROR", "/email", "This value is not a valid email address."));
+        violations.push(Violation::new(
+            "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
+            "/email",
+            "This value is not a valid email address.",
+        ));
     }
     if confirmation.as_deref() != Some(email.as_str()) {
         violations.push(not_equal("/emailConfirmation"));
@@ -268,7 +351,9 @@ pub async fn change_password(
     RequestParams(body): RequestParams,
 ) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
-    let password = raw(&body, "password", &mut violations).unwrap_or_default().to_owned();
+    let password = raw(&body, "password", &mut violations)
+        .unwrap_or_default()
+        .to_owned();
     let new_password = raw(&body, "newPassword", &mut violations).map(str::to_owned);
     let confirm = raw(&body, "newPasswordConfirm", &mut violations).map(str::to_owned);
     new_password_violations(new_password.as_deref(), "/newPassword", &mut violations);
@@ -309,7 +394,11 @@ fn unknown_payment_method(id: &str) -> ApiError {
 
 /// `POST /store-api/account/change-payment-method/{paymentMethodId}`: the customer's
 /// default payment method and the session's, at once (guests too).
-pub async fn change_payment_method(user: LoggedIn, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn change_payment_method(
+    user: LoggedIn,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let id = id.to_lowercase();
     if !is_id(&id) {
         return Err(crate::catalog::invalid_id(&id, "/paymentMethodId"));
@@ -317,8 +406,11 @@ pub async fn change_payment_method(user: LoggedIn, State(app): State<App>, Path(
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let active: bool =
-                tx.query_row("SELECT EXISTS(SELECT 1 FROM payment_method WHERE id = ?1 AND active = 1)", [&id], |r| r.get(0))?;
+            let active: bool = tx.query_row(
+                "SELECT EXISTS(SELECT 1 FROM payment_method WHERE id = ?1 AND active = 1)",
+                [&id],
+                |r| r.get(0),
+            )?;
             if !active {
                 return Ok(Err(unknown_payment_method(&id)));
             }
@@ -327,7 +419,10 @@ pub async fn change_payment_method(user: LoggedIn, State(app): State<App>, Path(
                 "UPDATE customer SET default_payment_method_id = ?1, updated_at = ?2 WHERE id = ?3",
                 params![id, now, user.customer_id],
             )?;
-            tx.execute("UPDATE store_context SET payment_method_id = ?1, updated_at = ?2 WHERE token = ?3", params![id, now, user.token])?;
+            tx.execute(
+                "UPDATE store_context SET payment_method_id = ?1, updated_at = ?2 WHERE token = ?3",
+                params![id, now, user.token],
+            )?;
             tx.commit()?;
             Ok(Ok(()))
         })

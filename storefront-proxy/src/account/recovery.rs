@@ -23,21 +23,35 @@ use crate::store_api::ShopContext;
 pub const RECOVERY_VALIDITY: time::Duration = time::Duration::hours(2);
 
 fn not_found_by_hash(hash: &str) -> ApiError {
-    ApiError::not_found("CHECKOUT__CUSTOMER_NOT_FOUND_BY_HASH", format!("No matching customer for the hash \"{hash}\" was found."))
+    ApiError::not_found(
+        "CHECKOUT__CUSTOMER_NOT_FOUND_BY_HASH",
+        format!("No matching customer for the hash \"{hash}\" was found."),
+    )
 }
 
 fn hash_expired(hash: &str) -> ApiError {
-    ApiError::new(StatusCode::GONE, "CHECKOUT__CUSTOMER_RECOVERY_HASH_EXPIRED", format!("The hash \"{hash}\" is expired."))
+    ApiError::new(
+        StatusCode::GONE,
+        "CHECKOUT__CUSTOMER_RECOVERY_HASH_EXPIRED",
+        format!("The hash \"{hash}\" is expired."),
+    )
 }
 
 /// The customer and whether the recovery of `hash` has expired; `None` when unknown.
 fn find(conn: &Connection, hash: &str) -> rusqlite::Result<Option<(String, bool)>> {
     let row: Option<(String, String)> = conn
-        .query_row("SELECT customer_id, created_at FROM customer_recovery WHERE hash = ?1", [hash], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(
+            "SELECT customer_id, created_at FROM customer_recovery WHERE hash = ?1",
+            [hash],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
     Ok(row.map(|(customer_id, created)| {
-        let created = time::OffsetDateTime::parse(&created, &time::format_description::well_known::Rfc3339).ok();
-        let expired = created.is_none_or(|created| time::OffsetDateTime::now_utc() - created > RECOVERY_VALIDITY);
+        let created =
+            time::OffsetDateTime::parse(&created, &time::format_description::well_known::Rfc3339)
+                .ok();
+        let expired = created
+            .is_none_or(|created| time::OffsetDateTime::now_utc() - created > RECOVERY_VALIDITY);
         (customer_id, expired)
     }))
 }
@@ -55,16 +69,22 @@ pub async fn send_mail(
     let email = text(&body, "email", "", &mut violations).map(|e| e.to_lowercase());
     match &email {
         None => violations.push(Violation::blank("/email")),
-        Some(email) if !is_email(email) => {
-            violations.push(Violation::new("VIOLATION::INVALID_EMAIL_FORMAT_ERROR", "/email", "This value is not a valid email address."))
-        }
+        Some(email) if !is_email(email) => violations.push(Violation::new(
+            "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
+            "/email",
+            "This value is not a valid email address.",
+        )),
         Some(_) => {}
     }
     let storefront_url = mail::storefront_url(&body, &app.config, &mut violations);
-    let (Some(email), Some(storefront_url), true) = (email, storefront_url, violations.is_empty()) else {
+    let (Some(email), Some(storefront_url), true) = (email, storefront_url, violations.is_empty())
+    else {
         return Err(ApiError::Violations(violations));
     };
-    app.security.throttle(&[(Throttle::Mail, &client.key()), (Throttle::MailRecipient, &email)])?;
+    app.security.throttle(&[
+        (Throttle::Mail, &client.key()),
+        (Throttle::MailRecipient, &email),
+    ])?;
     app.db
         .call(move |conn| {
             let customer: Option<(String, String, String)> = conn
@@ -98,7 +118,10 @@ pub async fn send_mail(
 
 /// The `hash` of a request body, a violation when blank.
 fn hash_of(body: &serde_json::Map<String, Value>, violations: &mut Vec<Violation>) -> String {
-    let hash = raw(body, "hash", violations).map(str::trim).unwrap_or_default().to_owned();
+    let hash = raw(body, "hash", violations)
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
     if hash.is_empty() && !violations.iter().any(|v| v.pointer == "/hash") {
         violations.push(Violation::blank("/hash"));
     }
@@ -108,7 +131,11 @@ fn hash_of(body: &serde_json::Map<String, Value>, violations: &mut Vec<Violation
 /// `POST /store-api/account/recovery-password-confirm` (hash, newPassword,
 /// newPasswordConfirm): the new password; the hash then no longer works, and the
 /// customer's sessions (but the caller's) are logged out.
-pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn confirm(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let hash = hash_of(&body, &mut violations);
     let new_password = raw(&body, "newPassword", &mut violations).map(str::to_owned);
@@ -146,7 +173,10 @@ pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(bod
                 "UPDATE customer SET password_hash = ?1, updated_at = ?2 WHERE id = ?3",
                 params![password_hash, now_rfc3339(), customer_id],
             )?;
-            tx.execute("DELETE FROM customer_recovery WHERE customer_id = ?1", [&customer_id])?;
+            tx.execute(
+                "DELETE FROM customer_recovery WHERE customer_id = ?1",
+                [&customer_id],
+            )?;
             super::session::end_other_sessions(&tx, &customer_id, ctx.token.as_deref())?;
             tx.commit()?;
             Ok(Ok(()))
@@ -156,17 +186,28 @@ pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(bod
 }
 
 /// `POST /store-api/account/customer-recovery-is-expired` (hash).
-pub async fn is_expired(State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn is_expired(
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let hash = hash_of(&body, &mut violations);
     if !hash.is_empty() && hash.chars().count() != 32 {
-        violations.push(Violation::new("VIOLATION::NOT_EQUAL_LENGTH_ERROR", "/hash", "This value should have exactly 32 characters."));
+        violations.push(Violation::new(
+            "VIOLATION::NOT_EQUAL_LENGTH_ERROR",
+            "/hash",
+            "This value should have exactly 32 characters.",
+        ));
     }
     if !violations.is_empty() {
         return Err(ApiError::Violations(violations));
     }
     let lookup = hash.clone();
     let found = app.db.call(move |conn| Ok(find(conn, &lookup)?)).await?;
-    let Some((_, expired)) = found else { return Err(not_found_by_hash(&hash)) };
-    Ok(Json(json!({ "isExpired": expired, "apiAlias": "array_struct" })))
+    let Some((_, expired)) = found else {
+        return Err(not_found_by_hash(&hash));
+    };
+    Ok(Json(
+        json!({ "isExpired": expired, "apiAlias": "array_struct" }),
+    ))
 }

@@ -23,7 +23,9 @@ const MAX_PASSWORD_LENGTH: usize = 1024;
 
 /// A plausible email address: one `@`, something before it, a dot after it, no spaces.
 pub fn is_email(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else { return false };
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
     !local.is_empty()
         && domain.contains('.')
         && !domain.starts_with('.')
@@ -41,12 +43,19 @@ fn with_token(token: &str, body: Value) -> Response {
 }
 
 pub fn token_response(token: &str) -> Response {
-    with_token(token, json!({ "contextToken": token, "redirectUrl": null, "apiAlias": "array_struct" }))
+    with_token(
+        token,
+        json!({ "contextToken": token, "redirectUrl": null, "apiAlias": "array_struct" }),
+    )
 }
 
 /// A new session of `customer_id` (or anonymous), keeping the language, currency
 /// and country chosen in the previous one. Only its key is stored; the token is answered.
-fn new_session(tx: &Transaction, ctx: &ShopContext, customer_id: Option<&str>) -> rusqlite::Result<Session> {
+fn new_session(
+    tx: &Transaction,
+    ctx: &ShopContext,
+    customer_id: Option<&str>,
+) -> rusqlite::Result<Session> {
     let session = crate::store_api::session::new_session();
     let token = session.key.clone();
     let now = now_rfc3339();
@@ -74,29 +83,45 @@ fn password_violations(password: Option<&str>, violations: &mut Vec<Violation>) 
 }
 
 /// A new password's rules (registration, change, recovery), reported at `pointer`.
-pub fn new_password_violations(password: Option<&str>, pointer: &str, violations: &mut Vec<Violation>) {
+pub fn new_password_violations(
+    password: Option<&str>,
+    pointer: &str,
+    violations: &mut Vec<Violation>,
+) {
     match password {
         None | Some("") => violations.push(Violation::blank(pointer)),
         Some(p) if p.chars().count() < MIN_PASSWORD_LENGTH => violations.push(Violation::new(
             "VIOLATION::TOO_SHORT_ERROR",
             pointer,
-            format!("This value is too short. It should have {MIN_PASSWORD_LENGTH} characters or more."),
+            format!(
+                "This value is too short. It should have {MIN_PASSWORD_LENGTH} characters or more."
+            ),
         )),
         Some(p) if p.len() > MAX_PASSWORD_LENGTH => violations.push(Violation::new(
             "VIOLATION::TOO_LONG_ERROR",
             pointer,
-            format!("This value is too long. It should have {MAX_PASSWORD_LENGTH} characters or less."),
+            format!(
+                "This value is too long. It should have {MAX_PASSWORD_LENGTH} characters or less."
+            ),
         )),
         Some(_) => {}
     }
 }
 
-fn object<'a>(body: &'a Map<String, Value>, key: &str, violations: &mut Vec<Violation>) -> Option<&'a Map<String, Value>> {
+fn object<'a>(
+    body: &'a Map<String, Value>,
+    key: &str,
+    violations: &mut Vec<Violation>,
+) -> Option<&'a Map<String, Value>> {
     match body.get(key) {
         Some(Value::Object(map)) => Some(map),
         None | Some(Value::Null) => None,
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be an object."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                format!("/{key}"),
+                "This value should be an object.",
+            ));
             None
         }
     }
@@ -117,11 +142,18 @@ fn create_customer(
     let salutation_id = text(body, "salutationId", "", &mut violations).map(|s| s.to_lowercase());
     let title = text(body, "title", "", &mut violations);
     if !email.is_empty() && !is_email(&email) {
-        violations.push(Violation::new("VIOLATION::INVALID_EMAIL_FORMAT_ERROR", "/email", "This value is not a valid email address."));
+        violations.push(Violation::new(
+            "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
+            "/email",
+            "This value is not a valid email address.",
+        ));
     }
     if !guest && is_email(&email) {
-        let taken: bool =
-            conn.query_row("SELECT EXISTS(SELECT 1 FROM customer WHERE lower(email) = ?1 AND guest = 0)", [&email], |r| r.get(0))?;
+        let taken: bool = conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM customer WHERE lower(email) = ?1 AND guest = 0)",
+            [&email],
+            |r| r.get(0),
+        )?;
         if taken {
             violations.push(Violation::new(
                 "VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE",
@@ -131,32 +163,68 @@ fn create_customer(
         }
     }
     if let Some(salutation) = &salutation_id {
-        let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)", [salutation], |r| r.get(0))?;
+        let exists: bool = conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM salutation WHERE id = ?1)",
+            [salutation],
+            |r| r.get(0),
+        )?;
         if !exists {
-            violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/salutationId", "The selected salutation does not exist."));
+            violations.push(Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                "/salutationId",
+                "The selected salutation does not exist.",
+            ));
         }
     }
-    let fallback = Some((first_name.as_str(), last_name.as_str(), salutation_id.as_deref()));
+    let fallback = Some((
+        first_name.as_str(),
+        last_name.as_str(),
+        salutation_id.as_deref(),
+    ));
     let billing = match object(body, "billingAddress", &mut violations) {
-        Some(billing) => Some(address::validate(conn, billing, "/billingAddress", fallback, &mut violations)?),
+        Some(billing) => Some(address::validate(
+            conn,
+            billing,
+            "/billingAddress",
+            fallback,
+            &mut violations,
+        )?),
         None => {
             violations.push(Violation::blank("/billingAddress"));
             None
         }
     };
     let shipping = match object(body, "shippingAddress", &mut violations) {
-        Some(shipping) => Some(address::validate(conn, shipping, "/shippingAddress", fallback, &mut violations)?),
+        Some(shipping) => Some(address::validate(
+            conn,
+            shipping,
+            "/shippingAddress",
+            fallback,
+            &mut violations,
+        )?),
         None => None,
     };
     if !violations.is_empty() {
         return Ok(Err(ApiError::Violations(violations)));
     }
-    let Some(billing) = billing else { return Ok(Err(ApiError::Violations(vec![Violation::blank("/billingAddress")]))) };
+    let Some(billing) = billing else {
+        return Ok(Err(ApiError::Violations(vec![Violation::blank(
+            "/billingAddress",
+        )])));
+    };
     let tx = conn.transaction()?;
-    let group_id: Option<String> =
-        tx.query_row("SELECT customer_group_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0))?;
-    let group_id = group_id.ok_or_else(|| anyhow::anyhow!("the sales channel has no customer group"))?;
-    let number: i64 = tx.query_row("SELECT COALESCE(MAX(CAST(customer_number AS INTEGER)), 10000) + 1 FROM customer", [], |r| r.get(0))?;
+    let group_id: Option<String> = tx.query_row(
+        "SELECT customer_group_id FROM sales_channel WHERE id = ?1",
+        [&ctx.sales_channel.id],
+        |r| r.get(0),
+    )?;
+    let group_id =
+        group_id.ok_or_else(|| anyhow::anyhow!("the sales channel has no customer group"))?;
+    let number: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(CAST(customer_number AS INTEGER)), 10000) + 1 FROM customer",
+        [],
+        |r| r.get(0),
+    )?;
     let customer_id = new_id();
     let now = now_rfc3339();
     tx.execute(
@@ -205,8 +273,14 @@ pub async fn register(
     RequestParams(body): RequestParams,
 ) -> ApiResult<Response> {
     app.security.quota(Volume::Registration, client.0)?;
-    let guest = body.get("guest").and_then(criteria::boolean).unwrap_or(false);
-    let password = body.get("password").and_then(Value::as_str).map(str::to_owned);
+    let guest = body
+        .get("guest")
+        .and_then(criteria::boolean)
+        .unwrap_or(false);
+    let password = body
+        .get("password")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let password_hash = if guest {
         None
     } else {
@@ -222,16 +296,26 @@ pub async fn register(
             return Err(ApiError::Violations(violations));
         }
         let password = password.unwrap_or_default();
-        Some(app.security.passwords.hash(password, super::password::hash_password).await?)
+        Some(
+            app.security
+                .passwords
+                .hash(password, super::password::hash_password)
+                .await?,
+        )
     };
     let created = app
         .db
         .call(move |conn| {
-            let (customer_id, token) = match create_customer(conn, &ctx, &body, guest, password_hash)? {
-                Ok(created) => created,
-                Err(error) => return Ok(Err(error)),
+            let (customer_id, token) =
+                match create_customer(conn, &ctx, &body, guest, password_hash)? {
+                    Ok(created) => created,
+                    Err(error) => return Ok(Err(error)),
+                };
+            let session = ShopContext {
+                token: Some(token.key.clone()),
+                client_token: Some(token.token.clone()),
+                ..ctx
             };
-            let session = ShopContext { token: Some(token.key.clone()), client_token: Some(token.token.clone()), ..ctx };
             let customer = customer::load(conn, &session, &customer_id)?.unwrap_or(Value::Null);
             Ok(Ok((token, customer)))
         })
@@ -241,7 +325,11 @@ pub async fn register(
 }
 
 fn bad_credentials() -> ApiError {
-    ApiError::new(StatusCode::UNAUTHORIZED, "CHECKOUT__CUSTOMER_AUTH_BAD_CREDENTIALS", "Invalid username and/or password.")
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "CHECKOUT__CUSTOMER_AUTH_BAD_CREDENTIALS",
+        "Invalid username and/or password.",
+    )
 }
 
 /// `POST /store-api/account/login` with `username` (or `email`) and `password`.
@@ -254,15 +342,27 @@ pub async fn login(
     State(app): State<App>,
     RequestParams(body): RequestParams,
 ) -> ApiResult<Response> {
-    let username =
-        body.get("username").or_else(|| body.get("email")).and_then(Value::as_str).map(|u| u.trim().to_lowercase()).unwrap_or_default();
-    let password = body.get("password").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let username = body
+        .get("username")
+        .or_else(|| body.get("email"))
+        .and_then(Value::as_str)
+        .map(|u| u.trim().to_lowercase())
+        .unwrap_or_default();
+    let password = body
+        .get("password")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     if username.is_empty() || password.is_empty() {
         return Err(bad_credentials());
     }
     let address = client.key();
     let pair = format!("{username}\n{address}");
-    let keys = [(Throttle::Login, pair.as_str()), (Throttle::LoginAccount, username.as_str()), (Throttle::LoginAddress, address.as_str())];
+    let keys = [
+        (Throttle::Login, pair.as_str()),
+        (Throttle::LoginAccount, username.as_str()),
+        (Throttle::LoginAddress, address.as_str()),
+    ];
     app.security.throttle(&keys)?;
     let lookup = username.clone();
     let found: Option<(String, String, bool)> = app
@@ -279,14 +379,23 @@ pub async fn login(
         .await?;
     let hash = found.as_ref().map(|(_, hash, _)| hash.clone());
     // No check made (the hashing queue is full): the attempt does not count.
-    let verified = app.security.passwords.verify(hash, password).await.inspect_err(|_| app.security.release(&keys))?;
+    let verified = app
+        .security
+        .passwords
+        .verify(hash, password)
+        .await
+        .inspect_err(|_| app.security.release(&keys))?;
     let Some((customer_id, _, active)) = found.filter(|_| verified) else {
         return Err(bad_credentials());
     };
     app.security.forget(&keys[..2]);
     app.security.release(&keys[2..]);
     if !active {
-        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "CHECKOUT__CUSTOMER_IS_INACTIVE", "The customer account is inactive."));
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "CHECKOUT__CUSTOMER_IS_INACTIVE",
+            "The customer account is inactive.",
+        ));
     }
     let token = app
         .db
@@ -303,7 +412,11 @@ pub async fn login(
 /// A new session of the customer after a login (password or a DSR login token): the
 /// customer's last cart and the cart of the caller's session `ctx` become one, the
 /// customer's payment preference becomes the session's. Answers the new session.
-pub fn customer_session(tx: &Transaction, ctx: &ShopContext, customer_id: &str) -> rusqlite::Result<Session> {
+pub fn customer_session(
+    tx: &Transaction,
+    ctx: &ShopContext,
+    customer_id: &str,
+) -> rusqlite::Result<Session> {
     let session = new_session(tx, ctx, Some(customer_id))?;
     let token = session.key.clone();
     // The customer's last cart and the guest cart of this session become one.
@@ -319,7 +432,10 @@ pub fn customer_session(tx: &Transaction, ctx: &ShopContext, customer_id: &str) 
         .collect();
     previous.extend(ctx.token.clone());
     crate::cart::calculate::merge(tx, &previous, &token)?;
-    tx.execute("UPDATE customer SET last_login = ?1 WHERE id = ?2", params![now_rfc3339(), customer_id])?;
+    tx.execute(
+        "UPDATE customer SET last_login = ?1 WHERE id = ?2",
+        params![now_rfc3339(), customer_id],
+    )?;
     // The customer's payment preference becomes the session's.
     tx.execute(
         "UPDATE store_context SET payment_method_id = COALESCE(
@@ -356,7 +472,9 @@ fn end_sessions(tx: &Transaction, customer_id: &str, tokens: &[String]) -> rusql
         "SELECT s.token, s.sales_channel_id FROM store_context s JOIN cart c ON c.token = s.token
          WHERE s.token IN (SELECT value FROM json_each(?1)) ORDER BY c.updated_at DESC LIMIT 1",
     )?;
-    let latest: Option<(String, String)> = latest_cart.query_row([json_ids(tokens)], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+    let latest: Option<(String, String)> = latest_cart
+        .query_row([json_ids(tokens)], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
     let now = now_rfc3339();
     if let Some((token, sales_channel_id)) = latest {
         let parked = new_id() + &new_id();
@@ -376,9 +494,17 @@ fn end_sessions(tx: &Transaction, customer_id: &str, tokens: &[String]) -> rusql
 
 /// After a password change: every session of the customer except `keep` (the
 /// caller's, if any) is logged out, as Shopware revokes the customer's other tokens.
-pub fn end_other_sessions(tx: &Transaction, customer_id: &str, keep: Option<&str>) -> rusqlite::Result<()> {
-    let mut statement = tx.prepare_cached("SELECT token FROM store_context WHERE customer_id = ?1 AND token IS NOT ?2")?;
-    let others = statement.query_map(params![customer_id, keep], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+pub fn end_other_sessions(
+    tx: &Transaction,
+    customer_id: &str,
+    keep: Option<&str>,
+) -> rusqlite::Result<()> {
+    let mut statement = tx.prepare_cached(
+        "SELECT token FROM store_context WHERE customer_id = ?1 AND token IS NOT ?2",
+    )?;
+    let others = statement
+        .query_map(params![customer_id, keep], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
     if others.is_empty() {
         return Ok(());
     }

@@ -25,7 +25,9 @@ pub const ACCESS_TOKEN_TTL: i64 = 600;
 pub const REFRESH_TOKEN_TTL: i64 = 7 * 24 * 3600;
 
 pub fn routes() -> Router<App> {
-    Router::new().route("/oauth/token", post(token)).route("/oauth/revoke", post(revoke))
+    Router::new()
+        .route("/oauth/token", post(token))
+        .route("/oauth/revoke", post(revoke))
 }
 
 #[derive(Deserialize)]
@@ -41,19 +43,33 @@ fn now() -> i64 {
 }
 
 fn invalid_grant() -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "6", "The user credentials were incorrect.")
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "6",
+        "The user credentials were incorrect.",
+    )
 }
 
-async fn token(client: ClientAddr, State(app): State<App>, Body(request): Body<TokenRequest>) -> ApiResult<Json<Value>> {
+async fn token(
+    client: ClientAddr,
+    State(app): State<App>,
+    Body(request): Body<TokenRequest>,
+) -> ApiResult<Json<Value>> {
     let user_id = match request.grant_type.as_str() {
         "password" => {
             let (Some(username), Some(password)) = (request.username, request.password) else {
-                return Err(ApiError::bad_request("2", "The request is missing a required parameter (username, password)."));
+                return Err(ApiError::bad_request(
+                    "2",
+                    "The request is missing a required parameter (username, password).",
+                ));
             };
             let address = client.key();
             let pair = format!("{username}\n{address}");
-            let keys =
-                [(Throttle::OAuth, pair.as_str()), (Throttle::OAuthAccount, username.as_str()), (Throttle::LoginAddress, address.as_str())];
+            let keys = [
+                (Throttle::OAuth, pair.as_str()),
+                (Throttle::OAuthAccount, username.as_str()),
+                (Throttle::LoginAddress, address.as_str()),
+            ];
             app.security.throttle(&keys)?;
             let lookup = username.clone();
             let row: Option<(String, String)> = app
@@ -83,7 +99,10 @@ async fn token(client: ClientAddr, State(app): State<App>, Body(request): Body<T
         }
         "refresh_token" => {
             let Some(refresh) = request.refresh_token else {
-                return Err(ApiError::bad_request("2", "The request is missing a required parameter (refresh_token)."));
+                return Err(ApiError::bad_request(
+                    "2",
+                    "The request is missing a required parameter (refresh_token).",
+                ));
             };
             let user: Option<String> = app
                 .db
@@ -98,9 +117,20 @@ async fn token(client: ClientAddr, State(app): State<App>, Body(request): Body<T
                         .optional()?)
                 })
                 .await?;
-            user.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "9", "The refresh token is invalid."))?
+            user.ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "9",
+                    "The refresh token is invalid.",
+                )
+            })?
         }
-        other => return Err(ApiError::bad_request("2", format!("The authorization grant type \"{other}\" is not supported."))),
+        other => {
+            return Err(ApiError::bad_request(
+                "2",
+                format!("The authorization grant type \"{other}\" is not supported."),
+            ))
+        }
     };
     let access = new_id() + &new_id();
     let refresh = new_id() + &new_id();
@@ -138,18 +168,37 @@ struct RevokeRequest {
 /// `Authorization: Bearer` access token): the logout. Each token named ends, with the
 /// other token of its grant (the access token with its refresh token). Answers `200`
 /// whether or not a token was known, as RFC 7009 has it (Shopware has no such route).
-async fn revoke(State(app): State<App>, headers: axum::http::HeaderMap, body: axum::body::Bytes) -> ApiResult<Json<Value>> {
+async fn revoke(
+    State(app): State<App>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> ApiResult<Json<Value>> {
     let request: RevokeRequest = if body.iter().all(u8::is_ascii_whitespace) {
         RevokeRequest { token: None }
     } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", format!("The request body is not valid: {e}")))?
+        serde_json::from_slice(&body).map_err(|e| {
+            ApiError::bad_request(
+                "FRAMEWORK__INVALID_REQUEST_BODY",
+                format!("The request body is not valid: {e}"),
+            )
+        })?
     };
-    let bearer =
-        headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).map(str::to_owned);
-    let hashes: Vec<String> = request.token.iter().chain(bearer.iter()).map(|t| token_hash(t.trim())).collect();
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_owned);
+    let hashes: Vec<String> = request
+        .token
+        .iter()
+        .chain(bearer.iter())
+        .map(|t| token_hash(t.trim()))
+        .collect();
     if hashes.is_empty() {
-        return Err(ApiError::bad_request("2", "The request is missing a required parameter (token)."));
+        return Err(ApiError::bad_request(
+            "2",
+            "The request is missing a required parameter (token).",
+        ));
     }
     app.db
         .call(move |conn| {

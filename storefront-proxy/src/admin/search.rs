@@ -43,11 +43,21 @@ pub fn parse(params: &Map<String, Value>, entity: &Entity) -> Result<Criteria, A
 
 /// The page of ids the criteria select, in order, and the total of the criteria's
 /// total-count mode.
-pub fn select(conn: &Connection, entity: &Entity, criteria: &Criteria) -> rusqlite::Result<(Vec<String>, usize)> {
+pub fn select(
+    conn: &Connection,
+    entity: &Entity,
+    criteria: &Criteria,
+) -> rusqlite::Result<(Vec<String>, usize)> {
     let mut conditions = Sql::default();
     conditions.push(" ").push(entity.from);
     if let Some(ids) = &criteria.ids {
-        conditions.push(&format!(" AND {} IN (SELECT value FROM json_each(", entity.id)).bind(json_ids(ids)).push("))");
+        conditions
+            .push(&format!(
+                " AND {} IN (SELECT value FROM json_each(",
+                entity.id
+            ))
+            .bind(json_ids(ids))
+            .push("))");
     }
     if !criteria.condition.text.is_empty() {
         conditions.push(" AND (");
@@ -64,7 +74,11 @@ pub fn select(conn: &Connection, entity: &Entity, criteria: &Criteria) -> rusqli
     }
     query.push(entity.order);
     let limit = criteria.limit.unwrap_or(DEFAULT_LIMIT);
-    query.push(" LIMIT ").bind(limit).push(" OFFSET ").bind(criteria.offset());
+    query
+        .push(" LIMIT ")
+        .bind(limit)
+        .push(" OFFSET ")
+        .bind(criteria.offset());
     let ids = query.query_map(conn, |r| r.get::<_, String>(0))?;
     let total = match criteria.total_count_mode {
         TotalCountMode::None => criteria.offset() as usize + ids.len(),
@@ -72,7 +86,11 @@ pub fn select(conn: &Connection, entity: &Entity, criteria: &Criteria) -> rusqli
             let mut count = Sql::default();
             count.push("SELECT COUNT(*)");
             count.append(&conditions);
-            count.query_map(conn, |r| r.get::<_, i64>(0))?.first().copied().unwrap_or(0) as usize
+            count
+                .query_map(conn, |r| r.get::<_, i64>(0))?
+                .first()
+                .copied()
+                .unwrap_or(0) as usize
         }
     };
     Ok((ids, total))
@@ -90,13 +108,27 @@ mod tests {
 
     fn field(name: &str) -> Option<Field> {
         match name {
-            "name" => Some(Field { expr: Expr::Column("t.name"), kind: Kind::Text, translated: false }),
-            "rank" => Some(Field { expr: Expr::Column("t.rank"), kind: Kind::Number, translated: false }),
+            "name" => Some(Field {
+                expr: Expr::Column("t.name"),
+                kind: Kind::Text,
+                translated: false,
+            }),
+            "rank" => Some(Field {
+                expr: Expr::Column("t.rank"),
+                kind: Kind::Number,
+                translated: false,
+            }),
             _ => None,
         }
     }
 
-    const THINGS: Entity = Entity { name: "thing", from: "FROM thing t WHERE 1", id: "t.id", order: "t.id", field };
+    const THINGS: Entity = Entity {
+        name: "thing",
+        from: "FROM thing t WHERE 1",
+        id: "t.id",
+        order: "t.id",
+        field,
+    };
 
     #[test]
     fn filters_sorts_pages_and_counts_with_bound_values() {
@@ -119,7 +151,12 @@ mod tests {
         assert_eq!(ids, ["a", "c"]);
         assert_eq!(total, 3);
         let params = json!({"filter": [{"type": "equals", "field": "name", "value": "Cherry'); DROP TABLE thing; --"}]});
-        let (ids, _) = select(&conn, &THINGS, &parse(params.as_object().unwrap(), &THINGS).unwrap()).unwrap();
+        let (ids, _) = select(
+            &conn,
+            &THINGS,
+            &parse(params.as_object().unwrap(), &THINGS).unwrap(),
+        )
+        .unwrap();
         assert_eq!(ids, ["c"]);
         let params = json!({"filter": [{"type": "equals", "field": "password", "value": "x"}]});
         assert!(parse(params.as_object().unwrap(), &THINGS).is_err());

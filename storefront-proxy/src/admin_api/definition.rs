@@ -60,7 +60,16 @@ pub struct Column {
 
 impl Column {
     pub const fn new(name: &'static str, column: &'static str, kind: Kind) -> Column {
-        Column { name, column, kind, required: false, unique: false, read_only: false, nullable: false, rich_text: false }
+        Column {
+            name,
+            column,
+            kind,
+            required: false,
+            unique: false,
+            read_only: false,
+            nullable: false,
+            rich_text: false,
+        }
     }
     pub const fn text(name: &'static str, column: &'static str, max: usize) -> Column {
         Column::new(name, column, Kind::Text { max })
@@ -77,27 +86,46 @@ impl Column {
     pub const fn id(name: &'static str, column: &'static str, table: &'static str) -> Column {
         Column::new(name, column, Kind::Id { table })
     }
-    pub const fn choice(name: &'static str, column: &'static str, values: &'static [&'static str]) -> Column {
+    pub const fn choice(
+        name: &'static str,
+        column: &'static str,
+        values: &'static [&'static str],
+    ) -> Column {
         Column::new(name, column, Kind::Choice(values))
     }
     pub const fn date(name: &'static str, column: &'static str) -> Column {
         Column::new(name, column, Kind::Date)
     }
     pub const fn required(self) -> Column {
-        Column { required: true, ..self }
+        Column {
+            required: true,
+            ..self
+        }
     }
     pub const fn unique(self) -> Column {
-        Column { unique: true, ..self }
+        Column {
+            unique: true,
+            ..self
+        }
     }
     pub const fn nullable(self) -> Column {
-        Column { nullable: true, ..self }
+        Column {
+            nullable: true,
+            ..self
+        }
     }
     pub const fn read_only(self) -> Column {
-        Column { read_only: true, ..self }
+        Column {
+            read_only: true,
+            ..self
+        }
     }
     /// A text column of HTML, sanitised on write.
     pub const fn rich_text(self) -> Column {
-        Column { rich_text: true, ..self }
+        Column {
+            rich_text: true,
+            ..self
+        }
     }
 }
 
@@ -183,7 +211,10 @@ impl Write {
     }
 
     pub fn get(&self, column: &str) -> Option<&SqlValue> {
-        self.values.iter().find(|(c, _)| *c == column).map(|(_, v)| v)
+        self.values
+            .iter()
+            .find(|(c, _)| *c == column)
+            .map(|(_, v)| v)
     }
 
     pub fn has(&self, column: &str) -> bool {
@@ -191,7 +222,12 @@ impl Write {
     }
 
     /// A violation at a field of this record.
-    pub fn violation(&self, code: &'static str, field: &str, detail: impl Into<String>) -> Violation {
+    pub fn violation(
+        &self,
+        code: &'static str,
+        field: &str,
+        detail: impl Into<String>,
+    ) -> Violation {
         Violation::new(code, format!("{}/{field}", self.pointer), detail)
     }
 }
@@ -218,7 +254,11 @@ fn nothing_before_delete(_: &Transaction, _: &str) -> ApiResult<Vec<String>> {
     Ok(Vec::new())
 }
 
-pub const NO_HOOKS: Hooks = Hooks { prepare: nothing_to_prepare, after_write: nothing_after, before_delete: nothing_before_delete };
+pub const NO_HOOKS: Hooks = Hooks {
+    prepare: nothing_to_prepare,
+    after_write: nothing_after,
+    before_delete: nothing_before_delete,
+};
 
 /// An Admin API entity.
 pub struct Definition {
@@ -250,7 +290,9 @@ impl Definition {
     }
 
     pub fn translated(&self, name: &str) -> Option<&'static Column> {
-        self.translation.as_ref().and_then(|t| t.fields.iter().find(|c| c.name == name))
+        self.translation
+            .as_ref()
+            .and_then(|t| t.fields.iter().find(|c| c.name == name))
     }
 
     pub fn extra(&self, name: &str) -> Option<&'static Extra> {

@@ -20,8 +20,15 @@ pub fn load(conn: &Connection, def: &Definition, ids: &[String]) -> rusqlite::Re
         return Ok(Vec::new());
     }
     let columns: Vec<&str> = def.columns.iter().map(|c| c.column).collect();
-    let select = if columns.is_empty() { String::new() } else { format!(", {}", columns.join(", ")) };
-    let mut statement = conn.prepare(&format!("SELECT id{select} FROM {} WHERE id IN (SELECT value FROM json_each(?1))", def.table))?;
+    let select = if columns.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", columns.join(", "))
+    };
+    let mut statement = conn.prepare(&format!(
+        "SELECT id{select} FROM {} WHERE id IN (SELECT value FROM json_each(?1))",
+        def.table
+    ))?;
     let mut found: HashMap<String, Map<String, Value>> = statement
         .query_map([json_ids(ids)], |r| {
             let id: String = r.get(0)?;
@@ -70,9 +77,16 @@ pub fn load(conn: &Connection, def: &Definition, ids: &[String]) -> rusqlite::Re
             for column in translation.fields {
                 entity.entry(column.name).or_insert(Value::Null);
             }
-            let translated: Map<String, Value> = translation.fields.iter().map(|c| (c.name.to_owned(), entity[c.name].clone())).collect();
+            let translated: Map<String, Value> = translation
+                .fields
+                .iter()
+                .map(|c| (c.name.to_owned(), entity[c.name].clone()))
+                .collect();
             entity.insert("translated".into(), Value::Object(translated));
-            entity.insert("translations".into(), Value::Array(lists.remove(id).unwrap_or_default()));
+            entity.insert(
+                "translations".into(),
+                Value::Array(lists.remove(id).unwrap_or_default()),
+            );
         }
     }
     for extra in def.extras {
@@ -108,7 +122,8 @@ fn never(_: &str) -> Option<Field> {
 }
 
 fn searchable(def: &'static Definition) -> &'static Searchable {
-    static ALL: OnceLock<std::sync::Mutex<HashMap<&'static str, &'static Searchable>>> = OnceLock::new();
+    static ALL: OnceLock<std::sync::Mutex<HashMap<&'static str, &'static Searchable>>> =
+        OnceLock::new();
     let all = ALL.get_or_init(Default::default);
     let mut all = all.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     all.entry(def.name).or_insert_with(|| {
@@ -156,18 +171,32 @@ fn kind_of(kind: Kind) -> FieldKind {
 
 /// Parses Shopware criteria (filter, sort, page, limit, ids, total-count-mode) for
 /// `def`; an unknown field is a 400 with its pointer.
-pub fn parse_criteria(def: &'static Definition, params: &Map<String, Value>) -> Result<Criteria, ApiError> {
+pub fn parse_criteria(
+    def: &'static Definition,
+    params: &Map<String, Value>,
+) -> Result<Criteria, ApiError> {
     let searchable = searchable(def);
-    let mut criteria = criteria::parse(params, def.name, &|name: &str| searchable.fields.get(name).copied())?;
+    let mut criteria = criteria::parse(params, def.name, &|name: &str| {
+        searchable.fields.get(name).copied()
+    })?;
     if criteria.term.is_some() {
-        return Err(ApiError::bad_request("FRAMEWORK__INVALID_CRITERIA_TERM", format!("Searching {} by term is not supported.", def.name))
-            .at("/term"));
+        return Err(ApiError::bad_request(
+            "FRAMEWORK__INVALID_CRITERIA_TERM",
+            format!("Searching {} by term is not supported.", def.name),
+        )
+        .at("/term"));
     }
-    criteria.limit.get_or_insert(crate::admin::search::DEFAULT_LIMIT);
+    criteria
+        .limit
+        .get_or_insert(crate::admin::search::DEFAULT_LIMIT);
     Ok(criteria)
 }
 
 /// The page of ids and the total of the criteria.
-pub fn select(conn: &Connection, def: &'static Definition, criteria: &Criteria) -> rusqlite::Result<(Vec<String>, usize)> {
+pub fn select(
+    conn: &Connection,
+    def: &'static Definition,
+    criteria: &Criteria,
+) -> rusqlite::Result<(Vec<String>, usize)> {
     crate::admin::search::select(conn, &searchable(def).entity, criteria)
 }

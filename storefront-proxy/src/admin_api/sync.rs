@@ -32,7 +32,11 @@ struct Operation {
 }
 
 fn invalid(pointer: String, detail: impl Into<String>) -> ApiError {
-    ApiError::Violations(vec![Violation::new("FRAMEWORK__INVALID_SYNC_OPERATION", pointer, detail)])
+    ApiError::Violations(vec![Violation::new(
+        "FRAMEWORK__INVALID_SYNC_OPERATION",
+        pointer,
+        detail,
+    )])
 }
 
 fn operations(body: &Value) -> ApiResult<Vec<Operation>> {
@@ -41,31 +45,68 @@ fn operations(body: &Value) -> ApiResult<Vec<Operation>> {
         Value::Array(list) => list
             .iter()
             .enumerate()
-            .map(|(n, v)| (v.get("key").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| n.to_string()), v))
+            .map(|(n, v)| {
+                (
+                    v.get("key")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| n.to_string()),
+                    v,
+                )
+            })
             .collect(),
-        _ => return Err(invalid(String::new(), "The sync body is an object or a list of operations.")),
+        _ => {
+            return Err(invalid(
+                String::new(),
+                "The sync body is an object or a list of operations.",
+            ))
+        }
     };
     let mut found = Vec::new();
     let mut records = 0;
     for (key, operation) in named {
         let pointer = format!("/{key}");
         let Some(entity) = operation.get("entity").and_then(Value::as_str) else {
-            return Err(invalid(format!("{pointer}/entity"), "An operation names its entity."));
+            return Err(invalid(
+                format!("{pointer}/entity"),
+                "An operation names its entity.",
+            ));
         };
-        let def = definition(entity).map_err(|_| invalid(format!("{pointer}/entity"), format!("There is no entity \"{entity}\".")))?;
+        let def = definition(entity).map_err(|_| {
+            invalid(
+                format!("{pointer}/entity"),
+                format!("There is no entity \"{entity}\"."),
+            )
+        })?;
         let delete = match operation.get("action").and_then(Value::as_str) {
             Some("upsert") => false,
             Some("delete") => true,
-            _ => return Err(invalid(format!("{pointer}/action"), "The action is \"upsert\" or \"delete\".")),
+            _ => {
+                return Err(invalid(
+                    format!("{pointer}/action"),
+                    "The action is \"upsert\" or \"delete\".",
+                ))
+            }
         };
         let Some(payload) = operation.get("payload").and_then(Value::as_array) else {
-            return Err(invalid(format!("{pointer}/payload"), "The payload is a list of records."));
+            return Err(invalid(
+                format!("{pointer}/payload"),
+                "The payload is a list of records.",
+            ));
         };
         records += payload.len();
         if records > MAX_RECORDS {
-            return Err(invalid(pointer, format!("A sync request carries at most {MAX_RECORDS} records; split it.")));
+            return Err(invalid(
+                pointer,
+                format!("A sync request carries at most {MAX_RECORDS} records; split it."),
+            ));
         }
-        found.push(Operation { key, def, delete, payload: payload.clone() });
+        found.push(Operation {
+            key,
+            def,
+            delete,
+            payload: payload.clone(),
+        });
     }
     Ok(found)
 }
@@ -74,14 +115,26 @@ fn operations(body: &Value) -> ApiResult<Vec<Operation>> {
 /// Shopware's violation shape already (which carries the pointer).
 fn about(error: ApiError, pointer: &str) -> ApiError {
     match error {
-        ApiError::Client { status, code, detail, pointer: None } => {
-            ApiError::Client { status, code, detail: format!("{pointer}: {detail}"), pointer: Some(pointer.to_owned()) }
-        }
+        ApiError::Client {
+            status,
+            code,
+            detail,
+            pointer: None,
+        } => ApiError::Client {
+            status,
+            code,
+            detail: format!("{pointer}: {detail}"),
+            pointer: Some(pointer.to_owned()),
+        },
         other => other,
     }
 }
 
-pub async fn sync(user: AdminUser, State(app): State<App>, Body(body): Body<Value>) -> ApiResult<Json<Value>> {
+pub async fn sync(
+    user: AdminUser,
+    State(app): State<App>,
+    Body(body): Body<Value>,
+) -> ApiResult<Json<Value>> {
     let operations = operations(&body)?;
     for operation in &operations {
         authorize(&user, operation.def, true)?;
@@ -95,7 +148,10 @@ pub async fn sync(user: AdminUser, State(app): State<App>, Body(body): Body<Valu
             for (n, record) in operation.payload.iter().enumerate() {
                 let pointer = format!("/{}/{n}", operation.key);
                 if operation.delete {
-                    let id = record.get("id").and_then(Value::as_str).filter(|id| is_id(id));
+                    let id = record
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .filter(|id| is_id(id));
                     let Some(id) = id else {
                         return Err(ApiError::Violations(vec![Violation::new(
                             "VIOLATION::INVALID_ID",
@@ -109,7 +165,8 @@ pub async fn sync(user: AdminUser, State(app): State<App>, Body(body): Body<Valu
                         not_found.entry(def.name).or_default().push(id.to_owned());
                     }
                 } else {
-                    let id = write::upsert(tx, def, record, &pointer).map_err(|e| about(e, &pointer))?;
+                    let id =
+                        write::upsert(tx, def, record, &pointer).map_err(|e| about(e, &pointer))?;
                     written.entry(def.name).or_default().push(id);
                 }
             }

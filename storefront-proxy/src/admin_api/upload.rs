@@ -88,21 +88,31 @@ pub async fn upload(
         return Err(write::not_found(def, &id));
     }
     let Some(extension) = query.extension.filter(|e| !e.is_empty()) else {
-        return Err(
-            bad("CONTENT__MEDIA_MISSING_FILE_EXTENSION", "Name the file's extension: ?extension=png (jpg, png or webp).").at("/extension")
-        );
+        return Err(bad(
+            "CONTENT__MEDIA_MISSING_FILE_EXTENSION",
+            "Name the file's extension: ?extension=png (jpg, png or webp).",
+        )
+        .at("/extension"));
     };
     let Some(declared) = ImageType::of_extension(&extension) else {
-        return Err(bad("CONTENT__MEDIA_ILLEGAL_FILE_TYPE", format!("Files of type \"{extension}\" are not accepted: jpg, png or webp."))
-            .at("/extension"));
+        return Err(bad(
+            "CONTENT__MEDIA_ILLEGAL_FILE_TYPE",
+            format!("Files of type \"{extension}\" are not accepted: jpg, png or webp."),
+        )
+        .at("/extension"));
     };
     let file_name = query.file_name.unwrap_or_else(|| id.clone());
     if file_name.is_empty()
         || file_name.len() > 200
-        || !file_name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        || !file_name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
     {
-        return Err(bad("CONTENT__MEDIA_ILLEGAL_FILE_NAME", "A file name has 1 to 200 letters, digits, dots, dashes or underscores.")
-            .at("/fileName"));
+        return Err(bad(
+            "CONTENT__MEDIA_ILLEGAL_FILE_NAME",
+            "A file name has 1 to 200 letters, digits, dots, dashes or underscores.",
+        )
+        .at("/fileName"));
     }
     let bytes = match axum::body::to_bytes(body, MAX_BYTES).await {
         Ok(bytes) => bytes,
@@ -115,23 +125,40 @@ pub async fn upload(
         }
     };
     if bytes.is_empty() {
-        return Err(bad("CONTENT__MEDIA_EMPTY_FILE", "The request body is empty: send the file's bytes."));
+        return Err(bad(
+            "CONTENT__MEDIA_EMPTY_FILE",
+            "The request body is empty: send the file's bytes.",
+        ));
     }
     let Some(actual) = ImageType::sniff(&bytes) else {
-        return Err(bad("CONTENT__MEDIA_ILLEGAL_FILE_TYPE", "The file is not a JPEG, PNG or WebP image."));
+        return Err(bad(
+            "CONTENT__MEDIA_ILLEGAL_FILE_TYPE",
+            "The file is not a JPEG, PNG or WebP image.",
+        ));
     };
     if actual != declared {
         return Err(bad(
             "CONTENT__MEDIA_FILE_TYPE_MISMATCH",
-            format!("The file is {} but the extension says \"{extension}\".", actual.mime_type()),
+            format!(
+                "The file is {} but the extension says \"{extension}\".",
+                actual.mime_type()
+            ),
         )
         .at("/extension"));
     }
     let dimensions = match imagesize::blob_size(&bytes) {
         Ok(size) if size.width > 0 && size.height > 0 => size,
-        _ => return Err(bad("CONTENT__MEDIA_ILLEGAL_FILE_TYPE", "The image's header is damaged: its width and height cannot be read.")),
+        _ => {
+            return Err(bad(
+                "CONTENT__MEDIA_ILLEGAL_FILE_TYPE",
+                "The image's header is damaged: its width and height cannot be read.",
+            ))
+        }
     };
-    if dimensions.width > MAX_SIDE || dimensions.height > MAX_SIDE || dimensions.width.saturating_mul(dimensions.height) > MAX_PIXELS {
+    if dimensions.width > MAX_SIDE
+        || dimensions.height > MAX_SIDE
+        || dimensions.width.saturating_mul(dimensions.height) > MAX_PIXELS
+    {
         return Err(bad(
             "SALESROOM__MEDIA_IMAGE_TOO_LARGE",
             format!(
@@ -174,8 +201,14 @@ mod tests {
     fn sniffs_types() {
         let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
         assert_eq!(ImageType::sniff(&png), Some(ImageType::Png));
-        assert_eq!(ImageType::sniff(b"RIFF\0\0\0\0WEBPVP8 "), Some(ImageType::Webp));
-        assert_eq!(ImageType::sniff(&[0xFF, 0xD8, 0xFF, 0xE0]), Some(ImageType::Jpeg));
+        assert_eq!(
+            ImageType::sniff(b"RIFF\0\0\0\0WEBPVP8 "),
+            Some(ImageType::Webp)
+        );
+        assert_eq!(
+            ImageType::sniff(&[0xFF, 0xD8, 0xFF, 0xE0]),
+            Some(ImageType::Jpeg)
+        );
         assert_eq!(ImageType::sniff(b"<svg xmlns="), None);
         assert_eq!(ImageType::sniff(b"GIF89a"), None);
     }

@@ -13,24 +13,45 @@ use crate::storage::{is_id, new_id};
 
 /// The shop's default language (the sales channel's), where untranslated writes go.
 pub fn default_language(tx: &rusqlite::Connection) -> rusqlite::Result<String> {
-    tx.query_row("SELECT language_id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| r.get(0))
+    tx.query_row(
+        "SELECT language_id FROM sales_channel ORDER BY rowid LIMIT 1",
+        [],
+        |r| r.get(0),
+    )
 }
 
 /// A language by id or by code (`de-DE`), as Shopware's `translations` keys allow.
 fn language(tx: &Transaction, key: &str) -> rusqlite::Result<Option<String>> {
-    tx.query_row("SELECT id FROM language WHERE id = ?1 OR code = ?1", [key], |r| r.get(0)).optional()
+    tx.query_row(
+        "SELECT id FROM language WHERE id = ?1 OR code = ?1",
+        [key],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 pub fn exists(tx: &rusqlite::Connection, table: &str, id: &str) -> rusqlite::Result<bool> {
-    tx.query_row(&format!("SELECT EXISTS(SELECT 1 FROM {table} WHERE id = ?1)"), [id], |r| r.get(0))
+    tx.query_row(
+        &format!("SELECT EXISTS(SELECT 1 FROM {table} WHERE id = ?1)"),
+        [id],
+        |r| r.get(0),
+    )
 }
 
 pub fn not_found(def: &Definition, id: &str) -> ApiError {
-    ApiError::not_found("FRAMEWORK__ENTITY_NOT_FOUND", format!("Could not find {} with id \"{id}\".", def.name))
+    ApiError::not_found(
+        "FRAMEWORK__ENTITY_NOT_FOUND",
+        format!("Could not find {} with id \"{id}\".", def.name),
+    )
 }
 
 /// Creates a row from `payload` (its `id` if it has one, else a new one); answers the id.
-pub fn create(tx: &Transaction, def: &Definition, payload: &Value, pointer: &str) -> ApiResult<String> {
+pub fn create(
+    tx: &Transaction,
+    def: &Definition,
+    payload: &Value,
+    pointer: &str,
+) -> ApiResult<String> {
     let payload = object(payload, pointer)?;
     let id = match payload.get("id") {
         None | Some(Value::Null) => new_id(),
@@ -51,7 +72,13 @@ pub fn create(tx: &Transaction, def: &Definition, payload: &Value, pointer: &str
 }
 
 /// Updates the fields of `payload` on the row `id` (404 when there is none).
-pub fn update(tx: &Transaction, def: &Definition, id: &str, payload: &Value, pointer: &str) -> ApiResult<()> {
+pub fn update(
+    tx: &Transaction,
+    def: &Definition,
+    id: &str,
+    payload: &Value,
+    pointer: &str,
+) -> ApiResult<()> {
     let payload = object(payload, pointer)?;
     if !exists(tx, def.table, id)? {
         return Err(not_found(def, id));
@@ -60,7 +87,12 @@ pub fn update(tx: &Transaction, def: &Definition, id: &str, payload: &Value, poi
 }
 
 /// Updates the row of the payload's `id` if there is one, else creates it.
-pub fn upsert(tx: &Transaction, def: &Definition, payload: &Value, pointer: &str) -> ApiResult<String> {
+pub fn upsert(
+    tx: &Transaction,
+    def: &Definition,
+    payload: &Value,
+    pointer: &str,
+) -> ApiResult<String> {
     match payload.get("id").and_then(Value::as_str) {
         Some(id) if is_id(id) && exists(tx, def.table, id)? => {
             update(tx, def, id, payload, pointer)?;
@@ -79,11 +111,16 @@ pub fn delete(tx: &Transaction, def: &Definition, id: &str) -> ApiResult<bool> {
     let follow_up = (def.hooks.before_delete)(tx, id)?;
     match tx.execute(&format!("DELETE FROM {} WHERE id = ?1", def.table), [id]) {
         Ok(_) => {}
-        Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => {
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
             return Err(ApiError::new(
                 axum::http::StatusCode::CONFLICT,
                 "FRAMEWORK__DELETE_RESTRICTED",
-                format!("The {} with id \"{id}\" is still used by other records and cannot be deleted.", def.name),
+                format!(
+                    "The {} with id \"{id}\" is still used by other records and cannot be deleted.",
+                    def.name
+                ),
             ));
         }
         Err(e) => return Err(e.into()),
@@ -96,7 +133,11 @@ pub fn delete(tx: &Transaction, def: &Definition, id: &str) -> ApiResult<bool> {
 
 fn object<'a>(payload: &'a Value, pointer: &str) -> ApiResult<&'a Map<String, Value>> {
     payload.as_object().ok_or_else(|| {
-        ApiError::Violations(vec![Violation::new("VIOLATION::TYPE_ERROR", pointer.to_owned(), "A record must be a JSON object.")])
+        ApiError::Violations(vec![Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            pointer.to_owned(),
+            "A record must be a JSON object.",
+        )])
     })
 }
 
@@ -108,9 +149,22 @@ fn invalid_id(pointer: &str) -> ApiError {
     )])
 }
 
-fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload: &Map<String, Value>, pointer: &str) -> ApiResult<()> {
+fn write(
+    tx: &Transaction,
+    def: &Definition,
+    id: String,
+    creating: bool,
+    payload: &Map<String, Value>,
+    pointer: &str,
+) -> ApiResult<()> {
     let mut violations = Vec::new();
-    let mut w = Write { id, creating, values: Vec::new(), payload: payload.clone(), pointer: pointer.to_owned() };
+    let mut w = Write {
+        id,
+        creating,
+        values: Vec::new(),
+        payload: payload.clone(),
+        pointer: pointer.to_owned(),
+    };
     let default_language = default_language(tx)?;
     // (language id, column, value) of translated fields.
     let mut translations: Vec<(String, &'static str, SqlValue)> = Vec::new();
@@ -122,7 +176,11 @@ fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload
         }
         if let Some(column) = def.column(key) {
             if column.read_only {
-                violations.push(Violation::new("FRAMEWORK__WRITE_PROTECTED", at, format!("The field {key} is read-only.")));
+                violations.push(Violation::new(
+                    "FRAMEWORK__WRITE_PROTECTED",
+                    at,
+                    format!("The field {key} is read-only."),
+                ));
             } else {
                 match check(tx, column, value, &at) {
                     Ok(v) => w.set(column.column, v),
@@ -143,9 +201,11 @@ fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload
                     Err(found) => violations.extend(found),
                 },
                 ExtraWrite::After(after) => afters.push((after, value.clone(), at)),
-                ExtraWrite::ReadOnly => {
-                    violations.push(Violation::new("FRAMEWORK__WRITE_PROTECTED", at, format!("The field {key} is read-only.")))
-                }
+                ExtraWrite::ReadOnly => violations.push(Violation::new(
+                    "FRAMEWORK__WRITE_PROTECTED",
+                    at,
+                    format!("The field {key} is read-only."),
+                )),
             }
         } else if !def.ignored.contains(&key.as_str()) {
             violations.push(Violation::new(
@@ -157,7 +217,11 @@ fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload
     }
     if creating {
         for column in def.columns.iter().filter(|c| c.required && !c.read_only) {
-            if !w.has(column.column) && !violations.iter().any(|v| v.pointer == format!("{pointer}/{}", column.name)) {
+            if !w.has(column.column)
+                && !violations
+                    .iter()
+                    .any(|v| v.pointer == format!("{pointer}/{}", column.name))
+            {
                 violations.push(Violation::blank(format!("{pointer}/{}", column.name)));
             }
         }
@@ -165,7 +229,10 @@ fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload
     for column in def.columns.iter().filter(|c| c.unique) {
         if let Some(value) = w.get(column.column) {
             let taken: bool = tx.query_row(
-                &format!("SELECT EXISTS(SELECT 1 FROM {} WHERE {} = ?1 AND id != ?2)", def.table, column.column),
+                &format!(
+                    "SELECT EXISTS(SELECT 1 FROM {} WHERE {} = ?1 AND id != ?2)",
+                    def.table, column.column
+                ),
                 rusqlite::params![value, w.id],
                 |r| r.get(0),
             )?;
@@ -173,7 +240,12 @@ fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload
                 violations.push(Violation::new(
                     "VIOLATION::DUPLICATE_VALUE",
                     format!("{pointer}/{}", column.name),
-                    format!("The {} \"{}\" is already used by another {}.", column.name, display(value), def.name),
+                    format!(
+                        "The {} \"{}\" is already used by another {}.",
+                        column.name,
+                        display(value),
+                        def.name
+                    ),
                 ));
             }
         }
@@ -190,12 +262,28 @@ fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload
             values.push(value.clone());
         }
         let marks: Vec<String> = (1..=values.len()).map(|n| format!("?{n}")).collect();
-        tx.execute(&format!("INSERT INTO {} ({}) VALUES ({})", def.table, columns.join(", "), marks.join(", ")), params_from_iter(values))?;
+        tx.execute(
+            &format!(
+                "INSERT INTO {} ({}) VALUES ({})",
+                def.table,
+                columns.join(", "),
+                marks.join(", ")
+            ),
+            params_from_iter(values),
+        )?;
     } else if !w.values.is_empty() {
-        let sets: Vec<String> = w.values.iter().enumerate().map(|(n, (column, _))| format!("{column} = ?{}", n + 2)).collect();
+        let sets: Vec<String> = w
+            .values
+            .iter()
+            .enumerate()
+            .map(|(n, (column, _))| format!("{column} = ?{}", n + 2))
+            .collect();
         let mut values = vec![SqlValue::Text(w.id.clone())];
         values.extend(w.values.iter().map(|(_, v)| v.clone()));
-        tx.execute(&format!("UPDATE {} SET {} WHERE id = ?1", def.table, sets.join(", ")), params_from_iter(values))?;
+        tx.execute(
+            &format!("UPDATE {} SET {} WHERE id = ?1", def.table, sets.join(", ")),
+            params_from_iter(values),
+        )?;
     }
     if let Some(translation) = &def.translation {
         let mut languages: Vec<&String> = translations.iter().map(|(l, _, _)| l).collect();
@@ -206,11 +294,20 @@ fn write(tx: &Transaction, def: &Definition, id: String, creating: bool, payload
                 continue;
             }
             done.push(language);
-            let fields: Vec<&(String, &str, SqlValue)> = translations.iter().filter(|(l, _, _)| l == language).collect();
+            let fields: Vec<&(String, &str, SqlValue)> = translations
+                .iter()
+                .filter(|(l, _, _)| l == language)
+                .collect();
             let columns: Vec<&str> = fields.iter().map(|(_, c, _)| *c).collect();
             let marks: Vec<String> = (3..3 + fields.len()).map(|n| format!("?{n}")).collect();
-            let updates: Vec<String> = columns.iter().map(|c| format!("{c} = excluded.{c}")).collect();
-            let mut values = vec![SqlValue::Text(w.id.clone()), SqlValue::Text(language.clone())];
+            let updates: Vec<String> = columns
+                .iter()
+                .map(|c| format!("{c} = excluded.{c}"))
+                .collect();
+            let mut values = vec![
+                SqlValue::Text(w.id.clone()),
+                SqlValue::Text(language.clone()),
+            ];
             values.extend(fields.iter().map(|(_, _, v)| v.clone()));
             tx.execute(
                 &format!(
@@ -272,20 +369,33 @@ fn collect_translations(
     violations: &mut Vec<Violation>,
 ) -> ApiResult<()> {
     let entries: Vec<(String, String, &Map<String, Value>)> = match value {
-        Value::Object(map) => {
-            map.iter().filter_map(|(key, fields)| fields.as_object().map(|f| (key.clone(), format!("{pointer}/{key}"), f))).collect()
-        }
+        Value::Object(map) => map
+            .iter()
+            .filter_map(|(key, fields)| {
+                fields
+                    .as_object()
+                    .map(|f| (key.clone(), format!("{pointer}/{key}"), f))
+            })
+            .collect(),
         Value::Array(list) => list
             .iter()
             .enumerate()
             .filter_map(|(n, fields)| {
                 let fields = fields.as_object()?;
-                let key = fields.get("languageId").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let key = fields
+                    .get("languageId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
                 Some((key, format!("{pointer}/{n}"), fields))
             })
             .collect(),
         _ => {
-            violations.push(Violation::new("VIOLATION::TYPE_ERROR", pointer.to_owned(), "translations must be an object or a list."));
+            violations.push(Violation::new(
+                "VIOLATION::TYPE_ERROR",
+                pointer.to_owned(),
+                "translations must be an object or a list.",
+            ));
             return Ok(());
         }
     };
@@ -304,14 +414,25 @@ fn collect_translations(
             }
             let field_at = format!("{at}/{name}");
             match def.translated(name) {
-                Some(column) => match check(tx, &Column { required: false, ..*column }, value, &field_at) {
+                Some(column) => match check(
+                    tx,
+                    &Column {
+                        required: false,
+                        ..*column
+                    },
+                    value,
+                    &field_at,
+                ) {
                     Ok(v) => into.push((language.clone(), column.column, v)),
                     Err(v) => violations.push(v),
                 },
                 None => violations.push(Violation::new(
                     "FRAMEWORK__WRITE_UNEXPECTED_FIELD",
                     field_at,
-                    format!("The field {name} is not a translated field of {}.", def.name),
+                    format!(
+                        "The field {name} is not a translated field of {}.",
+                        def.name
+                    ),
                 )),
             }
         }
@@ -320,15 +441,29 @@ fn collect_translations(
 }
 
 /// The column value of a JSON value, or the violation.
-pub fn check(tx: &rusqlite::Connection, column: &Column, value: &Value, pointer: &str) -> Result<SqlValue, Violation> {
-    let violation = |code: &'static str, detail: String| Violation::new(code, pointer.to_owned(), detail);
+pub fn check(
+    tx: &rusqlite::Connection,
+    column: &Column,
+    value: &Value,
+    pointer: &str,
+) -> Result<SqlValue, Violation> {
+    let violation =
+        |code: &'static str, detail: String| Violation::new(code, pointer.to_owned(), detail);
     if value.is_null() {
         let nullable = column.nullable
-            || !column.required && matches!(column.kind, Kind::Text { .. } | Kind::Id { .. } | Kind::Date | Kind::Float { .. });
+            || !column.required
+                && matches!(
+                    column.kind,
+                    Kind::Text { .. } | Kind::Id { .. } | Kind::Date | Kind::Float { .. }
+                );
         return if nullable {
             Ok(SqlValue::Null)
         } else {
-            Err(Violation::new("VIOLATION::IS_BLANK_ERROR", pointer.to_owned(), "This value should not be null."))
+            Err(Violation::new(
+                "VIOLATION::IS_BLANK_ERROR",
+                pointer.to_owned(),
+                "This value should not be null.",
+            ))
         };
     }
     match column.kind {

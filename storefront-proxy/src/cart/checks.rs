@@ -15,7 +15,11 @@ struct AddressFacts {
     complete: bool,
 }
 
-fn facts(conn: &Connection, address_id: &str, customer_id: &str) -> rusqlite::Result<Option<AddressFacts>> {
+fn facts(
+    conn: &Connection,
+    address_id: &str,
+    customer_id: &str,
+) -> rusqlite::Result<Option<AddressFacts>> {
     conn.query_row(
         "SELECT c.iso, COALESCE(c.active, 0), COALESCE(c.shipping_available, 0),
                 a.street <> '' AND a.city <> '' AND a.first_name <> '' AND a.last_name <> ''
@@ -38,7 +42,10 @@ pub struct ActiveAddresses {
 
 /// The session's active billing and shipping address ids (chosen in the context, else
 /// the customer's defaults), and the customer; `None` without a logged-in customer.
-pub fn active_addresses(conn: &Connection, token: &str) -> rusqlite::Result<Option<ActiveAddresses>> {
+pub fn active_addresses(
+    conn: &Connection,
+    token: &str,
+) -> rusqlite::Result<Option<ActiveAddresses>> {
     conn.query_row(
         "SELECT c.id, COALESCE(s.billing_address_id, c.default_billing_address_id), COALESCE(s.shipping_address_id, c.default_shipping_address_id)
          FROM store_context s JOIN customer c ON c.id = s.customer_id WHERE s.token = ?1 AND c.active = 1",
@@ -49,29 +56,45 @@ pub fn active_addresses(conn: &Connection, token: &str) -> rusqlite::Result<Opti
 }
 
 fn error(message_key: &'static str, subject: &str, message: &str) -> CartError {
-    CartError { message_key, subject: subject.to_owned(), level: 20, message: message.to_owned() }
+    CartError {
+        message_key,
+        subject: subject.to_owned(),
+        level: 20,
+        message: message.to_owned(),
+    }
 }
 
 /// The address errors of the session `token` (none without a customer).
 pub fn address_errors(conn: &Connection, token: &str) -> rusqlite::Result<Vec<CartError>> {
-    let Some(ActiveAddresses { customer_id, billing, shipping }) = active_addresses(conn, token)? else { return Ok(Vec::new()) };
+    let Some(ActiveAddresses {
+        customer_id,
+        billing,
+        shipping,
+    }) = active_addresses(conn, token)?
+    else {
+        return Ok(Vec::new());
+    };
     let mut errors = Vec::new();
     let billing = match &billing {
         Some(id) => facts(conn, id, &customer_id)?,
         None => None,
     };
     match billing {
-        None => {
-            errors.push(error("billing-address-invalid", "", "The billing address is invalid or incomplete. Please check your entries."))
-        }
+        None => errors.push(error(
+            "billing-address-invalid",
+            "",
+            "The billing address is invalid or incomplete. Please check your entries.",
+        )),
         Some(facts) if !facts.country_active => errors.push(error(
             "billing-address-blocked",
             &facts.country_iso.unwrap_or_default(),
             "Billing to the selected address is not possible.",
         )),
-        Some(facts) if !facts.complete => {
-            errors.push(error("billing-address-invalid", "", "The billing address is invalid or incomplete. Please check your entries."))
-        }
+        Some(facts) if !facts.complete => errors.push(error(
+            "billing-address-invalid",
+            "",
+            "The billing address is invalid or incomplete. Please check your entries.",
+        )),
         Some(_) => {}
     }
     let shipping = match &shipping {
@@ -79,17 +102,21 @@ pub fn address_errors(conn: &Connection, token: &str) -> rusqlite::Result<Vec<Ca
         None => None,
     };
     match shipping {
-        None => {
-            errors.push(error("shipping-address-invalid", "", "The shipping address is invalid or incomplete. Please check your entries."))
-        }
+        None => errors.push(error(
+            "shipping-address-invalid",
+            "",
+            "The shipping address is invalid or incomplete. Please check your entries.",
+        )),
         Some(facts) if !facts.country_active || !facts.shipping_available => errors.push(error(
             "shipping-address-blocked",
             &facts.country_iso.unwrap_or_default(),
             "Shipping to the selected shipping address is currently not possible.",
         )),
-        Some(facts) if !facts.complete => {
-            errors.push(error("shipping-address-invalid", "", "The shipping address is invalid or incomplete. Please check your entries."))
-        }
+        Some(facts) if !facts.complete => errors.push(error(
+            "shipping-address-invalid",
+            "",
+            "The shipping address is invalid or incomplete. Please check your entries.",
+        )),
         Some(_) => {}
     }
     Ok(errors)

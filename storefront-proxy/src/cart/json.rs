@@ -3,11 +3,17 @@
 
 use serde_json::{json, Map, Value};
 
-use super::model::{Cart, CartError, CartPrice, Delivery, DiscountLine, LineItem, Price, ProductLine, PromotionLine, TaxAmount};
+use super::model::{
+    Cart, CartError, CartPrice, Delivery, DiscountLine, LineItem, Price, ProductLine,
+    PromotionLine, TaxAmount,
+};
 use crate::catalog::purchasable::{DeliveryTime, Purchasable};
 
 fn tax_rules(rates: &[f64]) -> Vec<Value> {
-    rates.iter().map(|rate| json!({ "taxRate": rate, "percentage": 100, "apiAlias": "cart_tax_rule" })).collect()
+    rates
+        .iter()
+        .map(|rate| json!({ "taxRate": rate, "percentage": 100, "apiAlias": "cart_tax_rule" }))
+        .collect()
 }
 
 fn taxes(amounts: &[TaxAmount]) -> Vec<Value> {
@@ -68,7 +74,11 @@ pub fn price_definition(line: &ProductLine) -> Value {
 }
 
 fn product_payload(product: &Purchasable) -> Value {
-    let options: Vec<Value> = product.options.iter().map(|o| json!({ "group": o.group, "option": o.option })).collect();
+    let options: Vec<Value> = product
+        .options
+        .iter()
+        .map(|o| json!({ "group": o.group, "option": o.option }))
+        .collect();
     json!({
         "productNumber": product.number,
         "manufacturerId": product.manufacturer_id,
@@ -134,7 +144,13 @@ fn product_line(line: &ProductLine, item: &LineItem) -> Value {
 }
 
 /// A line that is no good: a promotion or a discount.
-fn reduction_line(item: &LineItem, referenced_id: &str, label: &str, description: Option<&str>, removable: bool) -> Value {
+fn reduction_line(
+    item: &LineItem,
+    referenced_id: &str,
+    label: &str,
+    description: Option<&str>,
+    removable: bool,
+) -> Value {
     json!({
         "id": item.id(),
         "referencedId": referenced_id,
@@ -158,10 +174,12 @@ fn reduction_line(item: &LineItem, referenced_id: &str, label: &str, description
 pub fn line_item(item: &LineItem) -> Value {
     match item {
         LineItem::Product(line) => product_line(line, item),
-        LineItem::Promotion(PromotionLine { code, promotion, .. }) => {
-            reduction_line(item, code, &promotion.name, Some(&promotion.name), true)
+        LineItem::Promotion(PromotionLine {
+            code, promotion, ..
+        }) => reduction_line(item, code, &promotion.name, Some(&promotion.name), true),
+        LineItem::Discount(DiscountLine { id, .. }) => {
+            reduction_line(item, id, "Discount", None, false)
         }
-        LineItem::Discount(DiscountLine { id, .. }) => reduction_line(item, id, "Discount", None, false),
     }
 }
 
@@ -232,16 +250,32 @@ mod tests {
 
     #[test]
     fn a_price_is_the_catalogue_calculated_price() {
-        let tax = Tax { rate: 19.0, ..Tax::default() };
-        for (unit, quantity, list) in [(11.9, 2, Some(14.9)), (10.0, 1, Some(9.0)), (4.99, 3, None)] {
-            assert_eq!(price(&Price::of(unit, quantity, 19.0, list)), catalog_price::calculated(unit, quantity, &tax, list, None, None));
+        let tax = Tax {
+            rate: 19.0,
+            ..Tax::default()
+        };
+        for (unit, quantity, list) in [(11.9, 2, Some(14.9)), (10.0, 1, Some(9.0)), (4.99, 3, None)]
+        {
+            assert_eq!(
+                price(&Price::of(unit, quantity, 19.0, list)),
+                catalog_price::calculated(unit, quantity, &tax, list, None, None)
+            );
         }
     }
 
     #[test]
     fn errors_are_keyed_and_an_empty_cart_is_shopware_shaped() {
-        let error = CartError::new("min-order-quantity", "l1", CartError::WARNING, "raised".into());
-        let answer = cart(&Cart { token: "t".into(), errors: vec![error], ..Cart::default() });
+        let error = CartError::new(
+            "min-order-quantity",
+            "l1",
+            CartError::WARNING,
+            "raised".into(),
+        );
+        let answer = cart(&Cart {
+            token: "t".into(),
+            errors: vec![error],
+            ..Cart::default()
+        });
         assert_eq!(answer["errors"]["min-order-quantityl1"]["level"], 10);
         assert_eq!(answer["modified"], true);
         let empty = cart(&Cart::default());
@@ -258,17 +292,36 @@ mod tests {
             name: Some("Shirt".into()),
             digital: true,
             price: 10.0,
-            delivery_time: Some(DeliveryTime { name: Some("1-3 days".into()), min: 1, max: 3, unit: "day".into() }),
+            delivery_time: Some(DeliveryTime {
+                name: Some("1-3 days".into()),
+                min: 1,
+                max: 3,
+                unit: "day".into(),
+            }),
             ..Purchasable::default()
         };
-        let rules = crate::cart::model::QuantityRules { min: 1, max: 100, steps: 1, closeout: false };
-        let line = ProductLine { id: "l".into(), product, quantity: 2, rules, price: Price::of(10.0, 2, 0.0, None) };
+        let rules = crate::cart::model::QuantityRules {
+            min: 1,
+            max: 100,
+            steps: 1,
+            closeout: false,
+        };
+        let line = ProductLine {
+            id: "l".into(),
+            product,
+            quantity: 2,
+            rules,
+            price: Price::of(10.0, 2, 0.0, None),
+        };
         let answer = line_item(&LineItem::Product(Box::new(line)));
         assert_eq!(answer["referencedId"], "p");
         assert_eq!(answer["label"], "Shirt");
         assert_eq!(answer["states"], json!(["is-download"]));
         assert_eq!(answer["payload"]["productNumber"], "SW1");
-        assert_eq!(answer["deliveryInformation"]["deliveryTime"]["name"], "1-3 days");
+        assert_eq!(
+            answer["deliveryInformation"]["deliveryTime"]["name"],
+            "1-3 days"
+        );
         assert_eq!(answer["priceDefinition"]["quantity"], 2);
         assert_eq!(answer["price"]["totalPrice"], 20.0);
     }

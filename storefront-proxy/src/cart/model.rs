@@ -25,7 +25,12 @@ impl CartError {
     pub const ERROR: i64 = 20;
 
     pub fn new(message_key: &'static str, subject: &str, level: i64, message: String) -> CartError {
-        CartError { message_key, subject: subject.to_owned(), level, message }
+        CartError {
+            message_key,
+            subject: subject.to_owned(),
+            level,
+            message,
+        }
     }
 
     /// The key of the error in the cart's `errors`.
@@ -35,7 +40,12 @@ impl CartError {
 
     /// A promotion code nobody can redeem now.
     pub fn promotion_not_found(code: &str) -> CartError {
-        CartError::new("promotion-not-found", code, Self::ERROR, format!("Promotion with code \"{code}\" could not be found."))
+        CartError::new(
+            "promotion-not-found",
+            code,
+            Self::ERROR,
+            format!("Promotion with code \"{code}\" could not be found."),
+        )
     }
 }
 
@@ -76,12 +86,20 @@ pub struct TaxAmount {
 impl TaxAmount {
     /// The tax included in the gross `price` at `rate`.
     pub fn of(price: f64, rate: f64) -> TaxAmount {
-        TaxAmount { tax: round(price * rate / (100.0 + rate)), rate, price }
+        TaxAmount {
+            tax: round(price * rate / (100.0 + rate)),
+            rate,
+            price,
+        }
     }
 
     /// A reduction of `share` at `rate` (tax and price negative).
     pub fn reduction(share: f64, rate: f64) -> TaxAmount {
-        TaxAmount { tax: -round(share * rate / (100.0 + rate)), rate, price: -share }
+        TaxAmount {
+            tax: -round(share * rate / (100.0 + rate)),
+            rate,
+            price: -share,
+        }
     }
 }
 
@@ -114,12 +132,26 @@ impl Price {
             discount: round(unit - list),
             percentage: round((list - unit) / list * 100.0),
         });
-        Price { unit, quantity, total, taxes: vec![TaxAmount::of(total, rate)], rules: vec![rate], list }
+        Price {
+            unit,
+            quantity,
+            total,
+            taxes: vec![TaxAmount::of(total, rate)],
+            rules: vec![rate],
+            list,
+        }
     }
 
     /// One reduction of `amount` split into `taxes`.
     pub fn reduction(amount: f64, taxes: Vec<TaxAmount>, rules: Vec<f64>) -> Price {
-        Price { unit: -amount, quantity: 1, total: -amount, taxes, rules, list: None }
+        Price {
+            unit: -amount,
+            quantity: 1,
+            total: -amount,
+            taxes,
+            rules,
+            list: None,
+        }
     }
 }
 
@@ -240,6 +272,8 @@ impl Cart {
         for error in &self.errors {
             seen.insert(error.key(), error);
         }
-        seen.into_values().filter(|e| e.level >= CartError::WARNING).collect()
+        seen.into_values()
+            .filter(|e| e.level >= CartError::WARNING)
+            .collect()
     }
 }

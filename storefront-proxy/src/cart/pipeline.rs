@@ -63,8 +63,17 @@ pub struct Shipping {
 
 /// Steps 1 to 5: product lines, quantities, goods, promotions and discounts.
 pub fn reduce(input: Input) -> Reduced {
-    let Input { token, errors, items, products, promotions } = input;
-    let mut report = Report { errors, changes: Vec::new() };
+    let Input {
+        token,
+        errors,
+        items,
+        products,
+        promotions,
+    } = input;
+    let mut report = Report {
+        errors,
+        changes: Vec::new(),
+    };
     let sorted = lines::sort(items, &products, &mut report);
     let mut product_lines = Vec::new();
     for (item, product) in sorted.products {
@@ -72,36 +81,75 @@ pub fn reduce(input: Input) -> Reduced {
         let name = product.name.clone().unwrap_or_default();
         let quantity = quantity::apply(rules, item.quantity, &item.id, &name, &mut report.errors);
         if quantity != item.quantity {
-            report.changes.push(Change::SetQuantity(item.id.clone(), quantity));
+            report
+                .changes
+                .push(Change::SetQuantity(item.id.clone(), quantity));
         }
         product_lines.push(goods::price_line(item, product, quantity, rules));
     }
     let goods = Goods::of(&product_lines);
-    let mut lines: Vec<LineItem> = product_lines.into_iter().map(|line| LineItem::Product(Box::new(line))).collect();
+    let mut lines: Vec<LineItem> = product_lines
+        .into_iter()
+        .map(|line| LineItem::Product(Box::new(line)))
+        .collect();
     let mut taken = Taken::new();
     for item in sorted.promotions {
         match promotions.get(&item.referenced_id).cloned() {
-            Some(promotion) => lines.push(LineItem::Promotion(promotions::apply(&goods, item, promotion, &mut taken))),
-            None => report.remove(&item.id, Some(CartError::promotion_not_found(&item.referenced_id))),
+            Some(promotion) => lines.push(LineItem::Promotion(promotions::apply(
+                &goods, item, promotion, &mut taken,
+            ))),
+            None => report.remove(
+                &item.id,
+                Some(CartError::promotion_not_found(&item.referenced_id)),
+            ),
         }
     }
     for item in sorted.discounts {
         match Discount::parse(&item.referenced_id) {
-            Some(discount) => lines.push(LineItem::Discount(discounts::apply(&goods, item.id, discount, &mut taken))),
+            Some(discount) => lines.push(LineItem::Discount(discounts::apply(
+                &goods, item.id, discount, &mut taken,
+            ))),
             None => report.remove(&item.id, None),
         }
     }
-    Reduced { token, lines, goods, taken, report }
+    Reduced {
+        token,
+        lines,
+        goods,
+        taken,
+        report,
+    }
 }
 
 /// Steps 6 and 7: the delivery (with `shipping`, for a cart with goods) and the totals;
 /// the cart and what to store of it.
-pub fn finish(reduced: Reduced, shipping: Option<Shipping>, now: OffsetDateTime) -> (Cart, Vec<Change>) {
-    let Reduced { token, lines, goods, taken, report } = reduced;
-    let delivered = shipping.filter(|_| !goods.is_empty()).map(|s| shipping::deliver(&goods, s.method, s.country, now));
+pub fn finish(
+    reduced: Reduced,
+    shipping: Option<Shipping>,
+    now: OffsetDateTime,
+) -> (Cart, Vec<Change>) {
+    let Reduced {
+        token,
+        lines,
+        goods,
+        taken,
+        report,
+    } = reduced;
+    let delivered = shipping
+        .filter(|_| !goods.is_empty())
+        .map(|s| shipping::deliver(&goods, s.method, s.country, now));
     let price = totals::total(&goods, &taken, delivered.as_ref().map(|(_, cost)| cost));
-    let deliveries = delivered.into_iter().map(|(delivery, _)| delivery).collect();
-    let cart = Cart { token, price, line_items: lines, errors: report.errors, deliveries };
+    let deliveries = delivered
+        .into_iter()
+        .map(|(delivery, _)| delivery)
+        .collect();
+    let cart = Cart {
+        token,
+        price,
+        line_items: lines,
+        errors: report.errors,
+        deliveries,
+    };
     (cart, report.changes)
 }
 
@@ -112,7 +160,12 @@ mod tests {
     use serde_json::json;
 
     fn item(id: &str, kind: &str, referenced_id: &str, quantity: i64) -> StoredItem {
-        StoredItem { id: id.into(), kind: kind.into(), referenced_id: referenced_id.into(), quantity }
+        StoredItem {
+            id: id.into(),
+            kind: kind.into(),
+            referenced_id: referenced_id.into(),
+            quantity,
+        }
     }
 
     fn shirt() -> Purchasable {
@@ -120,7 +173,10 @@ mod tests {
             id: "shirt".into(),
             name: Some("Shirt".into()),
             price: 20.0,
-            tax: Tax { rate: 19.0, ..Tax::default() },
+            tax: Tax {
+                rate: 19.0,
+                ..Tax::default()
+            },
             min_purchase: 1,
             purchase_steps: 1,
             max_purchase: Some(5),
@@ -129,7 +185,12 @@ mod tests {
     }
 
     fn input(items: Vec<StoredItem>) -> Input {
-        let spring = Promotion { id: "p".into(), name: "Spring".into(), kind: "percentage".into(), value: 10.0 };
+        let spring = Promotion {
+            id: "p".into(),
+            name: "Spring".into(),
+            kind: "percentage".into(),
+            value: 10.0,
+        };
         Input {
             token: "t".into(),
             items,
@@ -141,7 +202,10 @@ mod tests {
 
     fn shipping() -> Shipping {
         let method = json!({ "id": "m", "prices": [{ "currencyPrice": [{ "gross": 5.0 }] }], "deliveryTime": { "min": 1, "max": 3, "unit": "day" } });
-        Shipping { method: shipping::Method::of(method), country: json!({ "iso": "DE" }) }
+        Shipping {
+            method: shipping::Method::of(method),
+            country: json!({ "iso": "DE" }),
+        }
     }
 
     #[test]
@@ -157,13 +221,32 @@ mod tests {
         let reduced = reduce(input(items));
         assert!(reduced.has_goods());
         let (cart, changes) = finish(reduced, Some(shipping()), OffsetDateTime::now_utc());
-        assert_eq!(cart.line_items.iter().map(LineItem::id).collect::<Vec<_>>(), ["shirt", "p", "dsr-discount"]);
-        assert_eq!(cart.line_items.iter().map(|l| l.price().total).collect::<Vec<_>>(), [100.0, -10.0, -10.0]);
+        assert_eq!(
+            cart.line_items.iter().map(LineItem::id).collect::<Vec<_>>(),
+            ["shirt", "p", "dsr-discount"]
+        );
+        assert_eq!(
+            cart.line_items
+                .iter()
+                .map(|l| l.price().total)
+                .collect::<Vec<_>>(),
+            [100.0, -10.0, -10.0]
+        );
         assert_eq!((cart.price.total, cart.price.position), (85.0, 80.0));
         assert_eq!(cart.deliveries[0].costs.total, 5.0);
-        assert_eq!(changes, [Change::SetQuantity("shirt".into(), 5), Change::Remove("gone".into()), Change::Remove("broken".into())]);
+        assert_eq!(
+            changes,
+            [
+                Change::SetQuantity("shirt".into(), 5),
+                Change::Remove("gone".into()),
+                Change::Remove("broken".into())
+            ]
+        );
         let keys: Vec<String> = cart.errors.iter().map(CartError::key).collect();
-        assert_eq!(keys, ["max-order-quantityshirt", "promotion-not-foundWINTER"]);
+        assert_eq!(
+            keys,
+            ["max-order-quantityshirt", "promotion-not-foundWINTER"]
+        );
     }
 
     #[test]

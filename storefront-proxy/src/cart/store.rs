@@ -11,8 +11,14 @@ use crate::store_api::ShopContext;
 pub fn load_items(conn: &Connection, token: &str) -> rusqlite::Result<Vec<StoredItem>> {
     let mut statement =
         conn.prepare_cached("SELECT id, type, referenced_id, quantity FROM cart_line_item WHERE token = ?1 ORDER BY position")?;
-    let rows = statement
-        .query_map([token], |r| Ok(StoredItem { id: r.get(0)?, kind: r.get(1)?, referenced_id: r.get(2)?, quantity: r.get(3)? }))?;
+    let rows = statement.query_map([token], |r| {
+        Ok(StoredItem {
+            id: r.get(0)?,
+            kind: r.get(1)?,
+            referenced_id: r.get(2)?,
+            quantity: r.get(3)?,
+        })
+    })?;
     rows.collect()
 }
 
@@ -27,7 +33,14 @@ pub fn ensure_cart(tx: &Transaction, token: &str) -> rusqlite::Result<()> {
 }
 
 /// Adds `quantity` of an item, or to the item with the same id.
-pub fn add_item(tx: &Transaction, token: &str, id: &str, kind: &str, referenced_id: &str, quantity: i64) -> rusqlite::Result<()> {
+pub fn add_item(
+    tx: &Transaction,
+    token: &str,
+    id: &str,
+    kind: &str,
+    referenced_id: &str,
+    quantity: i64,
+) -> rusqlite::Result<()> {
     ensure_cart(tx, token)?;
     tx.execute(
         "INSERT INTO cart_line_item (token, id, type, referenced_id, quantity, position)
@@ -43,7 +56,14 @@ pub fn add_item(tx: &Transaction, token: &str, id: &str, kind: &str, referenced_
 pub fn merge(tx: &Transaction, from: &[String], to: &str) -> rusqlite::Result<()> {
     for source in from.iter().filter(|t| t.as_str() != to) {
         for item in load_items(tx, source)? {
-            add_item(tx, to, &item.id, &item.kind, &item.referenced_id, item.quantity)?;
+            add_item(
+                tx,
+                to,
+                &item.id,
+                &item.kind,
+                &item.referenced_id,
+                item.quantity,
+            )?;
         }
         tx.execute("DELETE FROM cart WHERE token = ?1", [source])?;
     }
@@ -54,17 +74,25 @@ pub fn merge(tx: &Transaction, from: &[String], to: &str) -> rusqlite::Result<()
 pub fn write_back(conn: &Connection, token: &str, changes: &[Change]) -> rusqlite::Result<()> {
     for change in changes {
         match change {
-            Change::Remove(id) => conn.execute("DELETE FROM cart_line_item WHERE token = ?1 AND id = ?2", [token, id])?,
-            Change::SetQuantity(id, quantity) => {
-                conn.execute("UPDATE cart_line_item SET quantity = ?1 WHERE token = ?2 AND id = ?3", params![quantity, token, id])?
-            }
+            Change::Remove(id) => conn.execute(
+                "DELETE FROM cart_line_item WHERE token = ?1 AND id = ?2",
+                [token, id],
+            )?,
+            Change::SetQuantity(id, quantity) => conn.execute(
+                "UPDATE cart_line_item SET quantity = ?1 WHERE token = ?2 AND id = ?3",
+                params![quantity, token, id],
+            )?,
         };
     }
     Ok(())
 }
 
 /// The promotion redeemable now with `code`.
-pub fn promotion(conn: &Connection, ctx: &ShopContext, code: &str) -> rusqlite::Result<Option<Promotion>> {
+pub fn promotion(
+    conn: &Connection,
+    ctx: &ShopContext,
+    code: &str,
+) -> rusqlite::Result<Option<Promotion>> {
     let now = now_rfc3339();
     let found: Option<(String, String, f64)> = conn
         .query_row(
@@ -76,9 +104,26 @@ pub fn promotion(conn: &Connection, ctx: &ShopContext, code: &str) -> rusqlite::
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?;
-    let Some((id, kind, value)) = found else { return Ok(None) };
+    let Some((id, kind, value)) = found else {
+        return Ok(None);
+    };
     const NAME: &[(&str, &str)] = &[("name", "name")];
-    let names = translation::load(conn, "promotion_translation", "promotion_id", NAME, std::slice::from_ref(&id), &ctx.languages)?;
-    let name = translation::get(&names, &id, NAME)["name"].as_str().unwrap_or(code).to_owned();
-    Ok(Some(Promotion { id, name, kind, value }))
+    let names = translation::load(
+        conn,
+        "promotion_translation",
+        "promotion_id",
+        NAME,
+        std::slice::from_ref(&id),
+        &ctx.languages,
+    )?;
+    let name = translation::get(&names, &id, NAME)["name"]
+        .as_str()
+        .unwrap_or(code)
+        .to_owned();
+    Ok(Some(Promotion {
+        id,
+        name,
+        kind,
+        value,
+    }))
 }

@@ -32,7 +32,12 @@ pub enum Expr {
     /// An SQL expression over the main row (alias `p` for products).
     Column(&'static str),
     /// A to-many relation: `EXISTS (SELECT 1 FROM {table} x WHERE x.{key} = {owner} AND x.{column} …)`.
-    Membership { table: &'static str, key: &'static str, owner: &'static str, column: &'static str },
+    Membership {
+        table: &'static str,
+        key: &'static str,
+        owner: &'static str,
+        column: &'static str,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -75,12 +80,20 @@ impl Sql {
         self.text.push_str(&other.text);
         // Renumber the other's positional parameters after ours.
         let mut text = std::mem::take(&mut self.text);
-        let offset = self.params.iter().filter(|(n, _)| n.starts_with(":p")).count();
+        let offset = self
+            .params
+            .iter()
+            .filter(|(n, _)| n.starts_with(":p"))
+            .count();
         let mut renamed = Vec::new();
         let tail_start = text.len() - other.text.len();
         let mut tail = text.split_off(tail_start);
         // Replace from the highest number down so `:p1` does not clip `:p12`.
-        let mut positional: Vec<&(String, SqlValue)> = other.params.iter().filter(|(n, _)| n.starts_with(":p")).collect();
+        let mut positional: Vec<&(String, SqlValue)> = other
+            .params
+            .iter()
+            .filter(|(n, _)| n.starts_with(":p"))
+            .collect();
         positional.sort_by_key(|(n, _)| std::cmp::Reverse(n[2..].parse::<usize>().unwrap_or(0)));
         for (name, value) in positional {
             let number: usize = name[2..].parse().unwrap_or(0);
@@ -101,7 +114,11 @@ impl Sql {
     }
 
     /// Prepares the statement and binds the parameters it uses.
-    pub fn query_map<T>(&self, conn: &Connection, f: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>) -> rusqlite::Result<Vec<T>> {
+    pub fn query_map<T>(
+        &self,
+        conn: &Connection,
+        f: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<Vec<T>> {
         let mut statement = conn.prepare_cached(&self.text)?;
         for (name, value) in &self.params {
             if let Some(index) = statement.parameter_index(name)? {
@@ -155,7 +172,9 @@ fn invalid(code: &'static str, pointer: &str, detail: impl Into<String>) -> ApiE
 /// An integer from a JSON number or a numeric string.
 pub fn integer(value: &Value) -> Option<i64> {
     match value {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }
@@ -187,21 +206,42 @@ pub fn boolean(value: &Value) -> Option<bool> {
 
 /// Parses the criteria of `params`. `resolve` maps a field name (without the entity
 /// prefix) to its column; `entity` is the prefix clients may put before field names.
-pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -> Option<Field>) -> Result<Criteria, ApiError> {
-    let mut criteria = Criteria { page: 1, ..Criteria::default() };
+pub fn parse(
+    params: &Map<String, Value>,
+    entity: &str,
+    resolve: &dyn Fn(&str) -> Option<Field>,
+) -> Result<Criteria, ApiError> {
+    let mut criteria = Criteria {
+        page: 1,
+        ..Criteria::default()
+    };
     if let Some(ids) = params.get("ids") {
         let list: Vec<String> = match ids {
             Value::Array(items) => items
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
-                    v.as_str()
-                        .map(str::to_lowercase)
-                        .ok_or_else(|| invalid("FRAMEWORK__INVALID_CRITERIA_IDS", &format!("/ids/{i}"), "Every id must be a string."))
+                    v.as_str().map(str::to_lowercase).ok_or_else(|| {
+                        invalid(
+                            "FRAMEWORK__INVALID_CRITERIA_IDS",
+                            &format!("/ids/{i}"),
+                            "Every id must be a string.",
+                        )
+                    })
                 })
                 .collect::<Result<_, _>>()?,
-            Value::String(s) => s.split('|').filter(|s| !s.is_empty()).map(str::to_lowercase).collect(),
-            _ => return Err(invalid("FRAMEWORK__INVALID_CRITERIA_IDS", "/ids", "The ids must be an array of strings.")),
+            Value::String(s) => s
+                .split('|')
+                .filter(|s| !s.is_empty())
+                .map(str::to_lowercase)
+                .collect(),
+            _ => {
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_CRITERIA_IDS",
+                    "/ids",
+                    "The ids must be an array of strings.",
+                ))
+            }
         };
         // As Shopware's criteria: every id must be a UUID.
         if let Some(at) = list.iter().position(|id| !crate::storage::is_id(id)) {
@@ -215,10 +255,18 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
     }
     if let Some(limit) = params.get("limit").filter(|v| !v.is_null()) {
         let limit = integer(limit).filter(|l| *l >= 1).ok_or_else(|| {
-            invalid("FRAMEWORK__INVALID_LIMIT_QUERY", "/limit", "The limit parameter must be a positive integer greater or equal than 1.")
+            invalid(
+                "FRAMEWORK__INVALID_LIMIT_QUERY",
+                "/limit",
+                "The limit parameter must be a positive integer greater or equal than 1.",
+            )
         })?;
         if limit > MAX_LIMIT {
-            return Err(invalid("FRAMEWORK__INVALID_LIMIT_QUERY", "/limit", format!("The limit must not be greater than {MAX_LIMIT}.")));
+            return Err(invalid(
+                "FRAMEWORK__INVALID_LIMIT_QUERY",
+                "/limit",
+                format!("The limit must not be greater than {MAX_LIMIT}."),
+            ));
         }
         criteria.limit = Some(limit);
     }
@@ -235,22 +283,41 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
         }
     }
     if let Some(term) = params.get("term").filter(|v| !v.is_null()) {
-        let term = term.as_str().ok_or_else(|| invalid("FRAMEWORK__INVALID_CRITERIA_TERM", "/term", "The term must be a string."))?;
+        let term = term.as_str().ok_or_else(|| {
+            invalid(
+                "FRAMEWORK__INVALID_CRITERIA_TERM",
+                "/term",
+                "The term must be a string.",
+            )
+        })?;
         if !term.trim().is_empty() {
             criteria.term = Some(term.trim().to_owned());
         }
     }
     let mut condition = Sql::default();
     for key in ["filter", "post-filter"] {
-        let Some(filters) = params.get(key).filter(|v| !v.is_null()) else { continue };
+        let Some(filters) = params.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
         let Value::Array(filters) = filters else {
-            return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("/{key}"), "The filter must be an array."));
+            return Err(invalid(
+                "FRAMEWORK__INVALID_FILTER_QUERY",
+                &format!("/{key}"),
+                "The filter must be an array.",
+            ));
         };
         for (index, filter) in filters.iter().enumerate() {
             if !condition.text.is_empty() {
                 condition.push(" AND ");
             }
-            compile_filter(filter, &format!("/{key}/{index}"), entity, resolve, &mut condition, 0)?;
+            compile_filter(
+                filter,
+                &format!("/{key}/{index}"),
+                entity,
+                resolve,
+                &mut condition,
+                0,
+            )?;
         }
     }
     criteria.condition = condition;
@@ -266,16 +333,31 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
                     None => serde_json::json!({ "field": s, "order": "ASC" }),
                 })
                 .collect(),
-            _ => return Err(invalid("FRAMEWORK__INVALID_SORT_QUERY", "/sort", "The sort must be an array.")),
+            _ => {
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_SORT_QUERY",
+                    "/sort",
+                    "The sort must be an array.",
+                ))
+            }
         };
         let mut order = Sql::default();
         for (index, sort) in sorts.iter().enumerate() {
             let pointer = format!("/sort/{index}");
-            let name = sort
-                .get("field")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid("FRAMEWORK__INVALID_SORT_QUERY", &pointer, "A sorting needs a field."))?;
-            let field = field_of(name, entity, resolve, &format!("{pointer}/field"), "FRAMEWORK__INVALID_SORT_QUERY")?;
+            let name = sort.get("field").and_then(Value::as_str).ok_or_else(|| {
+                invalid(
+                    "FRAMEWORK__INVALID_SORT_QUERY",
+                    &pointer,
+                    "A sorting needs a field.",
+                )
+            })?;
+            let field = field_of(
+                name,
+                entity,
+                resolve,
+                &format!("{pointer}/field"),
+                "FRAMEWORK__INVALID_SORT_QUERY",
+            )?;
             let Expr::Column(expr) = field.expr else {
                 return Err(invalid(
                     "FRAMEWORK__INVALID_SORT_QUERY",
@@ -283,7 +365,11 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
                     format!("Sorting by {name} is not supported."),
                 ));
             };
-            let direction = match sort.get("order").filter(|o| !o.is_null()).map(|o| o.as_str().map(str::to_uppercase)) {
+            let direction = match sort
+                .get("order")
+                .filter(|o| !o.is_null())
+                .map(|o| o.as_str().map(str::to_uppercase))
+            {
                 None => "ASC",
                 Some(Some(order)) if order == "ASC" => "ASC",
                 Some(Some(order)) if order == "DESC" => "DESC",
@@ -299,7 +385,11 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
             if !order.text.is_empty() {
                 order.push(", ");
             }
-            let collation = if field.kind == Kind::Text { " COLLATE NOCASE" } else { "" };
+            let collation = if field.kind == Kind::Text {
+                " COLLATE NOCASE"
+            } else {
+                ""
+            };
             order.push(&format!("{expr}{collation} {direction}"));
             order.uses_translation |= field.translated;
         }
@@ -307,11 +397,19 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
     }
     if let Some(includes) = params.get("includes").filter(|v| !v.is_null()) {
         let Value::Object(includes) = includes else {
-            return Err(invalid("FRAMEWORK__INVALID_CRITERIA_INCLUDES", "/includes", "The includes must be an object of field lists."));
+            return Err(invalid(
+                "FRAMEWORK__INVALID_CRITERIA_INCLUDES",
+                "/includes",
+                "The includes must be an object of field lists.",
+            ));
         };
         for (alias, fields) in includes {
             let fields = match fields {
-                Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+                Value::Array(items) => items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
                 Value::String(s) => s.split(',').map(str::to_owned).collect(),
                 _ => {
                     return Err(invalid(
@@ -328,7 +426,13 @@ pub fn parse(params: &Map<String, Value>, entity: &str, resolve: &dyn Fn(&str) -
         None | Some(Value::Null) => {}
         Some(Value::Object(associations)) => criteria.associations = associations.clone(),
         Some(Value::Array(a)) if a.is_empty() => {}
-        Some(_) => return Err(invalid("FRAMEWORK__INVALID_CRITERIA_ASSOCIATIONS", "/associations", "The associations must be an object.")),
+        Some(_) => {
+            return Err(invalid(
+                "FRAMEWORK__INVALID_CRITERIA_ASSOCIATIONS",
+                "/associations",
+                "The associations must be an object.",
+            ))
+        }
     }
     if let Some(mode) = params.get("total-count-mode").filter(|v| !v.is_null()) {
         criteria.total_count_mode = match mode {
@@ -359,13 +463,26 @@ fn field_of(
 ) -> Result<Field, ApiError> {
     let prefix = format!("{entity}.");
     let short = name.strip_prefix(&prefix).unwrap_or(name);
-    resolve(short)
-        .ok_or_else(|| invalid(code, pointer, format!("Field \"{name}\" in entity \"{entity}\" was not found or cannot be used here.")))
+    resolve(short).ok_or_else(|| {
+        invalid(
+            code,
+            pointer,
+            format!(
+                "Field \"{name}\" in entity \"{entity}\" was not found or cannot be used here."
+            ),
+        )
+    })
 }
 
 /// The SQL value of a filter value for a field of `kind`.
 fn sql_value(value: &Value, kind: Kind, pointer: &str) -> Result<SqlValue, ApiError> {
-    let bad = || invalid("FRAMEWORK__INVALID_FILTER_QUERY", pointer, format!("The value {value} does not fit the field."));
+    let bad = || {
+        invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            pointer,
+            format!("The value {value} does not fit the field."),
+        )
+    };
     Ok(match kind {
         Kind::Id => SqlValue::Text(value.as_str().ok_or_else(bad)?.to_lowercase()),
         Kind::Text | Kind::Date => match value {
@@ -394,8 +511,15 @@ fn json_list(values: &[SqlValue]) -> String {
 }
 
 fn like_pattern(text: &str, prefix: bool, suffix: bool) -> String {
-    let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    format!("{}{escaped}{}", if suffix { "%" } else { "" }, if prefix { "%" } else { "" })
+    let escaped = text
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!(
+        "{}{escaped}{}",
+        if suffix { "%" } else { "" },
+        if prefix { "%" } else { "" }
+    )
 }
 
 fn compile_filter(
@@ -407,17 +531,32 @@ fn compile_filter(
     depth: usize,
 ) -> Result<(), ApiError> {
     if depth > MAX_DEPTH {
-        return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", pointer, "Filters are nested too deeply."));
+        return Err(invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            pointer,
+            "Filters are nested too deeply.",
+        ));
     }
     let Value::Object(filter) = filter else {
-        return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", pointer, "A filter must be an object."));
+        return Err(invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            pointer,
+            "A filter must be an object.",
+        ));
     };
-    let kind = filter
-        .get("type")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/type"), "A filter needs a type."))?;
+    let kind = filter.get("type").and_then(Value::as_str).ok_or_else(|| {
+        invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            &format!("{pointer}/type"),
+            "A filter needs a type.",
+        )
+    })?;
     if kind == "multi" || kind == "not" {
-        let operator = filter.get("operator").and_then(Value::as_str).map(str::to_lowercase).unwrap_or_else(|| "and".into());
+        let operator = filter
+            .get("operator")
+            .and_then(Value::as_str)
+            .map(str::to_lowercase)
+            .unwrap_or_else(|| "and".into());
         let joiner = match operator.as_str() {
             "and" | "&&" => " AND ",
             "or" | "||" => " OR ",
@@ -430,7 +569,11 @@ fn compile_filter(
             }
         };
         let Some(Value::Array(queries)) = filter.get("queries") else {
-            return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/queries"), "A multi filter needs queries."));
+            return Err(invalid(
+                "FRAMEWORK__INVALID_FILTER_QUERY",
+                &format!("{pointer}/queries"),
+                "A multi filter needs queries.",
+            ));
         };
         sql.push(if kind == "not" { "NOT (" } else { "(" });
         if queries.is_empty() {
@@ -441,17 +584,33 @@ fn compile_filter(
                 sql.push(joiner);
             }
             sql.push("(");
-            compile_filter(query, &format!("{pointer}/queries/{index}"), entity, resolve, sql, depth + 1)?;
+            compile_filter(
+                query,
+                &format!("{pointer}/queries/{index}"),
+                entity,
+                resolve,
+                sql,
+                depth + 1,
+            )?;
             sql.push(")");
         }
         sql.push(")");
         return Ok(());
     }
-    let name = filter
-        .get("field")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/field"), "A filter needs a field."))?;
-    let field = field_of(name, entity, resolve, &format!("{pointer}/field"), "FRAMEWORK__INVALID_FILTER_QUERY")?;
+    let name = filter.get("field").and_then(Value::as_str).ok_or_else(|| {
+        invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            &format!("{pointer}/field"),
+            "A filter needs a field.",
+        )
+    })?;
+    let field = field_of(
+        name,
+        entity,
+        resolve,
+        &format!("{pointer}/field"),
+        "FRAMEWORK__INVALID_FILTER_QUERY",
+    )?;
     sql.uses_translation |= field.translated;
     let value_pointer = format!("{pointer}/value");
     // The comparison, as SQL after the field expression (or inside EXISTS).
@@ -468,44 +627,75 @@ fn compile_filter(
                     Expr::Membership { .. } => negate_membership = true,
                 }
             } else {
-                comparison.push(" = ").bind(sql_value(value, field.kind, &value_pointer)?);
+                comparison
+                    .push(" = ")
+                    .bind(sql_value(value, field.kind, &value_pointer)?);
             }
         }
         "equalsAny" => {
             let values: Vec<Value> = match filter.get("value") {
                 Some(Value::Array(values)) => values.clone(),
                 Some(Value::String(s)) => s.split('|').map(|v| Value::from(v.to_owned())).collect(),
-                _ => return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &value_pointer, "equalsAny needs a list of values.")),
+                _ => {
+                    return Err(invalid(
+                        "FRAMEWORK__INVALID_FILTER_QUERY",
+                        &value_pointer,
+                        "equalsAny needs a list of values.",
+                    ))
+                }
             };
             let values = values
                 .iter()
                 .enumerate()
                 .map(|(i, v)| sql_value(v, field.kind, &format!("{value_pointer}/{i}")))
                 .collect::<Result<Vec<_>, _>>()?;
-            comparison.push(" IN (SELECT value FROM json_each(").bind(json_list(&values)).push("))");
+            comparison
+                .push(" IN (SELECT value FROM json_each(")
+                .bind(json_list(&values))
+                .push("))");
         }
         "contains" | "prefix" | "suffix" => {
             if !matches!(field.kind, Kind::Text | Kind::Id | Kind::Date) {
-                return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", pointer, format!("{kind} needs a text field.")));
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_FILTER_QUERY",
+                    pointer,
+                    format!("{kind} needs a text field."),
+                ));
             }
             let text = match filter.get("value") {
                 Some(Value::String(s)) => s.clone(),
                 Some(Value::Number(n)) => n.to_string(),
-                _ => return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &value_pointer, format!("{kind} needs a text value."))),
+                _ => {
+                    return Err(invalid(
+                        "FRAMEWORK__INVALID_FILTER_QUERY",
+                        &value_pointer,
+                        format!("{kind} needs a text value."),
+                    ))
+                }
             };
             let pattern = like_pattern(&text, kind != "suffix", kind != "prefix");
             comparison.push(" LIKE ").bind(pattern).push(" ESCAPE '\\'");
         }
         "range" => {
             if !matches!(field.kind, Kind::Number | Kind::Date) {
-                return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", pointer, "range needs a number or date field."));
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_FILTER_QUERY",
+                    pointer,
+                    "range needs a number or date field.",
+                ));
             }
             let Some(Value::Object(parameters)) = filter.get("parameters") else {
-                return Err(invalid("FRAMEWORK__INVALID_FILTER_QUERY", &format!("{pointer}/parameters"), "range needs parameters."));
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_FILTER_QUERY",
+                    &format!("{pointer}/parameters"),
+                    "range needs parameters.",
+                ));
             };
             let mut first = true;
             for (key, op) in [("gte", ">="), ("gt", ">"), ("lte", "<="), ("lt", "<")] {
-                let Some(value) = parameters.get(key).filter(|v| !v.is_null()) else { continue };
+                let Some(value) = parameters.get(key).filter(|v| !v.is_null()) else {
+                    continue;
+                };
                 let value = sql_value(value, field.kind, &format!("{pointer}/parameters/{key}"))?;
                 if !first {
                     comparison.push(" AND __FIELD__");
@@ -536,10 +726,19 @@ fn compile_filter(
             sql.append(&comparison);
             sql.push(")");
         }
-        Expr::Membership { table, key, owner, column } => {
+        Expr::Membership {
+            table,
+            key,
+            owner,
+            column,
+        } => {
             let target = format!("x.{column}");
             comparison.text = comparison.text.replace("__FIELD__", &target);
-            sql.push(if negate_membership { "NOT EXISTS (" } else { "EXISTS (" });
+            sql.push(if negate_membership {
+                "NOT EXISTS ("
+            } else {
+                "EXISTS ("
+            });
             sql.push(&format!("SELECT 1 FROM {table} x WHERE x.{key} = {owner}"));
             if !negate_membership {
                 sql.push(&format!(" AND {target}"));
@@ -559,7 +758,11 @@ pub fn apply_includes(value: &mut Value, includes: &HashMap<String, Vec<String>>
     }
     match value {
         Value::Object(map) => {
-            if let Some(fields) = map.get("apiAlias").and_then(Value::as_str).and_then(|alias| includes.get(alias)) {
+            if let Some(fields) = map
+                .get("apiAlias")
+                .and_then(Value::as_str)
+                .and_then(|alias| includes.get(alias))
+            {
                 let fields = fields.clone();
                 map.retain(|key, _| key == "apiAlias" || fields.iter().any(|f| f == key));
             }
@@ -582,8 +785,16 @@ mod tests {
 
     fn resolve(name: &str) -> Option<Field> {
         match name {
-            "stock" => Some(Field { expr: Expr::Column("p.stock"), kind: Kind::Number, translated: false }),
-            "name" => Some(Field { expr: Expr::Column("p.name"), kind: Kind::Text, translated: true }),
+            "stock" => Some(Field {
+                expr: Expr::Column("p.stock"),
+                kind: Kind::Number,
+                translated: false,
+            }),
+            "name" => Some(Field {
+                expr: Expr::Column("p.name"),
+                kind: Kind::Text,
+                translated: true,
+            }),
             _ => None,
         }
     }
@@ -601,7 +812,10 @@ mod tests {
         let sql = &criteria.condition;
         assert_eq!(sql.text, "(p.stock >= :p1 AND p.stock < :p2) AND (((p.name = :p3)) OR ((p.name LIKE :p4 ESCAPE '\\')))");
         assert_eq!(sql.params.len(), 4);
-        assert_eq!(sql.params[3], (":p4".to_owned(), SqlValue::Text("%50\\%%".into())));
+        assert_eq!(
+            sql.params[3],
+            (":p4".to_owned(), SqlValue::Text("%50\\%%".into()))
+        );
         assert!(sql.uses_translation);
     }
 
@@ -617,7 +831,10 @@ mod tests {
             serde_json::json!({"ids": "0123456789abcdef0123456789abcdef|x"}),
             serde_json::json!({"filter": [{"type": "range", "field": "stock", "parameters": {}}]}),
         ] {
-            assert!(parse(params.as_object().unwrap(), "product", &resolve).is_err(), "{params}");
+            assert!(
+                parse(params.as_object().unwrap(), "product", &resolve).is_err(),
+                "{params}"
+            );
         }
     }
 }

@@ -31,28 +31,48 @@ fn best_variant(conn: &Connection, parent_id: &str) -> rusqlite::Result<Option<S
 /// Property groups of the parent's configurator settings with their options, each
 /// marked `combinable` when a variant has it together with the selected options of
 /// the other groups.
-pub fn configurator(conn: &Connection, chain: &LanguageChain, parent_id: &str, selected: &[String]) -> rusqlite::Result<Vec<Value>> {
+pub fn configurator(
+    conn: &Connection,
+    chain: &LanguageChain,
+    parent_id: &str,
+    selected: &[String],
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement =
         conn.prepare_cached("SELECT option_id FROM product_configurator_setting WHERE product_id = ?1 ORDER BY position")?;
-    let option_ids = statement.query_map([parent_id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+    let option_ids = statement
+        .query_map([parent_id], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
     let mut variants_statement = conn.prepare_cached(
         "SELECT v.id, po.option_id FROM product v JOIN product_option po ON po.product_id = v.id WHERE v.parent_id = ?1 AND v.active = 1",
     )?;
-    let mut variants: std::collections::HashMap<String, HashSet<String>> = std::collections::HashMap::new();
-    for row in variants_statement.query_map([parent_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+    let mut variants: std::collections::HashMap<String, HashSet<String>> =
+        std::collections::HashMap::new();
+    for row in variants_statement.query_map([parent_id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })? {
         let (variant, option) = row?;
         variants.entry(variant).or_default().insert(option);
     }
     let mut groups = property::groups_with_options(conn, chain, &option_ids)?;
     for group in &mut groups {
         let group_id = group["id"].clone();
-        let Some(options) = group["options"].as_array_mut() else { continue };
-        let option_group: Vec<String> = options.iter().filter_map(|o| o["id"].as_str().map(str::to_owned)).collect();
+        let Some(options) = group["options"].as_array_mut() else {
+            continue;
+        };
+        let option_group: Vec<String> = options
+            .iter()
+            .filter_map(|o| o["id"].as_str().map(str::to_owned))
+            .collect();
         // The selected options of the other groups.
-        let others: Vec<&String> = selected.iter().filter(|s| !option_group.contains(s)).collect();
+        let others: Vec<&String> = selected
+            .iter()
+            .filter(|s| !option_group.contains(s))
+            .collect();
         for option in options.iter_mut() {
             let id = option["id"].as_str().unwrap_or_default().to_owned();
-            let combinable = variants.values().any(|set| set.contains(&id) && others.iter().all(|o| set.contains(*o)));
+            let combinable = variants
+                .values()
+                .any(|set| set.contains(&id) && others.iter().all(|o| set.contains(*o)));
             option["combinable"] = json!(combinable);
             option["groupId"] = group_id.clone();
         }
@@ -72,7 +92,10 @@ pub async fn detail(
     }
     let mut criteria = criteria::parse(&params, "product", &query::product_field)?;
     let includes = std::mem::take(&mut criteria.includes);
-    let skip_configurator = params.get("skipConfigurator").and_then(criteria::boolean).unwrap_or(false);
+    let skip_configurator = params
+        .get("skipConfigurator")
+        .and_then(criteria::boolean)
+        .unwrap_or(false);
     let requested = id.clone();
     let found = app
         .db

@@ -27,8 +27,16 @@ pub const DEFAULT_LIMIT: i64 = 10;
 /// The sortings clients may ask for by key (`order`), with their `ORDER BY`.
 /// `{t}` is the table alias (`query::listing_alias`).
 const SORTINGS: &[(&str, &str, bool)] = &[
-    ("name-asc", "COALESCE(tc.name, tf.name) COLLATE NOCASE ASC", true),
-    ("name-desc", "COALESCE(tc.name, tf.name) COLLATE NOCASE DESC", true),
+    (
+        "name-asc",
+        "COALESCE(tc.name, tf.name) COLLATE NOCASE ASC",
+        true,
+    ),
+    (
+        "name-desc",
+        "COALESCE(tc.name, tf.name) COLLATE NOCASE DESC",
+        true,
+    ),
     ("price-asc", "{t}.listing_price ASC", false),
     ("price-desc", "{t}.listing_price DESC", false),
     ("topseller", "{t}.sales DESC", false),
@@ -66,21 +74,35 @@ pub struct ListingRequest {
 fn id_list(value: Option<&Value>) -> Vec<String> {
     let items: Vec<String> = match value {
         Some(Value::String(s)) => s.split('|').map(str::to_owned).collect(),
-        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
         _ => Vec::new(),
     };
     // Ids that are not ids cannot match anything; Shopware drops them too.
-    items.into_iter().map(|s| s.trim().to_lowercase()).filter(|s| is_id(s)).collect()
+    items
+        .into_iter()
+        .map(|s| s.trim().to_lowercase())
+        .filter(|s| is_id(s))
+        .collect()
 }
 
 fn non_negative(params: &Map<String, Value>, key: &str) -> Result<Option<f64>, ApiError> {
     match params.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
-        Some(value) => criteria::number(value).filter(|n| *n >= 0.0).map(Some).ok_or_else(|| {
-            ApiError::bad_request("FRAMEWORK__INVALID_LISTING_FILTER", format!("{key} must be a number of at least 0."))
+        Some(value) => criteria::number(value)
+            .filter(|n| *n >= 0.0)
+            .map(Some)
+            .ok_or_else(|| {
+                ApiError::bad_request(
+                    "FRAMEWORK__INVALID_LISTING_FILTER",
+                    format!("{key} must be a number of at least 0."),
+                )
                 .at(&format!("/{key}"))
-        }),
+            }),
     }
 }
 
@@ -90,24 +112,42 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
     criteria.limit.get_or_insert(DEFAULT_LIMIT);
     let sorting = match params.get("order").filter(|v| !v.is_null()) {
         Some(Value::String(key)) if !key.is_empty() => {
-            if !SORTINGS.iter().any(|(k, _, _)| k == key) || (key == "score" && kind == Kind::Category) {
-                return Err(
-                    ApiError::bad_request("PRODUCT__SORTING_NOT_FOUND", format!("Could not find sorting with key \"{key}\"")).at("/order")
-                );
+            if !SORTINGS.iter().any(|(k, _, _)| k == key)
+                || (key == "score" && kind == Kind::Category)
+            {
+                return Err(ApiError::bad_request(
+                    "PRODUCT__SORTING_NOT_FOUND",
+                    format!("Could not find sorting with key \"{key}\""),
+                )
+                .at("/order"));
             }
             Some(key.clone())
         }
         Some(Value::String(_)) => None,
-        Some(_) => return Err(ApiError::bad_request("PRODUCT__SORTING_NOT_FOUND", "The order must be a sorting key.").at("/order")),
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "PRODUCT__SORTING_NOT_FOUND",
+                "The order must be a sorting key.",
+            )
+            .at("/order"))
+        }
         None => None,
     };
     let search = match kind {
         Kind::Category => None,
         Kind::Search | Kind::Suggest => {
-            let term = params.get("search").and_then(|v| v.as_str()).map(str::trim).filter(|t| !t.is_empty());
+            let term = params
+                .get("search")
+                .and_then(|v| v.as_str())
+                .map(str::trim)
+                .filter(|t| !t.is_empty());
             Some(
                 term.ok_or_else(|| {
-                    ApiError::bad_request("FRAMEWORK__MISSING_REQUEST_PARAMETER", "Parameter \"search\" is missing.").at("/search")
+                    ApiError::bad_request(
+                        "FRAMEWORK__MISSING_REQUEST_PARAMETER",
+                        "Parameter \"search\" is missing.",
+                    )
+                    .at("/search")
                 })?
                 .to_owned(),
             )
@@ -122,14 +162,25 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
         ("shipping-free-filter", "shipping-free"),
         ("property-filter", "properties"),
     ] {
-        enabled.insert(name, params.get(key).and_then(criteria::boolean).unwrap_or(true));
+        enabled.insert(
+            name,
+            params.get(key).and_then(criteria::boolean).unwrap_or(true),
+        );
     }
     let rating = match params.get("rating") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.is_empty() => None,
-        Some(value) => Some(criteria::integer(value).filter(|r| (0..=5).contains(r)).ok_or_else(|| {
-            ApiError::bad_request("FRAMEWORK__INVALID_LISTING_FILTER", "rating must be a number from 0 to 5.").at("/rating")
-        })?),
+        Some(value) => Some(
+            criteria::integer(value)
+                .filter(|r| (0..=5).contains(r))
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "FRAMEWORK__INVALID_LISTING_FILTER",
+                        "rating must be a number from 0 to 5.",
+                    )
+                    .at("/rating")
+                })?,
+        ),
     };
     Ok(ListingRequest {
         kind,
@@ -139,7 +190,10 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
         min_price: non_negative(params, "min-price")?,
         max_price: non_negative(params, "max-price")?.filter(|max| *max > 0.0),
         rating,
-        shipping_free: params.get("shipping-free").and_then(criteria::boolean).unwrap_or(false),
+        shipping_free: params
+            .get("shipping-free")
+            .and_then(criteria::boolean)
+            .unwrap_or(false),
         enabled,
         no_aggregations: flag("no-aggregations") || kind == Kind::Suggest,
         only_aggregations: flag("only-aggregations"),
@@ -154,14 +208,19 @@ fn enabled(request: &ListingRequest, name: &str) -> bool {
 
 /// The requested property options by property group (options of one group are
 /// alternatives; groups must all match). Unknown options are left out.
-fn option_groups(conn: &Connection, request: &ListingRequest) -> rusqlite::Result<BTreeMap<String, Vec<String>>> {
+fn option_groups(
+    conn: &Connection,
+    request: &ListingRequest,
+) -> rusqlite::Result<BTreeMap<String, Vec<String>>> {
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
     if !enabled(request, "properties") || request.properties.is_empty() {
         return Ok(groups);
     }
     let mut statement =
         conn.prepare_cached("SELECT property_group_id, id FROM property_group_option WHERE id IN (SELECT value FROM json_each(?1))")?;
-    for row in statement.query_map([json_ids(&request.properties)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+    for row in statement.query_map([json_ids(&request.properties)], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })? {
         let (group, option) = row?;
         groups.entry(group).or_default().push(option);
     }
@@ -169,10 +228,17 @@ fn option_groups(conn: &Connection, request: &ListingRequest) -> rusqlite::Resul
 }
 
 /// The listing filters for the in-memory index (`listing_index`), as `filters` has them.
-fn index_filters<'a>(conn: &Connection, request: &'a ListingRequest) -> rusqlite::Result<listing_index::Filters<'a>> {
+fn index_filters<'a>(
+    conn: &Connection,
+    request: &'a ListingRequest,
+) -> rusqlite::Result<listing_index::Filters<'a>> {
     let price = enabled(request, "price");
     Ok(listing_index::Filters {
-        manufacturers: if enabled(request, "manufacturer") { &request.manufacturers } else { &[] },
+        manufacturers: if enabled(request, "manufacturer") {
+            &request.manufacturers
+        } else {
+            &[]
+        },
         option_groups: option_groups(conn, request)?,
         min_price: request.min_price.filter(|_| price),
         max_price: request.max_price.filter(|_| price),
@@ -193,11 +259,16 @@ fn index_select(
     sorting: Option<&str>,
 ) -> rusqlite::Result<Option<(Vec<String>, usize)>> {
     let criteria = &request.criteria;
-    let (Some(sorting), Some(limit)) = (sorting, criteria.limit) else { return Ok(None) };
+    let (Some(sorting), Some(limit)) = (sorting, criteria.limit) else {
+        return Ok(None);
+    };
     if !criteria.condition.text.is_empty() || criteria.ids.is_some() || criteria.term.is_some() {
         return Ok(None);
     }
-    let Some((_, order_by, uses_names)) = SORTINGS.iter().find(|(key, _, _)| *key == sorting) else { return Ok(None) };
+    let Some((_, order_by, uses_names)) = SORTINGS.iter().find(|(key, _, _)| *key == sorting)
+    else {
+        return Ok(None);
+    };
     let order_by = order_by.replace("{t}", "p");
     let page = listing_index::Page {
         category_id,
@@ -221,7 +292,11 @@ fn filters(conn: &Connection, request: &ListingRequest, t: &str) -> rusqlite::Re
     };
     if enabled(request, "manufacturer") && !request.manufacturers.is_empty() {
         and(&mut sql);
-        sql.push(&format!("{t}.manufacturer_id IN (SELECT value FROM json_each(")).bind(json_ids(&request.manufacturers)).push("))");
+        sql.push(&format!(
+            "{t}.manufacturer_id IN (SELECT value FROM json_each("
+        ))
+        .bind(json_ids(&request.manufacturers))
+        .push("))");
     }
     if enabled(request, "properties") && !request.properties.is_empty() {
         for options in option_groups(conn, request)?.values() {
@@ -263,7 +338,9 @@ fn filters(conn: &Connection, request: &ListingRequest, t: &str) -> rusqlite::Re
 fn base(selection: &Selection, chain: &translation::LanguageChain) -> Sql {
     let mut sql = Sql::default();
     if let Some(category) = &selection.category_id {
-        sql.push("FROM product_category_tree p WHERE p.category_id = ").bind(category.clone()).push(" AND p.main = 1");
+        sql.push("FROM product_category_tree p WHERE p.category_id = ")
+            .bind(category.clone())
+            .push(" AND p.main = 1");
         return sql;
     }
     sql.push("FROM product p");
@@ -301,7 +378,14 @@ struct BaseFacts {
 }
 
 /// Price min, max, avg, sum; rating max; shipping-free max.
-type Stats = (Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<f64>, Option<i64>);
+type Stats = (
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<i64>,
+);
 
 /// Cached facts per database file and base, with the catalogue version they were read at.
 type FactsCache = HashMap<String, (i64, Arc<BaseFacts>)>;
@@ -309,8 +393,14 @@ static BASE_FACTS: LazyLock<Mutex<FactsCache>> = LazyLock::new(Mutex::default);
 /// Bases kept at most (search terms are as many as users type).
 const BASE_FACTS_KEPT: usize = 512;
 
-fn base_facts(conn: &Connection, selection: &Selection, chain: &translation::LanguageChain) -> rusqlite::Result<Arc<BaseFacts>> {
-    let version: i64 = conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get(0))?;
+fn base_facts(
+    conn: &Connection,
+    selection: &Selection,
+    chain: &translation::LanguageChain,
+) -> rusqlite::Result<Arc<BaseFacts>> {
+    let version: i64 = conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| {
+        r.get(0)
+    })?;
     let key = format!(
         "{}\n{:?}\n{:?}\n{}\n{}",
         conn.path().unwrap_or_default(),
@@ -319,7 +409,11 @@ fn base_facts(conn: &Connection, selection: &Selection, chain: &translation::Lan
         chain.current,
         chain.fallback
     );
-    if let Some((at, facts)) = BASE_FACTS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+    if let Some((at, facts)) = BASE_FACTS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&key)
+    {
         if *at == version {
             return Ok(facts.clone());
         }
@@ -327,7 +421,9 @@ fn base_facts(conn: &Connection, selection: &Selection, chain: &translation::Lan
     // A category's facts are read once per catalogue version for every shopper: outside
     // the request's time budget (#29 item 8). A search's are not (any term makes new ones).
     if selection.search.is_none() {
-        return crate::storage::budget::outside_budget(conn, || read_base_facts(conn, selection, chain, key, version));
+        return crate::storage::budget::outside_budget(conn, || {
+            read_base_facts(conn, selection, chain, key, version)
+        });
     }
     read_base_facts(conn, selection, chain, key, version)
 }
@@ -340,12 +436,25 @@ fn read_base_facts(
     version: i64,
 ) -> rusqlite::Result<Arc<BaseFacts>> {
     let from = base(selection, chain);
-    let id = if selection.category_id.is_some() { "p.product_id" } else { "p.id" };
+    let id = if selection.category_id.is_some() {
+        "p.product_id"
+    } else {
+        "p.id"
+    };
     let mut stats = Sql::default();
     stats.push("SELECT MIN(p.listing_price), MAX(p.listing_price), AVG(p.listing_price), SUM(p.listing_price), MAX(p.rating_average), MAX(p.shipping_free) ");
     stats.append(&from);
     let stats = stats
-        .query_map(conn, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?
+        .query_map(conn, |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })?
         .into_iter()
         .next()
         .unwrap_or_default();
@@ -355,14 +464,21 @@ fn read_base_facts(
     manufacturers.push(" AND p.manufacturer_id IS NOT NULL");
     let manufacturers = manufacturers.query_map(conn, |r| r.get::<_, String>(0))?;
     let mut options = Sql::default();
-    options.push(&format!("SELECT x.option_id FROM product_property x WHERE x.product_id IN (SELECT {id} "));
+    options.push(&format!(
+        "SELECT x.option_id FROM product_property x WHERE x.product_id IN (SELECT {id} "
+    ));
     options.append(&from);
     options.push(&format!(") UNION SELECT x.option_id FROM product v JOIN product_option x ON x.product_id = v.id WHERE v.active = 1 AND v.parent_id IN (SELECT {id} "));
     options.append(&from);
     options.push(")");
     let options = options.query_map(conn, |r| r.get::<_, String>(0))?;
-    let facts =
-        Arc::new(BaseFacts { stats, manufacturers, options, manufacturer_entities: Mutex::default(), property_groups: Mutex::default() });
+    let facts = Arc::new(BaseFacts {
+        stats,
+        manufacturers,
+        options,
+        manufacturer_entities: Mutex::default(),
+        property_groups: Mutex::default(),
+    });
     let mut cache = BASE_FACTS.lock().unwrap_or_else(|p| p.into_inner());
     if cache.len() >= BASE_FACTS_KEPT {
         cache.clear();
@@ -371,7 +487,12 @@ fn read_base_facts(
     Ok(facts)
 }
 
-fn aggregations(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, selection: &Selection) -> rusqlite::Result<Value> {
+fn aggregations(
+    conn: &Connection,
+    ctx: &ShopContext,
+    request: &ListingRequest,
+    selection: &Selection,
+) -> rusqlite::Result<Value> {
     let facts = base_facts(conn, selection, &ctx.languages)?;
     let mut result = Map::new();
     let (min, max, avg, sum, rating, shipping_free) = facts.stats;
@@ -379,18 +500,30 @@ fn aggregations(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, 
         result.insert("price".into(), json!({ "min": min, "max": max, "avg": avg, "sum": sum, "apiAlias": "price_aggregation" }));
     }
     if enabled(request, "rating") {
-        result.insert("rating".into(), json!({ "max": rating, "apiAlias": "rating_aggregation" }));
+        result.insert(
+            "rating".into(),
+            json!({ "max": rating, "apiAlias": "rating_aggregation" }),
+        );
     }
     if enabled(request, "shipping-free") {
-        result.insert("shipping-free".into(), json!({ "max": shipping_free.unwrap_or(0), "apiAlias": "shipping-free_aggregation" }));
+        result.insert(
+            "shipping-free".into(),
+            json!({ "max": shipping_free.unwrap_or(0), "apiAlias": "shipping-free_aggregation" }),
+        );
     }
     if enabled(request, "manufacturer") {
         let manufacturers = manufacturer_entities(conn, ctx, &facts)?;
-        result.insert("manufacturer".into(), entities_aggregation(&manufacturers, "manufacturer_aggregation"));
+        result.insert(
+            "manufacturer".into(),
+            entities_aggregation(&manufacturers, "manufacturer_aggregation"),
+        );
     }
     if enabled(request, "properties") {
         let groups = property_groups(conn, ctx, &facts)?;
-        result.insert("properties".into(), entities_aggregation(&groups, "properties_aggregation"));
+        result.insert(
+            "properties".into(),
+            entities_aggregation(&groups, "properties_aggregation"),
+        );
     }
     Ok(Value::Object(result))
 }
@@ -406,23 +539,45 @@ fn entities_aggregation(entities: &[Value], alias: &str) -> Value {
 
 /// The base's manufacturers as entities, sorted by name; read once per base, catalogue
 /// version and base URL.
-fn manufacturer_entities(conn: &Connection, ctx: &ShopContext, facts: &BaseFacts) -> rusqlite::Result<Arc<Vec<Value>>> {
-    if let Some((base_url, kept)) = &*facts.manufacturer_entities.lock().unwrap_or_else(|p| p.into_inner()) {
+fn manufacturer_entities(
+    conn: &Connection,
+    ctx: &ShopContext,
+    facts: &BaseFacts,
+) -> rusqlite::Result<Arc<Vec<Value>>> {
+    if let Some((base_url, kept)) = &*facts
+        .manufacturer_entities
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+    {
         if *base_url == ctx.base_url {
             return Ok(kept.clone());
         }
     }
-    let mut manufacturers: Vec<Value> = product::load_manufacturers(conn, ctx, &facts.manufacturers)?.into_values().collect();
+    let mut manufacturers: Vec<Value> =
+        product::load_manufacturers(conn, ctx, &facts.manufacturers)?
+            .into_values()
+            .collect();
     manufacturers.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let manufacturers = Arc::new(manufacturers);
-    *facts.manufacturer_entities.lock().unwrap_or_else(|p| p.into_inner()) = Some((ctx.base_url.clone(), manufacturers.clone()));
+    *facts
+        .manufacturer_entities
+        .lock()
+        .unwrap_or_else(|p| p.into_inner()) = Some((ctx.base_url.clone(), manufacturers.clone()));
     Ok(manufacturers)
 }
 
 /// The base's filterable property groups with their options; read once per base and
 /// catalogue version.
-fn property_groups(conn: &Connection, ctx: &ShopContext, facts: &BaseFacts) -> rusqlite::Result<Arc<Vec<Value>>> {
-    if let Some(kept) = &*facts.property_groups.lock().unwrap_or_else(|p| p.into_inner()) {
+fn property_groups(
+    conn: &Connection,
+    ctx: &ShopContext,
+    facts: &BaseFacts,
+) -> rusqlite::Result<Arc<Vec<Value>>> {
+    if let Some(kept) = &*facts
+        .property_groups
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+    {
         return Ok(kept.clone());
     }
     let groups: Vec<Value> = property::groups_with_options(conn, &ctx.languages, &facts.options)?
@@ -430,19 +585,41 @@ fn property_groups(conn: &Connection, ctx: &ShopContext, facts: &BaseFacts) -> r
         .filter(|g| g["filterable"].as_bool().unwrap_or(false))
         .collect();
     let groups = Arc::new(groups);
-    *facts.property_groups.lock().unwrap_or_else(|p| p.into_inner()) = Some(groups.clone());
+    *facts
+        .property_groups
+        .lock()
+        .unwrap_or_else(|p| p.into_inner()) = Some(groups.clone());
     Ok(groups)
 }
 
 /// The sortings offered, with translated labels, by priority.
-fn available_sortings(conn: &Connection, ctx: &ShopContext, kind: Kind) -> rusqlite::Result<Vec<Value>> {
+fn available_sortings(
+    conn: &Connection,
+    ctx: &ShopContext,
+    kind: Kind,
+) -> rusqlite::Result<Vec<Value>> {
     const LABEL: &[(&str, &str)] = &[("label", "label")];
-    let mut statement = conn.prepare_cached("SELECT id, url_key, priority FROM product_sorting WHERE active = 1 ORDER BY priority DESC")?;
+    let mut statement = conn.prepare_cached(
+        "SELECT id, url_key, priority FROM product_sorting WHERE active = 1 ORDER BY priority DESC",
+    )?;
     let rows = statement
-        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let labels = translation::load(conn, "product_sorting_translation", "product_sorting_id", LABEL, &ids, &ctx.languages)?;
+    let labels = translation::load(
+        conn,
+        "product_sorting_translation",
+        "product_sorting_id",
+        LABEL,
+        &ids,
+        &ctx.languages,
+    )?;
     Ok(rows
         .into_iter()
         .filter(|(_, key, _)| kind != Kind::Category || key != "score")
@@ -454,7 +631,12 @@ fn available_sortings(conn: &Connection, ctx: &ShopContext, kind: Kind) -> rusql
 }
 
 /// Runs a listing over a category (`category_id`) or the request's search term.
-pub fn run(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, category_id: Option<&str>) -> Result<Value, ApiError> {
+pub fn run(
+    conn: &Connection,
+    ctx: &ShopContext,
+    request: &ListingRequest,
+    category_id: Option<&str>,
+) -> Result<Value, ApiError> {
     let search = match &request.search {
         Some(term) => match query::match_expression(term) {
             Some(expression) => Some(expression),
@@ -463,36 +645,68 @@ pub fn run(conn: &Connection, ctx: &ShopContext, request: &ListingRequest, categ
         },
         None => None,
     };
-    let sorting = request.sorting.clone().or_else(|| match (request.kind, request.criteria.order.text.is_empty()) {
-        (Kind::Category, true) => Some("name-asc".to_owned()),
-        (_, true) => Some("score".to_owned()),
-        (_, false) => None,
+    let sorting = request.sorting.clone().or_else(|| {
+        match (request.kind, request.criteria.order.text.is_empty()) {
+            (Kind::Category, true) => Some("name-asc".to_owned()),
+            (_, true) => Some("score".to_owned()),
+            (_, false) => None,
+        }
     });
     let alias = query::listing_alias(category_id.is_some());
-    let order = sorting.as_ref().and_then(|key| SORTINGS.iter().find(|(k, _, _)| k == key)).map(|(_, sql, names)| {
-        let mut order = Sql::default();
-        order.push(&sql.replace("{t}", alias));
-        order.uses_translation = *names;
-        order
-    });
-    let selection =
-        Selection { category_id: category_id.map(str::to_owned), search, filters: filters(conn, request, alias)?, order, main_only: true };
+    let order = sorting
+        .as_ref()
+        .and_then(|key| SORTINGS.iter().find(|(k, _, _)| k == key))
+        .map(|(_, sql, names)| {
+            let mut order = Sql::default();
+            order.push(&sql.replace("{t}", alias));
+            order.uses_translation = *names;
+            order
+        });
+    let selection = Selection {
+        category_id: category_id.map(str::to_owned),
+        search,
+        filters: filters(conn, request, alias)?,
+        order,
+        main_only: true,
+    };
     let (elements, total) = if request.only_aggregations {
         (Vec::new(), 0)
     } else {
-        let fast = index_select(conn, ctx, request, category_id, selection.search.as_deref(), sorting.as_deref())?;
+        let fast = index_select(
+            conn,
+            ctx,
+            request,
+            category_id,
+            selection.search.as_deref(),
+            sorting.as_deref(),
+        )?;
         let (ids, total) = match fast {
             Some(found) => found,
             None => query::select(conn, &ctx.languages, &selection, &request.criteria, true)?,
         };
-        (product::load(conn, ctx, &ids, load_of(&request.criteria))?, total)
+        (
+            product::load(conn, ctx, &ids, load_of(&request.criteria))?,
+            total,
+        )
     };
-    let aggregations = if request.no_aggregations { json!([]) } else { aggregations(conn, ctx, request, &selection)? };
-    let available_sortings = if request.kind == Kind::Suggest { Vec::new() } else { available_sortings(conn, ctx, request.kind)? };
+    let aggregations = if request.no_aggregations {
+        json!([])
+    } else {
+        aggregations(conn, ctx, request, &selection)?
+    };
+    let available_sortings = if request.kind == Kind::Suggest {
+        Vec::new()
+    } else {
+        available_sortings(conn, ctx, request.kind)?
+    };
     let navigation_id = match category_id {
         Some(id) => Some(id.to_owned()),
         None => conn
-            .query_row("SELECT navigation_category_id FROM sales_channel WHERE id = ?1", [&ctx.sales_channel.id], |r| r.get(0))
+            .query_row(
+                "SELECT navigation_category_id FROM sales_channel WHERE id = ?1",
+                [&ctx.sales_channel.id],
+                |r| r.get(0),
+            )
             .optional()?
             .flatten(),
     };
@@ -543,7 +757,10 @@ fn empty(request: &ListingRequest) -> Value {
 }
 
 pub fn category_not_found(id: &str) -> ApiError {
-    ApiError::not_found("CONTENT__CATEGORY_NOT_FOUND", format!("Category \"{id}\" not found."))
+    ApiError::not_found(
+        "CONTENT__CATEGORY_NOT_FOUND",
+        format!("Category \"{id}\" not found."),
+    )
 }
 
 /// `POST /store-api/product-listing/{categoryId}`
@@ -561,8 +778,11 @@ pub async fn category_listing(
     let body = app
         .db
         .read(move |conn| {
-            let exists: bool =
-                conn.query_row("SELECT EXISTS(SELECT 1 FROM category WHERE id = ?1 AND active = 1)", [&category_id], |r| r.get(0))?;
+            let exists: bool = conn.query_row(
+                "SELECT EXISTS(SELECT 1 FROM category WHERE id = ?1 AND active = 1)",
+                [&category_id],
+                |r| r.get(0),
+            )?;
             if !exists {
                 return Ok(Err(category_not_found(&category_id)));
             }
@@ -573,15 +793,29 @@ pub async fn category_listing(
 }
 
 /// `POST /store-api/search?search=…`
-pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn search(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let request = parse(&params, Kind::Search)?;
-    let body = app.db.read(move |conn| Ok(run(conn, &ctx, &request, None))).await??;
+    let body = app
+        .db
+        .read(move |conn| Ok(run(conn, &ctx, &request, None)))
+        .await??;
     Ok(Json(body))
 }
 
 /// `POST /store-api/search-suggest`: the first matches, without aggregations.
-pub async fn suggest(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn suggest(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let request = parse(&params, Kind::Suggest)?;
-    let body = app.db.read(move |conn| Ok(run(conn, &ctx, &request, None))).await??;
+    let body = app
+        .db
+        .read(move |conn| Ok(run(conn, &ctx, &request, None)))
+        .await??;
     Ok(Json(body))
 }

@@ -112,11 +112,17 @@ pub struct Index {
 static INDEXES: LazyLock<Mutex<HashMap<String, Arc<Index>>>> = LazyLock::new(Mutex::default);
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A value kept in `cache` under `key`, or made by `make` and kept.
-fn kept<T>(cache: &Mutex<HashMap<String, Arc<T>>>, key: &str, make: impl FnOnce() -> rusqlite::Result<T>) -> rusqlite::Result<Arc<T>> {
+fn kept<T>(
+    cache: &Mutex<HashMap<String, Arc<T>>>,
+    key: &str,
+    make: impl FnOnce() -> rusqlite::Result<T>,
+) -> rusqlite::Result<Arc<T>> {
     if let Some(found) = lock(cache).get(key) {
         return Ok(found.clone());
     }
@@ -135,9 +141,16 @@ static READING: Mutex<()> = Mutex::new(());
 
 /// The index of the connection's database at the catalogue version of its snapshot.
 pub fn of(conn: &Connection) -> rusqlite::Result<Arc<Index>> {
-    let version: i64 = conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get(0))?;
+    let version: i64 = conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| {
+        r.get(0)
+    })?;
     let path = conn.path().unwrap_or_default().to_owned();
-    let current = || lock(&INDEXES).get(&path).filter(|index| index.version == version).cloned();
+    let current = || {
+        lock(&INDEXES)
+            .get(&path)
+            .filter(|index| index.version == version)
+            .cloned()
+    };
     if let Some(index) = current() {
         return Ok(index);
     }
@@ -181,7 +194,9 @@ impl Index {
             index.ids.push(id);
             index.price.push(row.get(1)?);
             index.rating.push(row.get(2)?);
-            index.shipping_free.push(row.get::<_, Option<i64>>(3)? == Some(1));
+            index
+                .shipping_free
+                .push(row.get::<_, Option<i64>>(3)? == Some(1));
             index.manufacturer.push(row.get(4)?);
         }
         Ok(index)
@@ -199,7 +214,11 @@ impl Index {
     }
 
     fn positions_of(&self, conn: &Connection, sql: &Sql) -> rusqlite::Result<Vec<u32>> {
-        Ok(sql.query_map(conn, |r| r.get::<_, String>(0))?.iter().filter_map(|id| self.position.get(id).copied()).collect())
+        Ok(sql
+            .query_map(conn, |r| r.get::<_, String>(0))?
+            .iter()
+            .filter_map(|id| self.position.get(id).copied())
+            .collect())
     }
 
     /// The main products of a category or its descendants.
@@ -239,7 +258,12 @@ impl Index {
     }
 
     /// The main products matching an FTS5 expression in the chain's languages, by score.
-    fn search(&self, conn: &Connection, expression: &str, chain: &LanguageChain) -> rusqlite::Result<Arc<Matches>> {
+    fn search(
+        &self,
+        conn: &Connection,
+        expression: &str,
+        chain: &LanguageChain,
+    ) -> rusqlite::Result<Arc<Matches>> {
         let key = format!("{expression}\n{}\n{}", chain.current, chain.fallback);
         kept(&self.searches, &key, || {
             let mut sql = Sql::default();
@@ -256,7 +280,10 @@ impl Index {
             for at in &ranked {
                 members.insert(*at as usize);
             }
-            Ok(Matches { members, ranked: Arc::new(ranked) })
+            Ok(Matches {
+                members,
+                ranked: Arc::new(ranked),
+            })
         })
     }
 
@@ -271,7 +298,11 @@ impl Index {
         in_category: bool,
         chain: &LanguageChain,
     ) -> rusqlite::Result<Arc<Vec<u32>>> {
-        let tie = if in_category { "p.id" } else { "p.product_number" };
+        let tie = if in_category {
+            "p.id"
+        } else {
+            "p.product_number"
+        };
         let key = format!("{order_by}\n{tie}\n{}\n{}", chain.current, chain.fallback);
         kept(&self.sortings, &key, || {
             let mut sql = Sql::default();
@@ -279,7 +310,10 @@ impl Index {
             if uses_names {
                 sql.push(&name_joins(chain, "p.id"));
             }
-            sql.push(&format!(" WHERE p.active = 1 AND p.parent_id IS NULL ORDER BY {}, {tie}", name_expr(chain, order_by)));
+            sql.push(&format!(
+                " WHERE p.active = 1 AND p.parent_id IS NULL ORDER BY {}, {tie}",
+                name_expr(chain, order_by)
+            ));
             sql.set(":lang", chain.current.clone());
             sql.set(":fallback", chain.fallback.clone());
             self.positions_of(conn, &sql)
@@ -301,7 +335,11 @@ pub struct Page<'a> {
 
 /// The page of product ids and the exact total, as `query::select` answers them for
 /// a listing without criteria filters.
-pub fn select(conn: &Connection, chain: &LanguageChain, page: &Page) -> rusqlite::Result<(Vec<String>, usize)> {
+pub fn select(
+    conn: &Connection,
+    chain: &LanguageChain,
+    page: &Page,
+) -> rusqlite::Result<(Vec<String>, usize)> {
     let index = of(conn)?;
     let matches = match page.search {
         Some(expression) => Some(index.search(conn, expression, chain)?),
@@ -337,18 +375,32 @@ pub fn select(conn: &Connection, chain: &LanguageChain, page: &Page) -> rusqlite
         }
         members.intersect(&any);
     }
-    if filters.min_price.is_some() || filters.max_price.is_some() || filters.rating.is_some() || filters.shipping_free {
-        let at_least = |value: Option<f64>, bound: Option<f64>| bound.is_none_or(|bound| value.is_some_and(|v| v >= bound));
+    if filters.min_price.is_some()
+        || filters.max_price.is_some()
+        || filters.rating.is_some()
+        || filters.shipping_free
+    {
+        let at_least = |value: Option<f64>, bound: Option<f64>| {
+            bound.is_none_or(|bound| value.is_some_and(|v| v >= bound))
+        };
         members.retain(|at| {
             at_least(index.price[at], filters.min_price)
-                && filters.max_price.is_none_or(|max| index.price[at].is_some_and(|p| p <= max))
+                && filters
+                    .max_price
+                    .is_none_or(|max| index.price[at].is_some_and(|p| p <= max))
                 && at_least(index.rating[at], filters.rating.map(|r| r as f64))
                 && (!filters.shipping_free || index.shipping_free[at])
         });
     }
     let total = members.len();
     let order = match (page.order_by, &matches) {
-        (Some((order_by, uses_names)), _) => index.sorting(conn, order_by, uses_names, page.category_id.is_some(), chain)?,
+        (Some((order_by, uses_names)), _) => index.sorting(
+            conn,
+            order_by,
+            uses_names,
+            page.category_id.is_some(),
+            chain,
+        )?,
         (None, Some(matches)) => matches.ranked.clone(),
         (None, None) => return Ok((Vec::new(), total)),
     };

@@ -42,20 +42,23 @@ pub fn calculated(
             "apiAlias": "cart_list_price",
         })
     });
-    let regulation_price = regulation_gross.map(|price| json!({ "price": price, "apiAlias": "cart_regulation_price" }));
-    let reference_price = reference.filter(|r| r.purchase_unit > 0.0 && r.reference_unit > 0.0).map(|r| {
-        json!({
-            "purchaseUnit": r.purchase_unit,
-            "referenceUnit": r.reference_unit,
-            "unitName": r.unit_name,
-            "price": round(unit_gross / r.purchase_unit * r.reference_unit),
-            "listPrice": null,
-            "regulationPrice": null,
-            "hasRange": false,
-            "variantId": null,
-            "apiAlias": "cart_price_reference",
-        })
-    });
+    let regulation_price = regulation_gross
+        .map(|price| json!({ "price": price, "apiAlias": "cart_regulation_price" }));
+    let reference_price = reference
+        .filter(|r| r.purchase_unit > 0.0 && r.reference_unit > 0.0)
+        .map(|r| {
+            json!({
+                "purchaseUnit": r.purchase_unit,
+                "referenceUnit": r.reference_unit,
+                "unitName": r.unit_name,
+                "price": round(unit_gross / r.purchase_unit * r.reference_unit),
+                "listPrice": null,
+                "regulationPrice": null,
+                "hasRange": false,
+                "variantId": null,
+                "apiAlias": "cart_price_reference",
+            })
+        });
     json!({
         "unitPrice": unit_gross,
         "quantity": quantity,
@@ -75,8 +78,16 @@ mod tests {
 
     #[test]
     fn taxes_list_price_and_reference_price() {
-        let tax = Tax { id: "t".into(), rate: 19.0, name: "19%".into() };
-        let reference = Reference { purchase_unit: 0.5, reference_unit: 1.0, unit_name: "kg".into() };
+        let tax = Tax {
+            id: "t".into(),
+            rate: 19.0,
+            name: "19%".into(),
+        };
+        let reference = Reference {
+            purchase_unit: 0.5,
+            reference_unit: 1.0,
+            unit_name: "kg".into(),
+        };
         let price = calculated(11.9, 2, &tax, Some(14.9), Some(10.9), Some(&reference));
         assert_eq!(price["totalPrice"], 23.8);
         assert_eq!(price["calculatedTaxes"][0]["tax"], 3.8);

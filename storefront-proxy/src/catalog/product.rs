@@ -94,10 +94,16 @@ fn string_list(map: &HashMap<String, Vec<String>>, id: &str) -> Value {
 }
 
 /// Pairs `(owner, other)` of a join table for the owners `ids`.
-fn pairs(conn: &Connection, sql: &str, ids: &[String]) -> rusqlite::Result<HashMap<String, Vec<String>>> {
+fn pairs(
+    conn: &Connection,
+    sql: &str,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Vec<String>>> {
     let mut statement = conn.prepare_cached(sql)?;
     let mut found: HashMap<String, Vec<String>> = HashMap::new();
-    for row in statement.query_map([json_ids(ids)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+    for row in statement.query_map([json_ids(ids)], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })? {
         let (owner, other) = row?;
         found.entry(owner).or_default().push(other);
     }
@@ -110,14 +116,21 @@ fn unique(lists: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 /// Loads the products `ids` (in that order; unknown ids are left out).
-pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) -> rusqlite::Result<Vec<Value>> {
+pub fn load(
+    conn: &Connection,
+    ctx: &ShopContext,
+    ids: &[String],
+    load: Load,
+) -> rusqlite::Result<Vec<Value>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
     let chain = &ctx.languages;
     let columns: Vec<&str> = COLUMNS.iter().map(|(c, _)| *c).collect();
-    let mut statement =
-        conn.prepare_cached(&format!("SELECT {} FROM product WHERE id IN (SELECT value FROM json_each(?1))", columns.join(", ")))?;
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT {} FROM product WHERE id IN (SELECT value FROM json_each(?1))",
+        columns.join(", ")
+    ))?;
     let mut rows: HashMap<String, Map<String, Value>> = HashMap::new();
     let mut query = statement.query([json_ids(ids)])?;
     while let Some(r) = query.next()? {
@@ -131,29 +144,71 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         }
         rows.insert(text(&row["id"]).unwrap_or_default(), row);
     }
-    let found: Vec<String> = ids.iter().filter(|id| rows.contains_key(*id)).cloned().collect();
+    let found: Vec<String> = ids
+        .iter()
+        .filter(|id| rows.contains_key(*id))
+        .cloned()
+        .collect();
     let parents: Vec<String> = unique(rows.values().filter_map(|r| text(&r["parentId"])));
     let with_parents: Vec<String> = unique(found.iter().cloned().chain(parents.iter().cloned()));
 
-    let texts = translation::load(conn, "product_translation", "product_id", TEXT_FIELDS, &with_parents, chain)?;
+    let texts = translation::load(
+        conn,
+        "product_translation",
+        "product_id",
+        TEXT_FIELDS,
+        &with_parents,
+        chain,
+    )?;
 
     let mut taxes: HashMap<String, Tax> = HashMap::new();
     let mut tax_statement = conn.prepare_cached("SELECT id, tax_rate, name FROM tax")?;
-    for tax in tax_statement.query_map([], |r| Ok(Tax { id: r.get(0)?, rate: r.get(1)?, name: r.get(2)? }))? {
+    for tax in tax_statement.query_map([], |r| {
+        Ok(Tax {
+            id: r.get(0)?,
+            rate: r.get(1)?,
+            name: r.get(2)?,
+        })
+    })? {
         let tax = tax?;
         taxes.insert(tax.id.clone(), tax);
     }
-    let currency_id: Option<String> = conn.query_row("SELECT id FROM currency WHERE is_system_default = 1", [], |r| r.get(0)).ok();
+    let currency_id: Option<String> = conn
+        .query_row(
+            "SELECT id FROM currency WHERE is_system_default = 1",
+            [],
+            |r| r.get(0),
+        )
+        .ok();
 
     let unit_ids = unique(rows.values().filter_map(|r| text(&r["unitId"])));
-    let unit_texts = translation::load(conn, "unit_translation", "unit_id", UNIT_FIELDS, &unit_ids, chain)?;
+    let unit_texts = translation::load(
+        conn,
+        "unit_translation",
+        "unit_id",
+        UNIT_FIELDS,
+        &unit_ids,
+        chain,
+    )?;
     let delivery_ids = unique(rows.values().filter_map(|r| text(&r["deliveryTimeId"])));
-    let delivery_texts = translation::load(conn, "delivery_time_translation", "delivery_time_id", NAME, &delivery_ids, chain)?;
+    let delivery_texts = translation::load(
+        conn,
+        "delivery_time_translation",
+        "delivery_time_id",
+        NAME,
+        &delivery_ids,
+        chain,
+    )?;
     let mut delivery_times: HashMap<String, Value> = HashMap::new();
     let mut delivery_statement =
         conn.prepare_cached("SELECT id, min, max, unit FROM delivery_time WHERE id IN (SELECT value FROM json_each(?1))")?;
     for row in delivery_statement.query_map([json_ids(&delivery_ids)], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, String>(3)?))
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, String>(3)?,
+        ))
     })? {
         let (id, min, max, unit) = row?;
         let translated = translation::get(&delivery_texts, &id, NAME);
@@ -174,9 +229,17 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         "SELECT id, product_id, media_id, position FROM product_media WHERE id IN (SELECT value FROM json_each(?1))"
     })?;
     let media_rows = media_statement
-        .query_map([json_ids(if load.media { &found } else { &cover_ids })], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?))
-        })?
+        .query_map(
+            [json_ids(if load.media { &found } else { &cover_ids })],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            },
+        )?
         .collect::<Result<Vec<_>, _>>()?;
     let media_ids = unique(media_rows.iter().map(|m| m.2.clone()));
     let media = media::entity::load(conn, chain, &ctx.base_url, &media_ids)?;
@@ -201,11 +264,17 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         "SELECT product_id, category_id FROM product_category_tree WHERE product_id IN (SELECT value FROM json_each(?1))",
         &found,
     )?;
-    let wanted_options = unique(option_ids.values().flatten().cloned().chain(if load.properties {
-        property_ids.values().flatten().cloned().collect()
-    } else {
-        Vec::new()
-    }));
+    let wanted_options = unique(
+        option_ids
+            .values()
+            .flatten()
+            .cloned()
+            .chain(if load.properties {
+                property_ids.values().flatten().cloned().collect()
+            } else {
+                Vec::new()
+            }),
+    );
     let options = property::load_options(conn, chain, &wanted_options)?;
 
     // Advanced prices per quantity.
@@ -215,10 +284,18 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
          WHERE product_id IN (SELECT value FROM json_each(?1)) ORDER BY quantity_start",
     )?;
     for row in tier_statement.query_map([json_ids(&found)], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, Option<i64>>(2)?, r.get::<_, f64>(3)?))
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, Option<i64>>(2)?,
+            r.get::<_, f64>(3)?,
+        ))
     })? {
         let (product_id, start, end, gross) = row?;
-        tiers.entry(product_id).or_default().push((start, end, gross));
+        tiers
+            .entry(product_id)
+            .or_default()
+            .push((start, end, gross));
     }
     // The cheapest price of the last 30 days (EU price indication directive).
     let mut regulation: HashMap<String, f64> = HashMap::new();
@@ -229,9 +306,9 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
     let since = (time::OffsetDateTime::now_utc() - time::Duration::days(30))
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
-    for row in
-        history_statement.query_map(rusqlite::params![json_ids(&found), since], |r| Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?)))?
-    {
+    for row in history_statement.query_map(rusqlite::params![json_ids(&found), since], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?))
+    })? {
         let (product_id, gross) = row?;
         regulation.insert(product_id, gross);
     }
@@ -243,21 +320,33 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
                 MIN(c.price_gross), MAX(c.price_gross)
          FROM product c WHERE c.parent_id IN (SELECT value FROM json_each(?1)) AND c.active = 1 GROUP BY c.parent_id",
     )?;
-    for row in cheapest_statement
-        .query_map([json_ids(&found)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, f64>(2)?, r.get::<_, f64>(3)?)))?
-    {
+    for row in cheapest_statement.query_map([json_ids(&found)], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, f64>(2)?,
+            r.get::<_, f64>(3)?,
+        ))
+    })? {
         let (parent, variant, min, max) = row?;
         cheapest.insert(parent, (variant, min, max));
     }
-    let seo_urls = if ctx.include_seo_urls { seo_url::load_for(conn, ctx, "frontend.detail.page", &found)? } else { HashMap::new() };
+    let seo_urls = if ctx.include_seo_urls {
+        seo_url::load_for(conn, ctx, "frontend.detail.page", &found)?
+    } else {
+        HashMap::new()
+    };
     let now = time::OffsetDateTime::now_utc();
 
     let mut products = Vec::with_capacity(found.len());
     for id in &found {
-        let Some(mut product) = rows.remove(id) else { continue };
+        let Some(mut product) = rows.remove(id) else {
+            continue;
+        };
         // Texts: the variant's own, else its parent's.
         let own = translation::get(&texts, id, TEXT_FIELDS);
-        let parent_texts = text(&product["parentId"]).map(|p| translation::get(&texts, &p, TEXT_FIELDS));
+        let parent_texts =
+            text(&product["parentId"]).map(|p| translation::get(&texts, &p, TEXT_FIELDS));
         let mut translated = Map::new();
         for (_, name) in TEXT_FIELDS {
             let value = match (&own[*name], &parent_texts) {
@@ -269,29 +358,53 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         }
         product.insert("translated".into(), Value::Object(translated));
 
-        let tax = text(&product["taxId"]).and_then(|t| taxes.get(&t)).cloned().unwrap_or(Tax {
-            id: String::new(),
-            rate: 0.0,
-            name: String::new(),
-        });
+        let tax = text(&product["taxId"])
+            .and_then(|t| taxes.get(&t))
+            .cloned()
+            .unwrap_or(Tax {
+                id: String::new(),
+                rate: 0.0,
+                name: String::new(),
+            });
         let gross = product["priceGross"].as_f64().unwrap_or(0.0);
         let net = product["priceNet"].as_f64().unwrap_or(0.0);
         let list_gross = product["listPriceGross"].as_f64();
         let list_net = product["listPriceNet"].as_f64();
-        let unit = text(&product["unitId"]).map(|u| (u.clone(), translation::get(&unit_texts, &u, UNIT_FIELDS)));
-        let reference = match (product["purchaseUnit"].as_f64(), product["referenceUnit"].as_f64(), &unit) {
-            (Some(purchase_unit), Some(reference_unit), Some((_, unit))) => {
-                Some(Reference { purchase_unit, reference_unit, unit_name: unit["name"].as_str().unwrap_or_default().to_owned() })
-            }
+        let unit = text(&product["unitId"])
+            .map(|u| (u.clone(), translation::get(&unit_texts, &u, UNIT_FIELDS)));
+        let reference = match (
+            product["purchaseUnit"].as_f64(),
+            product["referenceUnit"].as_f64(),
+            &unit,
+        ) {
+            (Some(purchase_unit), Some(reference_unit), Some((_, unit))) => Some(Reference {
+                purchase_unit,
+                reference_unit,
+                unit_name: unit["name"].as_str().unwrap_or_default().to_owned(),
+            }),
             _ => None,
         };
         let regulation_gross = regulation.get(id).copied().map(|r| r.min(gross));
-        let calculated = price::calculated(gross, 1, &tax, list_gross, regulation_gross, reference.as_ref());
+        let calculated = price::calculated(
+            gross,
+            1,
+            &tax,
+            list_gross,
+            regulation_gross,
+            reference.as_ref(),
+        );
         let product_tiers = tiers.get(id).cloned().unwrap_or_default();
         let calculated_prices: Vec<Value> = product_tiers
             .iter()
             .map(|(start, end, tier_gross)| {
-                price::calculated(*tier_gross, end.unwrap_or(*start), &tax, list_gross, None, reference.as_ref())
+                price::calculated(
+                    *tier_gross,
+                    end.unwrap_or(*start),
+                    &tax,
+                    list_gross,
+                    None,
+                    reference.as_ref(),
+                )
             })
             .collect();
         let mut cheapest_price = match cheapest.get(id) {
@@ -333,16 +446,37 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         let stock = product["availableStock"].as_i64().unwrap_or(0);
         let min_purchase = product["minPurchase"].as_i64().unwrap_or(1);
         let closeout = product["isCloseout"].as_bool().unwrap_or(false);
-        let max_purchase = product["maxPurchase"].as_i64().unwrap_or(DEFAULT_MAX_PURCHASE);
-        product.insert("available".into(), json!(!closeout || stock >= min_purchase));
-        product.insert("calculatedMaxPurchase".into(), json!(if closeout { max_purchase.min(stock.max(0)) } else { max_purchase }));
+        let max_purchase = product["maxPurchase"]
+            .as_i64()
+            .unwrap_or(DEFAULT_MAX_PURCHASE);
+        product.insert(
+            "available".into(),
+            json!(!closeout || stock >= min_purchase),
+        );
+        product.insert(
+            "calculatedMaxPurchase".into(),
+            json!(if closeout {
+                max_purchase.min(stock.max(0))
+            } else {
+                max_purchase
+            }),
+        );
         let is_new = product["releaseDate"]
             .as_str()
-            .and_then(|d| time::OffsetDateTime::parse(d, &time::format_description::well_known::Rfc3339).ok())
+            .and_then(|d| {
+                time::OffsetDateTime::parse(d, &time::format_description::well_known::Rfc3339).ok()
+            })
             .is_some_and(|d| d <= now && now - d <= time::Duration::days(30));
         product.insert("isNew".into(), json!(is_new));
         product.insert("versionId".into(), json!(LIVE_VERSION_ID));
-        product.insert("parentVersionId".into(), if product["parentId"].is_null() { Value::Null } else { json!(LIVE_VERSION_ID) });
+        product.insert(
+            "parentVersionId".into(),
+            if product["parentId"].is_null() {
+                Value::Null
+            } else {
+                json!(LIVE_VERSION_ID)
+            },
+        );
         product.insert(
             "unit".into(),
             unit.map(|(unit_id, texts)| {
@@ -352,33 +486,65 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
         );
         product.insert(
             "deliveryTime".into(),
-            text(&product["deliveryTimeId"]).and_then(|d| delivery_times.get(&d).cloned()).unwrap_or(Value::Null),
+            text(&product["deliveryTimeId"])
+                .and_then(|d| delivery_times.get(&d).cloned())
+                .unwrap_or(Value::Null),
         );
         product.insert(
             "manufacturer".into(),
-            text(&product["manufacturerId"]).and_then(|m| manufacturers.get(&m).cloned()).unwrap_or(Value::Null),
+            text(&product["manufacturerId"])
+                .and_then(|m| manufacturers.get(&m).cloned())
+                .unwrap_or(Value::Null),
         );
-        product.insert("cover".into(), text(&product["coverId"]).and_then(|c| covers.get(&c).cloned()).unwrap_or(Value::Null));
+        product.insert(
+            "cover".into(),
+            text(&product["coverId"])
+                .and_then(|c| covers.get(&c).cloned())
+                .unwrap_or(Value::Null),
+        );
         if load.media {
-            product.insert("media".into(), json!(product_media.get(id).cloned().unwrap_or_default()));
+            product.insert(
+                "media".into(),
+                json!(product_media.get(id).cloned().unwrap_or_default()),
+            );
         }
-        let mut product_options: Vec<Value> = option_ids.get(id).into_iter().flatten().filter_map(|o| options.get(o).cloned()).collect();
+        let mut product_options: Vec<Value> = option_ids
+            .get(id)
+            .into_iter()
+            .flatten()
+            .filter_map(|o| options.get(o).cloned())
+            .collect();
         property::sort_options(&mut product_options);
         product.insert("options".into(), json!(product_options));
         product.insert("optionIds".into(), string_list(&option_ids, id));
         product.insert("propertyIds".into(), string_list(&property_ids, id));
         if load.properties {
-            let mut properties: Vec<Value> = property_ids.get(id).into_iter().flatten().filter_map(|o| options.get(o).cloned()).collect();
+            let mut properties: Vec<Value> = property_ids
+                .get(id)
+                .into_iter()
+                .flatten()
+                .filter_map(|o| options.get(o).cloned())
+                .collect();
             property::sort_options(&mut properties);
             product.insert("properties".into(), json!(properties));
         }
         product.insert("categoryIds".into(), string_list(&category_ids, id));
         product.insert("categoryTree".into(), string_list(&category_tree, id));
         if ctx.include_seo_urls {
-            product.insert("seoUrls".into(), json!(seo_urls.get(id).cloned().unwrap_or_default()));
+            product.insert(
+                "seoUrls".into(),
+                json!(seo_urls.get(id).cloned().unwrap_or_default()),
+            );
         }
         product.insert("seoCategory".into(), Value::Null);
-        product.insert("states".into(), json!(if product["type"] == json!("digital") { vec!["is-download"] } else { Vec::<&str>::new() }));
+        product.insert(
+            "states".into(),
+            json!(if product["type"] == json!("digital") {
+                vec!["is-download"]
+            } else {
+                Vec::<&str>::new()
+            }),
+        );
         product.insert("apiAlias".into(), json!("product"));
         products.push(Value::Object(product));
     }
@@ -386,13 +552,29 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], load: Load) ->
 }
 
 /// Manufacturers by id, with their logo.
-pub fn load_manufacturers(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
-    let texts =
-        translation::load(conn, "product_manufacturer_translation", "product_manufacturer_id", MANUFACTURER_FIELDS, ids, &ctx.languages)?;
+pub fn load_manufacturers(
+    conn: &Connection,
+    ctx: &ShopContext,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Value>> {
+    let texts = translation::load(
+        conn,
+        "product_manufacturer_translation",
+        "product_manufacturer_id",
+        MANUFACTURER_FIELDS,
+        ids,
+        &ctx.languages,
+    )?;
     let mut statement =
         conn.prepare_cached("SELECT id, link, media_id FROM product_manufacturer WHERE id IN (SELECT value FROM json_each(?1))")?;
     let rows = statement
-        .query_map([json_ids(ids)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, Option<String>>(2)?)))?
+        .query_map([json_ids(ids)], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     let media_ids = unique(rows.iter().filter_map(|r| r.2.clone()));
     let media = media::entity::load(conn, &ctx.languages, &ctx.base_url, &media_ids)?;

@@ -12,8 +12,19 @@ const GROUP_FIELDS: &[(&str, &str)] = &[("name", "name"), ("description", "descr
 const OPTION_FIELDS: &[(&str, &str)] = &[("name", "name")];
 
 /// Property groups by id, without options.
-pub fn load_groups(conn: &Connection, chain: &LanguageChain, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
-    let texts = translation::load(conn, "property_group_translation", "property_group_id", GROUP_FIELDS, ids, chain)?;
+pub fn load_groups(
+    conn: &Connection,
+    chain: &LanguageChain,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Value>> {
+    let texts = translation::load(
+        conn,
+        "property_group_translation",
+        "property_group_id",
+        GROUP_FIELDS,
+        ids,
+        chain,
+    )?;
     let mut statement = conn.prepare_cached(
         "SELECT id, display_type, sorting_type, filterable, visible_on_product_detail_page, position
          FROM property_group WHERE id IN (SELECT value FROM json_each(?1))",
@@ -41,8 +52,19 @@ pub fn load_groups(conn: &Connection, chain: &LanguageChain, ids: &[String]) -> 
 }
 
 /// Options by id, each with its `group`.
-pub fn load_options(conn: &Connection, chain: &LanguageChain, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
-    let texts = translation::load(conn, "property_group_option_translation", "property_group_option_id", OPTION_FIELDS, ids, chain)?;
+pub fn load_options(
+    conn: &Connection,
+    chain: &LanguageChain,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Value>> {
+    let texts = translation::load(
+        conn,
+        "property_group_option_translation",
+        "property_group_option_id",
+        OPTION_FIELDS,
+        ids,
+        chain,
+    )?;
     let mut statement = conn.prepare_cached(
         "SELECT id, property_group_id, position, color_hex_code, media_id
          FROM property_group_option WHERE id IN (SELECT value FROM json_each(?1))",
@@ -98,7 +120,11 @@ pub fn sort_options(options: &mut [Value]) {
 }
 
 /// Groups with their `options` (those of `option_ids`), ordered by position.
-pub fn groups_with_options(conn: &Connection, chain: &LanguageChain, option_ids: &[String]) -> rusqlite::Result<Vec<Value>> {
+pub fn groups_with_options(
+    conn: &Connection,
+    chain: &LanguageChain,
+    option_ids: &[String],
+) -> rusqlite::Result<Vec<Value>> {
     let options = load_options(conn, chain, option_ids)?;
     let mut options: Vec<Value> = options.into_values().collect();
     sort_options(&mut options);
@@ -107,7 +133,10 @@ pub fn groups_with_options(conn: &Connection, chain: &LanguageChain, option_ids:
         let group = option["group"].take();
         option.as_object_mut().map(|o| o.remove("group"));
         match groups.iter_mut().find(|g| g["id"] == group["id"]) {
-            Some(existing) => existing["options"].as_array_mut().into_iter().for_each(|list| list.push(option.clone())),
+            Some(existing) => existing["options"]
+                .as_array_mut()
+                .into_iter()
+                .for_each(|list| list.push(option.clone())),
             None => {
                 let mut group = group;
                 group["options"] = json!([option]);

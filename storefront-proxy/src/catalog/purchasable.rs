@@ -106,7 +106,12 @@ impl Purchasable {
     /// The gross unit price for `quantity`: the advanced price tier it falls in (the
     /// last one above all tiers), else the price.
     pub fn unit_price(&self, quantity: i64) -> f64 {
-        match self.tiers.iter().find(|t| t.quantity >= quantity).or(self.tiers.last()) {
+        match self
+            .tiers
+            .iter()
+            .find(|t| t.quantity >= quantity)
+            .or(self.tiers.last())
+        {
             Some(tier) => tier.price,
             None => self.price,
         }
@@ -129,14 +134,21 @@ struct Keys {
 
 fn is_new(release_date: Option<String>, now: time::OffsetDateTime) -> bool {
     release_date
-        .and_then(|d| time::OffsetDateTime::parse(&d, &time::format_description::well_known::Rfc3339).ok())
+        .and_then(|d| {
+            time::OffsetDateTime::parse(&d, &time::format_description::well_known::Rfc3339).ok()
+        })
         .is_some_and(|d| d <= now && now - d <= time::Duration::days(30))
 }
 
 fn from_row(r: &Row, now: time::OffsetDateTime) -> rusqlite::Result<(Purchasable, Keys)> {
     let price: f64 = r.get(9)?;
     let delivery_time = match r.get::<_, Option<String>>(25)? {
-        Some(_) => Some(DeliveryTime { name: None, min: r.get(26)?, max: r.get(27)?, unit: r.get(28)? }),
+        Some(_) => Some(DeliveryTime {
+            name: None,
+            min: r.get(26)?,
+            max: r.get(27)?,
+            unit: r.get(28)?,
+        }),
         None => None,
     };
     let product = Purchasable {
@@ -170,7 +182,11 @@ fn from_row(r: &Row, now: time::OffsetDateTime) -> rusqlite::Result<(Purchasable
         delivery_time,
         ..Purchasable::default()
     };
-    let keys = Keys { parent_id: r.get(1)?, delivery_time_id: r.get(25)?, cover_media_id: r.get(29)? };
+    let keys = Keys {
+        parent_id: r.get(1)?,
+        delivery_time_id: r.get(25)?,
+        cover_media_id: r.get(29)?,
+    };
     Ok((product, keys))
 }
 
@@ -181,7 +197,9 @@ fn rows(conn: &Connection, ids: &[String]) -> rusqlite::Result<Vec<(Purchasable,
          LEFT JOIN delivery_time d ON d.id = p.delivery_time_id LEFT JOIN product_media m ON m.id = p.cover_id
          WHERE p.id IN (SELECT value FROM json_each(?1))"
     ))?;
-    let found = statement.query_map([json_ids(ids)], |r| from_row(r, now))?.collect::<Result<Vec<_>, _>>()?;
+    let found = statement
+        .query_map([json_ids(ids)], |r| from_row(r, now))?
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(found)
 }
 
@@ -197,7 +215,15 @@ fn tiers(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, 
          WHERE product_id IN (SELECT value FROM json_each(?1)) ORDER BY quantity_start",
     )?;
     let mut found: HashMap<String, Vec<Tier>> = HashMap::new();
-    for row in statement.query_map([json_ids(ids)], |r| Ok((r.get::<_, String>(0)?, Tier { quantity: r.get(1)?, price: r.get(2)? })))? {
+    for row in statement.query_map([json_ids(ids)], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            Tier {
+                quantity: r.get(1)?,
+                price: r.get(2)?,
+            },
+        ))
+    })? {
         let (product_id, tier) = row?;
         found.entry(product_id).or_default().push(tier);
     }
@@ -205,16 +231,29 @@ fn tiers(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, 
 }
 
 /// The option names of each product, in the catalogue's order.
-fn options(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::Result<HashMap<String, Vec<OptionName>>> {
+fn options(
+    conn: &Connection,
+    ctx: &ShopContext,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Vec<OptionName>>> {
     let mut statement =
         conn.prepare_cached("SELECT product_id, option_id FROM product_option WHERE product_id IN (SELECT value FROM json_each(?1))")?;
-    let pairs = statement.query_map([json_ids(ids)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let pairs = statement.query_map([json_ids(ids)], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })?;
     let pairs = pairs.collect::<Result<Vec<_>, _>>()?;
-    let options = property::load_options(conn, &ctx.languages, &unique(pairs.iter().map(|(_, option)| option)))?;
+    let options = property::load_options(
+        conn,
+        &ctx.languages,
+        &unique(pairs.iter().map(|(_, option)| option)),
+    )?;
     let mut by_product: HashMap<String, Vec<Value>> = HashMap::new();
     for (product_id, option_id) in pairs {
         if let Some(option) = options.get(&option_id) {
-            by_product.entry(product_id).or_default().push(option.clone());
+            by_product
+                .entry(product_id)
+                .or_default()
+                .push(option.clone());
         }
     }
     let text = |value: &Value| value.as_str().map(str::to_owned);
@@ -224,7 +263,10 @@ fn options(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::Re
             property::sort_options(&mut options);
             let names = options
                 .iter()
-                .map(|o| OptionName { group: text(&o["group"]["translated"]["name"]), option: text(&o["translated"]["name"]) })
+                .map(|o| OptionName {
+                    group: text(&o["group"]["translated"]["name"]),
+                    option: text(&o["translated"]["name"]),
+                })
                 .collect();
             (product_id, names)
         })
@@ -234,31 +276,72 @@ fn options(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::Re
 const NAME: &[(&str, &str)] = &[("name", "name")];
 
 /// Loads the products `ids` as purchasables (in that order; unknown ids are left out).
-pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::Result<Vec<Purchasable>> {
+pub fn load(
+    conn: &Connection,
+    ctx: &ShopContext,
+    ids: &[String],
+) -> rusqlite::Result<Vec<Purchasable>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
     let mut found = rows(conn, ids)?;
-    let with_parents = unique(found.iter().flat_map(|(p, keys)| [Some(&p.id), keys.parent_id.as_ref()]).flatten());
-    let names = translation::load(conn, "product_translation", "product_id", NAME, &with_parents, &ctx.languages)?;
-    let delivery_ids = unique(found.iter().filter_map(|(_, keys)| keys.delivery_time_id.as_ref()));
-    let delivery_names = translation::load(conn, "delivery_time_translation", "delivery_time_id", NAME, &delivery_ids, &ctx.languages)?;
-    let media_ids = unique(found.iter().filter_map(|(_, keys)| keys.cover_media_id.as_ref()));
+    let with_parents = unique(
+        found
+            .iter()
+            .flat_map(|(p, keys)| [Some(&p.id), keys.parent_id.as_ref()])
+            .flatten(),
+    );
+    let names = translation::load(
+        conn,
+        "product_translation",
+        "product_id",
+        NAME,
+        &with_parents,
+        &ctx.languages,
+    )?;
+    let delivery_ids = unique(
+        found
+            .iter()
+            .filter_map(|(_, keys)| keys.delivery_time_id.as_ref()),
+    );
+    let delivery_names = translation::load(
+        conn,
+        "delivery_time_translation",
+        "delivery_time_id",
+        NAME,
+        &delivery_ids,
+        &ctx.languages,
+    )?;
+    let media_ids = unique(
+        found
+            .iter()
+            .filter_map(|(_, keys)| keys.cover_media_id.as_ref()),
+    );
     let media = media::entity::load(conn, &ctx.languages, &ctx.base_url, &media_ids)?;
     let product_ids: Vec<String> = found.iter().map(|(p, _)| p.id.clone()).collect();
     let mut tiers = tiers(conn, &product_ids)?;
     let mut options = options(conn, ctx, &product_ids)?;
-    let name_of = |id: &str| translation::get(&names, id, NAME)["name"].as_str().map(str::to_owned);
+    let name_of = |id: &str| {
+        translation::get(&names, id, NAME)["name"]
+            .as_str()
+            .map(str::to_owned)
+    };
     for (product, keys) in &mut found {
         product.name = name_of(&product.id).or_else(|| keys.parent_id.as_deref().and_then(name_of));
         if let (Some(time), Some(id)) = (&mut product.delivery_time, &keys.delivery_time_id) {
-            time.name = translation::get(&delivery_names, id, NAME)["name"].as_str().map(str::to_owned);
+            time.name = translation::get(&delivery_names, id, NAME)["name"]
+                .as_str()
+                .map(str::to_owned);
         }
-        product.cover = keys.cover_media_id.as_ref().and_then(|id| media.get(id).cloned());
+        product.cover = keys
+            .cover_media_id
+            .as_ref()
+            .and_then(|id| media.get(id).cloned());
         product.tiers = tiers.remove(&product.id).unwrap_or_default();
         product.options = options.remove(&product.id).unwrap_or_default();
     }
-    let mut by_id: HashMap<String, Purchasable> = found.into_iter().map(|(p, _)| (p.id.clone(), p)).collect();
+    let mut by_id: HashMap<String, Purchasable> =
+        found.into_iter().map(|(p, _)| (p.id.clone(), p)).collect();
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
@@ -267,14 +350,30 @@ mod tests {
     use super::*;
 
     fn product() -> Purchasable {
-        Purchasable { id: "p".into(), price: 10.0, min_purchase: 1, purchase_steps: 1, stock: 5, ..Purchasable::default() }
+        Purchasable {
+            id: "p".into(),
+            price: 10.0,
+            min_purchase: 1,
+            purchase_steps: 1,
+            stock: 5,
+            ..Purchasable::default()
+        }
     }
 
     #[test]
     fn the_unit_price_is_the_tier_the_quantity_falls_in() {
         let mut p = product();
         assert_eq!(p.unit_price(3), 10.0);
-        p.tiers = vec![Tier { quantity: 2, price: 9.0 }, Tier { quantity: 10, price: 8.0 }];
+        p.tiers = vec![
+            Tier {
+                quantity: 2,
+                price: 9.0,
+            },
+            Tier {
+                quantity: 10,
+                price: 8.0,
+            },
+        ];
         assert_eq!(p.unit_price(1), 9.0);
         assert_eq!(p.unit_price(2), 9.0);
         assert_eq!(p.unit_price(3), 8.0);
@@ -299,18 +398,28 @@ mod tests {
 
     #[test]
     fn only_active_products_without_variants_go_on_lists() {
-        let mut p = Purchasable { active: true, ..product() };
+        let mut p = Purchasable {
+            active: true,
+            ..product()
+        };
         assert!(p.listable());
         p.child_count = 2;
         assert!(!p.listable());
-        p = Purchasable { active: false, ..product() };
+        p = Purchasable {
+            active: false,
+            ..product()
+        };
         assert!(!p.listable());
     }
 
     #[test]
     fn new_means_released_in_the_last_30_days() {
         let now = time::OffsetDateTime::now_utc();
-        let day = |days: i64| (now - time::Duration::days(days)).format(&time::format_description::well_known::Rfc3339).ok();
+        let day = |days: i64| {
+            (now - time::Duration::days(days))
+                .format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        };
         assert!(is_new(day(3), now));
         assert!(!is_new(day(31), now));
         assert!(!is_new(day(-1), now));

@@ -13,9 +13,24 @@ pub const NAME_EXPR: &str = "COALESCE(tc.name, tf.name)";
 /// The filterable and sortable fields of `product`.
 pub fn product_field(name: &str) -> Option<Field> {
     use Kind::*;
-    let column = |expr, kind| Some(Field { expr: Expr::Column(expr), kind, translated: false });
+    let column = |expr, kind| {
+        Some(Field {
+            expr: Expr::Column(expr),
+            kind,
+            translated: false,
+        })
+    };
     let member = |table, column| {
-        Some(Field { expr: Expr::Membership { table, key: "product_id", owner: "p.id", column }, kind: Id, translated: false })
+        Some(Field {
+            expr: Expr::Membership {
+                table,
+                key: "product_id",
+                owner: "p.id",
+                column,
+            },
+            kind: Id,
+            translated: false,
+        })
     };
     match name {
         "id" => column("p.id", Id),
@@ -29,7 +44,10 @@ pub fn product_field(name: &str) -> Option<Field> {
         "ean" => column("p.ean", Text),
         "manufacturerNumber" => column("p.manufacturer_number", Text),
         "active" => column("p.active", Bool),
-        "available" => column("(p.is_closeout = 0 OR p.available_stock >= p.min_purchase)", Bool),
+        "available" => column(
+            "(p.is_closeout = 0 OR p.available_stock >= p.min_purchase)",
+            Bool,
+        ),
         "isCloseout" => column("p.is_closeout", Bool),
         "shippingFree" => column("p.shipping_free", Bool),
         "markAsTopseller" => column("p.mark_as_topseller", Bool),
@@ -46,11 +64,19 @@ pub fn product_field(name: &str) -> Option<Field> {
         "sales" => column("p.sales", Number),
         "ratingAverage" => column("p.rating_average", Number),
         "childCount" => column("p.child_count", Number),
-        "price" | "cheapestPrice" | "calculatedPrice" | "calculatedCheapestPrice" | "listingPrices" => column("p.listing_price", Number),
+        "price"
+        | "cheapestPrice"
+        | "calculatedPrice"
+        | "calculatedCheapestPrice"
+        | "listingPrices" => column("p.listing_price", Number),
         "releaseDate" => column("p.release_date", Date),
         "createdAt" => column("p.created_at", Date),
         "updatedAt" => column("p.updated_at", Date),
-        "name" | "translated.name" => Some(Field { expr: Expr::Column(NAME_EXPR), kind: Text, translated: true }),
+        "name" | "translated.name" => Some(Field {
+            expr: Expr::Column(NAME_EXPR),
+            kind: Text,
+            translated: true,
+        }),
         "categoryIds" | "categories.id" => member("product_category", "category_id"),
         "categoryTree" | "categoriesRo.id" => member("product_category_tree", "category_id"),
         "propertyIds" | "properties.id" => member("product_property", "option_id"),
@@ -74,7 +100,8 @@ pub fn match_expression(term: &str) -> Option<String> {
 /// Whether SQL refers to the `product` alias `p` (as `p.column`).
 fn mentions_product(sql: &str) -> bool {
     let bytes = sql.as_bytes();
-    sql.match_indices("p.").any(|(at, _)| at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_'))
+    sql.match_indices("p.")
+        .any(|(at, _)| at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_'))
 }
 
 /// The table alias listing filters and sortings use: the listing index in a
@@ -134,12 +161,21 @@ pub fn select(
     criteria: &Criteria,
     exact_total: bool,
 ) -> rusqlite::Result<(Vec<String>, usize)> {
-    let order = selection.order.clone().unwrap_or_else(|| criteria.order.clone());
+    let order = selection
+        .order
+        .clone()
+        .unwrap_or_else(|| criteria.order.clone());
     // A category listing reads the listing index (`pct`) and joins `product` only when
     // generic criteria or the order need its other columns.
     let category_mode = selection.category_id.is_some();
-    let needs_product = !category_mode || mentions_product(&criteria.condition.text) || mentions_product(&order.text);
-    let id = if category_mode { "pct.product_id" } else { "p.id" };
+    let needs_product = !category_mode
+        || mentions_product(&criteria.condition.text)
+        || mentions_product(&order.text);
+    let id = if category_mode {
+        "pct.product_id"
+    } else {
+        "p.id"
+    };
     let mut from = Sql::default();
     if category_mode {
         from.push("FROM product_category_tree pct");
@@ -164,12 +200,16 @@ pub fn select(
     if category_mode {
         from.push(" WHERE pct.category_id = :category AND pct.main = 1");
         if let Some(ids) = &criteria.ids {
-            from.push(" AND pct.product_id IN (SELECT value FROM json_each(").bind(json_ids(ids)).push("))");
+            from.push(" AND pct.product_id IN (SELECT value FROM json_each(")
+                .bind(json_ids(ids))
+                .push("))");
         }
     } else {
         from.push(" WHERE p.active = 1");
         if let Some(ids) = &criteria.ids {
-            from.push(" AND p.id IN (SELECT value FROM json_each(").bind(json_ids(ids)).push("))");
+            from.push(" AND p.id IN (SELECT value FROM json_each(")
+                .bind(json_ids(ids))
+                .push("))");
         } else if selection.main_only {
             from.push(" AND p.parent_id IS NULL");
         }
@@ -226,14 +266,26 @@ pub fn select(
         query.append(&order);
         query.push(", ");
     }
-    query.push(if needs_product { "p.product_number" } else { "pct.product_id" });
+    query.push(if needs_product {
+        "p.product_number"
+    } else {
+        "pct.product_id"
+    });
     if let Some(limit) = criteria.limit {
-        query.push(" LIMIT ").bind(limit).push(" OFFSET ").bind(criteria.offset());
+        query
+            .push(" LIMIT ")
+            .bind(limit)
+            .push(" OFFSET ")
+            .bind(criteria.offset());
     }
     bind_fixed(&mut query);
     let ids = query.query_map(conn, |r| r.get::<_, String>(0))?;
 
-    let mode = if exact_total { TotalCountMode::Exact } else { criteria.total_count_mode };
+    let mode = if exact_total {
+        TotalCountMode::Exact
+    } else {
+        criteria.total_count_mode
+    };
     let total = match (mode, criteria.limit) {
         (TotalCountMode::None, _) | (_, None) => ids.len() + criteria.offset() as usize,
         (TotalCountMode::Exact, _) => {
@@ -241,15 +293,29 @@ pub fn select(
             count.push("SELECT COUNT(*) ");
             count.append(&from);
             bind_fixed(&mut count);
-            count.query_map(conn, |r| r.get::<_, i64>(0))?.first().copied().unwrap_or(0) as usize
+            count
+                .query_map(conn, |r| r.get::<_, i64>(0))?
+                .first()
+                .copied()
+                .unwrap_or(0) as usize
         }
         (TotalCountMode::NextPages, Some(limit)) => {
             let mut count = Sql::default();
             count.push("SELECT COUNT(*) FROM (SELECT 1 ");
             count.append(&from);
-            count.push(" LIMIT ").bind(limit * 5 + 1).push(" OFFSET ").bind(criteria.offset()).push(")");
+            count
+                .push(" LIMIT ")
+                .bind(limit * 5 + 1)
+                .push(" OFFSET ")
+                .bind(criteria.offset())
+                .push(")");
             bind_fixed(&mut count);
-            criteria.offset() as usize + count.query_map(conn, |r| r.get::<_, i64>(0))?.first().copied().unwrap_or(0) as usize
+            criteria.offset() as usize
+                + count
+                    .query_map(conn, |r| r.get::<_, i64>(0))?
+                    .first()
+                    .copied()
+                    .unwrap_or(0) as usize
         }
     };
     Ok((ids, total))

@@ -15,7 +15,13 @@ use crate::store_api::ShopContext;
 use crate::store_api::{search_result, RequestParams};
 
 fn review_field(name: &str) -> Option<Field> {
-    let column = |expr, kind| Some(Field { expr: Expr::Column(expr), kind, translated: false });
+    let column = |expr, kind| {
+        Some(Field {
+            expr: Expr::Column(expr),
+            kind,
+            translated: false,
+        })
+    };
     match name {
         "id" => column("r.id", Kind::Id),
         "points" => column("r.points", Kind::Number),

@@ -15,11 +15,19 @@ use crate::storage::translation;
 use crate::store_api::RequestParams;
 use crate::store_api::ShopContext;
 
-const FIELDS: &[(&str, &str)] =
-    &[("name", "name"), ("url", "url"), ("meta_title", "metaTitle"), ("meta_description", "metaDescription"), ("keywords", "keywords")];
+const FIELDS: &[(&str, &str)] = &[
+    ("name", "name"),
+    ("url", "url"),
+    ("meta_title", "metaTitle"),
+    ("meta_description", "metaDescription"),
+    ("keywords", "keywords"),
+];
 
 fn not_found(id: &str) -> ApiError {
-    ApiError::not_found("CONTENT__LANDING_PAGE_NOT_FOUND", format!("Landing page \"{id}\" not found."))
+    ApiError::not_found(
+        "CONTENT__LANDING_PAGE_NOT_FOUND",
+        format!("Landing page \"{id}\" not found."),
+    )
 }
 
 pub async fn landing_page(

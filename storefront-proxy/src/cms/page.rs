@@ -40,7 +40,11 @@ pub const NOTES_BLOCK_TYPE: &str = "notes";
 
 /// The slots of `block_ids` with their configs in the language of `languages`
 /// (`config` and `translated.config`), without `data`.
-pub fn load_slots(conn: &Connection, block_ids: &[String], languages: &LanguageChain) -> rusqlite::Result<Vec<Value>> {
+pub fn load_slots(
+    conn: &Connection,
+    block_ids: &[String],
+    languages: &LanguageChain,
+) -> rusqlite::Result<Vec<Value>> {
     let mut slots_statement = conn.prepare_cached(
         "SELECT id, cms_block_id, type, slot, locked FROM cms_slot WHERE cms_block_id IN (SELECT value FROM json_each(?1))",
     )?;
@@ -57,11 +61,24 @@ pub fn load_slots(conn: &Connection, block_ids: &[String], languages: &LanguageC
             }))
         })?
         .collect::<Result<_, _>>()?;
-    let slot_ids: Vec<String> = slots.iter().filter_map(|s| s["id"].as_str().map(str::to_owned)).collect();
-    let configs = translation::load(conn, "cms_slot_translation", "cms_slot_id", CONFIG, &slot_ids, languages)?;
+    let slot_ids: Vec<String> = slots
+        .iter()
+        .filter_map(|s| s["id"].as_str().map(str::to_owned))
+        .collect();
+    let configs = translation::load(
+        conn,
+        "cms_slot_translation",
+        "cms_slot_id",
+        CONFIG,
+        &slot_ids,
+        languages,
+    )?;
     for slot in &mut slots {
         let slot_id = slot["id"].as_str().unwrap_or_default().to_owned();
-        let raw = translation::get(&configs, &slot_id, CONFIG)["config"].as_str().map(str::to_owned).unwrap_or_else(|| "{}".into());
+        let raw = translation::get(&configs, &slot_id, CONFIG)["config"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| "{}".into());
         let config: Value = serde_json::from_str(&raw).unwrap_or_else(|_| json!({}));
         slot["translated"] = json!({ "config": config });
         slot["config"] = config;
@@ -70,15 +87,31 @@ pub fn load_slots(conn: &Connection, block_ids: &[String], languages: &LanguageC
 }
 
 /// Loads a page with everything resolved; `None` when it does not exist.
-pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resolve) -> Result<Option<Value>, ApiError> {
+pub fn load(
+    conn: &Connection,
+    ctx: &ShopContext,
+    page_id: &str,
+    resolve: &Resolve,
+) -> Result<Option<Value>, ApiError> {
     type PageRow = (String, String, String, Option<String>, Option<String>);
     let page: Option<PageRow> = conn
-        .query_row("SELECT id, type, name, entity, css_class FROM cms_page WHERE id = ?1", [page_id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
+        .query_row(
+            "SELECT id, type, name, entity, css_class FROM cms_page WHERE id = ?1",
+            [page_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
         .optional()?;
-    let Some((id, page_type, default_name, entity, css_class)) = page else { return Ok(None) };
-    let names = translation::load(conn, "cms_page_translation", "cms_page_id", NAME, std::slice::from_ref(&id), &ctx.languages)?;
+    let Some((id, page_type, default_name, entity, css_class)) = page else {
+        return Ok(None);
+    };
+    let names = translation::load(
+        conn,
+        "cms_page_translation",
+        "cms_page_id",
+        NAME,
+        std::slice::from_ref(&id),
+        &ctx.languages,
+    )?;
     let mut translated = translation::get(&names, &id, NAME);
     if translated["name"].is_null() {
         translated.insert("name".into(), json!(default_name));
@@ -107,7 +140,10 @@ pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resol
             }))
         })?
         .collect::<Result<_, _>>()?;
-    let section_ids: Vec<String> = sections.iter().filter_map(|s| s["id"].as_str().map(str::to_owned)).collect();
+    let section_ids: Vec<String> = sections
+        .iter()
+        .filter_map(|s| s["id"].as_str().map(str::to_owned))
+        .collect();
     let mut blocks_statement = conn.prepare_cached(
         "SELECT id, cms_section_id, position, type, name, section_position, margin_top, margin_bottom, margin_left, margin_right,
                 background_color, background_media_id, css_class
@@ -135,17 +171,26 @@ pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resol
             }))
         })?
         .collect::<Result<_, _>>()?;
-    let block_ids: Vec<String> = blocks.iter().filter_map(|b| b["id"].as_str().map(str::to_owned)).collect();
+    let block_ids: Vec<String> = blocks
+        .iter()
+        .filter_map(|b| b["id"].as_str().map(str::to_owned))
+        .collect();
     let mut slots = load_slots(conn, &block_ids, &ctx.languages)?;
     resolve_data(conn, ctx, &mut slots, resolve)?;
 
     // Assemble: slots into blocks, blocks into sections, with background media.
-    let background_ids: Vec<String> =
-        sections.iter().chain(blocks.iter()).filter_map(|e| e["backgroundMediaId"].as_str().map(str::to_owned)).collect();
+    let background_ids: Vec<String> = sections
+        .iter()
+        .chain(blocks.iter())
+        .filter_map(|e| e["backgroundMediaId"].as_str().map(str::to_owned))
+        .collect();
     let backgrounds = media::entity::load(conn, &ctx.languages, &ctx.base_url, &background_ids)?;
     let mut slots_by_block: HashMap<String, Vec<Value>> = HashMap::new();
     for slot in slots {
-        slots_by_block.entry(slot["blockId"].as_str().unwrap_or_default().to_owned()).or_default().push(slot);
+        slots_by_block
+            .entry(slot["blockId"].as_str().unwrap_or_default().to_owned())
+            .or_default()
+            .push(slot);
     }
     let mut blocks_by_section: HashMap<String, Vec<Value>> = HashMap::new();
     for mut block in blocks.drain(..) {
@@ -153,13 +198,24 @@ pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resol
         let mut block_slots = slots_by_block.remove(&block_id).unwrap_or_default();
         block_slots.sort_by(|a, b| a["slot"].as_str().cmp(&b["slot"].as_str()));
         block["slots"] = json!(block_slots);
-        block["backgroundMedia"] = block["backgroundMediaId"].as_str().and_then(|m| backgrounds.get(m)).cloned().unwrap_or(Value::Null);
-        blocks_by_section.entry(block["sectionId"].as_str().unwrap_or_default().to_owned()).or_default().push(block);
+        block["backgroundMedia"] = block["backgroundMediaId"]
+            .as_str()
+            .and_then(|m| backgrounds.get(m))
+            .cloned()
+            .unwrap_or(Value::Null);
+        blocks_by_section
+            .entry(block["sectionId"].as_str().unwrap_or_default().to_owned())
+            .or_default()
+            .push(block);
     }
     for section in &mut sections {
         let section_id = section["id"].as_str().unwrap_or_default().to_owned();
         section["blocks"] = json!(blocks_by_section.remove(&section_id).unwrap_or_default());
-        section["backgroundMedia"] = section["backgroundMediaId"].as_str().and_then(|m| backgrounds.get(m)).cloned().unwrap_or(Value::Null);
+        section["backgroundMedia"] = section["backgroundMediaId"]
+            .as_str()
+            .and_then(|m| backgrounds.get(m))
+            .cloned()
+            .unwrap_or(Value::Null);
     }
     Ok(Some(json!({
         "id": id,
@@ -176,7 +232,12 @@ pub fn load(conn: &Connection, ctx: &ShopContext, page_id: &str, resolve: &Resol
 }
 
 /// Fills every slot's `data` from its config: listings, products, images, texts.
-fn resolve_data(conn: &Connection, ctx: &ShopContext, slots: &mut [Value], resolve: &Resolve) -> Result<(), ApiError> {
+fn resolve_data(
+    conn: &Connection,
+    ctx: &ShopContext,
+    slots: &mut [Value],
+    resolve: &Resolve,
+) -> Result<(), ApiError> {
     let mut media_ids = Vec::new();
     let mut product_ids = Vec::new();
     for slot in slots.iter() {
@@ -184,25 +245,39 @@ fn resolve_data(conn: &Connection, ctx: &ShopContext, slots: &mut [Value], resol
         match slot["type"].as_str().unwrap_or_default() {
             "image" => media_ids.extend(config_value(config, "media").as_str().map(str::to_owned)),
             "image-slider" | "image-gallery" => {
-                for item in config_value(config, "sliderItems").as_array().into_iter().flatten() {
+                for item in config_value(config, "sliderItems")
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
                     media_ids.extend(item["mediaId"].as_str().map(str::to_owned));
                 }
             }
-            "product-box" => product_ids.extend(config_value(config, "product").as_str().map(str::to_owned)),
-            "product-slider" => product_ids
-                .extend(config_value(config, "products").as_array().into_iter().flatten().filter_map(|p| p.as_str().map(str::to_owned))),
+            "product-box" => {
+                product_ids.extend(config_value(config, "product").as_str().map(str::to_owned))
+            }
+            "product-slider" => product_ids.extend(
+                config_value(config, "products")
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| p.as_str().map(str::to_owned)),
+            ),
             _ => {}
         }
     }
     let media = media::entity::load(conn, &ctx.languages, &ctx.base_url, &media_ids)?;
-    let products: HashMap<String, Value> = product::load(conn, ctx, &product_ids, product::Load::default())?
-        .into_iter()
-        .map(|p| (p["id"].as_str().unwrap_or_default().to_owned(), p))
-        .collect();
+    let products: HashMap<String, Value> =
+        product::load(conn, ctx, &product_ids, product::Load::default())?
+            .into_iter()
+            .map(|p| (p["id"].as_str().unwrap_or_default().to_owned(), p))
+            .collect();
     for slot in slots.iter_mut() {
         let config = slot["config"].clone();
         let data = match slot["type"].as_str().unwrap_or_default() {
-            "text" => json!({ "content": config_value(&config, "content"), "apiAlias": "cms_text" }),
+            "text" => {
+                json!({ "content": config_value(&config, "content"), "apiAlias": "cms_text" })
+            }
             "image" => {
                 let media_id = config_value(&config, "media").as_str().unwrap_or_default();
                 json!({
@@ -225,7 +300,9 @@ fn resolve_data(conn: &Connection, ctx: &ShopContext, slots: &mut [Value], resol
                 json!({ "sliderItems": items, "apiAlias": "cms_image_slider" })
             }
             "product-box" => {
-                let product_id = config_value(&config, "product").as_str().unwrap_or_default();
+                let product_id = config_value(&config, "product")
+                    .as_str()
+                    .unwrap_or_default();
                 json!({ "productId": product_id, "product": products.get(product_id).cloned().unwrap_or(Value::Null), "apiAlias": "cms_product_box" })
             }
             "product-slider" => {

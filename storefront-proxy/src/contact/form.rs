@@ -28,7 +28,11 @@ fn comment(body: &Map<String, Value>, violations: &mut Vec<Violation>) -> String
         Some(Value::String(c)) => c.trim().to_owned(),
         None | Some(Value::Null) => String::new(),
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", "/comment", "This value should be of type string."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                "/comment",
+                "This value should be of type string.",
+            ));
             return String::new();
         }
     };
@@ -38,7 +42,9 @@ fn comment(body: &Map<String, Value>, violations: &mut Vec<Violation>) -> String
         violations.push(Violation::new(
             "VIOLATION::TOO_LONG_ERROR",
             "/comment",
-            format!("This value is too long. It should have {MAX_COMMENT_LENGTH} characters or less."),
+            format!(
+                "This value is too long. It should have {MAX_COMMENT_LENGTH} characters or less."
+            ),
         ));
     }
     comment
@@ -55,13 +61,19 @@ pub async fn send(
     RequestParams(body): RequestParams,
 ) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
-    let email = text(&body, "email", "", &mut violations).map(|e| e.to_lowercase()).unwrap_or_default();
+    let email = text(&body, "email", "", &mut violations)
+        .map(|e| e.to_lowercase())
+        .unwrap_or_default();
     if email.is_empty() {
         if !violations.iter().any(|v| v.pointer == "/email") {
             violations.push(Violation::blank("/email"));
         }
     } else if !is_email(&email) {
-        violations.push(Violation::new("VIOLATION::INVALID_EMAIL_FORMAT_ERROR", "/email", "This value is not a valid email address."));
+        violations.push(Violation::new(
+            "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
+            "/email",
+            "This value is not a valid email address.",
+        ));
     }
     let subject = text(&body, "subject", "", &mut violations).unwrap_or_else(|| {
         if !violations.iter().any(|v| v.pointer == "/subject") {
@@ -77,7 +89,11 @@ pub async fn send(
         match body.get(key) {
             None | Some(Value::Null) => {}
             Some(Value::String(id)) if crate::storage::is_id(&id.to_lowercase()) => {}
-            Some(_) => violations.push(Violation::new("VIOLATION::INVALID_UUID_ERROR", format!("/{key}"), "This is not a valid UUID.")),
+            Some(_) => violations.push(Violation::new(
+                "VIOLATION::INVALID_UUID_ERROR",
+                format!("/{key}"),
+                "This is not a valid UUID.",
+            )),
         }
     }
     if violations.is_empty() {
@@ -85,7 +101,8 @@ pub async fn send(
     }
     app.db
         .call(move |conn| {
-            let salutation_id = known_id(conn, &body, "salutationId", "salutation", &mut violations)?;
+            let salutation_id =
+                known_id(conn, &body, "salutationId", "salutation", &mut violations)?;
             if !violations.is_empty() {
                 return Ok(Err(ApiError::Violations(violations)));
             }
@@ -106,9 +123,14 @@ pub async fn send(
                 comment: &comment,
             };
             let lang = Lang::of(conn, ctx.language_id())?;
-            mail::send(conn, mail::text::contact_request(lang, mail::SHOP_ADDRESS, &request))?;
+            mail::send(
+                conn,
+                mail::text::contact_request(lang, mail::SHOP_ADDRESS, &request),
+            )?;
             Ok(Ok(()))
         })
         .await??;
-    Ok(Json(json!({ "individualSuccessMessage": "", "apiAlias": "contact_form_result" })))
+    Ok(Json(
+        json!({ "individualSuccessMessage": "", "apiAlias": "contact_form_result" }),
+    ))
 }

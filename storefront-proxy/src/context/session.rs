@@ -11,7 +11,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::settings::{load_countries, load_currencies, load_languages};
 use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
-use crate::store_api::{language_available, RequestParams, ShopContext, CONTEXT_TOKEN_HEADER, LIVE_VERSION_ID};
+use crate::store_api::{
+    language_available, RequestParams, ShopContext, CONTEXT_TOKEN_HEADER, LIVE_VERSION_ID,
+};
 
 /// `GET /store-api/context`: the `SalesChannelContext` of the request's session (a new
 /// token when the request has none, in the header; stored only once the session gets
@@ -164,12 +166,20 @@ pub async fn get_context(ctx: ShopContext, State(app): State<App>) -> ApiResult<
 
 /// `PATCH /store-api/context`: switches language, currency, country (and state) or,
 /// for a logged-in customer, the billing and shipping address of the session.
-pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn patch_context(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let field = |key: &str| -> Result<Option<String>, ApiError> {
         match body.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(id)) if is_id(&id.to_lowercase()) => Ok(Some(id.to_lowercase())),
-            Some(_) => Err(ApiError::bad_request("FRAMEWORK__INVALID_UUID", format!("{key} must be an id.")).at(&format!("/{key}"))),
+            Some(_) => Err(ApiError::bad_request(
+                "FRAMEWORK__INVALID_UUID",
+                format!("{key} must be an id."),
+            )
+            .at(&format!("/{key}"))),
         }
     };
     let language = field("languageId")?;
@@ -245,7 +255,9 @@ pub async fn patch_context(ctx: ShopContext, State(app): State<App>, RequestPara
             Ok(Ok(session.token))
         })
         .await??;
-    let mut response = Json(json!({ "contextToken": token, "redirectUrl": null, "apiAlias": "array_struct" })).into_response();
+    let mut response =
+        Json(json!({ "contextToken": token, "redirectUrl": null, "apiAlias": "array_struct" }))
+            .into_response();
     if let Ok(value) = HeaderValue::from_str(&token) {
         response.headers_mut().insert(CONTEXT_TOKEN_HEADER, value);
     }

@@ -12,21 +12,38 @@ pub const PROMOTION_CODE: &str = "SALESROOM10";
 
 /// The standard customer group of a sales channel (customers registering, guests
 /// ordering), unless it has one. Answers the group's id.
-pub fn ensure_customer_group(tx: &Transaction, en: &str, de: &str, sales_channel_id: &str) -> anyhow::Result<String> {
-    let existing: Option<String> =
-        tx.query_row("SELECT customer_group_id FROM sales_channel WHERE id = ?1", [sales_channel_id], |r| r.get(0))?;
+pub fn ensure_customer_group(
+    tx: &Transaction,
+    en: &str,
+    de: &str,
+    sales_channel_id: &str,
+) -> anyhow::Result<String> {
+    let existing: Option<String> = tx.query_row(
+        "SELECT customer_group_id FROM sales_channel WHERE id = ?1",
+        [sales_channel_id],
+        |r| r.get(0),
+    )?;
     if let Some(group) = existing {
         return Ok(group);
     }
     let group = new_id();
-    tx.execute("INSERT INTO customer_group (id, display_gross) VALUES (?1, 1)", [&group])?;
-    for (language, name) in [(en, "Standard customer group"), (de, "Standard-Kundengruppe")] {
+    tx.execute(
+        "INSERT INTO customer_group (id, display_gross) VALUES (?1, 1)",
+        [&group],
+    )?;
+    for (language, name) in [
+        (en, "Standard customer group"),
+        (de, "Standard-Kundengruppe"),
+    ] {
         tx.execute(
             "INSERT INTO customer_group_translation (customer_group_id, language_id, name) VALUES (?1, ?2, ?3)",
             params![group, language, name],
         )?;
     }
-    tx.execute("UPDATE sales_channel SET customer_group_id = ?1 WHERE id = ?2", params![group, sales_channel_id])?;
+    tx.execute(
+        "UPDATE sales_channel SET customer_group_id = ?1 WHERE id = ?2",
+        params![group, sales_channel_id],
+    )?;
     Ok(group)
 }
 
@@ -39,16 +56,28 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         "INSERT INTO promotion (id, code, discount_type, discount_value) VALUES (?1, ?2, 'percentage', 10)",
         params![promotion, PROMOTION_CODE],
     )?;
-    for (language, name) in [(&demo.en, "10% off your order"), (&demo.de, "10 % Rabatt auf Ihre Bestellung")] {
+    for (language, name) in [
+        (&demo.en, "10% off your order"),
+        (&demo.de, "10 % Rabatt auf Ihre Bestellung"),
+    ] {
         tx.execute(
             "INSERT INTO promotion_translation (promotion_id, language_id, name) VALUES (?1, ?2, ?3)",
             params![promotion, language, name],
         )?;
     }
 
-    let salutation: String = tx.query_row("SELECT id FROM salutation WHERE salutation_key = 'mrs'", [], |r| r.get(0))?;
-    let germany: String = tx.query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0))?;
-    let berlin: String = tx.query_row("SELECT id FROM country_state WHERE short_code = 'DE-BE'", [], |r| r.get(0))?;
+    let salutation: String = tx.query_row(
+        "SELECT id FROM salutation WHERE salutation_key = 'mrs'",
+        [],
+        |r| r.get(0),
+    )?;
+    let germany: String =
+        tx.query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0))?;
+    let berlin: String = tx.query_row(
+        "SELECT id FROM country_state WHERE short_code = 'DE-BE'",
+        [],
+        |r| r.get(0),
+    )?;
     let customer = new_id();
     let address = new_id();
     let now = now_rfc3339();
@@ -134,12 +163,34 @@ pub fn seed_methods(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
         }
         first_payment.get_or_insert(id);
     }
-    let standard_time: String = tx.query_row("SELECT id FROM delivery_time WHERE min = 2 AND max = 5", [], |r| r.get(0))?;
-    let express_time: String = tx.query_row("SELECT id FROM delivery_time WHERE min = 1 AND max = 3", [], |r| r.get(0))?;
+    let standard_time: String = tx.query_row(
+        "SELECT id FROM delivery_time WHERE min = 2 AND max = 5",
+        [],
+        |r| r.get(0),
+    )?;
+    let express_time: String = tx.query_row(
+        "SELECT id FROM delivery_time WHERE min = 1 AND max = 3",
+        [],
+        |r| r.get(0),
+    )?;
     let mut first_shipping = None;
     for (position, (technical, time, price, free_from, name_en, name_de)) in [
-        ("shipping_standard", &standard_time, 4.9, Some(50.0), "Standard", "Standard"),
-        ("shipping_express", &express_time, 9.9, None, "Express", "Express"),
+        (
+            "shipping_standard",
+            &standard_time,
+            4.9,
+            Some(50.0),
+            "Standard",
+            "Standard",
+        ),
+        (
+            "shipping_express",
+            &express_time,
+            9.9,
+            None,
+            "Express",
+            "Express",
+        ),
     ]
     .iter()
     .enumerate()

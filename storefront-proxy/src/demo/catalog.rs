@@ -96,7 +96,15 @@ pub fn insert_seo_url(
     Ok(())
 }
 
-fn translated2(tx: &Transaction, sql: &str, id: &str, en: &str, en_values: &[&str], de: &str, de_values: &[&str]) -> rusqlite::Result<()> {
+fn translated2(
+    tx: &Transaction,
+    sql: &str,
+    id: &str,
+    en: &str,
+    en_values: &[&str],
+    de: &str,
+    de_values: &[&str],
+) -> rusqlite::Result<()> {
     for (language, values) in [(en, en_values), (de, de_values)] {
         let mut all: Vec<&dyn rusqlite::ToSql> = vec![&id, &language];
         for v in values {
@@ -155,8 +163,15 @@ const MATERIALS: &[(&str, &str)] = &[
 ];
 /// A country: ISO codes, English and German name, position, EU member, states
 /// (code, English and German name).
-type CountrySeed =
-    (&'static str, &'static str, &'static str, &'static str, i64, bool, &'static [(&'static str, &'static str, &'static str)]);
+type CountrySeed = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    i64,
+    bool,
+    &'static [(&'static str, &'static str, &'static str)],
+);
 
 const SIZES: &[&str] = &["S", "M", "L", "XL"];
 const SHOE_SIZES: &[&str] = &["40", "41", "42", "43", "44"];
@@ -327,17 +342,43 @@ const CATEGORIES: &[Category] = &[
 ];
 
 const MANUFACTURERS: &[(&str, &str, &str)] = &[
-    ("Northwind", "Clothing and outdoor gear from the north.", "Kleidung und Outdoor-Ausrüstung aus dem Norden."),
-    ("Alpenglück", "Shoes and boots from the Alps.", "Schuhe und Stiefel aus den Alpen."),
-    ("Hearth & Co", "Things for home and kitchen.", "Dinge für Wohnung und Küche."),
-    ("Voltline", "Everyday electronics.", "Elektronik für jeden Tag."),
-    ("Bean Brothers", "Coffee and tea roasters.", "Kaffee- und Teeröster."),
+    (
+        "Northwind",
+        "Clothing and outdoor gear from the north.",
+        "Kleidung und Outdoor-Ausrüstung aus dem Norden.",
+    ),
+    (
+        "Alpenglück",
+        "Shoes and boots from the Alps.",
+        "Schuhe und Stiefel aus den Alpen.",
+    ),
+    (
+        "Hearth & Co",
+        "Things for home and kitchen.",
+        "Dinge für Wohnung und Küche.",
+    ),
+    (
+        "Voltline",
+        "Everyday electronics.",
+        "Elektronik für jeden Tag.",
+    ),
+    (
+        "Bean Brothers",
+        "Coffee and tea roasters.",
+        "Kaffee- und Teeröster.",
+    ),
 ];
 /// The manufacturer of each category (index into MANUFACTURERS).
 const CATEGORY_MANUFACTURER: &[usize] = &[0, 0, 1, 2, 2, 3, 0, 4];
 
 const REVIEWS: &[(&str, &str, &str, &str, f64)] = &[
-    ("Great quality", "Exactly as described, very well made.", "Tolle Qualität", "Genau wie beschrieben, sehr gut verarbeitet.", 5.0),
+    (
+        "Great quality",
+        "Exactly as described, very well made.",
+        "Tolle Qualität",
+        "Genau wie beschrieben, sehr gut verarbeitet.",
+        5.0,
+    ),
     (
         "Good value",
         "Does what it should for a fair price.",
@@ -345,7 +386,13 @@ const REVIEWS: &[(&str, &str, &str, &str, f64)] = &[
         "Tut, was es soll, zu einem fairen Preis.",
         4.0,
     ),
-    ("Okay", "Fine, but delivery took a while.", "In Ordnung", "Gut, aber die Lieferung hat gedauert.", 3.0),
+    (
+        "Okay",
+        "Fine, but delivery took a while.",
+        "In Ordnung",
+        "Gut, aber die Lieferung hat gedauert.",
+        3.0,
+    ),
 ];
 
 /// The tiers of advanced prices: (start, end, factor of the base price).
@@ -367,7 +414,18 @@ pub struct Base {
 }
 
 pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
-    let Base { en, de, sales_channel_id, currency, germany, tax_standard, tax_reduced, kilogram, litre, delivery_times } = seed_base(tx)?;
+    let Base {
+        en,
+        de,
+        sales_channel_id,
+        currency,
+        germany,
+        tax_standard,
+        tax_reduced,
+        kilogram,
+        litre,
+        delivery_times,
+    } = seed_base(tx)?;
     let mut manufacturers = Vec::new();
     for (index, (name, description_en, description_de)) in MANUFACTURERS.iter().enumerate() {
         let logo = svg::logo(name, 40 + index as u32 * 70);
@@ -386,16 +444,27 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         let id = new_id();
         tx.execute(
             "INSERT INTO product_manufacturer (id, media_id, link) VALUES (?1, ?2, ?3)",
-            params![id, media, format!("https://example.com/{}", slug(name).to_lowercase())],
+            params![
+                id,
+                media,
+                format!("https://example.com/{}", slug(name).to_lowercase())
+            ],
         )?;
         translated2(tx, "INSERT INTO product_manufacturer_translation (product_manufacturer_id, language_id, name, description) VALUES (?1, ?2, ?3, ?4)", &id, &en, &[name, description_en], &de, &[name, description_de])?;
         manufacturers.push(id);
     }
 
     // Property groups and options.
-    let group = |display: &str, position: i64, en_name: &str, de_name: &str| -> rusqlite::Result<String> {
+    let group = |display: &str,
+                 position: i64,
+                 en_name: &str,
+                 de_name: &str|
+     -> rusqlite::Result<String> {
         let id = new_id();
-        tx.execute("INSERT INTO property_group (id, display_type, position) VALUES (?1, ?2, ?3)", params![id, display, position])?;
+        tx.execute(
+            "INSERT INTO property_group (id, display_type, position) VALUES (?1, ?2, ?3)",
+            params![id, display, position],
+        )?;
         translated2(
             tx,
             "INSERT INTO property_group_translation (property_group_id, language_id, name) VALUES (?1, ?2, ?3)",
@@ -407,7 +476,12 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         )?;
         Ok(id)
     };
-    let option = |group_id: &str, position: usize, en_name: &str, de_name: &str, color: Option<&str>| -> rusqlite::Result<String> {
+    let option = |group_id: &str,
+                  position: usize,
+                  en_name: &str,
+                  de_name: &str,
+                  color: Option<&str>|
+     -> rusqlite::Result<String> {
         let id = new_id();
         tx.execute(
             "INSERT INTO property_group_option (id, property_group_id, position, color_hex_code) VALUES (?1, ?2, ?3, ?4)",
@@ -428,42 +502,79 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     let size_group = group("text", 2, "Size", "Größe")?;
     let shoe_group = group("text", 3, "Shoe size", "Schuhgröße")?;
     let material_group = group("text", 4, "Material", "Material")?;
-    let colors =
-        COLORS.iter().enumerate().map(|(i, (e, d, hex, _))| option(&color_group, i, e, d, Some(hex))).collect::<Result<Vec<_>, _>>()?;
-    let sizes = SIZES.iter().enumerate().map(|(i, s)| option(&size_group, i, s, s, None)).collect::<Result<Vec<_>, _>>()?;
-    let shoe_sizes = SHOE_SIZES.iter().enumerate().map(|(i, s)| option(&shoe_group, i, s, s, None)).collect::<Result<Vec<_>, _>>()?;
-    let materials =
-        MATERIALS.iter().enumerate().map(|(i, (e, d))| option(&material_group, i, e, d, None)).collect::<Result<Vec<_>, _>>()?;
+    let colors = COLORS
+        .iter()
+        .enumerate()
+        .map(|(i, (e, d, hex, _))| option(&color_group, i, e, d, Some(hex)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sizes = SIZES
+        .iter()
+        .enumerate()
+        .map(|(i, s)| option(&size_group, i, s, s, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let shoe_sizes = SHOE_SIZES
+        .iter()
+        .enumerate()
+        .map(|(i, s)| option(&shoe_group, i, s, s, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let materials = MATERIALS
+        .iter()
+        .enumerate()
+        .map(|(i, (e, d))| option(&material_group, i, e, d, None))
+        .collect::<Result<Vec<_>, _>>()?;
 
     // Categories: Home > Clothing > (Shirts, Jackets), Shoes, Home & Living, Kitchen,
     // Electronics, Outdoor, Coffee & Tea; Service (folder, also the footer navigation) >
     // About us, Spring inspiration (landing page link), Contact, Newsletter (pages).
-    let category =
-        |parent: Option<(&str, &str)>, level: i64, position: i64, kind: &str, en_name: &str, de_name: &str| -> rusqlite::Result<String> {
-            let id = new_id();
-            let path = match parent {
-                Some((parent_id, parent_path)) => format!("{}{parent_id}|", if parent_path.is_empty() { "|" } else { parent_path }),
-                None => String::new(),
-            };
-            tx.execute(
+    let category = |parent: Option<(&str, &str)>,
+                    level: i64,
+                    position: i64,
+                    kind: &str,
+                    en_name: &str,
+                    de_name: &str|
+     -> rusqlite::Result<String> {
+        let id = new_id();
+        let path = match parent {
+            Some((parent_id, parent_path)) => format!(
+                "{}{parent_id}|",
+                if parent_path.is_empty() {
+                    "|"
+                } else {
+                    parent_path
+                }
+            ),
+            None => String::new(),
+        };
+        tx.execute(
                 "INSERT INTO category (id, parent_id, position, level, path, type, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![id, parent.map(|p| p.0), position, level, path, kind, days_ago(90)],
             )?;
-            translated2(
-                tx,
-                "INSERT INTO category_translation (category_id, language_id, name) VALUES (?1, ?2, ?3)",
-                &id,
-                &en,
-                &[en_name],
-                &de,
-                &[de_name],
-            )?;
-            Ok(id)
-        };
-    let path_of = |id: &str| -> rusqlite::Result<String> { tx.query_row("SELECT path FROM category WHERE id = ?1", [id], |r| r.get(0)) };
+        translated2(
+            tx,
+            "INSERT INTO category_translation (category_id, language_id, name) VALUES (?1, ?2, ?3)",
+            &id,
+            &en,
+            &[en_name],
+            &de,
+            &[de_name],
+        )?;
+        Ok(id)
+    };
+    let path_of = |id: &str| -> rusqlite::Result<String> {
+        tx.query_row("SELECT path FROM category WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+    };
     let root = category(None, 1, 0, "page", "Home", "Startseite")?;
     let root_path = path_of(&root)?;
-    let clothing = category(Some((&root, &root_path)), 2, 1, "page", "Clothing", "Kleidung")?;
+    let clothing = category(
+        Some((&root, &root_path)),
+        2,
+        1,
+        "page",
+        "Clothing",
+        "Kleidung",
+    )?;
     let clothing_path = path_of(&clothing)?;
     let mut listing_categories = Vec::new();
     let mut top_categories = vec![clothing.clone()];
@@ -471,26 +582,80 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     let mut top_position = 2;
     for (index, c) in CATEGORIES.iter().enumerate() {
         let id = if index < 2 {
-            category(Some((&clothing, &clothing_path)), 3, index as i64 + 1, "page", c.en, c.de)?
+            category(
+                Some((&clothing, &clothing_path)),
+                3,
+                index as i64 + 1,
+                "page",
+                c.en,
+                c.de,
+            )?
         } else {
             top_position += 1;
-            let id = category(Some((&root, &root_path)), 2, top_position, "page", c.en, c.de)?;
+            let id = category(
+                Some((&root, &root_path)),
+                2,
+                top_position,
+                "page",
+                c.en,
+                c.de,
+            )?;
             top_categories.push(id.clone());
             id
         };
         listing_categories.push((id.clone(), c.en.to_owned(), c.de.to_owned()));
         category_ids.push(id);
     }
-    let service = category(Some((&root, &root_path)), 2, 20, "folder", "Service", "Service")?;
+    let service = category(
+        Some((&root, &root_path)),
+        2,
+        20,
+        "folder",
+        "Service",
+        "Service",
+    )?;
     let service_path = path_of(&service)?;
-    let about = category(Some((&service, &service_path)), 3, 1, "page", "About us", "Über uns")?;
-    let landing_link = category(Some((&service, &service_path)), 3, 2, "link", "Spring inspiration", "Frühlingsinspiration")?;
-    tx.execute("UPDATE category SET link_type = 'landing_page' WHERE id = ?1", [&landing_link])?;
-    let contact = category(Some((&service, &service_path)), 3, 3, "page", "Contact", "Kontakt")?;
-    let newsletter = category(Some((&service, &service_path)), 3, 4, "page", "Newsletter", "Newsletter")?;
-    for (id, en_name, de_name) in
-        [(&about, "About us", "Über uns"), (&contact, "Contact", "Kontakt"), (&newsletter, "Newsletter", "Newsletter")]
-    {
+    let about = category(
+        Some((&service, &service_path)),
+        3,
+        1,
+        "page",
+        "About us",
+        "Über uns",
+    )?;
+    let landing_link = category(
+        Some((&service, &service_path)),
+        3,
+        2,
+        "link",
+        "Spring inspiration",
+        "Frühlingsinspiration",
+    )?;
+    tx.execute(
+        "UPDATE category SET link_type = 'landing_page' WHERE id = ?1",
+        [&landing_link],
+    )?;
+    let contact = category(
+        Some((&service, &service_path)),
+        3,
+        3,
+        "page",
+        "Contact",
+        "Kontakt",
+    )?;
+    let newsletter = category(
+        Some((&service, &service_path)),
+        3,
+        4,
+        "page",
+        "Newsletter",
+        "Newsletter",
+    )?;
+    for (id, en_name, de_name) in [
+        (&about, "About us", "Über uns"),
+        (&contact, "Contact", "Kontakt"),
+        (&newsletter, "Newsletter", "Newsletter"),
+    ] {
         for (language, name) in [(&en, en_name), (&de, de_name)] {
             insert_seo_url(
                 tx,
@@ -503,11 +668,22 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             )?;
         }
     }
-    for (id, en_name, de_name) in
-        std::iter::once((&clothing, "Clothing", "Kleidung")).chain(listing_categories.iter().map(|(i, e, d)| (i, e.as_str(), d.as_str())))
-    {
-        let parent_segment = |name: &str, parent: bool| if parent { format!("{}/", slug(name)) } else { String::new() };
-        let in_clothing = listing_categories.iter().position(|(c, _, _)| c == id).is_some_and(|i| i < 2);
+    for (id, en_name, de_name) in std::iter::once((&clothing, "Clothing", "Kleidung")).chain(
+        listing_categories
+            .iter()
+            .map(|(i, e, d)| (i, e.as_str(), d.as_str())),
+    ) {
+        let parent_segment = |name: &str, parent: bool| {
+            if parent {
+                format!("{}/", slug(name))
+            } else {
+                String::new()
+            }
+        };
+        let in_clothing = listing_categories
+            .iter()
+            .position(|(c, _, _)| c == id)
+            .is_some_and(|i| i < 2);
         insert_seo_url(
             tx,
             &sales_channel_id,
@@ -515,7 +691,11 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             id,
             "frontend.navigation.page",
             &format!("/navigation/{id}"),
-            &format!("{}{}/", parent_segment("Clothing", in_clothing), slug(en_name)),
+            &format!(
+                "{}{}/",
+                parent_segment("Clothing", in_clothing),
+                slug(en_name)
+            ),
         )?;
         insert_seo_url(
             tx,
@@ -524,7 +704,11 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             id,
             "frontend.navigation.page",
             &format!("/navigation/{id}"),
-            &format!("{}{}/", parent_segment("Kleidung", in_clothing), slug(de_name)),
+            &format!(
+                "{}{}/",
+                parent_segment("Kleidung", in_clothing),
+                slug(de_name)
+            ),
         )?;
         tx.execute(
             "UPDATE category_translation SET description = ?3, meta_title = ?4 WHERE category_id = ?1 AND language_id = ?2",
@@ -549,8 +733,12 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
     for (category_index, c) in CATEGORIES.iter().enumerate() {
         let category_id = &category_ids[category_index];
         let category_path = path_of(category_id)?;
-        let ancestors: Vec<String> =
-            category_path.split('|').filter(|s| !s.is_empty()).map(str::to_owned).chain(std::iter::once(category_id.clone())).collect();
+        let ancestors: Vec<String> = category_path
+            .split('|')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .chain(std::iter::once(category_id.clone()))
+            .collect();
         let manufacturer = &manufacturers[CATEGORY_MANUFACTURER[category_index]];
         let manufacturer_name = MANUFACTURERS[CATEGORY_MANUFACTURER[category_index]].0;
         let mut in_category = Vec::new();
@@ -560,7 +748,9 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             let id = new_id();
             let material = c.materials[index % c.materials.len()];
             let color = (global * 3) % COLORS.len();
-            let gross = c.base_price + c.step * index as f64 + if global.is_multiple_of(2) { 0.95 } else { 0.99 };
+            let gross = c.base_price
+                + c.step * index as f64
+                + if global.is_multiple_of(2) { 0.95 } else { 0.99 };
             let tax_rate = if c.reduced { 7.0 } else { 19.0 };
             let net = round(gross / (1.0 + tax_rate / 100.0));
             // Every fourth product is on sale against a list price.
@@ -589,15 +779,24 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             };
             let shipping_free = gross >= 100.0 || global.is_multiple_of(5);
             let delivery = &delivery_times[global % delivery_times.len()];
-            let tax = if c.reduced { &tax_reduced } else { &tax_standard };
+            let tax = if c.reduced {
+                &tax_reduced
+            } else {
+                &tax_standard
+            };
             let weight = round(0.2 + (global % 9) as f64 * 0.35);
             let variant_options: Vec<Vec<String>> = match variants {
                 Variants::None => Vec::new(),
                 Variants::Clothing => {
                     let two = [&colors[color], &colors[(color + 1) % colors.len()]];
-                    two.iter().flat_map(|c| sizes.iter().map(move |s| vec![(*c).clone(), s.clone()])).collect()
+                    two.iter()
+                        .flat_map(|c| sizes.iter().map(move |s| vec![(*c).clone(), s.clone()]))
+                        .collect()
                 }
-                Variants::Shoes => shoe_sizes.iter().map(|s| vec![colors[color].clone(), s.clone()]).collect(),
+                Variants::Shoes => shoe_sizes
+                    .iter()
+                    .map(|s| vec![colors[color].clone(), s.clone()])
+                    .collect(),
             };
             let listing_price = gross;
             tx.execute(
@@ -640,13 +839,30 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     variant_options.len() as i64,
                 ],
             )?;
-            let text_en = c.text_en.replace("{name}", name_en).replace("{material}", &MATERIALS[material].0.to_lowercase());
-            let text_de = c.text_de.replace("{name}", name_de).replace("{material}", MATERIALS[material].1);
-            let keywords_en = format!("{}, {}, {}", c.en.to_lowercase(), MATERIALS[material].0.to_lowercase(), manufacturer_name);
-            let keywords_de = format!("{}, {}, {}", c.de.to_lowercase(), MATERIALS[material].1.to_lowercase(), manufacturer_name);
-            for (language, name, text, keywords, pack) in
-                [(&en, name_en, &text_en, &keywords_en, "Piece"), (&de, name_de, &text_de, &keywords_de, "Stück")]
-            {
+            let text_en = c
+                .text_en
+                .replace("{name}", name_en)
+                .replace("{material}", &MATERIALS[material].0.to_lowercase());
+            let text_de = c
+                .text_de
+                .replace("{name}", name_de)
+                .replace("{material}", MATERIALS[material].1);
+            let keywords_en = format!(
+                "{}, {}, {}",
+                c.en.to_lowercase(),
+                MATERIALS[material].0.to_lowercase(),
+                manufacturer_name
+            );
+            let keywords_de = format!(
+                "{}, {}, {}",
+                c.de.to_lowercase(),
+                MATERIALS[material].1.to_lowercase(),
+                manufacturer_name
+            );
+            for (language, name, text, keywords, pack) in [
+                (&en, name_en, &text_en, &keywords_en, "Piece"),
+                (&de, name_de, &text_de, &keywords_de, "Stück"),
+            ] {
                 tx.execute(
                     "INSERT INTO product_translation (product_id, language_id, name, description, keywords, meta_title, meta_description, pack_unit, pack_unit_plural)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?3, ?6, ?7, ?7)",
@@ -682,14 +898,29 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                 )?;
                 cover.get_or_insert(product_media_id);
             }
-            tx.execute("UPDATE product SET cover_id = ?1 WHERE id = ?2", params![cover, id])?;
-            tx.execute("INSERT INTO product_category (product_id, category_id) VALUES (?1, ?2)", params![id, category_id])?;
+            tx.execute(
+                "UPDATE product SET cover_id = ?1 WHERE id = ?2",
+                params![cover, id],
+            )?;
+            tx.execute(
+                "INSERT INTO product_category (product_id, category_id) VALUES (?1, ?2)",
+                params![id, category_id],
+            )?;
             for ancestor in &ancestors {
-                tx.execute("INSERT INTO product_category_tree (category_id, product_id) VALUES (?1, ?2)", params![ancestor, id])?;
+                tx.execute(
+                    "INSERT INTO product_category_tree (category_id, product_id) VALUES (?1, ?2)",
+                    params![ancestor, id],
+                )?;
             }
-            tx.execute("INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)", params![id, materials[material]])?;
+            tx.execute(
+                "INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)",
+                params![id, materials[material]],
+            )?;
             if *variants == Variants::None {
-                tx.execute("INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)", params![id, colors[color]])?;
+                tx.execute(
+                    "INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)",
+                    params![id, colors[color]],
+                )?;
             }
             // Price history: the regular price 40 days ago; sale products got cheaper
             // 12 days ago; every seventh was cheaper still 5 days ago.
@@ -723,7 +954,11 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             for (position, options) in variant_options.iter().enumerate() {
                 let variant = new_id();
                 let variant_number = format!("SR{number}.{}", position + 1);
-                let surcharge = if options.iter().any(|o| o == &sizes[3]) { 5.0 } else { 0.0 };
+                let surcharge = if options.iter().any(|o| o == &sizes[3]) {
+                    5.0
+                } else {
+                    0.0
+                };
                 let variant_gross = gross + surcharge;
                 let variant_stock = ((global + position * 13) % 40) as i64;
                 tx.execute(
@@ -753,7 +988,10 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     "INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, 1)",
                     params![variant_media, variant, pictures[0]],
                 )?;
-                tx.execute("UPDATE product SET cover_id = ?1 WHERE id = ?2", params![variant_media, variant])?;
+                tx.execute(
+                    "UPDATE product SET cover_id = ?1 WHERE id = ?2",
+                    params![variant_media, variant],
+                )?;
                 tx.execute(
                     "INSERT INTO product_price_history (product_id, valid_from, price_net, price_gross) VALUES (?1, ?2, ?3, ?4)",
                     params![
@@ -763,11 +1001,20 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                         list_gross.map(|l| l + surcharge).unwrap_or(variant_gross)
                     ],
                 )?;
-                tx.execute("INSERT INTO product_category (product_id, category_id) VALUES (?1, ?2)", params![variant, category_id])?;
+                tx.execute(
+                    "INSERT INTO product_category (product_id, category_id) VALUES (?1, ?2)",
+                    params![variant, category_id],
+                )?;
                 for option in options {
-                    tx.execute("INSERT INTO product_option (product_id, option_id) VALUES (?1, ?2)", params![variant, option])?;
+                    tx.execute(
+                        "INSERT INTO product_option (product_id, option_id) VALUES (?1, ?2)",
+                        params![variant, option],
+                    )?;
                 }
-                tx.execute("INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)", params![variant, materials[material]])?;
+                tx.execute(
+                    "INSERT INTO product_property (product_id, option_id) VALUES (?1, ?2)",
+                    params![variant, materials[material]],
+                )?;
                 for language in [&en, &de] {
                     let name = if language == &en { name_en } else { name_de };
                     insert_seo_url(
@@ -797,10 +1044,11 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                 )?;
             }
             if !variant_options.is_empty() {
-                let (min, max): (f64, f64) =
-                    tx.query_row("SELECT MIN(price_gross), MAX(price_gross) FROM product WHERE parent_id = ?1", [&id], |r| {
-                        Ok((r.get(0)?, r.get(1)?))
-                    })?;
+                let (min, max): (f64, f64) = tx.query_row(
+                    "SELECT MIN(price_gross), MAX(price_gross) FROM product WHERE parent_id = ?1",
+                    [&id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
                 let _ = max;
                 tx.execute("UPDATE product SET listing_price = ?1, stock = (SELECT SUM(stock) FROM product WHERE parent_id = ?2), available_stock = (SELECT SUM(available_stock) FROM product WHERE parent_id = ?2) WHERE id = ?2", params![min, id])?;
             }
@@ -808,7 +1056,9 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
             if global % 3 == 1 {
                 let count = 1 + global % REVIEWS.len();
                 let mut total = 0.0;
-                for (index, (title_en, content_en, title_de, content_de, points)) in REVIEWS.iter().take(count).enumerate() {
+                for (index, (title_en, content_en, title_de, content_de, points)) in
+                    REVIEWS.iter().take(count).enumerate()
+                {
                     let german = index % 2 == 1;
                     tx.execute(
                         "INSERT INTO product_review (id, product_id, sales_channel_id, language_id, external_user, title, content, points, created_at)
@@ -827,7 +1077,10 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     )?;
                     total += points;
                 }
-                tx.execute("UPDATE product SET rating_average = ?1 WHERE id = ?2", params![round(total / count as f64), id])?;
+                tx.execute(
+                    "UPDATE product SET rating_average = ?1 WHERE id = ?2",
+                    params![round(total / count as f64), id],
+                )?;
             }
             for (language, name) in [(&en, name_en), (&de, name_de)] {
                 insert_seo_url(
@@ -839,7 +1092,11 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     &format!("/detail/{id}"),
                     &format!("{}/SR{number}", slug(name)),
                 )?;
-                let keywords = if language == &en { &keywords_en } else { &keywords_de };
+                let keywords = if language == &en {
+                    &keywords_en
+                } else {
+                    &keywords_de
+                };
                 tx.execute(
                     "INSERT INTO product_search (product_id, language_id, name, numbers, keywords) VALUES (?1, ?2, ?3, ?4, ?5)",
                     params![id, language, name, format!("SR{number} {}", variant_numbers.join(" ")), keywords],
@@ -859,7 +1116,11 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
         listing_categories,
         top_categories,
         landing_link_category_id: landing_link,
-        service_pages: ServicePages { about, contact, newsletter },
+        service_pages: ServicePages {
+            about,
+            contact,
+            newsletter,
+        },
         products,
         products_by_category,
         product_media,
@@ -872,15 +1133,29 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
 
 /// Seeds the [`Base`] of a shop.
 pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
-    let (sales_channel_id, en): (String, String) =
-        tx.query_row("SELECT id, language_id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let de: String = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0))?;
+    let (sales_channel_id, en): (String, String) = tx.query_row(
+        "SELECT id, language_id FROM sales_channel ORDER BY rowid LIMIT 1",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let de: String = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| {
+        r.get(0)
+    })?;
 
     // Locales, languages of the sales channel.
-    for (language, code, name, territory) in [(&en, "en-GB", "English", "United Kingdom"), (&de, "de-DE", "German", "Germany")] {
+    for (language, code, name, territory) in [
+        (&en, "en-GB", "English", "United Kingdom"),
+        (&de, "de-DE", "German", "Germany"),
+    ] {
         let locale = new_id();
-        tx.execute("INSERT INTO locale (id, code, name, territory) VALUES (?1, ?2, ?3, ?4)", params![locale, code, name, territory])?;
-        tx.execute("UPDATE language SET locale_id = ?1 WHERE id = ?2", params![locale, language])?;
+        tx.execute(
+            "INSERT INTO locale (id, code, name, territory) VALUES (?1, ?2, ?3, ?4)",
+            params![locale, code, name, territory],
+        )?;
+        tx.execute(
+            "UPDATE language SET locale_id = ?1 WHERE id = ?2",
+            params![locale, language],
+        )?;
         tx.execute(
             "INSERT INTO sales_channel_language (sales_channel_id, language_id) VALUES (?1, ?2)",
             params![sales_channel_id, language],
@@ -888,7 +1163,10 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
     }
 
     let currency = new_id();
-    tx.execute("INSERT INTO currency (id, iso_code, symbol, is_system_default) VALUES (?1, 'EUR', '€', 1)", [&currency])?;
+    tx.execute(
+        "INSERT INTO currency (id, iso_code, symbol, is_system_default) VALUES (?1, 'EUR', '€', 1)",
+        [&currency],
+    )?;
     translated2(
         tx,
         "INSERT INTO currency_translation (currency_id, language_id, short_name, name) VALUES (?1, ?2, ?3, ?4)",
@@ -916,7 +1194,15 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
         ),
         ("AT", "AUT", "Austria", "Österreich", 2, true, &[]),
         ("CH", "CHE", "Switzerland", "Schweiz", 3, false, &[]),
-        ("GB", "GBR", "United Kingdom", "Vereinigtes Königreich", 4, false, &[]),
+        (
+            "GB",
+            "GBR",
+            "United Kingdom",
+            "Vereinigtes Königreich",
+            4,
+            false,
+            &[],
+        ),
         ("NL", "NLD", "Netherlands", "Niederlande", 5, true, &[]),
         ("FR", "FRA", "France", "Frankreich", 6, true, &[]),
         (
@@ -926,7 +1212,11 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
             "Vereinigte Staaten",
             7,
             false,
-            &[("US-CA", "California", "Kalifornien"), ("US-NY", "New York", "New York"), ("US-TX", "Texas", "Texas")],
+            &[
+                ("US-CA", "California", "Kalifornien"),
+                ("US-NY", "New York", "New York"),
+                ("US-TX", "Texas", "Texas"),
+            ],
         ),
     ];
     let mut germany = String::new();
@@ -969,13 +1259,22 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
     for (position, (key, display_en, letter_en, display_de, letter_de)) in [
         ("mr", "Mr.", "Dear Mr.", "Herr", "Sehr geehrter Herr"),
         ("mrs", "Mrs.", "Dear Mrs.", "Frau", "Sehr geehrte Frau"),
-        ("not_specified", "Not specified", "Hello", "Keine Angabe", "Hallo"),
+        (
+            "not_specified",
+            "Not specified",
+            "Hello",
+            "Keine Angabe",
+            "Hallo",
+        ),
     ]
     .iter()
     .enumerate()
     {
         let id = new_id();
-        tx.execute("INSERT INTO salutation (id, salutation_key, position) VALUES (?1, ?2, ?3)", params![id, key, position as i64 + 1])?;
+        tx.execute(
+            "INSERT INTO salutation (id, salutation_key, position) VALUES (?1, ?2, ?3)",
+            params![id, key, position as i64 + 1],
+        )?;
         translated2(
             tx,
             "INSERT INTO salutation_translation (salutation_id, language_id, display_name, letter_name) VALUES (?1, ?2, ?3, ?4)",
@@ -989,12 +1288,21 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
 
     let tax_standard = new_id();
     let tax_reduced = new_id();
-    tx.execute("INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 19, 'Standard rate', 1)", [&tax_standard])?;
-    tx.execute("INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 7, 'Reduced rate', 2)", [&tax_reduced])?;
+    tx.execute(
+        "INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 19, 'Standard rate', 1)",
+        [&tax_standard],
+    )?;
+    tx.execute(
+        "INSERT INTO tax (id, tax_rate, name, position) VALUES (?1, 7, 'Reduced rate', 2)",
+        [&tax_reduced],
+    )?;
 
     let kilogram = new_id();
     let litre = new_id();
-    for (id, en_values, de_values) in [(&kilogram, ["kg", "Kilogram"], ["kg", "Kilogramm"]), (&litre, ["l", "Litre"], ["l", "Liter"])] {
+    for (id, en_values, de_values) in [
+        (&kilogram, ["kg", "Kilogram"], ["kg", "Kilogramm"]),
+        (&litre, ["l", "Litre"], ["l", "Liter"]),
+    ] {
         tx.execute("INSERT INTO unit (id) VALUES (?1)", [id])?;
         translated2(
             tx,
@@ -1008,11 +1316,16 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
     }
 
     let mut delivery_times = Vec::new();
-    for (min, max, unit, name_en, name_de) in
-        [(1, 3, "day", "1-3 days", "1-3 Tage"), (2, 5, "day", "2-5 days", "2-5 Tage"), (1, 2, "week", "1-2 weeks", "1-2 Wochen")]
-    {
+    for (min, max, unit, name_en, name_de) in [
+        (1, 3, "day", "1-3 days", "1-3 Tage"),
+        (2, 5, "day", "2-5 days", "2-5 Tage"),
+        (1, 2, "week", "1-2 weeks", "1-2 Wochen"),
+    ] {
         let id = new_id();
-        tx.execute("INSERT INTO delivery_time (id, min, max, unit) VALUES (?1, ?2, ?3, ?4)", params![id, min, max, unit])?;
+        tx.execute(
+            "INSERT INTO delivery_time (id, min, max, unit) VALUES (?1, ?2, ?3, ?4)",
+            params![id, min, max, unit],
+        )?;
         translated2(
             tx,
             "INSERT INTO delivery_time_translation (delivery_time_id, language_id, name) VALUES (?1, ?2, ?3)",
@@ -1035,7 +1348,10 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
         ("newest", 1, "Last added", "Zuletzt hinzugefügt"),
     ] {
         let id = new_id();
-        tx.execute("INSERT INTO product_sorting (id, url_key, priority) VALUES (?1, ?2, ?3)", params![id, key, priority])?;
+        tx.execute(
+            "INSERT INTO product_sorting (id, url_key, priority) VALUES (?1, ?2, ?3)",
+            params![id, key, priority],
+        )?;
         translated2(
             tx,
             "INSERT INTO product_sorting_translation (product_sorting_id, language_id, label) VALUES (?1, ?2, ?3)",
@@ -1046,5 +1362,16 @@ pub fn seed_base(tx: &Transaction) -> anyhow::Result<Base> {
             &[label_de],
         )?;
     }
-    Ok(Base { en, de, sales_channel_id, currency, germany, tax_standard, tax_reduced, kilogram, litre, delivery_times })
+    Ok(Base {
+        en,
+        de,
+        sales_channel_id,
+        currency,
+        germany,
+        tax_standard,
+        tax_reduced,
+        kilogram,
+        litre,
+        delivery_times,
+    })
 }

@@ -13,16 +13,35 @@ use crate::storage::{new_id, now_rfc3339};
 /// A slot: type, slot name, config in English and German.
 type Slot = (&'static str, &'static str, Value, Value);
 
-fn page(tx: &Transaction, demo: &Demo, kind: &str, name_en: &str, name_de: &str) -> rusqlite::Result<String> {
+fn page(
+    tx: &Transaction,
+    demo: &Demo,
+    kind: &str,
+    name_en: &str,
+    name_de: &str,
+) -> rusqlite::Result<String> {
     let id = new_id();
-    tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)", params![id, kind, name_en])?;
+    tx.execute(
+        "INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)",
+        params![id, kind, name_en],
+    )?;
     for (language, name) in [(&demo.en, name_en), (&demo.de, name_de)] {
-        tx.execute("INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)", params![id, language, name])?;
+        tx.execute(
+            "INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)",
+            params![id, language, name],
+        )?;
     }
     Ok(id)
 }
 
-fn section(tx: &Transaction, page_id: &str, position: i64, kind: &str, sizing: &str, background: Option<&str>) -> rusqlite::Result<String> {
+fn section(
+    tx: &Transaction,
+    page_id: &str,
+    position: i64,
+    kind: &str,
+    sizing: &str,
+    background: Option<&str>,
+) -> rusqlite::Result<String> {
     let id = new_id();
     tx.execute(
         "INSERT INTO cms_section (id, cms_page_id, position, type, sizing_mode, background_color) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -41,7 +60,10 @@ struct At<'a> {
 fn block(
     tx: &Transaction,
     demo: &Demo,
-    At { section: section_id, position }: At,
+    At {
+        section: section_id,
+        position,
+    }: At,
     kind: &str,
     section_position: &str,
     background_media: Option<&str>,
@@ -55,7 +77,10 @@ fn block(
     )?;
     for (slot_type, slot, config_en, config_de) in slots {
         let slot_id = new_id();
-        tx.execute("INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)", params![slot_id, id, slot_type, slot])?;
+        tx.execute(
+            "INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)",
+            params![slot_id, id, slot_type, slot],
+        )?;
         for (language, config) in [(&demo.en, config_en), (&demo.de, config_de)] {
             tx.execute(
                 "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)",
@@ -105,24 +130,55 @@ fn picture(
 
 /// A top-level category's page in each language (SEO paths of `catalog::seed`).
 fn category_paths(en_name: &str, de_name: &str) -> (String, String) {
-    (format!("/{}/", slug(en_name)), format!("/de-DE/{}/", slug(de_name)))
+    (
+        format!("/{}/", slug(en_name)),
+        format!("/de-DE/{}/", slug(de_name)),
+    )
 }
 
 /// The home page's category teasers (the third to fifth listing categories: shoes, home
 /// and living, kitchen): the pictures' motifs and a line of text in English and German.
 const TEASERS: &[(&[Motif], &str, &str)] = &[
-    (&[Motif::Sneaker, Motif::Boot], "Sneakers, boots and slippers for every step.", "Sneaker, Stiefel und Hausschuhe für jeden Schritt."),
-    (&[Motif::Vase, Motif::Lamp], "Vases, blankets and lamps for a cosy home.", "Vasen, Decken und Lampen für ein gemütliches Zuhause."),
-    (&[Motif::Pot, Motif::Cup], "Knives, pans and cups for everyday cooking.", "Messer, Pfannen und Tassen für die tägliche Küche."),
+    (
+        &[Motif::Sneaker, Motif::Boot],
+        "Sneakers, boots and slippers for every step.",
+        "Sneaker, Stiefel und Hausschuhe für jeden Schritt.",
+    ),
+    (
+        &[Motif::Vase, Motif::Lamp],
+        "Vases, blankets and lamps for a cosy home.",
+        "Vasen, Decken und Lampen für ein gemütliches Zuhause.",
+    ),
+    (
+        &[Motif::Pot, Motif::Cup],
+        "Knives, pans and cups for everyday cooking.",
+        "Messer, Pfannen und Tassen für die tägliche Küche.",
+    ),
 ];
 
 /// The home page's image slider: a slide per top-level category (English and German
 /// name as in `catalog::seed`), with its motifs.
 const SLIDES: &[(&str, &str, &[Motif])] = &[
-    ("Clothing", "Kleidung", &[Motif::Shirt, Motif::Jacket, Motif::Polo]),
-    ("Electronics", "Elektronik", &[Motif::Headphones, Motif::Watch, Motif::Speaker]),
-    ("Outdoor", "Outdoor", &[Motif::Tent, Motif::Backpack, Motif::HeadTorch]),
-    ("Coffee & Tea", "Kaffee & Tee", &[Motif::CoffeeBag, Motif::Cup, Motif::Teapot]),
+    (
+        "Clothing",
+        "Kleidung",
+        &[Motif::Shirt, Motif::Jacket, Motif::Polo],
+    ),
+    (
+        "Electronics",
+        "Elektronik",
+        &[Motif::Headphones, Motif::Watch, Motif::Speaker],
+    ),
+    (
+        "Outdoor",
+        "Outdoor",
+        &[Motif::Tent, Motif::Backpack, Motif::HeadTorch],
+    ),
+    (
+        "Coffee & Tea",
+        "Kaffee & Tee",
+        &[Motif::CoffeeBag, Motif::Cup, Motif::Teapot],
+    ),
 ];
 
 pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
@@ -139,7 +195,10 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        At { section: &first, position: 0 },
+        At {
+            section: &first,
+            position: 0,
+        },
         "text-on-image",
         "main",
         Some(&hero),
@@ -169,7 +228,11 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             text("<h2>Unsere Lieblinge der Saison</h2><p>Handverlesene Produkte aus allen Kategorien.</p>"),
         )],
     )?;
-    let picks: Vec<&String> = demo.products_by_category.iter().filter_map(|products| products.first()).collect();
+    let picks: Vec<&String> = demo
+        .products_by_category
+        .iter()
+        .filter_map(|products| products.first())
+        .collect();
     // The text block above is the heading: the slider has no title of its own.
     let slider = json!({
         "products": { "source": "static", "value": picks },
@@ -180,7 +243,10 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        At { section: &second, position: 1 },
+        At {
+            section: &second,
+            position: 1,
+        },
         "product-slider",
         "main",
         None,
@@ -188,47 +254,110 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     )?;
     // Three category teasers: a picture and a linked heading each.
     let mut teaser_slots: Vec<Slot> = Vec::new();
-    for (index, ((image_slot, text_slot), ((_, en_name, de_name), (motifs, en_text, de_text)))) in
-        [("left-image", "left-text"), ("center-image", "center-text"), ("right-image", "right-text")]
-            .iter()
-            .zip(demo.listing_categories.iter().skip(2).zip(TEASERS))
-            .enumerate()
+    for (index, ((image_slot, text_slot), ((_, en_name, de_name), (motifs, en_text, de_text)))) in [
+        ("left-image", "left-text"),
+        ("center-image", "center-text"),
+        ("right-image", "right-text"),
+    ]
+    .iter()
+    .zip(demo.listing_categories.iter().skip(2).zip(TEASERS))
+    .enumerate()
     {
-        let media = picture(tx, demo, (en_name, de_name), &svg::teaser(20 + index as u32 * 90, motifs), (1200, 900))?;
+        let media = picture(
+            tx,
+            demo,
+            (en_name, de_name),
+            &svg::teaser(20 + index as u32 * 90, motifs),
+            (1200, 900),
+        )?;
         let (en_path, de_path) = category_paths(en_name, de_name);
         let heading = |path: &str, name: &str, line: &str| {
-            text(&format!(r#"<h3><a href="{path}">{name}</a></h3><p>{line}</p>"#, name = name.replace('&', "&amp;")))
+            text(&format!(
+                r#"<h3><a href="{path}">{name}</a></h3><p>{line}</p>"#,
+                name = name.replace('&', "&amp;")
+            ))
         };
-        teaser_slots.push(("image", image_slot, image(&media, "standard", Some(&en_path)), image(&media, "standard", Some(&de_path))));
-        teaser_slots.push(("text", text_slot, heading(&en_path, en_name, en_text), heading(&de_path, de_name, de_text)));
+        teaser_slots.push((
+            "image",
+            image_slot,
+            image(&media, "standard", Some(&en_path)),
+            image(&media, "standard", Some(&de_path)),
+        ));
+        teaser_slots.push((
+            "text",
+            text_slot,
+            heading(&en_path, en_name, en_text),
+            heading(&de_path, de_name, de_text),
+        ));
     }
-    block(tx, demo, At { section: &second, position: 2 }, "image-text-row", "main", None, &teaser_slots)?;
+    block(
+        tx,
+        demo,
+        At {
+            section: &second,
+            position: 2,
+        },
+        "image-text-row",
+        "main",
+        None,
+        &teaser_slots,
+    )?;
     let mut slides = (Vec::new(), Vec::new());
     for (index, (en_name, de_name, motifs)) in SLIDES.iter().enumerate() {
-        let media = picture(tx, demo, (en_name, de_name), &svg::slide(150 + index as u32 * 55, motifs), (1600, 700))?;
+        let media = picture(
+            tx,
+            demo,
+            (en_name, de_name),
+            &svg::slide(150 + index as u32 * 55, motifs),
+            (1600, 700),
+        )?;
         let (en_path, de_path) = category_paths(en_name, de_name);
-        slides.0.push(json!({ "mediaId": media, "url": en_path, "newTab": false }));
-        slides.1.push(json!({ "mediaId": media, "url": de_path, "newTab": false }));
+        slides
+            .0
+            .push(json!({ "mediaId": media, "url": en_path, "newTab": false }));
+        slides
+            .1
+            .push(json!({ "mediaId": media, "url": de_path, "newTab": false }));
     }
     let gallery = |items: Vec<Value>| json!({ "sliderItems": { "source": "static", "value": items }, "navigationArrows": { "source": "static", "value": "outside" } });
     block(
         tx,
         demo,
-        At { section: &second, position: 3 },
+        At {
+            section: &second,
+            position: 3,
+        },
         "image-slider",
         "main",
         None,
-        &[("image-slider", "imageSlider", gallery(slides.0), gallery(slides.1))],
+        &[(
+            "image-slider",
+            "imageSlider",
+            gallery(slides.0),
+            gallery(slides.1),
+        )],
     )?;
-    tx.execute("UPDATE category SET cms_page_id = ?1 WHERE id = ?2", params![home, demo.root_category_id])?;
+    tx.execute(
+        "UPDATE category SET cms_page_id = ?1 WHERE id = ?2",
+        params![home, demo.root_category_id],
+    )?;
 
     // The listing layout of every category.
-    let listing = page(tx, demo, "product_list", "Category listing", "Kategorie-Listing")?;
+    let listing = page(
+        tx,
+        demo,
+        "product_list",
+        "Category listing",
+        "Kategorie-Listing",
+    )?;
     let main = section(tx, &listing, 0, "sidebar", "boxed", None)?;
     block(
         tx,
         demo,
-        At { section: &main, position: 0 },
+        At {
+            section: &main,
+            position: 0,
+        },
         "category-navigation",
         "sidebar",
         None,
@@ -237,7 +366,10 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        At { section: &main, position: 1 },
+        At {
+            section: &main,
+            position: 1,
+        },
         "sidebar-filter",
         "sidebar",
         None,
@@ -252,11 +384,19 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        At { section: &main, position: 2 },
+        At {
+            section: &main,
+            position: 2,
+        },
         "product-listing",
         "main",
         None,
-        &[("product-listing", "content", listing_config.clone(), listing_config)],
+        &[(
+            "product-listing",
+            "content",
+            listing_config.clone(),
+            listing_config,
+        )],
     )?;
     service_pages(tx, demo)?;
     tx.execute(
@@ -265,7 +405,13 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     )?;
 
     // Landing page.
-    let spring = page(tx, demo, "landingpage", "Spring inspiration", "Frühlingsinspiration")?;
+    let spring = page(
+        tx,
+        demo,
+        "landingpage",
+        "Spring inspiration",
+        "Frühlingsinspiration",
+    )?;
     let spring_banner = picture(
         tx,
         demo,
@@ -277,7 +423,10 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
     block(
         tx,
         demo,
-        At { section: &body, position: 0 },
+        At {
+            section: &body,
+            position: 0,
+        },
         "text-on-image",
         "main",
         Some(&spring_banner),
@@ -316,12 +465,27 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             ("product-box", slot, product_box.clone(), product_box)
         })
         .collect();
-    block(tx, demo, At { section: &body, position: 2 }, "product-three-column", "main", None, &featured)?;
+    block(
+        tx,
+        demo,
+        At {
+            section: &body,
+            position: 2,
+        },
+        "product-three-column",
+        "main",
+        None,
+        &featured,
+    )?;
     let landing = new_id();
-    tx.execute("INSERT INTO landing_page (id, cms_page_id, created_at) VALUES (?1, ?2, ?3)", params![landing, spring, now_rfc3339()])?;
-    for (language, name, url) in
-        [(&demo.en, "Spring inspiration", "spring-inspiration"), (&demo.de, "Frühlingsinspiration", "fruehlingsinspiration")]
-    {
+    tx.execute(
+        "INSERT INTO landing_page (id, cms_page_id, created_at) VALUES (?1, ?2, ?3)",
+        params![landing, spring, now_rfc3339()],
+    )?;
+    for (language, name, url) in [
+        (&demo.en, "Spring inspiration", "spring-inspiration"),
+        (&demo.de, "Frühlingsinspiration", "fruehlingsinspiration"),
+    ] {
         tx.execute(
             "INSERT INTO landing_page_translation (landing_page_id, language_id, name, url, meta_title) VALUES (?1, ?2, ?3, ?4, ?3)",
             params![landing, language, name, url],
@@ -336,17 +500,24 @@ pub fn seed(tx: &Transaction, demo: &Demo) -> anyhow::Result<()> {
             &format!("{url}/"),
         )?;
     }
-    tx.execute("UPDATE category SET internal_link = ?1 WHERE id = ?2", params![landing, demo.landing_link_category_id])?;
+    tx.execute(
+        "UPDATE category SET internal_link = ?1 WHERE id = ?2",
+        params![landing, demo.landing_link_category_id],
+    )?;
     Ok(())
 }
 
 /// The footer's pages: "About us" (text), "Contact" (the contact form) and "Newsletter"
 /// (the sign-up form), each in both languages.
 fn service_pages(tx: &Transaction, demo: &Demo) -> rusqlite::Result<()> {
-    let form =
-        |kind: &str, title: &str| json!({ "type": { "source": "static", "value": kind }, "title": { "source": "static", "value": title } });
+    let form = |kind: &str, title: &str| json!({ "type": { "source": "static", "value": kind }, "title": { "source": "static", "value": title } });
     /// Category, name (en, de), text (en, de), form element (en, de).
-    type ServicePage<'a> = (&'a str, (&'a str, &'a str), (String, String), Option<(Value, Value)>);
+    type ServicePage<'a> = (
+        &'a str,
+        (&'a str, &'a str),
+        (String, String),
+        Option<(Value, Value)>,
+    );
     let pages: [ServicePage; 3] = [
         (
             &demo.service_pages.about,
@@ -386,11 +557,36 @@ fn service_pages(tx: &Transaction, demo: &Demo) -> rusqlite::Result<()> {
     for (category, (name_en, name_de), (html_en, html_de), form) in pages {
         let id = page(tx, demo, "page", name_en, name_de)?;
         let body = section(tx, &id, 0, "default", "boxed", None)?;
-        block(tx, demo, At { section: &body, position: 0 }, "text", "main", None, &[("text", "content", text(&html_en), text(&html_de))])?;
+        block(
+            tx,
+            demo,
+            At {
+                section: &body,
+                position: 0,
+            },
+            "text",
+            "main",
+            None,
+            &[("text", "content", text(&html_en), text(&html_de))],
+        )?;
         if let Some((en, de)) = form {
-            block(tx, demo, At { section: &body, position: 1 }, "form", "main", None, &[("form", "content", en, de)])?;
+            block(
+                tx,
+                demo,
+                At {
+                    section: &body,
+                    position: 1,
+                },
+                "form",
+                "main",
+                None,
+                &[("form", "content", en, de)],
+            )?;
         }
-        tx.execute("UPDATE category SET cms_page_id = ?1 WHERE id = ?2", params![id, category])?;
+        tx.execute(
+            "UPDATE category SET cms_page_id = ?1 WHERE id = ?2",
+            params![id, category],
+        )?;
     }
     Ok(())
 }

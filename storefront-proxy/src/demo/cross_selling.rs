@@ -7,26 +7,48 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use crate::storage::{new_id, now_rfc3339};
 
 pub fn seed_missing(tx: &Transaction) -> anyhow::Result<()> {
-    let seeded: bool = tx.query_row("SELECT EXISTS(SELECT 1 FROM product_cross_selling)", [], |r| r.get(0))?;
+    let seeded: bool = tx.query_row(
+        "SELECT EXISTS(SELECT 1 FROM product_cross_selling)",
+        [],
+        |r| r.get(0),
+    )?;
     if seeded {
         return Ok(());
     }
-    let en: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'en-GB'", [], |r| r.get(0)).optional()?;
-    let de: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0)).optional()?;
-    let (Some(en), Some(de)) = (en, de) else { return Ok(()) };
+    let en: Option<String> = tx
+        .query_row("SELECT id FROM language WHERE code = 'en-GB'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    let de: Option<String> = tx
+        .query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    let (Some(en), Some(de)) = (en, de) else {
+        return Ok(());
+    };
     let mut products = tx.prepare(
         "SELECT p.id, (SELECT pc.category_id FROM product_category pc WHERE pc.product_id = p.id ORDER BY pc.category_id LIMIT 1)
          FROM product p WHERE p.parent_id IS NULL AND p.active = 1 AND p.product_number LIKE 'SR%' ORDER BY p.product_number",
     )?;
-    let rows = products.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))?.collect::<Result<Vec<_>, _>>()?;
+    let rows = products
+        .query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
     let mut similar = tx.prepare(
         "SELECT p.id FROM product_category pc JOIN product p ON p.id = pc.product_id
          WHERE pc.category_id = ?1 AND p.id != ?2 AND p.parent_id IS NULL AND p.active = 1 ORDER BY p.product_number LIMIT 4",
     )?;
     let now = now_rfc3339();
     for (product_id, category_id) in rows {
-        let Some(category_id) = category_id else { continue };
-        let others = similar.query_map(params![category_id, product_id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+        let Some(category_id) = category_id else {
+            continue;
+        };
+        let others = similar
+            .query_map(params![category_id, product_id], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
         if others.is_empty() {
             continue;
         }

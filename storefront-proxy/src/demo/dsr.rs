@@ -36,7 +36,10 @@ fn block(
     )?;
     for (slot_type, slot, en, de) in slots {
         let slot_id = new_id();
-        tx.execute("INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)", params![slot_id, id, slot_type, slot])?;
+        tx.execute(
+            "INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)",
+            params![slot_id, id, slot_type, slot],
+        )?;
         tx.execute(
             "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)",
             params![slot_id, languages.en, en.to_string()],
@@ -51,8 +54,22 @@ fn block(
     Ok(())
 }
 
-fn text_block(tx: &Transaction, languages: &Languages, section_id: &str, position: i64, en: &str, de: &str) -> rusqlite::Result<()> {
-    block(tx, languages, section_id, position, "text", &[("text", "content", text(en), text(de))])
+fn text_block(
+    tx: &Transaction,
+    languages: &Languages,
+    section_id: &str,
+    position: i64,
+    en: &str,
+    de: &str,
+) -> rusqlite::Result<()> {
+    block(
+        tx,
+        languages,
+        section_id,
+        position,
+        "text",
+        &[("text", "content", text(en), text(de))],
+    )
 }
 
 fn top_products(tx: &Transaction, limit: i64) -> rusqlite::Result<Vec<String>> {
@@ -64,9 +81,17 @@ fn top_products(tx: &Transaction, limit: i64) -> rusqlite::Result<Vec<String>> {
 
 /// Seeds what is missing; does nothing before the foundation and catalogue exist.
 pub fn seed_missing(tx: &Transaction) -> anyhow::Result<()> {
-    let en: Option<String> = tx.query_row("SELECT id FROM language WHERE code = 'en-GB'", [], |r| r.get(0)).optional()?;
+    let en: Option<String> = tx
+        .query_row("SELECT id FROM language WHERE code = 'en-GB'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
     let Some(en) = en else { return Ok(()) };
-    let de = tx.query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| r.get(0)).optional()?;
+    let de = tx
+        .query_row("SELECT id FROM language WHERE code = 'de-DE'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
     let languages = Languages { en, de };
     let products = top_products(tx, 8)?;
     if products.is_empty() {
@@ -74,15 +99,23 @@ pub fn seed_missing(tx: &Transaction) -> anyhow::Result<()> {
     }
     seed_slides(tx, &languages, &products)?;
     seed_notes(tx, &languages)?;
-    tx.execute("UPDATE presentation_page SET created_at = ?1 WHERE created_at IS NULL", [crate::storage::now_rfc3339()])?;
+    tx.execute(
+        "UPDATE presentation_page SET created_at = ?1 WHERE created_at IS NULL",
+        [crate::storage::now_rfc3339()],
+    )?;
     seed_shop_pages(tx, &languages)?;
     seed_appointments(tx, &languages)?;
     Ok(())
 }
 
 /// The demo appointments' German names, by path.
-const APPOINTMENT_NAMES_DE: [(&str, &str); 2] =
-    [("demo", "Herbstkollektion live"), ("demo-customers", "Herbstkollektion für Kundinnen und Kunden")];
+const APPOINTMENT_NAMES_DE: [(&str, &str); 2] = [
+    ("demo", "Herbstkollektion live"),
+    (
+        "demo-customers",
+        "Herbstkollektion für Kundinnen und Kunden",
+    ),
+];
 
 /// How long the demo appointments stay open from their start: a year, so the demo can
 /// be joined for as long as anyone keeps a data directory.
@@ -115,7 +148,11 @@ fn seed_appointments(tx: &Transaction, languages: &Languages) -> anyhow::Result<
 /// The demo window from `now`: the start of its hour (UTC) and a year later, RFC 3339.
 fn demo_window(now: time::OffsetDateTime) -> anyhow::Result<(String, String)> {
     use time::format_description::well_known::Rfc3339;
-    let start = now.to_offset(time::UtcOffset::UTC).replace_minute(0)?.replace_second(0)?.replace_nanosecond(0)?;
+    let start = now
+        .to_offset(time::UtcOffset::UTC)
+        .replace_minute(0)?
+        .replace_second(0)?
+        .replace_nanosecond(0)?;
     let end = start + time::Duration::days(DEMO_WINDOW_DAYS);
     Ok((start.format(&Rfc3339)?, end.format(&Rfc3339)?))
 }
@@ -127,10 +164,16 @@ fn seed_slides(tx: &Transaction, languages: &Languages, products: &[String]) -> 
          WHERE pp.appointment_id IS NULL AND NOT EXISTS (SELECT 1 FROM cms_block b WHERE b.cms_section_id = s.id)
          ORDER BY pp.position, s.position",
     )?;
-    let empty: Vec<(String, String, String, String)> =
-        statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<Result<_, _>>()?;
-    let media: Option<String> =
-        tx.query_row("SELECT id FROM media WHERE mime_type LIKE 'image/%' ORDER BY id LIMIT 1", [], |r| r.get(0)).optional()?;
+    let empty: Vec<(String, String, String, String)> = statement
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<Result<_, _>>()?;
+    let media: Option<String> = tx
+        .query_row(
+            "SELECT id FROM media WHERE mime_type LIKE 'image/%' ORDER BY id LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
     let featured: Option<String> = tx
         .query_row(
             "SELECT id FROM product WHERE parent_id IS NULL AND active = 1 AND child_count > 0 ORDER BY sales DESC LIMIT 1",
@@ -261,9 +304,18 @@ fn seed_notes(tx: &Transaction, languages: &Languages) -> anyhow::Result<()> {
            AND NOT EXISTS (SELECT 1 FROM cms_block b WHERE b.cms_section_id = s.id AND b.type = ?2)",
     )?;
     for (name, en, de) in NOTES {
-        let sections: Vec<String> = statement.query_map(params![name, NOTES_BLOCK_TYPE], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        let sections: Vec<String> = statement
+            .query_map(params![name, NOTES_BLOCK_TYPE], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         for section_id in sections {
-            block(tx, languages, &section_id, 100, NOTES_BLOCK_TYPE, &[("notes", "content", text(en), text(de))])?;
+            block(
+                tx,
+                languages,
+                &section_id,
+                100,
+                NOTES_BLOCK_TYPE,
+                &[("notes", "content", text(en), text(de))],
+            )?;
         }
     }
     Ok(())
@@ -297,12 +349,19 @@ fn seed_shop_pages(tx: &Transaction, languages: &Languages) -> anyhow::Result<()
         ),
     ];
     for (layout, (name_en, name_de), (html_en, html_de)) in pages {
-        let exists: bool = tx.query_row("SELECT EXISTS(SELECT 1 FROM dsr_shop_page WHERE layout_name = ?1)", [layout], |r| r.get(0))?;
+        let exists: bool = tx.query_row(
+            "SELECT EXISTS(SELECT 1 FROM dsr_shop_page WHERE layout_name = ?1)",
+            [layout],
+            |r| r.get(0),
+        )?;
         if exists {
             continue;
         }
         let page_id = new_id();
-        tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, 'page', ?2)", params![page_id, name_en])?;
+        tx.execute(
+            "INSERT INTO cms_page (id, type, name) VALUES (?1, 'page', ?2)",
+            params![page_id, name_en],
+        )?;
         tx.execute(
             "INSERT INTO cms_page_translation (cms_page_id, language_id, name) VALUES (?1, ?2, ?3)",
             params![page_id, languages.en, name_en],
@@ -319,7 +378,10 @@ fn seed_shop_pages(tx: &Transaction, languages: &Languages) -> anyhow::Result<()
             params![section_id, page_id, name_en],
         )?;
         text_block(tx, languages, &section_id, 0, html_en, html_de)?;
-        tx.execute("INSERT INTO dsr_shop_page (layout_name, cms_page_id) VALUES (?1, ?2)", params![layout, page_id])?;
+        tx.execute(
+            "INSERT INTO dsr_shop_page (layout_name, cms_page_id) VALUES (?1, ?2)",
+            params![layout, page_id],
+        )?;
     }
     Ok(())
 }

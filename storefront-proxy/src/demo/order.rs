@@ -21,10 +21,19 @@ pub fn digital_product_number(tx: &Transaction) -> rusqlite::Result<String> {
 /// Makes the product a download with its file, and adds the country unless it exists.
 pub fn seed(tx: &Transaction) -> anyhow::Result<()> {
     let number = digital_product_number(tx)?;
-    let product_id: String = tx.query_row("SELECT id FROM product WHERE product_number = ?1", [&number], |r| r.get(0))?;
-    tx.execute("UPDATE product SET type = 'digital' WHERE id = ?1", [&product_id])?;
+    let product_id: String = tx.query_row(
+        "SELECT id FROM product WHERE product_number = ?1",
+        [&number],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "UPDATE product SET type = 'digital' WHERE id = ?1",
+        [&product_id],
+    )?;
     let mut guide = Layout::default();
-    guide.text(56.0, "Salesroom care guide / Pflegeanleitung", 18.0, true).gap(12.0);
+    guide
+        .text(56.0, "Salesroom care guide / Pflegeanleitung", 18.0, true)
+        .gap(12.0);
     for line in [
         "Thank you for your purchase. This guide is yours to keep.",
         "Wash at 30 °C, dry flat, iron on low heat.",

@@ -55,24 +55,42 @@ impl Appointment {
     }
 
     pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Appointment>> {
-        conn.query_row(&format!("SELECT {COLUMNS} FROM appointment WHERE id = ?1"), [id], Self::from_row).optional()
+        conn.query_row(
+            &format!("SELECT {COLUMNS} FROM appointment WHERE id = ?1"),
+            [id],
+            Self::from_row,
+        )
+        .optional()
     }
 
     /// Every appointment of a sales channel, in creation order.
-    pub fn of_sales_channel(conn: &Connection, sales_channel_id: &str) -> rusqlite::Result<Vec<Appointment>> {
-        let mut statement =
-            conn.prepare(&format!("SELECT {COLUMNS} FROM appointment WHERE sales_channel_id = ?1 ORDER BY created_at, id"))?;
+    pub fn of_sales_channel(
+        conn: &Connection,
+        sales_channel_id: &str,
+    ) -> rusqlite::Result<Vec<Appointment>> {
+        let mut statement = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM appointment WHERE sales_channel_id = ?1 ORDER BY created_at, id"
+        ))?;
         let rows = statement.query_map([sales_channel_id], Self::from_row)?;
         rows.collect()
     }
 
     pub fn by_path(conn: &Connection, path: &str) -> rusqlite::Result<Option<Appointment>> {
-        conn.query_row(&format!("SELECT {COLUMNS} FROM appointment WHERE presentation_path = ?1"), [path], Self::from_row).optional()
+        conn.query_row(
+            &format!("SELECT {COLUMNS} FROM appointment WHERE presentation_path = ?1"),
+            [path],
+            Self::from_row,
+        )
+        .optional()
     }
 
     /// The appointment with its name in `language` (a request's `sw-language-id`), else
     /// in its sales channel's default language: what the live room shows a viewer.
-    pub fn in_language(mut self, conn: &Connection, language: Option<&str>) -> rusqlite::Result<Appointment> {
+    pub fn in_language(
+        mut self,
+        conn: &Connection,
+        language: Option<&str>,
+    ) -> rusqlite::Result<Appointment> {
         let name: Option<String> = conn
             .query_row(
                 "SELECT COALESCE(
@@ -119,16 +137,29 @@ impl Appointment {
 /// The language a request asks for (`sw-language-id`), lowercased; unknown ones fall
 /// back to the default language in [`Appointment::in_language`].
 pub fn request_language(headers: &axum::http::HeaderMap) -> Option<String> {
-    headers.get(crate::store_api::LANGUAGE_HEADER).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_lowercase()).filter(|v| !v.is_empty())
+    headers
+        .get(crate::store_api::LANGUAGE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_lowercase())
+        .filter(|v| !v.is_empty())
 }
 
 pub fn not_found() -> ApiError {
-    ApiError::not_found("DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND", "The appointment could not be found.")
+    ApiError::not_found(
+        "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND",
+        "The appointment could not be found.",
+    )
 }
 
 fn appointment_field(name: &str) -> Option<Field> {
     use Kind::*;
-    let column = |expr, kind| Some(Field { expr: Expr::Column(expr), kind, translated: false });
+    let column = |expr, kind| {
+        Some(Field {
+            expr: Expr::Column(expr),
+            kind,
+            translated: false,
+        })
+    };
     match name {
         "id" => column("a.id", Id),
         "presentationId" | "presentation.id" => column("a.presentation_id", Id),
@@ -158,7 +189,11 @@ const APPOINTMENTS: Entity = Entity {
 
 /// `POST /api/search/dsr-appointment` with Shopware's criteria (the guide looks up an
 /// appointment by `presentationPath`).
-pub async fn search(_: AdminUser, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn search(
+    _: AdminUser,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let criteria = search::parse(&params, &APPOINTMENTS)?;
     let body = app
         .db

@@ -38,7 +38,13 @@ struct Request {
 
 /// A string field: trimmed, None when absent or empty; a violation when it is not a
 /// string, too long, or (when `required`) missing.
-fn text(body: &Map<String, Value>, name: &str, max: usize, required: bool, out: &mut Vec<Violation>) -> Option<String> {
+fn text(
+    body: &Map<String, Value>,
+    name: &str,
+    max: usize,
+    required: bool,
+    out: &mut Vec<Violation>,
+) -> Option<String> {
     let pointer = format!("/{name}");
     match body.get(name) {
         None | Some(Value::Null) => {
@@ -66,7 +72,11 @@ fn text(body: &Map<String, Value>, name: &str, max: usize, required: bool, out: 
             }
         }
         Some(_) => {
-            out.push(Violation::new("VIOLATION::TYPE_ERROR", pointer, "This value should be of type string."));
+            out.push(Violation::new(
+                "VIOLATION::TYPE_ERROR",
+                pointer,
+                "This value should be of type string.",
+            ));
             None
         }
     }
@@ -76,12 +86,19 @@ fn parse(body: &Map<String, Value>) -> Result<Request, Vec<Violation>> {
     let mut out = Vec::new();
     let salutation_id = text(body, "salutationId", 32, true, &mut out).map(|s| s.to_lowercase());
     if let Some(id) = salutation_id.as_deref().filter(|id| !is_id(id)) {
-        out.push(Violation::new("VIOLATION::INVALID_ID", "/salutationId", format!("\"{id}\" is not a valid id.")));
+        out.push(Violation::new(
+            "VIOLATION::INVALID_ID",
+            "/salutationId",
+            format!("\"{id}\" is not a valid id."),
+        ));
     }
     let first_name = text(body, "firstName", MAX_NAME, true, &mut out);
     let last_name = text(body, "lastName", MAX_NAME, true, &mut out);
     let email = text(body, "emailAddress", MAX_EMAIL, true, &mut out).map(|e| e.to_lowercase());
-    if let Some(email) = email.as_deref().filter(|e| !crate::account::session::is_email(e)) {
+    if let Some(email) = email
+        .as_deref()
+        .filter(|e| !crate::account::session::is_email(e))
+    {
         out.push(Violation::new(
             "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
             "/emailAddress",
@@ -94,11 +111,27 @@ fn parse(body: &Map<String, Value>) -> Result<Request, Vec<Violation>> {
     let message = text(body, "message", MAX_MESSAGE, false, &mut out);
     let appointment_id = text(body, "appointmentId", 32, false, &mut out).map(|s| s.to_lowercase());
     if let Some(id) = appointment_id.as_deref().filter(|id| !is_id(id)) {
-        out.push(Violation::new("VIOLATION::INVALID_ID", "/appointmentId", format!("\"{id}\" is not a valid id.")));
+        out.push(Violation::new(
+            "VIOLATION::INVALID_ID",
+            "/appointmentId",
+            format!("\"{id}\" is not a valid id."),
+        ));
     }
     match (salutation_id, first_name, last_name, email, subject) {
-        (Some(salutation_id), Some(first_name), Some(last_name), Some(email), Some(subject)) if out.is_empty() => {
-            Ok(Request { salutation_id, first_name, last_name, email, company, phone, subject, message, appointment_id })
+        (Some(salutation_id), Some(first_name), Some(last_name), Some(email), Some(subject))
+            if out.is_empty() =>
+        {
+            Ok(Request {
+                salutation_id,
+                first_name,
+                last_name,
+                email,
+                company,
+                phone,
+                subject,
+                message,
+                appointment_id,
+            })
         }
         _ => Err(out),
     }
@@ -180,5 +213,7 @@ pub async fn create(
             Ok(Ok(id))
         })
         .await??;
-    Ok(Json(json!({ "apiAlias": "dsr.appointment.create-appointment-request", "data": [id] })))
+    Ok(Json(
+        json!({ "apiAlias": "dsr.appointment.create-appointment-request", "data": [id] }),
+    ))
 }

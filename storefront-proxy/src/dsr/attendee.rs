@@ -48,7 +48,11 @@ impl Attendee {
 
     /// The latest join of a context token in `table`: `attendee`, or upstream mode's
     /// `forwarded_attendee` (same columns).
-    pub(crate) fn in_table_by_context_token(conn: &Connection, table: &'static str, token: &str) -> rusqlite::Result<Option<Attendee>> {
+    pub(crate) fn in_table_by_context_token(
+        conn: &Connection,
+        table: &'static str,
+        token: &str,
+    ) -> rusqlite::Result<Option<Attendee>> {
         conn.prepare_cached(&format!(
             "SELECT id, appointment_id, context_token, removed_at, type FROM {table}
              WHERE context_token = ?1 ORDER BY joined_at DESC LIMIT 1"
@@ -57,10 +61,16 @@ impl Attendee {
         .optional()
     }
 
-    pub(crate) fn in_table_by_id(conn: &Connection, table: &'static str, id: &str) -> rusqlite::Result<Option<Attendee>> {
-        conn.prepare_cached(&format!("SELECT id, appointment_id, context_token, removed_at, type FROM {table} WHERE id = ?1"))?
-            .query_row([id], Attendee::from_row)
-            .optional()
+    pub(crate) fn in_table_by_id(
+        conn: &Connection,
+        table: &'static str,
+        id: &str,
+    ) -> rusqlite::Result<Option<Attendee>> {
+        conn.prepare_cached(&format!(
+            "SELECT id, appointment_id, context_token, removed_at, type FROM {table} WHERE id = ?1"
+        ))?
+        .query_row([id], Attendee::from_row)
+        .optional()
     }
 }
 
@@ -75,18 +85,28 @@ pub async fn of_context(app: &App, token: Option<String>) -> ApiResult<Attendee>
 }
 
 pub fn not_found() -> ApiError {
-    ApiError::not_found("DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND", "The attendee could not be found.")
+    ApiError::not_found(
+        "DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND",
+        "The attendee could not be found.",
+    )
 }
 
 pub async fn load(app: &App, id: String) -> ApiResult<Attendee> {
-    app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?.ok_or_else(not_found)
+    app.db
+        .call(move |conn| Ok(Attendee::by_id(conn, &id)?))
+        .await?
+        .ok_or_else(not_found)
 }
 
 /// `GET /api/_action/dsr/appointment/attendee/{id}/sw-context-token`: a token for the
 /// guide to view and edit the attendee's cart (and see their wishlist), only while they
 /// granted it and the appointment runs: a delegated token (`delegation`), never the
 /// attendee's own session, which for a customer is their account (issue #29, item 5).
-pub async fn context_token(user: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn context_token(
+    user: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let attendee = load(&app, id).await?;
     if attendee.kind != "CLIENT" {
         return Err(not_found());
@@ -106,7 +126,11 @@ pub async fn require_cart_permission(app: &App, attendee: &Attendee) -> ApiResul
         .db
         .read(move |conn| {
             Ok(conn
-                .query_row("SELECT ended_at IS NOT NULL FROM appointment WHERE id = ?1", [appointment_id], |r| r.get::<_, bool>(0))
+                .query_row(
+                    "SELECT ended_at IS NOT NULL FROM appointment WHERE id = ?1",
+                    [appointment_id],
+                    |r| r.get::<_, bool>(0),
+                )
                 .optional()?
                 .unwrap_or(false))
         })
@@ -115,7 +139,11 @@ pub async fn require_cart_permission(app: &App, attendee: &Attendee) -> ApiResul
         return Err(super::delegation::permission_missing());
     }
     // The attendee's own view of the live state: small however large the room is.
-    let state = app.hub.attendee_state(&attendee.appointment_id, &attendee.id).await.map_err(super::lifecycle::hub_unavailable)?;
+    let state = app
+        .hub
+        .attendee_state(&attendee.appointment_id, &attendee.id)
+        .await
+        .map_err(super::lifecycle::hub_unavailable)?;
     let granted = state.state_for_clients.cart_permission == CartPermission::Granted;
     if !granted || attendee.removed {
         return Err(ApiError::new(
@@ -129,32 +157,56 @@ pub async fn require_cart_permission(app: &App, attendee: &Attendee) -> ApiResul
 
 /// `POST /api/_action/dsr/appointment/attendee/{id}/remove`: the attendee is closed out
 /// of the live room and cannot join again with the same session.
-pub async fn remove(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn remove(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let attendee = load(&app, id).await?;
     let attendee_id = attendee.id.clone();
     let changed = app
         .db
         .call(move |conn| {
-            Ok(conn
-                .execute("UPDATE attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL", params![attendee_id, now_rfc3339()])?
-                > 0)
+            Ok(conn.execute(
+                "UPDATE attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL",
+                params![attendee_id, now_rfc3339()],
+            )? > 0)
         })
         .await?;
     if changed {
-        let event = Event::AttendeeRemoved { attendee_id: attendee.id.clone() };
-        if let Err(error) = app.hub.publish(&attendee.appointment_id, Audience::Everyone, event).await {
+        let event = Event::AttendeeRemoved {
+            attendee_id: attendee.id.clone(),
+        };
+        if let Err(error) = app
+            .hub
+            .publish(&attendee.appointment_id, Audience::Everyone, event)
+            .await
+        {
             let attendee_id = attendee.id.clone();
-            app.db.call(move |conn| Ok(conn.execute("UPDATE attendee SET removed_at = NULL WHERE id = ?1", [attendee_id])?)).await?;
+            app.db
+                .call(move |conn| {
+                    Ok(conn.execute(
+                        "UPDATE attendee SET removed_at = NULL WHERE id = ?1",
+                        [attendee_id],
+                    )?)
+                })
+                .await?;
             return Err(super::lifecycle::hub_unavailable(error));
         }
     }
-    Ok(Json(json!({ "message": "Attendee removed successfully", "attendeeId": attendee.id })))
+    Ok(Json(
+        json!({ "message": "Attendee removed successfully", "attendeeId": attendee.id }),
+    ))
 }
 
 /// `GET /api/_action/dsr/appointment/attendee/{id}/last-seen-product-ids`: the products
 /// the attendee looked at, newest first (the guide's view of one attendee; the same list
 /// the attendee reads as `collection/last-seen`).
-pub async fn last_seen_product_ids(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn last_seen_product_ids(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let attendee = load(&app, id).await?;
     let ids = super::interaction::product_ids(&app, attendee.id, "lastSeen").await?;
     Ok(Json(json!({ "collection": { "lastSeen": ids } })))

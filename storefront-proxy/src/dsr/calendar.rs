@@ -19,7 +19,10 @@ use crate::store_api::{RequestParams, SalesChannel};
 const MAX_TOKEN: usize = 64;
 
 fn invitation_not_found() -> ApiError {
-    ApiError::not_found("DIGITAL_SALES_ROOMS__INVITATION_NOT_FOUND", "No invitation of this appointment has this token.")
+    ApiError::not_found(
+        "DIGITAL_SALES_ROOMS__INVITATION_NOT_FOUND",
+        "No invitation of this appointment has this token.",
+    )
 }
 
 pub async fn download_ics(
@@ -31,9 +34,15 @@ pub async fn download_ics(
 ) -> ApiResult<Response> {
     let token = match body.get("token") {
         Some(Value::String(token)) if !token.trim().is_empty() => token.trim().to_owned(),
-        Some(Value::String(_)) | None | Some(Value::Null) => return Err(ApiError::Violations(vec![Violation::blank("/token")])),
+        Some(Value::String(_)) | None | Some(Value::Null) => {
+            return Err(ApiError::Violations(vec![Violation::blank("/token")]))
+        }
         Some(_) => {
-            return Err(ApiError::Violations(vec![Violation::new("VIOLATION::TYPE_ERROR", "/token", "This value should be a string.")]))
+            return Err(ApiError::Violations(vec![Violation::new(
+                "VIOLATION::TYPE_ERROR",
+                "/token",
+                "This value should be a string.",
+            )]))
         }
     };
     if !is_id(&id) {
@@ -64,7 +73,13 @@ pub async fn download_ics(
         })
         .await??;
     let mut response = file.into_response();
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/calendar; charset=utf-8"));
-    response.headers_mut().insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"invitation.ics\""));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/calendar; charset=utf-8"),
+    );
+    response.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("attachment; filename=\"invitation.ics\""),
+    );
     Ok(response)
 }

@@ -28,7 +28,11 @@ pub async fn shop_context(
     token: Option<String>,
 ) -> ApiResult<ShopContext> {
     // As in the admin API of Shopware: `sw-language-id` picks one of the channel's languages.
-    let requested = headers.get(LANGUAGE_HEADER).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_lowercase()).filter(|v| !v.is_empty());
+    let requested = headers
+        .get(LANGUAGE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_lowercase())
+        .filter(|v| !v.is_empty());
     if let Some(id) = requested.as_deref().filter(|id| !is_id(id)) {
         return Err(language_not_available(id));
     }
@@ -57,8 +61,14 @@ pub async fn shop_context(
         .await?
         .ok_or_else(|| ApiError::not_found("FRAMEWORK__SALES_CHANNEL_NOT_FOUND", "The sales channel could not be found."))?;
     let current = language.map_err(|id| language_not_available(&id))?;
-    let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
-    let languages = LanguageChain { current, fallback: channel.language_id.clone() };
+    let host = headers
+        .get("host")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("127.0.0.1");
+    let languages = LanguageChain {
+        current,
+        fallback: channel.language_id.clone(),
+    };
     Ok(ShopContext {
         sales_channel: channel,
         languages,
@@ -70,33 +80,56 @@ pub async fn shop_context(
 }
 
 /// The attendee whose cart a proxied call acts on, after the permission check.
-async fn attendee_context(app: &App, headers: &HeaderMap, uri: &Uri, sales_channel_id: String) -> ApiResult<ShopContext> {
+async fn attendee_context(
+    app: &App,
+    headers: &HeaderMap,
+    uri: &Uri,
+    sales_channel_id: String,
+) -> ApiResult<ShopContext> {
     if !is_id(&sales_channel_id) {
-        return Err(crate::catalog::invalid_id(&sales_channel_id, "/salesChannelId"));
+        return Err(crate::catalog::invalid_id(
+            &sales_channel_id,
+            "/salesChannelId",
+        ));
     }
-    let token = headers.get(CONTEXT_TOKEN_HEADER).and_then(|v| v.to_str().ok()).filter(|v| !v.is_empty()).map(str::to_owned);
+    let token = headers
+        .get(CONTEXT_TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned);
     let attendee_id = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)
         .ok()
-        .and_then(|q| q.0.into_iter().find(|(k, _)| k == "attendeeId").map(|(_, v)| v));
-    let found = match (token, attendee_id) {
-        // A delegated token names its attendee; else the token is a session's (stored
-        // as its key).
-        (Some(token), _) => match super::delegation::attendee_of(app, &token).await? {
-            Some(attendee) => Some(attendee),
-            None => {
-                let key = token_key(&token);
-                app.db.call(move |conn| Ok(Attendee::by_context_token(conn, &key)?)).await?
+        .and_then(|q| {
+            q.0.into_iter()
+                .find(|(k, _)| k == "attendeeId")
+                .map(|(_, v)| v)
+        });
+    let found =
+        match (token, attendee_id) {
+            // A delegated token names its attendee; else the token is a session's (stored
+            // as its key).
+            (Some(token), _) => match super::delegation::attendee_of(app, &token).await? {
+                Some(attendee) => Some(attendee),
+                None => {
+                    let key = token_key(&token);
+                    app.db
+                        .call(move |conn| Ok(Attendee::by_context_token(conn, &key)?))
+                        .await?
+                }
+            },
+            (None, Some(id)) => {
+                app.db
+                    .call(move |conn| Ok(Attendee::by_id(conn, &id)?))
+                    .await?
             }
-        },
-        (None, Some(id)) => app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?,
-        (None, None) => {
-            return Err(ApiError::bad_request(
+            (None, None) => return Err(ApiError::bad_request(
                 "DIGITAL_SALES_ROOMS__ATTENDEE_MISSING",
                 "Name the attendee with the sw-context-token header or the attendeeId parameter.",
-            ))
-        }
-    };
-    let attendee = found.filter(|a| a.kind == "CLIENT").ok_or_else(attendee::not_found)?;
+            )),
+        };
+    let attendee = found
+        .filter(|a| a.kind == "CLIENT")
+        .ok_or_else(attendee::not_found)?;
     attendee::require_cart_permission(app, &attendee).await?;
     let (token, channel) = (attendee.context_token.clone(), sales_channel_id.clone());
     let in_channel: bool = app
@@ -112,7 +145,13 @@ async fn attendee_context(app: &App, headers: &HeaderMap, uri: &Uri, sales_chann
     if !in_channel {
         return Err(attendee::not_found());
     }
-    shop_context(app, headers, Some(sales_channel_id), Some(attendee.context_token)).await
+    shop_context(
+        app,
+        headers,
+        Some(sales_channel_id),
+        Some(attendee.context_token),
+    )
+    .await
 }
 
 /// `GET /api/_proxy/store-api/{salesChannelId}/checkout/cart`

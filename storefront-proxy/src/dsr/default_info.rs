@@ -26,7 +26,10 @@ use crate::error::ApiResult;
 use crate::state::App;
 use crate::storage::now_rfc3339;
 
-pub async fn update(Registered(user): Registered, State(app): State<App>) -> ApiResult<Json<Value>> {
+pub async fn update(
+    Registered(user): Registered,
+    State(app): State<App>,
+) -> ApiResult<Json<Value>> {
     app.db
         .call(move |conn| {
             Ok(conn.execute(

@@ -56,7 +56,9 @@ pub fn delegated_route(method: &Method, path: &str) -> bool {
     match segments.as_slice() {
         // The attendee's cart: read, change, empty.
         ["checkout", "cart"] => method == Method::GET || method == Method::DELETE,
-        ["checkout", "cart", "line-item"] => method == Method::POST || method == Method::PATCH || method == Method::DELETE,
+        ["checkout", "cart", "line-item"] => {
+            method == Method::POST || method == Method::PATCH || method == Method::DELETE
+        }
         ["checkout", "cart", "line-item", "delete"] => method == Method::POST,
         // What the spec lets the guide see: the wishlist (read only).
         ["customer", "wishlist"] | ["dsr", "customer", "wishlist-product-ids"] => read,
@@ -107,9 +109,18 @@ fn find(conn: &Connection, token_hash: &str) -> rusqlite::Result<Option<Delegati
         )?
         .query_row(params![token_hash, now_rfc3339()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .optional()?;
-    let Some((attendee_id, context_token, expired, appointment_ended)) = found else { return Ok(None) };
-    let Some(attendee) = Attendee::by_id(conn, &attendee_id)? else { return Ok(None) };
-    Ok(Some(Delegation { attendee, context_token, expired, appointment_ended }))
+    let Some((attendee_id, context_token, expired, appointment_ended)) = found else {
+        return Ok(None);
+    };
+    let Some(attendee) = Attendee::by_id(conn, &attendee_id)? else {
+        return Ok(None);
+    };
+    Ok(Some(Delegation {
+        attendee,
+        context_token,
+        expired,
+        appointment_ended,
+    }))
 }
 
 /// The attendee a delegated token names, if `token` is one (whatever its state).
@@ -118,7 +129,10 @@ pub async fn attendee_of(app: &App, token: &str) -> ApiResult<Option<Attendee>> 
         return Ok(None);
     }
     let hash = token_key(token);
-    Ok(app.db.read(move |conn| Ok(find(conn, &hash)?.map(|d| d.attendee))).await?)
+    Ok(app
+        .db
+        .read(move |conn| Ok(find(conn, &hash)?.map(|d| d.attendee)))
+        .await?)
 }
 
 /// Refuses unless the delegation still holds: the attendee in the appointment with the
@@ -126,7 +140,11 @@ pub async fn attendee_of(app: &App, token: &str) -> ApiResult<Option<Attendee>> 
 /// permission granted (asked of the hub).
 async fn check(app: &App, delegation: &Delegation) -> ApiResult<()> {
     let a = &delegation.attendee;
-    if delegation.expired || delegation.appointment_ended || a.removed || a.kind != "CLIENT" || a.context_token != delegation.context_token
+    if delegation.expired
+        || delegation.appointment_ended
+        || a.removed
+        || a.kind != "CLIENT"
+        || a.context_token != delegation.context_token
     {
         return Err(permission_missing());
     }
@@ -136,21 +154,29 @@ async fn check(app: &App, delegation: &Delegation) -> ApiResult<()> {
 /// Layer of `/store-api`: a delegated token works on [`delegated_route`]s only, and
 /// only while the delegation holds; any other token passes untouched.
 pub async fn guard(State(app): State<App>, mut request: Request, next: Next) -> Response {
-    let Some(token) = header_token(request.headers()).filter(|token| is_delegated(token)) else { return next.run(request).await };
+    let Some(token) = header_token(request.headers()).filter(|token| is_delegated(token)) else {
+        return next.run(request).await;
+    };
     let hash = token_key(&token);
     let found = match app.db.read(move |conn| Ok(find(conn, &hash)?)).await {
         Ok(found) => found,
         Err(error) => return ApiError::Internal(error).into_response(),
     };
     // Gone (the attendee removed, cleaned up): refused, not taken for a new session.
-    let Some(delegation) = found else { return permission_missing().into_response() };
+    let Some(delegation) = found else {
+        return permission_missing().into_response();
+    };
     if !delegated_route(request.method(), request.uri().path()) {
         return out_of_scope().into_response();
     }
     if let Err(refused) = check(&app, &delegation).await {
         return refused.into_response();
     }
-    request.extensions_mut().insert(ResolvedSession { key: Some(delegation.context_token), token: Some(token), delegated: true });
+    request.extensions_mut().insert(ResolvedSession {
+        key: Some(delegation.context_token),
+        token: Some(token),
+        delegated: true,
+    });
     next.run(request).await
 }
 
@@ -158,8 +184,12 @@ pub async fn guard(State(app): State<App>, mut request: Request, next: Next) -> 
 /// permission). Answers the token; only its hash is stored.
 pub async fn mint(app: &App, attendee: &Attendee, user: &AdminUser) -> ApiResult<String> {
     let token = format!("{TOKEN_PREFIX}{}", new_token());
-    let (hash, attendee_id, context_token, user_id) =
-        (token_key(&token), attendee.id.clone(), attendee.context_token.clone(), user.id.clone());
+    let (hash, attendee_id, context_token, user_id) = (
+        token_key(&token),
+        attendee.id.clone(),
+        attendee.context_token.clone(),
+        user.id.clone(),
+    );
     let expires_at = (time::OffsetDateTime::now_utc() + DELEGATION_LIFETIME)
         .format(&time::format_description::well_known::Rfc3339)
         .map_err(anyhow::Error::from)?;
@@ -210,7 +240,10 @@ mod tests {
             (Method::POST, "/order"),
             (Method::GET, "/context"),
             (Method::PATCH, "/context"),
-            (Method::POST, "/customer/wishlist/add/0190a5e3b6f07a5a8d4d8c0f1c2b3a4d"),
+            (
+                Method::POST,
+                "/customer/wishlist/add/0190a5e3b6f07a5a8d4d8c0f1c2b3a4d",
+            ),
             (Method::POST, "/customer/wishlist/merge"),
             (Method::POST, "/checkout/order"),
             (Method::POST, "/account/logout"),

@@ -26,7 +26,9 @@ use serde_json::{Map, Value};
 use super::attendee::{self, Attendee};
 use crate::admin::AdminUser;
 use crate::cart::calculate::{self, StoredItem};
-use crate::cart::discount::{Discount, Kind, LINE_ITEM_ID, MAX_ABSOLUTE, MAX_ITEMS, TEMP_LINE_ITEM_ID};
+use crate::cart::discount::{
+    Discount, Kind, LINE_ITEM_ID, MAX_ABSOLUTE, MAX_ITEMS, TEMP_LINE_ITEM_ID,
+};
 use crate::error::{ApiError, ApiResult};
 use crate::shop_event::ShopEvent;
 use crate::state::App;
@@ -43,22 +45,43 @@ fn parse(body: &Map<String, Value>, with_items: bool) -> ApiResult<Option<Discou
     let discount_type = match body.get("discountType").and_then(Value::as_str) {
         Some("percentage") => Kind::Percentage,
         Some("absolute") => Kind::Absolute,
-        _ => return Err(invalid("/discountType", "The discount type must be \"percentage\" or \"absolute\".")),
+        _ => {
+            return Err(invalid(
+                "/discountType",
+                "The discount type must be \"percentage\" or \"absolute\".",
+            ))
+        }
     };
     let Some(value) = body.get("discountValue").and_then(Value::as_f64) else {
-        return Err(invalid("/discountValue", "The discount value must be a number."));
+        return Err(invalid(
+            "/discountValue",
+            "The discount value must be a number.",
+        ));
     };
-    let max = if discount_type == Kind::Percentage { 100.0 } else { MAX_ABSOLUTE };
+    let max = if discount_type == Kind::Percentage {
+        100.0
+    } else {
+        MAX_ABSOLUTE
+    };
     if !(0.0..=max).contains(&value) {
-        return Err(invalid("/discountValue", format!("The discount value must be between 0 and {max}.")));
+        return Err(invalid(
+            "/discountValue",
+            format!("The discount value must be between 0 and {max}."),
+        ));
     }
     let mut applied_item_ids = Vec::new();
     if with_items {
         let Some(ids) = body.get("appliedItemIds").and_then(Value::as_array) else {
-            return Err(invalid("/appliedItemIds", "The ids of the line items are missing (an empty list: the whole cart)."));
+            return Err(invalid(
+                "/appliedItemIds",
+                "The ids of the line items are missing (an empty list: the whole cart).",
+            ));
         };
         if ids.len() > MAX_ITEMS {
-            return Err(invalid("/appliedItemIds", format!("A discount applies to at most {MAX_ITEMS} line items.")));
+            return Err(invalid(
+                "/appliedItemIds",
+                format!("A discount applies to at most {MAX_ITEMS} line items."),
+            ));
         }
         for (index, id) in ids.iter().enumerate() {
             match id.as_str().map(str::to_lowercase) {
@@ -67,11 +90,20 @@ fn parse(body: &Map<String, Value>, with_items: bool) -> ApiResult<Option<Discou
                         applied_item_ids.push(id);
                     }
                 }
-                _ => return Err(invalid(&format!("/appliedItemIds/{index}"), "A line item id is 32 hexadecimal characters.")),
+                _ => {
+                    return Err(invalid(
+                        &format!("/appliedItemIds/{index}"),
+                        "A line item id is 32 hexadecimal characters.",
+                    ))
+                }
             }
         }
     }
-    Ok((value > 0.0).then_some(Discount { discount_type, discount_value: value, applied_item_ids }))
+    Ok((value > 0.0).then_some(Discount {
+        discount_type,
+        discount_value: value,
+        applied_item_ids,
+    }))
 }
 
 /// The client attendee, after the permission check.
@@ -85,33 +117,77 @@ async fn attendee_with_access(app: &App, id: String) -> ApiResult<Attendee> {
 }
 
 /// The attendee's cart, with the draft discount when `with_draft`.
-async fn cart(app: &App, headers: &HeaderMap, attendee: &Attendee, with_draft: bool) -> ApiResult<Value> {
+async fn cart(
+    app: &App,
+    headers: &HeaderMap,
+    attendee: &Attendee,
+    with_draft: bool,
+) -> ApiResult<Value> {
     let (token, id) = (attendee.context_token.clone(), attendee.id.clone());
     let (channel, draft): (Option<String>, Option<String>) = app
         .db
         .call(move |conn| {
-            let channel =
-                conn.query_row("SELECT sales_channel_id FROM store_context WHERE token = ?1", [&token], |r| r.get(0)).optional()?;
-            let draft =
-                conn.query_row("SELECT definition FROM dsr_temp_discount WHERE attendee_id = ?1", [&id], |r| r.get(0)).optional()?;
+            let channel = conn
+                .query_row(
+                    "SELECT sales_channel_id FROM store_context WHERE token = ?1",
+                    [&token],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let draft = conn
+                .query_row(
+                    "SELECT definition FROM dsr_temp_discount WHERE attendee_id = ?1",
+                    [&id],
+                    |r| r.get(0),
+                )
+                .optional()?;
             Ok((channel, draft))
         })
         .await?;
     let channel = channel.ok_or_else(attendee::not_found)?;
-    let ctx = super::cart::shop_context(app, headers, Some(channel), Some(attendee.context_token.clone())).await?;
+    let ctx = super::cart::shop_context(
+        app,
+        headers,
+        Some(channel),
+        Some(attendee.context_token.clone()),
+    )
+    .await?;
     let extra: Vec<StoredItem> = draft
         .filter(|_| with_draft)
-        .map(|definition| StoredItem { id: TEMP_LINE_ITEM_ID.into(), kind: "discount".into(), referenced_id: definition, quantity: 1 })
+        .map(|definition| StoredItem {
+            id: TEMP_LINE_ITEM_ID.into(),
+            kind: "discount".into(),
+            referenced_id: definition,
+            quantity: 1,
+        })
         .into_iter()
         .collect();
     let token = attendee.context_token.clone();
-    Ok(app.db.call(move |conn| Ok(calculate::calculate_with(conn, &ctx, &token, Vec::new(), extra)?)).await?)
+    Ok(app
+        .db
+        .call(move |conn| {
+            Ok(calculate::calculate_with(
+                conn,
+                &ctx,
+                &token,
+                Vec::new(),
+                extra,
+            )?)
+        })
+        .await?)
 }
 
 /// The product line item ids of the attendee's cart that `discount` names and the cart
 /// lacks: refused, by their place in the body.
-async fn require_items_in_cart(app: &App, attendee: &Attendee, discount: &Discount) -> ApiResult<()> {
-    let (token, wanted) = (attendee.context_token.clone(), discount.applied_item_ids.clone());
+async fn require_items_in_cart(
+    app: &App,
+    attendee: &Attendee,
+    discount: &Discount,
+) -> ApiResult<()> {
+    let (token, wanted) = (
+        attendee.context_token.clone(),
+        discount.applied_item_ids.clone(),
+    );
     let missing: Option<usize> = app
         .db
         .call(move |conn| {
@@ -128,7 +204,10 @@ async fn require_items_in_cart(app: &App, attendee: &Attendee, discount: &Discou
     match missing {
         Some(index) => Err(ApiError::bad_request(
             "DIGITAL_SALES_ROOMS__DISCOUNT_ITEM_NOT_IN_CART",
-            format!("The line item {} is not a product in the attendee's cart.", discount.applied_item_ids[index]),
+            format!(
+                "The line item {} is not a product in the attendee's cart.",
+                discount.applied_item_ids[index]
+            ),
         )
         .at(&format!("/appliedItemIds/{index}"))),
         None => Ok(()),
@@ -137,28 +216,53 @@ async fn require_items_in_cart(app: &App, attendee: &Attendee, discount: &Discou
 
 /// Puts `discount` into the attendee's cart as its one guide's discount (`None`: takes
 /// it out), and answers the recalculated cart; the change reaches the hub.
-async fn set_cart_discount(app: &App, headers: &HeaderMap, attendee: &Attendee, discount: Option<Discount>) -> ApiResult<Value> {
+async fn set_cart_discount(
+    app: &App,
+    headers: &HeaderMap,
+    attendee: &Attendee,
+    discount: Option<Discount>,
+) -> ApiResult<Value> {
     let token = attendee.context_token.clone();
     let attendee_id = attendee.id.clone();
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            tx.execute("DELETE FROM cart_line_item WHERE token = ?1 AND id = ?2", [&token, LINE_ITEM_ID])?;
+            tx.execute(
+                "DELETE FROM cart_line_item WHERE token = ?1 AND id = ?2",
+                [&token, LINE_ITEM_ID],
+            )?;
             if let Some(discount) = &discount {
-                calculate::add_item(&tx, &token, LINE_ITEM_ID, "discount", &discount.to_text(), 1)?;
+                calculate::add_item(
+                    &tx,
+                    &token,
+                    LINE_ITEM_ID,
+                    "discount",
+                    &discount.to_text(),
+                    1,
+                )?;
             }
-            tx.execute("DELETE FROM dsr_temp_discount WHERE attendee_id = ?1", [&attendee_id])?;
+            tx.execute(
+                "DELETE FROM dsr_temp_discount WHERE attendee_id = ?1",
+                [&attendee_id],
+            )?;
             tx.commit()?;
             Ok(())
         })
         .await?;
     let cart = cart(app, headers, attendee, false).await?;
-    app.events.emit(ShopEvent::cart_changed(&attendee.context_token, &cart)).await;
+    app.events
+        .emit(ShopEvent::cart_changed(&attendee.context_token, &cart))
+        .await;
     Ok(cart)
 }
 
 /// `GET /api/_action/dsr/appointment/attendee/{id}/load-temp-cart`
-pub async fn load_temp_cart(_: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn load_temp_cart(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
     let attendee = attendee_with_access(&app, id).await?;
     Ok(Json(cart(&app, &headers, &attendee, true).await?))
 }
@@ -202,7 +306,14 @@ pub async fn remove_temp_discount(
 ) -> ApiResult<Json<Value>> {
     let attendee = attendee_with_access(&app, id).await?;
     let attendee_id = attendee.id.clone();
-    app.db.call(move |conn| Ok(conn.execute("DELETE FROM dsr_temp_discount WHERE attendee_id = ?1", [attendee_id])?)).await?;
+    app.db
+        .call(move |conn| {
+            Ok(conn.execute(
+                "DELETE FROM dsr_temp_discount WHERE attendee_id = ?1",
+                [attendee_id],
+            )?)
+        })
+        .await?;
     Ok(Json(cart(&app, &headers, &attendee, true).await?))
 }
 
@@ -219,11 +330,19 @@ pub async fn apply_temp_discount(
     let draft: Option<String> = app
         .db
         .call(move |conn| {
-            Ok(conn.query_row("SELECT definition FROM dsr_temp_discount WHERE attendee_id = ?1", [attendee_id], |r| r.get(0)).optional()?)
+            Ok(conn
+                .query_row(
+                    "SELECT definition FROM dsr_temp_discount WHERE attendee_id = ?1",
+                    [attendee_id],
+                    |r| r.get(0),
+                )
+                .optional()?)
         })
         .await?;
     match draft.as_deref().and_then(Discount::parse) {
-        Some(discount) => Ok(Json(set_cart_discount(&app, &headers, &attendee, Some(discount)).await?)),
+        Some(discount) => Ok(Json(
+            set_cart_discount(&app, &headers, &attendee, Some(discount)).await?,
+        )),
         None => Ok(Json(cart(&app, &headers, &attendee, false).await?)),
     }
 }
@@ -238,5 +357,7 @@ pub async fn add_cart_discount(
 ) -> ApiResult<Json<Value>> {
     let discount = parse(&body, false)?;
     let attendee = attendee_with_access(&app, id).await?;
-    Ok(Json(set_cart_discount(&app, &headers, &attendee, discount).await?))
+    Ok(Json(
+        set_cart_discount(&app, &headers, &attendee, discount).await?,
+    ))
 }

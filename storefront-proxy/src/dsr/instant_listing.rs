@@ -50,13 +50,21 @@ fn layout(body: &Map<String, Value>) -> ApiResult<Option<(String, String)>> {
 
 /// The first section of CMS page `page_id`.
 fn first_section(conn: &Connection, page_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position LIMIT 1", [page_id], |r| r.get(0)).optional()
+    conn.query_row(
+        "SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position LIMIT 1",
+        [page_id],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// The presentation's default listing layout: the product listing layout
 /// (`presentation_product_list`) its pages use, else the shop's first one; shown with
 /// its first section.
-fn default_layout(conn: &Connection, presentation_id: &str) -> rusqlite::Result<Option<(String, String)>> {
+fn default_layout(
+    conn: &Connection,
+    presentation_id: &str,
+) -> rusqlite::Result<Option<(String, String)>> {
     let page: Option<String> = conn
         .query_row(
             "SELECT c.id FROM cms_page c
@@ -72,15 +80,24 @@ fn default_layout(conn: &Connection, presentation_id: &str) -> rusqlite::Result<
 }
 
 fn layout_exists(conn: &Connection, page_id: &str, slide_id: &str) -> rusqlite::Result<bool> {
-    conn.query_row("SELECT EXISTS(SELECT 1 FROM cms_section WHERE id = ?1 AND cms_page_id = ?2)", params![slide_id, page_id], |r| r.get(0))
+    conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM cms_section WHERE id = ?1 AND cms_page_id = ?2)",
+        params![slide_id, page_id],
+        |r| r.get(0),
+    )
 }
 
 fn page_name(body: &Map<String, Value>) -> ApiResult<Option<String>> {
     match body.get("pageName") {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.chars().count() <= 255 => Ok(Some(s.trim().to_owned()).filter(|s| !s.is_empty())),
-        Some(_) => Err(ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", "pageName must be a text of at most 255 characters.")
-            .at("/pageName")),
+        Some(Value::String(s)) if s.chars().count() <= 255 => {
+            Ok(Some(s.trim().to_owned()).filter(|s| !s.is_empty()))
+        }
+        Some(_) => Err(ApiError::bad_request(
+            "FRAMEWORK__INVALID_REQUEST_PARAMETER",
+            "pageName must be a text of at most 255 characters.",
+        )
+        .at("/pageName")),
     }
 }
 
@@ -92,28 +109,44 @@ fn optional_ids(body: &Map<String, Value>, key: &str) -> ApiResult<Option<Vec<St
 }
 
 /// Unknown products are refused, by their place in the list.
-fn check_products(conn: &Connection, ids: &[String], pointer: &str) -> rusqlite::Result<Result<(), ApiError>> {
+fn check_products(
+    conn: &Connection,
+    ids: &[String],
+    pointer: &str,
+) -> rusqlite::Result<Result<(), ApiError>> {
     for (index, id) in ids.iter().enumerate() {
         if !product_exists(conn, id)? {
-            return Ok(Err(crate::catalog::product_not_found(id).at(&format!("{pointer}/{index}"))));
+            return Ok(Err(
+                crate::catalog::product_not_found(id).at(&format!("{pointer}/{index}"))
+            ));
         }
     }
     Ok(Ok(()))
 }
 
 fn page_not_found(id: &str) -> ApiError {
-    ApiError::not_found("DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND", format!("The presentation page {id} was not found."))
+    ApiError::not_found(
+        "DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND",
+        format!("The presentation page {id} was not found."),
+    )
 }
 
 /// The 1-based slide index (as in the navigation) of `section_id` of page `page_id`.
-fn slide_index(tx: &Transaction, appointment: &Appointment, page_id: &str, section_id: &str) -> rusqlite::Result<i64> {
+fn slide_index(
+    tx: &Transaction,
+    appointment: &Appointment,
+    page_id: &str,
+    section_id: &str,
+) -> rusqlite::Result<i64> {
     let mut pages = tx.prepare(
         "SELECT pp.id, pp.cms_page_id FROM presentation_page pp WHERE pp.presentation_id = ?1 AND (pp.appointment_id IS NULL OR pp.appointment_id = ?2)
          ORDER BY pp.position",
     )?;
-    let rows =
-        pages.query_map(params![appointment.presentation_id, appointment.id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-    let mut sections = tx.prepare_cached("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position")?;
+    let rows = pages.query_map(params![appointment.presentation_id, appointment.id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })?;
+    let mut sections =
+        tx.prepare_cached("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position")?;
     let mut index = 0;
     for row in rows {
         let (id, cms_page_id) = row?;
@@ -128,7 +161,11 @@ fn slide_index(tx: &Transaction, appointment: &Appointment, page_id: &str, secti
 }
 
 async fn publish(app: &App, appointment_id: &str, action: Action) {
-    if let Err(error) = app.hub.publish(appointment_id, Audience::Everyone, Event::Reload { action }).await {
+    if let Err(error) = app
+        .hub
+        .publish(appointment_id, Audience::Everyone, Event::Reload { action })
+        .await
+    {
         tracing::warn!(%error, "could not publish an instant listing");
     }
 }
@@ -150,7 +187,9 @@ pub async fn create(
                 .as_str()
                 .map(str::to_lowercase)
                 .filter(|v| is_id(v))
-                .ok_or_else(|| crate::catalog::invalid_id(&value.to_string(), "/currentPageGroupId"))?,
+                .ok_or_else(|| {
+                    crate::catalog::invalid_id(&value.to_string(), "/currentPageGroupId")
+                })?,
         ),
     };
     let name = page_name(&body)?;
@@ -209,7 +248,15 @@ pub async fn create(
             Ok(Ok((appointment.id, new_page, sid, index)))
         })
         .await??;
-    publish(&app, &appointment_id, Action::LoadSlide { page_id: new_page, section_id: slide_id }).await;
+    publish(
+        &app,
+        &appointment_id,
+        Action::LoadSlide {
+            page_id: new_page,
+            section_id: slide_id,
+        },
+    )
+    .await;
     Ok((StatusCode::CREATED, Json(json!({ "index": index }))).into_response())
 }
 
@@ -221,9 +268,21 @@ pub async fn update(
     Path(id): Path<String>,
     RequestParams(body): RequestParams,
 ) -> ApiResult<Json<Value>> {
-    let group = body.get("currentPageGroupId").and_then(Value::as_str).map(str::to_lowercase).filter(|v| is_id(v)).ok_or_else(|| {
-        crate::catalog::invalid_id(&body.get("currentPageGroupId").cloned().unwrap_or(Value::Null).to_string(), "/currentPageGroupId")
-    })?;
+    let group = body
+        .get("currentPageGroupId")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .filter(|v| is_id(v))
+        .ok_or_else(|| {
+            crate::catalog::invalid_id(
+                &body
+                    .get("currentPageGroupId")
+                    .cloned()
+                    .unwrap_or(Value::Null)
+                    .to_string(),
+                "/currentPageGroupId",
+            )
+        })?;
     let all = optional_ids(&body, "productIds")?;
     let add = optional_ids(&body, "addProductIds")?.unwrap_or_default();
     let remove = optional_ids(&body, "removeProductIds")?.unwrap_or_default();
@@ -281,19 +340,33 @@ pub async fn update(
             Ok(Ok((appointment.id, picked, title, sid)))
         })
         .await??;
-    let group_id = body.get("currentPageGroupId").and_then(Value::as_str).unwrap_or_default().to_lowercase();
+    let group_id = body
+        .get("currentPageGroupId")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_lowercase();
     publish(
         &app,
         &appointment_id,
-        Action::UpdateListingProducts { page_id: group_id.clone(), section_id: slide_id, product_ids: picked.clone() },
+        Action::UpdateListingProducts {
+            page_id: group_id.clone(),
+            section_id: slide_id,
+            product_ids: picked.clone(),
+        },
     )
     .await;
-    Ok(Json(json!({ "id": group_id, "pickedProductIds": picked, "title": title })))
+    Ok(Json(
+        json!({ "id": group_id, "pickedProductIds": picked, "title": title }),
+    ))
 }
 
 /// `DELETE …/instant-listing/{pageId}`: 204; the page leaves this appointment's
 /// presentation (only an instant listing of this appointment), later pages move up.
-pub async fn delete(_: AdminUser, State(app): State<App>, Path((id, page_id)): Path<(String, String)>) -> ApiResult<StatusCode> {
+pub async fn delete(
+    _: AdminUser,
+    State(app): State<App>,
+    Path((id, page_id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
     let page_id = page_id.to_lowercase();
     if !is_id(&page_id) {
         return Err(crate::catalog::invalid_id(&page_id, "/pageId"));
@@ -323,6 +396,14 @@ pub async fn delete(_: AdminUser, State(app): State<App>, Path((id, page_id)): P
             Ok(Ok((appointment.id, section_id)))
         })
         .await??;
-    publish(&app, &appointment_id, Action::LoadSlide { page_id, section_id }).await;
+    publish(
+        &app,
+        &appointment_id,
+        Action::LoadSlide {
+            page_id,
+            section_id,
+        },
+    )
+    .await;
     Ok(StatusCode::NO_CONTENT)
 }

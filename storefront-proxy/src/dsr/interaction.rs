@@ -29,7 +29,11 @@ fn invalid(pointer: &str, detail: impl Into<String>) -> ApiError {
 pub(crate) type CollectionChange = (&'static str, String, bool);
 
 /// Applies collection changes in one transaction; returns those that changed something.
-pub(crate) async fn change_collections(app: &App, attendee_id: &str, changes: Vec<CollectionChange>) -> ApiResult<Vec<CollectionChange>> {
+pub(crate) async fn change_collections(
+    app: &App,
+    attendee_id: &str,
+    changes: Vec<CollectionChange>,
+) -> ApiResult<Vec<CollectionChange>> {
     let attendee_id = attendee_id.to_owned();
     Ok(app
         .db
@@ -75,8 +79,17 @@ pub(crate) fn publish_changes(app: &App, attendee: &Attendee, changed: Vec<Colle
             "disliked" => Collection::Disliked,
             _ => Collection::LastSeen,
         };
-        let event = Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection, product_id, added };
-        app.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
+        let event = Event::AttendeeCollectionChanged {
+            attendee_id: attendee.id.clone(),
+            collection,
+            product_id,
+            added,
+        };
+        app.hub.publish_later(
+            &attendee.appointment_id,
+            Audience::Attendee(attendee.id.clone()),
+            event,
+        );
     }
 }
 
@@ -88,14 +101,24 @@ pub async fn create(
     body: axum::body::Bytes,
 ) -> ApiResult<Response> {
     let attendee = attendee::of_context(&app, token).await?;
-    let body: Value = serde_json::from_slice(&body).map_err(|e| invalid("/", format!("The request body is not valid JSON: {e}")))?;
-    let name = body.get("name").cloned().ok_or_else(|| invalid("/name", "The interaction name is required."))?;
+    let body: Value = serde_json::from_slice(&body)
+        .map_err(|e| invalid("/", format!("The request body is not valid JSON: {e}")))?;
+    let name = body
+        .get("name")
+        .cloned()
+        .ok_or_else(|| invalid("/name", "The interaction name is required."))?;
     let payload = body.get("payload").cloned().unwrap_or_else(|| json!({}));
-    let interaction: Interaction = serde_json::from_value(json!({ "name": name, "payload": payload }))
-        .map_err(|e| invalid("/payload", format!("The interaction is not valid: {e}")))?;
+    let interaction: Interaction =
+        serde_json::from_value(json!({ "name": name, "payload": payload }))
+            .map_err(|e| invalid("/payload", format!("The interaction is not valid: {e}")))?;
     let life_time = match body.get("lifeTimeInSeconds") {
         None | Some(Value::Null) => -1,
-        Some(value) => value.as_i64().ok_or_else(|| invalid("/lifeTimeInSeconds", "lifeTimeInSeconds must be an integer."))?,
+        Some(value) => value.as_i64().ok_or_else(|| {
+            invalid(
+                "/lifeTimeInSeconds",
+                "lifeTimeInSeconds must be an integer.",
+            )
+        })?,
     };
     let product_ids: Vec<&str> = match &interaction {
         Interaction::ProductViewed(p)
@@ -105,22 +128,46 @@ pub async fn create(
         _ => vec![],
     };
     if product_ids.iter().any(|id| !is_id(id)) {
-        return Err(invalid("/payload/productId", "productId must be 32 lowercase hex characters."));
+        return Err(invalid(
+            "/payload/productId",
+            "productId must be 32 lowercase hex characters.",
+        ));
     }
     let changes: Vec<CollectionChange> = match &interaction {
         Interaction::ProductViewed(p) => vec![("lastSeen", p.product_id.clone(), true)],
-        Interaction::ProductLiked(p) => vec![("liked", p.product_id.clone(), true), ("disliked", p.product_id.clone(), false)],
-        Interaction::ProductDisliked(p) => vec![("disliked", p.product_id.clone(), true), ("liked", p.product_id.clone(), false)],
+        Interaction::ProductLiked(p) => vec![
+            ("liked", p.product_id.clone(), true),
+            ("disliked", p.product_id.clone(), false),
+        ],
+        Interaction::ProductDisliked(p) => vec![
+            ("disliked", p.product_id.clone(), true),
+            ("liked", p.product_id.clone(), false),
+        ],
         Interaction::ProductRemovedFromCollection(p) => {
-            vec![("liked", p.product_id.clone(), false), ("disliked", p.product_id.clone(), false)]
+            vec![
+                ("liked", p.product_id.clone(), false),
+                ("disliked", p.product_id.clone(), false),
+            ]
         }
         _ => vec![],
     };
-    let name = serde_json::to_value(interaction.name()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-    let record = (new_id(), attendee.appointment_id.clone(), attendee.id.clone(), name, payload.to_string());
+    let name = serde_json::to_value(interaction.name())
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let record = (
+        new_id(),
+        attendee.appointment_id.clone(),
+        attendee.id.clone(),
+        name,
+        payload.to_string(),
+    );
     let expires_at = (life_time >= 0)
         .then(|| time::OffsetDateTime::now_utc() + time::Duration::seconds(life_time))
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok());
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        });
     app.db
         .call(move |conn| {
             let (id, appointment_id, attendee_id, name, payload) = record;
@@ -141,7 +188,10 @@ fn alias(alias: &str) -> ApiResult<&'static str> {
     match alias {
         "liked" => Ok("liked"),
         "disliked" => Ok("disliked"),
-        _ => Err(ApiError::not_found("DIGITAL_SALES_ROOMS__COLLECTION_NOT_FOUND", "The collection must be liked or disliked.")),
+        _ => Err(ApiError::not_found(
+            "DIGITAL_SALES_ROOMS__COLLECTION_NOT_FOUND",
+            "The collection must be liked or disliked.",
+        )),
     }
 }
 
@@ -155,10 +205,25 @@ pub async fn add(
     let attendee = attendee::of_context(&app, token).await?;
     let alias = alias(&name)?;
     if !is_id(&product_id) {
-        return Err(invalid("/productId", "productId must be 32 lowercase hex characters."));
+        return Err(invalid(
+            "/productId",
+            "productId must be 32 lowercase hex characters.",
+        ));
     }
-    let other = if alias == "liked" { "disliked" } else { "liked" };
-    let changed = change_collections(&app, &attendee.id, vec![(alias, product_id.clone(), true), (other, product_id, false)]).await?;
+    let other = if alias == "liked" {
+        "disliked"
+    } else {
+        "liked"
+    };
+    let changed = change_collections(
+        &app,
+        &attendee.id,
+        vec![
+            (alias, product_id.clone(), true),
+            (other, product_id, false),
+        ],
+    )
+    .await?;
     publish_changes(&app, &attendee, changed);
     Ok(StatusCode::NO_CONTENT.into_response())
 }
@@ -173,14 +238,21 @@ pub async fn remove(
     let attendee = attendee::of_context(&app, token).await?;
     let alias = alias(&name)?;
     if !is_id(&product_id) {
-        return Err(invalid("/productId", "productId must be 32 lowercase hex characters."));
+        return Err(invalid(
+            "/productId",
+            "productId must be 32 lowercase hex characters.",
+        ));
     }
     let changed = change_collections(&app, &attendee.id, vec![(alias, product_id, false)]).await?;
     publish_changes(&app, &attendee, changed);
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-pub(super) async fn product_ids(app: &App, attendee_id: String, alias: &'static str) -> ApiResult<Vec<String>> {
+pub(super) async fn product_ids(
+    app: &App,
+    attendee_id: String,
+    alias: &'static str,
+) -> ApiResult<Vec<String>> {
     Ok(app
         .db
         .call(move |conn| {
@@ -207,7 +279,11 @@ pub async fn list(
 }
 
 /// `GET /store-api/dsr/appointment/collection/last-seen`, newest first.
-pub async fn last_seen(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>) -> ApiResult<Json<Value>> {
+pub async fn last_seen(
+    _: SalesChannel,
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+) -> ApiResult<Json<Value>> {
     let attendee = attendee::of_context(&app, token).await?;
     let ids = product_ids(&app, attendee.id, "lastSeen").await?;
     Ok(Json(json!({ "collection": { "lastSeen": ids } })))

@@ -38,9 +38,15 @@ fn is_email(email: &str) -> bool {
 fn emails(body: &serde_json::Map<String, Value>) -> Result<Vec<String>, Vec<Violation>> {
     let list = match body.get("emails") {
         Some(Value::Array(list)) if !list.is_empty() => list,
-        Some(Value::Array(_)) | None | Some(Value::Null) => return Err(vec![Violation::blank("/emails")]),
+        Some(Value::Array(_)) | None | Some(Value::Null) => {
+            return Err(vec![Violation::blank("/emails")])
+        }
         Some(_) => {
-            return Err(vec![Violation::new("VIOLATION::TYPE_ERROR", "/emails", "This value should be a list of e-mail addresses.")])
+            return Err(vec![Violation::new(
+                "VIOLATION::TYPE_ERROR",
+                "/emails",
+                "This value should be a list of e-mail addresses.",
+            )])
         }
     };
     if list.len() > MAX_EMAILS {
@@ -74,12 +80,20 @@ fn emails(body: &serde_json::Map<String, Value>) -> Result<Vec<String>, Vec<Viol
 }
 
 fn utc(date: &str) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(date).ok().map(|d| d.with_timezone(&Utc))
+    DateTime::parse_from_rfc3339(date)
+        .ok()
+        .map(|d| d.with_timezone(&Utc))
 }
 
 /// The calendar file of an invitation: one event, the same UID for every mail of the
 /// appointment (a later invitation updates the entry instead of adding one).
-pub fn calendar(appointment: &Appointment, start: DateTime<Utc>, end: DateTime<Utc>, url: &str, description: &str) -> String {
+pub fn calendar(
+    appointment: &Appointment,
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+    url: &str,
+    description: &str,
+) -> String {
     let event = icalendar::Event::new()
         .uid(&format!("{}@salesroom.example", appointment.id))
         .summary(&appointment.name)
@@ -99,27 +113,51 @@ pub fn calendar(appointment: &Appointment, start: DateTime<Utc>, end: DateTime<U
 /// (`accessibleTo`), or [`DEFAULT_LENGTH_MINUTES`] without one; None without a start.
 fn times(appointment: &Appointment) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let start = appointment.accessible_from.as_deref().and_then(utc)?;
-    let end = appointment.accessible_to.as_deref().and_then(utc).filter(|end| *end > start);
-    Some((start, end.unwrap_or(start + Duration::minutes(DEFAULT_LENGTH_MINUTES))))
+    let end = appointment
+        .accessible_to
+        .as_deref()
+        .and_then(utc)
+        .filter(|end| *end > start);
+    Some((
+        start,
+        end.unwrap_or(start + Duration::minutes(DEFAULT_LENGTH_MINUTES)),
+    ))
 }
 
 /// The calendar file of the invitation with `token` (the one its mail carries; the same
 /// file `download-ics` answers): None when the appointment has no start.
 pub fn invitation_calendar(appointment: &Appointment, base: &str, token: &str) -> Option<String> {
     let (start, end) = times(appointment)?;
-    let invitation = format!("{base}/invitation/{}?token={token}", appointment.presentation_path);
+    let invitation = format!(
+        "{base}/invitation/{}?token={token}",
+        appointment.presentation_path
+    );
     let join = format!("{base}/presentation/{}", appointment.presentation_path);
-    Some(calendar(appointment, start, end, &invitation, &format!("{}\n{join}", appointment.name)))
+    Some(calendar(
+        appointment,
+        start,
+        end,
+        &invitation,
+        &format!("{}\n{join}", appointment.name),
+    ))
 }
 
 /// The shop's public origin for links in mails and calendar files: `SHOP_ENDPOINT`
 /// (else the first of `SHOP_DOMAINS`, else this server's loopback origin), never the
 /// request's `Host` or `X-Forwarded-Host` (issue #29).
 pub(super) fn origin(app: &App) -> String {
-    app.config.shop_origins().into_iter().next().unwrap_or_default()
+    app.config
+        .shop_origins()
+        .into_iter()
+        .next()
+        .unwrap_or_default()
 }
 
-pub(super) fn appointment_of(conn: &Connection, id: &str, language: Option<&str>) -> rusqlite::Result<Option<Appointment>> {
+pub(super) fn appointment_of(
+    conn: &Connection,
+    id: &str,
+    language: Option<&str>,
+) -> rusqlite::Result<Option<Appointment>> {
     match Appointment::by_id(conn, id)? {
         Some(found) => Ok(Some(found.in_language(conn, language)?)),
         None => Ok(None),
@@ -210,7 +248,11 @@ pub async fn invite(
 
 /// `GET /api/_action/dsr/appointment/{id}/invitations`: every invitation sent, newest
 /// first, with its answer (`null` until given) and the attendee who answered.
-pub async fn invitations(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn invitations(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     if !is_id(&id) {
         return Err(appointment::not_found());
     }
@@ -244,7 +286,13 @@ pub async fn invitations(_: AdminUser, State(app): State<App>, Path(id): Path<St
 }
 
 /// The invitation an answer given with `token` belongs to: records the answer there.
-pub fn record_answer(conn: &Connection, appointment_id: &str, token: &str, attendee_id: &str, answer: &str) -> rusqlite::Result<bool> {
+pub fn record_answer(
+    conn: &Connection,
+    appointment_id: &str,
+    token: &str,
+    attendee_id: &str,
+    answer: &str,
+) -> rusqlite::Result<bool> {
     let changed = conn.execute(
         "UPDATE appointment_invitation SET answer = ?4, attendee_id = ?3, answered_at = ?5 WHERE appointment_id = ?1 AND token = ?2",
         params![appointment_id, token, attendee_id, answer, now_rfc3339()],

@@ -40,19 +40,38 @@ pub fn hub_session(
     appointment_id: &str,
     name: Option<String>,
 ) -> ApiResult<(String, String)> {
-    let exp =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(anyhow::Error::from)?.as_secs() + HUB_TOKEN_TTL_SECS;
-    let claims = HubClaims { sub: attendee_id.to_owned(), apt: appointment_id.to_owned(), role, name, exp };
+    let exp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_err(anyhow::Error::from)?
+        .as_secs()
+        + HUB_TOKEN_TTL_SECS;
+    let claims = HubClaims {
+        sub: attendee_id.to_owned(),
+        apt: appointment_id.to_owned(),
+        role,
+        name,
+        exp,
+    };
     let hub_token = claims.sign(&app.hub_secret).map_err(anyhow::Error::from)?;
     let hub_url = app.config.public_hub_url().unwrap_or_else(|| {
-        let host = headers.get("host").and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
+        let host = headers
+            .get("host")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("127.0.0.1");
         format!("ws://{host}/ws")
     });
     Ok((hub_url, hub_token))
 }
 
 fn respond(app: &App, headers: &HeaderMap, role: Role, joined: Joined) -> ApiResult<Response> {
-    let (hub_url, hub_token) = hub_session(app, headers, role, &joined.attendee_id, &joined.appointment.id, joined.attendee_name.clone())?;
+    let (hub_url, hub_token) = hub_session(
+        app,
+        headers,
+        role,
+        &joined.attendee_id,
+        &joined.appointment.id,
+        joined.attendee_name.clone(),
+    )?;
     let a = &joined.appointment;
     let body = json!({
         "id": a.id,
@@ -98,11 +117,18 @@ fn guide_session(app: &App, attendee_id: &str) -> Session {
     hash.update(b"\0dsr-guide-context\0");
     hash.update(attendee_id.as_bytes());
     let token = format!("{:x}", hash.finalize());
-    Session { key: crate::store_api::token_key(&token), token }
+    Session {
+        key: crate::store_api::token_key(&token),
+        token,
+    }
 }
 
 /// Stores (or keeps alive) the guide's session `session` in `sales_channel_id`.
-fn keep_guide_session(conn: &Connection, sales_channel_id: &str, session: &Session) -> rusqlite::Result<()> {
+fn keep_guide_session(
+    conn: &Connection,
+    sales_channel_id: &str,
+    session: &Session,
+) -> rusqlite::Result<()> {
     let now = now_rfc3339();
     conn.execute(
         "INSERT INTO store_context (token, sales_channel_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
@@ -113,11 +139,18 @@ fn keep_guide_session(conn: &Connection, sales_channel_id: &str, session: &Sessi
 }
 
 fn sales_channel_name(conn: &Connection, id: &str) -> rusqlite::Result<String> {
-    conn.query_row("SELECT name FROM sales_channel WHERE id = ?1", [id], |r| r.get(0))
+    conn.query_row("SELECT name FROM sales_channel WHERE id = ?1", [id], |r| {
+        r.get(0)
+    })
 }
 
 /// `POST /api/_action/dsr/appointment/{id}/join-as-guide`
-pub async fn as_guide(user: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
+pub async fn as_guide(
+    user: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     let language = appointment::request_language(&headers);
     let app_for_join = app.clone();
     let joined = app
@@ -192,16 +225,27 @@ pub async fn as_client(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> ApiResult<Response> {
-    app.security.quota(crate::security::Volume::Join, client.0)?;
+    app.security
+        .quota(crate::security::Volume::Join, client.0)?;
     // The body is optional.
     let request: JoinAsClient = if body.iter().all(u8::is_ascii_whitespace) {
         JoinAsClient::default()
     } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_BODY", format!("The request body is not valid: {e}")))?
+        serde_json::from_slice(&body).map_err(|e| {
+            ApiError::bad_request(
+                "FRAMEWORK__INVALID_REQUEST_BODY",
+                format!("The request body is not valid: {e}"),
+            )
+        })?
     };
-    let name = request.attendee_name.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
-    if name.as_ref().is_some_and(|n| n.chars().count() > MAX_NAME_LENGTH) {
+    let name = request
+        .attendee_name
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty());
+    if name
+        .as_ref()
+        .is_some_and(|n| n.chars().count() > MAX_NAME_LENGTH)
+    {
         return Err(ApiError::bad_request(
             "VIOLATION::TOO_LONG_ERROR",
             format!("The maximum length allowed is {MAX_NAME_LENGTH} characters."),
@@ -214,7 +258,11 @@ pub async fn as_client(
     // hub); someone who already joined comes back (below).
     let path = presentation_path.clone();
     let mut locked = false;
-    if let Some(found) = app.db.call(move |conn| Ok(Appointment::by_path(conn, &path)?)).await? {
+    if let Some(found) = app
+        .db
+        .call(move |conn| Ok(Appointment::by_path(conn, &path)?))
+        .await?
+    {
         match app.hub.client_state(&found.id).await {
             Ok(state) => locked = state.state_for_all.locked,
             Err(error) => tracing::warn!(%error, "could not read the lock state from the hub"),
@@ -324,12 +372,20 @@ pub async fn as_client(
 }
 
 fn removed() -> ApiError {
-    ApiError::new(StatusCode::FORBIDDEN, "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED", "You were removed from this appointment.")
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "DIGITAL_SALES_ROOMS__ATTENDEE_REMOVED",
+        "You were removed from this appointment.",
+    )
 }
 
 /// Whether the guide removed this customer from the appointment (under any of their
 /// attendee ids).
-fn was_removed(conn: &Connection, appointment_id: &str, customer_id: &str) -> rusqlite::Result<bool> {
+fn was_removed(
+    conn: &Connection,
+    appointment_id: &str,
+    customer_id: &str,
+) -> rusqlite::Result<bool> {
     conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM attendee WHERE appointment_id = ?1 AND customer_id = ?2 AND removed_at IS NOT NULL)",
         params![appointment_id, customer_id],
@@ -339,26 +395,50 @@ fn was_removed(conn: &Connection, appointment_id: &str, customer_id: &str) -> ru
 
 /// The access rules of an appointment for a client: ended, outside its window, or for
 /// customers only.
-fn may_join(conn: &Connection, appointment: &Appointment, context_token: Option<&str>) -> rusqlite::Result<Result<(), ApiError>> {
+fn may_join(
+    conn: &Connection,
+    appointment: &Appointment,
+    context_token: Option<&str>,
+) -> rusqlite::Result<Result<(), ApiError>> {
     let refused = |code, detail: &str| Ok(Err(ApiError::new(StatusCode::FORBIDDEN, code, detail)));
     if appointment.ended_at.is_some() {
-        return refused("DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED", "The appointment has ended.");
+        return refused(
+            "DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED",
+            "The appointment has ended.",
+        );
     }
     let now = now_rfc3339();
-    if appointment.accessible_from.as_deref().is_some_and(|from| now.as_str() < from)
-        || appointment.accessible_to.as_deref().is_some_and(|to| now.as_str() > to)
+    if appointment
+        .accessible_from
+        .as_deref()
+        .is_some_and(|from| now.as_str() < from)
+        || appointment
+            .accessible_to
+            .as_deref()
+            .is_some_and(|to| now.as_str() > to)
     {
-        return refused("DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_ACCESSIBLE", "The appointment is not accessible at this time.");
+        return refused(
+            "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_ACCESSIBLE",
+            "The appointment is not accessible at this time.",
+        );
     }
     if appointment.attendee_restriction_type == "customer" {
         let customer: Option<String> = match context_token {
-            Some(token) => {
-                conn.query_row("SELECT customer_id FROM store_context WHERE token = ?1", [token], |r| r.get(0)).optional()?.flatten()
-            }
+            Some(token) => conn
+                .query_row(
+                    "SELECT customer_id FROM store_context WHERE token = ?1",
+                    [token],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .flatten(),
             None => None,
         };
         if customer.is_none() {
-            return refused("DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED", "This appointment is for logged-in customers only.");
+            return refused(
+                "DIGITAL_SALES_ROOMS__APPOINTMENT_RESTRICTED",
+                "This appointment is for logged-in customers only.",
+            );
         }
     }
     Ok(Ok(()))

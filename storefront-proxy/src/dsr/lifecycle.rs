@@ -9,7 +9,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use protocol::frame::{AppointmentSettings, Event};
 use protocol::internal::Audience;
-use protocol::state::{AppointmentMode, AttendeeRestrictionType, Snapshot, StateForAll, VideoAudioSettings};
+use protocol::state::{
+    AppointmentMode, AttendeeRestrictionType, Snapshot, StateForAll, VideoAudioSettings,
+};
 use rusqlite::params;
 use serde_json::{json, Value};
 
@@ -48,11 +50,18 @@ pub fn settings(appointment: &Appointment) -> AppointmentSettings {
 
 pub fn hub_unavailable(error: HubError) -> ApiError {
     tracing::warn!(%error, "the hub did not take an event");
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "SALESROOM__HUB_UNAVAILABLE", "The live hub is not available. Please try again.")
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "SALESROOM__HUB_UNAVAILABLE",
+        "The live hub is not available. Please try again.",
+    )
 }
 
 async fn load(app: &App, id: String) -> ApiResult<Appointment> {
-    app.db.call(move |conn| Ok(Appointment::by_id(conn, &id)?)).await?.ok_or_else(appointment::not_found)
+    app.db
+        .call(move |conn| Ok(Appointment::by_id(conn, &id)?))
+        .await?
+        .ok_or_else(appointment::not_found)
 }
 
 #[derive(Clone, Copy)]
@@ -70,28 +79,67 @@ async fn stamp(app: &App, id: &str, which: Stamp, at: Option<String>) -> ApiResu
         Stamp::Ended => "ended_at",
     };
     let sql = match at {
-        Some(_) => format!("UPDATE appointment SET {column} = ?2 WHERE id = ?1 AND {column} IS NULL"),
+        Some(_) => {
+            format!("UPDATE appointment SET {column} = ?2 WHERE id = ?1 AND {column} IS NULL")
+        }
         None => format!("UPDATE appointment SET {column} = NULL WHERE id = ?1 AND ?2 IS NULL"),
     };
-    Ok(app.db.call(move |conn| Ok(conn.execute(&sql, params![id, at])? > 0)).await?)
+    Ok(app
+        .db
+        .call(move |conn| Ok(conn.execute(&sql, params![id, at])? > 0))
+        .await?)
 }
 
 /// `POST …/start` (204). Starting twice is harmless; an ended appointment stays ended.
-pub async fn start(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+pub async fn start(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
     let appointment = load(&app, id).await?;
     if appointment.ended_at.is_some() {
-        return Err(ApiError::bad_request("DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED", "The appointment has ended."));
+        return Err(ApiError::bad_request(
+            "DIGITAL_SALES_ROOMS__APPOINTMENT_ENDED",
+            "The appointment has ended.",
+        ));
     }
     let started_at = now_rfc3339();
-    if stamp(&app, &appointment.id, Stamp::Started, Some(started_at.clone())).await? {
+    if stamp(
+        &app,
+        &appointment.id,
+        Stamp::Started,
+        Some(started_at.clone()),
+    )
+    .await?
+    {
         let published = async {
-            app.hub.publish(&appointment.id, Audience::Everyone, Event::AppointmentConfigured { settings: settings(&appointment) }).await?;
+            app.hub
+                .publish(
+                    &appointment.id,
+                    Audience::Everyone,
+                    Event::AppointmentConfigured {
+                        settings: settings(&appointment),
+                    },
+                )
+                .await?;
             // The room starts in the appointment's broadcast mode; the guide switches it
             // from there (a default of off leaves what the guide chose before the start).
             if appointment.broadcast_mode {
-                app.hub.publish(&appointment.id, Audience::Everyone, Event::BroadcastModeChanged { active: true }).await?;
+                app.hub
+                    .publish(
+                        &appointment.id,
+                        Audience::Everyone,
+                        Event::BroadcastModeChanged { active: true },
+                    )
+                    .await?;
             }
-            app.hub.publish(&appointment.id, Audience::Everyone, Event::PresentationStarted { started_at }).await
+            app.hub
+                .publish(
+                    &appointment.id,
+                    Audience::Everyone,
+                    Event::PresentationStarted { started_at },
+                )
+                .await
         }
         .await;
         if let Err(error) = published {
@@ -104,11 +152,23 @@ pub async fn start(_: AdminUser, State(app): State<App>, Path(id): Path<String>)
 }
 
 /// `POST …/end` (200). Attendees keep their cart and wishlist afterwards.
-pub async fn end(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+pub async fn end(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
     let appointment = load(&app, id).await?;
     let ended_at = now_rfc3339();
     if stamp(&app, &appointment.id, Stamp::Ended, Some(ended_at.clone())).await? {
-        if let Err(error) = app.hub.publish(&appointment.id, Audience::Everyone, Event::PresentationEnded { ended_at }).await {
+        if let Err(error) = app
+            .hub
+            .publish(
+                &appointment.id,
+                Audience::Everyone,
+                Event::PresentationEnded { ended_at },
+            )
+            .await
+        {
             stamp(&app, &appointment.id, Stamp::Ended, None).await?;
             return Err(hub_unavailable(error));
         }
@@ -130,9 +190,17 @@ fn state_for_all(all: StateForAll) -> Value {
 }
 
 /// `GET /api/_action/dsr/appointment/{id}/presentation/state`
-pub async fn guide_state(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn guide_state(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let appointment = load(&app, id).await?;
-    let snapshot = app.hub.state(&appointment.id).await.map_err(hub_unavailable)?;
+    let snapshot = app
+        .hub
+        .state(&appointment.id)
+        .await
+        .map_err(hub_unavailable)?;
     Ok(Json(guide_state_body(snapshot)))
 }
 
@@ -155,8 +223,16 @@ pub fn client_state_body(snapshot: Snapshot) -> Value {
 }
 
 /// `GET /store-api/dsr/appointment/presentation/state`, for the attendee of the context.
-pub async fn client_state(_: SalesChannel, ContextToken(token): ContextToken, State(app): State<App>) -> ApiResult<Json<Value>> {
+pub async fn client_state(
+    _: SalesChannel,
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+) -> ApiResult<Json<Value>> {
     let attendee = super::attendee::of_context(&app, token).await?;
-    let snapshot = app.hub.attendee_state(&attendee.appointment_id, &attendee.id).await.map_err(hub_unavailable)?;
+    let snapshot = app
+        .hub
+        .attendee_state(&attendee.appointment_id, &attendee.id)
+        .await
+        .map_err(hub_unavailable)?;
     Ok(Json(client_state_body(snapshot)))
 }

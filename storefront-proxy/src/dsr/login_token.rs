@@ -45,7 +45,10 @@ pub const MAX_STOREFRONT_URL: usize = 2048;
 const MAX_TOKEN_LEN: usize = 256;
 
 fn unix_now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or_default()
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
 }
 
 fn hash(token: &str) -> String {
@@ -53,11 +56,19 @@ fn hash(token: &str) -> String {
 }
 
 fn invalid_token() -> ApiError {
-    ApiError::new(StatusCode::UNAUTHORIZED, "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID", "The login token is unknown or was used already.")
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID",
+        "The login token is unknown or was used already.",
+    )
 }
 
 fn expired_token() -> ApiError {
-    ApiError::new(StatusCode::UNAUTHORIZED, "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_EXPIRED", "The login token has expired.")
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_EXPIRED",
+        "The login token has expired.",
+    )
 }
 
 fn other_customer() -> ApiError {
@@ -69,11 +80,16 @@ fn other_customer() -> ApiError {
 }
 
 fn invalid_visitor_session(detail: &str) -> ApiError {
-    ApiError::bad_request("DIGITAL_SALES_ROOMS__VISITOR_SESSION_INVALID", detail).at("/contextToken")
+    ApiError::bad_request("DIGITAL_SALES_ROOMS__VISITOR_SESSION_INVALID", detail)
+        .at("/contextToken")
 }
 
 /// A string field of at most `max` characters, `None` when absent or empty.
-fn text_field<'a>(body: &'a serde_json::Map<String, Value>, key: &str, max: usize) -> Result<Option<&'a str>, ()> {
+fn text_field<'a>(
+    body: &'a serde_json::Map<String, Value>,
+    key: &str,
+    max: usize,
+) -> Result<Option<&'a str>, ()> {
     match body.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) if text.is_empty() => Ok(None),
@@ -83,7 +99,11 @@ fn text_field<'a>(body: &'a serde_json::Map<String, Value>, key: &str, max: usiz
 }
 
 /// `POST /store-api/dsr/customer/generate-login-token`.
-pub async fn generate(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn generate(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let storefront_url = text_field(&body, "storefrontUrl", MAX_STOREFRONT_URL)
         .ok()
         .and_then(|url| match url {
@@ -130,7 +150,9 @@ pub async fn generate(user: LoggedIn, State(app): State<App>, RequestParams(body
     if !stored {
         return Err(super::attendee::not_found());
     }
-    Ok(Json(json!({ "apiAlias": "dsr.storefront-login.response", "token": token })))
+    Ok(Json(
+        json!({ "apiAlias": "dsr.storefront-login.response", "token": token }),
+    ))
 }
 
 /// Why a login token was not taken.
@@ -142,10 +164,20 @@ enum Refused {
 }
 
 /// `POST /store-api/dsr/customer/automatic-login`.
-pub async fn automatic_login(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn automatic_login(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let token = match text_field(&body, "token", MAX_TOKEN_LEN) {
         Ok(Some(token)) => token.to_owned(),
-        _ => return Err(ApiError::bad_request("DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID", "The login token is missing.").at("/token")),
+        _ => {
+            return Err(ApiError::bad_request(
+                "DIGITAL_SALES_ROOMS__LOGIN_TOKEN_INVALID",
+                "The login token is missing.",
+            )
+            .at("/token"))
+        }
     };
     let token_hash = hash(&token);
     let outcome = app
@@ -200,24 +232,38 @@ pub async fn automatic_login(ctx: ShopContext, State(app): State<App>, RequestPa
         Err(Refused::Invalid) => Err(invalid_token()),
         Err(Refused::Expired) => Err(expired_token()),
         Err(Refused::OtherCustomer) => Err(other_customer()),
-        Err(Refused::Inactive) => {
-            Err(ApiError::new(StatusCode::UNAUTHORIZED, "CHECKOUT__CUSTOMER_IS_INACTIVE", "The customer account is inactive."))
-        }
+        Err(Refused::Inactive) => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "CHECKOUT__CUSTOMER_IS_INACTIVE",
+            "The customer account is inactive.",
+        )),
     }
 }
 
 /// `POST /store-api/dsr/customer/migrate-visitor-session`.
-pub async fn migrate_visitor_session(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn migrate_visitor_session(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let visitor = match text_field(&body, "contextToken", MAX_TOKEN_LEN) {
         // Sessions are stored under their token's SHA-256 (store_api::session).
         Ok(Some(token)) => crate::store_api::token_key(token),
-        _ => return Err(invalid_visitor_session("contextToken must be the context token of the guest's room session.")),
+        _ => {
+            return Err(invalid_visitor_session(
+                "contextToken must be the context token of the guest's room session.",
+            ))
+        }
     };
     let Some(target) = ctx.token.clone() else {
-        return Err(invalid_visitor_session("The session to move the visitor's cart into is missing (sw-context-token)."));
+        return Err(invalid_visitor_session(
+            "The session to move the visitor's cart into is missing (sw-context-token).",
+        ));
     };
     if visitor == target {
-        return Err(invalid_visitor_session("contextToken is this session itself."));
+        return Err(invalid_visitor_session(
+            "contextToken is this session itself.",
+        ));
     }
     let channel = ctx.sales_channel.id.clone();
     let (visitor_token, target_token) = (visitor.clone(), target.clone());
@@ -261,7 +307,11 @@ pub async fn migrate_visitor_session(ctx: ShopContext, State(app): State<App>, R
         .await?;
     let cart = moved?;
     // The room hears of both carts: the guest's is empty now, the session's holds the goods.
-    app.events.emit(ShopEvent::emptied_cart(visitor_token)).await;
-    app.events.emit(ShopEvent::cart_changed(&target_token, &cart)).await;
+    app.events
+        .emit(ShopEvent::emptied_cart(visitor_token))
+        .await;
+    app.events
+        .emit(ShopEvent::cart_changed(&target_token, &cart))
+        .await;
     Ok(StatusCode::NO_CONTENT.into_response())
 }

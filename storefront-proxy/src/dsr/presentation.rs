@@ -26,19 +26,29 @@ use crate::store_api::ShopContext;
 pub const MADE_FOR_SLIDE: &str = "slide:";
 
 /// The notes of each of `section_ids`, in block and slot order.
-fn notes_of(conn: &Connection, section_ids: &[String], languages: &LanguageChain) -> rusqlite::Result<HashMap<String, Vec<Value>>> {
+fn notes_of(
+    conn: &Connection,
+    section_ids: &[String],
+    languages: &LanguageChain,
+) -> rusqlite::Result<HashMap<String, Vec<Value>>> {
     let mut statement = conn.prepare_cached(
         "SELECT id, cms_section_id FROM cms_block
          WHERE cms_section_id IN (SELECT value FROM json_each(?1)) AND type = ?2 ORDER BY position",
     )?;
-    let blocks: Vec<(String, String)> =
-        statement.query_map(params![json_ids(section_ids), NOTES_BLOCK_TYPE], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+    let blocks: Vec<(String, String)> = statement
+        .query_map(params![json_ids(section_ids), NOTES_BLOCK_TYPE], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
+        .collect::<Result<_, _>>()?;
     let block_ids: Vec<String> = blocks.iter().map(|(id, _)| id.clone()).collect();
     let mut slots = load_slots(conn, &block_ids, languages)?;
     slots.sort_by(|a, b| a["slot"].as_str().cmp(&b["slot"].as_str()));
     let mut notes: HashMap<String, Vec<Value>> = HashMap::new();
     for (block_id, section_id) in &blocks {
-        for slot in slots.iter().filter(|slot| slot["blockId"] == json!(block_id)) {
+        for slot in slots
+            .iter()
+            .filter(|slot| slot["blockId"] == json!(block_id))
+        {
             // As in the reference's example, less its nulls the schema does not allow.
             let mut note = slot.clone();
             note["cmsBlockVersionId"] = note["versionId"].clone();

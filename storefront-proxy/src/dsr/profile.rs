@@ -23,7 +23,12 @@ pub const ANSWERS: &[&str] = &["accepted", "maybe", "declined"];
 
 /// A text field of a PATCH body: absent (`None`), or a trimmed string within the
 /// bounds; `null` clears it where `nullable`.
-fn text_field(body: &Map<String, Value>, key: &str, nullable: bool, violations: &mut Vec<Violation>) -> Option<Option<String>> {
+fn text_field(
+    body: &Map<String, Value>,
+    key: &str,
+    nullable: bool,
+    violations: &mut Vec<Violation>,
+) -> Option<Option<String>> {
     let pointer = format!("/{key}");
     match body.get(key)? {
         Value::Null if nullable => Some(None),
@@ -44,7 +49,11 @@ fn text_field(body: &Map<String, Value>, key: &str, nullable: bool, violations: 
             }
         }
         _ => {
-            violations.push(Violation::new("VIOLATION::TYPE_ERROR", pointer, "This value should be of type string."));
+            violations.push(Violation::new(
+                "VIOLATION::TYPE_ERROR",
+                pointer,
+                "This value should be of type string.",
+            ));
             None
         }
     }
@@ -72,7 +81,9 @@ pub async fn update(
         data.insert("videoUserId".into(), json!(video));
     }
     if data.is_empty() {
-        return Ok(Json(json!({ "data": data, "apiAlias": "dsr.appointment.update-attendee" })));
+        return Ok(Json(
+            json!({ "data": data, "apiAlias": "dsr.appointment.update-attendee" }),
+        ));
     }
     let id = attendee.id.clone();
     let (n, v) = (name.clone(), video_user_id.clone());
@@ -80,10 +91,16 @@ pub async fn update(
         .call(move |conn| {
             let tx = conn.transaction()?;
             if let Some(name) = n {
-                tx.execute("UPDATE attendee SET name = ?2, updated_at = ?3 WHERE id = ?1", params![id, name, now_rfc3339()])?;
+                tx.execute(
+                    "UPDATE attendee SET name = ?2, updated_at = ?3 WHERE id = ?1",
+                    params![id, name, now_rfc3339()],
+                )?;
             }
             if let Some(video) = v {
-                tx.execute("UPDATE attendee SET video_user_id = ?2, updated_at = ?3 WHERE id = ?1", params![id, video, now_rfc3339()])?;
+                tx.execute(
+                    "UPDATE attendee SET video_user_id = ?2, updated_at = ?3 WHERE id = ?1",
+                    params![id, video, now_rfc3339()],
+                )?;
             }
             tx.commit()?;
             Ok(())
@@ -91,14 +108,23 @@ pub async fn update(
         .await?;
     // In the background: the change is stored, and a slow or hanging hub must not hold
     // the attendee's request (the guides' view catches up when the hub answers).
-    tokio::spawn(async move { publish_changed(&app, &attendee, name.flatten(), video_user_id).await });
-    Ok(Json(json!({ "data": data, "apiAlias": "dsr.appointment.update-attendee" })))
+    tokio::spawn(
+        async move { publish_changed(&app, &attendee, name.flatten(), video_user_id).await },
+    );
+    Ok(Json(
+        json!({ "data": data, "apiAlias": "dsr.appointment.update-attendee" }),
+    ))
 }
 
 /// Tells the guides the attendee's new name (the hub merges it into its participant
 /// list; attendees who never connected appear with their stored name when they do). The
 /// change is stored already, so a hub that is down only delays the live view.
-async fn publish_changed(app: &App, attendee: &Attendee, name: Option<String>, video_user_id: Option<Option<String>>) {
+async fn publish_changed(
+    app: &App,
+    attendee: &Attendee,
+    name: Option<String>,
+    video_user_id: Option<Option<String>>,
+) {
     let request = AttendeeProfileRequest {
         appointment_id: attendee.appointment_id.clone(),
         attendee_id: attendee.id.clone(),
@@ -120,7 +146,10 @@ pub async fn respond_invitation(
 ) -> ApiResult<Json<Value>> {
     let attendee = attendee::of_context(&app, token).await?;
     if !is_id(&appointment_id) {
-        return Err(crate::catalog::invalid_id(&appointment_id, "/appointmentId"));
+        return Err(crate::catalog::invalid_id(
+            &appointment_id,
+            "/appointmentId",
+        ));
     }
     // Only `token` is required by the document: without an answer the attendee's
     // invitation status stays as it is, and is answered.
@@ -135,8 +164,15 @@ pub async fn respond_invitation(
             )]))
         }
     };
-    if body.get("token").is_some_and(|t| !t.is_string() && !t.is_null()) {
-        return Err(ApiError::Violations(vec![Violation::new("VIOLATION::TYPE_ERROR", "/token", "This value should be of type string.")]));
+    if body
+        .get("token")
+        .is_some_and(|t| !t.is_string() && !t.is_null())
+    {
+        return Err(ApiError::Violations(vec![Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            "/token",
+            "This value should be of type string.",
+        )]));
     }
     if attendee.appointment_id != appointment_id || attendee.kind != "CLIENT" {
         return Err(ApiError::new(
@@ -146,7 +182,11 @@ pub async fn respond_invitation(
         ));
     }
     let id = attendee.id.clone();
-    let mail_token = body.get("token").and_then(Value::as_str).map(str::to_owned).filter(|t| !t.is_empty());
+    let mail_token = body
+        .get("token")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .filter(|t| !t.is_empty());
     let (appointment, answer) = app
         .db
         .call(move |conn| {

@@ -27,12 +27,20 @@ pub struct RoomRelay {
 impl RoomRelay {
     /// For the embedded shop's attendees.
     pub fn new(db: Db, hub: HubClient) -> RoomRelay {
-        RoomRelay { db, hub, forwarded: false }
+        RoomRelay {
+            db,
+            hub,
+            forwarded: false,
+        }
     }
 
     /// For upstream mode: the attendees the upstream shop let join through this proxy.
     pub fn forwarded(db: Db, hub: HubClient) -> RoomRelay {
-        RoomRelay { db, hub, forwarded: true }
+        RoomRelay {
+            db,
+            hub,
+            forwarded: true,
+        }
     }
 
     /// The attendee whose store session `token` is, if one is in a room; a lookup that
@@ -53,33 +61,65 @@ impl RoomRelay {
         match found {
             Ok(attendee) => attendee.filter(|attendee| !attendee.removed),
             Err(error) => {
-                tracing::warn!(error = format!("{error:#}"), "could not look up the attendee of a {what}");
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "could not look up the attendee of a {what}"
+                );
                 None
             }
         }
     }
 
     fn publish(&self, attendee: &Attendee, event: Event) {
-        self.hub.publish_later(&attendee.appointment_id, Audience::Attendee(attendee.id.clone()), event);
+        self.hub.publish_later(
+            &attendee.appointment_id,
+            Audience::Attendee(attendee.id.clone()),
+            event,
+        );
     }
 
     async fn relay(&self, event: ShopEvent) {
         match event {
-            ShopEvent::CartChanged { context_token, product_count, total_price } => {
+            ShopEvent::CartChanged {
+                context_token,
+                product_count,
+                total_price,
+            } => {
                 // Only clients have carts the guides look at.
-                let Some(attendee) = self.attendee(&context_token, "cart").await.filter(|a| a.kind == "CLIENT") else { return };
-                let event = Event::AttendeeCartChanged { attendee_id: attendee.id.clone(), line_item_count: product_count, total_price };
+                let Some(attendee) = self
+                    .attendee(&context_token, "cart")
+                    .await
+                    .filter(|a| a.kind == "CLIENT")
+                else {
+                    return;
+                };
+                let event = Event::AttendeeCartChanged {
+                    attendee_id: attendee.id.clone(),
+                    line_item_count: product_count,
+                    total_price,
+                };
                 self.publish(&attendee, event);
             }
-            ShopEvent::WishlistChanged { context_token, product_id, added } => {
-                let Some(attendee) = self.attendee(&context_token, "wishlist").await else { return };
+            ShopEvent::WishlistChanged {
+                context_token,
+                product_id,
+                added,
+            } => {
+                let Some(attendee) = self.attendee(&context_token, "wishlist").await else {
+                    return;
+                };
                 self.publish(&attendee, wishlist_changed(&attendee, product_id, added));
             }
-            ShopEvent::WishlistMerged { context_token, added } => {
+            ShopEvent::WishlistMerged {
+                context_token,
+                added,
+            } => {
                 if added.is_empty() {
                     return;
                 }
-                let Some(attendee) = self.attendee(&context_token, "wishlist").await else { return };
+                let Some(attendee) = self.attendee(&context_token, "wishlist").await else {
+                    return;
+                };
                 for product_id in added {
                     self.publish(&attendee, wishlist_changed(&attendee, product_id, true));
                 }
@@ -89,7 +129,12 @@ impl RoomRelay {
 }
 
 fn wishlist_changed(attendee: &Attendee, product_id: String, added: bool) -> Event {
-    Event::AttendeeCollectionChanged { attendee_id: attendee.id.clone(), collection: Collection::Wishlist, product_id, added }
+    Event::AttendeeCollectionChanged {
+        attendee_id: attendee.id.clone(),
+        collection: Collection::Wishlist,
+        product_id,
+        added,
+    }
 }
 
 impl ShopEventSink for RoomRelay {

@@ -44,7 +44,14 @@ fn format(at: OffsetDateTime) -> String {
 /// The minute a timestamp falls in, as RFC 3339 (`…T12:34:00Z`).
 fn minute_of(at: OffsetDateTime) -> String {
     let at = at.to_offset(time::UtcOffset::UTC);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:00Z", at.year(), u8::from(at.month()), at.day(), at.hour(), at.minute())
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:00Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute()
+    )
 }
 
 /// A product's name in the language (a variant falls back to its parent's), else any.
@@ -70,16 +77,30 @@ struct Order {
 }
 
 /// Everything the report reads from the shop's database, in one read.
-fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusqlite::Result<Value> {
+fn read(
+    conn: &Connection,
+    appointment: &Appointment,
+    language_id: &str,
+) -> rusqlite::Result<Value> {
     let mut statement =
         conn.prepare("SELECT id, name, joined_at FROM attendee WHERE appointment_id = ?1 AND type = 'CLIENT' ORDER BY joined_at, id")?;
     let attendees = statement
-        .query_map([&appointment.id], |r| Ok(Attendee { id: r.get(0)?, name: r.get(1)?, joined_at: r.get(2)? }))?
+        .query_map([&appointment.id], |r| {
+            Ok(Attendee {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                joined_at: r.get(2)?,
+            })
+        })?
         .collect::<Result<Vec<_>, _>>()?;
 
     // The session: from its start (or the first join) to its end (or now).
     let first_join = attendees.iter().filter_map(|a| parse(&a.joined_at)).min();
-    let from = appointment.started_at.as_deref().and_then(parse).or(first_join);
+    let from = appointment
+        .started_at
+        .as_deref()
+        .and_then(parse)
+        .or(first_join);
     let ended = appointment.ended_at.as_deref().and_then(parse);
     let orders_until = ended.map(|end| end + time::Duration::hours(AFTER_SESSION_HOURS));
 
@@ -124,7 +145,12 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
     ))?;
     let in_carts = carts
         .query_map(params![appointment.id, language_id], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
         })?
         .collect::<Result<Vec<_>, _>>()?;
 
@@ -145,14 +171,25 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
     let rows = orders.query_map([&appointment.id], |r| {
         Ok((
             r.get::<_, String>(1)?,
-            Order { attendee_id: r.get(0)?, order_number: r.get(2)?, ordered_at: r.get(3)?, amount_total: r.get(4)?, currency: r.get(5)? },
+            Order {
+                attendee_id: r.get(0)?,
+                order_number: r.get(2)?,
+                ordered_at: r.get(3)?,
+                amount_total: r.get(4)?,
+                currency: r.get(5)?,
+            },
         ))
     })?;
     for row in rows {
         let (order_id, order) = row?;
-        let Some(at) = parse(&order.ordered_at) else { continue };
+        let Some(at) = parse(&order.ordered_at) else {
+            continue;
+        };
         let Some(from) = from else { continue };
-        if at < from || orders_until.is_some_and(|until| at > until) || !seen.insert(order_id.clone()) {
+        if at < from
+            || orders_until.is_some_and(|until| at > until)
+            || !seen.insert(order_id.clone())
+        {
             continue;
         }
         let after = ended.is_some_and(|end| at > end);
@@ -169,33 +206,53 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
     }
     let mut ordered_products = std::collections::BTreeSet::new();
     for order_id in &counted {
-        let rows = ordered_items.query_map([order_id], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?)))?;
+        let rows = ordered_items.query_map([order_id], |r| {
+            Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?))
+        })?;
         for row in rows {
-            let (Some(product_id), quantity) = row? else { continue };
+            let (Some(product_id), quantity) = row? else {
+                continue;
+            };
             ordered_products.insert(product_id.clone());
-            per_product.entry(product_id).or_insert_with(|| (String::new(), 0, 0, 0)).3 += quantity;
+            per_product
+                .entry(product_id)
+                .or_insert_with(|| (String::new(), 0, 0, 0))
+                .3 += quantity;
         }
     }
-    let mut name_of = conn.prepare(&format!("SELECT {PRODUCT_NAME} FROM (SELECT ?1 AS product_id) x"))?;
+    let mut name_of = conn.prepare(&format!(
+        "SELECT {PRODUCT_NAME} FROM (SELECT ?1 AS product_id) x"
+    ))?;
     for product_id in ordered_products {
         if let Some(entry) = per_product.get_mut(&product_id).filter(|e| e.0.is_empty()) {
             entry.0 = name_of.query_row(params![product_id, language_id], |r| r.get(0))?;
         }
     }
     let mut carts: Vec<(String, (String, i64, i64, i64))> = per_product.into_iter().collect();
-    carts.sort_by(|a, b| (b.1 .1 + b.1 .3).cmp(&(a.1 .1 + a.1 .3)).then_with(|| a.0.cmp(&b.0)));
+    carts.sort_by(|a, b| {
+        (b.1 .1 + b.1 .3)
+            .cmp(&(a.1 .1 + a.1 .3))
+            .then_with(|| a.0.cmp(&b.0))
+    });
     let carts: Vec<Value> = carts
         .into_iter()
         .map(|(product_id, (name, quantity, attendees, ordered))| {
             json!({ "productId": product_id, "name": name, "quantity": quantity, "attendees": attendees, "ordered": ordered })
         })
         .collect();
-    let names: BTreeMap<&str, Option<&str>> = attendees.iter().map(|a| (a.id.as_str(), a.name.as_deref())).collect();
-    let buyers: std::collections::BTreeSet<&str> = placed.iter().map(|(o, _, _)| o.attendee_id.as_str()).collect();
-    let revenue: BTreeMap<String, f64> = placed.iter().fold(BTreeMap::new(), |mut sums, (o, _, _)| {
-        *sums.entry(o.currency.clone()).or_default() += o.amount_total;
-        sums
-    });
+    let names: BTreeMap<&str, Option<&str>> = attendees
+        .iter()
+        .map(|a| (a.id.as_str(), a.name.as_deref()))
+        .collect();
+    let buyers: std::collections::BTreeSet<&str> = placed
+        .iter()
+        .map(|(o, _, _)| o.attendee_id.as_str())
+        .collect();
+    let revenue: BTreeMap<String, f64> =
+        placed.iter().fold(BTreeMap::new(), |mut sums, (o, _, _)| {
+            *sums.entry(o.currency.clone()).or_default() += o.amount_total;
+            sums
+        });
     let orders: Vec<Value> = placed
         .iter()
         .map(|(o, after, _)| {
@@ -228,14 +285,26 @@ fn read(conn: &Connection, appointment: &Appointment, language_id: &str) -> rusq
 /// holds from its time until the next): the most connected at once, and the
 /// time-weighted average of the connected.
 fn viewers(points: &[AttendancePoint], from: Option<OffsetDateTime>, to: OffsetDateTime) -> Value {
-    let timed: Vec<(OffsetDateTime, &AttendancePoint)> = points.iter().filter_map(|p| parse(&p.at).map(|at| (at, p))).collect();
+    let timed: Vec<(OffsetDateTime, &AttendancePoint)> = points
+        .iter()
+        .filter_map(|p| parse(&p.at).map(|at| (at, p)))
+        .collect();
     let Some(from) = from.or_else(|| timed.first().map(|(at, _)| *at)) else {
         return json!({ "peak": 0, "average": 0.0 });
     };
     // The count at `from` (the last point at or before it), then every change up to `to`.
-    let at_start = timed.iter().rev().find(|(at, _)| *at <= from).map_or(0, |(_, p)| p.connected);
+    let at_start = timed
+        .iter()
+        .rev()
+        .find(|(at, _)| *at <= from)
+        .map_or(0, |(_, p)| p.connected);
     let mut steps: Vec<(OffsetDateTime, u32)> = vec![(from, at_start)];
-    steps.extend(timed.iter().filter(|(at, _)| *at > from && *at <= to).map(|(at, p)| (*at, p.connected)));
+    steps.extend(
+        timed
+            .iter()
+            .filter(|(at, _)| *at > from && *at <= to)
+            .map(|(at, p)| (*at, p.connected)),
+    );
     let peak = steps.iter().map(|(_, c)| *c).max().unwrap_or(0);
     let span = (to - from).as_seconds_f64();
     let average = if span <= 0.0 {
@@ -254,7 +323,12 @@ fn viewers(points: &[AttendancePoint], from: Option<OffsetDateTime>, to: OffsetD
 
 /// What the hub kept of the session ([`SessionRecord`]) and its polls, for the window
 /// `[from, to]`.
-fn live_part(all: &StateForAll, session: &SessionRecord, from: Option<OffsetDateTime>, to: OffsetDateTime) -> Value {
+fn live_part(
+    all: &StateForAll,
+    session: &SessionRecord,
+    from: Option<OffsetDateTime>,
+    to: OffsetDateTime,
+) -> Value {
     let chat_per_minute: Vec<Value> = session
         .chat_per_minute
         .iter()
@@ -269,8 +343,12 @@ fn live_part(all: &StateForAll, session: &SessionRecord, from: Option<OffsetDate
     for sample in &session.samples {
         reactions.add(sample.reactions);
         if let Some(at) = parse(&sample.at) {
-            *reactions_per_minute.entry(minute_of(at)).or_default() +=
-                sample.reactions.to_array().iter().map(|n| u64::from(*n)).sum::<u64>();
+            *reactions_per_minute.entry(minute_of(at)).or_default() += sample
+                .reactions
+                .to_array()
+                .iter()
+                .map(|n| u64::from(*n))
+                .sum::<u64>();
         }
         cart_value.push(json!({ "at": sample.at, "value": sample.cart_value }));
     }
@@ -306,13 +384,29 @@ fn live_part(all: &StateForAll, session: &SessionRecord, from: Option<OffsetDate
 }
 
 /// `GET /api/_action/dsr/appointment/{id}/report` (admin or guide).
-pub async fn report(_: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn report(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
     if !is_id(&id) {
         return Err(appointment::not_found());
     }
-    let appointment = app.db.call(move |conn| Ok(Appointment::by_id(conn, &id)?)).await?.ok_or_else(appointment::not_found)?;
-    let language = headers.get("sw-language-id").and_then(|v| v.to_str().ok()).filter(|v| is_id(v)).map(str::to_owned);
-    let live = match tokio::try_join!(app.hub.client_state(&appointment.id), app.hub.session(&appointment.id)) {
+    let appointment = app
+        .db
+        .call(move |conn| Ok(Appointment::by_id(conn, &id)?))
+        .await?
+        .ok_or_else(appointment::not_found)?;
+    let language = headers
+        .get("sw-language-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| is_id(v))
+        .map(str::to_owned);
+    let live = match tokio::try_join!(
+        app.hub.client_state(&appointment.id),
+        app.hub.session(&appointment.id)
+    ) {
         Ok((snapshot, session)) => Some((snapshot.state_for_all, session)),
         Err(error) => {
             tracing::warn!(%error, "the report is without the hub's live numbers");
@@ -324,16 +418,23 @@ pub async fn report(_: AdminUser, State(app): State<App>, Path(id): Path<String>
         .call(move |conn| {
             let language = match language {
                 Some(language) => language,
-                None => {
-                    conn.query_row("SELECT language_id FROM sales_channel WHERE id = ?1", [&appointment.sales_channel_id], |r| r.get(0))?
-                }
+                None => conn.query_row(
+                    "SELECT language_id FROM sales_channel WHERE id = ?1",
+                    [&appointment.sales_channel_id],
+                    |r| r.get(0),
+                )?,
             };
             Ok(read(conn, &appointment, &language)?)
         })
         .await?;
     let from = body["window"]["from"].as_str().and_then(parse);
-    let to = body["window"]["to"].as_str().and_then(parse).unwrap_or_else(OffsetDateTime::now_utc);
-    body["live"] = live.map_or(Value::Null, |(all, session)| live_part(&all, &session, from, to));
+    let to = body["window"]["to"]
+        .as_str()
+        .and_then(parse)
+        .unwrap_or_else(OffsetDateTime::now_utc);
+    body["live"] = live.map_or(Value::Null, |(all, session)| {
+        live_part(&all, &session, from, to)
+    });
     body["generatedAt"] = json!(now_rfc3339());
     Ok(Json(body))
 }

@@ -31,7 +31,11 @@ use crate::store_api::RequestParams;
 /// Tells the appointment's guides that its saved products changed (in the background,
 /// in order with the shop's other events: the write stands whether or not the hub takes it).
 fn tell_guides(app: &App, appointment_id: &str) {
-    app.hub.publish_later(appointment_id, protocol::internal::Audience::Guides, protocol::frame::Event::SavedProductsChanged {});
+    app.hub.publish_later(
+        appointment_id,
+        protocol::internal::Audience::Guides,
+        protocol::frame::Event::SavedProductsChanged {},
+    );
 }
 
 /// The most products one appointment keeps saved.
@@ -51,12 +55,20 @@ struct Saved {
 fn saved_with_notes(conn: &Connection, appointment_id: &str) -> rusqlite::Result<Vec<Saved>> {
     let mut statement = conn
         .prepare_cached("SELECT product_id, note FROM appointment_saved_product WHERE appointment_id = ?1 ORDER BY position, created_at")?;
-    let rows = statement.query_map([appointment_id], |r| Ok(Saved { product_id: r.get(0)?, note: r.get(1)? }))?;
+    let rows = statement.query_map([appointment_id], |r| {
+        Ok(Saved {
+            product_id: r.get(0)?,
+            note: r.get(1)?,
+        })
+    })?;
     rows.collect()
 }
 
 fn saved(conn: &Connection, appointment_id: &str) -> rusqlite::Result<Vec<String>> {
-    Ok(saved_with_notes(conn, appointment_id)?.into_iter().map(|s| s.product_id).collect())
+    Ok(saved_with_notes(conn, appointment_id)?
+        .into_iter()
+        .map(|s| s.product_id)
+        .collect())
 }
 
 fn answer(list: Vec<Saved>) -> Json<Value> {
@@ -67,11 +79,17 @@ fn answer(list: Vec<Saved>) -> Json<Value> {
 }
 
 /// `GET …/saved-products`.
-pub async fn list(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn list(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let ids = app
         .db
         .call(move |conn| {
-            let Some(appointment) = Appointment::by_id(conn, &id)? else { return Ok(Err(appointment::not_found())) };
+            let Some(appointment) = Appointment::by_id(conn, &id)? else {
+                return Ok(Err(appointment::not_found()));
+            };
             Ok(Ok(saved_with_notes(conn, &appointment.id)?))
         })
         .await??;
@@ -86,7 +104,9 @@ pub async fn add(
     RequestParams(body): RequestParams,
 ) -> ApiResult<Json<Value>> {
     let product_ids = match body.get("productIds") {
-        None | Some(Value::Null) => return Err(ApiError::Violations(vec![Violation::blank("/productIds")])),
+        None | Some(Value::Null) => {
+            return Err(ApiError::Violations(vec![Violation::blank("/productIds")]))
+        }
         Some(value) => id_list(value, "/productIds")?,
     };
     if product_ids.is_empty() {
@@ -153,7 +173,11 @@ pub async fn update(
         Some(value) => match value.as_u64() {
             Some(position) => Some(position.min(MAX_SAVED_PRODUCTS as u64) as usize),
             None => {
-                violations.push(Violation::new("FRAMEWORK__INVALID_REQUEST_PARAMETER", "/position", "Expected a position from 0."));
+                violations.push(Violation::new(
+                    "FRAMEWORK__INVALID_REQUEST_PARAMETER",
+                    "/position",
+                    "Expected a position from 0.",
+                ));
                 None
             }
         },
@@ -170,9 +194,15 @@ pub async fn update(
             ));
             None
         }
-        Some(Value::String(text)) => Some(Some(text.trim().to_owned()).filter(|text| !text.is_empty())),
+        Some(Value::String(text)) => {
+            Some(Some(text.trim().to_owned()).filter(|text| !text.is_empty()))
+        }
         Some(_) => {
-            violations.push(Violation::new("FRAMEWORK__INVALID_REQUEST_PARAMETER", "/note", "Expected a text or null."));
+            violations.push(Violation::new(
+                "FRAMEWORK__INVALID_REQUEST_PARAMETER",
+                "/note",
+                "Expected a text or null.",
+            ));
             None
         }
     };
@@ -222,7 +252,11 @@ pub async fn update(
 }
 
 /// `DELETE …/saved-products/{productId}`: 204; a product that is not saved is a 404.
-pub async fn remove(_: AdminUser, State(app): State<App>, Path((id, product_id)): Path<(String, String)>) -> ApiResult<StatusCode> {
+pub async fn remove(
+    _: AdminUser,
+    State(app): State<App>,
+    Path((id, product_id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
     let product_id = product_id.to_lowercase();
     if !is_id(&product_id) {
         return Err(crate::catalog::invalid_id(&product_id, "/productId"));
@@ -246,13 +280,22 @@ pub async fn remove(_: AdminUser, State(app): State<App>, Path((id, product_id))
 }
 
 /// `DELETE …/saved-products`: 204, none saved any more.
-pub async fn clear(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<StatusCode> {
+pub async fn clear(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
     let appointment_id = id.clone();
     let cleared = app
         .db
         .call(move |conn| {
-            let Some(appointment) = Appointment::by_id(conn, &id)? else { return Ok(Err(appointment::not_found())) };
-            Ok(Ok(conn.execute("DELETE FROM appointment_saved_product WHERE appointment_id = ?1", [&appointment.id])?))
+            let Some(appointment) = Appointment::by_id(conn, &id)? else {
+                return Ok(Err(appointment::not_found()));
+            };
+            Ok(Ok(conn.execute(
+                "DELETE FROM appointment_saved_product WHERE appointment_id = ?1",
+                [&appointment.id],
+            )?))
         })
         .await??;
     if cleared > 0 {

@@ -26,7 +26,11 @@ use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 
 fn column(expr: &'static str, kind: Kind) -> Option<Field> {
-    Some(Field { expr: Expr::Column(expr), kind, translated: false })
+    Some(Field {
+        expr: Expr::Column(expr),
+        kind,
+        translated: false,
+    })
 }
 
 fn attendee_field(name: &str) -> Option<Field> {
@@ -45,7 +49,10 @@ fn attendee_field(name: &str) -> Option<Field> {
         "lastActive" => column("a.last_active_at", Date),
         "updatedAt" => column("a.updated_at", Date),
         "isBlocked" => column("(a.removed_at IS NOT NULL)", Bool),
-        "appointment.presentationPath" => column("(SELECT presentation_path FROM appointment x WHERE x.id = a.appointment_id)", Text),
+        "appointment.presentationPath" => column(
+            "(SELECT presentation_path FROM appointment x WHERE x.id = a.appointment_id)",
+            Text,
+        ),
         _ => None,
     }
 }
@@ -66,9 +73,10 @@ fn collection_field(name: &str) -> Option<Field> {
         "productId" | "product.id" => column("c.product_id", Id),
         "alias" => column("c.alias", Text),
         "createdAt" => column("c.created_at", Date),
-        "attendee.appointmentId" | "attendee.appointment.id" => {
-            column("(SELECT appointment_id FROM attendee x WHERE x.id = c.attendee_id)", Id)
-        }
+        "attendee.appointmentId" | "attendee.appointment.id" => column(
+            "(SELECT appointment_id FROM attendee x WHERE x.id = c.attendee_id)",
+            Id,
+        ),
         _ => None,
     }
 }
@@ -113,7 +121,12 @@ fn attendee_json(r: &Row) -> rusqlite::Result<Value> {
     })))
 }
 
-fn load_rows(conn: &Connection, sql: &str, ids: &[String], f: fn(&Row) -> rusqlite::Result<Value>) -> rusqlite::Result<Vec<Value>> {
+fn load_rows(
+    conn: &Connection,
+    sql: &str,
+    ids: &[String],
+    f: fn(&Row) -> rusqlite::Result<Value>,
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(sql)?;
     let found: HashMap<String, Value> = statement
         .query_map([json_ids(ids)], f)?
@@ -123,7 +136,14 @@ fn load_rows(conn: &Connection, sql: &str, ids: &[String], f: fn(&Row) -> rusqli
 }
 
 fn load_attendees(conn: &Connection, ids: &[String]) -> rusqlite::Result<Vec<Value>> {
-    load_rows(conn, &format!("SELECT {ATTENDEE_COLUMNS} FROM attendee WHERE id IN (SELECT value FROM json_each(?1))"), ids, attendee_json)
+    load_rows(
+        conn,
+        &format!(
+            "SELECT {ATTENDEE_COLUMNS} FROM attendee WHERE id IN (SELECT value FROM json_each(?1))"
+        ),
+        ids,
+        attendee_json,
+    )
 }
 
 /// `DsrAttendeeProductCollection`.
@@ -149,16 +169,28 @@ fn load_collections(conn: &Connection, ids: &[String]) -> rusqlite::Result<Vec<V
 
 /// The `appointment` association of search results: each record's `appointmentId` as
 /// the appointment it names (null when gone).
-pub(super) fn attach_appointments(conn: &Connection, records: &mut [Value]) -> rusqlite::Result<()> {
+pub(super) fn attach_appointments(
+    conn: &Connection,
+    records: &mut [Value],
+) -> rusqlite::Result<()> {
     for record in records {
-        let id = record["appointmentId"].as_str().unwrap_or_default().to_owned();
-        record["appointment"] = Appointment::by_id(conn, &id)?.map(|a| a.to_json()).unwrap_or(Value::Null);
+        let id = record["appointmentId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        record["appointment"] = Appointment::by_id(conn, &id)?
+            .map(|a| a.to_json())
+            .unwrap_or(Value::Null);
     }
     Ok(())
 }
 
 /// `POST /api/search/dsr-appointment-attendee` (association `appointment`).
-pub async fn attendees(_: AdminUser, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn attendees(
+    _: AdminUser,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let criteria = search::parse(&params, &ATTENDEES)?;
     let with_appointment = criteria.wants("appointment");
     let body = app
@@ -190,23 +222,41 @@ pub async fn collections(
         .call(move |conn| {
             let (ids, total) = search::select(conn, &COLLECTIONS, &criteria)?;
             let mut data = load_collections(conn, &ids)?;
-            let ids_of = |key: &str, data: &[Value]| data.iter().filter_map(|c| c[key].as_str().map(str::to_owned)).collect::<Vec<_>>();
+            let ids_of = |key: &str, data: &[Value]| {
+                data.iter()
+                    .filter_map(|c| c[key].as_str().map(str::to_owned))
+                    .collect::<Vec<_>>()
+            };
             if with_product {
-                let products: HashMap<String, Value> = product::load(conn, &ctx, &ids_of("productId", &data), product::Load::default())?
-                    .into_iter()
-                    .map(|p| (p["id"].as_str().unwrap_or_default().to_owned(), p))
-                    .collect();
+                let products: HashMap<String, Value> = product::load(
+                    conn,
+                    &ctx,
+                    &ids_of("productId", &data),
+                    product::Load::default(),
+                )?
+                .into_iter()
+                .map(|p| (p["id"].as_str().unwrap_or_default().to_owned(), p))
+                .collect();
                 for c in &mut data {
-                    c["product"] = c["productId"].as_str().and_then(|id| products.get(id)).cloned().unwrap_or(Value::Null);
+                    c["product"] = c["productId"]
+                        .as_str()
+                        .and_then(|id| products.get(id))
+                        .cloned()
+                        .unwrap_or(Value::Null);
                 }
             }
             if with_attendee {
-                let attendees: HashMap<String, Value> = load_attendees(conn, &ids_of("attendeeId", &data))?
-                    .into_iter()
-                    .map(|a| (a["id"].as_str().unwrap_or_default().to_owned(), a))
-                    .collect();
+                let attendees: HashMap<String, Value> =
+                    load_attendees(conn, &ids_of("attendeeId", &data))?
+                        .into_iter()
+                        .map(|a| (a["id"].as_str().unwrap_or_default().to_owned(), a))
+                        .collect();
                 for c in &mut data {
-                    c["attendee"] = c["attendeeId"].as_str().and_then(|id| attendees.get(id)).cloned().unwrap_or(Value::Null);
+                    c["attendee"] = c["attendeeId"]
+                        .as_str()
+                        .and_then(|id| attendees.get(id))
+                        .cloned()
+                        .unwrap_or(Value::Null);
                 }
             }
             Ok(search::result(total, data))
@@ -231,53 +281,94 @@ pub async fn products(
     let body = app
         .db
         .call(move |conn| {
-            let selection = query::Selection { main_only: !picks_variants, ..Default::default() };
+            let selection = query::Selection {
+                main_only: !picks_variants,
+                ..Default::default()
+            };
             let (ids, total) = query::select(conn, &ctx.languages, &selection, &criteria, false)?;
-            Ok(search::result(total, product::load(conn, &ctx, &ids, load)?))
+            Ok(search::result(
+                total,
+                product::load(conn, &ctx, &ids, load)?,
+            ))
         })
         .await?;
     Ok(Json(body))
 }
 
 fn collection_not_found(id: &str) -> ApiError {
-    ApiError::not_found("FRAMEWORK__ENTITY_NOT_FOUND", format!("Could not find dsr_attendee_product_collection with id \"{id}\"."))
+    ApiError::not_found(
+        "FRAMEWORK__ENTITY_NOT_FOUND",
+        format!("Could not find dsr_attendee_product_collection with id \"{id}\"."),
+    )
 }
 
 const ALIASES: &[&str] = &["liked", "disliked", "lastSeen"];
 
 fn alias_of(value: &Value) -> Option<&'static str> {
-    value.as_str().and_then(|a| ALIASES.iter().find(|x| **x == a).copied())
+    value
+        .as_str()
+        .and_then(|a| ALIASES.iter().find(|x| **x == a).copied())
 }
 
 /// `GET /api/dsr-attendee-product-collection` (criteria in the query: limit, page).
-pub async fn list_collections(user: AdminUser, state: State<App>, headers: HeaderMap, params: RequestParams) -> ApiResult<Json<Value>> {
+pub async fn list_collections(
+    user: AdminUser,
+    state: State<App>,
+    headers: HeaderMap,
+    params: RequestParams,
+) -> ApiResult<Json<Value>> {
     collections(user, state, headers, params).await
 }
 
 /// `GET /api/dsr-attendee-product-collection/{id}`
-pub async fn read_collection(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn read_collection(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let key = id.clone();
-    let found = app.db.call(move |conn| Ok(load_collections(conn, &[key])?)).await?;
-    let data = found.into_iter().next().ok_or_else(|| collection_not_found(&id))?;
+    let found = app
+        .db
+        .call(move |conn| Ok(load_collections(conn, &[key])?))
+        .await?;
+    let data = found
+        .into_iter()
+        .next()
+        .ok_or_else(|| collection_not_found(&id))?;
     Ok(Json(json!({ "data": data })))
 }
 
 async fn attendee_of(app: &App, id: String) -> ApiResult<Option<Attendee>> {
-    Ok(app.db.call(move |conn| Ok(Attendee::by_id(conn, &id)?)).await?)
+    Ok(app
+        .db
+        .call(move |conn| Ok(Attendee::by_id(conn, &id)?))
+        .await?)
 }
 
 /// `POST /api/dsr-attendee-product-collection`: `attendeeId`, `productId`, `alias`
 /// (liked, disliked, lastSeen), optional `id`; 204 with the `Location` of the entry.
-pub async fn create_collection(_: AdminUser, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn create_collection(
+    _: AdminUser,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let mut violations = Vec::new();
-    let id_field = |key: &str, violations: &mut Vec<Violation>| match body.get(key).and_then(Value::as_str).map(str::to_lowercase) {
+    let id_field = |key: &str, violations: &mut Vec<Violation>| match body
+        .get(key)
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+    {
         Some(id) if is_id(&id) => Some(id),
         None if body.get(key).is_none_or(Value::is_null) => {
             violations.push(Violation::blank(format!("/{key}")));
             None
         }
         _ => {
-            violations.push(Violation::new("FRAMEWORK__INVALID_UUID", format!("/{key}"), "The value is not a valid id."));
+            violations.push(Violation::new(
+                "FRAMEWORK__INVALID_UUID",
+                format!("/{key}"),
+                "The value is not a valid id.",
+            ));
             None
         }
     };
@@ -285,22 +376,34 @@ pub async fn create_collection(_: AdminUser, State(app): State<App>, RequestPara
     let product_id = id_field("productId", &mut violations);
     let alias = alias_of(body.get("alias").unwrap_or(&Value::Null));
     if alias.is_none() {
-        violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", "/alias", "The alias must be liked, disliked or lastSeen."));
+        violations.push(Violation::new(
+            "VIOLATION::NO_SUCH_CHOICE_ERROR",
+            "/alias",
+            "The alias must be liked, disliked or lastSeen.",
+        ));
     }
     let entry_id = match body.get("id") {
         None | Some(Value::Null) => new_id(),
         Some(value) => match value.as_str().map(str::to_lowercase) {
             Some(id) if is_id(&id) => id,
             _ => {
-                violations.push(Violation::new("FRAMEWORK__INVALID_UUID", "/id", "The value is not a valid id."));
+                violations.push(Violation::new(
+                    "FRAMEWORK__INVALID_UUID",
+                    "/id",
+                    "The value is not a valid id.",
+                ));
                 String::new()
             }
         },
     };
-    let (Some(attendee_id), Some(product_id), Some(alias), true) = (attendee_id, product_id, alias, violations.is_empty()) else {
+    let (Some(attendee_id), Some(product_id), Some(alias), true) =
+        (attendee_id, product_id, alias, violations.is_empty())
+    else {
         return Err(ApiError::Violations(violations));
     };
-    let attendee = attendee_of(&app, attendee_id.clone()).await?.ok_or_else(super::attendee::not_found)?;
+    let attendee = attendee_of(&app, attendee_id.clone())
+        .await?
+        .ok_or_else(super::attendee::not_found)?;
     let (e, a, p) = (entry_id.clone(), attendee_id, product_id.clone());
     let created = app
         .db
@@ -357,7 +460,11 @@ pub async fn update_collection(
 ) -> ApiResult<Response> {
     let (attendee_id, old_alias, old_product) = stored(&app, &id).await?;
     let alias = match body.get("alias") {
-        None | Some(Value::Null) => ALIASES.iter().find(|a| **a == old_alias).copied().unwrap_or("liked"),
+        None | Some(Value::Null) => ALIASES
+            .iter()
+            .find(|a| **a == old_alias)
+            .copied()
+            .unwrap_or("liked"),
         Some(value) => alias_of(value).ok_or_else(|| {
             ApiError::Violations(vec![Violation::new(
                 "VIOLATION::NO_SUCH_CHOICE_ERROR",
@@ -379,33 +486,58 @@ pub async fn update_collection(
             }
         },
     };
-    let attendee = attendee_of(&app, attendee_id).await?.ok_or_else(super::attendee::not_found)?;
+    let attendee = attendee_of(&app, attendee_id)
+        .await?
+        .ok_or_else(super::attendee::not_found)?;
     let (key, p) = (id.clone(), product_id.clone());
     app.db
         .call(move |conn| {
             if !super::listing::product_exists(conn, &p)? {
                 return Ok(Err(crate::catalog::product_not_found(&p)));
             }
-            match conn.execute("UPDATE attendee_product_collection SET alias = ?2, product_id = ?3 WHERE id = ?1", params![key, alias, p]) {
+            match conn.execute(
+                "UPDATE attendee_product_collection SET alias = ?2, product_id = ?3 WHERE id = ?1",
+                params![key, alias, p],
+            ) {
                 Ok(_) => Ok(Ok(())),
-                Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => Ok(Err(
-                    ApiError::bad_request("FRAMEWORK__DUPLICATE_ENTRY", "The attendee has this product in this collection already."),
-                )),
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+                {
+                    Ok(Err(ApiError::bad_request(
+                        "FRAMEWORK__DUPLICATE_ENTRY",
+                        "The attendee has this product in this collection already.",
+                    )))
+                }
                 Err(e) => Err(e.into()),
             }
         })
         .await??;
-    let old_alias = ALIASES.iter().find(|a| **a == old_alias).copied().unwrap_or("liked");
-    let changes: Vec<CollectionChange> = vec![(old_alias, old_product, false), (alias, product_id, true)];
+    let old_alias = ALIASES
+        .iter()
+        .find(|a| **a == old_alias)
+        .copied()
+        .unwrap_or("liked");
+    let changes: Vec<CollectionChange> =
+        vec![(old_alias, old_product, false), (alias, product_id, true)];
     publish_changes(&app, &attendee, changes);
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// `DELETE /api/dsr-attendee-product-collection/{id}` (204).
-pub async fn delete_collection(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Response> {
+pub async fn delete_collection(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
     let (attendee_id, alias, product_id) = stored(&app, &id).await?;
-    let attendee = attendee_of(&app, attendee_id.clone()).await?.ok_or_else(super::attendee::not_found)?;
-    let alias = ALIASES.iter().find(|a| **a == alias).copied().unwrap_or("liked");
+    let attendee = attendee_of(&app, attendee_id.clone())
+        .await?
+        .ok_or_else(super::attendee::not_found)?;
+    let alias = ALIASES
+        .iter()
+        .find(|a| **a == alias)
+        .copied()
+        .unwrap_or("liked");
     let changed = change_collections(&app, &attendee_id, vec![(alias, product_id, false)]).await?;
     publish_changes(&app, &attendee, changed);
     Ok(StatusCode::NO_CONTENT.into_response())
@@ -438,7 +570,11 @@ const ORDER_CUSTOMERS: Entity = Entity {
 
 /// `POST /api/search/order-customer` (association `order`): who ordered what, e.g.
 /// filtered by the customer ids of an appointment's attendees.
-pub async fn order_customers(_: AdminUser, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn order_customers(
+    _: AdminUser,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let criteria = search::parse(&params, &ORDER_CUSTOMERS)?;
     let with_order = criteria.wants("order");
     let body = app

@@ -59,11 +59,18 @@ pub async fn basic_setting(
 }
 
 pub fn shop_page_not_found(name: &str) -> ApiError {
-    ApiError::not_found("DIGITAL_SALES_ROOMS__SHOP_PAGE_NOT_FOUND", format!("The shop page \"{name}\" does not exist."))
+    ApiError::not_found(
+        "DIGITAL_SALES_ROOMS__SHOP_PAGE_NOT_FOUND",
+        format!("The shop page \"{name}\" does not exist."),
+    )
 }
 
 /// `GET /store-api/dsr/shop-pages/{layoutName}`: the CMS page of a shop page.
-pub async fn shop_page(ctx: ShopContext, State(app): State<App>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn shop_page(
+    ctx: ShopContext,
+    State(app): State<App>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Value>> {
     let layout = match name.as_str() {
         "terms" => "tos".to_owned(),
         other => other.to_owned(),

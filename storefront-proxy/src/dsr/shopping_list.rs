@@ -45,7 +45,9 @@ fn path_id(id: &str, pointer: &str) -> ApiResult<String> {
 fn shared(conn: &Connection, appointment_id: &str) -> rusqlite::Result<Value> {
     let mut statement =
         conn.prepare_cached("SELECT product_id, quantity FROM dsr_appointment_shopping_list WHERE appointment_id = ?1 ORDER BY position")?;
-    let rows = statement.query_map([appointment_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    let rows = statement.query_map([appointment_id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+    })?;
     let mut data = Map::new();
     for row in rows {
         let (product_id, quantity) = row?;
@@ -55,7 +57,11 @@ fn shared(conn: &Connection, appointment_id: &str) -> rusqlite::Result<Value> {
 }
 
 /// `POST /api/_action/dsr/appointment/{appointmentId}/shopping-lists/{shoppingListId}`.
-pub async fn share(_: AdminUser, State(app): State<App>, Path((id, list_id)): Path<(String, String)>) -> ApiResult<Json<Value>> {
+pub async fn share(
+    _: AdminUser,
+    State(app): State<App>,
+    Path((id, list_id)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
     let id = path_id(&id, "/appointmentId")?;
     let list_id = path_id(&list_id, "/shoppingListId")?;
     let data = app
@@ -89,12 +95,18 @@ pub async fn share(_: AdminUser, State(app): State<App>, Path((id, list_id)): Pa
 }
 
 /// `GET /store-api/dsr/appointment/{appointmentId}/shopping-lists`.
-pub async fn load(ContextToken(token): ContextToken, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn load(
+    ContextToken(token): ContextToken,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let id = path_id(&id, "/appointmentId")?;
     let attendee = super::attendee::of_context(&app, token).await?;
     if attendee.appointment_id != id {
         return Err(super::presentation::not_an_attendee());
     }
     let data = app.db.call(move |conn| Ok(shared(conn, &id)?)).await?;
-    Ok(Json(json!({ "apiAlias": "dsr.appointment.load-shopping-lists", "data": data })))
+    Ok(Json(
+        json!({ "apiAlias": "dsr.appointment.load-shopping-lists", "data": data }),
+    ))
 }

@@ -39,7 +39,11 @@ pub struct PresentationPage {
 
 impl PresentationPage {
     /// The page `id` (or the page showing CMS page `id`) of the appointment's presentation.
-    pub fn find(conn: &Connection, appointment_id: &str, id: &str) -> rusqlite::Result<Option<PresentationPage>> {
+    pub fn find(
+        conn: &Connection,
+        appointment_id: &str,
+        id: &str,
+    ) -> rusqlite::Result<Option<PresentationPage>> {
         conn.query_row(
             "SELECT pp.id, pp.presentation_id, pp.cms_page_id, c.type, pp.title, pp.position, pp.is_instant_listing,
                     pp.picked_product_ids, pp.product_id, pp.created_at, pp.updated_at
@@ -55,7 +59,10 @@ impl PresentationPage {
     }
 
     /// The pages a presentation shows to every appointment (no instant listings), in order.
-    pub fn of_presentation(conn: &Connection, presentation_id: &str) -> rusqlite::Result<Vec<PresentationPage>> {
+    pub fn of_presentation(
+        conn: &Connection,
+        presentation_id: &str,
+    ) -> rusqlite::Result<Vec<PresentationPage>> {
         let mut statement = conn.prepare(
             "SELECT pp.id, pp.presentation_id, pp.cms_page_id, c.type, pp.title, pp.position, pp.is_instant_listing,
                     pp.picked_product_ids, pp.product_id, pp.created_at, pp.updated_at
@@ -106,7 +113,15 @@ impl PresentationPage {
         });
         if let Some(fields) = page.as_object_mut() {
             fields.retain(|key, value| {
-                !(value.is_null() && ["productId", "productStreamId", "createdAt", "updatedAt", "title"].contains(&key.as_str()))
+                !(value.is_null()
+                    && [
+                        "productId",
+                        "productStreamId",
+                        "createdAt",
+                        "updatedAt",
+                        "title",
+                    ]
+                    .contains(&key.as_str()))
             });
         }
         page
@@ -122,7 +137,10 @@ impl PresentationPage {
 }
 
 pub fn slide_not_found(page_id: &str, section_id: &str) -> ApiError {
-    ApiError::not_found("DIGITAL_SALES_ROOMS__SLIDE_NOT_FOUND", format!("The slide {section_id} of page {page_id} was not found."))
+    ApiError::not_found(
+        "DIGITAL_SALES_ROOMS__SLIDE_NOT_FOUND",
+        format!("The slide {section_id} of page {page_id} was not found."),
+    )
 }
 
 fn missing_product() -> ApiError {
@@ -157,7 +175,9 @@ fn page_with_section(
     page_id: &str,
     section_id: &str,
 ) -> rusqlite::Result<Option<PresentationPage>> {
-    let Some(page) = PresentationPage::find(conn, appointment_id, page_id)? else { return Ok(None) };
+    let Some(page) = PresentationPage::find(conn, appointment_id, page_id)? else {
+        return Ok(None);
+    };
     let in_page: bool = conn.query_row(
         "SELECT EXISTS(SELECT 1 FROM cms_section WHERE id = ?1 AND cms_page_id = ?2)",
         params![section_id, page.cms_page_id],
@@ -176,8 +196,13 @@ pub async fn slide(
     let (page_id, section_id) = checked(&page_id, &section_id)?;
     let appointment_id = attendee.appointment_id.clone();
     let (pid, sid) = (page_id.clone(), section_id.clone());
-    let found = resolve(&app, &ctx, section_id.clone(), move |conn| page_with_section(conn, &appointment_id, &pid, &sid)).await?;
-    found.map(Json).ok_or_else(|| slide_not_found(&page_id, &section_id))
+    let found = resolve(&app, &ctx, section_id.clone(), move |conn| {
+        page_with_section(conn, &appointment_id, &pid, &sid)
+    })
+    .await?;
+    found
+        .map(Json)
+        .ok_or_else(|| slide_not_found(&page_id, &section_id))
 }
 
 /// One slide as an attendee sees it: section `section_id` of the page `find` answers
@@ -192,28 +217,56 @@ async fn resolve(
     let found = app
         .db
         .call(move |conn| {
-            let Some(page) = find(conn)? else { return Ok(Ok(None)) };
-            let cms = match page::load(conn, &c, &page.cms_page_id, &Resolve { category_id: None, listing: None }) {
+            let Some(page) = find(conn)? else {
+                return Ok(Ok(None));
+            };
+            let cms = match page::load(
+                conn,
+                &c,
+                &page.cms_page_id,
+                &Resolve {
+                    category_id: None,
+                    listing: None,
+                },
+            ) {
                 Ok(Some(cms)) => cms,
                 Ok(None) => return Ok(Ok(None)),
                 Err(error) => return Ok(Err(error)),
             };
             // A listing slide shows its picked products.
             let listing = if page.is_listing() {
-                let existing: Vec<String> =
-                    page.picked_product_ids.iter().filter(|id| listing::product_exists(conn, id).unwrap_or(false)).cloned().collect();
+                let existing: Vec<String> = page
+                    .picked_product_ids
+                    .iter()
+                    .filter(|id| listing::product_exists(conn, id).unwrap_or(false))
+                    .cloned()
+                    .collect();
                 if existing.is_empty() {
                     return Ok(Err(missing_products()));
                 }
-                let mut criteria = crate::catalog::criteria::Criteria { limit: Some(listing::PAGE_SIZE), page: 1, ..Default::default() };
-                Some(listing::run(conn, &c, &mut criteria, &RoomListing { ids: Some(existing), ..Default::default() })?)
+                let mut criteria = crate::catalog::criteria::Criteria {
+                    limit: Some(listing::PAGE_SIZE),
+                    page: 1,
+                    ..Default::default()
+                };
+                Some(listing::run(
+                    conn,
+                    &c,
+                    &mut criteria,
+                    &RoomListing {
+                        ids: Some(existing),
+                        ..Default::default()
+                    },
+                )?)
             } else {
                 None
             };
             Ok(Ok(Some((page, cms, listing))))
         })
         .await??;
-    let Some((page, mut cms, listing)) = found else { return Ok(None) };
+    let Some((page, mut cms, listing)) = found else {
+        return Ok(None);
+    };
     // Only the requested slide of the page.
     if let Some(sections) = cms["sections"].as_array_mut() {
         sections.retain(|s| s["id"] == json!(section_id));
@@ -228,14 +281,23 @@ async fn resolve(
     let (mut product, mut configurator) = (Value::Null, Value::Null);
     if page.is_product_detail() {
         let product_id = page.product_id.clone().ok_or_else(missing_product)?;
-        match detail::detail(ctx.clone(), State(app.clone()), Path(product_id), RequestParams(Default::default())).await {
+        match detail::detail(
+            ctx.clone(),
+            State(app.clone()),
+            Path(product_id),
+            RequestParams(Default::default()),
+        )
+        .await
+        {
             Ok(Json(detail)) => {
                 product = detail["product"].clone();
                 configurator = detail["configurator"].clone();
                 listing::reference_configurator(&mut configurator);
                 fill_product_slots(&mut cms, &product, &configurator);
             }
-            Err(ApiError::Client { status, .. }) if status == axum::http::StatusCode::NOT_FOUND => return Err(missing_product()),
+            Err(ApiError::Client { status, .. }) if status == axum::http::StatusCode::NOT_FOUND => {
+                return Err(missing_product())
+            }
             Err(error) => return Err(error),
         }
     }
@@ -273,24 +335,40 @@ pub async fn preview(
     let slides = app
         .db
         .call(move |conn| {
-            let exists: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM presentation WHERE id = ?1)", [&id], |r| r.get(0))?;
+            let exists: bool = conn.query_row(
+                "SELECT EXISTS(SELECT 1 FROM presentation WHERE id = ?1)",
+                [&id],
+                |r| r.get(0),
+            )?;
             if !exists {
                 return Ok(None);
             }
             let mut slides = Vec::new();
             for page in PresentationPage::of_presentation(conn, &id)? {
-                let mut sections = conn.prepare_cached("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id")?;
-                let ids = sections.query_map([&page.cms_page_id], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                let mut sections = conn.prepare_cached(
+                    "SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id",
+                )?;
+                let ids = sections
+                    .query_map([&page.cms_page_id], |r| r.get::<_, String>(0))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
                 slides.extend(ids.into_iter().map(|section_id| (page.clone(), section_id)));
             }
             Ok(Some(slides))
         })
         .await?
-        .ok_or_else(|| ApiError::not_found("DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND", "The presentation could not be found."))?;
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "DIGITAL_SALES_ROOMS__PRESENTATION_NOT_FOUND",
+                "The presentation could not be found.",
+            )
+        })?;
     if slides.len() > MAX_PREVIEW_SLIDES {
         return Err(ApiError::bad_request(
             "SALESROOM__TOO_MANY_SLIDES",
-            format!("The preview shows at most {MAX_PREVIEW_SLIDES} slides; this presentation has {}.", slides.len()),
+            format!(
+                "The preview shows at most {MAX_PREVIEW_SLIDES} slides; this presentation has {}.",
+                slides.len()
+            ),
         ));
     }
     let mut answered = Vec::with_capacity(slides.len());
@@ -301,14 +379,21 @@ pub async fn preview(
         match resolved {
             Ok(Some(data)) => slide["data"] = data,
             Ok(None) => slide["error"] = json!({ "code": "DIGITAL_SALES_ROOMS__SLIDE_NOT_FOUND" }),
-            Err(ApiError::Client { status, code, detail, .. }) if status == axum::http::StatusCode::NOT_FOUND => {
+            Err(ApiError::Client {
+                status,
+                code,
+                detail,
+                ..
+            }) if status == axum::http::StatusCode::NOT_FOUND => {
                 slide["error"] = json!({ "code": code, "detail": detail })
             }
             Err(error) => return Err(error),
         }
         answered.push(slide);
     }
-    Ok(Json(json!({ "presentationId": presentation_id, "slides": answered, "apiAlias": "salesroom_presentation_preview" })))
+    Ok(Json(
+        json!({ "presentationId": presentation_id, "slides": answered, "apiAlias": "salesroom_presentation_preview" }),
+    ))
 }
 
 fn for_slots(page: &mut Value, mut f: impl FnMut(&mut Value)) {
@@ -335,15 +420,25 @@ pub async fn products(
     let interaction = match params.get("interaction") {
         None | Some(Value::Null) => false,
         Some(value) => crate::catalog::criteria::boolean(value).ok_or_else(|| {
-            ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", "interaction must be a boolean.").at("/interaction")
+            ApiError::bad_request(
+                "FRAMEWORK__INVALID_REQUEST_PARAMETER",
+                "interaction must be a boolean.",
+            )
+            .at("/interaction")
         })?,
     };
-    let (appointment_id, attendee_id, pid, sid) =
-        (attendee.appointment_id.clone(), attendee.id.clone(), page_id.clone(), section_id.clone());
+    let (appointment_id, attendee_id, pid, sid) = (
+        attendee.appointment_id.clone(),
+        attendee.id.clone(),
+        page_id.clone(),
+        section_id.clone(),
+    );
     let body = app
         .db
         .call(move |conn| {
-            let Some(page) = page_with_section(conn, &appointment_id, &pid, &sid)? else { return Ok(Err(slide_not_found(&pid, &sid))) };
+            let Some(page) = page_with_section(conn, &appointment_id, &pid, &sid)? else {
+                return Ok(Err(slide_not_found(&pid, &sid)));
+            };
             let ids = if page.is_listing() {
                 page.picked_product_ids.clone()
             } else if let Some(product_id) = &page.product_id {
@@ -351,7 +446,11 @@ pub async fn products(
             } else {
                 slot_products(conn, &sid)?
             };
-            let room = RoomListing { ids: Some(ids), interaction_of: interaction.then_some(attendee_id), ..Default::default() };
+            let room = RoomListing {
+                ids: Some(ids),
+                interaction_of: interaction.then_some(attendee_id),
+                ..Default::default()
+            };
             Ok(Ok(listing::run(conn, &ctx, &mut criteria, &room)?))
         })
         .await??;
@@ -366,12 +465,23 @@ fn slot_products(conn: &Connection, section_id: &str) -> rusqlite::Result<Vec<St
          WHERE b.cms_section_id = ?1 AND s.type IN ('product-box', 'product-slider') ORDER BY b.position, s.slot",
     )?;
     let mut ids = Vec::new();
-    for row in statement.query_map([section_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+    for row in statement.query_map([section_id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })? {
         let (kind, config) = row?;
         let config: Value = serde_json::from_str(&config).unwrap_or_default();
         let found: Vec<String> = match kind.as_str() {
-            "product-box" => config["product"]["value"].as_str().map(str::to_owned).into_iter().collect(),
-            _ => config["products"]["value"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect(),
+            "product-box" => config["product"]["value"]
+                .as_str()
+                .map(str::to_owned)
+                .into_iter()
+                .collect(),
+            _ => config["products"]["value"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
         };
         for id in found {
             if !ids.contains(&id) {

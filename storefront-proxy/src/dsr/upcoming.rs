@@ -22,7 +22,10 @@ fn listed(appointment: &Appointment, now: &str) -> bool {
     appointment.mode == "guided"
         && appointment.ended_at.is_none()
         && appointment.attendee_restriction_type != "rules"
-        && appointment.accessible_to.as_deref().is_none_or(|to| now <= to)
+        && appointment
+            .accessible_to
+            .as_deref()
+            .is_none_or(|to| now <= to)
 }
 
 fn to_json(appointment: &Appointment) -> Value {
@@ -40,23 +43,38 @@ fn to_json(appointment: &Appointment) -> Value {
 }
 
 /// `GET /store-api/dsr/appointments`
-pub async fn list(channel: SalesChannel, State(app): State<App>, headers: axum::http::HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn list(
+    channel: SalesChannel,
+    State(app): State<App>,
+    headers: axum::http::HeaderMap,
+) -> ApiResult<Json<Value>> {
     let language = super::appointment::request_language(&headers);
     let mut appointments = app
         .db
         .call(move |conn| {
             let all = Appointment::of_sales_channel(conn, &channel.id)?;
-            Ok(all.into_iter().map(|a| a.in_language(conn, language.as_deref())).collect::<rusqlite::Result<Vec<_>>>()?)
+            Ok(all
+                .into_iter()
+                .map(|a| a.in_language(conn, language.as_deref()))
+                .collect::<rusqlite::Result<Vec<_>>>()?)
         })
         .await?;
     let now = now_rfc3339();
     appointments.retain(|appointment| listed(appointment, &now));
     appointments.sort_by(|a, b| {
-        let start =
-            |x: &Appointment| (x.started_at.is_none(), x.accessible_from.is_none(), x.accessible_from.clone(), x.name.to_lowercase());
+        let start = |x: &Appointment| {
+            (
+                x.started_at.is_none(),
+                x.accessible_from.is_none(),
+                x.accessible_from.clone(),
+                x.name.to_lowercase(),
+            )
+        };
         start(a).cmp(&start(b))
     });
     let total = appointments.len();
     let elements: Vec<Value> = appointments.iter().take(LIMIT).map(to_json).collect();
-    Ok(Json(json!({ "elements": elements, "total": total, "limit": LIMIT, "apiAlias": "dsr_public_appointment_list" })))
+    Ok(Json(
+        json!({ "elements": elements, "total": total, "limit": LIMIT, "apiAlias": "dsr_public_appointment_list" }),
+    ))
 }

@@ -33,7 +33,11 @@ use crate::storage::{json_ids, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 
 fn column(expr: &'static str, kind: Kind) -> Option<Field> {
-    Some(Field { expr: Expr::Column(expr), kind, translated: false })
+    Some(Field {
+        expr: Expr::Column(expr),
+        kind,
+        translated: false,
+    })
 }
 
 fn video_chat_field(name: &str) -> Option<Field> {
@@ -45,7 +49,10 @@ fn video_chat_field(name: &str) -> Option<Field> {
         "url" => column("v.url", Text),
         "createdAt" => column("v.created_at", Date),
         "updatedAt" => column("v.updated_at", Date),
-        "appointment.presentationPath" => column("(SELECT presentation_path FROM appointment x WHERE x.id = v.appointment_id)", Text),
+        "appointment.presentationPath" => column(
+            "(SELECT presentation_path FROM appointment x WHERE x.id = v.appointment_id)",
+            Text,
+        ),
         _ => None,
     }
 }
@@ -80,17 +87,29 @@ fn video_chat_json(r: &Row) -> rusqlite::Result<Value> {
 fn load(conn: &Connection, ids: &[String]) -> rusqlite::Result<Vec<Value>> {
     let mut statement =
         conn.prepare_cached(&format!("SELECT {COLUMNS} FROM dsr_appointment_video_chat WHERE id IN (SELECT value FROM json_each(?1))"))?;
-    let found: Vec<Value> = statement.query_map([json_ids(ids)], video_chat_json)?.collect::<Result<_, _>>()?;
-    Ok(ids.iter().filter_map(|id| found.iter().find(|v| v["id"] == id.as_str()).cloned()).collect())
+    let found: Vec<Value> = statement
+        .query_map([json_ids(ids)], video_chat_json)?
+        .collect::<Result<_, _>>()?;
+    Ok(ids
+        .iter()
+        .filter_map(|id| found.iter().find(|v| v["id"] == id.as_str()).cloned())
+        .collect())
 }
 
 async fn require_appointment(app: &App, id: String) -> ApiResult<()> {
-    let found = app.db.call(move |conn| Ok(Appointment::by_id(conn, &id)?)).await?;
+    let found = app
+        .db
+        .call(move |conn| Ok(Appointment::by_id(conn, &id)?))
+        .await?;
     found.map(|_| ()).ok_or_else(appointment::not_found)
 }
 
 /// `POST …/video-room`: `VideoChatCreateStruct`.
-pub async fn create(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn create(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     require_appointment(&app, id.clone()).await?;
     let url = app.config.livekit_url();
     let appointment_id = id.clone();
@@ -111,15 +130,24 @@ pub async fn create(_: AdminUser, State(app): State<App>, Path(id): Path<String>
         .await?;
     let mut answer = json!({ "roomName": name, "roomUrl": url, "extensions": [] });
     if url.is_none() {
-        answer.as_object_mut().map(|fields| fields.remove("roomUrl"));
+        answer
+            .as_object_mut()
+            .map(|fields| fields.remove("roomUrl"));
     }
     Ok(Json(answer))
 }
 
 /// `DELETE …/video-room`: the LiveKit room goes first (through the hub), then the record.
-pub async fn delete(_: AdminUser, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn delete(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     require_appointment(&app, id.clone()).await?;
-    app.hub.delete_video_room(&id).await.map_err(hub_unavailable)?;
+    app.hub
+        .delete_video_room(&id)
+        .await
+        .map_err(hub_unavailable)?;
     remove_record(&app, id).await?;
     Ok(Json(json!({})))
 }
@@ -127,13 +155,22 @@ pub async fn delete(_: AdminUser, State(app): State<App>, Path(id): Path<String>
 /// Drops the appointment's video-room record, if there is one.
 async fn remove_record(app: &App, appointment_id: String) -> ApiResult<()> {
     app.db
-        .call(move |conn| Ok(conn.execute("DELETE FROM dsr_appointment_video_chat WHERE appointment_id = ?1", [&appointment_id])?))
+        .call(move |conn| {
+            Ok(conn.execute(
+                "DELETE FROM dsr_appointment_video_chat WHERE appointment_id = ?1",
+                [&appointment_id],
+            )?)
+        })
         .await?;
     Ok(())
 }
 
 /// `POST /api/search/dsr-appointment-video-chat` (association `appointment`).
-pub async fn search(_: AdminUser, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn search(
+    _: AdminUser,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let criteria = search::parse(&params, &VIDEO_CHATS)?;
     let with_appointment = criteria.wants("appointment");
     let body = app

@@ -30,13 +30,32 @@ fn clients(conn: &Connection, appointment_id: &str) -> rusqlite::Result<Vec<(Str
 }
 
 fn query_of(uri: &Uri) -> Map<String, Value> {
-    let pairs: Vec<(String, String)> = axum::extract::Query::try_from_uri(uri).map(|q| q.0).unwrap_or_default();
-    pairs.into_iter().map(|(k, v)| (k, Value::String(v))).collect()
+    let pairs: Vec<(String, String)> = axum::extract::Query::try_from_uri(uri)
+        .map(|q| q.0)
+        .unwrap_or_default();
+    pairs
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect()
 }
 
-async fn appointment_and_context(app: &App, headers: &HeaderMap, id: String) -> ApiResult<(Appointment, ShopContext)> {
-    let appointment = app.db.call(move |conn| Ok(Appointment::by_id(conn, &id)?)).await?.ok_or_else(appointment::not_found)?;
-    let ctx = super::cart::shop_context(app, headers, Some(appointment.sales_channel_id.clone()), None).await?;
+async fn appointment_and_context(
+    app: &App,
+    headers: &HeaderMap,
+    id: String,
+) -> ApiResult<(Appointment, ShopContext)> {
+    let appointment = app
+        .db
+        .call(move |conn| Ok(Appointment::by_id(conn, &id)?))
+        .await?
+        .ok_or_else(appointment::not_found)?;
+    let ctx = super::cart::shop_context(
+        app,
+        headers,
+        Some(appointment.sales_channel_id.clone()),
+        None,
+    )
+    .await?;
     Ok((appointment, ctx))
 }
 
@@ -63,17 +82,25 @@ async fn collection_widget(
     let query = query_of(&uri);
     let attendee = attendee_filter(&query)?;
     let mut params = Map::new();
-    params.insert("limit".into(), query.get("limit").cloned().unwrap_or(json!(10)));
+    params.insert(
+        "limit".into(),
+        query.get("limit").cloned().unwrap_or(json!(10)),
+    );
     for key in ["page", "term"] {
         if let Some(value) = query.get(key) {
             params.insert(key.into(), value.clone());
         }
     }
-    if let Some(sort) = query.get("sort").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+    if let Some(sort) = query
+        .get("sort")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+    {
         let order = query.get("order").and_then(Value::as_str).unwrap_or("ASC");
         params.insert("sort".into(), json!([{ "field": sort, "order": order }]));
     }
-    let mut criteria = crate::catalog::criteria::parse(&params, "product", &crate::catalog::query::product_field)?;
+    let mut criteria =
+        crate::catalog::criteria::parse(&params, "product", &crate::catalog::query::product_field)?;
     let body = app
         .db
         .call(move |conn| {
@@ -125,7 +152,11 @@ pub async fn last_seen(
 }
 
 /// Every client's recalculated cart: (attendee id, cart).
-async fn carts(app: &App, appointment: &Appointment, ctx: &ShopContext) -> ApiResult<Vec<(String, Value)>> {
+async fn carts(
+    app: &App,
+    appointment: &Appointment,
+    ctx: &ShopContext,
+) -> ApiResult<Vec<(String, Value)>> {
     let (appointment_id, ctx) = (appointment.id.clone(), ctx.clone());
     Ok(app
         .db
@@ -141,14 +172,20 @@ async fn carts(app: &App, appointment: &Appointment, ctx: &ShopContext) -> ApiRe
 }
 
 fn products_of(cart: &Value) -> impl Iterator<Item = &Value> {
-    cart["lineItems"].as_array().into_iter().flatten().filter(|i| i["type"] == "product")
+    cart["lineItems"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|i| i["type"] == "product")
 }
 
 fn currency(app: &App) -> impl std::future::Future<Output = anyhow::Result<(String, String)>> + '_ {
     app.db.call(|conn| {
-        Ok(conn.query_row("SELECT id, symbol FROM currency ORDER BY is_system_default DESC, position LIMIT 1", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?)
+        Ok(conn.query_row(
+            "SELECT id, symbol FROM currency ORDER BY is_system_default DESC, position LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
     })
 }
 
@@ -162,14 +199,33 @@ pub async fn cart_statistics(
     uri: Uri,
 ) -> ApiResult<Json<Value>> {
     let query = query_of(&uri);
-    let sort = query.get("sort").and_then(Value::as_str).unwrap_or("quantity").to_owned();
+    let sort = query
+        .get("sort")
+        .and_then(Value::as_str)
+        .unwrap_or("quantity")
+        .to_owned();
     if !["quantity", "price", "label"].contains(&sort.as_str()) {
-        return Err(ApiError::bad_request("FRAMEWORK__INVALID_SORT_QUERY", "sort must be quantity, price or label.").at("/sort"));
+        return Err(ApiError::bad_request(
+            "FRAMEWORK__INVALID_SORT_QUERY",
+            "sort must be quantity, price or label.",
+        )
+        .at("/sort"));
     }
-    let descending = match query.get("order").and_then(Value::as_str).map(str::to_lowercase).as_deref() {
+    let descending = match query
+        .get("order")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .as_deref()
+    {
         None | Some("desc") => true,
         Some("asc") => false,
-        Some(_) => return Err(ApiError::bad_request("FRAMEWORK__INVALID_SORT_DIRECTION", "order must be asc or desc.").at("/order")),
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "FRAMEWORK__INVALID_SORT_DIRECTION",
+                "order must be asc or desc.",
+            )
+            .at("/order"))
+        }
     };
     let (appointment, ctx) = appointment_and_context(&app, &headers, id).await?;
     let carts = carts(&app, &appointment, &ctx).await?;
@@ -190,8 +246,9 @@ pub async fn cart_statistics(
             let price = item["price"]["totalPrice"].as_f64().unwrap_or(0.0);
             entry["quantity"] = json!(entry["quantity"].as_i64().unwrap_or(0) + quantity);
             entry["price"]["quantity"] = entry["quantity"].clone();
-            entry["price"]["totalPrice"] =
-                json!(crate::catalog::price::round(entry["price"]["totalPrice"].as_f64().unwrap_or(0.0) + price));
+            entry["price"]["totalPrice"] = json!(crate::catalog::price::round(
+                entry["price"]["totalPrice"].as_f64().unwrap_or(0.0) + price
+            ));
             if let Some(ids) = entry["payload"]["attendeeIds"].as_array_mut() {
                 if !ids.contains(&json!(attendee_id)) {
                     ids.push(json!(attendee_id));
@@ -204,10 +261,15 @@ pub async fn cart_statistics(
     let mut line_items: Vec<Value> = items.into_values().collect();
     line_items.sort_by(|a, b| {
         let ordering = match sort.as_str() {
-            "price" => {
-                a["price"]["totalPrice"].as_f64().partial_cmp(&b["price"]["totalPrice"].as_f64()).unwrap_or(std::cmp::Ordering::Equal)
-            }
-            "label" => a["label"].as_str().unwrap_or_default().to_lowercase().cmp(&b["label"].as_str().unwrap_or_default().to_lowercase()),
+            "price" => a["price"]["totalPrice"]
+                .as_f64()
+                .partial_cmp(&b["price"]["totalPrice"].as_f64())
+                .unwrap_or(std::cmp::Ordering::Equal),
+            "label" => a["label"]
+                .as_str()
+                .unwrap_or_default()
+                .to_lowercase()
+                .cmp(&b["label"].as_str().unwrap_or_default().to_lowercase()),
             _ => a["quantity"].as_i64().cmp(&b["quantity"].as_i64()),
         };
         if descending {
@@ -234,12 +296,19 @@ pub async fn cart_statistics(
 }
 
 /// `GET …/widgets/attendee-insights`: each client's cart sum, product and line item count.
-pub async fn attendee_insights(_: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn attendee_insights(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
     let (appointment, ctx) = appointment_and_context(&app, &headers, id).await?;
     let carts = carts(&app, &appointment, &ctx).await?;
     let mut attendees = Map::new();
     for (attendee_id, cart) in carts {
-        let product_count: i64 = products_of(&cart).map(|i| i["quantity"].as_i64().unwrap_or(0)).sum();
+        let product_count: i64 = products_of(&cart)
+            .map(|i| i["quantity"].as_i64().unwrap_or(0))
+            .sum();
         attendees.insert(
             attendee_id.clone(),
             json!({
@@ -252,11 +321,18 @@ pub async fn attendee_insights(_: AdminUser, State(app): State<App>, Path(id): P
         );
     }
     let (currency_id, symbol) = currency(&app).await?;
-    Ok(Json(json!({ "extensions": [], "attendees": attendees, "currencyId": currency_id, "currencySymbol": symbol })))
+    Ok(Json(
+        json!({ "extensions": [], "attendees": attendees, "currencyId": currency_id, "currencySymbol": symbol }),
+    ))
 }
 
 /// `GET …/widgets/cart-insights`: all carts' sum, product count, and top products.
-pub async fn cart_insights(_: AdminUser, State(app): State<App>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+pub async fn cart_insights(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
     let (appointment, ctx) = appointment_and_context(&app, &headers, id).await?;
     let carts = carts(&app, &appointment, &ctx).await?;
     let (mut sum, mut count) = (0.0, 0);
@@ -266,14 +342,22 @@ pub async fn cart_insights(_: AdminUser, State(app): State<App>, Path(id): Path<
         for item in products_of(cart) {
             let quantity = item["quantity"].as_i64().unwrap_or(0);
             count += quantity;
-            let entry = by_product.entry(item["referencedId"].as_str().unwrap_or_default().to_owned()).or_default();
+            let entry = by_product
+                .entry(item["referencedId"].as_str().unwrap_or_default().to_owned())
+                .or_default();
             entry.0 += quantity;
             entry.1 += item["price"]["totalPrice"].as_f64().unwrap_or(0.0);
         }
     }
-    let mut by_quantity: Vec<(String, i64)> = by_product.iter().map(|(id, (q, _))| (id.clone(), *q)).collect();
+    let mut by_quantity: Vec<(String, i64)> = by_product
+        .iter()
+        .map(|(id, (q, _))| (id.clone(), *q))
+        .collect();
     by_quantity.sort_by_key(|(_, quantity)| std::cmp::Reverse(*quantity));
-    let mut by_revenue: Vec<(String, f64)> = by_product.iter().map(|(id, (_, r))| (id.clone(), *r)).collect();
+    let mut by_revenue: Vec<(String, f64)> = by_product
+        .iter()
+        .map(|(id, (_, r))| (id.clone(), *r))
+        .collect();
     by_revenue.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
     let (currency_id, symbol) = currency(&app).await?;
     let round = crate::catalog::price::round;

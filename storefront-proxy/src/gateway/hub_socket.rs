@@ -32,15 +32,28 @@ pub const COPY_BUFFER: usize = 8 * 1024;
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The request headers the hub's handshake reads; nothing else is passed on.
-const FORWARDED: [header::HeaderName; 4] =
-    [header::SEC_WEBSOCKET_KEY, header::SEC_WEBSOCKET_VERSION, header::SEC_WEBSOCKET_PROTOCOL, header::AUTHORIZATION];
+const FORWARDED: [header::HeaderName; 4] = [
+    header::SEC_WEBSOCKET_KEY,
+    header::SEC_WEBSOCKET_VERSION,
+    header::SEC_WEBSOCKET_PROTOCOL,
+    header::AUTHORIZATION,
+];
 
 /// The answer headers of the hub's `101` the browser needs.
-const ANSWERED: [header::HeaderName; 4] =
-    [header::UPGRADE, header::CONNECTION, header::SEC_WEBSOCKET_ACCEPT, header::SEC_WEBSOCKET_PROTOCOL];
+const ANSWERED: [header::HeaderName; 4] = [
+    header::UPGRADE,
+    header::CONNECTION,
+    header::SEC_WEBSOCKET_ACCEPT,
+    header::SEC_WEBSOCKET_PROTOCOL,
+];
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
-    headers.get_all(name).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(|v| v.trim().eq_ignore_ascii_case(token))
+    headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|v| v.trim().eq_ignore_ascii_case(token))
 }
 
 /// Whether `request` asks for a WebSocket (RFC 6455, 4.1).
@@ -53,7 +66,12 @@ fn is_websocket_upgrade(request: &Request) -> bool {
 }
 
 fn unreachable() -> Response {
-    ApiError::new(StatusCode::BAD_GATEWAY, "SALESROOM__HUB_UNREACHABLE", "The live hub is not reachable.").into_response()
+    ApiError::new(
+        StatusCode::BAD_GATEWAY,
+        "SALESROOM__HUB_UNREACHABLE",
+        "The live hub is not reachable.",
+    )
+    .into_response()
 }
 
 /// The hub's `/ws` URL over HTTP(S), with the browser's query (the hub token).
@@ -69,8 +87,13 @@ fn hub_url(app: &App, request: &Request) -> String {
 /// origins (`Config::shop_origins`: `SHOP_ENDPOINT`, `SHOP_DOMAINS`), never another site
 /// (cross-site WebSocket hijacking). Compared by scheme, host and port, ignoring case.
 fn origin_allowed(app: &App, origin: &HeaderValue) -> bool {
-    let Ok(origin) = origin.to_str() else { return false };
-    app.config.shop_origins().iter().any(|shop| origin_of(shop).eq_ignore_ascii_case(origin.trim_end_matches('/')))
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    app.config
+        .shop_origins()
+        .iter()
+        .any(|shop| origin_of(shop).eq_ignore_ascii_case(origin.trim_end_matches('/')))
 }
 
 /// `scheme://host[:port]` of a URL.
@@ -95,10 +118,17 @@ pub async fn forward(State(app): State<App>, mut request: Request) -> Response {
         }
     }
     if !is_websocket_upgrade(&request) {
-        return ApiError::bad_request("FRAMEWORK__INVALID_REQUEST", "This is the live hub's WebSocket: open it with a WebSocket upgrade.")
-            .into_response();
+        return ApiError::bad_request(
+            "FRAMEWORK__INVALID_REQUEST",
+            "This is the live hub's WebSocket: open it with a WebSocket upgrade.",
+        )
+        .into_response();
     }
-    let mut dial = app.hub_socket.get(hub_url(&app, &request)).header(header::CONNECTION, "upgrade").header(header::UPGRADE, "websocket");
+    let mut dial = app
+        .hub_socket
+        .get(hub_url(&app, &request))
+        .header(header::CONNECTION, "upgrade")
+        .header(header::UPGRADE, "websocket");
     for name in FORWARDED {
         for value in request.headers().get_all(&name) {
             dial = dial.header(&name, value);
@@ -117,18 +147,27 @@ pub async fn forward(State(app): State<App>, mut request: Request) -> Response {
     };
     if answer.status() != reqwest::StatusCode::SWITCHING_PROTOCOLS {
         // A refusal (a bad token, a removed attendee, a draining hub): the hub's own answer.
-        let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+        let status =
+            StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
         let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
         let body = answer.bytes().await.unwrap_or_default();
         let mut refused = (status, body).into_response();
-        if let Some(content_type) = content_type.and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok()) {
-            refused.headers_mut().insert(header::CONTENT_TYPE, content_type);
+        if let Some(content_type) =
+            content_type.and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok())
+        {
+            refused
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, content_type);
         }
         return refused;
     }
     let mut switching = Response::builder().status(StatusCode::SWITCHING_PROTOCOLS);
     for name in ANSWERED {
-        if let Some(value) = answer.headers().get(name.as_str()).and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok()) {
+        if let Some(value) = answer
+            .headers()
+            .get(name.as_str())
+            .and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok())
+        {
             switching = switching.header(name, value);
         }
     }
@@ -137,14 +176,26 @@ pub async fn forward(State(app): State<App>, mut request: Request) -> Response {
         let (hub, browser) = match tokio::join!(answer.upgrade(), browser) {
             (Ok(hub), Ok(browser)) => (hub, browser),
             (hub, browser) => {
-                tracing::debug!(hub = hub.is_ok(), browser = browser.is_ok(), "a relayed socket ended during the upgrade");
+                tracing::debug!(
+                    hub = hub.is_ok(),
+                    browser = browser.is_ok(),
+                    "a relayed socket ended during the upgrade"
+                );
                 return;
             }
         };
         let mut browser = TokioIo::new(browser);
         let mut hub = hub;
         // Ends when either side closes; dropping both closes the other.
-        let _ = tokio::io::copy_bidirectional_with_sizes(&mut browser, &mut hub, COPY_BUFFER, COPY_BUFFER).await;
+        let _ = tokio::io::copy_bidirectional_with_sizes(
+            &mut browser,
+            &mut hub,
+            COPY_BUFFER,
+            COPY_BUFFER,
+        )
+        .await;
     });
-    switching.body(Body::empty()).unwrap_or_else(|_| unreachable())
+    switching
+        .body(Body::empty())
+        .unwrap_or_else(|_| unreachable())
 }

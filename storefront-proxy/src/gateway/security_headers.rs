@@ -32,12 +32,20 @@ pub struct SecurityHeaders {
 }
 
 /// `frame-src`: the CMS video elements' players.
-const VIDEO_FRAMES: &str = "https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com";
+const VIDEO_FRAMES: &str =
+    "https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com";
 
 impl SecurityHeaders {
     pub fn new(config: &Config) -> SecurityHeaders {
         let mut connect = vec!["'self'".to_owned()];
-        for url in [config.public_hub_url(), config.livekit_url(), config.shop_endpoint.clone()].into_iter().flatten() {
+        for url in [
+            config.public_hub_url(),
+            config.livekit_url(),
+            config.shop_endpoint.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        {
             for origin in origin_and_its_twin(&url) {
                 if !connect.contains(&origin) {
                     connect.push(origin);
@@ -50,9 +58,17 @@ impl SecurityHeaders {
              media-src 'self' blob: https:; font-src 'self' data:; connect-src {connect}; worker-src 'self' blob:; frame-src 'self' {VIDEO_FRAMES}; \
              object-src 'none'; base-uri 'self'; form-action 'self'"
         );
-        let ancestors: Vec<&str> =
-            config.frame_ancestors.iter().map(|origin| origin.trim().trim_end_matches('/')).filter(|o| !o.is_empty()).collect();
-        let room_ancestors = if ancestors.is_empty() { "'none'".to_owned() } else { format!("'self' {}", ancestors.join(" ")) };
+        let ancestors: Vec<&str> = config
+            .frame_ancestors
+            .iter()
+            .map(|origin| origin.trim().trim_end_matches('/'))
+            .filter(|o| !o.is_empty())
+            .collect();
+        let room_ancestors = if ancestors.is_empty() {
+            "'none'".to_owned()
+        } else {
+            format!("'self' {}", ancestors.join(" "))
+        };
         SecurityHeaders {
             policy: header_value(&format!("{base}; frame-ancestors 'none'")),
             room_policy: header_value(&format!("{base}; frame-ancestors {room_ancestors}")),
@@ -67,9 +83,22 @@ impl SecurityHeaders {
         let mut set = |name: HeaderName, value: HeaderValue| {
             headers.entry(name).or_insert(value);
         };
-        set(header::CONTENT_SECURITY_POLICY, if room { self.room_policy.clone() } else { self.policy.clone() });
-        set(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-        set(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+        set(
+            header::CONTENT_SECURITY_POLICY,
+            if room {
+                self.room_policy.clone()
+            } else {
+                self.policy.clone()
+            },
+        );
+        set(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        set(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        );
         if !room {
             set(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
         }
@@ -77,7 +106,11 @@ impl SecurityHeaders {
 }
 
 /// The layer: `axum::middleware::from_fn_with_state(Arc<SecurityHeaders>, add)`.
-pub async fn add(State(headers): State<std::sync::Arc<SecurityHeaders>>, request: Request, next: Next) -> Response {
+pub async fn add(
+    State(headers): State<std::sync::Arc<SecurityHeaders>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let path = request.uri().path().to_owned();
     let mut answer = next.run(request).await;
     headers.apply(&path, &mut answer);
@@ -86,15 +119,22 @@ pub async fn add(State(headers): State<std::sync::Arc<SecurityHeaders>>, request
 
 /// A value of only visible ASCII; a configured origin with anything else was refused at start.
 fn header_value(policy: &str) -> HeaderValue {
-    HeaderValue::from_str(policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"))
+    HeaderValue::from_str(policy)
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"))
 }
 
 /// The origin of `url` (scheme, host, port), with its WebSocket or HTTP twin: livekit-client
 /// opens `wss://host` and also fetches `https://host/rtc/validate`.
 fn origin_and_its_twin(url: &str) -> Vec<String> {
-    let Some((scheme, rest)) = url.split_once("://") else { return Vec::new() };
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Vec::new();
+    };
     let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if host.is_empty() || !host.bytes().all(|b| b.is_ascii_graphic() && b != b';' && b != b',') {
+    if host.is_empty()
+        || !host
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b';' && b != b',')
+    {
         return Vec::new();
     }
     let twin = match scheme.to_ascii_lowercase().as_str() {
@@ -104,7 +144,10 @@ fn origin_and_its_twin(url: &str) -> Vec<String> {
         "https" => "wss",
         _ => return Vec::new(),
     };
-    vec![format!("{}://{host}", scheme.to_ascii_lowercase()), format!("{twin}://{host}")]
+    vec![
+        format!("{}://{host}", scheme.to_ascii_lowercase()),
+        format!("{twin}://{host}"),
+    ]
 }
 
 /// `/presentation/…` or `/{locale}/presentation/…`: the attendee's room and its steps
@@ -123,7 +166,11 @@ fn is_locale(segment: &str) -> bool {
     let bytes = segment.as_bytes();
     match bytes.len() {
         2 => bytes.iter().all(u8::is_ascii_alphabetic),
-        5 => bytes[..2].iter().all(u8::is_ascii_alphabetic) && bytes[2] == b'-' && bytes[3..].iter().all(u8::is_ascii_alphabetic),
+        5 => {
+            bytes[..2].iter().all(u8::is_ascii_alphabetic)
+                && bytes[2] == b'-'
+                && bytes[3..].iter().all(u8::is_ascii_alphabetic)
+        }
         _ => false,
     }
 }
@@ -134,18 +181,37 @@ mod tests {
 
     #[test]
     fn the_room_is_the_presentation_paths_with_or_without_a_locale() {
-        for path in ["/presentation/abc", "/presentation/abc/prejoin", "/de/presentation/abc", "/en-GB/presentation/abc/login"] {
+        for path in [
+            "/presentation/abc",
+            "/presentation/abc/prejoin",
+            "/de/presentation/abc",
+            "/en-GB/presentation/abc/login",
+        ] {
             assert!(is_attendee_room(path), "{path}");
         }
-        for path in ["/", "/presentation", "/presentations", "/guide/abc", "/account", "/x/y/presentation/abc", "/admin/presentation/a"] {
+        for path in [
+            "/",
+            "/presentation",
+            "/presentations",
+            "/guide/abc",
+            "/account",
+            "/x/y/presentation/abc",
+            "/admin/presentation/a",
+        ] {
             assert!(!is_attendee_room(path), "{path}");
         }
     }
 
     #[test]
     fn an_origin_comes_with_its_twin_and_nothing_else() {
-        assert_eq!(origin_and_its_twin("wss://lk.example.com/rtc?x=1"), ["wss://lk.example.com", "https://lk.example.com"]);
-        assert_eq!(origin_and_its_twin("http://127.0.0.1:8000"), ["http://127.0.0.1:8000", "ws://127.0.0.1:8000"]);
+        assert_eq!(
+            origin_and_its_twin("wss://lk.example.com/rtc?x=1"),
+            ["wss://lk.example.com", "https://lk.example.com"]
+        );
+        assert_eq!(
+            origin_and_its_twin("http://127.0.0.1:8000"),
+            ["http://127.0.0.1:8000", "ws://127.0.0.1:8000"]
+        );
         assert!(origin_and_its_twin("javascript:alert(1)").is_empty());
         assert!(origin_and_its_twin("https://a.example; script-src *").is_empty());
     }

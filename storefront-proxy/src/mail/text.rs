@@ -13,8 +13,18 @@ pub enum Lang {
 impl Lang {
     /// The language of `language_id` (German for `de-*`, else English).
     pub fn of(conn: &Connection, language_id: &str) -> rusqlite::Result<Lang> {
-        let code: Option<String> = conn.query_row("SELECT code FROM language WHERE id = ?1", [language_id], |r| r.get(0)).optional()?;
-        Ok(if code.is_some_and(|c| c.starts_with("de")) { Lang::De } else { Lang::En })
+        let code: Option<String> = conn
+            .query_row(
+                "SELECT code FROM language WHERE id = ?1",
+                [language_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(if code.is_some_and(|c| c.starts_with("de")) {
+            Lang::De
+        } else {
+            Lang::En
+        })
     }
 
     fn pick(self, en: &'static str, de: &'static str) -> &'static str {
@@ -28,7 +38,10 @@ impl Lang {
 /// A mail whose HTML body is the text's paragraphs, with `link` as a link.
 fn compose(to: &str, subject: String, paragraphs: &[String], link: Option<&str>) -> Mail {
     let mut text = paragraphs.join("\n\n");
-    let mut html: String = paragraphs.iter().map(|p| format!("<p>{}</p>", escape_html(p).replace('\n', "<br>"))).collect();
+    let mut html: String = paragraphs
+        .iter()
+        .map(|p| format!("<p>{}</p>", escape_html(p).replace('\n', "<br>")))
+        .collect();
     if let Some(link) = link {
         text.push_str(&format!("\n\n{link}\n"));
         let link = escape_html(link);
@@ -51,7 +64,9 @@ pub fn password_recovery(lang: Lang, to: &str, name: &str, link: &str) -> Mail {
         "someone asked to reset the password of your account. Follow this link within two hours to choose a new one. If it was not you, ignore this mail; your password stays as it is.",
         "für Ihr Konto wurde das Zurücksetzen des Passworts angefordert. Über diesen Link können Sie innerhalb von zwei Stunden ein neues wählen. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail; Ihr Passwort bleibt unverändert.",
     );
-    let subject = lang.pick("Reset your password", "Passwort zurücksetzen").to_owned();
+    let subject = lang
+        .pick("Reset your password", "Passwort zurücksetzen")
+        .to_owned();
     compose(to, subject, &[greeting, body.to_owned()], Some(link))
 }
 
@@ -61,7 +76,12 @@ pub fn newsletter_confirmation(lang: Lang, to: &str, link: &str) -> Mail {
         "Thank you for subscribing to our newsletter. Please confirm your subscription with this link:",
         "Danke für Ihre Anmeldung zu unserem Newsletter. Bitte bestätigen Sie die Anmeldung über diesen Link:",
     );
-    let subject = lang.pick("Please confirm your newsletter subscription", "Bitte bestätigen Sie Ihre Newsletter-Anmeldung").to_owned();
+    let subject = lang
+        .pick(
+            "Please confirm your newsletter subscription",
+            "Bitte bestätigen Sie Ihre Newsletter-Anmeldung",
+        )
+        .to_owned();
     compose(to, subject, &[body.to_owned()], Some(link))
 }
 
@@ -71,7 +91,12 @@ pub fn newsletter_welcome(lang: Lang, to: &str) -> Mail {
         "Your newsletter subscription is active. You can unsubscribe at any time.",
         "Ihre Newsletter-Anmeldung ist aktiv. Sie können sich jederzeit wieder abmelden.",
     );
-    let subject = lang.pick("Welcome to our newsletter", "Willkommen bei unserem Newsletter").to_owned();
+    let subject = lang
+        .pick(
+            "Welcome to our newsletter",
+            "Willkommen bei unserem Newsletter",
+        )
+        .to_owned();
     compose(to, subject, &[body.to_owned()], None)
 }
 
@@ -88,11 +113,28 @@ pub struct ContactRequest<'a> {
 
 /// The contact form's mail to the shop owner; answers go to the sender.
 pub fn contact_request(lang: Lang, to: &str, request: &ContactRequest) -> Mail {
-    let name = [request.salutation, request.first_name, request.last_name].into_iter().flatten().collect::<Vec<_>>().join(" ");
+    let name = [request.salutation, request.first_name, request.last_name]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
     let from = format!("{}: {} <{}>", lang.pick("From", "Von"), name, request.email);
-    let phone = format!("{}: {}", lang.pick("Phone", "Telefon"), request.phone.unwrap_or("-"));
-    let subject = format!("{}: {}", lang.pick("Contact form", "Kontaktformular"), request.subject);
-    let mut mail = compose(to, subject, &[from, phone, request.comment.to_owned()], None);
+    let phone = format!(
+        "{}: {}",
+        lang.pick("Phone", "Telefon"),
+        request.phone.unwrap_or("-")
+    );
+    let subject = format!(
+        "{}: {}",
+        lang.pick("Contact form", "Kontaktformular"),
+        request.subject
+    );
+    let mut mail = compose(
+        to,
+        subject,
+        &[from, phone, request.comment.to_owned()],
+        None,
+    );
     mail.reply_to = Some(request.email.to_owned());
     mail
 }
@@ -107,14 +149,27 @@ pub struct InvitationLinks {
 
 /// An invitation to a live appointment: when, the answers, the way in; the calendar
 /// entry travels as an attachment.
-pub fn appointment_invitation(lang: Lang, to: &str, appointment: &str, when: &str, links: &InvitationLinks) -> Mail {
+pub fn appointment_invitation(
+    lang: Lang,
+    to: &str,
+    appointment: &str,
+    when: &str,
+    links: &InvitationLinks,
+) -> Mail {
     let subject = format!("{}: {appointment}", lang.pick("Invitation", "Einladung"));
     let intro = match lang {
-        Lang::En => format!("you are invited to our live presentation \"{appointment}\" on {when} (UTC)."),
-        Lang::De => format!("Sie sind zu unserer Live-Präsentation „{appointment}“ am {when} (UTC) eingeladen."),
+        Lang::En => {
+            format!("you are invited to our live presentation \"{appointment}\" on {when} (UTC).")
+        }
+        Lang::De => format!(
+            "Sie sind zu unserer Live-Präsentation „{appointment}“ am {when} (UTC) eingeladen."
+        ),
     };
     let greeting = lang.pick("Hello,", "Hallo,").to_owned();
-    let answer = lang.pick("Will you come? Answer with one of these links:", "Kommen Sie? Antworten Sie über einen dieser Links:");
+    let answer = lang.pick(
+        "Will you come? Answer with one of these links:",
+        "Kommen Sie? Antworten Sie über einen dieser Links:",
+    );
     let answers = [
         (lang.pick("Accept", "Zusagen"), &links.accept),
         (lang.pick("Maybe", "Vielleicht"), &links.maybe),
@@ -125,14 +180,33 @@ pub fn appointment_invitation(lang: Lang, to: &str, appointment: &str, when: &st
         "Mit der angehängten Kalenderdatei (.ics) tragen Sie den Termin in Ihren Kalender ein. Die Präsentation öffnet sich hier:",
     );
     let mut mail = compose(to, subject, &[greeting, intro, answer.to_owned()], None);
-    let answer_text: Vec<String> = answers.iter().map(|(label, link)| format!("{label}: {link}")).collect();
-    let answer_html: Vec<String> =
-        answers.iter().map(|(label, link)| format!("<a href=\"{}\">{}</a>", escape_html(link), escape_html(label))).collect();
-    mail.text.push_str(&format!("\n\n{}\n\n{calendar}\n{}\n", answer_text.join("\n"), links.invitation));
+    let answer_text: Vec<String> = answers
+        .iter()
+        .map(|(label, link)| format!("{label}: {link}"))
+        .collect();
+    let answer_html: Vec<String> = answers
+        .iter()
+        .map(|(label, link)| {
+            format!(
+                "<a href=\"{}\">{}</a>",
+                escape_html(link),
+                escape_html(label)
+            )
+        })
+        .collect();
+    mail.text.push_str(&format!(
+        "\n\n{}\n\n{calendar}\n{}\n",
+        answer_text.join("\n"),
+        links.invitation
+    ));
     let link = escape_html(&links.invitation);
     mail.html = mail.html.replace(
         "</body>",
-        &format!("<p>{}</p><p>{}<br><a href=\"{link}\">{link}</a></p></body>", answer_html.join(" · "), escape_html(calendar)),
+        &format!(
+            "<p>{}</p><p>{}<br><a href=\"{link}\">{link}</a></p></body>",
+            answer_html.join(" · "),
+            escape_html(calendar)
+        ),
     );
     mail
 }

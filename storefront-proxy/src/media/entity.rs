@@ -25,7 +25,13 @@ pub struct NewMedia<'a> {
 /// Stores a file; its path is `media/{2 hex}/{2 hex}/{id}/{file name}.{extension}`.
 pub fn insert(conn: &Connection, media: &NewMedia) -> rusqlite::Result<String> {
     let id = new_id();
-    let path = format!("media/{}/{}/{id}/{}.{}", &id[0..2], &id[2..4], media.file_name, media.extension);
+    let path = format!(
+        "media/{}/{}/{id}/{}.{}",
+        &id[0..2],
+        &id[2..4],
+        media.file_name,
+        media.extension
+    );
     conn.execute(
         "INSERT INTO media (id, mime_type, file_extension, file_name, path, file_size, width, height, uploaded_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -41,7 +47,10 @@ pub fn insert(conn: &Connection, media: &NewMedia) -> rusqlite::Result<String> {
             now_rfc3339()
         ],
     )?;
-    conn.execute("INSERT INTO media_blob (media_id, content) VALUES (?1, ?2)", params![id, media.content])?;
+    conn.execute(
+        "INSERT INTO media_blob (media_id, content) VALUES (?1, ?2)",
+        params![id, media.content],
+    )?;
     for (language_id, alt) in media.alt {
         conn.execute(
             "INSERT INTO media_translation (media_id, language_id, alt, title) VALUES (?1, ?2, ?3, ?3)",
@@ -52,7 +61,12 @@ pub fn insert(conn: &Connection, media: &NewMedia) -> rusqlite::Result<String> {
 }
 
 /// `Media` entities by id, with absolute URLs under `base_url`.
-pub fn load(conn: &Connection, chain: &LanguageChain, base_url: &str, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
+pub fn load(
+    conn: &Connection,
+    chain: &LanguageChain,
+    base_url: &str,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Value>> {
     let mut found = HashMap::new();
     if ids.is_empty() {
         return Ok(found);

@@ -69,7 +69,11 @@ pub struct Tint {
 
 impl Tint {
     pub const fn new(hue: u32, saturation: u32, lightness: u32) -> Tint {
-        Tint { hue, saturation, lightness }
+        Tint {
+            hue,
+            saturation,
+            lightness,
+        }
     }
 }
 
@@ -77,7 +81,11 @@ impl Palette {
     /// Product colours: the object in its tint on a pale background of the same hue (a
     /// little darker behind very light objects, so a white shirt stands out).
     fn product(tint: Tint) -> Self {
-        let Tint { hue, saturation, lightness } = tint;
+        let Tint {
+            hue,
+            saturation,
+            lightness,
+        } = tint;
         let background = if lightness > 80 { 86 } else { 93 };
         Palette {
             main: hsl(hue, saturation, lightness),
@@ -260,7 +268,10 @@ impl Motif {
 
 /// Escapes text for SVG content.
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// A colour from a hue (0..360) as an HSL string.
@@ -273,12 +284,18 @@ fn hsl(hue: u32, saturation: u32, lightness: u32) -> String {
 pub fn product(motif: Motif, tint: Tint, view: u32) -> String {
     let palette = Palette::product(tint);
     let (hue, saturation) = (tint.hue, tint.saturation);
-    let shadow = format!(r##"<ellipse cx="400" cy="655" rx="240" ry="22" fill="{}"/>"##, hsl(hue, saturation.min(35), 78));
+    let shadow = format!(
+        r##"<ellipse cx="400" cy="655" rx="240" ry="22" fill="{}"/>"##,
+        hsl(hue, saturation.min(35), 78)
+    );
     let (backdrop, transform) = if view == 0 {
         (String::new(), "")
     } else {
         (
-            format!(r##"<circle cx="400" cy="400" r="330" fill="{}"/>"##, hsl(hue, saturation.min(60), 82)),
+            format!(
+                r##"<circle cx="400" cy="400" r="330" fill="{}"/>"##,
+                hsl(hue, saturation.min(60), 82)
+            ),
             r##" transform="matrix(-1 0 0 1 800 0)""##,
         )
     };
@@ -319,7 +336,10 @@ fn scene(width: u32, height: u32, hue: u32, motifs: &[Motif], span: (f64, f64)) 
         .map(|(index, motif)| {
             let x = span.0 + slot * (index as f64 + 0.5) - 400.0 * scale;
             let y = h * 0.55 - 400.0 * scale;
-            format!(r##"<g transform="translate({x:.1} {y:.1}) scale({scale:.3})">{}</g>"##, motif.draw(&palette))
+            format!(
+                r##"<g transform="translate({x:.1} {y:.1}) scale({scale:.3})">{}</g>"##,
+                motif.draw(&palette)
+            )
         })
         .collect();
     format!(
@@ -401,9 +421,15 @@ mod tests {
         for motif in ALL {
             for view in 0..2 {
                 let svg = super::product(*motif, super::Tint::new(200, 50, 48), view);
-                assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{motif:?}");
+                assert!(
+                    svg.starts_with("<svg") && svg.ends_with("</svg>"),
+                    "{motif:?}"
+                );
                 assert!(!svg.contains("<text"), "{motif:?} has words");
-                assert!(!svg.contains('{'), "{motif:?} has an unfilled colour: {svg}");
+                assert!(
+                    !svg.contains('{'),
+                    "{motif:?} has an unfilled colour: {svg}"
+                );
             }
         }
     }
@@ -413,9 +439,15 @@ mod tests {
         let red = super::Tint::new(6, 65, 46);
         let cover = super::product(Motif::Sneaker, red, 0);
         assert_ne!(cover, super::product(Motif::Boot, red, 0));
-        assert_ne!(cover, super::product(Motif::Sneaker, super::Tint::new(215, 60, 45), 0));
+        assert_ne!(
+            cover,
+            super::product(Motif::Sneaker, super::Tint::new(215, 60, 45), 0)
+        );
         assert_ne!(cover, super::product(Motif::Sneaker, red, 1));
-        assert!(cover.contains("hsl(6,65%,46%)"), "the object is drawn in its tint");
+        assert!(
+            cover.contains("hsl(6,65%,46%)"),
+            "the object is drawn in its tint"
+        );
         let mut templates: Vec<String> = ALL.iter().map(|motif| motif.template()).collect();
         templates.sort();
         templates.dedup();
@@ -433,7 +465,12 @@ mod tests {
             assert!(!svg.contains("<text"));
             assert!(!svg.contains('{'));
         }
-        assert_eq!(super::banner(100, &[Motif::Tent, Motif::Cup]).matches("<g transform").count(), 2);
+        assert_eq!(
+            super::banner(100, &[Motif::Tent, Motif::Cup])
+                .matches("<g transform")
+                .count(),
+            2
+        );
     }
 
     #[test]

@@ -50,14 +50,26 @@ const BOOLEANS: &[&str] = &["linkNewTab", "displayNestedProducts", "visible", "a
 
 /// The sales channel's navigation root for the aliases `home` and `main-navigation`, its
 /// footer category for `footer-navigation`.
-pub fn resolve_alias(conn: &Connection, sales_channel_id: &str, id: &str) -> rusqlite::Result<Option<String>> {
+pub fn resolve_alias(
+    conn: &Connection,
+    sales_channel_id: &str,
+    id: &str,
+) -> rusqlite::Result<Option<String>> {
     match id {
         "home" | "main-navigation" => Ok(conn
-            .query_row("SELECT navigation_category_id FROM sales_channel WHERE id = ?1", [sales_channel_id], |r| r.get(0))
+            .query_row(
+                "SELECT navigation_category_id FROM sales_channel WHERE id = ?1",
+                [sales_channel_id],
+                |r| r.get(0),
+            )
             .optional()?
             .flatten()),
         "footer-navigation" => Ok(conn
-            .query_row("SELECT footer_category_id FROM sales_channel WHERE id = ?1", [sales_channel_id], |r| r.get(0))
+            .query_row(
+                "SELECT footer_category_id FROM sales_channel WHERE id = ?1",
+                [sales_channel_id],
+                |r| r.get(0),
+            )
             .optional()?
             .flatten()),
         // No service navigation is configured.
@@ -88,23 +100,50 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::R
             row.insert((*name).to_owned(), value);
         }
         row.insert("childCount".into(), json!(r.get::<_, i64>(COLUMNS.len())?));
-        row.insert("visibleChildCount".into(), json!(r.get::<_, i64>(COLUMNS.len() + 1)?));
+        row.insert(
+            "visibleChildCount".into(),
+            json!(r.get::<_, i64>(COLUMNS.len() + 1)?),
+        );
         rows.insert(row["id"].as_str().unwrap_or_default().to_owned(), row);
     }
     // Names of every category on the paths, for breadcrumbs.
     let mut named: Vec<String> = Vec::new();
     for row in rows.values() {
-        named.extend(row["path"].as_str().unwrap_or_default().split('|').filter(|s| !s.is_empty()).map(str::to_owned));
+        named.extend(
+            row["path"]
+                .as_str()
+                .unwrap_or_default()
+                .split('|')
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        );
         named.push(row["id"].as_str().unwrap_or_default().to_owned());
     }
     named.sort();
     named.dedup();
-    let texts = translation::load(conn, "category_translation", "category_id", FIELDS, &named, &ctx.languages)?;
-    let media_ids: Vec<String> = rows.values().filter_map(|r| r["mediaId"].as_str().map(str::to_owned)).collect();
+    let texts = translation::load(
+        conn,
+        "category_translation",
+        "category_id",
+        FIELDS,
+        &named,
+        &ctx.languages,
+    )?;
+    let media_ids: Vec<String> = rows
+        .values()
+        .filter_map(|r| r["mediaId"].as_str().map(str::to_owned))
+        .collect();
     let media = media::entity::load(conn, &ctx.languages, &ctx.base_url, &media_ids)?;
-    let found: Vec<String> = ids.iter().filter(|id| rows.contains_key(*id)).cloned().collect();
-    let mut seo_urls =
-        if ctx.include_seo_urls { seo_url::load_for(conn, ctx, "frontend.navigation.page", &found)? } else { HashMap::new() };
+    let found: Vec<String> = ids
+        .iter()
+        .filter(|id| rows.contains_key(*id))
+        .cloned()
+        .collect();
+    let mut seo_urls = if ctx.include_seo_urls {
+        seo_url::load_for(conn, ctx, "frontend.navigation.page", &found)?
+    } else {
+        HashMap::new()
+    };
     if ctx.include_seo_urls {
         // A link to a landing page carries that page's SEO URLs, so it can link to the readable path.
         let landing_links: Vec<(String, String)> = found
@@ -112,11 +151,18 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::R
             .filter_map(|id| {
                 let row = rows.get(id)?;
                 (row.get("linkType").and_then(Value::as_str) == Some("landing_page"))
-                    .then(|| row.get("internalLink").and_then(Value::as_str).map(|link| (id.clone(), link.to_owned())))
+                    .then(|| {
+                        row.get("internalLink")
+                            .and_then(Value::as_str)
+                            .map(|link| (id.clone(), link.to_owned()))
+                    })
                     .flatten()
             })
             .collect();
-        let targets: Vec<String> = landing_links.iter().map(|(_, target)| target.clone()).collect();
+        let targets: Vec<String> = landing_links
+            .iter()
+            .map(|(_, target)| target.clone())
+            .collect();
         let landing_urls = seo_url::load_for(conn, ctx, "frontend.landing.page", &targets)?;
         for (id, target) in landing_links {
             if let Some(urls) = landing_urls.get(&target) {
@@ -126,7 +172,9 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::R
     }
     let mut categories = Vec::new();
     for id in &found {
-        let Some(mut row) = rows.remove(id) else { continue };
+        let Some(mut row) = rows.remove(id) else {
+            continue;
+        };
         let translated = translation::get(&texts, id, FIELDS);
         for (key, value) in &translated {
             row.insert(key.clone(), value.clone());
@@ -144,12 +192,20 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String]) -> rusqlite::R
         row.insert("breadcrumb".into(), json!(breadcrumb));
         row.insert("translated".into(), Value::Object(translated));
         let media_id = row["mediaId"].as_str().map(str::to_owned);
-        row.insert("media".into(), media_id.and_then(|m| media.get(&m).cloned()).unwrap_or(Value::Null));
+        row.insert(
+            "media".into(),
+            media_id
+                .and_then(|m| media.get(&m).cloned())
+                .unwrap_or(Value::Null),
+        );
         row.insert("versionId".into(), json!(LIVE_VERSION_ID));
         row.insert("productAssignmentType".into(), json!("product"));
         row.insert("children".into(), json!([]));
         if ctx.include_seo_urls {
-            row.insert("seoUrls".into(), json!(seo_urls.get(id).cloned().unwrap_or_default()));
+            row.insert(
+                "seoUrls".into(),
+                json!(seo_urls.get(id).cloned().unwrap_or_default()),
+            );
         }
         // Shopware's path ends with a separator ("|root|parent|"), null for roots.
         if row["path"].as_str().is_some_and(str::is_empty) {
@@ -180,7 +236,10 @@ pub async fn category(
             let Some(category_id) = resolve_alias(conn, &ctx.sales_channel.id, &id)? else {
                 return Ok(Err(category_not_found(&id)));
             };
-            let Some(mut category) = load(conn, &ctx, std::slice::from_ref(&category_id))?.into_iter().next() else {
+            let Some(mut category) = load(conn, &ctx, std::slice::from_ref(&category_id))?
+                .into_iter()
+                .next()
+            else {
                 return Ok(Err(category_not_found(&id)));
             };
             let page_id = category["cmsPageId"].as_str().map(str::to_owned);
@@ -190,7 +249,10 @@ pub async fn category(
                         conn,
                         &ctx,
                         &page_id,
-                        &cms::page::Resolve { category_id: Some(&category_id), listing: Some(&request) },
+                        &cms::page::Resolve {
+                            category_id: Some(&category_id),
+                            listing: Some(&request),
+                        },
                     ) {
                         Ok(page) => page.unwrap_or(Value::Null),
                         Err(error) => return Ok(Err(error)),
@@ -207,7 +269,9 @@ pub async fn category(
     Ok(Json(body))
 }
 
-fn request_includes(params: &serde_json::Map<String, Value>) -> Result<HashMap<String, Vec<String>>, crate::error::ApiError> {
+fn request_includes(
+    params: &serde_json::Map<String, Value>,
+) -> Result<HashMap<String, Vec<String>>, crate::error::ApiError> {
     let mut only_includes = serde_json::Map::new();
     if let Some(includes) = params.get("includes") {
         only_includes.insert("includes".into(), includes.clone());

@@ -12,7 +12,13 @@ use crate::storage::json_ids;
 use crate::store_api::{search_result, RequestParams, ShopContext};
 
 fn seo_field(name: &str) -> Option<Field> {
-    let column = |expr, kind| Some(Field { expr: Expr::Column(expr), kind, translated: false });
+    let column = |expr, kind| {
+        Some(Field {
+            expr: Expr::Column(expr),
+            kind,
+            translated: false,
+        })
+    };
     match name {
         "id" => column("id", Kind::Id),
         "foreignKey" => column("foreign_key", Kind::Id),
@@ -27,7 +33,11 @@ fn seo_field(name: &str) -> Option<Field> {
 
 /// `POST /store-api/seo-url`: SEO URLs of the sales channel and the request's
 /// language, by criteria (e.g. `seoPathInfo` equals a path, `foreignKey` equals an id).
-pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn search(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut criteria = criteria::parse(&params, "seo_url", &seo_field)?;
     let limit = criteria.limit.get_or_insert(criteria::MAX_LIMIT).to_owned();
     let page = criteria.page;
@@ -36,10 +46,15 @@ pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(para
         .db
         .read(move |conn| {
             let mut from = Sql::default();
-            from.push("FROM seo_url WHERE sales_channel_id = ").bind(ctx.sales_channel.id.clone());
-            from.push(" AND language_id = ").bind(ctx.language_id().to_owned()).push(" AND is_deleted = 0");
+            from.push("FROM seo_url WHERE sales_channel_id = ")
+                .bind(ctx.sales_channel.id.clone());
+            from.push(" AND language_id = ")
+                .bind(ctx.language_id().to_owned())
+                .push(" AND is_deleted = 0");
             if let Some(ids) = &criteria.ids {
-                from.push(" AND id IN (SELECT value FROM json_each(").bind(json_ids(ids)).push("))");
+                from.push(" AND id IN (SELECT value FROM json_each(")
+                    .bind(json_ids(ids))
+                    .push("))");
             }
             if !criteria.condition.text.is_empty() {
                 from.push(" AND (");
@@ -54,12 +69,20 @@ pub async fn search(ctx: ShopContext, State(app): State<App>, RequestParams(para
                 query.append(&criteria.order);
                 query.push(", ");
             }
-            query.push("seo_path_info LIMIT ").bind(limit).push(" OFFSET ").bind(criteria.offset());
+            query
+                .push("seo_path_info LIMIT ")
+                .bind(limit)
+                .push(" OFFSET ")
+                .bind(criteria.offset());
             let elements = query.query_map(conn, |r| from_row(r, &ctx.base_url))?;
             let mut count = Sql::default();
             count.push("SELECT COUNT(*) ");
             count.append(&from);
-            let total = count.query_map(conn, |r| r.get::<_, i64>(0))?.first().copied().unwrap_or(0) as usize;
+            let total = count
+                .query_map(conn, |r| r.get::<_, i64>(0))?
+                .first()
+                .copied()
+                .unwrap_or(0) as usize;
             Ok((elements, total))
         })
         .await?;

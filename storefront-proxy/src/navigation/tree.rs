@@ -22,7 +22,12 @@ use crate::store_api::ShopContext;
 const MAX_DEPTH: i64 = 10;
 
 fn check_id(id: &str, pointer: &str) -> Result<(), ApiError> {
-    if is_id(&id.to_lowercase()) || matches!(id, "main-navigation" | "footer-navigation" | "service-navigation" | "home") {
+    if is_id(&id.to_lowercase())
+        || matches!(
+            id,
+            "main-navigation" | "footer-navigation" | "service-navigation" | "home"
+        )
+    {
         Ok(())
     } else {
         Err(invalid_id(id, pointer))
@@ -38,10 +43,15 @@ pub async fn navigation(
     check_id(&active_id, "/activeId")?;
     check_id(&root_id, "/rootId")?;
     let depth = match params.get("depth").filter(|v| !v.is_null()) {
-        Some(value) => criteria::integer(value).filter(|d| (1..=MAX_DEPTH).contains(d)).ok_or_else(|| {
-            ApiError::bad_request("FRAMEWORK__INVALID_REQUEST_PARAMETER", format!("depth must be a number from 1 to {MAX_DEPTH}."))
+        Some(value) => criteria::integer(value)
+            .filter(|d| (1..=MAX_DEPTH).contains(d))
+            .ok_or_else(|| {
+                ApiError::bad_request(
+                    "FRAMEWORK__INVALID_REQUEST_PARAMETER",
+                    format!("depth must be a number from 1 to {MAX_DEPTH}."),
+                )
                 .at("/depth")
-        })?,
+            })?,
         None => 2,
     };
     let build_tree = match params.get("buildTree") {

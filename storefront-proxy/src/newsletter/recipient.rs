@@ -29,28 +29,44 @@ pub fn email_hash(email: &str) -> String {
 fn recipient_not_found(identifier: &str, value: &str) -> ApiError {
     ApiError::bad_request(
         "CONTENT__NEWSLETTER_RECIPIENT_NOT_FOUND",
-        format!("The NewsletterRecipient with the identifier \"{identifier}\" - {value} was not found."),
+        format!(
+            "The NewsletterRecipient with the identifier \"{identifier}\" - {value} was not found."
+        ),
     )
 }
 
 /// A required, well-formed email address (lowercase).
 fn email(body: &Map<String, Value>, violations: &mut Vec<Violation>) -> String {
-    let email = text(body, "email", "", violations).map(|e| e.to_lowercase()).unwrap_or_default();
+    let email = text(body, "email", "", violations)
+        .map(|e| e.to_lowercase())
+        .unwrap_or_default();
     if email.is_empty() {
         if !violations.iter().any(|v| v.pointer == "/email") {
             violations.push(Violation::blank("/email"));
         }
     } else if !is_email(&email) {
-        violations.push(Violation::new("VIOLATION::INVALID_EMAIL_FORMAT_ERROR", "/email", "This value is not a valid email address."));
+        violations.push(Violation::new(
+            "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
+            "/email",
+            "This value is not a valid email address.",
+        ));
     }
     email
 }
 
 /// A name without links (Shopware refuses URLs in names of public forms).
-pub fn name(body: &Map<String, Value>, key: &str, violations: &mut Vec<Violation>) -> Option<String> {
+pub fn name(
+    body: &Map<String, Value>,
+    key: &str,
+    violations: &mut Vec<Violation>,
+) -> Option<String> {
     let value = text(body, key, "", violations)?;
     if value.contains("http://") || value.contains("https://") {
-        violations.push(Violation::new("VIOLATION::REGEX_FAILED_ERROR", format!("/{key}"), "This value is not valid."));
+        violations.push(Violation::new(
+            "VIOLATION::REGEX_FAILED_ERROR",
+            format!("/{key}"),
+            "This value is not valid.",
+        ));
     }
     Some(value)
 }
@@ -68,13 +84,26 @@ pub fn known_id(
         Some(Value::String(id)) if id.is_empty() => return Ok(None),
         Some(Value::String(id)) => id.to_lowercase(),
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be of type string."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                format!("/{key}"),
+                "This value should be of type string.",
+            ));
             return Ok(None);
         }
     };
-    let exists = is_id(&id) && conn.query_row(&format!("SELECT EXISTS(SELECT 1 FROM {table} WHERE id = ?1)"), [&id], |r| r.get(0))?;
+    let exists = is_id(&id)
+        && conn.query_row(
+            &format!("SELECT EXISTS(SELECT 1 FROM {table} WHERE id = ?1)"),
+            [&id],
+            |r| r.get(0),
+        )?;
     if !exists {
-        violations.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", format!("/{key}"), "The selected value does not exist."));
+        violations.push(Violation::new(
+            "VIOLATION::NO_SUCH_CHOICE_ERROR",
+            format!("/{key}"),
+            "The selected value does not exist.",
+        ));
         return Ok(None);
     }
     Ok(Some(id))
@@ -119,7 +148,9 @@ pub async fn subscribe(
         }
     };
     if choice == Some(Choice::Unsubscribe) && violations.is_empty() {
-        return unsubscribe_email(&app, &ctx, email).await.map(|()| Json(json!({ "success": true, "status": "optOut" })));
+        return unsubscribe_email(&app, &ctx, email)
+            .await
+            .map(|()| Json(json!({ "success": true, "status": "optOut" })));
     }
     let storefront_url = mail::storefront_url(&body, &app.config, &mut violations);
     let first_name = name(&body, "firstName", &mut violations);
@@ -128,7 +159,10 @@ pub async fn subscribe(
     let city = text(&body, "city", "", &mut violations);
     let zip_code = text(&body, "zipCode", "", &mut violations);
     if violations.is_empty() {
-        app.security.throttle(&[(Throttle::Mail, &client.key()), (Throttle::MailRecipient, &email)])?;
+        app.security.throttle(&[
+            (Throttle::Mail, &client.key()),
+            (Throttle::MailRecipient, &email),
+        ])?;
     }
     let status = app
         .db
@@ -210,10 +244,19 @@ pub async fn subscribe(
 }
 
 /// `POST /store-api/newsletter/confirm` (hash, em): the double opt-in.
-pub async fn confirm(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn confirm(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
-    let hash = raw(&body, "hash", &mut violations).map(str::trim).unwrap_or_default().to_owned();
-    let em = raw(&body, "em", &mut violations).map(|e| e.trim().to_lowercase()).unwrap_or_default();
+    let hash = raw(&body, "hash", &mut violations)
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_owned();
+    let em = raw(&body, "em", &mut violations)
+        .map(|e| e.trim().to_lowercase())
+        .unwrap_or_default();
     for (value, pointer) in [(&hash, "/hash"), (&em, "/em")] {
         if value.is_empty() && !violations.iter().any(|v| v.pointer == pointer) {
             violations.push(Violation::blank(pointer));
@@ -266,7 +309,11 @@ async fn unsubscribe_email(app: &App, ctx: &ShopContext, email: String) -> ApiRe
 }
 
 /// `POST /store-api/newsletter/unsubscribe` (email).
-pub async fn unsubscribe(ctx: ShopContext, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn unsubscribe(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut violations = Vec::new();
     let email = email(&body, &mut violations);
     if !violations.is_empty() {
@@ -297,5 +344,7 @@ pub async fn status(
                 .optional()?)
         })
         .await?;
-    Ok(Json(json!({ "status": status.as_deref().unwrap_or("undefined"), "apiAlias": "account_newsletter_recipient" })))
+    Ok(Json(
+        json!({ "status": status.as_deref().unwrap_or("undefined"), "apiAlias": "account_newsletter_recipient" }),
+    ))
 }

@@ -61,7 +61,16 @@ pub struct Layout {
 
 impl Layout {
     pub fn text(&mut self, x: f32, text: impl Into<String>, size: f32, bold: bool) -> &mut Self {
-        self.rows.push((vec![Cell { x, text: text.into(), bold, size, right: false }], size + 4.0));
+        self.rows.push((
+            vec![Cell {
+                x,
+                text: text.into(),
+                bold,
+                size,
+                right: false,
+            }],
+            size + 4.0,
+        ));
         self
     }
 
@@ -73,7 +82,16 @@ impl Layout {
     /// A table row: cells (x, text, right-aligned).
     fn row(&mut self, cells: &[(f32, String, bool)], bold: bool) -> &mut Self {
         self.rows.push((
-            cells.iter().map(|(x, text, right)| Cell { x: *x, text: text.clone(), bold, size: 9.5, right: *right }).collect(),
+            cells
+                .iter()
+                .map(|(x, text, right)| Cell {
+                    x: *x,
+                    text: text.clone(),
+                    bold,
+                    size: 9.5,
+                    right: *right,
+                })
+                .collect(),
             LINE,
         ));
         self
@@ -95,7 +113,9 @@ impl Layout {
                 y = PAGE_HEIGHT - MARGIN;
             }
             y -= height;
-            let Some(content) = pages.last_mut() else { continue };
+            let Some(content) = pages.last_mut() else {
+                continue;
+            };
             for cell in cells {
                 let bytes = win_ansi(&cell.text);
                 // Helvetica's glyphs average about half the font size in width.
@@ -110,21 +130,36 @@ impl Layout {
         }
         let mut pdf = Pdf::new();
         pdf.catalog(catalog_id).pages(tree_id);
-        let page_ids: Vec<Ref> = (0..pages.len()).map(|i| Ref::new(first_page + 2 * i as i32)).collect();
-        pdf.pages(tree_id).kids(page_ids.iter().copied()).count(pages.len() as i32);
+        let page_ids: Vec<Ref> = (0..pages.len())
+            .map(|i| Ref::new(first_page + 2 * i as i32))
+            .collect();
+        pdf.pages(tree_id)
+            .kids(page_ids.iter().copied())
+            .count(pages.len() as i32);
         for (content, page_id) in pages.into_iter().zip(&page_ids) {
             let content_id = Ref::new(page_id.get() + 1);
             let mut page = pdf.page(*page_id);
-            page.media_box(Rect::new(0.0, 0.0, PAGE_WIDTH, PAGE_HEIGHT)).parent(tree_id).contents(content_id);
+            page.media_box(Rect::new(0.0, 0.0, PAGE_WIDTH, PAGE_HEIGHT))
+                .parent(tree_id)
+                .contents(content_id);
             let mut resources = page.resources();
-            resources.fonts().pair(Name(b"F1"), regular_id).pair(Name(b"F2"), bold_id);
+            resources
+                .fonts()
+                .pair(Name(b"F1"), regular_id)
+                .pair(Name(b"F2"), bold_id);
             resources.finish();
             page.finish();
             pdf.stream(content_id, &content.finish());
         }
-        pdf.type1_font(regular_id).base_font(Name(b"Helvetica")).encoding_predefined(Name(b"WinAnsiEncoding"));
-        pdf.type1_font(bold_id).base_font(Name(b"Helvetica-Bold")).encoding_predefined(Name(b"WinAnsiEncoding"));
-        pdf.document_info(info_id).title(TextStr(title)).producer(TextStr("Salesroom"));
+        pdf.type1_font(regular_id)
+            .base_font(Name(b"Helvetica"))
+            .encoding_predefined(Name(b"WinAnsiEncoding"));
+        pdf.type1_font(bold_id)
+            .base_font(Name(b"Helvetica-Bold"))
+            .encoding_predefined(Name(b"WinAnsiEncoding"));
+        pdf.document_info(info_id)
+            .title(TextStr(title))
+            .producer(TextStr("Salesroom"));
         pdf.finish()
     }
 }
@@ -139,15 +174,26 @@ fn address_lines(address: &Value) -> Vec<String> {
     if !text("company").is_empty() {
         lines.push(text("company"));
     }
-    lines.push(format!("{} {}", text("firstName"), text("lastName")).trim().to_owned());
+    lines.push(
+        format!("{} {}", text("firstName"), text("lastName"))
+            .trim()
+            .to_owned(),
+    );
     lines.push(text("street"));
     for extra in ["additionalAddressLine1", "additionalAddressLine2"] {
         if !text(extra).is_empty() {
             lines.push(text(extra));
         }
     }
-    lines.push(format!("{} {}", text("zipcode"), text("city")).trim().to_owned());
-    let country = address["country"]["translated"]["name"].as_str().or(address["country"]["name"].as_str()).unwrap_or_default();
+    lines.push(
+        format!("{} {}", text("zipcode"), text("city"))
+            .trim()
+            .to_owned(),
+    );
+    let country = address["country"]["translated"]["name"]
+        .as_str()
+        .or(address["country"]["name"].as_str())
+        .unwrap_or_default();
     if !country.is_empty() {
         lines.push(country.to_owned());
     }
@@ -168,12 +214,40 @@ fn invoice_head(layout: &mut Layout, order: &Value, number: &str, date: &str, de
         layout.text(MARGIN, line, 10.5, false);
     }
     layout.gap(20.0);
-    layout.text(MARGIN, format!("{} {number}", t("Invoice", "Rechnung")), 18.0, true);
+    layout.text(
+        MARGIN,
+        format!("{} {number}", t("Invoice", "Rechnung")),
+        18.0,
+        true,
+    );
     layout.gap(6.0);
     let order_number = order["orderNumber"].as_str().unwrap_or_default();
-    layout.text(MARGIN, format!("{}: {order_number}", t("Order number", "Bestellnummer")), 10.0, false);
-    layout.text(MARGIN, format!("{}: {}", t("Order date", "Bestelldatum"), order["orderDate"].as_str().unwrap_or_default()), 10.0, false);
-    layout.text(MARGIN, format!("{}: {}", t("Invoice date", "Rechnungsdatum"), date.get(..10).unwrap_or(date)), 10.0, false);
+    layout.text(
+        MARGIN,
+        format!("{}: {order_number}", t("Order number", "Bestellnummer")),
+        10.0,
+        false,
+    );
+    layout.text(
+        MARGIN,
+        format!(
+            "{}: {}",
+            t("Order date", "Bestelldatum"),
+            order["orderDate"].as_str().unwrap_or_default()
+        ),
+        10.0,
+        false,
+    );
+    layout.text(
+        MARGIN,
+        format!(
+            "{}: {}",
+            t("Invoice date", "Rechnungsdatum"),
+            date.get(..10).unwrap_or(date)
+        ),
+        10.0,
+        false,
+    );
     let customer = &order["orderCustomer"];
     layout.text(
         MARGIN,
@@ -186,7 +260,11 @@ fn invoice_head(layout: &mut Layout, order: &Value, number: &str, date: &str, de
         10.0,
         false,
     );
-    if let Some(shipping) = order["deliveries"].as_array().and_then(|d| d.first()).map(|d| &d["shippingOrderAddress"]) {
+    if let Some(shipping) = order["deliveries"]
+        .as_array()
+        .and_then(|d| d.first())
+        .map(|d| &d["shippingOrderAddress"])
+    {
         layout.gap(8.0);
         layout.text(MARGIN, t("Shipping address", "Lieferadresse"), 10.0, true);
         for line in address_lines(shipping) {
@@ -218,7 +296,10 @@ fn invoice_items(layout: &mut Layout, order: &Value, de: bool) {
         if label.chars().count() > 52 {
             label = label.chars().take(50).collect::<String>() + "…";
         }
-        let rate = item["price"]["calculatedTaxes"][0]["taxRate"].as_f64().map(|r| format!("{r} %")).unwrap_or_default();
+        let rate = item["price"]["calculatedTaxes"][0]["taxRate"]
+            .as_f64()
+            .map(|r| format!("{r} %"))
+            .unwrap_or_default();
         layout.row(
             &[
                 (qty, item["quantity"].to_string(), false),
@@ -240,14 +321,34 @@ fn invoice_sums(layout: &mut Layout, order: &Value, de: bool) {
     let price = &order["price"];
     let sums: Vec<(String, String, bool)> = {
         let mut sums = vec![
-            (t("Items", "Positionen").to_owned(), money(&price["positionPrice"]), false),
-            (t("Shipping costs", "Versandkosten").to_owned(), money(&order["shippingTotal"]), false),
-            (t("Total net", "Gesamtsumme netto").to_owned(), money(&price["netPrice"]), false),
+            (
+                t("Items", "Positionen").to_owned(),
+                money(&price["positionPrice"]),
+                false,
+            ),
+            (
+                t("Shipping costs", "Versandkosten").to_owned(),
+                money(&order["shippingTotal"]),
+                false,
+            ),
+            (
+                t("Total net", "Gesamtsumme netto").to_owned(),
+                money(&price["netPrice"]),
+                false,
+            ),
         ];
         for tax in price["calculatedTaxes"].as_array().into_iter().flatten() {
-            sums.push((format!("{} {} %", t("plus VAT", "zzgl. MwSt."), tax["taxRate"]), money(&tax["tax"]), false));
+            sums.push((
+                format!("{} {} %", t("plus VAT", "zzgl. MwSt."), tax["taxRate"]),
+                money(&tax["tax"]),
+                false,
+            ));
         }
-        sums.push((t("Total", "Gesamtsumme").to_owned(), money(&price["totalPrice"]), true));
+        sums.push((
+            t("Total", "Gesamtsumme").to_owned(),
+            money(&price["totalPrice"]),
+            true,
+        ));
         sums
     };
     for (label, value, bold) in sums {
@@ -267,11 +368,29 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
     let payment = order["transactions"]
         .as_array()
         .and_then(|t| t.last())
-        .map(|t| t["paymentMethod"]["translated"]["name"].as_str().unwrap_or_default().to_owned());
+        .map(|t| {
+            t["paymentMethod"]["translated"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        });
     if let Some(payment) = payment {
-        layout.text(MARGIN, format!("{}: {payment}", t("Payment method", "Zahlungsart")), 10.0, false);
+        layout.text(
+            MARGIN,
+            format!("{}: {payment}", t("Payment method", "Zahlungsart")),
+            10.0,
+            false,
+        );
     }
-    layout.text(MARGIN, t("Thank you for your order.", "Vielen Dank für Ihre Bestellung."), 10.0, false);
+    layout.text(
+        MARGIN,
+        t(
+            "Thank you for your order.",
+            "Vielen Dank für Ihre Bestellung.",
+        ),
+        10.0,
+        false,
+    );
     layout.render(&format!("{} {number}", t("Invoice", "Rechnung")))
 }
 
@@ -281,7 +400,11 @@ pub fn create_invoice(tx: &Transaction, order: &Value, locale: Locale) -> anyhow
     let number = super::number::next_number(tx, "invoice")?;
     let now = now_rfc3339();
     let pdf = invoice_pdf(order, &number, &now, locale);
-    let prefix = if locale == Locale::De { "rechnung" } else { "invoice" };
+    let prefix = if locale == Locale::De {
+        "rechnung"
+    } else {
+        "invoice"
+    };
     tx.execute(
         "INSERT INTO order_document (id, order_id, document_type, document_number, deep_link_code, file_name, content, created_at)
          VALUES (?1, ?2, 'invoice', ?3, ?4, ?5, ?6, ?7)",
@@ -291,7 +414,10 @@ pub fn create_invoice(tx: &Transaction, order: &Value, locale: Locale) -> anyhow
 }
 
 fn document_not_found(id: &str) -> ApiError {
-    ApiError::not_found("DOCUMENT__DOCUMENT_NOT_FOUND", format!("The document with id \"{id}\" is invalid or could not be found."))
+    ApiError::not_found(
+        "DOCUMENT__DOCUMENT_NOT_FOUND",
+        format!("The document with id \"{id}\" is invalid or could not be found."),
+    )
 }
 
 /// A document's file and what decides who may have it.
@@ -358,7 +484,10 @@ pub async fn download(
     Ok((
         [
             (header::CONTENT_TYPE, "application/pdf".to_owned()),
-            (header::CONTENT_DISPOSITION, format!("inline; filename=\"{file_name}.pdf\"")),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("inline; filename=\"{file_name}.pdf\""),
+            ),
         ],
         content,
     )
@@ -379,7 +508,10 @@ mod tests {
         assert!(pdf.starts_with(b"%PDF-"));
         assert!(pdf.ends_with(b"%%EOF") || pdf.ends_with(b"%%EOF\n"));
         let text = String::from_utf8_lossy(&pdf);
-        assert!(text.contains("/Count 3"), "120 lines of 14 pt need three A4 pages");
+        assert!(
+            text.contains("/Count 3"),
+            "120 lines of 14 pt need three A4 pages"
+        );
     }
 
     #[test]
@@ -402,14 +534,21 @@ mod tests {
             let pdf = String::from_utf8_lossy(pdf).to_uppercase();
             pdf.contains(&text.to_uppercase()) || pdf.contains(&hex)
         };
-        assert!(contains(&german, "Rechnung 1007") && contains(&german, "Hauptstraße 1") && contains(&german, "10042"));
+        assert!(
+            contains(&german, "Rechnung 1007")
+                && contains(&german, "Hauptstraße 1")
+                && contains(&german, "10042")
+        );
         assert!(contains(&german, "20,00 €") && contains(&german, "3,19 €"));
         assert!(contains(&english, "Invoice 1007") && !contains(&english, "Rechnung"));
     }
 
     #[test]
     fn text_is_encoded_for_win_ansi() {
-        assert_eq!(win_ansi("Grüße €"), vec![b'G', b'r', 0xfc, 0xdf, b'e', b' ', 0x80]);
+        assert_eq!(
+            win_ansi("Grüße €"),
+            vec![b'G', b'r', 0xfc, 0xdf, b'e', b' ', 0x80]
+        );
         assert_eq!(win_ansi("猫"), b"?".to_vec());
     }
 }

@@ -12,7 +12,10 @@ use crate::state::App;
 use crate::storage::is_id;
 
 fn file_not_found(id: &str) -> ApiError {
-    ApiError::not_found("CHECKOUT__DOWNLOAD_FILE_NOT_FOUND", format!("Line item download file with id \"{id}\" not found."))
+    ApiError::not_found(
+        "CHECKOUT__DOWNLOAD_FILE_NOT_FOUND",
+        format!("Line item download file with id \"{id}\" not found."),
+    )
 }
 
 pub async fn download(
@@ -45,6 +48,15 @@ pub async fn download(
         })
         .await?;
     let (name, extension, mime, content) = file.ok_or_else(|| file_not_found(&download_id))?;
-    Ok(([(header::CONTENT_TYPE, mime), (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}.{extension}\""))], content)
+    Ok((
+        [
+            (header::CONTENT_TYPE, mime),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}.{extension}\""),
+            ),
+        ],
+        content,
+    )
         .into_response())
 }

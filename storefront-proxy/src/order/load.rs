@@ -29,7 +29,8 @@ fn document_type_id(technical_name: &str) -> String {
 }
 
 fn json_column(text: Option<String>) -> Value {
-    text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null)
+    text.and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
 }
 
 /// The order's date (`orderDate`) from its date and time.
@@ -166,7 +167,12 @@ fn line_items(conn: &Connection, order_id: &str, granted: bool) -> rusqlite::Res
         .collect()
 }
 
-fn transactions(conn: &Connection, ctx: &ShopContext, locale: Locale, order_id: &str) -> rusqlite::Result<Vec<Value>> {
+fn transactions(
+    conn: &Connection,
+    ctx: &ShopContext,
+    locale: Locale,
+    order_id: &str,
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
         "SELECT id, payment_method_id, amount, state, created_at, updated_at FROM order_transaction WHERE order_id = ?1 ORDER BY rowid",
     )?;
@@ -184,7 +190,10 @@ fn transactions(conn: &Connection, ctx: &ShopContext, locale: Locale, order_id: 
         .collect::<Result<Vec<_>, _>>()?;
     rows.into_iter()
         .map(|(id, method_id, amount, state, created, updated)| {
-            let method = methods::load_payment_methods(conn, &ctx.languages, Some(&method_id))?.into_iter().next().unwrap_or(Value::Null);
+            let method = methods::load_payment_methods(conn, &ctx.languages, Some(&method_id))?
+                .into_iter()
+                .next()
+                .unwrap_or(Value::Null);
             Ok(json!({
                 "id": id,
                 "versionId": LIVE_VERSION_ID,
@@ -206,7 +215,13 @@ fn transactions(conn: &Connection, ctx: &ShopContext, locale: Locale, order_id: 
         .collect()
 }
 
-fn deliveries(conn: &Connection, ctx: &ShopContext, locale: Locale, order_id: &str, addresses: &[Value]) -> rusqlite::Result<Vec<Value>> {
+fn deliveries(
+    conn: &Connection,
+    ctx: &ShopContext,
+    locale: Locale,
+    order_id: &str,
+    addresses: &[Value],
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
         "SELECT id, shipping_order_address_id, shipping_method_id, state, shipping_date_earliest, shipping_date_latest, shipping_costs,
                 tracking_codes, created_at
@@ -257,7 +272,11 @@ fn deliveries(conn: &Connection, ctx: &ShopContext, locale: Locale, order_id: &s
 }
 
 /// The documents of an order (without their files).
-pub fn documents(conn: &Connection, locale: Locale, order_id: &str) -> rusqlite::Result<Vec<Value>> {
+pub fn documents(
+    conn: &Connection,
+    locale: Locale,
+    order_id: &str,
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
         "SELECT id, document_type, document_number, deep_link_code, file_name, created_at FROM order_document WHERE order_id = ?1 ORDER BY created_at, id",
     )?;
@@ -422,21 +441,35 @@ fn add_associations(
     with: Associations,
 ) -> rusqlite::Result<()> {
     let currency_id = order["currencyId"].as_str().unwrap_or_default().to_owned();
-    order["currency"] = load_currencies(conn, &ctx.languages, Some(&currency_id))?.into_iter().next().unwrap_or(Value::Null);
+    order["currency"] = load_currencies(conn, &ctx.languages, Some(&currency_id))?
+        .into_iter()
+        .next()
+        .unwrap_or(Value::Null);
     let salutation_id = order["orderCustomer"]["salutationId"].clone();
-    order["orderCustomer"]["salutation"] =
-        load_salutations(conn, &ctx.languages)?.into_iter().find(|s| s["id"] == salutation_id).unwrap_or(Value::Null);
+    order["orderCustomer"]["salutation"] = load_salutations(conn, &ctx.languages)?
+        .into_iter()
+        .find(|s| s["id"] == salutation_id)
+        .unwrap_or(Value::Null);
     let addresses = addresses(conn, ctx, id)?;
-    order["billingAddress"] = addresses.iter().find(|a| a["id"] == order["billingAddressId"]).cloned().unwrap_or(Value::Null);
+    order["billingAddress"] = addresses
+        .iter()
+        .find(|a| a["id"] == order["billingAddressId"])
+        .cloned()
+        .unwrap_or(Value::Null);
     let transactions = transactions(conn, ctx, locale, id)?;
     if with.line_items {
-        let paid = transactions.last().is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid")
+        let paid = transactions
+            .last()
+            .is_some_and(|t| t["stateMachineState"]["technicalName"] == "paid")
             && order["stateMachineState"]["technicalName"] != "cancelled";
         order["lineItems"] = json!(line_items(conn, id, paid)?);
     }
     if with.deliveries || with.primary_delivery {
         let deliveries = deliveries(conn, ctx, locale, id, &addresses)?;
-        order["primaryOrderDeliveryId"] = deliveries.first().map(|d| d["id"].clone()).unwrap_or(Value::Null);
+        order["primaryOrderDeliveryId"] = deliveries
+            .first()
+            .map(|d| d["id"].clone())
+            .unwrap_or(Value::Null);
         if with.primary_delivery {
             order["primaryOrderDelivery"] = deliveries.first().cloned().unwrap_or(Value::Null);
         }
@@ -444,14 +477,21 @@ fn add_associations(
             order["deliveries"] = json!(deliveries);
         }
     }
-    order["primaryOrderTransactionId"] = transactions.last().map(|t| t["id"].clone()).unwrap_or(Value::Null);
+    order["primaryOrderTransactionId"] = transactions
+        .last()
+        .map(|t| t["id"].clone())
+        .unwrap_or(Value::Null);
     if with.primary_transaction {
         order["primaryOrderTransaction"] = transactions.last().cloned().unwrap_or(Value::Null);
     }
     if with.addresses {
         order["addresses"] = json!(addresses);
     }
-    order["documents"] = if with.documents { json!(documents(conn, locale, id)?) } else { json!([]) };
+    order["documents"] = if with.documents {
+        json!(documents(conn, locale, id)?)
+    } else {
+        json!([])
+    };
     // Read by `payment_changeable`; dropped below unless asked for.
     order["transactions"] = json!(transactions);
     Ok(())
@@ -460,11 +500,18 @@ fn add_associations(
 /// The orders of `ids` with the associations asked for, in the order of `ids`; states
 /// and methods named in the request's language. `documents` (required by the schema)
 /// is an empty list when not asked for.
-pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], with: Associations) -> rusqlite::Result<Vec<Value>> {
+pub fn load(
+    conn: &Connection,
+    ctx: &ShopContext,
+    ids: &[String],
+    with: Associations,
+) -> rusqlite::Result<Vec<Value>> {
     let locale = Locale::of(conn, ctx.language_id())?;
     let mut orders = Vec::new();
     for id in ids {
-        let Some(mut order) = order_row(conn, id, locale)? else { continue };
+        let Some(mut order) = order_row(conn, id, locale)? else {
+            continue;
+        };
         add_associations(conn, ctx, locale, id, &mut order, with)?;
         orders.push(order);
     }
@@ -483,7 +530,13 @@ pub fn payment_changeable(order: &Value) -> bool {
 }
 
 fn order_field(name: &str) -> Option<Field> {
-    let column = |expr, kind| Some(Field { expr: Expr::Column(expr), kind, translated: false });
+    let column = |expr, kind| {
+        Some(Field {
+            expr: Expr::Column(expr),
+            kind,
+            translated: false,
+        })
+    };
     match name {
         "id" => column("o.id", Kind::Id),
         "orderNumber" => column("o.order_number", Kind::Text),
@@ -514,11 +567,17 @@ enum Scope {
     Order(String),
 }
 
-fn guest_scope(conn: &Connection, ctx: &ShopContext, params: &Map<String, Value>) -> rusqlite::Result<Result<Scope, ApiError>> {
+fn guest_scope(
+    conn: &Connection,
+    ctx: &ShopContext,
+    params: &Map<String, Value>,
+) -> rusqlite::Result<Result<Scope, ApiError>> {
     if let Some(customer) = session_customer(conn, ctx)? {
         return Ok(Ok(Scope::Customer(customer)));
     }
-    let Some(code) = deep_link_filter(params) else { return Ok(Err(not_logged_in())) };
+    let Some(code) = deep_link_filter(params) else {
+        return Ok(Err(not_logged_in()));
+    };
     let found: Option<(String, bool, String, Option<String>)> = conn
         .query_row(
             "SELECT o.id, COALESCE(c.guest, 1), o.customer_email, a.zipcode FROM shop_order o
@@ -528,21 +587,41 @@ fn guest_scope(conn: &Connection, ctx: &ShopContext, params: &Map<String, Value>
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .optional()?;
-    let Some((order_id, guest, email, zipcode)) = found else { return Ok(Err(wrong_guest_credentials())) };
+    let Some((order_id, guest, email, zipcode)) = found else {
+        return Ok(Err(wrong_guest_credentials()));
+    };
     Ok(guest_check(params, guest, &email, zipcode.as_deref()).map(|()| Scope::Order(order_id)))
 }
 
 /// A guest's proof of an order: its email and billing postal code in `params`.
 /// Accounts with a password log in instead.
-pub fn guest_check(params: &Map<String, Value>, guest: bool, email: &str, zipcode: Option<&str>) -> Result<(), ApiError> {
+pub fn guest_check(
+    params: &Map<String, Value>,
+    guest: bool,
+    email: &str,
+    zipcode: Option<&str>,
+) -> Result<(), ApiError> {
     if !guest {
         return Err(not_logged_in());
     }
-    let given = |key: &str| params.get(key).and_then(Value::as_str).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
-    let (Some(given_email), Some(given_zipcode)) = (given("email"), given("zipcode")) else {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__GUEST_NOT_AUTHENTICATED", "Guest not authenticated."));
+    let given = |key: &str| {
+        params
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
     };
-    if !given_email.eq_ignore_ascii_case(email) || zipcode.map(str::trim) != Some(given_zipcode.as_str()) {
+    let (Some(given_email), Some(given_zipcode)) = (given("email"), given("zipcode")) else {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "CHECKOUT__GUEST_NOT_AUTHENTICATED",
+            "Guest not authenticated.",
+        ));
+    };
+    if !given_email.eq_ignore_ascii_case(email)
+        || zipcode.map(str::trim) != Some(given_zipcode.as_str())
+    {
         return Err(wrong_guest_credentials());
     }
     Ok(())
@@ -550,7 +629,9 @@ pub fn guest_check(params: &Map<String, Value>, guest: bool, email: &str, zipcod
 
 /// The active customer of a session, if any.
 pub fn session_customer(conn: &Connection, ctx: &ShopContext) -> rusqlite::Result<Option<String>> {
-    let Some(token) = &ctx.token else { return Ok(None) };
+    let Some(token) = &ctx.token else {
+        return Ok(None);
+    };
     conn.query_row(
         "SELECT c.id FROM store_context s JOIN customer c ON c.id = s.customer_id WHERE s.token = ?1 AND s.sales_channel_id = ?2 AND c.active = 1",
         [token, &ctx.sales_channel.id],
@@ -560,16 +641,27 @@ pub fn session_customer(conn: &Connection, ctx: &ShopContext) -> rusqlite::Resul
 }
 
 fn wrong_guest_credentials() -> ApiError {
-    ApiError::new(StatusCode::FORBIDDEN, "CHECKOUT__WRONG_GUEST_CREDENTIALS", "Wrong credentials for guest authentication.")
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "CHECKOUT__WRONG_GUEST_CREDENTIALS",
+        "Wrong credentials for guest authentication.",
+    )
 }
 
 /// `POST /store-api/order`: the caller's orders (filter, ids, sort, limit, page;
 /// newest first by default) and, with `checkPromotion`, whether each one's payment
 /// method may still be changed. Without a customer: the guest order of a
 /// `deepLinkCode` filter, given its `email` and `zipcode`.
-pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn list(
+    ctx: ShopContext,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut criteria = criteria::parse(&params, "order", &order_field)?;
-    let check_payment = params.get("checkPromotion").and_then(criteria::boolean).unwrap_or(false);
+    let check_payment = params
+        .get("checkPromotion")
+        .and_then(criteria::boolean)
+        .unwrap_or(false);
     let page = criteria.page;
     let limit = criteria.limit;
     let includes = std::mem::take(&mut criteria.includes);
@@ -583,12 +675,19 @@ pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params
             };
             let mut from = Sql::default();
             match scope {
-                Scope::Customer(customer_id) => from.push("FROM shop_order o WHERE o.customer_id = ").bind(customer_id),
-                Scope::Order(order_id) => from.push("FROM shop_order o WHERE o.id = ").bind(order_id),
+                Scope::Customer(customer_id) => from
+                    .push("FROM shop_order o WHERE o.customer_id = ")
+                    .bind(customer_id),
+                Scope::Order(order_id) => {
+                    from.push("FROM shop_order o WHERE o.id = ").bind(order_id)
+                }
             };
-            from.push(" AND o.sales_channel_id = ").bind(ctx.sales_channel.id.clone());
+            from.push(" AND o.sales_channel_id = ")
+                .bind(ctx.sales_channel.id.clone());
             if let Some(ids) = &criteria.ids {
-                from.push(" AND o.id IN (SELECT value FROM json_each(").bind(json_ids(ids)).push("))");
+                from.push(" AND o.id IN (SELECT value FROM json_each(")
+                    .bind(json_ids(ids))
+                    .push("))");
             }
             if !criteria.condition.text.is_empty() {
                 from.push(" AND (");
@@ -605,17 +704,33 @@ pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params
                 query.append(&criteria.order);
                 query.push(", o.order_number DESC");
             }
-            query.push(" LIMIT ").bind(criteria.limit.unwrap_or(-1)).push(" OFFSET ").bind(criteria.offset());
+            query
+                .push(" LIMIT ")
+                .bind(criteria.limit.unwrap_or(-1))
+                .push(" OFFSET ")
+                .bind(criteria.offset());
             let ids = query.query_map(conn, |r| r.get::<_, String>(0))?;
             let mut count = Sql::default();
             count.push("SELECT COUNT(*) ");
             count.append(&from);
-            let total = count.query_map(conn, |r| r.get::<_, i64>(0))?.first().copied().unwrap_or(0) as usize;
+            let total = count
+                .query_map(conn, |r| r.get::<_, i64>(0))?
+                .first()
+                .copied()
+                .unwrap_or(0) as usize;
             Ok(Ok((load(conn, &ctx, &ids, with)?, total)))
         })
         .await??;
     let changeable: serde_json::Map<String, Value> = if check_payment {
-        orders.iter().map(|o| (o["id"].as_str().unwrap_or_default().to_owned(), json!(payment_changeable(o)))).collect()
+        orders
+            .iter()
+            .map(|o| {
+                (
+                    o["id"].as_str().unwrap_or_default().to_owned(),
+                    json!(payment_changeable(o)),
+                )
+            })
+            .collect()
     } else {
         serde_json::Map::new()
     };
@@ -628,7 +743,9 @@ pub async fn list(ctx: ShopContext, State(app): State<App>, RequestParams(params
     }
     let mut result = search_result("order", orders, total, page, limit);
     criteria::apply_includes(&mut result, &includes);
-    Ok(Json(json!({ "orders": result, "paymentChangeable": changeable, "apiAlias": "order_route_response" })))
+    Ok(Json(
+        json!({ "orders": result, "paymentChangeable": changeable, "apiAlias": "order_route_response" }),
+    ))
 }
 
 /// The order `order_id` of `customer_id`: its state, and its last transaction (id,
@@ -639,13 +756,21 @@ pub struct Owned {
     pub transaction: Option<(String, String, String)>,
 }
 
-pub fn owned(conn: &Connection, customer_id: &str, order_id: &str) -> rusqlite::Result<Option<Owned>> {
+pub fn owned(
+    conn: &Connection,
+    customer_id: &str,
+    order_id: &str,
+) -> rusqlite::Result<Option<Owned>> {
     let order: Option<(String, String)> = conn
-        .query_row("SELECT state, language_id FROM shop_order WHERE id = ?1 AND customer_id = ?2", params![order_id, customer_id], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT state, language_id FROM shop_order WHERE id = ?1 AND customer_id = ?2",
+            params![order_id, customer_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
-    let Some((state, language_id)) = order else { return Ok(None) };
+    let Some((state, language_id)) = order else {
+        return Ok(None);
+    };
     let transaction = conn
         .query_row(
             "SELECT id, state, payment_method_id FROM order_transaction WHERE order_id = ?1 ORDER BY rowid DESC LIMIT 1",
@@ -653,5 +778,9 @@ pub fn owned(conn: &Connection, customer_id: &str, order_id: &str) -> rusqlite::
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?;
-    Ok(Some(Owned { state, language_id, transaction }))
+    Ok(Some(Owned {
+        state,
+        language_id,
+        transaction,
+    }))
 }

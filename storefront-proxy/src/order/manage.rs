@@ -19,31 +19,51 @@ use crate::store_api::RequestParams;
 /// A required id field of a request body (`orderId`, `paymentMethodId`).
 pub fn required_id(body: &Map<String, Value>, key: &str) -> Result<String, ApiError> {
     match body.get(key) {
-        None | Some(Value::Null) => Err(ApiError::Violations(vec![Violation::blank(format!("/{key}"))])),
-        Some(Value::String(s)) if s.trim().is_empty() => Err(ApiError::Violations(vec![Violation::blank(format!("/{key}"))])),
-        Some(Value::String(s)) if is_id(&s.trim().to_lowercase()) => Ok(s.trim().to_lowercase()),
-        Some(_) => {
-            Err(ApiError::bad_request("FRAMEWORK__INVALID_UUID", format!("The value of {key} is not a valid id.")).at(&format!("/{key}")))
+        None | Some(Value::Null) => Err(ApiError::Violations(vec![Violation::blank(format!(
+            "/{key}"
+        ))])),
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            Err(ApiError::Violations(vec![Violation::blank(format!(
+                "/{key}"
+            ))]))
         }
+        Some(Value::String(s)) if is_id(&s.trim().to_lowercase()) => Ok(s.trim().to_lowercase()),
+        Some(_) => Err(ApiError::bad_request(
+            "FRAMEWORK__INVALID_UUID",
+            format!("The value of {key} is not a valid id."),
+        )
+        .at(&format!("/{key}"))),
     }
 }
 
 pub fn order_not_found(id: &str) -> ApiError {
-    ApiError::not_found("CHECKOUT__ORDER_ORDER_NOT_FOUND", format!("Order with id \"{id}\" not found."))
+    ApiError::not_found(
+        "CHECKOUT__ORDER_ORDER_NOT_FOUND",
+        format!("Order with id \"{id}\" not found."),
+    )
 }
 
 /// `POST /store-api/order/state/cancel` with `orderId`: the new `StateMachineState`.
-pub async fn cancel(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn cancel(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let order_id = required_id(&body, "orderId")?;
     let state = app
         .db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let Some(order) = owned(&tx, &user.customer_id, &order_id)? else { return Ok(Err(order_not_found(&order_id))) };
+            let Some(order) = owned(&tx, &user.customer_id, &order_id)? else {
+                return Ok(Err(order_not_found(&order_id)));
+            };
             if let Err(error) = Machine::Order.check(&order.state, "cancelled") {
                 return Ok(Err(error));
             }
-            tx.execute("UPDATE shop_order SET state = 'cancelled', updated_at = ?2 WHERE id = ?1", params![order_id, now_rfc3339()])?;
+            tx.execute(
+                "UPDATE shop_order SET state = 'cancelled', updated_at = ?2 WHERE id = ?1",
+                params![order_id, now_rfc3339()],
+            )?;
             super::place::restore_stock(&tx, &order_id)?;
             let locale = Locale::of(&tx, user.ctx.language_id())?;
             tx.commit()?;
@@ -63,7 +83,11 @@ fn not_changeable(order_id: &str) -> ApiError {
 }
 
 /// `POST /store-api/order/payment` with `orderId` and `paymentMethodId`.
-pub async fn change_payment(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn change_payment(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let order_id = required_id(&body, "orderId")?;
     let method_id = required_id(&body, "paymentMethodId")?;
     app.db

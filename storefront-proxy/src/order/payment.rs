@@ -34,23 +34,41 @@ fn return_url(body: &Map<String, Value>, key: &str) -> Result<Option<String>, Vi
             let url = url.trim();
             let path = url.starts_with('/') && !url.starts_with("//");
             let absolute = url.starts_with("http://") || url.starts_with("https://");
-            if url.len() > MAX_URL_LENGTH || !(path || absolute) || url.chars().any(char::is_whitespace) {
-                Err(Violation::new("VIOLATION::INVALID_URL_ERROR", format!("/{key}"), "This value is not a valid URL."))
+            if url.len() > MAX_URL_LENGTH
+                || !(path || absolute)
+                || url.chars().any(char::is_whitespace)
+            {
+                Err(Violation::new(
+                    "VIOLATION::INVALID_URL_ERROR",
+                    format!("/{key}"),
+                    "This value is not a valid URL.",
+                ))
             } else {
                 Ok(Some(url.to_owned()))
             }
         }
-        Some(_) => Err(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be of type string.")),
+        Some(_) => Err(Violation::new(
+            "VIOLATION::INVALID_TYPE_ERROR",
+            format!("/{key}"),
+            "This value should be of type string.",
+        )),
     }
 }
 
 fn invalid_order(id: &str) -> ApiError {
-    ApiError::not_found("CHECKOUT__INVALID_ORDER_ID", format!("The order with id {id} is invalid or could not be found."))
+    ApiError::not_found(
+        "CHECKOUT__INVALID_ORDER_ID",
+        format!("The order with id {id} is invalid or could not be found."),
+    )
 }
 
 /// `GET|POST /store-api/handle-payment` with `orderId`, `finishUrl`, `errorUrl`:
 /// `{redirectUrl}`, the hosted page for "pay online", else null.
-pub async fn handle(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn handle(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let order_id = required_id(&body, "orderId")?;
     let mut violations = Vec::new();
     let finish_url = return_url(&body, "finishUrl").unwrap_or_else(|v| {
@@ -100,7 +118,9 @@ pub async fn handle(user: LoggedIn, State(app): State<App>, RequestParams(body):
             Ok(Ok(redirect))
         })
         .await??;
-    Ok(Json(json!({ "redirectUrl": redirect, "apiAlias": "handle_payment_method_route_response" })))
+    Ok(Json(
+        json!({ "redirectUrl": redirect, "apiAlias": "handle_payment_method_route_response" }),
+    ))
 }
 
 /// What the hosted page shows about a token.
@@ -141,7 +161,11 @@ fn visit(conn: &rusqlite::Connection, token: &str) -> rusqlite::Result<Option<Vi
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 /// The hosted pages' look: the shop's colours, font, top bar and buttons (the same
@@ -166,9 +190,12 @@ fn page(locale: Locale, status: StatusCode, title: &str, body: &str) -> Response
 
 fn gone(locale: Locale) -> Response {
     match locale {
-        Locale::En => {
-            page(locale, StatusCode::GONE, "Payment link no longer valid", "<p>This payment link has already been used or is unknown.</p>")
-        }
+        Locale::En => page(
+            locale,
+            StatusCode::GONE,
+            "Payment link no longer valid",
+            "<p>This payment link has already been used or is unknown.</p>",
+        ),
         Locale::De => page(
             locale,
             StatusCode::GONE,
@@ -189,17 +216,31 @@ fn unknown() -> Response {
 
 /// `GET /payment/pay-online/{token}`: the hosted payment page with "Pay" and "Cancel".
 pub async fn show(State(app): State<App>, Path(token): Path<String>) -> ApiResult<Response> {
-    let (found, token) = app.db.call(move |conn| Ok((visit(conn, &token)?, token))).await?;
-    let Some(visit) = found else { return Ok(unknown()) };
+    let (found, token) = app
+        .db
+        .call(move |conn| Ok((visit(conn, &token)?, token)))
+        .await?;
+    let Some(visit) = found else {
+        return Ok(unknown());
+    };
     if visit.used || visit.order_cancelled || visit.transaction_state != "open" {
         return Ok(gone(visit.locale));
     }
     let amount = format!("{:.2}", visit.amount);
     let (title, text, pay, cancel) = match visit.locale {
-        Locale::En => ("Pay online", format!("Order {} — amount due: € {amount}", visit.order_number), "Pay", "Cancel"),
+        Locale::En => (
+            "Pay online",
+            format!("Order {} — amount due: € {amount}", visit.order_number),
+            "Pay",
+            "Cancel",
+        ),
         Locale::De => (
             "Online bezahlen",
-            format!("Bestellung {} — zu zahlen: {} €", visit.order_number, amount.replace('.', ",")),
+            format!(
+                "Bestellung {} — zu zahlen: {} €",
+                visit.order_number,
+                amount.replace('.', ",")
+            ),
             "Bezahlen",
             "Abbrechen",
         ),
@@ -220,7 +261,11 @@ pub struct Decision {
 
 /// `POST /payment/pay-online/{token}` with `action=pay|cancel`: uses the token, moves
 /// the transaction to paid or cancelled, and redirects (303) to the finish or error URL.
-pub async fn decide(State(app): State<App>, Path(token): Path<String>, form: Result<Form<Decision>, FormRejection>) -> ApiResult<Response> {
+pub async fn decide(
+    State(app): State<App>,
+    Path(token): Path<String>,
+    form: Result<Form<Decision>, FormRejection>,
+) -> ApiResult<Response> {
     let target = match form.as_ref().map(|f| f.action.as_str()) {
         Ok("pay") => "paid",
         Ok("cancel") => "cancelled",
@@ -256,14 +301,38 @@ pub async fn decide(State(app): State<App>, Path(token): Path<String>, form: Res
         Ok(visit) => visit,
         Err(page) => return Ok(page),
     };
-    let (url, locale) = if target == "paid" { (visit.finish_url, visit.locale) } else { (visit.error_url, visit.locale) };
+    let (url, locale) = if target == "paid" {
+        (visit.finish_url, visit.locale)
+    } else {
+        (visit.error_url, visit.locale)
+    };
     Ok(match url {
         Some(url) => (StatusCode::SEE_OTHER, [(header::LOCATION, url)]).into_response(),
         None => match (target, locale) {
-            ("paid", Locale::En) => page(locale, StatusCode::OK, "Thank you", "<p>Your payment was received.</p>"),
-            ("paid", Locale::De) => page(locale, StatusCode::OK, "Vielen Dank", "<p>Ihre Zahlung ist eingegangen.</p>"),
-            (_, Locale::En) => page(locale, StatusCode::OK, "Payment cancelled", "<p>The order has not been paid.</p>"),
-            (_, Locale::De) => page(locale, StatusCode::OK, "Zahlung abgebrochen", "<p>Die Bestellung wurde nicht bezahlt.</p>"),
+            ("paid", Locale::En) => page(
+                locale,
+                StatusCode::OK,
+                "Thank you",
+                "<p>Your payment was received.</p>",
+            ),
+            ("paid", Locale::De) => page(
+                locale,
+                StatusCode::OK,
+                "Vielen Dank",
+                "<p>Ihre Zahlung ist eingegangen.</p>",
+            ),
+            (_, Locale::En) => page(
+                locale,
+                StatusCode::OK,
+                "Payment cancelled",
+                "<p>The order has not been paid.</p>",
+            ),
+            (_, Locale::De) => page(
+                locale,
+                StatusCode::OK,
+                "Zahlung abgebrochen",
+                "<p>Die Bestellung wurde nicht bezahlt.</p>",
+            ),
         },
     })
 }

@@ -33,8 +33,18 @@ use crate::store_api::RequestParams;
 use crate::store_api::ShopContext;
 
 fn cart_invalid(errors: &[(String, String)]) -> ApiError {
-    let keys: Vec<String> = errors.iter().map(|(key, message)| format!("{key} ({message})")).collect();
-    ApiError::bad_request("CHECKOUT__CART_INVALID", format!("The cart is invalid, got {} error(s): {}", errors.len(), keys.join("; ")))
+    let keys: Vec<String> = errors
+        .iter()
+        .map(|(key, message)| format!("{key} ({message})"))
+        .collect();
+    ApiError::bad_request(
+        "CHECKOUT__CART_INVALID",
+        format!(
+            "The cart is invalid, got {} error(s): {}",
+            errors.len(),
+            keys.join("; ")
+        ),
+    )
 }
 
 impl From<Refusal> for ApiError {
@@ -55,21 +65,42 @@ struct Checkout {
 }
 
 /// The session's customer with both addresses and its payment method.
-fn checkout(conn: &Connection, ctx: &ShopContext, token: &str) -> rusqlite::Result<Result<Checkout, ApiError>> {
-    let Some(ActiveAddresses { customer_id, billing: Some(billing_id), shipping: Some(shipping_id) }) = active_addresses(conn, token)?
+fn checkout(
+    conn: &Connection,
+    ctx: &ShopContext,
+    token: &str,
+) -> rusqlite::Result<Result<Checkout, ApiError>> {
+    let Some(ActiveAddresses {
+        customer_id,
+        billing: Some(billing_id),
+        shipping: Some(shipping_id),
+    }) = active_addresses(conn, token)?
     else {
-        return Ok(Err(cart_invalid(&[("billing-address-invalid".into(), "The address is missing.".into())])));
+        return Ok(Err(cart_invalid(&[(
+            "billing-address-invalid".into(),
+            "The address is missing.".into(),
+        )])));
     };
     let (payment_id, _) = methods::chosen(conn, ctx, Some(token))?;
     let payment = match &payment_id {
-        Some(id) => methods::load_payment_methods(conn, &ctx.languages, Some(id))?.into_iter().next(),
+        Some(id) => methods::load_payment_methods(conn, &ctx.languages, Some(id))?
+            .into_iter()
+            .next(),
         None => None,
     };
     let Some(payment) = payment else {
-        return Ok(Err(ApiError::not_found("CHECKOUT__UNKNOWN_PAYMENT_METHOD", "The payment method of the session could not be found.")));
+        return Ok(Err(ApiError::not_found(
+            "CHECKOUT__UNKNOWN_PAYMENT_METHOD",
+            "The payment method of the session could not be found.",
+        )));
     };
     let payment_method_id = payment["id"].as_str().unwrap_or_default().to_owned();
-    Ok(Ok(Checkout { customer_id, billing_id, shipping_id, payment_method_id }))
+    Ok(Ok(Checkout {
+        customer_id,
+        billing_id,
+        shipping_id,
+        payment_method_id,
+    }))
 }
 
 /// Writes the order of `cart` inside `tx`; its id, or why not (then `tx` is dropped,
@@ -89,10 +120,21 @@ fn write_order(
     let currency_id = write::currency(tx, &user.token)?;
     // The billing address row is written first; the order references it.
     let billing_address_id = new_id();
-    let order =
-        write::Order { id: &order_id, number: &number, currency_id: &currency_id, billing_address_id: &billing_address_id, now: &now };
+    let order = write::Order {
+        id: &order_id,
+        number: &number,
+        currency_id: &currency_id,
+        billing_address_id: &billing_address_id,
+        now: &now,
+    };
     write::insert_order(tx, ctx, &order, &customer, &rows::totals(cart), request)?;
-    write::copy_address(tx, billing_address_id.clone(), &order_id, &checkout.billing_id, &now)?;
+    write::copy_address(
+        tx,
+        billing_address_id.clone(),
+        &order_id,
+        &checkout.billing_id,
+        &now,
+    )?;
     let shipping_address_id = if checkout.shipping_id == checkout.billing_id {
         billing_address_id
     } else {
@@ -101,13 +143,25 @@ fn write_order(
     for line in rows::lines(cart) {
         if let Some(product_id) = &line.product_id {
             if !write::take_stock(tx, product_id, line.quantity)? {
-                let message = format!("The product {} is not available in the quantity {}.", line.label, line.quantity);
-                return Ok(Err(cart_invalid(&[("product-stock-reached".into(), message)])));
+                let message = format!(
+                    "The product {} is not available in the quantity {}.",
+                    line.label, line.quantity
+                );
+                return Ok(Err(cart_invalid(&[(
+                    "product-stock-reached".into(),
+                    message,
+                )])));
             }
         }
         write::insert_line(tx, &order_id, &line, &now)?;
     }
-    write::insert_transaction(tx, &order_id, &checkout.payment_method_id, &rows::amount(cart).to_string(), &now)?;
+    write::insert_transaction(
+        tx,
+        &order_id,
+        &checkout.payment_method_id,
+        &rows::amount(cart).to_string(),
+        &now,
+    )?;
     if let Some(delivery) = rows::delivery(cart) {
         write::insert_delivery(tx, &order_id, &shipping_address_id, &delivery, &now)?;
     }
@@ -115,12 +169,24 @@ fn write_order(
 }
 
 fn load_order(conn: &Connection, ctx: &ShopContext, order_id: &str) -> anyhow::Result<Value> {
-    let orders = super::load::load(conn, ctx, &[order_id.to_owned()], super::load::Associations::ALL)?;
-    orders.into_iter().next().ok_or_else(|| anyhow::anyhow!("order {order_id} not written"))
+    let orders = super::load::load(
+        conn,
+        ctx,
+        &[order_id.to_owned()],
+        super::load::Associations::ALL,
+    )?;
+    orders
+        .into_iter()
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("order {order_id} not written"))
 }
 
 /// Places the order of the session's cart: the order as the store API answers it.
-fn place_order(conn: &mut Connection, user: &LoggedIn, request: &Request) -> anyhow::Result<Result<Value, ApiError>> {
+fn place_order(
+    conn: &mut Connection,
+    user: &LoggedIn,
+    request: &Request,
+) -> anyhow::Result<Result<Value, ApiError>> {
     let ctx = &user.ctx;
     // The cart as the customer would see it now (adjustments are written back).
     let cart = calculate::calculate_cart(conn, ctx, &user.token, Vec::new(), Vec::new())?;
@@ -147,10 +213,17 @@ fn place_order(conn: &mut Connection, user: &LoggedIn, request: &Request) -> any
 }
 
 /// `POST /store-api/checkout/order`
-pub async fn place(user: LoggedIn, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn place(
+    user: LoggedIn,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let request = request::parse(&body)?;
     let token = user.token.clone();
-    let order = app.db.call(move |conn| place_order(conn, &user, &request)).await??;
+    let order = app
+        .db
+        .call(move |conn| place_order(conn, &user, &request))
+        .await??;
     // The cart became the order.
     app.events.emit(ShopEvent::emptied_cart(token)).await;
     Ok(Json(order))

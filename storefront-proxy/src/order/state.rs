@@ -25,8 +25,18 @@ pub enum Locale {
 impl Locale {
     /// The locale of a language id (German for `de-…`, else English).
     pub fn of(conn: &Connection, language_id: &str) -> rusqlite::Result<Locale> {
-        let code: Option<String> = conn.query_row("SELECT code FROM language WHERE id = ?1", [language_id], |r| r.get(0)).optional()?;
-        Ok(if code.is_some_and(|c| c.starts_with("de")) { Locale::De } else { Locale::En })
+        let code: Option<String> = conn
+            .query_row(
+                "SELECT code FROM language WHERE id = ?1",
+                [language_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(if code.is_some_and(|c| c.starts_with("de")) {
+            Locale::De
+        } else {
+            Locale::En
+        })
     }
 
     pub fn code(self) -> &'static str {
@@ -62,12 +72,20 @@ const TRANSACTION_STATES: &[(&str, &str, &str)] = &[
     ("unconfirmed", "Unconfirmed", "Unbestätigt"),
     ("authorized", "Authorized", "Autorisiert"),
     ("refunded", "Refunded", "Erstattet"),
-    ("refunded_partially", "Refunded (partially)", "Teilweise erstattet"),
+    (
+        "refunded_partially",
+        "Refunded (partially)",
+        "Teilweise erstattet",
+    ),
 ];
 const DELIVERY_STATES: &[(&str, &str, &str)] = &[
     ("open", "Open", "Offen"),
     ("shipped", "Shipped", "Versandt"),
-    ("shipped_partially", "Shipped (partially)", "Teilweise versandt"),
+    (
+        "shipped_partially",
+        "Shipped (partially)",
+        "Teilweise versandt",
+    ),
     ("returned", "Returned", "Retour"),
     ("returned_partially", "Returned (partially)", "Teilretour"),
     ("cancelled", "Cancelled", "Abgebrochen"),
@@ -149,8 +167,16 @@ impl Machine {
         if transitions.iter().any(|(f, _, t)| *f == from && *t == to) {
             return Ok(());
         }
-        let action = transitions.iter().find(|(_, _, t)| *t == to).map(|(_, a, _)| *a).unwrap_or(to);
-        let possible: Vec<&str> = transitions.iter().filter(|(f, _, _)| *f == from).map(|(_, a, _)| *a).collect();
+        let action = transitions
+            .iter()
+            .find(|(_, _, t)| *t == to)
+            .map(|(_, a, _)| *a)
+            .unwrap_or(to);
+        let possible: Vec<&str> = transitions
+            .iter()
+            .filter(|(f, _, _)| *f == from)
+            .map(|(_, a, _)| *a)
+            .collect();
         Err(ApiError::bad_request(
             "SYSTEM__ILLEGAL_STATE_TRANSITION",
             format!("Illegal transition \"{action}\" from state \"{from}\". Possible transitions are: {}", possible.join(", ")),
@@ -160,12 +186,21 @@ impl Machine {
     /// A stable id of a state (Shopware's ids are rows; ours are derived from names).
     pub fn state_id(self, state: &str) -> String {
         let text = format!("{}/{state}", self.technical_name());
-        format!("{:016x}{:016x}", fnv1a(text.as_bytes(), 0xcbf2_9ce4_8422_2325), fnv1a(text.as_bytes(), 0x8422_2325_cbf2_9ce4))
+        format!(
+            "{:016x}{:016x}",
+            fnv1a(text.as_bytes(), 0xcbf2_9ce4_8422_2325),
+            fnv1a(text.as_bytes(), 0x8422_2325_cbf2_9ce4)
+        )
     }
 
     /// The `StateMachineState` entity of `state`, named in `locale`.
     pub fn state(self, state: &str, locale: Locale) -> Value {
-        let (english, german) = self.states().iter().find(|(t, _, _)| *t == state).map(|(_, en, de)| (*en, *de)).unwrap_or((state, state));
+        let (english, german) = self
+            .states()
+            .iter()
+            .find(|(t, _, _)| *t == state)
+            .map(|(_, en, de)| (*en, *de))
+            .unwrap_or((state, state));
         let name = match locale {
             Locale::En => english,
             Locale::De => german,
@@ -185,7 +220,9 @@ impl Machine {
 }
 
 fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
-    bytes.iter().fold(seed, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(seed, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]
@@ -211,7 +248,10 @@ mod tests {
     fn states_are_named_in_both_languages_with_stable_ids() {
         let en = Machine::Transaction.state("paid", Locale::En);
         let de = Machine::Transaction.state("paid", Locale::De);
-        assert_eq!((en["name"].as_str(), de["name"].as_str()), (Some("Paid"), Some("Bezahlt")));
+        assert_eq!(
+            (en["name"].as_str(), de["name"].as_str()),
+            (Some("Paid"), Some("Bezahlt"))
+        );
         assert_eq!(en["id"], de["id"]);
         assert_ne!(en["id"], Machine::Order.state("paid", Locale::En)["id"]);
         assert!(crate::storage::is_id(en["id"].as_str().unwrap()));
@@ -219,8 +259,15 @@ mod tests {
 
     #[test]
     fn an_illegal_transition_names_the_possible_ones() {
-        let Err(ApiError::Client { code, detail, .. }) = Machine::Order.check("completed", "cancelled") else { panic!("allowed") };
+        let Err(ApiError::Client { code, detail, .. }) =
+            Machine::Order.check("completed", "cancelled")
+        else {
+            panic!("allowed")
+        };
         assert_eq!(code, "SYSTEM__ILLEGAL_STATE_TRANSITION");
-        assert!(detail.contains("\"cancel\"") && detail.contains("reopen"), "{detail}");
+        assert!(
+            detail.contains("\"cancel\"") && detail.contains("reopen"),
+            "{detail}"
+        );
     }
 }

@@ -13,7 +13,10 @@ use rusqlite::params;
 use serde_json::{json, Map, Value};
 
 use super::records::{self, Owner};
-use super::{invalid_ids, invalid_line_items, invalid_name, invalid_quantity, line_item_not_found, not_found, too_many_lists};
+use super::{
+    invalid_ids, invalid_line_items, invalid_name, invalid_quantity, line_item_not_found,
+    not_found, too_many_lists,
+};
 use super::{MAX_IDS, MAX_LISTS, MAX_NAME, MAX_QUANTITY};
 use crate::account::customer::Registered;
 use crate::cart::calculate::{self, StoredItem};
@@ -25,7 +28,10 @@ use crate::storage::is_id;
 use crate::store_api::{search_result, RequestParams, ShopContext};
 
 fn owner(user: &crate::account::customer::LoggedIn) -> Owner {
-    Owner { customer_id: user.customer_id.clone(), sales_channel_id: user.ctx.sales_channel.id.clone() }
+    Owner {
+        customer_id: user.customer_id.clone(),
+        sales_channel_id: user.ctx.sales_channel.id.clone(),
+    }
 }
 
 fn path_id(id: &str, pointer: &str) -> ApiResult<String> {
@@ -44,7 +50,11 @@ fn no_content() -> Response {
 /// `name`: trimmed, 1 to [`MAX_NAME`] characters.
 fn name_of(body: &Map<String, Value>) -> ApiResult<String> {
     match body.get("name") {
-        Some(Value::String(name)) if !name.trim().is_empty() && name.trim().chars().count() <= MAX_NAME => Ok(name.trim().to_owned()),
+        Some(Value::String(name))
+            if !name.trim().is_empty() && name.trim().chars().count() <= MAX_NAME =>
+        {
+            Ok(name.trim().to_owned())
+        }
         _ => Err(invalid_name()),
     }
 }
@@ -54,12 +64,15 @@ fn name_of(body: &Map<String, Value>) -> ApiResult<String> {
 fn line_items_of(body: &Map<String, Value>, required: bool) -> ApiResult<Vec<(String, i64)>> {
     let entries: Vec<(String, &Value)> = match body.get("lineItems") {
         None | Some(Value::Null) if !required => return Ok(Vec::new()),
-        Some(Value::Object(items)) if items.len() <= MAX_IDS => {
-            items.iter().map(|(key, item)| (format!("/lineItems/{key}"), item)).collect()
-        }
-        Some(Value::Array(items)) if items.len() <= MAX_IDS => {
-            items.iter().enumerate().map(|(index, item)| (format!("/lineItems/{index}"), item)).collect()
-        }
+        Some(Value::Object(items)) if items.len() <= MAX_IDS => items
+            .iter()
+            .map(|(key, item)| (format!("/lineItems/{key}"), item))
+            .collect(),
+        Some(Value::Array(items)) if items.len() <= MAX_IDS => items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| (format!("/lineItems/{index}"), item))
+            .collect(),
         _ => return Err(invalid_line_items("/lineItems")),
     };
     if required && entries.is_empty() {
@@ -67,12 +80,25 @@ fn line_items_of(body: &Map<String, Value>, required: bool) -> ApiResult<Vec<(St
     }
     let mut items: Vec<(String, i64)> = Vec::new();
     for (pointer, item) in entries {
-        let id = item.get("id").and_then(Value::as_str).map(str::to_lowercase).filter(|id| is_id(id));
-        let Some(id) = id else { return Err(invalid_line_items(&format!("{pointer}/id"))) };
-        let quantity = item.get("quantity").and_then(criteria::integer).filter(|q| (1..=MAX_QUANTITY).contains(q));
-        let Some(quantity) = quantity else { return Err(invalid_quantity(&format!("{pointer}/quantity"))) };
+        let id = item
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::to_lowercase)
+            .filter(|id| is_id(id));
+        let Some(id) = id else {
+            return Err(invalid_line_items(&format!("{pointer}/id")));
+        };
+        let quantity = item
+            .get("quantity")
+            .and_then(criteria::integer)
+            .filter(|q| (1..=MAX_QUANTITY).contains(q));
+        let Some(quantity) = quantity else {
+            return Err(invalid_quantity(&format!("{pointer}/quantity")));
+        };
         match items.iter_mut().find(|(known, _)| *known == id) {
-            Some((_, total)) if *total + quantity > MAX_QUANTITY => return Err(invalid_quantity(&format!("{pointer}/quantity"))),
+            Some((_, total)) if *total + quantity > MAX_QUANTITY => {
+                return Err(invalid_quantity(&format!("{pointer}/quantity")))
+            }
             Some((_, total)) => *total += quantity,
             None => items.push((id, quantity)),
         }
@@ -96,14 +122,23 @@ fn ids_of(body: &Map<String, Value>, key: &str, optional: bool) -> ApiResult<Vec
                     ids.push(id)
                 }
             }
-            _ => return Err(catalog::invalid_id(&item.to_string(), &format!("{pointer}/{index}"))),
+            _ => {
+                return Err(catalog::invalid_id(
+                    &item.to_string(),
+                    &format!("{pointer}/{index}"),
+                ))
+            }
         }
     }
     Ok(ids)
 }
 
 /// The first of `items` that cannot be on a list, as the refusal.
-fn check_products(conn: &rusqlite::Connection, ctx: &ShopContext, items: &[(String, i64)]) -> rusqlite::Result<Result<(), ApiError>> {
+fn check_products(
+    conn: &rusqlite::Connection,
+    ctx: &ShopContext,
+    items: &[(String, i64)],
+) -> rusqlite::Result<Result<(), ApiError>> {
     let ids: Vec<String> = items.iter().map(|(id, _)| id.clone()).collect();
     let products = purchasable::load(conn, ctx, &ids)?;
     for product_id in &ids {
@@ -115,7 +150,11 @@ fn check_products(conn: &rusqlite::Connection, ctx: &ShopContext, items: &[(Stri
 }
 
 /// `POST /store-api/shopping-list` (`name`, optional `lineItems`): 201 `{id}`.
-pub async fn create(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn create(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let name = name_of(&body)?;
     let items = line_items_of(&body, false)?;
     let owner = owner(&user);
@@ -142,7 +181,11 @@ pub async fn create(Registered(user): Registered, State(app): State<App>, Reques
 }
 
 /// `DELETE /store-api/shopping-list` (`ids`): all of them the caller's, or none goes.
-pub async fn delete(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn delete(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let ids = ids_of(&body, "ids", false)?;
     let owner = owner(&user);
     app.db
@@ -164,19 +207,34 @@ pub async fn delete(Registered(user): Registered, State(app): State<App>, Reques
 /// Whether criteria ask for the line items' products
 /// (`associations.lineItems.associations.product`).
 fn wants_products(body: &Map<String, Value>) -> bool {
-    body.get("associations").and_then(|a| a.get("lineItems")).and_then(|l| l.get("associations")).and_then(|a| a.get("product")).is_some()
+    body.get("associations")
+        .and_then(|a| a.get("lineItems"))
+        .and_then(|l| l.get("associations"))
+        .and_then(|a| a.get("product"))
+        .is_some()
 }
 
 /// `POST /store-api/shopping-lists` (criteria: `limit`, `page`, the products'
 /// association; other criteria are not read): the caller's lists, newest first.
-pub async fn search(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn search(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
     let number = |key: &str, code: &'static str| -> ApiResult<Option<i64>> {
         let max = MAX_LISTS as i64;
         match body.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(value) => criteria::integer(value).filter(|n| (1..=max).contains(n)).map(Some).ok_or_else(|| {
-                ApiError::bad_request(code, format!("{key} must be a whole number from 1 to {max}.")).at(&format!("/{key}"))
-            }),
+            Some(value) => criteria::integer(value)
+                .filter(|n| (1..=max).contains(n))
+                .map(Some)
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        code,
+                        format!("{key} must be a whole number from 1 to {max}."),
+                    )
+                    .at(&format!("/{key}"))
+                }),
         }
     };
     let limit = number("limit", "FRAMEWORK__INVALID_LIMIT_QUERY")?;
@@ -191,7 +249,13 @@ pub async fn search(Registered(user): Registered, State(app): State<App>, Reques
             let take = limit.unwrap_or(MAX_LISTS as i64);
             let ids = records::ids(conn, &owner, take, (page - 1) * take)?;
             let elements = records::load(conn, &ctx, &ids, with_products)?;
-            Ok(search_result("b2b_components_shopping_list", elements, total, page, limit))
+            Ok(search_result(
+                "b2b_components_shopping_list",
+                elements,
+                total,
+                page,
+                limit,
+            ))
         })
         .await?;
     Ok(Json(body))
@@ -214,7 +278,11 @@ pub async fn read(
             if !records::owned(conn, &owner, &id)? {
                 return Ok(Err(not_found(&id)));
             }
-            Ok(records::load(conn, &ctx, std::slice::from_ref(&id), with_products)?.pop().ok_or_else(|| not_found(&id)))
+            Ok(
+                records::load(conn, &ctx, std::slice::from_ref(&id), with_products)?
+                    .pop()
+                    .ok_or_else(|| not_found(&id)),
+            )
         })
         .await??;
     Ok(Json(list))
@@ -269,7 +337,11 @@ pub async fn remove_line_items(
         return Err(invalid_ids("/ids"));
     }
     if !product_ids.is_empty() && list_id.is_none() {
-        return Err(ApiError::bad_request("B2B__SHOPPING_LIST_INVALID_IDS", "productIds need the listId of their list.").at("/listId"));
+        return Err(ApiError::bad_request(
+            "B2B__SHOPPING_LIST_INVALID_IDS",
+            "productIds need the listId of their list.",
+        )
+        .at("/listId"));
     }
     let owner = owner(&user);
     app.db
@@ -323,7 +395,9 @@ pub async fn change_quantity(
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let Some(list) = records::list_of_line_item(&tx, &owner, &id)? else { return Ok(Err(line_item_not_found(&id))) };
+            let Some(list) = records::list_of_line_item(&tx, &owner, &id)? else {
+                return Ok(Err(line_item_not_found(&id)));
+            };
             tx.execute(
                 "UPDATE shopping_list_line_item SET quantity = ?1, updated_at = ?2 WHERE id = ?3",
                 params![quantity, crate::storage::now_rfc3339(), id],
@@ -382,7 +456,10 @@ pub async fn duplicate(
             if records::count(&tx, &owner)? >= MAX_LISTS {
                 return Ok(Err(too_many_lists()));
             }
-            let items: Vec<(String, i64)> = records::lines(&tx, &id)?.into_iter().map(|line| (line.product_id, line.quantity)).collect();
+            let items: Vec<(String, i64)> = records::lines(&tx, &id)?
+                .into_iter()
+                .map(|line| (line.product_id, line.quantity))
+                .collect();
             let copy = records::insert(&tx, &owner, &name)?;
             if let Err(refused) = records::add_lines(&tx, &copy, &items)? {
                 return Ok(Err(refused));
@@ -397,7 +474,11 @@ pub async fn duplicate(
 /// `GET /store-api/shopping-list/{id}/summary`: the list priced as a cart of the
 /// caller's context would be (`price`: net, total with shipping, positions, tax status),
 /// without touching the caller's cart.
-pub async fn summary(Registered(user): Registered, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn summary(
+    Registered(user): Registered,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let id = path_id(&id, "/id")?;
     let owner = owner(&user);
     let ctx = user.ctx.clone();
@@ -433,7 +514,11 @@ pub async fn summary(Registered(user): Registered, State(app): State<App>, Path(
 
 /// `POST /store-api/shopping-lists/add-to-cart` (`ids`): every line of the named lists
 /// into the caller's cart (quantities of the same product add up); 204.
-pub async fn add_to_cart(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Response> {
+pub async fn add_to_cart(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Response> {
     let ids = ids_of(&body, "ids", false)?;
     let owner = owner(&user);
     let (ctx, token) = (user.ctx.clone(), user.token.clone());
@@ -459,12 +544,26 @@ pub async fn add_to_cart(Registered(user): Registered, State(app): State<App>, R
                 }
             }
             for (product_id, quantity) in &quantities {
-                calculate::add_item(&tx, &cart_token, product_id, "product", product_id, *quantity)?;
+                calculate::add_item(
+                    &tx,
+                    &cart_token,
+                    product_id,
+                    "product",
+                    product_id,
+                    *quantity,
+                )?;
             }
             tx.commit()?;
-            Ok(Ok(calculate::calculate(conn, &ctx, &cart_token, Vec::new())?))
+            Ok(Ok(calculate::calculate(
+                conn,
+                &ctx,
+                &cart_token,
+                Vec::new(),
+            )?))
         })
         .await??;
-    app.events.emit(ShopEvent::cart_changed(&token, &cart)).await;
+    app.events
+        .emit(ShopEvent::cart_changed(&token, &cart))
+        .await;
     Ok(no_content())
 }

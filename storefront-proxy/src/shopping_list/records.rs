@@ -44,12 +44,20 @@ pub fn count(conn: &Connection, owner: &Owner) -> rusqlite::Result<usize> {
 }
 
 /// The owner's list ids, newest first, `limit` of them from `offset`.
-pub fn ids(conn: &Connection, owner: &Owner, limit: i64, offset: i64) -> rusqlite::Result<Vec<String>> {
+pub fn ids(
+    conn: &Connection,
+    owner: &Owner,
+    limit: i64,
+    offset: i64,
+) -> rusqlite::Result<Vec<String>> {
     let mut statement = conn.prepare_cached(
         "SELECT id FROM shopping_list WHERE customer_id = ?1 AND sales_channel_id = ?2
          ORDER BY created_at DESC, rowid DESC LIMIT ?3 OFFSET ?4",
     )?;
-    let ids = statement.query_map(params![owner.customer_id, owner.sales_channel_id, limit, offset], |r| r.get(0))?;
+    let ids = statement.query_map(
+        params![owner.customer_id, owner.sales_channel_id, limit, offset],
+        |r| r.get(0),
+    )?;
     ids.collect()
 }
 
@@ -57,7 +65,13 @@ pub fn ids(conn: &Connection, owner: &Owner, limit: i64, offset: i64) -> rusqlit
 pub fn lines(conn: &Connection, list_id: &str) -> rusqlite::Result<Vec<Line>> {
     let mut statement =
         conn.prepare_cached("SELECT id, product_id, quantity FROM shopping_list_line_item WHERE shopping_list_id = ?1 ORDER BY position")?;
-    let lines = statement.query_map([list_id], |r| Ok(Line { id: r.get(0)?, product_id: r.get(1)?, quantity: r.get(2)? }))?;
+    let lines = statement.query_map([list_id], |r| {
+        Ok(Line {
+            id: r.get(0)?,
+            product_id: r.get(1)?,
+            quantity: r.get(2)?,
+        })
+    })?;
     lines.collect()
 }
 
@@ -74,13 +88,19 @@ pub fn insert(conn: &Connection, owner: &Owner, name: &str) -> rusqlite::Result<
 /// Adds `items` (product id, quantity) to a list: a product already on it gets the
 /// quantity added. Refused, with nothing written by this call, when a total would pass
 /// [`MAX_QUANTITY`] or the list [`MAX_LINE_ITEMS`]; run it inside a transaction.
-pub fn add_lines(conn: &Connection, list_id: &str, items: &[(String, i64)]) -> rusqlite::Result<Result<(), ApiError>> {
+pub fn add_lines(
+    conn: &Connection,
+    list_id: &str,
+    items: &[(String, i64)],
+) -> rusqlite::Result<Result<(), ApiError>> {
     let existing = lines(conn, list_id)?;
     let mut count = existing.len();
     for (index, (product_id, quantity)) in items.iter().enumerate() {
         match existing.iter().find(|line| &line.product_id == product_id) {
             Some(line) if line.quantity + quantity > MAX_QUANTITY => {
-                return Ok(Err(super::invalid_quantity(&format!("/lineItems/{index}/quantity"))));
+                return Ok(Err(super::invalid_quantity(&format!(
+                    "/lineItems/{index}/quantity"
+                ))));
             }
             Some(_) => {}
             None => count += 1,
@@ -104,12 +124,19 @@ pub fn add_lines(conn: &Connection, list_id: &str, items: &[(String, i64)]) -> r
 
 /// Marks a list as changed now.
 pub fn touch(conn: &Connection, list_id: &str) -> rusqlite::Result<()> {
-    conn.execute("UPDATE shopping_list SET updated_at = ?1 WHERE id = ?2", params![now_rfc3339(), list_id])?;
+    conn.execute(
+        "UPDATE shopping_list SET updated_at = ?1 WHERE id = ?2",
+        params![now_rfc3339(), list_id],
+    )?;
     Ok(())
 }
 
 /// The list a line item is on, if the line item is on one of the owner's lists.
-pub fn list_of_line_item(conn: &Connection, owner: &Owner, line_item_id: &str) -> rusqlite::Result<Option<String>> {
+pub fn list_of_line_item(
+    conn: &Connection,
+    owner: &Owner,
+    line_item_id: &str,
+) -> rusqlite::Result<Option<String>> {
     conn.query_row(
         "SELECT l.id FROM shopping_list_line_item i JOIN shopping_list l ON l.id = i.shopping_list_id
          WHERE i.id = ?1 AND l.customer_id = ?2 AND l.sales_channel_id = ?3",
@@ -121,7 +148,12 @@ pub fn list_of_line_item(conn: &Connection, owner: &Owner, line_item_id: &str) -
 
 /// `B2bComponentsShoppingList` for each of `ids` (in that order), with their
 /// `lineItems`; each line item's `product` too when `with_products`.
-pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], with_products: bool) -> rusqlite::Result<Vec<Value>> {
+pub fn load(
+    conn: &Connection,
+    ctx: &ShopContext,
+    ids: &[String],
+    with_products: bool,
+) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
         "SELECT id, name, active, sales_channel_id, customer_id, created_at, updated_at
          FROM shopping_list WHERE id IN (SELECT value FROM json_each(?1))",
@@ -148,7 +180,9 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], with_products:
         .collect::<Result<_, _>>()?;
     let mut lists = Vec::with_capacity(ids.len());
     for id in ids {
-        let Some(mut list) = found.iter().find(|list| list["id"] == id.as_str()).cloned() else { continue };
+        let Some(mut list) = found.iter().find(|list| list["id"] == id.as_str()).cloned() else {
+            continue;
+        };
         let mut statement = conn.prepare_cached(
             "SELECT id, product_id, quantity, created_at, updated_at FROM shopping_list_line_item
              WHERE shopping_list_id = ?1 ORDER BY position",
@@ -168,10 +202,17 @@ pub fn load(conn: &Connection, ctx: &ShopContext, ids: &[String], with_products:
             })?
             .collect::<Result<_, _>>()?;
         if with_products {
-            let product_ids: Vec<String> = line_items.iter().filter_map(|item| item["productId"].as_str().map(str::to_owned)).collect();
+            let product_ids: Vec<String> = line_items
+                .iter()
+                .filter_map(|item| item["productId"].as_str().map(str::to_owned))
+                .collect();
             let products = product::load(conn, ctx, &product_ids, product::Load::default())?;
             for item in &mut line_items {
-                item["product"] = products.iter().find(|p| p["id"] == item["productId"]).cloned().unwrap_or(Value::Null);
+                item["product"] = products
+                    .iter()
+                    .find(|p| p["id"] == item["productId"])
+                    .cloned()
+                    .unwrap_or(Value::Null);
             }
         }
         list["lineItems"] = Value::Array(line_items);

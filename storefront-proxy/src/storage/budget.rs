@@ -33,7 +33,10 @@ tokio::task_local! {
 pub async fn scope<F: Future>(budget: Option<Duration>, future: F) -> (F::Output, bool) {
     match budget {
         Some(limit) => {
-            let budget = Budget { limit, stopped: Arc::new(AtomicBool::new(false)) };
+            let budget = Budget {
+                limit,
+                stopped: Arc::new(AtomicBool::new(false)),
+            };
             let stopped = budget.stopped.clone();
             let output = BUDGET.scope(budget, future).await;
             (output, stopped.load(Ordering::Relaxed))
@@ -82,7 +85,9 @@ pub fn disarm(conn: &Connection) {
 /// category's listing facts after a catalogue change), which no client can make happen
 /// again at will.
 pub fn outside_budget<T>(conn: &Connection, work: impl FnOnce() -> T) -> T {
-    let Some((deadline, stopped)) = ARMED.with(|armed| armed.borrow().clone()) else { return work() };
+    let Some((deadline, stopped)) = ARMED.with(|armed| armed.borrow().clone()) else {
+        return work();
+    };
     disarm(conn);
     let started = Instant::now();
     let result = work();
@@ -104,32 +109,52 @@ mod tests {
     #[test]
     fn a_statement_over_the_budget_is_interrupted() {
         let conn = Connection::open_in_memory().unwrap();
-        let budget = Budget { limit: Duration::from_millis(20), stopped: Arc::new(AtomicBool::new(false)) };
+        let budget = Budget {
+            limit: Duration::from_millis(20),
+            stopped: Arc::new(AtomicBool::new(false)),
+        };
         arm(&conn, &budget);
         let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n";
-        let error = conn.query_row(endless, [], |r| r.get::<_, i64>(0)).unwrap_err();
+        let error = conn
+            .query_row(endless, [], |r| r.get::<_, i64>(0))
+            .unwrap_err();
         assert!(is_interrupted(&error), "{error}");
         assert!(budget.stopped.load(Ordering::Relaxed));
-        assert!(crate::error::stopped_at_budget(&anyhow::Error::from(error).context("reading")));
+        assert!(crate::error::stopped_at_budget(
+            &anyhow::Error::from(error).context("reading")
+        ));
         disarm(&conn);
-        assert_eq!(conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).unwrap(), 1);
+        assert_eq!(
+            conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
+                .unwrap(),
+            1
+        );
     }
 
     /// Work outside the budget runs to its end; the budget holds again after it.
     #[test]
     fn work_outside_the_budget_is_not_interrupted() {
         let conn = Connection::open_in_memory().unwrap();
-        let budget = Budget { limit: Duration::from_millis(20), stopped: Arc::new(AtomicBool::new(false)) };
+        let budget = Budget {
+            limit: Duration::from_millis(20),
+            stopped: Arc::new(AtomicBool::new(false)),
+        };
         arm(&conn, &budget);
         let counted = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT COUNT(*) FROM n";
         let started = Instant::now();
-        let total = outside_budget(&conn, || conn.query_row(counted, [], |r| r.get::<_, i64>(0)).unwrap());
+        let total = outside_budget(&conn, || {
+            conn.query_row(counted, [], |r| r.get::<_, i64>(0)).unwrap()
+        });
         assert_eq!(total, 3_000_000);
         assert!(!budget.stopped.load(Ordering::Relaxed));
         // Only when it was slow enough to say anything: the budget holds again.
         if started.elapsed() > Duration::from_millis(20) {
             let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n";
-            assert!(is_interrupted(&conn.query_row(endless, [], |r| r.get::<_, i64>(0)).unwrap_err()));
+            assert!(is_interrupted(
+                &conn
+                    .query_row(endless, [], |r| r.get::<_, i64>(0))
+                    .unwrap_err()
+            ));
         }
         disarm(&conn);
     }

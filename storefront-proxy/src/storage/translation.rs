@@ -60,7 +60,11 @@ pub fn load(
         columns.join(", ")
     );
     let mut statement = conn.prepare_cached(&sql)?;
-    let mut rows = statement.query(rusqlite::params![json_ids(ids), chain.current, chain.fallback])?;
+    let mut rows = statement.query(rusqlite::params![
+        json_ids(ids),
+        chain.current,
+        chain.fallback
+    ])?;
     // Rows of the fallback language first, then the current one overrides.
     let mut current_rows = Vec::new();
     while let Some(row) = rows.next()? {
@@ -93,6 +97,15 @@ pub fn load(
 }
 
 /// The translated fields of one entity, or all-null fields when it has none.
-pub fn get(map: &HashMap<String, Map<String, Value>>, id: &str, fields: &[(&'static str, &'static str)]) -> Map<String, Value> {
-    map.get(id).cloned().unwrap_or_else(|| fields.iter().map(|(_, name)| ((*name).to_owned(), Value::Null)).collect())
+pub fn get(
+    map: &HashMap<String, Map<String, Value>>,
+    id: &str,
+    fields: &[(&'static str, &'static str)],
+) -> Map<String, Value> {
+    map.get(id).cloned().unwrap_or_else(|| {
+        fields
+            .iter()
+            .map(|(_, name)| ((*name).to_owned(), Value::Null))
+            .collect()
+    })
 }

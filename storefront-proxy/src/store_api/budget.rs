@@ -86,10 +86,15 @@ struct Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         self.permits.take();
-        let (Some(slots), Some(limits)) = (self.slots.take(), self.budget.slots.as_ref()) else { return };
+        let (Some(slots), Some(limits)) = (self.slots.take(), self.budget.slots.as_ref()) else {
+            return;
+        };
         let mut clients = limits.clients.lock().unwrap_or_else(|p| p.into_inner());
         // Held by the map and this slot only: no other request of the client is left.
-        if clients.get(&self.client).is_some_and(|held| Arc::ptr_eq(held, &slots) && Arc::strong_count(held) == 2) {
+        if clients
+            .get(&self.client)
+            .is_some_and(|held| Arc::ptr_eq(held, &slots) && Arc::strong_count(held) == 2)
+        {
             clients.remove(&self.client);
         }
     }
@@ -98,7 +103,11 @@ impl Drop for Slot {
 /// A refusal in Shopware's rate limiter's shape, with the wait.
 pub fn refused(seconds: u64) -> ApiError {
     let seconds = seconds.max(1);
-    ApiError::Throttled { code: RATE_LIMIT_EXCEEDED, detail: format!("Too many requests, try again in {seconds} seconds."), seconds }
+    ApiError::Throttled {
+        code: RATE_LIMIT_EXCEEDED,
+        detail: format!("Too many requests, try again in {seconds} seconds."),
+        seconds,
+    }
 }
 
 impl StoreApiBudget {
@@ -112,15 +121,27 @@ impl StoreApiBudget {
             queue: config.store_api_client_queue,
             clients: Mutex::new(HashMap::new()),
         });
-        let query_budget = (config.store_api_query_budget_ms > 0).then(|| Duration::from_millis(config.store_api_query_budget_ms));
-        let stopped = NonZeroU32::new(config.store_api_stopped_reads_per_minute).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
-        StoreApiBudget { security, rate, slots, query_budget, stopped, benched: Mutex::new(HashMap::new()) }
+        let query_budget = (config.store_api_query_budget_ms > 0)
+            .then(|| Duration::from_millis(config.store_api_query_budget_ms));
+        let stopped = NonZeroU32::new(config.store_api_stopped_reads_per_minute)
+            .map(|n| RateLimiter::keyed(Quota::per_minute(n)));
+        StoreApiBudget {
+            security,
+            rate,
+            slots,
+            query_budget,
+            stopped,
+            benched: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Refuses a client that went past its stopped reads, until its next one is due.
     fn check_benched(&self, client: IpAddr) -> Result<(), ApiError> {
         let benched = self.benched.lock().unwrap_or_else(|p| p.into_inner());
-        match benched.get(&client).map(|until| until.saturating_duration_since(Instant::now())) {
+        match benched
+            .get(&client)
+            .map(|until| until.saturating_duration_since(Instant::now()))
+        {
             Some(wait) if !wait.is_zero() => Err(refused(wait.as_secs_f64().ceil() as u64)),
             _ => Ok(()),
         }
@@ -147,7 +168,9 @@ impl StoreApiBudget {
 
     /// Takes one of `client`'s requests from its rate, or refuses with the wait.
     fn check_rate(&self, client: IpAddr) -> Result<(), ApiError> {
-        let Some(limiter) = &self.rate else { return Ok(()) };
+        let Some(limiter) = &self.rate else {
+            return Ok(());
+        };
         // Keys whose quota is full again are as good as new: drop them now and then.
         if limiter.len() >= MAX_THROTTLE_KEYS {
             limiter.retain_recent();
@@ -161,8 +184,15 @@ impl StoreApiBudget {
 
     /// Waits for one of `client`'s slots; refuses at once when its queue is full.
     async fn slot(self: &Arc<Self>, client: IpAddr) -> Result<Slot, ApiError> {
-        let mut slot = Slot { budget: self.clone(), client, slots: None, permits: None };
-        let Some(limits) = &self.slots else { return Ok(slot) };
+        let mut slot = Slot {
+            budget: self.clone(),
+            client,
+            slots: None,
+            permits: None,
+        };
+        let Some(limits) = &self.slots else {
+            return Ok(slot);
+        };
         let slots = {
             let mut clients = limits.clients.lock().unwrap_or_else(|p| p.into_inner());
             clients
@@ -176,23 +206,45 @@ impl StoreApiBudget {
                 .clone()
         };
         slot.slots = Some(slots.clone());
-        let admitted = slots.admitted.clone().try_acquire_owned().map_err(|_| refused(1))?;
-        let running = slots.running.clone().acquire_owned().await.map_err(|e| ApiError::Internal(e.into()))?;
+        let admitted = slots
+            .admitted
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| refused(1))?;
+        let running = slots
+            .running
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))?;
         slot.permits = Some((admitted, running));
         Ok(slot)
     }
 
     /// Clients with a request running or waiting (bounded by the requests in flight).
     pub fn active_clients(&self) -> usize {
-        self.slots.as_ref().map(|s| s.clients.lock().unwrap_or_else(|p| p.into_inner()).len()).unwrap_or(0)
+        self.slots
+            .as_ref()
+            .map(|s| s.clients.lock().unwrap_or_else(|p| p.into_inner()).len())
+            .unwrap_or(0)
     }
 }
 
 /// The layer: rate, then a slot, then the handler with the read budget.
-pub async fn guard(State(budget): State<Arc<StoreApiBudget>>, request: Request, next: Next) -> Response {
-    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
+pub async fn guard(
+    State(budget): State<Arc<StoreApiBudget>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
     let client = budget.security.client_ip(peer, request.headers());
-    if let Err(refusal) = budget.check_benched(client).and_then(|()| budget.check_rate(client)) {
+    if let Err(refusal) = budget
+        .check_benched(client)
+        .and_then(|()| budget.check_rate(client))
+    {
         return refusal.into_response();
     }
     let _slot = match budget.slot(client).await {
@@ -212,30 +264,50 @@ mod tests {
 
     fn budget(edit: impl FnOnce(Config) -> Config) -> Arc<StoreApiBudget> {
         let config = edit(Config::for_data_dir("/tmp/unused"));
-        Arc::new(StoreApiBudget::new(&config, Arc::new(Security::new(&config))))
+        Arc::new(StoreApiBudget::new(
+            &config,
+            Arc::new(Security::new(&config)),
+        ))
     }
 
     #[test]
     fn the_rate_is_per_client_with_its_burst() {
-        let budget = budget(|c| Config { store_api_requests_per_second: 1, store_api_request_burst: 3, ..c });
-        let (a, b): (IpAddr, IpAddr) = ("203.0.113.1".parse().unwrap(), "203.0.113.2".parse().unwrap());
+        let budget = budget(|c| Config {
+            store_api_requests_per_second: 1,
+            store_api_request_burst: 3,
+            ..c
+        });
+        let (a, b): (IpAddr, IpAddr) = (
+            "203.0.113.1".parse().unwrap(),
+            "203.0.113.2".parse().unwrap(),
+        );
         for _ in 0..3 {
             budget.check_rate(a).unwrap();
         }
-        let Err(ApiError::Throttled { code, seconds, .. }) = budget.check_rate(a) else { panic!("not refused") };
+        let Err(ApiError::Throttled { code, seconds, .. }) = budget.check_rate(a) else {
+            panic!("not refused")
+        };
         assert_eq!((code, seconds), (RATE_LIMIT_EXCEEDED, 1));
         budget.check_rate(b).unwrap();
     }
 
     #[test]
     fn a_client_past_its_stopped_reads_is_benched_until_the_next_is_due() {
-        let budget = budget(|c| Config { store_api_stopped_reads_per_minute: 2, ..c });
-        let (a, b): (IpAddr, IpAddr) = ("203.0.113.1".parse().unwrap(), "203.0.113.2".parse().unwrap());
+        let budget = budget(|c| Config {
+            store_api_stopped_reads_per_minute: 2,
+            ..c
+        });
+        let (a, b): (IpAddr, IpAddr) = (
+            "203.0.113.1".parse().unwrap(),
+            "203.0.113.2".parse().unwrap(),
+        );
         budget.stopped_read(a);
         budget.stopped_read(a);
         budget.check_benched(a).unwrap();
         budget.stopped_read(a);
-        let Err(ApiError::Throttled { code, seconds, .. }) = budget.check_benched(a) else { panic!("not refused") };
+        let Err(ApiError::Throttled { code, seconds, .. }) = budget.check_benched(a) else {
+            panic!("not refused")
+        };
         assert_eq!(code, RATE_LIMIT_EXCEEDED);
         assert!((1..=30).contains(&seconds), "{seconds}");
         budget.check_benched(b).unwrap();
@@ -243,7 +315,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_past_its_slots_and_queue_is_refused_and_forgotten_when_idle() {
-        let budget = budget(|c| Config { store_api_client_concurrency: 1, store_api_client_queue: 1, ..c });
+        let budget = budget(|c| Config {
+            store_api_client_concurrency: 1,
+            store_api_client_queue: 1,
+            ..c
+        });
         let a: IpAddr = "203.0.113.1".parse().unwrap();
         let first = budget.slot(a).await.unwrap();
         // The second waits (queued) for the first's slot; the third is refused.
@@ -252,10 +328,17 @@ mod tests {
             async move { budget.slot(a).await.map(drop).is_ok() }
         });
         tokio::task::yield_now().await;
-        while budget.slots.as_ref().unwrap().clients.lock().unwrap()[&a].admitted.available_permits() > 0 {
+        while budget.slots.as_ref().unwrap().clients.lock().unwrap()[&a]
+            .admitted
+            .available_permits()
+            > 0
+        {
             tokio::task::yield_now().await;
         }
-        assert!(matches!(budget.slot(a).await, Err(ApiError::Throttled { .. })));
+        assert!(matches!(
+            budget.slot(a).await,
+            Err(ApiError::Throttled { .. })
+        ));
         budget.slot("203.0.113.2".parse().unwrap()).await.unwrap();
         drop(first);
         assert!(second.await.unwrap());

@@ -46,7 +46,12 @@ impl ShopContext {
     /// The stored session of the request, stored now if it was not
     /// ([`super::session::ensure_session`]): for calls that give it state.
     pub fn ensure_session(&self, conn: &Connection) -> rusqlite::Result<super::Session> {
-        super::ensure_session(conn, &self.sales_channel.id, self.token.as_deref(), self.client_token.as_deref())
+        super::ensure_session(
+            conn,
+            &self.sales_channel.id,
+            self.token.as_deref(),
+            self.client_token.as_deref(),
+        )
     }
 
     /// The request's session for a call that only reads: not stored when new.
@@ -56,7 +61,11 @@ impl ShopContext {
 }
 
 /// Whether the sales channel offers the language.
-pub fn language_available(conn: &Connection, sales_channel_id: &str, language_id: &str) -> rusqlite::Result<bool> {
+pub fn language_available(
+    conn: &Connection,
+    sales_channel_id: &str,
+    language_id: &str,
+) -> rusqlite::Result<bool> {
     conn.query_row(
         "SELECT EXISTS(SELECT 1 FROM sales_channel_language WHERE sales_channel_id = ?1 AND language_id = ?2)",
         [sales_channel_id, language_id],
@@ -82,17 +91,31 @@ impl FromRequestParts<App> for ShopContext {
             Some(key) => (Some(key), resolved.token),
             None => (None, None),
         };
-        let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty());
+        let header = |name: &str| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+        };
         let requested = header(LANGUAGE_HEADER).map(str::to_lowercase);
-        let include_seo_urls = header(INCLUDE_SEO_URLS_HEADER).is_some_and(|v| v == "true" || v == "1");
+        let include_seo_urls =
+            header(INCLUDE_SEO_URLS_HEADER).is_some_and(|v| v == "true" || v == "1");
         // X-Forwarded-Host/-Proto only from a trusted proxy (issue #29).
-        let base_url = app.security.request_origin(crate::security::peer_of(parts), &parts.headers);
+        let base_url = app
+            .security
+            .request_origin(crate::security::peer_of(parts), &parts.headers);
         if let Some(id) = &requested {
             if !is_id(id) {
                 return Err(language_not_available(id));
             }
         }
-        let (channel_id, default_language, session_token) = (sales_channel.id.clone(), sales_channel.language_id.clone(), token.clone());
+        let (channel_id, default_language, session_token) = (
+            sales_channel.id.clone(),
+            sales_channel.language_id.clone(),
+            token.clone(),
+        );
         let current = app
             .db
             .read(move |conn| {
@@ -114,7 +137,17 @@ impl FromRequestParts<App> for ShopContext {
                 Ok(Ok(stored.unwrap_or(default_language)))
             })
             .await??;
-        let languages = LanguageChain { current, fallback: sales_channel.language_id.clone() };
-        Ok(ShopContext { sales_channel, languages, token, client_token, base_url, include_seo_urls })
+        let languages = LanguageChain {
+            current,
+            fallback: sales_channel.language_id.clone(),
+        };
+        Ok(ShopContext {
+            sales_channel,
+            languages,
+            token,
+            client_token,
+            base_url,
+            include_seo_urls,
+        })
     }
 }

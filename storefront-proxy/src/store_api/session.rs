@@ -64,7 +64,10 @@ pub fn new_token() -> String {
 /// A new session's token and key (not stored).
 pub fn new_session() -> Session {
     let token = new_token();
-    Session { key: token_key(&token), token }
+    Session {
+        key: token_key(&token),
+        token,
+    }
 }
 
 /// What [`resolve_session`] (or the live room's delegation guard before it) found for
@@ -81,19 +84,29 @@ pub struct ResolvedSession {
 impl ResolvedSession {
     /// The session of a raw header value, without looking anything up.
     pub fn of_token(token: Option<String>) -> ResolvedSession {
-        ResolvedSession { key: token.as_deref().map(token_key), token, delegated: false }
+        ResolvedSession {
+            key: token.as_deref().map(token_key),
+            token,
+            delegated: false,
+        }
     }
 }
 
 /// The raw `sw-context-token` of a request.
 pub fn header_token(headers: &axum::http::HeaderMap) -> Option<String> {
-    headers.get(CONTEXT_TOKEN_HEADER).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
+    headers
+        .get(CONTEXT_TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned)
 }
 
 /// RFC 3339 time `age` ago, comparable with the stored `updated_at`.
 fn before(age: Duration) -> String {
     let at = time::OffsetDateTime::now_utc() - age;
-    at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+    at.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
 }
 
 /// Layer of `/store-api`: resolves the request's token into [`ResolvedSession`] (its
@@ -111,7 +124,9 @@ pub async fn resolve_session(State(app): State<App>, mut request: Request, next:
                     .db
                     .read(move |conn| {
                         Ok(conn
-                            .prepare_cached("SELECT updated_at < ?2 FROM store_context WHERE token = ?1")?
+                            .prepare_cached(
+                                "SELECT updated_at < ?2 FROM store_context WHERE token = ?1",
+                            )?
                             .query_row(params![lookup, cutoff], |r| r.get::<_, bool>(0))
                             .optional()?
                             .unwrap_or(false))
@@ -119,7 +134,11 @@ pub async fn resolve_session(State(app): State<App>, mut request: Request, next:
                     .await;
                 match expired {
                     Ok(true) => ResolvedSession::default(),
-                    Ok(false) => ResolvedSession { key: Some(key), token: Some(token), delegated: false },
+                    Ok(false) => ResolvedSession {
+                        key: Some(key),
+                        token: Some(token),
+                        delegated: false,
+                    },
                     Err(error) => return ApiError::Internal(error).into_response(),
                 }
             }
@@ -134,7 +153,10 @@ pub async fn resolve_session(State(app): State<App>, mut request: Request, next:
 /// (a guide's call on an attendee's cart through the Admin API) answers no token (`""`).
 pub fn peek_session(key: Option<&str>, token: Option<&str>) -> Session {
     match (key, token) {
-        (Some(key), token) => Session { key: key.to_owned(), token: token.unwrap_or_default().to_owned() },
+        (Some(key), token) => Session {
+            key: key.to_owned(),
+            token: token.unwrap_or_default().to_owned(),
+        },
         (None, _) => new_session(),
     }
 }
@@ -142,14 +164,21 @@ pub fn peek_session(key: Option<&str>, token: Option<&str>) -> Session {
 /// Whether a client's token may become a new session's as it is.
 fn adoptable(key: &str, token: &str) -> bool {
     (MIN_ADOPTED_TOKEN..=MAX_ADOPTED_TOKEN).contains(&token.len())
-        && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
         && token_key(token) == key
 }
 
 /// The stored session of the request (`key`, `token`: its resolved session) in this
 /// sales channel, stored now when it was not: the request is about to give it state.
 /// Its `updated_at` moves (the lifetime counts from the last write).
-pub fn ensure_session(conn: &Connection, sales_channel_id: &str, key: Option<&str>, token: Option<&str>) -> rusqlite::Result<Session> {
+pub fn ensure_session(
+    conn: &Connection,
+    sales_channel_id: &str,
+    key: Option<&str>,
+    token: Option<&str>,
+) -> rusqlite::Result<Session> {
     let now = crate::storage::now_rfc3339();
     if let Some(key) = key {
         let touched = conn.execute(
@@ -157,14 +186,24 @@ pub fn ensure_session(conn: &Connection, sales_channel_id: &str, key: Option<&st
             params![key, sales_channel_id, now],
         )?;
         if touched > 0 {
-            return Ok(Session { key: key.to_owned(), token: token.unwrap_or_default().to_owned() });
+            return Ok(Session {
+                key: key.to_owned(),
+                token: token.unwrap_or_default().to_owned(),
+            });
         }
     }
     if let (Some(key), Some(token)) = (key, token) {
-        let taken: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM store_context WHERE token = ?1)", [key], |r| r.get(0))?;
+        let taken: bool = conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM store_context WHERE token = ?1)",
+            [key],
+            |r| r.get(0),
+        )?;
         if !taken && adoptable(key, token) {
             insert(conn, sales_channel_id, key, &now)?;
-            return Ok(Session { key: key.to_owned(), token: token.to_owned() });
+            return Ok(Session {
+                key: key.to_owned(),
+                token: token.to_owned(),
+            });
         }
     }
     let session = new_session();
@@ -184,7 +223,10 @@ fn insert(conn: &Connection, sales_channel_id: &str, key: &str, now: &str) -> ru
 /// with them), except attendees' and, for [`CUSTOMER_CART_RETENTION`], customers' with
 /// a cart. Answers how many went.
 pub fn clean_up(conn: &Connection, lifetime: Duration) -> rusqlite::Result<usize> {
-    let (expired, retained) = (before(lifetime), before(CUSTOMER_CART_RETENTION.max(lifetime)));
+    let (expired, retained) = (
+        before(lifetime),
+        before(CUSTOMER_CART_RETENTION.max(lifetime)),
+    );
     let mut statement = conn.prepare_cached(
         "DELETE FROM store_context WHERE token IN (
             SELECT s.token FROM store_context s
@@ -228,7 +270,10 @@ mod tests {
 
     #[test]
     fn keys_are_sha256_and_adoption_needs_a_long_token() {
-        assert_eq!(token_key("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            token_key("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
         let token = "a".repeat(32);
         assert!(adoptable(&token_key(&token), &token));
         assert!(!adoptable(&token_key("short"), "short"));

@@ -18,23 +18,41 @@ use crate::storage::{is_id, json_ids, new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 
 fn wishlist_not_found() -> ApiError {
-    ApiError::not_found("CHECKOUT__WISHLIST_NOT_FOUND", "Wishlist for this customer was not found.")
+    ApiError::not_found(
+        "CHECKOUT__WISHLIST_NOT_FOUND",
+        "Wishlist for this customer was not found.",
+    )
 }
 
 fn product_not_on_wishlist(id: &str) -> ApiError {
-    ApiError::not_found("CHECKOUT__WISHLIST_PRODUCT_NOT_FOUND", format!("Wishlist product with id {id} not found"))
+    ApiError::not_found(
+        "CHECKOUT__WISHLIST_PRODUCT_NOT_FOUND",
+        format!("Wishlist product with id {id} not found"),
+    )
 }
 
 fn duplicate_product() -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "CHECKOUT__DUPLICATE_WISHLIST_PRODUCT", "Product already added in wishlist")
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "CHECKOUT__DUPLICATE_WISHLIST_PRODUCT",
+        "Product already added in wishlist",
+    )
 }
 
 fn product_ids_missing() -> ApiError {
-    ApiError::bad_request("CHECKOUT__PRODUCT_IDS_PARAMETER_IS_MISSING", "Parameter \"productIds\" is missing.").at("/productIds")
+    ApiError::bad_request(
+        "CHECKOUT__PRODUCT_IDS_PARAMETER_IS_MISSING",
+        "Parameter \"productIds\" is missing.",
+    )
+    .at("/productIds")
 }
 
 /// The id of the customer's wishlist in the sales channel, if any.
-fn find(conn: &Connection, customer_id: &str, sales_channel_id: &str) -> rusqlite::Result<Option<String>> {
+fn find(
+    conn: &Connection,
+    customer_id: &str,
+    sales_channel_id: &str,
+) -> rusqlite::Result<Option<String>> {
     conn.query_row(
         "SELECT id FROM customer_wishlist WHERE customer_id = ?1 AND sales_channel_id = ?2",
         [customer_id, sales_channel_id],
@@ -44,7 +62,11 @@ fn find(conn: &Connection, customer_id: &str, sales_channel_id: &str) -> rusqlit
 }
 
 /// The customer's wishlist, created when missing.
-fn find_or_create(conn: &Connection, customer_id: &str, sales_channel_id: &str) -> rusqlite::Result<String> {
+fn find_or_create(
+    conn: &Connection,
+    customer_id: &str,
+    sales_channel_id: &str,
+) -> rusqlite::Result<String> {
     if let Some(id) = find(conn, customer_id, sales_channel_id)? {
         return Ok(id);
     }
@@ -66,13 +88,21 @@ fn path_id(id: &str) -> ApiResult<String> {
 }
 
 fn product_exists(conn: &Connection, id: &str) -> rusqlite::Result<bool> {
-    conn.query_row("SELECT EXISTS(SELECT 1 FROM product WHERE id = ?1 AND active = 1)", [id], |r| r.get(0))
+    conn.query_row(
+        "SELECT EXISTS(SELECT 1 FROM product WHERE id = ?1 AND active = 1)",
+        [id],
+        |r| r.get(0),
+    )
 }
 
 /// `POST /store-api/customer/wishlist`: the wishlist and its products, read with the
 /// catalogue's product criteria (filter, sort, limit, page, includes, associations);
 /// without a sort, the last added first. 404 when the customer has none yet.
-pub async fn load(Registered(user): Registered, State(app): State<App>, RequestParams(params): RequestParams) -> ApiResult<Json<Value>> {
+pub async fn load(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(params): RequestParams,
+) -> ApiResult<Json<Value>> {
     let mut criteria = criteria::parse(&params, "product", &query::product_field)?;
     let limit = *criteria.limit.get_or_insert(criteria::MAX_LIMIT.min(100));
     let page = criteria.page;
@@ -134,7 +164,11 @@ pub async fn load(Registered(user): Registered, State(app): State<App>, RequestP
 }
 
 /// `POST /store-api/customer/wishlist/add/{productId}`
-pub async fn add(Registered(user): Registered, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn add(
+    Registered(user): Registered,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let id = path_id(&id)?;
     let (token, product_id) = (user.token.clone(), id.clone());
     app.db
@@ -157,43 +191,76 @@ pub async fn add(Registered(user): Registered, State(app): State<App>, Path(id):
             Ok(Ok(()))
         })
         .await??;
-    app.events.emit(ShopEvent::WishlistChanged { context_token: token, product_id, added: true }).await;
+    app.events
+        .emit(ShopEvent::WishlistChanged {
+            context_token: token,
+            product_id,
+            added: true,
+        })
+        .await;
     Ok(success())
 }
 
 /// `DELETE /store-api/customer/wishlist/delete/{productId}`
-pub async fn remove(Registered(user): Registered, State(app): State<App>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn remove(
+    Registered(user): Registered,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
     let id = path_id(&id)?;
     let (token, product_id) = (user.token.clone(), id.clone());
     app.db
         .call(move |conn| {
             let tx = conn.transaction()?;
-            let Some(wishlist_id) = find(&tx, &user.customer_id, &user.ctx.sales_channel.id)? else {
+            let Some(wishlist_id) = find(&tx, &user.customer_id, &user.ctx.sales_channel.id)?
+            else {
                 return Ok(Err(wishlist_not_found()));
             };
-            let removed =
-                tx.execute("DELETE FROM customer_wishlist_product WHERE wishlist_id = ?1 AND product_id = ?2", [&wishlist_id, &id])?;
+            let removed = tx.execute(
+                "DELETE FROM customer_wishlist_product WHERE wishlist_id = ?1 AND product_id = ?2",
+                [&wishlist_id, &id],
+            )?;
             if removed == 0 {
                 return Ok(Err(product_not_on_wishlist(&id)));
             }
-            tx.execute("UPDATE customer_wishlist SET updated_at = ?1 WHERE id = ?2", params![now_rfc3339(), wishlist_id])?;
+            tx.execute(
+                "UPDATE customer_wishlist SET updated_at = ?1 WHERE id = ?2",
+                params![now_rfc3339(), wishlist_id],
+            )?;
             tx.commit()?;
             Ok(Ok(()))
         })
         .await??;
-    app.events.emit(ShopEvent::WishlistChanged { context_token: token, product_id, added: false }).await;
+    app.events
+        .emit(ShopEvent::WishlistChanged {
+            context_token: token,
+            product_id,
+            added: false,
+        })
+        .await;
     Ok(success())
 }
 
 /// `POST /store-api/customer/wishlist/merge` (productIds): adds the products not yet
 /// listed, skipping unknown ones, in one transaction; creates the wishlist if needed.
-pub async fn merge(Registered(user): Registered, State(app): State<App>, RequestParams(body): RequestParams) -> ApiResult<Json<Value>> {
-    let Some(Value::Array(items)) = body.get("productIds") else { return Err(product_ids_missing()) };
+pub async fn merge(
+    Registered(user): Registered,
+    State(app): State<App>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
+    let Some(Value::Array(items)) = body.get("productIds") else {
+        return Err(product_ids_missing());
+    };
     let mut ids = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         match item.as_str().map(str::to_lowercase) {
             Some(id) if is_id(&id) => ids.push(id),
-            _ => return Err(catalog::invalid_id(&item.to_string(), &format!("/productIds/{i}"))),
+            _ => {
+                return Err(catalog::invalid_id(
+                    &item.to_string(),
+                    &format!("/productIds/{i}"),
+                ))
+            }
         }
     }
     let token = user.token.clone();
@@ -222,6 +289,11 @@ pub async fn merge(Registered(user): Registered, State(app): State<App>, Request
             Ok(added)
         })
         .await?;
-    app.events.emit(ShopEvent::WishlistMerged { context_token: token, added }).await;
+    app.events
+        .emit(ShopEvent::WishlistMerged {
+            context_token: token,
+            added,
+        })
+        .await;
     Ok(success())
 }

@@ -30,17 +30,35 @@ async fn every_change_needs_a_logged_in_customer() {
         let (status, body) = shop.post(path, json!({})).await;
         assert_eq!(status, 403, "{path}: {body}");
         assert_error(&body, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");
-        let (status, _) = shop.post_with(path, &with(&anonymous_token), json!({})).await;
+        let (status, _) = shop
+            .post_with(path, &with(&anonymous_token), json!({}))
+            .await;
         assert_eq!(status, 403, "{path}");
     }
     // Guests may change their profile and payment method, not email, password or newsletter.
     let guest = register(&shop, "guest@example.com", None).await;
-    for path in ["/account/change-email", "/account/change-password", "/account/newsletter-recipient"] {
-        let (status, body) = shop.post_with(path, &with(&guest), json!({"password": "whatever1", "email": "x@example.com"})).await;
+    for path in [
+        "/account/change-email",
+        "/account/change-password",
+        "/account/newsletter-recipient",
+    ] {
+        let (status, body) = shop
+            .post_with(
+                path,
+                &with(&guest),
+                json!({"password": "whatever1", "email": "x@example.com"}),
+            )
+            .await;
         assert_eq!(status, 403, "{path}: {body}");
         assert_error(&body, 403, "CHECKOUT__CUSTOMER_NOT_LOGGED_IN");
     }
-    let (status, body) = shop.post_with("/account/change-profile", &with(&guest), json!({"firstName": "Gus", "lastName": "Guest"})).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-profile",
+            &with(&guest),
+            json!({"firstName": "Gus", "lastName": "Guest"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(customer(&shop, &guest).await["firstName"], "Gus");
 }
@@ -51,7 +69,13 @@ async fn the_profile_is_validated_and_saved() {
     let token = demo_token(&shop).await;
     let before = customer(&shop, &token).await;
 
-    let (status, body) = post_raw(&shop, "/account/change-profile", Some(&token), "{\"firstName\": ").await;
+    let (status, body) = post_raw(
+        &shop,
+        "/account/change-profile",
+        Some(&token),
+        "{\"firstName\": ",
+    )
+    .await;
     assert_eq!(status, 400, "{body}");
     assert_error(&body, 400, "FRAMEWORK__INVALID_REQUEST_BODY");
 
@@ -64,13 +88,33 @@ async fn the_profile_is_validated_and_saved() {
         )
         .await;
     assert_eq!(status, 400, "{body}");
-    assert!(has_violation(&body, "/firstName", "VIOLATION::IS_BLANK_ERROR"), "{body}");
-    assert!(has_violation(&body, "/salutationId", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
-    assert!(has_violation(&body, "/birthdayDay", "VIOLATION::INVALID_DATE_ERROR"), "{body}");
-    assert!(has_violation(&body, "/company", "VIOLATION::IS_BLANK_ERROR"), "{body}");
-    assert!(has_violation(&body, "/vatIds", "VIOLATION::IS_BLANK_ERROR"), "{body}");
-    let (status, body) =
-        shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "A", "lastName": "B", "birthdayDay": 3})).await;
+    assert!(
+        has_violation(&body, "/firstName", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/salutationId", "VIOLATION::NO_SUCH_CHOICE_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/birthdayDay", "VIOLATION::INVALID_DATE_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/company", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/vatIds", "VIOLATION::IS_BLANK_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-profile",
+            &with(&token),
+            json!({"firstName": "A", "lastName": "B", "birthdayDay": 3}),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(
         has_violation(&body, "/birthdayMonth", "VIOLATION::IS_BLANK_ERROR")
@@ -85,17 +129,38 @@ async fn the_profile_is_validated_and_saved() {
         )
         .await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/birthdayYear", "VIOLATION::TOO_HIGH_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/birthdayYear", "VIOLATION::TOO_HIGH_ERROR"),
+        "{body}"
+    );
     let long = "x".repeat(256);
-    let (status, body) = shop.post_with("/account/change-profile", &with(&token), json!({"firstName": long, "lastName": "B"})).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-profile",
+            &with(&token),
+            json!({"firstName": long, "lastName": "B"}),
+        )
+        .await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/firstName", "VIOLATION::TOO_LONG_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/firstName", "VIOLATION::TOO_LONG_ERROR"),
+        "{body}"
+    );
     let unchanged = customer(&shop, &token).await;
-    assert_eq!(unchanged["firstName"], before["firstName"], "refusals change nothing");
+    assert_eq!(
+        unchanged["firstName"], before["firstName"],
+        "refusals change nothing"
+    );
     assert_eq!(unchanged["lastName"], before["lastName"]);
 
     let (_, salutations) = shop.get("/salutation", &[]).await;
-    let mrs = elements(&salutations).into_iter().find(|s| s["salutationKey"] == "mrs").unwrap()["id"].as_str().unwrap().to_owned();
+    let mrs = elements(&salutations)
+        .into_iter()
+        .find(|s| s["salutationKey"] == "mrs")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let (status, body) = shop
         .post_with(
             "/account/change-profile",
@@ -107,8 +172,13 @@ async fn the_profile_is_validated_and_saved() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["success"], true);
     // Fields not sent stay as they are.
-    let (status, _) =
-        shop.post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper"})).await;
+    let (status, _) = shop
+        .post_with(
+            "/account/change-profile",
+            &with(&token),
+            json!({"firstName": "Grace", "lastName": "Brewster Hopper"}),
+        )
+        .await;
     assert_eq!(status, 200);
     let (status, body) = shop
         .post_with(
@@ -118,7 +188,10 @@ async fn the_profile_is_validated_and_saved() {
         )
         .await;
     assert_eq!(status, 400, "{body}");
-    assert!(has_violation(&body, "/vatIds", "VIOLATION::TOO_FEW_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/vatIds", "VIOLATION::TOO_FEW_ERROR"),
+        "{body}"
+    );
     assert_eq!(customer(&shop, &token).await["accountType"], "private");
     let (status, body) = shop
         .post_with("/account/change-profile", &with(&token), json!({"firstName": "Grace", "lastName": "Brewster Hopper", "accountType": "business", "company": "Navy", "vatIds": ["DE123456789"]}))
@@ -144,41 +217,94 @@ async fn the_email_changes_with_the_password_to_a_free_confirmed_address() {
     let shop = start().await;
     register(&shop, "taken@example.com", Some("password-of-taken")).await;
     let token = demo_token(&shop).await;
-    let change =
-        |email: &str, confirmation: &str, password: &str| json!({"email": email, "emailConfirmation": confirmation, "password": password});
+    let change = |email: &str, confirmation: &str, password: &str| json!({"email": email, "emailConfirmation": confirmation, "password": password});
 
-    let (status, body) =
-        shop.post_with("/account/change-email", &with(&token), change("new@example.com", "new@example.com", "wrong-password")).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-email",
+            &with(&token),
+            change("new@example.com", "new@example.com", "wrong-password"),
+        )
+        .await;
     assert_eq!(status, 400, "{body}");
-    assert!(has_violation(&body, "/password", "VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT"), "{body}");
-    let (status, body) =
-        shop.post_with("/account/change-email", &with(&token), change("new@example.com", "other@example.com", DEMO_PASSWORD)).await;
+    assert!(
+        has_violation(
+            &body,
+            "/password",
+            "VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT"
+        ),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-email",
+            &with(&token),
+            change("new@example.com", "other@example.com", DEMO_PASSWORD),
+        )
+        .await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/emailConfirmation", "VIOLATION::NOT_EQUAL_ERROR"), "{body}");
-    let (status, body) =
-        shop.post_with("/account/change-email", &with(&token), change("Taken@example.com", "taken@example.com", DEMO_PASSWORD)).await;
+    assert!(
+        has_violation(&body, "/emailConfirmation", "VIOLATION::NOT_EQUAL_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-email",
+            &with(&token),
+            change("Taken@example.com", "taken@example.com", DEMO_PASSWORD),
+        )
+        .await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/email", "VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE"), "{body}");
-    let (status, body) = shop.post_with("/account/change-email", &with(&token), change("no-at-sign", "no-at-sign", DEMO_PASSWORD)).await;
+    assert!(
+        has_violation(&body, "/email", "VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-email",
+            &with(&token),
+            change("no-at-sign", "no-at-sign", DEMO_PASSWORD),
+        )
+        .await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR"), "{body}");
-    let (status, body) = shop.post_with("/account/change-email", &with(&token), json!({"email": ["x"], "password": 5})).await;
+    assert!(
+        has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-email",
+            &with(&token),
+            json!({"email": ["x"], "password": 5}),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(
         has_violation(&body, "/email", "VIOLATION::INVALID_TYPE_ERROR")
             && has_violation(&body, "/password", "VIOLATION::INVALID_TYPE_ERROR"),
         "{body}"
     );
-    assert_eq!(customer(&shop, &token).await["email"], DEMO_EMAIL, "refusals change nothing");
+    assert_eq!(
+        customer(&shop, &token).await["email"],
+        DEMO_EMAIL,
+        "refusals change nothing"
+    );
 
-    let (status, body) =
-        shop.post_with("/account/change-email", &with(&token), change("Grace@Example.com", "grace@example.com", DEMO_PASSWORD)).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-email",
+            &with(&token),
+            change("Grace@Example.com", "grace@example.com", DEMO_PASSWORD),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(customer(&shop, &token).await["email"], "grace@example.com");
     let Shop { dir, .. } = shop;
     let shop = start_in(dir).await;
     assert!(login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_err());
-    assert!(login(&shop, "grace@example.com", DEMO_PASSWORD).await.is_ok());
+    assert!(login(&shop, "grace@example.com", DEMO_PASSWORD)
+        .await
+        .is_ok());
 }
 
 #[tokio::test]
@@ -187,29 +313,69 @@ async fn the_password_changes_with_the_current_one() {
     let token = demo_token(&shop).await;
     let change = |current: &str, new: &str, confirm: &str| json!({"password": current, "newPassword": new, "newPasswordConfirm": confirm});
 
-    let (status, body) =
-        shop.post_with("/account/change-password", &with(&token), change("wrong-password", "a-new-password", "a-new-password")).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-password",
+            &with(&token),
+            change("wrong-password", "a-new-password", "a-new-password"),
+        )
+        .await;
     assert_eq!(status, 400, "{body}");
-    assert!(has_violation(&body, "/password", "VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT"), "{body}");
-    let (status, body) = shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "short", "short")).await;
-    assert_eq!(status, 400);
-    assert!(has_violation(&body, "/newPassword", "VIOLATION::TOO_SHORT_ERROR"), "{body}");
-    let (status, body) =
-        shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "a-new-password", "another-password")).await;
-    assert_eq!(status, 400);
-    assert!(has_violation(&body, "/newPasswordConfirm", "VIOLATION::NOT_EQUAL_ERROR"), "{body}");
-    let (status, body) = shop.post_with("/account/change-password", &with(&token), json!({})).await;
+    assert!(
+        has_violation(
+            &body,
+            "/password",
+            "VIOLATION::CUSTOMER_PASSWORD_NOT_CORRECT"
+        ),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-password",
+            &with(&token),
+            change(DEMO_PASSWORD, "short", "short"),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(
-        has_violation(&body, "/password", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/newPassword", "VIOLATION::IS_BLANK_ERROR"),
+        has_violation(&body, "/newPassword", "VIOLATION::TOO_SHORT_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-password",
+            &with(&token),
+            change(DEMO_PASSWORD, "a-new-password", "another-password"),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        has_violation(&body, "/newPasswordConfirm", "VIOLATION::NOT_EQUAL_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post_with("/account/change-password", &with(&token), json!({}))
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        has_violation(&body, "/password", "VIOLATION::IS_BLANK_ERROR")
+            && has_violation(&body, "/newPassword", "VIOLATION::IS_BLANK_ERROR"),
         "{body}"
     );
     let (status, _) = post_raw(&shop, "/account/change-password", Some(&token), "[1, 2]").await;
     assert_eq!(status, 400);
-    assert!(login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_ok(), "refusals change nothing");
+    assert!(
+        login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_ok(),
+        "refusals change nothing"
+    );
 
-    let (status, body) =
-        shop.post_with("/account/change-password", &with(&token), change(DEMO_PASSWORD, "a-new-password", "a-new-password")).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-password",
+            &with(&token),
+            change(DEMO_PASSWORD, "a-new-password", "a-new-password"),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let Shop { dir, .. } = shop;
     let shop = start_in(dir).await;
@@ -220,7 +386,11 @@ async fn the_password_changes_with_the_current_one() {
 }
 
 async fn ask_recovery(shop: &Shop, email: &str) -> (u16, Value) {
-    shop.post("/account/recovery-password", json!({"email": email, "storefrontUrl": format!("{}/", shop.base)})).await
+    shop.post(
+        "/account/recovery-password",
+        json!({"email": email, "storefrontUrl": format!("{}/", shop.base)}),
+    )
+    .await
 }
 
 #[tokio::test]
@@ -232,11 +402,23 @@ async fn password_recovery_runs_end_to_end_through_the_outbox() {
     assert_eq!(body["success"], true);
     assert!(outbox(&shop).is_empty());
     // Links only to the shop's own origins.
-    let (status, body) =
-        shop.post("/account/recovery-password", json!({"email": DEMO_EMAIL, "storefrontUrl": "https://evil.example"})).await;
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password",
+            json!({"email": DEMO_EMAIL, "storefrontUrl": "https://evil.example"}),
+        )
+        .await;
     assert_eq!(status, 400);
-    assert!(has_violation(&body, "/storefrontUrl", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
-    let (status, body) = shop.post("/account/recovery-password", json!({"email": "not-an-email"})).await;
+    assert!(
+        has_violation(&body, "/storefrontUrl", "VIOLATION::NO_SUCH_CHOICE_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password",
+            json!({"email": "not-an-email"}),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(
         has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR")
@@ -257,44 +439,100 @@ async fn password_recovery_runs_end_to_end_through_the_outbox() {
     // The same mail as an .eml file in DATA_DIR/mail.
     let files = eml_files(&shop);
     assert_eq!(files.len(), 1);
-    assert!(files[0].contains("Subject: Reset your password") && files[0].contains("demo@example.com"), "{}", files[0]);
+    assert!(
+        files[0].contains("Subject: Reset your password") && files[0].contains("demo@example.com"),
+        "{}",
+        files[0]
+    );
     let hash = link_param(&unquote(&files[0]), "hash");
     assert_eq!(hash, link_param(&mails[0].text, "hash"));
     assert_eq!(hash.len(), 32);
 
-    let (status, body) = shop.post("/account/customer-recovery-is-expired", json!({"hash": hash})).await;
+    let (status, body) = shop
+        .post(
+            "/account/customer-recovery-is-expired",
+            json!({"hash": hash}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["isExpired"], false);
-    let (status, body) = shop.post("/account/customer-recovery-is-expired", json!({"hash": "0123456789abcdef0123456789abcdef"})).await;
-    assert_eq!(status, 404);
-    assert_error(&body, 404, "CHECKOUT__CUSTOMER_NOT_FOUND_BY_HASH");
-    let (status, body) = shop.post("/account/customer-recovery-is-expired", json!({"hash": "short"})).await;
-    assert_eq!(status, 400);
-    assert!(has_violation(&body, "/hash", "VIOLATION::NOT_EQUAL_LENGTH_ERROR"), "{body}");
-
-    let confirm = |hash: &str, new: &str, again: &str| json!({"hash": hash, "newPassword": new, "newPasswordConfirm": again});
-    let (status, body) = shop.post("/account/recovery-password-confirm", confirm(&hash, "recovered-password", "different-password")).await;
-    assert_eq!(status, 400);
-    assert!(has_violation(&body, "/newPasswordConfirm", "VIOLATION::NOT_EQUAL_ERROR"), "{body}");
-    let (status, body) = shop.post("/account/recovery-password-confirm", confirm("", "short", "short")).await;
-    assert_eq!(status, 400);
-    assert!(
-        has_violation(&body, "/hash", "VIOLATION::IS_BLANK_ERROR") && has_violation(&body, "/newPassword", "VIOLATION::TOO_SHORT_ERROR"),
-        "{body}"
-    );
     let (status, body) = shop
-        .post("/account/recovery-password-confirm", confirm("0123456789abcdef0123456789abcdef", "recovered-password", "recovered-password"))
+        .post(
+            "/account/customer-recovery-is-expired",
+            json!({"hash": "0123456789abcdef0123456789abcdef"}),
+        )
         .await;
     assert_eq!(status, 404);
     assert_error(&body, 404, "CHECKOUT__CUSTOMER_NOT_FOUND_BY_HASH");
-    assert!(login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_ok(), "refusals change nothing");
+    let (status, body) = shop
+        .post(
+            "/account/customer-recovery-is-expired",
+            json!({"hash": "short"}),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        has_violation(&body, "/hash", "VIOLATION::NOT_EQUAL_LENGTH_ERROR"),
+        "{body}"
+    );
 
-    let (status, body) = shop.post("/account/recovery-password-confirm", confirm(&hash, "recovered-password", "recovered-password")).await;
+    let confirm = |hash: &str, new: &str, again: &str| json!({"hash": hash, "newPassword": new, "newPasswordConfirm": again});
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password-confirm",
+            confirm(&hash, "recovered-password", "different-password"),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        has_violation(&body, "/newPasswordConfirm", "VIOLATION::NOT_EQUAL_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password-confirm",
+            confirm("", "short", "short"),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        has_violation(&body, "/hash", "VIOLATION::IS_BLANK_ERROR")
+            && has_violation(&body, "/newPassword", "VIOLATION::TOO_SHORT_ERROR"),
+        "{body}"
+    );
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password-confirm",
+            confirm(
+                "0123456789abcdef0123456789abcdef",
+                "recovered-password",
+                "recovered-password",
+            ),
+        )
+        .await;
+    assert_eq!(status, 404);
+    assert_error(&body, 404, "CHECKOUT__CUSTOMER_NOT_FOUND_BY_HASH");
+    assert!(
+        login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_ok(),
+        "refusals change nothing"
+    );
+
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password-confirm",
+            confirm(&hash, "recovered-password", "recovered-password"),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert!(login(&shop, DEMO_EMAIL, DEMO_PASSWORD).await.is_err());
     assert!(login(&shop, DEMO_EMAIL, "recovered-password").await.is_ok());
     // A hash works once.
-    let (status, body) = shop.post("/account/recovery-password-confirm", confirm(&hash, "third-password", "third-password")).await;
+    let (status, body) = shop
+        .post(
+            "/account/recovery-password-confirm",
+            confirm(&hash, "third-password", "third-password"),
+        )
+        .await;
     assert_eq!(status, 404);
     assert_error(&body, 404, "CHECKOUT__CUSTOMER_NOT_FOUND_BY_HASH");
 }
@@ -312,11 +550,24 @@ async fn an_expired_recovery_hash_is_refused() {
     assert_eq!(mails.len(), 2);
     let second = link_param(&mails[1].text, "hash");
     assert_ne!(hash, second);
-    let (status, _) = shop.post("/account/customer-recovery-is-expired", json!({"hash": hash})).await;
+    let (status, _) = shop
+        .post(
+            "/account/customer-recovery-is-expired",
+            json!({"hash": hash}),
+        )
+        .await;
     assert_eq!(status, 404, "the first link no longer exists");
 
-    execute(&shop, "UPDATE customer_recovery SET created_at = '2020-01-01T00:00:00Z'");
-    let (status, body) = shop.post("/account/customer-recovery-is-expired", json!({"hash": second})).await;
+    execute(
+        &shop,
+        "UPDATE customer_recovery SET created_at = '2020-01-01T00:00:00Z'",
+    );
+    let (status, body) = shop
+        .post(
+            "/account/customer-recovery-is-expired",
+            json!({"hash": second}),
+        )
+        .await;
     assert_eq!(status, 200);
     assert_eq!(body["isExpired"], true);
     let (status, body) = shop
@@ -337,21 +588,64 @@ async fn the_payment_method_becomes_the_customers_default_and_the_sessions() {
     let (_, methods) = shop.get("/payment-method", &[]).await;
     let methods = elements(&methods);
     let before = customer(&shop, &token).await;
-    let other = methods.iter().find(|m| m["id"] != before["defaultPaymentMethodId"]).unwrap()["id"].as_str().unwrap().to_owned();
+    let other = methods
+        .iter()
+        .find(|m| m["id"] != before["defaultPaymentMethodId"])
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
 
-    let (status, body) = shop.post_with("/account/change-payment-method/0123456789abcdef0123456789abcdef", &with(&token), json!({})).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-payment-method/0123456789abcdef0123456789abcdef",
+            &with(&token),
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 400);
-    assert_error(&body, 400, "CHECKOUT__CUSTOMER_CHANGE_PAYMENT_METHOD_NOT_FOUND");
-    let (status, body) = shop.post_with("/account/change-payment-method/not-an-id", &with(&token), json!({})).await;
+    assert_error(
+        &body,
+        400,
+        "CHECKOUT__CUSTOMER_CHANGE_PAYMENT_METHOD_NOT_FOUND",
+    );
+    let (status, body) = shop
+        .post_with(
+            "/account/change-payment-method/not-an-id",
+            &with(&token),
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 400);
     assert_error(&body, 400, "FRAMEWORK__INVALID_UUID");
-    execute(&shop, &format!("UPDATE payment_method SET active = 0 WHERE id = '{other}'"));
-    let (status, _) = shop.post_with(&format!("/account/change-payment-method/{other}"), &with(&token), json!({})).await;
+    execute(
+        &shop,
+        &format!("UPDATE payment_method SET active = 0 WHERE id = '{other}'"),
+    );
+    let (status, _) = shop
+        .post_with(
+            &format!("/account/change-payment-method/{other}"),
+            &with(&token),
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 400, "inactive methods are refused");
-    execute(&shop, &format!("UPDATE payment_method SET active = 1 WHERE id = '{other}'"));
-    assert_eq!(customer(&shop, &token).await["defaultPaymentMethodId"], before["defaultPaymentMethodId"]);
+    execute(
+        &shop,
+        &format!("UPDATE payment_method SET active = 1 WHERE id = '{other}'"),
+    );
+    assert_eq!(
+        customer(&shop, &token).await["defaultPaymentMethodId"],
+        before["defaultPaymentMethodId"]
+    );
 
-    let (status, body) = shop.post_with(&format!("/account/change-payment-method/{other}"), &with(&token), json!({})).await;
+    let (status, body) = shop
+        .post_with(
+            &format!("/account/change-payment-method/{other}"),
+            &with(&token),
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let after = customer(&shop, &token).await;
     assert_eq!(after["defaultPaymentMethodId"], other.as_str());
@@ -368,18 +662,27 @@ async fn the_payment_method_becomes_the_customers_default_and_the_sessions() {
 
 /// The cart of a session, as product ids and quantities.
 async fn cart_items(shop: &Shop, token: &str) -> Vec<(String, i64)> {
-    let (status, cart, _) = shop.call(Method::GET, "/checkout/cart", &with(token), None).await;
+    let (status, cart, _) = shop
+        .call(Method::GET, "/checkout/cart", &with(token), None)
+        .await;
     assert_eq!(status, 200, "{cart}");
     cart["lineItems"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| (i["referencedId"].as_str().unwrap().to_owned(), i["quantity"].as_i64().unwrap()))
+        .map(|i| {
+            (
+                i["referencedId"].as_str().unwrap().to_owned(),
+                i["quantity"].as_i64().unwrap(),
+            )
+        })
         .collect()
 }
 
 async fn is_logged_in(shop: &Shop, token: &str) -> bool {
-    let (status, body) = shop.post_with("/account/customer", &with(token), json!({})).await;
+    let (status, body) = shop
+        .post_with("/account/customer", &with(token), json!({}))
+        .await;
     match status {
         200 => true,
         403 => {
@@ -396,24 +699,57 @@ async fn a_password_change_logs_the_customers_other_sessions_out() {
     let here = demo_token(&shop).await;
     let phone = demo_token(&shop).await;
     let stranger = register(&shop, "someone-else@example.com", Some("other-password")).await;
-    let (_, products) = shop.post("/product", json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10005"}]})).await;
+    let (_, products) = shop
+        .post(
+            "/product",
+            json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10005"}]}),
+        )
+        .await;
     let product = elements(&products)[0]["id"].as_str().unwrap().to_owned();
     let add = json!({"items": [{"type": "product", "referencedId": product, "quantity": 2}]});
-    let (status, cart, _) = shop.call(Method::POST, "/checkout/cart/line-item", &with(&phone), Some(add)).await;
+    let (status, cart, _) = shop
+        .call(
+            Method::POST,
+            "/checkout/cart/line-item",
+            &with(&phone),
+            Some(add),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     assert_eq!(cart_items(&shop, &phone).await, vec![(product.clone(), 2)]);
 
     // A refused change ends nothing.
     let change = |current: &str| json!({"password": current, "newPassword": "a-new-password", "newPasswordConfirm": "a-new-password"});
-    let (status, _) = shop.post_with("/account/change-password", &with(&here), change("wrong-password")).await;
+    let (status, _) = shop
+        .post_with(
+            "/account/change-password",
+            &with(&here),
+            change("wrong-password"),
+        )
+        .await;
     assert_eq!(status, 400);
     assert!(is_logged_in(&shop, &phone).await);
 
-    let (status, body) = shop.post_with("/account/change-password", &with(&here), change(DEMO_PASSWORD)).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/change-password",
+            &with(&here),
+            change(DEMO_PASSWORD),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    assert!(is_logged_in(&shop, &here).await, "the caller's session stays");
-    assert!(!is_logged_in(&shop, &phone).await, "the other session is logged out");
-    assert!(is_logged_in(&shop, &stranger).await, "other customers keep theirs");
+    assert!(
+        is_logged_in(&shop, &here).await,
+        "the caller's session stays"
+    );
+    assert!(
+        !is_logged_in(&shop, &phone).await,
+        "the other session is logged out"
+    );
+    assert!(
+        is_logged_in(&shop, &stranger).await,
+        "other customers keep theirs"
+    );
     // The old token still works as an anonymous session, without the customer's cart,
     // which waits for the customer's next login.
     assert!(cart_items(&shop, &phone).await.is_empty());
@@ -441,10 +777,19 @@ async fn a_password_recovery_logs_every_other_session_out() {
     assert_eq!(status, 400);
     assert!(is_logged_in(&shop, &first).await && is_logged_in(&shop, &second).await);
 
-    let (status, body) = shop.post_with("/account/recovery-password-confirm", &with(&second), confirm).await;
+    let (status, body) = shop
+        .post_with(
+            "/account/recovery-password-confirm",
+            &with(&second),
+            confirm,
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert!(!is_logged_in(&shop, &first).await);
-    assert!(is_logged_in(&shop, &second).await, "the caller's session stays");
+    assert!(
+        is_logged_in(&shop, &second).await,
+        "the caller's session stays"
+    );
     // Without a session of the customer, every session ends.
     let (status, _) = ask_recovery(&shop, DEMO_EMAIL).await;
     assert_eq!(status, 200);

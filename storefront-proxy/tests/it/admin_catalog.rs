@@ -14,11 +14,21 @@ async fn a_product_with_variants_is_created_searched_updated_deleted_and_sold_in
     let token = admin(&shop).await;
     let root = root_category(&shop, &token).await;
 
-    let maker =
-        create(&shop, "product-manufacturer", &token, json!({"name": "Zephyr Works", "translations": {"de-DE": {"name": "Zephyr Werke"}}}))
-            .await;
+    let maker = create(
+        &shop,
+        "product-manufacturer",
+        &token,
+        json!({"name": "Zephyr Works", "translations": {"de-DE": {"name": "Zephyr Werke"}}}),
+    )
+    .await;
     assert_eq!(maker["name"], "Zephyr Works");
-    let category = create(&shop, "category", &token, json!({"parentId": root, "name": "Kites"})).await;
+    let category = create(
+        &shop,
+        "category",
+        &token,
+        json!({"parentId": root, "name": "Kites"}),
+    )
+    .await;
     assert_eq!(category["level"], 2);
     assert_eq!(category["path"], format!("|{root}|"));
     let group = create(
@@ -53,7 +63,10 @@ async fn a_product_with_variants_is_created_searched_updated_deleted_and_sold_in
     assert_eq!(created.status, 204, "{}", created.body);
     let location = created.headers["location"].to_str().unwrap().to_owned();
     let id = location.rsplit('/').next().unwrap().to_owned();
-    assert!(location.ends_with(&format!("/api/product/{id}")), "{location}");
+    assert!(
+        location.ends_with(&format!("/api/product/{id}")),
+        "{location}"
+    );
 
     let detail = get(&shop, &format!("/product/{id}"), &token).await;
     assert_eq!(detail.status, 200, "{}", detail.body);
@@ -74,7 +87,10 @@ async fn a_product_with_variants_is_created_searched_updated_deleted_and_sold_in
             json!({"parentId": id, "productNumber": format!("ZK-1.{}", n + 1), "stock": 5, "options": [{"id": option["id"]}]}),
         )
         .await;
-        assert_eq!(variant["price"][0]["gross"], 119.0, "a variant inherits the price: {variant}");
+        assert_eq!(
+            variant["price"][0]["gross"], 119.0,
+            "a variant inherits the price: {variant}"
+        );
     }
     let parent = get(&shop, &format!("/product/{id}"), &token).await.body["data"].clone();
     assert_eq!(parent["childCount"], 2);
@@ -102,17 +118,37 @@ async fn a_product_with_variants_is_created_searched_updated_deleted_and_sold_in
         ]}], "sort": [{"field": "name", "order": "DESC"}]}),
     )
     .await;
-    assert_eq!(by_parent.body["data"], json!([category["id"]]), "{}", by_parent.body);
-    let unknown =
-        post(&shop, "/search/product-manufacturer", &token, json!({"filter": [{"type": "equals", "field": "secret", "value": 1}]})).await;
+    assert_eq!(
+        by_parent.body["data"],
+        json!([category["id"]]),
+        "{}",
+        by_parent.body
+    );
+    let unknown = post(
+        &shop,
+        "/search/product-manufacturer",
+        &token,
+        json!({"filter": [{"type": "equals", "field": "secret", "value": 1}]}),
+    )
+    .await;
     assert_eq!(unknown.status, 400, "{}", unknown.body);
 
     // The storefront sees it: search, listing of its category, detail.
     let (status, search) = shop.post("/search", json!({"search": "Zephyr"})).await;
     assert_eq!(status, 200, "{search}");
-    let ids: Vec<&str> = search["elements"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = search["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     assert!(ids.contains(&id.as_str()), "{search}");
-    let (status, listing) = shop.post(&format!("/product-listing/{}", category["id"].as_str().unwrap()), json!({})).await;
+    let (status, listing) = shop
+        .post(
+            &format!("/product-listing/{}", category["id"].as_str().unwrap()),
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{listing}");
     assert_eq!(listing["total"], 1, "{listing}");
     let (status, store_detail) = shop.post(&format!("/product/{id}"), json!({})).await;
@@ -138,7 +174,13 @@ async fn a_product_with_variants_is_created_searched_updated_deleted_and_sold_in
     assert_eq!(gone.status, 404);
     assert_error(&gone.body, 404, "FRAMEWORK__ENTITY_NOT_FOUND");
     let (_, search) = shop.post("/search", json!({"search": "Zephyr"})).await;
-    assert!(search["elements"].as_array().map(|e| e.is_empty()).unwrap_or(true), "{search}");
+    assert!(
+        search["elements"]
+            .as_array()
+            .map(|e| e.is_empty())
+            .unwrap_or(true),
+        "{search}"
+    );
     let again = delete(&shop, &format!("/product/{id}"), &token).await;
     assert_eq!(again.status, 404);
     // A category in use by the sales channel's navigation cannot be deleted.
@@ -161,8 +203,18 @@ async fn invalid_writes_answer_every_violation_with_its_pointer_and_change_nothi
     assert_eq!(answer.status, 400, "{}", answer.body);
     let mut found = pointers(&answer.body);
     found.sort();
-    for expected in ["/0/colour", "/0/manufacturerId", "/0/price/0/gross", "/0/productNumber", "/0/stock"] {
-        assert!(found.contains(&expected.to_owned()), "{expected} missing in {found:?}: {}", answer.body);
+    for expected in [
+        "/0/colour",
+        "/0/manufacturerId",
+        "/0/price/0/gross",
+        "/0/productNumber",
+        "/0/stock",
+    ] {
+        assert!(
+            found.contains(&expected.to_owned()),
+            "{expected} missing in {found:?}: {}",
+            answer.body
+        );
     }
     assert!(answer.body["errors"]
         .as_array()
@@ -171,17 +223,44 @@ async fn invalid_writes_answer_every_violation_with_its_pointer_and_change_nothi
         .all(|e| e["status"] == "400" && e["code"].is_string() && e["detail"].is_string()));
 
     // The name is required (in the default language).
-    let answer = post(&shop, "/product", &token, json!({"productNumber": "NEW-1", "price": [{"gross": 10}]})).await;
+    let answer = post(
+        &shop,
+        "/product",
+        &token,
+        json!({"productNumber": "NEW-1", "price": [{"gross": 10}]}),
+    )
+    .await;
     assert_eq!(answer.status, 400, "{}", answer.body);
     assert_eq!(pointers(&answer.body), ["/0/name"]);
-    let none = post(&shop, "/search/product-manufacturer", &token, json!({"ids": []})).await;
+    let none = post(
+        &shop,
+        "/search/product-manufacturer",
+        &token,
+        json!({"ids": []}),
+    )
+    .await;
     assert_eq!(none.status, 200);
 
     // A product number is unique.
-    create(&shop, "product", &token, json!({"productNumber": "UNIQ-1", "name": "One", "price": [{"gross": 10}]})).await;
-    let answer = post(&shop, "/product", &token, json!({"productNumber": "UNIQ-1", "name": "Two", "price": [{"gross": 10}]})).await;
+    create(
+        &shop,
+        "product",
+        &token,
+        json!({"productNumber": "UNIQ-1", "name": "One", "price": [{"gross": 10}]}),
+    )
+    .await;
+    let answer = post(
+        &shop,
+        "/product",
+        &token,
+        json!({"productNumber": "UNIQ-1", "name": "Two", "price": [{"gross": 10}]}),
+    )
+    .await;
     assert_eq!(answer.status, 400, "{}", answer.body);
-    assert_eq!(answer.body["errors"][0]["code"], "VIOLATION::DUPLICATE_VALUE");
+    assert_eq!(
+        answer.body["errors"][0]["code"],
+        "VIOLATION::DUPLICATE_VALUE"
+    );
     assert_eq!(pointers(&answer.body), ["/0/productNumber"]);
 
     // A list price below the price; a category below itself; an unknown entity.
@@ -191,14 +270,32 @@ async fn invalid_writes_answer_every_violation_with_its_pointer_and_change_nothi
     assert_eq!(pointers(&answer.body), ["/0/price/0/listPrice/gross"]);
     let category = create(&shop, "category", &token, json!({"name": "Loop"})).await;
     let id = category["id"].as_str().unwrap();
-    let answer = patch(&shop, &format!("/category/{id}"), &token, json!({"parentId": id})).await;
+    let answer = patch(
+        &shop,
+        &format!("/category/{id}"),
+        &token,
+        json!({"parentId": id}),
+    )
+    .await;
     assert_eq!(answer.status, 400, "{}", answer.body);
     assert_eq!(pointers(&answer.body), ["/0/parentId"]);
     let answer = get(&shop, "/no-such-thing", &token).await;
     assert_error(&answer.body, 404, "FRAMEWORK__DEFINITION_NOT_FOUND");
-    let answer = patch(&shop, "/category/0123456789abcdef0123456789abcdef", &token, json!({"name": "x"})).await;
+    let answer = patch(
+        &shop,
+        "/category/0123456789abcdef0123456789abcdef",
+        &token,
+        json!({"name": "x"}),
+    )
+    .await;
     assert_error(&answer.body, 404, "FRAMEWORK__ENTITY_NOT_FOUND");
-    let answer = patch(&shop, &format!("/category/{id}"), &token, json!({"level": 4})).await;
+    let answer = patch(
+        &shop,
+        &format!("/category/{id}"),
+        &token,
+        json!({"level": 4}),
+    )
+    .await;
     assert_error(&answer.body, 400, "FRAMEWORK__WRITE_PROTECTED");
 }
 
@@ -218,7 +315,10 @@ async fn promotions_have_codes_discounts_windows_and_usage_limits() {
         }),
     )
     .await;
-    assert_eq!(promotion["discounts"], json!([{"type": "percentage", "value": 20.0, "scope": "cart"}]));
+    assert_eq!(
+        promotion["discounts"],
+        json!([{"type": "percentage", "value": 20.0, "scope": "cart"}])
+    );
     assert_eq!(promotion["validUntil"], "2099-01-01T00:00:00Z");
     assert_eq!(promotion["maxRedemptionsGlobal"], 100);
     let id = promotion["id"].as_str().unwrap();
@@ -235,19 +335,56 @@ async fn promotions_have_codes_discounts_windows_and_usage_limits() {
     assert_eq!(status, 200, "{cart}");
     assert!(headers.get("sw-context-token").is_some());
 
-    let bad = patch(&shop, &format!("/promotion/{id}"), &token, json!({"validUntil": "2019-01-01T00:00:00Z"})).await;
+    let bad = patch(
+        &shop,
+        &format!("/promotion/{id}"),
+        &token,
+        json!({"validUntil": "2019-01-01T00:00:00Z"}),
+    )
+    .await;
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert_eq!(pointers(&bad.body), ["/0/validUntil"]);
-    let bad = post(&shop, "/promotion", &token, json!({"name": "x", "code": "X", "discounts": [{"type": "gift", "value": -1}]})).await;
+    let bad = post(
+        &shop,
+        "/promotion",
+        &token,
+        json!({"name": "x", "code": "X", "discounts": [{"type": "gift", "value": -1}]}),
+    )
+    .await;
     let mut found = pointers(&bad.body);
     found.sort();
-    assert_eq!(found, ["/0/discounts/0/type", "/0/discounts/0/value"], "{}", bad.body);
-    let bad =
-        post(&shop, "/promotion", &token, json!({"name": "x", "code": "winter20", "discounts": [{"type": "absolute", "value": 5}]})).await;
-    assert_eq!(pointers(&bad.body), ["/0/code"], "codes are unique regardless of case: {}", bad.body);
+    assert_eq!(
+        found,
+        ["/0/discounts/0/type", "/0/discounts/0/value"],
+        "{}",
+        bad.body
+    );
+    let bad = post(
+        &shop,
+        "/promotion",
+        &token,
+        json!({"name": "x", "code": "winter20", "discounts": [{"type": "absolute", "value": 5}]}),
+    )
+    .await;
+    assert_eq!(
+        pointers(&bad.body),
+        ["/0/code"],
+        "codes are unique regardless of case: {}",
+        bad.body
+    );
 
-    let list =
-        post(&shop, "/search/promotion", &token, json!({"filter": [{"type": "equals", "field": "code", "value": "WINTER20"}]})).await;
+    let list = post(
+        &shop,
+        "/search/promotion",
+        &token,
+        json!({"filter": [{"type": "equals", "field": "code", "value": "WINTER20"}]}),
+    )
+    .await;
     assert_eq!(list.body["total"], 1, "{}", list.body);
-    assert_eq!(delete(&shop, &format!("/promotion/{id}"), &token).await.status, 204);
+    assert_eq!(
+        delete(&shop, &format!("/promotion/{id}"), &token)
+            .await
+            .status,
+        204
+    );
 }

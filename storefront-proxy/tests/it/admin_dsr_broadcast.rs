@@ -10,7 +10,9 @@ use serde_json::{json, Value};
 
 async fn create_appointment(live: &Live, guide: &As, path: &str, broadcast: Value) -> (u16, Value) {
     let presentation = live.appointment_id(guide, "demo").await;
-    let (status, demo) = live.get(&format!("/api/dsr-appointment/{presentation}"), guide).await;
+    let (status, demo) = live
+        .get(&format!("/api/dsr-appointment/{presentation}"), guide)
+        .await;
     assert_eq!(status, 200, "{demo}");
     live.post(
         "/api/dsr-appointment?_response=basic",
@@ -23,7 +25,11 @@ async fn create_appointment(live: &Live, guide: &As, path: &str, broadcast: Valu
 async fn start_and_read_state(live: &Live, guide: &As, path: &str) -> Value {
     let (_, id) = {
         let (status, body) = live
-            .post("/api/search/dsr-appointment", guide, json!({"filter": [{"type": "equals", "field": "presentationPath", "value": path}]}))
+            .post(
+                "/api/search/dsr-appointment",
+                guide,
+                json!({"filter": [{"type": "equals", "field": "presentationPath", "value": path}]}),
+            )
             .await;
         assert_eq!(status, 200, "{body}");
         (status, body["data"][0]["id"].as_str().unwrap().to_owned())
@@ -31,10 +37,24 @@ async fn start_and_read_state(live: &Live, guide: &As, path: &str) -> Value {
     live.join_as_guide(guide, &id).await;
     let client = live.join_as_client(path, &As::Nobody, "Ada").await;
     let mut socket = connect(live, &client).await;
-    let (status, body) = live.post(&format!("/api/_action/dsr/appointment/{id}/start"), guide, json!({})).await;
+    let (status, body) = live
+        .post(
+            &format!("/api/_action/dsr/appointment/{id}/start"),
+            guide,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 204, "{body}");
-    wait_for(&mut socket, |e| matches!(e, Event::PresentationStarted { .. }).then_some(())).await;
-    let (status, state) = live.get("/store-api/dsr/appointment/presentation/state", &token_of(&client)).await;
+    wait_for(&mut socket, |e| {
+        matches!(e, Event::PresentationStarted { .. }).then_some(())
+    })
+    .await;
+    let (status, state) = live
+        .get(
+            "/store-api/dsr/appointment/presentation/state",
+            &token_of(&client),
+        )
+        .await;
     assert_eq!(status, 200, "{state}");
     state
 }
@@ -48,10 +68,19 @@ async fn the_room_starts_in_the_appointments_broadcast_mode() {
     assert_eq!(status, 200, "{created}");
     assert_eq!(created["data"]["broadcastMode"], true, "{created}");
     let (status, found) = live
-        .post("/api/search/dsr-appointment", &guide, json!({"filter": [{"type": "equals", "field": "broadcastMode", "value": true}]}))
+        .post(
+            "/api/search/dsr-appointment",
+            &guide,
+            json!({"filter": [{"type": "equals", "field": "broadcastMode", "value": true}]}),
+        )
         .await;
     assert_eq!(status, 200, "{found}");
-    let paths: Vec<&str> = found["data"].as_array().unwrap().iter().map(|a| a["presentationPath"].as_str().unwrap()).collect();
+    let paths: Vec<&str> = found["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["presentationPath"].as_str().unwrap())
+        .collect();
     assert_eq!(paths, ["broadcast-on"], "{found}");
 
     let state = start_and_read_state(&live, &guide, "broadcast-on").await;
@@ -68,7 +97,10 @@ async fn the_room_starts_in_the_appointments_broadcast_mode() {
     // Bad input: named, nothing written.
     let (status, bad) = create_appointment(&live, &guide, "broadcast-bad", json!("yes")).await;
     assert_eq!(status, 400, "{bad}");
-    assert_eq!(bad["errors"][0]["source"]["pointer"], "/0/broadcastMode", "{bad}");
+    assert_eq!(
+        bad["errors"][0]["source"]["pointer"], "/0/broadcastMode",
+        "{bad}"
+    );
     let (_, none) = live
         .post(
             "/api/search/dsr-appointment",

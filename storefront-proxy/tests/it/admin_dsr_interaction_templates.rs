@@ -9,7 +9,13 @@ use admin_support::*;
 use serde_json::{json, Value};
 
 async fn first_id(shop: &Shop, entity: &str, token: &str) -> String {
-    let found = post(shop, &format!("/search-ids/{entity}"), token, json!({"limit": 1})).await;
+    let found = post(
+        shop,
+        &format!("/search-ids/{entity}"),
+        token,
+        json!({"limit": 1}),
+    )
+    .await;
     assert_eq!(found.status, 200, "{}", found.body);
     found.body["data"][0].as_str().unwrap().to_owned()
 }
@@ -39,7 +45,10 @@ async fn a_guide_prepares_runs_and_removes_interaction_templates() {
     .await;
     let guide = token(&shop, "gina", "guide-pass-1").await.unwrap();
     let appointment = first_id(&shop, "dsr-appointment", &guide).await;
-    let products = post(&shop, "/search-ids/product", &guide, json!({"limit": 3})).await.body["data"].clone();
+    let products = post(&shop, "/search-ids/product", &guide, json!({"limit": 3}))
+        .await
+        .body["data"]
+        .clone();
     let (first, second) = (products[0].as_str().unwrap(), products[1].as_str().unwrap());
 
     let highlight = create(
@@ -58,7 +67,11 @@ async fn a_guide_prepares_runs_and_removes_interaction_templates() {
         json!({"appointmentId": appointment, "name": "Both", "type": "instant-listing", "productIds": [second, first, second.to_uppercase()]}),
     )
     .await;
-    assert_eq!(listing["productIds"], json!([second, first]), "in order, each once");
+    assert_eq!(
+        listing["productIds"],
+        json!([second, first]),
+        "in order, each once"
+    );
     assert_eq!(listing["position"], 1);
     let message = create(
         &shop,
@@ -75,25 +88,53 @@ async fn a_guide_prepares_runs_and_removes_interaction_templates() {
 
     // A change is checked as the whole template: a highlight keeps exactly one product.
     let id = highlight["id"].as_str().unwrap();
-    let changed =
-        patch(&shop, &format!("/dsr-interaction-template/{id}"), &guide, json!({"name": "The red kite", "productIds": [second]})).await;
+    let changed = patch(
+        &shop,
+        &format!("/dsr-interaction-template/{id}"),
+        &guide,
+        json!({"name": "The red kite", "productIds": [second]}),
+    )
+    .await;
     assert_eq!(changed.status, 204, "{}", changed.body);
-    let two = patch(&shop, &format!("/dsr-interaction-template/{id}"), &guide, json!({"productIds": [first, second]})).await;
+    let two = patch(
+        &shop,
+        &format!("/dsr-interaction-template/{id}"),
+        &guide,
+        json!({"productIds": [first, second]}),
+    )
+    .await;
     assert_eq!(two.status, 400, "{}", two.body);
     assert_eq!(pointers(&two.body), ["/0/productIds"]);
     let mid = message["id"].as_str().unwrap();
-    let blank = patch(&shop, &format!("/dsr-interaction-template/{mid}"), &guide, json!({"message": "  "})).await;
+    let blank = patch(
+        &shop,
+        &format!("/dsr-interaction-template/{mid}"),
+        &guide,
+        json!({"message": "  "}),
+    )
+    .await;
     assert_eq!(blank.status, 400, "{}", blank.body);
     assert_eq!(pointers(&blank.body), ["/0/message"]);
     let read = get(&shop, &format!("/dsr-interaction-template/{id}"), &guide).await;
     assert_eq!(read.body["data"]["name"], "The red kite");
-    assert_eq!(read.body["data"]["productIds"], json!([second]), "the refused change left it as it was");
+    assert_eq!(
+        read.body["data"]["productIds"],
+        json!([second]),
+        "the refused change left it as it was"
+    );
 
     let deleted = delete(&shop, &format!("/dsr-interaction-template/{id}"), &guide).await;
     assert_eq!(deleted.status, 204, "{}", deleted.body);
     assert_eq!(templates_of(&shop, &appointment, &guide).await.len(), 2);
 
-    let anonymous = api(&shop, reqwest::Method::POST, "/search/dsr-interaction-template", None, Some(json!({}))).await;
+    let anonymous = api(
+        &shop,
+        reqwest::Method::POST,
+        "/search/dsr-interaction-template",
+        None,
+        Some(json!({})),
+    )
+    .await;
     assert_eq!(anonymous.status, 401, "{}", anonymous.body);
 }
 
@@ -105,20 +146,47 @@ async fn bad_templates_are_refused_with_the_field_named_and_nothing_stored() {
     let product = first_id(&shop, "product", &token).await;
     let unknown = "0123456789abcdef0123456789abcdef";
     let cases = [
-        (json!({"appointmentId": appointment, "name": "x", "type": "highlight-product"}), "/0/productIds"),
-        (json!({"appointmentId": appointment, "name": "x", "type": "highlight-product", "productIds": [unknown]}), "/0/productIds/0"),
-        (json!({"appointmentId": appointment, "name": "x", "type": "open-product-page", "productIds": ["nope"]}), "/0/productIds/0"),
-        (json!({"appointmentId": appointment, "name": "x", "type": "instant-listing", "productIds": product}), "/0/productIds"),
+        (
+            json!({"appointmentId": appointment, "name": "x", "type": "highlight-product"}),
+            "/0/productIds",
+        ),
+        (
+            json!({"appointmentId": appointment, "name": "x", "type": "highlight-product", "productIds": [unknown]}),
+            "/0/productIds/0",
+        ),
+        (
+            json!({"appointmentId": appointment, "name": "x", "type": "open-product-page", "productIds": ["nope"]}),
+            "/0/productIds/0",
+        ),
+        (
+            json!({"appointmentId": appointment, "name": "x", "type": "instant-listing", "productIds": product}),
+            "/0/productIds",
+        ),
         (
             json!({"appointmentId": appointment, "name": "x", "type": "instant-listing",
                    "productIds": (0..25).map(|i| format!("{i:032x}")).collect::<Vec<_>>()}),
             "/0/productIds",
         ),
-        (json!({"appointmentId": appointment, "name": "x", "type": "message"}), "/0/message"),
-        (json!({"appointmentId": appointment, "name": "x", "type": "message", "message": "a".repeat(501)}), "/0/message"),
-        (json!({"appointmentId": appointment, "name": "x", "type": "dance"}), "/0/type"),
-        (json!({"appointmentId": unknown, "name": "x", "type": "message", "message": "hi"}), "/0/appointmentId"),
-        (json!({"appointmentId": appointment, "type": "message", "message": "hi"}), "/0/name"),
+        (
+            json!({"appointmentId": appointment, "name": "x", "type": "message"}),
+            "/0/message",
+        ),
+        (
+            json!({"appointmentId": appointment, "name": "x", "type": "message", "message": "a".repeat(501)}),
+            "/0/message",
+        ),
+        (
+            json!({"appointmentId": appointment, "name": "x", "type": "dance"}),
+            "/0/type",
+        ),
+        (
+            json!({"appointmentId": unknown, "name": "x", "type": "message", "message": "hi"}),
+            "/0/appointmentId",
+        ),
+        (
+            json!({"appointmentId": appointment, "type": "message", "message": "hi"}),
+            "/0/name",
+        ),
     ];
     for (body, pointer) in cases {
         let answer = post(&shop, "/dsr-interaction-template", &token, body.clone()).await;
@@ -146,6 +214,9 @@ async fn bad_templates_are_refused_with_the_field_named_and_nothing_stored() {
     )
     .await;
     assert_eq!(over.status, 400, "{}", over.body);
-    assert_eq!(over.body["errors"][0]["code"], "DIGITAL_SALES_ROOMS__INTERACTION_TEMPLATE_LIMIT");
+    assert_eq!(
+        over.body["errors"][0]["code"],
+        "DIGITAL_SALES_ROOMS__INTERACTION_TEMPLATE_LIMIT"
+    );
     assert_eq!(templates_of(&shop, &appointment, &token).await.len(), 50);
 }

@@ -17,16 +17,34 @@ async fn language_ids(shop: &Shop) -> (String, String) {
     (shop.language("en-GB").await, shop.language("de-DE").await)
 }
 
-async fn store(shop: &Shop, method: reqwest::Method, path: &str, headers: &[(&str, &str)], body: Option<Value>) -> (u16, Value) {
+async fn store(
+    shop: &Shop,
+    method: reqwest::Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (u16, Value) {
     let (status, body, _) = shop.call(method, path, headers, body).await;
     (status, body)
 }
 
 async fn appointment(shop: &Shop, token: &str, path: &str, extra: Value) -> String {
-    let presentation = create(shop, "dsr-presentation", token, json!({"name": format!("Slides for {path}")})).await;
-    let mut body = json!({"presentationId": presentation["id"], "presentationPath": path, "mode": "guided"});
-    body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-    create(shop, "dsr-appointment", token, body).await["id"].as_str().unwrap().to_owned()
+    let presentation = create(
+        shop,
+        "dsr-presentation",
+        token,
+        json!({"name": format!("Slides for {path}")}),
+    )
+    .await;
+    let mut body =
+        json!({"presentationId": presentation["id"], "presentationPath": path, "mode": "guided"});
+    body.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    create(shop, "dsr-appointment", token, body).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
 }
 
 #[tokio::test]
@@ -35,15 +53,28 @@ async fn appointment_names_are_kept_per_language_and_shown_in_the_viewers_langua
     let token = admin(&shop).await;
     let (en, de) = language_ids(&shop).await;
 
-    let id =
-        appointment(&shop, &token, "autumn-live", json!({"name": "Autumn live", "translations": {"de-DE": {"name": "Herbst live"}}})).await;
-    let read = get(&shop, &format!("/dsr-appointment/{id}"), &token).await.body["data"].clone();
+    let id = appointment(
+        &shop,
+        &token,
+        "autumn-live",
+        json!({"name": "Autumn live", "translations": {"de-DE": {"name": "Herbst live"}}}),
+    )
+    .await;
+    let read = get(&shop, &format!("/dsr-appointment/{id}"), &token)
+        .await
+        .body["data"]
+        .clone();
     assert_eq!(read["name"], "Autumn live", "{read}");
     let names: HashMap<String, Value> = read["translations"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| (t["languageId"].as_str().unwrap().to_owned(), t["name"].clone()))
+        .map(|t| {
+            (
+                t["languageId"].as_str().unwrap().to_owned(),
+                t["name"].clone(),
+            )
+        })
         .collect();
     assert_eq!(names[&de], "Herbst live");
     assert_eq!(names[&en], "Autumn live");
@@ -51,7 +82,14 @@ async fn appointment_names_are_kept_per_language_and_shown_in_the_viewers_langua
     // The room's answers name it in the viewer's language.
     for (language, expected) in [(&de, "Herbst live"), (&en, "Autumn live")] {
         let headers = [("sw-language-id", language.as_str())];
-        let (status, setting) = store(&shop, reqwest::Method::GET, "/dsr/appointment/autumn-live/basic-setting", &headers, None).await;
+        let (status, setting) = store(
+            &shop,
+            reqwest::Method::GET,
+            "/dsr/appointment/autumn-live/basic-setting",
+            &headers,
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{setting}");
         assert_eq!(setting["appointmentName"], expected);
         let (status, joined) = store(
@@ -64,27 +102,79 @@ async fn appointment_names_are_kept_per_language_and_shown_in_the_viewers_langua
         .await;
         assert_eq!(status, 200, "{joined}");
         assert_eq!(joined["appointmentName"], expected);
-        let (_, upcoming) = store(&shop, reqwest::Method::GET, "/dsr/appointments", &headers, None).await;
-        let listed = upcoming["elements"].as_array().unwrap().iter().find(|a| a["id"] == id.as_str()).unwrap().clone();
+        let (_, upcoming) = store(
+            &shop,
+            reqwest::Method::GET,
+            "/dsr/appointments",
+            &headers,
+            None,
+        )
+        .await;
+        let listed = upcoming["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == id.as_str())
+            .unwrap()
+            .clone();
         assert_eq!(listed["name"], expected);
     }
 
     // Renamed in German only: English stays; a name given only in German falls back to
     // the default language's for English viewers.
-    let renamed =
-        patch(&shop, &format!("/dsr-appointment/{id}"), &token, json!({"translations": {"de-DE": {"name": "Herbst – live!"}}})).await;
+    let renamed = patch(
+        &shop,
+        &format!("/dsr-appointment/{id}"),
+        &token,
+        json!({"translations": {"de-DE": {"name": "Herbst – live!"}}}),
+    )
+    .await;
     assert_eq!(renamed.status, 204, "{}", renamed.body);
     let headers = [("sw-language-id", de.as_str())];
-    let (_, setting) = store(&shop, reqwest::Method::GET, "/dsr/appointment/autumn-live/basic-setting", &headers, None).await;
+    let (_, setting) = store(
+        &shop,
+        reqwest::Method::GET,
+        "/dsr/appointment/autumn-live/basic-setting",
+        &headers,
+        None,
+    )
+    .await;
     assert_eq!(setting["appointmentName"], "Herbst – live!");
-    let only_default = appointment(&shop, &token, "english-only", json!({"name": "English only"})).await;
-    let (_, setting) = store(&shop, reqwest::Method::GET, "/dsr/appointment/english-only/basic-setting", &headers, None).await;
+    let only_default = appointment(
+        &shop,
+        &token,
+        "english-only",
+        json!({"name": "English only"}),
+    )
+    .await;
+    let (_, setting) = store(
+        &shop,
+        reqwest::Method::GET,
+        "/dsr/appointment/english-only/basic-setting",
+        &headers,
+        None,
+    )
+    .await;
     assert_eq!(setting["appointmentName"], "English only");
     // The default name changes with its translation; the guide's search sees it.
-    assert_eq!(patch(&shop, &format!("/dsr-appointment/{only_default}"), &token, json!({"name": "Still English"})).await.status, 204);
-    let found =
-        post(&shop, "/search/dsr-appointment", &token, json!({"filter": [{"type": "equals", "field": "name", "value": "Still English"}]}))
-            .await;
+    assert_eq!(
+        patch(
+            &shop,
+            &format!("/dsr-appointment/{only_default}"),
+            &token,
+            json!({"name": "Still English"})
+        )
+        .await
+        .status,
+        204
+    );
+    let found = post(
+        &shop,
+        "/search/dsr-appointment",
+        &token,
+        json!({"filter": [{"type": "equals", "field": "name", "value": "Still English"}]}),
+    )
+    .await;
     assert_eq!(found.body["total"], 1, "{}", found.body);
 
     // A name only in German is refused: the default language needs one.
@@ -112,7 +202,9 @@ async fn appointment_names_are_kept_per_language_and_shown_in_the_viewers_langua
 fn mails_to(shop: &Shop, to: &str) -> Vec<String> {
     let dir = shop.dir.path().join("mail");
     let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir(&dir) else { return found };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return found;
+    };
     for entry in entries {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         if text.contains(&format!("<{to}>")) {
@@ -124,15 +216,26 @@ fn mails_to(shop: &Shop, to: &str) -> Vec<String> {
 
 /// The `.ics` attachment of a mail, decoded.
 fn calendar_of(eml: &str) -> String {
-    let start = eml.find("Content-Type: text/calendar").expect("a calendar attachment");
+    let start = eml
+        .find("Content-Type: text/calendar")
+        .expect("a calendar attachment");
     let part = &eml[start..];
-    let body_start = part.find("\r\n\r\n").map(|n| n + 4).or_else(|| part.find("\n\n").map(|n| n + 2)).unwrap();
+    let body_start = part
+        .find("\r\n\r\n")
+        .map(|n| n + 4)
+        .or_else(|| part.find("\n\n").map(|n| n + 2))
+        .unwrap();
     let headers = &part[..body_start];
     let body = &part[body_start..];
     let body = &body[..body.find("\n--").unwrap_or(body.len())];
     if headers.to_lowercase().contains("base64") {
         let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
-        String::from_utf8(base64::engine::general_purpose::STANDARD.decode(compact).unwrap()).unwrap()
+        String::from_utf8(
+            base64::engine::general_purpose::STANDARD
+                .decode(compact)
+                .unwrap(),
+        )
+        .unwrap()
     } else {
         // The part ends with the line break before the boundary.
         body.trim_end().to_owned()
@@ -143,15 +246,29 @@ fn calendar_of(eml: &str) -> String {
 fn decoded_text(eml: &str) -> String {
     let mut out = String::new();
     for part in eml.split("\n--") {
-        let Some(split) = part.find("\r\n\r\n").map(|n| (n, 4)).or_else(|| part.find("\n\n").map(|n| (n, 2))) else { continue };
+        let Some(split) = part
+            .find("\r\n\r\n")
+            .map(|n| (n, 4))
+            .or_else(|| part.find("\n\n").map(|n| (n, 2)))
+        else {
+            continue;
+        };
         let (headers, body) = (&part[..split.0], &part[split.0 + split.1..]);
-        if headers.to_lowercase().contains("content-transfer-encoding: base64") {
+        if headers
+            .to_lowercase()
+            .contains("content-transfer-encoding: base64")
+        {
             let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
             if let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(compact) {
                 out.push_str(&String::from_utf8_lossy(&bytes));
             }
         } else {
-            out.push_str(&body.replace("=\r\n", "").replace("=\n", "").replace("=3D", "="));
+            out.push_str(
+                &body
+                    .replace("=\r\n", "")
+                    .replace("=\n", "")
+                    .replace("=3D", "="),
+            );
         }
     }
     out
@@ -174,21 +291,56 @@ async fn invitations_are_mailed_with_a_calendar_file_and_answer_links() {
     .await;
 
     // Bad addresses: each named, nothing sent.
-    let bad =
-        post(&shop, &format!("/_action/dsr/appointment/{id}/invite"), &token, json!({"emails": ["ada@example.com", "not-an-address", 7]}))
-            .await;
+    let bad = post(
+        &shop,
+        &format!("/_action/dsr/appointment/{id}/invite"),
+        &token,
+        json!({"emails": ["ada@example.com", "not-an-address", 7]}),
+    )
+    .await;
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert_eq!(pointers(&bad.body), ["/emails/1", "/emails/2"]);
-    assert_eq!(bad.body["errors"][0]["code"], "VIOLATION::INVALID_EMAIL_FORMAT_ERROR");
-    assert!(mails_to(&shop, "ada@example.com").is_empty(), "a refused request sends nothing");
-    let empty = post(&shop, &format!("/_action/dsr/appointment/{id}/invite"), &token, json!({"emails": []})).await;
+    assert_eq!(
+        bad.body["errors"][0]["code"],
+        "VIOLATION::INVALID_EMAIL_FORMAT_ERROR"
+    );
+    assert!(
+        mails_to(&shop, "ada@example.com").is_empty(),
+        "a refused request sends nothing"
+    );
+    let empty = post(
+        &shop,
+        &format!("/_action/dsr/appointment/{id}/invite"),
+        &token,
+        json!({"emails": []}),
+    )
+    .await;
     assert_eq!(pointers(&empty.body), ["/emails"]);
     let many: Vec<String> = (0..51).map(|n| format!("a{n}@example.com")).collect();
-    let too_many = post(&shop, &format!("/_action/dsr/appointment/{id}/invite"), &token, json!({"emails": many})).await;
-    assert_eq!(too_many.body["errors"][0]["code"], "VIOLATION::TOO_MANY_ELEMENTS_ERROR", "{}", too_many.body);
-    let unknown =
-        post(&shop, &format!("/_action/dsr/appointment/{}/invite", "0".repeat(32)), &token, json!({"emails": ["a@example.com"]})).await;
-    assert_error(&unknown.body, 404, "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND");
+    let too_many = post(
+        &shop,
+        &format!("/_action/dsr/appointment/{id}/invite"),
+        &token,
+        json!({"emails": many}),
+    )
+    .await;
+    assert_eq!(
+        too_many.body["errors"][0]["code"], "VIOLATION::TOO_MANY_ELEMENTS_ERROR",
+        "{}",
+        too_many.body
+    );
+    let unknown = post(
+        &shop,
+        &format!("/_action/dsr/appointment/{}/invite", "0".repeat(32)),
+        &token,
+        json!({"emails": ["a@example.com"]}),
+    )
+    .await;
+    assert_error(
+        &unknown.body,
+        404,
+        "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND",
+    );
 
     // Customers and anonymous callers may not invite; a guide may (guides run the
     // appointments) but may not change the appointment itself.
@@ -208,7 +360,9 @@ async fn invitations_are_mailed_with_a_calendar_file_and_answer_links() {
         json!({"username": "gina", "firstName": "Gina", "lastName": "Guide", "email": "gina@example.com", "role": "guide", "password": "guide-pass-1"}),
     )
     .await;
-    let guide = admin_support::token(&shop, "gina", "guide-pass-1").await.unwrap();
+    let guide = admin_support::token(&shop, "gina", "guide-pass-1")
+        .await
+        .unwrap();
     let sent = post(
         &shop,
         &format!("/_action/dsr/appointment/{id}/invite"),
@@ -218,7 +372,13 @@ async fn invitations_are_mailed_with_a_calendar_file_and_answer_links() {
     .await;
     assert_eq!(sent.status, 200, "{}", sent.body);
     assert_eq!(sent.body["total"], 2, "one mail per address: {}", sent.body);
-    let refused = patch(&shop, &format!("/dsr-appointment/{id}"), &guide, json!({"name": "Mine now"})).await;
+    let refused = patch(
+        &shop,
+        &format!("/dsr-appointment/{id}"),
+        &guide,
+        json!({"name": "Mine now"}),
+    )
+    .await;
     assert_eq!(refused.status, 403, "{}", refused.body);
 
     // The mail: German, with the answer links and a calendar file that parses.
@@ -227,12 +387,25 @@ async fn invitations_are_mailed_with_a_calendar_file_and_answer_links() {
     let eml = &mails[0];
     let ics = calendar_of(eml);
     let calendar: Calendar = ics.parse().unwrap_or_else(|e| panic!("{e}: {ics}"));
-    let event = calendar.components.iter().find_map(|c| c.as_event()).expect("one VEVENT");
-    assert_eq!(event.get_uid(), Some(format!("{id}@salesroom.example").as_str()));
+    let event = calendar
+        .components
+        .iter()
+        .find_map(|c| c.as_event())
+        .expect("one VEVENT");
+    assert_eq!(
+        event.get_uid(),
+        Some(format!("{id}@salesroom.example").as_str())
+    );
     assert_eq!(event.get_summary(), Some("Drachen live"));
-    assert!(ics.contains("DTSTART:20261201T170000Z") && ics.contains("DTEND:20261201T183000Z"), "{ics}");
+    assert!(
+        ics.contains("DTSTART:20261201T170000Z") && ics.contains("DTEND:20261201T183000Z"),
+        "{ics}"
+    );
     let url = event.get_url().unwrap().to_owned();
-    assert!(url.starts_with(&format!("{}/invitation/kites-live?token=", shop.base)), "{url}");
+    assert!(
+        url.starts_with(&format!("{}/invitation/kites-live?token=", shop.base)),
+        "{url}"
+    );
     let mail_token = url.split("token=").nth(1).unwrap().to_owned();
     let body_text = decoded_text(eml);
     for answer in ["accepted", "maybe", "declined"] {
@@ -246,11 +419,24 @@ async fn invitations_are_mailed_with_a_calendar_file_and_answer_links() {
     // Answering through the mail's link is Ada's answer; the admin sees it. (Joining,
     // which answering needs, waits for the access window: open it now.)
     assert_eq!(
-        patch(&shop, &format!("/dsr-appointment/{id}"), &token, json!({"accessibleFrom": "2026-01-01T00:00:00Z"})).await.status,
+        patch(
+            &shop,
+            &format!("/dsr-appointment/{id}"),
+            &token,
+            json!({"accessibleFrom": "2026-01-01T00:00:00Z"})
+        )
+        .await
+        .status,
         204
     );
-    let (status, joined, _) =
-        shop.call(reqwest::Method::POST, "/dsr/appointment/kites-live/join-as-client", &[], Some(json!({"attendeeName": "Ada"}))).await;
+    let (status, joined, _) = shop
+        .call(
+            reqwest::Method::POST,
+            "/dsr/appointment/kites-live/join-as-client",
+            &[],
+            Some(json!({"attendeeName": "Ada"})),
+        )
+        .await;
     assert_eq!(status, 200, "{joined}");
     let context = joined["newContextToken"].as_str().unwrap();
     let (status, answered, _) = shop
@@ -262,22 +448,38 @@ async fn invitations_are_mailed_with_a_calendar_file_and_answer_links() {
         )
         .await;
     assert_eq!(status, 200, "{answered}");
-    let list = get(&shop, &format!("/_action/dsr/appointment/{id}/invitations"), &token).await;
+    let list = get(
+        &shop,
+        &format!("/_action/dsr/appointment/{id}/invitations"),
+        &token,
+    )
+    .await;
     assert_eq!(list.status, 200, "{}", list.body);
-    let by_email: HashMap<String, Value> =
-        list.body["data"].as_array().unwrap().iter().map(|i| (i["email"].as_str().unwrap().to_owned(), i.clone())).collect();
+    let by_email: HashMap<String, Value> = list.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["email"].as_str().unwrap().to_owned(), i.clone()))
+        .collect();
     assert_eq!(by_email["ada@example.com"]["answer"], "maybe");
     assert_eq!(by_email["ada@example.com"]["attendeeName"], "Ada");
     assert_eq!(by_email["bob@example.com"]["answer"], Value::Null);
 
     // No start, no calendar entry: refused at the field.
     let presentation = create(&shop, "dsr-presentation", &token, json!({"name": "y"})).await;
-    let open =
-        create(&shop, "dsr-appointment", &token, json!({"name": "Open", "presentationId": presentation["id"], "presentationPath": "open"}))
-            .await;
+    let open = create(
+        &shop,
+        "dsr-appointment",
+        &token,
+        json!({"name": "Open", "presentationId": presentation["id"], "presentationPath": "open"}),
+    )
+    .await;
     let no_start = post(
         &shop,
-        &format!("/_action/dsr/appointment/{}/invite", open["id"].as_str().unwrap()),
+        &format!(
+            "/_action/dsr/appointment/{}/invite",
+            open["id"].as_str().unwrap()
+        ),
         &token,
         json!({"emails": ["c@example.com"]}),
     )

@@ -8,7 +8,12 @@ use dsr_support::*;
 use serde_json::{json, Value};
 
 fn kinds(pages: &Value) -> Vec<String> {
-    pages.as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap().to_owned()).collect()
+    pages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 #[tokio::test]
@@ -18,8 +23,14 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
     let products = live.product_ids(3).await;
     let en = live.language_id("en-GB").await;
     let de = live.language_id("de-DE").await;
-    let layout: String =
-        live.db().query_row("SELECT id FROM cms_page WHERE type = 'landingpage' ORDER BY rowid LIMIT 1", [], |r| r.get(0)).unwrap();
+    let layout: String = live
+        .db()
+        .query_row(
+            "SELECT id FROM cms_page WHERE type = 'landingpage' ORDER BY rowid LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
     let category: String = live
         .db()
         .query_row("SELECT category_id FROM product_category GROUP BY category_id ORDER BY count(*) DESC LIMIT 1", [], |r| r.get(0))
@@ -40,9 +51,15 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
         .await;
     assert_eq!(status, 200, "{created}");
     let presentation = created["data"]["id"].as_str().unwrap().to_owned();
-    let (_, read) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let (_, read) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
     let pages = read["data"]["pages"].clone();
-    assert_eq!(kinds(&pages), ["productListing", "productDetail", "cms"], "{pages}");
+    assert_eq!(
+        kinds(&pages),
+        ["productListing", "productDetail", "cms"],
+        "{pages}"
+    );
     assert_eq!(pages[0]["productIds"], json!([products[0], products[1]]));
     // Plain text is kept as a paragraph; HTML (the backoffice's rich text) as the
     // allow-list leaves it (#29 item 7): links get rel, styles, forms, SVG and handlers go.
@@ -51,12 +68,20 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
         pages[0]["notes"][&de],
         "<p><strong>Begrüßen</strong> &amp; <a href=\"https://example.com/\" rel=\"noopener noreferrer\">zeigen</a></p>"
     );
-    assert_eq!(pages[1]["notes"][&en], "<p>Smile</p><a rel=\"noopener noreferrer\">x</a>");
+    assert_eq!(
+        pages[1]["notes"][&en],
+        "<p>Smile</p><a rel=\"noopener noreferrer\">x</a>"
+    );
     assert_eq!(pages[1]["productId"], products[2].as_str());
     assert_eq!(pages[2]["cmsPageId"], layout.as_str());
 
     // Reordered (the detail slide first), a listing by category, German notes changed.
-    let ids: Vec<&str> = pages.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = pages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     let (status, body) = live
         .patch(
             &format!("/api/dsr-presentation/{presentation}"),
@@ -69,11 +94,20 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
         )
         .await;
     assert_eq!(status, 204, "{body}");
-    let (_, read) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let (_, read) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
     let pages = read["data"]["pages"].clone();
-    assert_eq!(kinds(&pages), ["productDetail", "productListing", "cms"], "{pages}");
+    assert_eq!(
+        kinds(&pages),
+        ["productDetail", "productListing", "cms"],
+        "{pages}"
+    );
     assert_eq!(pages[1]["notes"][&de], "<p>Hallo zusammen</p>");
-    assert!(pages[1]["productIds"].as_array().unwrap().len() > 2, "the category's products: {pages}");
+    assert!(
+        pages[1]["productIds"].as_array().unwrap().len() > 2,
+        "the category's products: {pages}"
+    );
 
     // Bad slides: each named at its field; nothing changes.
     let (status, bad) = live
@@ -89,9 +123,25 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
         )
         .await;
     assert_eq!(status, 400, "{bad}");
-    let pointers: Vec<&str> = bad["errors"].as_array().unwrap().iter().map(|e| e["source"]["pointer"].as_str().unwrap()).collect();
-    assert_eq!(pointers, ["/0/pages/0/productId", "/0/pages/1/kind", "/0/pages/2/productIds", "/0/pages/3/notes/xx-XX"], "{bad}");
-    let (_, unchanged) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let pointers: Vec<&str> = bad["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["source"]["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/0/pages/0/productId",
+            "/0/pages/1/kind",
+            "/0/pages/2/productIds",
+            "/0/pages/3/notes/xx-XX"
+        ],
+        "{bad}"
+    );
+    let (_, unchanged) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
     assert_eq!(unchanged["data"]["pages"], pages);
 
     // The room: an appointment with this presentation shows the slides in this order,
@@ -107,27 +157,67 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
     let appointment_id = appointment["data"]["id"].as_str().unwrap();
     let guide_join = live.join_as_guide(&admin, appointment_id).await;
     let structure = live.structure(&token_of(&guide_join)).await;
-    let groups: Vec<&str> = structure["navigation"].as_array().unwrap().iter().map(|n| n["groupId"].as_str().unwrap()).collect();
+    let groups: Vec<&str> = structure["navigation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["groupId"].as_str().unwrap())
+        .collect();
     let mut order: Vec<&str> = Vec::new();
     for group in groups {
         if order.last() != Some(&group) {
             order.push(group);
         }
     }
-    let page_ids: Vec<&str> = pages.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let page_ids: Vec<&str> = pages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     assert_eq!(order, page_ids, "{structure}");
-    let listing = structure["navigation"].as_array().unwrap().iter().find(|n| n["groupId"] == page_ids[1]).unwrap();
+    let listing = structure["navigation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["groupId"] == page_ids[1])
+        .unwrap();
     assert_eq!(listing["notes"].as_array().unwrap().len(), 1, "{listing}");
-    let client = live.join_as_client("backoffice-show", &As::Nobody, "Ada").await;
+    let client = live
+        .join_as_client("backoffice-show", &As::Nobody, "Ada")
+        .await;
     let theirs = live.structure(&token_of(&client)).await;
-    assert_eq!(theirs["navigation"].as_array().unwrap().len(), structure["navigation"].as_array().unwrap().len());
+    assert_eq!(
+        theirs["navigation"].as_array().unwrap().len(),
+        structure["navigation"].as_array().unwrap().len()
+    );
 
     // Removing a page removes the layout made for it, never a shared one.
-    let (status, _) = live.patch(&format!("/api/dsr-presentation/{presentation}"), &admin, json!({"pages": [{"id": page_ids[2]}]})).await;
+    let (status, _) = live
+        .patch(
+            &format!("/api/dsr-presentation/{presentation}"),
+            &admin,
+            json!({"pages": [{"id": page_ids[2]}]}),
+        )
+        .await;
     assert_eq!(status, 204);
-    let made: i64 = live.db().query_row("SELECT count(*) FROM cms_page WHERE name LIKE 'slide:%'", [], |r| r.get(0)).unwrap();
+    let made: i64 = live
+        .db()
+        .query_row(
+            "SELECT count(*) FROM cms_page WHERE name LIKE 'slide:%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
     assert_eq!(made, 0);
-    let shared: bool = live.db().query_row("SELECT EXISTS(SELECT 1 FROM cms_page WHERE id = ?1)", [&layout], |r| r.get(0)).unwrap();
+    let shared: bool = live
+        .db()
+        .query_row(
+            "SELECT EXISTS(SELECT 1 FROM cms_page WHERE id = ?1)",
+            [&layout],
+            |r| r.get(0),
+        )
+        .unwrap();
     assert!(shared);
 }
 
@@ -135,21 +225,43 @@ async fn slides_are_built_reordered_and_shown_in_the_room() {
 async fn cms_layouts_are_listed_read_only() {
     let live = start().await;
     let admin = As::Guide(live.admin_token().await);
-    let (status, found) =
-        live.post("/api/search/cms-page", &admin, json!({"filter": [{"type": "equals", "field": "type", "value": "landingpage"}]})).await;
+    let (status, found) = live
+        .post(
+            "/api/search/cms-page",
+            &admin,
+            json!({"filter": [{"type": "equals", "field": "type", "value": "landingpage"}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{found}");
     assert!(found["total"].as_i64().unwrap() >= 1, "{found}");
     let id = found["data"][0]["id"].as_str().unwrap();
-    let (status, refused) = live.post("/api/cms-page", &admin, json!({"name": "x", "type": "page"})).await;
+    let (status, refused) = live
+        .post(
+            "/api/cms-page",
+            &admin,
+            json!({"name": "x", "type": "page"}),
+        )
+        .await;
     assert!(status == 400 || status == 405, "{status} {refused}");
-    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("/api/cms-page/{id}"), &admin, None).await;
+    let (status, _, _) = live
+        .call(
+            reqwest::Method::DELETE,
+            &format!("/api/cms-page/{id}"),
+            &admin,
+            None,
+        )
+        .await;
     assert_eq!(status, 405);
 }
 
 /// The room's structure as `who` sees it in the language `language_id`.
 async fn structure_in(live: &Live, who: &As, language_id: &str) -> Value {
     let response = live
-        .request(reqwest::Method::GET, "/store-api/dsr/appointment/presentation", who)
+        .request(
+            reqwest::Method::GET,
+            "/store-api/dsr/appointment/presentation",
+            who,
+        )
         .header("sw-language-id", language_id)
         .send()
         .await
@@ -161,8 +273,10 @@ async fn structure_in(live: &Live, who: &As, language_id: &str) -> Value {
 fn group_names(structure: &Value) -> Vec<(String, String)> {
     let mut names: Vec<(String, String)> = Vec::new();
     for slide in structure["navigation"].as_array().unwrap() {
-        let pair =
-            (slide["groupName"].as_str().unwrap_or_default().to_owned(), slide["sectionName"].as_str().unwrap_or_default().to_owned());
+        let pair = (
+            slide["groupName"].as_str().unwrap_or_default().to_owned(),
+            slide["sectionName"].as_str().unwrap_or_default().to_owned(),
+        );
         if names.last() != Some(&pair) {
             names.push(pair);
         }
@@ -190,9 +304,15 @@ async fn slide_titles_are_kept_per_language_and_shown_in_the_viewers() {
         .await;
     assert_eq!(status, 200, "{created}");
     let presentation = created["data"]["id"].as_str().unwrap().to_owned();
-    let (_, read) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let (_, read) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
     let pages = read["data"]["pages"].clone();
-    assert_eq!(pages[0]["titles"], json!({en.clone(): "Our picks", de.clone(): "Unsere Auswahl"}), "{pages}");
+    assert_eq!(
+        pages[0]["titles"],
+        json!({en.clone(): "Our picks", de.clone(): "Unsere Auswahl"}),
+        "{pages}"
+    );
     assert_eq!(pages[1]["titles"], json!({en.clone(): "The star"}));
 
     let (status, appointment) = live
@@ -207,16 +327,27 @@ async fn slide_titles_are_kept_per_language_and_shown_in_the_viewers() {
     // German where there is a German title, else the default language's (English).
     assert_eq!(
         group_names(&structure_in(&live, &client, &de).await),
-        [("Unsere Auswahl".into(), "Unsere Auswahl".into()), ("The star".into(), "The star".into())]
+        [
+            ("Unsere Auswahl".into(), "Unsere Auswahl".into()),
+            ("The star".into(), "The star".into())
+        ]
     );
     assert_eq!(
         group_names(&structure_in(&live, &client, &en).await),
-        [("Our picks".into(), "Our picks".into()), ("The star".into(), "The star".into())]
+        [
+            ("Our picks".into(), "Our picks".into()),
+            ("The star".into(), "The star".into())
+        ]
     );
 
     // The German title removed (empty text) and the English one removed (null): the
     // title written without a language is next.
-    let ids: Vec<&str> = pages.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = pages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     let (status, body) = live
         .patch(
             &format!("/api/dsr-presentation/{presentation}"),
@@ -225,10 +356,15 @@ async fn slide_titles_are_kept_per_language_and_shown_in_the_viewers() {
         )
         .await;
     assert_eq!(status, 204, "{body}");
-    assert_eq!(group_names(&structure_in(&live, &client, &de).await)[0].0, "Picked");
+    assert_eq!(
+        group_names(&structure_in(&live, &client, &de).await)[0].0,
+        "Picked"
+    );
 
     // Refused, nothing changed: an unknown language, a title too long, not an object.
-    let (_, before) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let (_, before) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
     let (status, bad) = live
         .patch(
             &format!("/api/dsr-presentation/{presentation}"),
@@ -241,9 +377,24 @@ async fn slide_titles_are_kept_per_language_and_shown_in_the_viewers() {
         )
         .await;
     assert_eq!(status, 400, "{bad}");
-    let pointers: Vec<&str> = bad["errors"].as_array().unwrap().iter().map(|e| e["source"]["pointer"].as_str().unwrap()).collect();
-    assert_eq!(pointers, ["/0/pages/0/titles/xx-XX", "/0/pages/1/titles/de-DE", "/0/pages/2/titles"], "{bad}");
-    let (_, after) = live.get(&format!("/api/dsr-presentation/{presentation}"), &admin).await;
+    let pointers: Vec<&str> = bad["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["source"]["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/0/pages/0/titles/xx-XX",
+            "/0/pages/1/titles/de-DE",
+            "/0/pages/2/titles"
+        ],
+        "{bad}"
+    );
+    let (_, after) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
     assert_eq!(after, before);
 }
 
@@ -254,12 +405,34 @@ async fn the_demo_slides_and_groups_are_named_in_the_viewers_language() {
     let de = live.language_id("de-DE").await;
     let client = token_of(&live.join_as_client("demo", &As::Nobody, "Ada").await);
     let german = group_names(&structure_in(&live, &client, &de).await);
-    assert_eq!(german[0], ("Willkommen".into(), "Willkommen zur Herbstkollektion".into()), "{german:?}");
-    assert!(german.contains(&("Fragen und Dank".into(), "Vielen Dank".into())), "{german:?}");
+    assert_eq!(
+        german[0],
+        (
+            "Willkommen".into(),
+            "Willkommen zur Herbstkollektion".into()
+        ),
+        "{german:?}"
+    );
+    assert!(
+        german.contains(&("Fragen und Dank".into(), "Vielen Dank".into())),
+        "{german:?}"
+    );
     let english = group_names(&structure_in(&live, &client, &en).await);
-    assert_eq!(english[0], ("Welcome".into(), "Welcome to the autumn collection".into()), "{english:?}");
+    assert_eq!(
+        english[0],
+        ("Welcome".into(), "Welcome to the autumn collection".into()),
+        "{english:?}"
+    );
     // A slide without a German name falls back to the default language's (English) name.
-    live.db().execute("DELETE FROM cms_section_translation WHERE name = 'Vielen Dank'", []).unwrap();
+    live.db()
+        .execute(
+            "DELETE FROM cms_section_translation WHERE name = 'Vielen Dank'",
+            [],
+        )
+        .unwrap();
     let german = group_names(&structure_in(&live, &client, &de).await);
-    assert!(german.contains(&("Fragen und Dank".into(), "Thank you".into())), "{german:?}");
+    assert!(
+        german.contains(&("Fragen und Dank".into(), "Thank you".into())),
+        "{german:?}"
+    );
 }

@@ -23,29 +23,52 @@ async fn start_empty(dir: tempfile::TempDir, password: Option<&str>) -> Shop {
     };
     let app = storefront_proxy::App::open(config).await.unwrap();
     tokio::spawn(async move { axum::serve(listener, app.router()).await });
-    Shop { base, http: reqwest::Client::new(), dir }
+    Shop {
+        base,
+        http: reqwest::Client::new(),
+        dir,
+    }
 }
 
 #[tokio::test]
 async fn an_empty_shop_has_one_admin_and_no_demo_data_and_takes_a_catalogue() {
     let shop = start_empty(tempfile::tempdir().unwrap(), Some("merchant-secret")).await;
-    assert!(token(&shop, "admin", "shopware").await.is_err(), "not the demo password");
-    let token = admin_support::token(&shop, "admin", "merchant-secret").await.unwrap();
+    assert!(
+        token(&shop, "admin", "shopware").await.is_err(),
+        "not the demo password"
+    );
+    let token = admin_support::token(&shop, "admin", "merchant-secret")
+        .await
+        .unwrap();
 
     let (status, products) = shop.post("/product", json!({})).await;
     assert_eq!(status, 200, "{products}");
     assert_eq!(products["total"], 0, "no demo products: {products}");
     let appointments = post(&shop, "/search/dsr-appointment", &token, json!({})).await;
-    assert_eq!(appointments.body["total"], 0, "no demo appointments: {}", appointments.body);
+    assert_eq!(
+        appointments.body["total"], 0,
+        "no demo appointments: {}",
+        appointments.body
+    );
     let users = get(&shop, "/user", &token).await;
     assert_eq!(users.body["total"], 1, "{}", users.body);
 
     // The merchant's first product shows in the store.
     let root = root_category(&shop, &token).await;
-    let category =
-        create(&shop, "category", &token, json!({"parentId": root, "name": "Tea", "translations": {"de-DE": {"name": "Tee"}}})).await;
+    let category = create(
+        &shop,
+        "category",
+        &token,
+        json!({"parentId": root, "name": "Tea", "translations": {"de-DE": {"name": "Tee"}}}),
+    )
+    .await;
     create(&shop, "product", &token, json!({"productNumber": "TEA-1", "name": "Green tea", "stock": 3, "price": [{"gross": 4.5}], "categories": [{"id": category["id"]}]})).await;
-    let (status, listing) = shop.post(&format!("/product-listing/{}", category["id"].as_str().unwrap()), json!({})).await;
+    let (status, listing) = shop
+        .post(
+            &format!("/product-listing/{}", category["id"].as_str().unwrap()),
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{listing}");
     assert_eq!(listing["total"], 1, "{listing}");
     let (_, search) = shop.post("/search", json!({"search": "green tea"})).await;
@@ -72,7 +95,9 @@ async fn an_empty_shop_has_one_admin_and_no_demo_data_and_takes_a_catalogue() {
     let again = common::start_in(dir).await;
     let (_, products) = again.post("/product", json!({})).await;
     assert_eq!(products["total"], 1, "{products}");
-    assert!(admin_support::token(&again, "admin", "merchant-secret").await.is_ok());
+    assert!(admin_support::token(&again, "admin", "merchant-secret")
+        .await
+        .is_ok());
 }
 
 /// #29 item 11: `DATA_DIR` is 0700 and every file in it 0600 (the hub secret mints guide
@@ -84,16 +109,29 @@ async fn the_data_dir_is_private_and_the_generated_admin_password_is_in_a_privat
     // An earlier version left the directory and a file open to everyone.
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::write(dir.path().join("hub-secret"), "an-older-secret").unwrap();
-    std::fs::set_permissions(dir.path().join("hub-secret"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(
+        dir.path().join("hub-secret"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
     let shop = start_empty(dir, None).await;
     let password = std::fs::read_to_string(shop.dir.path().join("admin-password")).unwrap();
-    admin_support::token(&shop, "admin", password.trim()).await.expect("the written password logs in");
+    admin_support::token(&shop, "admin", password.trim())
+        .await
+        .expect("the written password logs in");
     // Something is stored and mailed, so that every kind of file exists.
-    let subscription = json!({"email": "p@example.com", "option": "subscribe", "storefrontUrl": shop.base});
+    let subscription =
+        json!({"email": "p@example.com", "option": "subscribe", "storefrontUrl": shop.base});
     let (status, _) = shop.post("/newsletter/subscribe", subscription).await;
     assert!(status < 500);
 
-    let mode = |path: &std::path::Path| std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777;
+    let mode = |path: &std::path::Path| {
+        std::fs::symlink_metadata(path)
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
     assert_eq!(mode(shop.dir.path()), 0o700, "DATA_DIR");
     let mut seen = Vec::new();
     let mut stack = vec![shop.dir.path().to_path_buf()];

@@ -41,13 +41,45 @@ async fn reads_run_side_by_side_and_refuse_writes() {
     assert_eq!(second.unwrap(), (0, true));
 
     // Reads cannot write; what they tried is not there.
-    let refused = db.read(|conn| Ok(conn.execute("INSERT INTO tax (id, tax_rate, name) VALUES ('x', 1, 'x')", [])?)).await;
+    let refused = db
+        .read(|conn| {
+            Ok(conn.execute(
+                "INSERT INTO tax (id, tax_rate, name) VALUES ('x', 1, 'x')",
+                [],
+            )?)
+        })
+        .await;
     let message = format!("{:#}", refused.unwrap_err());
     assert!(message.contains("readonly"), "{message}");
-    let count = db.read(|conn| Ok(conn.query_row("SELECT COUNT(*) FROM tax WHERE id = 'x'", [], |r| r.get::<_, i64>(0))?)).await.unwrap();
+    let count = db
+        .read(|conn| {
+            Ok(
+                conn.query_row("SELECT COUNT(*) FROM tax WHERE id = 'x'", [], |r| {
+                    r.get::<_, i64>(0)
+                })?,
+            )
+        })
+        .await
+        .unwrap();
     assert_eq!(count, 0);
-    db.call(|conn| Ok(conn.execute("INSERT INTO tax (id, tax_rate, name) VALUES ('y', 7, 'y')", [])?)).await.unwrap();
-    let count = db.read(|conn| Ok(conn.query_row("SELECT COUNT(*) FROM tax WHERE id = 'y'", [], |r| r.get::<_, i64>(0))?)).await.unwrap();
+    db.call(|conn| {
+        Ok(conn.execute(
+            "INSERT INTO tax (id, tax_rate, name) VALUES ('y', 7, 'y')",
+            [],
+        )?)
+    })
+    .await
+    .unwrap();
+    let count = db
+        .read(|conn| {
+            Ok(
+                conn.query_row("SELECT COUNT(*) FROM tax WHERE id = 'y'", [], |r| {
+                    r.get::<_, i64>(0)
+                })?,
+            )
+        })
+        .await
+        .unwrap();
     assert_eq!(count, 1, "a read after a committed write sees it");
 }
 
@@ -71,11 +103,20 @@ fn aggregation<'a>(body: &'a Value, name: &str) -> &'a Value {
 }
 
 fn ids(list: &Value) -> Vec<String> {
-    list.as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect()
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 fn option_ids(body: &Value) -> Vec<String> {
-    aggregation(body, "properties")["entities"].as_array().unwrap().iter().flat_map(|g| ids(&g["options"])).collect()
+    aggregation(body, "properties")["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| ids(&g["options"]))
+        .collect()
 }
 
 #[tokio::test]
@@ -98,7 +139,10 @@ async fn kept_aggregations_follow_product_changes() {
         .unwrap();
     let (_, priced) = shop.post(&path, json!({"limit": 1})).await;
     assert_eq!(aggregation(&priced, "price")["max"], 5000.0);
-    assert_ne!(aggregation(&priced, "price")["sum"], aggregation(&before, "price")["sum"]);
+    assert_ne!(
+        aggregation(&priced, "price")["sum"],
+        aggregation(&before, "price")["sum"]
+    );
 
     // A manufacturer no shoe had before appears once a shoe has it.
     let manufacturers = ids(&aggregation(&before, "manufacturer")["entities"]);
@@ -112,9 +156,14 @@ async fn kept_aggregations_follow_product_changes() {
         .expect("a manufacturer outside the shoes")
         .to_owned();
     let moved = other.clone();
-    db.call(move |conn| Ok(conn.execute("UPDATE product SET manufacturer_id = ?1 WHERE product_number = 'SR10020'", [&moved])?))
-        .await
-        .unwrap();
+    db.call(move |conn| {
+        Ok(conn.execute(
+            "UPDATE product SET manufacturer_id = ?1 WHERE product_number = 'SR10020'",
+            [&moved],
+        )?)
+    })
+    .await
+    .unwrap();
     let (_, made) = shop.post(&path, json!({"limit": 1})).await;
     assert!(ids(&aggregation(&made, "manufacturer")["entities"]).contains(&other));
 
@@ -144,12 +193,26 @@ async fn kept_aggregations_follow_product_changes() {
     let (_, with) = shop.post(&path, json!({"limit": 1})).await;
     assert!(option_ids(&with).contains(&option));
     let removed = option.clone();
-    db.call(move |conn| Ok(conn.execute("DELETE FROM product_property WHERE option_id = ?1", [&removed])?)).await.unwrap();
+    db.call(move |conn| {
+        Ok(conn.execute(
+            "DELETE FROM product_property WHERE option_id = ?1",
+            [&removed],
+        )?)
+    })
+    .await
+    .unwrap();
     let (_, without) = shop.post(&path, json!({"limit": 1})).await;
     assert!(!option_ids(&without).contains(&option));
 
     // Taking the product out of the listing takes its price out of the statistics.
-    db.call(|conn| Ok(conn.execute("UPDATE product SET active = 0 WHERE product_number = 'SR10020'", [])?)).await.unwrap();
+    db.call(|conn| {
+        Ok(conn.execute(
+            "UPDATE product SET active = 0 WHERE product_number = 'SR10020'",
+            [],
+        )?)
+    })
+    .await
+    .unwrap();
     let (_, gone) = shop.post(&path, json!({"limit": 1})).await;
     assert!(aggregation(&gone, "price")["max"].as_f64().unwrap() < 5000.0);
 }
@@ -161,7 +224,10 @@ async fn kept_aggregation_entities_follow_manufacturer_and_property_renames() {
     let path = format!("/product-listing/{shoes}");
     let (status, before) = shop.post(&path, json!({"limit": 1})).await;
     assert_eq!(status, 200, "{before}");
-    let manufacturer = aggregation(&before, "manufacturer")["entities"][0]["id"].as_str().unwrap().to_owned();
+    let manufacturer = aggregation(&before, "manufacturer")["entities"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let option = option_ids(&before)[0].clone();
     // Asked again: the same entities (kept).
     let (_, again) = shop.post(&path, json!({"limit": 1})).await;
@@ -228,13 +294,33 @@ fn general(body: &Value) -> Value {
 }
 
 /// Asks a listing (or search) both ways and compares everything a client reads.
-async fn both_ways(shop: &common::Shop, path: &str, headers: &[(&str, &str)], body: Value) -> Value {
-    let (status, fast, _) = shop.call(reqwest::Method::POST, path, headers, Some(body.clone())).await;
+async fn both_ways(
+    shop: &common::Shop,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Value,
+) -> Value {
+    let (status, fast, _) = shop
+        .call(reqwest::Method::POST, path, headers, Some(body.clone()))
+        .await;
     assert_eq!(status, 200, "{body}: {fast}");
-    let (status, slow, _) = shop.call(reqwest::Method::POST, path, headers, Some(general(&body))).await;
+    let (status, slow, _) = shop
+        .call(reqwest::Method::POST, path, headers, Some(general(&body)))
+        .await;
     assert_eq!(status, 200, "{slow}");
-    assert_eq!(ids(&fast["elements"]), ids(&slow["elements"]), "{path} {body}");
-    for key in ["total", "aggregations", "sorting", "page", "limit", "currentFilters"] {
+    assert_eq!(
+        ids(&fast["elements"]),
+        ids(&slow["elements"]),
+        "{path} {body}"
+    );
+    for key in [
+        "total",
+        "aggregations",
+        "sorting",
+        "page",
+        "limit",
+        "currentFilters",
+    ] {
         assert_eq!(fast[key], slow[key], "{key} of {path} {body}");
     }
     fast
@@ -245,9 +331,14 @@ async fn the_listing_index_answers_like_the_general_path() {
     let shop = start().await;
     let german = shop.language("de-DE").await;
     let (_, context) = shop.get("/context", &[]).await;
-    let root = context["salesChannel"]["navigationCategoryId"].as_str().unwrap().to_owned();
+    let root = context["salesChannel"]["navigationCategoryId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let clothing = shop.seo("Clothing/").await;
-    let (_, all) = shop.post(&format!("/product-listing/{root}"), json!({"limit": 1})).await;
+    let (_, all) = shop
+        .post(&format!("/product-listing/{root}"), json!({"limit": 1}))
+        .await;
     let manufacturers = ids(&aggregation(&all, "manufacturer")["entities"]);
     let groups: Vec<Vec<String>> = aggregation(&all, "properties")["entities"]
         .as_array()
@@ -256,7 +347,10 @@ async fn the_listing_index_answers_like_the_general_path() {
         .map(|g| ids(&g["options"]))
         .filter(|o| o.len() >= 2)
         .collect();
-    assert!(manufacturers.len() >= 2 && groups.len() >= 2, "the demo has manufacturers and property groups to filter by");
+    assert!(
+        manufacturers.len() >= 2 && groups.len() >= 2,
+        "the demo has manufacturers and property groups to filter by"
+    );
     let price = aggregation(&all, "price");
     let middle = (price["min"].as_f64().unwrap() + price["max"].as_f64().unwrap()) / 2.0;
     let filter_sets = [
@@ -275,21 +369,40 @@ async fn the_listing_index_answers_like_the_general_path() {
     ];
     let mut seen_totals = std::collections::BTreeSet::new();
     for category in [&root, &clothing] {
-        for sorting in ["name-asc", "name-desc", "price-asc", "price-desc", "topseller", "newest"] {
+        for sorting in [
+            "name-asc",
+            "name-desc",
+            "price-asc",
+            "price-desc",
+            "topseller",
+            "newest",
+        ] {
             for filters in &filter_sets {
                 for (page, language) in [(1, None), (2, None), (1, Some(german.as_str()))] {
                     let mut body = filters.clone();
                     body["order"] = json!(sorting);
                     body["limit"] = json!(4);
                     body["p"] = json!(page);
-                    let headers: Vec<(&str, &str)> = language.map(|l| ("sw-language-id", l)).into_iter().collect();
-                    let answer = both_ways(&shop, &format!("/product-listing/{category}"), &headers, body).await;
+                    let headers: Vec<(&str, &str)> = language
+                        .map(|l| ("sw-language-id", l))
+                        .into_iter()
+                        .collect();
+                    let answer = both_ways(
+                        &shop,
+                        &format!("/product-listing/{category}"),
+                        &headers,
+                        body,
+                    )
+                    .await;
                     seen_totals.insert(answer["total"].as_i64().unwrap());
                 }
             }
         }
     }
-    assert!(seen_totals.len() > 5 && seen_totals.contains(&0), "the filters select different sets: {seen_totals:?}");
+    assert!(
+        seen_totals.len() > 5 && seen_totals.contains(&0),
+        "the filters select different sets: {seen_totals:?}"
+    );
 
     let (_, found) = shop.post("/search", json!({"search": "shirt"})).await;
     assert!(found["total"].as_i64().unwrap() > 1, "{found}");
@@ -303,7 +416,13 @@ async fn the_listing_index_answers_like_the_general_path() {
                     body["order"] = json!(sorting);
                 }
                 both_ways(&shop, "/search", &[], body.clone()).await;
-                both_ways(&shop, "/search-suggest", &[("sw-language-id", &german)], body).await;
+                both_ways(
+                    &shop,
+                    "/search-suggest",
+                    &[("sw-language-id", &german)],
+                    body,
+                )
+                .await;
             }
         }
     }
@@ -316,12 +435,20 @@ async fn the_listing_index_follows_catalogue_writes() {
     let path = format!("/product-listing/{clothing}");
     let body = json!({"order": "price-asc", "limit": 3});
     let (_, before) = shop.post(&path, body.clone()).await;
-    let first = before["elements"][0]["productNumber"].as_str().unwrap().to_owned();
-    let cheapest = before["elements"][0]["calculatedPrice"]["totalPrice"].as_f64().unwrap();
+    let first = before["elements"][0]["productNumber"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cheapest = before["elements"][0]["calculatedPrice"]["totalPrice"]
+        .as_f64()
+        .unwrap();
     let db = db_of(&shop);
 
     // The most expensive product of the page becomes the cheapest.
-    let last = before["elements"][2]["productNumber"].as_str().unwrap().to_owned();
+    let last = before["elements"][2]["productNumber"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let moved = last.clone();
     let price = cheapest / 2.0;
     db.call(move |conn| {
@@ -340,10 +467,20 @@ async fn the_listing_index_follows_catalogue_writes() {
 
     // Deactivated, it leaves the listing and its total.
     let gone = last.clone();
-    db.call(move |conn| Ok(conn.execute("UPDATE product SET active = 0 WHERE product_number = ?1", [gone])?)).await.unwrap();
+    db.call(move |conn| {
+        Ok(conn.execute(
+            "UPDATE product SET active = 0 WHERE product_number = ?1",
+            [gone],
+        )?)
+    })
+    .await
+    .unwrap();
     let (_, without) = shop.post(&path, body.clone()).await;
     assert_eq!(without["elements"][0]["productNumber"], first.as_str());
-    assert_eq!(without["total"].as_i64().unwrap(), before["total"].as_i64().unwrap() - 1);
+    assert_eq!(
+        without["total"].as_i64().unwrap(),
+        before["total"].as_i64().unwrap() - 1
+    );
 
     // A property option given to it (active again) makes it match that filter.
     let option: String = db
@@ -353,7 +490,12 @@ async fn the_listing_index_follows_catalogue_writes() {
     let filtered = json!({"order": "price-asc", "limit": 50, "properties": option});
     let (_, plain) = shop.post(&path, filtered.clone()).await;
     let numbers = |body: &Value| {
-        body["elements"].as_array().unwrap().iter().map(|e| e["productNumber"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+        body["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["productNumber"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
     };
     assert!(!numbers(&plain).contains(&last));
     let (given, back) = (option.clone(), last.clone());
@@ -368,16 +510,32 @@ async fn the_listing_index_follows_catalogue_writes() {
     .unwrap();
     let (_, with) = shop.post(&path, filtered.clone()).await;
     assert_eq!(numbers(&with)[0], last);
-    assert_eq!(with["total"].as_i64().unwrap(), plain["total"].as_i64().unwrap() + 1);
+    assert_eq!(
+        with["total"].as_i64().unwrap(),
+        plain["total"].as_i64().unwrap() + 1
+    );
     both_ways(&shop, &path, &[], filtered).await;
 
     // A search kept by the index loses a product that is taken out of the catalogue.
     let search = json!({"search": "shirt", "limit": 50});
     let (_, found) = shop.post("/search", search.clone()).await;
-    let hit = found["elements"][0]["productNumber"].as_str().unwrap().to_owned();
-    db.call(move |conn| Ok(conn.execute("UPDATE product SET active = 0 WHERE product_number = ?1", [&hit])?)).await.unwrap();
+    let hit = found["elements"][0]["productNumber"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    db.call(move |conn| {
+        Ok(conn.execute(
+            "UPDATE product SET active = 0 WHERE product_number = ?1",
+            [&hit],
+        )?)
+    })
+    .await
+    .unwrap();
     let after = both_ways(&shop, "/search", &[], search).await;
-    assert_eq!(after["total"].as_i64().unwrap(), found["total"].as_i64().unwrap() - 1);
+    assert_eq!(
+        after["total"].as_i64().unwrap(),
+        found["total"].as_i64().unwrap() - 1
+    );
     assert_eq!(numbers(&after), numbers(&found)[1..].to_vec());
 }
 
@@ -386,7 +544,15 @@ async fn stock_changes_keep_the_catalogue_version_and_other_changes_move_it() {
     let shop = start().await;
     let db = db_of(&shop);
     let version = |db: Db| async move {
-        db.call(|conn| Ok(conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| r.get::<_, i64>(0))?)).await.unwrap()
+        db.call(|conn| {
+            Ok(
+                conn.query_row("SELECT n FROM catalog_version WHERE id = 1", [], |r| {
+                    r.get::<_, i64>(0)
+                })?,
+            )
+        })
+        .await
+        .unwrap()
     };
     let before = version(db.clone()).await;
     // What an order does: take stock and give it back.
@@ -402,8 +568,19 @@ async fn stock_changes_keep_the_catalogue_version_and_other_changes_move_it() {
     })
     .await
     .unwrap();
-    assert_eq!(version(db.clone()).await, before, "stock moved the catalogue version");
+    assert_eq!(
+        version(db.clone()).await,
+        before,
+        "stock moved the catalogue version"
+    );
     // Anything a listing reads moves it, also together with stock.
-    db.call(|conn| Ok(conn.execute("UPDATE product SET stock = 7, active = active WHERE product_number = 'SR10020'", [])?)).await.unwrap();
+    db.call(|conn| {
+        Ok(conn.execute(
+            "UPDATE product SET stock = 7, active = active WHERE product_number = 'SR10020'",
+            [],
+        )?)
+    })
+    .await
+    .unwrap();
     assert!(version(db.clone()).await > before);
 }

@@ -12,7 +12,13 @@ use serde_json::json;
 async fn a_contact_request_reaches_the_shop_owner() {
     let shop = start().await;
     let (_, salutations) = shop.get("/salutation", &[]).await;
-    let mr = elements(&salutations).into_iter().find(|s| s["salutationKey"] == "mr").unwrap()["id"].as_str().unwrap().to_owned();
+    let mr = elements(&salutations)
+        .into_iter()
+        .find(|s| s["salutationKey"] == "mr")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let request = json!({
         "salutationId": mr, "firstName": "Alan", "lastName": "Turing", "email": "Alan@Example.com", "phone": "+44 1234",
         "subject": "Question about <b>sizes</b>", "comment": "Does the shirt come in XXL?\nThanks <script>alert(1)</script>",
@@ -20,18 +26,38 @@ async fn a_contact_request_reaches_the_shop_owner() {
     });
     let (status, body) = shop.post("/contact-form", request).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body, json!({"individualSuccessMessage": "", "apiAlias": "contact_form_result"}));
+    assert_eq!(
+        body,
+        json!({"individualSuccessMessage": "", "apiAlias": "contact_form_result"})
+    );
     let mails = outbox(&shop);
     assert_eq!(mails.len(), 1);
     let mail = &mails[0];
     assert_eq!(mail.to, "shop@salesroom.example");
     assert_eq!(mail.subject, "Contact form: Question about <b>sizes</b>");
-    assert!(mail.text.contains("Mr. Alan Turing <alan@example.com>"), "{}", mail.text);
-    assert!(mail.text.contains("+44 1234") && mail.text.contains("Does the shirt come in XXL?"), "{}", mail.text);
-    assert!(mail.html.contains("&lt;script&gt;") && !mail.html.contains("<script>"), "the HTML part escapes: {}", mail.html);
+    assert!(
+        mail.text.contains("Mr. Alan Turing <alan@example.com>"),
+        "{}",
+        mail.text
+    );
+    assert!(
+        mail.text.contains("+44 1234") && mail.text.contains("Does the shirt come in XXL?"),
+        "{}",
+        mail.text
+    );
+    assert!(
+        mail.html.contains("&lt;script&gt;") && !mail.html.contains("<script>"),
+        "the HTML part escapes: {}",
+        mail.html
+    );
     let eml = eml_files(&shop);
     assert_eq!(eml.len(), 1);
-    assert!(eml[0].contains("Reply-To: <alan@example.com>") || eml[0].contains("Reply-To: alan@example.com"), "{}", eml[0]);
+    assert!(
+        eml[0].contains("Reply-To: <alan@example.com>")
+            || eml[0].contains("Reply-To: alan@example.com"),
+        "{}",
+        eml[0]
+    );
 
     // Names are optional; the texts follow the request's language.
     let german = shop.language("de-DE").await;
@@ -54,7 +80,10 @@ async fn bad_contact_requests_are_refused_and_send_nothing() {
     let (status, body) = shop.post("/contact-form", json!({})).await;
     assert_eq!(status, 400, "{body}");
     for pointer in ["/email", "/subject", "/comment"] {
-        assert!(has_violation(&body, pointer, "VIOLATION::IS_BLANK_ERROR"), "{pointer}: {body}");
+        assert!(
+            has_violation(&body, pointer, "VIOLATION::IS_BLANK_ERROR"),
+            "{pointer}: {body}"
+        );
     }
     let (status, body) = shop
         .post(
@@ -64,13 +93,34 @@ async fn bad_contact_requests_are_refused_and_send_nothing() {
         )
         .await;
     assert_eq!(status, 400, "{body}");
-    assert!(has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR"), "{body}");
-    assert!(has_violation(&body, "/subject", "VIOLATION::TOO_LONG_ERROR"), "{body}");
-    assert!(has_violation(&body, "/comment", "VIOLATION::TOO_LONG_ERROR"), "{body}");
-    assert!(has_violation(&body, "/firstName", "VIOLATION::REGEX_FAILED_ERROR"), "{body}");
-    assert!(has_violation(&body, "/lastName", "VIOLATION::INVALID_TYPE_ERROR"), "{body}");
-    assert!(has_violation(&body, "/salutationId", "VIOLATION::NO_SUCH_CHOICE_ERROR"), "{body}");
-    assert!(has_violation(&body, "/navigationId", "VIOLATION::INVALID_UUID_ERROR"), "{body}");
+    assert!(
+        has_violation(&body, "/email", "VIOLATION::INVALID_EMAIL_FORMAT_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/subject", "VIOLATION::TOO_LONG_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/comment", "VIOLATION::TOO_LONG_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/firstName", "VIOLATION::REGEX_FAILED_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/lastName", "VIOLATION::INVALID_TYPE_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/salutationId", "VIOLATION::NO_SUCH_CHOICE_ERROR"),
+        "{body}"
+    );
+    assert!(
+        has_violation(&body, "/navigationId", "VIOLATION::INVALID_UUID_ERROR"),
+        "{body}"
+    );
     let (status, body) = post_raw(&shop, "/contact-form", None, "not json").await;
     assert_eq!(status, 400);
     assert_error(&body, 400, "FRAMEWORK__INVALID_REQUEST_BODY");

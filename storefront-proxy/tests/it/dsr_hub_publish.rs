@@ -34,7 +34,8 @@ async fn hanging_hub() -> (u16, mpsc::UnboundedReceiver<(String, TcpStream)>) {
                         Ok(0) | Err(_) => return,
                         Ok(n) => request.extend_from_slice(&buffer[..n]),
                     }
-                    if request.starts_with(b"GET ") && request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    if request.starts_with(b"GET ") && request.windows(4).any(|w| w == b"\r\n\r\n")
+                    {
                         return;
                     }
                 }
@@ -84,24 +85,58 @@ async fn a_cart_change_answers_while_the_hub_hangs() {
     let client = token_of(&join);
     let products = live.product_ids(2).await;
 
-    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[0]}]})).await;
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &client,
+            json!({"items": [{"referencedId": products[0]}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     // The publish of that change is with the hub, unanswered, and the proxy still
     // waits for it: the cart answered before the hub did (or the proxy gave up).
     let (request, connection) = published.recv().await.unwrap();
     assert!(request.starts_with("POST /internal/publish"), "{request}");
-    assert!(request.contains("\"attendeeCartChanged\"") && request.contains(join["attendeeId"].as_str().unwrap()), "{request}");
+    assert!(
+        request.contains("\"attendeeCartChanged\"")
+            && request.contains(join["attendeeId"].as_str().unwrap()),
+        "{request}"
+    );
     let mut connection = connection.into_std().unwrap();
-    assert!(still_open(&mut connection), "the cart answered only after the hub publish was given up");
+    assert!(
+        still_open(&mut connection),
+        "the cart answered only after the hub publish was given up"
+    );
 
     // Later changes do not wait for it either; they queue behind it.
-    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[1]}]})).await;
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &client,
+            json!({"items": [{"referencedId": products[1]}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     assert_eq!(cart["lineItems"].as_array().unwrap().len(), 2, "{cart}");
-    let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{}", products[1]), &client, json!({})).await;
+    let (status, _) = live
+        .post(
+            &format!(
+                "/store-api/dsr/appointment/collection/liked/{}",
+                products[1]
+            ),
+            &client,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 204);
-    assert!(published.try_recv().is_err(), "one publish at a time, in order");
-    assert!(still_open(&mut connection), "the first publish is still waiting for the hub");
+    assert!(
+        published.try_recv().is_err(),
+        "one publish at a time, in order"
+    );
+    assert!(
+        still_open(&mut connection),
+        "the first publish is still waiting for the hub"
+    );
 }
 
 #[tokio::test]
@@ -109,7 +144,9 @@ async fn guides_see_cart_likes_and_wishlist_changes_in_order() {
     let live = start().await;
     let (_, _, guide_join) = live.guide_joins("demo").await;
     let mut guide_socket = connect(&live, &guide_join).await;
-    let join = live.join_as_client("demo", &As::Store(live.customer_login().await), "Customer").await;
+    let join = live
+        .join_as_client("demo", &As::Store(live.customer_login().await), "Customer")
+        .await;
     let attendee = join["attendeeId"].as_str().unwrap().to_owned();
     let client = token_of(&join);
     let products = live.product_ids(3).await;
@@ -117,38 +154,87 @@ async fn guides_see_cart_likes_and_wishlist_changes_in_order() {
     // Quick changes, one after the other, without waiting for the hub in between.
     let mut expected = Vec::new();
     for (round, product) in products.iter().enumerate() {
-        let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": product}]})).await;
+        let (status, cart) = live
+            .post(
+                "/store-api/checkout/cart/line-item",
+                &client,
+                json!({"items": [{"referencedId": product}]}),
+            )
+            .await;
         assert_eq!(status, 200, "{cart}");
         expected.push(format!("cart {}", round + 1));
-        let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{product}"), &client, json!({})).await;
+        let (status, _) = live
+            .post(
+                &format!("/store-api/dsr/appointment/collection/liked/{product}"),
+                &client,
+                json!({}),
+            )
+            .await;
         assert_eq!(status, 204);
         expected.push(format!("liked {product} true"));
-        let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{product}"), &client, json!({})).await;
+        let (status, body) = live
+            .post(
+                &format!("/store-api/customer/wishlist/add/{product}"),
+                &client,
+                json!({}),
+            )
+            .await;
         assert_eq!(status, 200, "{body}");
         expected.push(format!("wishlist {product} true"));
     }
-    let (status, _, _) =
-        live.call(reqwest::Method::DELETE, &format!("/store-api/dsr/appointment/collection/liked/{}", products[0]), &client, None).await;
+    let (status, _, _) = live
+        .call(
+            reqwest::Method::DELETE,
+            &format!(
+                "/store-api/dsr/appointment/collection/liked/{}",
+                products[0]
+            ),
+            &client,
+            None,
+        )
+        .await;
     assert_eq!(status, 204);
     expected.push(format!("liked {} false", products[0]));
     // Emptying the cart and ordering what is in it leave the guide's count at zero.
-    let (status, _, _) = live.call(reqwest::Method::DELETE, "/store-api/checkout/cart", &client, None).await;
+    let (status, _, _) = live
+        .call(
+            reqwest::Method::DELETE,
+            "/store-api/checkout/cart",
+            &client,
+            None,
+        )
+        .await;
     assert_eq!(status, 204);
     expected.push("cart 0".to_owned());
-    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[0]}]})).await;
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &client,
+            json!({"items": [{"referencedId": products[0]}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     expected.push("cart 1".to_owned());
-    let (status, order) = live.post("/store-api/checkout/order", &client, json!({})).await;
+    let (status, order) = live
+        .post("/store-api/checkout/order", &client, json!({}))
+        .await;
     assert_eq!(status, 200, "{order}");
     expected.push("cart 0".to_owned());
 
     let mut seen = Vec::new();
     while seen.len() < expected.len() {
         let change = wait_for(&mut guide_socket, |event| match event {
-            Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => {
-                Some(format!("cart {line_item_count}"))
-            }
-            Event::AttendeeCollectionChanged { attendee_id, collection, product_id, added } if *attendee_id == attendee => {
+            Event::AttendeeCartChanged {
+                attendee_id,
+                line_item_count,
+                ..
+            } if *attendee_id == attendee => Some(format!("cart {line_item_count}")),
+            Event::AttendeeCollectionChanged {
+                attendee_id,
+                collection,
+                product_id,
+                added,
+            } if *attendee_id == attendee => {
                 let name = serde_json::to_value(collection).unwrap();
                 Some(format!("{} {product_id} {added}", name.as_str().unwrap()))
             }
@@ -177,30 +263,65 @@ async fn cart_and_wishlist_changes_of_no_attendee_publish_nothing() {
         .await;
     assert_eq!(status, 200, "{visitor}");
     let visitor = As::Store(headers["sw-context-token"].to_str().unwrap().to_owned());
-    let (status, _) =
-        live.patch("/store-api/checkout/cart/line-item", &visitor, json!({"items": [{"id": products[0], "quantity": 2}]})).await;
+    let (status, _) = live
+        .patch(
+            "/store-api/checkout/cart/line-item",
+            &visitor,
+            json!({"items": [{"id": products[0], "quantity": 2}]}),
+        )
+        .await;
     assert_eq!(status, 200);
     let customer = As::Store(live.customer_login().await);
-    let (status, body) =
-        live.post("/store-api/checkout/cart/line-item", &customer, json!({"items": [{"referencedId": products[1]}]})).await;
+    let (status, body) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &customer,
+            json!({"items": [{"referencedId": products[1]}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{}", products[0]), &customer, json!({})).await;
+    let (status, body) = live
+        .post(
+            &format!("/store-api/customer/wishlist/add/{}", products[0]),
+            &customer,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) =
-        live.post("/store-api/customer/wishlist/merge", &customer, json!({"productIds": [products[1], products[2]]})).await;
+    let (status, body) = live
+        .post(
+            "/store-api/customer/wishlist/merge",
+            &customer,
+            json!({"productIds": [products[1], products[2]]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, _, _) =
-        live.call(reqwest::Method::DELETE, &format!("/store-api/customer/wishlist/delete/{}", products[0]), &customer, None).await;
+    let (status, _, _) = live
+        .call(
+            reqwest::Method::DELETE,
+            &format!("/store-api/customer/wishlist/delete/{}", products[0]),
+            &customer,
+            None,
+        )
+        .await;
     assert_eq!(status, 200);
 
     // Then an attendee's change: the hub gets that one first (the queue keeps the
     // order), so nothing went before it.
     let join = live.join_as_client("demo", &As::Nobody, "Ada").await;
     let attendee = join["attendeeId"].as_str().unwrap().to_owned();
-    let (status, body) =
-        live.post("/store-api/checkout/cart/line-item", &token_of(&join), json!({"items": [{"referencedId": products[2]}]})).await;
+    let (status, body) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &token_of(&join),
+            json!({"items": [{"referencedId": products[2]}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let first = tokio::time::timeout(std::time::Duration::from_secs(5), published.recv()).await.expect("no publish in time").unwrap();
+    let first = tokio::time::timeout(std::time::Duration::from_secs(5), published.recv())
+        .await
+        .expect("no publish in time")
+        .unwrap();
     assert!(
         matches!(&first.event, Event::AttendeeCartChanged { attendee_id, line_item_count: 1, .. } if *attendee_id == attendee),
         "{first:?}"
@@ -215,49 +336,104 @@ async fn the_guides_cart_edits_and_a_wishlist_merge_publish_each_change_once() {
     let live = start().await;
     let (guide, _, guide_join) = live.guide_joins("demo").await;
     let mut guide_socket = connect(&live, &guide_join).await;
-    let join = live.join_as_client("demo", &As::Store(live.customer_login().await), "Customer").await;
+    let join = live
+        .join_as_client("demo", &As::Store(live.customer_login().await), "Customer")
+        .await;
     let attendee = join["attendeeId"].as_str().unwrap().to_owned();
     let channel = join["salesChannelId"].as_str().unwrap().to_owned();
     let client = token_of(&join);
     let mut client_socket = connect(&live, &join).await;
     grant_cart_permission(&mut client_socket).await;
     let products = live.product_ids(3).await;
-    let item_url = format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}");
+    let item_url =
+        format!("/api/_proxy/store-api/{channel}/checkout/cart/line-item?attendeeId={attendee}");
 
     let mut expected = Vec::new();
-    let (status, cart) = live.post(&item_url, &guide, json!({"items": [{"referencedId": products[0]}]})).await;
+    let (status, cart) = live
+        .post(
+            &item_url,
+            &guide,
+            json!({"items": [{"referencedId": products[0]}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     expected.push("cart 1".to_owned());
-    let (status, cart) = live.patch(&item_url, &guide, json!({"items": [{"id": products[0], "quantity": 3}]})).await;
+    let (status, cart) = live
+        .patch(
+            &item_url,
+            &guide,
+            json!({"items": [{"id": products[0], "quantity": 3}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     expected.push("cart 1".to_owned());
-    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &client, json!({"items": [{"referencedId": products[1]}]})).await;
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &client,
+            json!({"items": [{"referencedId": products[1]}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     expected.push("cart 2".to_owned());
-    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("{item_url}&ids[]={}", products[0]), &guide, None).await;
+    let (status, _, _) = live
+        .call(
+            reqwest::Method::DELETE,
+            &format!("{item_url}&ids[]={}", products[0]),
+            &guide,
+            None,
+        )
+        .await;
     assert_eq!(status, 200);
     expected.push("cart 1".to_owned());
-    let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{}", products[0]), &client, json!({})).await;
+    let (status, body) = live
+        .post(
+            &format!("/store-api/customer/wishlist/add/{}", products[0]),
+            &client,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     expected.push(format!("wishlist {} true", products[0]));
     // The merge at login: only what was not listed yet is new.
-    let (status, body) =
-        live.post("/store-api/customer/wishlist/merge", &client, json!({"productIds": [products[0], products[1], products[2]]})).await;
+    let (status, body) = live
+        .post(
+            "/store-api/customer/wishlist/merge",
+            &client,
+            json!({"productIds": [products[0], products[1], products[2]]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     expected.push(format!("wishlist {} true", products[1]));
     expected.push(format!("wishlist {} true", products[2]));
     // A like last: everything before it has arrived when it does.
-    let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{}", products[2]), &client, json!({})).await;
+    let (status, _) = live
+        .post(
+            &format!(
+                "/store-api/dsr/appointment/collection/liked/{}",
+                products[2]
+            ),
+            &client,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 204);
     expected.push(format!("liked {} true", products[2]));
 
     let mut seen = Vec::new();
     while seen.last() != expected.last() {
         let change = wait_for(&mut guide_socket, |event| match event {
-            Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => {
-                Some(format!("cart {line_item_count}"))
-            }
-            Event::AttendeeCollectionChanged { attendee_id, collection, product_id, added } if *attendee_id == attendee => {
+            Event::AttendeeCartChanged {
+                attendee_id,
+                line_item_count,
+                ..
+            } if *attendee_id == attendee => Some(format!("cart {line_item_count}")),
+            Event::AttendeeCollectionChanged {
+                attendee_id,
+                collection,
+                product_id,
+                added,
+            } if *attendee_id == attendee => {
                 let name = serde_json::to_value(collection).unwrap();
                 Some(format!("{} {product_id} {added}", name.as_str().unwrap()))
             }
@@ -282,18 +458,41 @@ async fn saved_product_changes_reach_the_guides_only() {
     let p = live.product_ids(3).await;
     let url = format!("/api/_action/dsr/appointment/{appointment_id}/saved-products");
 
-    let (status, body) = live.post(&url, &guide, json!({"productIds": [p[0], p[1], p[2]]})).await;
+    let (status, body) = live
+        .post(&url, &guide, json!({"productIds": [p[0], p[1], p[2]]}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = live.post(&url, &guide, json!({"productIds": [p[0]]})).await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = live.patch(&format!("{url}/{}", p[2]), &guide, json!({"position": 0})).await;
+    let (status, body) = live
+        .patch(&format!("{url}/{}", p[2]), &guide, json!({"position": 0}))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = live.patch(&format!("{url}/{}", p[1]), &guide, json!({"note": "Show the lining"})).await;
+    let (status, body) = live
+        .patch(
+            &format!("{url}/{}", p[1]),
+            &guide,
+            json!({"note": "Show the lining"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     // A refused change tells no one either.
-    let (status, body) = live.patch(&format!("{url}/{}", p[1]), &guide, json!({"note": "x".repeat(501)})).await;
+    let (status, body) = live
+        .patch(
+            &format!("{url}/{}", p[1]),
+            &guide,
+            json!({"note": "x".repeat(501)}),
+        )
+        .await;
     assert_eq!(status, 400, "{body}");
-    let (status, _, _) = live.call(reqwest::Method::DELETE, &format!("{url}/{}", p[0]), &guide, None).await;
+    let (status, _, _) = live
+        .call(
+            reqwest::Method::DELETE,
+            &format!("{url}/{}", p[0]),
+            &guide,
+            None,
+        )
+        .await;
     assert_eq!(status, 204);
     let (status, _, _) = live.call(reqwest::Method::DELETE, &url, &guide, None).await;
     assert_eq!(status, 204);
@@ -302,16 +501,36 @@ async fn saved_product_changes_reach_the_guides_only() {
 
     // Five changes changed something: add, move, note, remove one, remove all.
     for _ in 0..5 {
-        wait_for(&mut guide_socket, |event| matches!(event, Event::SavedProductsChanged {}).then_some(())).await;
+        wait_for(&mut guide_socket, |event| {
+            matches!(event, Event::SavedProductsChanged {}).then_some(())
+        })
+        .await;
     }
     // Then an event for everyone: before it the guide got no sixth change, and the
     // attendee none at all.
-    send_action(&mut guide_socket, protocol::action::Action::LoadProductList {}).await;
-    let is_reload = |event: &Event| matches!(event, Event::Reload { action: protocol::action::Action::LoadProductList {} });
+    send_action(
+        &mut guide_socket,
+        protocol::action::Action::LoadProductList {},
+    )
+    .await;
+    let is_reload = |event: &Event| {
+        matches!(
+            event,
+            Event::Reload {
+                action: protocol::action::Action::LoadProductList {}
+            }
+        )
+    };
     let guide_more = count_until(&mut guide_socket, is_reload).await;
-    assert_eq!(guide_more, 0, "only the changes that changed something are told");
+    assert_eq!(
+        guide_more, 0,
+        "only the changes that changed something are told"
+    );
     let client_saw = count_until(&mut client_socket, is_reload).await;
-    assert_eq!(client_saw, 0, "an attendee is not told of the guides' saved products");
+    assert_eq!(
+        client_saw, 0,
+        "an attendee is not told of the guides' saved products"
+    );
 }
 
 #[tokio::test]
@@ -323,21 +542,46 @@ async fn a_guests_cart_moved_by_migrate_visitor_session_is_empty_for_the_guide()
     let attendee = join["attendeeId"].as_str().unwrap().to_owned();
     let guest = token_of(&join);
     let products = live.product_ids(2).await;
-    let items: Vec<serde_json::Value> = products.iter().map(|p| json!({"type": "product", "referencedId": p, "quantity": 2})).collect();
-    let (status, cart) = live.post("/store-api/checkout/cart/line-item", &guest, json!({"items": items})).await;
+    let items: Vec<serde_json::Value> = products
+        .iter()
+        .map(|p| json!({"type": "product", "referencedId": p, "quantity": 2}))
+        .collect();
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &guest,
+            json!({"items": items}),
+        )
+        .await;
     assert_eq!(status, 200, "{cart}");
     let cart_count = |event: &Event| match event {
-        Event::AttendeeCartChanged { attendee_id, line_item_count, .. } if *attendee_id == attendee => Some(*line_item_count),
+        Event::AttendeeCartChanged {
+            attendee_id,
+            line_item_count,
+            ..
+        } if *attendee_id == attendee => Some(*line_item_count),
         _ => None,
     };
     assert_eq!(wait_for(&mut guide_socket, cart_count).await, 2);
 
     // The guest's browser logs in elsewhere and takes the cart along.
     let session = live.storefront_session().await;
-    let As::Store(guest_token) = &guest else { unreachable!() };
-    let (status, body) = live.post("/store-api/dsr/customer/migrate-visitor-session", &session, json!({"contextToken": guest_token})).await;
+    let As::Store(guest_token) = &guest else {
+        unreachable!()
+    };
+    let (status, body) = live
+        .post(
+            "/store-api/dsr/customer/migrate-visitor-session",
+            &session,
+            json!({"contextToken": guest_token}),
+        )
+        .await;
     assert_eq!(status, 204, "{body}");
-    assert_eq!(wait_for(&mut guide_socket, cart_count).await, 0, "the guide sees the guest's cart emptied");
+    assert_eq!(
+        wait_for(&mut guide_socket, cart_count).await,
+        0,
+        "the guide sees the guest's cart emptied"
+    );
 }
 
 /// How many `savedProductsChanged` events come before the first event `until` accepts.

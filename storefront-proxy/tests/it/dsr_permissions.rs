@@ -20,8 +20,23 @@ const NO_CONTENT: Expect = Expect(204, None);
 const NOT_ATTENDEE_403: Expect = Expect(403, Some(NOT_ATTENDEE));
 const UNAUTHORIZED_401: Expect = Expect(401, Some(UNAUTHORIZED));
 
-async fn check(live: &Live, method: Method, path: &str, body: &Value, who: &As, label: &str, expect: Expect) {
-    let (status, answer, _) = live.call(method.clone(), path, who, Some(body.clone()).filter(|b| !b.is_null())).await;
+async fn check(
+    live: &Live,
+    method: Method,
+    path: &str,
+    body: &Value,
+    who: &As,
+    label: &str,
+    expect: Expect,
+) {
+    let (status, answer, _) = live
+        .call(
+            method.clone(),
+            path,
+            who,
+            Some(body.clone()).filter(|b| !b.is_null()),
+        )
+        .await;
     assert_eq!(status, expect.0, "{label} {method} {path}: {answer}");
     if let Some(code) = expect.1 {
         assert_error(&answer, expect.0, code);
@@ -35,12 +50,25 @@ async fn store_endpoints_serve_their_attendees_only() {
     let demo = live.appointment_id(&guide, "demo").await;
     let guest_join = live.join_as_client("demo", &As::Nobody, "Guest").await;
     let guest = token_of(&guest_join);
-    let customer_join = live.join_as_client("demo-customers", &As::Store(live.customer_login().await), "Customer").await;
+    let customer_join = live
+        .join_as_client(
+            "demo-customers",
+            &As::Store(live.customer_login().await),
+            "Customer",
+        )
+        .await;
     let customer = token_of(&customer_join);
     let removed_join = live.join_as_client("demo", &As::Nobody, "Gone").await;
     let removed = token_of(&removed_join);
     let (status, _) = live
-        .post(&format!("/api/_action/dsr/appointment/attendee/{}/remove", removed_join["attendeeId"].as_str().unwrap()), &guide, json!({}))
+        .post(
+            &format!(
+                "/api/_action/dsr/appointment/attendee/{}/remove",
+                removed_join["attendeeId"].as_str().unwrap()
+            ),
+            &guide,
+            json!({}),
+        )
         .await;
     assert_eq!(status, 200);
     let stranger = As::Store("0".repeat(64));
@@ -57,11 +85,35 @@ async fn store_endpoints_serve_their_attendees_only() {
 
     // (method, path, body, guest, customer of the other appointment)
     let endpoints: Vec<(Method, String, Value, Expect, Expect)> = vec![
-        (Method::GET, "/store-api/dsr/appointment/presentation".into(), json!(null), OK, OK),
+        (
+            Method::GET,
+            "/store-api/dsr/appointment/presentation".into(),
+            json!(null),
+            OK,
+            OK,
+        ),
         (Method::GET, slide.clone(), json!(null), OK, OK),
-        (Method::POST, format!("{slide}/products"), json!({"limit": 1}), OK, OK),
-        (Method::GET, "/store-api/dsr/appointment/presentation/state".into(), json!(null), OK, OK),
-        (Method::PATCH, "/store-api/dsr/appointment/attendee".into(), json!({"attendeeName": "New name"}), OK, OK),
+        (
+            Method::POST,
+            format!("{slide}/products"),
+            json!({"limit": 1}),
+            OK,
+            OK,
+        ),
+        (
+            Method::GET,
+            "/store-api/dsr/appointment/presentation/state".into(),
+            json!(null),
+            OK,
+            OK,
+        ),
+        (
+            Method::PATCH,
+            "/store-api/dsr/appointment/attendee".into(),
+            json!({"attendeeName": "New name"}),
+            OK,
+            OK,
+        ),
         (
             Method::PATCH,
             invitation.clone(),
@@ -69,7 +121,13 @@ async fn store_endpoints_serve_their_attendees_only() {
             OK,
             Expect(403, Some("DIGITAL_SALES_ROOMS__ATTENDEE_NOT_INVITED")),
         ),
-        (Method::POST, "/store-api/dsr/product-listing".into(), json!({"limit": 1}), OK, OK),
+        (
+            Method::POST,
+            "/store-api/dsr/product-listing".into(),
+            json!({"limit": 1}),
+            OK,
+            OK,
+        ),
         (
             Method::POST,
             "/store-api/dsr/product-listing".into(),
@@ -77,28 +135,141 @@ async fn store_endpoints_serve_their_attendees_only() {
             OK,
             Expect(403, Some("DIGITAL_SALES_ROOMS__APPOINTMENT_MISMATCH")),
         ),
-        (Method::POST, "/store-api/dsr/interaction".into(), json!({"name": "product.viewed", "payload": {"productId": product}}), OK, OK),
-        (Method::GET, "/store-api/dsr/appointment/collection/liked".into(), json!(null), OK, OK),
-        (Method::POST, format!("/store-api/dsr/appointment/collection/liked/{product}"), json!({}), NO_CONTENT, NO_CONTENT),
-        (Method::DELETE, format!("/store-api/dsr/appointment/collection/liked/{product}"), json!({}), NO_CONTENT, NO_CONTENT),
-        (Method::GET, "/store-api/dsr/appointment/collection/last-seen".into(), json!(null), OK, OK),
-        (Method::GET, format!("/store-api/dsr/quickview/{product}"), json!(null), OK, OK),
-        (Method::GET, format!("/store-api/dsr/quickview/{product}/{}", first["cmsPageId"].as_str().unwrap()), json!(null), OK, OK),
-        (Method::GET, format!("/store-api/dsr/product/{product}"), json!(null), OK, OK),
+        (
+            Method::POST,
+            "/store-api/dsr/interaction".into(),
+            json!({"name": "product.viewed", "payload": {"productId": product}}),
+            OK,
+            OK,
+        ),
+        (
+            Method::GET,
+            "/store-api/dsr/appointment/collection/liked".into(),
+            json!(null),
+            OK,
+            OK,
+        ),
+        (
+            Method::POST,
+            format!("/store-api/dsr/appointment/collection/liked/{product}"),
+            json!({}),
+            NO_CONTENT,
+            NO_CONTENT,
+        ),
+        (
+            Method::DELETE,
+            format!("/store-api/dsr/appointment/collection/liked/{product}"),
+            json!({}),
+            NO_CONTENT,
+            NO_CONTENT,
+        ),
+        (
+            Method::GET,
+            "/store-api/dsr/appointment/collection/last-seen".into(),
+            json!(null),
+            OK,
+            OK,
+        ),
+        (
+            Method::GET,
+            format!("/store-api/dsr/quickview/{product}"),
+            json!(null),
+            OK,
+            OK,
+        ),
+        (
+            Method::GET,
+            format!(
+                "/store-api/dsr/quickview/{product}/{}",
+                first["cmsPageId"].as_str().unwrap()
+            ),
+            json!(null),
+            OK,
+            OK,
+        ),
+        (
+            Method::GET,
+            format!("/store-api/dsr/product/{product}"),
+            json!(null),
+            OK,
+            OK,
+        ),
     ];
     for (method, path, body, for_guest, for_customer) in &endpoints {
-        check(&live, method.clone(), path, body, &As::Nobody, "no token", NOT_ATTENDEE_403).await;
-        check(&live, method.clone(), path, body, &stranger, "unknown token", NOT_ATTENDEE_403).await;
-        check(&live, method.clone(), path, body, &removed, "removed attendee", NOT_ATTENDEE_403).await;
-        check(&live, method.clone(), path, body, &guide, "guide bearer on the store API", NOT_ATTENDEE_403).await;
-        check(&live, method.clone(), path, body, &guest, "guest attendee", *for_guest).await;
-        check(&live, method.clone(), path, body, &customer, "customer attendee of the other appointment", *for_customer).await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &As::Nobody,
+            "no token",
+            NOT_ATTENDEE_403,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &stranger,
+            "unknown token",
+            NOT_ATTENDEE_403,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &removed,
+            "removed attendee",
+            NOT_ATTENDEE_403,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &guide,
+            "guide bearer on the store API",
+            NOT_ATTENDEE_403,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &guest,
+            "guest attendee",
+            *for_guest,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &customer,
+            "customer attendee of the other appointment",
+            *for_customer,
+        )
+        .await;
         // Without the access key the store API answers nothing.
-        let response = live.http.request(method.clone(), format!("{}{path}", live.base)).send().await.unwrap();
+        let response = live
+            .http
+            .request(method.clone(), format!("{}{path}", live.base))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.status(), 401, "{path} without access key");
     }
     // Open to everyone with the access key: the settings before joining, shop pages.
-    for path in ["/store-api/dsr/appointment/demo/basic-setting", "/store-api/dsr/shop-pages/privacy"] {
+    for path in [
+        "/store-api/dsr/appointment/demo/basic-setting",
+        "/store-api/dsr/shop-pages/privacy",
+    ] {
         for who in [&As::Nobody, &guest, &customer, &removed] {
             check(&live, Method::GET, path, &json!(null), who, "anyone", OK).await;
         }
@@ -126,7 +297,13 @@ async fn store_endpoints_serve_their_attendees_only() {
     .await;
 
     // Instant listings of one appointment are not the other's.
-    let layout = structure["navigation"].as_array().unwrap().iter().find(|n| n["isInstantListing"] == true).unwrap().clone();
+    let layout = structure["navigation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["isInstantListing"] == true)
+        .unwrap()
+        .clone();
     let (status, _) = live
         .post(
             &format!("/api/_action/dsr/appointment/{demo}/instant-listing"),
@@ -135,9 +312,28 @@ async fn store_endpoints_serve_their_attendees_only() {
         )
         .await;
     assert_eq!(status, 201);
-    let group = live.structure(&guest).await["navigation"].as_array().unwrap().last().unwrap()["groupId"].as_str().unwrap().to_owned();
-    let listing = format!("/store-api/dsr/appointment/presentation/{group}/slide/{}", layout["sectionId"].as_str().unwrap());
-    check(&live, Method::GET, &listing, &json!(null), &guest, "guest", OK).await;
+    let group = live.structure(&guest).await["navigation"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["groupId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let listing = format!(
+        "/store-api/dsr/appointment/presentation/{group}/slide/{}",
+        layout["sectionId"].as_str().unwrap()
+    );
+    check(
+        &live,
+        Method::GET,
+        &listing,
+        &json!(null),
+        &guest,
+        "guest",
+        OK,
+    )
+    .await;
     check(
         &live,
         Method::GET,
@@ -155,7 +351,10 @@ async fn store_endpoints_serve_their_attendees_only() {
         &json!({"currentPageGroupId": group}),
         &customer,
         "other appointment",
-        Expect(404, Some("DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND")),
+        Expect(
+            404,
+            Some("DIGITAL_SALES_ROOMS__PRESENTATION_PAGE_NOT_FOUND"),
+        ),
     )
     .await;
 }
@@ -170,10 +369,19 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
     let attendee = join["attendeeId"].as_str().unwrap().to_owned();
     let channel = join["salesChannelId"].as_str().unwrap().to_owned();
     let structure = live.structure(&token_of(&join)).await;
-    let layout = structure["navigation"].as_array().unwrap().iter().find(|n| n["isInstantListing"] == true).unwrap().clone();
+    let layout = structure["navigation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["isInstantListing"] == true)
+        .unwrap()
+        .clone();
     let product = live.product_ids(1).await.remove(0);
     let widget = |name: &str| format!("/api/_action/dsr/appointment/{demo}/widgets/{name}");
-    let permission = Expect(403, Some("DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING"));
+    let permission = Expect(
+        403,
+        Some("DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING"),
+    );
     let entry = "c".repeat(32);
 
     // (method, path, body, what the guide gets)
@@ -245,10 +453,55 @@ async fn admin_endpoints_need_the_guides_bearer_token() {
         (Method::POST, format!("/api/_action/dsr/appointment/{demo}/end"), json!({}), OK),
     ];
     for (method, path, body, for_guide) in &endpoints {
-        check(&live, method.clone(), path, body, &As::Nobody, "no token", UNAUTHORIZED_401).await;
-        check(&live, method.clone(), path, body, &As::Store(store_token.clone()), "store context token", UNAUTHORIZED_401).await;
-        check(&live, method.clone(), path, body, &As::Guide(store_token.clone()), "store context token as bearer", UNAUTHORIZED_401).await;
-        check(&live, method.clone(), path, body, &As::Guide("expired".into()), "unknown bearer", UNAUTHORIZED_401).await;
-        check(&live, method.clone(), path, body, &guide, "guide", *for_guide).await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &As::Nobody,
+            "no token",
+            UNAUTHORIZED_401,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &As::Store(store_token.clone()),
+            "store context token",
+            UNAUTHORIZED_401,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &As::Guide(store_token.clone()),
+            "store context token as bearer",
+            UNAUTHORIZED_401,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &As::Guide("expired".into()),
+            "unknown bearer",
+            UNAUTHORIZED_401,
+        )
+        .await;
+        check(
+            &live,
+            method.clone(),
+            path,
+            body,
+            &guide,
+            "guide",
+            *for_guide,
+        )
+        .await;
     }
 }

@@ -45,15 +45,29 @@ fn now() -> OffsetDateTime {
 fn assert_between(at: &Value, before: OffsetDateTime, after: OffsetDateTime) {
     let at = OffsetDateTime::parse(at.as_str().unwrap(), &Rfc3339).unwrap();
     let before = before.replace_nanosecond(0).unwrap();
-    assert!(before <= at && at <= after, "{at} is not between {before} and {after}");
+    assert!(
+        before <= at && at <= after,
+        "{at} is not between {before} and {after}"
+    );
 }
 
 /// The time-weighted average of the connected counts of `points` over `[from, to]`.
 fn average_connected(points: &[Value], from: OffsetDateTime, to: OffsetDateTime) -> f64 {
     let at = |p: &Value| OffsetDateTime::parse(p["at"].as_str().unwrap(), &Rfc3339).unwrap();
     let connected = |p: &Value| p["connected"].as_f64().unwrap();
-    let mut steps: Vec<(OffsetDateTime, f64)> = vec![(from, points.iter().rfind(|p| at(p) <= from).map_or(0.0, connected))];
-    steps.extend(points.iter().filter(|p| at(p) > from && at(p) <= to).map(|p| (at(p), connected(p))));
+    let mut steps: Vec<(OffsetDateTime, f64)> = vec![(
+        from,
+        points
+            .iter()
+            .rfind(|p| at(p) <= from)
+            .map_or(0.0, connected),
+    )];
+    steps.extend(
+        points
+            .iter()
+            .filter(|p| at(p) > from && at(p) <= to)
+            .map(|p| (at(p), connected(p))),
+    );
     let mut sum = 0.0;
     for (i, (start, value)) in steps.iter().enumerate() {
         let until = steps.get(i + 1).map_or(to, |(next, _)| *next);
@@ -64,11 +78,27 @@ fn average_connected(points: &[Value], from: OffsetDateTime, to: OffsetDateTime)
 
 #[tokio::test]
 async fn the_report_shows_what_the_session_did() {
-    let live = start_with(|config| hub::Config { session_sample_ms: SAMPLE_MS, ..config }).await;
+    let live = start_with(|config| hub::Config {
+        session_sample_ms: SAMPLE_MS,
+        ..config
+    })
+    .await;
     let before_connects = now();
-    let Session { guide, id, ada, cleo, mut guide_socket, mut ada_socket, mut cleo_socket, .. } = live.running_demo().await;
+    let Session {
+        guide,
+        id,
+        ada,
+        cleo,
+        mut guide_socket,
+        mut ada_socket,
+        mut cleo_socket,
+        ..
+    } = live.running_demo().await;
     let after_connects = now();
-    wait_for(&mut cleo_socket, |e| matches!(e, Event::PresentationStarted { .. }).then_some(())).await;
+    wait_for(&mut cleo_socket, |e| {
+        matches!(e, Event::PresentationStarted { .. }).then_some(())
+    })
+    .await;
 
     // Bea joins a second later, and leaves a second after that: three at most, then two.
     tokio::time::sleep(Duration::from_millis(1100)).await;
@@ -82,25 +112,51 @@ async fn the_report_shows_what_the_session_did() {
     let report = report_when(&live, &guide, &id, |r| r["live"]["connectedNow"] == 2).await;
     let after_bea_left = now();
     let points = report["live"]["attendance"].as_array().unwrap().clone();
-    let counts: Vec<(u64, u64)> = points.iter().map(|p| (p["joined"].as_u64().unwrap(), p["connected"].as_u64().unwrap())).collect();
+    let counts: Vec<(u64, u64)> = points
+        .iter()
+        .map(|p| {
+            (
+                p["joined"].as_u64().unwrap(),
+                p["connected"].as_u64().unwrap(),
+            )
+        })
+        .collect();
     // Ada and Cleo connected (in one second or in two), Bea came and went.
-    assert!(counts == [(1, 1), (2, 2), (3, 3), (3, 2)] || counts == [(2, 2), (3, 3), (3, 2)], "{report}");
+    assert!(
+        counts == [(1, 1), (2, 2), (3, 3), (3, 2)] || counts == [(2, 2), (3, 3), (3, 2)],
+        "{report}"
+    );
     let n = points.len();
     assert_between(&points[0]["at"], before_connects, after_connects);
     assert_between(&points[n - 2]["at"], before_bea, after_bea);
     assert_between(&points[n - 1]["at"], before_bea_left, after_bea_left);
     assert_eq!(report["live"]["viewers"]["peak"], 3, "{report}");
     let average = report["live"]["viewers"]["average"].as_f64().unwrap();
-    assert!(average > 2.0 && average < 3.0, "two viewers most of the time, three for a second: {report}");
+    assert!(
+        average > 2.0 && average < 3.0,
+        "two viewers most of the time, three for a second: {report}"
+    );
 
     let products = live.product_ids(2).await;
     // Ada likes both products and puts one of the first in her cart; Cleo buys two of the second.
     for product in &products {
-        let (status, _) = live.post(&format!("/store-api/dsr/appointment/collection/liked/{product}"), &ada, json!({})).await;
+        let (status, _) = live
+            .post(
+                &format!("/store-api/dsr/appointment/collection/liked/{product}"),
+                &ada,
+                json!({}),
+            )
+            .await;
         assert_eq!(status, 204);
     }
     // Cleo, a customer, hearts the first one: it goes to her wishlist, and counts as a like.
-    let (status, body) = live.post(&format!("/store-api/customer/wishlist/add/{}", products[0]), &cleo, json!({})).await;
+    let (status, body) = live
+        .post(
+            &format!("/store-api/customer/wishlist/add/{}", products[0]),
+            &cleo,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let mut cart_totals = Vec::new();
     for (token, product, quantity) in [(&ada, &products[0], 1), (&cleo, &products[1], 2)] {
@@ -115,26 +171,50 @@ async fn the_report_shows_what_the_session_did() {
         cart_totals.push(cart["price"]["totalPrice"].as_f64().unwrap());
     }
     let both_carts = ((cart_totals[0] + cart_totals[1]) * 100.0).round() / 100.0;
-    let last_cart_value = |r: &Value| r["live"]["cartValue"].as_array().and_then(|s| s.last()).map(|s| s["value"].as_f64().unwrap());
-    report_when(&live, &guide, &id, |r| last_cart_value(r) == Some(both_carts)).await;
+    let last_cart_value = |r: &Value| {
+        r["live"]["cartValue"]
+            .as_array()
+            .and_then(|s| s.last())
+            .map(|s| s["value"].as_f64().unwrap())
+    };
+    report_when(&live, &guide, &id, |r| {
+        last_cart_value(r) == Some(both_carts)
+    })
+    .await;
 
     // Reactions: three hearts from Ada, two claps from Cleo.
-    for (socket, reaction, times) in [(&mut ada_socket, Reaction::Heart, 3), (&mut cleo_socket, Reaction::Clap, 2)] {
+    for (socket, reaction, times) in [
+        (&mut ada_socket, Reaction::Heart, 3),
+        (&mut cleo_socket, Reaction::Clap, 2),
+    ] {
         for _ in 0..times {
             send_action(socket, Action::SendReaction { reaction }).await;
         }
     }
     let report = report_when(&live, &guide, &id, |r| r["live"]["reactions"]["total"] == 5).await;
-    assert_eq!(report["live"]["reactions"]["byKind"], json!({"heart": 3, "clap": 2, "laugh": 0, "wow": 0, "fire": 0}), "{report}");
-    let per_minute: u64 =
-        report["live"]["reactions"]["perMinute"].as_array().unwrap().iter().map(|m| m["reactions"].as_u64().unwrap()).sum();
+    assert_eq!(
+        report["live"]["reactions"]["byKind"],
+        json!({"heart": 3, "clap": 2, "laugh": 0, "wow": 0, "fire": 0}),
+        "{report}"
+    );
+    let per_minute: u64 = report["live"]["reactions"]["perMinute"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["reactions"].as_u64().unwrap())
+        .sum();
     assert_eq!(per_minute, 5);
 
     // A poll: Ada votes Red, Cleo Blue and then changes to Red.
     send_action(
         &mut guide_socket,
         Action::CreatePoll {
-            poll: NewPoll { question: "Which colour?".into(), answers: vec!["Red".into(), "Blue".into()], multiple: false, slide: None },
+            poll: NewPoll {
+                question: "Which colour?".into(),
+                answers: vec!["Red".into(), "Blue".into()],
+                multiple: false,
+                slide: None,
+            },
         },
     )
     .await;
@@ -143,22 +223,69 @@ async fn the_report_shows_what_the_session_did() {
         _ => None,
     })
     .await;
-    let (red, blue) = (poll.answers[0].answer_id.clone(), poll.answers[1].answer_id.clone());
-    send_action(&mut guide_socket, Action::OpenPoll { poll_id: poll.poll_id.clone() }).await;
+    let (red, blue) = (
+        poll.answers[0].answer_id.clone(),
+        poll.answers[1].answer_id.clone(),
+    );
+    send_action(
+        &mut guide_socket,
+        Action::OpenPoll {
+            poll_id: poll.poll_id.clone(),
+        },
+    )
+    .await;
     for socket in [&mut ada_socket, &mut cleo_socket] {
-        wait_for(socket, |e| matches!(e, Event::PollOpened { .. }).then_some(())).await;
+        wait_for(socket, |e| {
+            matches!(e, Event::PollOpened { .. }).then_some(())
+        })
+        .await;
     }
     for (ada_votes, answer) in [(true, &red), (false, &blue), (false, &red)] {
-        let socket = if ada_votes { &mut ada_socket } else { &mut cleo_socket };
-        send_action(socket, Action::VotePoll { poll_id: poll.poll_id.clone(), answer_ids: vec![answer.clone()] }).await;
-        wait_for(socket, |e| matches!(e, Event::PollVoted { .. }).then_some(())).await;
+        let socket = if ada_votes {
+            &mut ada_socket
+        } else {
+            &mut cleo_socket
+        };
+        send_action(
+            socket,
+            Action::VotePoll {
+                poll_id: poll.poll_id.clone(),
+                answer_ids: vec![answer.clone()],
+            },
+        )
+        .await;
+        wait_for(socket, |e| {
+            matches!(e, Event::PollVoted { .. }).then_some(())
+        })
+        .await;
     }
-    send_action(&mut guide_socket, Action::ClosePoll { poll_id: poll.poll_id.clone() }).await;
-    wait_for(&mut guide_socket, |e| matches!(e, Event::PollClosed { .. }).then_some(())).await;
+    send_action(
+        &mut guide_socket,
+        Action::ClosePoll {
+            poll_id: poll.poll_id.clone(),
+        },
+    )
+    .await;
+    wait_for(&mut guide_socket, |e| {
+        matches!(e, Event::PollClosed { .. }).then_some(())
+    })
+    .await;
 
     // Two chat messages, Ada's and the guide's.
-    send_action(&mut ada_socket, Action::SendChatMessage { text: "Hello".into() }).await;
-    send_action(&mut guide_socket, Action::SendChatMessage { text: "Welcome".into() }).await;
+    send_action(
+        &mut ada_socket,
+        Action::SendChatMessage {
+            text: "Hello".into(),
+        },
+    )
+    .await;
+    send_action(
+        &mut guide_socket,
+        Action::SendChatMessage {
+            text: "Welcome".into(),
+        },
+    )
+    .await;
     // The first after a quiet spell goes out alone, the second in the tick's batch.
     let mut seen = 0;
     while seen < 2 {
@@ -169,22 +296,52 @@ async fn the_report_shows_what_the_session_did() {
         })
         .await;
     }
-    let (status, order) = live.post("/store-api/checkout/order", &cleo, json!({"tos": true})).await;
+    let (status, order) = live
+        .post("/store-api/checkout/order", &cleo, json!({"tos": true}))
+        .await;
     assert_eq!(status, 200, "{order}");
     // Cleo's cart became her order: only Ada's counts in the cart value now.
-    let report = report_when(&live, &guide, &id, |r| last_cart_value(r) == Some(cart_totals[0])).await;
-    assert!(report["live"]["cartValue"].as_array().unwrap().iter().any(|s| s["value"].as_f64() == Some(both_carts)), "{report}");
+    let report = report_when(&live, &guide, &id, |r| {
+        last_cart_value(r) == Some(cart_totals[0])
+    })
+    .await;
+    assert!(
+        report["live"]["cartValue"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["value"].as_f64() == Some(both_carts)),
+        "{report}"
+    );
 
     assert_eq!(report["appointment"]["id"], id);
     assert_eq!(report["attendees"], 3, "{report}");
-    let joined: u64 = report["attendance"].as_array().unwrap().iter().map(|m| m["joined"].as_u64().unwrap()).sum();
+    let joined: u64 = report["attendance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["joined"].as_u64().unwrap())
+        .sum();
     assert_eq!(joined, 3);
-    assert_eq!(report["attendance"].as_array().unwrap().last().unwrap()["joinedTotal"], 3);
+    assert_eq!(
+        report["attendance"].as_array().unwrap().last().unwrap()["joinedTotal"],
+        3
+    );
     let likes = report["likes"].as_array().unwrap();
     assert_eq!(likes.len(), 2, "{report}");
-    assert_eq!((&likes[0]["productId"], &likes[0]["likes"]), (&json!(products[0]), &json!(2)), "{report}");
-    assert_eq!((&likes[1]["productId"], &likes[1]["likes"]), (&json!(products[1]), &json!(1)), "{report}");
-    assert!(likes.iter().all(|l| l["name"].as_str().is_some_and(|n| !n.is_empty() && n.len() != 32)));
+    assert_eq!(
+        (&likes[0]["productId"], &likes[0]["likes"]),
+        (&json!(products[0]), &json!(2)),
+        "{report}"
+    );
+    assert_eq!(
+        (&likes[1]["productId"], &likes[1]["likes"]),
+        (&json!(products[1]), &json!(1)),
+        "{report}"
+    );
+    assert!(likes.iter().all(|l| l["name"]
+        .as_str()
+        .is_some_and(|n| !n.is_empty() && n.len() != 32)));
     // Cart additions: Ada's one is still in her cart, Cleo's two left hers in the order.
     let carts = report["carts"].as_array().unwrap();
     assert_eq!(
@@ -195,17 +352,33 @@ async fn the_report_shows_what_the_session_did() {
         ]),
         "{report}"
     );
-    assert!(carts.iter().all(|c| c["name"].as_str().is_some_and(|n| !n.is_empty() && n.len() != 32)), "{report}");
+    assert!(
+        carts.iter().all(|c| c["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty() && n.len() != 32)),
+        "{report}"
+    );
     let orders = report["orders"].as_array().unwrap();
     assert_eq!(orders.len(), 1, "{report}");
     assert_eq!(orders[0]["orderNumber"], order["orderNumber"]);
     assert_eq!(orders[0]["attendeeName"], "Cleo");
     assert_eq!(orders[0]["afterSession"], false);
     assert_eq!(orders[0]["amountTotal"], order["amountTotal"]);
-    assert_eq!(report["revenue"], json!([{"currency": "EUR", "amount": order["amountTotal"]}]));
-    assert_eq!(report["conversion"], json!({"attendees": 3, "buyers": 1, "rate": 1.0 / 3.0}));
+    assert_eq!(
+        report["revenue"],
+        json!([{"currency": "EUR", "amount": order["amountTotal"]}])
+    );
+    assert_eq!(
+        report["conversion"],
+        json!({"attendees": 3, "buyers": 1, "rate": 1.0 / 3.0})
+    );
     assert_eq!(report["live"]["chatMessages"], 2, "{report}");
-    let chat: u64 = report["live"]["chatPerMinute"].as_array().unwrap().iter().map(|m| m["messages"].as_u64().unwrap()).sum();
+    let chat: u64 = report["live"]["chatPerMinute"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["messages"].as_u64().unwrap())
+        .sum();
     assert_eq!(chat, 2);
     assert_eq!(report["live"]["connectedNow"], 2, "{report}");
     assert_eq!(
@@ -220,16 +393,33 @@ async fn the_report_shows_what_the_session_did() {
 
     // After the end: the window closes and orders count for 48 hours more; the average
     // is over the session's window, as a test that knows the points works it out.
-    let (status, _) = live.post(&format!("/api/_action/dsr/appointment/{id}/end"), &guide, json!({})).await;
+    let (status, _) = live
+        .post(
+            &format!("/api/_action/dsr/appointment/{id}/end"),
+            &guide,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let (status, report) = live.get(&format!("/api/_action/dsr/appointment/{id}/report"), &guide).await;
+    let (status, report) = live
+        .get(&format!("/api/_action/dsr/appointment/{id}/report"), &guide)
+        .await;
     assert_eq!(status, 200, "{report}");
-    assert!(report["window"]["to"].is_string() && report["window"]["ordersUntil"].is_string(), "{report}");
+    assert!(
+        report["window"]["to"].is_string() && report["window"]["ordersUntil"].is_string(),
+        "{report}"
+    );
     assert_eq!(report["window"]["afterSessionHours"], 48);
     assert_eq!(report["orders"].as_array().unwrap().len(), 1);
-    let window = |key: &str| OffsetDateTime::parse(report["window"][key].as_str().unwrap(), &Rfc3339).unwrap();
+    let window = |key: &str| {
+        OffsetDateTime::parse(report["window"][key].as_str().unwrap(), &Rfc3339).unwrap()
+    };
     let points = report["live"]["attendance"].as_array().unwrap();
-    assert_eq!(report["live"]["viewers"]["average"].as_f64().unwrap(), average_connected(points, window("from"), window("to")), "{report}");
+    assert_eq!(
+        report["live"]["viewers"]["average"].as_f64().unwrap(),
+        average_connected(points, window("from"), window("to")),
+        "{report}"
+    );
     // An order far after the end does not count; move Cleo's order three days on.
     live.db()
         .execute(
@@ -237,10 +427,16 @@ async fn the_report_shows_what_the_session_did() {
             [order["orderNumber"].as_str().unwrap()],
         )
         .unwrap();
-    let (_, report) = live.get(&format!("/api/_action/dsr/appointment/{id}/report"), &guide).await;
+    let (_, report) = live
+        .get(&format!("/api/_action/dsr/appointment/{id}/report"), &guide)
+        .await;
     assert_eq!(report["orders"], json!([]), "{report}");
     assert_eq!(report["conversion"]["buyers"], 0);
-    assert_eq!(report["carts"].as_array().unwrap().len(), 1, "the late order's items do not count: {report}");
+    assert_eq!(
+        report["carts"].as_array().unwrap().len(),
+        1,
+        "the late order's items do not count: {report}"
+    );
 }
 
 #[tokio::test]
@@ -259,7 +455,12 @@ async fn the_report_is_for_guides_and_admins_only() {
     assert_error(&body, 401, "FRAMEWORK__UNAUTHORIZED");
 
     for unknown in ["f".repeat(32), "not-an-id".to_owned()] {
-        let (status, body) = live.get(&format!("/api/_action/dsr/appointment/{unknown}/report"), &guide).await;
+        let (status, body) = live
+            .get(
+                &format!("/api/_action/dsr/appointment/{unknown}/report"),
+                &guide,
+            )
+            .await;
         assert_eq!(status, 404, "{body}");
         assert_error(&body, 404, "DIGITAL_SALES_ROOMS__APPOINTMENT_NOT_FOUND");
     }
@@ -267,6 +468,9 @@ async fn the_report_is_for_guides_and_admins_only() {
     // Before anyone joined: an empty report, no division by zero.
     let (status, report) = live.get(&path, &guide).await;
     assert_eq!(status, 200, "{report}");
-    assert_eq!(report["conversion"], json!({"attendees": 0, "buyers": 0, "rate": 0.0}));
+    assert_eq!(
+        report["conversion"],
+        json!({"attendees": 0, "buyers": 0, "rate": 0.0})
+    );
     assert_eq!(report["orders"], json!([]));
 }

@@ -7,7 +7,12 @@ use dsr_support::*;
 use serde_json::{json, Value};
 
 fn paths(body: &Value) -> Vec<&str> {
-    body["elements"].as_array().unwrap().iter().map(|e| e["presentationPath"].as_str().unwrap()).collect()
+    body["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["presentationPath"].as_str().unwrap())
+        .collect()
 }
 
 #[tokio::test]
@@ -15,9 +20,20 @@ async fn lists_open_appointments_live_first_and_leaves_out_ended_restricted_and_
     let live = start().await;
 
     // The store API needs the access key like every other call.
-    let (status, _) = live.send_raw(reqwest::Method::GET, "/store-api/dsr/appointments", &As::Nobody, "").await;
+    let (status, _) = live
+        .send_raw(
+            reqwest::Method::GET,
+            "/store-api/dsr/appointments",
+            &As::Nobody,
+            "",
+        )
+        .await;
     assert_eq!(status, 200);
-    let no_key = reqwest::Client::new().get(format!("{}/store-api/dsr/appointments", live.base)).send().await.unwrap();
+    let no_key = reqwest::Client::new()
+        .get(format!("{}/store-api/dsr/appointments", live.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(no_key.status().as_u16(), 401);
 
     let (status, body) = live.get("/store-api/dsr/appointments", &As::Nobody).await;
@@ -27,7 +43,12 @@ async fn lists_open_appointments_live_first_and_leaves_out_ended_restricted_and_
     listed.sort_unstable();
     assert_eq!(listed, ["demo", "demo-customers"]);
     assert_eq!(body["total"], 2);
-    let customers = body["elements"].as_array().unwrap().iter().find(|e| e["presentationPath"] == "demo-customers").unwrap();
+    let customers = body["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["presentationPath"] == "demo-customers")
+        .unwrap();
     assert_eq!(customers["attendeeRestrictionType"], "customer");
     assert_eq!(customers["live"], false);
     assert_eq!(customers["startedAt"], Value::Null);
@@ -35,19 +56,42 @@ async fn lists_open_appointments_live_first_and_leaves_out_ended_restricted_and_
     let now = time::OffsetDateTime::now_utc();
     for element in body["elements"].as_array().unwrap() {
         let window = ["accessibleFrom", "accessibleTo"].map(|field| {
-            time::OffsetDateTime::parse(element[field].as_str().unwrap(), &time::format_description::well_known::Rfc3339).unwrap()
+            time::OffsetDateTime::parse(
+                element[field].as_str().unwrap(),
+                &time::format_description::well_known::Rfc3339,
+            )
+            .unwrap()
         });
         assert!(window[0] <= now && now < window[1], "{element}");
     }
     let german = live.language_id("de-DE").await;
-    let (_, german_list) = live.get_in("/store-api/dsr/appointments", &As::Nobody, &german).await;
-    let mut names: Vec<&str> = german_list["elements"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    let (_, german_list) = live
+        .get_in("/store-api/dsr/appointments", &As::Nobody, &german)
+        .await;
+    let mut names: Vec<&str> = german_list["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
     names.sort_unstable();
-    assert_eq!(names, ["Herbstkollektion für Kundinnen und Kunden", "Herbstkollektion live"]);
+    assert_eq!(
+        names,
+        [
+            "Herbstkollektion für Kundinnen und Kunden",
+            "Herbstkollektion live"
+        ]
+    );
 
     // A live appointment comes first and says so.
     let (guide, demo, _) = live.guide_joins("demo-customers").await;
-    let (status, _) = live.post(&format!("/api/_action/dsr/appointment/{demo}/start"), &guide, json!({})).await;
+    let (status, _) = live
+        .post(
+            &format!("/api/_action/dsr/appointment/{demo}/start"),
+            &guide,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 204);
     let (_, body) = live.get("/store-api/dsr/appointments", &As::Nobody).await;
     assert_eq!(paths(&body), ["demo-customers", "demo"]);
@@ -66,14 +110,23 @@ async fn lists_open_appointments_live_first_and_leaves_out_ended_restricted_and_
     .unwrap();
     let (_, body) = live.get("/store-api/dsr/appointments", &As::Nobody).await;
     assert_eq!(paths(&body), ["demo-customers", "early", "demo"]);
-    assert_eq!(body["elements"][1]["accessibleFrom"], "2098-01-01T10:00:00Z");
+    assert_eq!(
+        body["elements"][1]["accessibleFrom"],
+        "2098-01-01T10:00:00Z"
+    );
     db.execute("UPDATE appointment SET accessible_to = '2000-01-01T00:00:00Z' WHERE presentation_path = 'early'", []).unwrap();
     db.execute("UPDATE appointment SET attendee_restriction_type = 'rules' WHERE presentation_path = 'demo'", []).unwrap();
     let (_, body) = live.get("/store-api/dsr/appointments", &As::Nobody).await;
     assert_eq!(paths(&body), ["demo-customers"]);
 
     // An ended appointment is no longer listed.
-    let (status, body) = live.post(&format!("/api/_action/dsr/appointment/{demo}/end"), &guide, json!({})).await;
+    let (status, body) = live
+        .post(
+            &format!("/api/_action/dsr/appointment/{demo}/end"),
+            &guide,
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let (_, body) = live.get("/store-api/dsr/appointments", &As::Nobody).await;
     assert_eq!(paths(&body), Vec::<&str>::new());

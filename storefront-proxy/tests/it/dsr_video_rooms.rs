@@ -17,7 +17,12 @@ const LIVEKIT_SECRET: &str = "video-rooms-test-secret-long-enough-for-hs256";
 async fn sfu(dir: &std::path::Path) -> (sfu::server::Running, sfu::Credentials) {
     let config = sfu::Config::loopback(dir.to_owned(), LIVEKIT_KEY, LIVEKIT_SECRET);
     let credentials = config.credentials().unwrap();
-    (sfu::server::start(&config, config.credentials().unwrap()).await.unwrap(), credentials)
+    (
+        sfu::server::start(&config, config.credentials().unwrap())
+            .await
+            .unwrap(),
+        credentials,
+    )
 }
 
 async fn delete(live: &Live, path: &str, who: &As) -> (u16, Value) {
@@ -27,7 +32,11 @@ async fn delete(live: &Live, path: &str, who: &As) -> (u16, Value) {
 
 fn rows(live: &Live, appointment_id: &str) -> i64 {
     live.db()
-        .query_row("SELECT COUNT(*) FROM dsr_appointment_video_chat WHERE appointment_id = ?1", [appointment_id], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM dsr_appointment_video_chat WHERE appointment_id = ?1",
+            [appointment_id],
+            |r| r.get(0),
+        )
         .unwrap()
 }
 
@@ -69,14 +78,23 @@ async fn a_guide_opens_finds_and_deletes_the_video_room_and_the_sfu_room_goes() 
 
     // Found by the Admin API search, in the document's shape, with its appointment.
     let search = json!({"filter": [{"type": "equals", "field": "appointmentId", "value": id}], "associations": {"appointment": {}}});
-    let (status, found) = live.post("/api/search/dsr-appointment-video-chat", &guide, search.clone()).await;
+    let (status, found) = live
+        .post(
+            "/api/search/dsr-appointment-video-chat",
+            &guide,
+            search.clone(),
+        )
+        .await;
     assert_eq!(status, 200, "{found}");
     assert_eq!(found["total"], 1, "{found}");
     let record = &found["data"][0];
     let mut shape = record.clone();
     shape.as_object_mut().unwrap().remove("appointment");
     assert_valid_with_formats(&reference, "adminApi", "DsrAppointmentVideoChat", &shape);
-    assert_eq!((record["appointmentId"].as_str(), record["name"].as_str()), (Some(id.as_str()), Some(id.as_str())));
+    assert_eq!(
+        (record["appointmentId"].as_str(), record["name"].as_str()),
+        (Some(id.as_str()), Some(id.as_str()))
+    );
     assert_eq!(record["appointment"]["id"], id.as_str());
     let (status, refused) = live
         .post(
@@ -86,7 +104,13 @@ async fn a_guide_opens_finds_and_deletes_the_video_room_and_the_sfu_room_goes() 
         )
         .await;
     assert_eq!(status, 400, "{refused}");
-    let (status, _) = live.post("/api/search/dsr-appointment-video-chat", &As::Nobody, search.clone()).await;
+    let (status, _) = live
+        .post(
+            "/api/search/dsr-appointment-video-chat",
+            &As::Nobody,
+            search.clone(),
+        )
+        .await;
     assert_eq!(status, 401);
 
     // The guide is in the sfu's room with the token the hub minted.
@@ -104,12 +128,23 @@ async fn a_guide_opens_finds_and_deletes_the_video_room_and_the_sfu_room_goes() 
     // Deleted: the sfu's room goes (the guide's video is disconnected), then the record.
     let (status, deleted) = delete(&live, &room, &guide).await;
     assert_eq!(status, 200, "{deleted}");
-    let closed = tokio::time::timeout(std::time::Duration::from_secs(5), async { while signals.recv().await.is_some() {} }).await;
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        while signals.recv().await.is_some() {}
+    })
+    .await;
     assert!(closed.is_ok(), "the guide's video connection stayed");
-    let listed = sfu.engine.admin(id.clone(), sfu::engine::AdminAction::ListParticipants).await;
-    assert!(matches!(listed, Err(sfu::Error::RoomNotFound)), "the sfu's room is gone");
+    let listed = sfu
+        .engine
+        .admin(id.clone(), sfu::engine::AdminAction::ListParticipants)
+        .await;
+    assert!(
+        matches!(listed, Err(sfu::Error::RoomNotFound)),
+        "the sfu's room is gone"
+    );
     assert_eq!(rows(&live, &id), 0);
-    let (_, found) = live.post("/api/search/dsr-appointment-video-chat", &guide, search).await;
+    let (_, found) = live
+        .post("/api/search/dsr-appointment-video-chat", &guide, search)
+        .await;
     assert_eq!(found["total"], 0, "{found}");
     // Deleting again is done too.
     let (status, _) = delete(&live, &room, &guide).await;
@@ -120,7 +155,12 @@ async fn a_guide_opens_finds_and_deletes_the_video_room_and_the_sfu_room_goes() 
 async fn without_the_hub_a_delete_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let base = common_serve_with(dir.path(), |config| config).await;
-    let live = Live { base, hub_port: 1, http: reqwest::Client::new(), dir };
+    let live = Live {
+        base,
+        hub_port: 1,
+        http: reqwest::Client::new(),
+        dir,
+    };
     let guide = As::Guide(live.admin_token().await);
     let id = live.appointment_id(&guide, "demo").await;
     let room = format!("/api/_action/dsr/appointment/{id}/video-room");
@@ -129,7 +169,11 @@ async fn without_the_hub_a_delete_changes_nothing() {
     let (status, refused) = delete(&live, &room, &guide).await;
     assert_eq!(status, 503, "{refused}");
     assert_error(&refused, 503, "SALESROOM__HUB_UNAVAILABLE");
-    assert_eq!(rows(&live, &id), 1, "the record stays while the room could not be deleted");
+    assert_eq!(
+        rows(&live, &id),
+        1,
+        "the record stays while the room could not be deleted"
+    );
 }
 
 #[tokio::test]
@@ -137,20 +181,42 @@ async fn in_upstream_mode_the_upstream_keeps_the_records_and_the_hub_deletes_the
     let upstream = start().await;
     let dir = tempfile::tempdir().unwrap();
     let secret = "forwarding-video-secret";
-    let hub_config = hub::Config { secret: Some(secret.into()), ..hub::Config::for_data_dir(dir.path().join("hub")) };
+    let hub_config = hub::Config {
+        secret: Some(secret.into()),
+        ..hub::Config::for_data_dir(dir.path().join("hub"))
+    };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let hub_port = listener.local_addr().unwrap().port();
-    tokio::spawn(hub::Hub::open(hub_config, secret.as_bytes().to_vec()).await.unwrap().serve(listener, std::future::pending()));
+    tokio::spawn(
+        hub::Hub::open(hub_config, secret.as_bytes().to_vec())
+            .await
+            .unwrap()
+            .serve(listener, std::future::pending()),
+    );
     let upstream_url = upstream.base.clone();
-    let base =
-        serve_with(dir.path(), hub_port, secret, |config| storefront_proxy::Config { upstream_url: Some(upstream_url), ..config }).await;
-    let forwarding = Live { base, hub_port, http: reqwest::Client::new(), dir };
+    let base = serve_with(dir.path(), hub_port, secret, |config| {
+        storefront_proxy::Config {
+            upstream_url: Some(upstream_url),
+            ..config
+        }
+    })
+    .await;
+    let forwarding = Live {
+        base,
+        hub_port,
+        http: reqwest::Client::new(),
+        dir,
+    };
 
     let guide = As::Guide(forwarding.admin_token().await);
     let id = forwarding.appointment_id(&guide, "demo").await;
     let room = format!("/api/_action/dsr/appointment/{id}/video-room");
     let (status, created) = forwarding.post(&room, &guide, json!({})).await;
-    assert_eq!((status, created["roomName"].as_str()), (200, Some(id.as_str())), "{created}");
+    assert_eq!(
+        (status, created["roomName"].as_str()),
+        (200, Some(id.as_str())),
+        "{created}"
+    );
     assert_eq!(rows(&upstream, &id), 1, "the upstream's record");
     let (status, found) = forwarding
         .post(

@@ -17,11 +17,28 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Modules below every domain: they import only each other.
-const BOTTOM: &[&str] =
-    &["config", "error", "storage", "state", "shop_event", "hub_client", "upstream", "store_api", "security", "rich_text"];
+const BOTTOM: &[&str] = &[
+    "config",
+    "error",
+    "storage",
+    "state",
+    "shop_event",
+    "hub_client",
+    "upstream",
+    "store_api",
+    "security",
+    "rich_text",
+];
 
 /// What the application state may import: it must stay below every domain.
-const STATE_MAY_IMPORT: &[&str] = &["config", "storage", "hub_client", "upstream", "shop_event", "security"];
+const STATE_MAY_IMPORT: &[&str] = &[
+    "config",
+    "storage",
+    "hub_client",
+    "upstream",
+    "shop_event",
+    "security",
+];
 
 /// The router assembly: no module imports it.
 const TOP: &str = "app";
@@ -54,12 +71,36 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
 /// Imports inside a domain that close a cycle and predate the domain check; each is
 /// its owner's to break (the import named goes), any other cycle fails.
 const KNOWN_DOMAIN_CYCLES: &[(&str, &str, &str)] = &[
-    ("account::address", "account::customer", "address takes the `LoggedIn` extractor from customer, which uses address"),
-    ("catalog::criteria", "catalog::query", "criteria takes `query::NAME_EXPR` while query compiles criteria"),
-    ("dsr::attendee", "dsr::delegation", "attendee mints through delegation, which takes `Attendee` from attendee"),
-    ("dsr::attendee", "dsr::interaction", "attendee reads interactions, which take `Attendee` from attendee"),
-    ("dsr::attendee", "dsr::lifecycle", "attendee takes `lifecycle::hub_unavailable` while lifecycle reads attendees"),
-    ("dsr::attendee", "dsr::presentation", "attendee takes `presentation::not_an_attendee` while presentation reads attendees"),
+    (
+        "account::address",
+        "account::customer",
+        "address takes the `LoggedIn` extractor from customer, which uses address",
+    ),
+    (
+        "catalog::criteria",
+        "catalog::query",
+        "criteria takes `query::NAME_EXPR` while query compiles criteria",
+    ),
+    (
+        "dsr::attendee",
+        "dsr::delegation",
+        "attendee mints through delegation, which takes `Attendee` from attendee",
+    ),
+    (
+        "dsr::attendee",
+        "dsr::interaction",
+        "attendee reads interactions, which take `Attendee` from attendee",
+    ),
+    (
+        "dsr::attendee",
+        "dsr::lifecycle",
+        "attendee takes `lifecycle::hub_unavailable` while lifecycle reads attendees",
+    ),
+    (
+        "dsr::attendee",
+        "dsr::presentation",
+        "attendee takes `presentation::not_an_attendee` while presentation reads attendees",
+    ),
 ];
 
 /// One `crate::<module>` path in a file.
@@ -109,13 +150,20 @@ fn crate_paths(line: &str) -> Vec<String> {
             }
             items.push(item);
             for item in items {
-                let name: String = item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
                 if !name.is_empty() && name != "self" {
                     found.push(name);
                 }
             }
         } else {
-            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
             if !name.is_empty() {
                 found.push(name);
             }
@@ -129,7 +177,9 @@ fn imports_of(src: &Path, files: &[(PathBuf, String)]) -> BTreeMap<String, Vec<I
     let mut graph: BTreeMap<String, Vec<Import>> = BTreeMap::new();
     for (path, text) in files {
         let relative = path.strip_prefix(src).unwrap_or(path);
-        let Some(module) = top_level_module(relative) else { continue };
+        let Some(module) = top_level_module(relative) else {
+            continue;
+        };
         let entry = graph.entry(module.clone()).or_default();
         // A `use crate::{…}` group may span lines: join them before looking.
         let mut pending: Option<(usize, String)> = None;
@@ -169,7 +219,10 @@ fn imports_of(src: &Path, files: &[(PathBuf, String)]) -> BTreeMap<String, Vec<I
 }
 
 fn rust_files(dir: &Path, found: &mut Vec<(PathBuf, String)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
@@ -182,7 +235,12 @@ fn rust_files(dir: &Path, found: &mut Vec<(PathBuf, String)>) {
 }
 
 fn describe(import: &Import) -> String {
-    format!("src/{}:{}: `{}`", import.file.display(), import.line, import.text)
+    format!(
+        "src/{}:{}: `{}`",
+        import.file.display(),
+        import.line,
+        import.text
+    )
 }
 
 /// A cycle of modules, as the imports that make it, if there is one.
@@ -218,7 +276,13 @@ fn find_cycle(graph: &BTreeMap<String, Vec<Import>>) -> Option<Vec<Import>> {
     let mut done = BTreeSet::new();
     for module in graph.keys() {
         if !done.contains(module) {
-            if let Some(cycle) = visit(module, graph, &mut Vec::new(), &mut BTreeSet::new(), &mut done) {
+            if let Some(cycle) = visit(
+                module,
+                graph,
+                &mut Vec::new(),
+                &mut BTreeSet::new(),
+                &mut done,
+            ) {
                 return Some(cycle);
             }
         }
@@ -248,11 +312,17 @@ fn violations(graph: &BTreeMap<String, Vec<Import>>) -> Vec<String> {
                     describe(import)
                 ));
             } else if BOTTOM.contains(&module.as_str()) && !BOTTOM.contains(&target) {
-                problems.push(format!("{}: `{module}` is below every domain but imports `{target}`", describe(import)));
+                problems.push(format!(
+                    "{}: `{module}` is below every domain but imports `{target}`",
+                    describe(import)
+                ));
             }
             for (from, to, why) in FORBIDDEN {
                 if module == from && target == *to {
-                    problems.push(format!("{}: {from} must not import {to}: {why}", describe(import)));
+                    problems.push(format!(
+                        "{}: {from} must not import {to}: {why}",
+                        describe(import)
+                    ));
                 }
             }
         }
@@ -264,7 +334,11 @@ fn violations(graph: &BTreeMap<String, Vec<Import>>) -> Vec<String> {
 }
 
 fn describe_cycle(cycle: &[Import]) -> String {
-    let modules: Vec<String> = cycle.iter().map(|i| i.from.clone()).chain(cycle.last().map(|i| i.module.clone())).collect();
+    let modules: Vec<String> = cycle
+        .iter()
+        .map(|i| i.from.clone())
+        .chain(cycle.last().map(|i| i.module.clone()))
+        .collect();
     let mut message = format!("an import cycle: {}", modules.join(" -> "));
     for import in cycle {
         message.push_str(&format!("\n    {}", describe(import)));
@@ -274,7 +348,10 @@ fn describe_cycle(cycle: &[Import]) -> String {
 
 /// The module path of a file under `src/`: `cart/pipeline/lines.rs` is `cart::pipeline::lines`.
 fn module_of(relative: &Path) -> Vec<String> {
-    let text = relative.with_extension("").to_string_lossy().replace('\\', "/");
+    let text = relative
+        .with_extension("")
+        .to_string_lossy()
+        .replace('\\', "/");
     text.split('/').map(str::to_owned).collect()
 }
 
@@ -287,10 +364,17 @@ fn expand(tree: &str) -> Vec<Vec<String>> {
     };
     let prefix: Vec<String> = head
         .split("::")
-        .map(|s| s.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>())
+        .map(|s| {
+            s.trim()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
         .filter(|s| !s.is_empty())
         .collect();
-    let Some(group) = group else { return vec![prefix] };
+    let Some(group) = group else {
+        return vec![prefix];
+    };
     let (mut depth, mut item, mut found) = (0, String::new(), Vec::new());
     for c in group.chars() {
         match c {
@@ -365,10 +449,18 @@ fn module_paths(line: &str, module: &[String]) -> Vec<Vec<String>> {
 }
 
 /// Each domain folder's graph of files: `cart::calculate` → `cart::store`.
-fn domain_graphs(src: &Path, files: &[(PathBuf, String)]) -> BTreeMap<String, BTreeMap<String, Vec<Import>>> {
-    let relatives: Vec<(PathBuf, &String)> =
-        files.iter().map(|(path, text)| (path.strip_prefix(src).unwrap_or(path).to_path_buf(), text)).collect();
-    let modules: BTreeSet<Vec<String>> = relatives.iter().map(|(relative, _)| module_of(relative)).collect();
+fn domain_graphs(
+    src: &Path,
+    files: &[(PathBuf, String)],
+) -> BTreeMap<String, BTreeMap<String, Vec<Import>>> {
+    let relatives: Vec<(PathBuf, &String)> = files
+        .iter()
+        .map(|(path, text)| (path.strip_prefix(src).unwrap_or(path).to_path_buf(), text))
+        .collect();
+    let modules: BTreeSet<Vec<String>> = relatives
+        .iter()
+        .map(|(relative, _)| module_of(relative))
+        .collect();
     let mut graphs: BTreeMap<String, BTreeMap<String, Vec<Import>>> = BTreeMap::new();
     for (relative, text) in relatives {
         let module = module_of(&relative);
@@ -378,20 +470,37 @@ fn domain_graphs(src: &Path, files: &[(PathBuf, String)]) -> BTreeMap<String, BT
         let from = module.join("::");
         let graph = graphs.entry(module[0].clone()).or_default();
         graph.entry(from.clone()).or_default();
-        for (number, line) in text.lines().enumerate().take_while(|(_, l)| l.trim() != "#[cfg(test)]") {
+        for (number, line) in text
+            .lines()
+            .enumerate()
+            .take_while(|(_, l)| l.trim() != "#[cfg(test)]")
+        {
             if line.trim().starts_with("//") {
                 continue;
             }
             for path in module_paths(line, &module) {
-                let Some(target) = (1..=path.len()).rev().map(|n| &path[..n]).find(|p| modules.contains(*p)) else { continue };
+                let Some(target) = (1..=path.len())
+                    .rev()
+                    .map(|n| &path[..n])
+                    .find(|p| modules.contains(*p))
+                else {
+                    continue;
+                };
                 let nested = target.starts_with(&module) || module.starts_with(target);
                 let to = target.join("::");
-                let known = KNOWN_DOMAIN_CYCLES.iter().any(|(a, b, _)| *a == from && *b == to);
+                let known = KNOWN_DOMAIN_CYCLES
+                    .iter()
+                    .any(|(a, b, _)| *a == from && *b == to);
                 if target[0] != module[0] || nested || known {
                     continue;
                 }
-                let import =
-                    Import { from: from.clone(), file: relative.clone(), line: number + 1, text: line.trim().to_owned(), module: to };
+                let import = Import {
+                    from: from.clone(),
+                    file: relative.clone(),
+                    line: number + 1,
+                    text: line.trim().to_owned(),
+                    module: to,
+                };
                 graph.entry(from.clone()).or_default().push(import);
             }
         }
@@ -401,7 +510,11 @@ fn domain_graphs(src: &Path, files: &[(PathBuf, String)]) -> BTreeMap<String, BT
 
 /// An import cycle between the files of one domain folder, one line per domain.
 fn domain_cycles(src: &Path, files: &[(PathBuf, String)]) -> Vec<String> {
-    domain_graphs(src, files).values().filter_map(find_cycle).map(|cycle| describe_cycle(&cycle)).collect()
+    domain_graphs(src, files)
+        .values()
+        .filter_map(find_cycle)
+        .map(|cycle| describe_cycle(&cycle))
+        .collect()
 }
 
 #[test]
@@ -411,10 +524,17 @@ fn the_top_level_modules_import_each_other_in_one_direction() {
     rust_files(&src, &mut files);
     let graph = imports_of(&src, &files);
     for module in BOTTOM.iter().chain([&TOP]) {
-        assert!(graph.contains_key(*module), "no module `{module}` in src/: update the layering test");
+        assert!(
+            graph.contains_key(*module),
+            "no module `{module}` in src/: update the layering test"
+        );
     }
     let problems = violations(&graph);
-    assert!(problems.is_empty(), "the layering is broken:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "the layering is broken:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -423,9 +543,16 @@ fn the_files_of_a_domain_import_each_other_in_one_direction() {
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let graphs = domain_graphs(&src, &files);
-    assert!(graphs["cart"].contains_key("cart::calculate"), "no `cart/calculate.rs`: update the layering test");
+    assert!(
+        graphs["cart"].contains_key("cart::calculate"),
+        "no `cart/calculate.rs`: update the layering test"
+    );
     let cycles = domain_cycles(&src, &files);
-    assert!(cycles.is_empty(), "a domain folder has an import cycle:\n{}", cycles.join("\n"));
+    assert!(
+        cycles.is_empty(),
+        "a domain folder has an import cycle:\n{}",
+        cycles.join("\n")
+    );
 }
 
 /// The checker of domain folders: `super::`, `self::` and `crate::` paths, groups
@@ -438,26 +565,51 @@ fn the_domain_checker_finds_a_cycle_between_two_files() {
         [module("cart::a"), module("cart::b::c"), module("cart::b")]
     );
     assert_eq!(
-        module_paths("let x = crate::cart::model::Cart::default();", &module("order::place")),
+        module_paths(
+            "let x = crate::cart::model::Cart::default();",
+            &module("order::place")
+        ),
         [module("cart::model::Cart::default")]
     );
-    assert_eq!(module_paths("use self::goods::Goods;", &module("cart::pipeline")), [module("cart::pipeline::goods::Goods")]);
-    assert_eq!(module_paths("use super::super::model;", &module("cart::pipeline::lines")), [module("cart::model")]);
+    assert_eq!(
+        module_paths("use self::goods::Goods;", &module("cart::pipeline")),
+        [module("cart::pipeline::goods::Goods")]
+    );
+    assert_eq!(
+        module_paths("use super::super::model;", &module("cart::pipeline::lines")),
+        [module("cart::model")]
+    );
 
     let src = Path::new("src");
     let file = |path: &str, text: &str| (src.join(path), text.to_owned());
     let files = vec![
         file("cart.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
         file("cart/a.rs", "use super::b::thing;\n"),
-        file("cart/b.rs", "// super::c is a comment\nfn f() { crate::cart::{a::other, c}; }\n"),
-        file("cart/c.rs", "use super::Parent;\n#[cfg(test)]\nmod tests { use crate::cart::a; }\n"),
+        file(
+            "cart/b.rs",
+            "// super::c is a comment\nfn f() { crate::cart::{a::other, c}; }\n",
+        ),
+        file(
+            "cart/c.rs",
+            "use super::Parent;\n#[cfg(test)]\nmod tests { use crate::cart::a; }\n",
+        ),
         file("order/place.rs", "use crate::cart::a;\n"),
     ];
     let cycles = domain_cycles(src, &files).join("\n");
-    assert!(cycles.contains("an import cycle: cart::a -> cart::b -> cart::a"), "{cycles}");
-    assert!(cycles.contains("src/cart/b.rs:2: `fn f() { crate::cart::{a::other, c}; }`"), "{cycles}");
+    assert!(
+        cycles.contains("an import cycle: cart::a -> cart::b -> cart::a"),
+        "{cycles}"
+    );
+    assert!(
+        cycles.contains("src/cart/b.rs:2: `fn f() { crate::cart::{a::other, c}; }`"),
+        "{cycles}"
+    );
     assert!(!cycles.contains("cart::c ->"), "{cycles}");
-    let acyclic = vec![file("cart/a.rs", "use super::b::thing;\n"), file("cart/b.rs", "use super::c;\n"), file("cart/c.rs", "")];
+    let acyclic = vec![
+        file("cart/a.rs", "use super::b::thing;\n"),
+        file("cart/b.rs", "use super::c;\n"),
+        file("cart/c.rs", ""),
+    ];
     assert!(domain_cycles(src, &acyclic).is_empty());
 }
 
@@ -465,15 +617,27 @@ fn the_domain_checker_finds_a_cycle_between_two_files() {
 /// cycle and of a forbidden import.
 #[test]
 fn the_checker_names_the_offending_file_and_import() {
-    assert_eq!(crate_paths("use crate::{a, b::c, d::{e, f}, self};"), ["a", "b", "d"]);
-    assert_eq!(crate_paths("let x = crate::storage::is_id(&crate::catalog::id());"), ["storage", "catalog"]);
+    assert_eq!(
+        crate_paths("use crate::{a, b::c, d::{e, f}, self};"),
+        ["a", "b", "d"]
+    );
+    assert_eq!(
+        crate_paths("let x = crate::storage::is_id(&crate::catalog::id());"),
+        ["storage", "catalog"]
+    );
     assert!(crate_paths("use my_crate::thing;").is_empty());
 
     let src = Path::new("src");
     let file = |path: &str, text: &str| (src.join(path), text.to_owned());
     let files = vec![
-        file("catalog/product.rs", "//! Docs naming crate::navigation do not count.\nuse crate::navigation::seo_url;\n"),
-        file("navigation.rs", "use crate::{\n    catalog,\n    state::App,\n};\n"),
+        file(
+            "catalog/product.rs",
+            "//! Docs naming crate::navigation do not count.\nuse crate::navigation::seo_url;\n",
+        ),
+        file(
+            "navigation.rs",
+            "use crate::{\n    catalog,\n    state::App,\n};\n",
+        ),
         file("state.rs", "use crate::cart::Cart;\n"),
         file("cart.rs", "fn f() { crate::dsr::publish(); }\n"),
         file("dsr.rs", ""),
@@ -483,9 +647,25 @@ fn the_checker_names_the_offending_file_and_import() {
         problems.contains("src/catalog/product.rs:2: `use crate::navigation::seo_url;`: catalog must not import navigation"),
         "{problems}"
     );
-    assert!(problems.contains("src/cart.rs:1: `fn f() { crate::dsr::publish(); }`: cart must not import dsr"), "{problems}");
-    assert!(problems.contains("src/state.rs:1: `use crate::cart::Cart;`: the application state imports `cart`"), "{problems}");
-    assert!(problems.contains("an import cycle: catalog -> navigation -> catalog"), "{problems}");
-    assert!(problems.contains("src/navigation.rs:1: `use crate::{ catalog, state::App, };`"), "{problems}");
+    assert!(
+        problems.contains(
+            "src/cart.rs:1: `fn f() { crate::dsr::publish(); }`: cart must not import dsr"
+        ),
+        "{problems}"
+    );
+    assert!(
+        problems.contains(
+            "src/state.rs:1: `use crate::cart::Cart;`: the application state imports `cart`"
+        ),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("an import cycle: catalog -> navigation -> catalog"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("src/navigation.rs:1: `use crate::{ catalog, state::App, };`"),
+        "{problems}"
+    );
     assert!(!problems.contains("Docs naming"), "{problems}");
 }

@@ -63,8 +63,16 @@ async fn an_oversized_message_through_the_relay_is_closed_with_1009_and_others_k
 
     // The relay streamed it into the hub, which refused it at the frame header (the
     // close frame came from there).
-    let metrics = reqwest::get(format!("http://127.0.0.1:{}/metrics", live.hub_port)).await.unwrap().text().await.unwrap();
-    assert!(metrics.lines().any(|l| l == "hub_messages_too_big_total 1"), "{metrics}");
+    let metrics = reqwest::get(format!("http://127.0.0.1:{}/metrics", live.hub_port))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.lines().any(|l| l == "hub_messages_too_big_total 1"),
+        "{metrics}"
+    );
 
     // The relay still works: Bo's socket, and a new one.
     grant_cart_permission(&mut bo).await;
@@ -76,14 +84,23 @@ async fn an_oversized_message_through_the_relay_is_closed_with_1009_and_others_k
 #[tokio::test]
 async fn a_request_head_that_never_finishes_is_closed_after_the_timeout() {
     let dir = tempfile::tempdir().unwrap();
-    let base =
-        dsr_support::common_serve_with(dir.path(), |config| storefront_proxy::Config { header_read_timeout_ms: 300, ..config }).await;
+    let base = dsr_support::common_serve_with(dir.path(), |config| storefront_proxy::Config {
+        header_read_timeout_ms: 300,
+        ..config
+    })
+    .await;
     let addr = base.trim_start_matches("http://");
     let mut half = TcpStream::connect(addr).await.unwrap();
-    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\nX-Slow: ").await.unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\nX-Slow: ")
+        .await
+        .unwrap();
     let answer = read_until_closed(&mut half).await;
     // hyper closes (possibly after a 408); never a 200.
-    assert!(!String::from_utf8_lossy(&answer).contains("200 OK"), "{}", String::from_utf8_lossy(&answer));
+    assert!(
+        !String::from_utf8_lossy(&answer).contains("200 OK"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
 
     // A complete request on a new connection is served.
     let (status, text) = get_text(&base, "/healthz").await;
@@ -93,23 +110,36 @@ async fn a_request_head_that_never_finishes_is_closed_after_the_timeout() {
 #[tokio::test]
 async fn connections_over_the_cap_are_answered_503_in_shopware_shape() {
     let dir = tempfile::tempdir().unwrap();
-    let base = dsr_support::common_serve_with(dir.path(), |config| storefront_proxy::Config { max_http_connections: 2, ..config }).await;
+    let base = dsr_support::common_serve_with(dir.path(), |config| storefront_proxy::Config {
+        max_http_connections: 2,
+        ..config
+    })
+    .await;
     let addr = base.trim_start_matches("http://");
     // Two connections hold the two places with half a request each.
     let mut held = Vec::new();
     for _ in 0..2 {
         let mut half = TcpStream::connect(addr).await.unwrap();
-        half.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\n").await.unwrap();
+        half.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\n")
+            .await
+            .unwrap();
         held.push(half);
     }
     // Accepted in order: give the server a moment to count them.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let mut third = TcpStream::connect(addr).await.unwrap();
-    third.write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n").await.unwrap();
+    third
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n")
+        .await
+        .unwrap();
     let answer = String::from_utf8(read_until_closed(&mut third).await).unwrap();
     let (head, body) = answer.split_once("\r\n\r\n").unwrap();
     assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
-    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
     let body: Value = serde_json::from_str(body).unwrap();
     assert_error_shape(&body, 503);
     assert_eq!(body["errors"][0]["code"], "SALESROOM__TOO_MANY_CONNECTIONS");
@@ -127,7 +157,8 @@ async fn get_text(base: &str, path: &str) -> (u16, String) {
 }
 
 #[tokio::test]
-async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodies_in_shopware_shape() {
+async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodies_in_shopware_shape(
+) {
     let live = dsr_support::start().await;
     let router = {
         let config = storefront_proxy::Config {
@@ -137,25 +168,50 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         storefront_proxy::App::open(config).await.unwrap().router()
     };
     let paths = registered_paths(&router);
-    assert!(paths.len() > 80, "the router lists {} paths: {paths:?}", paths.len());
+    assert!(
+        paths.len() > 80,
+        "the router lists {} paths: {paths:?}",
+        paths.len()
+    );
     let with_params = paths.iter().filter(|p| p.contains('{')).count();
     assert!(with_params > 30, "{paths:?}");
 
     let http = reqwest::Client::new();
-    let methods = [Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE];
-    let oversized = format!("{{\"x\":\"{}\"}}", "a".repeat(storefront_proxy::error::MAX_REQUEST_BODY));
+    let methods = [
+        Method::GET,
+        Method::POST,
+        Method::PUT,
+        Method::PATCH,
+        Method::DELETE,
+    ];
+    let oversized = format!(
+        "{{\"x\":\"{}\"}}",
+        "a".repeat(storefront_proxy::error::MAX_REQUEST_BODY)
+    );
     let (mut wrong_methods, mut broken_params, mut too_large) = (0, 0, 0);
     let mut failures = Vec::new();
     for path in &paths {
         let plausible = fill(path, "0123456789abcdef0123456789abcdef");
         let mut allowed = Vec::new();
         for method in &methods {
-            let (status, content_type, body) =
-                answer(http.request(method.clone(), format!("{}{plausible}", live.base)).header("sw-access-key", dsr_support::KEY)).await;
+            let (status, content_type, body) = answer(
+                http.request(method.clone(), format!("{}{plausible}", live.base))
+                    .header("sw-access-key", dsr_support::KEY),
+            )
+            .await;
             if status == 405 {
                 wrong_methods += 1;
-                let parsed = check_answer(&mut failures, "wrong method", method.as_str(), &plausible, status, &content_type, &body);
-                if parsed.is_some_and(|b| b["errors"][0]["code"] != "FRAMEWORK__METHOD_NOT_ALLOWED") {
+                let parsed = check_answer(
+                    &mut failures,
+                    "wrong method",
+                    method.as_str(),
+                    &plausible,
+                    status,
+                    &content_type,
+                    &body,
+                );
+                if parsed.is_some_and(|b| b["errors"][0]["code"] != "FRAMEWORK__METHOD_NOT_ALLOWED")
+                {
                     failures.push(format!("405 code: {method} {plausible}: {body}"));
                 }
             } else {
@@ -165,13 +221,26 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         for method in &allowed {
             if path.contains('{') {
                 let broken = fill(path, "%FF");
-                let (status, content_type, body) =
-                    answer(http.request(method.clone(), format!("{}{broken}", live.base)).header("sw-access-key", dsr_support::KEY)).await;
+                let (status, content_type, body) = answer(
+                    http.request(method.clone(), format!("{}{broken}", live.base))
+                        .header("sw-access-key", dsr_support::KEY),
+                )
+                .await;
                 broken_params += 1;
                 if status < 400 && path != "/ws" {
-                    failures.push(format!("broken parameter accepted: {method} {broken} -> {status}"));
+                    failures.push(format!(
+                        "broken parameter accepted: {method} {broken} -> {status}"
+                    ));
                 }
-                check_answer(&mut failures, "broken parameter", method.as_str(), &broken, status, &content_type, &body);
+                check_answer(
+                    &mut failures,
+                    "broken parameter",
+                    method.as_str(),
+                    &broken,
+                    status,
+                    &content_type,
+                    &body,
+                );
             }
             if [Method::POST, Method::PUT, Method::PATCH].contains(method) {
                 let (status, content_type, body) = answer(
@@ -181,9 +250,15 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
                         .body(oversized.clone()),
                 )
                 .await;
-                if let Some(parsed) =
-                    check_answer(&mut failures, "oversized body", method.as_str(), &plausible, status, &content_type, &body)
-                {
+                if let Some(parsed) = check_answer(
+                    &mut failures,
+                    "oversized body",
+                    method.as_str(),
+                    &plausible,
+                    status,
+                    &content_type,
+                    &body,
+                ) {
                     let code = &parsed["errors"][0]["code"];
                     if status == 413 {
                         too_large += 1;
@@ -201,15 +276,28 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
         "walked {} paths: {wrong_methods} wrong methods, {broken_params} broken parameters, {too_large} bodies over the limit",
         paths.len()
     );
-    assert!(failures.is_empty(), "{} answers out of shape:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} answers out of shape:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(wrong_methods > 200, "{wrong_methods} wrong methods tried");
-    assert!(broken_params > 30, "{broken_params} broken parameters tried");
+    assert!(
+        broken_params > 30,
+        "{broken_params} broken parameters tried"
+    );
     assert!(too_large > 30, "{too_large} oversized bodies answered 413");
 
     // An unknown route, in and outside the APIs.
     // (`/api/{entity}` is the Admin API: one segment there is an entity, answered 401 without a token.)
     for path in ["/store-api/no-such-route", "/api/no/such/route/at/all"] {
-        let response = http.get(format!("{}{path}", live.base)).header("sw-access-key", dsr_support::KEY).send().await.unwrap();
+        let response = http
+            .get(format!("{}{path}", live.base))
+            .header("sw-access-key", dsr_support::KEY)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.status(), 404);
         assert_eq!(response.headers()["content-type"], "application/json");
         let body: Value = response.json().await.unwrap();

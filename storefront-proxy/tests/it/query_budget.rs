@@ -12,21 +12,31 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 /// A shop with `edit` applied to its settings.
-async fn shop_with(edit: impl FnOnce(storefront_proxy::Config) -> storefront_proxy::Config) -> Shop {
+async fn shop_with(
+    edit: impl FnOnce(storefront_proxy::Config) -> storefront_proxy::Config,
+) -> Shop {
     let dir = tempfile::tempdir().unwrap();
     let base = serve_with(dir.path(), 1, "test-secret", edit).await;
-    Shop { base, http: reqwest::Client::new(), dir }
+    Shop {
+        base,
+        http: reqwest::Client::new(),
+        dir,
+    }
 }
 
 fn database(shop: &Shop) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(shop.dir.path().join("shop.sqlite")).unwrap();
-    conn.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .unwrap();
     conn
 }
 
 /// `POST /store-api/product` with a `contains` on the name, in `language` (none: the default).
 async fn contains(shop: &Shop, text: &str, language: Option<&str>) -> Vec<String> {
-    let headers: Vec<(&str, &str)> = language.map(|id| ("sw-language-id", id)).into_iter().collect();
+    let headers: Vec<(&str, &str)> = language
+        .map(|id| ("sw-language-id", id))
+        .into_iter()
+        .collect();
     let filter = json!({"filter": [{"type": "contains", "field": "name", "value": text}], "limit": 500, "sort": [{"field": "name"}]});
     let (status, body) = shop.post_with("/product", &headers, filter).await;
     assert_eq!(status, 200, "{body}");
@@ -45,7 +55,9 @@ fn names_like(shop: &Shop, text: &str, language: &str) -> Vec<String> {
              WHERE p.active = 1 AND p.parent_id IS NULL AND t.name LIKE '%' || ?1 || '%' ORDER BY t.name",
         )
         .unwrap();
-    let rows = statement.query_map([text, language], |r| r.get::<_, String>(0)).unwrap();
+    let rows = statement
+        .query_map([text, language], |r| r.get::<_, String>(0))
+        .unwrap();
     let mut found: Vec<String> = rows.map(Result::unwrap).collect();
     found.sort();
     found
@@ -55,21 +67,45 @@ fn names_like(shop: &Shop, text: &str, language: &str) -> Vec<String> {
 /// `meta.parameters.seconds` and `Retry-After`.
 fn assert_rate_limited(body: &Value, headers: &reqwest::header::HeaderMap) {
     assert_error(body, 429, "FRAMEWORK__RATE_LIMIT_EXCEEDED");
-    let seconds = body["errors"][0]["meta"]["parameters"]["seconds"].as_u64().unwrap_or_else(|| panic!("no wait: {body}"));
+    let seconds = body["errors"][0]["meta"]["parameters"]["seconds"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no wait: {body}"));
     assert!(seconds >= 1, "{body}");
-    assert_eq!(headers["retry-after"].to_str().unwrap(), seconds.to_string());
+    assert_eq!(
+        headers["retry-after"].to_str().unwrap(),
+        seconds.to_string()
+    );
 }
 
 #[tokio::test]
 async fn a_client_past_its_rate_is_answered_429_in_shopwares_shape_and_others_go_on() {
-    let shop = shop_with(|c| storefront_proxy::Config { store_api_requests_per_second: 1, store_api_request_burst: 3, ..c }).await;
+    let shop = shop_with(|c| storefront_proxy::Config {
+        store_api_requests_per_second: 1,
+        store_api_request_burst: 3,
+        ..c
+    })
+    .await;
     // 127.0.0.1 is a trusted proxy by default: X-Forwarded-For names the client.
     let hostile = [("x-forwarded-for", "203.0.113.66")];
     for _ in 0..3 {
-        let (status, body, _) = shop.call(Method::POST, "/product", &hostile, Some(json!({"limit": 1}))).await;
+        let (status, body, _) = shop
+            .call(
+                Method::POST,
+                "/product",
+                &hostile,
+                Some(json!({"limit": 1})),
+            )
+            .await;
         assert_eq!(status, 200, "{body}");
     }
-    let (status, body, headers) = shop.call(Method::POST, "/product", &hostile, Some(json!({"limit": 1}))).await;
+    let (status, body, headers) = shop
+        .call(
+            Method::POST,
+            "/product",
+            &hostile,
+            Some(json!({"limit": 1})),
+        )
+        .await;
     assert_eq!(status, 429, "{body}");
     assert_rate_limited(&body, &headers);
     // Every route of the Store API counts, a bad access key too.
@@ -77,28 +113,63 @@ async fn a_client_past_its_rate_is_answered_429_in_shopwares_shape_and_others_go
     assert_eq!(status, 429, "{body}");
     assert_rate_limited(&body, &headers);
     let shopper = [("x-forwarded-for", "198.51.100.7")];
-    let (status, body, _) = shop.call(Method::POST, "/product", &shopper, Some(json!({"limit": 1}))).await;
+    let (status, body, _) = shop
+        .call(
+            Method::POST,
+            "/product",
+            &shopper,
+            Some(json!({"limit": 1})),
+        )
+        .await;
     assert_eq!(status, 200, "another client is served: {body}");
 }
 
 #[tokio::test]
 async fn a_client_past_its_concurrent_requests_is_answered_429_and_others_are_served() {
-    let shop = shop_with(|c| storefront_proxy::Config { store_api_client_concurrency: 1, store_api_client_queue: 0, ..c }).await;
+    let shop = shop_with(|c| storefront_proxy::Config {
+        store_api_client_concurrency: 1,
+        store_api_client_queue: 0,
+        ..c
+    })
+    .await;
     let clothing = shop.seo("Clothing/").await;
     let path = format!("/product-listing/{clothing}");
     let calls = (0..24).map(|_| {
         let (shop, path) = (&shop, &path);
-        async move { shop.call(Method::POST, path, &[("x-forwarded-for", "203.0.113.66")], Some(json!({"limit": 24}))).await }
+        async move {
+            shop.call(
+                Method::POST,
+                path,
+                &[("x-forwarded-for", "203.0.113.66")],
+                Some(json!({"limit": 24})),
+            )
+            .await
+        }
     });
     let answers = futures_util::future::join_all(calls).await;
-    let refused: Vec<_> = answers.iter().filter(|(status, _, _)| *status == 429).collect();
-    assert!(!refused.is_empty(), "one request at a time, none waiting: the others at the same time are refused");
+    let refused: Vec<_> = answers
+        .iter()
+        .filter(|(status, _, _)| *status == 429)
+        .collect();
+    assert!(
+        !refused.is_empty(),
+        "one request at a time, none waiting: the others at the same time are refused"
+    );
     for (_, body, headers) in refused {
         assert_rate_limited(body, headers);
     }
-    assert!(answers.iter().all(|(status, _, _)| *status == 429 || *status == 200));
+    assert!(answers
+        .iter()
+        .all(|(status, _, _)| *status == 429 || *status == 200));
     assert!(answers.iter().any(|(status, _, _)| *status == 200));
-    let (status, body, _) = shop.call(Method::POST, &path, &[("x-forwarded-for", "198.51.100.7")], Some(json!({"limit": 24}))).await;
+    let (status, body, _) = shop
+        .call(
+            Method::POST,
+            &path,
+            &[("x-forwarded-for", "198.51.100.7")],
+            Some(json!({"limit": 24})),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
 }
 
@@ -119,12 +190,20 @@ fn many_products(shop: &Shop) {
 }
 
 #[tokio::test]
-async fn a_read_over_the_time_budget_is_stopped_and_answered_503_and_a_client_that_keeps_at_it_429() {
-    let shop = shop_with(|c| storefront_proxy::Config { store_api_query_budget_ms: 100, store_api_stopped_reads_per_minute: 1, ..c }).await;
+async fn a_read_over_the_time_budget_is_stopped_and_answered_503_and_a_client_that_keeps_at_it_429()
+{
+    let shop = shop_with(|c| storefront_proxy::Config {
+        store_api_query_budget_ms: 100,
+        store_api_stopped_reads_per_minute: 1,
+        ..c
+    })
+    .await;
     many_products(&shop);
     // Short `contains` texts (no index) OR'ed, with an exact total and a sorting: a
     // hundred comparisons for each of the 60,000 products, far more than 100 ms.
-    let queries: Vec<Value> = (0..100).map(|i| json!({"type": "contains", "field": "productNumber", "value": format!("{i}x")})).collect();
+    let queries: Vec<Value> = (0..100)
+        .map(|i| json!({"type": "contains", "field": "productNumber", "value": format!("{i}x")}))
+        .collect();
     let expensive = json!({
         "filter": [{"type": "multi", "operator": "or", "queries": queries}],
         "total-count-mode": "exact",
@@ -132,7 +211,9 @@ async fn a_read_over_the_time_budget_is_stopped_and_answered_503_and_a_client_th
         "limit": 10,
     });
     let hostile = [("x-forwarded-for", "203.0.113.66")];
-    let (status, body, _) = shop.call(Method::POST, "/product", &hostile, Some(expensive.clone())).await;
+    let (status, body, _) = shop
+        .call(Method::POST, "/product", &hostile, Some(expensive.clone()))
+        .await;
     assert_eq!(status, 503, "{body}");
     assert_error(&body, 503, "SALESROOM__QUERY_TOO_EXPENSIVE");
     // Cheap requests go on (no reader is left interrupted), the same criteria over a
@@ -150,9 +231,18 @@ async fn a_read_over_the_time_budget_is_stopped_and_answered_503_and_a_client_th
     assert_eq!(body["total"], 0, "{body}");
     // One stopped read a minute: the second puts the client on the bench, where even
     // a cheap request is refused with the wait; others go on.
-    let (status, body, _) = shop.call(Method::POST, "/product", &hostile, Some(expensive)).await;
+    let (status, body, _) = shop
+        .call(Method::POST, "/product", &hostile, Some(expensive))
+        .await;
     assert_eq!(status, 503, "{body}");
-    let (status, body, headers) = shop.call(Method::POST, "/product", &hostile, Some(json!({"ids": [one]}))).await;
+    let (status, body, headers) = shop
+        .call(
+            Method::POST,
+            "/product",
+            &hostile,
+            Some(json!({"ids": [one]})),
+        )
+        .await;
     assert_eq!(status, 429, "{body}");
     assert_rate_limited(&body, &headers);
     let (status, body) = shop.post("/product", json!({"ids": [one]})).await;
@@ -164,15 +254,36 @@ async fn contains_on_names_answers_as_before_umlauts_and_parts_of_words_included
     let shop = shop_with(|c| c).await;
     let german = shop.language("de-DE").await;
     let english = shop.language("en-GB").await;
-    for text in ["Kopfhörer", "kopfhö", "opfhö", "hörer", "KOPFH", "ose Ko", "Kabel", "ab", "é"] {
+    for text in [
+        "Kopfhörer",
+        "kopfhö",
+        "opfhö",
+        "hörer",
+        "KOPFH",
+        "ose Ko",
+        "Kabel",
+        "ab",
+        "é",
+    ] {
         let expected = names_like(&shop, text, &german);
-        assert_eq!(contains(&shop, text, Some(&german)).await, expected, "{text}");
+        assert_eq!(
+            contains(&shop, text, Some(&german)).await,
+            expected,
+            "{text}"
+        );
     }
-    assert_eq!(contains(&shop, "opfhörer", Some(&german)).await, vec!["Kabellose Kopfhörer"]);
+    assert_eq!(
+        contains(&shop, "opfhörer", Some(&german)).await,
+        vec!["Kabellose Kopfhörer"]
+    );
     for text in ["shirt", "SHIRT", "irt", "Espresso beans", "a"] {
         let expected = names_like(&shop, text, &english);
         assert!(!expected.is_empty(), "{text}");
-        assert_eq!(contains(&shop, text, Some(&english)).await, expected, "{text}");
+        assert_eq!(
+            contains(&shop, text, Some(&english)).await,
+            expected,
+            "{text}"
+        );
     }
     // Wildcards are text, as before.
     assert!(contains(&shop, "sh_rt", Some(&english)).await.is_empty());
@@ -187,7 +298,11 @@ async fn contains_on_names_answers_as_before_umlauts_and_parts_of_words_included
         .await;
     assert_eq!(names(&body), vec!["Kabellose Kopfhörer"]);
     let (_, body) = shop
-        .post_with("/product", &[("sw-language-id", &german)], json!({"filter": [{"type": "suffix", "field": "name", "value": "pfhörer"}]}))
+        .post_with(
+            "/product",
+            &[("sw-language-id", &german)],
+            json!({"filter": [{"type": "suffix", "field": "name", "value": "pfhörer"}]}),
+        )
         .await;
     assert_eq!(names(&body), vec!["Kabellose Kopfhörer"]);
 }

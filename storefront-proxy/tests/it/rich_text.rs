@@ -24,19 +24,52 @@ async fn descriptions_are_stored_sanitised_by_the_allow_list() {
                "visibilities": [{"salesChannelId": "x", "visibility": 30}]}),
     )
     .await;
-    let category = create(&shop, "category", &token, json!({"name": "Rich", "description": HOSTILE})).await;
+    let category = create(
+        &shop,
+        "category",
+        &token,
+        json!({"name": "Rich", "description": HOSTILE}),
+    )
+    .await;
 
     let expected = "Log in<p>Warm <strong>wool</strong></p><a rel=\"noopener noreferrer\">x</a>\
 <a href=\"https://shop.example/care\" rel=\"noopener noreferrer\">Care</a>";
     let stored = |table: &str, key: &str, id: &str| -> String {
         let conn = rusqlite::Connection::open(shop.dir.path().join("shop.sqlite")).unwrap();
-        conn.query_row(&format!("SELECT description FROM {table} WHERE {key} = ?1 LIMIT 1"), [id], |r| r.get(0)).unwrap()
+        conn.query_row(
+            &format!("SELECT description FROM {table} WHERE {key} = ?1 LIMIT 1"),
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap()
     };
-    assert_eq!(stored("product_translation", "product_id", product["id"].as_str().unwrap()), expected);
-    assert_eq!(stored("category_translation", "category_id", category["id"].as_str().unwrap()), expected);
+    assert_eq!(
+        stored(
+            "product_translation",
+            "product_id",
+            product["id"].as_str().unwrap()
+        ),
+        expected
+    );
+    assert_eq!(
+        stored(
+            "category_translation",
+            "category_id",
+            category["id"].as_str().unwrap()
+        ),
+        expected
+    );
 
     // What a shopper is answered is the stored text.
-    let (status, answer) = shop.post(&format!("/product/{}", product["id"].as_str().unwrap()), json!({})).await;
+    let (status, answer) = shop
+        .post(
+            &format!("/product/{}", product["id"].as_str().unwrap()),
+            json!({}),
+        )
+        .await;
     assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["product"]["translated"]["description"], expected, "{answer}");
+    assert_eq!(
+        answer["product"]["translated"]["description"], expected,
+        "{answer}"
+    );
 }

@@ -10,7 +10,13 @@ use serde_json::{json, Value};
 async fn echo(request: Request) -> impl IntoResponse {
     let (parts, body) = request.into_parts();
     let body = axum::body::to_bytes(body, 8 << 20).await.unwrap();
-    let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let header = |name: &str| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
     let mut headers = HeaderMap::new();
     headers.insert("sw-context-token", "upstream-context".parse().unwrap());
     (
@@ -51,7 +57,9 @@ async fn start(upstream_url: String) -> (String, tempfile::TempDir) {
 async fn store_and_admin_calls_pass_through_to_the_upstream_shop() {
     let upstream = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let upstream_url = format!("http://{}", upstream.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(upstream, axum::Router::new().fallback(any(echo))).await });
+    tokio::spawn(
+        async move { axum::serve(upstream, axum::Router::new().fallback(any(echo))).await },
+    );
     let (base, _dir) = start(upstream_url).await;
     let http = reqwest::Client::new();
 
@@ -73,21 +81,43 @@ async fn store_and_admin_calls_pass_through_to_the_upstream_shop() {
     assert_eq!(echoed["contextToken"], "mine");
     assert_eq!(echoed["body"], r#"{"term":"shirt"}"#);
 
-    let echoed: Value =
-        http.get(format!("{base}/api/_info/version")).bearer_auth("admin-token").send().await.unwrap().json().await.unwrap();
+    let echoed: Value = http
+        .get(format!("{base}/api/_info/version"))
+        .bearer_auth("admin-token")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(echoed["method"], "GET");
     assert_eq!(echoed["authorization"], "Bearer admin-token");
 
     // The web app's config and health stay with the proxy.
-    let config: Value = http.get(format!("{base}/runtime-config.json")).send().await.unwrap().json().await.unwrap();
+    let config: Value = http
+        .get(format!("{base}/runtime-config.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(config["shopAccessToken"], "SWSCREALSHOP");
 }
 
 #[tokio::test]
 async fn an_unreachable_upstream_is_a_shopware_shaped_502() {
-    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .local_addr()
+        .unwrap();
     let (base, _dir) = start(format!("http://{closed}")).await;
-    let response = reqwest::Client::new().post(format!("{base}/store-api/context")).send().await.unwrap();
+    let response = reqwest::Client::new()
+        .post(format!("{base}/store-api/context"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 502);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["errors"][0]["code"], "SALESROOM__UPSTREAM_UNREACHABLE");
@@ -104,12 +134,17 @@ async fn upstream_mode_caps_request_and_answer_bodies() {
     let reached = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counted = reached.clone();
     let shop = axum::Router::new()
-        .route("/store-api/huge", any(|| async { vec![b'x'; storefront_proxy::upstream::MAX_ANSWER + 1] }))
+        .route(
+            "/store-api/huge",
+            any(|| async { vec![b'x'; storefront_proxy::upstream::MAX_ANSWER + 1] }),
+        )
         .route(
             "/store-api/streamed",
             any(|| async {
                 // No content-length: the cap holds while reading.
-                let chunks = futures_util::stream::iter((0..40).map(|_| Ok::<_, std::io::Error>(vec![b'y'; 1024 * 1024])));
+                let chunks = futures_util::stream::iter(
+                    (0..40).map(|_| Ok::<_, std::io::Error>(vec![b'y'; 1024 * 1024])),
+                );
                 axum::body::Body::from_stream(chunks)
             }),
         )
@@ -120,23 +155,61 @@ async fn upstream_mode_caps_request_and_answer_bodies() {
     tokio::spawn(async move { axum::serve(upstream, shop).await });
     let (base, _dir) = start(upstream_url).await;
     let http = reqwest::Client::new();
-    let send = |path: &str, body: Vec<u8>| http.post(format!("{base}{path}")).header("sw-access-key", "SWSCREALSHOP").body(body).send();
+    let send = |path: &str, body: Vec<u8>| {
+        http.post(format!("{base}{path}"))
+            .header("sw-access-key", "SWSCREALSHOP")
+            .body(body)
+            .send()
+    };
 
-    let answer = send("/store-api/product", vec![b'{'; 2 * 1024 * 1024 + 1]).await.unwrap();
+    let answer = send("/store-api/product", vec![b'{'; 2 * 1024 * 1024 + 1])
+        .await
+        .unwrap();
     assert_eq!(answer.status().as_u16(), 413);
     let body: Value = answer.json().await.unwrap();
-    assert_eq!(body["errors"][0]["code"], "FRAMEWORK__REQUEST_TOO_LARGE", "{body}");
-    assert_eq!(reached.load(std::sync::atomic::Ordering::SeqCst), 0, "nothing reached the shop");
-    assert_eq!(send("/store-api/product", vec![b' '; 2 * 1024 * 1024]).await.unwrap().status().as_u16(), 201);
+    assert_eq!(
+        body["errors"][0]["code"], "FRAMEWORK__REQUEST_TOO_LARGE",
+        "{body}"
+    );
+    assert_eq!(
+        reached.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "nothing reached the shop"
+    );
+    assert_eq!(
+        send("/store-api/product", vec![b' '; 2 * 1024 * 1024])
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        201
+    );
     // A media file may be larger, up to the upload's 5 MB.
     let upload = "/api/_action/media/0123456789abcdef0123456789abcdef/upload";
-    assert_eq!(send(upload, vec![0; 5 * 1024 * 1024]).await.unwrap().status().as_u16(), 201);
-    assert_eq!(send(upload, vec![0; 5 * 1024 * 1024 + 1]).await.unwrap().status().as_u16(), 413);
+    assert_eq!(
+        send(upload, vec![0; 5 * 1024 * 1024])
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        201
+    );
+    assert_eq!(
+        send(upload, vec![0; 5 * 1024 * 1024 + 1])
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        413
+    );
 
     for path in ["/store-api/huge", "/store-api/streamed"] {
         let answer = send(path, Vec::new()).await.unwrap();
         assert_eq!(answer.status().as_u16(), 502, "{path}");
         let body: Value = answer.json().await.unwrap();
-        assert_eq!(body["errors"][0]["code"], "SALESROOM__UPSTREAM_ANSWER_TOO_LARGE", "{path}: {body}");
+        assert_eq!(
+            body["errors"][0]["code"], "SALESROOM__UPSTREAM_ANSWER_TOO_LARGE",
+            "{path}: {body}"
+        );
     }
 }

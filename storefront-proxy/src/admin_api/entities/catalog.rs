@@ -11,7 +11,9 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde_json::{json, Value};
 
-use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, Write, NO_HOOKS};
+use crate::admin_api::definition::{
+    Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, Write, NO_HOOKS,
+};
 use crate::admin_api::write::{self, default_language};
 use crate::catalog::criteria::Expr;
 use crate::error::{ApiError, ApiResult, Violation};
@@ -27,10 +29,18 @@ pub static PRODUCT: Definition = Definition {
     table: "product",
     columns: &[
         Column::id("parentId", "parent_id", "product"),
-        Column::text("productNumber", "product_number", 64).required().unique(),
+        Column::text("productNumber", "product_number", 64)
+            .required()
+            .unique(),
         Column::boolean("active", "active"),
         Column::int("stock", "stock", 0, MAX_QUANTITY),
-        Column::int("availableStock", "available_stock", -MAX_QUANTITY, MAX_QUANTITY).read_only(),
+        Column::int(
+            "availableStock",
+            "available_stock",
+            -MAX_QUANTITY,
+            MAX_QUANTITY,
+        )
+        .read_only(),
         Column::id("manufacturerId", "manufacturer_id", "product_manufacturer"),
         Column::text("manufacturerNumber", "manufacturer_number", 255),
         Column::text("ean", "ean", 255),
@@ -72,38 +82,70 @@ pub static PRODUCT: Definition = Definition {
         ],
     }),
     extras: &[
-        Extra { name: "price", write: ExtraWrite::Columns(price_columns), read: read_price, filter: None },
+        Extra {
+            name: "price",
+            write: ExtraWrite::Columns(price_columns),
+            read: read_price,
+            filter: None,
+        },
         Extra {
             name: "categories",
             write: ExtraWrite::After(write_categories),
             read: read_categories,
-            filter: Some(Expr::Membership { table: "product_category", key: "product_id", owner: "x.id", column: "category_id" }),
+            filter: Some(Expr::Membership {
+                table: "product_category",
+                key: "product_id",
+                owner: "x.id",
+                column: "category_id",
+            }),
         },
         Extra {
             name: "properties",
             write: ExtraWrite::After(write_properties),
             read: read_properties,
-            filter: Some(Expr::Membership { table: "product_property", key: "product_id", owner: "x.id", column: "option_id" }),
+            filter: Some(Expr::Membership {
+                table: "product_property",
+                key: "product_id",
+                owner: "x.id",
+                column: "option_id",
+            }),
         },
         Extra {
             name: "options",
             write: ExtraWrite::After(write_options),
             read: read_options,
-            filter: Some(Expr::Membership { table: "product_option", key: "product_id", owner: "x.id", column: "option_id" }),
+            filter: Some(Expr::Membership {
+                table: "product_option",
+                key: "product_id",
+                owner: "x.id",
+                column: "option_id",
+            }),
         },
-        Extra { name: "media", write: ExtraWrite::After(write_media), read: read_media, filter: None },
+        Extra {
+            name: "media",
+            write: ExtraWrite::After(write_media),
+            read: read_media,
+            filter: None,
+        },
     ],
     // Shopware clients send sales channel visibilities; this shop has one channel,
     // where every active product is visible.
     ignored: &["visibilities"],
     access: Access::GuidesRead,
-    hooks: Hooks { prepare: prepare_product, after_write: after_product, before_delete: before_product_delete },
+    hooks: Hooks {
+        prepare: prepare_product,
+        after_write: after_product,
+        before_delete: before_product_delete,
+    },
     inherits_from: Some("parent_id"),
 };
 
 /// Shopware's `price`: `[{"currencyId", "gross", "net", "linked", "listPrice": {"gross", "net"}}]`
 /// (one currency: the shop's). A missing net is derived from gross later.
-fn price_columns(value: &Value, pointer: &str) -> Result<Vec<(&'static str, SqlValue)>, Vec<Violation>> {
+fn price_columns(
+    value: &Value,
+    pointer: &str,
+) -> Result<Vec<(&'static str, SqlValue)>, Vec<Violation>> {
     let entry = match value {
         Value::Array(list) if list.len() == 1 => &list[0],
         Value::Object(_) => value,
@@ -115,20 +157,29 @@ fn price_columns(value: &Value, pointer: &str) -> Result<Vec<(&'static str, SqlV
             )])
         }
     };
-    let at = if value.is_array() { format!("{pointer}/0") } else { pointer.to_owned() };
-    let mut violations = Vec::new();
-    let amount = |entry: &Value, key: &str, at: &str, violations: &mut Vec<Violation>| -> Option<f64> {
-        match entry.get(key) {
-            None | Some(Value::Null) => None,
-            Some(v) => match v.as_f64().filter(|f| f.is_finite() && *f >= 0.0) {
-                Some(f) => Some(f),
-                None => {
-                    violations.push(Violation::new("VIOLATION::TYPE_ERROR", format!("{at}/{key}"), "A price is a number of 0 or more."));
-                    None
-                }
-            },
-        }
+    let at = if value.is_array() {
+        format!("{pointer}/0")
+    } else {
+        pointer.to_owned()
     };
+    let mut violations = Vec::new();
+    let amount =
+        |entry: &Value, key: &str, at: &str, violations: &mut Vec<Violation>| -> Option<f64> {
+            match entry.get(key) {
+                None | Some(Value::Null) => None,
+                Some(v) => match v.as_f64().filter(|f| f.is_finite() && *f >= 0.0) {
+                    Some(f) => Some(f),
+                    None => {
+                        violations.push(Violation::new(
+                            "VIOLATION::TYPE_ERROR",
+                            format!("{at}/{key}"),
+                            "A price is a number of 0 or more.",
+                        ));
+                        None
+                    }
+                },
+            }
+        };
     let gross = amount(entry, "gross", &at, &mut violations);
     let net = amount(entry, "net", &at, &mut violations);
     if gross.is_none() && violations.is_empty() {
@@ -137,7 +188,10 @@ fn price_columns(value: &Value, pointer: &str) -> Result<Vec<(&'static str, SqlV
     let mut columns = Vec::new();
     if let Some(gross) = gross {
         columns.push(("price_gross", SqlValue::Real(gross)));
-        columns.push(("price_net", net.map(SqlValue::Real).unwrap_or(SqlValue::Null)));
+        columns.push((
+            "price_net",
+            net.map(SqlValue::Real).unwrap_or(SqlValue::Null),
+        ));
     }
     match entry.get("listPrice") {
         None => {}
@@ -150,16 +204,26 @@ fn price_columns(value: &Value, pointer: &str) -> Result<Vec<(&'static str, SqlV
             let list_gross = amount(list, "gross", &list_at, &mut violations);
             let list_net = amount(list, "net", &list_at, &mut violations);
             match (list_gross, gross) {
-                (Some(list_gross), Some(gross)) if list_gross <= gross => violations.push(Violation::new(
-                    "VIOLATION::LIST_PRICE_TOO_LOW",
-                    format!("{list_at}/gross"),
-                    "The list price should be higher than the price.",
-                )),
-                (None, _) if violations.is_empty() => violations.push(Violation::blank(format!("{list_at}/gross"))),
+                (Some(list_gross), Some(gross)) if list_gross <= gross => {
+                    violations.push(Violation::new(
+                        "VIOLATION::LIST_PRICE_TOO_LOW",
+                        format!("{list_at}/gross"),
+                        "The list price should be higher than the price.",
+                    ))
+                }
+                (None, _) if violations.is_empty() => {
+                    violations.push(Violation::blank(format!("{list_at}/gross")))
+                }
                 _ => {}
             }
-            columns.push(("list_price_gross", list_gross.map(SqlValue::Real).unwrap_or(SqlValue::Null)));
-            columns.push(("list_price_net", list_net.map(SqlValue::Real).unwrap_or(SqlValue::Null)));
+            columns.push((
+                "list_price_gross",
+                list_gross.map(SqlValue::Real).unwrap_or(SqlValue::Null),
+            ));
+            columns.push((
+                "list_price_net",
+                list_net.map(SqlValue::Real).unwrap_or(SqlValue::Null),
+            ));
         }
     }
     if violations.is_empty() {
@@ -170,7 +234,13 @@ fn price_columns(value: &Value, pointer: &str) -> Result<Vec<(&'static str, SqlV
 }
 
 fn read_price(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
-    let currency: Option<String> = conn.query_row("SELECT id FROM currency WHERE is_system_default = 1", [], |r| r.get(0)).optional()?;
+    let currency: Option<String> = conn
+        .query_row(
+            "SELECT id FROM currency WHERE is_system_default = 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
     let mut statement = conn.prepare(
         "SELECT id, price_gross, price_net, list_price_gross, list_price_net FROM product WHERE id IN (SELECT value FROM json_each(?1))",
     )?;
@@ -186,7 +256,13 @@ fn read_price(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<Str
 }
 
 /// The ids of a list of `{"id": …}` (or of plain ids), each a row of `table`.
-fn referenced_ids(tx: &Transaction, value: &Value, pointer: &str, table: &str, key: &str) -> ApiResult<Vec<String>> {
+fn referenced_ids(
+    tx: &Transaction,
+    value: &Value,
+    pointer: &str,
+    table: &str,
+    key: &str,
+) -> ApiResult<Vec<String>> {
     let Some(list) = value.as_array() else {
         return Err(ApiError::Violations(vec![Violation::new(
             "VIOLATION::TYPE_ERROR",
@@ -224,28 +300,62 @@ fn referenced_ids(tx: &Transaction, value: &Value, pointer: &str, table: &str, k
 }
 
 /// Replaces the rows of a link table (`product_category`) of `owner` with `ids`.
-fn replace_links(tx: &Transaction, table: &str, owner_key: &str, other_key: &str, owner: &str, ids: &[String]) -> rusqlite::Result<()> {
-    tx.execute(&format!("DELETE FROM {table} WHERE {owner_key} = ?1"), [owner])?;
+fn replace_links(
+    tx: &Transaction,
+    table: &str,
+    owner_key: &str,
+    other_key: &str,
+    owner: &str,
+    ids: &[String],
+) -> rusqlite::Result<()> {
+    tx.execute(
+        &format!("DELETE FROM {table} WHERE {owner_key} = ?1"),
+        [owner],
+    )?;
     for id in ids {
-        tx.execute(&format!("INSERT INTO {table} ({owner_key}, {other_key}) VALUES (?1, ?2)"), [owner, id])?;
+        tx.execute(
+            &format!("INSERT INTO {table} ({owner_key}, {other_key}) VALUES (?1, ?2)"),
+            [owner, id],
+        )?;
     }
     Ok(())
 }
 
-fn read_links(conn: &Connection, sql: &str, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
+fn read_links(
+    conn: &Connection,
+    sql: &str,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Value>> {
     let mut statement = conn.prepare(sql)?;
     let mut found: HashMap<String, Vec<Value>> = HashMap::new();
-    let rows = statement.query_map([json_ids(ids)], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let rows = statement.query_map([json_ids(ids)], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })?;
     for row in rows {
         let (owner, id) = row?;
         found.entry(owner).or_default().push(json!({ "id": id }));
     }
-    Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+    Ok(ids
+        .iter()
+        .map(|id| {
+            (
+                id.clone(),
+                Value::Array(found.remove(id).unwrap_or_default()),
+            )
+        })
+        .collect())
 }
 
 fn write_categories(tx: &Transaction, id: &str, value: &Value, pointer: &str) -> ApiResult<()> {
     let ids = referenced_ids(tx, value, pointer, "category", "id")?;
-    Ok(replace_links(tx, "product_category", "product_id", "category_id", id, &ids)?)
+    Ok(replace_links(
+        tx,
+        "product_category",
+        "product_id",
+        "category_id",
+        id,
+        &ids,
+    )?)
 }
 
 fn read_categories(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
@@ -258,7 +368,14 @@ fn read_categories(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMa
 
 fn write_properties(tx: &Transaction, id: &str, value: &Value, pointer: &str) -> ApiResult<()> {
     let ids = referenced_ids(tx, value, pointer, "property_group_option", "id")?;
-    Ok(replace_links(tx, "product_property", "product_id", "option_id", id, &ids)?)
+    Ok(replace_links(
+        tx,
+        "product_property",
+        "product_id",
+        "option_id",
+        id,
+        &ids,
+    )?)
 }
 
 fn read_properties(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
@@ -271,7 +388,14 @@ fn read_properties(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMa
 
 fn write_options(tx: &Transaction, id: &str, value: &Value, pointer: &str) -> ApiResult<()> {
     let ids = referenced_ids(tx, value, pointer, "property_group_option", "id")?;
-    Ok(replace_links(tx, "product_option", "product_id", "option_id", id, &ids)?)
+    Ok(replace_links(
+        tx,
+        "product_option",
+        "product_id",
+        "option_id",
+        id,
+        &ids,
+    )?)
 }
 
 fn read_options(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
@@ -288,7 +412,16 @@ fn write_media(tx: &Transaction, id: &str, value: &Value, pointer: &str) -> ApiR
     let ids = referenced_ids(tx, value, pointer, "media", "mediaId")?;
     let positions: Vec<i64> = value
         .as_array()
-        .map(|list| list.iter().enumerate().map(|(n, item)| item.get("position").and_then(Value::as_i64).unwrap_or(n as i64 + 1)).collect())
+        .map(|list| {
+            list.iter()
+                .enumerate()
+                .map(|(n, item)| {
+                    item.get("position")
+                        .and_then(Value::as_i64)
+                        .unwrap_or(n as i64 + 1)
+                })
+                .collect()
+        })
         .unwrap_or_default();
     tx.execute("UPDATE product SET cover_id = NULL WHERE id = ?1", [id])?;
     tx.execute("DELETE FROM product_media WHERE product_id = ?1", [id])?;
@@ -304,7 +437,10 @@ fn write_media(tx: &Transaction, id: &str, value: &Value, pointer: &str) -> ApiR
             cover = Some((position, link));
         }
     }
-    tx.execute("UPDATE product SET cover_id = ?1 WHERE id = ?2", params![cover.map(|(_, link)| link), id])?;
+    tx.execute(
+        "UPDATE product SET cover_id = ?1 WHERE id = ?2",
+        params![cover.map(|(_, link)| link), id],
+    )?;
     Ok(())
 }
 
@@ -323,7 +459,15 @@ fn read_media(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<Str
         let (owner, media) = row?;
         found.entry(owner).or_default().push(media);
     }
-    Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+    Ok(ids
+        .iter()
+        .map(|id| {
+            (
+                id.clone(),
+                Value::Array(found.remove(id).unwrap_or_default()),
+            )
+        })
+        .collect())
 }
 
 /// Columns a new variant takes from its parent when the payload does not set them.
@@ -356,7 +500,11 @@ fn prepare_product(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
         _ => None,
     };
     if let Some(parent) = &parent {
-        let grandparent: Option<String> = tx.query_row("SELECT parent_id FROM product WHERE id = ?1", [parent], |r| r.get(0))?;
+        let grandparent: Option<String> = tx.query_row(
+            "SELECT parent_id FROM product WHERE id = ?1",
+            [parent],
+            |r| r.get(0),
+        )?;
         if grandparent.is_some() || parent == &w.id {
             return Err(ApiError::Violations(vec![w.violation(
                 "VIOLATION::INVALID_PARENT",
@@ -365,7 +513,11 @@ fn prepare_product(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
             )]));
         }
         if !w.creating {
-            let children: bool = tx.query_row("SELECT EXISTS(SELECT 1 FROM product WHERE parent_id = ?1)", [&w.id], |r| r.get(0))?;
+            let children: bool = tx.query_row(
+                "SELECT EXISTS(SELECT 1 FROM product WHERE parent_id = ?1)",
+                [&w.id],
+                |r| r.get(0),
+            )?;
             if children {
                 return Err(ApiError::Violations(vec![w.violation(
                     "VIOLATION::INVALID_PARENT",
@@ -377,21 +529,39 @@ fn prepare_product(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
         if w.creating {
             for column in INHERITED {
                 if !w.has(column) {
-                    let value: SqlValue = tx.query_row(&format!("SELECT {column} FROM product WHERE id = ?1"), [parent], |r| r.get(0))?;
+                    let value: SqlValue = tx.query_row(
+                        &format!("SELECT {column} FROM product WHERE id = ?1"),
+                        [parent],
+                        |r| r.get(0),
+                    )?;
                     w.set(column, value);
                 }
             }
         }
     }
     if w.creating && !w.has("price_gross") {
-        return Err(ApiError::Violations(vec![Violation::blank(format!("{}/price", w.pointer))]));
+        return Err(ApiError::Violations(vec![Violation::blank(format!(
+            "{}/price",
+            w.pointer
+        ))]));
     }
     if w.creating && !w.has("tax_id") {
         // Shopware needs a tax; the shop's standard rate (the first) is taken.
-        let tax: Option<String> = tx.query_row("SELECT id FROM tax ORDER BY position, id LIMIT 1", [], |r| r.get(0)).optional()?;
+        let tax: Option<String> = tx
+            .query_row(
+                "SELECT id FROM tax ORDER BY position, id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
         match tax {
             Some(tax) => w.set("tax_id", tax),
-            None => return Err(ApiError::Violations(vec![Violation::blank(format!("{}/taxId", w.pointer))])),
+            None => {
+                return Err(ApiError::Violations(vec![Violation::blank(format!(
+                    "{}/taxId",
+                    w.pointer
+                ))]))
+            }
         }
     }
     if let Some(SqlValue::Real(gross)) = w.get("price_gross").cloned() {
@@ -399,10 +569,19 @@ fn prepare_product(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
         if matches!(w.get("price_net"), None | Some(SqlValue::Null)) {
             let tax_id: Option<String> = match w.get("tax_id") {
                 Some(SqlValue::Text(t)) => Some(t.clone()),
-                _ => tx.query_row("SELECT tax_id FROM product WHERE id = ?1", [&w.id], |r| r.get(0)).optional()?,
+                _ => tx
+                    .query_row("SELECT tax_id FROM product WHERE id = ?1", [&w.id], |r| {
+                        r.get(0)
+                    })
+                    .optional()?,
             };
             let rate: f64 = match tax_id {
-                Some(tax) => tx.query_row("SELECT tax_rate FROM tax WHERE id = ?1", [tax], |r| r.get(0)).optional()?.unwrap_or(0.0),
+                Some(tax) => tx
+                    .query_row("SELECT tax_rate FROM tax WHERE id = ?1", [tax], |r| {
+                        r.get(0)
+                    })
+                    .optional()?
+                    .unwrap_or(0.0),
                 None => 0.0,
             };
             w.set("price_net", round(gross / (1.0 + rate / 100.0)));
@@ -426,7 +605,11 @@ fn round(value: f64) -> f64 {
 }
 
 fn after_product(tx: &Transaction, id: &str) -> ApiResult<()> {
-    let Some(parent) = tx.query_row("SELECT parent_id FROM product WHERE id = ?1", [id], |r| r.get::<_, Option<String>>(0)).optional()?
+    let Some(parent) = tx
+        .query_row("SELECT parent_id FROM product WHERE id = ?1", [id], |r| {
+            r.get::<_, Option<String>>(0)
+        })
+        .optional()?
     else {
         return Ok(());
     };
@@ -452,7 +635,10 @@ fn record_price(tx: &Transaction, id: &str) -> rusqlite::Result<()> {
 
 fn before_product_delete(tx: &Transaction, id: &str) -> ApiResult<Vec<String>> {
     tx.execute("DELETE FROM product_search WHERE product_id = ?1", [id])?;
-    let parent: Option<String> = tx.query_row("SELECT parent_id FROM product WHERE id = ?1", [id], |r| r.get(0))?;
+    let parent: Option<String> =
+        tx.query_row("SELECT parent_id FROM product WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?;
     Ok(parent.into_iter().collect())
 }
 
@@ -517,7 +703,10 @@ pub fn reindex_product(tx: &Transaction, main: &str) -> rusqlite::Result<()> {
 
 /// The listing index of a main product: its categories and all their ancestors.
 fn rebuild_tree(tx: &Transaction, main: &str) -> rusqlite::Result<()> {
-    tx.execute("DELETE FROM product_category_tree WHERE product_id = ?1", [main])?;
+    tx.execute(
+        "DELETE FROM product_category_tree WHERE product_id = ?1",
+        [main],
+    )?;
     tx.execute(
         "INSERT INTO product_category_tree (category_id, product_id)
          SELECT DISTINCT a.id, ?1 FROM product_category pc
@@ -540,7 +729,12 @@ pub static CATEGORY: Definition = Definition {
         Column::int("level", "level", 1, 1000).read_only(),
         Column::text("path", "path", 65_535).read_only(),
         Column::choice("type", "type", &["page", "link", "folder"]),
-        Column::choice("linkType", "link_type", &["category", "product", "external", "landing_page"]).nullable(),
+        Column::choice(
+            "linkType",
+            "link_type",
+            &["category", "product", "external", "landing_page"],
+        )
+        .nullable(),
         Column::text("internalLink", "internal_link", 32),
         Column::boolean("linkNewTab", "link_new_tab"),
         Column::id("cmsPageId", "cms_page_id", "cms_page"),
@@ -565,16 +759,29 @@ pub static CATEGORY: Definition = Definition {
     extras: &[],
     ignored: &["afterCategoryId"],
     access: Access::GuidesRead,
-    hooks: Hooks { prepare: prepare_category, after_write: after_category, before_delete: before_category_delete },
+    hooks: Hooks {
+        prepare: prepare_category,
+        after_write: after_category,
+        before_delete: before_category_delete,
+    },
     inherits_from: None,
 };
 
 /// The `path` and `level` of a category under `parent`.
 fn placement(tx: &Transaction, parent: Option<&str>) -> rusqlite::Result<(String, i64)> {
-    let Some(parent) = parent else { return Ok((String::new(), 1)) };
-    let (path, level): (String, i64) =
-        tx.query_row("SELECT path, level FROM category WHERE id = ?1", [parent], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let path = if path.is_empty() { format!("|{parent}|") } else { format!("{path}{parent}|") };
+    let Some(parent) = parent else {
+        return Ok((String::new(), 1));
+    };
+    let (path, level): (String, i64) = tx.query_row(
+        "SELECT path, level FROM category WHERE id = ?1",
+        [parent],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let path = if path.is_empty() {
+        format!("|{parent}|")
+    } else {
+        format!("{path}{parent}|")
+    };
     Ok((path, level + 1))
 }
 
@@ -641,8 +848,12 @@ fn after_category(tx: &Transaction, id: &str) -> ApiResult<()> {
 
 fn before_category_delete(tx: &Transaction, id: &str) -> ApiResult<Vec<String>> {
     // The listing index of products in the subtree is rebuilt once it is gone.
-    let mut statement = tx.prepare("SELECT DISTINCT pc.product_id FROM product_category_tree pc WHERE pc.category_id = ?1")?;
-    let products: Vec<String> = statement.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let mut statement = tx.prepare(
+        "SELECT DISTINCT pc.product_id FROM product_category_tree pc WHERE pc.category_id = ?1",
+    )?;
+    let products: Vec<String> = statement
+        .query_map([id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
     drop(statement);
     // Held in the transaction until the delete: a temp table is overkill; rebuild now
     // without the subtree's assignments, which the cascade removes anyway.
@@ -661,11 +872,17 @@ fn before_category_delete(tx: &Transaction, id: &str) -> ApiResult<Vec<String>> 
 pub static PRODUCT_MANUFACTURER: Definition = Definition {
     name: "product_manufacturer",
     table: "product_manufacturer",
-    columns: &[Column::id("mediaId", "media_id", "media"), Column::text("link", "link", 2048)],
+    columns: &[
+        Column::id("mediaId", "media_id", "media"),
+        Column::text("link", "link", 2048),
+    ],
     translation: Some(Translation {
         table: "product_manufacturer_translation",
         key: "product_manufacturer_id",
-        fields: &[Column::text("name", "name", 255).required(), Column::text("description", "description", 65_535)],
+        fields: &[
+            Column::text("name", "name", 255).required(),
+            Column::text("description", "description", 65_535),
+        ],
     }),
     extras: &[],
     ignored: &[],
@@ -680,22 +897,37 @@ pub static PROPERTY_GROUP: Definition = Definition {
     name: "property_group",
     table: "property_group",
     columns: &[
-        Column::choice("displayType", "display_type", &["text", "color", "media", "select"]),
+        Column::choice(
+            "displayType",
+            "display_type",
+            &["text", "color", "media", "select"],
+        ),
         Column::choice("sortingType", "sorting_type", &["alphanumeric", "position"]),
         Column::boolean("filterable", "filterable"),
-        Column::boolean("visibleOnProductDetailPage", "visible_on_product_detail_page"),
+        Column::boolean(
+            "visibleOnProductDetailPage",
+            "visible_on_product_detail_page",
+        ),
         Column::int("position", "position", 0, MAX_QUANTITY),
     ],
     translation: Some(Translation {
         table: "property_group_translation",
         key: "property_group_id",
-        fields: &[Column::text("name", "name", 255).required(), Column::text("description", "description", 65_535)],
+        fields: &[
+            Column::text("name", "name", 255).required(),
+            Column::text("description", "description", 65_535),
+        ],
     }),
     extras: &[Extra {
         name: "options",
         write: ExtraWrite::After(write_group_options),
         read: read_group_options,
-        filter: Some(Expr::Membership { table: "property_group_option", key: "property_group_id", owner: "x.id", column: "id" }),
+        filter: Some(Expr::Membership {
+            table: "property_group_option",
+            key: "property_group_id",
+            owner: "x.id",
+            column: "id",
+        }),
     }],
     ignored: &[],
     access: Access::GuidesRead,
@@ -739,21 +971,39 @@ fn write_group_options(tx: &Transaction, id: &str, value: &Value, pointer: &str)
         if let Some(fields) = option.as_object_mut() {
             fields.insert("groupId".into(), Value::from(id));
         }
-        write::upsert(tx, &PROPERTY_GROUP_OPTION, &option, &format!("{pointer}/{n}"))?;
+        write::upsert(
+            tx,
+            &PROPERTY_GROUP_OPTION,
+            &option,
+            &format!("{pointer}/{n}"),
+        )?;
     }
     Ok(())
 }
 
-fn read_group_options(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
+fn read_group_options(
+    conn: &Connection,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Value>> {
     let mut statement = conn.prepare(
         "SELECT property_group_id, id FROM property_group_option WHERE property_group_id IN (SELECT value FROM json_each(?1)) ORDER BY position, id",
     )?;
-    let pairs: Vec<(String, String)> = statement.query_map([json_ids(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+    let pairs: Vec<(String, String)> = statement
+        .query_map([json_ids(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
     let option_ids: Vec<String> = pairs.iter().map(|(_, option)| option.clone()).collect();
     let options = crate::admin_api::read::load(conn, &PROPERTY_GROUP_OPTION, &option_ids)?;
     let mut found: HashMap<String, Vec<Value>> = HashMap::new();
     for ((group, _), option) in pairs.into_iter().zip(options) {
         found.entry(group).or_default().push(option);
     }
-    Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+    Ok(ids
+        .iter()
+        .map(|id| {
+            (
+                id.clone(),
+                Value::Array(found.remove(id).unwrap_or_default()),
+            )
+        })
+        .collect())
 }

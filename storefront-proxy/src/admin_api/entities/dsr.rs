@@ -8,7 +8,9 @@ use rusqlite::{Connection, OptionalExtension, Transaction};
 use serde_json::Value;
 
 use super::slides;
-use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, ValuesById, Write, NO_HOOKS};
+use crate::admin_api::definition::{
+    Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, ValuesById, Write, NO_HOOKS,
+};
 use crate::error::{ApiError, ApiResult};
 use crate::storage::now_rfc3339;
 
@@ -22,10 +24,20 @@ pub static APPOINTMENT: Definition = Definition {
         Column::id("presentationId", "presentation_id", "presentation").required(),
         Column::id("salesChannelId", "sales_channel_id", "sales_channel"),
         Column::id("guideUserId", "guide_user_id", "admin_user").nullable(),
-        Column::text("presentationPath", "presentation_path", MAX_PATH).required().unique(),
+        Column::text("presentationPath", "presentation_path", MAX_PATH)
+            .required()
+            .unique(),
         Column::choice("mode", "mode", &["guided", "self"]),
-        Column::choice("attendeeRestrictionType", "attendee_restriction_type", &["open", "customer"]),
-        Column::choice("videoAudioSettings", "video_audio_settings", &["both", "audio-only", "none"]),
+        Column::choice(
+            "attendeeRestrictionType",
+            "attendee_restriction_type",
+            &["open", "customer"],
+        ),
+        Column::choice(
+            "videoAudioSettings",
+            "video_audio_settings",
+            &["both", "audio-only", "none"],
+        ),
         // The live room starts in broadcast mode (only the guide publishes).
         Column::boolean("broadcastMode", "broadcast_mode"),
         Column::date("accessibleFrom", "accessible_from"),
@@ -44,7 +56,11 @@ pub static APPOINTMENT: Definition = Definition {
     extras: &[],
     ignored: &[],
     access: Access::GuidesRead,
-    hooks: Hooks { prepare: prepare_appointment, after_write: sync_default_name, ..NO_HOOKS },
+    hooks: Hooks {
+        prepare: prepare_appointment,
+        after_write: sync_default_name,
+        ..NO_HOOKS
+    },
     inherits_from: None,
 };
 
@@ -54,15 +70,24 @@ fn prepare_appointment(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
         // Filled from the default language's translation once it is written.
         w.set("name", String::new());
         if !w.has("sales_channel_id") {
-            let channel: Option<String> =
-                tx.query_row("SELECT id FROM sales_channel ORDER BY rowid LIMIT 1", [], |r| r.get(0)).optional()?;
+            let channel: Option<String> = tx
+                .query_row(
+                    "SELECT id FROM sales_channel ORDER BY rowid LIMIT 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
             if let Some(channel) = channel {
                 w.set("sales_channel_id", channel);
             }
         }
     }
     if let Some(rusqlite::types::Value::Text(path)) = w.get("presentation_path") {
-        if path.is_empty() || !path.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        if path.is_empty()
+            || !path
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
             return Err(ApiError::Violations(vec![w.violation(
                 "VIOLATION::INVALID_PATH",
                 "presentationPath",
@@ -91,8 +116,18 @@ pub static PRESENTATION: Definition = Definition {
     columns: &[Column::text("name", "name", 255).required()],
     translation: None,
     extras: &[
-        Extra { name: "pages", write: ExtraWrite::After(slides::write_pages), read: slides::read_pages, filter: None },
-        Extra { name: "createdById", write: ExtraWrite::ReadOnly, read: read_no_creator, filter: None },
+        Extra {
+            name: "pages",
+            write: ExtraWrite::After(slides::write_pages),
+            read: slides::read_pages,
+            filter: None,
+        },
+        Extra {
+            name: "createdById",
+            write: ExtraWrite::ReadOnly,
+            read: read_no_creator,
+            filter: None,
+        },
     ],
     ignored: &[],
     access: Access::GuidesRead,
@@ -105,12 +140,19 @@ pub static PRESENTATION: Definition = Definition {
 pub static CMS_PAGE: Definition = Definition {
     name: "cms_page",
     table: "cms_page",
-    columns: &[Column::text("name", "name", 255).read_only(), Column::text("type", "type", 64).read_only()],
+    columns: &[
+        Column::text("name", "name", 255).read_only(),
+        Column::text("type", "type", 64).read_only(),
+    ],
     translation: None,
     extras: &[],
     ignored: &[],
     access: Access::GuidesRead,
-    hooks: Hooks { prepare: layouts_are_read_only, before_delete: layouts_stay, ..NO_HOOKS },
+    hooks: Hooks {
+        prepare: layouts_are_read_only,
+        before_delete: layouts_stay,
+        ..NO_HOOKS
+    },
     inherits_from: None,
 };
 

@@ -38,14 +38,24 @@ fn nothing_after(_: &Transaction, _: &str) -> ApiResult<()> {
     Ok(())
 }
 
-const READ_ONLY: Hooks = Hooks { prepare: no_writes, after_write: nothing_after, before_delete: no_deletes };
+const READ_ONLY: Hooks = Hooks {
+    prepare: no_writes,
+    after_write: nothing_after,
+    before_delete: no_deletes,
+};
 
 /// A JSON text column of `table` for each of `ids`, parsed (an unreadable value is null).
 fn json_column(conn: &Connection, table: &str, column: &str, ids: &[String]) -> ValuesById {
-    let mut statement = conn.prepare(&format!("SELECT id, {column} FROM {table} WHERE id IN (SELECT value FROM json_each(?1))"))?;
+    let mut statement = conn.prepare(&format!(
+        "SELECT id, {column} FROM {table} WHERE id IN (SELECT value FROM json_each(?1))"
+    ))?;
     let rows = statement.query_map([json_ids(ids)], |r| {
         let text: Option<String> = r.get(1)?;
-        Ok((r.get::<_, String>(0)?, text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null)))
+        Ok((
+            r.get::<_, String>(0)?,
+            text.and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or(Value::Null),
+        ))
     })?;
     rows.collect::<rusqlite::Result<HashMap<_, _>>>()
 }

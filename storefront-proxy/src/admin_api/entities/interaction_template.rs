@@ -11,12 +11,19 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, OptionalExtension, Transaction};
 use serde_json::Value;
 
-use crate::admin_api::definition::{Access, Column, ColumnsOf, Definition, Extra, ExtraWrite, Hooks, ValuesById, Write, NO_HOOKS};
+use crate::admin_api::definition::{
+    Access, Column, ColumnsOf, Definition, Extra, ExtraWrite, Hooks, ValuesById, Write, NO_HOOKS,
+};
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::storage::{is_id, json_ids, now_rfc3339};
 
 /// What a template does when it runs.
-pub const TYPES: &[&str] = &["highlight-product", "open-product-page", "instant-listing", "message"];
+pub const TYPES: &[&str] = &[
+    "highlight-product",
+    "open-product-page",
+    "instant-listing",
+    "message",
+];
 /// The most products an instant-listing template holds.
 pub const MAX_PRODUCTS: usize = 24;
 /// The longest announcement (the chat's own limit).
@@ -38,17 +45,29 @@ pub static INTERACTION_TEMPLATE: Definition = Definition {
         Column::date("createdAt", "created_at").read_only(),
     ],
     translation: None,
-    extras: &[Extra { name: "productIds", write: ExtraWrite::Columns(product_ids_column), read: read_product_ids, filter: None }],
+    extras: &[Extra {
+        name: "productIds",
+        write: ExtraWrite::Columns(product_ids_column),
+        read: read_product_ids,
+        filter: None,
+    }],
     ignored: &[],
     access: Access::GuidesWrite,
-    hooks: Hooks { prepare, ..NO_HOOKS },
+    hooks: Hooks {
+        prepare,
+        ..NO_HOOKS
+    },
     inherits_from: None,
 };
 
 /// `productIds`: a list of product ids, stored as a JSON array.
 fn product_ids_column(value: &Value, pointer: &str) -> ColumnsOf {
     let Some(list) = value.as_array() else {
-        return Err(vec![Violation::new("VIOLATION::TYPE_ERROR", pointer, "This value should be a list of product ids.")]);
+        return Err(vec![Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            pointer,
+            "This value should be a list of product ids.",
+        )]);
     };
     if list.len() > MAX_PRODUCTS {
         return Err(vec![Violation::new(
@@ -66,7 +85,11 @@ fn product_ids_column(value: &Value, pointer: &str) -> ColumnsOf {
                     ids.push(id)
                 }
             }
-            _ => violations.push(Violation::new("VIOLATION::INVALID_ID", format!("{pointer}/{index}"), "This is not a valid id.")),
+            _ => violations.push(Violation::new(
+                "VIOLATION::INVALID_ID",
+                format!("{pointer}/{index}"),
+                "This is not a valid id.",
+            )),
         }
     }
     if !violations.is_empty() {
@@ -80,7 +103,10 @@ fn read_product_ids(conn: &Connection, ids: &[String]) -> ValuesById {
         conn.prepare("SELECT id, product_ids FROM dsr_interaction_template WHERE id IN (SELECT value FROM json_each(?1))")?;
     let rows = statement.query_map([json_ids(ids)], |r| {
         let list: String = r.get(1)?;
-        Ok((r.get::<_, String>(0)?, serde_json::from_str(&list).unwrap_or(Value::Array(Vec::new()))))
+        Ok((
+            r.get::<_, String>(0)?,
+            serde_json::from_str(&list).unwrap_or(Value::Array(Vec::new())),
+        ))
     })?;
     rows.collect::<rusqlite::Result<HashMap<_, _>>>()
 }
@@ -104,12 +130,18 @@ fn prepare(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
         })
         .optional()?
     };
-    let kind = text(w.get("type")).or_else(|| stored.as_ref().map(|s| s.1.clone())).unwrap_or_default();
+    let kind = text(w.get("type"))
+        .or_else(|| stored.as_ref().map(|s| s.1.clone()))
+        .unwrap_or_default();
     let products: Vec<String> = text(w.get("product_ids"))
         .or_else(|| stored.as_ref().map(|s| s.2.clone()))
         .and_then(|list| serde_json::from_str(&list).ok())
         .unwrap_or_default();
-    let message = if w.has("message") { text(w.get("message")) } else { stored.as_ref().and_then(|s| s.3.clone()) };
+    let message = if w.has("message") {
+        text(w.get("message"))
+    } else {
+        stored.as_ref().and_then(|s| s.3.clone())
+    };
     let mut violations = Vec::new();
     let wanted = match kind.as_str() {
         "highlight-product" | "open-product-page" => Some((1, 1)),
@@ -126,7 +158,11 @@ fn prepare(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
             violations.push(w.violation("VIOLATION::PRODUCT_COUNT", "productIds", detail));
         }
         for (index, product) in products.iter().enumerate() {
-            let exists: bool = tx.query_row("SELECT EXISTS(SELECT 1 FROM product WHERE id = ?1)", [product], |r| r.get(0))?;
+            let exists: bool = tx.query_row(
+                "SELECT EXISTS(SELECT 1 FROM product WHERE id = ?1)",
+                [product],
+                |r| r.get(0),
+            )?;
             if !exists {
                 violations.push(w.violation(
                     "VIOLATION::ENTITY_DOES_NOT_EXIST",
@@ -135,8 +171,18 @@ fn prepare(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
                 ));
             }
         }
-    } else if kind == "message" && message.as_deref().map(str::trim).unwrap_or_default().is_empty() {
-        violations.push(w.violation("VIOLATION::IS_BLANK_ERROR", "message", "An announcement needs its text."));
+    } else if kind == "message"
+        && message
+            .as_deref()
+            .map(str::trim)
+            .unwrap_or_default()
+            .is_empty()
+    {
+        violations.push(w.violation(
+            "VIOLATION::IS_BLANK_ERROR",
+            "message",
+            "An announcement needs its text.",
+        ));
     }
     if !violations.is_empty() {
         return Err(ApiError::Violations(violations));
@@ -147,8 +193,11 @@ fn prepare(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
             w.set("product_ids", "[]".to_owned());
         }
         let appointment = text(w.get("appointment_id")).unwrap_or_default();
-        let count: i64 =
-            tx.query_row("SELECT COUNT(*) FROM dsr_interaction_template WHERE appointment_id = ?1", [&appointment], |r| r.get(0))?;
+        let count: i64 = tx.query_row(
+            "SELECT COUNT(*) FROM dsr_interaction_template WHERE appointment_id = ?1",
+            [&appointment],
+            |r| r.get(0),
+        )?;
         if count >= MAX_PER_APPOINTMENT {
             return Err(ApiError::bad_request(
                 TOO_MANY,

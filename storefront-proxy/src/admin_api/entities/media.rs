@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use rusqlite::{Connection, Transaction};
 use serde_json::Value;
 
-use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, Write, NO_HOOKS};
+use crate::admin_api::definition::{
+    Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, Write, NO_HOOKS,
+};
 use crate::error::ApiResult;
 use crate::storage::json_ids;
 
@@ -25,13 +27,24 @@ pub static MEDIA: Definition = Definition {
     translation: Some(Translation {
         table: "media_translation",
         key: "media_id",
-        fields: &[Column::text("alt", "alt", 255), Column::text("title", "title", 255)],
+        fields: &[
+            Column::text("alt", "alt", 255),
+            Column::text("title", "title", 255),
+        ],
     }),
-    extras: &[Extra { name: "url", write: ExtraWrite::ReadOnly, read: read_url, filter: None }],
+    extras: &[Extra {
+        name: "url",
+        write: ExtraWrite::ReadOnly,
+        read: read_url,
+        filter: None,
+    }],
     // Folders are not kept: every file is in the one media library.
     ignored: &["mediaFolderId", "private"],
     access: Access::GuidesRead,
-    hooks: Hooks { prepare, ..NO_HOOKS },
+    hooks: Hooks {
+        prepare,
+        ..NO_HOOKS
+    },
     inherits_from: None,
 };
 
@@ -50,11 +63,20 @@ fn prepare(_: &Transaction, w: &mut Write) -> ApiResult<()> {
 
 /// The file's URL under this origin (`/media/…`), null before the upload.
 fn read_url(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<String, Value>> {
-    let mut statement = conn.prepare("SELECT id, path, file_size FROM media WHERE id IN (SELECT value FROM json_each(?1))")?;
+    let mut statement = conn.prepare(
+        "SELECT id, path, file_size FROM media WHERE id IN (SELECT value FROM json_each(?1))",
+    )?;
     let rows = statement.query_map([json_ids(ids)], |r| {
         let path: String = r.get(1)?;
         let size: i64 = r.get(2)?;
-        Ok((r.get::<_, String>(0)?, if size > 0 { Value::from(format!("/{path}")) } else { Value::Null }))
+        Ok((
+            r.get::<_, String>(0)?,
+            if size > 0 {
+                Value::from(format!("/{path}"))
+            } else {
+                Value::Null
+            },
+        ))
     })?;
     rows.collect()
 }

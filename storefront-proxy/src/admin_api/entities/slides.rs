@@ -65,20 +65,38 @@ fn id_field(
             if exists(tx, table, id)? {
                 Ok(Some(id.clone()))
             } else {
-                out.push(Violation::new("VIOLATION::ENTITY_NOT_FOUND", format!("{at}/{key}"), format!("No {table} has the id {id}.")));
+                out.push(Violation::new(
+                    "VIOLATION::ENTITY_NOT_FOUND",
+                    format!("{at}/{key}"),
+                    format!("No {table} has the id {id}."),
+                ));
                 Ok(None)
             }
         }
         Some(_) => {
-            out.push(Violation::new("VIOLATION::INVALID_ID", format!("{at}/{key}"), "An id is 32 lowercase hexadecimal characters."));
+            out.push(Violation::new(
+                "VIOLATION::INVALID_ID",
+                format!("{at}/{key}"),
+                "An id is 32 lowercase hexadecimal characters.",
+            ));
             Ok(None)
         }
     }
 }
 
-fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &mut Vec<Violation>) -> rusqlite::Result<Option<Page>> {
+fn parse(
+    tx: &Transaction,
+    presentation_id: &str,
+    item: &Value,
+    at: &str,
+    out: &mut Vec<Violation>,
+) -> rusqlite::Result<Option<Page>> {
     let Some(item) = item.as_object() else {
-        out.push(Violation::new("VIOLATION::TYPE_ERROR", at.to_owned(), "A page must be a JSON object."));
+        out.push(Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            at.to_owned(),
+            "A page must be a JSON object.",
+        ));
         return Ok(None);
     };
     let before = out.len();
@@ -91,12 +109,20 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
                 |r| r.get(0),
             )?;
             if !ours {
-                out.push(Violation::new("VIOLATION::ENTITY_NOT_FOUND", format!("{at}/id"), "This presentation has no page with this id."));
+                out.push(Violation::new(
+                    "VIOLATION::ENTITY_NOT_FOUND",
+                    format!("{at}/id"),
+                    "This presentation has no page with this id.",
+                ));
             }
             Some(id.clone())
         }
         Some(_) => {
-            out.push(Violation::new("VIOLATION::INVALID_ID", format!("{at}/id"), "An id is 32 lowercase hexadecimal characters."));
+            out.push(Violation::new(
+                "VIOLATION::INVALID_ID",
+                format!("{at}/id"),
+                "An id is 32 lowercase hexadecimal characters.",
+            ));
             None
         }
     };
@@ -114,7 +140,9 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
     };
     let title = match item.get("title") {
         None | Some(Value::Null) => None,
-        Some(Value::String(t)) if t.chars().count() <= MAX_TITLE => Some(t.trim().to_owned()).filter(|t| !t.is_empty()),
+        Some(Value::String(t)) if t.chars().count() <= MAX_TITLE => {
+            Some(t.trim().to_owned()).filter(|t| !t.is_empty())
+        }
         Some(_) => {
             out.push(Violation::new(
                 "VIOLATION::TOO_LONG_ERROR",
@@ -131,8 +159,14 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
             for (n, value) in list.iter().enumerate() {
                 let pointer = format!("{at}/productIds/{n}");
                 match value.as_str() {
-                    Some(id) if is_id(id) && exists(tx, "product", id)? => product_ids.push(id.to_owned()),
-                    _ => out.push(Violation::new("VIOLATION::ENTITY_NOT_FOUND", pointer, "No product has this id.")),
+                    Some(id) if is_id(id) && exists(tx, "product", id)? => {
+                        product_ids.push(id.to_owned())
+                    }
+                    _ => out.push(Violation::new(
+                        "VIOLATION::ENTITY_NOT_FOUND",
+                        pointer,
+                        "No product has this id.",
+                    )),
                 }
             }
         }
@@ -146,11 +180,17 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
     let product_id = id_field(tx, item, "productId", "product", at, out)?;
     let cms_page_id = id_field(tx, item, "cmsPageId", "cms_page", at, out)?;
     match kind.as_str() {
-        "productListing" if product_ids.is_empty() && category_id.is_none() && out.len() == before => {
+        "productListing"
+            if product_ids.is_empty() && category_id.is_none() && out.len() == before =>
+        {
             out.push(Violation::blank(format!("{at}/productIds")));
         }
-        "productDetail" if product_id.is_none() && !item.contains_key("productId") => out.push(Violation::blank(format!("{at}/productId"))),
-        "cms" if cms_page_id.is_none() && !item.contains_key("cmsPageId") => out.push(Violation::blank(format!("{at}/cmsPageId"))),
+        "productDetail" if product_id.is_none() && !item.contains_key("productId") => {
+            out.push(Violation::blank(format!("{at}/productId")))
+        }
+        "cms" if cms_page_id.is_none() && !item.contains_key("cmsPageId") => {
+            out.push(Violation::blank(format!("{at}/cmsPageId")))
+        }
         _ => {}
     }
     let mut notes = Vec::new();
@@ -159,11 +199,22 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
         Some(Value::Object(by_language)) => {
             for (key, text) in by_language {
                 let pointer = format!("{at}/notes/{key}");
-                let language: Option<String> =
-                    tx.query_row("SELECT id FROM language WHERE id = ?1 OR code = ?1", [key], |r| r.get(0)).optional()?;
+                let language: Option<String> = tx
+                    .query_row(
+                        "SELECT id FROM language WHERE id = ?1 OR code = ?1",
+                        [key],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
                 match (language, text) {
-                    (None, _) => out.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", pointer, "There is no such language.")),
-                    (Some(language), Value::String(text)) if text.chars().count() <= MAX_NOTES => notes.push((language, text.clone())),
+                    (None, _) => out.push(Violation::new(
+                        "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                        pointer,
+                        "There is no such language.",
+                    )),
+                    (Some(language), Value::String(text)) if text.chars().count() <= MAX_NOTES => {
+                        notes.push((language, text.clone()))
+                    }
                     (Some(language), Value::Null) => notes.push((language, String::new())),
                     _ => out.push(Violation::new(
                         "VIOLATION::TOO_LONG_ERROR",
@@ -173,7 +224,11 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
                 }
             }
         }
-        Some(_) => out.push(Violation::new("VIOLATION::TYPE_ERROR", format!("{at}/notes"), "Notes are an object of texts by language.")),
+        Some(_) => out.push(Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            format!("{at}/notes"),
+            "Notes are an object of texts by language.",
+        )),
     }
     let mut titles = Vec::new();
     match item.get("titles") {
@@ -181,10 +236,19 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
         Some(Value::Object(by_language)) => {
             for (key, text) in by_language {
                 let pointer = format!("{at}/titles/{key}");
-                let language: Option<String> =
-                    tx.query_row("SELECT id FROM language WHERE id = ?1 OR code = ?1", [key], |r| r.get(0)).optional()?;
+                let language: Option<String> = tx
+                    .query_row(
+                        "SELECT id FROM language WHERE id = ?1 OR code = ?1",
+                        [key],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
                 match (language, text) {
-                    (None, _) => out.push(Violation::new("VIOLATION::NO_SUCH_CHOICE_ERROR", pointer, "There is no such language.")),
+                    (None, _) => out.push(Violation::new(
+                        "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                        pointer,
+                        "There is no such language.",
+                    )),
                     (Some(language), Value::String(text)) if text.chars().count() <= MAX_TITLE => {
                         titles.push((language, text.trim().to_owned()))
                     }
@@ -197,12 +261,32 @@ fn parse(tx: &Transaction, presentation_id: &str, item: &Value, at: &str, out: &
                 }
             }
         }
-        Some(_) => out.push(Violation::new("VIOLATION::TYPE_ERROR", format!("{at}/titles"), "Titles are an object of texts by language.")),
+        Some(_) => out.push(Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            format!("{at}/titles"),
+            "Titles are an object of texts by language.",
+        )),
     }
-    Ok((out.len() == before).then_some(Page { id, kind, title, product_ids, category_id, product_id, cms_page_id, notes, titles }))
+    Ok((out.len() == before).then_some(Page {
+        id,
+        kind,
+        title,
+        product_ids,
+        category_id,
+        product_id,
+        cms_page_id,
+        notes,
+        titles,
+    }))
 }
 
-fn block(tx: &Transaction, section_id: &str, position: i64, kind: &str, slots: &[(&str, &str)]) -> rusqlite::Result<String> {
+fn block(
+    tx: &Transaction,
+    section_id: &str,
+    position: i64,
+    kind: &str,
+    slots: &[(&str, &str)],
+) -> rusqlite::Result<String> {
     let id = new_id();
     tx.execute(
         "INSERT INTO cms_block (id, cms_section_id, position, type, margin_top, margin_bottom, margin_left, margin_right)
@@ -210,7 +294,10 @@ fn block(tx: &Transaction, section_id: &str, position: i64, kind: &str, slots: &
         params![id, section_id, position, kind],
     )?;
     for (slot_type, slot) in slots {
-        tx.execute("INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)", params![new_id(), id, slot_type, slot])?;
+        tx.execute(
+            "INSERT INTO cms_slot (id, cms_block_id, type, slot) VALUES (?1, ?2, ?3, ?4)",
+            params![new_id(), id, slot_type, slot],
+        )?;
     }
     Ok(id)
 }
@@ -218,22 +305,51 @@ fn block(tx: &Transaction, section_id: &str, position: i64, kind: &str, slots: &
 /// A CMS page for a listing or product detail slide: one section with its blocks.
 fn make_cms_page(tx: &Transaction, kind: &str, title: &str) -> rusqlite::Result<String> {
     let page_id = new_id();
-    tx.execute("INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)", params![page_id, kind, format!("{MADE_FOR_SLIDE}{title}")])?;
+    tx.execute(
+        "INSERT INTO cms_page (id, type, name) VALUES (?1, ?2, ?3)",
+        params![page_id, kind, format!("{MADE_FOR_SLIDE}{title}")],
+    )?;
     let section_id = new_id();
-    tx.execute("INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, 0, ?3)", params![section_id, page_id, title])?;
+    tx.execute(
+        "INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, 0, ?3)",
+        params![section_id, page_id, title],
+    )?;
     if kind == LISTING {
-        let block_id = block(tx, &section_id, 0, "product-listing", &[("product-listing", "content")])?;
-        let config =
-            json!({ "boxLayout": { "source": "static", "value": "standard" }, "showSorting": { "source": "static", "value": false } });
+        let block_id = block(
+            tx,
+            &section_id,
+            0,
+            "product-listing",
+            &[("product-listing", "content")],
+        )?;
+        let config = json!({ "boxLayout": { "source": "static", "value": "standard" }, "showSorting": { "source": "static", "value": false } });
         tx.execute(
             "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config)
              SELECT s.id, l.id, ?2 FROM cms_slot s, language l WHERE s.cms_block_id = ?1",
             params![block_id, config.to_string()],
         )?;
     } else {
-        block(tx, &section_id, 0, "product-heading", &[("product-name", "left")])?;
-        block(tx, &section_id, 1, "gallery-buybox", &[("image-gallery", "left"), ("buy-box", "right")])?;
-        block(tx, &section_id, 2, "product-description-reviews", &[("product-description-reviews", "content")])?;
+        block(
+            tx,
+            &section_id,
+            0,
+            "product-heading",
+            &[("product-name", "left")],
+        )?;
+        block(
+            tx,
+            &section_id,
+            1,
+            "gallery-buybox",
+            &[("image-gallery", "left"), ("buy-box", "right")],
+        )?;
+        block(
+            tx,
+            &section_id,
+            2,
+            "product-description-reviews",
+            &[("product-description-reviews", "content")],
+        )?;
     }
     Ok(page_id)
 }
@@ -250,7 +366,9 @@ fn drop_made_page(tx: &Transaction, cms_page_id: &str) -> rusqlite::Result<()> {
 
 /// Whether a note is HTML: it has a tag (`<` followed by a letter or `/`).
 fn is_html(text: &str) -> bool {
-    text.as_bytes().windows(2).any(|pair| pair[0] == b'<' && (pair[1].is_ascii_alphabetic() || pair[1] == b'/'))
+    text.as_bytes()
+        .windows(2)
+        .any(|pair| pair[0] == b'<' && (pair[1].is_ascii_alphabetic() || pair[1] == b'/'))
 }
 
 /// A note as stored: HTML as it is, plain text as paragraphs (blank lines) with line breaks.
@@ -258,18 +376,30 @@ fn note_html(text: &str) -> String {
     if is_html(text) {
         return crate::rich_text::clean(text.trim());
     }
-    text.split("\n\n").map(|p| format!("<p>{}</p>", escape_html(p.trim()).replace('\n', "<br>"))).collect()
+    text.split("\n\n")
+        .map(|p| format!("<p>{}</p>", escape_html(p.trim()).replace('\n', "<br>")))
+        .collect()
 }
 
 /// The notes of the page's first slide, per language (an empty text removes one).
-fn write_notes(tx: &Transaction, cms_page_id: &str, notes: &[(String, String)]) -> rusqlite::Result<()> {
+fn write_notes(
+    tx: &Transaction,
+    cms_page_id: &str,
+    notes: &[(String, String)],
+) -> rusqlite::Result<()> {
     if notes.is_empty() {
         return Ok(());
     }
     let section: Option<String> = tx
-        .query_row("SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id LIMIT 1", [cms_page_id], |r| r.get(0))
+        .query_row(
+            "SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id LIMIT 1",
+            [cms_page_id],
+            |r| r.get(0),
+        )
         .optional()?;
-    let Some(section) = section else { return Ok(()) };
+    let Some(section) = section else {
+        return Ok(());
+    };
     let slot: Option<String> = tx
         .query_row(
             "SELECT s.id FROM cms_block b JOIN cms_slot s ON s.cms_block_id = b.id WHERE b.cms_section_id = ?1 AND b.type = ?2
@@ -282,12 +412,19 @@ fn write_notes(tx: &Transaction, cms_page_id: &str, notes: &[(String, String)]) 
         Some(slot) => slot,
         None => {
             let block_id = block(tx, &section, 100, NOTES_BLOCK_TYPE, &[("notes", "content")])?;
-            tx.query_row("SELECT id FROM cms_slot WHERE cms_block_id = ?1", [block_id], |r| r.get(0))?
+            tx.query_row(
+                "SELECT id FROM cms_slot WHERE cms_block_id = ?1",
+                [block_id],
+                |r| r.get(0),
+            )?
         }
     };
     for (language, text) in notes {
         if text.trim().is_empty() {
-            tx.execute("DELETE FROM cms_slot_translation WHERE cms_slot_id = ?1 AND language_id = ?2", params![slot, language])?;
+            tx.execute(
+                "DELETE FROM cms_slot_translation WHERE cms_slot_id = ?1 AND language_id = ?2",
+                params![slot, language],
+            )?;
             continue;
         }
         let config = json!({
@@ -304,9 +441,18 @@ fn write_notes(tx: &Transaction, cms_page_id: &str, notes: &[(String, String)]) 
 }
 
 /// `ExtraWrite::After` of `pages`: the whole ordered list replaces the presentation's pages.
-pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &str) -> ApiResult<()> {
+pub fn write_pages(
+    tx: &Transaction,
+    presentation_id: &str,
+    value: &Value,
+    at: &str,
+) -> ApiResult<()> {
     let Some(list) = value.as_array() else {
-        return Err(ApiError::Violations(vec![Violation::new("VIOLATION::TYPE_ERROR", at.to_owned(), "pages must be a list.")]));
+        return Err(ApiError::Violations(vec![Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            at.to_owned(),
+            "pages must be a list.",
+        )]));
     };
     if list.len() > MAX_PAGES {
         return Err(ApiError::Violations(vec![Violation::new(
@@ -318,7 +464,13 @@ pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &
     let mut violations = Vec::new();
     let mut pages = Vec::new();
     for (n, item) in list.iter().enumerate() {
-        if let Some(page) = parse(tx, presentation_id, item, &format!("{at}/{n}"), &mut violations)? {
+        if let Some(page) = parse(
+            tx,
+            presentation_id,
+            item,
+            &format!("{at}/{n}"),
+            &mut violations,
+        )? {
             pages.push(page);
         }
     }
@@ -331,7 +483,9 @@ pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &
             "SELECT id, cms_page_id FROM presentation_page WHERE presentation_id = ?1 AND appointment_id IS NULL
              AND id NOT IN (SELECT value FROM json_each(?2))",
         )?;
-        let rows = statement.query_map(params![presentation_id, json_ids(&kept)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = statement.query_map(params![presentation_id, json_ids(&kept)], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     for (id, cms_page_id) in &gone {
@@ -347,9 +501,14 @@ pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &
                 "SELECT p.id FROM product_category pc JOIN product p ON p.id = pc.product_id
                  WHERE pc.category_id = ?1 AND p.parent_id IS NULL ORDER BY p.product_number LIMIT ?2",
             )?;
-            let found: Vec<String> =
-                statement.query_map(params![category, MAX_PICKED as i64], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-            picked.extend(found.into_iter().filter(|id| !page.product_ids.contains(id)));
+            let found: Vec<String> = statement
+                .query_map(params![category, MAX_PICKED as i64], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            picked.extend(
+                found
+                    .into_iter()
+                    .filter(|id| !page.product_ids.contains(id)),
+            );
         }
         let page_id = match &page.id {
             Some(id) => {
@@ -359,14 +518,27 @@ pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &
                 )?;
                 match page.kind.as_str() {
                     "productListing" => {
-                        tx.execute("UPDATE presentation_page SET picked_product_ids = ?2 WHERE id = ?1", params![id, json_ids(&picked)])?;
+                        tx.execute(
+                            "UPDATE presentation_page SET picked_product_ids = ?2 WHERE id = ?1",
+                            params![id, json_ids(&picked)],
+                        )?;
                     }
                     "productDetail" => {
-                        tx.execute("UPDATE presentation_page SET product_id = ?2 WHERE id = ?1", params![id, page.product_id])?;
+                        tx.execute(
+                            "UPDATE presentation_page SET product_id = ?2 WHERE id = ?1",
+                            params![id, page.product_id],
+                        )?;
                     }
                     "cms" => {
-                        let old: String = tx.query_row("SELECT cms_page_id FROM presentation_page WHERE id = ?1", [id], |r| r.get(0))?;
-                        tx.execute("UPDATE presentation_page SET cms_page_id = ?2 WHERE id = ?1", params![id, page.cms_page_id])?;
+                        let old: String = tx.query_row(
+                            "SELECT cms_page_id FROM presentation_page WHERE id = ?1",
+                            [id],
+                            |r| r.get(0),
+                        )?;
+                        tx.execute(
+                            "UPDATE presentation_page SET cms_page_id = ?2 WHERE id = ?1",
+                            params![id, page.cms_page_id],
+                        )?;
                         drop_made_page(tx, &old)?;
                     }
                     _ => {}
@@ -389,7 +561,11 @@ pub fn write_pages(tx: &Transaction, presentation_id: &str, value: &Value, at: &
                 id
             }
         };
-        let cms_page_id: String = tx.query_row("SELECT cms_page_id FROM presentation_page WHERE id = ?1", [&page_id], |r| r.get(0))?;
+        let cms_page_id: String = tx.query_row(
+            "SELECT cms_page_id FROM presentation_page WHERE id = ?1",
+            [&page_id],
+            |r| r.get(0),
+        )?;
         write_notes(tx, &cms_page_id, &page.notes)?;
         for (language, title) in &page.titles {
             if title.is_empty() {
@@ -444,8 +620,12 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
         let mut notes = Map::new();
         let mut note_rows = notes_of.query(params![cms_page_id, NOTES_BLOCK_TYPE])?;
         while let Some(n) = note_rows.next()? {
-            let config: Value = serde_json::from_str(&n.get::<_, String>(1)?).unwrap_or(Value::Null);
-            let text = config["content"]["value"].as_str().unwrap_or_default().to_owned();
+            let config: Value =
+                serde_json::from_str(&n.get::<_, String>(1)?).unwrap_or(Value::Null);
+            let text = config["content"]["value"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
             notes.insert(n.get(0)?, Value::String(text));
         }
         let page_id: String = r.get(1)?;
@@ -468,7 +648,15 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
             "titles": titles,
         }));
     }
-    Ok(ids.iter().map(|id| (id.clone(), Value::Array(found.remove(id).unwrap_or_default()))).collect())
+    Ok(ids
+        .iter()
+        .map(|id| {
+            (
+                id.clone(),
+                Value::Array(found.remove(id).unwrap_or_default()),
+            )
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -477,7 +665,13 @@ mod tests {
 
     #[test]
     fn html_notes_are_kept_and_plain_text_becomes_paragraphs() {
-        assert_eq!(note_html("<p>Hi <strong>all</strong></p>"), "<p>Hi <strong>all</strong></p>");
-        assert_eq!(note_html("a < b & c\nd\n\ne"), "<p>a &lt; b &amp; c<br>d</p><p>e</p>");
+        assert_eq!(
+            note_html("<p>Hi <strong>all</strong></p>"),
+            "<p>Hi <strong>all</strong></p>"
+        );
+        assert_eq!(
+            note_html("a < b & c\nd\n\ne"),
+            "<p>a &lt; b &amp; c<br>d</p><p>e</p>"
+        );
     }
 }

@@ -17,7 +17,9 @@ pub static USER: Definition = Definition {
     name: "user",
     table: "admin_user",
     columns: &[
-        Column::text("username", "username", 255).required().unique(),
+        Column::text("username", "username", 255)
+            .required()
+            .unique(),
         Column::text("firstName", "first_name", 255).required(),
         Column::text("lastName", "last_name", 255).required(),
         Column::text("email", "email", 255),
@@ -25,17 +27,33 @@ pub static USER: Definition = Definition {
         Column::boolean("active", "active"),
     ],
     translation: None,
-    extras: &[Extra { name: "password", write: ExtraWrite::Columns(password_columns), read: no_password, filter: None }],
+    extras: &[Extra {
+        name: "password",
+        write: ExtraWrite::Columns(password_columns),
+        read: no_password,
+        filter: None,
+    }],
     ignored: &["localeId", "timeZone", "admin"],
     access: Access::AdminsOnly,
-    hooks: Hooks { prepare, after_write, before_delete },
+    hooks: Hooks {
+        prepare,
+        after_write,
+        before_delete,
+    },
     inherits_from: None,
 };
 
-fn password_columns(value: &Value, pointer: &str) -> Result<Vec<(&'static str, SqlValue)>, Vec<Violation>> {
+fn password_columns(
+    value: &Value,
+    pointer: &str,
+) -> Result<Vec<(&'static str, SqlValue)>, Vec<Violation>> {
     let (min, max) = PASSWORD_LENGTH;
     let Some(password) = value.as_str() else {
-        return Err(vec![Violation::new("VIOLATION::TYPE_ERROR", pointer.to_owned(), "This value should be of type string.")]);
+        return Err(vec![Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            pointer.to_owned(),
+            "This value should be of type string.",
+        )]);
     };
     let length = password.chars().count();
     if length < min {
@@ -54,17 +72,27 @@ fn password_columns(value: &Value, pointer: &str) -> Result<Vec<(&'static str, S
     }
     match hash_password(password) {
         Ok(hash) => Ok(vec![("password_hash", SqlValue::Text(hash))]),
-        Err(e) => Err(vec![Violation::new("VIOLATION::INVALID_PASSWORD", pointer.to_owned(), e.to_string())]),
+        Err(e) => Err(vec![Violation::new(
+            "VIOLATION::INVALID_PASSWORD",
+            pointer.to_owned(),
+            e.to_string(),
+        )]),
     }
 }
 
-fn no_password(_: &rusqlite::Connection, _: &[String]) -> rusqlite::Result<std::collections::HashMap<String, Value>> {
+fn no_password(
+    _: &rusqlite::Connection,
+    _: &[String],
+) -> rusqlite::Result<std::collections::HashMap<String, Value>> {
     Ok(Default::default())
 }
 
 fn prepare(_: &Transaction, w: &mut Write) -> ApiResult<()> {
     if w.creating && !w.has("password_hash") {
-        return Err(ApiError::Violations(vec![Violation::blank(format!("{}/password", w.pointer))]));
+        return Err(ApiError::Violations(vec![Violation::blank(format!(
+            "{}/password",
+            w.pointer
+        ))]));
     }
     Ok(())
 }
@@ -74,7 +102,10 @@ fn active_admins(tx: &Transaction, except: Option<&str>) -> rusqlite::Result<i64
 }
 
 fn last_admin() -> ApiError {
-    ApiError::bad_request("ADMIN__LAST_ADMIN", "The shop needs at least one active admin: create another admin first.")
+    ApiError::bad_request(
+        "ADMIN__LAST_ADMIN",
+        "The shop needs at least one active admin: create another admin first.",
+    )
 }
 
 fn after_write(tx: &Transaction, id: &str) -> ApiResult<()> {

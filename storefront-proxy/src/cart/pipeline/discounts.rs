@@ -18,7 +18,8 @@ pub fn base(goods: &Goods, discount: &Discount, taken: &Taken) -> BTreeMap<RateK
         }
     }
     for (key, amount) in base.iter_mut() {
-        let left = goods.by_rate.get(key).map(|g| g.gross).unwrap_or(0.0) - taken.get(key).copied().unwrap_or(0.0);
+        let left = goods.by_rate.get(key).map(|g| g.gross).unwrap_or(0.0)
+            - taken.get(key).copied().unwrap_or(0.0);
         *amount = amount.min(left).max(0.0);
     }
     base
@@ -32,12 +33,20 @@ pub fn apply(goods: &Goods, id: String, discount: Discount, taken: &mut Taken) -
     let mut taxes = Vec::new();
     for (key, part) in &base {
         let rate = goods.by_rate[key].rate;
-        let share = if base_total > 0.0 { round(amount * part / base_total) } else { 0.0 };
+        let share = if base_total > 0.0 {
+            round(amount * part / base_total)
+        } else {
+            0.0
+        };
         *taken.entry(key.clone()).or_default() += share;
         taxes.push(TaxAmount::reduction(share, rate));
     }
     let rules = base.keys().map(|key| goods.by_rate[key].rate).collect();
-    DiscountLine { id, discount, price: Price::reduction(amount, taxes, rules) }
+    DiscountLine {
+        id,
+        discount,
+        price: Price::reduction(amount, taxes, rules),
+    }
 }
 
 #[cfg(test)]
@@ -47,17 +56,33 @@ mod tests {
     use crate::cart::discount::Kind;
 
     fn discount(kind: Kind, value: f64, items: &[&str]) -> Discount {
-        Discount { discount_type: kind, discount_value: value, applied_item_ids: items.iter().map(|s| s.to_string()).collect() }
+        Discount {
+            discount_type: kind,
+            discount_value: value,
+            applied_item_ids: items.iter().map(|s| s.to_string()).collect(),
+        }
     }
 
     #[test]
     fn a_discount_on_some_lines_takes_from_their_rates_only() {
         let goods = Goods::of(&[line("a", 20.0, 1, 19.0), line("b", 10.0, 1, 7.0)]);
         let mut taken = Taken::new();
-        let line = apply(&goods, "d".into(), discount(Kind::Percentage, 50.0, &["b"]), &mut taken);
+        let line = apply(
+            &goods,
+            "d".into(),
+            discount(Kind::Percentage, 50.0, &["b"]),
+            &mut taken,
+        );
         assert_eq!(line.price.total, -5.0);
         assert_eq!(line.price.rules, [7.0]);
-        assert_eq!(line.price.taxes, [TaxAmount { tax: -0.33, rate: 7.0, price: -5.0 }]);
+        assert_eq!(
+            line.price.taxes,
+            [TaxAmount {
+                tax: -0.33,
+                rate: 7.0,
+                price: -5.0
+            }]
+        );
         assert_eq!(taken["0007.000"], 5.0);
     }
 
@@ -65,10 +90,20 @@ mod tests {
     fn a_discount_takes_only_what_promotions_left() {
         let goods = Goods::of(&[line("a", 20.0, 1, 19.0)]);
         let mut taken = Taken::from([("0019.000".to_owned(), 15.0)]);
-        let line = apply(&goods, "d".into(), discount(Kind::Absolute, 100.0, &[]), &mut taken);
+        let line = apply(
+            &goods,
+            "d".into(),
+            discount(Kind::Absolute, 100.0, &[]),
+            &mut taken,
+        );
         assert_eq!(line.price.total, -5.0);
         assert_eq!(taken["0019.000"], 20.0);
-        let nothing_left = apply(&goods, "e".into(), discount(Kind::Absolute, 1.0, &[]), &mut taken);
+        let nothing_left = apply(
+            &goods,
+            "e".into(),
+            discount(Kind::Absolute, 1.0, &[]),
+            &mut taken,
+        );
         assert_eq!(nothing_left.price.total, -0.0);
     }
 }

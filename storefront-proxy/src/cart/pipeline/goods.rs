@@ -32,13 +32,23 @@ pub struct Goods {
 
 impl Goods {
     pub fn of(lines: &[ProductLine]) -> Goods {
-        let mut goods = Goods { by_rate: BTreeMap::new(), lines: Vec::new(), shipping_free: true };
+        let mut goods = Goods {
+            by_rate: BTreeMap::new(),
+            lines: Vec::new(),
+            shipping_free: true,
+        };
         for line in lines {
             let rate = line.product.tax.rate;
             let key = rate_key(rate);
             goods.shipping_free &= line.product.shipping_free;
-            goods.lines.push((line.id.clone(), key.clone(), line.price.total));
-            goods.by_rate.entry(key).or_insert(RateGoods { gross: 0.0, rate }).gross += line.price.total;
+            goods
+                .lines
+                .push((line.id.clone(), key.clone(), line.price.total));
+            goods
+                .by_rate
+                .entry(key)
+                .or_insert(RateGoods { gross: 0.0, rate })
+                .gross += line.price.total;
         }
         goods
     }
@@ -59,10 +69,21 @@ impl Goods {
 }
 
 /// The line of `item`: `quantity` of `product` at the unit price of that quantity.
-pub fn price_line(item: StoredItem, product: Purchasable, quantity: i64, rules: QuantityRules) -> ProductLine {
+pub fn price_line(
+    item: StoredItem,
+    product: Purchasable,
+    quantity: i64,
+    rules: QuantityRules,
+) -> ProductLine {
     let unit = product.unit_price(quantity);
     let price = Price::of(unit, quantity, product.tax.rate, product.list_price);
-    ProductLine { id: item.id, product, quantity, rules, price }
+    ProductLine {
+        id: item.id,
+        product,
+        quantity,
+        rules,
+        price,
+    }
 }
 
 #[cfg(test)]
@@ -71,11 +92,29 @@ pub mod tests {
     use crate::catalog::price::Tax;
     use crate::catalog::purchasable::Tier;
 
-    const RULES: QuantityRules = QuantityRules { min: 1, max: 100, steps: 1, closeout: false };
+    const RULES: QuantityRules = QuantityRules {
+        min: 1,
+        max: 100,
+        steps: 1,
+        closeout: false,
+    };
 
     pub fn line(id: &str, unit: f64, quantity: i64, rate: f64) -> ProductLine {
-        let product = Purchasable { id: id.into(), price: unit, tax: Tax { rate, ..Tax::default() }, ..Purchasable::default() };
-        let item = StoredItem { id: id.into(), kind: "product".into(), referenced_id: id.into(), quantity };
+        let product = Purchasable {
+            id: id.into(),
+            price: unit,
+            tax: Tax {
+                rate,
+                ..Tax::default()
+            },
+            ..Purchasable::default()
+        };
+        let item = StoredItem {
+            id: id.into(),
+            kind: "product".into(),
+            referenced_id: id.into(),
+            quantity,
+        };
         price_line(item, product, quantity, RULES)
     }
 
@@ -84,11 +123,28 @@ pub mod tests {
         let product = Purchasable {
             price: 10.0,
             list_price: Some(12.0),
-            tiers: vec![Tier { quantity: 4, price: 10.0 }, Tier { quantity: 9, price: 9.0 }],
-            tax: Tax { rate: 19.0, ..Tax::default() },
+            tiers: vec![
+                Tier {
+                    quantity: 4,
+                    price: 10.0,
+                },
+                Tier {
+                    quantity: 9,
+                    price: 9.0,
+                },
+            ],
+            tax: Tax {
+                rate: 19.0,
+                ..Tax::default()
+            },
             ..Purchasable::default()
         };
-        let item = StoredItem { id: "l".into(), kind: "product".into(), referenced_id: "p".into(), quantity: 5 };
+        let item = StoredItem {
+            id: "l".into(),
+            kind: "product".into(),
+            referenced_id: "p".into(),
+            quantity: 5,
+        };
         let line = price_line(item, product, 5, RULES);
         assert_eq!(line.price.unit, 9.0);
         assert_eq!(line.price.total, 45.0);
@@ -100,8 +156,15 @@ pub mod tests {
     fn goods_are_summed_per_rate_and_ship_free_only_if_every_line_does() {
         let mut free = line("c", 5.0, 1, 19.0);
         free.product.shipping_free = true;
-        let goods = Goods::of(&[line("a", 10.0, 2, 19.0), line("b", 3.0, 1, 7.0), free.clone()]);
-        assert_eq!(goods.by_rate.keys().collect::<Vec<_>>(), ["0007.000", "0019.000"]);
+        let goods = Goods::of(&[
+            line("a", 10.0, 2, 19.0),
+            line("b", 3.0, 1, 7.0),
+            free.clone(),
+        ]);
+        assert_eq!(
+            goods.by_rate.keys().collect::<Vec<_>>(),
+            ["0007.000", "0019.000"]
+        );
         assert_eq!(goods.by_rate["0019.000"].gross, 25.0);
         assert_eq!(goods.total(), 28.0);
         assert_eq!(goods.rates(), [7.0, 19.0]);

@@ -30,12 +30,22 @@ impl Report {
 /// Why a product line cannot stay, if it cannot.
 fn refusal(item: &StoredItem, product: Option<&Purchasable>) -> Option<CartError> {
     let Some(product) = product.filter(|p| p.child_count == 0) else {
-        return Some(CartError::new("product-not-found", &item.id, CartError::ERROR, "The product could not be found.".into()));
+        return Some(CartError::new(
+            "product-not-found",
+            &item.id,
+            CartError::ERROR,
+            "The product could not be found.".into(),
+        ));
     };
     if !product.available() || product.calculated_max_purchase() == 0 {
         let name = product.name.as_deref().unwrap_or_default();
         let message = format!("The product {name} is no longer available.");
-        return Some(CartError::new("product-out-of-stock", &item.id, CartError::ERROR, message));
+        return Some(CartError::new(
+            "product-out-of-stock",
+            &item.id,
+            CartError::ERROR,
+            message,
+        ));
     }
     None
 }
@@ -64,11 +74,23 @@ mod tests {
     use super::*;
 
     pub fn item(id: &str, kind: &str, quantity: i64) -> StoredItem {
-        StoredItem { id: id.into(), kind: kind.into(), referenced_id: id.into(), quantity }
+        StoredItem {
+            id: id.into(),
+            kind: kind.into(),
+            referenced_id: id.into(),
+            quantity,
+        }
     }
 
     fn product(id: &str) -> Purchasable {
-        Purchasable { id: id.into(), name: Some(id.to_uppercase()), min_purchase: 1, purchase_steps: 1, stock: 3, ..Default::default() }
+        Purchasable {
+            id: id.into(),
+            name: Some(id.to_uppercase()),
+            min_purchase: 1,
+            purchase_steps: 1,
+            stock: 3,
+            ..Default::default()
+        }
     }
 
     #[test]
@@ -89,13 +111,37 @@ mod tests {
         ];
         let mut report = Report::default();
         let sorted = sort(items, &products, &mut report);
-        assert_eq!(sorted.products.iter().map(|(i, p)| (i.id.as_str(), p.id.as_str())).collect::<Vec<_>>(), [("a", "a")]);
+        assert_eq!(
+            sorted
+                .products
+                .iter()
+                .map(|(i, p)| (i.id.as_str(), p.id.as_str()))
+                .collect::<Vec<_>>(),
+            [("a", "a")]
+        );
         assert_eq!(sorted.promotions[0].id, "code");
         assert_eq!(sorted.discounts[0].id, "dsr-discount");
         let removed: Vec<&Change> = report.changes.iter().collect();
-        assert_eq!(removed, [&Change::Remove("gone".into()), &Change::Remove("parent".into()), &Change::Remove("sold-out".into())]);
+        assert_eq!(
+            removed,
+            [
+                &Change::Remove("gone".into()),
+                &Change::Remove("parent".into()),
+                &Change::Remove("sold-out".into())
+            ]
+        );
         let keys: Vec<String> = report.errors.iter().map(CartError::key).collect();
-        assert_eq!(keys, ["product-not-foundgone", "product-not-foundparent", "product-out-of-stocksold-out"]);
-        assert_eq!(report.errors[2].message, "The product SOLD-OUT is no longer available.");
+        assert_eq!(
+            keys,
+            [
+                "product-not-foundgone",
+                "product-not-foundparent",
+                "product-out-of-stocksold-out"
+            ]
+        );
+        assert_eq!(
+            report.errors[2].message,
+            "The product SOLD-OUT is no longer available."
+        );
     }
 }

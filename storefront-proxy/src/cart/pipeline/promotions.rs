@@ -19,17 +19,31 @@ pub fn amount(promotion: &Promotion, goods_total: f64) -> f64 {
 }
 
 /// The line of the promotion code `item`, recording what it took in `taken`.
-pub fn apply(goods: &Goods, item: StoredItem, promotion: Promotion, taken: &mut Taken) -> PromotionLine {
+pub fn apply(
+    goods: &Goods,
+    item: StoredItem,
+    promotion: Promotion,
+    taken: &mut Taken,
+) -> PromotionLine {
     let total = goods.total();
     let discount = amount(&promotion, total);
     let mut taxes = Vec::new();
     for (key, rate_goods) in &goods.by_rate {
-        let share = if total > 0.0 { round(discount * rate_goods.gross / total) } else { 0.0 };
+        let share = if total > 0.0 {
+            round(discount * rate_goods.gross / total)
+        } else {
+            0.0
+        };
         *taken.entry(key.clone()).or_default() += share;
         taxes.push(TaxAmount::reduction(share, rate_goods.rate));
     }
     let price = Price::reduction(discount, taxes, goods.rates());
-    PromotionLine { id: item.id, code: item.referenced_id, promotion, price }
+    PromotionLine {
+        id: item.id,
+        code: item.referenced_id,
+        promotion,
+        price,
+    }
 }
 
 #[cfg(test)]
@@ -38,11 +52,21 @@ mod tests {
     use super::*;
 
     fn promotion(kind: &str, value: f64) -> Promotion {
-        Promotion { id: "p".into(), name: "Spring".into(), kind: kind.into(), value }
+        Promotion {
+            id: "p".into(),
+            name: "Spring".into(),
+            kind: kind.into(),
+            value,
+        }
     }
 
     fn item() -> StoredItem {
-        StoredItem { id: "p".into(), kind: "promotion".into(), referenced_id: "SPRING".into(), quantity: 1 }
+        StoredItem {
+            id: "p".into(),
+            kind: "promotion".into(),
+            referenced_id: "SPRING".into(),
+            quantity: 1,
+        }
     }
 
     #[test]
@@ -50,8 +74,25 @@ mod tests {
         let goods = Goods::of(&[line("a", 30.0, 1, 19.0), line("b", 10.0, 1, 7.0)]);
         let mut taken = Taken::new();
         let line = apply(&goods, item(), promotion("percentage", 10.0), &mut taken);
-        assert_eq!((line.price.unit, line.price.total, line.price.quantity), (-4.0, -4.0, 1));
-        assert_eq!(line.price.taxes, [TaxAmount { tax: -0.07, rate: 7.0, price: -1.0 }, TaxAmount { tax: -0.48, rate: 19.0, price: -3.0 }]);
+        assert_eq!(
+            (line.price.unit, line.price.total, line.price.quantity),
+            (-4.0, -4.0, 1)
+        );
+        assert_eq!(
+            line.price.taxes,
+            [
+                TaxAmount {
+                    tax: -0.07,
+                    rate: 7.0,
+                    price: -1.0
+                },
+                TaxAmount {
+                    tax: -0.48,
+                    rate: 19.0,
+                    price: -3.0
+                }
+            ]
+        );
         assert_eq!(taken.values().copied().collect::<Vec<_>>(), [1.0, 3.0]);
         assert_eq!(line.code, "SPRING");
     }
@@ -61,7 +102,12 @@ mod tests {
         let goods = Goods::of(&[line("a", 15.0, 1, 19.0)]);
         assert_eq!(amount(&promotion("absolute", 20.0), goods.total()), 15.0);
         assert_eq!(amount(&promotion("absolute", 5.555), goods.total()), 5.56);
-        let line = apply(&goods, item(), promotion("absolute", 20.0), &mut Taken::new());
+        let line = apply(
+            &goods,
+            item(),
+            promotion("absolute", 20.0),
+            &mut Taken::new(),
+        );
         assert_eq!(line.price.total, -15.0);
     }
 }

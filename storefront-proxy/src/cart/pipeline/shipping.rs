@@ -56,15 +56,27 @@ fn days(unit: &str, n: i64) -> i64 {
 }
 
 fn date(now: OffsetDateTime, days: i64) -> Option<String> {
-    (now + Duration::days(days)).replace_nanosecond(0).ok().and_then(|d| d.format(&Rfc3339).ok())
+    (now + Duration::days(days))
+        .replace_nanosecond(0)
+        .ok()
+        .and_then(|d| d.format(&Rfc3339).ok())
 }
 
 /// The delivery of `goods` (not empty) by `method` to `country`, and its cost.
-pub fn deliver(goods: &Goods, method: Method, country: Value, now: OffsetDateTime) -> (Delivery, ShippingCost) {
+pub fn deliver(
+    goods: &Goods,
+    method: Method,
+    country: Value,
+    now: OffsetDateTime,
+) -> (Delivery, ShippingCost) {
     let free = goods.shipping_free || method.free_from.is_some_and(|limit| goods.total() >= limit);
     let cost = if free { 0.0 } else { method.gross };
-    let (key, rate) =
-        goods.by_rate.iter().max_by(|a, b| a.1.rate.total_cmp(&b.1.rate)).map(|(key, g)| (key.clone(), g.rate)).unwrap_or_default();
+    let (key, rate) = goods
+        .by_rate
+        .iter()
+        .max_by(|a, b| a.1.rate.total_cmp(&b.1.rate))
+        .map(|(key, g)| (key.clone(), g.rate))
+        .unwrap_or_default();
     let delivery = Delivery {
         earliest: date(now, days(&method.delivery_unit, method.delivery_min)),
         latest: date(now, days(&method.delivery_unit, method.delivery_max)),
@@ -95,7 +107,13 @@ mod tests {
         let goods = Goods::of(&[line("a", 10.0, 1, 7.0), line("b", 10.0, 1, 19.0)]);
         let now = OffsetDateTime::from_unix_timestamp(1_700_000_000).unwrap();
         let (delivery, cost) = deliver(&goods, method(Some(50.0)), json!(null), now);
-        assert_eq!(cost, ShippingCost { key: "0019.000".into(), cost: 4.99 });
+        assert_eq!(
+            cost,
+            ShippingCost {
+                key: "0019.000".into(),
+                cost: 4.99
+            }
+        );
         assert_eq!(delivery.costs, Price::of(4.99, 1, 19.0, None));
         assert_eq!(delivery.earliest.as_deref(), Some("2023-11-21T22:13:20Z"));
         assert_eq!(delivery.latest.as_deref(), Some("2023-11-28T22:13:20Z"));
@@ -106,15 +124,32 @@ mod tests {
     fn shipping_is_free_from_the_limit_or_when_every_product_ships_free() {
         let now = OffsetDateTime::now_utc();
         let goods = Goods::of(&[line("a", 60.0, 1, 19.0)]);
-        assert_eq!(deliver(&goods, method(Some(50.0)), json!(null), now).1.cost, 0.0);
+        assert_eq!(
+            deliver(&goods, method(Some(50.0)), json!(null), now).1.cost,
+            0.0
+        );
         assert_eq!(deliver(&goods, method(None), json!(null), now).1.cost, 4.99);
         let mut free = line("b", 1.0, 1, 19.0);
         free.product.shipping_free = true;
-        assert_eq!(deliver(&Goods::of(&[free]), method(None), json!(null), now).1.cost, 0.0);
+        assert_eq!(
+            deliver(&Goods::of(&[free]), method(None), json!(null), now)
+                .1
+                .cost,
+            0.0
+        );
     }
 
     #[test]
     fn delivery_times_count_in_days() {
-        assert_eq!([days("day", 2), days("week", 2), days("month", 1), days("year", 1), days("hour", 5)], [2, 14, 30, 365, 0]);
+        assert_eq!(
+            [
+                days("day", 2),
+                days("week", 2),
+                days("month", 1),
+                days("year", 1),
+                days("hour", 5)
+            ],
+            [2, 14, 30, 365, 0]
+        );
     }
 }

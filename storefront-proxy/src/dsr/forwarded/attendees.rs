@@ -30,5 +30,8 @@ pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Attendee>> 
 
 /// Marks the attendee removed; answers whether it was not yet.
 pub fn mark_removed(conn: &Connection, id: &str) -> rusqlite::Result<bool> {
-    Ok(conn.execute("UPDATE forwarded_attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL", params![id, now_rfc3339()])? > 0)
+    Ok(conn.execute(
+        "UPDATE forwarded_attendee SET removed_at = ?2 WHERE id = ?1 AND removed_at IS NULL",
+        params![id, now_rfc3339()],
+    )? > 0)
 }

@@ -30,17 +30,36 @@ pub fn catch_up(hub: &StateForAll, upstream: &Value) -> Vec<Event> {
         }
     }
     let flag = |name: &str| upstream.get(name).and_then(Value::as_bool).unwrap_or(false);
-    let text = |name: &str| upstream.get(name).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
+    let text = |name: &str| {
+        upstream
+            .get(name)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
     if flag("started") && !hub.started && !hub.ended {
-        events.push(Event::PresentationStarted { started_at: text("startedAt").unwrap_or_else(now_rfc3339) });
+        events.push(Event::PresentationStarted {
+            started_at: text("startedAt").unwrap_or_else(now_rfc3339),
+        });
     }
     if flag("ended") && !hub.ended {
-        events.push(Event::PresentationEnded { ended_at: text("endedAt").unwrap_or_else(now_rfc3339) });
+        events.push(Event::PresentationEnded {
+            ended_at: text("endedAt").unwrap_or_else(now_rfc3339),
+        });
     }
     if hub.current_page_id.is_none() {
-        if let (Some(page_id), Some(section_id)) = (text("currentPageId"), text("currentSectionId")) {
-            let slide_alias = upstream.get("currentSlideAlias").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).unwrap_or(1);
-            events.push(Event::SlideSwitched { page_id, section_id, slide_alias });
+        if let (Some(page_id), Some(section_id)) = (text("currentPageId"), text("currentSectionId"))
+        {
+            let slide_alias = upstream
+                .get("currentSlideAlias")
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+                .unwrap_or(1);
+            events.push(Event::SlideSwitched {
+                page_id,
+                section_id,
+                slide_alias,
+            });
         }
     }
     events
@@ -60,10 +79,16 @@ fn settings_of(state: &StateForAll) -> AppointmentSettings {
 }
 
 /// Publishes to the hub what it lacks of the upstream's `stateForAll`.
-pub async fn from_upstream(app: &App, appointment_id: &str, upstream: &Value) -> Result<(), HubError> {
+pub async fn from_upstream(
+    app: &App,
+    appointment_id: &str,
+    upstream: &Value,
+) -> Result<(), HubError> {
     let hub = app.hub.state(appointment_id).await?;
     for event in catch_up(&hub.state_for_all, upstream) {
-        app.hub.publish(appointment_id, Audience::Everyone, event).await?;
+        app.hub
+            .publish(appointment_id, Audience::Everyone, event)
+            .await?;
     }
     Ok(())
 }
@@ -95,10 +120,27 @@ mod tests {
         });
         let events = catch_up(&fresh(), &upstream);
         assert_eq!(events.len(), 3, "{events:?}");
-        let Event::AppointmentConfigured { settings } = &events[0] else { panic!("{events:?}") };
-        assert_eq!(settings.quickview_page_id.as_deref(), Some("c".repeat(32).as_str()));
-        assert_eq!(events[1], Event::PresentationStarted { started_at: "2026-11-26T10:00:00+00:00".into() });
-        assert_eq!(events[2], Event::SlideSwitched { page_id: "a".repeat(32), section_id: "b".repeat(32), slide_alias: 3 });
+        let Event::AppointmentConfigured { settings } = &events[0] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(
+            settings.quickview_page_id.as_deref(),
+            Some("c".repeat(32).as_str())
+        );
+        assert_eq!(
+            events[1],
+            Event::PresentationStarted {
+                started_at: "2026-11-26T10:00:00+00:00".into()
+            }
+        );
+        assert_eq!(
+            events[2],
+            Event::SlideSwitched {
+                page_id: "a".repeat(32),
+                section_id: "b".repeat(32),
+                slide_alias: 3
+            }
+        );
     }
 
     #[test]

@@ -16,7 +16,12 @@ pub struct Request {
     pub campaign_code: Option<String>,
 }
 
-fn optional_text(body: &Map<String, Value>, key: &str, max: usize, violations: &mut Vec<Violation>) -> Option<String> {
+fn optional_text(
+    body: &Map<String, Value>,
+    key: &str,
+    max: usize,
+    violations: &mut Vec<Violation>,
+) -> Option<String> {
     match body.get(key) {
         None | Some(Value::Null) => None,
         Some(Value::String(text)) if text.chars().count() > max => {
@@ -29,7 +34,11 @@ fn optional_text(body: &Map<String, Value>, key: &str, max: usize, violations: &
         }
         Some(Value::String(text)) => Some(text.trim().to_owned()).filter(|t| !t.is_empty()),
         Some(_) => {
-            violations.push(Violation::new("VIOLATION::INVALID_TYPE_ERROR", format!("/{key}"), "This value should be of type string."));
+            violations.push(Violation::new(
+                "VIOLATION::INVALID_TYPE_ERROR",
+                format!("/{key}"),
+                "This value should be of type string.",
+            ));
             None
         }
     }
@@ -39,13 +48,24 @@ pub fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
     let mut violations = Vec::new();
     // The store API does not ask for the terms; a client that sends them must send true.
     if let Some(tos) = body.get("tos") {
-        let accepted = matches!(tos, Value::Bool(true)) || matches!(tos, Value::String(s) if s == "true" || s == "1") || tos == &json!(1);
+        let accepted = matches!(tos, Value::Bool(true))
+            || matches!(tos, Value::String(s) if s == "true" || s == "1")
+            || tos == &json!(1);
         if !accepted {
-            violations.push(Violation::new("VIOLATION::NOT_TRUE_ERROR", "/tos", "The terms and conditions must be accepted."));
+            violations.push(Violation::new(
+                "VIOLATION::NOT_TRUE_ERROR",
+                "/tos",
+                "The terms and conditions must be accepted.",
+            ));
         }
     }
     let request = Request {
-        customer_comment: optional_text(body, "customerComment", MAX_COMMENT_LENGTH, &mut violations),
+        customer_comment: optional_text(
+            body,
+            "customerComment",
+            MAX_COMMENT_LENGTH,
+            &mut violations,
+        ),
         affiliate_code: optional_text(body, "affiliateCode", MAX_CODE_LENGTH, &mut violations),
         campaign_code: optional_text(body, "campaignCode", MAX_CODE_LENGTH, &mut violations),
     };
@@ -66,14 +86,25 @@ mod tests {
 
     #[test]
     fn texts_are_trimmed_and_empty_ones_dropped() {
-        let request = parse(&body(json!({ "customerComment": "  ring twice ", "affiliateCode": "", "tos": "1" }))).ok();
-        assert_eq!(request, Some(Request { customer_comment: Some("ring twice".into()), ..Request::default() }));
+        let request = parse(&body(
+            json!({ "customerComment": "  ring twice ", "affiliateCode": "", "tos": "1" }),
+        ))
+        .ok();
+        assert_eq!(
+            request,
+            Some(Request {
+                customer_comment: Some("ring twice".into()),
+                ..Request::default()
+            })
+        );
     }
 
     #[test]
     fn refused_terms_long_texts_and_wrong_types_are_violations() {
         let long = "x".repeat(MAX_CODE_LENGTH + 1);
-        let Err(ApiError::Violations(violations)) = parse(&body(json!({ "tos": false, "campaignCode": long, "affiliateCode": 3 }))) else {
+        let Err(ApiError::Violations(violations)) = parse(&body(
+            json!({ "tos": false, "campaignCode": long, "affiliateCode": 3 }),
+        )) else {
             panic!("expected violations");
         };
         assert_eq!(violations.len(), 3);

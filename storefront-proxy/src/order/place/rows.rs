@@ -19,8 +19,11 @@ pub fn check(cart: &Cart) -> Result<(), Refusal> {
     if cart.product_lines().next().is_none() {
         return Err(Refusal::Empty);
     }
-    let blocking: Vec<(String, String)> =
-        cart.blocking_errors().into_iter().map(|e| (e.message_key.to_owned(), e.message.clone())).collect();
+    let blocking: Vec<(String, String)> = cart
+        .blocking_errors()
+        .into_iter()
+        .map(|e| (e.message_key.to_owned(), e.message.clone()))
+        .collect();
     if blocking.is_empty() {
         Ok(())
     } else {
@@ -49,7 +52,9 @@ pub fn totals(cart: &Cart) -> Totals {
     let delivery = cart.deliveries.first();
     Totals {
         price: json::cart_price(&cart.price),
-        shipping_costs: delivery.map(|d| json::price(&d.costs)).unwrap_or_else(zero_costs),
+        shipping_costs: delivery
+            .map(|d| json::price(&d.costs))
+            .unwrap_or_else(zero_costs),
         amount_total: cart.price.total,
         amount_net: cart.price.net,
         position_price: cart.price.position,
@@ -149,7 +154,11 @@ fn line(item: &LineItem, position: i64) -> Line {
 
 /// The order's line items, positions from 1.
 pub fn lines(cart: &Cart) -> Vec<Line> {
-    cart.line_items.iter().enumerate().map(|(index, item)| line(item, index as i64 + 1)).collect()
+    cart.line_items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| line(item, index as i64 + 1))
+        .collect()
 }
 
 /// The order's delivery (`order_delivery`).
@@ -174,17 +183,45 @@ pub fn delivery(cart: &Cart) -> Option<Delivery> {
 mod tests {
     use super::*;
     use crate::cart::discount::{Discount, Kind};
-    use crate::cart::model::{CartError, CartPrice, DiscountLine, Price, ProductLine, Promotion, PromotionLine, QuantityRules};
+    use crate::cart::model::{
+        CartError, CartPrice, DiscountLine, Price, ProductLine, Promotion, PromotionLine,
+        QuantityRules,
+    };
     use crate::catalog::purchasable::Purchasable;
 
     fn cart() -> Cart {
-        let product = Purchasable { id: "p".into(), name: Some("Shirt".into()), digital: true, ..Purchasable::default() };
-        let rules = QuantityRules { min: 1, max: 10, steps: 1, closeout: false };
-        let promotion = Promotion { id: "promo".into(), name: "Spring".into(), kind: "absolute".into(), value: 5.0 };
-        let discount = Discount { discount_type: Kind::Absolute, discount_value: 1.0, applied_item_ids: vec![] };
+        let product = Purchasable {
+            id: "p".into(),
+            name: Some("Shirt".into()),
+            digital: true,
+            ..Purchasable::default()
+        };
+        let rules = QuantityRules {
+            min: 1,
+            max: 10,
+            steps: 1,
+            closeout: false,
+        };
+        let promotion = Promotion {
+            id: "promo".into(),
+            name: "Spring".into(),
+            kind: "absolute".into(),
+            value: 5.0,
+        };
+        let discount = Discount {
+            discount_type: Kind::Absolute,
+            discount_value: 1.0,
+            applied_item_ids: vec![],
+        };
         Cart {
             token: "t".into(),
-            price: CartPrice { net: 12.61, total: 15.0, position: 15.0, taxes: vec![], rules: vec![19.0] },
+            price: CartPrice {
+                net: 12.61,
+                total: 15.0,
+                position: 15.0,
+                taxes: vec![],
+                rules: vec![19.0],
+            },
             line_items: vec![
                 LineItem::Product(Box::new(ProductLine {
                     id: "l".into(),
@@ -199,7 +236,11 @@ mod tests {
                     promotion,
                     price: Price::reduction(4.0, vec![], vec![19.0]),
                 }),
-                LineItem::Discount(DiscountLine { id: "dsr-discount".into(), discount, price: Price::reduction(1.0, vec![], vec![19.0]) }),
+                LineItem::Discount(DiscountLine {
+                    id: "dsr-discount".into(),
+                    discount,
+                    price: Price::reduction(1.0, vec![], vec![19.0]),
+                }),
             ],
             ..Cart::default()
         }
@@ -209,16 +250,36 @@ mod tests {
     fn lines_keep_what_each_kind_needs() {
         let lines = lines(&cart());
         let product = &lines[0];
-        assert_eq!((product.kind, product.product_id.as_deref(), product.quantity, product.position), ("product", Some("p"), 2, 1));
+        assert_eq!(
+            (
+                product.kind,
+                product.product_id.as_deref(),
+                product.quantity,
+                product.position
+            ),
+            ("product", Some("p"), 2, 1)
+        );
         assert!(product.download && product.good && product.price_definition.is_some());
         assert_eq!(product.total_price, 20.0);
         let promotion = &lines[1];
         assert_eq!(
-            (promotion.kind, promotion.referenced_id.as_str(), promotion.promotion_id.as_deref()),
+            (
+                promotion.kind,
+                promotion.referenced_id.as_str(),
+                promotion.promotion_id.as_deref()
+            ),
             ("promotion", "SPRING", Some("promo"))
         );
         assert_eq!(promotion.description.as_deref(), Some("Spring"));
-        assert_eq!((lines[2].kind, lines[2].label.as_str(), lines[2].total_price, lines[2].position), ("discount", "Discount", -1.0, 3));
+        assert_eq!(
+            (
+                lines[2].kind,
+                lines[2].label.as_str(),
+                lines[2].total_price,
+                lines[2].position
+            ),
+            ("discount", "Discount", -1.0, 3)
+        );
     }
 
     #[test]
@@ -226,16 +287,39 @@ mod tests {
         assert_eq!(check(&Cart::default()), Err(Refusal::Empty));
         let mut cart = cart();
         assert_eq!(check(&cart), Ok(()));
-        cart.errors.push(CartError::new("notice", "x", CartError::NOTICE, "fine".into()));
+        cart.errors.push(CartError::new(
+            "notice",
+            "x",
+            CartError::NOTICE,
+            "fine".into(),
+        ));
         assert_eq!(check(&cart), Ok(()));
-        cart.errors.push(CartError::new("min-order-quantity", "l", CartError::WARNING, "raised".into()));
-        assert_eq!(check(&cart), Err(Refusal::Invalid(vec![("min-order-quantity".into(), "raised".into())])));
+        cart.errors.push(CartError::new(
+            "min-order-quantity",
+            "l",
+            CartError::WARNING,
+            "raised".into(),
+        ));
+        assert_eq!(
+            check(&cart),
+            Err(Refusal::Invalid(vec![(
+                "min-order-quantity".into(),
+                "raised".into()
+            )]))
+        );
     }
 
     #[test]
     fn without_a_delivery_shipping_costs_nothing() {
         let totals = totals(&cart());
-        assert_eq!((totals.amount_total, totals.amount_net, totals.shipping_total), (15.0, 12.61, 0.0));
+        assert_eq!(
+            (
+                totals.amount_total,
+                totals.amount_net,
+                totals.shipping_total
+            ),
+            (15.0, 12.61, 0.0)
+        );
         assert_eq!(totals.shipping_costs["totalPrice"], 0.0);
         assert_eq!(amount(&cart())["totalPrice"], 15.0);
         assert!(delivery(&cart()).is_none());

@@ -25,7 +25,11 @@ pub struct Customer {
 
 impl Customer {
     pub fn load(tx: &Transaction, id: &str, billing_id: &str) -> rusqlite::Result<Customer> {
-        let company: Option<String> = tx.query_row("SELECT company FROM customer_address WHERE id = ?1", [billing_id], |r| r.get(0))?;
+        let company: Option<String> = tx.query_row(
+            "SELECT company FROM customer_address WHERE id = ?1",
+            [billing_id],
+            |r| r.get(0),
+        )?;
         tx.query_row(
             "SELECT id, email, first_name, last_name, customer_number, salutation_id, title FROM customer WHERE id = ?1",
             [id],
@@ -111,7 +115,13 @@ pub fn insert_order(
 }
 
 /// Copies a customer address into the order; answers the order address id.
-pub fn copy_address(tx: &Transaction, id: String, order_id: &str, address_id: &str, now: &str) -> rusqlite::Result<String> {
+pub fn copy_address(
+    tx: &Transaction,
+    id: String,
+    order_id: &str,
+    address_id: &str,
+    now: &str,
+) -> rusqlite::Result<String> {
     tx.execute(
         "INSERT INTO order_address (id, order_id, country_id, country_state_id, salutation_id, title, first_name, last_name, company, department,
             street, zipcode, city, phone_number, additional_address_line1, additional_address_line2, created_at)
@@ -161,7 +171,12 @@ pub fn restore_stock(tx: &Transaction, order_id: &str) -> rusqlite::Result<()> {
 }
 
 /// Writes one line item (and a digital product's files).
-pub fn insert_line(tx: &Transaction, order_id: &str, line: &Line, now: &str) -> rusqlite::Result<()> {
+pub fn insert_line(
+    tx: &Transaction,
+    order_id: &str,
+    line: &Line,
+    now: &str,
+) -> rusqlite::Result<()> {
     let line_item_id = new_id();
     tx.execute(
         "INSERT INTO order_line_item (id, order_id, identifier, referenced_id, product_id, promotion_id, type, label, description, quantity,
@@ -201,7 +216,13 @@ pub fn insert_line(tx: &Transaction, order_id: &str, line: &Line, now: &str) -> 
     Ok(())
 }
 
-pub fn insert_transaction(tx: &Transaction, order_id: &str, payment_method_id: &str, amount: &str, now: &str) -> rusqlite::Result<()> {
+pub fn insert_transaction(
+    tx: &Transaction,
+    order_id: &str,
+    payment_method_id: &str,
+    amount: &str,
+    now: &str,
+) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO order_transaction (id, order_id, payment_method_id, amount, state, created_at) VALUES (?1, ?2, ?3, ?4, 'open', ?5)",
         params![new_id(), order_id, payment_method_id, amount, now],
@@ -209,7 +230,13 @@ pub fn insert_transaction(tx: &Transaction, order_id: &str, payment_method_id: &
     Ok(())
 }
 
-pub fn insert_delivery(tx: &Transaction, order_id: &str, address_id: &str, delivery: &Delivery, now: &str) -> rusqlite::Result<()> {
+pub fn insert_delivery(
+    tx: &Transaction,
+    order_id: &str,
+    address_id: &str,
+    delivery: &Delivery,
+    now: &str,
+) -> rusqlite::Result<()> {
     tx.execute(
         "INSERT INTO order_delivery (id, order_id, shipping_order_address_id, shipping_method_id, state, shipping_date_earliest,
             shipping_date_latest, shipping_costs, created_at)

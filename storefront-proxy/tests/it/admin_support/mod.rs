@@ -31,7 +31,10 @@ pub async fn token(shop: &Shop, username: &str, password: &str) -> Result<String
 
 /// Logs of the server (internal errors) in the test's output.
 pub fn logs() {
-    let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter("warn").try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_env_filter("warn")
+        .try_init();
 }
 
 pub async fn admin(shop: &Shop) -> String {
@@ -40,13 +43,25 @@ pub async fn admin(shop: &Shop) -> String {
 }
 
 /// A call to `/api{path}` with `token` as bearer (none: anonymous).
-pub async fn api(shop: &Shop, method: reqwest::Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
-    let mut request = shop.http.request(method, format!("{}/api{path}", shop.base));
+pub async fn api(
+    shop: &Shop,
+    method: reqwest::Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Answer {
+    let mut request = shop
+        .http
+        .request(method, format!("{}/api{path}", shop.base));
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
     let (status, body, headers) = crate::common::send(request, body).await;
-    Answer { status, body, headers }
+    Answer {
+        status,
+        body,
+        headers,
+    }
 }
 
 pub async fn get(shop: &Shop, path: &str, token: &str) -> Answer {
@@ -84,8 +99,13 @@ pub fn pointers(body: &Value) -> Vec<String> {
 
 /// The root category (level 1) the navigation starts from.
 pub async fn root_category(shop: &Shop, token: &str) -> String {
-    let found =
-        post(shop, "/search/category", token, json!({"filter": [{"type": "equals", "field": "level", "value": 1}], "limit": 1})).await;
+    let found = post(
+        shop,
+        "/search/category",
+        token,
+        json!({"filter": [{"type": "equals", "field": "level", "value": 1}], "limit": 1}),
+    )
+    .await;
     assert_eq!(found.status, 200, "{}", found.body);
     found.body["data"][0]["id"].as_str().unwrap().to_owned()
 }

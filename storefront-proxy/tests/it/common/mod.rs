@@ -19,7 +19,11 @@ pub async fn start() -> Shop {
 /// Starts the proxy over `dir`, seeding what is missing.
 pub async fn start_in(dir: tempfile::TempDir) -> Shop {
     let base = serve(dir.path(), 1, "test-secret").await;
-    Shop { base, http: reqwest::Client::new(), dir }
+    Shop {
+        base,
+        http: reqwest::Client::new(),
+        dir,
+    }
 }
 
 /// Serves storefront-proxy on a free port over the data dir `dir` (seeded with the
@@ -56,7 +60,10 @@ pub async fn serve_with(
 
 /// Sends `request` with `body` as JSON; answers status, the JSON body (the text as a
 /// string when it is not JSON, null when empty) and the headers.
-pub async fn send(mut request: reqwest::RequestBuilder, body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
+pub async fn send(
+    mut request: reqwest::RequestBuilder,
+    body: Option<Value>,
+) -> (u16, Value, reqwest::header::HeaderMap) {
     if let Some(body) = body {
         request = request.json(&body);
     }
@@ -64,7 +71,11 @@ pub async fn send(mut request: reqwest::RequestBuilder, body: Option<Value>) -> 
     let status = response.status().as_u16();
     let headers = response.headers().clone();
     let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or(if text.is_empty() { Value::Null } else { Value::String(text) });
+    let body = serde_json::from_str(&text).unwrap_or(if text.is_empty() {
+        Value::Null
+    } else {
+        Value::String(text)
+    });
     (status, body, headers)
 }
 
@@ -77,7 +88,10 @@ impl Shop {
         headers: &[(&str, &str)],
         body: Option<Value>,
     ) -> (u16, Value, reqwest::header::HeaderMap) {
-        let mut request = self.http.request(method, format!("{}/store-api{path}", self.base)).header("sw-access-key", KEY);
+        let mut request = self
+            .http
+            .request(method, format!("{}/store-api{path}", self.base))
+            .header("sw-access-key", KEY);
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -85,12 +99,21 @@ impl Shop {
     }
 
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let (status, body, _) = self.call(reqwest::Method::POST, path, &[], Some(body)).await;
+        let (status, body, _) = self
+            .call(reqwest::Method::POST, path, &[], Some(body))
+            .await;
         (status, body)
     }
 
-    pub async fn post_with(&self, path: &str, headers: &[(&str, &str)], body: Value) -> (u16, Value) {
-        let (status, body, _) = self.call(reqwest::Method::POST, path, headers, Some(body)).await;
+    pub async fn post_with(
+        &self,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Value,
+    ) -> (u16, Value) {
+        let (status, body, _) = self
+            .call(reqwest::Method::POST, path, headers, Some(body))
+            .await;
         (status, body)
     }
 
@@ -116,10 +139,18 @@ impl Shop {
 
     /// The id behind an English SEO path (`Clothing/Shirts/`).
     pub async fn seo(&self, path: &str) -> String {
-        let (status, body) = self.post("/seo-url", json!({"filter": [{"type": "equals", "field": "seoPathInfo", "value": path}]})).await;
+        let (status, body) = self
+            .post(
+                "/seo-url",
+                json!({"filter": [{"type": "equals", "field": "seoPathInfo", "value": path}]}),
+            )
+            .await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["total"], 1, "{path}: {body}");
-        body["elements"][0]["foreignKey"].as_str().unwrap().to_owned()
+        body["elements"][0]["foreignKey"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 }
 
@@ -128,14 +159,23 @@ pub fn assert_error(body: &Value, status: u16, code: &str) {
     let error = &body["errors"][0];
     assert_eq!(error["status"], status.to_string(), "{body}");
     assert_eq!(error["code"], code, "{body}");
-    assert!(error["title"].is_string() && error["detail"].is_string(), "{body}");
+    assert!(
+        error["title"].is_string() && error["detail"].is_string(),
+        "{body}"
+    );
 }
 
 /// The elements of a search result or listing.
 pub fn elements(body: &Value) -> Vec<Value> {
-    body["elements"].as_array().unwrap_or_else(|| panic!("no elements: {body}")).clone()
+    body["elements"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no elements: {body}"))
+        .clone()
 }
 
 pub fn names(body: &Value) -> Vec<String> {
-    elements(body).iter().map(|e| e["translated"]["name"].as_str().unwrap().to_owned()).collect()
+    elements(body)
+        .iter()
+        .map(|e| e["translated"]["name"].as_str().unwrap().to_owned())
+        .collect()
 }

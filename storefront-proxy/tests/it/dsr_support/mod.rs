@@ -27,7 +27,8 @@ pub struct Live {
     pub dir: tempfile::TempDir,
 }
 
-pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// Starts a hub and the proxy (seeded with the demo) in a fresh temp dir.
 pub async fn start() -> Live {
@@ -45,7 +46,12 @@ pub async fn start_with(edit: impl FnOnce(hub::Config) -> hub::Config) -> Live {
     });
     let hub_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let hub_port = hub_listener.local_addr().unwrap().port();
-    tokio::spawn(hub::Hub::open(hub_config, SECRET.as_bytes().to_vec()).await.unwrap().serve(hub_listener, std::future::pending()));
+    tokio::spawn(
+        hub::Hub::open(hub_config, SECRET.as_bytes().to_vec())
+            .await
+            .unwrap()
+            .serve(hub_listener, std::future::pending()),
+    );
     start_with_hub(dir, hub_port).await
 }
 
@@ -71,27 +77,57 @@ impl Live {
         let (guide, id, guide_join) = self.guide_joins("demo").await;
         let ada_join = self.join_as_client("demo", &As::Nobody, "Ada").await;
         let customer = self.customer_login().await;
-        let cleo_join = self.join_as_client("demo", &As::Store(customer), "Cleo").await;
+        let cleo_join = self
+            .join_as_client("demo", &As::Store(customer), "Cleo")
+            .await;
         let (ada, cleo) = (token_of(&ada_join), token_of(&cleo_join));
         let guide_socket = connect(self, &guide_join).await;
         let mut ada_socket = connect(self, &ada_join).await;
         let cleo_socket = connect(self, &cleo_join).await;
-        let (status, _) = self.post(&format!("/api/_action/dsr/appointment/{id}/start"), &guide, json!({})).await;
+        let (status, _) = self
+            .post(
+                &format!("/api/_action/dsr/appointment/{id}/start"),
+                &guide,
+                json!({}),
+            )
+            .await;
         assert_eq!(status, 204);
-        wait_for(&mut ada_socket, |e| matches!(e, Event::PresentationStarted { .. }).then_some(())).await;
-        Session { guide, id, guide_join, ada_join, cleo_join, ada, cleo, guide_socket, ada_socket, cleo_socket }
+        wait_for(&mut ada_socket, |e| {
+            matches!(e, Event::PresentationStarted { .. }).then_some(())
+        })
+        .await;
+        Session {
+            guide,
+            id,
+            guide_join,
+            ada_join,
+            cleo_join,
+            ada,
+            cleo,
+            guide_socket,
+            ada_socket,
+            cleo_socket,
+        }
     }
 }
 
 /// A proxy alone (its hub unreachable) over `dir`, with the settings changed by `edit`.
-pub async fn common_serve_with(dir: &std::path::Path, edit: impl FnOnce(storefront_proxy::Config) -> storefront_proxy::Config) -> String {
+pub async fn common_serve_with(
+    dir: &std::path::Path,
+    edit: impl FnOnce(storefront_proxy::Config) -> storefront_proxy::Config,
+) -> String {
     common::serve_with(dir, 1, SECRET, edit).await
 }
 
 /// Starts the proxy in `dir` with whatever listens on `hub_port` as its hub.
 pub async fn start_with_hub(dir: tempfile::TempDir, hub_port: u16) -> Live {
     let base = common::serve(dir.path(), hub_port, SECRET).await;
-    Live { base, hub_port, http: reqwest::Client::new(), dir }
+    Live {
+        base,
+        hub_port,
+        http: reqwest::Client::new(),
+        dir,
+    }
 }
 
 /// Who calls: the headers of a store or admin call.
@@ -120,7 +156,13 @@ impl Live {
         }
     }
 
-    pub async fn call(&self, method: Method, path: &str, who: &As, body: Option<Value>) -> (u16, Value, reqwest::header::HeaderMap) {
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        who: &As,
+        body: Option<Value>,
+    ) -> (u16, Value, reqwest::header::HeaderMap) {
         common::send(self.request(method, path, who), body).await
     }
 
@@ -136,7 +178,12 @@ impl Live {
 
     /// A GET in the language `language_id` (`sw-language-id`).
     pub async fn get_in(&self, path: &str, who: &As, language_id: &str) -> (u16, Value) {
-        let response = self.request(Method::GET, path, who).header("sw-language-id", language_id).send().await.unwrap();
+        let response = self
+            .request(Method::GET, path, who)
+            .header("sw-language-id", language_id)
+            .send()
+            .await
+            .unwrap();
         let status = response.status().as_u16();
         (status, response.json().await.unwrap_or(Value::Null))
     }
@@ -148,7 +195,10 @@ impl Live {
 
     /// A raw body (for malformed JSON).
     pub async fn send_raw(&self, method: Method, path: &str, who: &As, raw: &str) -> (u16, Value) {
-        let request = self.request(method, path, who).header("content-type", "application/json").body(raw.to_owned());
+        let request = self
+            .request(method, path, who)
+            .header("content-type", "application/json")
+            .body(raw.to_owned());
         let response = request.send().await.unwrap();
         let status = response.status().as_u16();
         (status, response.json().await.unwrap_or(Value::Null))
@@ -168,7 +218,11 @@ impl Live {
 
     pub async fn appointment_id(&self, guide: &As, path: &str) -> String {
         let (status, body) = self
-            .post("/api/search/dsr-appointment", guide, json!({"filter": [{"type": "equals", "field": "presentationPath", "value": path}]}))
+            .post(
+                "/api/search/dsr-appointment",
+                guide,
+                json!({"filter": [{"type": "equals", "field": "presentationPath", "value": path}]}),
+            )
             .await;
         assert_eq!(status, 200, "{body}");
         body["data"][0]["id"].as_str().unwrap().to_owned()
@@ -176,7 +230,13 @@ impl Live {
 
     /// Joins as guide; answers the join response.
     pub async fn join_as_guide(&self, guide: &As, appointment_id: &str) -> Value {
-        let (status, body) = self.post(&format!("/api/_action/dsr/appointment/{appointment_id}/join-as-guide"), guide, json!({})).await;
+        let (status, body) = self
+            .post(
+                &format!("/api/_action/dsr/appointment/{appointment_id}/join-as-guide"),
+                guide,
+                json!({}),
+            )
+            .await;
         assert_eq!(status, 200, "{body}");
         body
     }
@@ -192,8 +252,13 @@ impl Live {
 
     /// Joins `path` as a client (with `who`'s session, if any); answers the join response.
     pub async fn join_as_client(&self, path: &str, who: &As, name: &str) -> Value {
-        let (status, body) =
-            self.post(&format!("/store-api/dsr/appointment/{path}/join-as-client"), who, json!({"attendeeName": name})).await;
+        let (status, body) = self
+            .post(
+                &format!("/store-api/dsr/appointment/{path}/join-as-client"),
+                who,
+                json!({"attendeeName": name}),
+            )
+            .await;
         assert_eq!(status, 200, "{body}");
         body
     }
@@ -209,28 +274,58 @@ impl Live {
             )
             .await;
         assert_eq!(status, 200, "{body}");
-        headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned()
+        headers
+            .get("sw-context-token")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned()
     }
 
     /// A second customer, Zoe, registered and logged in (the session of the answer).
     pub async fn register_zoe(&self) -> As {
-        let country: String = self.db().query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0)).unwrap();
+        let country: String = self
+            .db()
+            .query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0))
+            .unwrap();
         let registration = json!({
             "email": "zoe@example.com", "password": "correct horse battery", "firstName": "Zoe", "lastName": "Other",
             "acceptedDataProtection": true, "storefrontUrl": self.base,
             "billingAddress": {"street": "Main Street 1", "zipcode": "80331", "city": "Munich", "countryId": country},
         });
-        let (status, body, headers) = self.call(Method::POST, "/store-api/account/register", &As::Nobody, Some(registration)).await;
+        let (status, body, headers) = self
+            .call(
+                Method::POST,
+                "/store-api/account/register",
+                &As::Nobody,
+                Some(registration),
+            )
+            .await;
         assert_eq!(status, 200, "{body}");
-        As::Store(headers.get("sw-context-token").unwrap().to_str().unwrap().to_owned())
+        As::Store(
+            headers
+                .get("sw-context-token")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned(),
+        )
     }
 
     /// A fresh storefront session without a customer.
     pub async fn storefront_session(&self) -> As {
-        let (status, body, headers) = self.call(Method::GET, "/store-api/context", &As::Nobody, None).await;
+        let (status, body, headers) = self
+            .call(Method::GET, "/store-api/context", &As::Nobody, None)
+            .await;
         assert_eq!(status, 200, "{body}");
-        let token = headers.get("sw-context-token").map(|v| v.to_str().unwrap().to_owned());
-        As::Store(token.or_else(|| body["token"].as_str().map(str::to_owned)).expect("a context token"))
+        let token = headers
+            .get("sw-context-token")
+            .map(|v| v.to_str().unwrap().to_owned());
+        As::Store(
+            token
+                .or_else(|| body["token"].as_str().map(str::to_owned))
+                .expect("a context token"),
+        )
     }
 
     /// Ids of `n` active main products of the catalogue.
@@ -239,19 +334,33 @@ impl Live {
             .post("/store-api/product", &As::Nobody, json!({"limit": n, "filter": [{"type": "equals", "field": "childCount", "value": 0}]}))
             .await;
         assert_eq!(status, 200, "{body}");
-        body["elements"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_owned()).collect()
+        body["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_owned())
+            .collect()
     }
 
     /// The id of the shop language with this code (for `sw-language-id`).
     pub async fn language_id(&self, code: &str) -> String {
         let (_, body) = self.get("/store-api/language", &As::Nobody).await;
-        let language = body["elements"].as_array().unwrap().iter().find(|l| l["translationCode"]["code"] == code);
-        language.unwrap_or_else(|| panic!("no language {code} in {body}"))["id"].as_str().unwrap().to_owned()
+        let language = body["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["translationCode"]["code"] == code);
+        language.unwrap_or_else(|| panic!("no language {code} in {body}"))["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
     /// The presentation structure an attendee sees.
     pub async fn structure(&self, who: &As) -> Value {
-        let (status, body) = self.get("/store-api/dsr/appointment/presentation", who).await;
+        let (status, body) = self
+            .get("/store-api/dsr/appointment/presentation", who)
+            .await;
         assert_eq!(status, 200, "{body}");
         body
     }
@@ -270,11 +379,22 @@ pub fn token_of(join: &Value) -> As {
 
 /// Opens the hub socket of a join response and reads past the welcome.
 pub async fn connect(live: &Live, join: &Value) -> Socket {
-    let url = format!("{}/ws?token={}", live.base.replace("http://", "ws://"), join["hubToken"].as_str().unwrap());
+    let url = format!(
+        "{}/ws?token={}",
+        live.base.replace("http://", "ws://"),
+        join["hubToken"].as_str().unwrap()
+    );
     let mut request = url.into_client_request().unwrap();
-    request.headers_mut().insert("sec-websocket-protocol", "salesroom.v1.json".parse().unwrap());
+    request.headers_mut().insert(
+        "sec-websocket-protocol",
+        "salesroom.v1.json".parse().unwrap(),
+    );
     let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    let hello = serde_json::to_string(&ClientFrame::Hello { last_seq: None, epoch: None }).unwrap();
+    let hello = serde_json::to_string(&ClientFrame::Hello {
+        last_seq: None,
+        epoch: None,
+    })
+    .unwrap();
     socket.send(Message::text(hello)).await.unwrap();
     loop {
         if let ServerFrame::Welcome { .. } = next_frame(&mut socket).await {
@@ -285,7 +405,11 @@ pub async fn connect(live: &Live, join: &Value) -> Socket {
 
 pub async fn next_frame(socket: &mut Socket) -> ServerFrame {
     loop {
-        let message = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("no frame in time").unwrap().unwrap();
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .expect("no frame in time")
+            .unwrap()
+            .unwrap();
         if let Message::Text(text) = message {
             return serde_json::from_str(text.as_str()).unwrap();
         }
@@ -304,19 +428,34 @@ pub async fn wait_for<T>(socket: &mut Socket, mut pick: impl FnMut(&Event) -> Op
 }
 
 pub async fn send_action(socket: &mut Socket, action: Action) {
-    let frame = ClientFrame::Action { r#ref: Some(1), action };
-    socket.send(Message::text(serde_json::to_string(&frame).unwrap())).await.unwrap();
+    let frame = ClientFrame::Action {
+        r#ref: Some(1),
+        action,
+    };
+    socket
+        .send(Message::text(serde_json::to_string(&frame).unwrap()))
+        .await
+        .unwrap();
 }
 
 pub async fn send_interaction(socket: &mut Socket, interaction: Interaction) {
-    let frame = ClientFrame::Interaction { r#ref: Some(2), interaction };
-    socket.send(Message::text(serde_json::to_string(&frame).unwrap())).await.unwrap();
+    let frame = ClientFrame::Interaction {
+        r#ref: Some(2),
+        interaction,
+    };
+    socket
+        .send(Message::text(serde_json::to_string(&frame).unwrap()))
+        .await
+        .unwrap();
 }
 
 /// The client grants the guides cart access and waits until the hub applied it.
 pub async fn grant_cart_permission(socket: &mut Socket) {
     send_action(socket, Action::SetCartPermission { granted: true }).await;
-    wait_for(socket, |e| matches!(e, Event::CartPermissionChanged { .. }).then_some(())).await;
+    wait_for(socket, |e| {
+        matches!(e, Event::CartPermissionChanged { .. }).then_some(())
+    })
+    .await;
 }
 
 /// The reference document: where `SALESROOM_REFERENCE` says, else the copy of
@@ -328,7 +467,10 @@ pub fn reference() -> Value {
         .into_iter()
         .chain([crate_dir.join("tests/reference/dsr-openapi.json")])
         .collect();
-    let path = candidates.iter().find(|p| p.is_file()).unwrap_or_else(|| panic!("the reference document is in none of {candidates:?}"));
+    let path = candidates
+        .iter()
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("the reference document is in none of {candidates:?}"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -349,16 +491,30 @@ fn check_valid(reference: &Value, api: &str, name: &str, instance: &Value, forma
         "components": { "schemas": reference[api]["schemas"] },
         "$ref": format!("#/components/schemas/{name}"),
     });
-    let validator =
-        jsonschema::options().should_validate_formats(formats).build(&schema).unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
-    let errors: Vec<String> =
-        validator.iter_errors(instance).map(|e| format!("{} at {}: {e}", e.schema_path(), e.instance_path())).take(10).collect();
-    assert!(errors.is_empty(), "{name} does not validate:\n{}\n", errors.join("\n"));
+    let validator = jsonschema::options()
+        .should_validate_formats(formats)
+        .build(&schema)
+        .unwrap_or_else(|e| panic!("schema {api}/{name}: {e}"));
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}: {e}", e.schema_path(), e.instance_path()))
+        .take(10)
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{name} does not validate:\n{}\n",
+        errors.join("\n")
+    );
 }
 
 /// Asserts that `instance` has every property that schema `name` of `api` declares.
 pub fn assert_every_field(reference: &Value, api: &str, name: &str, instance: &Value) {
-    let properties = reference[api]["schemas"][name]["properties"].as_object().unwrap_or_else(|| panic!("{api}/{name} has no properties"));
-    let missing: Vec<&String> = properties.keys().filter(|key| instance.get(key.as_str()).is_none()).collect();
+    let properties = reference[api]["schemas"][name]["properties"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{api}/{name} has no properties"));
+    let missing: Vec<&String> = properties
+        .keys()
+        .filter(|key| instance.get(key.as_str()).is_none())
+        .collect();
     assert!(missing.is_empty(), "{name} lacks {missing:?}: {instance}");
 }
