@@ -28,8 +28,8 @@ const cartSide = [...rustSources(join(PROXY_SRC, 'cart')), ...rustSources(join(P
 const API_CODES = matches(all, /"([A-Z][A-Z0-9_]*__[A-Z0-9_]+)"/g);
 /** `Violation::new("VIOLATION::TOO_SHORT_ERROR", …)`. */
 const VIOLATION_CODES = matches(all, /"(VIOLATION::[A-Z0-9_]+)"/g);
-/** Cart errors' `messageKey`s: `adjust("product-not-found", …)`, `error("billing-address-invalid", …)`, `CartError::new("promotion-not-found", …)`, `message_key: "…"`, `"messageKey": "…"`, `if … { "a" } else { "b" }`. */
-const CART_KEYS = matches(cartSide, /(?:adjust\(\s*|error\(|CartError::new\(|message_key: |"messageKey": |\{ )"([a-z]+(?:-[a-z]+)+)"/g);
+/** Cart errors' `messageKey`s: `adjust("product-not-found", …)`, `error("billing-address-invalid", …)`, `CartError::new("promotion-not-found", …)`, `message_key: "…"`, `"messageKey": "…"`, `if … { "a" } else { "b" }`, each also with a line break after the opener (rustfmt). */
+const CART_KEYS = matches(cartSide, /(?:adjust\(|error\(|CartError::new\(|message_key: |"messageKey": |\{)\s*"([a-z]+(?:-[a-z]+)+)"/g);
 
 function lookup(messages: object, key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages);
