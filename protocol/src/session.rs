@@ -109,9 +109,15 @@ impl SessionRecord {
         }
         self.joined = (self.joined + joined_after).saturating_sub(joined_before);
         self.connected = (self.connected + connected_after).saturating_sub(connected_before);
-        let at = at
-            .and_then(to_second)
-            .or_else(|| self.attendance.last().map(|p| p.at.clone()));
+        // Never before the last point: a change stamped earlier (a participant the hub
+        // marks lost as it reopens the room, stamped when last active) counts from the
+        // last point on, so the points stay in time order.
+        let last = self.attendance.last().map(|p| p.at.as_str());
+        let at = match (at.and_then(to_second), last) {
+            (Some(at), Some(last)) if at.as_str() < last => Some(last.to_owned()),
+            (Some(at), _) => Some(at),
+            (None, last) => last.map(str::to_owned),
+        };
         let Some(at) = at else { return };
         let point = AttendancePoint {
             at,
@@ -231,6 +237,35 @@ mod tests {
                 ("2026-01-05T10:00:09Z", 1, 1),
                 ("2026-01-05T10:00:12Z", 1, 0),
                 ("2026-01-05T10:00:13Z", 0, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_change_stamped_before_the_last_point_counts_from_it() {
+        let mut record = SessionRecord::default();
+        let (connected, lost) = (
+            client(ConnectionState::Connected),
+            client(ConnectionState::Lost),
+        );
+        let other = AttendeeSummary {
+            attendee_id: "b".repeat(32),
+            ..connected.clone()
+        };
+        record.participant_changed(None, Some(&connected), Some("2026-01-05T10:00:01Z"));
+        record.participant_changed(None, Some(&other), Some("2026-01-05T10:00:05Z"));
+        // Marked lost, stamped when it was last active.
+        record.participant_changed(Some(&connected), Some(&lost), Some("2026-01-05T10:00:01Z"));
+        let points: Vec<(&str, u32, u32)> = record
+            .attendance
+            .iter()
+            .map(|p| (p.at.as_str(), p.joined, p.connected))
+            .collect();
+        assert_eq!(
+            points,
+            [
+                ("2026-01-05T10:00:01Z", 1, 1),
+                ("2026-01-05T10:00:05Z", 2, 1)
             ]
         );
     }
