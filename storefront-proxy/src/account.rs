@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod customer;
+pub mod logged_in;
 pub mod password;
 pub mod profile;
 pub mod recovery;

@@ -8,7 +8,7 @@ use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
 
-use super::customer::LoggedIn;
+use super::logged_in::LoggedIn;
 use crate::catalog::criteria;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::settings::{load_countries, load_salutations};

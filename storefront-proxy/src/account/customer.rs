@@ -1,91 +1,17 @@
-//! The `customer` entity, the logged-in customer of a request, and
-//! `GET|POST /store-api/account/customer`.
+//! The `customer` entity and `GET|POST /store-api/account/customer`.
 
-use axum::extract::{FromRequestParts, State};
-use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::extract::State;
 use axum::Json;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{json, Value};
 
 use super::address;
-use crate::error::{ApiError, ApiResult};
+use super::logged_in::{not_logged_in, LoggedIn};
+use crate::error::ApiResult;
 use crate::settings::load_salutations;
 use crate::state::App;
 use crate::storage::translation;
 use crate::store_api::ShopContext;
-
-pub fn not_logged_in() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "CHECKOUT__CUSTOMER_NOT_LOGGED_IN",
-        "Customer is not logged in.",
-    )
-}
-
-/// A request whose session belongs to a customer (guests included).
-#[derive(Debug, Clone)]
-pub struct LoggedIn {
-    pub ctx: ShopContext,
-    pub customer_id: String,
-    pub token: String,
-}
-
-impl FromRequestParts<App> for LoggedIn {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
-        let ctx = ShopContext::from_request_parts(parts, app).await?;
-        let token = ctx.token.clone().ok_or_else(not_logged_in)?;
-        let (session, channel) = (token.clone(), ctx.sales_channel.id.clone());
-        let customer: Option<String> = app
-            .db
-            .call(move |conn| {
-                Ok(conn
-                    .query_row(
-                        "SELECT c.id FROM store_context s JOIN customer c ON c.id = s.customer_id
-                         WHERE s.token = ?1 AND s.sales_channel_id = ?2 AND c.active = 1",
-                        [&session, &channel],
-                        |r| r.get(0),
-                    )
-                    .optional()?)
-            })
-            .await?;
-        let customer_id = customer.ok_or_else(not_logged_in)?;
-        Ok(LoggedIn {
-            ctx,
-            customer_id,
-            token,
-        })
-    }
-}
-
-/// A logged-in customer with an account: guests are refused like anonymous sessions.
-#[derive(Debug, Clone)]
-pub struct Registered(pub LoggedIn);
-
-impl FromRequestParts<App> for Registered {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
-        let user = LoggedIn::from_request_parts(parts, app).await?;
-        let id = user.customer_id.clone();
-        let guest: bool = app
-            .db
-            .call(move |conn| {
-                Ok(
-                    conn.query_row("SELECT guest FROM customer WHERE id = ?1", [&id], |r| {
-                        r.get(0)
-                    })?,
-                )
-            })
-            .await?;
-        if guest {
-            return Err(not_logged_in());
-        }
-        Ok(Registered(user))
-    }
-}
 
 /// The customer with default and active (the session's chosen) addresses.
 pub fn load(
@@ -93,7 +19,30 @@ pub fn load(
     ctx: &ShopContext,
     customer_id: &str,
 ) -> rusqlite::Result<Option<Value>> {
-    let row = conn
+    let Some(mut customer) = load_row(conn, customer_id)? else {
+        return Ok(None);
+    };
+    let text = |customer: &Value, key: &str| customer[key].as_str().map(str::to_owned);
+    let salutation_id = text(&customer, "salutationId");
+    let group_id = text(&customer, "groupId").unwrap_or_default();
+    add_addresses(conn, ctx, customer_id, &mut customer)?;
+    customer["salutation"] = load_salutations(conn, &ctx.languages)?
+        .into_iter()
+        .find(|s| {
+            salutation_id
+                .as_ref()
+                .is_some_and(|id| s["id"] == json!(id))
+        })
+        .unwrap_or(Value::Null);
+    customer["group"] = load_group(conn, ctx, group_id)?;
+    add_payment_method(conn, ctx, &mut customer)?;
+    customer["apiAlias"] = json!("customer");
+    Ok(Some(customer))
+}
+
+/// The `customer` row in the Store API's names.
+fn load_row(conn: &Connection, customer_id: &str) -> rusqlite::Result<Option<Value>> {
+    conn
         .query_row(
             "SELECT id, group_id, sales_channel_id, language_id, customer_number, salutation_id, title, first_name, last_name,
                     email, guest, active, birthday, default_billing_address_id, default_shipping_address_id, first_login,
@@ -134,10 +83,16 @@ pub fn load(
                 }))
             },
         )
-        .optional()?;
-    let Some(mut customer) = row else {
-        return Ok(None);
-    };
+        .optional()
+}
+
+/// The default addresses, and the active ones (the session's choice, else the default).
+fn add_addresses(
+    conn: &Connection,
+    ctx: &ShopContext,
+    customer_id: &str,
+    customer: &mut Value,
+) -> rusqlite::Result<()> {
     let (active_billing, active_shipping): (Option<String>, Option<String>) = match &ctx.token {
         Some(token) => conn
             .query_row(
@@ -150,10 +105,8 @@ pub fn load(
         None => (None, None),
     };
     let text = |customer: &Value, key: &str| customer[key].as_str().map(str::to_owned);
-    let default_billing = text(&customer, "defaultBillingAddressId");
-    let default_shipping = text(&customer, "defaultShippingAddressId");
-    let salutation_id = text(&customer, "salutationId");
-    let group_id = text(&customer, "groupId").unwrap_or_default();
+    let default_billing = text(customer, "defaultBillingAddressId");
+    let default_shipping = text(customer, "defaultShippingAddressId");
     let wanted: Vec<String> = [
         &default_billing,
         &default_shipping,
@@ -175,14 +128,11 @@ pub fn load(
     customer["defaultShippingAddress"] = find(&default_shipping);
     customer["activeBillingAddress"] = find(&active_billing.or(default_billing));
     customer["activeShippingAddress"] = find(&active_shipping.or(default_shipping));
-    customer["salutation"] = load_salutations(conn, &ctx.languages)?
-        .into_iter()
-        .find(|s| {
-            salutation_id
-                .as_ref()
-                .is_some_and(|id| s["id"] == json!(id))
-        })
-        .unwrap_or(Value::Null);
+    Ok(())
+}
+
+/// The customer's group, translated.
+fn load_group(conn: &Connection, ctx: &ShopContext, group_id: String) -> rusqlite::Result<Value> {
     const NAME: &[(&str, &str)] = &[("name", "name")];
     let names = translation::load(
         conn,
@@ -200,8 +150,17 @@ pub fn load(
         )
         .unwrap_or(true);
     let group_name = translation::get(&names, &group_id, NAME);
-    customer["group"] = json!({ "id": group_id, "name": group_name["name"], "displayGross": display_gross, "translated": group_name, "apiAlias": "customer_group" });
-    // The customer's payment preference, else the sales channel's default.
+    Ok(
+        json!({ "id": group_id, "name": group_name["name"], "displayGross": display_gross, "translated": group_name, "apiAlias": "customer_group" }),
+    )
+}
+
+/// The customer's payment preference, else the sales channel's default.
+fn add_payment_method(
+    conn: &Connection,
+    ctx: &ShopContext,
+    customer: &mut Value,
+) -> rusqlite::Result<()> {
     let channel_payment: Option<String> = conn
         .query_row(
             "SELECT payment_method_id FROM sales_channel WHERE id = ?1",
@@ -210,7 +169,10 @@ pub fn load(
         )
         .optional()?
         .flatten();
-    let payment_id = text(&customer, "defaultPaymentMethodId").or(channel_payment);
+    let payment_id = customer["defaultPaymentMethodId"]
+        .as_str()
+        .map(str::to_owned)
+        .or(channel_payment);
     let payment = match &payment_id {
         Some(id) => crate::checkout::methods::load_payment_methods(conn, &ctx.languages, Some(id))?
             .into_iter()
@@ -219,8 +181,7 @@ pub fn load(
     };
     customer["defaultPaymentMethodId"] = json!(payment.as_ref().map(|p| &p["id"]));
     customer["defaultPaymentMethod"] = payment.unwrap_or(Value::Null);
-    customer["apiAlias"] = json!("customer");
-    Ok(Some(customer))
+    Ok(())
 }
 
 /// `GET|POST /store-api/account/customer`: the session's customer, 403 without one.

@@ -8,7 +8,7 @@ use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Map, Value};
 
 use super::address::{required, text};
-use super::customer::{LoggedIn, Registered};
+use super::logged_in::{LoggedIn, Registered};
 use super::session::{end_other_sessions, is_email, new_password_violations};
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::state::App;

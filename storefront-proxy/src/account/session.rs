@@ -9,7 +9,8 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde_json::{json, Map, Value};
 
 use super::address::{self, required, text};
-use super::customer::{self, LoggedIn};
+use super::customer;
+use super::logged_in::LoggedIn;
 use crate::catalog::criteria;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::security::{ClientAddr, Throttle, Volume};

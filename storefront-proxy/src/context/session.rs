@@ -233,7 +233,7 @@ pub async fn patch_context(
             if billing.is_some() || shipping.is_some() {
                 let customer: Option<String> =
                     tx.query_row("SELECT customer_id FROM store_context WHERE token = ?1", [&token], |r| r.get(0))?;
-                let Some(customer) = customer else { return Ok(Err(crate::account::customer::not_logged_in())) };
+                let Some(customer) = customer else { return Ok(Err(crate::account::logged_in::not_logged_in())) };
                 for (key, id) in [("billingAddressId", &billing), ("shippingAddressId", &shipping)] {
                     if let Some(id) = id {
                         if !exists("SELECT EXISTS(SELECT 1 FROM customer_address WHERE id = ?1 AND customer_id = ?2)", &[id, &customer])? {

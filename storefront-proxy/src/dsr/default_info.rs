@@ -20,7 +20,7 @@ use axum::Json;
 use rusqlite::params;
 use serde_json::Value;
 
-use crate::account::customer::Registered;
+use crate::account::logged_in::Registered;
 use crate::account::profile::success;
 use crate::error::ApiResult;
 use crate::state::App;

@@ -29,7 +29,7 @@ use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::account::customer::LoggedIn;
+use crate::account::logged_in::LoggedIn;
 use crate::account::session::{customer_session, token_response};
 use crate::error::{ApiError, ApiResult};
 use crate::shop_event::ShopEvent;

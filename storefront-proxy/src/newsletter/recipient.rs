@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 use sha1::{Digest, Sha1};
 
 use crate::account::address::text;
-use crate::account::customer::Registered;
+use crate::account::logged_in::Registered;
 use crate::account::profile::{raw, success};
 use crate::account::session::is_email;
 use crate::error::{ApiError, ApiResult, Violation};

@@ -6,7 +6,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use rusqlite::OptionalExtension;
 
-use crate::account::customer::LoggedIn;
+use crate::account::logged_in::LoggedIn;
 use crate::error::{ApiError, ApiResult};
 use crate::state::App;
 use crate::storage::is_id;

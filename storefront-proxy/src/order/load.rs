@@ -9,7 +9,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
 
 use super::state::{Locale, Machine};
-use crate::account::customer::not_logged_in;
+use crate::account::logged_in::not_logged_in;
 use crate::catalog::criteria::{self, Expr, Field, Kind, Sql};
 use crate::checkout::methods;
 use crate::error::{ApiError, ApiResult};

@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use super::load::{owned, PAYMENT_CHANGEABLE};
 use super::state::{Locale, Machine};
-use crate::account::customer::LoggedIn;
+use crate::account::logged_in::LoggedIn;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::state::App;
 use crate::storage::{is_id, new_id, now_rfc3339};

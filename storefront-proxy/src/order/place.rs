@@ -20,7 +20,7 @@ use self::rows::Refusal;
 pub use self::write::restore_stock;
 use super::number::next_number;
 use super::state::Locale;
-use crate::account::customer::LoggedIn;
+use crate::account::logged_in::LoggedIn;
 use crate::cart::calculate;
 use crate::cart::checks::{active_addresses, ActiveAddresses};
 use crate::cart::model::Cart;

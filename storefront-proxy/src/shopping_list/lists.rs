@@ -18,7 +18,7 @@ use super::{
     not_found, too_many_lists,
 };
 use super::{MAX_IDS, MAX_LISTS, MAX_NAME, MAX_QUANTITY};
-use crate::account::customer::Registered;
+use crate::account::logged_in::Registered;
 use crate::cart::calculate::{self, StoredItem};
 use crate::catalog::{self, criteria, purchasable};
 use crate::error::{ApiError, ApiResult};
@@ -27,7 +27,7 @@ use crate::state::App;
 use crate::storage::is_id;
 use crate::store_api::{search_result, RequestParams, ShopContext};
 
-fn owner(user: &crate::account::customer::LoggedIn) -> Owner {
+fn owner(user: &crate::account::logged_in::LoggedIn) -> Owner {
     Owner {
         customer_id: user.customer_id.clone(),
         sales_channel_id: user.ctx.sales_channel.id.clone(),

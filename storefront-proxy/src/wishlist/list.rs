@@ -8,7 +8,7 @@ use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
-use crate::account::customer::Registered;
+use crate::account::logged_in::Registered;
 use crate::account::profile::success;
 use crate::catalog::{self, criteria, product, query};
 use crate::error::{ApiError, ApiResult};
