@@ -115,6 +115,10 @@ fn unique(lists: impl Iterator<Item = String>) -> Vec<String> {
     lists.filter(|id| seen.insert(id.clone())).collect()
 }
 
+type Texts = HashMap<String, Map<String, Value>>;
+/// Ids linked to each product (options, properties, categories).
+type Links = HashMap<String, Vec<String>>;
+
 /// Loads the products `ids` (in that order; unknown ids are left out).
 pub fn load(
     conn: &Connection,
@@ -125,7 +129,30 @@ pub fn load(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let chain = &ctx.languages;
+    let mut rows = load_rows(conn, ids)?;
+    let found: Vec<String> = ids
+        .iter()
+        .filter(|id| rows.contains_key(*id))
+        .cloned()
+        .collect();
+    let related = Related::load(conn, ctx, &rows, &found, load)?;
+    let now = time::OffsetDateTime::now_utc();
+
+    let mut products = Vec::with_capacity(found.len());
+    for id in &found {
+        let Some(product) = rows.remove(id) else {
+            continue;
+        };
+        products.push(related.product(id, product, ctx, load, now));
+    }
+    Ok(products)
+}
+
+/// The `product` rows of `ids` by id, in [`COLUMNS`]' JSON names.
+fn load_rows(
+    conn: &Connection,
+    ids: &[String],
+) -> rusqlite::Result<HashMap<String, Map<String, Value>>> {
     let columns: Vec<&str> = COLUMNS.iter().map(|(c, _)| *c).collect();
     let mut statement = conn.prepare_cached(&format!(
         "SELECT {} FROM product WHERE id IN (SELECT value FROM json_each(?1))",
@@ -144,209 +171,134 @@ pub fn load(
         }
         rows.insert(text(&row["id"]).unwrap_or_default(), row);
     }
-    let found: Vec<String> = ids
-        .iter()
-        .filter(|id| rows.contains_key(*id))
-        .cloned()
-        .collect();
-    let parents: Vec<String> = unique(rows.values().filter_map(|r| text(&r["parentId"])));
-    let with_parents: Vec<String> = unique(found.iter().cloned().chain(parents.iter().cloned()));
+    Ok(rows)
+}
 
-    let texts = translation::load(
-        conn,
-        "product_translation",
-        "product_id",
-        TEXT_FIELDS,
-        &with_parents,
-        chain,
-    )?;
+/// What the products of one [`load`] are shown with, read once for all of them.
+struct Related {
+    /// The products' and their parents' texts.
+    texts: Texts,
+    taxes: HashMap<String, Tax>,
+    currency_id: Option<String>,
+    unit_texts: Texts,
+    delivery_times: HashMap<String, Value>,
+    manufacturers: HashMap<String, Value>,
+    /// `product_media` by its id (the covers).
+    covers: HashMap<String, Value>,
+    /// Every `product_media` of a product (with [`Load::media`]).
+    product_media: HashMap<String, Vec<Value>>,
+    linked: Linked,
+    /// The property options of the products' options (and of their properties with
+    /// [`Load::properties`]).
+    options: HashMap<String, Value>,
+    prices: Prices,
+    seo_urls: HashMap<String, Vec<Value>>,
+}
 
-    let mut taxes: HashMap<String, Tax> = HashMap::new();
-    let mut tax_statement = conn.prepare_cached("SELECT id, tax_rate, name FROM tax")?;
-    for tax in tax_statement.query_map([], |r| {
-        Ok(Tax {
-            id: r.get(0)?,
-            rate: r.get(1)?,
-            name: r.get(2)?,
-        })
-    })? {
-        let tax = tax?;
-        taxes.insert(tax.id.clone(), tax);
-    }
-    let currency_id: Option<String> = conn
-        .query_row(
-            "SELECT id FROM currency WHERE is_system_default = 1",
-            [],
-            |r| r.get(0),
-        )
-        .ok();
-
-    let unit_ids = unique(rows.values().filter_map(|r| text(&r["unitId"])));
-    let unit_texts = translation::load(
-        conn,
-        "unit_translation",
-        "unit_id",
-        UNIT_FIELDS,
-        &unit_ids,
-        chain,
-    )?;
-    let delivery_ids = unique(rows.values().filter_map(|r| text(&r["deliveryTimeId"])));
-    let delivery_texts = translation::load(
-        conn,
-        "delivery_time_translation",
-        "delivery_time_id",
-        NAME,
-        &delivery_ids,
-        chain,
-    )?;
-    let mut delivery_times: HashMap<String, Value> = HashMap::new();
-    let mut delivery_statement =
-        conn.prepare_cached("SELECT id, min, max, unit FROM delivery_time WHERE id IN (SELECT value FROM json_each(?1))")?;
-    for row in delivery_statement.query_map([json_ids(&delivery_ids)], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, String>(3)?,
-        ))
-    })? {
-        let (id, min, max, unit) = row?;
-        let translated = translation::get(&delivery_texts, &id, NAME);
-        delivery_times.insert(
-            id.clone(),
-            json!({ "id": id, "name": translated["name"], "min": min, "max": max, "unit": unit, "translated": translated, "apiAlias": "delivery_time" }),
-        );
-    }
-
-    let manufacturer_ids = unique(rows.values().filter_map(|r| text(&r["manufacturerId"])));
-    let manufacturers = load_manufacturers(conn, ctx, &manufacturer_ids)?;
-    // Product media: the covers, or all media when asked.
-    let mut product_media: HashMap<String, Vec<Value>> = HashMap::new();
-    let cover_ids = unique(rows.values().filter_map(|r| text(&r["coverId"])));
-    let mut media_statement = conn.prepare_cached(if load.media {
-        "SELECT id, product_id, media_id, position FROM product_media WHERE product_id IN (SELECT value FROM json_each(?1)) ORDER BY position"
-    } else {
-        "SELECT id, product_id, media_id, position FROM product_media WHERE id IN (SELECT value FROM json_each(?1))"
-    })?;
-    let media_rows = media_statement
-        .query_map(
-            [json_ids(if load.media { &found } else { &cover_ids })],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, i64>(3)?,
-                ))
-            },
-        )?
-        .collect::<Result<Vec<_>, _>>()?;
-    let media_ids = unique(media_rows.iter().map(|m| m.2.clone()));
-    let media = media::entity::load(conn, chain, &ctx.base_url, &media_ids)?;
-    let mut covers: HashMap<String, Value> = HashMap::new();
-    for (id, product_id, media_id, position) in media_rows {
-        let entry = json!({
-            "id": id, "productId": product_id, "mediaId": media_id, "position": position,
-            "media": media.get(&media_id).cloned().unwrap_or(Value::Null), "apiAlias": "product_media",
-        });
-        covers.insert(id, entry.clone());
-        product_media.entry(product_id).or_default().push(entry);
-    }
-
-    let option_ids =
-        pairs(conn, "SELECT product_id, option_id FROM product_option WHERE product_id IN (SELECT value FROM json_each(?1))", &found)?;
-    let property_ids =
-        pairs(conn, "SELECT product_id, option_id FROM product_property WHERE product_id IN (SELECT value FROM json_each(?1))", &found)?;
-    let category_ids =
-        pairs(conn, "SELECT product_id, category_id FROM product_category WHERE product_id IN (SELECT value FROM json_each(?1))", &found)?;
-    let category_tree = pairs(
-        conn,
-        "SELECT product_id, category_id FROM product_category_tree WHERE product_id IN (SELECT value FROM json_each(?1))",
-        &found,
-    )?;
-    let wanted_options = unique(
-        option_ids
-            .values()
-            .flatten()
-            .cloned()
-            .chain(if load.properties {
-                property_ids.values().flatten().cloned().collect()
+impl Related {
+    fn load(
+        conn: &Connection,
+        ctx: &ShopContext,
+        rows: &HashMap<String, Map<String, Value>>,
+        found: &[String],
+        load: Load,
+    ) -> rusqlite::Result<Related> {
+        let chain = &ctx.languages;
+        let ids_of = |field: &str| unique(rows.values().filter_map(|r| text(&r[field])));
+        let parents = ids_of("parentId");
+        let with_parents = unique(found.iter().cloned().chain(parents));
+        let texts = translation::load(
+            conn,
+            "product_translation",
+            "product_id",
+            TEXT_FIELDS,
+            &with_parents,
+            chain,
+        )?;
+        let taxes = load_taxes(conn)?;
+        let currency_id = system_currency(conn);
+        let unit_texts = translation::load(
+            conn,
+            "unit_translation",
+            "unit_id",
+            UNIT_FIELDS,
+            &ids_of("unitId"),
+            chain,
+        )?;
+        let delivery_times = load_delivery_times(conn, ctx, &ids_of("deliveryTimeId"))?;
+        let manufacturers = load_manufacturers(conn, ctx, &ids_of("manufacturerId"))?;
+        // Product media: the covers, or all media when asked.
+        let (covers, product_media) = if load.media {
+            load_media(conn, ctx, found, true)?
+        } else {
+            load_media(conn, ctx, &ids_of("coverId"), false)?
+        };
+        let linked = Linked::load(conn, found)?;
+        let wanted_options = unique(linked.option_ids.values().flatten().cloned().chain(
+            if load.properties {
+                linked.property_ids.values().flatten().cloned().collect()
             } else {
                 Vec::new()
-            }),
-    );
-    let options = property::load_options(conn, chain, &wanted_options)?;
-
-    // Advanced prices per quantity.
-    let mut tiers: HashMap<String, Vec<(i64, Option<i64>, f64)>> = HashMap::new();
-    let mut tier_statement = conn.prepare_cached(
-        "SELECT product_id, quantity_start, quantity_end, price_gross FROM product_price
-         WHERE product_id IN (SELECT value FROM json_each(?1)) ORDER BY quantity_start",
-    )?;
-    for row in tier_statement.query_map([json_ids(&found)], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, Option<i64>>(2)?,
-            r.get::<_, f64>(3)?,
-        ))
-    })? {
-        let (product_id, start, end, gross) = row?;
-        tiers
-            .entry(product_id)
-            .or_default()
-            .push((start, end, gross));
-    }
-    // The cheapest price of the last 30 days (EU price indication directive).
-    let mut regulation: HashMap<String, f64> = HashMap::new();
-    let mut history_statement = conn.prepare_cached(
-        "SELECT product_id, MIN(price_gross) FROM product_price_history
-         WHERE product_id IN (SELECT value FROM json_each(?1)) AND valid_from >= ?2 GROUP BY product_id",
-    )?;
-    let since = (time::OffsetDateTime::now_utc() - time::Duration::days(30))
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default();
-    for row in history_statement.query_map(rusqlite::params![json_ids(&found), since], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?))
-    })? {
-        let (product_id, gross) = row?;
-        regulation.insert(product_id, gross);
-    }
-    // Cheapest variant of each parent.
-    let mut cheapest: HashMap<String, (String, f64, f64)> = HashMap::new();
-    let mut cheapest_statement = conn.prepare_cached(
-        "SELECT c.parent_id,
-                (SELECT v.id FROM product v WHERE v.parent_id = c.parent_id AND v.active = 1 ORDER BY v.price_gross, v.product_number LIMIT 1),
-                MIN(c.price_gross), MAX(c.price_gross)
-         FROM product c WHERE c.parent_id IN (SELECT value FROM json_each(?1)) AND c.active = 1 GROUP BY c.parent_id",
-    )?;
-    for row in cheapest_statement.query_map([json_ids(&found)], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, f64>(2)?,
-            r.get::<_, f64>(3)?,
-        ))
-    })? {
-        let (parent, variant, min, max) = row?;
-        cheapest.insert(parent, (variant, min, max));
-    }
-    let seo_urls = if ctx.include_seo_urls {
-        seo_url::load_for(conn, ctx, "frontend.detail.page", &found)?
-    } else {
-        HashMap::new()
-    };
-    let now = time::OffsetDateTime::now_utc();
-
-    let mut products = Vec::with_capacity(found.len());
-    for id in &found {
-        let Some(mut product) = rows.remove(id) else {
-            continue;
+            },
+        ));
+        let options = property::load_options(conn, chain, &wanted_options)?;
+        let prices = Prices::load(conn, found)?;
+        let seo_urls = if ctx.include_seo_urls {
+            seo_url::load_for(conn, ctx, "frontend.detail.page", found)?
+        } else {
+            HashMap::new()
         };
-        // Texts: the variant's own, else its parent's.
-        let own = translation::get(&texts, id, TEXT_FIELDS);
+        Ok(Related {
+            texts,
+            taxes,
+            currency_id,
+            unit_texts,
+            delivery_times,
+            manufacturers,
+            covers,
+            product_media,
+            linked,
+            options,
+            prices,
+            seo_urls,
+        })
+    }
+
+    /// The product `id` of its row `product`, as the Store API shows it.
+    fn product(
+        &self,
+        id: &str,
+        mut product: Map<String, Value>,
+        ctx: &ShopContext,
+        load: Load,
+        now: time::OffsetDateTime,
+    ) -> Value {
+        self.translate(id, &mut product);
+        let unit = text(&product["unitId"]).map(|u| {
+            (
+                u.clone(),
+                translation::get(&self.unit_texts, &u, UNIT_FIELDS),
+            )
+        });
+        self.price(id, &mut product, unit.as_ref().map(|(_, texts)| texts));
+        stock_and_version(&mut product, now);
+        product.insert(
+            "unit".into(),
+            unit.map(|(unit_id, texts)| {
+                json!({ "id": unit_id, "shortCode": texts["shortCode"], "name": texts["name"], "translated": texts, "apiAlias": "unit" })
+            })
+            .unwrap_or(Value::Null),
+        );
+        self.associations(id, &mut product, ctx, load);
+        product.insert("apiAlias".into(), json!("product"));
+        Value::Object(product)
+    }
+
+    /// Texts: the variant's own, else its parent's.
+    fn translate(&self, id: &str, product: &mut Map<String, Value>) {
+        let own = translation::get(&self.texts, id, TEXT_FIELDS);
         let parent_texts =
-            text(&product["parentId"]).map(|p| translation::get(&texts, &p, TEXT_FIELDS));
+            text(&product["parentId"]).map(|p| translation::get(&self.texts, &p, TEXT_FIELDS));
         let mut translated = Map::new();
         for (_, name) in TEXT_FIELDS {
             let value = match (&own[*name], &parent_texts) {
@@ -357,9 +309,13 @@ pub fn load(
             translated.insert((*name).to_owned(), value);
         }
         product.insert("translated".into(), Value::Object(translated));
+    }
 
+    /// The calculated prices (per piece, per tier, the cheapest), the stored `price` and
+    /// the tax; the price columns of the row go.
+    fn price(&self, id: &str, product: &mut Map<String, Value>, unit: Option<&Map<String, Value>>) {
         let tax = text(&product["taxId"])
-            .and_then(|t| taxes.get(&t))
+            .and_then(|t| self.taxes.get(&t))
             .cloned()
             .unwrap_or(Tax {
                 id: String::new(),
@@ -370,21 +326,13 @@ pub fn load(
         let net = product["priceNet"].as_f64().unwrap_or(0.0);
         let list_gross = product["listPriceGross"].as_f64();
         let list_net = product["listPriceNet"].as_f64();
-        let unit = text(&product["unitId"])
-            .map(|u| (u.clone(), translation::get(&unit_texts, &u, UNIT_FIELDS)));
-        let reference = match (
-            product["purchaseUnit"].as_f64(),
-            product["referenceUnit"].as_f64(),
-            &unit,
-        ) {
-            (Some(purchase_unit), Some(reference_unit), Some((_, unit))) => Some(Reference {
-                purchase_unit,
-                reference_unit,
-                unit_name: unit["name"].as_str().unwrap_or_default().to_owned(),
-            }),
-            _ => None,
-        };
-        let regulation_gross = regulation.get(id).copied().map(|r| r.min(gross));
+        let reference = reference_of(product, unit);
+        let regulation_gross = self
+            .prices
+            .regulation
+            .get(id)
+            .copied()
+            .map(|r| r.min(gross));
         let calculated = price::calculated(
             gross,
             1,
@@ -393,7 +341,7 @@ pub fn load(
             regulation_gross,
             reference.as_ref(),
         );
-        let product_tiers = tiers.get(id).cloned().unwrap_or_default();
+        let product_tiers = self.prices.tiers.get(id).cloned().unwrap_or_default();
         let calculated_prices: Vec<Value> = product_tiers
             .iter()
             .map(|(start, end, tier_gross)| {
@@ -407,24 +355,17 @@ pub fn load(
                 )
             })
             .collect();
-        let mut cheapest_price = match cheapest.get(id) {
-            Some((variant, min, max)) => {
-                let mut price = price::calculated(*min, 1, &tax, None, None, reference.as_ref());
-                price["hasRange"] = json!(min != max || !product_tiers.is_empty());
-                price["variantId"] = json!(variant);
-                price
-            }
-            None => {
-                let mut price = calculated.clone();
-                price["hasRange"] = json!(!product_tiers.is_empty());
-                price["variantId"] = Value::Null;
-                price
-            }
-        };
-        cheapest_price["apiAlias"] = json!("calculated_cheapest_price");
+        let cheapest_price = self.cheapest_price(
+            id,
+            &calculated,
+            &tax,
+            reference.as_ref(),
+            !product_tiers.is_empty(),
+        );
         product.insert("calculatedPrice".into(), calculated);
         product.insert("calculatedPrices".into(), json!(calculated_prices));
         product.insert("calculatedCheapestPrice".into(), cheapest_price);
+        let currency_id = &self.currency_id;
         product.insert(
             "price".into(),
             json!([{
@@ -442,98 +383,92 @@ pub fn load(
         for internal in INTERNAL {
             product.remove(*internal);
         }
+    }
 
-        let stock = product["availableStock"].as_i64().unwrap_or(0);
-        let min_purchase = product["minPurchase"].as_i64().unwrap_or(1);
-        let closeout = product["isCloseout"].as_bool().unwrap_or(false);
-        let max_purchase = product["maxPurchase"]
-            .as_i64()
-            .unwrap_or(DEFAULT_MAX_PURCHASE);
-        product.insert(
-            "available".into(),
-            json!(!closeout || stock >= min_purchase),
-        );
-        product.insert(
-            "calculatedMaxPurchase".into(),
-            json!(if closeout {
-                max_purchase.min(stock.max(0))
-            } else {
-                max_purchase
-            }),
-        );
-        let is_new = product["releaseDate"]
-            .as_str()
-            .and_then(|d| {
-                time::OffsetDateTime::parse(d, &time::format_description::well_known::Rfc3339).ok()
-            })
-            .is_some_and(|d| d <= now && now - d <= time::Duration::days(30));
-        product.insert("isNew".into(), json!(is_new));
-        product.insert("versionId".into(), json!(LIVE_VERSION_ID));
-        product.insert(
-            "parentVersionId".into(),
-            if product["parentId"].is_null() {
-                Value::Null
-            } else {
-                json!(LIVE_VERSION_ID)
-            },
-        );
-        product.insert(
-            "unit".into(),
-            unit.map(|(unit_id, texts)| {
-                json!({ "id": unit_id, "shortCode": texts["shortCode"], "name": texts["name"], "translated": texts, "apiAlias": "unit" })
-            })
-            .unwrap_or(Value::Null),
-        );
-        product.insert(
-            "deliveryTime".into(),
-            text(&product["deliveryTimeId"])
-                .and_then(|d| delivery_times.get(&d).cloned())
-                .unwrap_or(Value::Null),
-        );
-        product.insert(
-            "manufacturer".into(),
-            text(&product["manufacturerId"])
-                .and_then(|m| manufacturers.get(&m).cloned())
-                .unwrap_or(Value::Null),
-        );
-        product.insert(
-            "cover".into(),
-            text(&product["coverId"])
-                .and_then(|c| covers.get(&c).cloned())
-                .unwrap_or(Value::Null),
-        );
+    /// `calculatedCheapestPrice`: of a parent its cheapest variant's, else `calculated`.
+    fn cheapest_price(
+        &self,
+        id: &str,
+        calculated: &Value,
+        tax: &Tax,
+        reference: Option<&Reference>,
+        has_tiers: bool,
+    ) -> Value {
+        let mut cheapest_price = match self.prices.cheapest.get(id) {
+            Some((variant, min, max)) => {
+                let mut price = price::calculated(*min, 1, tax, None, None, reference);
+                price["hasRange"] = json!(min != max || has_tiers);
+                price["variantId"] = json!(variant);
+                price
+            }
+            None => {
+                let mut price = calculated.clone();
+                price["hasRange"] = json!(has_tiers);
+                price["variantId"] = Value::Null;
+                price
+            }
+        };
+        cheapest_price["apiAlias"] = json!("calculated_cheapest_price");
+        cheapest_price
+    }
+
+    /// Delivery time, manufacturer, media, options, properties, categories, SEO URLs
+    /// and states.
+    fn associations(
+        &self,
+        id: &str,
+        product: &mut Map<String, Value>,
+        ctx: &ShopContext,
+        load: Load,
+    ) {
+        let by_field = |field: &str, map: &HashMap<String, Value>| {
+            text(&product[field])
+                .and_then(|key| map.get(&key).cloned())
+                .unwrap_or(Value::Null)
+        };
+        let delivery_time = by_field("deliveryTimeId", &self.delivery_times);
+        let manufacturer = by_field("manufacturerId", &self.manufacturers);
+        let cover = by_field("coverId", &self.covers);
+        product.insert("deliveryTime".into(), delivery_time);
+        product.insert("manufacturer".into(), manufacturer);
+        product.insert("cover".into(), cover);
         if load.media {
             product.insert(
                 "media".into(),
-                json!(product_media.get(id).cloned().unwrap_or_default()),
+                json!(self.product_media.get(id).cloned().unwrap_or_default()),
             );
         }
-        let mut product_options: Vec<Value> = option_ids
-            .get(id)
-            .into_iter()
-            .flatten()
-            .filter_map(|o| options.get(o).cloned())
-            .collect();
-        property::sort_options(&mut product_options);
-        product.insert("options".into(), json!(product_options));
-        product.insert("optionIds".into(), string_list(&option_ids, id));
-        product.insert("propertyIds".into(), string_list(&property_ids, id));
-        if load.properties {
-            let mut properties: Vec<Value> = property_ids
+        let options_of = |links: &Links| {
+            let mut options: Vec<Value> = links
                 .get(id)
                 .into_iter()
                 .flatten()
-                .filter_map(|o| options.get(o).cloned())
+                .filter_map(|o| self.options.get(o).cloned())
                 .collect();
-            property::sort_options(&mut properties);
-            product.insert("properties".into(), json!(properties));
+            property::sort_options(&mut options);
+            json!(options)
+        };
+        product.insert("options".into(), options_of(&self.linked.option_ids));
+        product.insert("optionIds".into(), string_list(&self.linked.option_ids, id));
+        product.insert(
+            "propertyIds".into(),
+            string_list(&self.linked.property_ids, id),
+        );
+        if load.properties {
+            product.insert("properties".into(), options_of(&self.linked.property_ids));
         }
-        product.insert("categoryIds".into(), string_list(&category_ids, id));
-        product.insert("categoryTree".into(), string_list(&category_tree, id));
+        product.insert(
+            "categoryIds".into(),
+            string_list(&self.linked.category_ids, id),
+        );
+        product.insert(
+            "categoryTree".into(),
+            string_list(&self.linked.category_tree, id),
+        );
         if ctx.include_seo_urls {
             product.insert(
                 "seoUrls".into(),
-                json!(seo_urls.get(id).cloned().unwrap_or_default()),
+                json!(self.seo_urls.get(id).cloned().unwrap_or_default()),
             );
         }
         product.insert("seoCategory".into(), Value::Null);
@@ -545,10 +480,261 @@ pub fn load(
                 Vec::<&str>::new()
             }),
         );
-        product.insert("apiAlias".into(), json!("product"));
-        products.push(Value::Object(product));
     }
-    Ok(products)
+}
+
+/// Availability, the largest quantity that may be bought, whether the product is new,
+/// and its version ids.
+fn stock_and_version(product: &mut Map<String, Value>, now: time::OffsetDateTime) {
+    let stock = product["availableStock"].as_i64().unwrap_or(0);
+    let min_purchase = product["minPurchase"].as_i64().unwrap_or(1);
+    let closeout = product["isCloseout"].as_bool().unwrap_or(false);
+    let max_purchase = product["maxPurchase"]
+        .as_i64()
+        .unwrap_or(DEFAULT_MAX_PURCHASE);
+    product.insert(
+        "available".into(),
+        json!(!closeout || stock >= min_purchase),
+    );
+    product.insert(
+        "calculatedMaxPurchase".into(),
+        json!(if closeout {
+            max_purchase.min(stock.max(0))
+        } else {
+            max_purchase
+        }),
+    );
+    let is_new = product["releaseDate"]
+        .as_str()
+        .and_then(|d| {
+            time::OffsetDateTime::parse(d, &time::format_description::well_known::Rfc3339).ok()
+        })
+        .is_some_and(|d| d <= now && now - d <= time::Duration::days(30));
+    product.insert("isNew".into(), json!(is_new));
+    product.insert("versionId".into(), json!(LIVE_VERSION_ID));
+    product.insert(
+        "parentVersionId".into(),
+        if product["parentId"].is_null() {
+            Value::Null
+        } else {
+            json!(LIVE_VERSION_ID)
+        },
+    );
+}
+
+/// The reference price's units, when the product has them and a unit.
+fn reference_of(
+    product: &Map<String, Value>,
+    unit: Option<&Map<String, Value>>,
+) -> Option<Reference> {
+    match (
+        product["purchaseUnit"].as_f64(),
+        product["referenceUnit"].as_f64(),
+        unit,
+    ) {
+        (Some(purchase_unit), Some(reference_unit), Some(unit)) => Some(Reference {
+            purchase_unit,
+            reference_unit,
+            unit_name: unit["name"].as_str().unwrap_or_default().to_owned(),
+        }),
+        _ => None,
+    }
+}
+
+fn system_currency(conn: &Connection) -> Option<String> {
+    conn.query_row(
+        "SELECT id FROM currency WHERE is_system_default = 1",
+        [],
+        |r| r.get(0),
+    )
+    .ok()
+}
+
+/// The ids linked to each product of a page.
+struct Linked {
+    option_ids: Links,
+    property_ids: Links,
+    category_ids: Links,
+    category_tree: Links,
+}
+
+impl Linked {
+    fn load(conn: &Connection, found: &[String]) -> rusqlite::Result<Linked> {
+        let in_products = |table: &str, column: &str| {
+            pairs(
+                conn,
+                &format!("SELECT product_id, {column} FROM {table} WHERE product_id IN (SELECT value FROM json_each(?1))"),
+                found,
+            )
+        };
+        Ok(Linked {
+            option_ids: in_products("product_option", "option_id")?,
+            property_ids: in_products("product_property", "option_id")?,
+            category_ids: in_products("product_category", "category_id")?,
+            category_tree: in_products("product_category_tree", "category_id")?,
+        })
+    }
+}
+
+fn load_taxes(conn: &Connection) -> rusqlite::Result<HashMap<String, Tax>> {
+    let mut taxes: HashMap<String, Tax> = HashMap::new();
+    let mut tax_statement = conn.prepare_cached("SELECT id, tax_rate, name FROM tax")?;
+    for tax in tax_statement.query_map([], |r| {
+        Ok(Tax {
+            id: r.get(0)?,
+            rate: r.get(1)?,
+            name: r.get(2)?,
+        })
+    })? {
+        let tax = tax?;
+        taxes.insert(tax.id.clone(), tax);
+    }
+    Ok(taxes)
+}
+
+/// Delivery times by id, translated.
+fn load_delivery_times(
+    conn: &Connection,
+    ctx: &ShopContext,
+    delivery_ids: &[String],
+) -> rusqlite::Result<HashMap<String, Value>> {
+    let delivery_texts = translation::load(
+        conn,
+        "delivery_time_translation",
+        "delivery_time_id",
+        NAME,
+        delivery_ids,
+        &ctx.languages,
+    )?;
+    let mut delivery_times: HashMap<String, Value> = HashMap::new();
+    let mut delivery_statement =
+        conn.prepare_cached("SELECT id, min, max, unit FROM delivery_time WHERE id IN (SELECT value FROM json_each(?1))")?;
+    for row in delivery_statement.query_map([json_ids(delivery_ids)], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, String>(3)?,
+        ))
+    })? {
+        let (id, min, max, unit) = row?;
+        let translated = translation::get(&delivery_texts, &id, NAME);
+        delivery_times.insert(
+            id.clone(),
+            json!({ "id": id, "name": translated["name"], "min": min, "max": max, "unit": unit, "translated": translated, "apiAlias": "delivery_time" }),
+        );
+    }
+    Ok(delivery_times)
+}
+
+/// `product_media` with their media: by its id, and by product. `ids` are products
+/// (`all`: every medium of each) or `product_media` ids (the covers).
+fn load_media(
+    conn: &Connection,
+    ctx: &ShopContext,
+    ids: &[String],
+    all: bool,
+) -> rusqlite::Result<(HashMap<String, Value>, HashMap<String, Vec<Value>>)> {
+    let mut media_statement = conn.prepare_cached(if all {
+        "SELECT id, product_id, media_id, position FROM product_media WHERE product_id IN (SELECT value FROM json_each(?1)) ORDER BY position"
+    } else {
+        "SELECT id, product_id, media_id, position FROM product_media WHERE id IN (SELECT value FROM json_each(?1))"
+    })?;
+    let media_rows = media_statement
+        .query_map([json_ids(ids)], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let media_ids = unique(media_rows.iter().map(|m| m.2.clone()));
+    let media = media::entity::load(conn, &ctx.languages, &ctx.base_url, &media_ids)?;
+    let mut covers: HashMap<String, Value> = HashMap::new();
+    let mut product_media: HashMap<String, Vec<Value>> = HashMap::new();
+    for (id, product_id, media_id, position) in media_rows {
+        let entry = json!({
+            "id": id, "productId": product_id, "mediaId": media_id, "position": position,
+            "media": media.get(&media_id).cloned().unwrap_or(Value::Null), "apiAlias": "product_media",
+        });
+        covers.insert(id, entry.clone());
+        product_media.entry(product_id).or_default().push(entry);
+    }
+    Ok((covers, product_media))
+}
+
+/// Advanced prices, the cheapest price of the last 30 days and the cheapest variant of
+/// the products of a page.
+struct Prices {
+    /// `(quantity start, quantity end, gross)` per product, by quantity.
+    tiers: HashMap<String, Vec<(i64, Option<i64>, f64)>>,
+    /// The cheapest price of the last 30 days (EU price indication directive).
+    regulation: HashMap<String, f64>,
+    /// Of each parent: its cheapest active variant, and the lowest and highest price.
+    cheapest: HashMap<String, (String, f64, f64)>,
+}
+
+impl Prices {
+    fn load(conn: &Connection, found: &[String]) -> rusqlite::Result<Prices> {
+        let mut tiers: HashMap<String, Vec<(i64, Option<i64>, f64)>> = HashMap::new();
+        let mut tier_statement = conn.prepare_cached(
+            "SELECT product_id, quantity_start, quantity_end, price_gross FROM product_price
+             WHERE product_id IN (SELECT value FROM json_each(?1)) ORDER BY quantity_start",
+        )?;
+        for row in tier_statement.query_map([json_ids(found)], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, f64>(3)?,
+            ))
+        })? {
+            let (product_id, start, end, gross) = row?;
+            tiers
+                .entry(product_id)
+                .or_default()
+                .push((start, end, gross));
+        }
+        let mut regulation: HashMap<String, f64> = HashMap::new();
+        let mut history_statement = conn.prepare_cached(
+            "SELECT product_id, MIN(price_gross) FROM product_price_history
+             WHERE product_id IN (SELECT value FROM json_each(?1)) AND valid_from >= ?2 GROUP BY product_id",
+        )?;
+        let since = (time::OffsetDateTime::now_utc() - time::Duration::days(30))
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
+        for row in history_statement.query_map(rusqlite::params![json_ids(found), since], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?))
+        })? {
+            let (product_id, gross) = row?;
+            regulation.insert(product_id, gross);
+        }
+        let mut cheapest: HashMap<String, (String, f64, f64)> = HashMap::new();
+        let mut cheapest_statement = conn.prepare_cached(
+            "SELECT c.parent_id,
+                    (SELECT v.id FROM product v WHERE v.parent_id = c.parent_id AND v.active = 1 ORDER BY v.price_gross, v.product_number LIMIT 1),
+                    MIN(c.price_gross), MAX(c.price_gross)
+             FROM product c WHERE c.parent_id IN (SELECT value FROM json_each(?1)) AND c.active = 1 GROUP BY c.parent_id",
+        )?;
+        for row in cheapest_statement.query_map([json_ids(found)], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, f64>(2)?,
+                r.get::<_, f64>(3)?,
+            ))
+        })? {
+            let (parent, variant, min, max) = row?;
+            cheapest.insert(parent, (variant, min, max));
+        }
+        Ok(Prices {
+            tiers,
+            regulation,
+            cheapest,
+        })
+    }
 }
 
 /// Manufacturers by id, with their logo.
