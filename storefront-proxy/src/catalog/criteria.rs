@@ -216,59 +216,10 @@ pub fn parse(
         ..Criteria::default()
     };
     if let Some(ids) = params.get("ids") {
-        let list: Vec<String> = match ids {
-            Value::Array(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    v.as_str().map(str::to_lowercase).ok_or_else(|| {
-                        invalid(
-                            "FRAMEWORK__INVALID_CRITERIA_IDS",
-                            &format!("/ids/{i}"),
-                            "Every id must be a string.",
-                        )
-                    })
-                })
-                .collect::<Result<_, _>>()?,
-            Value::String(s) => s
-                .split('|')
-                .filter(|s| !s.is_empty())
-                .map(str::to_lowercase)
-                .collect(),
-            _ => {
-                return Err(invalid(
-                    "FRAMEWORK__INVALID_CRITERIA_IDS",
-                    "/ids",
-                    "The ids must be an array of strings.",
-                ))
-            }
-        };
-        // As Shopware's criteria: every id must be a UUID.
-        if let Some(at) = list.iter().position(|id| !crate::storage::is_id(id)) {
-            return Err(invalid(
-                "FRAMEWORK__INVALID_CRITERIA_IDS",
-                &format!("/ids/{at}"),
-                format!("Value is not a valid UUID: {}", list[at]),
-            ));
-        }
-        criteria.ids = Some(list);
+        criteria.ids = Some(parse_ids(ids)?);
     }
     if let Some(limit) = params.get("limit").filter(|v| !v.is_null()) {
-        let limit = integer(limit).filter(|l| *l >= 1).ok_or_else(|| {
-            invalid(
-                "FRAMEWORK__INVALID_LIMIT_QUERY",
-                "/limit",
-                "The limit parameter must be a positive integer greater or equal than 1.",
-            )
-        })?;
-        if limit > MAX_LIMIT {
-            return Err(invalid(
-                "FRAMEWORK__INVALID_LIMIT_QUERY",
-                "/limit",
-                format!("The limit must not be greater than {MAX_LIMIT}."),
-            ));
-        }
-        criteria.limit = Some(limit);
+        criteria.limit = Some(parse_limit(limit)?);
     }
     for key in ["page", "p"] {
         if let Some(page) = params.get(key).filter(|v| !v.is_null()) {
@@ -294,6 +245,95 @@ pub fn parse(
             criteria.term = Some(term.trim().to_owned());
         }
     }
+    criteria.condition = parse_filters(params, entity, resolve)?;
+    if let Some(sorts) = params.get("sort").filter(|v| !v.is_null()) {
+        criteria.order = parse_sort(sorts, entity, resolve)?;
+    }
+    if let Some(includes) = params.get("includes").filter(|v| !v.is_null()) {
+        criteria.includes = parse_includes(includes)?;
+    }
+    match params.get("associations") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(associations)) => criteria.associations = associations.clone(),
+        Some(Value::Array(a)) if a.is_empty() => {}
+        Some(_) => {
+            return Err(invalid(
+                "FRAMEWORK__INVALID_CRITERIA_ASSOCIATIONS",
+                "/associations",
+                "The associations must be an object.",
+            ))
+        }
+    }
+    if let Some(mode) = params.get("total-count-mode").filter(|v| !v.is_null()) {
+        criteria.total_count_mode = parse_total_count_mode(mode)?;
+    }
+    Ok(criteria)
+}
+
+/// `ids`: a list or `|`-separated string of UUIDs.
+fn parse_ids(ids: &Value) -> Result<Vec<String>, ApiError> {
+    let list: Vec<String> = match ids {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_str().map(str::to_lowercase).ok_or_else(|| {
+                    invalid(
+                        "FRAMEWORK__INVALID_CRITERIA_IDS",
+                        &format!("/ids/{i}"),
+                        "Every id must be a string.",
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Value::String(s) => s
+            .split('|')
+            .filter(|s| !s.is_empty())
+            .map(str::to_lowercase)
+            .collect(),
+        _ => {
+            return Err(invalid(
+                "FRAMEWORK__INVALID_CRITERIA_IDS",
+                "/ids",
+                "The ids must be an array of strings.",
+            ))
+        }
+    };
+    // As Shopware's criteria: every id must be a UUID.
+    if let Some(at) = list.iter().position(|id| !crate::storage::is_id(id)) {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_CRITERIA_IDS",
+            &format!("/ids/{at}"),
+            format!("Value is not a valid UUID: {}", list[at]),
+        ));
+    }
+    Ok(list)
+}
+
+fn parse_limit(limit: &Value) -> Result<i64, ApiError> {
+    let limit = integer(limit).filter(|l| *l >= 1).ok_or_else(|| {
+        invalid(
+            "FRAMEWORK__INVALID_LIMIT_QUERY",
+            "/limit",
+            "The limit parameter must be a positive integer greater or equal than 1.",
+        )
+    })?;
+    if limit > MAX_LIMIT {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_LIMIT_QUERY",
+            "/limit",
+            format!("The limit must not be greater than {MAX_LIMIT}."),
+        ));
+    }
+    Ok(limit)
+}
+
+/// `filter` and `post-filter`, `AND`ed.
+fn parse_filters(
+    params: &Map<String, Value>,
+    entity: &str,
+    resolve: &dyn Fn(&str) -> Option<Field>,
+) -> Result<Sql, ApiError> {
     let mut condition = Sql::default();
     for key in ["filter", "post-filter"] {
         let Some(filters) = params.get(key).filter(|v| !v.is_null()) else {
@@ -320,138 +360,135 @@ pub fn parse(
             )?;
         }
     }
-    criteria.condition = condition;
-    if let Some(sorts) = params.get("sort").filter(|v| !v.is_null()) {
-        let sorts: Vec<Value> = match sorts {
-            Value::Array(items) => items.clone(),
-            // The query string form: `sort=-price,name`.
-            Value::String(s) => s
-                .split(',')
-                .filter(|s| !s.is_empty())
-                .map(|s| match s.strip_prefix('-') {
-                    Some(field) => serde_json::json!({ "field": field, "order": "DESC" }),
-                    None => serde_json::json!({ "field": s, "order": "ASC" }),
-                })
-                .collect(),
-            _ => {
-                return Err(invalid(
-                    "FRAMEWORK__INVALID_SORT_QUERY",
-                    "/sort",
-                    "The sort must be an array.",
-                ))
-            }
-        };
-        let mut order = Sql::default();
-        for (index, sort) in sorts.iter().enumerate() {
-            let pointer = format!("/sort/{index}");
-            let name = sort.get("field").and_then(Value::as_str).ok_or_else(|| {
-                invalid(
-                    "FRAMEWORK__INVALID_SORT_QUERY",
-                    &pointer,
-                    "A sorting needs a field.",
-                )
-            })?;
-            let field = field_of(
-                name,
-                entity,
-                resolve,
-                &format!("{pointer}/field"),
+    Ok(condition)
+}
+
+/// `sort`: a list of sortings, or the query string form.
+fn parse_sort(
+    sorts: &Value,
+    entity: &str,
+    resolve: &dyn Fn(&str) -> Option<Field>,
+) -> Result<Sql, ApiError> {
+    let sorts: Vec<Value> = match sorts {
+        Value::Array(items) => items.clone(),
+        // The query string form: `sort=-price,name`.
+        Value::String(s) => s
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| match s.strip_prefix('-') {
+                Some(field) => serde_json::json!({ "field": field, "order": "DESC" }),
+                None => serde_json::json!({ "field": s, "order": "ASC" }),
+            })
+            .collect(),
+        _ => {
+            return Err(invalid(
                 "FRAMEWORK__INVALID_SORT_QUERY",
-            )?;
-            let Expr::Column(expr) = field.expr else {
-                return Err(invalid(
-                    "FRAMEWORK__INVALID_SORT_QUERY",
-                    &format!("{pointer}/field"),
-                    format!("Sorting by {name} is not supported."),
-                ));
-            };
-            let direction = match sort
-                .get("order")
-                .filter(|o| !o.is_null())
-                .map(|o| o.as_str().map(str::to_uppercase))
-            {
-                None => "ASC",
-                Some(Some(order)) if order == "ASC" => "ASC",
-                Some(Some(order)) if order == "DESC" => "DESC",
-                Some(_) => {
-                    let given = sort.get("order").map(Value::to_string).unwrap_or_default();
-                    return Err(invalid(
-                        "FRAMEWORK__INVALID_SORT_DIRECTION",
-                        &format!("{pointer}/order"),
-                        format!("The sort direction {given} is invalid."),
-                    ));
-                }
-            };
-            if !order.text.is_empty() {
-                order.push(", ");
-            }
-            let collation = if field.kind == Kind::Text {
-                " COLLATE NOCASE"
-            } else {
-                ""
-            };
-            order.push(&format!("{expr}{collation} {direction}"));
-            order.uses_translation |= field.translated;
-        }
-        criteria.order = order;
-    }
-    if let Some(includes) = params.get("includes").filter(|v| !v.is_null()) {
-        let Value::Object(includes) = includes else {
-            return Err(invalid(
-                "FRAMEWORK__INVALID_CRITERIA_INCLUDES",
-                "/includes",
-                "The includes must be an object of field lists.",
-            ));
-        };
-        for (alias, fields) in includes {
-            let fields = match fields {
-                Value::Array(items) => items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect(),
-                Value::String(s) => s.split(',').map(str::to_owned).collect(),
-                _ => {
-                    return Err(invalid(
-                        "FRAMEWORK__INVALID_CRITERIA_INCLUDES",
-                        &format!("/includes/{alias}"),
-                        "The includes must be field lists.",
-                    ))
-                }
-            };
-            criteria.includes.insert(alias.clone(), fields);
-        }
-    }
-    match params.get("associations") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(associations)) => criteria.associations = associations.clone(),
-        Some(Value::Array(a)) if a.is_empty() => {}
-        Some(_) => {
-            return Err(invalid(
-                "FRAMEWORK__INVALID_CRITERIA_ASSOCIATIONS",
-                "/associations",
-                "The associations must be an object.",
+                "/sort",
+                "The sort must be an array.",
             ))
         }
+    };
+    let mut order = Sql::default();
+    for (index, sort) in sorts.iter().enumerate() {
+        let pointer = format!("/sort/{index}");
+        let name = sort.get("field").and_then(Value::as_str).ok_or_else(|| {
+            invalid(
+                "FRAMEWORK__INVALID_SORT_QUERY",
+                &pointer,
+                "A sorting needs a field.",
+            )
+        })?;
+        let field = field_of(
+            name,
+            entity,
+            resolve,
+            &format!("{pointer}/field"),
+            "FRAMEWORK__INVALID_SORT_QUERY",
+        )?;
+        let Expr::Column(expr) = field.expr else {
+            return Err(invalid(
+                "FRAMEWORK__INVALID_SORT_QUERY",
+                &format!("{pointer}/field"),
+                format!("Sorting by {name} is not supported."),
+            ));
+        };
+        let direction = match sort
+            .get("order")
+            .filter(|o| !o.is_null())
+            .map(|o| o.as_str().map(str::to_uppercase))
+        {
+            None => "ASC",
+            Some(Some(order)) if order == "ASC" => "ASC",
+            Some(Some(order)) if order == "DESC" => "DESC",
+            Some(_) => {
+                let given = sort.get("order").map(Value::to_string).unwrap_or_default();
+                return Err(invalid(
+                    "FRAMEWORK__INVALID_SORT_DIRECTION",
+                    &format!("{pointer}/order"),
+                    format!("The sort direction {given} is invalid."),
+                ));
+            }
+        };
+        if !order.text.is_empty() {
+            order.push(", ");
+        }
+        let collation = if field.kind == Kind::Text {
+            " COLLATE NOCASE"
+        } else {
+            ""
+        };
+        order.push(&format!("{expr}{collation} {direction}"));
+        order.uses_translation |= field.translated;
     }
-    if let Some(mode) = params.get("total-count-mode").filter(|v| !v.is_null()) {
-        criteria.total_count_mode = match mode {
-            Value::String(s) if s == "none" || s == "0" => TotalCountMode::None,
-            Value::String(s) if s == "exact" || s == "1" => TotalCountMode::Exact,
-            Value::String(s) if s == "next-pages" || s == "2" => TotalCountMode::NextPages,
-            Value::Number(n) if n.as_i64() == Some(0) => TotalCountMode::None,
-            Value::Number(n) if n.as_i64() == Some(1) => TotalCountMode::Exact,
-            Value::Number(n) if n.as_i64() == Some(2) => TotalCountMode::NextPages,
+    Ok(order)
+}
+
+fn parse_includes(includes: &Value) -> Result<HashMap<String, Vec<String>>, ApiError> {
+    let Value::Object(includes) = includes else {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_CRITERIA_INCLUDES",
+            "/includes",
+            "The includes must be an object of field lists.",
+        ));
+    };
+    let mut found = HashMap::new();
+    for (alias, fields) in includes {
+        let fields = match fields {
+            Value::Array(items) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            Value::String(s) => s.split(',').map(str::to_owned).collect(),
             _ => {
                 return Err(invalid(
-                    "FRAMEWORK__INVALID_TOTAL_COUNT_MODE",
-                    "/total-count-mode",
-                    "The total-count-mode must be none, exact or next-pages.",
+                    "FRAMEWORK__INVALID_CRITERIA_INCLUDES",
+                    &format!("/includes/{alias}"),
+                    "The includes must be field lists.",
                 ))
             }
         };
+        found.insert(alias.clone(), fields);
     }
-    Ok(criteria)
+    Ok(found)
+}
+
+fn parse_total_count_mode(mode: &Value) -> Result<TotalCountMode, ApiError> {
+    Ok(match mode {
+        Value::String(s) if s == "none" || s == "0" => TotalCountMode::None,
+        Value::String(s) if s == "exact" || s == "1" => TotalCountMode::Exact,
+        Value::String(s) if s == "next-pages" || s == "2" => TotalCountMode::NextPages,
+        Value::Number(n) if n.as_i64() == Some(0) => TotalCountMode::None,
+        Value::Number(n) if n.as_i64() == Some(1) => TotalCountMode::Exact,
+        Value::Number(n) if n.as_i64() == Some(2) => TotalCountMode::NextPages,
+        _ => {
+            return Err(invalid(
+                "FRAMEWORK__INVALID_TOTAL_COUNT_MODE",
+                "/total-count-mode",
+                "The total-count-mode must be none, exact or next-pages.",
+            ))
+        }
+    })
 }
 
 fn field_of(
