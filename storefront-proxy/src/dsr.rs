@@ -63,7 +63,7 @@ pub fn admin_routes() -> Router<App> {
         )
         .route(
             "/_action/dsr/appointment/attendee/{id}/sw-context-token",
-            get(attendee::context_token),
+            get(delegation::context_token),
         )
         .route(
             "/_action/dsr/appointment/attendee/{id}/remove",
@@ -71,7 +71,7 @@ pub fn admin_routes() -> Router<App> {
         )
         .route(
             "/_action/dsr/appointment/attendee/{id}/last-seen-product-ids",
-            get(attendee::last_seen_product_ids),
+            get(interaction::last_seen_product_ids),
         )
         .route(
             "/_action/dsr/appointment/attendee/{id}/load-temp-cart",

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use axum::http::StatusCode;
 use tokio::sync::mpsc;
 
 use protocol::frame::Event;
@@ -19,12 +20,25 @@ use protocol::internal::{
 };
 use protocol::state::Snapshot;
 
+use crate::error::ApiError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {
     #[error("the hub is not reachable: {0}")]
     Unreachable(#[from] reqwest::Error),
     #[error("the hub answered {status}: {body}")]
     Refused { status: u16, body: String },
+}
+
+/// The answer to a request the hub did not take: `503` `SALESROOM__HUB_UNAVAILABLE`,
+/// the cause logged.
+pub fn hub_unavailable(error: HubError) -> ApiError {
+    tracing::warn!(%error, "the hub did not take an event");
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "SALESROOM__HUB_UNAVAILABLE",
+        "The live hub is not available. Please try again.",
+    )
 }
 
 /// How many events may wait for the hub before new ones are dropped.

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::admin::AdminUser;
 use crate::error::{ApiError, ApiResult};
+use crate::hub_client::hub_unavailable;
 use crate::state::App;
 use crate::storage::now_rfc3339;
 
@@ -76,12 +77,20 @@ impl Attendee {
 
 /// The attendee of a store request's context token, or 403.
 pub async fn of_context(app: &App, token: Option<String>) -> ApiResult<Attendee> {
-    let token = token.ok_or_else(super::presentation::not_an_attendee)?;
+    let token = token.ok_or_else(not_an_attendee)?;
     app.db
         .call(move |conn| Ok(Attendee::by_context_token(conn, &token)?))
         .await?
         .filter(|attendee| !attendee.removed)
-        .ok_or_else(super::presentation::not_an_attendee)
+        .ok_or_else(not_an_attendee)
+}
+
+pub fn not_an_attendee() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND",
+        "The context token does not belong to an attendee of an appointment.",
+    )
 }
 
 pub fn not_found() -> ApiError {
@@ -96,24 +105,6 @@ pub async fn load(app: &App, id: String) -> ApiResult<Attendee> {
         .call(move |conn| Ok(Attendee::by_id(conn, &id)?))
         .await?
         .ok_or_else(not_found)
-}
-
-/// `GET /api/_action/dsr/appointment/attendee/{id}/sw-context-token`: a token for the
-/// guide to view and edit the attendee's cart (and see their wishlist), only while they
-/// granted it and the appointment runs: a delegated token (`delegation`), never the
-/// attendee's own session, which for a customer is their account (issue #29, item 5).
-pub async fn context_token(
-    user: AdminUser,
-    State(app): State<App>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
-    let attendee = load(&app, id).await?;
-    if attendee.kind != "CLIENT" {
-        return Err(not_found());
-    }
-    require_cart_permission(&app, &attendee).await?;
-    let token = super::delegation::mint(&app, &attendee, &user).await?;
-    Ok(Json(json!({ "attendee-sw-context-token": token })))
 }
 
 /// Refuses (403) unless the attendee granted the guides access to their cart (the live
@@ -136,23 +127,27 @@ pub async fn require_cart_permission(app: &App, attendee: &Attendee) -> ApiResul
         })
         .await?;
     if ended {
-        return Err(super::delegation::permission_missing());
+        return Err(permission_missing());
     }
     // The attendee's own view of the live state: small however large the room is.
     let state = app
         .hub
         .attendee_state(&attendee.appointment_id, &attendee.id)
         .await
-        .map_err(super::lifecycle::hub_unavailable)?;
+        .map_err(hub_unavailable)?;
     let granted = state.state_for_clients.cart_permission == CartPermission::Granted;
     if !granted || attendee.removed {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING",
-            "The attendee has not granted access to their cart.",
-        ));
+        return Err(permission_missing());
     }
     Ok(())
+}
+
+pub fn permission_missing() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING",
+        "The attendee has not granted access to their cart.",
+    )
 }
 
 /// `POST /api/_action/dsr/appointment/attendee/{id}/remove`: the attendee is closed out
@@ -191,23 +186,10 @@ pub async fn remove(
                     )?)
                 })
                 .await?;
-            return Err(super::lifecycle::hub_unavailable(error));
+            return Err(hub_unavailable(error));
         }
     }
     Ok(Json(
         json!({ "message": "Attendee removed successfully", "attendeeId": attendee.id }),
     ))
-}
-
-/// `GET /api/_action/dsr/appointment/attendee/{id}/last-seen-product-ids`: the products
-/// the attendee looked at, newest first (the guide's view of one attendee; the same list
-/// the attendee reads as `collection/last-seen`).
-pub async fn last_seen_product_ids(
-    _: AdminUser,
-    State(app): State<App>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
-    let attendee = load(&app, id).await?;
-    let ids = super::interaction::product_ids(&app, attendee.id, "lastSeen").await?;
-    Ok(Json(json!({ "collection": { "lastSeen": ids } })))
 }

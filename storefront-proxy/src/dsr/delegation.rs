@@ -20,13 +20,15 @@
 
 use std::time::Duration;
 
-use axum::extract::{Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::{json, Value};
 
-use super::attendee::{self, Attendee};
+use super::attendee::{self, permission_missing, Attendee};
 use crate::admin::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::state::App;
@@ -80,14 +82,6 @@ fn out_of_scope() -> ApiError {
         StatusCode::FORBIDDEN,
         "DIGITAL_SALES_ROOMS__DELEGATED_TOKEN_SCOPE",
         "This token gives access to the attendee's cart only.",
-    )
-}
-
-pub fn permission_missing() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING",
-        "The attendee has not granted access to their cart.",
     )
 }
 
@@ -178,6 +172,24 @@ pub async fn guard(State(app): State<App>, mut request: Request, next: Next) -> 
         delegated: true,
     });
     next.run(request).await
+}
+
+/// `GET /api/_action/dsr/appointment/attendee/{id}/sw-context-token`: a token for the
+/// guide to view and edit the attendee's cart (and see their wishlist), only while they
+/// granted it and the appointment runs: a delegated token, never the attendee's own
+/// session, which for a customer is their account (issue #29, item 5).
+pub async fn context_token(
+    user: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let attendee = attendee::load(&app, id).await?;
+    if attendee.kind != "CLIENT" {
+        return Err(attendee::not_found());
+    }
+    attendee::require_cart_permission(&app, &attendee).await?;
+    let token = mint(&app, &attendee, &user).await?;
+    Ok(Json(json!({ "attendee-sw-context-token": token })))
 }
 
 /// A new delegated token for `attendee`'s cart, made by `user` (the caller checked the

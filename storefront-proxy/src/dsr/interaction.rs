@@ -13,6 +13,7 @@ use rusqlite::params;
 use serde_json::{json, Value};
 
 use super::attendee::{self, Attendee};
+use crate::admin::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::state::App;
 use crate::storage::{is_id, new_id, now_rfc3339};
@@ -285,6 +286,19 @@ pub async fn last_seen(
     State(app): State<App>,
 ) -> ApiResult<Json<Value>> {
     let attendee = attendee::of_context(&app, token).await?;
+    let ids = product_ids(&app, attendee.id, "lastSeen").await?;
+    Ok(Json(json!({ "collection": { "lastSeen": ids } })))
+}
+
+/// `GET /api/_action/dsr/appointment/attendee/{id}/last-seen-product-ids`: the products
+/// the attendee looked at, newest first (the guide's view of one attendee; the same list
+/// the attendee reads as `collection/last-seen`).
+pub async fn last_seen_product_ids(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let attendee = attendee::load(&app, id).await?;
     let ids = product_ids(&app, attendee.id, "lastSeen").await?;
     Ok(Json(json!({ "collection": { "lastSeen": ids } })))
 }

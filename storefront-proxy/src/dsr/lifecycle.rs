@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use super::appointment::{self, Appointment};
 use crate::admin::AdminUser;
 use crate::error::{ApiError, ApiResult};
-use crate::hub_client::HubError;
+use crate::hub_client::hub_unavailable;
 use crate::state::App;
 use crate::storage::now_rfc3339;
 use crate::store_api::{ContextToken, SalesChannel};
@@ -46,15 +46,6 @@ pub fn settings(appointment: &Appointment) -> AppointmentSettings {
         quickview_page_id: None,
         product_listing_default_page_id: None,
     }
-}
-
-pub fn hub_unavailable(error: HubError) -> ApiError {
-    tracing::warn!(%error, "the hub did not take an event");
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "SALESROOM__HUB_UNAVAILABLE",
-        "The live hub is not available. Please try again.",
-    )
 }
 
 async fn load(app: &App, id: String) -> ApiResult<Appointment> {

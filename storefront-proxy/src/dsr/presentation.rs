@@ -10,13 +10,13 @@
 use std::collections::HashMap;
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::Json;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
+use super::attendee;
 use crate::cms::page::{load_slots, NOTES_BLOCK_TYPE};
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::state::App;
 use crate::storage::json_ids;
 use crate::storage::translation::{self, LanguageChain};
@@ -59,7 +59,7 @@ fn notes_of(
 }
 
 pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Json<Value>> {
-    let attendee = super::attendee::of_context(&app, ctx.token.clone()).await?;
+    let attendee = attendee::of_context(&app, ctx.token.clone()).await?;
     let with_notes = attendee.kind == "GUIDE";
     let structure = app
         .db
@@ -183,14 +183,6 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
             Ok(Some(json!({ "cmsPageResults": page_results, "navigation": navigation })))
         })
         .await?
-        .ok_or_else(not_an_attendee)?;
+        .ok_or_else(attendee::not_an_attendee)?;
     Ok(Json(structure))
-}
-
-pub fn not_an_attendee() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "DIGITAL_SALES_ROOMS__ATTENDEE_NOT_FOUND",
-        "The context token does not belong to an attendee of an appointment.",
-    )
 }

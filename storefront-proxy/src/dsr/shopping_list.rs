@@ -103,7 +103,7 @@ pub async fn load(
     let id = path_id(&id, "/appointmentId")?;
     let attendee = super::attendee::of_context(&app, token).await?;
     if attendee.appointment_id != id {
-        return Err(super::presentation::not_an_attendee());
+        return Err(super::attendee::not_an_attendee());
     }
     let data = app.db.call(move |conn| Ok(shared(conn, &id)?)).await?;
     Ok(Json(

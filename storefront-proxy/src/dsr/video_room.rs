@@ -23,11 +23,11 @@ use rusqlite::{params, Connection, Row};
 use serde_json::{json, Value};
 
 use super::appointment::{self, Appointment};
-use super::lifecycle::hub_unavailable;
 use crate::admin::search::{self, Entity};
 use crate::admin::AdminUser;
 use crate::catalog::criteria::{Expr, Field, Kind};
 use crate::error::ApiResult;
+use crate::hub_client::hub_unavailable;
 use crate::state::App;
 use crate::storage::{json_ids, new_id, now_rfc3339};
 use crate::store_api::RequestParams;

@@ -68,41 +68,6 @@ const FORBIDDEN: &[(&str, &str, &str)] = &[
     ("media", "admin_api", "media files are served below the Admin API that uploads them"),
 ];
 
-/// Imports inside a domain that close a cycle and predate the domain check; each is
-/// its owner's to break (the import named goes), any other cycle fails.
-const KNOWN_DOMAIN_CYCLES: &[(&str, &str, &str)] = &[
-    (
-        "account::address",
-        "account::customer",
-        "address takes the `LoggedIn` extractor from customer, which uses address",
-    ),
-    (
-        "catalog::criteria",
-        "catalog::query",
-        "criteria takes `query::NAME_EXPR` while query compiles criteria",
-    ),
-    (
-        "dsr::attendee",
-        "dsr::delegation",
-        "attendee mints through delegation, which takes `Attendee` from attendee",
-    ),
-    (
-        "dsr::attendee",
-        "dsr::interaction",
-        "attendee reads interactions, which take `Attendee` from attendee",
-    ),
-    (
-        "dsr::attendee",
-        "dsr::lifecycle",
-        "attendee takes `lifecycle::hub_unavailable` while lifecycle reads attendees",
-    ),
-    (
-        "dsr::attendee",
-        "dsr::presentation",
-        "attendee takes `presentation::not_an_attendee` while presentation reads attendees",
-    ),
-];
-
 /// One `crate::<module>` path in a file.
 #[derive(Debug, Clone)]
 struct Import {
@@ -448,6 +413,33 @@ fn module_paths(line: &str, module: &[String]) -> Vec<Vec<String>> {
     found
 }
 
+/// The code lines of `text` before its test module, comment lines left out, each with
+/// its line number; a `use …::{` group that spans lines is joined into its first line.
+fn joined_lines(text: &str) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
+    let mut pending: Option<(usize, String)> = None;
+    for (number, line) in text.lines().enumerate() {
+        let code = line.trim();
+        if code == "#[cfg(test)]" {
+            break;
+        }
+        if code.starts_with("//") {
+            continue;
+        }
+        let (start, joined) = match pending.take() {
+            Some((start, joined)) => (start, format!("{joined} {code}")),
+            None => (number + 1, code.to_owned()),
+        };
+        if joined.contains("::{") && joined.matches('{').count() > joined.matches('}').count() {
+            pending = Some((start, joined));
+            continue;
+        }
+        lines.push((start, joined));
+    }
+    lines.extend(pending);
+    lines
+}
+
 /// Each domain folder's graph of files: `cart::calculate` → `cart::store`.
 fn domain_graphs(
     src: &Path,
@@ -470,15 +462,8 @@ fn domain_graphs(
         let from = module.join("::");
         let graph = graphs.entry(module[0].clone()).or_default();
         graph.entry(from.clone()).or_default();
-        for (number, line) in text
-            .lines()
-            .enumerate()
-            .take_while(|(_, l)| l.trim() != "#[cfg(test)]")
-        {
-            if line.trim().starts_with("//") {
-                continue;
-            }
-            for path in module_paths(line, &module) {
+        for (number, line) in joined_lines(text) {
+            for path in module_paths(&line, &module) {
                 let Some(target) = (1..=path.len())
                     .rev()
                     .map(|n| &path[..n])
@@ -487,19 +472,15 @@ fn domain_graphs(
                     continue;
                 };
                 let nested = target.starts_with(&module) || module.starts_with(target);
-                let to = target.join("::");
-                let known = KNOWN_DOMAIN_CYCLES
-                    .iter()
-                    .any(|(a, b, _)| *a == from && *b == to);
-                if target[0] != module[0] || nested || known {
+                if target[0] != module[0] || nested {
                     continue;
                 }
                 let import = Import {
                     from: from.clone(),
                     file: relative.clone(),
-                    line: number + 1,
-                    text: line.trim().to_owned(),
-                    module: to,
+                    line: number,
+                    text: line.clone(),
+                    module: target.join("::"),
                 };
                 graph.entry(from.clone()).or_default().push(import);
             }
@@ -593,6 +574,8 @@ fn the_domain_checker_finds_a_cycle_between_two_files() {
             "cart/c.rs",
             "use super::Parent;\n#[cfg(test)]\nmod tests { use crate::cart::a; }\n",
         ),
+        file("wishlist/d.rs", "use super::{\n    c,\n    e::thing,\n};\n"),
+        file("wishlist/e.rs", "fn f() {\n    super::d::g();\n}\n"),
         file("order/place.rs", "use crate::cart::a;\n"),
     ];
     let cycles = domain_cycles(src, &files).join("\n");
@@ -605,6 +588,14 @@ fn the_domain_checker_finds_a_cycle_between_two_files() {
         "{cycles}"
     );
     assert!(!cycles.contains("cart::c ->"), "{cycles}");
+    assert!(
+        cycles.contains("an import cycle: wishlist::d -> wishlist::e -> wishlist::d"),
+        "{cycles}"
+    );
+    assert!(
+        cycles.contains("src/wishlist/d.rs:1: `use super::{ c, e::thing, };`"),
+        "{cycles}"
+    );
     let acyclic = vec![
         file("cart/a.rs", "use super::b::thing;\n"),
         file("cart/b.rs", "use super::c;\n"),
