@@ -83,7 +83,7 @@ test('the login and a form speak German and English, and wrong passwords are ref
   await expectAccessible(page);
 
   await page.goto(`${servers.origin}/admin/login`);
-  await expect(page).toHaveURL(/\/admin\/products$/);
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await page.getByRole('button', { name: 'Log out' }).click();
   await logIn(page, 'admin', 'wrong-password');
   await expect(page.getByRole('heading', { level: 1, name: 'Log in to the backoffice' })).toBeVisible();

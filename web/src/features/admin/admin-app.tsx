@@ -1,4 +1,5 @@
 import './admin-app.css';
+import './admin-sales.css';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
@@ -10,19 +11,26 @@ import { AppointmentsPage } from './appointments/appointments-page';
 import { RequireAdmin, RequireSession } from './auth/guards';
 import { LoginPage } from './auth/login-page';
 import { CategoriesPage } from './catalogue/categories/categories-page';
+import { CustomersPage } from './customers/customers-page';
+import { DashboardPage } from './dashboard/dashboard-page';
 import { ImportPage } from './catalogue/import/import-page';
 import { ManufacturersPage } from './catalogue/manufacturers/manufacturers-page';
 import { ProductEditor } from './catalogue/products/product-editor';
 import { ProductList } from './catalogue/products/product-list';
 import { PromotionsPage } from './catalogue/promotions/promotions-page';
 import { useAdminPath } from './components/admin-path';
+import { OrdersPage } from './orders/orders-page';
 import { PresentationsPage } from './presentations/presentations-page';
+import { SettingsPage } from './settings/settings-page';
 import { UsersPage } from './users/users-page';
 
 addAdminTexts();
 
 /** The side navigation's entries, in order; `adminOnly` ones are hidden from guides. */
 const NAV = [
+  { path: 'dashboard', key: 'admin.nav.dashboard' },
+  { path: 'orders', key: 'admin.nav.orders', adminOnly: true },
+  { path: 'customers', key: 'admin.nav.customers', adminOnly: true },
   { path: 'appointments', key: 'admin.nav.appointments' },
   { path: 'presentations', key: 'admin.nav.presentations' },
   { path: 'products', key: 'admin.nav.products' },
@@ -114,7 +122,12 @@ export function AdminApp() {
             </RequireSession>
           }
         >
-          <Route index element={<Navigate to="products" replace />} />
+          <Route index element={<Navigate to="dashboard" replace />} />
+          <Route path="dashboard" element={<DashboardPage />} />
+          {/* The shop after the show: orders, customers, settings (admins only). */}
+          <Route path="orders/*" element={<RequireAdmin><OrdersPage /></RequireAdmin>} />
+          <Route path="customers/*" element={<RequireAdmin><CustomersPage /></RequireAdmin>} />
+          <Route path="settings/*" element={<RequireAdmin><SettingsPage /></RequireAdmin>} />
           {/* h16dsr: appointments and presentations (each may have its own nested <Routes>). */}
           <Route path="appointments/*" element={<AppointmentsPage />} />
           <Route path="presentations/*" element={<PresentationsPage />} />
@@ -134,7 +147,7 @@ export function AdminApp() {
               </RequireAdmin>
             }
           />
-          <Route path="*" element={<Navigate to="products" replace />} />
+          <Route path="*" element={<Navigate to="dashboard" replace />} />
         </Route>
       </Routes>
     </AdminApiProvider>

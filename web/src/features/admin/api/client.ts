@@ -13,7 +13,19 @@ export type EntityName =
   | 'user'
   | 'dsr-appointment'
   | 'dsr-presentation'
-  | 'cms-page';
+  | 'cms-page'
+  | 'order'
+  | 'customer'
+  | 'customer-address'
+  | 'state-machine-history'
+  | 'tax'
+  | 'currency'
+  | 'language'
+  | 'sales-channel'
+  | 'sales-channel-domain'
+  | 'payment-method'
+  | 'shipping-method'
+  | 'shipping-method-price';
 
 /** Shopware's criteria, as far as the backoffice uses them. */
 export interface Criteria {
@@ -23,7 +35,35 @@ export interface Criteria {
   ids?: string[];
   filter?: unknown[];
   sort?: { field: string; order?: 'ASC' | 'DESC'; naturalSorting?: boolean }[];
+  /** Associations to load with each record, each with its own criteria (`{ lineItems: {} }`). */
+  associations?: Record<string, Criteria>;
   'total-count-mode'?: 'exact' | 'none' | 'next-pages';
+}
+
+/** The state machines of an order: the order's own, its payment's, its delivery's (Shopware's entity names). */
+export type StateMachineEntity = 'order' | 'order_transaction' | 'order_delivery';
+
+/** A state of a state machine as Shopware answers it. */
+export interface MachineState {
+  id?: string;
+  technicalName: string;
+  name?: string | null;
+  translated?: { name?: string | null } | null;
+}
+
+/** One allowed transition of `GET /api/_action/state-machine/{entity}/{id}/state`. */
+export interface StateTransition {
+  name: string;
+  technicalName: string;
+  actionName: string;
+  fromStateName: string;
+  toStateName: string;
+}
+
+/** A file the browser saves: its bytes and the name the server gave it. */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string;
 }
 
 export interface SearchResult<T> {
@@ -130,6 +170,46 @@ export class AdminApi {
     return this.request<SyncResult>('POST', '/_action/sync', operations);
   }
 
+  /** The current state of an order, its payment or its delivery and the transitions allowed from it. */
+  async stateOf(entity: StateMachineEntity, id: string): Promise<{ currentState: MachineState; transitions: StateTransition[] }> {
+    return this.request('GET', `/_action/state-machine/${entity}/${id}/state`);
+  }
+
+  /** Runs a transition (`process`, `pay`, `ship`, `cancel`, …); answers the new state. */
+  transition(entity: StateMachineEntity, id: string, transition: string): Promise<MachineState> {
+    return this.request<MachineState>('POST', `/_action/${entity}/${id}/state/${transition}`, {});
+  }
+
+  /** Creates a document of the order (`invoice`, `delivery_note`, `credit_note`, `storno`); answers its id and deep link code. */
+  createDocument(orderId: string, documentType: string): Promise<{ documentId: string; documentDeepLink: string }> {
+    return this.request('POST', `/_action/order/${orderId}/document/${documentType}`, { fileType: 'pdf', static: false, config: {} });
+  }
+
+  /** A document's file (the PDF), for the browser to save. */
+  downloadDocument(documentId: string, deepLinkCode: string): Promise<DownloadedFile> {
+    return this.file('GET', `/_action/document/${documentId}/${deepLinkCode}?download=1`, `${documentId}.pdf`);
+  }
+
+  /** Everything the shop keeps about a customer, as one JSON file (GDPR: the customer's right of access). */
+  gdprExport(customerId: string): Promise<DownloadedFile> {
+    return this.file('POST', `/_action/customer/${customerId}/gdpr-export`, `customer-${customerId}.json`);
+  }
+
+  /** Deletes the customer and anonymises their orders (which keep their snapshots). */
+  async anonymize(customerId: string): Promise<void> {
+    await this.request('POST', `/_action/customer/${customerId}/anonymize`, {});
+  }
+
+  /** The shop's settings of a domain (`core.basicInformation`): an object keyed by the full key. */
+  systemConfig(domain: string): Promise<Record<string, unknown>> {
+    return this.request('GET', `/_action/system-config?${new URLSearchParams({ domain })}`);
+  }
+
+  /** Stores shop-wide settings (`{ 'core.basicInformation.shopName': 'Kites' }`; null removes one). */
+  async saveSystemConfig(values: Record<string, unknown>): Promise<void> {
+    await this.request('POST', '/_action/system-config', values);
+  }
+
   /** Creates a media record and uploads `file` into it; answers the media id. */
   async upload(file: File | Blob, fileName: string, alt = ''): Promise<string> {
     const extension = UPLOAD_TYPES[file.type] ?? fileName.split('.').pop()?.toLowerCase() ?? '';
@@ -159,6 +239,19 @@ export class AdminApi {
     }
     if (response.status === 401) this.store.setState({ session: null });
     return this.answer<T>(response);
+  }
+
+  /** A call whose answer is a file (a 401 refreshes once, as `request` does); a refusal is an `AdminApiError`. */
+  private async file(method: string, path: string, fallbackName: string): Promise<DownloadedFile> {
+    const session = await this.validSession();
+    let response = await this.send(method, path, undefined, session?.accessToken, { Accept: '*/*' });
+    if (response.status === 401 && session) {
+      const renewed = await this.refresh();
+      if (renewed) response = await this.send(method, path, undefined, renewed.accessToken, { Accept: '*/*' });
+    }
+    if (response.status === 401) this.store.setState({ session: null });
+    if (!response.ok) return this.answer<never>(response);
+    return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('Content-Disposition')) ?? fallbackName };
   }
 
   private async validSession(): Promise<AdminSession | null> {
@@ -222,4 +315,19 @@ export class AdminApi {
     }
     return json as T;
   }
+}
+
+/** The file name of a `Content-Disposition` header (`attachment; filename="invoice-1000.pdf"`), if it has one. */
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const encoded = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(disposition)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  return plain?.trim() || null;
 }

@@ -9,7 +9,8 @@ import { useEntityForm } from './use-entity-form';
 /**
  * A small entity edited beside its list (manufacturers, promotions): loads the list
  * (sorted by the field `sort`), holds the form's draft (`blank` when new; `id` set when editing), saves it
- * (`body` of the draft; create or patch), deletes after a confirmation, and reloads.
+ * (`body` of the draft; create or patch), deletes after a confirmation, and reloads;
+ * `loaded` once the first load has answered (or failed).
  */
 export function useEntityCrud<T extends { id: string; name?: string | null }, D extends { id: string | null }>({
   entity,
@@ -28,6 +29,7 @@ export function useEntityCrud<T extends { id: string; name?: string | null }, D 
   const api = useAdminApi();
   const [list, setList] = useState<T[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState(false);
   const [draft, setDraft] = useState<D>(blank);
   const form = useEntityForm(shownFields);
 
@@ -35,8 +37,9 @@ export function useEntityCrud<T extends { id: string; name?: string | null }, D 
     () =>
       api
         .search<T>(entity, { limit: 500, sort: [{ field: sort }] })
-        .then((answer) => setList(answer.data))
-        .catch((failure: unknown) => setLoadError(errorText(failure, t('admin.common.failed')))),
+        .then((answer) => (setList(answer.data), setLoadError(null)))
+        .catch((failure: unknown) => setLoadError(errorText(failure, t('admin.common.failed'))))
+        .finally(() => setLoaded(true)),
     [api, entity, sort, t],
   );
   useEffect(() => {
@@ -71,7 +74,7 @@ export function useEntityCrud<T extends { id: string; name?: string | null }, D 
   /** What `EntityCrudForm` takes besides its legend and fields. */
   const formProps = { editing: !!draft.id, busy: form.busy, messages: form.general, onSubmit: submit, onCancel: cancel };
 
-  return { list, loadError, draft, setDraft, form, submit, remove, edit, cancel, formProps };
+  return { list, loaded, loadError, draft, setDraft, form, submit, remove, edit, cancel, formProps };
 }
 
 /** The form beside the list: its legend (new or edit), the form's messages, the fields, Create/Save and Cancel. */

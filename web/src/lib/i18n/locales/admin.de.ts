@@ -1,3 +1,4 @@
+import { adminSalesDe } from './admin-sales.de';
 import type { adminEn } from './admin.en';
 
 /** Die Texte des Backoffice (`admin.`), dieselben Schlüssel wie `admin.en.ts`. */
@@ -7,6 +8,10 @@ export const adminDe: typeof adminEn = {
   language: 'Sprache',
   nav: {
     label: 'Backoffice',
+    dashboard: 'Übersicht',
+    orders: 'Bestellungen',
+    customers: 'Kunden',
+    settings: 'Einstellungen',
     appointments: 'Termine',
     presentations: 'Präsentationen',
     products: 'Produkte',
@@ -41,6 +46,7 @@ export const adminDe: typeof adminEn = {
     new: 'Neu',
     search: 'Suchen',
     loading: 'Wird geladen…',
+    working: 'Wird ausgeführt…',
     none: 'Keine',
     nothingFound: 'Nichts gefunden.',
     actions: 'Aktionen',
@@ -349,4 +355,5 @@ export const adminDe: typeof adminEn = {
       layoutRequired: 'Bitte wählen Sie ein Layout.',
     },
   },
+  ...adminSalesDe,
 };

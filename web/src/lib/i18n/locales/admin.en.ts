@@ -1,3 +1,5 @@
+import { adminSalesEn } from './admin-sales.en';
+
 /**
  * The merchant backoffice's texts (`admin.` keys). Loaded by the /admin chunk only
  * (`features/admin/admin-texts.ts` adds them to i18next), so the storefront's first load does
@@ -9,6 +11,10 @@ export const adminEn = {
   language: 'Language',
   nav: {
     label: 'Backoffice',
+    dashboard: 'Dashboard',
+    orders: 'Orders',
+    customers: 'Customers',
+    settings: 'Settings',
     appointments: 'Appointments',
     presentations: 'Presentations',
     products: 'Products',
@@ -43,6 +49,7 @@ export const adminEn = {
     new: 'New',
     search: 'Search',
     loading: 'Loading…',
+    working: 'Working…',
     none: 'None',
     nothingFound: 'Nothing found.',
     actions: 'Actions',
@@ -351,4 +358,5 @@ export const adminEn = {
       layoutRequired: 'Please choose a layout.',
     },
   },
+  ...adminSalesEn,
 };

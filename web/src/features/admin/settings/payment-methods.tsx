@@ -1,0 +1,134 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '@/lib/ui/notifications';
+import { useAdminApi } from '../api/context';
+import { errorText } from '../api/errors';
+import { Notice } from '../components/admin-page';
+import { moved } from './ordering';
+
+interface PaymentMethod {
+  id: string;
+  name: string | null;
+  description?: string | null;
+  technicalName?: string | null;
+  active: boolean;
+  position: number;
+}
+
+/** Payment methods: switch each on or off and put them in the order the checkout offers them. */
+export function PaymentMethods() {
+  const { t } = useTranslation();
+  const api = useAdminApi();
+  const [list, setList] = useState<PaymentMethod[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(
+    () =>
+      api
+        .search<PaymentMethod>('payment-method', { limit: 100, sort: [{ field: 'position' }] })
+        .then((answer) => (setList(answer.data), setError(null)))
+        .catch((failure: unknown) => setError(errorText(failure, t('admin.common.failed')))),
+    [api, t],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const run = async (key: string, work: () => Promise<unknown>, done: string) => {
+    setBusy(key);
+    setError(null);
+    try {
+      await work();
+      notify(done, { type: 'success' });
+      await load();
+    } catch (failure) {
+      setError(errorText(failure, t('admin.common.failed')));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const move = (method: PaymentMethod, step: -1 | 1) => {
+    const changes = moved(list ?? [], method.id, step);
+    if (!changes.length) return;
+    void run(`move:${method.id}`, () => api.sync({ 'order-payment-methods': { entity: 'payment_method', action: 'upsert', payload: changes } }), t('admin.common.saved'));
+  };
+
+  const name = (method: PaymentMethod) => method.name ?? method.technicalName ?? method.id;
+
+  return (
+    <section aria-labelledby="settings-payment">
+      <h2 id="settings-payment">{t('admin.settings.payment.title')}</h2>
+      <p className="muted">{t('admin.settings.payment.hint')}</p>
+      {error && <Notice>{error}</Notice>}
+      {!list && !error && (
+        <p className="muted" role="status">
+          {t('admin.common.loading')}
+        </p>
+      )}
+      {list && list.length === 0 && <p className="admin-empty">{t('admin.settings.payment.none')}</p>}
+      {list && list.length > 0 && (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('admin.settings.payment.name')}</th>
+              <th scope="col">{t('admin.settings.active')}</th>
+              <th scope="col">{t('admin.settings.order')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...list]
+              .sort((a, b) => a.position - b.position)
+              .map((method, index, sorted) => (
+                <tr key={method.id}>
+                  <td>
+                    {name(method)}
+                    {method.description && (
+                      <>
+                        <br />
+                        <span className="muted">{method.description}</span>
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    <label className="admin-inline-check">
+                      <input
+                        type="checkbox"
+                        checked={method.active}
+                        disabled={busy !== null}
+                        aria-label={t('admin.settings.activeFor', { name: name(method) })}
+                        aria-busy={busy === `active:${method.id}`}
+                        onChange={() =>
+                          void run(
+                            `active:${method.id}`,
+                            () => api.patch('payment-method', method.id, { active: !method.active }),
+                            method.active ? t('admin.settings.deactivated', { name: name(method) }) : t('admin.settings.activated', { name: name(method) }),
+                          )
+                        }
+                      />
+                      {t('admin.settings.active')}
+                    </label>
+                  </td>
+                  <td>
+                    <button type="button" className="link-button" disabled={busy !== null || index === 0}
+                      aria-label={t('admin.settings.moveUp', { name: name(method) })}
+                      onClick={() => move(method, -1)}
+                    >
+                      {t('admin.settings.up')}
+                    </button>
+                    <button type="button" className="link-button" disabled={busy !== null || index === sorted.length - 1}
+                      aria-label={t('admin.settings.moveDown', { name: name(method) })}
+                      onClick={() => move(method, 1)}
+                    >
+                      {t('admin.settings.down')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
