@@ -227,11 +227,28 @@ pub async fn as_client(
 ) -> ApiResult<Response> {
     app.security
         .quota(crate::security::Volume::Join, client.0)?;
-    // The body is optional.
+    let name = attendee_name(&body)?;
+    let language = appointment::request_language(&headers);
+    let locked = is_locked(&app, &presentation_path).await?;
+    let join = ClientJoin {
+        presentation_path,
+        channel,
+        name,
+        language,
+        locked,
+        context_token: session.key,
+        client_token: session.token,
+    };
+    let joined = app.db.call(move |conn| join_client(conn, join)).await??;
+    respond(&app, &headers, Role::Client, joined)
+}
+
+/// The attendee name of a client's join (the body is optional), trimmed.
+fn attendee_name(body: &[u8]) -> ApiResult<Option<String>> {
     let request: JoinAsClient = if body.iter().all(u8::is_ascii_whitespace) {
         JoinAsClient::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| {
+        serde_json::from_slice(body).map_err(|e| {
             ApiError::bad_request(
                 "FRAMEWORK__INVALID_REQUEST_BODY",
                 format!("The request body is not valid: {e}"),
@@ -252,11 +269,13 @@ pub async fn as_client(
         )
         .at("/attendeeName"));
     }
-    let (context_token, client_token) = (session.key, session.token);
-    let language = appointment::request_language(&headers);
-    // No one new can join while the guide has locked the appointment (live state: the
-    // hub); someone who already joined comes back (below).
-    let path = presentation_path.clone();
+    Ok(name)
+}
+
+/// Whether the guide has locked the appointment (live state: the hub). No one new can
+/// join then; someone who already joined comes back (`join_client`).
+async fn is_locked(app: &App, presentation_path: &str) -> ApiResult<bool> {
+    let path = presentation_path.to_owned();
     let mut locked = false;
     if let Some(found) = app
         .db
@@ -268,107 +287,182 @@ pub async fn as_client(
             Err(error) => tracing::warn!(%error, "could not read the lock state from the hub"),
         }
     }
-    let joined = app
-        .db
-        .call(move |conn| {
-            let tx = conn.transaction()?;
-            let Some(appointment) = Appointment::by_path(&tx, &presentation_path)? else { return Ok(Err(appointment::not_found())) };
-            let appointment = appointment.in_language(&tx, language.as_deref())?;
-            if appointment.sales_channel_id != channel.id {
-                return Ok(Err(appointment::not_found()));
-            }
-            if let Err(refused) = may_join(&tx, &appointment, context_token.as_deref())? {
-                return Ok(Err(refused));
-            }
-            let existing: Option<(String, Option<String>, Option<String>)> = match &context_token {
-                Some(token) => tx
-                    .query_row(
-                        "SELECT id, name, removed_at FROM attendee WHERE appointment_id = ?1 AND context_token = ?2 AND type = 'CLIENT'",
-                        params![appointment.id, token],
-                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                    )
-                    .optional()?,
-                None => None,
-            };
-            if existing.as_ref().is_some_and(|(_, _, removed)| removed.is_some()) {
-                return Ok(Err(removed()));
-            }
-            let existing = existing.map(|(id, name, _)| (id, name));
-            // A logged-in customer joins with their own session (their cart and
-            // wishlist); a guest gets a session of its own.
-            let customer: Option<(String, String)> = match &context_token {
-                Some(token) => tx
-                    .query_row(
-                        "SELECT token, customer_id FROM store_context WHERE token = ?1 AND sales_channel_id = ?2 AND customer_id IS NOT NULL",
-                        params![token, appointment.sales_channel_id],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
-                    )
-                    .optional()?,
-                None => None,
-            };
-            // Removal holds for the person: a removed customer who logs in again (a new
-            // context token, so a new attendee) is refused as well.
-            if let Some((_, customer_id)) = &customer {
-                if was_removed(&tx, &appointment.id, customer_id)? {
-                    return Ok(Err(removed()));
+    Ok(locked)
+}
+
+/// A client's join as `join_client` takes it.
+struct ClientJoin {
+    presentation_path: String,
+    channel: SalesChannel,
+    name: Option<String>,
+    language: Option<String>,
+    locked: bool,
+    /// The key of the request's store session, and the client's own token of it.
+    context_token: Option<String>,
+    client_token: Option<String>,
+}
+
+/// A client joins (or rejoins) in one transaction: refused when the appointment is not
+/// the channel's, the client may not join or was removed, or the room is locked to
+/// newcomers.
+fn join_client(conn: &mut Connection, join: ClientJoin) -> anyhow::Result<ApiResult<Joined>> {
+    let tx = conn.transaction()?;
+    let Some(appointment) = Appointment::by_path(&tx, &join.presentation_path)? else {
+        return Ok(Err(appointment::not_found()));
+    };
+    let appointment = appointment.in_language(&tx, join.language.as_deref())?;
+    if appointment.sales_channel_id != join.channel.id {
+        return Ok(Err(appointment::not_found()));
+    }
+    let context_token = join.context_token;
+    if let Err(refused) = may_join(&tx, &appointment, context_token.as_deref())? {
+        return Ok(Err(refused));
+    }
+    let existing = match &context_token {
+        Some(token) => earlier_join(&tx, &appointment.id, token)?,
+        None => None,
+    };
+    if existing
+        .as_ref()
+        .is_some_and(|(_, _, removed)| removed.is_some())
+    {
+        return Ok(Err(removed()));
+    }
+    let existing = existing.map(|(id, name, _)| (id, name));
+    // A logged-in customer joins with their own session (their cart and
+    // wishlist); a guest gets a session of its own.
+    let customer = match &context_token {
+        Some(token) => customer_session(&tx, token, &appointment.sales_channel_id)?,
+        None => None,
+    };
+    // Removal holds for the person: a removed customer who logs in again (a new
+    // context token, so a new attendee) is refused as well.
+    if let Some((_, customer_id)) = &customer {
+        if was_removed(&tx, &appointment.id, customer_id)? {
+            return Ok(Err(removed()));
+        }
+    }
+    // A locked room takes back who already joined: the same session, or the same
+    // customer logged in again.
+    if join.locked
+        && !(existing.is_some() || customer_joined(&tx, &appointment.id, customer.as_ref())?)
+    {
+        return Ok(Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED",
+            "The appointment is locked.",
+        )));
+    }
+    // The answer carries the client's own token (only its key is stored).
+    let client = match (context_token, join.client_token) {
+        (Some(key), Some(token)) => Some(Session { key, token }),
+        _ => None,
+    };
+    let (attendee_id, attendee_name, context_token) = record_client(
+        &tx,
+        &appointment.id,
+        &appointment.sales_channel_id,
+        join.name,
+        existing,
+        customer,
+        client,
+    )?;
+    tx.commit()?;
+    Ok(Ok(Joined {
+        appointment,
+        sales_channel_name: join.channel.name,
+        attendee_id,
+        attendee_name,
+        context_token,
+    }))
+}
+
+/// The attendee of an earlier join of the session `context_token`: id, name and when it
+/// was removed.
+fn earlier_join(
+    conn: &Connection,
+    appointment_id: &str,
+    context_token: &str,
+) -> rusqlite::Result<Option<(String, Option<String>, Option<String>)>> {
+    conn.query_row(
+        "SELECT id, name, removed_at FROM attendee WHERE appointment_id = ?1 AND context_token = ?2 AND type = 'CLIENT'",
+        params![appointment_id, context_token],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .optional()
+}
+
+/// The session key and customer of `context_token` when a customer is logged in with it.
+fn customer_session(
+    conn: &Connection,
+    context_token: &str,
+    sales_channel_id: &str,
+) -> rusqlite::Result<Option<(String, String)>> {
+    conn.query_row(
+        "SELECT token, customer_id FROM store_context WHERE token = ?1 AND sales_channel_id = ?2 AND customer_id IS NOT NULL",
+        params![context_token, sales_channel_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+/// Whether the customer of `customer` (session key, customer id) joined the appointment
+/// before (in any session).
+fn customer_joined(
+    conn: &Connection,
+    appointment_id: &str,
+    customer: Option<&(String, String)>,
+) -> rusqlite::Result<bool> {
+    let Some((_, customer_id)) = customer else {
+        return Ok(false);
+    };
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM attendee WHERE appointment_id = ?1 AND customer_id = ?2 AND type = 'CLIENT'",
+            params![appointment_id, customer_id],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// The attendee of the join: the earlier one renamed, or a new one with the customer's
+/// session (when the client is in it) or a new guest session. Answers its id, name and
+/// the client's token.
+fn record_client(
+    conn: &Connection,
+    appointment_id: &str,
+    sales_channel_id: &str,
+    name: Option<String>,
+    existing: Option<(String, Option<String>)>,
+    customer: Option<(String, String)>,
+    client: Option<Session>,
+) -> rusqlite::Result<(String, Option<String>, String)> {
+    Ok(match (existing, client) {
+        (Some((id, old_name)), Some(session)) => {
+            let name = name.or(old_name);
+            conn.execute(
+                "UPDATE attendee SET name = ?1, last_active_at = ?2 WHERE id = ?3",
+                params![name, now_rfc3339(), id],
+            )?;
+            (id, name, session.token)
+        }
+        (_, client) => {
+            let (session, customer_id) = match (customer, client) {
+                (Some((key, customer_id)), Some(session)) if session.key == key => {
+                    (session, Some(customer_id))
                 }
-            }
-            // A locked room takes back who already joined: the same session, or the same
-            // customer logged in again.
-            if locked {
-                let joined_before = existing.is_some()
-                    || match &customer {
-                        Some((_, customer_id)) => tx
-                            .query_row(
-                                "SELECT 1 FROM attendee WHERE appointment_id = ?1 AND customer_id = ?2 AND type = 'CLIENT'",
-                                params![appointment.id, customer_id],
-                                |_| Ok(()),
-                            )
-                            .optional()?
-                            .is_some(),
-                        None => false,
-                    };
-                if !joined_before {
-                    return Ok(Err(ApiError::new(
-                        StatusCode::FORBIDDEN,
-                        "DIGITAL_SALES_ROOMS__APPOINTMENT_LOCKED",
-                        "The appointment is locked.",
-                    )));
-                }
-            }
-            // The answer carries the client's own token (only its key is stored).
-            let client = match (context_token, client_token) {
-                (Some(key), Some(token)) => Some(Session { key, token }),
-                _ => None,
+                _ => (new_context(conn, sales_channel_id)?, None),
             };
-            let (attendee_id, attendee_name, context_token) = match (existing, client) {
-                (Some((id, old_name)), Some(session)) => {
-                    let name = name.or(old_name);
-                    tx.execute(
-                        "UPDATE attendee SET name = ?1, last_active_at = ?2 WHERE id = ?3",
-                        params![name, now_rfc3339(), id],
-                    )?;
-                    (id, name, session.token)
-                }
-                (_, client) => {
-                    let (session, customer_id) = match (customer, client) {
-                        (Some((key, customer_id)), Some(session)) if session.key == key => (session, Some(customer_id)),
-                        _ => (new_context(&tx, &appointment.sales_channel_id)?, None),
-                    };
-                    let id = new_id();
-                    tx.execute(
-                        "INSERT INTO attendee (id, appointment_id, type, name, context_token, joined_at, customer_id)
-                         VALUES (?1, ?2, 'CLIENT', ?3, ?4, ?5, ?6)",
-                        params![id, appointment.id, name, session.key, now_rfc3339(), customer_id],
-                    )?;
-                    (id, name, session.token)
-                }
-            };
-            tx.commit()?;
-            Ok(Ok(Joined { appointment, sales_channel_name: channel.name, attendee_id, attendee_name, context_token }))
-        })
-        .await??;
-    respond(&app, &headers, Role::Client, joined)
+            let id = new_id();
+            conn.execute(
+                "INSERT INTO attendee (id, appointment_id, type, name, context_token, joined_at, customer_id)
+                 VALUES (?1, ?2, 'CLIENT', ?3, ?4, ?5, ?6)",
+                params![id, appointment_id, name, session.key, now_rfc3339(), customer_id],
+            )?;
+            (id, name, session.token)
+        }
+    })
 }
 
 fn removed() -> ApiError {
