@@ -22,6 +22,7 @@
 
 pub mod definition;
 pub mod entities;
+pub mod legal_pages;
 pub mod read;
 pub mod sync;
 pub mod upload;
@@ -52,6 +53,7 @@ pub fn routes() -> Router<App> {
         .route("/search-ids/{entity}", post(search_ids))
         .route("/{entity}", get(list).post(create))
         .route("/{entity}/{id}", get(detail).patch(update).delete(remove))
+        .merge(legal_pages::routes())
 }
 
 /// The definition of a URL's entity (`product-manufacturer` or `product_manufacturer`).

@@ -26,13 +26,17 @@ pub struct Appointment {
     pub broadcast_mode: bool,
     pub accessible_from: Option<String>,
     pub accessible_to: Option<String>,
+    /// The IANA time zone it was planned in (`Europe/Berlin`; `UTC` for older ones): the
+    /// times are instants, named in this zone in mails and calendar files.
+    pub time_zone: String,
     pub started_at: Option<String>,
     pub ended_at: Option<String>,
     pub created_at: String,
 }
 
 const COLUMNS: &str = "id, presentation_id, sales_channel_id, presentation_path, name, mode, attendee_restriction_type,
-    video_audio_settings, accessible_from, accessible_to, started_at, ended_at, created_at, broadcast_mode";
+    video_audio_settings, accessible_from, accessible_to, started_at, ended_at, created_at, broadcast_mode,
+    time_zone";
 
 impl Appointment {
     fn from_row(r: &Row) -> rusqlite::Result<Appointment> {
@@ -51,6 +55,7 @@ impl Appointment {
             ended_at: r.get(11)?,
             created_at: r.get(12)?,
             broadcast_mode: r.get(13)?,
+            time_zone: r.get(14)?,
         })
     }
 
@@ -122,6 +127,7 @@ impl Appointment {
             "broadcastMode": self.broadcast_mode,
             "accessibleFrom": self.accessible_from,
             "accessibleTo": self.accessible_to,
+            "timeZone": self.time_zone,
             "startedAt": self.started_at,
             "endedAt": self.ended_at,
             "active": true,
@@ -142,6 +148,24 @@ pub fn request_language(headers: &axum::http::HeaderMap) -> Option<String> {
         .and_then(|v| v.to_str().ok())
         .map(|v| v.trim().to_lowercase())
         .filter(|v| !v.is_empty())
+}
+
+/// `time_zone` as chrono's zone; an unknown name (never stored: the Admin API checks it)
+/// is UTC.
+pub fn zone_of(time_zone: &str) -> chrono_tz::Tz {
+    time_zone.parse().unwrap_or(chrono_tz::UTC)
+}
+
+/// An instant as the wall-clock time in `time_zone`, `2026-12-01 18:00`
+/// (`01.12.2026 18:00` in German), with the zone named: what mails say.
+pub fn wall_clock(at: chrono::DateTime<chrono::Utc>, time_zone: &str, german: bool) -> String {
+    let local = at.with_timezone(&zone_of(time_zone));
+    let pattern = if german {
+        "%d.%m.%Y %H:%M"
+    } else {
+        "%Y-%m-%d %H:%M"
+    };
+    format!("{} ({time_zone})", local.format(pattern))
 }
 
 pub fn not_found() -> ApiError {
@@ -172,6 +196,7 @@ fn appointment_field(name: &str) -> Option<Field> {
         "broadcastMode" => column("a.broadcast_mode", Bool),
         "accessibleFrom" => column("a.accessible_from", Date),
         "accessibleTo" => column("a.accessible_to", Date),
+        "timeZone" => column("a.time_zone", Text),
         "startedAt" => column("a.started_at", Date),
         "endedAt" => column("a.ended_at", Date),
         "createdAt" => column("a.created_at", Date),
@@ -187,6 +212,18 @@ const APPOINTMENTS: Entity = Entity {
     field: appointment_field,
 };
 
+/// The names per language, as the Admin API's `translations` (the backoffice's lists show
+/// the German one on German pages).
+fn translations(conn: &Connection, id: &str) -> rusqlite::Result<Value> {
+    let mut statement = conn.prepare_cached(
+        "SELECT language_id, name FROM appointment_translation WHERE appointment_id = ?1 ORDER BY language_id",
+    )?;
+    let rows = statement.query_map([id], |r| {
+        Ok(json!({ "languageId": r.get::<_, String>(0)?, "name": r.get::<_, Option<String>>(1)? }))
+    })?;
+    Ok(Value::Array(rows.collect::<rusqlite::Result<_>>()?))
+}
+
 /// `POST /api/search/dsr-appointment` with Shopware's criteria (the guide looks up an
 /// appointment by `presentationPath`).
 pub async fn search(
@@ -201,7 +238,11 @@ pub async fn search(
             let (ids, total) = search::select(conn, &APPOINTMENTS, &criteria)?;
             let mut data = Vec::new();
             for id in ids {
-                data.extend(Appointment::by_id(conn, &id)?.map(|a| a.to_json()));
+                if let Some(found) = Appointment::by_id(conn, &id)? {
+                    let mut json = found.to_json();
+                    json["translations"] = translations(conn, &id)?;
+                    data.push(json);
+                }
             }
             Ok(search::result(total, data))
         })

@@ -105,6 +105,9 @@ pub fn calendar(
         .done();
     let mut calendar = Calendar::new();
     calendar.append_property(("METHOD", "PUBLISH"));
+    // The times are UTC (no VTIMEZONE needed); the zone it was planned in is named here
+    // and in the description.
+    calendar.append_property(("X-WR-TIMEZONE", appointment.time_zone.as_str()));
     calendar.push(event);
     calendar.done().to_string()
 }
@@ -138,7 +141,11 @@ pub fn invitation_calendar(appointment: &Appointment, base: &str, token: &str) -
         start,
         end,
         &invitation,
-        &format!("{}\n{join}", appointment.name),
+        &format!(
+            "{}\n{}\n{join}",
+            appointment.name,
+            appointment::wall_clock(start, &appointment.time_zone, false)
+        ),
     ))
 }
 
@@ -212,7 +219,7 @@ pub async fn invite(
                 None => tx.query_row("SELECT language_id FROM sales_channel WHERE id = ?1", [&appointment.sales_channel_id], |r| r.get(0))?,
             };
             let lang = Lang::of(&tx, &lang_id)?;
-            let when = start.format("%Y-%m-%d %H:%M").to_string();
+            let when = appointment::wall_clock(start, &appointment.time_zone, lang == Lang::De);
             let mut sent = Vec::new();
             for email in addresses {
                 let token = new_id();

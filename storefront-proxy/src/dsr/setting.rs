@@ -53,6 +53,10 @@ pub async fn basic_setting(
         "enableWishlist": true,
         "bookingLink": null,
         "appointmentName": appointment.name,
+        // When it opens, shown in the viewer's own zone; the zone it was planned in.
+        "accessibleFrom": appointment.accessible_from,
+        "accessibleTo": appointment.accessible_to,
+        "timeZone": appointment.time_zone,
         "salesChannelName": channel.name,
         "apiAlias": "appointment_basic_setting",
     })))

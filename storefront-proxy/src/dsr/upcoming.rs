@@ -36,6 +36,7 @@ fn to_json(appointment: &Appointment) -> Value {
         "attendeeRestrictionType": appointment.attendee_restriction_type,
         "accessibleFrom": appointment.accessible_from,
         "accessibleTo": appointment.accessible_to,
+        "timeZone": appointment.time_zone,
         "startedAt": appointment.started_at,
         "live": appointment.started_at.is_some(),
         "apiAlias": "dsr_public_appointment",

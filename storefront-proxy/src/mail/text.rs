@@ -159,11 +159,11 @@ pub fn appointment_invitation(
     let subject = format!("{}: {appointment}", lang.pick("Invitation", "Einladung"));
     let intro = match lang {
         Lang::En => {
-            format!("you are invited to our live presentation \"{appointment}\" on {when} (UTC).")
+            format!("you are invited to our live presentation \"{appointment}\" on {when}.")
         }
-        Lang::De => format!(
-            "Sie sind zu unserer Live-Präsentation „{appointment}“ am {when} (UTC) eingeladen."
-        ),
+        Lang::De => {
+            format!("Sie sind zu unserer Live-Präsentation „{appointment}“ am {when} eingeladen.")
+        }
     };
     let greeting = lang.pick("Hello,", "Hallo,").to_owned();
     let answer = lang.pick(

@@ -487,3 +487,125 @@ async fn invitations_are_mailed_with_a_calendar_file_and_answer_links() {
     assert_eq!(no_start.status, 400, "{}", no_start.body);
     assert_eq!(pointers(&no_start.body), ["/accessibleFrom"]);
 }
+
+/// Issue #31, item 5: an appointment planned in Europe/Berlin keeps its instant and its
+/// zone; the invitation mail and calendar file name the time in that zone (winter and
+/// summer time alike), and an unknown zone is refused at its field.
+#[tokio::test]
+async fn an_appointment_keeps_its_time_zone_and_mails_name_its_times_in_it() {
+    let shop = common::start().await;
+    let token = admin(&shop).await;
+    let (_, de) = language_ids(&shop).await;
+    let winter = appointment(
+        &shop,
+        &token,
+        "berlin-winter",
+        json!({"name": "Winter live", "timeZone": "Europe/Berlin",
+               "accessibleFrom": "2026-12-01T17:00:00Z", "accessibleTo": "2026-12-01T18:30:00Z"}),
+    )
+    .await;
+    let read = get(&shop, &format!("/dsr-appointment/{winter}"), &token)
+        .await
+        .body["data"]
+        .clone();
+    assert_eq!(read["timeZone"], "Europe/Berlin", "{read}");
+    let from = read["accessibleFrom"].as_str().unwrap();
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(from).unwrap(),
+        chrono::DateTime::parse_from_rfc3339("2026-12-01T17:00:00Z").unwrap(),
+        "the instant is kept: {read}"
+    );
+    // Older appointments (and ones made without a zone) are planned in UTC.
+    let plain = appointment(&shop, &token, "plain-utc", json!({"name": "Plain"})).await;
+    let plain = get(&shop, &format!("/dsr-appointment/{plain}"), &token)
+        .await
+        .body["data"]
+        .clone();
+    assert_eq!(plain["timeZone"], "UTC", "{plain}");
+
+    let bad = patch(
+        &shop,
+        &format!("/dsr-appointment/{winter}"),
+        &token,
+        json!({"timeZone": "Europe/Atlantis"}),
+    )
+    .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(pointers(&bad.body), ["/0/timeZone"]);
+    assert_eq!(
+        bad.body["errors"][0]["code"],
+        "VIOLATION::INVALID_TIME_ZONE"
+    );
+
+    // The English mail and its calendar file: 18:00 in Berlin (UTC+1 in December).
+    let sent = post(
+        &shop,
+        &format!("/_action/dsr/appointment/{winter}/invite"),
+        &token,
+        json!({"emails": ["winter@example.com"]}),
+    )
+    .await;
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    let eml = &mails_to(&shop, "winter@example.com")[0];
+    let text = decoded_text(eml);
+    assert!(
+        text.contains("on 2026-12-01 18:00 (Europe/Berlin)."),
+        "{text}"
+    );
+    assert!(!text.contains("(UTC)"), "{text}");
+    let ics = calendar_of(eml);
+    assert!(
+        ics.contains("DTSTART:20261201T170000Z") && ics.contains("DTEND:20261201T183000Z"),
+        "{ics}"
+    );
+    assert!(ics.contains("X-WR-TIMEZONE:Europe/Berlin"), "{ics}");
+    let calendar: Calendar = ics.parse().unwrap_or_else(|e| panic!("{e}: {ics}"));
+    let event = calendar
+        .components
+        .iter()
+        .find_map(|c| c.as_event())
+        .unwrap();
+    assert!(
+        event
+            .get_description()
+            .unwrap()
+            .contains("2026-12-01 18:00 (Europe/Berlin)"),
+        "{ics}"
+    );
+
+    // Summer time (UTC+2) in German: still 18:00 in Berlin.
+    let summer = appointment(
+        &shop,
+        &token,
+        "berlin-summer",
+        json!({"name": "Summer live", "timeZone": "Europe/Berlin",
+               "accessibleFrom": "2027-07-01T16:00:00Z"}),
+    )
+    .await;
+    let sent = post(
+        &shop,
+        &format!("/_action/dsr/appointment/{summer}/invite"),
+        &token,
+        json!({"emails": ["sommer@example.com"], "languageId": de}),
+    )
+    .await;
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    let text = decoded_text(&mails_to(&shop, "sommer@example.com")[0]);
+    assert!(
+        text.contains("am 01.07.2027 18:00 (Europe/Berlin) eingeladen."),
+        "{text}"
+    );
+
+    // The room's public answers carry the zone too.
+    let (status, setting) = store(
+        &shop,
+        reqwest::Method::GET,
+        "/dsr/appointment/berlin-winter/basic-setting",
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{setting}");
+    assert_eq!(setting["timeZone"], "Europe/Berlin");
+    assert_eq!(setting["accessibleFrom"], read["accessibleFrom"]);
+}

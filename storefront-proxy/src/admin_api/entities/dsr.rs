@@ -1,6 +1,6 @@
 //! The live room's entities: appointments (name per language, presentation, guided or
 //! self-service, who may join, the path attendees open, an access window, whether the
-//! room starts in broadcast mode) and
+//! room starts in broadcast mode, the time zone it is planned in) and
 //! presentations with their pages (written as one ordered list, see `slides`).
 //! Started and ended times are the live room's, never written here.
 
@@ -42,6 +42,8 @@ pub static APPOINTMENT: Definition = Definition {
         Column::boolean("broadcastMode", "broadcast_mode"),
         Column::date("accessibleFrom", "accessible_from"),
         Column::date("accessibleTo", "accessible_to"),
+        // The IANA zone it is planned in (checked in `prepare_appointment`).
+        Column::text("timeZone", "time_zone", 64),
         Column::date("startedAt", "started_at").read_only(),
         Column::date("endedAt", "ended_at").read_only(),
         Column::date("createdAt", "created_at").read_only(),
@@ -80,6 +82,15 @@ fn prepare_appointment(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
             if let Some(channel) = channel {
                 w.set("sales_channel_id", channel);
             }
+        }
+    }
+    if let Some(rusqlite::types::Value::Text(zone)) = w.get("time_zone") {
+        if zone.parse::<chrono_tz::Tz>().is_err() {
+            return Err(ApiError::Violations(vec![w.violation(
+                "VIOLATION::INVALID_TIME_ZONE",
+                "timeZone",
+                "A time zone is an IANA name such as Europe/Berlin or UTC.",
+            )]));
         }
     }
     if let Some(rusqlite::types::Value::Text(path)) = w.get("presentation_path") {
