@@ -6,10 +6,9 @@
 use std::time::Duration;
 
 use hub::{Config, Hub};
-use listener::testing::{answer, assert_error_shape, check_answer, fill, registered_paths};
-use reqwest::Method;
+use listener::testing::{assert_error_shape, read_until_closed, registered_paths, RouteWalk};
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 const SECRET: &[u8] = b"limits-secret";
@@ -26,23 +25,6 @@ async fn start(edit: impl FnOnce(Config) -> Config) -> String {
             .serve(listener, std::future::pending()),
     );
     format!("127.0.0.1:{}", addr.port())
-}
-
-/// Everything `stream` sends until it closes (the test fails if that takes more than
-/// 20 s; the limits under test are far shorter).
-async fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
-    let mut answer = Vec::new();
-    let read = tokio::time::timeout(Duration::from_secs(20), async {
-        let mut buf = [0u8; 4096];
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => answer.extend_from_slice(&buf[..n]),
-            }
-        }
-    });
-    read.await.expect("the hub did not close the connection");
-    answer
 }
 
 #[tokio::test]
@@ -128,118 +110,32 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
             "{expected} not in {paths:?}"
         );
     }
-    let http = reqwest::Client::new();
-    let bearer = format!("Bearer {}", String::from_utf8_lossy(SECRET));
-    let methods = [
-        Method::GET,
-        Method::POST,
-        Method::PUT,
-        Method::PATCH,
-        Method::DELETE,
-    ];
-    let oversized = format!(
-        "{{\"x\":\"{}\"}}",
-        "a".repeat(hub::limits::MAX_REQUEST_BODY)
-    );
-    let (mut wrong_methods, mut broken_params, mut too_large) = (0, 0, 0);
-    let mut failures = Vec::new();
-    for path in &paths {
-        let plausible = fill(path, "0123456789abcdef0123456789abcdef");
-        let mut allowed = Vec::new();
-        for method in &methods {
-            let url = format!("http://{addr}{plausible}");
-            let (status, content_type, body) = answer(
-                http.request(method.clone(), &url)
-                    .header("authorization", &bearer),
-            )
-            .await;
-            if status == 405 {
-                wrong_methods += 1;
-                let parsed = check_answer(
-                    &mut failures,
-                    "wrong method",
-                    method.as_str(),
-                    &url,
-                    status,
-                    &content_type,
-                    &body,
-                );
-                if parsed.is_some_and(|b| b["errors"][0]["code"] != "HUB__METHOD_NOT_ALLOWED") {
-                    failures.push(format!("405 code: {method} {url}: {body}"));
-                }
-            } else {
-                allowed.push(method.clone());
-            }
-        }
-        for method in &allowed {
-            if path.contains('{') {
-                let url = format!("http://{addr}{}", fill(path, "%FF"));
-                let (status, content_type, body) = answer(
-                    http.request(method.clone(), &url)
-                        .header("authorization", &bearer),
-                )
-                .await;
-                broken_params += 1;
-                if status < 400 {
-                    failures.push(format!(
-                        "broken parameter accepted: {method} {url} -> {status}"
-                    ));
-                }
-                check_answer(
-                    &mut failures,
-                    "broken parameter",
-                    method.as_str(),
-                    &url,
-                    status,
-                    &content_type,
-                    &body,
-                );
-            }
-            if [Method::POST, Method::PUT, Method::PATCH].contains(method) {
-                let url = format!("http://{addr}{plausible}");
-                let (status, content_type, body) = answer(
-                    http.request(method.clone(), &url)
-                        .header("authorization", &bearer)
-                        .header("content-type", "application/json")
-                        .body(oversized.clone()),
-                )
-                .await;
-                // (404: a path the router lists without a route of its own, `/`.)
-                if status != 413 && status != 404 {
-                    failures.push(format!(
-                        "oversized body: {method} {url} -> {status}, not 413"
-                    ));
-                }
-                if let Some(parsed) = check_answer(
-                    &mut failures,
-                    "oversized body",
-                    method.as_str(),
-                    &url,
-                    status,
-                    &content_type,
-                    &body,
-                ) {
-                    too_large += usize::from(status == 413);
-                    if status == 413 && parsed["errors"][0]["code"] != "HUB__BODY_TOO_LARGE" {
-                        failures.push(format!("413 code: {method} {url}: {body:.200}"));
-                    }
-                }
-            }
-        }
+    let base = format!("http://{addr}");
+    let walked = RouteWalk {
+        base: &base,
+        headers: vec![(
+            "authorization",
+            format!("Bearer {}", String::from_utf8_lossy(SECRET)),
+        )],
+        max_body: hub::limits::MAX_REQUEST_BODY,
+        method_not_allowed: "HUB__METHOD_NOT_ALLOWED",
+        body_too_large: "HUB__BODY_TOO_LARGE",
+        // (404: a path the router lists without a route of its own, `/`.)
+        other_than_413: |status, _| status == 404,
     }
+    .walk(&paths)
+    .await;
     assert!(
-        failures.is_empty(),
+        walked.failures.is_empty(),
         "{} answers out of shape:\n{}",
-        failures.len(),
-        failures.join("\n")
+        walked.failures.len(),
+        walked.failures.join("\n")
     );
-    assert!(wrong_methods >= 15, "{wrong_methods} wrong methods tried");
-    assert!(
-        broken_params >= 1,
-        "{broken_params} broken parameters tried"
-    );
-    assert!(too_large >= 2, "{too_large} oversized bodies answered 413");
+    assert!(walked.wrong_methods >= 15, "{walked:?}");
+    assert!(walked.broken_params >= 1, "{walked:?}");
+    assert!(walked.too_large >= 2, "{walked:?}");
 
+    let http = reqwest::Client::new();
     // An unknown route, and an upgrade without its headers.
     for (path, status) in [("/no-such-route", 404), ("/ws", 400)] {
         let response = http

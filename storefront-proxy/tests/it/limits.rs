@@ -6,33 +6,15 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use reqwest::Method;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::dsr_support;
 
 use dsr_support::{connect, grant_cart_permission, As};
-use listener::testing::{answer, assert_error_shape, check_answer, fill, registered_paths};
-
-/// Everything `stream` sends until it closes (the test fails if that takes more than
-/// 20 s; the limits under test are far shorter).
-async fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
-    let mut answer = Vec::new();
-    let read = tokio::time::timeout(Duration::from_secs(20), async {
-        let mut buf = [0u8; 4096];
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => answer.extend_from_slice(&buf[..n]),
-            }
-        }
-    });
-    read.await.expect("the server did not close the connection");
-    answer
-}
+use listener::testing::{assert_error_shape, read_until_closed, registered_paths, RouteWalk};
 
 #[tokio::test]
 async fn an_oversized_message_through_the_relay_is_closed_with_1009_and_others_keep_working() {
@@ -176,119 +158,35 @@ async fn every_route_answers_wrong_methods_broken_parameters_and_oversized_bodie
     let with_params = paths.iter().filter(|p| p.contains('{')).count();
     assert!(with_params > 30, "{paths:?}");
 
-    let http = reqwest::Client::new();
-    let methods = [
-        Method::GET,
-        Method::POST,
-        Method::PUT,
-        Method::PATCH,
-        Method::DELETE,
-    ];
-    let oversized = format!(
-        "{{\"x\":\"{}\"}}",
-        "a".repeat(storefront_proxy::error::MAX_REQUEST_BODY)
-    );
-    let (mut wrong_methods, mut broken_params, mut too_large) = (0, 0, 0);
-    let mut failures = Vec::new();
-    for path in &paths {
-        let plausible = fill(path, "0123456789abcdef0123456789abcdef");
-        let mut allowed = Vec::new();
-        for method in &methods {
-            let (status, content_type, body) = answer(
-                http.request(method.clone(), format!("{}{plausible}", live.base))
-                    .header("sw-access-key", dsr_support::KEY),
-            )
-            .await;
-            if status == 405 {
-                wrong_methods += 1;
-                let parsed = check_answer(
-                    &mut failures,
-                    "wrong method",
-                    method.as_str(),
-                    &plausible,
-                    status,
-                    &content_type,
-                    &body,
-                );
-                if parsed.is_some_and(|b| b["errors"][0]["code"] != "FRAMEWORK__METHOD_NOT_ALLOWED")
-                {
-                    failures.push(format!("405 code: {method} {plausible}: {body}"));
-                }
-            } else {
-                allowed.push(method.clone());
-            }
-        }
-        for method in &allowed {
-            if path.contains('{') {
-                let broken = fill(path, "%FF");
-                let (status, content_type, body) = answer(
-                    http.request(method.clone(), format!("{}{broken}", live.base))
-                        .header("sw-access-key", dsr_support::KEY),
-                )
-                .await;
-                broken_params += 1;
-                if status < 400 && path != "/ws" {
-                    failures.push(format!(
-                        "broken parameter accepted: {method} {broken} -> {status}"
-                    ));
-                }
-                check_answer(
-                    &mut failures,
-                    "broken parameter",
-                    method.as_str(),
-                    &broken,
-                    status,
-                    &content_type,
-                    &body,
-                );
-            }
-            if [Method::POST, Method::PUT, Method::PATCH].contains(method) {
-                let (status, content_type, body) = answer(
-                    http.request(method.clone(), format!("{}{plausible}", live.base))
-                        .header("sw-access-key", dsr_support::KEY)
-                        .header("content-type", "application/json")
-                        .body(oversized.clone()),
-                )
-                .await;
-                if let Some(parsed) = check_answer(
-                    &mut failures,
-                    "oversized body",
-                    method.as_str(),
-                    &plausible,
-                    status,
-                    &content_type,
-                    &body,
-                ) {
-                    let code = &parsed["errors"][0]["code"];
-                    if status == 413 {
-                        too_large += 1;
-                        if code != "FRAMEWORK__REQUEST_BODY_TOO_LARGE" {
-                            failures.push(format!("413 code: {method} {plausible}: {body:.200}"));
-                        }
-                    } else if code == "FRAMEWORK__INVALID_REQUEST_BODY" {
-                        failures.push(format!("an oversized body answered {status}, not 413: {method} {plausible}: {body:.200}"));
-                    }
-                }
-            }
-        }
+    let walked = RouteWalk {
+        base: &live.base,
+        headers: vec![("sw-access-key", dsr_support::KEY.to_owned())],
+        max_body: storefront_proxy::error::MAX_REQUEST_BODY,
+        method_not_allowed: "FRAMEWORK__METHOD_NOT_ALLOWED",
+        body_too_large: "FRAMEWORK__REQUEST_BODY_TOO_LARGE",
+        // Refused before the body is read (no token, no such entity): not a body error.
+        other_than_413: |_, body| body["errors"][0]["code"] != "FRAMEWORK__INVALID_REQUEST_BODY",
     }
+    .walk(&paths)
+    .await;
     eprintln!(
-        "walked {} paths: {wrong_methods} wrong methods, {broken_params} broken parameters, {too_large} bodies over the limit",
-        paths.len()
+        "walked {} paths: {} wrong methods, {} broken parameters, {} bodies over the limit",
+        paths.len(),
+        walked.wrong_methods,
+        walked.broken_params,
+        walked.too_large
     );
     assert!(
-        failures.is_empty(),
+        walked.failures.is_empty(),
         "{} answers out of shape:\n{}",
-        failures.len(),
-        failures.join("\n")
+        walked.failures.len(),
+        walked.failures.join("\n")
     );
-    assert!(wrong_methods > 200, "{wrong_methods} wrong methods tried");
-    assert!(
-        broken_params > 30,
-        "{broken_params} broken parameters tried"
-    );
-    assert!(too_large > 30, "{too_large} oversized bodies answered 413");
+    assert!(walked.wrong_methods > 200, "{walked:?}");
+    assert!(walked.broken_params > 30, "{walked:?}");
+    assert!(walked.too_large > 30, "{walked:?}");
 
+    let http = reqwest::Client::new();
     // An unknown route, in and outside the APIs.
     // (`/api/{entity}` is the Admin API: one segment there is an entity, answered 401 without a token.)
     for path in ["/store-api/no-such-route", "/api/no/such/route/at/all"] {
