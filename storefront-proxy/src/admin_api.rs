@@ -20,8 +20,10 @@
 //! which already answers Shopware's criteria over products; `GET /api/product` is
 //! this module's.
 
+pub mod actions;
 pub mod definition;
 pub mod entities;
+pub mod gdpr;
 pub mod legal_pages;
 pub mod read;
 pub mod sync;
@@ -53,6 +55,8 @@ pub fn routes() -> Router<App> {
         .route("/search-ids/{entity}", post(search_ids))
         .route("/{entity}", get(list).post(create))
         .route("/{entity}/{id}", get(detail).patch(update).delete(remove))
+        .merge(actions::routes())
+        .merge(gdpr::routes())
         .merge(legal_pages::routes())
 }
 
@@ -82,13 +86,15 @@ pub fn authorize(user: &AdminUser, def: &Definition, write: bool) -> ApiResult<(
         return Ok(());
     }
     let privilege = if write { "write" } else { "read" };
+    let why = if write && def.access == definition::Access::ReadOnly {
+        "it is read-only through this API"
+    } else {
+        "only admins may do this"
+    };
     Err(ApiError::new(
         StatusCode::FORBIDDEN,
         "FRAMEWORK__MISSING_PRIVILEGE_ERROR",
-        format!(
-            "Missing privilege {}:{privilege}: only admins may do this.",
-            def.name
-        ),
+        format!("Missing privilege {}:{privilege}: {why}.", def.name),
     ))
 }
 

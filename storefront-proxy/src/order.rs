@@ -12,6 +12,7 @@ pub mod number;
 pub mod payment;
 pub mod place;
 pub mod state;
+pub mod transition;
 
 use axum::routing::{get, post};
 use axum::Router;

@@ -58,6 +58,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0100_product_name_index.sql")),
         M::up(include_str!("storage/0101_drop_product_name_index.sql")),
         M::up(include_str!("storage/0160_appointment_time_zone.sql")),
+        M::up(include_str!("storage/0120_admin_orders.sql")),
     ])
 }
 

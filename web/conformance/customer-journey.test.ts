@@ -62,6 +62,22 @@ describe('browsing', () => {
     expect(filtered.data.total).toBeLessThanOrEqual(listing.data.total ?? Infinity);
   });
 
+  test('a product with variants: its detail and configurator as documented', async () => {
+    const products = await shop.invoke('readProduct post /product', {
+      body: { filter: [{ type: 'range', field: 'childCount', parameters: { gt: 0 } }], limit: 1 },
+    });
+    const parent = products.data.elements[0];
+    expect(parent?.childCount).toBeGreaterThan(0);
+    // Validated against ProductDetailResponse: every option of the configurator has its `group` (null: not loaded).
+    const detail = await shop.invoke('readProductDetail post /product/{productId}', { pathParams: { productId: parent!.id }, body: {} });
+    const configurator = detail.data.configurator ?? [];
+    expect(configurator.length).toBeGreaterThan(0);
+    for (const group of configurator) {
+      expect(group.options?.length).toBeGreaterThan(0);
+      for (const option of group.options ?? []) expect(option).toHaveProperty('group');
+    }
+  });
+
   test('search, product detail, reviews', async () => {
     const detail = await shop.invoke('readProductDetail post /product/{productId}', {
       pathParams: { productId: found.productId! },

@@ -177,15 +177,18 @@ pub enum Access {
     AdminsOnly,
     /// Guides read and write too: their own working tools in the live room (interaction templates).
     GuidesWrite,
+    /// Admins read; nobody writes through the generic routes (orders change through
+    /// their actions; rules and languages are fixed).
+    ReadOnly,
 }
 
 impl Access {
     pub fn may_read(self, role: Role) -> bool {
-        role == Role::Admin || self != Access::AdminsOnly
+        role == Role::Admin || !matches!(self, Access::AdminsOnly | Access::ReadOnly)
     }
 
     pub fn may_write(self, role: Role) -> bool {
-        role == Role::Admin || self == Access::GuidesWrite
+        self != Access::ReadOnly && (role == Role::Admin || self == Access::GuidesWrite)
     }
 }
 

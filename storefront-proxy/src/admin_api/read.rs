@@ -95,14 +95,18 @@ pub fn load(conn: &Connection, def: &Definition, ids: &[String]) -> rusqlite::Re
             entity.insert(extra.name.into(), values.remove(id).unwrap_or(Value::Null));
         }
     }
-    Ok(ids
+    let mut entities: Vec<Value> = ids
         .iter()
         .filter_map(|id| found.remove(id))
         .map(|mut entity| {
             entity.insert("apiAlias".into(), Value::from(def.name));
             Value::Object(entity)
         })
-        .collect())
+        .collect();
+    if let Some(complete) = super::entities::complete(def.name) {
+        complete(conn, &mut entities)?;
+    }
+    Ok(entities)
 }
 
 /// The criteria fields and the search's `FROM` of every entity, built once: the SQL
@@ -149,6 +153,9 @@ fn searchable(def: &'static Definition) -> &'static Searchable {
             }
         }
         from.push_str(" WHERE 1");
+        for (name, field) in super::entities::fields(def.name) {
+            fields.insert(name, *field);
+        }
         for extra in def.extras {
             if let Some(expr) = extra.filter {
                 fields.insert(leak(format!("{}.id", extra.name)), Field { expr, kind: FieldKind::Id, translated: false });
@@ -179,12 +186,40 @@ pub fn parse_criteria(
     let mut criteria = criteria::parse(params, def.name, &|name: &str| {
         searchable.fields.get(name).copied()
     })?;
-    if criteria.term.is_some() {
-        return Err(ApiError::bad_request(
-            "FRAMEWORK__INVALID_CRITERIA_TERM",
-            format!("Searching {} by term is not supported.", def.name),
-        )
-        .at("/term"));
+    if let Some(term) = criteria.term.take() {
+        let searched = super::entities::term(def.name);
+        if searched.is_empty() {
+            return Err(ApiError::bad_request(
+                "FRAMEWORK__INVALID_CRITERIA_TERM",
+                format!("Searching {} by term is not supported.", def.name),
+            )
+            .at("/term"));
+        }
+        // Every word of the term in one of the searched fields.
+        for word in term.split_whitespace().take(8) {
+            let pattern = format!(
+                "%{}%",
+                word.replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_")
+            );
+            let condition = &mut criteria.condition;
+            if !condition.text.is_empty() {
+                condition.push(" AND ");
+            }
+            condition.push("(");
+            for (n, expr) in searched.iter().enumerate() {
+                if n > 0 {
+                    condition.push(" OR ");
+                }
+                condition
+                    .push(expr)
+                    .push(" LIKE ")
+                    .bind(pattern.clone())
+                    .push(" ESCAPE '\\'");
+            }
+            condition.push(")");
+        }
     }
     criteria
         .limit

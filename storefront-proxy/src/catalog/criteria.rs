@@ -31,7 +31,7 @@ pub enum Kind {
 pub enum Expr {
     /// An SQL expression over the main row (alias `p` for products).
     Column(&'static str),
-    /// A to-many relation: `EXISTS (SELECT 1 FROM {table} x WHERE x.{key} = {owner} AND x.{column} …)`.
+    /// A to-many relation: `EXISTS (SELECT 1 FROM {table} m WHERE m.{key} = {owner} AND m.{column} …)`.
     Membership {
         table: &'static str,
         key: &'static str,
@@ -769,14 +769,15 @@ fn compile_filter(
             owner,
             column,
         } => {
-            let target = format!("x.{column}");
+            // `m`, not the admin searches' own alias `x`, so `owner` names the outer row.
+            let target = format!("m.{column}");
             comparison.text = comparison.text.replace("__FIELD__", &target);
             sql.push(if negate_membership {
                 "NOT EXISTS ("
             } else {
                 "EXISTS ("
             });
-            sql.push(&format!("SELECT 1 FROM {table} x WHERE x.{key} = {owner}"));
+            sql.push(&format!("SELECT 1 FROM {table} m WHERE m.{key} = {owner}"));
             if !negate_membership {
                 sql.push(&format!(" AND {target}"));
                 sql.append(&comparison);

@@ -75,6 +75,11 @@ pub fn configurator(
                 .any(|set| set.contains(&id) && others.iter().all(|o| set.contains(*o)));
             option["combinable"] = json!(combinable);
             option["groupId"] = group_id.clone();
+            // Shopware sends the option's group association, null where not loaded
+            // (the option sits inside its group here).
+            if option.get("group").is_none() {
+                option["group"] = Value::Null;
+            }
         }
     }
     Ok(groups)

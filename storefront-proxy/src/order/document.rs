@@ -206,8 +206,16 @@ fn columns() -> (f32, f32, f32, f32, f32) {
 }
 
 /// The invoice's head: shop, billing address, number, dates, customer, shipping address.
-fn invoice_head(layout: &mut Layout, order: &Value, number: &str, date: &str, de: bool) {
+fn invoice_head(
+    layout: &mut Layout,
+    order: &Value,
+    kind: &str,
+    number: &str,
+    date: &str,
+    de: bool,
+) {
     let t = |en: &'static str, german: &'static str| if de { german } else { en };
+    let locale = if de { Locale::De } else { Locale::En };
     layout.text(MARGIN, "Salesroom Demo Shop", 9.0, false);
     layout.gap(12.0);
     for line in address_lines(&order["billingAddress"]) {
@@ -216,7 +224,7 @@ fn invoice_head(layout: &mut Layout, order: &Value, number: &str, date: &str, de
     layout.gap(20.0);
     layout.text(
         MARGIN,
-        format!("{} {number}", t("Invoice", "Rechnung")),
+        format!("{} {number}", type_name(kind, locale)),
         18.0,
         true,
     );
@@ -242,7 +250,11 @@ fn invoice_head(layout: &mut Layout, order: &Value, number: &str, date: &str, de
         MARGIN,
         format!(
             "{}: {}",
-            t("Invoice date", "Rechnungsdatum"),
+            if kind == "invoice" {
+                t("Invoice date", "Rechnungsdatum")
+            } else {
+                t("Date", "Datum")
+            },
             date.get(..10).unwrap_or(date)
         ),
         10.0,
@@ -361,7 +373,7 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
     let de = locale == Locale::De;
     let t = |en: &'static str, german: &'static str| if de { german } else { en };
     let mut layout = Layout::default();
-    invoice_head(&mut layout, order, number, date, de);
+    invoice_head(&mut layout, order, "invoice", number, date, de);
     invoice_items(&mut layout, order, de);
     invoice_sums(&mut layout, order, de);
     layout.gap(24.0);
@@ -394,23 +406,132 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
     layout.render(&format!("{} {number}", t("Invoice", "Rechnung")))
 }
 
+/// The document types (Shopware's technical names) with their English and German names.
+pub const DOCUMENT_TYPES: &[(&str, &str, &str)] = &[
+    ("invoice", "Invoice", "Rechnung"),
+    ("credit_note", "Credit note", "Gutschrift"),
+    ("delivery_note", "Delivery note", "Lieferschein"),
+    ("storno", "Cancellation invoice", "Stornorechnung"),
+];
+
+/// The name of a document type in `locale` (the technical name if unknown).
+pub fn type_name(kind: &str, locale: Locale) -> &str {
+    DOCUMENT_TYPES
+        .iter()
+        .find(|(k, _, _)| *k == kind)
+        .map(|(_, en, de)| if locale == Locale::De { *de } else { *en })
+        .unwrap_or(kind)
+}
+
+/// A document of `kind` for `order` as a PDF. A delivery note lists the items without
+/// prices; a credit note and a cancellation invoice name the invoice they refer to.
+pub fn document_pdf(
+    kind: &str,
+    order: &Value,
+    number: &str,
+    date: &str,
+    locale: Locale,
+    refers_to: Option<&str>,
+) -> Vec<u8> {
+    if kind == "invoice" {
+        return invoice_pdf(order, number, date, locale);
+    }
+    let de = locale == Locale::De;
+    let t = |en: &'static str, german: &'static str| if de { german } else { en };
+    let mut layout = Layout::default();
+    invoice_head(&mut layout, order, kind, number, date, de);
+    if let Some(invoice) = refers_to {
+        layout.text(
+            MARGIN,
+            format!("{}: {invoice}", t("For invoice", "Zur Rechnung")),
+            10.0,
+            false,
+        );
+    }
+    if kind == "delivery_note" {
+        layout.gap(16.0);
+        let (qty, name, ..) = columns();
+        layout.row(
+            &[
+                (qty, t("Qty", "Menge").into(), false),
+                (name, t("Item", "Artikel").into(), false),
+            ],
+            true,
+        );
+        for item in order["lineItems"].as_array().into_iter().flatten() {
+            if item["type"] != "product" {
+                continue;
+            }
+            let mut label = item["label"].as_str().unwrap_or_default().to_owned();
+            if let Some(number) = item["payload"]["productNumber"].as_str() {
+                label = format!("{label} ({number})");
+            }
+            layout.row(
+                &[
+                    (qty, item["quantity"].to_string(), false),
+                    (name, label, false),
+                ],
+                false,
+            );
+        }
+    } else {
+        invoice_items(&mut layout, order, de);
+        invoice_sums(&mut layout, order, de);
+        layout.gap(16.0);
+        layout.text(
+            MARGIN,
+            if kind == "storno" {
+                t(
+                    "This document cancels the invoice named above.",
+                    "Dieses Dokument storniert die oben genannte Rechnung.",
+                )
+            } else {
+                t(
+                    "The amount above is credited to you.",
+                    "Der oben genannte Betrag wird Ihnen gutgeschrieben.",
+                )
+            },
+            10.0,
+            false,
+        );
+    }
+    layout.render(&format!("{} {number}", type_name(kind, locale)))
+}
+
 /// Writes the invoice document of `order` (number from its range, a new deep link code).
 pub fn create_invoice(tx: &Transaction, order: &Value, locale: Locale) -> anyhow::Result<String> {
+    Ok(create_document(tx, "invoice", order, locale, None)?.0)
+}
+
+/// Writes a document of `kind` for `order` (number from the type's range, a new deep
+/// link code), referring to the document `refers_to` (id, number) if given; answers its
+/// id and deep link code.
+pub fn create_document(
+    tx: &Transaction,
+    kind: &str,
+    order: &Value,
+    locale: Locale,
+    refers_to: Option<(&str, &str)>,
+) -> rusqlite::Result<(String, String)> {
     let id = new_id();
-    let number = super::number::next_number(tx, "invoice")?;
+    let number = super::number::next_number(tx, kind)?;
     let now = now_rfc3339();
-    let pdf = invoice_pdf(order, &number, &now, locale);
-    let prefix = if locale == Locale::De {
-        "rechnung"
-    } else {
-        "invoice"
-    };
+    let pdf = document_pdf(
+        kind,
+        order,
+        &number,
+        &now,
+        locale,
+        refers_to.map(|(_, n)| n),
+    );
+    let prefix = type_name(kind, locale).to_lowercase().replace(' ', "_");
+    let code = new_id() + &new_id();
     tx.execute(
-        "INSERT INTO order_document (id, order_id, document_type, document_number, deep_link_code, file_name, content, created_at)
-         VALUES (?1, ?2, 'invoice', ?3, ?4, ?5, ?6, ?7)",
-        params![id, order["id"].as_str().unwrap_or_default(), number, new_id() + &new_id(), format!("{prefix}_{number}"), pdf, now],
+        "INSERT INTO order_document (id, order_id, document_type, document_number, deep_link_code, file_name, content, referenced_document_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![id, order["id"].as_str().unwrap_or_default(), kind, number, code, format!("{prefix}_{number}"), pdf, refers_to.map(|(i, _)| i), now],
     )?;
-    Ok(id)
+    Ok((id, code))
 }
 
 fn document_not_found(id: &str) -> ApiError {

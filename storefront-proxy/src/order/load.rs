@@ -24,7 +24,7 @@ use crate::store_api::{search_result, RequestParams};
 pub const PAYMENT_CHANGEABLE: &[&str] = &["open", "failed", "cancelled", "reminded", "unconfirmed"];
 
 /// The id of a document type (stable, derived from its name).
-fn document_type_id(technical_name: &str) -> String {
+pub fn document_type_id(technical_name: &str) -> String {
     Machine::Order.state_id(&format!("document_type/{technical_name}"))
 }
 
@@ -278,20 +278,18 @@ pub fn documents(
     order_id: &str,
 ) -> rusqlite::Result<Vec<Value>> {
     let mut statement = conn.prepare_cached(
-        "SELECT id, document_type, document_number, deep_link_code, file_name, created_at FROM order_document WHERE order_id = ?1 ORDER BY created_at, id",
+        "SELECT id, document_type, document_number, deep_link_code, file_name, created_at, referenced_document_id
+         FROM order_document WHERE order_id = ?1 ORDER BY created_at, id",
     )?;
     let rows = statement.query_map([order_id], |r| {
         let kind: String = r.get(1)?;
         let number: String = r.get(2)?;
         let created: String = r.get(5)?;
-        let name = match locale {
-            Locale::En => "Invoice",
-            Locale::De => "Rechnung",
-        };
+        let name = super::document::type_name(&kind, locale).to_owned();
         Ok(json!({
             "id": r.get::<_, String>(0)?,
             "documentTypeId": document_type_id(&kind),
-            "referencedDocumentId": null,
+            "referencedDocumentId": r.get::<_, Option<String>>(6)?,
             "orderId": order_id,
             "orderVersionId": LIVE_VERSION_ID,
             "documentMediaFileId": null,

@@ -65,6 +65,13 @@ pub async fn cancel(
                 params![order_id, now_rfc3339()],
             )?;
             super::place::restore_stock(&tx, &order_id)?;
+            super::transition::record(
+                &tx,
+                Machine::Order,
+                &order_id,
+                (&order.state, "cancel", "cancelled"),
+                None,
+            )?;
             let locale = Locale::of(&tx, user.ctx.language_id())?;
             tx.commit()?;
             tracing::info!(%order_id, "order cancelled");
@@ -118,6 +125,7 @@ pub async fn change_payment(
                     "UPDATE order_transaction SET state = 'cancelled', updated_at = ?2 WHERE id = ?1",
                     params![transaction_id, now],
                 )?;
+                super::transition::record(&tx, Machine::Transaction, &transaction_id, (&state, "cancel", "cancelled"), None)?;
             }
             tx.execute(
                 "INSERT INTO order_transaction (id, order_id, payment_method_id, amount, state, created_at)

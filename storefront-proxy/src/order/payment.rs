@@ -95,6 +95,7 @@ pub async fn handle(
             // A failed or cancelled payment may be tried again: the transaction reopens.
             if state == "failed" || state == "cancelled" {
                 tx.execute("UPDATE order_transaction SET state = 'open', updated_at = ?2 WHERE id = ?1", params![transaction_id, now_rfc3339()])?;
+                super::transition::record(&tx, Machine::Transaction, &transaction_id, (&state, "reopen", "open"), None)?;
             } else if let Err(error) = Machine::Transaction.check(&state, "paid") {
                 return Ok(Err(error));
             }
@@ -292,6 +293,8 @@ pub async fn decide(
                 "UPDATE order_transaction SET state = ?2, updated_at = ?3 WHERE id = ?1",
                 params![visit.transaction_id, target, now],
             )?;
+            let action = if target == "paid" { "paid" } else { "cancel" };
+            super::transition::record(&tx, Machine::Transaction, &visit.transaction_id, (&visit.transaction_state, action, target), None)?;
             tx.commit()?;
             tracing::info!(transaction_id = %visit.transaction_id, state = target, "online payment decided");
             Ok(Ok(visit))

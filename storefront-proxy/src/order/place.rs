@@ -128,6 +128,16 @@ fn write_order(
         now: &now,
     };
     write::insert_order(tx, ctx, &order, &customer, &rows::totals(cart), request)?;
+    // Placed in a live appointment (the session is one of its attendees'): the order
+    // keeps the appointment, as Shopware's digital sales rooms do.
+    tx.execute(
+        "UPDATE shop_order SET appointment_id = (
+             SELECT a.appointment_id FROM attendee a JOIN appointment p ON p.id = a.appointment_id
+             WHERE a.context_token = ?2 AND a.type = 'CLIENT' AND a.removed_at IS NULL AND p.ended_at IS NULL
+             ORDER BY a.joined_at DESC LIMIT 1)
+         WHERE id = ?1",
+        rusqlite::params![order_id, user.token],
+    )?;
     write::copy_address(
         tx,
         billing_address_id.clone(),

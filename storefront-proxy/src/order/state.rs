@@ -64,6 +64,7 @@ const ORDER_STATES: &[(&str, &str, &str)] = &[
 ];
 const TRANSACTION_STATES: &[(&str, &str, &str)] = &[
     ("open", "Open", "Offen"),
+    ("in_progress", "In Progress", "In Bearbeitung"),
     ("paid", "Paid", "Bezahlt"),
     ("paid_partially", "Paid (partially)", "Teilweise bezahlt"),
     ("failed", "Failed", "Fehlgeschlagen"),
@@ -71,6 +72,7 @@ const TRANSACTION_STATES: &[(&str, &str, &str)] = &[
     ("reminded", "Reminded", "Erinnert"),
     ("unconfirmed", "Unconfirmed", "Unbestätigt"),
     ("authorized", "Authorized", "Autorisiert"),
+    ("chargeback", "Chargeback", "Rückbuchung"),
     ("refunded", "Refunded", "Erstattet"),
     (
         "refunded_partially",
@@ -91,47 +93,105 @@ const DELIVERY_STATES: &[(&str, &str, &str)] = &[
     ("cancelled", "Cancelled", "Abgebrochen"),
 ];
 
-/// (from, action, to)
+/// (from, action, to), as Shopware's migrations leave its state machines (`Migration1536233560BasicData`
+/// and the transitions added after it).
 const ORDER_TRANSITIONS: &[(&str, &str, &str)] = &[
     ("open", "process", "in_progress"),
     ("open", "cancel", "cancelled"),
-    ("in_progress", "complete", "completed"),
     ("in_progress", "cancel", "cancelled"),
+    ("in_progress", "complete", "completed"),
     ("cancelled", "reopen", "open"),
     ("completed", "reopen", "open"),
 ];
 const TRANSACTION_TRANSITIONS: &[(&str, &str, &str)] = &[
+    ("open", "pay", "paid"),
+    ("open", "pay_partially", "paid_partially"),
     ("open", "paid", "paid"),
     ("open", "paid_partially", "paid_partially"),
-    ("open", "fail", "failed"),
     ("open", "cancel", "cancelled"),
     ("open", "remind", "reminded"),
-    ("open", "process_unconfirmed", "unconfirmed"),
+    ("open", "do_pay", "in_progress"),
+    ("open", "fail", "failed"),
     ("open", "authorize", "authorized"),
-    ("reminded", "paid", "paid"),
-    ("reminded", "paid_partially", "paid_partially"),
+    ("open", "process_unconfirmed", "unconfirmed"),
+    ("reminded", "pay", "paid"),
+    ("reminded", "pay_partially", "paid_partially"),
     ("reminded", "cancel", "cancelled"),
-    ("reminded", "fail", "failed"),
-    ("unconfirmed", "paid", "paid"),
-    ("unconfirmed", "fail", "failed"),
-    ("unconfirmed", "cancel", "cancelled"),
+    ("reminded", "reopen", "open"),
+    ("reminded", "do_pay", "in_progress"),
+    ("reminded", "authorize", "authorized"),
+    ("reminded", "process_unconfirmed", "unconfirmed"),
+    ("in_progress", "reopen", "open"),
+    ("in_progress", "fail", "failed"),
+    ("in_progress", "cancel", "cancelled"),
+    ("in_progress", "paid", "paid"),
+    ("in_progress", "paid_partially", "paid_partially"),
+    ("in_progress", "pay_partially", "paid_partially"),
+    ("in_progress", "authorize", "authorized"),
+    ("failed", "reopen", "open"),
+    ("failed", "do_pay", "in_progress"),
+    ("failed", "pay", "paid"),
+    ("failed", "fail", "failed"),
+    ("failed", "paid", "paid"),
+    ("failed", "paid_partially", "paid_partially"),
+    ("failed", "pay_partially", "paid_partially"),
+    ("failed", "process_unconfirmed", "unconfirmed"),
+    ("paid_partially", "remind", "reminded"),
+    ("paid_partially", "pay", "paid"),
+    ("paid_partially", "refund_partially", "refunded_partially"),
+    ("paid_partially", "refund", "refunded"),
+    ("paid_partially", "cancel", "cancelled"),
+    ("paid_partially", "reopen", "open"),
+    ("paid_partially", "do_pay", "in_progress"),
+    ("paid_partially", "chargeback", "chargeback"),
+    ("paid_partially", "process_unconfirmed", "unconfirmed"),
+    ("paid", "refund_partially", "refunded_partially"),
+    ("paid", "refund", "refunded"),
+    ("paid", "cancel", "cancelled"),
+    ("paid", "reopen", "open"),
+    ("paid", "chargeback", "chargeback"),
+    ("refunded_partially", "refund", "refunded"),
+    ("refunded_partially", "cancel", "cancelled"),
+    ("refunded_partially", "reopen", "open"),
+    ("cancelled", "reopen", "open"),
+    ("cancelled", "refund", "refunded"),
+    ("cancelled", "refund_partially", "refunded_partially"),
+    ("cancelled", "paid", "paid"),
+    ("cancelled", "process_unconfirmed", "unconfirmed"),
     ("authorized", "paid", "paid"),
+    ("authorized", "paid_partially", "paid_partially"),
     ("authorized", "fail", "failed"),
     ("authorized", "cancel", "cancelled"),
-    ("paid_partially", "paid", "paid"),
-    ("paid_partially", "refund_partially", "refunded_partially"),
-    ("paid", "refund", "refunded"),
-    ("paid", "refund_partially", "refunded_partially"),
-    ("failed", "reopen", "open"),
-    ("cancelled", "reopen", "open"),
+    ("chargeback", "paid", "paid"),
+    ("chargeback", "paid_partially", "paid_partially"),
+    ("chargeback", "cancel", "cancelled"),
+    ("unconfirmed", "paid", "paid"),
+    ("unconfirmed", "paid_partially", "paid_partially"),
+    ("unconfirmed", "fail", "failed"),
+    ("unconfirmed", "cancel", "cancelled"),
+    ("unconfirmed", "authorize", "authorized"),
+    ("unconfirmed", "reopen", "open"),
 ];
 const DELIVERY_TRANSITIONS: &[(&str, &str, &str)] = &[
     ("open", "ship", "shipped"),
     ("open", "ship_partially", "shipped_partially"),
     ("open", "cancel", "cancelled"),
-    ("shipped_partially", "ship", "shipped"),
     ("shipped", "retour", "returned"),
     ("shipped", "retour_partially", "returned_partially"),
+    ("shipped", "cancel", "cancelled"),
+    ("shipped", "reopen", "open"),
+    ("shipped_partially", "retour", "returned"),
+    (
+        "shipped_partially",
+        "retour_partially",
+        "returned_partially",
+    ),
+    ("shipped_partially", "ship", "shipped"),
+    ("shipped_partially", "cancel", "cancelled"),
+    ("shipped_partially", "reopen", "open"),
+    ("returned", "reopen", "open"),
+    ("returned_partially", "retour", "returned"),
+    ("returned_partially", "reopen", "open"),
     ("cancelled", "reopen", "open"),
 ];
 
@@ -181,6 +241,61 @@ impl Machine {
             "SYSTEM__ILLEGAL_STATE_TRANSITION",
             format!("Illegal transition \"{action}\" from state \"{from}\". Possible transitions are: {}", possible.join(", ")),
         ))
+    }
+
+    /// The state `action` leads to from `from`; else Shopware's illegal-transition error
+    /// naming the actions possible from `from`.
+    pub fn transition(self, from: &str, action: &str) -> Result<&'static str, ApiError> {
+        if let Some((_, _, to)) = self
+            .transitions()
+            .iter()
+            .find(|(f, a, _)| *f == from && *a == action)
+        {
+            return Ok(to);
+        }
+        let possible: Vec<&str> = self.available(from).iter().map(|(a, _)| *a).collect();
+        Err(ApiError::bad_request(
+            "SYSTEM__ILLEGAL_STATE_TRANSITION",
+            format!(
+                "Illegal transition \"{action}\" from state \"{from}\". Possible transitions are: {}",
+                possible.join(", ")
+            ),
+        ))
+    }
+
+    /// The (action, to) pairs possible from `from`, in the machine's order.
+    pub fn available(self, from: &str) -> Vec<(&'static str, &'static str)> {
+        self.transitions()
+            .iter()
+            .filter(|(f, _, _)| *f == from)
+            .map(|(_, a, t)| (*a, *t))
+            .collect()
+    }
+
+    /// The entity whose state this machine keeps (`order_transaction`).
+    pub fn entity(self) -> &'static str {
+        match self {
+            Machine::Order => "order",
+            Machine::Transaction => "order_transaction",
+            Machine::Delivery => "order_delivery",
+        }
+    }
+
+    /// The table of that entity.
+    pub fn table(self) -> &'static str {
+        match self {
+            Machine::Order => "shop_order",
+            Machine::Transaction => "order_transaction",
+            Machine::Delivery => "order_delivery",
+        }
+    }
+
+    /// The name of `state` in `locale` (the technical name for an unknown state).
+    pub fn name(self, state: &str, locale: Locale) -> String {
+        self.state(state, locale)["name"]
+            .as_str()
+            .unwrap_or(state)
+            .to_owned()
     }
 
     /// A stable id of a state (Shopware's ids are rows; ours are derived from names).
@@ -239,9 +354,18 @@ mod tests {
         assert!(Machine::Transaction.check("open", "paid").is_ok());
         assert!(Machine::Transaction.check("failed", "open").is_ok());
         assert!(Machine::Transaction.check("paid", "paid").is_err());
-        assert!(Machine::Transaction.check("cancelled", "paid").is_err());
+        assert!(Machine::Transaction.check("refunded", "paid").is_err());
+        assert_eq!(
+            Machine::Transaction.transition("open", "paid").ok(),
+            Some("paid")
+        );
+        assert_eq!(
+            Machine::Delivery.transition("shipped", "retour").ok(),
+            Some("returned")
+        );
+        assert!(Machine::Delivery.transition("returned", "ship").is_err());
         assert!(Machine::Delivery.check("open", "shipped").is_ok());
-        assert!(Machine::Delivery.check("returned", "open").is_err());
+        assert!(Machine::Delivery.check("returned", "shipped").is_err());
     }
 
     #[test]

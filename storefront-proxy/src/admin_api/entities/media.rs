@@ -1,5 +1,6 @@
 //! Media: the entity (alt text and title per language) is created first, its file
-//! uploaded after (`upload.rs`); until then it has no file and no URL.
+//! uploaded after (`upload.rs`); until then it has no file and no URL. A file may sit
+//! in a media folder (`settings::MEDIA_FOLDER`).
 
 use std::collections::HashMap;
 
@@ -23,6 +24,7 @@ pub static MEDIA: Definition = Definition {
         Column::int("width", "width", 0, i64::MAX).read_only(),
         Column::int("height", "height", 0, i64::MAX).read_only(),
         Column::text("uploadedAt", "uploaded_at", 64).read_only(),
+        Column::id("mediaFolderId", "media_folder_id", "media_folder"),
     ],
     translation: Some(Translation {
         table: "media_translation",
@@ -38,8 +40,8 @@ pub static MEDIA: Definition = Definition {
         read: read_url,
         filter: None,
     }],
-    // Folders are not kept: every file is in the one media library.
-    ignored: &["mediaFolderId", "private"],
+    // Every file is public (private files are an order's downloads).
+    ignored: &["private"],
     access: Access::GuidesRead,
     hooks: Hooks {
         prepare,

@@ -1,0 +1,311 @@
+//! Customers as Admin API entities (admins only): the account with its `addresses`,
+//! `group`, default addresses and what it ordered (`orderCount`, `orderTotalAmount`,
+//! `lastOrderDate`), and customer groups. A merchant deactivates an account with
+//! `active: false`; export and deletion under the GDPR are actions
+//! (`admin_api::gdpr`).
+
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{Connection, Transaction};
+
+use super::related;
+use super::settings::COUNTRY;
+use crate::admin_api::definition::{
+    Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, ValuesById, Write, NO_HOOKS,
+};
+use crate::catalog::criteria::Expr;
+use crate::error::{ApiError, ApiResult};
+use crate::storage::now_rfc3339;
+
+pub static CUSTOMER_GROUP: Definition = Definition {
+    name: "customer_group",
+    table: "customer_group",
+    columns: &[Column::boolean("displayGross", "display_gross")],
+    translation: Some(Translation {
+        table: "customer_group_translation",
+        key: "customer_group_id",
+        fields: &[Column::text("name", "name", 255).required()],
+    }),
+    extras: &[],
+    ignored: &["customFields", "registrationActive"],
+    access: Access::GuidesRead,
+    hooks: NO_HOOKS,
+    inherits_from: None,
+};
+
+pub static CUSTOMER_ADDRESS: Definition = Definition {
+    name: "customer_address",
+    table: "customer_address",
+    columns: &[
+        Column::id("customerId", "customer_id", "customer").required(),
+        Column::id("countryId", "country_id", "country").required(),
+        Column::id("countryStateId", "country_state_id", "country_state"),
+        Column::id("salutationId", "salutation_id", "salutation"),
+        Column::text("title", "title", 100),
+        Column::text("firstName", "first_name", 255).required(),
+        Column::text("lastName", "last_name", 255).required(),
+        Column::text("company", "company", 255),
+        Column::text("department", "department", 255),
+        Column::text("street", "street", 255).required(),
+        Column::text("zipcode", "zipcode", 50),
+        Column::text("city", "city", 255).required(),
+        Column::text("phoneNumber", "phone_number", 40),
+        Column::text("additionalAddressLine1", "additional_address_line1", 255),
+        Column::text("additionalAddressLine2", "additional_address_line2", 255),
+        Column::text("createdAt", "created_at", 64).read_only(),
+        Column::text("updatedAt", "updated_at", 64).read_only(),
+    ],
+    translation: None,
+    extras: &[Extra {
+        name: "country",
+        write: ExtraWrite::ReadOnly,
+        read: read_address_country,
+        filter: None,
+    }],
+    ignored: &["customFields", "vatId", "hash"],
+    access: Access::AdminsOnly,
+    hooks: Hooks {
+        prepare: dates,
+        ..NO_HOOKS
+    },
+    inherits_from: None,
+};
+
+fn read_address_country(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::one(
+        conn,
+        &COUNTRY,
+        "SELECT id, country_id FROM customer_address WHERE id IN (SELECT value FROM json_each(?1))",
+        ids,
+    )
+}
+
+fn dates(_: &Transaction, w: &mut Write) -> ApiResult<()> {
+    if w.creating {
+        w.set("created_at", now_rfc3339());
+    } else {
+        w.set("updated_at", now_rfc3339());
+    }
+    Ok(())
+}
+
+pub static CUSTOMER: Definition = Definition {
+    name: "customer",
+    table: "customer",
+    columns: &[
+        Column::id("groupId", "group_id", "customer_group"),
+        Column::id("salesChannelId", "sales_channel_id", "sales_channel"),
+        Column::id("languageId", "language_id", "language"),
+        Column::text("customerNumber", "customer_number", 255).unique(),
+        Column::id("salutationId", "salutation_id", "salutation"),
+        Column::text("title", "title", 100),
+        Column::text("firstName", "first_name", 255).required(),
+        Column::text("lastName", "last_name", 255).required(),
+        Column::text("email", "email", 254).required(),
+        Column::text("company", "company", 255),
+        Column::choice("accountType", "account_type", &["private", "business"]),
+        Column::boolean("guest", "guest").read_only(),
+        Column::boolean("active", "active"),
+        Column::text("birthday", "birthday", 32),
+        Column::id(
+            "defaultBillingAddressId",
+            "default_billing_address_id",
+            "customer_address",
+        ),
+        Column::id(
+            "defaultShippingAddressId",
+            "default_shipping_address_id",
+            "customer_address",
+        ),
+        Column::text("firstLogin", "first_login", 64).read_only(),
+        Column::text("lastLogin", "last_login", 64).read_only(),
+        Column::text("createdAt", "created_at", 64).read_only(),
+        Column::text("updatedAt", "updated_at", 64).read_only(),
+    ],
+    translation: None,
+    extras: &[
+        Extra {
+            name: "addresses",
+            write: ExtraWrite::ReadOnly,
+            read: read_addresses,
+            filter: Some(Expr::Membership {
+                table: "customer_address",
+                key: "customer_id",
+                owner: "x.id",
+                column: "id",
+            }),
+        },
+        Extra {
+            name: "group",
+            write: ExtraWrite::ReadOnly,
+            read: read_group,
+            filter: None,
+        },
+        Extra {
+            name: "defaultBillingAddress",
+            write: ExtraWrite::ReadOnly,
+            read: read_billing,
+            filter: None,
+        },
+        Extra {
+            name: "defaultShippingAddress",
+            write: ExtraWrite::ReadOnly,
+            read: read_shipping,
+            filter: None,
+        },
+        Extra {
+            name: "orderCount",
+            write: ExtraWrite::ReadOnly,
+            read: read_order_count,
+            filter: None,
+        },
+        Extra {
+            name: "orderTotalAmount",
+            write: ExtraWrite::ReadOnly,
+            read: read_order_total,
+            filter: None,
+        },
+        Extra {
+            name: "lastOrderDate",
+            write: ExtraWrite::ReadOnly,
+            read: read_last_order,
+            filter: None,
+        },
+    ],
+    ignored: &[
+        "customFields",
+        "tags",
+        "vatIds",
+        "affiliateCode",
+        "campaignCode",
+    ],
+    access: Access::AdminsOnly,
+    hooks: Hooks {
+        prepare: customer_defaults,
+        ..NO_HOOKS
+    },
+    inherits_from: None,
+};
+
+fn read_addresses(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::many(
+        conn,
+        &CUSTOMER_ADDRESS,
+        "SELECT customer_id, id FROM customer_address WHERE customer_id IN (SELECT value FROM json_each(?1)) ORDER BY created_at, id",
+        ids,
+    )
+}
+
+fn read_group(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::one(
+        conn,
+        &CUSTOMER_GROUP,
+        "SELECT id, group_id FROM customer WHERE id IN (SELECT value FROM json_each(?1))",
+        ids,
+    )
+}
+
+fn read_billing(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::one(
+        conn,
+        &CUSTOMER_ADDRESS,
+        "SELECT id, default_billing_address_id FROM customer WHERE id IN (SELECT value FROM json_each(?1)) AND default_billing_address_id IS NOT NULL",
+        ids,
+    )
+}
+
+fn read_shipping(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::one(
+        conn,
+        &CUSTOMER_ADDRESS,
+        "SELECT id, default_shipping_address_id FROM customer WHERE id IN (SELECT value FROM json_each(?1)) AND default_shipping_address_id IS NOT NULL",
+        ids,
+    )
+}
+
+fn read_order_count(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::values(
+        conn,
+        "SELECT c.id, (SELECT COUNT(*) FROM shop_order o WHERE o.customer_id = c.id) FROM customer c WHERE c.id IN (SELECT value FROM json_each(?1))",
+        ids,
+    )
+}
+
+fn read_order_total(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::values(
+        conn,
+        "SELECT c.id, (SELECT COALESCE(SUM(o.amount_total), 0.0) FROM shop_order o WHERE o.customer_id = c.id AND o.state != 'cancelled') FROM customer c WHERE c.id IN (SELECT value FROM json_each(?1))",
+        ids,
+    )
+}
+
+fn read_last_order(conn: &Connection, ids: &[String]) -> ValuesById {
+    related::values(
+        conn,
+        "SELECT customer_id, MAX(order_date_time) FROM shop_order WHERE customer_id IN (SELECT value FROM json_each(?1)) GROUP BY customer_id",
+        ids,
+    )
+}
+
+/// A new customer gets the sales channel's defaults and the next customer number; an
+/// e-mail address belongs to one account.
+fn customer_defaults(tx: &Transaction, w: &mut Write) -> ApiResult<()> {
+    if let Some(SqlValue::Text(email)) = w.get("email") {
+        let email = email.trim().to_owned();
+        if !email.contains('@') || email.contains(char::is_whitespace) {
+            return Err(ApiError::Violations(vec![w.violation(
+                "VIOLATION::INVALID_EMAIL_FORMAT_ERROR",
+                "email",
+                "This value is not a valid email address.",
+            )]));
+        }
+        let taken: bool = tx.query_row(
+            "SELECT EXISTS(SELECT 1 FROM customer WHERE lower(email) = lower(?1) AND guest = 0 AND id != ?2)",
+            [&email, &w.id],
+            |r| r.get(0),
+        )?;
+        if taken {
+            return Err(ApiError::Violations(vec![w.violation(
+                "VIOLATION::CUSTOMER_EMAIL_NOT_UNIQUE",
+                "email",
+                format!("The email address {email} is already in use"),
+            )]));
+        }
+        w.set("email", email);
+    }
+    if w.creating {
+        let (channel, language, group): (String, String, Option<String>) = tx.query_row(
+            "SELECT id, language_id, customer_group_id FROM sales_channel ORDER BY rowid LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        if !w.has("sales_channel_id") {
+            w.set("sales_channel_id", channel);
+        }
+        if !w.has("language_id") {
+            w.set("language_id", language);
+        }
+        if !w.has("group_id") {
+            let group = match group {
+                Some(group) => group,
+                None => tx.query_row(
+                    "SELECT id FROM customer_group ORDER BY rowid LIMIT 1",
+                    [],
+                    |r| r.get(0),
+                )?,
+            };
+            w.set("group_id", group);
+        }
+        if !w.has("customer_number") {
+            let number: i64 = tx.query_row(
+                "SELECT COALESCE(MAX(CAST(customer_number AS INTEGER)), 10000) + 1 FROM customer",
+                [],
+                |r| r.get(0),
+            )?;
+            w.set("customer_number", number.to_string());
+        }
+        w.set("created_at", now_rfc3339());
+    } else {
+        w.set("updated_at", now_rfc3339());
+    }
+    Ok(())
+}

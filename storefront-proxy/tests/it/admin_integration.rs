@@ -1,0 +1,500 @@
+//! The Admin API driven the way an integration (an ERP, a fulfilment service) drives
+//! Shopware's, against a real hub and shop: it reads taxes and currencies, imports a
+//! product with prices through `_action/sync`, finds the orders of a live appointment,
+//! moves one through payment and shipping along the state machine, creates and
+//! downloads its documents, and cancels it with its stock back; the customer's account
+//! shows every new state. Also the GDPR export and anonymisation of a customer.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::common::assert_error;
+use crate::dsr_support::{start, token_of, As, Live};
+
+/// The fields Shopware's Admin API document requires of an entity (adminApiSchema.json).
+fn assert_required(entity: &Value, required: &[&str]) {
+    for field in required {
+        assert!(
+            entity.get(*field).is_some_and(|v| !v.is_null()),
+            "{field} missing in {entity}"
+        );
+    }
+}
+
+async fn admin_post(live: &Live, admin: &As, path: &str, body: Value) -> Value {
+    let (status, answer) = live.post(&format!("/api{path}"), admin, body).await;
+    assert_eq!(status, 200, "POST {path}: {answer}");
+    answer
+}
+
+async fn search(live: &Live, admin: &As, entity: &str, criteria: Value) -> Vec<Value> {
+    admin_post(live, admin, &format!("/search/{entity}"), criteria).await["data"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The demo customer joins the demo appointment and orders `quantity` of `product`
+/// from the room; answers the order (as the Store API placed it).
+async fn order_in_the_room(live: &Live, product: &str, quantity: i64) -> Value {
+    let customer = live.customer_login().await;
+    let join = live
+        .join_as_client("demo", &As::Store(customer), "Cleo")
+        .await;
+    let attendee = token_of(&join);
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &attendee,
+            json!({"items": [{"type": "product", "referencedId": product, "quantity": quantity}]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{cart}");
+    let (status, order) = live
+        .post("/store-api/checkout/order", &attendee, json!({}))
+        .await;
+    assert_eq!(status, 200, "{order}");
+    order
+}
+
+async fn stock_of(live: &Live, admin: &As, product: &str) -> i64 {
+    let (status, body) = live.get(&format!("/api/product/{product}"), admin).await;
+    assert_eq!(status, 200, "{body}");
+    body["data"]["stock"].as_i64().unwrap()
+}
+
+#[tokio::test]
+async fn an_integration_reads_settings_imports_products_and_fulfils_an_appointments_order() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+
+    // Taxes and currencies, as an ERP maps them.
+    let taxes = search(
+        &live,
+        &admin,
+        "tax",
+        json!({"sort": [{"field": "taxRate", "order": "DESC"}]}),
+    )
+    .await;
+    assert!(!taxes.is_empty());
+    for tax in &taxes {
+        assert_required(tax, &["id", "taxRate", "name"]);
+    }
+    let standard = taxes[0]["id"].as_str().unwrap().to_owned();
+    let currencies = search(
+        &live,
+        &admin,
+        "currency",
+        json!({"filter": [{"type": "equals", "field": "isoCode", "value": "EUR"}]}),
+    )
+    .await;
+    assert_eq!(currencies.len(), 1, "{currencies:?}");
+    assert_required(
+        &currencies[0],
+        &[
+            "id",
+            "factor",
+            "symbol",
+            "isoCode",
+            "itemRounding",
+            "totalRounding",
+            "shortName",
+            "name",
+        ],
+    );
+    assert_eq!(currencies[0]["itemRounding"]["decimals"], 2);
+    let euro = currencies[0]["id"].as_str().unwrap().to_owned();
+    for entity in [
+        "country",
+        "salutation",
+        "sales-channel",
+        "payment-method",
+        "shipping-method",
+        "rule",
+        "media-folder",
+    ] {
+        let (status, body) = live
+            .post(
+                &format!("/api/search/{entity}"),
+                &admin,
+                json!({"limit": 5}),
+            )
+            .await;
+        assert_eq!(status, 200, "{entity}: {body}");
+    }
+    let channels = search(&live, &admin, "sales-channel", json!({})).await;
+    assert_required(
+        &channels[0],
+        &["id", "typeId", "languageId", "accessKey", "name"],
+    );
+    assert!(!channels[0]["paymentMethods"].as_array().unwrap().is_empty());
+    let shipping = search(&live, &admin, "shipping-method", json!({"limit": 1})).await;
+    assert!(
+        shipping[0]["prices"][0]["currencyPrice"][0]["gross"]
+            .as_f64()
+            .is_some(),
+        "{}",
+        shipping[0]
+    );
+
+    // A product imported with its price.
+    let imported = admin_post(
+        &live,
+        &admin,
+        "/_action/sync",
+        json!([{"key": "products", "entity": "product", "action": "upsert", "payload": [{
+            "productNumber": "ERP-1", "name": "Imported lamp", "active": true, "stock": 10, "taxId": standard,
+            "price": [{"currencyId": euro, "gross": 59.5, "net": 50.0, "linked": true}],
+        }]}]),
+    )
+    .await;
+    let product = imported["data"]["product"][0].as_str().unwrap().to_owned();
+    assert_eq!(stock_of(&live, &admin, &product).await, 10);
+
+    // The guide runs the demo appointment; the customer buys the lamp in it.
+    let (_guide, appointment, _) = live.guide_joins("demo").await;
+    let placed = order_in_the_room(&live, &product, 2).await;
+    let order_id = placed["id"].as_str().unwrap().to_owned();
+    assert_eq!(stock_of(&live, &admin, &product).await, 8);
+
+    // The integration finds the orders of the appointment.
+    let found = search(
+        &live,
+        &admin,
+        "order",
+        json!({
+            "filter": [{"type": "equals", "field": "appointmentId", "value": appointment}],
+            "sort": [{"field": "orderDateTime", "order": "DESC"}],
+        }),
+    )
+    .await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    let order = &found[0];
+    assert_eq!(order["id"], json!(order_id));
+    assert_required(
+        order,
+        &[
+            "id",
+            "billingAddressId",
+            "currencyId",
+            "languageId",
+            "salesChannelId",
+            "orderDateTime",
+            "currencyFactor",
+            "stateId",
+            "itemRounding",
+            "totalRounding",
+        ],
+    );
+    assert_eq!(order["appointment"]["id"], json!(appointment));
+    assert_eq!(order["stateMachineState"]["technicalName"], "open");
+    assert_eq!(order["lineItems"][0]["quantity"], 2);
+    let by_term = search(
+        &live,
+        &admin,
+        "order",
+        json!({"term": order["orderNumber"]}),
+    )
+    .await;
+    assert_eq!(by_term.len(), 1);
+    let open_payments = search(
+        &live,
+        &admin,
+        "order",
+        json!({"filter": [{"type": "equals", "field": "transactions.stateMachineState.technicalName", "value": "open"}, {"type": "equals", "field": "appointment.id", "value": appointment}]}),
+    )
+    .await;
+    assert_eq!(open_payments.len(), 1);
+    let transaction = order["transactions"][0]["id"].as_str().unwrap().to_owned();
+    let delivery = order["deliveries"][0]["id"].as_str().unwrap().to_owned();
+
+    // Paid, then shipped, along Shopware's state machines.
+    let (status, allowed) = live
+        .get(
+            &format!("/api/_action/state-machine/order_transaction/{transaction}/state"),
+            &admin,
+        )
+        .await;
+    assert_eq!(status, 200, "{allowed}");
+    let actions: Vec<&str> = allowed["transitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["actionName"].as_str().unwrap())
+        .collect();
+    assert!(
+        actions.contains(&"paid") && actions.contains(&"cancel"),
+        "{actions:?}"
+    );
+    let paid = admin_post(
+        &live,
+        &admin,
+        &format!("/_action/order_transaction/{transaction}/state/paid"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(paid["technicalName"], "paid");
+    let (status, again) = live
+        .post(
+            &format!("/api/_action/order_transaction/{transaction}/state/paid"),
+            &admin,
+            json!({}),
+        )
+        .await;
+    assert_error(&again, 400, "SYSTEM__ILLEGAL_STATE_TRANSITION");
+    assert_eq!(status, 400);
+    let shipped = admin_post(
+        &live,
+        &admin,
+        &format!("/_action/order_delivery/{delivery}/state/ship"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(shipped["technicalName"], "shipped");
+    let processing = admin_post(
+        &live,
+        &admin,
+        &format!("/_action/order/{order_id}/state/process"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(processing["technicalName"], "in_progress");
+
+    // The customer's account shows the new states.
+    let customer = As::Store(live.customer_login().await);
+    let (status, mine) = live
+        .post(
+            "/store-api/order",
+            &customer,
+            json!({"associations": {"transactions": {}, "deliveries": {}}}),
+        )
+        .await;
+    assert_eq!(status, 200, "{mine}");
+    let mine = mine["orders"]["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == json!(order_id))
+        .unwrap()
+        .clone();
+    assert_eq!(mine["stateMachineState"]["technicalName"], "in_progress");
+    assert_eq!(
+        mine["transactions"][0]["stateMachineState"]["technicalName"],
+        "paid"
+    );
+    assert_eq!(
+        mine["deliveries"][0]["stateMachineState"]["technicalName"],
+        "shipped"
+    );
+
+    // Every change is in the history.
+    let history = search(
+        &live,
+        &admin,
+        "state-machine-history",
+        json!({"filter": [{"type": "equals", "field": "orderId", "value": order_id}], "sort": [{"field": "createdAt", "order": "ASC"}]}),
+    )
+    .await;
+    let steps: Vec<(&str, &str)> = history
+        .iter()
+        .map(|h| {
+            (
+                h["entityName"].as_str().unwrap(),
+                h["transitionActionName"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            ("order_transaction", "paid"),
+            ("order_delivery", "ship"),
+            ("order", "process")
+        ]
+    );
+    assert_eq!(history[0]["toStateMachineState"]["technicalName"], "paid");
+
+    // The invoice: created and downloaded.
+    let invoice = admin_post(
+        &live,
+        &admin,
+        &format!("/_action/order/{order_id}/document/invoice"),
+        json!({}),
+    )
+    .await;
+    let (document, code) = (
+        invoice["documentId"].as_str().unwrap(),
+        invoice["documentDeepLink"].as_str().unwrap(),
+    );
+    let response = live
+        .request(
+            Method::GET,
+            &format!("/api/_action/document/{document}/{code}?download=1"),
+            &admin,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    assert!(response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .starts_with("attachment"));
+    assert!(response.bytes().await.unwrap().starts_with(b"%PDF-"));
+    let (status, wrong) = live
+        .get(
+            &format!("/api/_action/document/{document}/not-the-code"),
+            &admin,
+        )
+        .await;
+    assert_eq!(status, 404);
+    assert_error(&wrong, 404, "DOCUMENT__DOCUMENT_NOT_FOUND");
+    let (status, unknown) = live
+        .post(
+            &format!("/api/_action/order/{order_id}/document/receipt"),
+            &admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_error(&unknown, 400, "DOCUMENT__INVALID_GENERATOR_TYPE");
+
+    // Cancelled: the stock comes back; a cancellation invoice refers to the invoice.
+    let cancelled = admin_post(
+        &live,
+        &admin,
+        &format!("/_action/order/{order_id}/state/cancel"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(cancelled["technicalName"], "cancelled");
+    assert_eq!(stock_of(&live, &admin, &product).await, 10);
+    let storno = admin_post(
+        &live,
+        &admin,
+        "/_action/order/document/storno/create",
+        json!([{"orderId": order_id}]),
+    )
+    .await;
+    assert_eq!(storno["errors"], json!({}), "{storno}");
+    let (status, detail) = live.get(&format!("/api/order/{order_id}"), &admin).await;
+    assert_eq!(status, 200);
+    let types: Vec<&str> = detail["data"]["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["documentType"]["technicalName"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        types.iter().filter(|t| **t == "invoice").count(),
+        2,
+        "the order's own and the merchant's: {types:?}"
+    );
+    assert!(types.contains(&"storno"));
+
+    // Orders are changed through their actions only.
+    let (status, refused, _) = live
+        .call(
+            Method::PATCH,
+            &format!("/api/order/{order_id}"),
+            &admin,
+            Some(json!({"orderNumber": "X"})),
+        )
+        .await;
+    assert_eq!(status, 403, "{refused}");
+    let (status, _) = live
+        .post(
+            &format!("/api/_action/order/{}/state/cancel", "0".repeat(32)),
+            &admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn a_customer_is_exported_and_anonymised_and_their_orders_stay() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+    let zoe = live.register_zoe().await;
+    let product = live.product_ids(1).await.remove(0);
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            &zoe,
+            json!({"items": [{"type": "product", "referencedId": product, "quantity": 1}]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{cart}");
+    let (status, order) = live
+        .post("/store-api/checkout/order", &zoe, json!({}))
+        .await;
+    assert_eq!(status, 200, "{order}");
+    let (status, wished) = live
+        .post(
+            &format!("/store-api/customer/wishlist/add/{product}"),
+            &zoe,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{wished}");
+
+    let customers = search(
+        &live,
+        &admin,
+        "customer",
+        json!({"term": "zoe@example.com", "associations": {"addresses": {}}}),
+    )
+    .await;
+    assert_eq!(customers.len(), 1);
+    let customer = customers[0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(customers[0]["orderCount"], 1);
+    assert_eq!(customers[0]["addresses"].as_array().unwrap().len(), 1);
+
+    let export = admin_post(
+        &live,
+        &admin,
+        &format!("/_action/customer/{customer}/gdpr-export"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(export["customer"]["email"], "zoe@example.com");
+    assert_eq!(export["orders"][0]["id"], order["id"]);
+    assert_eq!(export["wishlist"][0]["productId"], json!(product));
+    assert_eq!(export["addresses"].as_array().unwrap().len(), 1);
+
+    let done = admin_post(
+        &live,
+        &admin,
+        &format!("/_action/customer/{customer}/anonymize"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(done["anonymizedOrders"], 1);
+    let (status, gone) = live.get(&format!("/api/customer/{customer}"), &admin).await;
+    assert_eq!(status, 404, "{gone}");
+    let (status, kept) = live
+        .get(
+            &format!("/api/order/{}", order["id"].as_str().unwrap()),
+            &admin,
+        )
+        .await;
+    assert_eq!(status, 200, "{kept}");
+    let snapshot = &kept["data"]["orderCustomer"];
+    assert_ne!(snapshot["email"], "zoe@example.com");
+    assert_eq!(snapshot["firstName"], "Anonymous");
+    assert!(
+        !kept["data"].to_string().contains("Zoe"),
+        "{}",
+        kept["data"]
+    );
+    let (status, _) = live
+        .post(
+            &format!("/api/_action/customer/{customer}/gdpr-export"),
+            &admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 404);
+}
