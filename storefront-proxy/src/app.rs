@@ -190,6 +190,11 @@ impl App {
             .merge(dsr::forwarded::routes())
             .route("/store-api/{*path}", any(gateway::forward_upstream))
             .route("/api/{*path}", any(gateway::forward_upstream))
+            // A guide's delegated token: cart routes only, as the attendee's upstream session.
+            .layer(axum::middleware::from_fn_with_state(
+                self.clone(),
+                dsr::forwarded::delegation::guard,
+            ))
             .merge(gateway::routes())
             .fallback_service(web_app)
             .layer(DefaultBodyLimit::max(MAX_REQUEST_BODY))

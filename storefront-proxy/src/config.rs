@@ -255,6 +255,22 @@ impl Config {
         origins
     }
 
+    /// The origins of [`Config::shop_origins`], parsed ([`Origin`]); a browser page of one
+    /// of them may open the hub's socket. Parsed once, at start (`security::Security`).
+    pub fn shop_origin_set(&self) -> Vec<Origin> {
+        let mut origins: Vec<Origin> = Vec::new();
+        for origin in self
+            .shop_origins()
+            .iter()
+            .filter_map(|url| Origin::parse(url))
+        {
+            if !origins.contains(&origin) {
+                origins.push(origin);
+            }
+        }
+        origins
+    }
+
     /// The hub's HTTP base URL.
     pub fn hub_http_url(&self) -> String {
         let base = self
@@ -282,6 +298,73 @@ impl Config {
             .replacen("https://", "wss://", 1)
             .replacen("http://", "ws://", 1);
         Some(format!("{ws}/ws"))
+    }
+}
+
+/// A web origin: scheme (`http`, `https`, `ws`, `wss`), host and port, normalised by
+/// the `url` crate (lowercase, an IDN in ASCII, the scheme's default port left out), so
+/// that origins compare by value. Written as a browser sends it in `Origin`:
+/// `https://shop.example`, `http://127.0.0.1:8000`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Origin {
+    scheme: &'static str,
+    host: String,
+    port: Option<u16>,
+}
+
+impl Origin {
+    /// The origin of `url` (its path, query and fragment do not matter); none for another
+    /// scheme, a URL without a host, or a host that is not a plain domain or address.
+    pub fn parse(url: &str) -> Option<Origin> {
+        let url = reqwest::Url::parse(url.trim()).ok()?;
+        let scheme = match url.scheme() {
+            "http" => "http",
+            "https" => "https",
+            "ws" => "ws",
+            "wss" => "wss",
+            _ => return None,
+        };
+        // A domain (ASCII after the url crate's IDNA), an IPv4 or a bracketed IPv6 address.
+        let host = url.host_str()?;
+        let plain = host.starts_with('[')
+            || (!host.is_empty()
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_')));
+        if !plain {
+            return None;
+        }
+        let host = host.to_owned();
+        Some(Origin {
+            scheme,
+            host,
+            port: url.port(),
+        })
+    }
+
+    /// The same host and port over the other protocol (`https` ↔ `wss`, `http` ↔ `ws`):
+    /// livekit-client opens `wss://host` and also fetches `https://host/rtc/validate`.
+    pub fn twin(&self) -> Origin {
+        let scheme = match self.scheme {
+            "http" => "ws",
+            "https" => "wss",
+            "ws" => "http",
+            _ => "https",
+        };
+        Origin {
+            scheme,
+            ..self.clone()
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}://{}", self.scheme, self.host)?;
+        if let Some(port) = self.port {
+            write!(f, ":{port}")?;
+        }
+        Ok(())
     }
 }
 
@@ -386,6 +469,55 @@ mod tests {
         assert_eq!(
             config.shop_origins(),
             vec!["http://127.0.0.1:8000", "http://localhost:8000"]
+        );
+    }
+
+    #[test]
+    fn origins_are_normalised_and_nothing_else_parses() {
+        let origin = |url: &str| Origin::parse(url).map(|o| o.to_string());
+        assert_eq!(
+            origin("HTTPS://Shop.Example:443/de/?x#y").as_deref(),
+            Some("https://shop.example")
+        );
+        assert_eq!(
+            origin("http://127.0.0.1:8000/").as_deref(),
+            Some("http://127.0.0.1:8000")
+        );
+        assert_eq!(
+            origin("ws://[::1]:8100/ws").as_deref(),
+            Some("ws://[::1]:8100")
+        );
+        assert_eq!(
+            Origin::parse("wss://lk.example.com/rtc")
+                .unwrap()
+                .twin()
+                .to_string(),
+            "https://lk.example.com"
+        );
+        assert_eq!(
+            Origin::parse("http://a.example"),
+            Origin::parse("http://A.example:80")
+        );
+        for bad in [
+            "",
+            "null",
+            "shop.example",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "https://a.example; script-src *",
+            "https://a.example;x",
+            "https://",
+        ] {
+            assert_eq!(Origin::parse(bad), None, "{bad}");
+        }
+        let config = Config {
+            shop_endpoint: Some("https://Shop.example/".into()),
+            shop_domains: vec!["https://shop.example/en".into(), "nonsense".into()],
+            ..Config::for_data_dir("/tmp/shop")
+        };
+        assert_eq!(
+            config.shop_origin_set(),
+            vec![Origin::parse("https://shop.example").unwrap()]
         );
     }
 

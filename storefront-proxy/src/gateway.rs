@@ -48,7 +48,7 @@ pub async fn forward_upstream(State(app): State<App>, request: Request) -> Respo
         .into_response();
     };
     let (parts, body) = request.into_parts();
-    let body = match upstream::read_body_for(parts.uri.path(), body).await {
+    let body = match upstream::read_body(parts.uri.path(), body).await {
         Ok(body) => body,
         Err(error) => return error.into_response(),
     };

@@ -2,11 +2,14 @@
 //!
 //! - **Who the client is** ([`ClientAddr`]): the peer's address; `X-Forwarded-For`
 //!   (and `-Host`, `-Proto` for the request's origin, [`Security::request_origin`]) only when
-//!   the peer is one of `TRUSTED_PROXIES`.
+//!   the peer is one of `TRUSTED_PROXIES`; whether a page's origin is the shop's
+//!   ([`Security::is_shop_origin`], the configured origins parsed once).
 //! - **Throttles with growing waits** ([`Security::throttle`]): Shopware's
 //!   `time_backoff` rate limiter (`shopware.api.rate_limiter`: login, oauth,
 //!   reset_password, newsletter_form, contact_form), per key (account and client
-//!   address, the address alone, a mail's recipient). An attempt counts when it is
+//!   address, the address alone, a mail's recipient); with the login's waits also a
+//!   customer's current password at a password change (per account) and a guest's
+//!   order lookups (per client address and per order). An attempt counts when it is
 //!   made (so concurrent ones are counted too); a successful login forgets its account's
 //!   and gives back its address's. Kept in a bounded map of hashed keys.
 //! - **Volume quotas** ([`Security::quota`]): guest joins and registrations per client
@@ -31,7 +34,7 @@ use axum::http::HeaderMap;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
 
-use crate::config::{Config, Net};
+use crate::config::{Config, Net, Origin};
 use crate::error::ApiError;
 
 /// Keys the throttles keep at most; past it the older half is forgotten.
@@ -56,29 +59,44 @@ pub enum Throttle {
     Mail,
     /// Mails to one recipient, from any address.
     MailRecipient,
+    /// A customer's current password at a password change, per account.
+    PasswordChange,
+    /// A guest's order lookups (deep link code with e-mail and postal code), per client
+    /// address: codes and postal codes cannot be guessed.
+    GuestOrder,
+    /// The same per order (its deep link code), from any address.
+    GuestOrderCode,
 }
 
 impl Throttle {
     /// The error code Shopware answers when this throttle refuses.
     fn code(self) -> &'static str {
         match self {
-            Throttle::Login | Throttle::LoginAccount => "CHECKOUT__CUSTOMER_AUTH_THROTTLED",
-            Throttle::OAuth | Throttle::OAuthAccount => "FRAMEWORK__AUTH_THROTTLED",
-            Throttle::LoginAddress | Throttle::Mail | Throttle::MailRecipient => {
-                "FRAMEWORK__RATE_LIMIT_EXCEEDED"
+            Throttle::Login | Throttle::LoginAccount | Throttle::PasswordChange => {
+                "CHECKOUT__CUSTOMER_AUTH_THROTTLED"
             }
+            Throttle::OAuth | Throttle::OAuthAccount => "FRAMEWORK__AUTH_THROTTLED",
+            Throttle::LoginAddress
+            | Throttle::Mail
+            | Throttle::MailRecipient
+            | Throttle::GuestOrder
+            | Throttle::GuestOrderCode => "FRAMEWORK__RATE_LIMIT_EXCEEDED",
         }
     }
 
     fn detail(self, seconds: u64) -> String {
         match self {
-            Throttle::Login | Throttle::LoginAccount => {
+            Throttle::Login | Throttle::LoginAccount | Throttle::PasswordChange => {
                 format!("Customer auth throttled for {seconds} seconds.")
             }
             Throttle::OAuth | Throttle::OAuthAccount => {
                 format!("Auth throttled for {seconds} seconds.")
             }
-            Throttle::LoginAddress | Throttle::Mail | Throttle::MailRecipient => {
+            Throttle::LoginAddress
+            | Throttle::Mail
+            | Throttle::MailRecipient
+            | Throttle::GuestOrder
+            | Throttle::GuestOrderCode => {
                 format!("Too many requests, try again in {seconds} seconds.")
             }
         }
@@ -243,6 +261,8 @@ pub enum Volume {
 /// The guards' shared state (in [`crate::state::App`]).
 pub struct Security {
     trusted: Vec<Net>,
+    /// `Config::shop_origins`, parsed once.
+    shop_origins: Vec<Origin>,
     backoff: Backoff,
     login: Policy,
     mail: Policy,
@@ -277,6 +297,7 @@ impl Security {
             .unwrap_or(2);
         Security {
             trusted: config.trusted_proxies.clone(),
+            shop_origins: config.shop_origin_set(),
             backoff: Backoff {
                 hasher: Default::default(),
                 entries: Mutex::new(HashMap::new()),
@@ -307,7 +328,11 @@ impl Security {
             ..policy
         };
         match throttle {
-            Throttle::Login | Throttle::OAuth => self.login,
+            Throttle::Login
+            | Throttle::OAuth
+            | Throttle::PasswordChange
+            | Throttle::GuestOrder
+            | Throttle::GuestOrderCode => self.login,
             Throttle::LoginAccount | Throttle::OAuthAccount => scaled(self.login, 2),
             Throttle::LoginAddress => scaled(self.login, 5),
             Throttle::Mail => self.mail,
@@ -377,6 +402,12 @@ impl Security {
         }
     }
 
+    /// Whether a browser page of `origin` (an `Origin` header's value) is one of the
+    /// shop's (`Config::shop_origins`), compared as [`Origin`]s.
+    pub fn is_shop_origin(&self, origin: &str) -> bool {
+        Origin::parse(origin).is_some_and(|origin| self.shop_origins.contains(&origin))
+    }
+
     /// Whether `peer` is one of the trusted proxies.
     pub fn is_trusted(&self, peer: IpAddr) -> bool {
         self.trusted.iter().any(|net| net.contains(peer))
@@ -436,7 +467,11 @@ impl Security {
         let host = forwarded("x-forwarded-host")
             .or_else(|| header("host"))
             .unwrap_or("127.0.0.1");
-        format!("{scheme}://{host}")
+        // A host that makes no origin: the shop's own.
+        Origin::parse(&format!("{scheme}://{host}"))
+            .or_else(|| self.shop_origins.first().cloned())
+            .map(|origin| origin.to_string())
+            .unwrap_or_else(|| "http://127.0.0.1".to_owned())
     }
 }
 

@@ -70,9 +70,9 @@ impl Upstream {
     /// error when it cannot be reached).
     pub async fn forward(&self, request: Request) -> Response {
         let (parts, body) = request.into_parts();
-        let body: Bytes = match axum::body::to_bytes(body, body_limit(parts.uri.path())).await {
+        let body = match read_body(parts.uri.path(), body).await {
             Ok(bytes) => bytes,
-            Err(_) => return too_large().into_response(),
+            Err(error) => return error.into_response(),
         };
         match self
             .send(
@@ -210,16 +210,9 @@ pub fn too_large() -> ApiError {
     )
 }
 
-/// Reads a request body for the upstream shop (at most [`MAX_BODY`]).
-pub async fn read_body(body: Body) -> Result<Bytes, ApiError> {
-    axum::body::to_bytes(body, MAX_BODY)
-        .await
-        .map_err(|_| too_large())
-}
-
 /// Reads the body of a request for `path` for the upstream shop: a media upload's up to
-/// [`MAX_UPLOAD_BODY`], any other up to [`MAX_BODY`].
-pub async fn read_body_for(path: &str, body: Body) -> Result<Bytes, ApiError> {
+/// [`MAX_UPLOAD_BODY`], any other up to [`MAX_BODY`]; a longer one is [`too_large`].
+pub async fn read_body(path: &str, body: Body) -> Result<Bytes, ApiError> {
     axum::body::to_bytes(body, body_limit(path))
         .await
         .map_err(|_| too_large())

@@ -11,6 +11,7 @@ use super::address::{required, text};
 use super::logged_in::{LoggedIn, Registered};
 use super::session::{end_other_sessions, is_email, new_password_violations};
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::security::Throttle;
 use crate::state::App;
 use crate::storage::{is_id, now_rfc3339};
 use crate::store_api::RequestParams;
@@ -362,8 +363,15 @@ pub async fn change_password(
     }
     if password.is_empty() {
         violations.push(Violation::blank("/password"));
-    } else if !password_matches(&app, &user.customer_id, &password).await? {
-        violations.push(password_not_correct("/password"));
+    } else {
+        // Wrong current passwords wait longer and longer, per account (as logins do).
+        let keys = [(Throttle::PasswordChange, user.customer_id.as_str())];
+        app.security.throttle(&keys)?;
+        if password_matches(&app, &user.customer_id, &password).await? {
+            app.security.forget(&keys);
+        } else {
+            violations.push(password_not_correct("/password"));
+        }
     }
     if !violations.is_empty() {
         return Err(ApiError::Violations(violations));

@@ -139,39 +139,49 @@ pub async fn sync(
     for operation in &operations {
         authorize(&user, operation.def, true)?;
     }
+    // New passwords are hashed before the transaction, within the bound on hashing.
+    let mut hashes = super::entities::user::Prehashed::default();
+    for operation in operations.iter().filter(|operation| !operation.delete) {
+        hashes.merge(
+            super::entities::user::Prehashed::of(&app, operation.def, operation.payload.iter())
+                .await?,
+        );
+    }
     let answer = in_transaction(&app, move |tx| {
-        let mut written: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-        let mut deleted: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-        let mut not_found: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-        for operation in &operations {
-            let def = operation.def;
-            for (n, record) in operation.payload.iter().enumerate() {
-                let pointer = format!("/{}/{n}", operation.key);
-                if operation.delete {
-                    let id = record
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .filter(|id| is_id(id));
-                    let Some(id) = id else {
-                        return Err(ApiError::Violations(vec![Violation::new(
-                            "VIOLATION::INVALID_ID",
-                            format!("{pointer}/id"),
-                            "A record to delete names its id.",
-                        )]));
-                    };
-                    if write::delete(tx, def, id).map_err(|e| about(e, &pointer))? {
-                        deleted.entry(def.name).or_default().push(id.to_owned());
+        hashes.during(|| {
+            let mut written: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+            let mut deleted: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+            let mut not_found: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+            for operation in &operations {
+                let def = operation.def;
+                for (n, record) in operation.payload.iter().enumerate() {
+                    let pointer = format!("/{}/{n}", operation.key);
+                    if operation.delete {
+                        let id = record
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .filter(|id| is_id(id));
+                        let Some(id) = id else {
+                            return Err(ApiError::Violations(vec![Violation::new(
+                                "VIOLATION::INVALID_ID",
+                                format!("{pointer}/id"),
+                                "A record to delete names its id.",
+                            )]));
+                        };
+                        if write::delete(tx, def, id).map_err(|e| about(e, &pointer))? {
+                            deleted.entry(def.name).or_default().push(id.to_owned());
+                        } else {
+                            not_found.entry(def.name).or_default().push(id.to_owned());
+                        }
                     } else {
-                        not_found.entry(def.name).or_default().push(id.to_owned());
+                        let id = write::upsert(tx, def, record, &pointer)
+                            .map_err(|e| about(e, &pointer))?;
+                        written.entry(def.name).or_default().push(id);
                     }
-                } else {
-                    let id =
-                        write::upsert(tx, def, record, &pointer).map_err(|e| about(e, &pointer))?;
-                    written.entry(def.name).or_default().push(id);
                 }
             }
-        }
-        Ok(json!({ "data": written, "deleted": deleted, "notFound": not_found }))
+            Ok(json!({ "data": written, "deleted": deleted, "notFound": not_found }))
+        })
     })
     .await?;
     Ok(Json(answer))

@@ -77,7 +77,7 @@ pub fn delegated_route(method: &Method, path: &str) -> bool {
     }
 }
 
-fn out_of_scope() -> ApiError {
+pub fn out_of_scope() -> ApiError {
     ApiError::new(
         StatusCode::FORBIDDEN,
         "DIGITAL_SALES_ROOMS__DELEGATED_TOKEN_SCOPE",

@@ -9,6 +9,7 @@
 //! forwarded calls (`crate::upstream::shop_events`) and [`super::RoomRelay`].
 
 pub mod attendees;
+pub mod delegation;
 pub mod seed;
 
 use axum::body::Bytes;
@@ -28,8 +29,10 @@ use super::interaction::{publish_changes, CollectionChange};
 use super::lifecycle::{client_state_body, guide_state_body};
 use crate::error::{ApiError, ApiResult};
 use crate::hub_client::hub_unavailable;
+use crate::security::{ClientAddr, Volume};
 use crate::shop_event::ShopEvent;
 use crate::state::App;
+use crate::store_api::session::token_key;
 use crate::upstream::{self, Answer};
 
 const CONTEXT_TOKEN_HEADER: &str = "sw-context-token";
@@ -118,7 +121,7 @@ struct Call {
 impl Call {
     async fn read(request: Request) -> ApiResult<Call> {
         let (parts, body) = request.into_parts();
-        let body = upstream::read_body(axum::body::Body::new(body)).await?;
+        let body = upstream::read_body(parts.uri.path(), body).await?;
         Ok(Call {
             method: parts.method,
             uri: parts.uri,
@@ -171,12 +174,12 @@ async fn read_upstream(app: &App, path: &str, headers: &HeaderMap) -> Option<Val
 }
 
 async fn attendee_by_token(app: &App, token: Option<&str>) -> ApiResult<Option<Attendee>> {
-    let Some(token) = token.map(str::to_owned) else {
+    let Some(key) = token.map(token_key) else {
         return Ok(None);
     };
     Ok(app
         .db
-        .call(move |conn| Ok(attendees::by_context_token(conn, &token)?))
+        .call(move |conn| Ok(attendees::by_context_token(conn, &key)?))
         .await?
         .filter(|a| !a.removed))
 }
@@ -254,8 +257,14 @@ fn unreadable_join() -> ApiError {
     )
 }
 
-/// `POST /store-api/dsr/appointment/{presentationPath}/join-as-client`
-async fn client_join(State(app): State<App>, request: Request) -> ApiResult<Response> {
+/// `POST /store-api/dsr/appointment/{presentationPath}/join-as-client`: limited per
+/// client address as in embedded mode (`JOINS_PER_MINUTE`, `security::Volume::Join`).
+async fn client_join(
+    client: ClientAddr,
+    State(app): State<App>,
+    request: Request,
+) -> ApiResult<Response> {
+    app.security.quota(Volume::Join, client.0)?;
     let call = Call::read(request).await?;
     let answer = pass(&app, &call).await?;
     if !answer.status.is_success() {
@@ -274,10 +283,11 @@ async fn client_join(State(app): State<App>, request: Request) -> ApiResult<Resp
         Ok(_) => {}
         Err(error) => tracing::warn!(%error, "could not read the lock state from the hub"),
     }
+    // Only the upstream session's hash is kept (issue #29, item 4).
     let attendee = Attendee {
         id: attendee_id.clone(),
         appointment_id: id.clone(),
-        context_token: token.clone(),
+        context_token: token_key(&token),
         removed: false,
         kind: "CLIENT".into(),
     };
@@ -345,7 +355,7 @@ async fn guide_join(
     let attendee = Attendee {
         id: attendee_id.clone(),
         appointment_id: id.clone(),
-        context_token: token,
+        context_token: token_key(&token),
         removed: false,
         kind: "GUIDE".into(),
     };
@@ -524,7 +534,9 @@ async fn profile(State(app): State<App>, request: Request) -> ApiResult<Response
 }
 
 /// `GET /api/_action/dsr/appointment/attendee/{id}/sw-context-token`: only while the
-/// attendee granted cart access (the hub's live state says so).
+/// attendee granted cart access (the hub's live state says so); the upstream, asked with
+/// the guide's credentials, gives the attendee's session token, and the guide gets a
+/// delegated token for their cart instead (`delegation`; issue #29, item 5).
 async fn context_token(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -535,8 +547,65 @@ async fn context_token(
         .await?
         .filter(|a| a.kind == "CLIENT")
         .ok_or_else(attendee::not_found)?;
-    attendee::require_cart_permission(&app, &attendee).await?;
-    Ok(pass(&app, &call).await?.into_response())
+    delegation::require_cart_permission(&app, &attendee).await?;
+    let answer = pass(&app, &call).await?;
+    if !answer.status.is_success() {
+        return Ok(answer.into_response());
+    }
+    let upstream_token = upstream_context_token(&answer)?;
+    let token = delegation::mint(&app, &attendee, &upstream_token).await?;
+    Ok(answer
+        .with_json(&json!({ "attendee-sw-context-token": token }))
+        .into_response())
+}
+
+/// The attendee's session token in the upstream's `…/sw-context-token` answer.
+fn upstream_context_token(answer: &Answer) -> ApiResult<String> {
+    answer
+        .json()
+        .and_then(|body| {
+            body.get("attendee-sw-context-token")
+                .and_then(Value::as_str)
+                .filter(|token| !token.is_empty())
+                .map(str::to_owned)
+        })
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "SALESROOM__UPSTREAM_ANSWER_INVALID",
+                "The shop's answer lacks the attendee's context token.",
+            )
+        })
+}
+
+/// The attendee's upstream session token, asked of the upstream with the guide's
+/// credentials (this proxy keeps only its hash).
+async fn ask_context_token(app: &App, call: &Call, attendee_id: &str) -> ApiResult<String> {
+    let answer = upstream_of(app)?
+        .send(
+            &Method::GET,
+            &format!("/api/_action/dsr/appointment/attendee/{attendee_id}/sw-context-token"),
+            &admin_headers(call),
+            Bytes::new(),
+        )
+        .await?;
+    if !answer.status.is_success() {
+        return Err(delegation_refused_upstream(answer));
+    }
+    upstream_context_token(&answer)
+}
+
+/// The upstream's refusal, as it answered it.
+fn delegation_refused_upstream(answer: Answer) -> ApiError {
+    let entry = answer
+        .json()
+        .and_then(|body| body["errors"][0]["code"].as_str().map(str::to_owned));
+    tracing::info!(status = %answer.status, code = ?entry, "the upstream refused the attendee's context token");
+    if answer.status == StatusCode::NOT_FOUND {
+        attendee::not_found()
+    } else {
+        attendee::permission_missing()
+    }
 }
 
 /// `POST /api/_action/dsr/appointment/attendee/{id}/remove`: the hub closes the
@@ -632,7 +701,7 @@ async fn attendee_cart(
         .await?
         .filter(|a| a.kind == "CLIENT")
         .ok_or_else(attendee::not_found)?;
-    attendee::require_cart_permission(&app, &attendee).await?;
+    delegation::require_cart_permission(&app, &attendee).await?;
     let answer = pass(&app, &call).await?;
     let path = call.uri.path();
     if answer.status.is_success()
@@ -647,9 +716,11 @@ async fn attendee_cart(
     Ok(answer.into_response())
 }
 
-/// The guide's proxied cart of an attendee (`sw-context-token` header or `attendeeId`
-/// parameter): only with the attendee's cart permission; a change is the attendee's
-/// cart change.
+/// The guide's proxied cart of an attendee (`sw-context-token` header: a delegated
+/// token or the attendee's session; or the `attendeeId` parameter): only with the
+/// attendee's cart permission; the call goes upstream with the attendee's session (a
+/// delegated token's sealed one, else asked of the upstream with the guide's
+/// credentials). A change is the attendee's cart change.
 async fn proxied_cart(State(app): State<App>, request: Request) -> ApiResult<Response> {
     let mut call = Call::read(request).await?;
     let attendee_id = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&call.uri)
@@ -659,23 +730,38 @@ async fn proxied_cart(State(app): State<App>, request: Request) -> ApiResult<Res
                 .find(|(k, _)| k == "attendeeId")
                 .map(|(_, v)| v)
         });
-    let found =
+    let (attendee, upstream_token) =
         match (
             call.header(CONTEXT_TOKEN_HEADER).map(str::to_owned),
             attendee_id,
         ) {
-            (Some(token), _) => attendee_by_token(&app, Some(&token)).await?,
-            (None, Some(id)) => attendee_by_id(&app, id).await?,
+            (Some(token), _) if super::delegation::is_delegated(&token) => {
+                let delegated = delegation::resolve(&app, &token).await?;
+                (delegated.attendee, delegated.upstream_token)
+            }
+            (Some(token), _) => {
+                let attendee = attendee_by_token(&app, Some(token.as_str()))
+                    .await?
+                    .filter(|a| a.kind == "CLIENT")
+                    .ok_or_else(attendee::not_found)?;
+                delegation::require_cart_permission(&app, &attendee).await?;
+                (attendee, token)
+            }
+            (None, Some(id)) => {
+                let attendee = attendee_by_id(&app, id)
+                    .await?
+                    .filter(|a| a.kind == "CLIENT")
+                    .ok_or_else(attendee::not_found)?;
+                delegation::require_cart_permission(&app, &attendee).await?;
+                let token = ask_context_token(&app, &call, &attendee.id).await?;
+                (attendee, token)
+            }
             (None, None) => return Err(ApiError::bad_request(
                 "DIGITAL_SALES_ROOMS__ATTENDEE_MISSING",
                 "Name the attendee with the sw-context-token header or the attendeeId parameter.",
             )),
         };
-    let attendee = found
-        .filter(|a| a.kind == "CLIENT")
-        .ok_or_else(attendee::not_found)?;
-    attendee::require_cart_permission(&app, &attendee).await?;
-    if let Ok(value) = HeaderValue::from_str(&attendee.context_token) {
+    if let Ok(value) = HeaderValue::from_str(&upstream_token) {
         call.headers.insert(CONTEXT_TOKEN_HEADER, value);
     }
     let answer = pass(&app, &call).await?;

@@ -117,6 +117,17 @@ pub async fn generate(
             )
             .at("/storefrontUrl")
         })?;
+    // The storefront gets the link: one of the sales channel's domains, as for the
+    // recovery mail's link (issue #29), never another site.
+    if let Some(url) = &storefront_url {
+        if !crate::mail::is_shop_url(url.trim_end_matches('/'), &app.config.shop_origins()) {
+            return Err(ApiError::Violations(vec![crate::error::Violation::new(
+                "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                "/storefrontUrl",
+                "The value you selected is not a valid choice: the storefront URL is not a domain of this sales channel.",
+            )]));
+        }
+    }
     let token = new_id() + &new_id();
     let token_hash = hash(&token);
     let expires_at = unix_now() + LOGIN_TOKEN_TTL.as_secs() as i64;

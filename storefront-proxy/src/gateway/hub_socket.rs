@@ -84,24 +84,13 @@ fn hub_url(app: &App, request: &Request) -> String {
 }
 
 /// Whether a browser page of `origin` may open the hub's socket: one of the shop's
-/// origins (`Config::shop_origins`: `SHOP_ENDPOINT`, `SHOP_DOMAINS`), never another site
-/// (cross-site WebSocket hijacking). Compared by scheme, host and port, ignoring case.
+/// origins (`Config::shop_origins`: `SHOP_ENDPOINT`, `SHOP_DOMAINS`, parsed once at
+/// start), never another site (cross-site WebSocket hijacking). Compared as
+/// `config::Origin`s: scheme, host and port, normalised.
 fn origin_allowed(app: &App, origin: &HeaderValue) -> bool {
-    let Ok(origin) = origin.to_str() else {
-        return false;
-    };
-    app.config
-        .shop_origins()
-        .iter()
-        .any(|shop| origin_of(shop).eq_ignore_ascii_case(origin.trim_end_matches('/')))
-}
-
-/// `scheme://host[:port]` of a URL.
-fn origin_of(url: &str) -> &str {
-    match url.split_once("://") {
-        Some((scheme, rest)) => &url[..scheme.len() + 3 + rest.find('/').unwrap_or(rest.len())],
-        None => url,
-    }
+    origin
+        .to_str()
+        .is_ok_and(|origin| app.security.is_shop_origin(origin))
 }
 
 pub async fn forward(State(app): State<App>, mut request: Request) -> Response {

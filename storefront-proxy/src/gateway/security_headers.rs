@@ -19,7 +19,7 @@ use axum::http::{header, HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::config::Config;
+use crate::config::{Config, Origin};
 
 /// The headers, built once from the configuration.
 #[derive(Clone, Debug)]
@@ -126,28 +126,10 @@ fn header_value(policy: &str) -> HeaderValue {
 /// The origin of `url` (scheme, host, port), with its WebSocket or HTTP twin: livekit-client
 /// opens `wss://host` and also fetches `https://host/rtc/validate`.
 fn origin_and_its_twin(url: &str) -> Vec<String> {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return Vec::new();
-    };
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if host.is_empty()
-        || !host
-            .bytes()
-            .all(|b| b.is_ascii_graphic() && b != b';' && b != b',')
-    {
-        return Vec::new();
+    match Origin::parse(url) {
+        Some(origin) => vec![origin.to_string(), origin.twin().to_string()],
+        None => Vec::new(),
     }
-    let twin = match scheme.to_ascii_lowercase().as_str() {
-        "ws" => "http",
-        "wss" => "https",
-        "http" => "ws",
-        "https" => "wss",
-        _ => return Vec::new(),
-    };
-    vec![
-        format!("{}://{host}", scheme.to_ascii_lowercase()),
-        format!("{twin}://{host}"),
-    ]
 }
 
 /// `/presentation/…` or `/{locale}/presentation/…`: the attendee's room and its steps

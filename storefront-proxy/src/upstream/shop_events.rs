@@ -23,7 +23,8 @@ pub fn of_forwarded_call(
     if !answer.status.is_success() {
         return Vec::new();
     }
-    // The session: the one the upstream answered for, else the one the call named.
+    // The session: the one the upstream answered for, else the one the call named; by
+    // its key (the token's SHA-256), as embedded mode's events and the stored attendees.
     let token = [&answer.headers, headers]
         .into_iter()
         .find_map(|h| {
@@ -31,7 +32,7 @@ pub fn of_forwarded_call(
                 .and_then(|v| v.to_str().ok())
                 .filter(|v| !v.is_empty())
         })
-        .map(str::to_owned);
+        .map(crate::storage::sha256_hex);
     let Some(token) = token else {
         return Vec::new();
     };
@@ -117,7 +118,7 @@ mod tests {
         assert_eq!(
             events,
             vec![ShopEvent::CartChanged {
-                context_token: "t".into(),
+                context_token: crate::storage::sha256_hex("t"),
                 product_count: 2,
                 total_price: 12.5
             }]
@@ -169,7 +170,7 @@ mod tests {
         assert_eq!(
             added,
             vec![ShopEvent::WishlistChanged {
-                context_token: "t".into(),
+                context_token: crate::storage::sha256_hex("t"),
                 product_id: id.clone(),
                 added: true
             }]
@@ -184,7 +185,7 @@ mod tests {
         assert_eq!(
             merged,
             vec![ShopEvent::WishlistMerged {
-                context_token: "t".into(),
+                context_token: crate::storage::sha256_hex("t"),
                 added: vec!["a".repeat(32)]
             }]
         );

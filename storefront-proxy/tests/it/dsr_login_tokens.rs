@@ -71,11 +71,23 @@ async fn a_customer_attendee_logs_in_to_the_storefront_once_with_a_token() {
     assert_error(&refused, 400, "DIGITAL_SALES_ROOMS__INVALID_STOREFRONT_URL");
     assert_eq!(refused["errors"][0]["source"]["pointer"], "/storefrontUrl");
 
+    // Only one of the sales channel's domains (issue #29, as the recovery link).
+    let (status, refused) = live
+        .post(
+            GENERATE,
+            &cleo,
+            json!({"storefrontUrl": "https://evil.example/account"}),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    assert_error(&refused, 400, "VIOLATION::NO_SUCH_CHOICE_ERROR");
+    assert_eq!(refused["errors"][0]["source"]["pointer"], "/storefrontUrl");
+
     let (status, generated) = live
         .post(
             GENERATE,
             &cleo,
-            json!({"storefrontUrl": "https://shop.example.com/"}),
+            json!({"storefrontUrl": format!("{}/", live.base)}),
         )
         .await;
     assert_eq!(status, 200, "{generated}");

@@ -14,10 +14,10 @@ use protocol::frame::{Collection, Event};
 use protocol::{HubClaims, Role};
 use serde_json::json;
 
-const FORWARDING_SECRET: &str = "forwarding-hub-secret";
+pub const FORWARDING_SECRET: &str = "forwarding-hub-secret";
 
 /// A hub with its own data and secret.
-async fn hub(dir: &std::path::Path, secret: &str) -> u16 {
+pub async fn hub(dir: &std::path::Path, secret: &str) -> u16 {
     let config = hub::Config {
         secret: Some(secret.into()),
         ..hub::Config::for_data_dir(dir.join("hub"))
@@ -36,25 +36,31 @@ async fn hub(dir: &std::path::Path, secret: &str) -> u16 {
 /// The stand-in for Shopware (with its hub) and the proxy forwarding to it (with its).
 async fn pair() -> (Live, Live) {
     let upstream = start().await;
+    let forwarding = forwarding_to(upstream.base.clone(), |config| config).await;
+    (upstream, forwarding)
+}
+
+/// A proxy forwarding to `upstream_url`, with a hub of its own, its settings changed by
+/// `edit`.
+pub async fn forwarding_to(
+    upstream_url: String,
+    edit: impl FnOnce(storefront_proxy::Config) -> storefront_proxy::Config,
+) -> Live {
     let dir = tempfile::tempdir().unwrap();
     let hub_port = hub(dir.path(), FORWARDING_SECRET).await;
-    let upstream_url = upstream.base.clone();
     let base = serve_with(dir.path(), hub_port, FORWARDING_SECRET, |config| {
-        storefront_proxy::Config {
+        edit(storefront_proxy::Config {
             upstream_url: Some(upstream_url),
             ..config
-        }
+        })
     })
     .await;
-    (
-        upstream,
-        Live {
-            base,
-            hub_port,
-            http: reqwest::Client::new(),
-            dir,
-        },
-    )
+    Live {
+        base,
+        hub_port,
+        http: reqwest::Client::new(),
+        dir,
+    }
 }
 
 fn claims(join: &serde_json::Value) -> HubClaims {

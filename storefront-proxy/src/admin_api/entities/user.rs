@@ -1,6 +1,12 @@
 //! Admin users: admins manage the shop and its users, guides run appointments.
 //! Admins only. The password is written (hashed), never answered; a deactivated
 //! user's tokens end; the last active admin cannot be deactivated, demoted or deleted.
+//!
+//! Passwords are hashed before the write's transaction, within the bound on concurrent
+//! hashing (`security::Passwords`, as logins): [`Prehashed`] (issue #29, item 3).
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 
 use rusqlite::types::Value as SqlValue;
 use rusqlite::Transaction;
@@ -9,6 +15,7 @@ use serde_json::Value;
 use crate::account::password::hash_password;
 use crate::admin_api::definition::{Access, Column, Definition, Extra, ExtraWrite, Hooks, Write};
 use crate::error::{ApiError, ApiResult, Violation};
+use crate::state::App;
 
 /// Shortest and longest password.
 pub const PASSWORD_LENGTH: (usize, usize) = (8, 1024);
@@ -43,6 +50,74 @@ pub static USER: Definition = Definition {
     inherits_from: None,
 };
 
+/// Whether `password` has an acceptable length (else the write answers a violation).
+fn acceptable(password: &str) -> bool {
+    let (min, max) = PASSWORD_LENGTH;
+    (min..=max).contains(&password.chars().count())
+}
+
+thread_local! {
+    /// The hashes of the passwords of the write under way on this (the database's)
+    /// thread, made before it by [`Prehashed::of`].
+    static PREHASHED: RefCell<HashMap<String, VecDeque<String>>> = RefCell::new(HashMap::new());
+}
+
+/// The hashes of the new passwords of a write, made before its transaction within the
+/// bound on concurrent hashing (a full queue: `429` at once), so that many parallel
+/// password writes cost as much as many logins, not more.
+#[derive(Default)]
+pub struct Prehashed(HashMap<String, VecDeque<String>>);
+
+impl Prehashed {
+    /// Hashes the `password` of every record of `def` in `records` (user records only;
+    /// a value with a violation is left to the write).
+    pub async fn of<'a>(
+        app: &App,
+        def: &Definition,
+        records: impl IntoIterator<Item = &'a Value>,
+    ) -> ApiResult<Prehashed> {
+        let mut hashes = Prehashed::default();
+        if def.name != USER.name {
+            return Ok(hashes);
+        }
+        let passwords: Vec<String> = records
+            .into_iter()
+            .filter_map(|record| record.get("password").and_then(Value::as_str))
+            .filter(|password| acceptable(password))
+            .map(str::to_owned)
+            .collect();
+        for password in passwords {
+            let hash = app
+                .security
+                .passwords
+                .hash(password.clone(), hash_password)
+                .await?;
+            hashes.0.entry(password).or_default().push_back(hash);
+        }
+        Ok(hashes)
+    }
+
+    /// These hashes and `other`'s.
+    pub fn merge(&mut self, other: Prehashed) {
+        for (password, hashes) in other.0 {
+            self.0.entry(password).or_default().extend(hashes);
+        }
+    }
+
+    /// Runs `write` (on the database's thread) with these hashes at hand.
+    pub fn during<R>(self, write: impl FnOnce() -> R) -> R {
+        PREHASHED.with(|hashes| *hashes.borrow_mut() = self.0);
+        let result = write();
+        PREHASHED.with(|hashes| hashes.borrow_mut().clear());
+        result
+    }
+
+    /// The hash made beforehand for `password`, if any.
+    fn take(password: &str) -> Option<String> {
+        PREHASHED.with(|hashes| hashes.borrow_mut().get_mut(password)?.pop_front())
+    }
+}
+
 fn password_columns(
     value: &Value,
     pointer: &str,
@@ -69,6 +144,12 @@ fn password_columns(
             pointer.to_owned(),
             format!("A password has at most {max} characters."),
         )]);
+    }
+    // Hashed beforehand within the bound ([`Prehashed`]); a write that did not (none
+    // does) hashes here.
+    debug_assert!(acceptable(password));
+    if let Some(hash) = Prehashed::take(password) {
+        return Ok(vec![("password_hash", SqlValue::Text(hash))]);
     }
     match hash_password(password) {
         Ok(hash) => Ok(vec![("password_hash", SqlValue::Text(hash))]),

@@ -1,6 +1,7 @@
 //! The attendees that joined through this proxy in upstream mode, as the upstream
 //! Shopware answered their joins (table `forwarded_attendee`): whose store session is
-//! whose, for the hub events of forwarded cart, wishlist and room calls.
+//! whose, for the hub events of forwarded cart, wishlist and room calls. A session is
+//! kept as its key only (the SHA-256 of the upstream token, `store_api::token_key`).
 
 use rusqlite::{params, Connection};
 
@@ -19,9 +20,9 @@ pub fn record(conn: &Connection, attendee: &Attendee, name: Option<&str>) -> rus
     Ok(())
 }
 
-/// The attendee a store context token belongs to (its latest join).
-pub fn by_context_token(conn: &Connection, token: &str) -> rusqlite::Result<Option<Attendee>> {
-    Attendee::in_table_by_context_token(conn, "forwarded_attendee", token)
+/// The attendee a store session belongs to (its latest join), by the session's key.
+pub fn by_context_token(conn: &Connection, key: &str) -> rusqlite::Result<Option<Attendee>> {
+    Attendee::in_table_by_context_token(conn, "forwarded_attendee", key)
 }
 
 pub fn by_id(conn: &Connection, id: &str) -> rusqlite::Result<Option<Attendee>> {
