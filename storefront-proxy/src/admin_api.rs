@@ -242,7 +242,11 @@ async fn create(
 ) -> ApiResult<Response> {
     let def = definition(&entity)?;
     authorize(&user, def, true)?;
-    let id = in_transaction(&app, move |tx| write::create(tx, def, &payload, "/0")).await?;
+    let hashes = entities::user::Prehashed::of(&app, def, [&payload]).await?;
+    let id = in_transaction(&app, move |tx| {
+        hashes.during(|| write::create(tx, def, &payload, "/0"))
+    })
+    .await?;
     written(&app, &headers, def, id, query).await
 }
 
@@ -267,7 +271,11 @@ async fn update(
         .at("/0/id"));
     }
     let key = id.clone();
-    in_transaction(&app, move |tx| write::update(tx, def, &key, &payload, "/0")).await?;
+    let hashes = entities::user::Prehashed::of(&app, def, [&payload]).await?;
+    in_transaction(&app, move |tx| {
+        hashes.during(|| write::update(tx, def, &key, &payload, "/0"))
+    })
+    .await?;
     written(&app, &headers, def, id, query).await
 }
 

@@ -59,6 +59,10 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0101_drop_product_name_index.sql")),
         M::up(include_str!("storage/0160_appointment_time_zone.sql")),
         M::up(include_str!("storage/0120_admin_orders.sql")),
+        M::up_with_hook(
+            include_str!("storage/0110_forwarded_token_hashes.sql"),
+            hash_forwarded_tokens,
+        ),
     ])
 }
 
@@ -86,6 +90,22 @@ fn hash_context_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookRe
         tx.execute(
             "UPDATE attendee SET context_token = ?2 WHERE context_token = ?1",
             [&token, &key],
+        )?;
+    }
+    Ok(())
+}
+
+/// Migration 0110: upstream mode's attendees keep their upstream session's SHA-256
+/// only, as embedded attendees do.
+fn hash_forwarded_tokens(tx: &rusqlite::Transaction) -> rusqlite_migration::HookResult {
+    let tokens: Vec<String> = tx
+        .prepare("SELECT DISTINCT context_token FROM forwarded_attendee")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for token in tokens {
+        tx.execute(
+            "UPDATE forwarded_attendee SET context_token = ?2 WHERE context_token = ?1",
+            [&token, &sha256_hex(&token)],
         )?;
     }
     Ok(())

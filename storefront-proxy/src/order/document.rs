@@ -556,6 +556,7 @@ struct StoredDocument {
 /// `zipcode` (query or body).
 pub async fn download(
     ctx: ShopContext,
+    client: crate::security::ClientAddr,
     State(app): State<App>,
     Path((id, code)): Path<(String, String)>,
     RequestParams(params): RequestParams,
@@ -564,6 +565,9 @@ pub async fn download(
     if !is_id(&id) {
         return Err(document_not_found(&id));
     }
+    // Deep link codes and guests' postal codes cannot be guessed (throttled per client
+    // address and per code).
+    let guessed = super::load::GuestLookup::start(&app, &client, code.clone())?;
     let lookup = id.clone();
     let found = app
         .db
@@ -600,8 +604,8 @@ pub async fn download(
             }
             Ok(super::load::guest_check(&params, guest, &email, zipcode.as_deref()).map(|()| (file_name, content)))
         })
-        .await??;
-    let (file_name, content) = found;
+        .await?;
+    let (file_name, content) = super::load::GuestLookup::end(Some(guessed), found)?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/pdf".to_owned()),

@@ -13,6 +13,7 @@ use crate::account::logged_in::not_logged_in;
 use crate::catalog::criteria::{self, Expr, Field, Kind, Sql};
 use crate::checkout::methods;
 use crate::error::{ApiError, ApiResult};
+use crate::security::{ClientAddr, Throttle};
 use crate::settings::{load_currencies, load_salutations};
 use crate::state::App;
 use crate::storage::json_ids;
@@ -591,6 +592,43 @@ fn guest_scope(
     Ok(guest_check(params, guest, &email, zipcode.as_deref()).map(|()| Scope::Order(order_id)))
 }
 
+/// A lookup of an order by its deep link code (a guest's, with the order's e-mail and
+/// postal code): throttled with growing waits per client address and per code, so that
+/// neither codes nor postal codes can be guessed; one that succeeds does not count.
+pub struct GuestLookup {
+    security: std::sync::Arc<crate::security::Security>,
+    keys: [(Throttle, String); 2],
+}
+
+impl GuestLookup {
+    /// Counts the lookup of `code` by `client`, or refuses it (429, with the wait).
+    pub fn start(app: &App, client: &ClientAddr, code: String) -> ApiResult<GuestLookup> {
+        let lookup = GuestLookup {
+            security: app.security.clone(),
+            keys: [
+                (Throttle::GuestOrder, client.key()),
+                (Throttle::GuestOrderCode, code),
+            ],
+        };
+        lookup.security.throttle(&lookup.keys())?;
+        Ok(lookup)
+    }
+
+    fn keys(&self) -> [(Throttle, &str); 2] {
+        self.keys
+            .each_ref()
+            .map(|(throttle, subject)| (*throttle, subject.as_str()))
+    }
+
+    /// The lookup's `result`; one that succeeded is taken back.
+    pub fn end<T>(lookup: Option<GuestLookup>, result: ApiResult<T>) -> ApiResult<T> {
+        if let (Some(lookup), Ok(_)) = (&lookup, &result) {
+            lookup.security.release(&lookup.keys());
+        }
+        result
+    }
+}
+
 /// A guest's proof of an order: its email and billing postal code in `params`.
 /// Accounts with a password log in instead.
 pub fn guest_check(
@@ -652,10 +690,14 @@ fn wrong_guest_credentials() -> ApiError {
 /// `deepLinkCode` filter, given its `email` and `zipcode`.
 pub async fn list(
     ctx: ShopContext,
+    client: ClientAddr,
     State(app): State<App>,
     RequestParams(params): RequestParams,
 ) -> ApiResult<Json<Value>> {
     let mut criteria = criteria::parse(&params, "order", &order_field)?;
+    let guest_lookup =
+        deep_link_filter(&params).map(|code| GuestLookup::start(&app, &client, code));
+    let guest_lookup = guest_lookup.transpose()?;
     let check_payment = params
         .get("checkPromotion")
         .and_then(criteria::boolean)
@@ -664,7 +706,7 @@ pub async fn list(
     let limit = criteria.limit;
     let includes = std::mem::take(&mut criteria.includes);
     let with = Associations::of(&criteria);
-    let (mut orders, total) = app
+    let found = app
         .db
         .call(move |conn| {
             let scope = match guest_scope(conn, &ctx, &params)? {
@@ -718,7 +760,8 @@ pub async fn list(
                 .unwrap_or(0) as usize;
             Ok(Ok((load(conn, &ctx, &ids, with)?, total)))
         })
-        .await??;
+        .await?;
+    let (mut orders, total) = GuestLookup::end(guest_lookup, found)?;
     let changeable: serde_json::Map<String, Value> = if check_payment {
         orders
             .iter()

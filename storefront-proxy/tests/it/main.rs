@@ -50,6 +50,8 @@ mod query_budget;
 mod rich_text;
 mod security_auth;
 mod security_room;
+mod security_throttles;
+mod security_upstream;
 mod shopping_lists;
 mod upstream;
 mod upstream_dsr;
