@@ -207,9 +207,14 @@ test('the account pages in German: login, registration, orders, profile and addr
   await page.getByRole('button', { name: t.placeOrder }).click();
   await expect(page.getByRole('heading', { level: 1, name: t.thanks })).toBeVisible();
   const number = (await page.getByTestId('order-number').innerText()).trim();
+  // Dates in the German format (issue #31, item 6: not "11/28/2026").
+  const today = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium' }).format(new Date());
+  expect(today).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+  await expect(page.getByText(today, { exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Zu meinen Bestellungen' }).click();
   const order = page.getByTestId('order-card').filter({ hasText: t.orderTitle(number) });
   await expect(order.getByTestId('order-state')).toHaveText(t.orderOpen);
+  await expect(order.getByText(`Bestellt am ${today}`)).toBeVisible();
   await order.getByRole('button', { name: t.details }).click();
   await expect(order.getByRole('button', { name: 'Details ausblenden' })).toBeVisible();
   await expect(order.getByRole('button', { name: 'Bestellung stornieren' })).toBeVisible();

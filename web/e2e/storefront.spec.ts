@@ -171,12 +171,31 @@ test.describe('the shop in German', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Ergebnisse für „Hemd“' })).toBeVisible();
   });
 
-  test('the language switch keeps the page', async ({ page }) => {
+  test('the language switch keeps the page, and menu, breadcrumbs and links follow at once', async ({ page }) => {
     await page.goto('/Clothing/');
     await expect(page.getByRole('heading', { level: 1, name: 'Clothing' })).toBeVisible();
+    await expect(mainNav(page).getByRole('link', { name: 'Clothing', exact: true })).toBeVisible();
     await header(page).getByLabel('Language').selectOption('de-DE');
-    await expect(page).toHaveURL(/\/de-DE\//);
+    // The category's German seo path; the menu is German at once, its links lead to German pages (issue #31, item 6).
+    await expect(page).toHaveURL(/\/de-DE\/Kleidung\/$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Kleidung' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Brotkrümelnavigation' })).toContainText('Kleidung');
+    await expect(mainNav(page).getByRole('link', { name: 'Kleidung', exact: true })).toBeVisible();
+    await expect(mainNav(page).getByRole('link', { name: 'Clothing', exact: true })).toHaveCount(0);
+    await mainNav(page).getByRole('link', { name: 'Schuhe', exact: true }).click();
+    await expect(page).toHaveURL(/\/de-DE\/Schuhe\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Schuhe' })).toBeVisible();
+
+    // A product keeps its seo path: the German one after the switch, the English one back.
+    await page.goto('/Flannel-shirt/SR10003');
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();
+    await header(page).getByLabel('Language').selectOption('de-DE');
+    await expect(page).toHaveURL(/\/de-DE\/Flanellhemd\/SR10003$/);
+    await expect(page.getByRole('button', { name: 'In den Warenkorb' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Brotkrümelnavigation' })).toContainText('Flanellhemd');
+    await header(page).getByLabel('Sprache').selectOption('en-US');
+    await expect(page).toHaveURL(/\/Flannel-shirt\/SR10003$/);
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();
   });
 
   test('the 404 page speaks German', async ({ page }) => {

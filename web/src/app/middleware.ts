@@ -12,12 +12,16 @@ import {
 import { cartStore } from '@/lib/shop/cart';
 import { applyShopLanguage } from '@/lib/shop/session';
 
-/** Runs before every navigation: texts and shop answers in the locale of the target path. */
+/**
+ * Runs before every navigation: texts and shop answers in the locale of the target path.
+ * The shop's language first: what re-renders on the texts' switch (the menu, the footer)
+ * loads again at once, and must get its answer in the new language (issue #31, item 6).
+ */
 const locale: Middleware = async (to) => {
   const target = localeFromPath(to.path);
   await loadLocaleTexts(target);
-  if (i18next.language !== target) await i18next.changeLanguage(target);
   await applyShopLanguage(target);
+  if (i18next.language !== target) await i18next.changeLanguage(target);
 };
 
 export const globalMiddleware: Middleware[] = [locale];

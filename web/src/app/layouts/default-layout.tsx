@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { LocaleSwitcher } from '@/components/locale-switcher';
+import { LegalLinks } from '@/components/shop-page/shop-page-modal';
 import { AccountLink } from '@/features/account/components/account-link';
 import { CartButton, CartSidebar } from '@/features/cart/components/cart-sidebar';
 import { WishlistLink } from '@/features/wishlist/components/wishlist-link';
@@ -63,6 +64,10 @@ export function DefaultLayout() {
             </ul>
           </div>
           <FooterNavigation className="footer__list footer__links" />
+          <div>
+            <h2 className="footer__heading">{t('legal.heading')}</h2>
+            <LegalLinks className="footer__list footer__links" />
+          </div>
         </div>
         <div className="container footer__bottom">
           <span>{t('shop.copyright', { year: new Date().getFullYear() })}</span>

@@ -24,7 +24,7 @@ type LandingPage = Schemas['LandingPage'];
 
 export type ContentPageData =
   | { kind: 'category'; category: Category; isHome: boolean }
-  | { kind: 'product'; detail: ProductDetail; taxState: string }
+  | { kind: 'product'; detail: ProductDetail; taxState: string; requestedId: string }
   | { kind: 'landingPage'; landingPage: LandingPage };
 
 /** Finds what an seo path points at (`POST /seo-url`); null when nothing does. */
@@ -70,7 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ContentPa
       case 'product': {
         const [detail, context] = await Promise.all([getProductDetail(target.id), shopContext().catch(() => null)]);
         setCurrency(context?.currency?.isoCode);
-        return { kind: 'product', detail, taxState: context?.context?.taxState ?? 'gross' };
+        return { kind: 'product', detail, taxState: context?.context?.taxState ?? 'gross', requestedId: target.id };
       }
       case 'landingPage': {
         const { data } = await shopClient().invoke('readLandingPage post /landing-page/{landingPageId}', {
@@ -193,7 +193,8 @@ function technicalPath(data: ContentPageData): string {
     case 'category':
       return data.isHome ? '/' : `/navigation/${data.category.id}`;
     case 'product':
-      return `/detail/${data.detail.product.id}`;
+      // The product the path named (a parent shows its first variant): a language switch keeps its seo path.
+      return `/detail/${data.requestedId}`;
     case 'landingPage':
       return `/landingPage/${data.landingPage.id}`;
   }

@@ -9,6 +9,7 @@ import { customerStore } from '@/lib/shop/customer';
 import { toast } from '@/lib/ui/toasts';
 import { rules, validate } from '@/lib/validation';
 import { violationsByField } from '@/lib/api/violations';
+import { ShopPageLink } from '@/components/shop-page/shop-page-modal';
 import { LocationFields, PersonFields, statesOf, useAddressOptions } from './address-fields';
 import './auth-card.css';
 
@@ -173,6 +174,9 @@ export function RegisterForm({
           onChange={(event) => setPrivacy(event.target.checked)}
           error={submitted && !privacy ? t('account.privacyRequired') : null}
         />
+        <p className="field__hint">
+          <ShopPageLink name="privacy">{t('legal.readPrivacy')}</ShopPageLink>
+        </p>
         {failure && (
           <p className="alert" role="alert">
             {t('errors.generic')}

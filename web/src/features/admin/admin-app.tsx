@@ -10,6 +10,7 @@ import { AdminApiProvider, useAdminApi, useAdminSession } from './api/context';
 import { AppointmentsPage } from './appointments/appointments-page';
 import { RequireAdmin, RequireSession } from './auth/guards';
 import { LoginPage } from './auth/login-page';
+import { LegalPagesPage } from './legal/legal-pages-page';
 import { CategoriesPage } from './catalogue/categories/categories-page';
 import { CustomersPage } from './customers/customers-page';
 import { DashboardPage } from './dashboard/dashboard-page';
@@ -39,6 +40,7 @@ const NAV = [
   { path: 'promotions', key: 'admin.nav.promotions' },
   { path: 'import', key: 'admin.nav.import' },
   { path: 'users', key: 'admin.nav.users', adminOnly: true },
+  { path: 'legal', key: 'admin.legal.nav', adminOnly: true },
 ] as const;
 
 /** The frame of every page after login: side navigation, who is logged in, the page (outlet). */
@@ -139,6 +141,7 @@ export function AdminApp() {
           <Route path="manufacturers" element={<ManufacturersPage />} />
           <Route path="promotions" element={<PromotionsPage />} />
           <Route path="import" element={<ImportPage />} />
+          <Route path="legal" element={<LegalPagesPage />} />
           <Route
             path="users"
             element={

@@ -75,6 +75,8 @@ export interface PublicAppointment {
   attendeeRestrictionType: 'open' | 'customer';
   accessibleFrom: string | null;
   accessibleTo: string | null;
+  /** The IANA zone it is planned in; the web shows its times in the viewer's zone. */
+  timeZone?: string;
   startedAt: string | null;
   live: boolean;
 }

@@ -88,6 +88,39 @@ export function pickLanguageId(
   return (exact ?? sameLanguage)?.id ?? null;
 }
 
+const SEO_ROUTE_OF: Record<'category' | 'product' | 'landingPage', string> = {
+  category: 'frontend.navigation.page',
+  product: 'frontend.detail.page',
+  landingPage: 'frontend.landing.page',
+};
+
+/**
+ * The seo path in `locale`'s language of a page named by its language-independent path
+ * (`/detail/{id}`, `/navigation/{id}`, `/landingPage/{id}`), `/` prefixed; null when it has
+ * none there (the language switch then keeps the technical path).
+ */
+export async function seoPathIn(technicalPath: string, locale: Locale): Promise<string | null> {
+  if (!session) return null;
+  const match = /^\/(detail|navigation|landingPage)\/([0-9a-f]{32})$/.exec(technicalPath);
+  if (!match) return null;
+  const kind = match[1] === 'detail' ? 'product' : match[1] === 'navigation' ? 'category' : 'landingPage';
+  const languageId = pickLanguageId(await languages(), locale);
+  if (!languageId) return null;
+  const { data } = await session.client.invoke('readSeoUrl post /seo-url', {
+    headers: { 'sw-language-id': languageId },
+    body: {
+      limit: 1,
+      filter: [
+        { type: 'equals', field: 'foreignKey', value: match[2] },
+        { type: 'equals', field: 'routeName', value: SEO_ROUTE_OF[kind] },
+        { type: 'equals', field: 'isCanonical', value: true },
+      ],
+    } as never,
+  });
+  const path = data.elements?.[0]?.seoPathInfo;
+  return path ? `/${path.replace(/^\/+/, '')}` : null;
+}
+
 /** Makes the shop answer in the locale's language; keeps the choice in a cookie. */
 export async function applyShopLanguage(locale: Locale): Promise<void> {
   if (!session) return;

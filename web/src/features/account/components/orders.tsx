@@ -5,7 +5,7 @@ import { Spinner } from '@/components/spinner';
 import { cancelOrder, changeOrderPayment, getPaymentMethods, listOrders, payAgain, type Order, type PaymentMethod } from '@/lib/shop/orders';
 import { MethodList } from '@/components/order/method-list';
 import { lastTransaction, OrderDetails } from '@/components/order/order-details';
-import { formatPrice } from '@/lib/format';
+import { formatDate, formatPrice } from '@/lib/format';
 import { modalStore } from '@/lib/ui/modal';
 import { toast } from '@/lib/ui/toasts';
 import { EmptyShopping } from '@/components/empty-state';
@@ -110,7 +110,7 @@ function OrderCard({ order, changeable, onChange }: { order: Order; changeable: 
       <div className="order-card__head">
         <div>
           <h3>{t('account.orderTitle', { number: order.orderNumber ?? '' })}</h3>
-          <p className="muted">{t('account.orderDate', { date: order.orderDateTime ? new Date(order.orderDateTime).toLocaleDateString() : '' })}</p>
+          <p className="muted">{t('account.orderDate', { date: formatDate(order.orderDateTime) })}</p>
         </div>
         <p className="order-card__total">{formatPrice(order.amountTotal)}</p>
       </div>

@@ -4,6 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { Field, SelectField } from '@/components/form';
 import { useRuntimeConfig } from '@/config/runtime';
 import { createStoreClient } from '@/lib/api/shop';
+import { formatDateTime } from '@/lib/format';
 import { useLocalePath } from '@/lib/i18n';
 import { useAdminApi, useAdminSession } from '../api/context';
 import { errorText, fieldErrors } from '../api/errors';
@@ -17,6 +18,7 @@ import {
   pathFromName,
   toPayload,
   validate,
+  zonedToUtc,
   type AppointmentEntity,
   type AppointmentForm,
 } from './appointment-form';
@@ -74,6 +76,14 @@ export function AppointmentEditor() {
   const [pathTouched, setPathTouched] = useState(false);
   const [copied, setCopied] = useState(false);
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
+  // The start in the viewer's own zone, when the appointment is planned in another.
+  const viewerZone = browserTimeZone();
+  const startHere = form.start && form.timeZone !== viewerZone ? zonedToUtc(form.start, form.timeZone) : null;
+  const startHint = startHere
+    ? t('admin.appointments.inYourZone', {
+        time: formatDateTime(startHere, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }),
+      })
+    : undefined;
 
   useEffect(() => {
     api
@@ -238,6 +248,7 @@ export function AppointmentEditor() {
           <Field
             label={t('admin.appointments.start')}
             type="datetime-local"
+            hint={startHint}
             value={form.start}
             error={errorOf('accessibleFrom')}
             onChange={(event) => set('start', event.target.value)}

@@ -47,8 +47,22 @@ describe('appointment form', () => {
       broadcastMode: true,
       accessibleFrom: '2026-12-01T17:00:00Z',
       accessibleTo: null,
+      timeZone: 'Europe/Berlin',
     });
     expect(toPayload({ ...form, nameDe: ' ' })).not.toHaveProperty('translations');
+  });
+
+  it('keeps the zone an appointment was planned in, whatever the viewer\'s zone (issue #31, item 5)', () => {
+    // Saved in Berlin, opened again by a browser in UTC: still 18:00 Berlin, not 17:00 UTC.
+    const saved = { ...entity, timeZone: 'Europe/Berlin' };
+    const form = formFromEntity(saved, { en: 'en-id', de: 'de-id' }, 'UTC');
+    expect(form).toMatchObject({ timeZone: 'Europe/Berlin', start: '2026-12-01T18:00' });
+    expect(toPayload(form)).toMatchObject({ accessibleFrom: '2026-12-01T17:00:00Z', timeZone: 'Europe/Berlin' });
+    // Summer time in Berlin is UTC+2; New York's is UTC-4.
+    const summer = formFromEntity({ ...saved, accessibleFrom: '2027-07-01T16:00:00Z' }, {}, 'America/New_York');
+    expect(summer.start).toBe('2027-07-01T18:00');
+    // An appointment without a zone (made before zones were kept) falls back to the given one.
+    expect(formFromEntity({ ...entity, timeZone: null }, {}, 'UTC')).toMatchObject({ timeZone: 'UTC', start: '2026-12-01T17:00' });
   });
 
   it('names every field that is missing or wrong', () => {

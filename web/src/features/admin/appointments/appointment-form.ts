@@ -1,7 +1,10 @@
+import { TZDate } from '@date-fns/tz';
+
 /**
  * The appointment editor's state and its way to and from the Admin API
- * (`dsr-appointment`): names per language, times as wall-clock time in a chosen time zone
- * (stored in UTC), the path attendees open. Pure, so it is tested without a browser.
+ * (`dsr-appointment`): names per language, times as wall-clock time in the appointment's
+ * time zone (stored as instants in UTC, with the zone beside them), the path attendees
+ * open. Pure, so it is tested without a browser.
  */
 
 export type AppointmentMode = 'guided' | 'self';
@@ -22,6 +25,8 @@ export interface AppointmentEntity {
   broadcastMode?: boolean;
   accessibleFrom: string | null;
   accessibleTo: string | null;
+  /** The IANA zone it is planned in (`UTC` for appointments made before zones were kept). */
+  timeZone?: string | null;
   startedAt: string | null;
   endedAt: string | null;
   translations?: { languageId: string; name: string | null }[];
@@ -73,46 +78,34 @@ export function emptyForm(timeZone = browserTimeZone()): AppointmentForm {
   };
 }
 
-/** The offset of `timeZone` from UTC at `instant`, in minutes. */
-function offsetMinutes(instant: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return Math.round((asUtc - instant.getTime()) / 60_000);
-}
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** Wall-clock `YYYY-MM-DDTHH:mm` in `timeZone` → ISO 8601 in UTC (`…Z`); empty stays empty. */
 export function zonedToUtc(local: string, timeZone: string): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
   if (!match) return null;
   const [y, mo, d, h, mi] = match.slice(1).map(Number) as [number, number, number, number, number];
-  const guess = Date.UTC(y, mo - 1, d, h, mi);
-  // Two rounds settle the offset across a daylight-saving change.
-  let instant = guess - offsetMinutes(new Date(guess), timeZone) * 60_000;
-  instant = guess - offsetMinutes(new Date(instant), timeZone) * 60_000;
+  const instant = new TZDate(y, mo - 1, d, h, mi, timeZone).getTime();
+  if (Number.isNaN(instant)) return null;
   return new Date(instant).toISOString().replace('.000Z', 'Z');
 }
 
 /** ISO 8601 → wall-clock `YYYY-MM-DDTHH:mm` in `timeZone` (for the inputs). */
 export function utcToZoned(iso: string | null, timeZone: string): string {
   if (!iso) return '';
-  const instant = new Date(iso);
-  if (Number.isNaN(instant.getTime())) return '';
-  const local = new Date(instant.getTime() + offsetMinutes(instant, timeZone) * 60_000);
-  return local.toISOString().slice(0, 16);
+  const instant = new Date(iso).getTime();
+  if (Number.isNaN(instant)) return '';
+  const local = new TZDate(instant, timeZone);
+  if (Number.isNaN(local.getTime())) return '';
+  return `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}T${pad(local.getHours())}:${pad(local.getMinutes())}`;
 }
 
-/** The form of a stored appointment; `languages` maps `en`/`de` to language ids. */
-export function formFromEntity(entity: AppointmentEntity, languages: { en?: string; de?: string }, timeZone = browserTimeZone()): AppointmentForm {
+/**
+ * The form of a stored appointment; `languages` maps `en`/`de` to language ids. Its times
+ * are shown in the zone it was planned in; `fallbackZone` only for one that names none.
+ */
+export function formFromEntity(entity: AppointmentEntity, languages: { en?: string; de?: string }, fallbackZone = browserTimeZone()): AppointmentForm {
+  const timeZone = entity.timeZone || fallbackZone;
   const nameIn = (id?: string) => entity.translations?.find((t) => t.languageId === id)?.name ?? '';
   return {
     nameEn: nameIn(languages.en) || entity.name || '',
@@ -177,6 +170,7 @@ export function toPayload(form: AppointmentForm): Record<string, unknown> {
     broadcastMode: form.broadcast,
     accessibleFrom: form.start ? zonedToUtc(form.start, form.timeZone) : null,
     accessibleTo: form.end ? zonedToUtc(form.end, form.timeZone) : null,
+    timeZone: form.timeZone,
   };
 }
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField } from '@/components/form';
+import { formatDateTime } from '@/lib/format';
 import { useAdminApi } from '../api/context';
 import { errorText, fieldErrors } from '../api/errors';
 import { Notice } from '../components/admin-page';
@@ -84,7 +85,7 @@ export function AppointmentInvitations({ appointment, languages }: { appointment
     }
   }
 
-  const format = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const format = (iso: string) => formatDateTime(iso, { locale: i18n.language });
 
   return (
     <>

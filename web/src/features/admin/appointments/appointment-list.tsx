@@ -1,8 +1,10 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatDateTime } from '@/lib/format';
 import { useLocalePath } from '@/lib/i18n';
 import { useAdminApi } from '../api/context';
+import { useDisplayName } from '../catalogue/languages';
 import { useAdminPath } from '../components/admin-path';
 import { SearchListPage } from '../components/search-list-page';
 import { statusOf, type AppointmentEntity, type AppointmentStatus } from './appointment-form';
@@ -36,6 +38,7 @@ export function AppointmentList() {
   const adminPath = useAdminPath();
   const localePath = useLocalePath();
   const [filter, setFilter] = useState<Filter>('all');
+  const displayName = useDisplayName();
 
   const search = useCallback(
     (term: string, page: number, limit: number) => {
@@ -55,7 +58,8 @@ export function AppointmentList() {
     [api, filter],
   );
 
-  const format = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+  // In the viewer's own zone, named (the appointment may be planned in another).
+  const format = (iso: string | null) => formatDateTime(iso, { locale: i18n.language, dateStyle: 'medium', timeStyle: 'short' }) || '—';
 
   return (
     <SearchListPage
@@ -79,7 +83,7 @@ export function AppointmentList() {
       columns={[
         {
           header: t('admin.appointments.columns.name'),
-          cell: (appointment) => <Link to={adminPath(`appointments/${appointment.id}`)}>{appointment.name}</Link>,
+          cell: (appointment) => <Link to={adminPath(`appointments/${appointment.id}`)}>{displayName(appointment)}</Link>,
         },
         { header: t('admin.appointments.columns.start'), cell: (appointment) => format(appointment.accessibleFrom) },
         {

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useRuntimeConfig } from '@/config/runtime';
 import type { Translation } from './types';
 
@@ -40,4 +41,18 @@ export function germanText(translations: Translation[] | undefined, languageId: 
 export function germanPayload(fields: Record<string, string>): Record<string, unknown> {
   const german = Object.fromEntries(Object.entries(fields).filter(([, value]) => value.trim() !== ''));
   return Object.keys(german).length ? { translations: { 'de-DE': german } } : {};
+}
+
+/**
+ * A record's name as the backoffice's lists show it: the German one that was saved on a
+ * German page (issue #31, item 6), else the record's own (the default language's).
+ */
+export function useDisplayName(): (record: { name?: string | null; translations?: Translation[] | null }) => string {
+  const { i18n } = useTranslation();
+  const germanId = useGermanLanguageId();
+  const german = i18n.language.startsWith('de');
+  return useCallback(
+    (record) => (german ? germanText(record.translations ?? undefined, germanId, 'name') : '') || record.name || '',
+    [german, germanId],
+  );
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { RatingStars } from '@/components/rating-stars';
-import { formatNumber } from '@/lib/format';
+import { formatDate, formatNumber } from '@/lib/format';
 import { getCrossSellings, getProducts, getReviews, type CrossSellingElement, type Product, type ProductReview } from '../api/catalog';
 import { recentlyViewedStore } from '../stores/recently-viewed';
 import { ProductCard } from './product-card';
@@ -84,7 +84,7 @@ export function Reviews({ product }: { product: Product }) {
             <h4 className="review__title">{review.title}</h4>
             <p className="review__content">{review.content}</p>
             {review.createdAt && (
-              <p className="review__meta">{new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(review.createdAt))}</p>
+              <p className="review__meta">{formatDate(review.createdAt, { locale: i18n.language })}</p>
             )}
           </li>
         ))}

@@ -23,6 +23,7 @@ import { AddressLines } from '@/components/address-lines';
 import type { CustomerAddress } from '@/lib/shop/addresses';
 import { AddressPicker } from './address-picker';
 import { MethodList } from '@/components/order/method-list';
+import { ShopPageLink } from '@/components/shop-page/shop-page-modal';
 import '@/components/order/checkout-section.css';
 import './checkout-page.css';
 
@@ -295,6 +296,10 @@ export function CheckoutPage() {
           {hasCustomer && (
             <div className="checkout-confirm">
               <Field type="checkbox" label={t('checkout.terms')} name="tos" checked={tos} onChange={(event) => setTos(event.target.checked)} error={submitted && !tos ? t('checkout.termsRequired') : null} />
+              <p className="field__hint">
+                <ShopPageLink name="tos">{t('legal.readTerms')}</ShopPageLink>
+                <ShopPageLink name="privacy">{t('legal.readPrivacy')}</ShopPageLink>
+              </p>
               {digital && (
                 <Field type="checkbox" label={t('checkout.waiver')} name="waiver" checked={waiver} onChange={(event) => setWaiver(event.target.checked)} error={submitted && !waiver ? t('checkout.waiverRequired') : null} />
               )}

@@ -5,7 +5,7 @@ import { Spinner } from '@/components/spinner';
 import { errorStatus } from '@/lib/api/shop';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
-import { formatPrice } from '@/lib/format';
+import { formatDate, formatPrice } from '@/lib/format';
 import { toast } from '@/lib/ui/toasts';
 import { useStore } from 'zustand';
 import { customerStore, isLoggedIn } from '@/lib/shop/customer';
@@ -120,7 +120,7 @@ export function SuccessPage({ variant }: { variant: ResultVariant }) {
         </div>
         <div>
           <dt>{t('checkout.orderDate')}</dt>
-          <dd>{order.orderDateTime ? new Date(order.orderDateTime).toLocaleDateString() : ''}</dd>
+          <dd>{formatDate(order.orderDateTime)}</dd>
         </div>
         <div>
           <dt>{t('cart.total')}</dt>

@@ -1,3 +1,4 @@
+import { adminLegalDe } from './admin-legal.de';
 import { adminSalesDe } from './admin-sales.de';
 import type { adminEn } from './admin.en';
 
@@ -231,6 +232,7 @@ export const adminDe: typeof adminEn = {
     start: 'Beginn',
     end: 'Ende',
     timeZone: 'Zeitzone',
+    inYourZone: 'In Ihrer Zeitzone: {{time}}',
     restriction: 'Wer teilnehmen darf',
     restrictionOpen: 'Alle',
     restrictionCustomer: 'Nur Kunden (angemeldet)',
@@ -356,4 +358,5 @@ export const adminDe: typeof adminEn = {
     },
   },
   ...adminSalesDe,
+  ...adminLegalDe,
 };

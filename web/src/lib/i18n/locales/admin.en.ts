@@ -1,3 +1,4 @@
+import { adminLegalEn } from './admin-legal.en';
 import { adminSalesEn } from './admin-sales.en';
 
 /**
@@ -234,6 +235,7 @@ export const adminEn = {
     start: 'Start',
     end: 'End',
     timeZone: 'Time zone',
+    inYourZone: 'In your time zone: {{time}}',
     restriction: 'Who may join',
     restrictionOpen: 'Everyone',
     restrictionCustomer: 'Customers only (logged in)',
@@ -359,4 +361,5 @@ export const adminEn = {
     },
   },
   ...adminSalesEn,
+  ...adminLegalEn,
 };

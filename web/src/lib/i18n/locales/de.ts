@@ -520,6 +520,15 @@ export const de: Translations = {
     retry: 'Erneut versuchen',
     backHome: 'Zurück zur Startseite',
   },
+  legal: {
+    heading: 'Rechtliches',
+    details: 'Details',
+    privacy: 'Datenschutzerklärung',
+    tos: 'Allgemeine Geschäftsbedingungen',
+    imprint: 'Impressum',
+    readPrivacy: 'Datenschutzerklärung lesen',
+    readTerms: 'Allgemeine Geschäftsbedingungen lesen',
+  },
   locales: {
     'en-US': 'English (US)',
     'en-GB': 'English (UK)',

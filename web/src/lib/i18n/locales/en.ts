@@ -518,6 +518,15 @@ export const en = {
     retry: 'Try again',
     backHome: 'Back to the home page',
   },
+  legal: {
+    heading: 'Legal',
+    details: 'Details',
+    privacy: 'Privacy policy',
+    tos: 'Terms and conditions',
+    imprint: 'Imprint',
+    readPrivacy: 'Read the privacy policy',
+    readTerms: 'Read the terms and conditions',
+  },
   locales: {
     'en-US': 'English (US)',
     'en-GB': 'English (UK)',

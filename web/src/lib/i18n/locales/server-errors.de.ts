@@ -144,6 +144,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     SALESROOM__MEDIA_IMAGE_TOO_LARGE: 'Dieses Bild ist zu groß: höchstens 10.000 Pixel je Seite und 40 Megapixel.',
     SALESROOM__ORIGIN_NOT_ALLOWED: 'Der Live-Raum lässt sich nur von den Seiten des Shops aus öffnen.',
     SALESROOM__UPSTREAM_ANSWER_TOO_LARGE: 'Die Antwort des Shops ist zu groß.',
+    SALESROOM__LEGAL_PAGE_NOT_FOUND: 'Diese Rechtsseite gibt es nicht (es gibt Datenschutzerklärung, AGB und Impressum).',
     SALESROOM__QUERY_TOO_EXPENSIVE: 'Diese Suche dauert für den Shop zu lange. Bitte schränken Sie sie ein und versuchen Sie es erneut.',
   },
   violations: {
@@ -175,6 +176,8 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     INVALID_ID: 'Das ist keine gültige ID.',
     INVALID_PARENT: 'Dieses übergeordnete Element kann nicht gewählt werden.',
     INVALID_PASSWORD: 'Dieses Passwort ist nicht erlaubt (mindestens 8 Zeichen).',
+    INVALID_LANGUAGE: 'Diese Sprache gibt es im Shop nicht.',
+    INVALID_TIME_ZONE: 'Diese Zeitzone ist unbekannt (zum Beispiel Europe/Berlin).',
     INVALID_PATH: 'Dieser Pfad ist ungültig: verwenden Sie Kleinbuchstaben, Ziffern und Bindestriche.',
     INVALID_WINDOW: 'Das Ende muss nach dem Beginn liegen.',
     LIST_PRICE_TOO_LOW: 'Der Listenpreis muss höher als der Preis sein.',

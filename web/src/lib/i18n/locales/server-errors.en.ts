@@ -146,6 +146,7 @@ export const serverErrorsEn = {
     SALESROOM__MEDIA_IMAGE_TOO_LARGE: 'This image is too large: at most 10,000 pixels a side and 40 megapixels.',
     SALESROOM__ORIGIN_NOT_ALLOWED: "The live room can only be opened from the shop's own pages.",
     SALESROOM__UPSTREAM_ANSWER_TOO_LARGE: "The shop's answer is too large.",
+    SALESROOM__LEGAL_PAGE_NOT_FOUND: 'This legal page does not exist (privacy policy, terms and imprint do).',
     SALESROOM__QUERY_TOO_EXPENSIVE: 'This search takes the shop too long. Please narrow it down and try again.',
   },
   violations: {
@@ -177,6 +178,8 @@ export const serverErrorsEn = {
     INVALID_ID: 'This is not a valid id.',
     INVALID_PARENT: 'This parent cannot be chosen.',
     INVALID_PASSWORD: 'This password is not allowed (at least 8 characters).',
+    INVALID_LANGUAGE: "This language is not one of the shop's.",
+    INVALID_TIME_ZONE: 'This is not a known time zone (such as Europe/Berlin).',
     INVALID_PATH: 'This path is not valid: use lower-case letters, digits and dashes.',
     INVALID_WINDOW: 'The end must be after the start.',
     LIST_PRICE_TOO_LOW: 'The list price must be higher than the price.',

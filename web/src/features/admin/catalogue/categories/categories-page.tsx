@@ -6,7 +6,7 @@ import { errorText } from '../../api/errors';
 import { AdminPage, Notice } from '../../components/admin-page';
 import { FormMessages } from '../../components/form-messages';
 import { useEntityForm } from '../../components/use-entity-form';
-import { germanPayload, germanText, useGermanLanguageId } from '../languages';
+import { germanPayload, germanText, useDisplayName, useGermanLanguageId } from '../languages';
 import type { Category } from '../types';
 
 interface Draft {
@@ -25,6 +25,7 @@ export function CategoriesPage() {
   const { t } = useTranslation();
   const api = useAdminApi();
   const germanId = useGermanLanguageId();
+  const displayName = useDisplayName();
   const [categories, setCategories] = useState<Category[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
   const root = categories.find((c) => c.level === 1)?.id ?? '';
@@ -91,7 +92,7 @@ export function CategoriesPage() {
       <ul className="admin-tree">
         {list.map((category) => (
           <li key={category.id}>
-            <span>{category.name}</span>{' '}
+            <span>{displayName(category)}</span>{' '}
             {category.level > 1 && (
               <>
                 <button type="button" className="link-button" onClick={() => edit(category)} aria-label={`${t('admin.common.edit')}: ${category.name ?? ''}`}>

@@ -7,6 +7,7 @@ import { errorText } from '../../api/errors';
 import { AdminPage, Notice } from '../../components/admin-page';
 import { useAdminPath } from '../../components/admin-path';
 import { Pager } from '../../components/pager';
+import { useDisplayName } from '../languages';
 import type { Product } from '../types';
 
 const LIMIT = 25;
@@ -21,6 +22,7 @@ type SortKey = keyof typeof SORTS;
 /** `/admin/products`: main products (variants are in their parent), searchable, sortable, paged; state in the URL. */
 export function ProductList() {
   const { t, i18n } = useTranslation();
+  const displayName = useDisplayName();
   const api = useAdminApi();
   const adminPath = useAdminPath();
   const [params, setParams] = useSearchParams();
@@ -113,7 +115,7 @@ export function ProductList() {
               {result.data.map((product) => (
                 <tr key={product.id}>
                   <td>
-                    <Link to={adminPath(`products/${product.id}`)}>{product.name ?? product.productNumber}</Link>
+                    <Link to={adminPath(`products/${product.id}`)}>{displayName(product) || product.productNumber}</Link>
                   </td>
                   <td>{product.productNumber}</td>
                   <td>{product.price?.[0] ? formatPrice(product.price[0].gross, i18n.language) : ''}</td>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Field, SelectField } from '@/components/form';
+import { formatDateTime } from '@/lib/format';
 import { AdminPage, Notice } from '../../components/admin-page';
 import { EntityCrudForm, useEntityCrud } from '../../components/entity-crud';
 import { EntityTable } from '../../components/entity-table';
@@ -48,7 +49,7 @@ export function PromotionsPage() {
     }),
   });
 
-  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '…');
+  const date = (iso: string | null) => formatDateTime(iso, { locale: i18n.language }) || '…';
   const discount = (promotion: Promotion) => {
     const first = promotion.discounts?.[0];
     if (!first) return '';

@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from '@/config/runtime';
 import type { PublicAppointment } from '@/lib/api/shop';
+import { formatDateTime } from '@/lib/format';
 import { roomStoreClient } from '../../api/store-client';
 
 /**
@@ -15,16 +16,17 @@ export async function loadUpcomingAppointments(config: RuntimeConfig): Promise<P
 export function formatStart(appointment: Pick<PublicAppointment, 'startedAt' | 'accessibleFrom' | 'live'>, locale: string, timeZone?: string): string | null {
   const at = appointment.live ? (appointment.startedAt ?? appointment.accessibleFrom) : appointment.accessibleFrom;
   if (!at) return null;
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(locale, {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone,
-    timeZoneName: 'short',
-  }).format(date);
+  return (
+    formatDateTime(at, {
+      locale,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone,
+      timeZoneName: 'short',
+    }) || null
+  );
 }

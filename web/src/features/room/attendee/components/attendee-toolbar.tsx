@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
+import { LegalLinks } from '@/components/shop-page/shop-page-modal';
 import { openMediaSettings } from '@/components/video/media-settings';
 import { useLocalePath } from '@/lib/i18n';
+import { modalStore } from '@/lib/ui/modal';
 import { cartItemCount, cartStore } from '@/lib/shop/cart';
 import { wishlistStore } from '@/lib/shop/wishlist-store';
 import { RoomMediaToggles } from '../../components/room-media-toggles';
@@ -27,6 +29,10 @@ export function AttendeeToolbar({ tools }: { tools: RoomTools }) {
         <SidebarButtons tools={tools} />
       </ToolbarGroup>
       <ToolbarGroup name="leave" label={t('cockpit.groups.leave')}>
+        {/* The shop's legal pages, each opening as the shop-page modal. */}
+        <button type="button" className="button" onClick={() => modalStore.getState().open(<LegalLinks className="legal-links" />, { title: t('legal.heading'), size: 'small' })}>
+          {t('legal.heading')}
+        </button>
         <Link className="button button--danger" to={localePath('/') || '/'}>
           {t('room.leave')}
         </Link>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/form';
+import { ShopPageLink } from '@/components/shop-page/shop-page-modal';
 
 interface JoinNameFieldsProps {
   name: string;
@@ -35,6 +36,9 @@ export function JoinNameFields({ name, onName, consent, onConsent, submitted }: 
         onChange={(event) => onConsent(event.target.checked)}
         error={submitted && !consent ? t('presentation.consentRequired') : null}
       />
+      <p className="field__hint">
+        <ShopPageLink name="privacy">{t('legal.readPrivacy')}</ShopPageLink>
+      </p>
     </>
   );
 }

@@ -5,7 +5,8 @@ import { ConnectionStatus } from '@/components/connection-status';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { loadAttendeeSession } from '../stores/attendee-session';
-import { useAppointmentName } from './use-appointment-name';
+import { formatStart } from '../api/upcoming';
+import { useListedAppointment } from './use-appointment-name';
 import { useAttendeeRoom } from './use-attendee-room';
 import './waiting-room.css';
 
@@ -19,11 +20,14 @@ export function WaitingRoom() {
 }
 
 function Waiting({ appointmentId, session }: { appointmentId: string; session: JoinAppointmentResponse }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const localePath = useLocalePath();
   const { connection, screen } = useAttendeeRoom(appointmentId, session);
-  const appointmentName = useAppointmentName(session);
+  // Its name in the page's language; when it is planned to start, in the attendee's own time zone.
+  const listed = useListedAppointment(session.id);
+  const appointmentName = listed?.name || session.appointmentName;
+  const start = listed && !listed.live ? formatStart(listed, i18n.language) : null;
 
   useEffect(() => {
     if (screen === 'live' || screen === 'ended') void navigate(localePath(`/presentation/${appointmentId}`), { replace: true });
@@ -33,6 +37,7 @@ function Waiting({ appointmentId, session }: { appointmentId: string; session: J
     <section className="card message waiting" aria-busy={screen !== 'waiting'}>
       <h1>{t('room.waitingTitle')}</h1>
       <p className="waiting__name">{appointmentName}</p>
+      {start && <p data-testid="waiting-start">{t('presentations.startsAt', { start })}</p>}
       <p>{t('room.waitingText')}</p>
       <span className="waiting__pulse" aria-hidden="true" />
       <ConnectionStatus state={connection} />

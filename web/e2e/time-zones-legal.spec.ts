@@ -1,0 +1,97 @@
+import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { submitBackofficeLogin } from './logins';
+
+/*
+ * Issue #31, items 5 and 7, against the demo shop: an appointment planned in Berlin keeps
+ * its time and zone and every viewer sees it in their own zone; the merchant writes the
+ * legal pages, which the shop opens as its shop-page modal from the footer and wherever it
+ * asks for consent.
+ */
+
+async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL: process.env.SALESROOM_BASE_URL, viewport: { width: 1440, height: 900 }, ...options });
+  return context.newPage();
+}
+
+const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+test('an appointment planned in Berlin keeps its time and zone; viewers see it in their own zone', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const id = stamp();
+  // The merchant's browser runs in UTC: the appointment's zone must not fall back to it.
+  const admin = await newPage(browser, { timezoneId: 'UTC', locale: 'en-US' });
+  await submitBackofficeLogin(admin);
+  await expect(admin.getByRole('navigation', { name: 'Backoffice' })).toBeVisible();
+  await admin.goto('/admin/appointments/new');
+  await expect(admin.getByRole('heading', { name: 'New appointment', level: 1 })).toBeVisible();
+  await admin.getByLabel('Name (English)').fill(`Berlin evening ${id}`);
+  await admin.getByLabel('Presentation', { exact: true }).selectOption({ index: 1 });
+  await admin.getByLabel('Path (part of the invitation link)').fill(`berlin-evening-${id}`);
+  await admin.getByLabel('Time zone').selectOption('Europe/Berlin');
+  await admin.getByLabel('Start', { exact: true }).fill('2027-12-01T18:00');
+  // The start in the merchant's own zone, beside the field.
+  await expect(admin.getByLabel('Start', { exact: true })).toHaveAccessibleDescription('In your time zone: Wed, Dec 1, 2027, 5:00 PM UTC');
+  await admin.getByRole('button', { name: 'Create' }).click();
+  await expect(admin.getByRole('heading', { name: `Appointment: Berlin evening ${id}`, level: 1 })).toBeVisible();
+
+  // Opened again: 18:00 in Berlin, not 17:00 in UTC.
+  await admin.reload();
+  await expect(admin.getByLabel('Time zone')).toHaveValue('Europe/Berlin');
+  await expect(admin.getByLabel('Start', { exact: true })).toHaveValue('2027-12-01T18:00');
+
+  // A visitor in New York sees it at noon, their time.
+  const visitor = await newPage(browser, { timezoneId: 'America/New_York', locale: 'en-US' });
+  await visitor.goto('/presentations');
+  const entry = visitor.getByRole('listitem', { name: `Berlin evening ${id}` });
+  await expect(entry.getByTestId('presentation-start')).toHaveText('Starts Wednesday, December 1, 2027 at 12:00 PM EST');
+  // One in Berlin at 18:00, in German.
+  const besucher = await newPage(browser, { timezoneId: 'Europe/Berlin', locale: 'de-DE' });
+  await besucher.goto('/de-DE/presentations');
+  await expect(besucher.getByRole('listitem', { name: `Berlin evening ${id}` }).getByTestId('presentation-start')).toHaveText(
+    'Beginnt am Mittwoch, 1. Dezember 2027 um 18:00 MEZ',
+  );
+});
+
+test('the merchant writes the legal pages; the shop opens them from the footer and wherever it asks for consent', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const id = stamp();
+  const admin = await newPage(browser);
+  await submitBackofficeLogin(admin);
+  await admin.getByRole('navigation', { name: 'Backoffice' }).getByRole('link', { name: 'Legal pages' }).click();
+  await expect(admin.getByRole('heading', { name: 'Legal pages', level: 1 })).toBeVisible();
+  const imprint = admin.getByRole('form', { name: 'Imprint' });
+  // The demo's placeholder, in both languages.
+  await expect(imprint.getByLabel('Title (German)')).toHaveValue('Impressum');
+  await imprint.getByLabel('Title (German)').fill(`Impressum ${id}`);
+  const text = imprint.getByRole('textbox', { name: 'Text (German)' });
+  await text.click();
+  await admin.keyboard.press('ControlOrMeta+a');
+  await admin.keyboard.type(`Verantwortlich: Demo ${id}`);
+  await imprint.getByRole('button', { name: 'Save Imprint' }).click();
+  await expect(imprint.getByRole('status')).toHaveText('Saved.');
+
+  // The German footer opens it in the shop-page modal, titled with the page's name.
+  const shopper = await newPage(browser, { locale: 'de-DE' });
+  await shopper.goto('/de-DE');
+  const legal = shopper.getByRole('contentinfo').getByRole('navigation', { name: 'Rechtliches' });
+  await legal.getByRole('button', { name: 'Impressum' }).click();
+  const dialog = shopper.getByRole('dialog', { name: `Impressum ${id}` });
+  await expect(dialog.getByTestId('shop-page')).toContainText(`Verantwortlich: Demo ${id}`);
+  await shopper.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+
+  // In English: the English text, untouched.
+  await shopper.goto('/');
+  await shopper.getByRole('contentinfo').getByRole('navigation', { name: 'Legal' }).getByRole('button', { name: 'Imprint' }).click();
+  await expect(shopper.getByRole('dialog', { name: 'Imprint' }).getByTestId('shop-page')).toContainText('Salesroom Demo GmbH');
+  await shopper.keyboard.press('Escape');
+
+  // Where consent is asked: registration and the room's pre-join.
+  await shopper.goto('/account/register');
+  await shopper.getByRole('button', { name: 'Read the privacy policy' }).click();
+  await expect(shopper.getByRole('dialog', { name: 'Privacy' }).getByTestId('shop-page')).toContainText('video is never recorded');
+  await shopper.keyboard.press('Escape');
+  await shopper.goto('/de-DE/presentation/demo/prejoin');
+  await shopper.getByRole('button', { name: 'Datenschutzerklärung lesen' }).click();
+  await expect(shopper.getByRole('dialog', { name: 'Datenschutz' }).getByTestId('shop-page')).toContainText('Video wird nie aufgezeichnet');
+});
