@@ -1,7 +1,8 @@
 //! The internal HTTP API for storefront-proxy, behind one shared-secret layer:
 //! `POST /internal/publish` (start, end, instant listings, joins, removals, cart and
-//! wishlist changes), `POST /internal/attendee-profile` (an attendee's new name or video
-//! user id, merged into the live list), `GET /internal/appointments/{id}/state` and
+//! wishlist changes; before the end, the session's last sample,
+//! [`Room::sample_session_at_end`]), `POST /internal/attendee-profile` (an attendee's new
+//! name or video user id, merged into the live list), `GET /internal/appointments/{id}/state` and
 //! `GET /internal/appointments/{id}/session` (what the session report reads,
 //! [`protocol::session::SessionRecord`]), `DELETE /internal/appointments/{id}/video-room`
 //! (the guide deleted the appointment's video room: its LiveKit room goes, everyone in
@@ -17,6 +18,7 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
+use protocol::frame::Event;
 use protocol::internal::{
     AttendeeProfileRequest, AttendeeProfileResponse, PublishRequest, PublishResponse,
 };
@@ -114,6 +116,21 @@ async fn publish(
         return Err(HubError::InvalidBody(
             "appointmentId must be 32 lowercase hex characters".into(),
         ));
+    }
+    if matches!(request.event, Event::PresentationEnded { .. }) {
+        // The session's last sample before its end, so the last seconds' reactions count.
+        let room = open_room(&hub, &request.appointment_id).await?;
+        let sampled = room
+            .sample_session_at_end(
+                hub.config
+                    .session_sample_ms
+                    .max(crate::live::MIN_SESSION_SAMPLE_MS),
+                crate::live::policy::now_ms(),
+            )
+            .await;
+        if let Err(error) = sampled {
+            tracing::warn!(%error, appointment_id = %room.appointment_id, "could not write the session's last sample");
+        }
     }
     let seq = submit(
         &hub,

@@ -668,18 +668,50 @@ impl Room {
     /// one: the reaction sums sent since then, the attendees' cart values now. One per
     /// interval of `sample_ms`: in cluster mode every replica samples, and the interval's
     /// first sample in the order wins (the reducer ignores the others; each replica
-    /// sent the same merged sums). Before the start, taps are not kept.
+    /// sent the same merged sums). Before the start, taps are not kept; after the end
+    /// ([`Room::sample_session_at_end`] took the last sample), nothing is sampled.
     pub async fn sample_session(&self, sample_ms: u64, now_ms: u64) -> Result<(), StoreError> {
+        self.write_sample(sample_ms, now_ms, false).await
+    }
+
+    /// The session's last sample, taken just before its end is ordered (the shop's
+    /// `presentationEnded`): the taps no tick has merged yet and those sent since the last
+    /// sample, and the cart value at the end, so that the reactions of the last seconds
+    /// count. It takes the interval after the last sample's even when this interval has
+    /// one.
+    pub async fn sample_session_at_end(
+        &self,
+        sample_ms: u64,
+        now_ms: u64,
+    ) -> Result<(), StoreError> {
+        let merged = self.order.merge_reactions(self, self.taps.take()).await?;
+        self.taps.sent(merged);
+        self.write_sample(sample_ms, now_ms, true).await
+    }
+
+    /// [`Room::sample_session`]; `last`: [`Room::sample_session_at_end`].
+    async fn write_sample(
+        &self,
+        sample_ms: u64,
+        now_ms: u64,
+        last: bool,
+    ) -> Result<(), StoreError> {
         let bucket = now_ms / sample_ms.max(1);
         let change: Change<'_> = Box::new(move |inner: &mut Inner| {
             let session = &inner.live.session;
+            let bucket = if last {
+                bucket.max(session.last_bucket() + 1)
+            } else {
+                bucket
+            };
             if bucket <= session.last_bucket() {
                 return None;
             }
             let reactions = self.taps.take_sent();
             let cart_value = session.cart_value();
             let cart_changed = cart_value != session.samples.last().map_or(0.0, |s| s.cart_value);
-            if !inner.live.state_for_all.started || (reactions.is_empty() && !cart_changed) {
+            let all = &inner.live.state_for_all;
+            if !all.started || all.ended || (reactions.is_empty() && !cart_changed) {
                 return None;
             }
             let at = time::OffsetDateTime::from_unix_timestamp((now_ms / 1000) as i64)
