@@ -126,6 +126,7 @@ impl App {
             ));
         let admin_api_routes = Router::new()
             .merge(admin::oauth::routes())
+            .merge(admin::settings_api::routes())
             .merge(dsr::admin_routes())
             .merge(admin_api::routes())
             .fallback(route_not_found);

@@ -8,13 +8,50 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use mail_builder::MessageBuilder;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::storage::{new_id, now_rfc3339};
 
-/// The shop's own address: sender of every mail, recipient of contact requests.
+/// The shop's own address: sender of every mail, recipient of contact requests, unless
+/// the merchant set another (`core.basicInformation.email`, see [`sender`]).
 pub const SHOP_ADDRESS: &str = "shop@salesroom.example";
+/// The sender's name unless the merchant set one (`core.basicInformation.shopName`).
 pub const SHOP_NAME: &str = "Salesroom";
+
+/// The sender of the shop's mails, name and address: the merchant's settings
+/// (`admin::settings_api`, shop-wide values), else [`SHOP_NAME`] and [`SHOP_ADDRESS`].
+pub fn sender(conn: &Connection) -> rusqlite::Result<(String, String)> {
+    let setting = |key: &str| -> rusqlite::Result<Option<String>> {
+        let text: Option<String> = conn
+            .query_row(
+                "SELECT configuration_value FROM system_config WHERE configuration_key = ?1 AND sales_channel_id = ''",
+                [key],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(text
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|value| value.as_str().map(str::to_owned))
+            .filter(|value| !value.trim().is_empty()))
+    };
+    Ok((
+        setting("core.basicInformation.shopName")?.unwrap_or_else(|| SHOP_NAME.to_owned()),
+        setting("core.basicInformation.email")?.unwrap_or_else(|| SHOP_ADDRESS.to_owned()),
+    ))
+}
+
+/// A plausible e-mail address: one `@`, something before it, a dot after it, no spaces.
+pub fn is_address(address: &str) -> bool {
+    let Some((local, domain)) = address.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !address.chars().any(char::is_whitespace)
+}
 
 /// One outgoing mail.
 #[derive(Debug, Clone)]
@@ -49,7 +86,7 @@ pub fn send(conn: &Connection, mail: Mail) -> anyhow::Result<String> {
     )?;
     let file = match outbox_dir(conn) {
         Some(dir) => {
-            let eml = render(&mail, &id)?;
+            let eml = render(&mail, &id, &sender(conn)?)?;
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
             // Sortable by time; the id keeps names unique.
             let name = format!("{}-{id}.eml", created.replace(':', ""));
@@ -70,10 +107,10 @@ fn outbox_dir(conn: &Connection) -> Option<PathBuf> {
 }
 
 /// The mail as an RFC 5322 message with a text and an HTML part.
-fn render(mail: &Mail, id: &str) -> anyhow::Result<String> {
+fn render(mail: &Mail, id: &str, (name, address): &(String, String)) -> anyhow::Result<String> {
     let mut message = MessageBuilder::new()
         .message_id(format!("{id}@salesroom.example"))
-        .from((SHOP_NAME, SHOP_ADDRESS))
+        .from((name.as_str(), address.as_str()))
         .to(mail.to.as_str())
         .subject(mail.subject.as_str())
         .text_body(mail.text.as_str())
@@ -183,7 +220,12 @@ mod tests {
             reply_to: None,
             attachments: Vec::new(),
         };
-        let eml = render(&mail, "0123").unwrap();
+        let sender = ("Kite shop".to_owned(), "hello@kites.example".to_owned());
+        let eml = render(&mail, "0123", &sender).unwrap();
+        assert!(
+            eml.contains("From: \"Kite shop\" <hello@kites.example>"),
+            "{eml}"
+        );
         assert!(
             eml.contains("To: <ada@example.com>") || eml.contains("To: ada@example.com"),
             "{eml}"

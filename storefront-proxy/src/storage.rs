@@ -57,6 +57,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0091_dsr_context_delegation.sql")),
         M::up(include_str!("storage/0100_product_name_index.sql")),
         M::up(include_str!("storage/0101_drop_product_name_index.sql")),
+        M::up(include_str!("storage/0140_system_config.sql")),
         M::up(include_str!("storage/0160_appointment_time_zone.sql")),
         M::up(include_str!("storage/0120_admin_orders.sql")),
         M::up_with_hook(

@@ -123,9 +123,10 @@ pub async fn send(
                 comment: &comment,
             };
             let lang = Lang::of(conn, ctx.language_id())?;
+            let (_, shop_address) = mail::sender(conn)?;
             mail::send(
                 conn,
-                mail::text::contact_request(lang, mail::SHOP_ADDRESS, &request),
+                mail::text::contact_request(lang, &shop_address, &request),
             )?;
             Ok(Ok(()))
         })

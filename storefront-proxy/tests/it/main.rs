@@ -18,6 +18,7 @@ mod admin_dsr_invite;
 mod admin_dsr_preview;
 mod admin_dsr_slides;
 mod admin_empty_start;
+mod admin_settings;
 mod admin_integration;
 mod admin_legal_pages;
 mod cart;

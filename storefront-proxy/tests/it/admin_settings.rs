@@ -1,0 +1,220 @@
+//! Issue #32, item 6: the shop's name and the sender of its mails, set by the merchant
+//! through Shopware's system configuration (`/api/_action/system-config`), reach the
+//! mails the shop sends; bad values are refused at their keys; guides may not.
+
+use crate::admin_support;
+use crate::common;
+use crate::extras;
+
+use admin_support::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn the_shops_name_and_sender_address_are_settings_the_mails_follow() {
+    let shop = common::start().await;
+    let token = admin(&shop).await;
+
+    // Before anything is set: the built-in sender, as the mails have always used it.
+    let basics = get(
+        &shop,
+        "/_action/system-config?domain=core.basicInformation",
+        &token,
+    )
+    .await;
+    assert_eq!(basics.status, 200, "{}", basics.body);
+    assert_eq!(
+        basics.body,
+        json!({
+            "core.basicInformation.shopName": "Salesroom",
+            "core.basicInformation.email": "shop@salesroom.example",
+        })
+    );
+
+    let saved = post(
+        &shop,
+        "/_action/system-config",
+        &token,
+        json!({"core.basicInformation.shopName": "  Kite Corner ", "core.basicInformation.email": "Hello@Kites.Example"}),
+    )
+    .await;
+    assert_eq!(saved.status, 204, "{}", saved.body);
+    let basics = get(
+        &shop,
+        "/_action/system-config?domain=core.basicInformation",
+        &token,
+    )
+    .await;
+    assert_eq!(basics.body["core.basicInformation.shopName"], "Kite Corner");
+    assert_eq!(
+        basics.body["core.basicInformation.email"],
+        "hello@kites.example"
+    );
+
+    // A contact request goes to the new address, and every mail comes from it.
+    let (status, salutations) = shop.get("/salutation", &[]).await;
+    assert_eq!(status, 200);
+    let salutation = common::elements(&salutations)[0]["id"].clone();
+    let (status, body) = shop
+        .post(
+            "/contact-form",
+            json!({"salutationId": salutation, "firstName": "Ada", "lastName": "Kite", "email": "ada@example.com",
+                   "subject": "Kites", "comment": "Do you sell box kites?",
+                   "slotId": "0123456789abcdef0123456789abcdef", "cmsPageType": "page"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mails = extras::outbox(&shop);
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, "hello@kites.example");
+    let eml = extras::eml_files(&shop)
+        .pop()
+        .expect("an .eml in the outbox");
+    assert!(
+        eml.contains("From: \"Kite Corner\" <hello@kites.example>"),
+        "{eml}"
+    );
+
+    // Other domains and keys are kept as given; the batch form names the sales channel.
+    let batch = post(
+        &shop,
+        "/_action/system-config/batch",
+        &token,
+        json!({"null": {"MyPlugin.config.greeting": {"en": "Hi"}}}),
+    )
+    .await;
+    assert_eq!(batch.status, 204, "{}", batch.body);
+    let plugin = get(
+        &shop,
+        "/_action/system-config?domain=MyPlugin.config",
+        &token,
+    )
+    .await;
+    assert_eq!(
+        plugin.body,
+        json!({"MyPlugin.config.greeting": {"en": "Hi"}})
+    );
+
+    // null removes a value: the built-in sender is back.
+    let removed = post(
+        &shop,
+        "/_action/system-config",
+        &token,
+        json!({"core.basicInformation.email": null}),
+    )
+    .await;
+    assert_eq!(removed.status, 204, "{}", removed.body);
+    let basics = get(
+        &shop,
+        "/_action/system-config?domain=core.basicInformation",
+        &token,
+    )
+    .await;
+    assert_eq!(
+        basics.body["core.basicInformation.email"],
+        "shop@salesroom.example"
+    );
+}
+
+#[tokio::test]
+async fn bad_settings_are_refused_at_their_keys_and_guides_may_not_touch_them() {
+    let shop = common::start().await;
+    let token = admin(&shop).await;
+
+    let refused = post(
+        &shop,
+        "/_action/system-config",
+        &token,
+        json!({"core.basicInformation.shopName": " ", "core.basicInformation.email": "not an address", "nodots": 1}),
+    )
+    .await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    let mut found = pointers(&refused.body);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "/core.basicInformation.email",
+            "/core.basicInformation.shopName",
+            "/nodots"
+        ]
+    );
+    let codes: Vec<&str> = refused.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"VIOLATION::IS_BLANK_ERROR"), "{codes:?}");
+    assert!(
+        codes.contains(&"VIOLATION::INVALID_EMAIL_FORMAT_ERROR"),
+        "{codes:?}"
+    );
+    // Nothing of a refused request is stored.
+    let basics = get(
+        &shop,
+        "/_action/system-config?domain=core.basicInformation",
+        &token,
+    )
+    .await;
+    assert_eq!(basics.body["core.basicInformation.shopName"], "Salesroom");
+
+    let unknown_channel = post(
+        &shop,
+        "/_action/system-config?salesChannelId=0123456789abcdef0123456789abcdef",
+        &token,
+        json!({"core.basicInformation.shopName": "Elsewhere"}),
+    )
+    .await;
+    assert_eq!(unknown_channel.status, 404, "{}", unknown_channel.body);
+    assert_eq!(
+        unknown_channel.body["errors"][0]["code"],
+        "FRAMEWORK__ENTITY_NOT_FOUND"
+    );
+
+    let not_a_map = post(
+        &shop,
+        "/_action/system-config/batch",
+        &token,
+        json!({"null": 3}),
+    )
+    .await;
+    assert_eq!(not_a_map.status, 400, "{}", not_a_map.body);
+    assert_eq!(pointers(&not_a_map.body), ["/null"]);
+
+    // A guide runs appointments, not the shop.
+    let created = post(
+        &shop,
+        "/user",
+        &token,
+        json!({"username": "gina", "password": "guide-password", "firstName": "Gina", "lastName": "Guide", "role": "guide"}),
+    )
+    .await;
+    assert_eq!(created.status, 204, "{}", created.body);
+    let guide = admin_support::token(&shop, "gina", "guide-password")
+        .await
+        .unwrap();
+    let read = get(
+        &shop,
+        "/_action/system-config?domain=core.basicInformation",
+        &guide,
+    )
+    .await;
+    assert_eq!(read.status, 403, "{}", read.body);
+    let write = post(
+        &shop,
+        "/_action/system-config",
+        &guide,
+        json!({"core.basicInformation.shopName": "Gina's"}),
+    )
+    .await;
+    assert_eq!(write.status, 403, "{}", write.body);
+    let anonymous = api(
+        &shop,
+        reqwest::Method::GET,
+        "/_action/system-config?domain=core.basicInformation",
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(anonymous.status, 401, "{}", anonymous.body);
+}
