@@ -25,8 +25,9 @@ export function formatPrice(value: number | null | undefined, locale: string = p
   return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value);
 }
 
-export function formatNumber(value: number, locale: string = pageLocale(), digits = 2): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value);
+/** A number in the page's locale with at most `digits` (at least `minimumDigits`) decimals. */
+export function formatNumber(value: number, locale: string = pageLocale(), digits = 2, minimumDigits = 0): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: minimumDigits }).format(value);
 }
 
 /** A share (0.25) as a percentage in the page's locale: `25 %` in German, `25%` in English. */

@@ -10,6 +10,7 @@ import { useAdminPath } from '../components/admin-path';
 import { EditorPage } from '../components/editor-page';
 import { saveFile } from '../components/save-file';
 import { addressOf } from '../orders/address';
+import { formatDateTime } from '@/lib/format';
 import { formatMoney } from '../orders/money';
 import { currentTransaction, primaryDelivery } from '../orders/order-criteria';
 import { useStateLabels } from '../orders/state-labels';
@@ -108,7 +109,7 @@ export function CustomerDetail() {
     if (await run('delete', () => api.anonymize(customer.id), t('admin.customers.deleted', { name }))) void navigate(adminPath('customers'));
   };
 
-  const date = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+  const date = (iso: string | null | undefined) => formatDateTime(iso, { locale: i18n.language }) || '—';
   const status = statusOf(customer);
 
   return (

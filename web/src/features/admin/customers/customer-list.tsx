@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { formatDate } from '@/lib/format';
 import { useAdminApi } from '../api/context';
 import { errorText } from '../api/errors';
 import { AdminPage, Notice } from '../components/admin-page';
@@ -118,7 +119,7 @@ export function CustomerList() {
                     <td>{customer.email}</td>
                     <td>{customer.group?.translated?.name ?? customer.group?.name ?? '—'}</td>
                     <td>{t(`admin.customers.status.${statusOf(customer)}`)}</td>
-                    <td>{new Date(customer.createdAt).toLocaleDateString(i18n.language, { dateStyle: 'medium' })}</td>
+                    <td>{formatDate(customer.createdAt, { locale: i18n.language })}</td>
                   </tr>
                 ))}
               </tbody>

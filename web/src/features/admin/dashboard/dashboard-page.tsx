@@ -5,6 +5,7 @@ import { useAdminApi, useAdminSession } from '../api/context';
 import { errorText } from '../api/errors';
 import { AdminPage, Notice } from '../components/admin-page';
 import { useAdminPath } from '../components/admin-path';
+import { formatDateTime } from '@/lib/format';
 import { formatMoney } from '../orders/money';
 import type { AdminOrder } from '../orders/types';
 import { nextAppointmentsCriteria, openToShipCriteria, revenueOf, todaysOrdersCriteria } from './dashboard-figures';
@@ -70,7 +71,7 @@ export function DashboardPage() {
   const toShip = useLoaded(() => api.search<AdminOrder>('order', openToShipCriteria(OPEN_SHOWN)), t('admin.orders.loadFailed'), admin);
   const appointments = useLoaded(() => api.search<Appointment>('dsr-appointment', nextAppointmentsCriteria(now, 5)), t('admin.common.failed'));
 
-  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+  const date = (iso: string | null) => formatDateTime(iso, { locale: i18n.language }) || '—';
 
   return (
     <AdminPage title={t('admin.dashboard.title')}>

@@ -1,19 +1,20 @@
+import { formatNumber, formatPercent, formatPrice } from '@/lib/format';
 import type { CalculatedTax, CartPrice, OrderLineItem } from './types';
 
 /** An amount in the order's currency and the page's language (`€1,234.50`, `1.234,50 €`); empty for none. */
 export function formatMoney(value: number | null | undefined, currency: string | null | undefined, locale: string): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: currency || 'EUR' }).format(value);
+    return formatPrice(value, locale, currency || 'EUR');
   } catch {
     // An unknown currency code: the number with the code beside it.
-    return `${new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)} ${currency ?? ''}`.trim();
+    return `${formatNumber(value, locale, 2, 2)} ${currency ?? ''}`.trim();
   }
 }
 
 /** A tax rate as the page's language writes a percentage (`19 %`, `7,5 %`). */
 export function formatRate(rate: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(rate / 100);
+  return formatPercent(rate / 100, locale, 2);
 }
 
 /** One row of an order's tax summary: the rate, the tax, and the amount it was taken from. */

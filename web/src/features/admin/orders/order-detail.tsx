@@ -11,6 +11,7 @@ import { Notice } from '../components/admin-page';
 import { useAdminPath } from '../components/admin-path';
 import { saveFile } from '../components/save-file';
 import { addressOf } from './address';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { formatMoney, lineRates, pricesAreNet, taxLines } from './money';
 import { APPOINTMENT_FIELD, currentTransaction, ORDER_DETAIL_ASSOCIATIONS, primaryDelivery } from './order-criteria';
 import { useStateLabels } from './state-labels';
@@ -155,7 +156,7 @@ export function OrderDetail() {
 
   const currency = order.currency?.isoCode;
   const money = (value: number | null | undefined) => formatMoney(value, currency, i18n.language);
-  const date = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+  const date = (iso: string | null | undefined) => formatDateTime(iso, { locale: i18n.language }) || '—';
   const billing = order.addresses?.find((entry) => entry.id === order.billingAddressId) ?? order.addresses?.[0] ?? null;
   const delivery = primaryDelivery(order);
   const transaction = currentTransaction(order);
@@ -315,7 +316,7 @@ export function OrderDetail() {
             { key: 'net', label: t('admin.orders.totals.net'), value: order.amountNet },
             ...taxLines(order.price).map((line) => ({
               key: `tax-${line.rate}`,
-              label: t('admin.orders.totals.tax', { rate: new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(line.rate) }),
+              label: t('admin.orders.totals.tax', { rate: formatNumber(line.rate, i18n.language) }),
               value: line.tax,
             })),
             { key: 'total', label: t('admin.orders.totals.total'), value: order.amountTotal },
@@ -366,7 +367,9 @@ export function OrderDetail() {
                   {documentName(doc)} {doc.config?.documentNumber ?? doc.documentNumber ?? ''} <span className="muted">· {date(doc.createdAt)}</span>
                 </span>
                 <button type="button" className="button button--small" disabled={busy !== null} aria-busy={busy === `download:${doc.id}`} onClick={() => void download(doc)}>
-                  {busy === `download:${doc.id}` ? t('admin.common.working') : t('admin.orders.documents.download', { name: documentName(doc) })}
+                  {busy === `download:${doc.id}`
+                    ? t('admin.common.working')
+                    : t('admin.orders.documents.download', { name: `${documentName(doc)} ${doc.config?.documentNumber ?? doc.documentNumber ?? ''}`.trim() })}
                 </button>
               </li>
             ))}

@@ -6,6 +6,7 @@ import { errorText } from '../api/errors';
 import { AdminPage, Notice } from '../components/admin-page';
 import { useAdminPath } from '../components/admin-path';
 import { Pager } from '../components/pager';
+import { formatDateTime } from '@/lib/format';
 import { formatMoney } from './money';
 import {
   currentTransaction,
@@ -92,7 +93,7 @@ export function OrderList() {
 
   const update = (next: Partial<OrderFilters>) => setParams({ ...filtersToParams({ ...filters, ...next }), page: '1' });
   const filtered = Object.values(filtersToParams(filters)).length > 0;
-  const date = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = (iso: string) => formatDateTime(iso, { locale: i18n.language });
 
   const select = (id: keyof OrderFilters, label: string, options: readonly string[], text: (value: string) => string) => (
     <div className="field">
