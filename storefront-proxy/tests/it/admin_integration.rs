@@ -498,3 +498,108 @@ async fn a_customer_is_exported_and_anonymised_and_their_orders_stay() {
         .await;
     assert_eq!(status, 404);
 }
+
+#[tokio::test]
+async fn the_merchant_changes_settings_and_deactivates_a_customer() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+
+    // Shipping: cost and the cart value from which it is free, as Shopware's price matrix.
+    let method = search(&live, &admin, "shipping-method", json!({"limit": 1})).await[0].clone();
+    let id = method["id"].as_str().unwrap();
+    let prices = json!([
+        {"calculation": 2, "quantityStart": 0, "currencyPrice": [{"gross": 7.5, "net": 7.5, "linked": false}]},
+        {"calculation": 2, "quantityStart": 80, "currencyPrice": [{"gross": 0, "net": 0, "linked": false}]},
+    ]);
+    let (status, body) = live
+        .patch(
+            &format!("/api/shipping-method/{id}"),
+            &admin,
+            json!({"prices": prices}),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    let (_, read) = live
+        .get(&format!("/api/shipping-method/{id}"), &admin)
+        .await;
+    let read = &read["data"]["prices"];
+    assert_eq!(read[0]["currencyPrice"][0]["gross"], 7.5);
+    assert_eq!(read[1]["quantityStart"], 80.0);
+    let (status, refused) = live
+        .patch(
+            &format!("/api/shipping-method/{id}"),
+            &admin,
+            json!({"prices": [{"currencyPrice": [{"gross": 5}]}, {"quantityStart": "lots", "currencyPrice": [{"gross": 0}]}]}),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["errors"][0]["source"]["pointer"],
+        "/0/prices/1/quantityStart"
+    );
+
+    // A tax rate, a domain (a URL or nothing), a payment method switched off.
+    let (status, created) = live
+        .post(
+            "/api/tax?_response=basic",
+            &admin,
+            json!({"name": "Reduced 5 %", "taxRate": 5.0}),
+        )
+        .await;
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(created["data"]["taxRate"], 5.0);
+    let channel = search(&live, &admin, "sales-channel", json!({})).await[0].clone();
+    let (status, refused) = live
+        .post(
+            "/api/sales-channel-domain",
+            &admin,
+            json!({"url": "not a url", "salesChannelId": channel["id"], "languageId": channel["languageId"]}),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    let (status, _) = live
+        .post(
+            "/api/sales-channel-domain",
+            &admin,
+            json!({"url": "https://shop.example.com", "salesChannelId": channel["id"], "languageId": channel["languageId"]}),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let channels = search(&live, &admin, "sales-channel", json!({})).await;
+    assert_eq!(channels[0]["domains"][0]["url"], "https://shop.example.com");
+    let (status, refused) = live
+        .patch(
+            &format!("/api/rule/{}", "1e4a3b2c5d6e4f708192a3b4c5d6e7f8"),
+            &admin,
+            json!({"name": "x"}),
+        )
+        .await;
+    assert_eq!(status, 403, "{refused}");
+
+    // A deactivated customer cannot log in any more.
+    let customers = search(
+        &live,
+        &admin,
+        "customer",
+        json!({"filter": [{"type": "equals", "field": "email", "value": "demo@example.com"}]}),
+    )
+    .await;
+    let customer = customers[0]["id"].as_str().unwrap();
+    let (status, _) = live
+        .patch(
+            &format!("/api/customer/{customer}"),
+            &admin,
+            json!({"active": false}),
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (status, refused, _) = live
+        .call(
+            Method::POST,
+            "/store-api/account/login",
+            &As::Nobody,
+            Some(json!({"username": "demo@example.com", "password": "salesroom"})),
+        )
+        .await;
+    assert_ne!(status, 200, "{refused}");
+}

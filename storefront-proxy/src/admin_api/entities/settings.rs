@@ -448,6 +448,14 @@ fn price_columns(value: &Value, pointer: &str) -> ColumnsOf {
     };
     let mut violations = Vec::new();
     for (n, price) in prices.iter().enumerate() {
+        let start = &price["quantityStart"];
+        if !start.is_null() && start.as_f64().is_none_or(|v| !v.is_finite() || v < 0.0) {
+            violations.push(Violation::new(
+                "VIOLATION::TYPE_ERROR",
+                format!("{pointer}/{n}/quantityStart"),
+                "A price starts at a cart value of 0 or more.",
+            ));
+        }
         if gross_of(price).is_none() {
             violations.push(Violation::new(
                 "VIOLATION::TYPE_ERROR",
@@ -787,3 +795,33 @@ pub static RULE: Definition = Definition {
     hooks: NO_HOOKS,
     inherits_from: None,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipping_prices_become_a_cost_and_a_free_from() {
+        let columns = price_columns(
+            &json!([
+                {"quantityStart": 0, "currencyPrice": [{"gross": 4.9}]},
+                {"quantityStart": 50, "currencyPrice": [{"gross": 0}]}
+            ]),
+            "/0/prices",
+        )
+        .unwrap();
+        assert_eq!(
+            columns,
+            vec![
+                ("price_gross", SqlValue::Real(4.9)),
+                ("free_from", SqlValue::Real(50.0))
+            ]
+        );
+        let refused = price_columns(
+            &json!([{"currencyPrice": [{"gross": 5}]}, {"quantityStart": "lots", "currencyPrice": [{"gross": 0}]}]),
+            "/0/prices",
+        )
+        .unwrap_err();
+        assert_eq!(refused[0].pointer, "/0/prices/1/quantityStart");
+    }
+}
