@@ -26,16 +26,22 @@ test('a guest keeps the session on reload and the name in a cookie for a day', a
   await expect(page.getByRole('status', { name: 'Live connection' })).toHaveText('Connected');
 });
 
-test('an unknown appointment leads to the not-found screen', async ({ page }) => {
-  await graceJoins(page, 'no-such-appointment');
+test('an unknown appointment says so before asking for a name', async ({ page }) => {
+  await page.goto('/presentation/no-such-appointment/prejoin');
   await expect(page).toHaveURL(/\/presentation\/no-such-appointment\/not-found$/);
   await expect(page.getByText('This presentation could not be found.')).toBeVisible();
+  await expect(page.getByLabel('Your name')).toHaveCount(0);
 });
 
-test('a guest cannot join a customers-only appointment', async ({ page }) => {
-  await graceJoins(page, 'demo-customers');
+test('a customers-only appointment offers login and registration before asking a guest for a name', async ({ page }) => {
+  await page.goto('/presentation/demo-customers/prejoin');
   await expect(page).toHaveURL(/\/presentation\/demo-customers\/denied$/);
   await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
+  await expect(page.getByText('This presentation is open to customers only.')).toBeVisible();
+  const main = page.getByRole('main');
+  await expect(main.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/presentation/demo-customers/login');
+  await expect(main.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/presentation/demo-customers/register');
+  await expect(page.getByLabel('Your name')).toHaveCount(0);
 });
 
 test('a guide asking for an unknown appointment gets the not-found screen', async ({ page }) => {

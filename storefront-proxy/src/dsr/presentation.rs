@@ -123,6 +123,13 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
                 let translated_title =
                     translation::get(&titles, &relation_id, &[("title", "title")]).get("title").and_then(Value::as_str).map(str::to_owned);
                 let made_for_slide = page_name.starts_with(MADE_FOR_SLIDE);
+                // Whose title everyone sees: an instant listing's, and a slide the backoffice
+                // made and named (a listing, a text or an image; a product detail shows its
+                // product's).
+                let titled = instant
+                    || (made_for_slide
+                        && page_type != "presentation_product_detail"
+                        && (translated_title.is_some() || title.is_some()));
                 let group_name = translated_title.clone().or_else(|| title.clone()).unwrap_or_else(|| page_name.clone());
                 let section_ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
                 let section_names = translation::load(
@@ -154,6 +161,7 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
                         "groupName": group_name,
                         "cmsPageId": cms_page_id,
                         "isInstantListing": instant,
+                        "titled": titled,
                         "pickedProductsCount": picked.len(),
                         "notes": notes.remove(&section_id).unwrap_or_default(),
                     }));

@@ -19,7 +19,8 @@ use crate::store_api::ShopContext;
 pub const SHOP_PAGES: &[&str] = &["tos", "privacy", "imprint"];
 
 /// `GET /store-api/dsr/appointment/{presentationPath}/basic-setting` (the appointment
-/// id is taken too). Needs no attendee: the room shows it before joining.
+/// id is taken too). Needs no attendee: the room shows it before joining, and the
+/// pre-join screen checks it first (`ended`, `accessible` now, who may join).
 pub async fn basic_setting(
     channel: SalesChannel,
     State(app): State<App>,
@@ -44,6 +45,17 @@ pub async fn basic_setting(
         .await?
         .filter(|a| a.sales_channel_id == channel.id)
         .ok_or_else(appointment::not_found)?;
+    // What the pre-join screen says before it asks for a name: ended, or outside its
+    // window (the join refuses both the same way).
+    let now = crate::storage::now_rfc3339();
+    let accessible = appointment
+        .accessible_from
+        .as_deref()
+        .is_none_or(|from| now.as_str() >= from)
+        && appointment
+            .accessible_to
+            .as_deref()
+            .is_none_or(|to| now.as_str() <= to);
     Ok(Json(json!({
         "mode": appointment.mode,
         "attendeeRestrictionType": appointment.attendee_restriction_type,
@@ -58,6 +70,8 @@ pub async fn basic_setting(
         "accessibleTo": appointment.accessible_to,
         "timeZone": appointment.time_zone,
         "salesChannelName": channel.name,
+        "ended": appointment.ended_at.is_some(),
+        "accessible": accessible,
         "apiAlias": "appointment_basic_setting",
     })))
 }

@@ -436,3 +436,192 @@ async fn the_demo_slides_and_groups_are_named_in_the_viewers_language() {
         "{german:?}"
     );
 }
+
+/// The slot types and the texts (in the viewer's language) of a slide's content.
+fn slide_content(slide: &Value) -> (Vec<String>, Vec<String>) {
+    let mut types = Vec::new();
+    let mut texts = Vec::new();
+    for section in slide["cmsPage"]["sections"].as_array().unwrap() {
+        for block in section["blocks"].as_array().unwrap() {
+            for slot in block["slots"].as_array().unwrap() {
+                types.push(slot["type"].as_str().unwrap().to_owned());
+                if let Some(text) = slot["data"]["content"].as_str() {
+                    texts.push(text.to_owned());
+                }
+            }
+        }
+    }
+    (types, texts)
+}
+
+#[tokio::test]
+async fn text_image_and_product_slides_are_made_without_a_layout() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+    let products = live.product_ids(2).await;
+    let en = live.language_id("en-GB").await;
+    let de = live.language_id("de-DE").await;
+    let media: String = live
+        .db()
+        .query_row("SELECT id FROM media ORDER BY rowid LIMIT 1", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let (status, created) = live
+        .post(
+            "/api/dsr-presentation?_response=basic",
+            &admin,
+            json!({"name": "Made from texts", "pages": [
+                {"kind": "text", "title": "Welcome", "texts": {"en-GB": "Hello all", "de-DE": "<p>Hallo <em>alle</em></p><script>x()</script>"}},
+                {"kind": "image", "title": "A picture", "mediaId": media},
+                {"kind": "textImage", "title": "Intro", "mediaId": media, "texts": {"en-GB": "Look at this"}},
+                {"kind": "productText", "title": "Our star", "productId": products[0], "texts": {"en-GB": "Light and strong"}},
+                {"kind": "productListing", "title": "All kites", "productIds": [products[1]]},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{created}");
+    let presentation = created["data"]["id"].as_str().unwrap().to_owned();
+    let (_, read) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
+    let pages = read["data"]["pages"].clone();
+    assert_eq!(
+        kinds(&pages),
+        [
+            "text",
+            "image",
+            "textImage",
+            "productText",
+            "productListing"
+        ],
+        "{pages}"
+    );
+    assert_eq!(
+        pages[0]["texts"],
+        json!({en.clone(): "<p>Hello all</p>", de.clone(): "<p>Hallo <em>alle</em></p>"})
+    );
+    assert_eq!(pages[1]["mediaId"], media.as_str());
+    assert_eq!(pages[2]["mediaId"], media.as_str());
+    assert_eq!(
+        pages[2]["texts"],
+        json!({en.clone(): "<p>Look at this</p>"})
+    );
+    assert_eq!(pages[3]["productId"], products[0].as_str());
+
+    // The room shows them: a text, an image, an image beside a text, a product beside a
+    // text; every title of these (and of the listing) is for everyone.
+    let (status, _) = live
+        .post(
+            "/api/dsr-appointment?_response=basic",
+            &admin,
+            json!({"name": "Texts show", "presentationId": presentation, "presentationPath": "texts-show"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let client = token_of(&live.join_as_client("texts-show", &As::Nobody, "Ada").await);
+    let structure = structure_in(&live, &client, &de).await;
+    let navigation = structure["navigation"].as_array().unwrap();
+    assert_eq!(navigation.len(), 5, "{structure}");
+    assert!(
+        navigation.iter().all(|n| n["titled"] == true),
+        "{structure}"
+    );
+    let mut shown = Vec::new();
+    for slide in navigation {
+        let (status, body) = live
+            .get_in(
+                &format!(
+                    "/store-api/dsr/appointment/presentation/{}/slide/{}",
+                    slide["groupId"].as_str().unwrap(),
+                    slide["sectionId"].as_str().unwrap()
+                ),
+                &client,
+                &de,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        shown.push(slide_content(&body));
+    }
+    assert_eq!(
+        shown[0],
+        (
+            vec!["text".to_owned()],
+            vec!["<p>Hallo <em>alle</em></p>".to_owned()]
+        )
+    );
+    assert_eq!(shown[1].0, ["image"]);
+    assert_eq!(shown[2].0, ["image", "text"]);
+    // No German text: the default language's.
+    assert_eq!(shown[2].1, ["<p>Look at this</p>"]);
+    assert_eq!(shown[3].0, ["product-box", "text"]);
+
+    // A kind changes, and a text is rewritten; bad content slides are named at their field.
+    let ids: Vec<&str> = pages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    let (status, body) = live
+        .patch(
+            &format!("/api/dsr-presentation/{presentation}"),
+            &admin,
+            json!({"pages": [
+                {"id": ids[0], "kind": "text", "texts": {"en-GB": "Welcome back"}},
+                {"id": ids[4], "kind": "textImage", "mediaId": media, "texts": {"en-GB": "Was a listing"}},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    let (_, read) = live
+        .get(&format!("/api/dsr-presentation/{presentation}"), &admin)
+        .await;
+    let pages = read["data"]["pages"].clone();
+    assert_eq!(kinds(&pages), ["text", "textImage"], "{pages}");
+    assert_eq!(pages[0]["texts"][&en], "<p>Welcome back</p>");
+    assert_eq!(pages[1]["texts"][&en], "<p>Was a listing</p>");
+    let made: i64 = live
+        .db()
+        .query_row(
+            "SELECT count(*) FROM cms_page WHERE name LIKE 'slide:%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        made, 2,
+        "the pages made for removed or changed slides are gone"
+    );
+
+    let (status, bad) = live
+        .patch(
+            &format!("/api/dsr-presentation/{presentation}"),
+            &admin,
+            json!({"pages": [
+                {"kind": "text", "texts": {"en-GB": "  "}},
+                {"kind": "image"},
+                {"kind": "productText", "texts": {"en-GB": "x"}},
+                {"kind": "textImage", "mediaId": "0".repeat(32), "texts": {"xx-XX": "?"}},
+            ]}),
+        )
+        .await;
+    assert_eq!(status, 400, "{bad}");
+    let pointers: Vec<&str> = bad["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["source"]["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/0/pages/0/texts",
+            "/0/pages/1/mediaId",
+            "/0/pages/2/productId",
+            "/0/pages/3/mediaId",
+            "/0/pages/3/texts/xx-XX"
+        ],
+        "{bad}"
+    );
+}

@@ -198,6 +198,32 @@ async fn basic_settings_and_shop_pages() {
     assert_eq!(body["mode"], "guided");
     assert_eq!(body["appointmentName"], "Autumn collection live");
     assert_eq!(body["salesChannelName"], "Salesroom Demo");
+    // What the pre-join screen checks before it asks for a name (#31 item 10).
+    assert_eq!(body["ended"], false);
+    assert_eq!(body["accessible"], true);
+    let db = live.db();
+    db.execute(
+        "UPDATE appointment SET accessible_to = '2001-01-01T00:00:00Z' WHERE presentation_path = 'demo'",
+        [],
+    )
+    .unwrap();
+    let (_, body) = live
+        .get("/store-api/dsr/appointment/demo/basic-setting", &As::Nobody)
+        .await;
+    assert_eq!(body["accessible"], false, "{body}");
+    db.execute(
+        "UPDATE appointment SET accessible_to = NULL, ended_at = '2001-01-01T00:00:00Z' WHERE presentation_path = 'demo'",
+        [],
+    )
+    .unwrap();
+    let (_, body) = live
+        .get("/store-api/dsr/appointment/demo/basic-setting", &As::Nobody)
+        .await;
+    assert_eq!(
+        (&body["ended"], &body["accessible"]),
+        (&json!(true), &json!(true)),
+        "{body}"
+    );
     let (_, body) = live
         .get(
             "/store-api/dsr/appointment/demo-customers/basic-setting",

@@ -5,7 +5,12 @@
 //!   with a product listing block is made for it;
 //! - `productDetail`: one product (`productId`); a `presentation_product_detail` page
 //!   with heading, gallery and buy box, and description is made for it;
-//! - `cms`: any existing CMS layout (`cmsPageId`), shown as it is.
+//! - `cms`: any existing CMS layout (`cmsPageId`), shown as it is;
+//! - `text` (`texts`), `image` (`mediaId`), `textImage` (both) and `productText`
+//!   (`productId` and `texts`): a page of type `presentation_landingpage` is made for
+//!   it with a text, an image, an image beside a text, or a product box beside a text
+//!   (no layout of its own to make first); `texts` by language id or code, HTML or
+//!   plain text as notes are. Its content is rewritten on every save that names its kind.
 //!
 //! `notes` (by language id or code) are the guide's notes of the page's first slide (a
 //! notes block of its first section, see `dsr::presentation`): HTML as the backoffice's
@@ -31,8 +36,13 @@ pub const MAX_PAGES: usize = 100;
 pub const MAX_PICKED: usize = 100;
 const MAX_TITLE: usize = 255;
 const MAX_NOTES: usize = 10_000;
+const MAX_TEXT: usize = 20_000;
 const LISTING: &str = "presentation_product_list";
 const DETAIL: &str = "presentation_product_detail";
+/// The type of the pages made for text, image and product-with-text slides.
+const CONTENT: &str = "presentation_landingpage";
+/// The slide kinds whose page is made from a text, an image or a product.
+const CONTENT_KINDS: &[&str] = &["text", "image", "textImage", "productText"];
 
 struct Page {
     id: Option<String>,
@@ -45,6 +55,15 @@ struct Page {
     notes: Vec<(String, String)>,
     /// Titles by language id; an empty text removes that language's title.
     titles: Vec<(String, String)>,
+    /// The text of a content slide by language id (empty ones left out).
+    texts: Vec<(String, String)>,
+    media_id: Option<String>,
+}
+
+impl Page {
+    fn is_content(&self) -> bool {
+        CONTENT_KINDS.contains(&self.kind.as_str())
+    }
 }
 
 fn exists(tx: &Connection, table: &str, id: &str) -> rusqlite::Result<bool> {
@@ -127,13 +146,16 @@ fn parse(
         }
     };
     let kind = match item.get("kind").and_then(Value::as_str) {
-        Some(kind @ ("productListing" | "productDetail" | "cms")) => kind.to_owned(),
+        Some(
+            kind @ ("productListing" | "productDetail" | "cms" | "text" | "image" | "textImage"
+            | "productText"),
+        ) => kind.to_owned(),
         None if id.is_some() => String::new(),
         _ => {
             out.push(Violation::new(
                 "VIOLATION::NO_SUCH_CHOICE_ERROR",
                 format!("{at}/kind"),
-                "The value you selected is not a valid choice (productListing, productDetail, cms).",
+                "The value you selected is not a valid choice (productListing, productDetail, cms, text, image, textImage, productText).",
             ));
             String::new()
         }
@@ -179,6 +201,9 @@ fn parse(
     let category_id = id_field(tx, item, "categoryId", "category", at, out)?;
     let product_id = id_field(tx, item, "productId", "product", at, out)?;
     let cms_page_id = id_field(tx, item, "cmsPageId", "cms_page", at, out)?;
+    let media_id = id_field(tx, item, "mediaId", "media", at, out)?;
+    let texts = texts_field(tx, item, at, out)?;
+    let has_text = texts.iter().any(|(_, text)| !text.trim().is_empty());
     match kind.as_str() {
         "productListing"
             if product_ids.is_empty() && category_id.is_none() && out.len() == before =>
@@ -190,6 +215,13 @@ fn parse(
         }
         "cms" if cms_page_id.is_none() && !item.contains_key("cmsPageId") => {
             out.push(Violation::blank(format!("{at}/cmsPageId")))
+        }
+        "text" if !has_text => out.push(Violation::blank(format!("{at}/texts"))),
+        "image" | "textImage" if media_id.is_none() && !item.contains_key("mediaId") => {
+            out.push(Violation::blank(format!("{at}/mediaId")))
+        }
+        "productText" if product_id.is_none() && !item.contains_key("productId") => {
+            out.push(Violation::blank(format!("{at}/productId")))
         }
         _ => {}
     }
@@ -277,7 +309,59 @@ fn parse(
         cms_page_id,
         notes,
         titles,
+        texts: texts
+            .into_iter()
+            .filter(|(_, text)| !text.trim().is_empty())
+            .collect(),
+        media_id,
     }))
+}
+
+/// `texts` of a content slide: texts by language id or code.
+fn texts_field(
+    tx: &Transaction,
+    item: &Map<String, Value>,
+    at: &str,
+    out: &mut Vec<Violation>,
+) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut texts = Vec::new();
+    match item.get("texts") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(by_language)) => {
+            for (key, text) in by_language {
+                let pointer = format!("{at}/texts/{key}");
+                let language: Option<String> = tx
+                    .query_row(
+                        "SELECT id FROM language WHERE id = ?1 OR code = ?1",
+                        [key],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                match (language, text) {
+                    (None, _) => out.push(Violation::new(
+                        "VIOLATION::NO_SUCH_CHOICE_ERROR",
+                        pointer,
+                        "There is no such language.",
+                    )),
+                    (Some(language), Value::String(text)) if text.chars().count() <= MAX_TEXT => {
+                        texts.push((language, text.clone()))
+                    }
+                    (Some(_), Value::Null) => {}
+                    _ => out.push(Violation::new(
+                        "VIOLATION::TOO_LONG_ERROR",
+                        pointer,
+                        format!("A slide's text is a text of at most {MAX_TEXT} characters."),
+                    )),
+                }
+            }
+        }
+        Some(_) => out.push(Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            format!("{at}/texts"),
+            "Texts are an object of texts by language.",
+        )),
+    }
+    Ok(texts)
 }
 
 fn block(
@@ -314,7 +398,9 @@ fn make_cms_page(tx: &Transaction, kind: &str, title: &str) -> rusqlite::Result<
         "INSERT INTO cms_section (id, cms_page_id, position, name) VALUES (?1, ?2, 0, ?3)",
         params![section_id, page_id, title],
     )?;
-    if kind == LISTING {
+    if kind == CONTENT {
+        // The content follows (`write_content`).
+    } else if kind == LISTING {
         let block_id = block(
             tx,
             &section_id,
@@ -352,6 +438,112 @@ fn make_cms_page(tx: &Transaction, kind: &str, title: &str) -> rusqlite::Result<
         )?;
     }
     Ok(page_id)
+}
+
+/// Writes one config into a slot for every language (a config that is not translated).
+fn config_for_all(tx: &Transaction, slot_id: &str, config: &Value) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) SELECT ?1, id, ?2 FROM language WHERE true
+         ON CONFLICT (cms_slot_id, language_id) DO UPDATE SET config = excluded.config",
+        params![slot_id, config.to_string()],
+    )?;
+    Ok(())
+}
+
+/// The slot `slot` of block `block_id`.
+fn slot_of(tx: &Transaction, block_id: &str, slot: &str) -> rusqlite::Result<String> {
+    tx.query_row(
+        "SELECT id FROM cms_slot WHERE cms_block_id = ?1 AND slot = ?2",
+        params![block_id, slot],
+        |r| r.get(0),
+    )
+}
+
+/// The text slot's content per language (HTML cleaned, plain text as paragraphs).
+fn write_texts(
+    tx: &Transaction,
+    slot_id: &str,
+    texts: &[(String, String)],
+) -> rusqlite::Result<()> {
+    for (language, text) in texts {
+        let config = json!({
+            "content": { "source": "static", "value": note_html(text) },
+            "verticalAlign": { "source": "static", "value": null },
+        });
+        tx.execute(
+            "INSERT INTO cms_slot_translation (cms_slot_id, language_id, config) VALUES (?1, ?2, ?3)
+             ON CONFLICT (cms_slot_id, language_id) DO UPDATE SET config = excluded.config",
+            params![slot_id, language, config.to_string()],
+        )?;
+    }
+    Ok(())
+}
+
+/// The content blocks of a text, image or product-with-text slide in its page's first
+/// section, in place of the ones it had (the guide's notes stay).
+fn write_content(tx: &Transaction, cms_page_id: &str, page: &Page) -> rusqlite::Result<()> {
+    let section: String = tx.query_row(
+        "SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id LIMIT 1",
+        [cms_page_id],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "DELETE FROM cms_block WHERE cms_section_id = ?1 AND type != ?2",
+        params![section, NOTES_BLOCK_TYPE],
+    )?;
+    let image = json!({
+        "media": { "source": "static", "value": page.media_id },
+        "displayMode": { "source": "static", "value": "standard" },
+        "url": { "source": "static", "value": null },
+        "newTab": { "source": "static", "value": false },
+    });
+    match page.kind.as_str() {
+        "text" => {
+            let block_id = block(tx, &section, 0, "text", &[("text", "content")])?;
+            write_texts(tx, &slot_of(tx, &block_id, "content")?, &page.texts)?;
+        }
+        "image" => {
+            let block_id = block(tx, &section, 0, "image", &[("image", "image")])?;
+            config_for_all(tx, &slot_of(tx, &block_id, "image")?, &image)?;
+        }
+        "textImage" => {
+            let block_id = block(
+                tx,
+                &section,
+                0,
+                "image-text",
+                &[("image", "left"), ("text", "right")],
+            )?;
+            config_for_all(tx, &slot_of(tx, &block_id, "left")?, &image)?;
+            write_texts(tx, &slot_of(tx, &block_id, "right")?, &page.texts)?;
+        }
+        _ => {
+            let block_id = block(
+                tx,
+                &section,
+                0,
+                "image-text",
+                &[("product-box", "left"), ("text", "right")],
+            )?;
+            let product = json!({
+                "product": { "source": "static", "value": page.product_id },
+                "boxLayout": { "source": "static", "value": "standard" },
+                "displayMode": { "source": "static", "value": "standard" },
+            });
+            config_for_all(tx, &slot_of(tx, &block_id, "left")?, &product)?;
+            write_texts(tx, &slot_of(tx, &block_id, "right")?, &page.texts)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether `cms_page_id` is a page made for a content slide (so its content is ours to rewrite).
+fn is_made_content(tx: &Transaction, cms_page_id: &str) -> rusqlite::Result<bool> {
+    tx.query_row(
+        "SELECT EXISTS(SELECT 1 FROM cms_page WHERE id = ?1 AND type = ?2 AND name LIKE ?3 || '%')",
+        params![cms_page_id, CONTENT, MADE_FOR_SLIDE],
+        |r| r.get(0),
+    )
 }
 
 /// Removes a CMS page made for a slide once no page shows it.
@@ -529,6 +721,28 @@ pub fn write_pages(
                             params![id, page.product_id],
                         )?;
                     }
+                    _ if page.is_content() => {
+                        let old: String = tx.query_row(
+                            "SELECT cms_page_id FROM presentation_page WHERE id = ?1",
+                            [id],
+                            |r| r.get(0),
+                        )?;
+                        // Its product (of a product with text) is in its page, never a detail's.
+                        tx.execute(
+                            "UPDATE presentation_page SET product_id = NULL WHERE id = ?1",
+                            [id],
+                        )?;
+                        if !is_made_content(tx, &old)? {
+                            // Another kind before: a page of its own now.
+                            let title = page.title.clone().unwrap_or_default();
+                            let made = make_cms_page(tx, CONTENT, &title)?;
+                            tx.execute(
+                                "UPDATE presentation_page SET cms_page_id = ?2 WHERE id = ?1",
+                                params![id, made],
+                            )?;
+                            drop_made_page(tx, &old)?;
+                        }
+                    }
                     "cms" => {
                         let old: String = tx.query_row(
                             "SELECT cms_page_id FROM presentation_page WHERE id = ?1",
@@ -550,13 +764,16 @@ pub fn write_pages(
                 let cms_page_id = match page.kind.as_str() {
                     "productListing" => make_cms_page(tx, LISTING, &title)?,
                     "productDetail" => make_cms_page(tx, DETAIL, &title)?,
+                    _ if page.is_content() => make_cms_page(tx, CONTENT, &title)?,
                     _ => page.cms_page_id.clone().unwrap_or_default(),
                 };
+                // A product with text keeps its product in its page: the slide is no product detail.
+                let detail_product = page.product_id.as_ref().filter(|_| !page.is_content());
                 let id = new_id();
                 tx.execute(
                     "INSERT INTO presentation_page (id, presentation_id, cms_page_id, position, title, picked_product_ids, product_id, created_at)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![id, presentation_id, cms_page_id, position, page.title, json_ids(&picked), page.product_id, now],
+                    params![id, presentation_id, cms_page_id, position, page.title, json_ids(&picked), detail_product, now],
                 )?;
                 id
             }
@@ -566,6 +783,9 @@ pub fn write_pages(
             [&page_id],
             |r| r.get(0),
         )?;
+        if page.is_content() {
+            write_content(tx, &cms_page_id, page)?;
+        }
         write_notes(tx, &cms_page_id, &page.notes)?;
         for (language, title) in &page.titles {
             if title.is_empty() {
@@ -585,13 +805,69 @@ pub fn write_pages(
     Ok(())
 }
 
-/// The kind of a page from its CMS page's type.
-fn kind_of(cms_type: &str) -> &'static str {
+/// The kind of a page from its CMS page's type (and for a page made for a content
+/// slide, from its content's slots).
+fn kind_of(cms_type: &str, made: bool, content: &Content) -> &'static str {
     match cms_type {
         LISTING => "productListing",
         DETAIL => "productDetail",
+        CONTENT if made => match (content.has_text, content.media, content.product) {
+            (_, _, true) => "productText",
+            (true, true, _) => "textImage",
+            (false, true, _) => "image",
+            _ => "text",
+        },
         _ => "cms",
     }
+}
+
+/// What a page made for a content slide holds: its text by language id, its image, its product.
+#[derive(Default)]
+struct Content {
+    texts: Map<String, Value>,
+    media_id: Option<String>,
+    product_id: Option<String>,
+    has_text: bool,
+    media: bool,
+    product: bool,
+}
+
+/// The content of a page made for a content slide (its first section, notes left out).
+fn content_of(conn: &Connection, cms_page_id: &str) -> rusqlite::Result<Content> {
+    let mut statement = conn.prepare_cached(
+        "SELECT sl.type, t.language_id, t.config FROM cms_section s JOIN cms_block b ON b.cms_section_id = s.id
+         JOIN cms_slot sl ON sl.cms_block_id = b.id LEFT JOIN cms_slot_translation t ON t.cms_slot_id = sl.id
+         WHERE s.id = (SELECT id FROM cms_section WHERE cms_page_id = ?1 ORDER BY position, id LIMIT 1) AND b.type != ?2",
+    )?;
+    let mut content = Content::default();
+    let mut rows = statement.query(params![cms_page_id, NOTES_BLOCK_TYPE])?;
+    while let Some(r) = rows.next()? {
+        let slot_type: String = r.get(0)?;
+        let language: Option<String> = r.get(1)?;
+        let config: Value = r
+            .get::<_, Option<String>>(2)?
+            .and_then(|c| serde_json::from_str(&c).ok())
+            .unwrap_or(Value::Null);
+        let value = |field: &str| config[field]["value"].as_str().map(str::to_owned);
+        match slot_type.as_str() {
+            "text" => {
+                content.has_text = true;
+                if let (Some(language), Some(text)) = (language, value("content")) {
+                    content.texts.insert(language, Value::String(text));
+                }
+            }
+            "image" => {
+                content.media = true;
+                content.media_id = content.media_id.or(value("media"));
+            }
+            "product-box" => {
+                content.product = true;
+                content.product_id = content.product_id.or(value("product"));
+            }
+            _ => {}
+        }
+    }
+    Ok(content)
 }
 
 /// The presentation's pages in order (instant listings of an appointment excluded), with
@@ -617,6 +893,12 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
         let picked: String = r.get(7)?;
         let cms_type: String = r.get(8)?;
         let cms_name: String = r.get(9)?;
+        let made = cms_name.starts_with(MADE_FOR_SLIDE);
+        let content = if cms_type == CONTENT && made {
+            content_of(conn, &cms_page_id)?
+        } else {
+            Content::default()
+        };
         let mut notes = Map::new();
         let mut note_rows = notes_of.query(params![cms_page_id, NOTES_BLOCK_TYPE])?;
         while let Some(n) = note_rows.next()? {
@@ -638,11 +920,13 @@ pub fn read_pages(conn: &Connection, ids: &[String]) -> ValuesById {
             "id": page_id,
             "cmsPageId": cms_page_id,
             "cmsPageName": cms_name.strip_prefix(MADE_FOR_SLIDE).unwrap_or(&cms_name),
-            "kind": kind_of(&cms_type),
+            "kind": kind_of(&cms_type, made, &content),
             "position": r.get::<_, i64>(3)?,
             "title": r.get::<_, Option<String>>(4)?,
             "isInstantListing": r.get::<_, bool>(5)?,
-            "productId": r.get::<_, Option<String>>(6)?,
+            "productId": r.get::<_, Option<String>>(6)?.or(content.product_id),
+            "mediaId": content.media_id,
+            "texts": content.texts,
             "productIds": serde_json::from_str::<Value>(&picked).unwrap_or_else(|_| json!([])),
             "notes": notes,
             "titles": titles,

@@ -3,7 +3,11 @@ import type { RuntimeConfig } from '@/config/runtime';
 import type { Event, StateForAll } from '@/protocol/generated';
 import { roomStoreClient } from './store-client';
 
-export type Slide = Schemas['PresentationStructure']['navigation'][number];
+/**
+ * A slide of the structure's navigation; `titled` (storefront-proxy's): its title is for
+ * everyone (an instant listing, or a slide the backoffice made and named).
+ */
+export type Slide = Schemas['PresentationStructure']['navigation'][number] & { titled?: boolean };
 
 /**
  * The slides of the appointment the context token belongs to, in order; names and the

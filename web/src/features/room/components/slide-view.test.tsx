@@ -41,4 +41,8 @@ describe('the slide header', () => {
     expect(render(slide('Picked for you', 'Ada’s picks', true))).toContain('<h2 class="slide__title">Ada’s picks</h2>');
     expect(render(slide(null, ''), true)).toContain('<h2 class="slide__title">Untitled slide</h2>');
   });
+
+  it('shows attendees the title the merchant gave a listing slide in the backoffice', () => {
+    expect(render({ ...slide('All our kites', 'All our kites'), titled: true })).toContain('<h2 class="slide__title">All our kites</h2>');
+  });
 });

@@ -25,7 +25,9 @@ interface Shown {
  * never flickers; loaded slides come from the cache.
  *
  * Section names are the shop's own labels, in one language: only the guide sees them as
- * titles. An instant listing's name, which the guide gives it for everyone, shows to all.
+ * titles. An instant listing's name, which the guide gives it for everyone, shows to all,
+ * and so does the title the merchant gave a slide in the backoffice (`titled`: a listing,
+ * a text, an image).
  * The page's name is not repeated here: the guide's slide list groups the slides by page.
  */
 export function SlideView({
@@ -68,7 +70,7 @@ export function SlideView({
   const current: Shown | null = cached && slide ? { slide, position, data: cached, failed: false } : shown;
   const loading = !!slide && !!cache && !cached && (current?.slide !== slide);
   const visible = cache ? current : slide ? { slide, position, data: null, failed: false } : null;
-  const title = visible && (sectionNames || visible.slide.isInstantListing) ? slideTitle(visible.slide) || t('slides.untitled') : null;
+  const title = visible && (sectionNames || visible.slide.isInstantListing || visible.slide.titled) ? slideTitle(visible.slide) || t('slides.untitled') : null;
 
   return (
     <article

@@ -90,6 +90,7 @@ export const de: Translations = {
     grantCart: 'Dem Guide erlauben, meinen Warenkorb zu sehen und zu bearbeiten',
     devicePreview: 'Kamera und Mikrofon',
     waitingTitle: 'Die Präsentation beginnt gleich',
+    selfGuided: 'Ohne Guide: Sie gehen diese Präsentation in Ihrem eigenen Tempo durch.',
     waitingText: 'Der Guide hat noch nicht begonnen. Diese Seite wechselt von selbst, sobald die Präsentation beginnt.',
     lockedTitle: 'Die Präsentation ist gesperrt',
     locked: 'Der Guide hat diese Präsentation gesperrt. Im Moment kann niemand beitreten.',

@@ -88,6 +88,7 @@ export const en = {
     grantCart: 'Allow the guide to see and edit my cart',
     devicePreview: 'Camera and microphone',
     waitingTitle: 'The presentation will start soon',
+    selfGuided: 'No guide: you go through this presentation at your own pace.',
     waitingText: 'The guide has not started yet. This page switches by itself when the presentation starts.',
     lockedTitle: 'The presentation is locked',
     locked: 'The guide has locked this presentation. No one can join right now.',

@@ -10,7 +10,7 @@ import { WishlistToggle } from '@/components/wishlist-toggle';
 import type { JoinAppointmentResponse } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { ensureCustomerKnown } from '@/lib/shop/known-customer';
-import { currentSlideOf, slideNumber } from '../../api/presentation';
+import { currentSlideOf, slideAt, slideNumber } from '../../api/presentation';
 import { DynamicProductPage } from '../../components/dynamic-page';
 import { HighlightedProduct } from '../../components/highlighted-product';
 import { openProductModal } from '../../components/product-modal';
@@ -29,6 +29,7 @@ import { AttendeeToolbar } from './attendee-toolbar';
 import { CartPermissionDialog } from './cart-permission-dialog';
 import { EndScreen } from './end-screen';
 import { LikeToggle } from './like-toggle';
+import { SelfNavigation, useOwnSlide } from './self-navigation';
 import type { RoomTools } from './room-tools';
 import { useAppointmentName } from './use-appointment-name';
 import { useAttendeeRoom } from './use-attendee-room';
@@ -53,6 +54,9 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
   const cartPermission = useStore(session.client.store, (state) => state.cartPermission);
   const closedFor = useStore(session.client.store, (state) => state.closedFor);
   const slides = useStore(session.structure, (state) => state.slides);
+  // Self-service: no guide; the attendee goes through the slides alone.
+  const selfGuided = joined.presentationGuideMode === 'self';
+  const [ownNumber, goToSlide] = useOwnSlide(appointmentId, slides.length);
   const [sidebars] = useState(createSidebarsStore);
   const config = useRuntimeConfig();
   const appointmentName = useAppointmentName(joined);
@@ -108,8 +112,11 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
   const pageId = all?.currentPageId ?? null;
   const sectionId = all?.currentSectionId ?? null;
   const current = useMemo(
-    () => currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
-    [slides, alias, pageId, sectionId],
+    () =>
+      selfGuided
+        ? slideAt(slides, ownNumber)
+        : currentSlideOf(slides, { currentSlideAlias: alias, currentPageId: pageId, currentSectionId: sectionId }),
+    [selfGuided, slides, ownNumber, alias, pageId, sectionId],
   );
 
   if (screen === 'waiting') return <Navigate to={localePath(`/presentation/${appointmentId}/waiting`)} replace />;
@@ -129,7 +136,8 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
     );
   }
 
-  const number = slideNumber(all.currentSlideAlias);
+  const number = selfGuided ? ownNumber : slideNumber(all.currentSlideAlias);
+  const position = selfGuided ? t('slides.positionOf', { number, total: slides.length }) : t('slides.position', { number });
   const viewMode = all.viewMode;
   const toolbar = <AttendeeToolbar tools={tools} />;
 
@@ -167,8 +175,9 @@ function AttendeeStage({ appointmentId, joined }: { appointmentId: string; joine
           cameraAllowed={all.videoAudioSettings !== 'audio-only'}
         />
         {viewMode !== 'onlyYou' && (
-          <SlideView position={t('slides.position', { number })} slide={current} cache={session.slideCache} tools={slideTools} />
+          <SlideView position={position} slide={current} cache={session.slideCache} tools={slideTools} />
         )}
+        {selfGuided && <SelfNavigation number={ownNumber} slides={slides} cache={session.slideCache} onGo={goToSlide} />}
         {/* Only the guide, and no video to show them: say so instead of an empty stage. */}
         {viewMode === 'onlyYou' && !video && (
           <section className="slide slide--speech" data-testid="speech-view" aria-labelledby="speech-view-title">

@@ -12,6 +12,8 @@ import { INVITATION_RESPONSES, respondInvitation, type InvitationResponse } from
 import { loadAttendeeSession, rememberGuestName, rememberedGuestName, saveAttendeeSession } from '../stores/attendee-session';
 import { JoinNameFields } from './join-name-fields';
 import { customerName } from './prejoin';
+import { LoadingOverlay } from '@/components/loading-overlay';
+import { usePrejoinCheck } from './use-prejoin-check';
 import './invitation.css';
 
 const answerKey = (appointmentId: string) => `salesroom.invitation.${appointmentId}`;
@@ -40,6 +42,7 @@ export function Invitation() {
   // The answer link of the invitation mail (`?answer=accepted`) marks its choice until one is given.
   const linked = INVITATION_RESPONSES.find((choice) => choice === params.get('answer'));
   useEffect(ensureCustomerKnown, []);
+  const checked = usePrejoinCheck(appointmentId);
 
   async function respond(choice: InvitationResponse) {
     setSubmitted(true);
@@ -70,6 +73,9 @@ export function Invitation() {
       setBusy(false);
     }
   }
+
+  // Unknown, ended, closed or customers-only: said before a name and consent are asked.
+  if (!checked) return <LoadingOverlay />;
 
   return (
     <section className="card message">

@@ -13,6 +13,8 @@ import { joinProblemOf, joinProblemPath, type DeniedState } from '../api/join-pr
 import { CustomerAccessLinks } from './customer-access';
 import { JoinNameFields } from './join-name-fields';
 import { rememberCartGrant, rememberGuestName, rememberedGuestName, saveAttendeeSession } from '../stores/attendee-session';
+import { LoadingOverlay } from '@/components/loading-overlay';
+import { usePrejoinCheck } from './use-prejoin-check';
 import './prejoin.css';
 
 /** The name a logged-in customer joins under: first and last name, as the shop has them. */
@@ -39,6 +41,7 @@ export function Prejoin() {
   const [typed, setName] = useState<string | null>(null);
   const name = typed ?? loggedInName ?? rememberedGuestName() ?? '';
   useEffect(ensureCustomerKnown, []);
+  const checked = usePrejoinCheck(appointmentId);
   const [consent, setConsent] = useState(false);
   const [grantCart, setGrantCart] = useState(false);
   const [submitted, setSubmitted] = useState(false);
@@ -69,6 +72,9 @@ export function Prejoin() {
       }
     }
   }
+
+  // Unknown, ended, closed or customers-only: said before a name and consent are asked.
+  if (!checked) return <LoadingOverlay />;
 
   return (
     <section className="card">
