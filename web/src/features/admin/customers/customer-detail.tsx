@@ -62,12 +62,13 @@ export function CustomerDetail() {
       .catch((failure: unknown) => setOrdersError(errorText(failure, t('admin.orders.loadFailed'))));
   }, [api, id, load, t]);
 
-  const run = async (kind: 'active' | 'export' | 'delete', work: () => Promise<void>, done: string): Promise<boolean> => {
+  /** Runs an action with its busy state; `done` is said in a notification (none: the caller says it). */
+  const run = async (kind: 'active' | 'export' | 'delete', work: () => Promise<void>, done: string | null): Promise<boolean> => {
     setBusy(kind);
     setActionError(null);
     try {
       await work();
-      notify(done, { type: 'success' });
+      if (done) notify(done, { type: 'success' });
       return true;
     } catch (failure) {
       setActionError(errorText(failure, t('admin.common.failed')));
@@ -106,7 +107,8 @@ export function CustomerDetail() {
 
   const remove = async () => {
     if (!window.confirm(t('admin.customers.confirmDelete', { name, count: orders?.length ?? 0 }))) return;
-    if (await run('delete', () => api.anonymize(customer.id), t('admin.customers.deleted', { name }))) void navigate(adminPath('customers'));
+    // The list says what happened (and stays saying it, unlike a notification).
+    if (await run('delete', () => api.anonymize(customer.id), null)) void navigate(adminPath('customers'), { state: { notice: t('admin.customers.deleted', { name }) } });
   };
 
   const date = (iso: string | null | undefined) => formatDateTime(iso, { locale: i18n.language }) || '—';

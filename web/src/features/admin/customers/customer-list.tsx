@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { formatDate } from '@/lib/format';
 import { useAdminApi } from '../api/context';
 import { errorText } from '../api/errors';
@@ -18,6 +18,8 @@ export function CustomerList() {
   const api = useAdminApi();
   const adminPath = useAdminPath();
   const [params, setParams] = useSearchParams();
+  // What the page that led here has to say (a customer deleted).
+  const notice = (useLocation().state as { notice?: string } | null)?.notice ?? null;
   const term = params.get('term') ?? '';
   const status = (CUSTOMER_FILTERS as string[]).includes(params.get('status') ?? '') ? (params.get('status') as CustomerFilter) : '';
   const page = Math.max(1, Number(params.get('page')) || 1);
@@ -54,6 +56,7 @@ export function CustomerList() {
 
   return (
     <AdminPage title={t('admin.customers.title')}>
+      {notice && <Notice kind="success">{notice}</Notice>}
       <form
         className="admin-toolbar"
         role="search"
