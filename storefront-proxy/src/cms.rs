@@ -3,6 +3,7 @@
 
 pub mod landing;
 pub mod page;
+pub mod shop_page;
 
 use axum::routing::post;
 use axum::Router;

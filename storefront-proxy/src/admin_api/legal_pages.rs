@@ -1,11 +1,12 @@
 //! The shop's legal pages (issue #31, item 7): privacy policy, terms and imprint, written
 //! by the merchant in the backoffice in English and German.
 //!
-//! Each is a CMS page with one text block, as Shopware keeps them: its basic information
-//! names the pages (`core.basicInformation.privacyPage`, `tosPage`, `imprintPage`); here
-//! `dsr_shop_page` names them by `privacy`, `tos` and `imprint`. So the Store API serves
-//! them in its own shapes: `/store-api/cms/{id}` and `/store-api/dsr/shop-pages/{name}`
-//! (the room's shop-page modal).
+//! Each is a CMS page with one text block, as Shopware keeps them, linked as Shopware
+//! links its legal pages: the basic information's `core.basicInformation.privacyPage`,
+//! `tosPage` and `imprintPage` (`system_config`), and `dsr_shop_page` by `privacy`, `tos`
+//! and `imprint` ([`crate::cms::shop_page`]). So the Store API serves them in its own
+//! shapes: `/store-api/cms/{id}` and `/store-api/dsr/shop-pages/{name}` (the room's
+//! shop-page modal).
 //!
 //! - `GET /api/_action/salesroom/legal-pages`: the three, each with its CMS page id (null
 //!   until written) and its title and text per language code.
@@ -25,7 +26,7 @@ use crate::admin::oauth::Role;
 use crate::admin::AdminUser;
 use crate::error::{ApiError, ApiResult, Violation};
 use crate::state::App;
-use crate::storage::new_id;
+use crate::storage::{new_id, now_rfc3339};
 use crate::store_api::RequestParams;
 
 /// The legal pages by their `dsr_shop_page` name, with their default titles.
@@ -67,12 +68,7 @@ fn languages(conn: &Connection) -> rusqlite::Result<Vec<(String, String)>> {
 }
 
 fn page_id(conn: &Connection, name: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
-        "SELECT cms_page_id FROM dsr_shop_page WHERE layout_name = ?1",
-        [name],
-        |r| r.get(0),
-    )
-    .optional()
+    crate::cms::shop_page::page_id(conn, name)
 }
 
 /// The first text slot of a page (the one its text is kept in).
@@ -338,6 +334,16 @@ async fn write(
                  WHERE id = ?1",
                 [&id],
             )?;
+            // Linked where Shopware links its legal pages: the basic information's setting.
+            if let Some(key) = crate::cms::shop_page::config_key(name) {
+                tx.execute(
+                    "INSERT INTO system_config (configuration_key, sales_channel_id, configuration_value, updated_at)
+                     VALUES (?1, '', ?2, ?3)
+                     ON CONFLICT (configuration_key, sales_channel_id) DO UPDATE
+                     SET configuration_value = excluded.configuration_value, updated_at = excluded.updated_at",
+                    params![key, Value::String(id.clone()).to_string(), now_rfc3339()],
+                )?;
+            }
             let page = read_page(&tx, name)?;
             tx.commit()?;
             Ok(Ok(page))

@@ -4,7 +4,6 @@
 
 use axum::extract::{Path, State};
 use axum::Json;
-use rusqlite::OptionalExtension;
 use serde_json::{json, Value};
 
 use super::appointment::{self, Appointment};
@@ -96,11 +95,19 @@ pub async fn shop_page(
     let found = app
         .db
         .call(move |conn| {
-            let page_id: Option<String> = conn
-                .query_row("SELECT cms_page_id FROM dsr_shop_page WHERE layout_name = ?1 OR cms_page_id = ?1", [&layout], |r| r.get(0))
-                .optional()?;
-            let Some(page_id) = page_id else { return Ok(Ok(None)) };
-            Ok(page::load(conn, &ctx, &page_id, &Resolve { category_id: None, listing: None }))
+            // The basic information's page first, as Shopware links its legal pages.
+            let Some(page_id) = crate::cms::shop_page::page_id(conn, &layout)? else {
+                return Ok(Ok(None));
+            };
+            Ok(page::load(
+                conn,
+                &ctx,
+                &page_id,
+                &Resolve {
+                    category_id: None,
+                    listing: None,
+                },
+            ))
         })
         .await??;
     found.map(Json).ok_or_else(|| shop_page_not_found(&name))

@@ -65,6 +65,19 @@ async fn the_merchant_writes_the_legal_pages_and_the_shop_serves_them_per_langua
         "<p>Wir speichern <em>wenig</em>.</p>"
     );
 
+    // Linked as Shopware links its legal pages: the basic information's setting.
+    let config = get(
+        &shop,
+        "/_action/system-config?domain=core.basicInformation",
+        &token,
+    )
+    .await;
+    assert_eq!(config.status, 200, "{}", config.body);
+    assert_eq!(
+        config.body["core.basicInformation.privacyPage"],
+        saved["cmsPageId"]
+    );
+
     // The Store API's shop page, in the request's language.
     let (status, german) = shop
         .get(
@@ -88,6 +101,20 @@ async fn the_merchant_writes_the_legal_pages_and_the_shop_serves_them_per_langua
             .contains("We keep <strong>little</strong>."),
         "{english}"
     );
+
+    // The merchant points the imprint at another CMS page in the basic information: the
+    // shop page follows it.
+    let tos_page = page(&listed.body, "tos")["cmsPageId"].clone();
+    let pointed = post(
+        &shop,
+        "/_action/system-config",
+        &token,
+        json!({"core.basicInformation.imprintPage": tos_page}),
+    )
+    .await;
+    assert_eq!(pointed.status, 204, "{}", pointed.body);
+    let (_, imprint) = shop.get("/dsr/shop-pages/imprint", &[]).await;
+    assert_eq!(imprint["id"], tos_page, "{imprint}");
 
     // Bad input is named at its field; unknown pages and guides are refused.
     let bad = patch(
