@@ -68,9 +68,7 @@ fn seal(delegated: &str, upstream_token: &str) -> anyhow::Result<Vec<u8>> {
 
 /// The upstream token sealed for `delegated` (none: sealed for another token).
 fn open(delegated: &str, sealed: &[u8]) -> Option<String> {
-    let plain = cipher(delegated)
-        .decrypt(&nonce(), sealed)
-        .ok()?;
+    let plain = cipher(delegated).decrypt(&nonce(), sealed).ok()?;
     String::from_utf8(plain).ok()
 }
 
