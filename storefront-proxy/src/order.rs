@@ -5,6 +5,7 @@
 //! `state`.
 
 pub mod document;
+pub mod document_type;
 pub mod download;
 pub mod load;
 pub mod manage;

@@ -8,6 +8,7 @@ use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::Value;
 
+use super::document_type::type_name;
 use super::state::Locale;
 use crate::error::{ApiError, ApiResult};
 use crate::state::App;
@@ -404,23 +405,6 @@ pub fn invoice_pdf(order: &Value, number: &str, date: &str, locale: Locale) -> V
         false,
     );
     layout.render(&format!("{} {number}", t("Invoice", "Rechnung")))
-}
-
-/// The document types (Shopware's technical names) with their English and German names.
-pub const DOCUMENT_TYPES: &[(&str, &str, &str)] = &[
-    ("invoice", "Invoice", "Rechnung"),
-    ("credit_note", "Credit note", "Gutschrift"),
-    ("delivery_note", "Delivery note", "Lieferschein"),
-    ("storno", "Cancellation invoice", "Stornorechnung"),
-];
-
-/// The name of a document type in `locale` (the technical name if unknown).
-pub fn type_name(kind: &str, locale: Locale) -> &str {
-    DOCUMENT_TYPES
-        .iter()
-        .find(|(k, _, _)| *k == kind)
-        .map(|(_, en, de)| if locale == Locale::De { *de } else { *en })
-        .unwrap_or(kind)
 }
 
 /// A document of `kind` for `order` as a PDF. A delivery note lists the items without

@@ -286,7 +286,7 @@ pub fn documents(
         let kind: String = r.get(1)?;
         let number: String = r.get(2)?;
         let created: String = r.get(5)?;
-        let name = super::document::type_name(&kind, locale).to_owned();
+        let name = super::document_type::type_name(&kind, locale).to_owned();
         Ok(json!({
             "id": r.get::<_, String>(0)?,
             "documentTypeId": document_type_id(&kind),
