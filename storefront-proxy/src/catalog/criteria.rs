@@ -589,50 +589,8 @@ fn compile_filter(
         )
     })?;
     if kind == "multi" || kind == "not" {
-        let operator = filter
-            .get("operator")
-            .and_then(Value::as_str)
-            .map(str::to_lowercase)
-            .unwrap_or_else(|| "and".into());
-        let joiner = match operator.as_str() {
-            "and" | "&&" => " AND ",
-            "or" | "||" => " OR ",
-            _ => {
-                return Err(invalid(
-                    "FRAMEWORK__INVALID_FILTER_QUERY",
-                    &format!("{pointer}/operator"),
-                    format!("The operator {operator} is invalid."),
-                ))
-            }
-        };
-        let Some(Value::Array(queries)) = filter.get("queries") else {
-            return Err(invalid(
-                "FRAMEWORK__INVALID_FILTER_QUERY",
-                &format!("{pointer}/queries"),
-                "A multi filter needs queries.",
-            ));
-        };
-        sql.push(if kind == "not" { "NOT (" } else { "(" });
-        if queries.is_empty() {
-            sql.push("1");
-        }
-        for (index, query) in queries.iter().enumerate() {
-            if index > 0 {
-                sql.push(joiner);
-            }
-            sql.push("(");
-            compile_filter(
-                query,
-                &format!("{pointer}/queries/{index}"),
-                entity,
-                resolve,
-                sql,
-                depth + 1,
-            )?;
-            sql.push(")");
-        }
-        sql.push(")");
-        return Ok(());
+        let not = kind == "not";
+        return compile_multi(filter, not, pointer, entity, resolve, sql, depth);
     }
     let name = filter.get("field").and_then(Value::as_str).ok_or_else(|| {
         invalid(
@@ -649,10 +607,78 @@ fn compile_filter(
         "FRAMEWORK__INVALID_FILTER_QUERY",
     )?;
     sql.uses_translation |= field.translated;
+    let (comparison, negate_membership) = comparison(filter, kind, field, pointer)?;
+    push_comparison(sql, field.expr, comparison, negate_membership);
+    Ok(())
+}
+
+/// A `multi` (or `not`) filter: its queries joined by its operator, in parentheses.
+fn compile_multi(
+    filter: &Map<String, Value>,
+    not: bool,
+    pointer: &str,
+    entity: &str,
+    resolve: &dyn Fn(&str) -> Option<Field>,
+    sql: &mut Sql,
+    depth: usize,
+) -> Result<(), ApiError> {
+    let operator = filter
+        .get("operator")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .unwrap_or_else(|| "and".into());
+    let joiner = match operator.as_str() {
+        "and" | "&&" => " AND ",
+        "or" | "||" => " OR ",
+        _ => {
+            return Err(invalid(
+                "FRAMEWORK__INVALID_FILTER_QUERY",
+                &format!("{pointer}/operator"),
+                format!("The operator {operator} is invalid."),
+            ))
+        }
+    };
+    let Some(Value::Array(queries)) = filter.get("queries") else {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            &format!("{pointer}/queries"),
+            "A multi filter needs queries.",
+        ));
+    };
+    sql.push(if not { "NOT (" } else { "(" });
+    if queries.is_empty() {
+        sql.push("1");
+    }
+    for (index, query) in queries.iter().enumerate() {
+        if index > 0 {
+            sql.push(joiner);
+        }
+        sql.push("(");
+        compile_filter(
+            query,
+            &format!("{pointer}/queries/{index}"),
+            entity,
+            resolve,
+            sql,
+            depth + 1,
+        )?;
+        sql.push(")");
+    }
+    sql.push(")");
+    Ok(())
+}
+
+/// The comparison of a field filter, as SQL after the field expression (or inside
+/// EXISTS; `__FIELD__` stands for the field), and whether a membership is negated
+/// instead (`equals` null).
+fn comparison(
+    filter: &Map<String, Value>,
+    kind: &str,
+    field: Field,
+    pointer: &str,
+) -> Result<(Sql, bool), ApiError> {
     let value_pointer = format!("{pointer}/value");
-    // The comparison, as SQL after the field expression (or inside EXISTS).
     let mut comparison = Sql::default();
-    let mut negate_membership = false;
     match kind {
         "equals" => {
             let value = filter.get("value").unwrap_or(&Value::Null);
@@ -661,7 +687,7 @@ fn compile_filter(
                     Expr::Column(_) => {
                         comparison.push(" IS NULL");
                     }
-                    Expr::Membership { .. } => negate_membership = true,
+                    Expr::Membership { .. } => return Ok((comparison, true)),
                 }
             } else {
                 comparison
@@ -713,41 +739,7 @@ fn compile_filter(
             let pattern = like_pattern(&text, kind != "suffix", kind != "prefix");
             comparison.push(" LIKE ").bind(pattern).push(" ESCAPE '\\'");
         }
-        "range" => {
-            if !matches!(field.kind, Kind::Number | Kind::Date) {
-                return Err(invalid(
-                    "FRAMEWORK__INVALID_FILTER_QUERY",
-                    pointer,
-                    "range needs a number or date field.",
-                ));
-            }
-            let Some(Value::Object(parameters)) = filter.get("parameters") else {
-                return Err(invalid(
-                    "FRAMEWORK__INVALID_FILTER_QUERY",
-                    &format!("{pointer}/parameters"),
-                    "range needs parameters.",
-                ));
-            };
-            let mut first = true;
-            for (key, op) in [("gte", ">="), ("gt", ">"), ("lte", "<="), ("lt", "<")] {
-                let Some(value) = parameters.get(key).filter(|v| !v.is_null()) else {
-                    continue;
-                };
-                let value = sql_value(value, field.kind, &format!("{pointer}/parameters/{key}"))?;
-                if !first {
-                    comparison.push(" AND __FIELD__");
-                }
-                comparison.push(&format!(" {op} ")).bind(value);
-                first = false;
-            }
-            if first {
-                return Err(invalid(
-                    "FRAMEWORK__INVALID_FILTER_QUERY",
-                    &format!("{pointer}/parameters"),
-                    "range needs gte, gt, lte or lt.",
-                ));
-            }
-        }
+        "range" => comparison = range(filter, field, pointer)?,
         other => {
             return Err(invalid(
                 "FRAMEWORK__INVALID_FILTER_QUERY",
@@ -756,7 +748,52 @@ fn compile_filter(
             ))
         }
     }
-    match field.expr {
+    Ok((comparison, false))
+}
+
+/// A `range` filter's comparison: `gte`, `gt`, `lte`, `lt`, at least one.
+fn range(filter: &Map<String, Value>, field: Field, pointer: &str) -> Result<Sql, ApiError> {
+    if !matches!(field.kind, Kind::Number | Kind::Date) {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            pointer,
+            "range needs a number or date field.",
+        ));
+    }
+    let Some(Value::Object(parameters)) = filter.get("parameters") else {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            &format!("{pointer}/parameters"),
+            "range needs parameters.",
+        ));
+    };
+    let mut comparison = Sql::default();
+    let mut first = true;
+    for (key, op) in [("gte", ">="), ("gt", ">"), ("lte", "<="), ("lt", "<")] {
+        let Some(value) = parameters.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let value = sql_value(value, field.kind, &format!("{pointer}/parameters/{key}"))?;
+        if !first {
+            comparison.push(" AND __FIELD__");
+        }
+        comparison.push(&format!(" {op} ")).bind(value);
+        first = false;
+    }
+    if first {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            &format!("{pointer}/parameters"),
+            "range needs gte, gt, lte or lt.",
+        ));
+    }
+    Ok(comparison)
+}
+
+/// The field and its comparison into `sql`: a column compared in place, a membership
+/// as `EXISTS` (or `NOT EXISTS`) of a row that compares.
+fn push_comparison(sql: &mut Sql, expr: Expr, mut comparison: Sql, negate_membership: bool) {
+    match expr {
         Expr::Column(expr) => {
             comparison.text = comparison.text.replace("__FIELD__", expr);
             sql.push("(").push(expr);
@@ -785,7 +822,6 @@ fn compile_filter(
             sql.push(")");
         }
     }
-    Ok(())
 }
 
 /// Keeps only the included fields of every object whose `apiAlias` has an entry in

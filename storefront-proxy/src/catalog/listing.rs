@@ -106,11 +106,9 @@ fn non_negative(params: &Map<String, Value>, key: &str) -> Result<Option<f64>, A
     }
 }
 
-/// Reads a listing request from the body and query parameters.
-pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, ApiError> {
-    let mut criteria = criteria::parse(params, "product", &query::product_field)?;
-    criteria.limit.get_or_insert(DEFAULT_LIMIT);
-    let sorting = match params.get("order").filter(|v| !v.is_null()) {
+/// The listing sorting `order` names, if any (`score` only for a search).
+fn requested_sorting(params: &Map<String, Value>, kind: Kind) -> Result<Option<String>, ApiError> {
+    Ok(match params.get("order").filter(|v| !v.is_null()) {
         Some(Value::String(key)) if !key.is_empty() => {
             if !SORTINGS.iter().any(|(k, _, _)| k == key)
                 || (key == "score" && kind == Kind::Category)
@@ -132,8 +130,12 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
             .at("/order"))
         }
         None => None,
-    };
-    let search = match kind {
+    })
+}
+
+/// The search term of a search or suggestion (required there), `None` for a category.
+fn search_term(params: &Map<String, Value>, kind: Kind) -> Result<Option<String>, ApiError> {
+    Ok(match kind {
         Kind::Category => None,
         Kind::Search | Kind::Suggest => {
             let term = params
@@ -152,7 +154,34 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
                 .to_owned(),
             )
         }
-    };
+    })
+}
+
+/// The `rating` filter: at least this many stars, 0 to 5.
+fn rating(params: &Map<String, Value>) -> Result<Option<i64>, ApiError> {
+    Ok(match params.get("rating") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.is_empty() => None,
+        Some(value) => Some(
+            criteria::integer(value)
+                .filter(|r| (0..=5).contains(r))
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "FRAMEWORK__INVALID_LISTING_FILTER",
+                        "rating must be a number from 0 to 5.",
+                    )
+                    .at("/rating")
+                })?,
+        ),
+    })
+}
+
+/// Reads a listing request from the body and query parameters.
+pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, ApiError> {
+    let mut criteria = criteria::parse(params, "product", &query::product_field)?;
+    criteria.limit.get_or_insert(DEFAULT_LIMIT);
+    let sorting = requested_sorting(params, kind)?;
+    let search = search_term(params, kind)?;
     let flag = |key: &str| params.get(key).is_some();
     let mut enabled = BTreeMap::new();
     for (key, name) in [
@@ -167,21 +196,7 @@ pub fn parse(params: &Map<String, Value>, kind: Kind) -> Result<ListingRequest, 
             params.get(key).and_then(criteria::boolean).unwrap_or(true),
         );
     }
-    let rating = match params.get("rating") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s.is_empty() => None,
-        Some(value) => Some(
-            criteria::integer(value)
-                .filter(|r| (0..=5).contains(r))
-                .ok_or_else(|| {
-                    ApiError::bad_request(
-                        "FRAMEWORK__INVALID_LISTING_FILTER",
-                        "rating must be a number from 0 to 5.",
-                    )
-                    .at("/rating")
-                })?,
-        ),
-    };
+    let rating = rating(params)?;
     Ok(ListingRequest {
         kind,
         sorting,
@@ -645,23 +660,8 @@ pub fn run(
         },
         None => None,
     };
-    let sorting = request.sorting.clone().or_else(|| {
-        match (request.kind, request.criteria.order.text.is_empty()) {
-            (Kind::Category, true) => Some("name-asc".to_owned()),
-            (_, true) => Some("score".to_owned()),
-            (_, false) => None,
-        }
-    });
     let alias = query::listing_alias(category_id.is_some());
-    let order = sorting
-        .as_ref()
-        .and_then(|key| SORTINGS.iter().find(|(k, _, _)| k == key))
-        .map(|(_, sql, names)| {
-            let mut order = Sql::default();
-            order.push(&sql.replace("{t}", alias));
-            order.uses_translation = *names;
-            order
-        });
+    let (sorting, order) = listing_order(request, alias);
     let selection = Selection {
         category_id: category_id.map(str::to_owned),
         search,
@@ -699,6 +699,30 @@ pub fn run(
     } else {
         available_sortings(conn, ctx, request.kind)?
     };
+    let current_filters = current_filters(conn, ctx, request, category_id)?;
+    let mut body = json!({
+        "elements": elements,
+        "aggregations": aggregations,
+        "page": request.criteria.page,
+        "limit": request.criteria.limit,
+        "entity": "product",
+        "total": total,
+        "sorting": sorting,
+        "currentFilters": current_filters,
+        "availableSortings": available_sortings,
+        "apiAlias": "product_listing",
+    });
+    criteria::apply_includes(&mut body, &request.criteria.includes);
+    Ok(body)
+}
+
+/// The filters the listing applied (`currentFilters`).
+fn current_filters(
+    conn: &Connection,
+    ctx: &ShopContext,
+    request: &ListingRequest,
+    category_id: Option<&str>,
+) -> rusqlite::Result<Value> {
     let navigation_id = match category_id {
         Some(id) => Some(id.to_owned()),
         None => conn
@@ -721,20 +745,29 @@ pub fn run(
     if let Some(term) = &request.search {
         current_filters["search"] = json!(term);
     }
-    let mut body = json!({
-        "elements": elements,
-        "aggregations": aggregations,
-        "page": request.criteria.page,
-        "limit": request.criteria.limit,
-        "entity": "product",
-        "total": total,
-        "sorting": sorting,
-        "currentFilters": current_filters,
-        "availableSortings": available_sortings,
-        "apiAlias": "product_listing",
+    Ok(current_filters)
+}
+
+/// The listing's sorting (the one asked for, else by name in a category and by score
+/// in a search, unless the criteria sort) and its `ORDER BY` over the table `alias`.
+fn listing_order(request: &ListingRequest, alias: &str) -> (Option<String>, Option<Sql>) {
+    let sorting = request.sorting.clone().or_else(|| {
+        match (request.kind, request.criteria.order.text.is_empty()) {
+            (Kind::Category, true) => Some("name-asc".to_owned()),
+            (_, true) => Some("score".to_owned()),
+            (_, false) => None,
+        }
     });
-    criteria::apply_includes(&mut body, &request.criteria.includes);
-    Ok(body)
+    let order = sorting
+        .as_ref()
+        .and_then(|key| SORTINGS.iter().find(|(k, _, _)| k == key))
+        .map(|(_, sql, names)| {
+            let mut order = Sql::default();
+            order.push(&sql.replace("{t}", alias));
+            order.uses_translation = *names;
+            order
+        });
+    (sorting, order)
 }
 
 /// The answer for a search term without words.

@@ -176,8 +176,64 @@ pub fn select(
     } else {
         "p.id"
     };
+    let tables = tables(selection, needs_product, id);
+    // Names are joined where filters need them (then for the count too), or only for
+    // the page when just the order needs them. With one language in the chain the
+    // join is inner, so a name sorting can walk the name index in order.
+    let name_joins = name_joins(chain, id);
+    let filter_names = criteria.condition.uses_translation || selection.filters.uses_translation;
+    let conditions = conditions(selection, criteria, id);
+
+    let mut from = tables.clone();
+    if filter_names {
+        from.push(&name_joins);
+    }
+    from.append(&conditions);
+    let mut query = Sql::default();
+    query.push(&format!("SELECT {id} "));
+    if order.uses_translation && !filter_names {
+        let mut page_from = tables;
+        page_from.push(&name_joins);
+        page_from.append(&conditions);
+        query.append(&page_from);
+    } else {
+        query.append(&from);
+    }
+    query.push(" ORDER BY ");
+    if !order.text.is_empty() {
+        query.append(&order);
+        query.push(", ");
+    }
+    query.push(if needs_product {
+        "p.product_number"
+    } else {
+        "pct.product_id"
+    });
+    if let Some(limit) = criteria.limit {
+        query
+            .push(" LIMIT ")
+            .bind(limit)
+            .push(" OFFSET ")
+            .bind(criteria.offset());
+    }
+    bind_fixed(&mut query, chain, selection);
+    let ids = query.query_map(conn, |r| r.get::<_, String>(0))?;
+    let mode = if exact_total {
+        TotalCountMode::Exact
+    } else {
+        criteria.total_count_mode
+    };
+    let total = match (mode, criteria.limit) {
+        (TotalCountMode::None, _) | (_, None) => ids.len() + criteria.offset() as usize,
+        (mode, Some(limit)) => count(conn, chain, selection, criteria, from, mode, limit)?,
+    };
+    Ok((ids, total))
+}
+
+/// The tables a selection reads, `id` naming the product's id in them.
+fn tables(selection: &Selection, needs_product: bool, id: &str) -> Sql {
     let mut from = Sql::default();
-    if category_mode {
+    if selection.category_id.is_some() {
         from.push("FROM product_category_tree pct");
         if needs_product {
             from.push(" JOIN product p ON p.id = pct.product_id");
@@ -191,13 +247,14 @@ pub fn select(
                WHERE product_search MATCH :match AND language_id IN (:lang, :fallback) GROUP BY product_id) s ON s.product_id = {id}"
         ));
     }
-    // Names are joined where filters need them (then for the count too), or only for
-    // the page when just the order needs them. With one language in the chain the
-    // join is inner, so a name sorting can walk the name index in order.
-    let name_joins = name_joins(chain, id);
-    let filter_names = criteria.condition.uses_translation || selection.filters.uses_translation;
-    let tables = std::mem::take(&mut from);
-    if category_mode {
+    from
+}
+
+/// The `WHERE` of a selection: the category or active products, the criteria's ids,
+/// term and filters, the listing filters.
+fn conditions(selection: &Selection, criteria: &Criteria, id: &str) -> Sql {
+    let mut from = Sql::default();
+    if selection.category_id.is_some() {
         from.push(" WHERE pct.category_id = :category AND pct.main = 1");
         if let Some(ids) = &criteria.ids {
             from.push(" AND pct.product_id IN (SELECT value FROM json_each(")
@@ -233,90 +290,56 @@ pub fn select(
             from.push(")");
         }
     }
-    let bind_fixed = |sql: &mut Sql| {
-        sql.text = name_expr(chain, &sql.text);
-        sql.set(":lang", chain.current.clone());
-        sql.set(":fallback", chain.fallback.clone());
-        if let Some(category) = &selection.category_id {
-            sql.set(":category", category.clone());
-        }
-        if let Some(search) = &selection.search {
-            sql.set(":match", search.clone());
-        }
-    };
+    from
+}
 
-    let conditions = from;
-    let mut from = tables.clone();
-    if filter_names {
-        from.push(&name_joins);
+/// The names and values every query of a selection binds.
+fn bind_fixed(sql: &mut Sql, chain: &LanguageChain, selection: &Selection) {
+    sql.text = name_expr(chain, &sql.text);
+    sql.set(":lang", chain.current.clone());
+    sql.set(":fallback", chain.fallback.clone());
+    if let Some(category) = &selection.category_id {
+        sql.set(":category", category.clone());
     }
-    from.append(&conditions);
-    let mut query = Sql::default();
-    query.push(&format!("SELECT {id} "));
-    if order.uses_translation && !filter_names {
-        let mut page_from = tables;
-        page_from.push(&name_joins);
-        page_from.append(&conditions);
-        query.append(&page_from);
-    } else {
-        query.append(&from);
+    if let Some(search) = &selection.search {
+        sql.set(":match", search.clone());
     }
-    query.push(" ORDER BY ");
-    if !order.text.is_empty() {
-        query.append(&order);
-        query.push(", ");
-    }
-    query.push(if needs_product {
-        "p.product_number"
-    } else {
-        "pct.product_id"
-    });
-    if let Some(limit) = criteria.limit {
-        query
+}
+
+/// The total of a paged selection `from`: exact, or up to five pages past this one
+/// (`next-pages`).
+fn count(
+    conn: &Connection,
+    chain: &LanguageChain,
+    selection: &Selection,
+    criteria: &Criteria,
+    from: Sql,
+    mode: TotalCountMode,
+    limit: i64,
+) -> rusqlite::Result<usize> {
+    let mut count = Sql::default();
+    if mode == TotalCountMode::NextPages {
+        count.push("SELECT COUNT(*) FROM (SELECT 1 ");
+        count.append(&from);
+        count
             .push(" LIMIT ")
-            .bind(limit)
+            .bind(limit * 5 + 1)
             .push(" OFFSET ")
-            .bind(criteria.offset());
-    }
-    bind_fixed(&mut query);
-    let ids = query.query_map(conn, |r| r.get::<_, String>(0))?;
-
-    let mode = if exact_total {
-        TotalCountMode::Exact
+            .bind(criteria.offset())
+            .push(")");
     } else {
-        criteria.total_count_mode
-    };
-    let total = match (mode, criteria.limit) {
-        (TotalCountMode::None, _) | (_, None) => ids.len() + criteria.offset() as usize,
-        (TotalCountMode::Exact, _) => {
-            let mut count = Sql::default();
-            count.push("SELECT COUNT(*) ");
-            count.append(&from);
-            bind_fixed(&mut count);
-            count
-                .query_map(conn, |r| r.get::<_, i64>(0))?
-                .first()
-                .copied()
-                .unwrap_or(0) as usize
-        }
-        (TotalCountMode::NextPages, Some(limit)) => {
-            let mut count = Sql::default();
-            count.push("SELECT COUNT(*) FROM (SELECT 1 ");
-            count.append(&from);
-            count
-                .push(" LIMIT ")
-                .bind(limit * 5 + 1)
-                .push(" OFFSET ")
-                .bind(criteria.offset())
-                .push(")");
-            bind_fixed(&mut count);
-            criteria.offset() as usize
-                + count
-                    .query_map(conn, |r| r.get::<_, i64>(0))?
-                    .first()
-                    .copied()
-                    .unwrap_or(0) as usize
-        }
-    };
-    Ok((ids, total))
+        count.push("SELECT COUNT(*) ");
+        count.append(&from);
+    }
+    bind_fixed(&mut count, chain, selection);
+    let counted = count
+        .query_map(conn, |r| r.get::<_, i64>(0))?
+        .first()
+        .copied()
+        .unwrap_or(0) as usize;
+    Ok(if mode == TotalCountMode::NextPages {
+        criteria.offset() as usize + counted
+    } else {
+        counted
+    })
 }
