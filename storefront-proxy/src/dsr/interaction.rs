@@ -94,6 +94,29 @@ pub(crate) fn publish_changes(app: &App, attendee: &Attendee, changed: Vec<Colle
     }
 }
 
+/// What an interaction changes in the attendee's collections: a viewed product is
+/// last seen, a like undoes a dislike and the other way round.
+fn collection_changes(interaction: &Interaction) -> Vec<CollectionChange> {
+    match interaction {
+        Interaction::ProductViewed(p) => vec![("lastSeen", p.product_id.clone(), true)],
+        Interaction::ProductLiked(p) => vec![
+            ("liked", p.product_id.clone(), true),
+            ("disliked", p.product_id.clone(), false),
+        ],
+        Interaction::ProductDisliked(p) => vec![
+            ("disliked", p.product_id.clone(), true),
+            ("liked", p.product_id.clone(), false),
+        ],
+        Interaction::ProductRemovedFromCollection(p) => {
+            vec![
+                ("liked", p.product_id.clone(), false),
+                ("disliked", p.product_id.clone(), false),
+            ]
+        }
+        _ => vec![],
+    }
+}
+
 /// `POST /store-api/dsr/interaction`
 pub async fn create(
     _: SalesChannel,
@@ -134,24 +157,7 @@ pub async fn create(
             "productId must be 32 lowercase hex characters.",
         ));
     }
-    let changes: Vec<CollectionChange> = match &interaction {
-        Interaction::ProductViewed(p) => vec![("lastSeen", p.product_id.clone(), true)],
-        Interaction::ProductLiked(p) => vec![
-            ("liked", p.product_id.clone(), true),
-            ("disliked", p.product_id.clone(), false),
-        ],
-        Interaction::ProductDisliked(p) => vec![
-            ("disliked", p.product_id.clone(), true),
-            ("liked", p.product_id.clone(), false),
-        ],
-        Interaction::ProductRemovedFromCollection(p) => {
-            vec![
-                ("liked", p.product_id.clone(), false),
-                ("disliked", p.product_id.clone(), false),
-            ]
-        }
-        _ => vec![],
-    };
+    let changes = collection_changes(&interaction);
     let name = serde_json::to_value(interaction.name())
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))

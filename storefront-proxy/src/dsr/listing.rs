@@ -85,36 +85,13 @@ pub fn run(
     let all_ids = if room.skip_all_ids {
         Vec::new()
     } else {
-        let all = Criteria {
-            ids: criteria.ids.clone(),
-            condition: criteria.condition.clone(),
-            order: criteria.order.clone(),
-            term: criteria.term.clone(),
-            page: 1,
-            ..Criteria::default()
-        };
-        let all_selection = Selection {
-            main_only: true,
-            order: selection.order.clone(),
-            ..Default::default()
-        };
-        query::select(conn, &ctx.languages, &all_selection, &all, false)?.0
+        all_ids(conn, ctx, criteria, &selection)?
     };
-    let mut page_ids = Vec::new();
-    if room.load_variants {
-        let mut statement = conn.prepare_cached(
-            "SELECT id FROM product WHERE parent_id = ?1 AND active = 1 ORDER BY product_number",
-        )?;
-        for id in ids {
-            let variants = statement
-                .query_map([&id], |r| r.get::<_, String>(0))?
-                .collect::<Result<Vec<_>, _>>()?;
-            page_ids.push(id);
-            page_ids.extend(variants);
-        }
+    let page_ids = if room.load_variants {
+        with_variants(conn, ids)?
     } else {
-        page_ids = ids;
-    }
+        ids
+    };
     let mut elements = product::load(conn, ctx, &page_ids, load_of(criteria))?;
     if let Some(attendee_id) = &room.interaction_of {
         add_interactions(conn, attendee_id, &mut elements)?;
@@ -146,6 +123,45 @@ pub fn run(
     };
     criteria::apply_includes(&mut body, &criteria.includes);
     Ok(body)
+}
+
+/// The ids of every product of the listing (every page), in its order.
+fn all_ids(
+    conn: &Connection,
+    ctx: &ShopContext,
+    criteria: &Criteria,
+    selection: &Selection,
+) -> rusqlite::Result<Vec<String>> {
+    let all = Criteria {
+        ids: criteria.ids.clone(),
+        condition: criteria.condition.clone(),
+        order: criteria.order.clone(),
+        term: criteria.term.clone(),
+        page: 1,
+        ..Criteria::default()
+    };
+    let all_selection = Selection {
+        main_only: true,
+        order: selection.order.clone(),
+        ..Default::default()
+    };
+    Ok(query::select(conn, &ctx.languages, &all_selection, &all, false)?.0)
+}
+
+/// Each product of `ids` followed by its active variants.
+fn with_variants(conn: &Connection, ids: Vec<String>) -> rusqlite::Result<Vec<String>> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id FROM product WHERE parent_id = ?1 AND active = 1 ORDER BY product_number",
+    )?;
+    let mut page_ids = Vec::new();
+    for id in ids {
+        let variants = statement
+            .query_map([&id], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        page_ids.push(id);
+        page_ids.extend(variants);
+    }
+    Ok(page_ids)
 }
 
 /// `extensions.interaction` of each product: whether the attendee liked or disliked it.

@@ -64,133 +64,214 @@ pub async fn structure(ctx: ShopContext, State(app): State<App>) -> ApiResult<Js
     let structure = app
         .db
         .call(move |conn| {
-            let presentation_id: Option<String> = conn
-                .query_row("SELECT presentation_id FROM appointment WHERE id = ?1", [&attendee.appointment_id], |r| r.get(0))
-                .optional()?;
-            let Some(presentation_id) = presentation_id else { return Ok(None) };
-            let mut pages = conn.prepare(
-                "SELECT pp.id, pp.cms_page_id, pp.title, pp.is_instant_listing, pp.picked_product_ids, c.type, c.name
-                 FROM presentation_page pp JOIN cms_page c ON c.id = pp.cms_page_id
-                 WHERE pp.presentation_id = ?1 AND (pp.appointment_id IS NULL OR pp.appointment_id = ?2) ORDER BY pp.position",
-            )?;
-            let mut sections = conn.prepare("SELECT id, name, type, position FROM cms_section WHERE cms_page_id = ?1 ORDER BY position")?;
-            let mut page_results = Vec::new();
-            let mut navigation = Vec::new();
-            let rows = pages
-                .query_map([&presentation_id, &attendee.appointment_id], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                        r.get::<_, bool>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, String>(6)?,
-                    ))
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            let page_ids: Vec<String> = rows.iter().map(|row| row.1.clone()).collect();
-            let names = translation::load(conn, "cms_page_translation", "cms_page_id", &[("name", "name")], &page_ids, &ctx.languages)?;
-            let relation_ids: Vec<String> = rows.iter().map(|row| row.0.clone()).collect();
-            let titles = translation::load(
+            let reader = Reader {
                 conn,
-                "presentation_page_translation",
-                "presentation_page_id",
-                &[("title", "title")],
-                &relation_ids,
-                &ctx.languages,
-            )?;
-            for (relation_id, cms_page_id, title, instant, picked, page_type, default_name) in rows {
-                // The page's name in the request's language, its stored name otherwise.
-                let page_name = translation::get(&names, &cms_page_id, &[("name", "name")])
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .map_or(default_name, str::to_owned);
-                let picked: Vec<String> = serde_json::from_str(&picked).unwrap_or_default();
-                let section_rows = sections
-                    .query_map([&cms_page_id], |r| {
-                        Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?))
-                    })?
-                    .collect::<Result<Vec<_>, _>>()?;
-                let mut notes = if with_notes {
-                    let ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
-                    notes_of(conn, &ids, &ctx.languages)?
-                } else {
-                    HashMap::new()
-                };
-                // The slide group's title in the viewer's language, the default language's,
-                // the title written before translations, the page's name.
-                let translated_title =
-                    translation::get(&titles, &relation_id, &[("title", "title")]).get("title").and_then(Value::as_str).map(str::to_owned);
-                let made_for_slide = page_name.starts_with(MADE_FOR_SLIDE);
-                // Whose title everyone sees: an instant listing's, and a slide the backoffice
-                // made and named (a listing, a text or an image; a product detail shows its
-                // product's).
-                let titled = instant
-                    || (made_for_slide
-                        && page_type != "presentation_product_detail"
-                        && (translated_title.is_some() || title.is_some()));
-                let group_name = translated_title.clone().or_else(|| title.clone()).unwrap_or_else(|| page_name.clone());
-                let section_ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
-                let section_names = translation::load(
-                    conn,
-                    "cms_section_translation",
-                    "cms_section_id",
-                    &[("name", "name")],
-                    &section_ids,
-                    &ctx.languages,
-                )?;
-                let mut section_json = Vec::new();
-                for (section_id, section_name, section_type, position) in section_rows {
-                    // The slide's name in the viewer's language (then the default language's,
-                    // then as written); a page made for the slide names its one section
-                    // after the slide.
-                    let translated_section = translation::get(&section_names, &section_id, &[("name", "name")])
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned);
-                    let section_name = match (&translated_title, made_for_slide) {
-                        (Some(translated), true) => Some(translated.clone()),
-                        _ => translated_section.or(section_name),
-                    };
-                    navigation.push(json!({
-                        "index": navigation.len() + 1,
-                        "sectionId": section_id,
-                        "sectionName": section_name,
-                        "groupId": relation_id,
-                        "groupName": group_name,
-                        "cmsPageId": cms_page_id,
-                        "isInstantListing": instant,
-                        "titled": titled,
-                        "pickedProductsCount": picked.len(),
-                        "notes": notes.remove(&section_id).unwrap_or_default(),
-                    }));
-                    section_json.push(json!({
-                        "id": section_id,
-                        "name": section_name,
-                        "type": section_type,
-                        "position": position,
-                        "pageId": cms_page_id,
-                        "blocks": [],
-                        "apiAlias": "cms_section",
-                    }));
-                }
-                page_results.push(json!({
-                    "resourceType": "frontend.presentation.page",
-                    "resourceIdentifier": relation_id,
-                    "cmsPage": {
-                        "id": cms_page_id,
-                        "type": page_type,
-                        "name": page_name,
-                        "translated": { "name": page_name },
-                        "sections": section_json,
-                        "apiAlias": "cms_page",
-                    },
-                }));
-            }
-            Ok(Some(json!({ "cmsPageResults": page_results, "navigation": navigation })))
+                languages: &ctx.languages,
+                with_notes,
+            };
+            Ok(reader.structure(&attendee.appointment_id)?)
         })
         .await?
         .ok_or_else(attendee::not_an_attendee)?;
     Ok(Json(structure))
+}
+
+/// A page of the presentation (a slide group) as `presentation_page` and `cms_page`
+/// store it.
+struct PageRow {
+    relation_id: String,
+    cms_page_id: String,
+    title: Option<String>,
+    instant: bool,
+    picked: String,
+    page_type: String,
+    default_name: String,
+}
+
+/// Reads the structure in the viewer's languages (with the guide's notes or without).
+struct Reader<'a> {
+    conn: &'a Connection,
+    languages: &'a LanguageChain,
+    with_notes: bool,
+}
+
+impl Reader<'_> {
+    /// The appointment's presentation: its pages with their sections, and the flat
+    /// navigation of every slide; `None` without a presentation.
+    fn structure(&self, appointment_id: &str) -> rusqlite::Result<Option<Value>> {
+        let conn = self.conn;
+        let presentation_id: Option<String> = conn
+            .query_row(
+                "SELECT presentation_id FROM appointment WHERE id = ?1",
+                [appointment_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(presentation_id) = presentation_id else {
+            return Ok(None);
+        };
+        let mut pages = conn.prepare(
+            "SELECT pp.id, pp.cms_page_id, pp.title, pp.is_instant_listing, pp.picked_product_ids, c.type, c.name
+             FROM presentation_page pp JOIN cms_page c ON c.id = pp.cms_page_id
+             WHERE pp.presentation_id = ?1 AND (pp.appointment_id IS NULL OR pp.appointment_id = ?2) ORDER BY pp.position",
+        )?;
+        let rows = pages
+            .query_map([&presentation_id, appointment_id], |r| {
+                Ok(PageRow {
+                    relation_id: r.get(0)?,
+                    cms_page_id: r.get(1)?,
+                    title: r.get(2)?,
+                    instant: r.get(3)?,
+                    picked: r.get(4)?,
+                    page_type: r.get(5)?,
+                    default_name: r.get(6)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let page_ids: Vec<String> = rows.iter().map(|row| row.cms_page_id.clone()).collect();
+        let names = translation::load(
+            conn,
+            "cms_page_translation",
+            "cms_page_id",
+            &[("name", "name")],
+            &page_ids,
+            self.languages,
+        )?;
+        let relation_ids: Vec<String> = rows.iter().map(|row| row.relation_id.clone()).collect();
+        let titles = translation::load(
+            conn,
+            "presentation_page_translation",
+            "presentation_page_id",
+            &[("title", "title")],
+            &relation_ids,
+            self.languages,
+        )?;
+        let mut page_results = Vec::new();
+        let mut navigation = Vec::new();
+        for row in rows {
+            // The page's name in the request's language, its stored name otherwise.
+            let page_name = translation::get(&names, &row.cms_page_id, &[("name", "name")])
+                .get("name")
+                .and_then(Value::as_str)
+                .map_or(row.default_name.clone(), str::to_owned);
+            // The slide group's title in the viewer's language, the default language's,
+            // the title written before translations, the page's name.
+            let translated_title =
+                translation::get(&titles, &row.relation_id, &[("title", "title")])
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            page_results.push(self.page(&row, page_name, translated_title, &mut navigation)?);
+        }
+        Ok(Some(
+            json!({ "cmsPageResults": page_results, "navigation": navigation }),
+        ))
+    }
+
+    /// The sections of a CMS page: id, name, type and position.
+    #[allow(clippy::type_complexity)]
+    fn sections(
+        &self,
+        cms_page_id: &str,
+    ) -> rusqlite::Result<Vec<(String, Option<String>, String, i64)>> {
+        self.conn
+            .prepare_cached(
+                "SELECT id, name, type, position FROM cms_section WHERE cms_page_id = ?1 ORDER BY position",
+            )?
+            .query_map([cms_page_id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            })?
+            .collect()
+    }
+
+    /// One page's result with its sections; its slides go to `navigation`.
+    fn page(
+        &self,
+        row: &PageRow,
+        page_name: String,
+        translated_title: Option<String>,
+        navigation: &mut Vec<Value>,
+    ) -> rusqlite::Result<Value> {
+        let conn = self.conn;
+        let picked: Vec<String> = serde_json::from_str(&row.picked).unwrap_or_default();
+        let section_rows = self.sections(&row.cms_page_id)?;
+        let section_ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
+        let mut notes = if self.with_notes {
+            notes_of(conn, &section_ids, self.languages)?
+        } else {
+            HashMap::new()
+        };
+        let made_for_slide = page_name.starts_with(MADE_FOR_SLIDE);
+        // Whose title everyone sees: an instant listing's, and a slide the backoffice made
+        // and named (a listing, a text or an image; a product detail shows its product's).
+        let titled = row.instant
+            || (made_for_slide
+                && row.page_type != "presentation_product_detail"
+                && (translated_title.is_some() || row.title.is_some()));
+        let group_name = translated_title
+            .clone()
+            .or_else(|| row.title.clone())
+            .unwrap_or_else(|| page_name.clone());
+        let section_names = translation::load(
+            conn,
+            "cms_section_translation",
+            "cms_section_id",
+            &[("name", "name")],
+            &section_ids,
+            self.languages,
+        )?;
+        let mut section_json = Vec::new();
+        for (section_id, section_name, section_type, position) in section_rows {
+            // The slide's name in the viewer's language (then the default language's,
+            // then as written); a page made for the slide names its one section
+            // after the slide.
+            let translated_section =
+                translation::get(&section_names, &section_id, &[("name", "name")])
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            let section_name = match (&translated_title, made_for_slide) {
+                (Some(translated), true) => Some(translated.clone()),
+                _ => translated_section.or(section_name),
+            };
+            navigation.push(json!({
+                "index": navigation.len() + 1,
+                "sectionId": section_id,
+                "sectionName": section_name,
+                "groupId": row.relation_id,
+                "groupName": group_name,
+                "cmsPageId": row.cms_page_id,
+                "isInstantListing": row.instant,
+                "titled": titled,
+                "pickedProductsCount": picked.len(),
+                "notes": notes.remove(&section_id).unwrap_or_default(),
+            }));
+            section_json.push(json!({
+                "id": section_id,
+                "name": section_name,
+                "type": section_type,
+                "position": position,
+                "pageId": row.cms_page_id,
+                "blocks": [],
+                "apiAlias": "cms_section",
+            }));
+        }
+        Ok(json!({
+            "resourceType": "frontend.presentation.page",
+            "resourceIdentifier": row.relation_id,
+            "cmsPage": {
+                "id": row.cms_page_id,
+                "type": row.page_type,
+                "name": page_name,
+                "translated": { "name": page_name },
+                "sections": section_json,
+                "apiAlias": "cms_page",
+            },
+        }))
+    }
 }

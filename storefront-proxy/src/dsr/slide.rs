@@ -233,33 +233,9 @@ async fn resolve(
                 Ok(None) => return Ok(Ok(None)),
                 Err(error) => return Ok(Err(error)),
             };
-            // A listing slide shows its picked products.
-            let listing = if page.is_listing() {
-                let existing: Vec<String> = page
-                    .picked_product_ids
-                    .iter()
-                    .filter(|id| listing::product_exists(conn, id).unwrap_or(false))
-                    .cloned()
-                    .collect();
-                if existing.is_empty() {
-                    return Ok(Err(missing_products()));
-                }
-                let mut criteria = crate::catalog::criteria::Criteria {
-                    limit: Some(listing::PAGE_SIZE),
-                    page: 1,
-                    ..Default::default()
-                };
-                Some(listing::run(
-                    conn,
-                    &c,
-                    &mut criteria,
-                    &RoomListing {
-                        ids: Some(existing),
-                        ..Default::default()
-                    },
-                )?)
-            } else {
-                None
+            let listing = match picked_listing(conn, &c, &page)? {
+                Ok(listing) => listing,
+                Err(missing) => return Ok(Err(missing)),
             };
             Ok(Ok(Some((page, cms, listing))))
         })
@@ -280,26 +256,8 @@ async fn resolve(
     }
     let (mut product, mut configurator) = (Value::Null, Value::Null);
     if page.is_product_detail() {
-        let product_id = page.product_id.clone().ok_or_else(missing_product)?;
-        match detail::detail(
-            ctx.clone(),
-            State(app.clone()),
-            Path(product_id),
-            RequestParams(Default::default()),
-        )
-        .await
-        {
-            Ok(Json(detail)) => {
-                product = detail["product"].clone();
-                configurator = detail["configurator"].clone();
-                listing::reference_configurator(&mut configurator);
-                fill_product_slots(&mut cms, &product, &configurator);
-            }
-            Err(ApiError::Client { status, .. }) if status == axum::http::StatusCode::NOT_FOUND => {
-                return Err(missing_product())
-            }
-            Err(error) => return Err(error),
-        }
+        (product, configurator) = product_detail(app, ctx, &page).await?;
+        fill_product_slots(&mut cms, &product, &configurator);
     }
     let mut body = json!({
         "cmsPage": cms,
@@ -312,6 +270,69 @@ async fn resolve(
         body["configurator"] = configurator;
     }
     Ok(Some(body))
+}
+
+/// A listing slide shows its picked products (those that still exist; none is an
+/// error); `None` for other slides.
+fn picked_listing(
+    conn: &Connection,
+    ctx: &ShopContext,
+    page: &PresentationPage,
+) -> rusqlite::Result<ApiResult<Option<Value>>> {
+    if !page.is_listing() {
+        return Ok(Ok(None));
+    }
+    let existing: Vec<String> = page
+        .picked_product_ids
+        .iter()
+        .filter(|id| listing::product_exists(conn, id).unwrap_or(false))
+        .cloned()
+        .collect();
+    if existing.is_empty() {
+        return Ok(Err(missing_products()));
+    }
+    let mut criteria = crate::catalog::criteria::Criteria {
+        limit: Some(listing::PAGE_SIZE),
+        page: 1,
+        ..Default::default()
+    };
+    let listing = listing::run(
+        conn,
+        ctx,
+        &mut criteria,
+        &RoomListing {
+            ids: Some(existing),
+            ..Default::default()
+        },
+    )?;
+    Ok(Ok(Some(listing)))
+}
+
+/// The product of a product slide and its configurator, as the product page has them.
+async fn product_detail(
+    app: &App,
+    ctx: &ShopContext,
+    page: &PresentationPage,
+) -> ApiResult<(Value, Value)> {
+    let product_id = page.product_id.clone().ok_or_else(missing_product)?;
+    match detail::detail(
+        ctx.clone(),
+        State(app.clone()),
+        Path(product_id),
+        RequestParams(Default::default()),
+    )
+    .await
+    {
+        Ok(Json(detail)) => {
+            let mut configurator = detail["configurator"].clone();
+            listing::reference_configurator(&mut configurator);
+            Ok((detail["product"].clone(), configurator))
+        }
+        Err(ApiError::Client { status, .. }) if status == axum::http::StatusCode::NOT_FOUND => {
+            Err(missing_product())
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// Most slides one preview answers (a presentation's pages times their sections).

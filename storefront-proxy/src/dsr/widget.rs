@@ -189,16 +189,9 @@ fn currency(app: &App) -> impl std::future::Future<Output = anyhow::Result<(Stri
     })
 }
 
-/// `GET …/widgets/cart-statistics`: the attendees' carts as one `Cart`; `sort`
-/// (quantity, price, label) and `order` (asc, desc) order its line items.
-pub async fn cart_statistics(
-    _: AdminUser,
-    State(app): State<App>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let query = query_of(&uri);
+/// `sort` (quantity, price, label; quantity by default) and whether `order` is
+/// descending (the default).
+fn sort_and_order(query: &Map<String, Value>) -> ApiResult<(String, bool)> {
     let sort = query
         .get("sort")
         .and_then(Value::as_str)
@@ -227,11 +220,15 @@ pub async fn cart_statistics(
             .at("/order"))
         }
     };
-    let (appointment, ctx) = appointment_and_context(&app, &headers, id).await?;
-    let carts = carts(&app, &appointment, &ctx).await?;
+    Ok((sort, descending))
+}
+
+/// The line items of all `carts` merged by product (quantities and totals added, the
+/// attendees named), and the carts' total and net sums.
+fn merged(carts: &[(String, Value)]) -> (Vec<Value>, f64, f64) {
     let mut items: BTreeMap<String, Value> = BTreeMap::new();
     let (mut total, mut net) = (0.0, 0.0);
-    for (attendee_id, cart) in &carts {
+    for (attendee_id, cart) in carts {
         for item in products_of(cart) {
             let product_id = item["referencedId"].as_str().unwrap_or_default().to_owned();
             let entry = items.entry(product_id.clone()).or_insert_with(|| {
@@ -258,9 +255,12 @@ pub async fn cart_statistics(
         total += cart["price"]["totalPrice"].as_f64().unwrap_or(0.0);
         net += cart["price"]["netPrice"].as_f64().unwrap_or(0.0);
     }
-    let mut line_items: Vec<Value> = items.into_values().collect();
+    (items.into_values().collect(), total, net)
+}
+
+fn sort_line_items(line_items: &mut [Value], sort: &str, descending: bool) {
     line_items.sort_by(|a, b| {
-        let ordering = match sort.as_str() {
+        let ordering = match sort {
             "price" => a["price"]["totalPrice"]
                 .as_f64()
                 .partial_cmp(&b["price"]["totalPrice"].as_f64())
@@ -278,6 +278,22 @@ pub async fn cart_statistics(
             ordering
         }
     });
+}
+
+/// `GET …/widgets/cart-statistics`: the attendees' carts as one `Cart`; `sort`
+/// (quantity, price, label) and `order` (asc, desc) order its line items.
+pub async fn cart_statistics(
+    _: AdminUser,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> ApiResult<Json<Value>> {
+    let (sort, descending) = sort_and_order(&query_of(&uri))?;
+    let (appointment, ctx) = appointment_and_context(&app, &headers, id).await?;
+    let carts = carts(&app, &appointment, &ctx).await?;
+    let (mut line_items, total, net) = merged(&carts);
+    sort_line_items(&mut line_items, &sort, descending);
     let round = crate::catalog::price::round;
     Ok(Json(json!({
         "name": "dsr-cart-statistics",
