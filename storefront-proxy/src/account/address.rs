@@ -125,6 +125,18 @@ pub fn validate(
         additional_address_line1: text(body, "additionalAddressLine1", pointer, violations),
         additional_address_line2: text(body, "additionalAddressLine2", pointer, violations),
     };
+    check_choices(conn, &mut input, pointer, violations)?;
+    Ok(input)
+}
+
+/// The country (and whether it needs a zipcode), state and salutation of `input` must
+/// exist; an unknown salutation is dropped.
+fn check_choices(
+    conn: &Connection,
+    input: &mut AddressInput,
+    pointer: &str,
+    violations: &mut Vec<Violation>,
+) -> rusqlite::Result<()> {
     if !input.country_id.is_empty() {
         let country: Option<bool> = conn
             .query_row(
@@ -174,7 +186,7 @@ pub fn validate(
             input.salutation_id = None;
         }
     }
-    Ok(input)
+    Ok(())
 }
 
 /// Writes a new address of `customer_id`.
