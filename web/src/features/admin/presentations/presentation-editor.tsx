@@ -21,7 +21,7 @@ import { EditorActions, EditorPage, type EditorMessage } from '../components/edi
 import { useAdminPath } from '../components/admin-path';
 import { SlideCard } from './slide-card';
 import { SlidePreview } from './slide-preview';
-import { move, newSlide, slideErrors, slideProblem, slidesFromPages, toPages, type PageEntity, type SlideDraft, type SlideKind } from './slides';
+import { move, newSlide, problemField, SLIDE_KINDS, slideErrors, slideProblem, slidesFromPages, toPages, type PageEntity, type SlideDraft, type SlideKind } from './slides';
 import './presentations.css';
 
 interface PresentationEntity {
@@ -56,8 +56,10 @@ function useLanguageIds(): { en?: string; de?: string } {
 }
 
 /**
- * A presentation and its slide builder: product listings (picked products or a
- * category), product details, any CMS layout; reordered by dragging or by keyboard
+ * A presentation and its slide builder: texts, images, texts with an image (an intro),
+ * product listings (picked products or a category), product details, a product with a
+ * text, any CMS layout; the server makes the pages of all but the last (no layout editor
+ * needed, so an empty shop can build a presentation). Reordered by dragging or by keyboard
  * (the handle: Space to lift, arrows to move, Space to drop; or the move buttons);
  * notes per language. Saved as one list.
  */
@@ -150,7 +152,7 @@ export function PresentationEditor() {
     if (!name.trim()) problems.name = t('admin.presentations.errors.nameRequired');
     slides.forEach((slide, index) => {
       const problem = slideProblem(slide);
-      if (problem) problems[`pages/${index}/${problem === 'layoutRequired' ? 'cmsPageId' : problem === 'productRequired' ? 'productId' : 'productIds'}`] = t(`admin.presentations.errors.${problem}`);
+      if (problem) problems[`pages/${index}/${problemField(problem)}`] = t(`admin.presentations.errors.${problem}`);
     });
     if (Object.keys(problems).length) {
       setErrors(problems);
@@ -238,9 +240,11 @@ export function PresentationEditor() {
               <div className="field">
                 <label htmlFor="slide-kind">{t('admin.presentations.addKind')}</label>
                 <select id="slide-kind" value={addKind} onChange={(event) => setAddKind(event.target.value as SlideKind)}>
-                  <option value="productListing">{kindLabel('productListing')}</option>
-                  <option value="productDetail">{kindLabel('productDetail')}</option>
-                  <option value="cms">{kindLabel('cms')}</option>
+                  {SLIDE_KINDS.map((kind) => (
+                    <option key={kind} value={kind}>
+                      {kindLabel(kind)}
+                    </option>
+                  ))}
                 </select>
               </div>
               <button type="button" className="button" onClick={() => setSlides((list) => [...list, newSlide(addKind)])}>

@@ -6,7 +6,8 @@ import { SelectField } from '@/components/form';
 import { NotesEditor } from './notes-editor';
 import type { Option } from './presentation-editor';
 import { ProductPicker, useProductNames } from './product-picker';
-import type { SlideDraft } from './slides';
+import { SlideImage } from './slide-image';
+import { hasImage, hasProduct, hasText, type SlideDraft } from './slides';
 
 /** One slide of the builder: its drag handle, kind, title, content and notes per language. */
 export function SlideCard({
@@ -35,7 +36,7 @@ export function SlideCard({
   const { t } = useTranslation();
   const id = useId();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: slide.key, disabled });
-  const names = useProductNames(slide.kind === 'productDetail' ? [slide.productId].filter(Boolean) : slide.productIds);
+  const names = useProductNames(hasProduct(slide.kind) ? [slide.productId].filter(Boolean) : slide.productIds);
   const set = <K extends keyof SlideDraft>(key: K, value: SlideDraft[K]) => onChange({ ...slide, [key]: value });
   const kind = t(`admin.presentations.kinds.${slide.kind}`);
   const title = t('admin.presentations.slideLabel', { number: index + 1, name: slide.title || kind });
@@ -121,7 +122,7 @@ export function SlideCard({
             />
           </>
         )}
-        {slide.kind === 'productDetail' && (
+        {hasProduct(slide.kind) && (
           <div className="field">
             <span>{t('admin.presentations.product')}</span>
             <p>{slide.productId ? (names[slide.productId] ?? slide.productId) : t('admin.presentations.nonePicked')}</p>
@@ -129,6 +130,17 @@ export function SlideCard({
             <ProductPicker label={t('admin.presentations.chooseProduct')} onPick={(productId) => set('productId', productId)} />
           </div>
         )}
+        {hasImage(slide.kind) && (
+          <SlideImage mediaId={slide.mediaId} alt={slide.title} disabled={disabled} error={errors.mediaId} onChange={(mediaId) => set('mediaId', mediaId)} />
+        )}
+        {hasText(slide.kind) && (
+          <>
+            <NotesEditor label={t('admin.presentations.textEn')} value={slide.textEn} disabled={disabled} onChange={(html) => set('textEn', html)} />
+            <NotesEditor label={t('admin.presentations.textDe')} value={slide.textDe} disabled={disabled} onChange={(html) => set('textDe', html)} />
+            {errors.texts && <p className="field__error">{errors.texts}</p>}
+          </>
+        )}
+        {slide.kind === 'cms' && layouts.length === 0 && <p className="muted">{t('admin.presentations.noLayouts')}</p>}
         {slide.kind === 'cms' && (
           <SelectField
             label={t('admin.presentations.layout')}

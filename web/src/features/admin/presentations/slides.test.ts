@@ -15,6 +15,32 @@ describe('slide builder state', () => {
     expect(slideProblem({ ...newSlide('productListing'), categoryId: 'c' })).toBeNull();
     expect(slideProblem(newSlide('productDetail'))).toBe('productRequired');
     expect(slideProblem(newSlide('cms'))).toBe('layoutRequired');
+    expect(slideProblem(newSlide('text'))).toBe('textRequired');
+    expect(slideProblem({ ...newSlide('text'), textEn: '<p></p>' })).toBe('textRequired');
+    expect(slideProblem({ ...newSlide('text'), textDe: '<p>Hallo</p>' })).toBeNull();
+    expect(slideProblem(newSlide('image'))).toBe('imageRequired');
+    expect(slideProblem({ ...newSlide('textImage'), mediaId: 'm' })).toBeNull();
+    expect(slideProblem({ ...newSlide('productText'), textEn: '<p>Light</p>' })).toBe('productRequired');
+  });
+
+  it('sends a content slide with its text by language, its image or its product', () => {
+    const [text, image, intro, product] = toPages([
+      { ...newSlide('text'), textEn: '<p>Hello</p>', textDe: '<p></p>' },
+      { ...newSlide('image'), mediaId: 'm1' },
+      { ...newSlide('textImage'), mediaId: 'm2', textEn: '<p>Look</p>' },
+      { ...newSlide('productText'), productId: 'p1', textDe: '<p>Leicht</p>' },
+    ]);
+    expect(text).toMatchObject({ kind: 'text', texts: { 'en-GB': '<p>Hello</p>', 'de-DE': '' } });
+    expect(text).not.toHaveProperty('mediaId');
+    expect(image).toMatchObject({ kind: 'image', mediaId: 'm1' });
+    expect(image).not.toHaveProperty('texts');
+    expect(intro).toMatchObject({ kind: 'textImage', mediaId: 'm2', texts: { 'en-GB': '<p>Look</p>', 'de-DE': '' } });
+    expect(product).toMatchObject({ kind: 'productText', productId: 'p1', texts: { 'en-GB': '', 'de-DE': '<p>Leicht</p>' } });
+    const [read] = slidesFromPages(
+      [{ id: 'p3', kind: 'textImage', title: 'Intro', cmsPageId: 'c3', productId: null, productIds: [], notes: {}, texts: { en: '<p>Look</p>' }, mediaId: 'm2' }],
+      { en: 'en', de: 'de' },
+    );
+    expect(read).toMatchObject({ kind: 'textImage', textEn: '<p>Look</p>', textDe: '', mediaId: 'm2' });
   });
 
   it('round-trips pages with titles and notes per language', () => {

@@ -4,7 +4,18 @@
  * Pure, so it is tested without a browser.
  */
 
-export type SlideKind = 'productListing' | 'productDetail' | 'cms';
+export type SlideKind = 'productListing' | 'productDetail' | 'cms' | ContentKind;
+
+/** The slides whose CMS page the server makes from a text, an image or a product (no layout needed). */
+export type ContentKind = 'text' | 'image' | 'textImage' | 'productText';
+
+/** Every kind, in the order the builder offers them. */
+export const SLIDE_KINDS: SlideKind[] = ['text', 'image', 'textImage', 'productListing', 'productDetail', 'productText', 'cms'];
+
+/** Which kinds have a text, an image, a product. */
+export const hasText = (kind: SlideKind) => kind === 'text' || kind === 'textImage' || kind === 'productText';
+export const hasImage = (kind: SlideKind) => kind === 'image' || kind === 'textImage';
+export const hasProduct = (kind: SlideKind) => kind === 'productDetail' || kind === 'productText';
 
 /** A page as the Admin API answers it. */
 export interface PageEntity {
@@ -18,6 +29,9 @@ export interface PageEntity {
   notes: Record<string, string>;
   /** Titles by language id. */
   titles?: Record<string, string>;
+  /** A content slide's text by language id, and its image. */
+  texts?: Record<string, string>;
+  mediaId?: string | null;
 }
 
 export interface SlideDraft {
@@ -34,13 +48,33 @@ export interface SlideDraft {
   cmsPageId: string;
   notesEn: string;
   notesDe: string;
+  /** A text, text-with-image or product-with-text slide's text (HTML). */
+  textEn: string;
+  textDe: string;
+  /** An image or text-with-image slide's picture (a media id). */
+  mediaId: string;
 }
 
 let counter = 0;
 const localKey = () => `new-${++counter}`;
 
 export function newSlide(kind: SlideKind): SlideDraft {
-  return { key: localKey(), id: null, kind, title: '', titleDe: '', productIds: [], categoryId: '', productId: '', cmsPageId: '', notesEn: '', notesDe: '' };
+  return {
+    key: localKey(),
+    id: null,
+    kind,
+    title: '',
+    titleDe: '',
+    productIds: [],
+    categoryId: '',
+    productId: '',
+    cmsPageId: '',
+    notesEn: '',
+    notesDe: '',
+    textEn: '',
+    textDe: '',
+    mediaId: '',
+  };
 }
 
 export function slidesFromPages(pages: PageEntity[], languages: { en?: string; de?: string }): SlideDraft[] {
@@ -56,6 +90,9 @@ export function slidesFromPages(pages: PageEntity[], languages: { en?: string; d
     cmsPageId: page.cmsPageId,
     notesEn: (languages.en && page.notes[languages.en]) || '',
     notesDe: (languages.de && page.notes[languages.de]) || '',
+    textEn: (languages.en && page.texts?.[languages.en]) || '',
+    textDe: (languages.de && page.texts?.[languages.de]) || '',
+    mediaId: page.mediaId ?? '',
   }));
 }
 
@@ -68,12 +105,24 @@ export function move<T>(list: T[], from: number, to: number): T[] {
   return next;
 }
 
+/** Whether rich text has any words (an empty editor leaves tags or nothing). */
+const blank = (html: string) => !html.replace(/<[^>]*>/g, '').trim();
+
+export type SlideProblem = 'productsRequired' | 'productRequired' | 'layoutRequired' | 'textRequired' | 'imageRequired';
+
 /** What is missing for a slide to be saved: message keys under `admin.presentations.errors`. */
-export function slideProblem(slide: SlideDraft): 'productsRequired' | 'productRequired' | 'layoutRequired' | null {
+export function slideProblem(slide: SlideDraft): SlideProblem | null {
   if (slide.kind === 'productListing' && !slide.productIds.length && !slide.categoryId) return 'productsRequired';
-  if (slide.kind === 'productDetail' && !slide.productId) return 'productRequired';
+  if (hasProduct(slide.kind) && !slide.productId) return 'productRequired';
   if (slide.kind === 'cms' && !slide.cmsPageId) return 'layoutRequired';
+  if (hasImage(slide.kind) && !slide.mediaId) return 'imageRequired';
+  if (slide.kind === 'text' && blank(slide.textEn) && blank(slide.textDe)) return 'textRequired';
   return null;
+}
+
+/** The Admin API's field of a slide's problem (`pages/{n}/{field}`). */
+export function problemField(problem: SlideProblem): string {
+  return { productsRequired: 'productIds', productRequired: 'productId', layoutRequired: 'cmsPageId', textRequired: 'texts', imageRequired: 'mediaId' }[problem];
 }
 
 /** The Admin API's `pages`: the whole list in order; titles and notes by language code. */
@@ -90,8 +139,10 @@ export function toPages(slides: SlideDraft[]): Record<string, unknown>[] {
       page.productIds = slide.productIds;
       if (slide.categoryId) page.categoryId = slide.categoryId;
     }
-    if (slide.kind === 'productDetail') page.productId = slide.productId;
+    if (hasProduct(slide.kind)) page.productId = slide.productId;
     if (slide.kind === 'cms') page.cmsPageId = slide.cmsPageId;
+    if (hasImage(slide.kind)) page.mediaId = slide.mediaId;
+    if (hasText(slide.kind)) page.texts = { 'en-GB': blank(slide.textEn) ? '' : slide.textEn, 'de-DE': blank(slide.textDe) ? '' : slide.textDe };
     return page;
   });
 }
