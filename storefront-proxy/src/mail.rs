@@ -100,6 +100,32 @@ pub fn send(conn: &Connection, mail: Mail) -> anyhow::Result<String> {
     Ok(id)
 }
 
+/// Forgets every mail sent to `recipient` (a customer's right to erasure): the outbox
+/// rows and their `.eml` files; answers how many. Inside the caller's transaction: the
+/// files go once the rows are deleted (a file already gone is no error).
+pub fn forget(conn: &Connection, recipient: &str) -> anyhow::Result<usize> {
+    let mut statement =
+        conn.prepare("SELECT id, created_at FROM mail WHERE lower(recipient) = lower(?1)")?;
+    let sent: Vec<(String, String)> = statement
+        .query_map([recipient], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    conn.execute(
+        "DELETE FROM mail WHERE lower(recipient) = lower(?1)",
+        [recipient],
+    )?;
+    if let Some(dir) = outbox_dir(conn) {
+        for (id, created) in &sent {
+            let path = dir.join(format!("{}-{id}.eml", created.replace(':', "")));
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e).with_context(|| format!("removing {}", path.display())),
+            }
+        }
+    }
+    Ok(sent.len())
+}
+
 /// `DATA_DIR/mail` for a database file in `DATA_DIR`; none for an in-memory database.
 fn outbox_dir(conn: &Connection) -> Option<PathBuf> {
     let path = conn.path().filter(|p| !p.is_empty())?;

@@ -5,7 +5,8 @@
 //!   `orders` (as the Admin API answers them), its `wishlist` and its `newsletter`
 //!   subscription;
 //! - `POST /api/_action/customer/{id}/anonymize`: the account is deleted (addresses,
-//!   wishlist, sessions' logins and newsletter subscription with it); its orders stay
+//!   wishlist, sessions' logins, newsletter subscription and the mails sent to it with
+//!   it); its orders stay
 //!   for the books, their snapshots with the name, e-mail address, phone number and
 //!   customer number replaced. Answers `{"success": true, "anonymizedOrders": n}`.
 
@@ -169,6 +170,8 @@ async fn anonymize(
             [&id],
         )?;
         tx.execute("DELETE FROM customer WHERE id = ?1", [&id])?;
+        // Last: the mails sent to the customer (rows and files).
+        crate::mail::forget(tx, &email)?;
         tracing::info!(customer_id = %id, orders = order_ids.len(), "customer anonymised");
         Ok(order_ids.len())
     })

@@ -464,6 +464,24 @@ async fn a_customer_is_exported_and_anonymised_and_their_orders_stay() {
     assert_eq!(export["wishlist"][0]["productId"], json!(product));
     assert_eq!(export["addresses"].as_array().unwrap().len(), 1);
 
+    let mails = |live: &Live| -> i64 {
+        live.db()
+            .query_row(
+                "SELECT COUNT(*) FROM mail WHERE recipient = 'zoe@example.com'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    let (status, body) = live
+        .post(
+            "/store-api/account/recovery-password",
+            &As::Nobody,
+            json!({"email": "zoe@example.com", "storefrontUrl": live.base}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(mails(&live), 1, "a recovery mail");
     let done = admin_post(
         &live,
         &admin,
@@ -472,6 +490,7 @@ async fn a_customer_is_exported_and_anonymised_and_their_orders_stay() {
     )
     .await;
     assert_eq!(done["anonymizedOrders"], 1);
+    assert_eq!(mails(&live), 0);
     let (status, gone) = live.get(&format!("/api/customer/{customer}"), &admin).await;
     assert_eq!(status, 404, "{gone}");
     let (status, kept) = live
