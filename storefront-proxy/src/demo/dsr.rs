@@ -8,7 +8,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use serde_json::{json, Value};
 
 use crate::cms::page::NOTES_BLOCK_TYPE;
-use crate::storage::{json_ids, new_id};
+use crate::storage::{json_ids, new_id, now_rfc3339};
 
 struct Languages {
     en: String,
@@ -321,6 +321,19 @@ fn seed_notes(tx: &Transaction, languages: &Languages) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Links a legal page as Shopware does, in the basic information's settings
+/// (`core.basicInformation.privacyPage` …), unless the merchant chose a page there.
+fn link_legal_page(tx: &Transaction, layout: &str, page_id: &str) -> rusqlite::Result<()> {
+    if let Some(key) = crate::cms::shop_page::config_key(layout) {
+        tx.execute(
+            "INSERT OR IGNORE INTO system_config (configuration_key, sales_channel_id, configuration_value, updated_at)
+             VALUES (?1, '', ?2, ?3)",
+            params![key, Value::String(page_id.to_owned()).to_string(), now_rfc3339()],
+        )?;
+    }
+    Ok(())
+}
+
 fn seed_shop_pages(tx: &Transaction, languages: &Languages) -> anyhow::Result<()> {
     let pages = [
         (
@@ -349,12 +362,15 @@ fn seed_shop_pages(tx: &Transaction, languages: &Languages) -> anyhow::Result<()
         ),
     ];
     for (layout, (name_en, name_de), (html_en, html_de)) in pages {
-        let exists: bool = tx.query_row(
-            "SELECT EXISTS(SELECT 1 FROM dsr_shop_page WHERE layout_name = ?1)",
-            [layout],
-            |r| r.get(0),
-        )?;
-        if exists {
+        let existing: Option<String> = tx
+            .query_row(
+                "SELECT cms_page_id FROM dsr_shop_page WHERE layout_name = ?1",
+                [layout],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(page_id) = existing {
+            link_legal_page(tx, layout, &page_id)?;
             continue;
         }
         let page_id = new_id();
@@ -382,6 +398,7 @@ fn seed_shop_pages(tx: &Transaction, languages: &Languages) -> anyhow::Result<()
             "INSERT INTO dsr_shop_page (layout_name, cms_page_id) VALUES (?1, ?2)",
             params![layout, page_id],
         )?;
+        link_legal_page(tx, layout, &page_id)?;
     }
     Ok(())
 }

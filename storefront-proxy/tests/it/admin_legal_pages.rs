@@ -42,6 +42,19 @@ async fn the_merchant_writes_the_legal_pages_and_the_shop_serves_them_per_langua
         page(&listed.body, "imprint")["translations"]["de-DE"]["title"],
         "Impressum"
     );
+    // … linked in the basic information, as Shopware links its legal pages.
+    let seeded = get(
+        &shop,
+        "/_action/system-config?domain=core.basicInformation",
+        &token,
+    )
+    .await;
+    assert_eq!(
+        seeded.body["core.basicInformation.tosPage"],
+        page(&listed.body, "tos")["cmsPageId"],
+        "{}",
+        seeded.body
+    );
 
     // Written in both languages; what may not be stored is taken out.
     let written = patch(
