@@ -111,9 +111,9 @@ def frame_header(opcode, fin, length):
 
 async def send_60mb(token, results):
     reader, writer = await asyncio.open_connection("127.0.0.1", PROXY_PORT)
-    writer.write((f"GET /ws?token={token} HTTP/1.1\r\nHost: shop\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    writer.write(("GET /ws HTTP/1.1\r\nHost: shop\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                  "Sec-WebSocket-Protocol: salesroom.v1.json\r\n\r\n").encode())
+                  f"Sec-WebSocket-Protocol: salesroom.v1.json, bearer.{token}\r\n\r\n").encode())
     status = await reader.readline()
     if b" 101 " not in status:
         results.append(f"  upgrade refused: {status!r}")

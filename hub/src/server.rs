@@ -2,7 +2,7 @@
 //! ([`crate::internal`]) over the shared [`Hub`] state.
 
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -10,7 +10,6 @@ use axum::Router;
 use protocol::codec::Codec;
 use protocol::frame::{SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK};
 use protocol::HubClaims;
-use serde::Deserialize;
 use tokio::net::TcpListener;
 
 use crate::app::Hub;
@@ -80,44 +79,57 @@ async fn metrics(State(hub): State<Hub>) -> impl IntoResponse {
     )
 }
 
-#[derive(Deserialize)]
-struct WsQuery {
-    token: Option<String>,
+/// A browser's page may open the socket only from an origin of `HUB_ALLOWED_ORIGINS`;
+/// a client without `Origin` (not a browser) needs its token alone.
+fn check_origin(hub: &Hub, headers: &HeaderMap) -> Result<(), HubError> {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or_default().trim_end_matches('/');
+    let allowed = hub.config.allowed_origins.iter().any(|allowed| {
+        allowed
+            .trim()
+            .trim_end_matches('/')
+            .eq_ignore_ascii_case(origin)
+    });
+    if allowed {
+        Ok(())
+    } else {
+        Err(HubError::OriginNotAllowed(
+            origin.chars().take(200).collect(),
+        ))
+    }
 }
 
-/// Upgrades only with a valid hub token: offered as the subprotocol `bearer.<token>`
-/// (browsers, `protocol::frame::TOKEN_SUBPROTOCOL_PREFIX`: not in a URL that gets
-/// logged), as `Authorization: Bearer` (tools), or as `?token=` (tools of earlier versions).
-async fn ws(
-    State(hub): State<Hub>,
-    Query(query): Query<WsQuery>,
-    headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
-) -> Result<Response, HubError> {
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or_default().trim_end_matches('/');
-        let allowed = hub.config.allowed_origins.iter().any(|allowed| {
-            allowed
-                .trim()
-                .trim_end_matches('/')
-                .eq_ignore_ascii_case(origin)
-        });
-        if !allowed {
-            return Err(HubError::OriginNotAllowed(
-                origin.chars().take(200).collect(),
-            ));
-        }
-    }
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
+/// The hub token of an upgrade: the subprotocol `bearer.<token>` first, else
+/// `Authorization: Bearer <token>`.
+fn token_of(headers: &HeaderMap) -> Option<&str> {
     let offered = headers
         .get_all(header::SEC_WEBSOCKET_PROTOCOL)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .find_map(protocol::frame::token_of_subprotocols);
-    let verified = match offered.or(bearer).or(query.token.as_deref()) {
+    let bearer = || {
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+    };
+    offered.or_else(bearer)
+}
+
+/// Upgrades only with a valid hub token: offered as the subprotocol `bearer.<token>`
+/// (browsers, `protocol::frame::TOKEN_SUBPROTOCOL_PREFIX`) or as `Authorization: Bearer`
+/// (tools). Never from the URL's query: URLs get logged (by proxies, load balancers,
+/// access logs), and a token there would let whoever reads the log into the room
+/// (#29 item 13); a `?token=` alone is answered as no token.
+async fn ws(
+    State(hub): State<Hub>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, HubError> {
+    check_origin(&hub, &headers)?;
+    let verified = match token_of(&headers) {
         Some(token) => HubClaims::verify(token, hub.secret()).map_err(HubError::TokenInvalid),
         None => Err(HubError::TokenMissing),
     };

@@ -35,7 +35,7 @@ async fn a_request_head_that_never_finishes_is_closed_after_the_timeout() {
     })
     .await;
     let mut half = TcpStream::connect(&addr).await.unwrap();
-    half.write_all(b"GET /ws?token=x HTTP/1.1\r\nHost: hub\r\nUpgrade: websocket\r\n")
+    half.write_all(b"GET /ws HTTP/1.1\r\nHost: hub\r\nUpgrade: websocket\r\n")
         .await
         .unwrap();
     let answer = read_until_closed(&mut half).await;

@@ -13,6 +13,7 @@ mod limits;
 mod origin;
 mod polls;
 mod questions;
+mod tokens;
 mod video;
 mod websocket;
 

@@ -70,10 +70,13 @@ fn token(attendee: &str, role: Role, secret: &[u8]) -> String {
 
 const PAGE: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
-async fn upgrade_status(addr: &str, query: &str) -> u16 {
-    let request = format!("ws://{addr}/ws{query}")
-        .into_client_request()
-        .unwrap();
+/// The status of an upgrade with `token` as `Authorization: Bearer` (or none).
+async fn upgrade_status(addr: &str, token: Option<&str>) -> u16 {
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    if let Some(token) = token {
+        let bearer = format!("Bearer {token}").parse().unwrap();
+        request.headers_mut().insert("authorization", bearer);
+    }
     match tokio_tungstenite::connect_async(request).await {
         Ok(_) => 101,
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => response.status().as_u16(),
@@ -84,13 +87,10 @@ async fn upgrade_status(addr: &str, query: &str) -> u16 {
 #[tokio::test]
 async fn forged_missing_and_expired_tokens_are_refused() {
     let addr = start(16).await;
-    assert_eq!(upgrade_status(&addr, "").await, 401);
-    assert_eq!(upgrade_status(&addr, "?token=not-a-jwt").await, 401);
+    assert_eq!(upgrade_status(&addr, None).await, 401);
+    assert_eq!(upgrade_status(&addr, Some("not-a-jwt")).await, 401);
     let forged = token("c1", Role::Guide, b"someone-elses-secret");
-    assert_eq!(
-        upgrade_status(&addr, &format!("?token={forged}")).await,
-        401
-    );
+    assert_eq!(upgrade_status(&addr, Some(&forged)).await, 401);
     let expired = HubClaims {
         sub: "a".repeat(32),
         apt: APPOINTMENT.into(),
@@ -100,12 +100,9 @@ async fn forged_missing_and_expired_tokens_are_refused() {
     }
     .sign(SECRET)
     .unwrap();
-    assert_eq!(
-        upgrade_status(&addr, &format!("?token={expired}")).await,
-        401
-    );
+    assert_eq!(upgrade_status(&addr, Some(&expired)).await, 401);
     let good = token("c1", Role::Client, SECRET);
-    assert_eq!(upgrade_status(&addr, &format!("?token={good}")).await, 101);
+    assert_eq!(upgrade_status(&addr, Some(&good)).await, 101);
 }
 
 #[tokio::test]
@@ -654,7 +651,7 @@ async fn metrics_count_connections_frames_and_fan_out_latency() {
     guide.hello_at(None, None).await;
     guide.switch_slide(1, 1).await;
     guide.next_slide().await;
-    let _ = upgrade_status(&addr, "?token=forged").await;
+    let _ = upgrade_status(&addr, Some("forged")).await;
     let text = reqwest::get(format!("http://{addr}/metrics"))
         .await
         .unwrap()

@@ -74,7 +74,8 @@ fn unreachable() -> Response {
     .into_response()
 }
 
-/// The hub's `/ws` URL over HTTP(S), with the browser's query (the hub token).
+/// The hub's `/ws` URL over HTTP(S), with the browser's query as it is (the hub token is
+/// not in it: it comes as a subprotocol or `Authorization`, which [`FORWARDED`] passes on).
 fn hub_url(app: &App, request: &Request) -> String {
     let base = app.config.hub_http_url();
     match request.uri().query() {

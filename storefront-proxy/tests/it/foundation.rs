@@ -396,11 +396,11 @@ async fn connect(
     base: &str,
     token: &str,
 ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
-    let url = format!("{}/ws?token={token}", base.replace("http://", "ws://"));
+    let url = format!("{}/ws", base.replace("http://", "ws://"));
     let mut request = url.into_client_request().unwrap();
     request.headers_mut().insert(
         "sec-websocket-protocol",
-        "salesroom.v1.json".parse().unwrap(),
+        format!("salesroom.v1.json, bearer.{token}").parse().unwrap(),
     );
     let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
     let hello = serde_json::to_string(&ClientFrame::Hello {
@@ -443,12 +443,13 @@ async fn the_proxy_forwards_ws_and_refuses_forged_tokens() {
     }
     .sign(b"not-the-secret")
     .unwrap();
-    let request = format!(
-        "{}/ws?token={forged}",
-        servers.base.replace("http://", "ws://")
-    )
-    .into_client_request()
-    .unwrap();
+    let mut request = format!("{}/ws", servers.base.replace("http://", "ws://"))
+        .into_client_request()
+        .unwrap();
+    request.headers_mut().insert(
+        "authorization",
+        format!("Bearer {forged}").parse().unwrap(),
+    );
     match tokio_tungstenite::connect_async(request).await {
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
             assert_eq!(response.status(), 401)
@@ -913,12 +914,13 @@ async fn the_hub_socket_is_refused_to_pages_of_another_origin() {
     let guide = servers.join_as_guide().await;
     let token = guide["hubToken"].as_str().unwrap();
     let request = |origin: Option<&str>| {
-        let mut request = format!(
-            "{}/ws?token={token}",
-            servers.base.replace("http://", "ws://")
-        )
-        .into_client_request()
-        .unwrap();
+        let mut request = format!("{}/ws", servers.base.replace("http://", "ws://"))
+            .into_client_request()
+            .unwrap();
+        request.headers_mut().insert(
+            "authorization",
+            format!("Bearer {token}").parse().unwrap(),
+        );
         if let Some(origin) = origin {
             request
                 .headers_mut()

@@ -379,16 +379,15 @@ pub fn token_of(join: &Value) -> As {
 
 /// Opens the hub socket of a join response and reads past the welcome.
 pub async fn connect(live: &Live, join: &Value) -> Socket {
-    let url = format!(
-        "{}/ws?token={}",
-        live.base.replace("http://", "ws://"),
+    let url = format!("{}/ws", live.base.replace("http://", "ws://"));
+    let mut request = url.into_client_request().unwrap();
+    let offered = format!(
+        "salesroom.v1.json, bearer.{}",
         join["hubToken"].as_str().unwrap()
     );
-    let mut request = url.into_client_request().unwrap();
-    request.headers_mut().insert(
-        "sec-websocket-protocol",
-        "salesroom.v1.json".parse().unwrap(),
-    );
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", offered.parse().unwrap());
     let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
     let hello = serde_json::to_string(&ClientFrame::Hello {
         last_seq: None,
