@@ -9,6 +9,8 @@
 //!   `Location` header, or `?_response=basic|detail` for 200 with the entity);
 //! - `POST /api/_action/sync` (`sync.rs`), `POST /api/_action/media/{id}/upload`
 //!   (`upload.rs`).
+//! - the orders' state actions and documents (`actions.rs`) and a customer's GDPR export
+//!   and anonymisation (`gdpr.rs`).
 //!
 //! Every call needs an admin user's bearer token (`admin::oauth`); writes need the
 //! `admin` role, reads of the catalogue are open to guides, users are admins' only.
