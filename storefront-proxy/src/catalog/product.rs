@@ -183,10 +183,7 @@ struct Related {
     unit_texts: Texts,
     delivery_times: HashMap<String, Value>,
     manufacturers: HashMap<String, Value>,
-    /// `product_media` by its id (the covers).
-    covers: HashMap<String, Value>,
-    /// Every `product_media` of a product (with [`Load::media`]).
-    product_media: HashMap<String, Vec<Value>>,
+    media: ProductMedia,
     linked: Linked,
     /// The property options of the products' options (and of their properties with
     /// [`Load::properties`]).
@@ -228,7 +225,7 @@ impl Related {
         let delivery_times = load_delivery_times(conn, ctx, &ids_of("deliveryTimeId"))?;
         let manufacturers = load_manufacturers(conn, ctx, &ids_of("manufacturerId"))?;
         // Product media: the covers, or all media when asked.
-        let (covers, product_media) = if load.media {
+        let media = if load.media {
             load_media(conn, ctx, found, true)?
         } else {
             load_media(conn, ctx, &ids_of("coverId"), false)?
@@ -255,8 +252,7 @@ impl Related {
             unit_texts,
             delivery_times,
             manufacturers,
-            covers,
-            product_media,
+            media,
             linked,
             options,
             prices,
@@ -428,14 +424,14 @@ impl Related {
         };
         let delivery_time = by_field("deliveryTimeId", &self.delivery_times);
         let manufacturer = by_field("manufacturerId", &self.manufacturers);
-        let cover = by_field("coverId", &self.covers);
+        let cover = by_field("coverId", &self.media.covers);
         product.insert("deliveryTime".into(), delivery_time);
         product.insert("manufacturer".into(), manufacturer);
         product.insert("cover".into(), cover);
         if load.media {
             product.insert(
                 "media".into(),
-                json!(self.product_media.get(id).cloned().unwrap_or_default()),
+                json!(self.media.by_product.get(id).cloned().unwrap_or_default()),
             );
         }
         let options_of = |links: &Links| {
@@ -627,14 +623,22 @@ fn load_delivery_times(
     Ok(delivery_times)
 }
 
-/// `product_media` with their media: by its id, and by product. `ids` are products
-/// (`all`: every medium of each) or `product_media` ids (the covers).
+/// `product_media` rows with their media.
+struct ProductMedia {
+    /// By the row's id (a product's `coverId` names one).
+    covers: HashMap<String, Value>,
+    /// Every row of a product (with [`Load::media`]).
+    by_product: HashMap<String, Vec<Value>>,
+}
+
+/// `product_media` with their media. `ids` are products (`all`: every medium of each)
+/// or `product_media` ids (the covers).
 fn load_media(
     conn: &Connection,
     ctx: &ShopContext,
     ids: &[String],
     all: bool,
-) -> rusqlite::Result<(HashMap<String, Value>, HashMap<String, Vec<Value>>)> {
+) -> rusqlite::Result<ProductMedia> {
     let mut media_statement = conn.prepare_cached(if all {
         "SELECT id, product_id, media_id, position FROM product_media WHERE product_id IN (SELECT value FROM json_each(?1)) ORDER BY position"
     } else {
@@ -662,7 +666,10 @@ fn load_media(
         covers.insert(id, entry.clone());
         product_media.entry(product_id).or_default().push(entry);
     }
-    Ok((covers, product_media))
+    Ok(ProductMedia {
+        covers,
+        by_product: product_media,
+    })
 }
 
 /// Advanced prices, the cheapest price of the last 30 days and the cheapest variant of

@@ -322,13 +322,10 @@ fn join_client(conn: &mut Connection, join: ClientJoin) -> anyhow::Result<ApiRes
         Some(token) => earlier_join(&tx, &appointment.id, token)?,
         None => None,
     };
-    if existing
-        .as_ref()
-        .is_some_and(|(_, _, removed)| removed.is_some())
-    {
+    if existing.as_ref().is_some_and(|join| join.removed) {
         return Ok(Err(removed()));
     }
-    let existing = existing.map(|(id, name, _)| (id, name));
+    let existing = existing.map(|join| (join.id, join.name));
     // A logged-in customer joins with their own session (their cart and
     // wishlist); a guest gets a session of its own.
     let customer = match &context_token {
@@ -377,17 +374,30 @@ fn join_client(conn: &mut Connection, join: ClientJoin) -> anyhow::Result<ApiRes
     }))
 }
 
+/// An earlier join of the same session to the appointment.
+struct EarlierJoin {
+    id: String,
+    name: Option<String>,
+    removed: bool,
+}
+
 /// The attendee of an earlier join of the session `context_token`: id, name and when it
 /// was removed.
 fn earlier_join(
     conn: &Connection,
     appointment_id: &str,
     context_token: &str,
-) -> rusqlite::Result<Option<(String, Option<String>, Option<String>)>> {
+) -> rusqlite::Result<Option<EarlierJoin>> {
     conn.query_row(
         "SELECT id, name, removed_at FROM attendee WHERE appointment_id = ?1 AND context_token = ?2 AND type = 'CLIENT'",
         params![appointment_id, context_token],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        |r| {
+            Ok(EarlierJoin {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                removed: r.get::<_, Option<String>>(2)?.is_some(),
+            })
+        },
     )
     .optional()
 }

@@ -88,6 +88,14 @@ struct PageRow {
     default_name: String,
 }
 
+/// A section (a slide) of a page.
+struct SectionRow {
+    id: String,
+    name: Option<String>,
+    kind: String,
+    position: i64,
+}
+
 /// Reads the structure in the viewer's languages (with the guide's notes or without).
 struct Reader<'a> {
     conn: &'a Connection,
@@ -169,22 +177,18 @@ impl Reader<'_> {
     }
 
     /// The sections of a CMS page: id, name, type and position.
-    #[allow(clippy::type_complexity)]
-    fn sections(
-        &self,
-        cms_page_id: &str,
-    ) -> rusqlite::Result<Vec<(String, Option<String>, String, i64)>> {
+    fn sections(&self, cms_page_id: &str) -> rusqlite::Result<Vec<SectionRow>> {
         self.conn
             .prepare_cached(
                 "SELECT id, name, type, position FROM cms_section WHERE cms_page_id = ?1 ORDER BY position",
             )?
             .query_map([cms_page_id], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, i64>(3)?,
-                ))
+                Ok(SectionRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    kind: r.get(2)?,
+                    position: r.get(3)?,
+                })
             })?
             .collect()
     }
@@ -200,7 +204,10 @@ impl Reader<'_> {
         let conn = self.conn;
         let picked: Vec<String> = serde_json::from_str(&row.picked).unwrap_or_default();
         let section_rows = self.sections(&row.cms_page_id)?;
-        let section_ids: Vec<String> = section_rows.iter().map(|(id, ..)| id.clone()).collect();
+        let section_ids: Vec<String> = section_rows
+            .iter()
+            .map(|section| section.id.clone())
+            .collect();
         let mut notes = if self.with_notes {
             notes_of(conn, &section_ids, self.languages)?
         } else {
@@ -226,7 +233,8 @@ impl Reader<'_> {
             self.languages,
         )?;
         let mut section_json = Vec::new();
-        for (section_id, section_name, section_type, position) in section_rows {
+        for section in section_rows {
+            let (section_id, section_name) = (section.id, section.name);
             // The slide's name in the viewer's language (then the default language's,
             // then as written); a page made for the slide names its one section
             // after the slide.
@@ -254,8 +262,8 @@ impl Reader<'_> {
             section_json.push(json!({
                 "id": section_id,
                 "name": section_name,
-                "type": section_type,
-                "position": position,
+                "type": section.kind,
+                "position": section.position,
                 "pageId": row.cms_page_id,
                 "blocks": [],
                 "apiAlias": "cms_section",
