@@ -54,6 +54,20 @@ async fn front(base: String, sessions: Sessions, request: Request) -> Response {
             headers.append(name.clone(), value.clone());
         }
     }
+    // Shopware's Admin API proxy: the Store API call with the given context token.
+    let path = match path
+        .strip_prefix("/api/_proxy/store-api/")
+        .and_then(|rest| rest.split_once('/'))
+    {
+        Some((_, rest)) => {
+            if headers.remove("authorization").is_none() {
+                return StatusCode::UNAUTHORIZED.into_response();
+            }
+            headers.insert("sw-access-key", KEY.parse().unwrap());
+            format!("/store-api/{rest}")
+        }
+        None => path,
+    };
     let query = parts
         .uri
         .query()
@@ -225,6 +239,21 @@ async fn upstream_mode_gives_the_guide_a_cart_token_never_the_customers_session(
         .windows(session.len())
         .any(|w| w == session.as_bytes()));
 
+    // The guide's cockpit reads the cart by attendee id: the forwarding proxy asks the
+    // upstream for the session with the guide's credentials, keeps nothing of it.
+    let channel: String = upstream
+        .db()
+        .query_row(
+            "SELECT id FROM sales_channel ORDER BY id LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let proxied = format!("/api/_proxy/store-api/{channel}/checkout/cart?attendeeId={attendee}");
+    let (status, cart) = forwarding.get(&proxied, &guide).await;
+    assert_eq!(status, 200, "{cart}");
+    assert!(cart.to_string().contains(&product), "{cart}");
+
     // Withdrawn: the token ends.
     send_action(&mut socket, Action::SetCartPermission { granted: false }).await;
     wait_for(&mut socket, |e| {
@@ -238,6 +267,8 @@ async fn upstream_mode_gives_the_guide_a_cart_token_never_the_customers_session(
         403,
         "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING",
     );
+    let (status, answer) = forwarding.get(&proxied, &guide).await;
+    assert_eq!(status, 403, "{answer}");
 
     // Granted again, then the appointment ends: the token ends too.
     grant_cart_permission(&mut socket).await;
