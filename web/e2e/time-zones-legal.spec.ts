@@ -95,3 +95,19 @@ test('the merchant writes the legal pages; the shop opens them from the footer a
   await shopper.getByRole('button', { name: 'Datenschutzerklärung lesen' }).click();
   await expect(shopper.getByRole('dialog', { name: 'Datenschutz' }).getByTestId('shop-page')).toContainText('Video wird nie aufgezeichnet');
 });
+
+test('the backoffice in German lists the German names that were saved', async ({ browser }) => {
+  const admin = await newPage(browser, { locale: 'de-DE' });
+  await submitBackofficeLogin(admin, { german: true });
+  await expect(admin.getByRole('navigation', { name: 'Backoffice' })).toBeVisible();
+  await admin.goto('/de-DE/admin/categories');
+  await expect(admin.getByText('Kleidung', { exact: true })).toBeVisible();
+  await expect(admin.getByText('Clothing', { exact: true })).toHaveCount(0);
+  await admin.goto('/de-DE/admin/appointments');
+  await admin.getByLabel('Termine suchen').fill('demo');
+  await expect(admin.getByRole('link', { name: 'Herbstkollektion live', exact: true })).toBeVisible();
+  // In English, the English names.
+  await admin.goto('/admin/appointments');
+  await admin.getByLabel('Search appointments').fill('demo');
+  await expect(admin.getByRole('link', { name: 'Autumn collection live', exact: true })).toBeVisible();
+});
