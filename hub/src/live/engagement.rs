@@ -102,6 +102,19 @@ impl Engagement {
         }
     }
 
+    /// By which tick pass the subscribers must be sent an applied event: a chat batch
+    /// of this replica's tick goes out as one of the tick's frames
+    /// ([`Engagement::tick_batch_due`]), any other event at once. Notes that a
+    /// subscriber may be owed a schedule.
+    pub fn due_of(&mut self, event: &Event, subscribers: usize) -> TickDue {
+        let due = match event {
+            Event::ChatMessagesPosted { messages } => self.tick_batch_due(messages, subscribers),
+            _ => TickDue::NOW,
+        };
+        self.owed |= due != TickDue::NOW;
+        due
+    }
+
     /// Takes a chat message the policy let through (its sender's rate is counted by the
     /// caller): either returned as an event of its own to post now — nothing of the chat
     /// went out for one of the room's ticks ([`engagement_tick_ms`] of `subscribers`), so a

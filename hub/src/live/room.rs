@@ -30,10 +30,9 @@ use protocol::session::{SessionRecord, SessionSample};
 use protocol::state::{AttendeeSummary, Snapshot, StateForAll, StateForClients};
 use protocol::{AttendeeStatus, CartPermission, ConnectionState, HubClaims, Role};
 
-use super::engagement::{Engagement, Taps, TickDue};
-use super::outbound::{Outbound, Outlet, Queued, SharedEvent, SharedVolatile};
+use super::engagement::{Engagement, Taps};
+use super::outbound::{Outlet, SharedEvent, SharedVolatile};
 use super::policy::{self, Decision, TurnedAway};
-use super::queue::TrySendError;
 use super::subscribers::{Subscriber, Subscribers};
 use crate::metrics::Metrics;
 use crate::store::{self, StoreError, StoredEvent, StoredRoom};
@@ -235,6 +234,17 @@ impl SnapshotParts {
     }
 }
 
+/// How a connection catches up: the events it missed, or a snapshot.
+struct CatchUp {
+    resume: Resume,
+    /// For a snapshot: what it is made of.
+    snapshot: Option<SnapshotParts>,
+    /// The events it missed, each with its `prev`.
+    replay: Vec<ServerFrame>,
+    /// The `seq` of the last event it is sent (the next one's `prev`).
+    last_sent: u64,
+}
+
 /// What the room lock guards.
 pub struct Inner {
     epoch: String,
@@ -379,10 +389,7 @@ impl Room {
         inner.snapshot_seq = fresh.snapshot_seq;
         inner.live = fresh.live;
         inner.log = fresh.log;
-        inner.subscribers.retain(|s| {
-            s.close_reason.store(close_code::RESYNC, Ordering::Relaxed);
-            false
-        });
+        inner.subscribers.close_all(close_code::RESYNC);
         self.metrics.history_resets.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -390,13 +397,7 @@ impl Room {
     /// writes what is already queued for it, then closes with that code. Used by the
     /// drain ([`crate::drain`]) to send every client elsewhere.
     pub fn close_all(&self, reason: u16) -> usize {
-        let mut inner = self.lock();
-        let closed = inner.subscribers.len();
-        inner.subscribers.retain(|s| {
-            s.close_reason.store(reason, Ordering::Relaxed);
-            false
-        });
-        closed
+        self.lock().subscribers.close_all(reason)
     }
 
     /// Registers a connection and tells it how to catch up. `last_seq`/`epoch` come from
@@ -418,41 +419,12 @@ impl Room {
         policy::admit(claims, &inner.live)?;
         let role = claims.role;
         let attendee_id = claims.sub.clone();
-        let oldest_retained = inner.log.front().map_or(inner.seq + 1, |e| e.seq);
-        let replayable = match (last_seq, epoch) {
-            (Some(last), Some(epoch)) => {
-                epoch == inner.epoch && last <= inner.seq && last + 1 >= oldest_retained
-            }
-            _ => false,
-        };
-        let (resume, snapshot, replay, last_sent) = if replayable {
-            let last = last_seq.unwrap_or_default();
-            let mut prev = last;
-            let mut replay = Vec::new();
-            for logged in inner.log.iter().filter(|e| e.seq > last) {
-                if logged.audience.includes(role, &attendee_id) {
-                    replay.push(ServerFrame::Event {
-                        seq: logged.seq,
-                        prev,
-                        event: logged.event.clone(),
-                    });
-                    prev = logged.seq;
-                }
-            }
-            (Resume::Replayed, None, replay, prev)
-        } else {
-            let resume = if last_seq.is_some() {
-                Resume::Snapshot
-            } else {
-                Resume::Fresh
-            };
-            (
-                resume,
-                Some(inner.snapshot_parts(role, &attendee_id)),
-                Vec::new(),
-                inner.seq,
-            )
-        };
+        let CatchUp {
+            resume,
+            snapshot,
+            replay,
+            last_sent,
+        } = inner.catch_up(role, &attendee_id, last_seq, epoch);
         let (seq, epoch) = (inner.seq, inner.epoch.clone());
         if role == Role::Guide {
             outlet.raise_capacity(GUIDE_QUEUE_PER_PARTICIPANT * inner.live.participants.len());
@@ -581,81 +553,16 @@ impl Room {
         inner: &mut Inner,
         stored: StoredEvent,
     ) -> Option<DueSnapshot> {
-        let seq = stored.seq;
-        inner.seq = seq;
-        inner.live.apply(&stored.event);
-        inner.engagement.applied(&stored.event);
-        if let Event::AttendeeChanged { .. } = &stored.event {
-            let capacity = GUIDE_QUEUE_PER_PARTICIPANT * inner.live.participants.len();
-            for guide in &inner.subscribers.guides {
-                guide.outlet.raise_capacity(capacity);
-            }
-        }
+        inner.apply(&stored);
         self.metrics.events.fetch_add(1, Ordering::Relaxed);
-        let queued_at = Instant::now();
-        // A chat batch of this replica's engagement tick goes out as one of the tick's
-        // frames (see [`Room::engagement_tick`]); any other event is written at once.
-        let due = match &stored.event {
-            Event::ChatMessagesPosted { messages } => inner
-                .engagement
-                .tick_batch_due(messages, inner.subscribers.len()),
-            _ => TickDue::NOW,
-        };
-        inner.engagement.owed |= due != TickDue::NOW;
-        let event = Arc::new(SharedEvent::new(stored.event.clone()));
-        let mut gone = false;
-        for sub in inner.subscribers.of(&stored.audience) {
-            let item = Queued::Event {
-                seq,
-                prev: sub.last_sent,
-                event: event.clone(),
-            };
-            match sub.queue(
-                Outbound {
-                    item,
-                    queued_at: Some(queued_at),
-                },
-                due.of(sub.role),
-            ) {
-                Ok(()) => sub.last_sent = seq,
-                Err(TrySendError::Full(_)) => {
-                    sub.close_reason
-                        .store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
-                    gone = true;
-                }
-                Err(TrySendError::Closed(_)) => gone = true,
-            }
-        }
-        // Dropping a subscriber drops its sender; its connection task then sees the queue
-        // end after the frames already in it and closes with `close_reason`. One pass
-        // over the subscribers when nobody left, two when someone did.
-        if gone {
-            inner
-                .subscribers
-                .retain(|s| !s.outlet.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
-        }
+        inner.queue_to_subscribers(&stored);
         // On every replica that applies the event (not only the one that published it),
         // and right after queueing it: the attendee is sent the event, then closed.
         if let Some((attendee_id, reason)) = policy::ends_connections(&stored.event) {
-            inner.subscribers.retain(|s| {
-                if s.attendee_id == attendee_id {
-                    s.close_reason.store(reason, Ordering::Relaxed);
-                    false
-                } else {
-                    true
-                }
-            });
+            inner.subscribers.close_attendee(attendee_id, reason);
         }
-        inner.log.push_back(stored);
-        let retained = store::retained_events(self.retained_events, inner.live.participants.len());
-        while inner.log.len() > retained {
-            inner.log.pop_front();
-        }
-        if seq < inner.snapshot_seq + snapshot_interval(inner.live.participants.len()) {
-            return None;
-        }
-        inner.snapshot_seq = seq;
-        Some(DueSnapshot::take(seq, &mut inner.live))
+        inner.keep_in_log(stored, self.retained_events);
+        inner.due_snapshot()
     }
 
     /// What the reducer kept of the session for its report.
@@ -735,20 +642,13 @@ impl Room {
 
     /// Sends an event that may be dropped: a full queue skips it instead of disconnecting.
     fn fan_out_volatile(&self, inner: &mut Inner, audience: &Audience, event: VolatileEvent) {
-        let queued_at = Instant::now();
         let event = Arc::new(SharedVolatile::new(event));
-        for sub in inner.subscribers.of(audience) {
-            let item = Queued::Volatile(event.clone());
-            if let Err(TrySendError::Full(_)) = sub.queue(
-                Outbound {
-                    item,
-                    queued_at: Some(queued_at),
-                },
-                None,
-            ) {
-                self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        let dropped = inner
+            .subscribers
+            .queue_volatile(audience, event, Instant::now());
+        self.metrics
+            .queue_drops
+            .fetch_add(dropped, Ordering::Relaxed);
     }
 
     /// Records that a participant connected or disconnected, and tells the guides.
@@ -769,6 +669,101 @@ impl Room {
 }
 
 impl Inner {
+    /// Applies the next event in order to the state and to what the next engagement tick
+    /// sends.
+    fn apply(&mut self, stored: &StoredEvent) {
+        self.seq = stored.seq;
+        self.live.apply(&stored.event);
+        self.engagement.applied(&stored.event);
+    }
+
+    /// Queues an applied event to its audience, when the engagement tick says, after
+    /// letting the guides' queues grow with the room when its participants changed.
+    fn queue_to_subscribers(&mut self, stored: &StoredEvent) {
+        if let Event::AttendeeChanged { .. } = &stored.event {
+            let capacity = GUIDE_QUEUE_PER_PARTICIPANT * self.live.participants.len();
+            self.subscribers.raise_guide_capacity(capacity);
+        }
+        let queued_at = Instant::now();
+        let due = self
+            .engagement
+            .due_of(&stored.event, self.subscribers.len());
+        let event = Arc::new(SharedEvent::new(stored.event.clone()));
+        self.subscribers
+            .queue_event(&stored.audience, stored.seq, event, due, queued_at);
+    }
+
+    /// Keeps an applied event for resuming clients: the last `retained_events` of them
+    /// (more in a large room, see [`store::retained_events`]).
+    fn keep_in_log(&mut self, stored: StoredEvent, retained_events: usize) {
+        self.log.push_back(stored);
+        let retained = store::retained_events(retained_events, self.live.participants.len());
+        while self.log.len() > retained {
+            self.log.pop_front();
+        }
+    }
+
+    /// The state to snapshot when [`snapshot_interval`] events passed since the last
+    /// snapshot.
+    fn due_snapshot(&mut self) -> Option<DueSnapshot> {
+        if self.seq < self.snapshot_seq + snapshot_interval(self.live.participants.len()) {
+            return None;
+        }
+        self.snapshot_seq = self.seq;
+        Some(DueSnapshot::take(self.seq, &mut self.live))
+    }
+
+    /// How a participant of `role` who saw up to `last_seq` of `epoch` (none: a fresh
+    /// join) catches up: the events it missed, when they are all still in the log of
+    /// the same epoch; a snapshot otherwise.
+    fn catch_up(
+        &self,
+        role: Role,
+        attendee_id: &str,
+        last_seq: Option<u64>,
+        epoch: Option<&str>,
+    ) -> CatchUp {
+        let oldest_retained = self.log.front().map_or(self.seq + 1, |e| e.seq);
+        let replayable = match (last_seq, epoch) {
+            (Some(last), Some(epoch)) => {
+                epoch == self.epoch && last <= self.seq && last + 1 >= oldest_retained
+            }
+            _ => false,
+        };
+        if !replayable {
+            let resume = if last_seq.is_some() {
+                Resume::Snapshot
+            } else {
+                Resume::Fresh
+            };
+            return CatchUp {
+                resume,
+                snapshot: Some(self.snapshot_parts(role, attendee_id)),
+                replay: Vec::new(),
+                last_sent: self.seq,
+            };
+        }
+        let last = last_seq.unwrap_or_default();
+        let mut prev = last;
+        let mut replay = Vec::new();
+        for logged in self.log.iter().filter(|e| e.seq > last) {
+            if logged.audience.includes(role, attendee_id) {
+                replay.push(ServerFrame::Event {
+                    seq: logged.seq,
+                    prev,
+                    event: logged.event.clone(),
+                });
+                prev = logged.seq;
+            }
+        }
+        CatchUp {
+            resume: Resume::Replayed,
+            snapshot: None,
+            replay,
+            last_sent: prev,
+        }
+    }
+
     /// Takes a chat message the policy let through: counted for its sender's rate at once
     /// (so a burst within one batch is refused as before), then posted alone or kept for
     /// the next tick's batch ([`Engagement::take_chat`]).

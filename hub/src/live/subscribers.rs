@@ -2,13 +2,16 @@
 //! `Subscribers` with the guides apart and attendees' connections found by attendee id.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicU16;
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
+use protocol::frame::close_code;
 use protocol::internal::Audience;
 use protocol::Role;
 
-use super::outbound::{Outbound, Outlet};
+use super::engagement::TickDue;
+use super::outbound::{Outbound, Outlet, Queued, SharedEvent, SharedVolatile};
 use super::queue::TrySendError;
 
 /// A connection's handle in a room.
@@ -142,6 +145,97 @@ impl Subscribers {
                     .push(at);
             }
         }
+    }
+
+    /// Queues the state event `seq` to each subscriber of `audience`, each with its own
+    /// `prev`, scheduled by `due` (an engagement tick's frame, or at once). A subscriber
+    /// whose queue is full is dropped with [`close_code::SLOW_CONSUMER`] (state events are
+    /// never skipped: it resumes), one whose connection ended is dropped too. Dropping
+    /// a subscriber drops its sender; its connection task then sees the queue end after
+    /// the frames already in it and closes with `close_reason`. One pass over the
+    /// subscribers when nobody left, two when someone did.
+    pub(super) fn queue_event(
+        &mut self,
+        audience: &Audience,
+        seq: u64,
+        event: Arc<SharedEvent>,
+        due: TickDue,
+        queued_at: Instant,
+    ) {
+        let mut gone = false;
+        for sub in self.of(audience) {
+            let item = Queued::Event {
+                seq,
+                prev: sub.last_sent,
+                event: event.clone(),
+            };
+            let outbound = Outbound {
+                item,
+                queued_at: Some(queued_at),
+            };
+            match sub.queue(outbound, due.of(sub.role)) {
+                Ok(()) => sub.last_sent = seq,
+                Err(TrySendError::Full(_)) => {
+                    sub.close_reason
+                        .store(close_code::SLOW_CONSUMER, Ordering::Relaxed);
+                    gone = true;
+                }
+                Err(TrySendError::Closed(_)) => gone = true,
+            }
+        }
+        if gone {
+            self.retain(|s| !s.outlet.is_closed() && s.close_reason.load(Ordering::Relaxed) == 0);
+        }
+    }
+
+    /// Queues a volatile event to each subscriber of `audience`, at once; a full queue
+    /// skips it instead of disconnecting. Returns how many skipped it.
+    pub(super) fn queue_volatile(
+        &mut self,
+        audience: &Audience,
+        event: Arc<SharedVolatile>,
+        queued_at: Instant,
+    ) -> u64 {
+        let mut dropped = 0;
+        for sub in self.of(audience) {
+            let outbound = Outbound {
+                item: Queued::Volatile(event.clone()),
+                queued_at: Some(queued_at),
+            };
+            if let Err(TrySendError::Full(_)) = sub.queue(outbound, None) {
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+
+    /// Lets every guide's queue hold `capacity` frames (a guide's grows with the room).
+    pub(super) fn raise_guide_capacity(&self, capacity: usize) {
+        for guide in &self.guides {
+            guide.outlet.raise_capacity(capacity);
+        }
+    }
+
+    /// Ends the connections of `attendee_id` with `reason`, after what is queued for them.
+    pub(super) fn close_attendee(&mut self, attendee_id: &str, reason: u16) {
+        self.retain(|s| {
+            if s.attendee_id == attendee_id {
+                s.close_reason.store(reason, Ordering::Relaxed);
+                false
+            } else {
+                true
+            }
+        });
+    }
+
+    /// Ends every connection with `reason`, after what is queued for each; how many.
+    pub(super) fn close_all(&mut self, reason: u16) -> usize {
+        let closed = self.len();
+        self.retain(|s| {
+            s.close_reason.store(reason, Ordering::Relaxed);
+            false
+        });
+        closed
     }
 
     /// The subscribers an event for `audience` goes to: the guides, then the attendees.

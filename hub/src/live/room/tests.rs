@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::live::local::LocalOrder;
-use crate::live::outbound::Scheduled;
+use crate::live::outbound::{Outbound, Queued, Scheduled};
 use crate::live::queue;
 use crate::live::{Caller, Request};
 use crate::store::Store;
