@@ -60,6 +60,132 @@ pub struct Metrics {
     pub fan_out_latency: Histogram<LatencyBuckets>,
 }
 
+/// A counter of [`Metrics`] as `/metrics` shows it.
+struct Counter {
+    name: &'static str,
+    help: &'static str,
+    of: fn(&Metrics) -> &AtomicU64,
+}
+
+/// The counters of `/metrics`, in their order there.
+const COUNTERS: &[Counter] = &[
+    Counter {
+        name: "hub_connections_opened_total",
+        help: "Connections attached.",
+        of: |m| &m.connections_opened,
+    },
+    Counter {
+        name: "hub_connections_closed_total",
+        help: "Connections ended.",
+        of: |m| &m.connections_closed,
+    },
+    Counter {
+        name: "hub_refused_tokens_total",
+        help: "Upgrades refused for a bad token.",
+        of: |m| &m.refused_tokens,
+    },
+    Counter {
+        name: "hub_turned_away_total",
+        help: "Connections closed at hello: removed attendees, clients locked out.",
+        of: |m| &m.turned_away,
+    },
+    Counter {
+        name: "hub_frames_in_total",
+        help: "Frames received from participants.",
+        of: |m| &m.frames_in,
+    },
+    Counter {
+        name: "hub_frames_out_total",
+        help: "Frames sent to participants.",
+        of: |m| &m.frames_out,
+    },
+    Counter {
+        name: "hub_write_batches_total",
+        help: "Flushes of queued frames to a socket that wrote at least one frame (frames out / batches = frames per write).",
+        of: |m| &m.batches_out,
+    },
+    Counter {
+        name: "hub_writer_handovers_blocked_total",
+        help: "Connections a writer task handed to their own task: the socket would block.",
+        of: |m| &m.handovers_blocked,
+    },
+    Counter {
+        name: "hub_writer_handovers_busy_total",
+        help: "Connections a writer task handed to their own task: the task held the socket.",
+        of: |m| &m.handovers_busy,
+    },
+    Counter {
+        name: "hub_writer_handovers_video_total",
+        help: "Connections a writer task handed to their own task: a client's video token follows.",
+        of: |m| &m.handovers_video,
+    },
+    Counter {
+        name: "hub_empty_write_wakeups_total",
+        help: "Connection tasks woken to write that found nothing to write.",
+        of: |m| &m.empty_wakeups,
+    },
+    Counter {
+        name: "hub_writer_frames_total",
+        help: "Frames written by the writer tasks, without waking the connection.",
+        of: |m| &m.writer_out,
+    },
+    Counter {
+        name: "hub_bad_frames_total",
+        help: "Frames that could not be decoded.",
+        of: |m| &m.bad_frames,
+    },
+    Counter {
+        name: "hub_messages_too_big_total",
+        help: "Connections closed for a message over the size limit.",
+        of: |m| &m.too_big,
+    },
+    Counter {
+        name: "hub_forbidden_total",
+        help: "Actions refused for the sender's role.",
+        of: |m| &m.forbidden,
+    },
+    Counter {
+        name: "hub_rate_limited_total",
+        help: "Client actions and interactions refused for going over the rate.",
+        of: |m| &m.rate_limited,
+    },
+    Counter {
+        name: "hub_coalesced_total",
+        help: "Client reload hints answered with the identical event published just before.",
+        of: |m| &m.coalesced,
+    },
+    Counter {
+        name: "hub_frames_waited_for_fan_out_total",
+        help: "Attendees' actions and interactions handled after a large room's fan-out under way (slide changes first).",
+        of: |m| &m.waited_for_fan_out,
+    },
+    Counter {
+        name: "hub_history_resets_total",
+        help: "Rooms whose history was written back to Redis as a new epoch after Redis lost it.",
+        of: |m| &m.history_resets,
+    },
+    Counter {
+        name: "hub_events_total",
+        help: "State events applied.",
+        of: |m| &m.events,
+    },
+    Counter {
+        name: "hub_session_samples_total",
+        help: "Session samples written for the report (also in hub_events_total).",
+        of: |m| &m.session_samples,
+    },
+    Counter {
+        name: "hub_queue_drops_total",
+        help: "Volatile events dropped for a full queue.",
+        of: |m| &m.queue_drops,
+    },
+    Counter {
+        name: "hub_slow_consumers_total",
+        help: "Connections closed for a full send queue.",
+        of: |m| &m.slow_consumers,
+    },
+];
+
 impl Metrics {
     /// `redis_up` is `None` in single mode.
     pub fn render(&self, rooms: usize, connections: usize, redis_up: Option<bool>) -> String {
@@ -70,7 +196,6 @@ impl Metrics {
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"
             );
         };
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         line(
             "hub_rooms",
             "gauge",
@@ -83,144 +208,10 @@ impl Metrics {
             "Attached WebSocket connections.",
             connections as u64,
         );
-        line(
-            "hub_connections_opened_total",
-            "counter",
-            "Connections attached.",
-            get(&self.connections_opened),
-        );
-        line(
-            "hub_connections_closed_total",
-            "counter",
-            "Connections ended.",
-            get(&self.connections_closed),
-        );
-        line(
-            "hub_refused_tokens_total",
-            "counter",
-            "Upgrades refused for a bad token.",
-            get(&self.refused_tokens),
-        );
-        line(
-            "hub_turned_away_total",
-            "counter",
-            "Connections closed at hello: removed attendees, clients locked out.",
-            get(&self.turned_away),
-        );
-        line(
-            "hub_frames_in_total",
-            "counter",
-            "Frames received from participants.",
-            get(&self.frames_in),
-        );
-        line(
-            "hub_frames_out_total",
-            "counter",
-            "Frames sent to participants.",
-            get(&self.frames_out),
-        );
-        line(
-            "hub_write_batches_total",
-            "counter",
-            "Flushes of queued frames to a socket that wrote at least one frame (frames out / batches = frames per write).",
-            get(&self.batches_out),
-        );
-        line(
-            "hub_writer_handovers_blocked_total",
-            "counter",
-            "Connections a writer task handed to their own task: the socket would block.",
-            get(&self.handovers_blocked),
-        );
-        line(
-            "hub_writer_handovers_busy_total",
-            "counter",
-            "Connections a writer task handed to their own task: the task held the socket.",
-            get(&self.handovers_busy),
-        );
-        line(
-            "hub_writer_handovers_video_total",
-            "counter",
-            "Connections a writer task handed to their own task: a client's video token follows.",
-            get(&self.handovers_video),
-        );
-        line(
-            "hub_empty_write_wakeups_total",
-            "counter",
-            "Connection tasks woken to write that found nothing to write.",
-            get(&self.empty_wakeups),
-        );
-        line(
-            "hub_writer_frames_total",
-            "counter",
-            "Frames written by the writer tasks, without waking the connection.",
-            get(&self.writer_out),
-        );
-        line(
-            "hub_bad_frames_total",
-            "counter",
-            "Frames that could not be decoded.",
-            get(&self.bad_frames),
-        );
-        line(
-            "hub_messages_too_big_total",
-            "counter",
-            "Connections closed for a message over the size limit.",
-            get(&self.too_big),
-        );
-        line(
-            "hub_forbidden_total",
-            "counter",
-            "Actions refused for the sender's role.",
-            get(&self.forbidden),
-        );
-        line(
-            "hub_rate_limited_total",
-            "counter",
-            "Client actions and interactions refused for going over the rate.",
-            get(&self.rate_limited),
-        );
-        line(
-            "hub_coalesced_total",
-            "counter",
-            "Client reload hints answered with the identical event published just before.",
-            get(&self.coalesced),
-        );
-        line(
-            "hub_frames_waited_for_fan_out_total",
-            "counter",
-            "Attendees' actions and interactions handled after a large room's fan-out under way (slide changes first).",
-            get(&self.waited_for_fan_out),
-        );
-        line(
-            "hub_history_resets_total",
-            "counter",
-            "Rooms whose history was written back to Redis as a new epoch after Redis lost it.",
-            get(&self.history_resets),
-        );
-        line(
-            "hub_events_total",
-            "counter",
-            "State events applied.",
-            get(&self.events),
-        );
-        line(
-            "hub_session_samples_total",
-            "counter",
-            "Session samples written for the report (also in hub_events_total).",
-            get(&self.session_samples),
-        );
-        line(
-            "hub_queue_drops_total",
-            "counter",
-            "Volatile events dropped for a full queue.",
-            get(&self.queue_drops),
-        );
-        line(
-            "hub_slow_consumers_total",
-            "counter",
-            "Connections closed for a full send queue.",
-            get(&self.slow_consumers),
-        );
+        for counter in COUNTERS {
+            let value = (counter.of)(self).load(Ordering::Relaxed);
+            line(counter.name, "counter", counter.help, value);
+        }
         if let Some(up) = redis_up {
             line(
                 "hub_redis_up",

@@ -182,22 +182,30 @@ pub fn decide(caller: Caller<'_>, state: &LiveState, request: Request, now: u64)
     }
 }
 
-fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decision {
-    let guide = claims.role == Role::Guide;
+/// The refusal of an action its sender may not send now, or whose payload is invalid.
+fn refusal(claims: &HubClaims, state: &LiveState, action: &Action) -> Option<Decision> {
     if action.is_guide_only() {
-        if !guide {
-            return refuse(
+        if claims.role != Role::Guide {
+            return Some(refuse(
                 ErrorCode::Forbidden,
                 format!("only a guide may send {}", action.key()),
-            );
+            ));
         }
         if state.state_for_all.ended {
-            return refuse(ErrorCode::PresentationEnded, "the presentation has ended");
+            return Some(refuse(
+                ErrorCode::PresentationEnded,
+                "the presentation has ended",
+            ));
         }
     }
     // Whoever sends it: nothing unchecked is stored or sent on.
-    if let Err(invalid) = action.validate() {
-        return refuse(ErrorCode::InvalidPayload, invalid);
+    let invalid = action.validate().err()?;
+    Some(refuse(ErrorCode::InvalidPayload, invalid))
+}
+
+fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decision {
+    if let Some(refused) = refusal(claims, state, &action) {
+        return refused;
     }
     match action {
         Action::SwitchSlide {
@@ -235,10 +243,7 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
             ref attendee_id, ..
         }
         | Action::LoadLastSeen { ref attendee_id } => {
-            let target = match (guide, attendee_id) {
-                (true, Some(id)) => id.clone(),
-                _ => claims.sub.clone(),
-            };
+            let target = reload_target(claims, attendee_id.as_ref());
             publish(Audience::Attendee(target), Event::Reload { action })
         }
         Action::LoadProductReviews { .. } => Decision::Nothing,
@@ -249,22 +254,7 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
             };
             publish(Audience::Attendee(attendee_id), event)
         }
-        Action::SetCartPermission { granted } => {
-            // A no (to a request, or taking a grant back) is kept apart from never asked.
-            let permission = if granted {
-                CartPermission::Granted
-            } else {
-                CartPermission::Refused
-            };
-            let attendee_id = claims.sub.clone();
-            publish(
-                Audience::Attendee(attendee_id.clone()),
-                Event::CartPermissionChanged {
-                    attendee_id,
-                    permission,
-                },
-            )
-        }
+        Action::SetCartPermission { granted } => set_cart_permission(claims, granted),
         Action::SetLocked { locked } => publish(Audience::Everyone, Event::LockChanged { locked }),
         Action::MuteAll { muted } => publish(Audience::Everyone, Event::MuteAllChanged { muted }),
         Action::SendChatMessage { text } => chat(claims, state, &text, now),
@@ -287,44 +277,12 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
             banned,
         } => {
             let muted_until = timeout_minutes.map(|minutes| now + u64::from(minutes) * 60_000);
-            publish(
-                Audience::Attendee(attendee_id.clone()),
-                Event::ChatAttendeeModerated {
-                    attendee_id,
-                    muted_until,
-                    banned,
-                },
-            )
+            moderate(attendee_id, muted_until, banned)
         }
         Action::SendReaction { reaction } => Decision::React(reaction),
         Action::CreatePoll { poll } => create_poll(state, poll),
-        Action::OpenPoll { poll_id } => match find_poll(state, &poll_id) {
-            Err(refused) => *refused,
-            Ok(PollStatus::Open) => Decision::Nothing,
-            Ok(_) => publish(Audience::Everyone, Event::PollOpened { poll_id }),
-        },
-        Action::ClosePoll { poll_id } => match find_poll(state, &poll_id) {
-            Err(refused) => *refused,
-            Ok(PollStatus::Closed) => Decision::Nothing,
-            Ok(_) => {
-                let poll = state
-                    .state_for_all
-                    .polls
-                    .iter()
-                    .find(|p| p.poll_id == poll_id);
-                let (counts, voters) = poll
-                    .map(|p| (p.counts.clone(), p.voters))
-                    .unwrap_or_default();
-                publish(
-                    Audience::Everyone,
-                    Event::PollClosed {
-                        poll_id,
-                        counts,
-                        voters,
-                    },
-                )
-            }
-        },
+        Action::OpenPoll { poll_id } => open_poll(state, poll_id),
+        Action::ClosePoll { poll_id } => close_poll(state, poll_id),
         Action::ShowPollResults { poll_id, shown } => match find_poll(state, &poll_id) {
             Err(refused) => *refused,
             Ok(_) => publish(
@@ -343,21 +301,95 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
         Action::MarkQuestion {
             question_id,
             status,
-        } => match find_question(state, &question_id) {
-            Err(refused) => *refused,
-            Ok(question) if question.status == status => Decision::Nothing,
-            Ok(_) => publish(
-                Audience::Everyone,
-                Event::QuestionMarked {
-                    question_id,
-                    status,
-                },
-            ),
-        },
+        } => mark_question(state, question_id, status),
         Action::DismissQuestion { question_id } => match find_question(state, &question_id) {
             Err(refused) => *refused,
             Ok(_) => publish(Audience::Everyone, Event::QuestionDismissed { question_id }),
         },
+    }
+}
+
+/// Whom a reload hint goes to: the attendee a guide names, a client always itself.
+fn reload_target(claims: &HubClaims, named: Option<&Id>) -> Id {
+    match (claims.role, named) {
+        (Role::Guide, Some(id)) => id.clone(),
+        _ => claims.sub.clone(),
+    }
+}
+
+fn set_cart_permission(claims: &HubClaims, granted: bool) -> Decision {
+    // A no (to a request, or taking a grant back) is kept apart from never asked.
+    let permission = if granted {
+        CartPermission::Granted
+    } else {
+        CartPermission::Refused
+    };
+    let attendee_id = claims.sub.clone();
+    publish(
+        Audience::Attendee(attendee_id.clone()),
+        Event::CartPermissionChanged {
+            attendee_id,
+            permission,
+        },
+    )
+}
+
+fn moderate(attendee_id: Id, muted_until: Option<u64>, banned: bool) -> Decision {
+    publish(
+        Audience::Attendee(attendee_id.clone()),
+        Event::ChatAttendeeModerated {
+            attendee_id,
+            muted_until,
+            banned,
+        },
+    )
+}
+
+fn open_poll(state: &LiveState, poll_id: Id) -> Decision {
+    match find_poll(state, &poll_id) {
+        Err(refused) => *refused,
+        Ok(PollStatus::Open) => Decision::Nothing,
+        Ok(_) => publish(Audience::Everyone, Event::PollOpened { poll_id }),
+    }
+}
+
+/// Closes a poll with its final counts.
+fn close_poll(state: &LiveState, poll_id: Id) -> Decision {
+    match find_poll(state, &poll_id) {
+        Err(refused) => *refused,
+        Ok(PollStatus::Closed) => Decision::Nothing,
+        Ok(_) => {
+            let poll = state
+                .state_for_all
+                .polls
+                .iter()
+                .find(|p| p.poll_id == poll_id);
+            let (counts, voters) = poll
+                .map(|p| (p.counts.clone(), p.voters))
+                .unwrap_or_default();
+            publish(
+                Audience::Everyone,
+                Event::PollClosed {
+                    poll_id,
+                    counts,
+                    voters,
+                },
+            )
+        }
+    }
+}
+
+fn mark_question(state: &LiveState, question_id: Id, status: QuestionStatus) -> Decision {
+    match find_question(state, &question_id) {
+        Err(refused) => *refused,
+        Ok(question) if question.status == status => Decision::Nothing,
+        Ok(_) => publish(
+            Audience::Everyone,
+            Event::QuestionMarked {
+                question_id,
+                status,
+            },
+        ),
     }
 }
 

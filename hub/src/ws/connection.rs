@@ -125,6 +125,21 @@ where
     .await;
 }
 
+/// The close code and reason of a connection the room dropped with `code` (its
+/// `close_reason`); a slow consumer is counted.
+fn dropped_with(code: u16, metrics: &Metrics) -> (u16, &'static str) {
+    match code {
+        close_code::SLOW_CONSUMER => {
+            metrics.slow_consumers.fetch_add(1, Ordering::Relaxed);
+            (code, "too slow; resume")
+        }
+        close_code::REMOVED => (code, "removed from the appointment"),
+        close_code::RESYNC => (code, "history replaced; resume"),
+        close_code::DRAINING => (code, "hub draining; resume elsewhere"),
+        _ => (close_code::GOING_AWAY, "closing"),
+    }
+}
+
 impl Session {
     /// Runs the session to its end. Generic over the socket so tests can drive it with
     /// channels; in production it is axum's `WebSocket`.
@@ -225,18 +240,7 @@ impl Session {
                         false => {
                             // The room dropped us.
                             let code = close_reason.load(Ordering::Relaxed);
-                            if code == close_code::SLOW_CONSUMER {
-                                self.metrics.slow_consumers.fetch_add(1, Ordering::Relaxed);
-                                close_with = Some((code, "too slow; resume"));
-                            } else if code == close_code::REMOVED {
-                                close_with = Some((code, "removed from the appointment"));
-                            } else if code == close_code::RESYNC {
-                                close_with = Some((code, "history replaced; resume"));
-                            } else if code == close_code::DRAINING {
-                                close_with = Some((code, "hub draining; resume elsewhere"));
-                            } else {
-                                close_with = Some((close_code::GOING_AWAY, "closing"));
-                            }
+                            close_with = Some(dropped_with(code, &self.metrics));
                             break;
                         }
                     },
@@ -245,24 +249,11 @@ impl Session {
                             last_heard = Instant::now();
                             self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
                             if matches!(message, Message::Close(_)) { break; }
-                            match decode(codec, &message) {
-                                Ok(Some(frame)) => {
-                                    // Boxed: publishing (to Redis, say) is a large future, and
-                                    // inbound frames are rare next to outbound ones.
-                                    if let Some(reply) = Box::pin(self.handle(frame, &mut gate)).await {
-                                        if let Some(m) = encode(codec, &reply) {
-                                            if sink.send(m).await.is_err() { break; }
-                                        }
-                                    }
-                                }
-                                Ok(None) => {}
-                                Err(detail) => {
-                                    self.metrics.bad_frames.fetch_add(1, Ordering::Relaxed);
-                                    let error = ServerFrame::error(None, ErrorCode::BadFrame, detail);
-                                    if let Some(m) = encode(codec, &error) {
-                                        if sink.send(m).await.is_err() { break; }
-                                    }
-                                }
+                            // Boxed: publishing (to Redis, say) is a large future, and
+                            // inbound frames are rare next to outbound ones.
+                            let reply = Box::pin(self.reply_to(&message, &mut gate)).await;
+                            if let Some(m) = reply.and_then(|reply| encode(codec, &reply)) {
+                                if sink.send(m).await.is_err() { break; }
                             }
                         }
                         Some(Err(error)) if error.is_too_big() => {
@@ -295,8 +286,14 @@ impl Session {
             }
             None => {}
         }
+        self.end(connection_id, ok).await;
+    }
+
+    /// After the close: leaves the room, and tells the guides when the participant had
+    /// been welcomed.
+    async fn end(&self, connection_id: u64, welcomed: bool) {
         self.room.detach(connection_id);
-        if ok {
+        if welcomed {
             Box::pin(effects::presence(&self.room, &self.claims, false)).await;
         }
         self.metrics
@@ -305,16 +302,14 @@ impl Session {
         info!(appointment_id = %self.room.appointment_id, attendee_id = %self.claims.sub, "disconnected");
     }
 
-    /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
-    /// video token). `None` when the peer did not say hello or was turned away (closed
-    /// with the policy's code: removed, or locked out).
-    async fn open<Si, St, E>(
+    /// Waits for `hello`: its `last_seq` and `epoch`. `None` when the peer sent anything
+    /// else first, or nothing in time (closed with [`close_code::NO_HELLO`]), or a message
+    /// over the limit (closed with 1009).
+    async fn hello<Si, St, E>(
         &self,
-        connection_id: u64,
         sink: &mut Si,
         stream: &mut St,
-        scheduled: Arc<dyn Scheduled>,
-    ) -> Option<Opened>
+    ) -> Option<(Option<u64>, Option<String>)>
     where
         Si: Sink<Message, Error = E> + Unpin,
         St: Stream<Item = Result<Message, E>> + Unpin,
@@ -348,12 +343,31 @@ impl Session {
             }
             break None;
         };
-        let Some((last_seq, epoch)) = hello else {
+        if hello.is_none() {
             let _ = sink
                 .send(close(close_code::NO_HELLO, "hello expected"))
                 .await;
-            return None;
-        };
+        }
+        hello
+    }
+
+    /// Waits for `hello`, attaches to the room and sends the welcome (and replay, and the
+    /// video token). `None` when the peer did not say hello or was turned away (closed
+    /// with the policy's code: removed, or locked out).
+    async fn open<Si, St, E>(
+        &self,
+        connection_id: u64,
+        sink: &mut Si,
+        stream: &mut St,
+        scheduled: Arc<dyn Scheduled>,
+    ) -> Option<Opened>
+    where
+        Si: Sink<Message, Error = E> + Unpin,
+        St: Stream<Item = Result<Message, E>> + Unpin,
+        E: ReadError,
+    {
+        let codec = self.codec;
+        let (last_seq, epoch) = self.hello(sink, stream).await?;
 
         // Welcome and replay go out before anything queued after them.
         let (tx, rx) = queue::channel::<Outbound>(self.send_queue);
@@ -404,6 +418,19 @@ impl Session {
             close_reason,
             ok,
         })
+    }
+
+    /// Decodes and handles one message after `hello`; returns the direct reply, if any
+    /// (a `badFrame` error for a message that is not a frame).
+    async fn reply_to(&self, message: &Message, gate: &mut Gate) -> Option<ServerFrame> {
+        match decode(self.codec, message) {
+            Ok(Some(frame)) => self.handle(frame, gate).await,
+            Ok(None) => None,
+            Err(detail) => {
+                self.metrics.bad_frames.fetch_add(1, Ordering::Relaxed);
+                Some(ServerFrame::error(None, ErrorCode::BadFrame, detail))
+            }
+        }
     }
 
     /// Handles one frame after `hello`; returns the direct reply, if any.
