@@ -595,6 +595,44 @@ async fn the_merchant_changes_settings_and_deactivates_a_customer() {
         .await;
     assert_eq!(status, 403, "{refused}");
 
+    // A customer imported with their address, as an ERP does in one nested write.
+    let germany = search(
+        &live,
+        &admin,
+        "country",
+        json!({"filter": [{"type": "equals", "field": "iso", "value": "DE"}]}),
+    )
+    .await[0]["id"]
+        .clone();
+    let address = "0123456789abcdef0123456789abcd01";
+    let imported = admin_post(
+        &live,
+        &admin,
+        "/_action/sync",
+        json!([{"key": "customers", "entity": "customer", "action": "upsert", "payload": [{
+            "firstName": "Erp", "lastName": "Import", "email": "erp@example.com",
+            "defaultBillingAddressId": address, "defaultShippingAddressId": address,
+            "addresses": [{"id": address, "firstName": "Erp", "lastName": "Import", "street": "Kai 1", "zipcode": "20457", "city": "Hamburg", "countryId": germany}],
+        }]}]),
+    )
+    .await;
+    let imported = imported["data"]["customer"][0].as_str().unwrap().to_owned();
+    let (_, read) = live.get(&format!("/api/customer/{imported}"), &admin).await;
+    assert_eq!(
+        read["data"]["defaultBillingAddress"]["city"], "Hamburg",
+        "{read}"
+    );
+    assert_eq!(read["data"]["addresses"].as_array().unwrap().len(), 1);
+    assert!(read["data"]["customerNumber"].as_str().is_some());
+    let (status, refused) = live
+        .patch(
+            &format!("/api/customer/{imported}"),
+            &admin,
+            json!({"defaultBillingAddressId": "0123456789abcdef0123456789abcd99"}),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+
     // A deactivated customer cannot log in any more.
     let customers = search(
         &live,

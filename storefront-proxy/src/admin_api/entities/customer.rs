@@ -1,4 +1,5 @@
-//! Customers as Admin API entities (admins only): the account with its `addresses`,
+//! Customers as Admin API entities (admins only): the account with its `addresses`
+//! (written with it too, as Shopware's nested writes),
 //! `group`, default addresses and what it ordered (`orderCount`, `orderTotalAmount`,
 //! `lastOrderDate`), and customer groups. A merchant deactivates an account with
 //! `active: false`; export and deletion under the GDPR are actions
@@ -6,14 +7,16 @@
 
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{Connection, Transaction};
+use serde_json::Value;
 
 use super::related;
 use super::settings::COUNTRY;
 use crate::admin_api::definition::{
     Access, Column, Definition, Extra, ExtraWrite, Hooks, Translation, ValuesById, Write, NO_HOOKS,
 };
+use crate::admin_api::write;
 use crate::catalog::criteria::Expr;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Violation};
 use crate::storage::now_rfc3339;
 
 pub static CUSTOMER_GROUP: Definition = Definition {
@@ -106,15 +109,13 @@ pub static CUSTOMER: Definition = Definition {
         Column::boolean("guest", "guest").read_only(),
         Column::boolean("active", "active"),
         Column::text("birthday", "birthday", 32),
-        Column::id(
-            "defaultBillingAddressId",
-            "default_billing_address_id",
-            "customer_address",
-        ),
-        Column::id(
+        // Checked after the write (`check_defaults`): they may name an address of the
+        // same payload's `addresses`.
+        Column::text("defaultBillingAddressId", "default_billing_address_id", 32),
+        Column::text(
             "defaultShippingAddressId",
             "default_shipping_address_id",
-            "customer_address",
+            32,
         ),
         Column::text("firstLogin", "first_login", 64).read_only(),
         Column::text("lastLogin", "last_login", 64).read_only(),
@@ -125,7 +126,7 @@ pub static CUSTOMER: Definition = Definition {
     extras: &[
         Extra {
             name: "addresses",
-            write: ExtraWrite::ReadOnly,
+            write: ExtraWrite::After(write_addresses),
             read: read_addresses,
             filter: Some(Expr::Membership {
                 table: "customer_address",
@@ -181,6 +182,7 @@ pub static CUSTOMER: Definition = Definition {
     access: Access::AdminsOnly,
     hooks: Hooks {
         prepare: customer_defaults,
+        after_write: check_defaults,
         ..NO_HOOKS
     },
     inherits_from: None,
@@ -193,6 +195,84 @@ fn read_addresses(conn: &Connection, ids: &[String]) -> ValuesById {
         "SELECT customer_id, id FROM customer_address WHERE customer_id IN (SELECT value FROM json_each(?1)) ORDER BY created_at, id",
         ids,
     )
+}
+
+/// `addresses` written with the customer (each created or updated by its `id`); the
+/// first becomes the default billing and shipping address where none is set.
+fn write_addresses(
+    tx: &Transaction,
+    customer_id: &str,
+    value: &Value,
+    pointer: &str,
+) -> ApiResult<()> {
+    let Some(list) = value.as_array() else {
+        return Err(ApiError::Violations(vec![Violation::new(
+            "VIOLATION::TYPE_ERROR",
+            pointer.to_owned(),
+            "addresses must be a list of addresses.",
+        )]));
+    };
+    for (n, address) in list.iter().enumerate() {
+        let at = format!("{pointer}/{n}");
+        let mut address = address.clone();
+        let Some(fields) = address.as_object_mut() else {
+            return Err(ApiError::Violations(vec![Violation::new(
+                "VIOLATION::TYPE_ERROR",
+                at,
+                "An address must be a JSON object.",
+            )]));
+        };
+        fields.insert("customerId".into(), Value::from(customer_id));
+        if let Some(id) = fields.get("id").and_then(Value::as_str) {
+            let other: bool = tx.query_row(
+                "SELECT EXISTS(SELECT 1 FROM customer_address WHERE id = ?1 AND customer_id != ?2)",
+                [id, customer_id],
+                |r| r.get(0),
+            )?;
+            if other {
+                return Err(ApiError::Violations(vec![Violation::new(
+                    "VIOLATION::ENTITY_DOES_NOT_EXIST",
+                    format!("{at}/id"),
+                    "This address belongs to another customer.",
+                )]));
+            }
+        }
+        write::upsert(tx, &CUSTOMER_ADDRESS, &address, &at)?;
+    }
+    tx.execute(
+        "UPDATE customer SET
+             default_billing_address_id = COALESCE(default_billing_address_id,
+                 (SELECT id FROM customer_address WHERE customer_id = ?1 ORDER BY created_at, rowid LIMIT 1)),
+             default_shipping_address_id = COALESCE(default_shipping_address_id,
+                 (SELECT id FROM customer_address WHERE customer_id = ?1 ORDER BY created_at, rowid LIMIT 1))
+         WHERE id = ?1",
+        [customer_id],
+    )?;
+    Ok(())
+}
+
+/// The default addresses are the customer's own.
+fn check_defaults(tx: &Transaction, id: &str) -> ApiResult<()> {
+    let wrong: Option<String> = tx.query_row(
+        "SELECT CASE
+             WHEN default_billing_address_id IS NOT NULL AND NOT EXISTS(
+                 SELECT 1 FROM customer_address a WHERE a.id = c.default_billing_address_id AND a.customer_id = c.id)
+             THEN 'defaultBillingAddressId'
+             WHEN default_shipping_address_id IS NOT NULL AND NOT EXISTS(
+                 SELECT 1 FROM customer_address a WHERE a.id = c.default_shipping_address_id AND a.customer_id = c.id)
+             THEN 'defaultShippingAddressId'
+         END FROM customer c WHERE c.id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
+    match wrong {
+        Some(field) => Err(ApiError::Violations(vec![Violation::new(
+            "VIOLATION::ENTITY_DOES_NOT_EXIST",
+            format!("/{field}"),
+            "A default address is one of the customer's addresses.",
+        )])),
+        None => Ok(()),
+    }
 }
 
 fn read_group(conn: &Connection, ids: &[String]) -> ValuesById {
