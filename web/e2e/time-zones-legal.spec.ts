@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
-import { submitBackofficeLogin } from './logins';
+import { joinAsGuest, submitBackofficeLogin } from './logins';
 
 /*
  * Issue #31, items 5 and 7, against the demo shop: an appointment planned in Berlin keeps
@@ -50,6 +50,43 @@ test('an appointment planned in Berlin keeps its time and zone; viewers see it i
   await expect(besucher.getByRole('listitem', { name: `Berlin evening ${id}` }).getByTestId('presentation-start')).toHaveText(
     'Beginnt am Mittwoch, 1. Dezember 2027 um 18:00 MEZ',
   );
+});
+
+test('the waiting screen names the planned start in the attendee\'s own zone', async ({ browser }) => {
+  const id = stamp();
+  const guest = await newPage(browser, { timezoneId: 'America/New_York', locale: 'en-US' });
+  const login = await guest.request.post('/api/oauth/token', {
+    data: { grant_type: 'password', client_id: 'administration', username: 'admin', password: 'shopware' },
+  });
+  const headers = { Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
+  const presentations = (await (await guest.request.post('/api/search/dsr-presentation', { headers, data: { limit: 1 } })).json()) as { data: { id: string }[] };
+  // Open since five minutes (joinable), planned in Berlin.
+  const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000);
+  const created = await guest.request.post('/api/dsr-appointment', {
+    headers,
+    data: {
+      name: `Waiting ${id}`,
+      presentationId: presentations.data[0]!.id,
+      presentationPath: `waiting-${id}`,
+      mode: 'guided',
+      timeZone: 'Europe/Berlin',
+      accessibleFrom: start.toISOString(),
+      accessibleTo: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+    },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  await joinAsGuest(guest, 'Wanda Waiting', { appointment: `waiting-${id}` });
+  const inNewYork = new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'America/New_York',
+    timeZoneName: 'short',
+  }).format(start);
+  await expect(guest.getByTestId('waiting-start')).toHaveText(`Starts ${inNewYork}`);
 });
 
 test('the merchant writes the legal pages; the shop opens them from the footer and wherever it asks for consent', async ({ browser }) => {
