@@ -42,6 +42,18 @@ describe('AdminApi', () => {
     expect(store.getState().session?.accessToken).toBe('a1');
   });
 
+  it('publishes the session once, with its role (a login half known renders nothing)', async () => {
+    const { fn } = fakeFetch([
+      [200, tokens('a1')],
+      [200, { total: 1, data: [] }],
+    ]);
+    const store = newStore();
+    const seen: (AdminSession | null)[] = [];
+    store.subscribe((state) => seen.push(state.session));
+    await new AdminApi('http://shop', fn, store).login('admin', 'pw');
+    expect(seen.map((session) => session?.role)).toEqual(['admin']);
+  });
+
   it('knows a guide by the refused user list', async () => {
     const { fn } = fakeFetch([
       [200, tokens('g1')],

@@ -114,21 +114,17 @@ export class AdminApi {
     return this.store.getState().session;
   }
 
-  /** Logs in with the password grant and finds the user's role (admins may list users, guides may not). */
+  /**
+   * Logs in with the password grant and finds the user's role (admins may list users,
+   * guides may not); the session is published once, with its role, so nothing renders
+   * a half-known login.
+   */
   async login(username: string, password: string): Promise<AdminSession> {
     const tokens = await this.tokenRequest({ grant_type: 'password', client_id: 'administration', scopes: 'write', username, password });
-    const session: AdminSession = { ...tokens, username, role: 'guide' };
+    const probe = await this.send('GET', '/user?limit=1', undefined, tokens.accessToken);
+    if (!probe.ok && probe.status !== 403) await this.answer(probe);
+    const session: AdminSession = { ...tokens, username, role: probe.ok ? 'admin' : 'guide' };
     this.store.setState({ session });
-    try {
-      await this.request('GET', '/user?limit=1');
-      session.role = 'admin';
-    } catch (error) {
-      if (!(error instanceof AdminApiError && error.status === 403)) {
-        this.store.setState({ session: null });
-        throw error;
-      }
-    }
-    this.store.setState({ session: { ...session } });
     return session;
   }
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { Field } from '@/components/form';
 import { LocaleSwitcher } from '@/components/locale-switcher';
 import { useAdminApi, useAdminSession } from '../api/context';
@@ -14,7 +14,6 @@ export function LoginPage() {
   const api = useAdminApi();
   const session = useAdminSession();
   const adminPath = useAdminPath();
-  const navigate = useNavigate();
   const from = (useLocation().state as { from?: string } | null)?.from;
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -28,8 +27,9 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
+      // The session's arrival renders the <Navigate> above: one navigation, not two racing
+      // (a second one to the same path left the index route's redirect behind).
       await api.login(username.trim(), password);
-      void navigate(from ?? adminPath(), { replace: true });
     } catch (failure) {
       // OAuth's invalid_grant (code 6) and a refused user are the same to the visitor.
       const refused = failure instanceof AdminApiError && (failure.status === 400 || failure.status === 401);

@@ -128,7 +128,7 @@ export function CustomerList() {
               </tbody>
             </table>
           </div>
-          <Pager page={page} limit={LIMIT} total={result.total} onPage={(next) => update({ page: String(next) })} />
+          {(result.total > LIMIT || page > 1) && <Pager page={page} limit={LIMIT} total={result.total} onPage={(next) => update({ page: String(next) })} />}
         </>
       )}
     </AdminPage>

@@ -240,7 +240,7 @@ export function OrderDetail() {
                           aria-busy={busy === key}
                           onClick={() => transition(machine, step)}
                         >
-                          {busy === key ? t('admin.common.working') : labels.action(step)}
+                          {busy === key ? t('admin.common.working') : labels.action(machine.entity, step)}
                         </button>
                       );
                     })}

@@ -212,7 +212,7 @@ export function OrderList() {
               </tbody>
             </table>
           </div>
-          <Pager page={page} limit={LIMIT} total={result.total} onPage={(next) => setParams({ ...filtersToParams(filters), page: String(next) })} />
+          {(result.total > LIMIT || page > 1) && <Pager page={page} limit={LIMIT} total={result.total} onPage={(next) => setParams({ ...filtersToParams(filters), page: String(next) })} />}
         </>
       )}
     </AdminPage>

@@ -12,6 +12,7 @@ export function useStateLabels() {
   const { t } = useTranslation();
   const states = t('admin.orders.states', { returnObjects: true }) as unknown as Record<string, Record<string, string>>;
   const actions = t('admin.orders.actions', { returnObjects: true }) as unknown as Record<string, string>;
+  const machineActions = t('admin.orders.machineActions', { returnObjects: true }) as unknown as Record<string, Record<string, string>>;
   return {
     state(machine: StateMachineEntity, state: MachineState | string | null | undefined): string {
       if (!state) return '—';
@@ -20,8 +21,8 @@ export function useStateLabels() {
       if (own) return own;
       return typeof state === 'string' ? state : (state.translated?.name ?? state.name ?? technical);
     },
-    action(transition: Pick<StateTransition, 'actionName' | 'name'>): string {
-      return actions[transition.actionName] ?? transition.name ?? transition.actionName;
+    action(machine: StateMachineEntity, transition: Pick<StateTransition, 'actionName' | 'name'>): string {
+      return machineActions[GROUP[machine]]?.[transition.actionName] ?? actions[transition.actionName] ?? transition.name ?? transition.actionName;
     },
   };
 }

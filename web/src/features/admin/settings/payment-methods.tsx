@@ -4,10 +4,14 @@ import { notify } from '@/lib/ui/notifications';
 import { useAdminApi } from '../api/context';
 import { errorText } from '../api/errors';
 import { Notice } from '../components/admin-page';
+import { useGermanLanguageId } from '../catalogue/languages';
+import type { Translation } from '../catalogue/types';
+import { localName } from './local-name';
 import { moved } from './ordering';
 
 interface PaymentMethod {
   id: string;
+  translations?: Translation[] | null;
   name: string | null;
   description?: string | null;
   technicalName?: string | null;
@@ -17,8 +21,9 @@ interface PaymentMethod {
 
 /** Payment methods: switch each on or off and put them in the order the checkout offers them. */
 export function PaymentMethods() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useAdminApi();
+  const germanId = useGermanLanguageId();
   const [list, setList] = useState<PaymentMethod[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -55,7 +60,9 @@ export function PaymentMethods() {
     void run(`move:${method.id}`, () => api.sync({ 'order-payment-methods': { entity: 'payment_method', action: 'upsert', payload: changes } }), t('admin.common.saved'));
   };
 
-  const name = (method: PaymentMethod) => method.name ?? method.technicalName ?? method.id;
+  const description = (method: PaymentMethod) =>
+    (i18n.language.startsWith('de') && germanId ? method.translations?.find((entry) => entry.languageId === germanId)?.description : null) || method.description;
+  const name = (method: PaymentMethod) => localName(method, germanId, i18n.language, method.technicalName ?? method.id);
 
   return (
     <section aria-labelledby="settings-payment">
@@ -69,6 +76,7 @@ export function PaymentMethods() {
       )}
       {list && list.length === 0 && <p className="admin-empty">{t('admin.settings.payment.none')}</p>}
       {list && list.length > 0 && (
+        <div className="admin-table-scroll">
         <table className="admin-table">
           <thead>
             <tr>
@@ -84,10 +92,10 @@ export function PaymentMethods() {
                 <tr key={method.id}>
                   <td>
                     {name(method)}
-                    {method.description && (
+                    {description(method) && (
                       <>
                         <br />
-                        <span className="muted">{method.description}</span>
+                        <span className="muted">{description(method)}</span>
                       </>
                     )}
                   </td>
@@ -128,6 +136,7 @@ export function PaymentMethods() {
               ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );

@@ -11,6 +11,7 @@ import { useEntityForm } from '../components/use-entity-form';
 import { germanPayload, germanText, useGermanLanguageId } from '../catalogue/languages';
 import type { Translation } from '../catalogue/types';
 import { formatMoney } from '../orders/money';
+import { localName } from './local-name';
 import { moved } from './ordering';
 import { shippingPrices, shippingPricesPayload, type ShippingPrice } from './shipping-prices';
 
@@ -69,7 +70,7 @@ export function ShippingMethods() {
     }
   };
 
-  const name = (method: ShippingMethod) => method.name ?? method.technicalName ?? method.id;
+  const name = (method: ShippingMethod) => localName(method, germanId, i18n.language, method.technicalName ?? method.id);
   const money = (value: number | null) => formatMoney(value, 'EUR', i18n.language);
 
   const save = async (event: FormEvent) => {
@@ -100,6 +101,7 @@ export function ShippingMethods() {
       )}
       {list && list.length === 0 && <p className="admin-empty">{t('admin.settings.shippingMethods.none')}</p>}
       {list && list.length > 0 && (
+        <div className="admin-table-scroll">
         <table className="admin-table">
           <thead>
             <tr>
@@ -193,6 +195,7 @@ export function ShippingMethods() {
               })}
           </tbody>
         </table>
+        </div>
       )}
       {draft && (
         <form className="admin-form" onSubmit={(event) => void save(event)} noValidate>

@@ -145,7 +145,7 @@ export function ShopBasics() {
         <h2 id="settings-domains">{t('admin.settings.basics.domain')}</h2>
         <p className="muted">{t('admin.settings.basics.domainHint')}</p>
         {domains.length === 0 ? (
-          <p className="admin-empty">{t('admin.common.none')}</p>
+          <p className="admin-empty">{t('admin.settings.basics.noDomains')}</p>
         ) : (
           <table className="admin-table">
             <thead>

@@ -138,6 +138,11 @@ export const adminSalesDe: typeof adminSalesEn = {
         cancelled: 'Abgebrochen',
       },
     },
+    machineActions: {
+      order: { cancel: 'Bestellung stornieren', reopen: 'Bestellung wieder öffnen' },
+      payment: { cancel: 'Zahlung abbrechen', reopen: 'Zahlung wieder öffnen' },
+      delivery: { cancel: 'Versand abbrechen', reopen: 'Versand wieder öffnen' },
+    },
     actions: {
       process: 'In Bearbeitung nehmen',
       complete: 'Als abgeschlossen markieren',
@@ -223,6 +228,7 @@ export const adminSalesDe: typeof adminSalesEn = {
       email: 'Absender-E-Mail-Adresse',
       domain: 'Adresse des Shops (Domain)',
       domainHint: 'Die Adresse, unter der Kunden den Shop öffnen, mit https://.',
+      noDomains: 'Noch keine Adresse: Der Shop antwortet unter jeder Adresse, unter der er erreicht wird.',
       languages: 'Sprachen',
       languagesHint: 'Die Sprachen, in denen der Shop seine Seiten und E-Mails anbietet.',
       defaultLanguage: '{{name}} (Standard)',

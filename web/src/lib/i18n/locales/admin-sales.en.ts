@@ -140,6 +140,12 @@ export const adminSalesEn = {
         cancelled: 'Cancelled',
       },
     },
+    /** Actions whose name alone is unclear beside the other machines' (cancel what?). */
+    machineActions: {
+      order: { cancel: 'Cancel order', reopen: 'Reopen order' },
+      payment: { cancel: 'Cancel payment', reopen: 'Reopen payment' },
+      delivery: { cancel: 'Cancel delivery', reopen: 'Reopen delivery' },
+    },
     actions: {
       process: 'Start processing',
       complete: 'Mark as done',
@@ -225,6 +231,7 @@ export const adminSalesEn = {
       email: 'Sender e-mail address',
       domain: 'Shop address (domain)',
       domainHint: 'The address customers open the shop at, with https://.',
+      noDomains: 'No address yet: the shop answers at every address it is reached at.',
       languages: 'Languages',
       languagesHint: 'The languages the shop offers its pages and mails in.',
       defaultLanguage: '{{name}} (default)',

@@ -1,0 +1,168 @@
+import { readFile } from 'node:fs/promises';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
+import { guideLogsIn, joinAsGuest, submitBackofficeLogin } from './logins';
+import { highlightBySearch, ownServers, startPresentation } from './room';
+import { placeOrder, registerCustomer, TEXTS, unique } from './shop';
+
+/*
+ * Issue #32's "done when": the shop after the show, all in the browser. A customer buys
+ * in the live demo appointment; the merchant finds that order in /admin by the
+ * appointment, marks it paid and shipped and downloads its invoice; the customer sees
+ * the new states in their account; the merchant exports the customer's data and deletes
+ * the customer — the order stays, anonymised. The guide starts the demo appointment, so
+ * this spec runs on its own fresh servers.
+ */
+
+const { newPage } = ownServers();
+
+// Joins, registrations and first page loads are slow in a debug build on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+const APPOINTMENT = 'Autumn collection live';
+
+/** The bytes of a download, with the name the browser was given. */
+async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), bytes: await readFile(file) };
+}
+
+test('a customer buys in the live room; the merchant pays, ships and invoices the order, then exports and deletes the customer', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const email = unique('olivia');
+  const customer = await newPage(browser);
+  await registerCustomer(customer, { firstName: 'Olivia', lastName: 'Order', email, street: 'Messeweg 7', zipcode: '10115', city: 'Berlin' });
+  await joinAsGuest(customer, null);
+
+  const guide = await newPage(browser);
+  await guideLogsIn(guide);
+  await startPresentation(guide);
+  await expect(customer).toHaveURL(/\/presentation\/demo$/);
+  const product = await highlightBySearch(guide, '');
+
+  let orderNumber = '';
+  await test.step('the customer puts the highlighted product into the cart in the room and orders it', async () => {
+    await customer.getByTestId('highlighted-product').getByRole('button', { name: 'Details' }).click();
+    const modal = customer.getByRole('dialog', { name: product });
+    await modal.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(modal.getByText(`${product} is in your cart.`)).toBeVisible();
+    await customer.keyboard.press('Escape');
+    await customer.goto('/checkout');
+    await expect(customer.getByRole('heading', { level: 1, name: TEXTS.en.checkout })).toBeVisible();
+    await placeOrder(customer, TEXTS.en, TEXTS.en.invoice);
+    await expect(customer.getByRole('heading', { level: 1, name: TEXTS.en.thanks })).toBeVisible();
+    orderNumber = (await customer.getByTestId('order-number').innerText()).trim();
+    expect(orderNumber).toMatch(/^\d+$/);
+  });
+
+  const admin = await newPage(browser);
+  const nav = admin.getByRole('navigation', { name: 'Backoffice' });
+  await test.step('the merchant logs in to the dashboard: today’s order is counted and waits to be shipped', async () => {
+    await admin.goto('/admin');
+    await submitBackofficeLogin(admin, { open: false });
+    await expect(admin.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(admin.getByTestId('orders-today')).toHaveText('1');
+    await expect(admin.getByTestId('orders-to-ship')).toHaveText('1 order waits to be shipped');
+    await expect(admin.getByRole('region', { name: 'Next appointments' })).toContainText(APPOINTMENT);
+  });
+
+  await test.step('finds the order by the appointment it was placed in', async () => {
+    await nav.getByRole('link', { name: 'Orders' }).click();
+    await expect(admin.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible();
+    await admin.getByLabel('Appointment').selectOption({ label: APPOINTMENT });
+    await expect(admin).toHaveURL(/[?&]appointment=[0-9a-f]{32}/);
+    const row = admin.getByRole('row').filter({ hasText: orderNumber });
+    await expect(row).toContainText('Olivia Order');
+    await expect(row).toContainText(APPOINTMENT);
+    // Another appointment has no orders: the list says so.
+    await admin.getByLabel('Appointment').selectOption({ label: 'Autumn collection for customers' });
+    await expect(admin.getByText('No orders match these filters.')).toBeVisible();
+    await admin.getByLabel('Appointment').selectOption({ label: APPOINTMENT });
+    await expectAccessible(admin);
+    await row.getByRole('link', { name: orderNumber }).click();
+    await expect(admin.getByRole('heading', { level: 1, name: `Order ${orderNumber}` })).toBeVisible();
+    await expect(admin.getByTestId('order-appointment')).toHaveText(APPOINTMENT);
+    await expect(admin.getByTestId('admin-order-line').filter({ hasText: product })).toHaveCount(1);
+    await expect(admin.getByRole('region', { name: 'Billing address' })).toContainText('Messeweg 7');
+  });
+
+  await test.step('marks it paid and shipped: the states and the history follow', async () => {
+    const payment = admin.getByRole('group', { name: 'Payment' });
+    const delivery = admin.getByRole('group', { name: 'Delivery' });
+    await expect(admin.getByTestId('state-order_transaction')).toHaveText('Open');
+    await payment.getByRole('button', { name: 'Mark as paid', exact: true }).click();
+    await expect(admin.getByTestId('state-order_transaction')).toHaveText('Paid');
+    await delivery.getByRole('button', { name: 'Mark as shipped', exact: true }).click();
+    await expect(admin.getByTestId('state-order_delivery')).toHaveText('Shipped');
+    const history = admin.getByRole('region', { name: 'History' });
+    await expect(history.getByRole('row').filter({ hasText: 'Payment' })).toContainText('Paid');
+    await expect(history.getByRole('row').filter({ hasText: 'Delivery' })).toContainText('Shipped');
+  });
+
+  await test.step('creates an invoice and downloads it as a PDF', async () => {
+    const documents = admin.getByRole('region', { name: 'Documents' });
+    const invoices = documents.getByRole('button', { name: /^Download Invoice \d+$/ });
+    // The checkout made the first invoice; the merchant makes another.
+    const before = await invoices.count();
+    await admin.getByRole('button', { name: 'Create Invoice' }).click();
+    await expect(invoices).toHaveCount(before + 1);
+    const file = await downloaded(admin, () => invoices.last().click());
+    expect(file.name).toMatch(/\.pdf$/);
+    expect(file.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  await test.step('the customer sees the new states in the account', async () => {
+    await customer.goto('/account');
+    const order = customer.getByTestId('order-card').filter({ hasText: `Order ${orderNumber}` });
+    await expect(order).toContainText('Paid');
+    await expect(order).toContainText('Shipped');
+  });
+
+  let customerPage = '';
+  await test.step('the merchant finds the customer and exports their data as JSON', async () => {
+    await nav.getByRole('link', { name: 'Customers' }).click();
+    await admin.getByLabel('Search by name, e-mail, number or company').fill(email);
+    await admin.getByRole('button', { name: 'Search', exact: true }).click();
+    await admin.getByRole('link', { name: 'Olivia Order' }).click();
+    await expect(admin.getByRole('heading', { level: 1, name: 'Customer: Olivia Order' })).toBeVisible();
+    customerPage = admin.url();
+    await expect(admin.getByRole('region', { name: 'Orders' }).getByRole('link', { name: orderNumber })).toBeVisible();
+    await expect(admin.getByRole('region', { name: 'Addresses' })).toContainText('Messeweg 7');
+    const file = await downloaded(admin, () => admin.getByRole('button', { name: 'Export data (JSON)' }).click());
+    expect(file.name).toMatch(/\.json$/);
+    const exported = JSON.stringify(JSON.parse(file.bytes.toString('utf8')));
+    expect(exported).toContain(email);
+    expect(exported).toContain(orderNumber);
+  });
+
+  await test.step('deletes the customer: the order stays, anonymised', async () => {
+    admin.once('dialog', (dialog) => void dialog.accept());
+    await admin.getByRole('button', { name: 'Delete and anonymise' }).click();
+    await expect(admin).toHaveURL(/\/admin\/customers$/);
+    await expect(admin.getByRole('status').filter({ hasText: 'Olivia Order was deleted; the orders stay, anonymised.' })).toBeVisible();
+    await admin.goto(customerPage);
+    await expect(admin.getByText('This customer does not exist (any more).')).toBeVisible();
+
+    await admin.goto(`/admin/orders?term=${orderNumber}`);
+    const row = admin.getByRole('row').filter({ hasText: orderNumber });
+    await expect(row).toBeVisible();
+    await expect(row).not.toContainText('Olivia');
+    await expect(row).not.toContainText(email);
+    await row.getByRole('link', { name: orderNumber }).click();
+    await expect(admin.getByTestId('admin-order-line').filter({ hasText: product })).toHaveCount(1);
+    await expect(admin.getByTestId('state-order_transaction')).toHaveText('Paid');
+    await expect(admin.getByRole('main')).not.toContainText(email);
+  });
+
+  await test.step('in German on a phone the order reads in German', async () => {
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await admin.goto(`/de-DE/admin/orders?term=${orderNumber}`);
+    await expect(admin.getByRole('heading', { level: 1, name: 'Bestellungen' })).toBeVisible();
+    const row = admin.getByRole('row').filter({ hasText: orderNumber });
+    await expect(row).toContainText('Bezahlt');
+    await expect(row).toContainText('Versandt');
+    // Nothing sticks out sideways: the table scrolls in its box.
+    expect(await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  });
+});
