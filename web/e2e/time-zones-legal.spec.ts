@@ -52,7 +52,7 @@ test('an appointment planned in Berlin keeps its time and zone; viewers see it i
   );
 });
 
-test('the waiting screen names the planned start in the attendee\'s own zone', async ({ browser }) => {
+test('the waiting screen names the planned start in the attendee\'s own zone; the room opens the legal pages as its shop-page modal', async ({ browser }) => {
   const id = stamp();
   const guest = await newPage(browser, { timezoneId: 'America/New_York', locale: 'en-US' });
   const login = await guest.request.post('/api/oauth/token', {
@@ -62,7 +62,7 @@ test('the waiting screen names the planned start in the attendee\'s own zone', a
   const presentations = (await (await guest.request.post('/api/search/dsr-presentation', { headers, data: { limit: 1 } })).json()) as { data: { id: string }[] };
   // Open since five minutes (joinable), planned in Berlin.
   const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000);
-  const created = await guest.request.post('/api/dsr-appointment', {
+  const created = await guest.request.post('/api/dsr-appointment?_response=true', {
     headers,
     data: {
       name: `Waiting ${id}`,
@@ -87,6 +87,17 @@ test('the waiting screen names the planned start in the attendee\'s own zone', a
     timeZoneName: 'short',
   }).format(start);
   await expect(guest.getByTestId('waiting-start')).toHaveText(`Starts ${inNewYork}`);
+
+  // The guide starts; in the room the legal pages open as the shop-page modal.
+  const appointmentId = ((await created.json()) as { data: { id: string } }).data.id;
+  for (const action of ['join-as-guide', 'start']) {
+    const answer = await guest.request.post(`/api/_action/dsr/appointment/${appointmentId}/${action}`, { headers });
+    expect(answer.ok(), `${action}: ${await answer.text()}`).toBeTruthy();
+  }
+  await expect(guest).toHaveURL(new RegExp(`/presentation/waiting-${id}$`), { timeout: 15_000 });
+  await guest.getByRole('button', { name: 'Legal', exact: true }).click();
+  await guest.getByRole('dialog', { name: 'Legal' }).getByRole('button', { name: 'Terms and conditions' }).click();
+  await expect(guest.getByRole('dialog', { name: 'Terms and conditions' }).getByTestId('shop-page')).toContainText('Prices include VAT');
 });
 
 test('the merchant writes the legal pages; the shop opens them from the footer and wherever it asks for consent', async ({ browser }) => {
