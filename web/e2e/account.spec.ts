@@ -203,6 +203,10 @@ test('the account pages in German: login, registration, orders, profile and addr
   await expect(page.getByTestId('billing-address')).toContainText('Kontoweg 3');
   await page.getByRole('radio', { name: new RegExp(`^${t.invoice}`) }).click();
   await expect(page.getByRole('radio', { name: new RegExp(`^${t.invoice}`) })).toBeChecked();
+  // The terms open beside their checkbox, as the shop-page modal (issue #31, item 7).
+  await page.getByRole('button', { name: 'Allgemeine Geschäftsbedingungen lesen' }).click();
+  await expect(page.getByRole('dialog', { name: 'Allgemeine Geschäftsbedingungen' }).getByTestId('shop-page')).toContainText('Preise inklusive MwSt.');
+  await page.keyboard.press('Escape');
   await page.getByLabel(t.terms).check();
   await page.getByRole('button', { name: t.placeOrder }).click();
   await expect(page.getByRole('heading', { level: 1, name: t.thanks })).toBeVisible();
