@@ -64,6 +64,7 @@ fn migrations() -> Migrations<'static> {
             include_str!("storage/0110_forwarded_token_hashes.sql"),
             hash_forwarded_tokens,
         ),
+        M::up(include_str!("storage/0150_store_context_successor.sql")),
     ])
 }
 

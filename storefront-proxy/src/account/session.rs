@@ -76,7 +76,32 @@ fn new_session(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
         params![token, ctx.sales_channel.id, customer_id, language, currency, country, now],
     )?;
+    if let Some(old) = &ctx.token {
+        follows(tx, old, &token, customer_id, &now)?;
+    }
     Ok(session)
+}
+
+/// Remembers that the session `successor` followed `token` (a login, registration or
+/// logout answered a new token), when `token` is a live-room attendee's or followed one:
+/// the session report counts what the attendee's later sessions and their customer (a
+/// guest's checkout registers one) carted and ordered
+/// (`storage/0150_store_context_successor.sql`).
+fn follows(
+    tx: &Transaction,
+    token: &str,
+    successor: &str,
+    customer_id: Option<&str>,
+    now: &str,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO store_context_successor (token, successor, customer_id, created_at)
+         SELECT ?1, ?2, ?3, ?4
+         WHERE EXISTS (SELECT 1 FROM attendee WHERE context_token = ?1)
+            OR EXISTS (SELECT 1 FROM store_context_successor WHERE successor = ?1)",
+    )?
+    .execute(params![token, successor, customer_id, now])?;
+    Ok(())
 }
 
 fn password_violations(password: Option<&str>, violations: &mut Vec<Violation>) {

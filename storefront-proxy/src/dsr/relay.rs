@@ -1,6 +1,8 @@
 //! The live rooms' side of the shop events: a change of an attendee's cart or wishlist
 //! becomes `AttendeeCartChanged` / `AttendeeCollectionChanged` for the attendee and the
-//! guides. Sessions that are no attendee's are left alone.
+//! guides; also for a session that followed an attendee's (a login, or a guest's
+//! registration at the checkout, answers a new token). Sessions that are no attendee's
+//! are left alone.
 //!
 //! The events go through [`HubClient::publish_later`], the one ordered background
 //! queue to the hub: a hub that is down or slow neither fails nor delays the shop call,
@@ -9,6 +11,7 @@
 
 use protocol::frame::{Collection, Event};
 use protocol::internal::Audience;
+use rusqlite::{Connection, OptionalExtension};
 
 use super::attendee::Attendee;
 use crate::hub_client::HubClient;
@@ -54,7 +57,10 @@ impl RoomRelay {
                 Ok(if forwarded {
                     super::forwarded::attendees::by_context_token(conn, &token)?
                 } else {
-                    Attendee::by_context_token(conn, &token)?
+                    match joined_session(conn, &token)? {
+                        Some(joined) => Attendee::by_context_token(conn, &joined)?,
+                        None => None,
+                    }
                 })
             })
             .await;
@@ -126,6 +132,23 @@ impl RoomRelay {
             }
         }
     }
+}
+
+/// The session an attendee joined with that `token` is or followed (a login, or a
+/// guest's registration at the checkout, answers a new token and the cart goes along;
+/// `store_context_successor`): the nearest one back.
+fn joined_session(conn: &Connection, token: &str) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached(
+        "WITH RECURSIVE back(token, depth) AS (
+           SELECT ?1, 0
+           UNION
+           SELECT f.token, b.depth + 1 FROM store_context_successor f JOIN back b ON f.successor = b.token
+           WHERE b.depth < 100)
+         SELECT b.token FROM back b WHERE EXISTS (SELECT 1 FROM attendee a WHERE a.context_token = b.token)
+         ORDER BY b.depth LIMIT 1",
+    )?
+    .query_row([token], |r| r.get(0))
+    .optional()
 }
 
 fn wishlist_changed(attendee: &Attendee, product_id: String, added: bool) -> Event {

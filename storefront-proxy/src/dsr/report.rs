@@ -1,14 +1,17 @@
 //! `GET /api/_action/dsr/appointment/{id}/report`: the session report for the guide (and
-//! admins), during and after a session (issue #19, item 5).
+//! admins), during and after a session (issue #19, item 5; #31 items 1-3).
 //!
 //! Read from what is already kept, no second bookkeeping: the appointment's attendees
-//! (who joined when, whose customer or context), their liked products (a guest's likes in
-//! the room, a customer's wishlist additions while in it), carts and ordered line items,
-//! the shop's orders of those customers (during the session and in the
-//! [`AFTER_SESSION_HOURS`] after its end), and what the hub's reducer kept of the room's
-//! ordered log ([`protocol::session::SessionRecord`]: attendance over time, the hub's
-//! samples of reactions and cart values, chat messages per minute) with its polls. A hub
-//! that is down leaves `live` null; the shop's numbers still answer.
+//! (who joined when, whose customer or context), their likes in the room and a customer's
+//! wishlist additions while in it (counted apart), the carts of every attendee's sessions
+//! (the one they joined with and those that followed it: a login or a guest's checkout
+//! answers a new token), the shop's orders of the customers those sessions were or became
+//! (a guest's checkout registers one; during the session and in the
+//! [`AFTER_SESSION_HOURS`] after its end, each order once), and what the hub's reducer
+//! kept of the room's ordered log ([`protocol::session::SessionRecord`]: attendance over
+//! time, the hub's samples of reactions and cart values, the last one taken as the session
+//! ends, chat messages per minute) with its polls. A hub that is down leaves `live` null;
+//! the shop's numbers still answer.
 
 use std::collections::BTreeMap;
 
@@ -61,6 +64,15 @@ const PRODUCT_NAME: &str = "COALESCE(
       WHERE p.id = x.product_id AND t.language_id = ?2 AND t.name IS NOT NULL),
     (SELECT name FROM product_translation WHERE product_id = x.product_id AND name IS NOT NULL LIMIT 1),
     x.product_id)";
+
+/// The store sessions of the appointment's client attendees (`?1`): the one each joined
+/// with, and every session that followed it (`store_context_successor`), with the customer
+/// each began with. Opens a `WITH RECURSIVE`.
+const SESSIONS: &str = "WITH RECURSIVE sessions(attendee_id, token, customer_id) AS (
+    SELECT id, context_token, customer_id FROM attendee WHERE appointment_id = ?1 AND type = 'CLIENT'
+    UNION
+    SELECT s.attendee_id, f.successor, f.customer_id
+    FROM sessions s JOIN store_context_successor f ON f.token = s.token)";
 
 struct Attendee {
     id: String,
@@ -118,29 +130,45 @@ fn read(
         })
         .collect();
 
+    // Likes in the room and wishlist hearts, each counted per product (an attendee who did
+    // both counts once in each): a customer's heart goes to their wishlist, a guest's is a
+    // like of the room; neither is added to the other.
     let mut likes = conn.prepare(&format!(
-        "SELECT x.product_id, {PRODUCT_NAME}, COUNT(*) FROM (
-           SELECT c.attendee_id, c.product_id FROM attendee_product_collection c JOIN attendee a ON a.id = c.attendee_id
+        "SELECT x.product_id, {PRODUCT_NAME}, SUM(x.liked), SUM(x.wishlisted) FROM (
+           SELECT DISTINCT c.attendee_id, c.product_id, 1 AS liked, 0 AS wishlisted
+           FROM attendee_product_collection c JOIN attendee a ON a.id = c.attendee_id
            WHERE a.appointment_id = ?1 AND a.type = 'CLIENT' AND c.alias = 'liked'
            UNION
-           SELECT a.id, p.product_id FROM attendee a
+           SELECT DISTINCT a.id, p.product_id, 0, 1 FROM attendee a
            JOIN customer_wishlist w ON w.customer_id = a.customer_id
            JOIN customer_wishlist_product p ON p.wishlist_id = w.id
            WHERE a.appointment_id = ?1 AND a.type = 'CLIENT' AND julianday(p.created_at) >= julianday(a.joined_at)
              AND (?3 IS NULL OR julianday(p.created_at) <= julianday(?3))
          ) x
-         GROUP BY x.product_id ORDER BY COUNT(*) DESC, x.product_id"
+         GROUP BY x.product_id ORDER BY SUM(x.liked) DESC, SUM(x.wishlisted) DESC, x.product_id"
     ))?;
     let likes = likes
-        .query_map(params![appointment.id, language_id, appointment.ended_at], |r| {
-            Ok(json!({ "productId": r.get::<_, String>(0)?, "name": r.get::<_, String>(1)?, "likes": r.get::<_, i64>(2)? }))
-        })?
+        .query_map(
+            params![appointment.id, language_id, appointment.ended_at],
+            |r| {
+                Ok(json!({
+                    "productId": r.get::<_, String>(0)?, "name": r.get::<_, String>(1)?,
+                    "likes": r.get::<_, i64>(2)?, "wishlist": r.get::<_, i64>(3)?,
+                }))
+            },
+        )?
         .collect::<Result<Vec<_>, _>>()?;
 
+    // Every attendee's carts, whether or not they let the guides see them (the per-person
+    // view asks for the permission; these sums do not name anyone): the cart of the session
+    // they joined with and of the sessions that followed it (a login or a guest's checkout
+    // answers a new token, and the cart goes along).
     let mut carts = conn.prepare(&format!(
-        "SELECT x.product_id, {PRODUCT_NAME}, SUM(x.quantity), COUNT(DISTINCT x.token) FROM
-           (SELECT c.token, c.referenced_id AS product_id, c.quantity FROM cart_line_item c JOIN attendee a ON a.context_token = c.token
-            WHERE a.appointment_id = ?1 AND a.type = 'CLIENT' AND c.type = 'product') x
+        "{SESSIONS}
+         SELECT x.product_id, {PRODUCT_NAME}, SUM(x.quantity), COUNT(DISTINCT x.attendee_id) FROM
+           (SELECT c.referenced_id AS product_id, c.quantity, MIN(s.attendee_id) AS attendee_id
+            FROM cart_line_item c JOIN sessions s ON s.token = c.token
+            WHERE c.type = 'product' GROUP BY c.token, c.id) x
          GROUP BY x.product_id ORDER BY SUM(x.quantity) DESC, x.product_id"
     ))?;
     let in_carts = carts
@@ -154,17 +182,23 @@ fn read(
         })?
         .collect::<Result<Vec<_>, _>>()?;
 
-    // Orders of the attendees' customers: the customer they joined as, or the one their
-    // context became (a guest who checked out, or logged in later).
-    let mut orders = conn.prepare(
-        "SELECT DISTINCT a.id, o.id, o.order_number, o.order_date_time, o.amount_total, c.iso_code
-         FROM attendee a
-         LEFT JOIN store_context s ON s.token = a.context_token
-         JOIN shop_order o ON o.customer_id IN (a.customer_id, s.customer_id)
-         JOIN currency c ON c.id = o.currency_id
-         WHERE a.appointment_id = ?1 AND a.type = 'CLIENT'
-         ORDER BY o.order_date_time, o.order_number",
-    )?;
+    // The orders of every attendee, guest or customer, each counted once: the customer they
+    // joined as, and every customer their session became (a guest who registered at the
+    // checkout, in the room or in the checkout tab it opened, or who logged in later).
+    let mut orders = conn.prepare(&format!(
+        "{SESSIONS},
+         customers(attendee_id, customer_id) AS (
+           SELECT attendee_id, customer_id FROM sessions WHERE customer_id IS NOT NULL
+           UNION
+           SELECT s.attendee_id, c.customer_id FROM sessions s JOIN store_context c ON c.token = s.token
+           WHERE c.customer_id IS NOT NULL)
+         SELECT a.id, o.id, o.order_number, o.order_date_time, o.amount_total, cur.iso_code
+         FROM customers x
+         JOIN attendee a ON a.id = x.attendee_id
+         JOIN shop_order o ON o.customer_id = x.customer_id
+         JOIN currency cur ON cur.id = o.currency_id
+         ORDER BY o.order_date_time, o.order_number, a.joined_at, a.id"
+    ))?;
     let mut seen = std::collections::BTreeSet::new();
     let mut counted: Vec<String> = Vec::new();
     let mut placed: Vec<(Order, bool, String)> = Vec::new();
@@ -285,10 +319,12 @@ fn read(
 /// holds from its time until the next): the most connected at once, and the
 /// time-weighted average of the connected.
 fn viewers(points: &[AttendancePoint], from: Option<OffsetDateTime>, to: OffsetDateTime) -> Value {
-    let timed: Vec<(OffsetDateTime, &AttendancePoint)> = points
+    let mut timed: Vec<(OffsetDateTime, &AttendancePoint)> = points
         .iter()
         .filter_map(|p| parse(&p.at).map(|at| (at, p)))
         .collect();
+    // In time order (a stable sort: points of one second keep their order).
+    timed.sort_by_key(|(at, _)| *at);
     let Some(from) = from.or_else(|| timed.first().map(|(at, _)| *at)) else {
         return json!({ "peak": 0, "average": 0.0 });
     };

@@ -149,7 +149,7 @@ async fn the_report_shows_what_the_session_did() {
             .await;
         assert_eq!(status, 204);
     }
-    // Cleo, a customer, hearts the first one: it goes to her wishlist, and counts as a like.
+    // Cleo, a customer, hearts the first one: it goes to her wishlist, counted apart.
     let (status, body) = live
         .post(
             &format!("/store-api/customer/wishlist/add/{}", products[0]),
@@ -330,13 +330,21 @@ async fn the_report_shows_what_the_session_did() {
     let likes = report["likes"].as_array().unwrap();
     assert_eq!(likes.len(), 2, "{report}");
     assert_eq!(
-        (&likes[0]["productId"], &likes[0]["likes"]),
-        (&json!(products[0]), &json!(2)),
+        (
+            &likes[0]["productId"],
+            &likes[0]["likes"],
+            &likes[0]["wishlist"]
+        ),
+        (&json!(products[0]), &json!(1), &json!(1)),
         "{report}"
     );
     assert_eq!(
-        (&likes[1]["productId"], &likes[1]["likes"]),
-        (&json!(products[1]), &json!(1)),
+        (
+            &likes[1]["productId"],
+            &likes[1]["likes"],
+            &likes[1]["wishlist"]
+        ),
+        (&json!(products[1]), &json!(1), &json!(0)),
         "{report}"
     );
     assert!(likes.iter().all(|l| l["name"]
@@ -473,4 +481,298 @@ async fn the_report_is_for_guides_and_admins_only() {
         json!({"attendees": 0, "buyers": 0, "rate": 0.0})
     );
     assert_eq!(report["orders"], json!([]));
+}
+
+/// A cart call of `who`; answers the cart's total price.
+async fn add_to_cart(live: &Live, who: &As, product: &str, quantity: i64) -> f64 {
+    let (status, cart) = live
+        .post(
+            "/store-api/checkout/cart/line-item",
+            who,
+            json!({"items": [{"type": "product", "referencedId": product, "quantity": quantity}]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{cart}");
+    cart["price"]["totalPrice"].as_f64().unwrap()
+}
+
+/// Waits on a guide's socket until the shop told the hub `attendee`'s cart total.
+async fn cart_told(guide_socket: &mut Socket, attendee: &Value, total: f64) {
+    wait_for(guide_socket, |e| match e {
+        Event::AttendeeCartChanged {
+            attendee_id,
+            total_price,
+            ..
+        } if attendee_id == attendee.as_str().unwrap() && *total_price == total => Some(()),
+        _ => None,
+    })
+    .await;
+}
+
+/// Issue #31, items 1-3: a scripted session, and every figure of its report. Ada (a
+/// guest) and Cleo (a customer) are connected before the start, Bea (a guest) comes and
+/// goes; likes, a wishlist heart, carts with and without the cart permission, Ada's order
+/// as a guest who registers at the checkout (a new store session), Cleo's as a customer,
+/// and reactions right before the end. The hub samples once a minute here, so only the
+/// last sample taken as the session ends can hold those reactions.
+#[tokio::test]
+async fn every_figure_of_a_scripted_session_is_right() {
+    let live = start_with(|config| hub::Config {
+        session_sample_ms: 60_000,
+        ..config
+    })
+    .await;
+    let Session {
+        guide,
+        id,
+        ada_join,
+        cleo_join,
+        ada,
+        cleo,
+        mut guide_socket,
+        mut ada_socket,
+        mut cleo_socket,
+        ..
+    } = live.running_demo().await;
+    let path = format!("/api/_action/dsr/appointment/{id}/report");
+    let (ada_id, cleo_id) = (&ada_join["attendeeId"], &cleo_join["attendeeId"]);
+
+    // Both were connected before the start: two viewers from its first moment.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (_, report) = live.get(&path, &guide).await;
+    assert_eq!(
+        report["live"]["viewers"],
+        json!({"peak": 2, "average": 2.0}),
+        "{report}"
+    );
+
+    // Bea comes: three viewers.
+    let bea_join = live.join_as_client("demo", &As::Nobody, "Bea").await;
+    let bea = token_of(&bea_join);
+    let bea_socket = connect(&live, &bea_join).await;
+
+    let products = live.product_ids(2).await;
+    let (p0, p1) = (&products[0], &products[1]);
+    // Likes: Ada both, Bea the second; Cleo (a customer) hearts the first into her wishlist.
+    for (who, product) in [(&ada, p0), (&ada, p1), (&bea, p1)] {
+        let (status, body) = live
+            .post(
+                &format!("/store-api/dsr/appointment/collection/liked/{product}"),
+                who,
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 204, "{body}");
+    }
+    let (status, body) = live
+        .post(
+            &format!("/store-api/customer/wishlist/add/{p0}"),
+            &cleo,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+
+    // Carts: only Cleo lets the guides see hers; everyone's additions count.
+    grant_cart_permission(&mut cleo_socket).await;
+    add_to_cart(&live, &ada, p0, 1).await;
+    let ada_total = add_to_cart(&live, &ada, p1, 1).await;
+    let cleo_total = add_to_cart(&live, &cleo, p1, 2).await;
+    let bea_total = add_to_cart(&live, &bea, p0, 3).await;
+    cart_told(&mut guide_socket, ada_id, ada_total).await;
+    cart_told(&mut guide_socket, cleo_id, cleo_total).await;
+    // The per-person view stays behind the permission.
+    let per_person = |attendee: &Value| {
+        format!(
+            "/api/_action/dsr/appointment/attendee/{}/sw-context-token",
+            attendee.as_str().unwrap()
+        )
+    };
+    let (status, body) = live.get(&per_person(ada_id), &guide).await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(
+        &body,
+        403,
+        "DIGITAL_SALES_ROOMS__ATTENDEE_CART_PERMISSION_MISSING",
+    );
+    let (status, body) = live.get(&per_person(cleo_id), &guide).await;
+    assert_eq!(status, 200, "{body}");
+
+    // Bea leaves with her cart, a second later (points of attendance are to the second).
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    drop(bea_socket);
+    report_when(&live, &guide, &id, |r| r["live"]["connectedNow"] == 2).await;
+
+    // Ada checks out as a guest: the registration answers a new session, her cart goes
+    // along, and the order is her guest customer's.
+    let country: String = live
+        .db()
+        .query_row("SELECT id FROM country WHERE iso = 'DE'", [], |r| r.get(0))
+        .unwrap();
+    let (status, body, headers) = live
+        .call(
+            reqwest::Method::POST,
+            "/store-api/account/register",
+            &ada,
+            Some(json!({
+                "guest": true, "email": "ada.guest@example.com", "firstName": "Ada", "lastName": "Guest",
+                "acceptedDataProtection": true, "storefrontUrl": live.base,
+                "billingAddress": {"street": "Side Street 2", "zipcode": "10115", "city": "Berlin", "countryId": country},
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let ada_checkout = As::Store(headers["sw-context-token"].to_str().unwrap().to_owned());
+    let (status, ada_order) = live
+        .post(
+            "/store-api/checkout/order",
+            &ada_checkout,
+            json!({"tos": true}),
+        )
+        .await;
+    assert_eq!(status, 200, "{ada_order}");
+    // The emptied cart of her new session is still hers in the room.
+    cart_told(&mut guide_socket, ada_id, 0.0).await;
+    let (status, cleo_order) = live
+        .post("/store-api/checkout/order", &cleo, json!({"tos": true}))
+        .await;
+    assert_eq!(status, 200, "{cleo_order}");
+    cart_told(&mut guide_socket, cleo_id, 0.0).await;
+
+    // Reactions right before the end: two hearts and a clap of Ada's, then her chat
+    // message (her frames are taken in order: once it is posted, the taps are counted).
+    for reaction in [Reaction::Heart, Reaction::Heart, Reaction::Clap] {
+        send_action(&mut ada_socket, Action::SendReaction { reaction }).await;
+    }
+    send_action(
+        &mut ada_socket,
+        Action::SendChatMessage {
+            text: "Thank you".into(),
+        },
+    )
+    .await;
+    wait_for(&mut ada_socket, |e| {
+        matches!(
+            e,
+            Event::ChatMessagePosted { .. } | Event::ChatMessagesPosted { .. }
+        )
+        .then_some(())
+    })
+    .await;
+    let (status, _) = live
+        .post(
+            &format!("/api/_action/dsr/appointment/{id}/end"),
+            &guide,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+
+    // At once after the end, every figure.
+    let (status, report) = live.get(&path, &guide).await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["attendees"], 3, "{report}");
+    let joined: u64 = report["attendance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["joined"].as_u64().unwrap())
+        .sum();
+    assert_eq!(joined, 3, "{report}");
+    let window = |key: &str| {
+        OffsetDateTime::parse(report["window"][key].as_str().unwrap(), &Rfc3339).unwrap()
+    };
+    let points = report["live"]["attendance"].as_array().unwrap();
+    assert_eq!(report["live"]["viewers"]["peak"], 3, "{report}");
+    let average = report["live"]["viewers"]["average"].as_f64().unwrap();
+    assert_eq!(
+        average,
+        average_connected(points, window("from"), window("to")),
+        "{report}"
+    );
+    assert!(
+        average > 2.0 && average < 3.0,
+        "two viewers all the time, three for a while: {report}"
+    );
+    assert_eq!(report["live"]["connectedNow"], 2, "{report}");
+    assert_eq!(report["live"]["joinedNow"], 3, "{report}");
+
+    // Likes and wishlist hearts apart.
+    let name = |product: &str| {
+        report["likes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["productId"] == product)
+            .map(|l| l["name"].clone())
+            .unwrap()
+    };
+    assert_eq!(
+        report["likes"],
+        json!([
+            {"productId": p1, "name": name(p1), "likes": 2, "wishlist": 0},
+            {"productId": p0, "name": name(p0), "likes": 1, "wishlist": 1},
+        ]),
+        "{report}"
+    );
+    // Cart additions: Bea's three still in her cart, Ada's and Cleo's ordered.
+    assert_eq!(
+        report["carts"],
+        json!([
+            {"productId": p0, "name": name(p0), "quantity": 3, "attendees": 1, "ordered": 1},
+            {"productId": p1, "name": name(p1), "quantity": 0, "attendees": 0, "ordered": 3},
+        ]),
+        "{report}"
+    );
+    // Both orders, the guest's too, each once.
+    let orders = report["orders"].as_array().unwrap();
+    let numbers: Vec<(&Value, &Value, &Value)> = orders
+        .iter()
+        .map(|o| (&o["orderNumber"], &o["attendeeName"], &o["afterSession"]))
+        .collect();
+    assert_eq!(
+        numbers,
+        [
+            (&ada_order["orderNumber"], &json!("Ada"), &json!(false)),
+            (&cleo_order["orderNumber"], &json!("Cleo"), &json!(false)),
+        ],
+        "{report}"
+    );
+    assert_eq!(orders[0]["amountTotal"], ada_order["amountTotal"]);
+    assert_eq!(orders[1]["amountTotal"], cleo_order["amountTotal"]);
+    let revenue =
+        ada_order["amountTotal"].as_f64().unwrap() + cleo_order["amountTotal"].as_f64().unwrap();
+    let revenues = report["revenue"].as_array().unwrap();
+    assert_eq!(revenues.len(), 1, "{report}");
+    assert_eq!(revenues[0]["currency"], "EUR");
+    assert!(
+        (revenues[0]["amount"].as_f64().unwrap() - revenue).abs() < 0.005,
+        "{report}"
+    );
+    assert_eq!(
+        report["conversion"],
+        json!({"attendees": 3, "buyers": 2, "rate": 2.0 / 3.0}),
+        "{report}"
+    );
+    // The reactions of the last moment, in the sample taken as the session ended.
+    assert_eq!(report["live"]["reactions"]["total"], 3, "{report}");
+    assert_eq!(
+        report["live"]["reactions"]["byKind"],
+        json!({"heart": 2, "clap": 1, "laugh": 0, "wow": 0, "fire": 0}),
+        "{report}"
+    );
+    let per_minute: u64 = report["live"]["reactions"]["perMinute"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["reactions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_minute, 3, "{report}");
+    // The cart value at the end: Bea's cart (the others became orders), as the carts say.
+    let last_cart_value = report["live"]["cartValue"]
+        .as_array()
+        .and_then(|s| s.last())
+        .map(|s| s["value"].as_f64().unwrap());
+    assert_eq!(last_cart_value, Some(bea_total), "{report}");
+    assert_eq!(report["live"]["chatMessages"], 1, "{report}");
 }
