@@ -166,3 +166,78 @@ test('a customer buys in the live room; the merchant pays, ships and invoices th
     expect(await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   });
 });
+
+test('the merchant sets the shop’s sender, shipping costs, payment methods and tax rates; bad input is named at its field', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const admin = await newPage(browser);
+  await admin.goto('/admin/settings');
+  await submitBackofficeLogin(admin, { open: false });
+  await expect(admin).toHaveURL(/\/admin\/settings\/shop$/);
+  const sections = admin.getByRole('navigation', { name: 'Settings sections' });
+
+  await test.step('the shop’s name and sender: a broken address is refused at its field, a good one kept', async () => {
+    await expect(admin.getByLabel('Shop name')).toHaveValue('Salesroom');
+    await admin.getByLabel('Shop name').fill('Kite Corner');
+    await admin.getByLabel('Sender e-mail address').fill('not an address');
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(admin.getByLabel('Sender e-mail address')).toHaveAccessibleDescription('This is not a valid email address.');
+    await admin.getByLabel('Sender e-mail address').fill('hello@kites.example');
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(admin.getByLabel('Sender e-mail address')).toHaveAttribute('aria-invalid', 'false');
+    await admin.reload();
+    await expect(admin.getByLabel('Shop name')).toHaveValue('Kite Corner');
+    await expect(admin.getByLabel('Sender e-mail address')).toHaveValue('hello@kites.example');
+    await expectAccessible(admin);
+  });
+
+  await test.step('shipping: Standard costs €5.50 and is free from €80', async () => {
+    await sections.getByRole('link', { name: 'Shipping' }).click();
+    const standard = admin.getByRole('row').filter({ hasText: 'Standard' });
+    await expect(standard).toContainText('€4.90');
+    await standard.getByRole('button', { name: 'Edit' }).click();
+    await admin.getByLabel('Shipping costs (gross)').fill('5,50');
+    await admin.getByLabel('Free from an order value of (gross)').fill('80');
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(standard).toContainText('€5.50');
+    await expect(standard).toContainText('free from €80.00');
+  });
+
+  await test.step('payment: cash on delivery is switched off and moved up', async () => {
+    await sections.getByRole('link', { name: 'Payment methods' }).click();
+    const cash = admin.getByRole('checkbox', { name: 'Cash on delivery active' });
+    await expect(cash).toBeChecked();
+    // The box follows the stored state: it turns once the shop has it.
+    await cash.click();
+    await expect(cash).not.toBeChecked();
+    await expect(cash).toBeEnabled();
+    const rows = admin.getByRole('row');
+    const before = await rows.allTextContents();
+    const at = before.findIndex((text) => text.includes('Cash on delivery'));
+    await admin.getByRole('button', { name: 'Move Cash on delivery up' }).click();
+    await expect(rows.nth(at - 1)).toContainText('Cash on delivery');
+    await admin.reload();
+    await expect(admin.getByRole('checkbox', { name: 'Cash on delivery active' })).not.toBeChecked();
+    await expect(rows.nth(at - 1)).toContainText('Cash on delivery');
+  });
+
+  await test.step('taxes: a rate without a number is refused at its field; 5.5 % is added and removed', async () => {
+    await sections.getByRole('link', { name: 'Tax rates' }).click();
+    await admin.getByLabel('Name', { exact: true }).fill('Kite rate');
+    await admin.getByRole('button', { name: 'Create' }).click();
+    await expect(admin.getByLabel('Rate in percent')).toHaveAttribute('aria-invalid', 'true');
+    await admin.getByLabel('Rate in percent').fill('5.5');
+    await admin.getByRole('button', { name: 'Create' }).click();
+    const reduced = admin.getByRole('row').filter({ hasText: 'Kite rate' });
+    await expect(reduced).toContainText('5.5%');
+    admin.once('dialog', (dialog) => void dialog.accept());
+    await reduced.getByRole('button', { name: 'Delete' }).click();
+    await expect(reduced).toHaveCount(0);
+  });
+
+  await test.step('in German the methods have their German names', async () => {
+    await admin.goto('/de-DE/admin/settings/payment');
+    await expect(admin.getByRole('row').filter({ hasText: 'Nachnahme' })).toBeVisible();
+    await admin.goto('/de-DE/admin/settings/shipping');
+    await expect(admin.getByRole('row').filter({ hasText: 'Standard' })).toContainText('5,50');
+  });
+});
