@@ -9,6 +9,10 @@
 # Passes when every attendee ends on the last slide having received every event exactly
 # once and in order (loadtest's continuity check), and the metric names of
 # deploy/grafana-dashboard.json and deploy/alerts.yml exist in a replica's /metrics.
+# Video (#31 item 13): the cluster's sfu runs, the proxy announces it to browsers, and
+# every replica signs for it (its RoomService call answered by the sfu while it runs, and
+# failing once it is stopped, so the replica did call it). The banner of an empty shop
+# (DEMO=0) names no demo login.
 #
 # Settings: CLIENTS (300), SLIDES (enough for the run), INTERVAL_MS (200: 5 changes a
 # second), REPLICAS (3), BIN_DIR (target/debug), CHAOS ("drain kill redis": which of the
@@ -25,7 +29,10 @@ WORK="$(mktemp -d /tmp/salesroom-chaos.XXXXXX)"
 chmod 755 "$WORK"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+free_udp_port() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 export PORT="${PORT:-$(free_port)}" REDIS_PORT="${REDIS_PORT:-$(free_port)}"
+export SFU_PORT="${SFU_PORT:-$(free_port)}" SFU_UDP_PORT="${SFU_UDP_PORT:-$(free_udp_port)}"
+unset LIVEKIT_URL
 # nginx and the replicas: HUB_PORT, HUB_PORT+1 … — a free block.
 if [ -z "${HUB_PORT:-}" ]; then
   HUB_PORT=$(python3 - "${REPLICAS:-3}" <<'PY'
@@ -69,7 +76,29 @@ trap finish EXIT INT TERM
 started=$(date +%s)
 start_cluster
 trap finish EXIT INT TERM
-echo "chaos: cluster up (nginx :$HUB_PORT, $REPLICAS replicas, redis :$REDIS_PORT, proxy :$PORT)"
+echo "chaos: cluster up (nginx :$HUB_PORT, $REPLICAS replicas, redis :$REDIS_PORT, proxy :$PORT, sfu :$SFU_PORT)"
+
+# Each replica's DELETE of an appointment's video room: the hub's RoomService call to the
+# sfu, signed with the key pair it read (204 without a video server too, hence the stop below).
+VIDEO_ROOM="/internal/appointments/$(printf '%032d' 0)/video-room"
+video_room_status() {
+  curl -s -o /dev/null -w '%{http_code}' -X DELETE -H "Authorization: Bearer $HUB_SECRET" \
+    "http://127.0.0.1:$(replica_port "$1")$VIDEO_ROOM"
+}
+kill -0 "${PIDS[sfu]:-0}" 2>/dev/null || { echo "chaos: the cluster did not start the sfu" >&2; exit 1; }
+curl -fs "http://127.0.0.1:$SFU_PORT/" >/dev/null || { echo "chaos: the sfu does not answer on :$SFU_PORT" >&2; exit 1; }
+announced="$(curl -fs "http://127.0.0.1:$PORT/runtime-config.json" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("livekitUrl"))')"
+[ "$announced" = "ws://127.0.0.1:$SFU_PORT" ] || { echo "chaos: the proxy announces video at '$announced', not the cluster's sfu" >&2; exit 1; }
+for i in $(seq 1 "$REPLICAS"); do
+  status="$(video_room_status "$i")"
+  [ "$status" = 204 ] || { echo "chaos: replica $i's video room call answered $status, not 204 (the sfu refused its signature?)" >&2; exit 1; }
+done
+[[ "$(print_cluster)" == *"login admin / shopware"* ]] || { echo "chaos: the demo's banner lacks the guide login" >&2; exit 1; }
+if [[ "$(DEMO=0 print_cluster)" == *shopware* ]]; then
+  echo "chaos: an empty shop's banner (DEMO=0) prints the demo's guide login" >&2
+  exit 1
+fi
+echo "chaos: the sfu runs, the proxy announces it and every replica signs for it"
 
 metrics=""
 for i in $(seq 1 "$REPLICAS"); do metrics="$metrics${metrics:+,}http://127.0.0.1:$(replica_port "$i")/metrics"; done
@@ -125,4 +154,14 @@ grep -q 'resumes [1-9]' "$WORK/loadtest.log" || { echo "chaos: no attendee had t
 
 curl -fs "http://127.0.0.1:$(replica_port 1)/metrics" >"$WORK/metrics.txt"
 python3 "$ROOT/scripts/check-deploy.py" metrics "$WORK/metrics.txt"
+
+# The replicas really call the sfu: with it stopped, their video room call fails.
+kill -TERM "${PIDS[sfu]}"
+wait "${PIDS[sfu]}" 2>/dev/null || true
+unset 'PIDS[sfu]'
+for i in $(seq 1 "$REPLICAS"); do
+  status="$(video_room_status "$i")"
+  [ "$status" != 204 ] || { echo "chaos: replica $i answers 204 with the sfu stopped: it has no video server" >&2; exit 1; }
+done
+echo "chaos: with the sfu stopped every replica's video call fails (they used it)"
 echo "chaos: passed in $(( $(date +%s) - started )) s"

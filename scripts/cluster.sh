@@ -6,10 +6,15 @@
 # Also a library: `source scripts/cluster.sh` (with CLUSTER_LIBRARY=1) gives the
 # functions the chaos test (scripts/chaos.sh) drives the same processes with.
 #
+# Video: unless LIVEKIT_URL names a LiveKit server, the embedded media server `sfu` starts
+# first (as in `make up`): it writes DATA_DIR/livekit-keys.yaml, and every hub replica and
+# the proxy read that same key pair, so each replica signs tokens the sfu accepts.
+#
 # Settings (environment): REPLICAS (3), BIND (127.0.0.1), PORT (8000: the proxy, the
 # public origin), HUB_PORT (8100: nginx; the replicas listen on HUB_PORT+1 …),
-# REDIS_PORT (6380), DATA_DIR (./data: the shop; the cluster's own files in
-# DATA_DIR/cluster), BIN_DIR (target/release), HUB_DRAIN_SECS (5), WEB_DIST (web/dist).
+# REDIS_PORT (6380), SFU_PORT (7880: the sfu's signalling), SFU_UDP_PORT (7882: its
+# media), DATA_DIR (./data: the shop; the cluster's own files in DATA_DIR/cluster),
+# BIN_DIR (target/release), HUB_DRAIN_SECS (5), WEB_DIST (web/dist), DEMO (1).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,6 +48,33 @@ wait_for() {
 }
 
 replica_port() { echo $((HUB_PORT + $1)); }
+
+# The embedded media server, unless LIVEKIT_URL names a LiveKit server. Waited for: on its
+# first start it writes DATA_DIR/livekit-keys.yaml, which the replicas read when they start.
+start_sfu() {
+  [ -z "${LIVEKIT_URL:-}" ] || return 0
+  export SFU_PORT="${SFU_PORT:-7880}" SFU_UDP_PORT="${SFU_UDP_PORT:-7882}"
+  "$BIN_DIR/sfu" >>"$RUN/sfu.log" 2>&1 &
+  PIDS[sfu]=$!
+  wait_for "http://127.0.0.1:${SFU_PORT}/"
+}
+
+# Where video goes, for the banner.
+video_line() {
+  if [ -n "${LIVEKIT_URL:-}" ]; then
+    echo "LiveKit at ${LIVEKIT_URL}"
+  else
+    echo "sfu ws://${SFU_PUBLIC_IP:-127.0.0.1}:${SFU_PORT}, media on UDP ${SFU_UDP_PORT}  log $RUN/sfu.log"
+  fi
+}
+
+# The guide's login for the banner: the demo's, or where an empty shop's (DEMO=0) is.
+guide_login() {
+  case "${DEMO:-1}" in
+    0 | false | no | off) echo "login admin with ADMIN_PASSWORD, or the one in ${DATA_DIR}/admin-password" ;;
+    *) echo "login admin / shopware" ;;
+  esac
+}
 
 start_redis() {
   mkdir -p "$RUN/redis"
@@ -160,7 +192,9 @@ start_cluster() {
   for tool in redis-server redis-cli nginx curl; do
     command -v "$tool" >/dev/null || { cluster_log "$tool is missing (make system-deps installs it)"; return 1; }
   done
-  for bin in hub storefront-proxy; do
+  local bins="hub storefront-proxy"
+  [ -n "${LIVEKIT_URL:-}" ] || bins="$bins sfu"
+  for bin in $bins; do
     [ -x "$BIN_DIR/$bin" ] || { cluster_log "$BIN_DIR/$bin is missing (build it first)"; return 1; }
   done
   mkdir -p "$RUN"
@@ -168,6 +202,7 @@ start_cluster() {
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
   trap stop_all INT TERM EXIT
   start_redis
+  start_sfu
   # The first replica creates DATA_DIR/hub-secret (when HUB_SECRET is unset); the others
   # and the proxy read it.
   start_replica 1
@@ -181,8 +216,9 @@ print_cluster() {
 
 Salesroom cluster is running (Ctrl-C stops it).
   Storefront:      ${SHOP_ENDPOINT}/
-  Guide:           ${SHOP_ENDPOINT}/guide/demo        (login admin / shopware)
+  Guide:           ${SHOP_ENDPOINT}/guide/demo        ($(guide_login))
   Attendee:        ${SHOP_ENDPOINT}/presentation/demo
+  Video:           $(video_line)
   storefront-proxy ${BIND}:${PORT} -> hubs through nginx    log $RUN/storefront-proxy.log
   nginx            ${BIND}:${HUB_PORT} (deploy/hub-lb.conf)   conf $RUN/nginx/nginx.conf
   redis-server     127.0.0.1:${REDIS_PORT} (append-only)     files $RUN/redis

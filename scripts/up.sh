@@ -56,11 +56,17 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 
+# The demo's guide login, or where an empty shop's (DEMO=0) password is.
+case "${DEMO:-1}" in
+  0 | false | no | off) login="login admin with ADMIN_PASSWORD, or the one in ${DATA_DIR}/admin-password" ;;
+  *) login="login admin / shopware" ;;
+esac
+
 cat <<TXT
 
 Salesroom is running (Ctrl-C stops it).
   Storefront: ${SHOP_ENDPOINT}/
-  Guide:      ${SHOP_ENDPOINT}/guide/demo        (login admin / shopware)
+  Guide:      ${SHOP_ENDPOINT}/guide/demo        (${login})
   Attendee:   ${SHOP_ENDPOINT}/presentation/demo
   Video:      ${video}
 
