@@ -106,8 +106,28 @@ export function MainNavigation() {
             </li>
           );
         })}
+        <li className="main-nav__item main-nav__item--live">
+          <LiveShoppingLink className="main-nav__link main-nav__link--live" />
+        </li>
       </ul>
     </nav>
+  );
+}
+
+/** The way into live shopping: the upcoming guided presentations (`/presentations`). */
+function LiveShoppingLink({ className, onNavigate }: { className: string; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const localePath = useLocalePath();
+  return (
+    <NavLink
+      className={({ isActive }) => [className, isActive ? 'is-active' : ''].filter(Boolean).join(' ')}
+      to={localePath('/presentations')}
+      onClick={onNavigate}
+      end
+    >
+      <span className="main-nav__live-dot" aria-hidden="true" />
+      {t('shop.liveShopping')}
+    </NavLink>
   );
 }
 
@@ -173,6 +193,9 @@ export function MobileNavigation() {
                   )}
                 </li>
               ))}
+              <li>
+                <LiveShoppingLink className="drawer__link" onNavigate={() => setOpen(false)} />
+              </li>
             </ul>
           </nav>
         </div>

@@ -505,6 +505,7 @@ export const de: Translations = {
     menu: 'Menü',
     openMenu: 'Menü öffnen',
     closeMenu: 'Menü schließen',
+    liveShopping: 'Live-Shopping',
     mainNavigation: 'Hauptnavigation',
     breadcrumb: 'Brotkrümelnavigation',
     language: 'Sprache',

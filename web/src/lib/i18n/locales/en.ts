@@ -503,6 +503,7 @@ export const en = {
     menu: 'Menu',
     openMenu: 'Open menu',
     closeMenu: 'Close menu',
+    liveShopping: 'Live shopping',
     mainNavigation: 'Main navigation',
     breadcrumb: 'Breadcrumb',
     language: 'Language',

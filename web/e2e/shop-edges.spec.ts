@@ -1,0 +1,72 @@
+import { expect, test, type Locator } from '@playwright/test';
+
+/**
+ * Rough edges of the shop found in the browser (issue #31, items 11 and 12): the home page's
+ * way into live shopping is readable on its banner, and the upcoming presentations are in
+ * the navigation, on a desktop and in the phone's menu, in English and German.
+ */
+
+test.describe.configure({ timeout: 120_000 });
+const slowExpect = expect.configure({ timeout: 30_000 });
+
+/** WCAG's contrast ratio of two `rgb(…)`/`rgba(…)` colours (the second opaque). */
+function contrast(foreground: string, background: string): number {
+  const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+  const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+    const linear = (c: number) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  };
+  const [a, b] = [luminance(channels(foreground)), luminance(channels(background))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** The link's own text colour and its own (opaque) background. */
+async function colours(link: Locator) {
+  return link.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { color: style.color, background: style.backgroundColor };
+  });
+}
+
+for (const [language, prefix, texts] of [
+  ['en', '', { join: 'Join a guided presentation', live: 'Live shopping', title: 'Live presentations', menu: 'Open menu' }],
+  ['de', '/de-DE', { join: 'Nehmen Sie an einer Präsentation teil', live: 'Live-Shopping', title: 'Live-Präsentationen', menu: 'Menü öffnen' }],
+] as const) {
+  test(`${language}: the banner's link into live shopping is readable and leads to the presentations`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${prefix}/`);
+    const join = page.getByRole('link', { name: texts.join });
+    await slowExpect(join).toBeVisible();
+    const { color, background } = await colours(join);
+    // On a picture the link needs its own background: the banner's blue behind brand-blue text
+    // was unreadable.
+    expect(background, 'the banner link has its own opaque background').toMatch(/^rgb\(/);
+    expect(contrast(color, background), `contrast of ${color} on ${background}`).toBeGreaterThanOrEqual(4.5);
+    await join.click();
+    await expect(page).toHaveURL(new RegExp(`${prefix}/presentations$`));
+    await slowExpect(page.getByRole('heading', { name: texts.title, level: 1 })).toBeVisible();
+  });
+
+  test(`${language}: the navigation leads to the upcoming presentations`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${prefix}/`);
+    const nav = page.locator('header').getByRole('navigation', { name: language === 'en' ? 'Main navigation' : 'Hauptnavigation' });
+    await slowExpect(nav.getByRole('link', { name: texts.live })).toBeVisible();
+    await nav.getByRole('link', { name: texts.live }).click();
+    await expect(page).toHaveURL(new RegExp(`${prefix}/presentations$`));
+    await slowExpect(page.getByRole('heading', { name: texts.title, level: 1 })).toBeVisible();
+  });
+
+  test(`${language}: the phone menu leads to the upcoming presentations`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${prefix}/`);
+    await slowExpect(page.getByRole('button', { name: texts.menu })).toBeVisible();
+    await page.getByRole('button', { name: texts.menu }).click();
+    await page.locator('.drawer').getByRole('link', { name: texts.live }).click();
+    await expect(page).toHaveURL(new RegExp(`${prefix}/presentations$`));
+    await slowExpect(page.getByRole('heading', { name: texts.title, level: 1 })).toBeVisible();
+  });
+}
