@@ -8,11 +8,9 @@ describe('the order list criteria', () => {
     expect(Object.keys(criteria.associations ?? {})).toEqual(expect.arrayContaining(['stateMachineState', 'orderCustomer', 'transactions', 'deliveries']));
   });
 
-  it('search the number, the customer’s names and e-mail for the term', () => {
-    const [term] = orderListCriteria({ ...NO_FILTERS, term: '  ada@example.com ' }, 1, 25).filter as { type: string; operator: string; queries: { field: string; value: string }[] }[];
-    expect(term).toMatchObject({ type: 'multi', operator: 'or' });
-    expect(term!.queries.map((query) => query.field)).toEqual(['orderNumber', 'orderCustomer.email', 'orderCustomer.firstName', 'orderCustomer.lastName', 'orderCustomer.customerNumber']);
-    expect(term!.queries.every((query) => query.value === 'ada@example.com')).toBe(true);
+  it('send the term as Shopware’s search term, trimmed, and none for blanks', () => {
+    expect(orderListCriteria({ ...NO_FILTERS, term: '  Olivia Order ' }, 1, 25)).toMatchObject({ term: 'Olivia Order', filter: [] });
+    expect(orderListCriteria({ ...NO_FILTERS, term: '   ' }, 1, 25)).not.toHaveProperty('term');
   });
 
   it('filter the three states, the whole days of the range and the appointment', () => {

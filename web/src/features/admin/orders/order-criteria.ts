@@ -79,18 +79,6 @@ export const ORDER_DETAIL_ASSOCIATIONS: Record<string, Criteria> = {
  */
 export function orderListCriteria(filters: OrderFilters, page: number, limit: number): Criteria {
   const filter: unknown[] = [];
-  const term = filters.term.trim();
-  if (term) {
-    filter.push({
-      type: 'multi',
-      operator: 'or',
-      queries: ['orderNumber', 'orderCustomer.email', 'orderCustomer.firstName', 'orderCustomer.lastName', 'orderCustomer.customerNumber'].map((field) => ({
-        type: 'contains',
-        field,
-        value: term,
-      })),
-    });
-  }
   if (filters.status) filter.push({ type: 'equals', field: 'stateMachineState.technicalName', value: filters.status });
   if (filters.payment) filter.push({ type: 'equals', field: 'transactions.stateMachineState.technicalName', value: filters.payment });
   if (filters.delivery) filter.push({ type: 'equals', field: 'deliveries.stateMachineState.technicalName', value: filters.delivery });
@@ -101,9 +89,12 @@ export function orderListCriteria(filters: OrderFilters, page: number, limit: nu
     filter.push({ type: 'range', field: 'orderDateTime', parameters });
   }
   if (filters.appointment) filter.push({ type: 'equals', field: APPOINTMENT_FIELD, value: filters.appointment });
+  const term = filters.term.trim();
   return {
     page,
     limit,
+    // Shopware's search term: every word in the number, the customer's names, e-mail or number.
+    ...(term ? { term } : {}),
     filter,
     sort: [{ field: 'orderDateTime', order: 'DESC' }],
     associations: ORDER_LIST_ASSOCIATIONS,
