@@ -113,7 +113,7 @@ export const adminSalesDe: typeof adminSalesEn = {
         open: 'Offen',
         in_progress: 'In Bearbeitung',
         completed: 'Abgeschlossen',
-        cancelled: 'Storniert',
+        cancelled: 'Abgebrochen',
       },
       payment: {
         open: 'Offen',
