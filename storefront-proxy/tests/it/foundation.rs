@@ -400,7 +400,9 @@ async fn connect(
     let mut request = url.into_client_request().unwrap();
     request.headers_mut().insert(
         "sec-websocket-protocol",
-        format!("salesroom.v1.json, bearer.{token}").parse().unwrap(),
+        format!("salesroom.v1.json, bearer.{token}")
+            .parse()
+            .unwrap(),
     );
     let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
     let hello = serde_json::to_string(&ClientFrame::Hello {
@@ -446,10 +448,9 @@ async fn the_proxy_forwards_ws_and_refuses_forged_tokens() {
     let mut request = format!("{}/ws", servers.base.replace("http://", "ws://"))
         .into_client_request()
         .unwrap();
-    request.headers_mut().insert(
-        "authorization",
-        format!("Bearer {forged}").parse().unwrap(),
-    );
+    request
+        .headers_mut()
+        .insert("authorization", format!("Bearer {forged}").parse().unwrap());
     match tokio_tungstenite::connect_async(request).await {
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
             assert_eq!(response.status(), 401)
@@ -917,10 +918,9 @@ async fn the_hub_socket_is_refused_to_pages_of_another_origin() {
         let mut request = format!("{}/ws", servers.base.replace("http://", "ws://"))
             .into_client_request()
             .unwrap();
-        request.headers_mut().insert(
-            "authorization",
-            format!("Bearer {token}").parse().unwrap(),
-        );
+        request
+            .headers_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
         if let Some(origin) = origin {
             request
                 .headers_mut()
