@@ -108,8 +108,8 @@ test('the merchant writes the legal pages; the shop opens them from the footer a
   await admin.getByRole('navigation', { name: 'Backoffice' }).getByRole('link', { name: 'Legal pages' }).click();
   await expect(admin.getByRole('heading', { name: 'Legal pages', level: 1 })).toBeVisible();
   const imprint = admin.getByRole('form', { name: 'Imprint' });
-  // The demo's placeholder, in both languages.
-  await expect(imprint.getByLabel('Title (German)')).toHaveValue('Impressum');
+  // The demo's placeholder (or, on a retry against the same servers, this test's last title).
+  await expect(imprint.getByLabel('Title (German)')).toHaveValue(/^Impressum/);
   await imprint.getByLabel('Title (German)').fill(`Impressum ${id}`);
   const text = imprint.getByRole('textbox', { name: 'Text (German)' });
   await text.click();
