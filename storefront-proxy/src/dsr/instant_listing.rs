@@ -170,6 +170,77 @@ async fn publish(app: &App, appointment_id: &str, action: Action) {
     }
 }
 
+/// `currentPageGroupId`: the id of a page of the presentation (a slide group).
+fn page_group(body: &Map<String, Value>) -> ApiResult<String> {
+    body.get("currentPageGroupId")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase)
+        .filter(|v| is_id(v))
+        .ok_or_else(|| {
+            crate::catalog::invalid_id(
+                &body
+                    .get("currentPageGroupId")
+                    .cloned()
+                    .unwrap_or(Value::Null)
+                    .to_string(),
+                "/currentPageGroupId",
+            )
+        })
+}
+
+/// Where a new page goes: right after the page group `after` (the pages behind it move
+/// down), else at the end.
+fn new_position(
+    conn: &Connection,
+    appointment: &Appointment,
+    after: Option<&str>,
+) -> rusqlite::Result<ApiResult<i64>> {
+    let Some(group) = after else {
+        return Ok(Ok(conn.query_row(
+            "SELECT COALESCE(MAX(position), -1) + 1 FROM presentation_page WHERE presentation_id = ?1",
+            [&appointment.presentation_id],
+            |r| r.get(0),
+        )?));
+    };
+    let found: Option<i64> = conn
+        .query_row(
+            "SELECT position FROM presentation_page WHERE id = ?1 AND presentation_id = ?2 AND (appointment_id IS NULL OR appointment_id = ?3)",
+            params![group, appointment.presentation_id, appointment.id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(found) = found else {
+        return Ok(Err(page_not_found(group)));
+    };
+    conn.execute(
+        "UPDATE presentation_page SET position = position + 1 WHERE presentation_id = ?1 AND position > ?2",
+        params![appointment.presentation_id, found],
+    )?;
+    Ok(Ok(found + 1))
+}
+
+/// A listing's products after a change: `all` of them, or the `stored` ones less
+/// `remove` and with `add`.
+fn changed_picks(
+    stored: &str,
+    all: Option<&[String]>,
+    add: &[String],
+    remove: &[String],
+) -> Vec<String> {
+    let mut picked: Vec<String> = match all {
+        Some(all) => all.to_vec(),
+        None => serde_json::from_str(stored).unwrap_or_default(),
+    };
+    picked.retain(|p| !remove.contains(p));
+    for id in add {
+        if !picked.contains(id) {
+            picked.push(id.clone());
+        }
+    }
+    picked.dedup();
+    picked
+}
+
 /// `POST …/instant-listing`: 201 `{ "index" }`, the new slide's place in the navigation.
 pub async fn create(
     _: AdminUser,
@@ -182,15 +253,7 @@ pub async fn create(
         .ok_or_else(|| ApiError::Violations(vec![crate::error::Violation::blank("/productIds")]))?;
     let after = match body.get("currentPageGroupId") {
         None | Some(Value::Null) => None,
-        Some(value) => Some(
-            value
-                .as_str()
-                .map(str::to_lowercase)
-                .filter(|v| is_id(v))
-                .ok_or_else(|| {
-                    crate::catalog::invalid_id(&value.to_string(), "/currentPageGroupId")
-                })?,
-        ),
+        Some(_) => Some(page_group(&body)?),
     };
     let name = page_name(&body)?;
     let requested = layout(&body)?;
@@ -211,27 +274,9 @@ pub async fn create(
             if let Err(error) = check_products(&tx, &ids, "/productIds")? {
                 return Ok(Err(error));
             }
-            let position: i64 = match &after {
-                Some(group) => {
-                    let found: Option<i64> = tx
-                        .query_row(
-                            "SELECT position FROM presentation_page WHERE id = ?1 AND presentation_id = ?2 AND (appointment_id IS NULL OR appointment_id = ?3)",
-                            params![group, appointment.presentation_id, appointment.id],
-                            |r| r.get(0),
-                        )
-                        .optional()?;
-                    let Some(found) = found else { return Ok(Err(page_not_found(group))) };
-                    tx.execute(
-                        "UPDATE presentation_page SET position = position + 1 WHERE presentation_id = ?1 AND position > ?2",
-                        params![appointment.presentation_id, found],
-                    )?;
-                    found + 1
-                }
-                None => tx.query_row(
-                    "SELECT COALESCE(MAX(position), -1) + 1 FROM presentation_page WHERE presentation_id = ?1",
-                    [&appointment.presentation_id],
-                    |r| r.get(0),
-                )?,
+            let position = match new_position(&tx, &appointment, after.as_deref())? {
+                Ok(position) => position,
+                Err(missing) => return Ok(Err(missing)),
             };
             let title = match name {
                 Some(name) => name,
@@ -268,21 +313,7 @@ pub async fn update(
     Path(id): Path<String>,
     RequestParams(body): RequestParams,
 ) -> ApiResult<Json<Value>> {
-    let group = body
-        .get("currentPageGroupId")
-        .and_then(Value::as_str)
-        .map(str::to_lowercase)
-        .filter(|v| is_id(v))
-        .ok_or_else(|| {
-            crate::catalog::invalid_id(
-                &body
-                    .get("currentPageGroupId")
-                    .cloned()
-                    .unwrap_or(Value::Null)
-                    .to_string(),
-                "/currentPageGroupId",
-            )
-        })?;
+    let group = page_group(&body)?;
     let all = optional_ids(&body, "productIds")?;
     let add = optional_ids(&body, "addProductIds")?.unwrap_or_default();
     let remove = optional_ids(&body, "removeProductIds")?.unwrap_or_default();
@@ -320,17 +351,7 @@ pub async fn update(
                     return Ok(Err(error));
                 }
             }
-            let mut picked: Vec<String> = match &all {
-                Some(all) => all.clone(),
-                None => serde_json::from_str(&stored).unwrap_or_default(),
-            };
-            picked.retain(|p| !remove.contains(p));
-            for id in &add {
-                if !picked.contains(id) {
-                    picked.push(id.clone());
-                }
-            }
-            picked.dedup();
+            let picked = changed_picks(&stored, all.as_deref(), &add, &remove);
             let title = name.or(old_title);
             tx.execute(
                 "UPDATE presentation_page SET picked_product_ids = ?2, title = ?3, updated_at = ?4 WHERE id = ?1",

@@ -18,7 +18,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use rusqlite::{params, Connection};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::appointment::{self, Appointment};
 use super::listing::{id_list, product_exists};
@@ -156,17 +156,11 @@ pub async fn add(
     Ok(answer(ids))
 }
 
-/// `PATCH …/saved-products/{productId}` `{ position?, note? }`: 200 with the whole list.
-pub async fn update(
-    _: AdminUser,
-    State(app): State<App>,
-    Path((id, product_id)): Path<(String, String)>,
-    RequestParams(body): RequestParams,
-) -> ApiResult<Json<Value>> {
-    let product_id = product_id.to_lowercase();
-    if !is_id(&product_id) {
-        return Err(crate::catalog::invalid_id(&product_id, "/productId"));
-    }
+/// The `position` (capped at the list's size) and the `note` of an update; a note
+/// of `Some(None)` clears it. At least one of them.
+fn position_and_note(
+    body: &Map<String, Value>,
+) -> ApiResult<(Option<usize>, Option<Option<String>>)> {
     let mut violations = Vec::new();
     let position = match body.get("position") {
         None | Some(Value::Null) => None,
@@ -216,6 +210,21 @@ pub async fn update(
             "Send a position, a note or both.",
         )]));
     }
+    Ok((position, note))
+}
+
+/// `PATCH …/saved-products/{productId}` `{ position?, note? }`: 200 with the whole list.
+pub async fn update(
+    _: AdminUser,
+    State(app): State<App>,
+    Path((id, product_id)): Path<(String, String)>,
+    RequestParams(body): RequestParams,
+) -> ApiResult<Json<Value>> {
+    let product_id = product_id.to_lowercase();
+    if !is_id(&product_id) {
+        return Err(crate::catalog::invalid_id(&product_id, "/productId"));
+    }
+    let (position, note) = position_and_note(&body)?;
     let appointment_id = id.clone();
     let list = app
         .db
