@@ -130,6 +130,8 @@ struct Visit {
     transaction_state: String,
     order_number: String,
     amount: f64,
+    /// The order's currency: its symbol and decimals.
+    currency: Currency,
     finish_url: Option<String>,
     error_url: Option<String>,
     locale: Locale,
@@ -140,8 +142,9 @@ struct Visit {
 fn visit(conn: &rusqlite::Connection, token: &str) -> rusqlite::Result<Option<Visit>> {
     conn.query_row(
         "SELECT t.transaction_id, x.state, o.order_number, o.amount_total, t.finish_url, t.error_url, t.locale, t.used_at IS NOT NULL,
-                o.state = 'cancelled'
+                o.state = 'cancelled', COALESCE(c.symbol, '€'), COALESCE(c.decimals, 2)
          FROM payment_token t JOIN order_transaction x ON x.id = t.transaction_id JOIN shop_order o ON o.id = x.order_id
+         LEFT JOIN currency c ON c.id = o.currency_id
          WHERE t.token = ?1",
         [token],
         |r| {
@@ -155,10 +158,56 @@ fn visit(conn: &rusqlite::Connection, token: &str) -> rusqlite::Result<Option<Vi
                 locale: Locale::from_code(&r.get::<_, String>(6)?),
                 used: r.get(7)?,
                 order_cancelled: r.get(8)?,
+                currency: Currency {
+                    symbol: r.get(9)?,
+                    decimals: r.get::<_, i64>(10)?.clamp(0, 4) as usize,
+                },
             })
         },
     )
     .optional()
+}
+
+/// A currency as the hosted page shows amounts in it.
+struct Currency {
+    symbol: String,
+    decimals: usize,
+}
+
+/// An amount as the shop's pages show it (`Intl.NumberFormat` with style currency, as
+/// `web/src/lib/format.ts` does): English `€1,234.50`, German `1.234,50 €`. A symbol of
+/// letters (`CHF`) is set apart by a space in English too.
+fn money_text(amount: f64, currency: &Currency, locale: Locale) -> String {
+    let (group, decimal) = match locale {
+        Locale::En => (',', '.'),
+        Locale::De => ('.', ','),
+    };
+    let fixed = format!("{:.*}", currency.decimals, amount.abs());
+    let (whole, fraction) = fixed.split_once('.').unwrap_or((&fixed, ""));
+    let mut grouped = String::new();
+    for (index, digit) in whole.chars().enumerate() {
+        if index > 0 && (whole.len() - index).is_multiple_of(3) {
+            grouped.push(group);
+        }
+        grouped.push(digit);
+    }
+    if !fraction.is_empty() {
+        grouped.push(decimal);
+        grouped.push_str(fraction);
+    }
+    let sign = if amount < 0.0 && fixed.chars().any(|c| c != '0' && c != '.') {
+        "-"
+    } else {
+        ""
+    };
+    let symbol = &currency.symbol;
+    match locale {
+        Locale::De => format!("{sign}{grouped}\u{a0}{symbol}"),
+        Locale::En if symbol.chars().all(char::is_alphabetic) => {
+            format!("{sign}{symbol}\u{a0}{grouped}")
+        }
+        Locale::En => format!("{sign}{symbol}{grouped}"),
+    }
 }
 
 fn escape(text: &str) -> String {
@@ -227,21 +276,17 @@ pub async fn show(State(app): State<App>, Path(token): Path<String>) -> ApiResul
     if visit.used || visit.order_cancelled || visit.transaction_state != "open" {
         return Ok(gone(visit.locale));
     }
-    let amount = format!("{:.2}", visit.amount);
+    let amount = money_text(visit.amount, &visit.currency, visit.locale);
     let (title, text, pay, cancel) = match visit.locale {
         Locale::En => (
             "Pay online",
-            format!("Order {} — amount due: € {amount}", visit.order_number),
+            format!("Order {} — amount due: {amount}", visit.order_number),
             "Pay",
             "Cancel",
         ),
         Locale::De => (
             "Online bezahlen",
-            format!(
-                "Bestellung {} — zu zahlen: {} €",
-                visit.order_number,
-                amount.replace('.', ",")
-            ),
+            format!("Bestellung {} — zu zahlen: {amount}", visit.order_number),
             "Bezahlen",
             "Abbrechen",
         ),
@@ -338,4 +383,34 @@ pub async fn decide(
             ),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{money_text, Currency, Locale};
+
+    #[test]
+    fn amounts_are_written_as_the_shop_writes_them() {
+        let euro = Currency {
+            symbol: "€".into(),
+            decimals: 2,
+        };
+        assert_eq!(money_text(1234.5, &euro, Locale::En), "€1,234.50");
+        assert_eq!(money_text(1234.5, &euro, Locale::De), "1.234,50\u{a0}€");
+        assert_eq!(money_text(1234567.891, &euro, Locale::En), "€1,234,567.89");
+        assert_eq!(money_text(999.999, &euro, Locale::De), "1.000,00\u{a0}€");
+        assert_eq!(money_text(12.0, &euro, Locale::En), "€12.00");
+        assert_eq!(money_text(-5.5, &euro, Locale::De), "-5,50\u{a0}€");
+        let franc = Currency {
+            symbol: "CHF".into(),
+            decimals: 2,
+        };
+        assert_eq!(money_text(1500.0, &franc, Locale::En), "CHF\u{a0}1,500.00");
+        assert_eq!(money_text(1500.0, &franc, Locale::De), "1.500,00\u{a0}CHF");
+        let yen = Currency {
+            symbol: "¥".into(),
+            decimals: 0,
+        };
+        assert_eq!(money_text(123456.4, &yen, Locale::En), "¥123,456");
+    }
 }

@@ -1700,6 +1700,12 @@ async fn the_payment_page_speaks_the_orders_language_in_the_shops_look() {
     ] {
         assert!(html.contains(text), "{text}: {html}");
     }
+    // The amount as the shop writes it in German (Intl.NumberFormat: `1.234,50 €`).
+    let due = shop_money(ordered_in_german["amountTotal"].as_f64().unwrap(), ',', '.');
+    assert!(
+        html.contains(&format!("zu zahlen: {due}\u{a0}€")),
+        "{due} €: {html}"
+    );
     // The shop's look: its top bar with the name, colours, font and buttons.
     for look in [
         "class=\"topbar__brand\"",
@@ -1725,4 +1731,28 @@ async fn the_payment_page_speaks_the_orders_language_in_the_shops_look() {
     ] {
         assert!(html.contains(text), "{text}: {html}");
     }
+    // … and in English (`€1,234.50`), as the shop's pages write it.
+    let due = shop_money(
+        ordered_in_english["amountTotal"].as_f64().unwrap(),
+        '.',
+        ',',
+    );
+    assert!(
+        html.contains(&format!("amount due: €{due}<")),
+        "€{due}: {html}"
+    );
+}
+
+/// An amount with two decimals, `decimal` before them and `group` between thousands.
+fn shop_money(amount: f64, decimal: char, group: char) -> String {
+    let fixed = format!("{amount:.2}");
+    let (whole, fraction) = fixed.split_once('.').unwrap();
+    let mut grouped = String::new();
+    for (index, digit) in whole.chars().enumerate() {
+        if index > 0 && (whole.len() - index).is_multiple_of(3) {
+            grouped.push(group);
+        }
+        grouped.push(digit);
+    }
+    format!("{grouped}{decimal}{fraction}")
 }
