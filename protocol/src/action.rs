@@ -291,6 +291,22 @@ impl Action {
         Self::CART_ACTION_KEYS.contains(&self.key())
     }
 
+    /// For the actions on what lives in the shop (cart, likes, last seen), which the hub
+    /// passes on as a reload hint to one attendee: the attendee the action names, if any
+    /// (`Some(None)`: none named). `None` for every other action.
+    pub fn reload_hint_for(&self) -> Option<Option<&Id>> {
+        match self {
+            Action::LoadCart { attendee_id }
+            | Action::AddToCart { attendee_id, .. }
+            | Action::RemoveFromCart { attendee_id, .. }
+            | Action::UpdateProductQuantity { attendee_id, .. }
+            | Action::LoadLikeList { attendee_id }
+            | Action::RemoveFromLikeList { attendee_id, .. }
+            | Action::LoadLastSeen { attendee_id } => Some(attendee_id.as_ref()),
+            _ => None,
+        }
+    }
+
     /// The action key as it appears on the wire.
     pub fn key(&self) -> &'static str {
         match self {

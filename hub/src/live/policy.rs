@@ -141,17 +141,7 @@ pub fn is_rate_limited(role: Role) -> bool {
 /// reload hints, which only ask the client's own views to reload (the same hint twice
 /// asks nothing more).
 pub fn coalesces(role: Role, action: &Action) -> bool {
-    role == Role::Client
-        && matches!(
-            action,
-            Action::LoadCart { .. }
-                | Action::AddToCart { .. }
-                | Action::RemoveFromCart { .. }
-                | Action::UpdateProductQuantity { .. }
-                | Action::LoadLikeList { .. }
-                | Action::RemoveFromLikeList { .. }
-                | Action::LoadLastSeen { .. }
-        )
+    role == Role::Client && action.reload_hint_for().is_some()
 }
 
 /// Decides a request at `now` (unix milliseconds; the caller reads the clock, so this is
@@ -212,40 +202,20 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
             page_id,
             section_id,
             slide_alias,
-        } => publish(
-            Audience::Everyone,
-            Event::SlideSwitched {
-                page_id,
-                section_id,
-                slide_alias,
-            },
-        ),
+        } => switch_slide(page_id, section_id, slide_alias),
         Action::LoadSlide { .. }
         | Action::LoadProductList {}
         | Action::LoadListingProducts { .. }
         | Action::UpdateListingProducts { .. } => {
             publish(Audience::Everyone, Event::Reload { action })
         }
-        // Cart, likes and last-seen live in storefront-proxy; a guide's request goes to
-        // the attendee concerned (or a client's to itself) as a reload hint.
-        Action::LoadCart { ref attendee_id }
-        | Action::AddToCart {
-            ref attendee_id, ..
-        }
-        | Action::RemoveFromCart {
-            ref attendee_id, ..
-        }
-        | Action::UpdateProductQuantity {
-            ref attendee_id, ..
-        }
-        | Action::LoadLikeList { ref attendee_id }
-        | Action::RemoveFromLikeList {
-            ref attendee_id, ..
-        }
-        | Action::LoadLastSeen { ref attendee_id } => {
-            let target = reload_target(claims, attendee_id.as_ref());
-            publish(Audience::Attendee(target), Event::Reload { action })
-        }
+        Action::LoadCart { .. }
+        | Action::AddToCart { .. }
+        | Action::RemoveFromCart { .. }
+        | Action::UpdateProductQuantity { .. }
+        | Action::LoadLikeList { .. }
+        | Action::RemoveFromLikeList { .. }
+        | Action::LoadLastSeen { .. } => reload_hint(claims, action),
         Action::LoadProductReviews { .. } => Decision::Nothing,
         Action::RequestCartPermission { attendee_id } => {
             let event = Event::CartPermissionChanged {
@@ -283,13 +253,7 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
         Action::CreatePoll { poll } => create_poll(state, poll),
         Action::OpenPoll { poll_id } => open_poll(state, poll_id),
         Action::ClosePoll { poll_id } => close_poll(state, poll_id),
-        Action::ShowPollResults { poll_id, shown } => match find_poll(state, &poll_id) {
-            Err(refused) => *refused,
-            Ok(_) => publish(
-                Audience::Everyone,
-                Event::PollResultsShown { poll_id, shown },
-            ),
-        },
+        Action::ShowPollResults { poll_id, shown } => show_poll_results(state, poll_id, shown),
         Action::VotePoll {
             poll_id,
             answer_ids,
@@ -302,19 +266,27 @@ fn act(claims: &HubClaims, state: &LiveState, action: Action, now: u64) -> Decis
             question_id,
             status,
         } => mark_question(state, question_id, status),
-        Action::DismissQuestion { question_id } => match find_question(state, &question_id) {
-            Err(refused) => *refused,
-            Ok(_) => publish(Audience::Everyone, Event::QuestionDismissed { question_id }),
-        },
+        Action::DismissQuestion { question_id } => dismiss_question(state, question_id),
     }
 }
 
-/// Whom a reload hint goes to: the attendee a guide names, a client always itself.
-fn reload_target(claims: &HubClaims, named: Option<&Id>) -> Id {
-    match (claims.role, named) {
+fn switch_slide(page_id: Id, section_id: Id, slide_alias: u32) -> Decision {
+    let event = Event::SlideSwitched {
+        page_id,
+        section_id,
+        slide_alias,
+    };
+    publish(Audience::Everyone, event)
+}
+
+/// Cart, likes and last-seen live in storefront-proxy: an action on them goes as a
+/// reload hint to the attendee a guide names, or to the client itself.
+fn reload_hint(claims: &HubClaims, action: Action) -> Decision {
+    let target = match (claims.role, action.reload_hint_for().flatten()) {
         (Role::Guide, Some(id)) => id.clone(),
         _ => claims.sub.clone(),
-    }
+    };
+    publish(Audience::Attendee(target), Event::Reload { action })
 }
 
 fn set_cart_permission(claims: &HubClaims, granted: bool) -> Decision {
@@ -350,6 +322,16 @@ fn open_poll(state: &LiveState, poll_id: Id) -> Decision {
         Err(refused) => *refused,
         Ok(PollStatus::Open) => Decision::Nothing,
         Ok(_) => publish(Audience::Everyone, Event::PollOpened { poll_id }),
+    }
+}
+
+fn show_poll_results(state: &LiveState, poll_id: Id, shown: bool) -> Decision {
+    match find_poll(state, &poll_id) {
+        Err(refused) => *refused,
+        Ok(_) => publish(
+            Audience::Everyone,
+            Event::PollResultsShown { poll_id, shown },
+        ),
     }
 }
 
@@ -390,6 +372,13 @@ fn mark_question(state: &LiveState, question_id: Id, status: QuestionStatus) -> 
                 status,
             },
         ),
+    }
+}
+
+fn dismiss_question(state: &LiveState, question_id: Id) -> Decision {
+    match find_question(state, &question_id) {
+        Err(refused) => *refused,
+        Ok(_) => publish(Audience::Everyone, Event::QuestionDismissed { question_id }),
     }
 }
 

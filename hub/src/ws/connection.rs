@@ -181,7 +181,6 @@ impl Session {
         S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin + Send + 'static,
         E: ReadError,
     {
-        let codec = self.codec;
         let mut sink = SharedSink(writer.clone());
         // The opening runs boxed: its frames are large, and this future lives as long as
         // the connection, so it should hold only what the loop needs.
@@ -200,83 +199,16 @@ impl Session {
         if ok && rx.is_empty() {
             writer.set_writable(true);
         }
-        let video_token =
-            || fanout::video_token_message(self.video.as_deref(), &self.room, &self.claims, codec);
         if ok {
             Box::pin(effects::presence(&self.room, &self.claims, true)).await;
         }
-
-        // 3. the loop
-        // The first ping comes after a random part of the interval, so that the pings of
-        // connections opened in one burst do not all fall due at the same instant.
-        let mut ping = interval_at(Instant::now() + jittered(self.heartbeat), self.heartbeat);
-        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        let mut last_heard = Instant::now();
-        let mut nonce = 0u64;
-        let mut close_with: Option<(u16, &'static str)> = None;
-        let mut gate = Gate::new(
-            self.claims.role,
-            self.writers.as_ref().map(|writers| writers.fan_outs()),
-            self.metrics.clone(),
-        );
         // A peer whose welcome could not be sent is done already.
-        if ok {
-            loop {
-                tokio::select! {
-                    biased;
-                    queued = rx.ready() => match queued {
-                        true => {
-                            // Queued while this task had the connection (before the
-                            // welcome, or handed over by the writer): everything queued by
-                            // now goes out in one write, fed into the socket's buffer and
-                            // flushed once. Then the writer takes over again.
-                            if !writer.write_queued(&mut rx, video_token).await {
-                                break;
-                            }
-                            if rx.is_empty() {
-                                writer.set_writable(true);
-                            }
-                        }
-                        false => {
-                            // The room dropped us.
-                            let code = close_reason.load(Ordering::Relaxed);
-                            close_with = Some(dropped_with(code, &self.metrics));
-                            break;
-                        }
-                    },
-                    inbound = stream.next() => match inbound {
-                        Some(Ok(message)) => {
-                            last_heard = Instant::now();
-                            self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
-                            if matches!(message, Message::Close(_)) { break; }
-                            // Boxed: publishing (to Redis, say) is a large future, and
-                            // inbound frames are rare next to outbound ones.
-                            let reply = Box::pin(self.reply_to(&message, &mut gate)).await;
-                            if let Some(m) = reply.and_then(|reply| encode(codec, &reply)) {
-                                if sink.send(m).await.is_err() { break; }
-                            }
-                        }
-                        Some(Err(error)) if error.is_too_big() => {
-                            self.metrics.too_big.fetch_add(1, Ordering::Relaxed);
-                            close_with = Some((close_code::MESSAGE_TOO_BIG, "message too big"));
-                            break;
-                        }
-                        Some(Err(error)) => { debug!(%error, "socket error"); break; }
-                        None => break,
-                    },
-                    _ = ping.tick() => {
-                        if last_heard.elapsed() > self.heartbeat * 2 {
-                            close_with = Some((close_code::HEARTBEAT_TIMEOUT, "heartbeat timeout"));
-                            break;
-                        }
-                        nonce += 1;
-                        if let Some(m) = encode(codec, &ServerFrame::Ping { nonce }) {
-                            if sink.send(m).await.is_err() { break; }
-                        }
-                    }
-                }
-            }
-        }
+        let close_with = if ok {
+            self.exchange(&writer, &mut rx, &close_reason, &mut sink, &mut stream)
+                .await
+        } else {
+            None
+        };
         // Closing: the writer no longer writes on this socket.
         writer.set_writable(false);
         match close_with {
@@ -287,6 +219,89 @@ impl Session {
             None => {}
         }
         self.end(connection_id, ok).await;
+    }
+
+    /// The session after its welcome, until it ends: writes what was queued while this
+    /// task had the connection, answers the participant's frames, sends pings. Returns
+    /// the close to send (none when the peer closed or the socket failed).
+    async fn exchange<S, E>(
+        &self,
+        writer: &SocketWriter<futures_util::stream::SplitSink<S, Message>>,
+        rx: &mut queue::Receiver<Outbound>,
+        close_reason: &AtomicU16,
+        sink: &mut SharedSink<futures_util::stream::SplitSink<S, Message>>,
+        stream: &mut futures_util::stream::SplitStream<S>,
+    ) -> Option<(u16, &'static str)>
+    where
+        S: Sink<Message, Error = E> + Stream<Item = Result<Message, E>> + Unpin + Send + 'static,
+        E: ReadError,
+    {
+        let codec = self.codec;
+        let video_token =
+            || fanout::video_token_message(self.video.as_deref(), &self.room, &self.claims, codec);
+        // The first ping comes after a random part of the interval, so that the pings of
+        // connections opened in one burst do not all fall due at the same instant.
+        let mut ping = interval_at(Instant::now() + jittered(self.heartbeat), self.heartbeat);
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut last_heard = Instant::now();
+        let mut nonce = 0u64;
+        let mut gate = Gate::new(
+            self.claims.role,
+            self.writers.as_ref().map(|writers| writers.fan_outs()),
+            self.metrics.clone(),
+        );
+        loop {
+            tokio::select! {
+                biased;
+                queued = rx.ready() => match queued {
+                    true => {
+                        // Queued while this task had the connection (before the
+                        // welcome, or handed over by the writer): everything queued by
+                        // now goes out in one write, fed into the socket's buffer and
+                        // flushed once. Then the writer takes over again.
+                        if !writer.write_queued(rx, video_token).await {
+                            return None;
+                        }
+                        if rx.is_empty() {
+                            writer.set_writable(true);
+                        }
+                    }
+                    false => {
+                        // The room dropped us.
+                        let code = close_reason.load(Ordering::Relaxed);
+                        return Some(dropped_with(code, &self.metrics));
+                    }
+                },
+                inbound = stream.next() => match inbound {
+                    Some(Ok(message)) => {
+                        last_heard = Instant::now();
+                        self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
+                        if matches!(message, Message::Close(_)) { return None; }
+                        // Boxed: publishing (to Redis, say) is a large future, and
+                        // inbound frames are rare next to outbound ones.
+                        let reply = Box::pin(self.reply_to(&message, &mut gate)).await;
+                        if let Some(m) = reply.and_then(|reply| encode(codec, &reply)) {
+                            if sink.send(m).await.is_err() { return None; }
+                        }
+                    }
+                    Some(Err(error)) if error.is_too_big() => {
+                        self.metrics.too_big.fetch_add(1, Ordering::Relaxed);
+                        return Some((close_code::MESSAGE_TOO_BIG, "message too big"));
+                    }
+                    Some(Err(error)) => { debug!(%error, "socket error"); return None; }
+                    None => return None,
+                },
+                _ = ping.tick() => {
+                    if last_heard.elapsed() > self.heartbeat * 2 {
+                        return Some((close_code::HEARTBEAT_TIMEOUT, "heartbeat timeout"));
+                    }
+                    nonce += 1;
+                    if let Some(m) = encode(codec, &ServerFrame::Ping { nonce }) {
+                        if sink.send(m).await.is_err() { return None; }
+                    }
+                }
+            }
+        }
     }
 
     /// After the close: leaves the room, and tells the guides when the participant had
