@@ -137,6 +137,8 @@ test.describe('the room with the embedded sfu', () => {
   interface Participant {
     page: Page;
     context: BrowserContext;
+    /** Signalling the page asked of `/rtc/v1`, which the sfu does not serve, and errors its console logged about it. */
+    rtcV1: string[];
   }
   let guide: Participant;
   let vera: Participant;
@@ -172,7 +174,12 @@ test.describe('the room with the embedded sfu', () => {
     const context = await browser.newContext({ baseURL: servers.origin, viewport: { width: 1440, height: 900 } });
     await recordPeerConnections(context);
     await prepare?.(context);
-    return { page: await context.newPage(), context };
+    const page = await context.newPage();
+    const rtcV1: string[] = [];
+    page.on('websocket', (socket) => /\/rtc\/v1/.test(socket.url()) && rtcV1.push(`websocket ${socket.url()}`));
+    page.on('request', (request) => /\/rtc\/v1/.test(request.url()) && rtcV1.push(`request ${request.url()}`));
+    page.on('console', (message) => message.type() === 'error' && /\/rtc/.test(message.text()) && rtcV1.push(`console ${message.text()}`));
+    return { page, context, rtcV1 };
   }
 
   /** A room's camera or microphone switch in its toolbar. */
@@ -233,6 +240,9 @@ test.describe('the room with the embedded sfu', () => {
       await expect.poll(() => videoWidth(tileOf(guide.page, name)), { timeout: 30_000 }).toBeGreaterThan(0);
     }
     await expect.poll(async () => (await inbound(guide.page)).audioPackets, { timeout: 20_000 }).toBeGreaterThan(0);
+    // The rooms' consoles stay clean: livekit-client signals where the sfu serves (`/rtc`),
+    // no failed `/rtc/v1` WebSocket and no `/rtc/v1/validate` 404 first (#31 item 12).
+    for (const participant of [guide, vera, walt]) expect(participant.rtcV1).toEqual([]);
 
     // Mute all: no sound of the attendees reaches the guide any more (the sfu forwards no
     // muted track), while the guide's own picture and sound still reach them.

@@ -53,7 +53,11 @@ export function useVideoRoom(grant: VideoGrant | null, preferences: MediaPrefere
       setState({ status: 'off', participants: [], deviceError: null, effectFailed: false });
       return;
     }
-    const current = new Room({ adaptiveStream: true, dynacast: true });
+    // singlePeerConnection off: livekit-client then signals on `/rtc` at once. On, it first
+    // tries `/rtc/v1` (LiveKit's single peer connection), which the embedded sfu does not
+    // speak: a failed WebSocket and a `/rtc/v1/validate` 404 in every room's console before
+    // the fallback. LiveKit servers speak both.
+    const current = new Room({ adaptiveStream: true, dynacast: true, singlePeerConnection: false });
     let cancelled = false;
     let rejoinTimer: ReturnType<typeof setTimeout> | undefined;
     const rejoinIn = (delay: number) => {
