@@ -269,17 +269,22 @@ impl Reader<'_> {
                 "apiAlias": "cms_section",
             }));
         }
-        Ok(json!({
-            "resourceType": "frontend.presentation.page",
-            "resourceIdentifier": row.relation_id,
-            "cmsPage": {
-                "id": row.cms_page_id,
-                "type": row.page_type,
-                "name": page_name,
-                "translated": { "name": page_name },
-                "sections": section_json,
-                "apiAlias": "cms_page",
-            },
-        }))
+        Ok(page_result(row, &page_name, section_json))
     }
+}
+
+/// A page of the structure (`cmsPageResults`) with its sections.
+fn page_result(row: &PageRow, page_name: &str, sections: Vec<Value>) -> Value {
+    json!({
+        "resourceType": "frontend.presentation.page",
+        "resourceIdentifier": row.relation_id,
+        "cmsPage": {
+            "id": row.cms_page_id,
+            "type": row.page_type,
+            "name": page_name,
+            "translated": { "name": page_name },
+            "sections": sections,
+            "apiAlias": "cms_page",
+        },
+    })
 }
