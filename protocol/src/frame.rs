@@ -1,10 +1,11 @@
 //! WebSocket frames. Every frame is an object with a `type` discriminator.
 //!
-//! A session goes: the client connects to `/ws?token=…` with subprotocol
-//! `salesroom.v1.json` or `salesroom.v1.msgpack`, sends [`ClientFrame::Hello`]
-//! (with the last sequence number it applied, when resuming), and the hub answers
-//! [`ServerFrame::Welcome`]. From then on state changes arrive as
-//! [`ServerFrame::Event`] with strictly increasing `seq`, without gaps.
+//! A session goes: the client connects to `/ws` offering the subprotocol
+//! `salesroom.v1.json` or `salesroom.v1.msgpack` and its hub token as one more,
+//! `bearer.<token>` ([`TOKEN_SUBPROTOCOL_PREFIX`]; never in the URL, which gets logged),
+//! sends [`ClientFrame::Hello`] (with the last sequence number it applied, when
+//! resuming), and the hub answers [`ServerFrame::Welcome`]. From then on state changes
+//! arrive as [`ServerFrame::Event`] with strictly increasing `seq`, without gaps.
 
 use std::collections::BTreeMap;
 
