@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { guideLogsIn, joinAsGuest, submitGuideLogin } from './logins';
+import { guideLogsIn, joinAsGuest, submitBackofficeLogin, submitGuideLogin } from './logins';
 import { highlightBySearch, ownServers, startPresentation } from './room';
 import { placeOrder, registerCustomer, TEXTS, unique } from './shop';
 
@@ -109,6 +109,25 @@ test('after a short session the report shows who joined, liked, filled a cart an
     await expect(guide.locator('.time-chart canvas').first()).toBeVisible();
   });
 
+  await test.step('the report is the guide\'s page: no shop header and menu; its charts name each time once and their legends show values', async () => {
+    await expect(guide.locator('header.header')).toHaveCount(0);
+    await expect(guide.locator('.header__nav')).toHaveCount(0);
+    const charts = guide.locator('.time-chart');
+    expect(await charts.count()).toBeGreaterThan(1);
+    for (const chart of await charts.all()) {
+      await expect(chart).toHaveAttribute('data-time-ticks', /.+/);
+      // A session of a few minutes: the axis counts seconds or minutes, never one time twice.
+      const labels = JSON.parse((await chart.getAttribute('data-time-ticks')) ?? '[]') as string[];
+      expect(labels.length, 'ticks on the time axis').toBeGreaterThan(0);
+      expect(labels.filter((label) => label === ''), `a time repeated along the axis: ${labels.join(' | ')}`).toEqual([]);
+      expect(new Set(labels).size, labels.join(' | ')).toBe(labels.length);
+      // Away from the cursor, every series of the legend shows its latest value.
+      const values = chart.locator('.u-legend .u-value');
+      expect(await values.count()).toBeGreaterThan(1);
+      for (const value of await values.all()) await expect(value).toHaveText(/\d/);
+    }
+  });
+
   await test.step('the CSV download holds the same numbers', async () => {
     const [download] = await Promise.all([guide.waitForEvent('download'), guide.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^session-report-[0-9a-f]{32}\.csv$/);
@@ -155,6 +174,18 @@ test('after a short session the report shows who joined, liked, filled a cart an
       await guide.screenshot({ path: test.info().outputPath(`report-phone${prefix.replace('/', '-') || '-en'}.png`), fullPage: true });
     }
   });
+});
+
+test('the backoffice\'s login opens the report, without a second login', async ({ browser }) => {
+  const page = await newPage(browser);
+  await submitBackofficeLogin(page);
+  await expect(page.getByRole('navigation', { name: 'Backoffice' })).toBeVisible();
+  const id = 'f'.repeat(32);
+  await page.goto(`/guide/report/${id}`);
+  await expect(page).toHaveURL(new RegExp(`/guide/report/${id}$`));
+  // Asked with the backoffice's token: the server's answer, no login form.
+  await expect(page.getByRole('alert')).toHaveText('This appointment does not exist.');
+  await expect(page.getByLabel('Password')).toHaveCount(0);
 });
 
 test('the report asks for the guide login first and comes back to it', async ({ browser }) => {

@@ -41,6 +41,18 @@ describe('guardedLoader', () => {
     expect(await loader(args('/guide/demo', { appointmentId: 'demo' }))).toBe('room');
   });
 
+  it('opens the report with the backoffice login, without a second one (issue #31, item 4)', async () => {
+    const { adminSessionStore } = await import('@/features/admin/api/session');
+    const loader = guardedLoader({ middleware: ['guide-auth-guard'] }, () => 'report');
+    const id = 'f'.repeat(32);
+    const response = (await loader(args(`/guide/report/${id}`, { appointmentId: id }))) as Response;
+    expect(response.headers.get('Location')).toBe(`/guide/${id}/login?next=report`);
+    adminSessionStore.setState({ session: { accessToken: 'a', refreshToken: 'r', expiresAt: 5, username: 'admin', role: 'admin' } });
+    expect(await loader(args(`/guide/report/${id}`, { appointmentId: id }))).toBe('report');
+    expect(JSON.parse(sessionStorage.getItem('salesroom.adminSession') ?? 'null')).toEqual({ accessToken: 'a', refreshToken: 'r', expirationTime: 5 });
+    adminSessionStore.setState({ session: null });
+  });
+
   it('sends an attendee without a join to the pre-join screen', async () => {
     const loader = guardedLoader({ middleware: ['presentation-pre-action'] }, () => 'room');
     const response = (await loader(args('/presentation/demo', { appointmentId: 'demo' }))) as Response;

@@ -1,7 +1,8 @@
 import i18next from 'i18next';
 import { redirect, type LoaderFunction, type LoaderFunctionArgs } from 'react-router';
 import { loadAttendeeSession } from '@/features/room/attendee/stores/attendee-session';
-import { loadAdminSession } from '@/features/room/guide/stores/admin-session';
+import { adminSessionStore } from '@/features/admin/api/session';
+import { loadAdminSession, saveAdminSession } from '@/features/room/guide/stores/admin-session';
 import { loadLocaleTexts, localeFromPath, localePrefix } from '@/lib/i18n';
 import {
   pageNotFound,
@@ -35,8 +36,15 @@ export const namedMiddleware: Record<string, Middleware> = {
     const id = to.params.appointmentId;
     if (!id || to.path.endsWith('/login')) return;
     if (loadAdminSession()) return;
+    const report = to.path.startsWith(prefixed(to, '/guide/report/'));
+    // The backoffice's login opens the report too (its appointments link to it): no second login.
+    const backoffice = adminSessionStore.getState().session;
+    if (report && backoffice) {
+      saveAdminSession({ accessToken: backoffice.accessToken, refreshToken: backoffice.refreshToken, expirationTime: backoffice.expiresAt });
+      return;
+    }
     // The report logs in through the guide's login and comes back.
-    if (to.path.startsWith(prefixed(to, '/guide/report/'))) return prefixed(to, `/guide/${id}/login?next=report`);
+    if (report) return prefixed(to, `/guide/${id}/login?next=report`);
     return prefixed(to, `/guide/${id}/login`);
   },
   /** The customer's room needs a join; without one the pre-join screen comes first. */

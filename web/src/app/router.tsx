@@ -51,7 +51,8 @@ const isOrderId = (params: { id?: string }) => /^[0-9a-f]{32}$/i.test(params.id 
 export const pageRoutes: PageRoute[] = [
   {
     path: 'guide/report/:appointmentId',
-    layout: 'default',
+    // The guide's page, not the shop's: no shop header and menu.
+    layout: 'presentation',
     middleware: ['guide-auth-guard'],
     load: () => import('@/features/room/report/components/session-report').then((m) => ({ Component: m.SessionReport })),
   },

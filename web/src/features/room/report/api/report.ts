@@ -7,7 +7,8 @@ export interface SessionReport {
   window: { from: string | null; to: string | null; ordersUntil: string | null; afterSessionHours: number };
   attendees: number;
   attendance: { minute: string; joined: number; joinedTotal: number }[];
-  likes: { productId: string; name: string; likes: number }[];
+  /** Per product: likes in the room, and hearts into a customer's wishlist (counted apart). */
+  likes: { productId: string; name: string; likes: number; wishlist: number }[];
   /** Cart additions per product: in the attendees' carts now, and ordered in the session's orders. */
   carts: { productId: string; name: string; quantity: number; attendees: number; ordered: number }[];
   orders: {

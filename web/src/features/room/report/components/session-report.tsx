@@ -7,6 +7,7 @@ import { useLocalePath } from '@/lib/i18n';
 import { loadAdminSession, saveAdminSession } from '../../guide/stores/admin-session';
 import { loadSessionReport, type SessionReport as Report } from '../api/report';
 import { minutesToSeconds, reportCsv, reportTables, timesToSeconds, type Cell, type TableId } from '../utils/report-tables';
+import { timeFormats } from '../utils/time-axis';
 import { addReportTexts } from '../report-texts';
 import './session-report.css';
 
@@ -67,7 +68,10 @@ export function SessionReport() {
     };
   }, [locale]);
   /** What every chart is given: values and times in the page's locale, the time named in its language. */
-  const chartFormat = useMemo(() => ({ formatValue: format.number, formatTime: format.clock, timeLabel: t('report.columns.at') }), [format, t]);
+  const chartFormat = useMemo(
+    () => ({ formatValue: format.number, formatTime: format.clock, timeFormats: timeFormats(locale), timeLabel: t('report.columns.at') }),
+    [format, locale, t],
+  );
 
   const words = {
     yes: t('report.yes'),

@@ -11,7 +11,7 @@ const report: SessionReport = {
     { minute: '2026-11-26T10:00:00Z', joined: 1, joinedTotal: 1 },
     { minute: '2026-11-26T10:02:00Z', joined: 1, joinedTotal: 2 },
   ],
-  likes: [{ productId: 'p'.repeat(32), name: 'Chair, "oak"', likes: 2 }],
+  likes: [{ productId: 'p'.repeat(32), name: 'Chair, "oak"', likes: 2, wishlist: 1 }],
   carts: [{ productId: 'p'.repeat(32), name: 'Chair, "oak"', quantity: 3, attendees: 2, ordered: 1 }],
   orders: [
     { orderNumber: '10001', orderedAt: '2026-11-26T10:05:00Z', amountTotal: 59.9, currency: 'EUR', attendeeId: 'b'.repeat(32), attendeeName: null, afterSession: false },
@@ -105,7 +105,7 @@ describe('report tables', () => {
     const sections = csv.split('\r\n\r\n');
     expect(sections).toHaveLength(10);
     const likes = Papa.parse<string[]>(at(sections, 7).trim()).data;
-    expect(likes).toEqual([['T:likes'], ['L:product', 'L:likes'], ['Chair, "oak"', '2']]);
+    expect(likes).toEqual([['T:likes'], ['L:product', 'L:likes', 'L:wishlist'], ['Chair, "oak"', '2', '1']]);
     const summary = Papa.parse<string[]>(at(sections, 0).trim()).data;
     expect(summary).toContainEqual(['L:conversion', '0.5']);
     expect(summary).toContainEqual(['L:revenue', '59.90 EUR']);
@@ -122,7 +122,7 @@ describe('report tables', () => {
   it('writes names, products and poll texts that start a formula as text, not as a formula', () => {
     const hostile: SessionReport = {
       ...report,
-      likes: [{ productId: 'p'.repeat(32), name: '+1+cmd|calc', likes: 1 }],
+      likes: [{ productId: 'p'.repeat(32), name: '+1+cmd|calc', likes: 1, wishlist: 0 }],
       orders: [{ ...at(report.orders, 0), attendeeName: '=HYPERLINK("http://x","y")' }],
       live: report.live && {
         ...report.live,
@@ -133,7 +133,7 @@ describe('report tables', () => {
     const sections = csv.split('\r\n\r\n');
     const orders = Papa.parse<string[]>(at(sections, 9).trim()).data;
     expect(at(orders, 2)).toEqual(['10001', '2026-11-26T10:05:00Z', `'=HYPERLINK("http://x","y")`, '59.90 EUR', 'no']);
-    expect(at(Papa.parse<string[]>(at(sections, 7).trim()).data, 2)).toEqual(["'+1+cmd|calc", '1']);
+    expect(at(Papa.parse<string[]>(at(sections, 7).trim()).data, 2)).toEqual(["'+1+cmd|calc", '1', '0']);
     // Numbers stay numbers, even negative ones.
     expect(at(Papa.parse<string[]>(at(sections, 5).trim()).data, 2)).toEqual(["'@SUM(A1:A2)", "'-2+3", '-1', '2']);
     // No line of the file starts a cell with a formula character.

@@ -64,7 +64,7 @@ export function reportTables(
       rows: (live?.polls ?? []).flatMap((poll) => poll.answers.map((a) => [text(poll.question), text(a.text), number(a.votes), number(poll.voters)])),
     },
     { id: 'chat', columns: ['minute', 'messages'], rows: (report.live?.chatPerMinute ?? []).map((m) => [time(m.minute), number(m.messages)]) },
-    { id: 'likes', columns: ['product', 'likes'], rows: report.likes.map((l) => [text(l.name), number(l.likes)]) },
+    { id: 'likes', columns: ['product', 'likes', 'wishlist'], rows: report.likes.map((l) => [text(l.name), number(l.likes), number(l.wishlist)]) },
     {
       id: 'carts',
       columns: ['product', 'quantity', 'attendees', 'ordered'],
