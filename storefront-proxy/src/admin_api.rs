@@ -121,6 +121,19 @@ where
         .await?
 }
 
+/// After a write of `defs`: a changed domain of the sales channel is at once one of the
+/// shop's origins (`Config::merchant_domains`).
+pub(super) async fn after_writing(app: &App, defs: &[&'static Definition]) -> ApiResult<()> {
+    if defs
+        .iter()
+        .any(|def| matches!(def.name, "sales_channel_domain" | "sales_channel"))
+    {
+        let domains = app.config.merchant_domains.clone();
+        app.db.read(move |conn| Ok(domains.load(conn)?)).await?;
+    }
+    Ok(())
+}
+
 /// The entity's definition and the request's criteria, once the user may read it.
 fn readable(
     user: &AdminUser,
@@ -249,6 +262,7 @@ async fn create(
         hashes.during(|| write::create(tx, def, &payload, "/0"))
     })
     .await?;
+    after_writing(&app, &[def]).await?;
     written(&app, &headers, def, id, query).await
 }
 
@@ -278,6 +292,7 @@ async fn update(
         hashes.during(|| write::update(tx, def, &key, &payload, "/0"))
     })
     .await?;
+    after_writing(&app, &[def]).await?;
     written(&app, &headers, def, id, query).await
 }
 
@@ -290,6 +305,7 @@ async fn remove(
     authorize(&user, def, true)?;
     let key = id.clone();
     let deleted = in_transaction(&app, move |tx| write::delete(tx, def, &key)).await?;
+    after_writing(&app, &[def]).await?;
     if deleted {
         Ok(StatusCode::NO_CONTENT)
     } else {

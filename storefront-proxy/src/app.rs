@@ -46,6 +46,9 @@ impl App {
             };
             db.call(move |conn| demo::seed_if_empty(conn, options))
                 .await?;
+            // The merchant's domains are shop origins too (mailed links, `/ws`, CSP).
+            let domains = config.merchant_domains.clone();
+            db.call(move |conn| Ok(domains.load(conn)?)).await?;
         }
         if upstream.is_none() {
             // Expired store sessions go (issue #29, item 10).

@@ -94,6 +94,10 @@ pub struct Config {
     /// besides `SHOP_ENDPOINT`: a mailed link (`storefrontUrl`) must start with one of them.
     #[arg(long, env = "SHOP_DOMAINS", value_delimiter = ',')]
     pub shop_domains: Vec<String>,
+    /// The domains the merchant gave the sales channel (`sales_channel_domain`), read at
+    /// start and after every write of one; shop origins besides the environment's.
+    #[arg(skip)]
+    pub merchant_domains: MerchantDomains,
     /// Origins (comma-separated, e.g. `https://www.brand.example`) whose pages may embed
     /// the attendee's room in a frame; every other page refuses framing. Empty: none.
     #[arg(long, env = "FRAME_ANCESTORS", value_delimiter = ',')]
@@ -235,10 +239,22 @@ impl Config {
         )
     }
 
-    /// The origins a mailed link may point at: `SHOP_ENDPOINT` and `SHOP_DOMAINS`;
-    /// without either, this server's own loopback origins (`http://127.0.0.1:PORT`,
-    /// `http://localhost:PORT`). Never the request's `Host` or `X-Forwarded-Host`.
+    /// The origins a mailed link may point at: `SHOP_ENDPOINT` and `SHOP_DOMAINS`
+    /// (without either, this server's own loopback origins `http://127.0.0.1:PORT`,
+    /// `http://localhost:PORT`), then the domains the merchant gave the sales channel
+    /// ([`MerchantDomains`]). Never the request's `Host` or `X-Forwarded-Host`.
     pub fn shop_origins(&self) -> Vec<String> {
+        let mut origins = self.environment_origins();
+        for url in self.merchant_domains.urls() {
+            if !origins.iter().any(|known| known.eq_ignore_ascii_case(&url)) {
+                origins.push(url);
+            }
+        }
+        origins
+    }
+
+    /// `SHOP_ENDPOINT` and `SHOP_DOMAINS`, else this server's loopback origins.
+    fn environment_origins(&self) -> Vec<String> {
         let mut origins: Vec<String> = self
             .shop_endpoint
             .iter()
@@ -298,6 +314,57 @@ impl Config {
             .replacen("https://", "wss://", 1)
             .replacen("http://", "ws://", 1);
         Some(format!("{ws}/ws"))
+    }
+}
+
+/// The domains the merchant gave the sales channel (`sales_channel_domain.url`), shared
+/// by every clone of the [`Config`]: read at start and after each Admin API write of a
+/// domain or sales channel (`admin_api`), so a new domain is at once one of
+/// [`Config::shop_origins`] (mailed links, the `/ws` origin check, the CSP's
+/// `connect-src`). `generation` counts the changes, for what is built from them.
+#[derive(Clone, Default)]
+pub struct MerchantDomains {
+    inner: std::sync::Arc<std::sync::RwLock<(u64, Vec<String>)>>,
+}
+
+impl MerchantDomains {
+    /// The URLs, without a trailing slash.
+    pub fn urls(&self) -> Vec<String> {
+        self.inner
+            .read()
+            .map(|guard| guard.1.clone())
+            .unwrap_or_default()
+    }
+
+    /// How often the URLs changed since start.
+    pub fn generation(&self) -> u64 {
+        self.inner.read().map(|guard| guard.0).unwrap_or_default()
+    }
+
+    /// Replaces the URLs (`http(s)://` ones only, without a trailing slash).
+    pub fn set(&self, urls: impl IntoIterator<Item = String>) {
+        let urls: Vec<String> = urls
+            .into_iter()
+            .map(|url| url.trim().trim_end_matches('/').to_owned())
+            .filter(|url| Origin::parse(url).is_some())
+            .collect();
+        if let Ok(mut guard) = self.inner.write() {
+            if guard.1 != urls {
+                guard.0 += 1;
+                guard.1 = urls;
+            }
+        }
+    }
+
+    /// Reads them from the shop's `sales_channel_domain` table.
+    pub fn load(&self, conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+        let mut statement =
+            conn.prepare("SELECT url FROM sales_channel_domain ORDER BY created_at, url")?;
+        let urls = statement
+            .query_map([], |row| row.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        self.set(urls);
+        Ok(())
     }
 }
 

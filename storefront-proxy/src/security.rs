@@ -261,8 +261,10 @@ pub enum Volume {
 /// The guards' shared state (in [`crate::state::App`]).
 pub struct Security {
     trusted: Vec<Net>,
-    /// `Config::shop_origins`, parsed once.
+    /// `Config::shop_origins` of the environment, parsed once.
     shop_origins: Vec<Origin>,
+    /// The merchant's domains, read as they change (`Config::merchant_domains`).
+    merchant_domains: crate::config::MerchantDomains,
     backoff: Backoff,
     login: Policy,
     mail: Policy,
@@ -298,6 +300,7 @@ impl Security {
         Security {
             trusted: config.trusted_proxies.clone(),
             shop_origins: config.shop_origin_set(),
+            merchant_domains: config.merchant_domains.clone(),
             backoff: Backoff {
                 hasher: Default::default(),
                 entries: Mutex::new(HashMap::new()),
@@ -405,7 +408,15 @@ impl Security {
     /// Whether a browser page of `origin` (an `Origin` header's value) is one of the
     /// shop's (`Config::shop_origins`), compared as [`Origin`]s.
     pub fn is_shop_origin(&self, origin: &str) -> bool {
-        Origin::parse(origin).is_some_and(|origin| self.shop_origins.contains(&origin))
+        let Some(origin) = Origin::parse(origin) else {
+            return false;
+        };
+        self.shop_origins.contains(&origin)
+            || self
+                .merchant_domains
+                .urls()
+                .iter()
+                .any(|url| Origin::parse(url).is_some_and(|domain| domain == origin))
     }
 
     /// Whether `peer` is one of the trusted proxies.

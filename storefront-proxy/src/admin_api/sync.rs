@@ -147,6 +147,8 @@ pub async fn sync(
                 .await?,
         );
     }
+    let defs: Vec<&'static super::definition::Definition> =
+        operations.iter().map(|o| o.def).collect();
     let answer = in_transaction(&app, move |tx| {
         hashes.during(|| {
             let mut written: BTreeMap<&str, Vec<String>> = BTreeMap::new();
@@ -184,5 +186,6 @@ pub async fn sync(
         })
     })
     .await?;
+    super::after_writing(&app, &defs).await?;
     Ok(Json(answer))
 }

@@ -21,9 +21,17 @@ use axum::response::Response;
 
 use crate::config::{Config, Origin};
 
-/// The headers, built once from the configuration.
-#[derive(Clone, Debug)]
+/// The headers, built from the configuration at start and again when the merchant's
+/// domains change (`Config::merchant_domains`, each an origin of `connect-src`).
 pub struct SecurityHeaders {
+    config: Config,
+    built: std::sync::RwLock<Built>,
+}
+
+#[derive(Clone, Debug)]
+struct Built {
+    /// `Config::merchant_domains`' generation these were built from.
+    generation: u64,
     /// The policy of every page but the attendee's room.
     policy: HeaderValue,
     /// The attendee's room: embeddable by `FRAME_ANCESTORS` (the same as `policy` without any).
@@ -37,6 +45,36 @@ const VIDEO_FRAMES: &str =
 
 impl SecurityHeaders {
     pub fn new(config: &Config) -> SecurityHeaders {
+        SecurityHeaders {
+            config: config.clone(),
+            built: std::sync::RwLock::new(Built::new(config)),
+        }
+    }
+
+    /// The headers of the merchant's domains as they are now.
+    fn current(&self) -> Built {
+        let generation = self.config.merchant_domains.generation();
+        if let Ok(built) = self.built.read() {
+            if built.generation == generation {
+                return built.clone();
+            }
+        }
+        let fresh = Built::new(&self.config);
+        if let Ok(mut built) = self.built.write() {
+            *built = fresh.clone();
+        }
+        fresh
+    }
+
+    /// Adds the headers to `answer` for a request of `path`.
+    pub fn apply(&self, path: &str, answer: &mut Response) {
+        self.current().apply(path, answer)
+    }
+}
+
+impl Built {
+    fn new(config: &Config) -> Built {
+        let generation = config.merchant_domains.generation();
         let mut connect = vec!["'self'".to_owned()];
         for url in [
             config.public_hub_url(),
@@ -45,6 +83,7 @@ impl SecurityHeaders {
         ]
         .into_iter()
         .flatten()
+        .chain(config.merchant_domains.urls())
         {
             for origin in origin_and_its_twin(&url) {
                 if !connect.contains(&origin) {
@@ -69,15 +108,15 @@ impl SecurityHeaders {
         } else {
             format!("'self' {}", ancestors.join(" "))
         };
-        SecurityHeaders {
+        Built {
+            generation,
             policy: header_value(&format!("{base}; frame-ancestors 'none'")),
             room_policy: header_value(&format!("{base}; frame-ancestors {room_ancestors}")),
             room_embeddable: !ancestors.is_empty(),
         }
     }
 
-    /// Adds the headers to `answer` for a request of `path`.
-    pub fn apply(&self, path: &str, answer: &mut Response) {
+    fn apply(&self, path: &str, answer: &mut Response) {
         let room = self.room_embeddable && is_attendee_room(path);
         let headers = answer.headers_mut();
         let mut set = |name: HeaderName, value: HeaderValue| {

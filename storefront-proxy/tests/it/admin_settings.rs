@@ -218,3 +218,117 @@ async fn bad_settings_are_refused_at_their_keys_and_guides_may_not_touch_them() 
     .await;
     assert_eq!(anonymous.status, 401, "{}", anonymous.body);
 }
+
+/// Issue #32, item 6: a domain the merchant gives the sales channel is one of the shop's
+/// origins at once: mailed links may point there, its pages may open the hub's socket and
+/// the CSP lets them connect; a domain nobody added is still refused; only admins write
+/// domains; a removed domain is refused again.
+#[tokio::test]
+async fn a_domain_the_merchant_adds_is_a_shop_origin_for_mails_sockets_and_the_csp() {
+    let shop = common::start().await;
+    let token = admin(&shop).await;
+    let recovery = |url: &str| json!({"email": extras::DEMO_EMAIL, "storefrontUrl": url});
+    let refused_at_the_url = |status: u16, answer: &serde_json::Value| {
+        assert_eq!(status, 400, "{answer}");
+        assert!(
+            extras::has_violation(answer, "/storefrontUrl", "VIOLATION::NO_SUCH_CHOICE_ERROR"),
+            "{answer}"
+        );
+    };
+    let socket_from = |origin: &'static str| {
+        let request = shop
+            .http
+            .get(format!("{}/ws", shop.base))
+            .header("origin", origin);
+        async move { request.send().await.expect("GET /ws") }
+    };
+
+    // Before: the new domain is no domain of the shop.
+    let (status, answer) = shop
+        .post(
+            "/account/recovery-password",
+            recovery("https://kites.example/de"),
+        )
+        .await;
+    refused_at_the_url(status, &answer);
+    assert_eq!(socket_from("https://kites.example").await.status(), 403);
+
+    // A guide may read the sales channel's domains but not add one.
+    let created = post(
+        &shop,
+        "/user",
+        &token,
+        json!({"username": "gwen", "password": "guide-password", "firstName": "Gwen", "lastName": "Guide", "role": "guide", "email": "gwen@example.com"}),
+    )
+    .await;
+    assert_eq!(created.status, 204, "{}", created.body);
+    let guide = admin_support::token(&shop, "gwen", "guide-password")
+        .await
+        .expect("the guide logs in");
+    let channel = post(&shop, "/search/sales-channel", &token, json!({})).await;
+    let channel = channel.body["data"][0].clone();
+    let domain = json!({"url": "https://kites.example/", "salesChannelId": channel["id"], "languageId": channel["languageId"]});
+    let refused = post(&shop, "/sales-channel-domain", &guide, domain.clone()).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+
+    // The merchant adds it (through sync, as an integration would).
+    let synced = post(
+        &shop,
+        "/_action/sync",
+        &token,
+        json!([{"key": "domains", "entity": "sales_channel_domain", "action": "upsert", "payload": [domain]}]),
+    )
+    .await;
+    assert_eq!(synced.status, 200, "{}", synced.body);
+    let id = synced.body["data"]["sales_channel_domain"][0]
+        .as_str()
+        .expect("the domain's id")
+        .to_owned();
+
+    let (status, answer) = shop
+        .post(
+            "/account/recovery-password",
+            recovery("https://kites.example/de"),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let mails = extras::outbox(&shop);
+    assert_eq!(mails.len(), 1);
+    assert!(
+        mails[0]
+            .text
+            .contains("https://kites.example/de/account/recover/password?hash="),
+        "{}",
+        mails[0].text
+    );
+    // Another domain, or one only starting like it, is still refused.
+    for url in [
+        "https://other.example",
+        "https://kites.example.evil.example",
+    ] {
+        let (status, answer) = shop.post("/account/recovery-password", recovery(url)).await;
+        refused_at_the_url(status, &answer);
+    }
+    // Its pages may open the socket (no longer 403: the plain GET is no upgrade), and
+    // the CSP lets them connect.
+    let answer = socket_from("https://kites.example").await;
+    assert_eq!(answer.status(), 400);
+    assert_eq!(socket_from("https://other.example").await.status(), 403);
+    let csp = answer.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(csp.contains("https://kites.example"), "{csp}");
+
+    // Removed, it is refused again.
+    let removed = delete(&shop, &format!("/sales-channel-domain/{id}"), &token).await;
+    assert_eq!(removed.status, 204, "{}", removed.body);
+    let (status, answer) = shop
+        .post(
+            "/account/recovery-password",
+            recovery("https://kites.example"),
+        )
+        .await;
+    refused_at_the_url(status, &answer);
+    assert_eq!(socket_from("https://kites.example").await.status(), 403);
+}
