@@ -15,6 +15,9 @@ use crate::error::ApiError;
 pub const MAX_LIMIT: i64 = 500;
 /// Filters nest (multi, not) at most this deep.
 const MAX_DEPTH: usize = 8;
+/// A multi (or not) filter joins at most this many queries: SQLite refuses an expression
+/// deeper than 1,000, and [`MAX_DEPTH`] levels of this many stay below that.
+const MAX_QUERIES: usize = 100;
 
 /// How a field's values compare.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -645,6 +648,13 @@ fn compile_multi(
             "A multi filter needs queries.",
         ));
     };
+    if queries.len() > MAX_QUERIES {
+        return Err(invalid(
+            "FRAMEWORK__INVALID_FILTER_QUERY",
+            &format!("{pointer}/queries"),
+            format!("A multi filter joins at most {MAX_QUERIES} queries."),
+        ));
+    }
     sql.push(if not { "NOT (" } else { "(" });
     if queries.is_empty() {
         sql.push("1");
