@@ -23,6 +23,7 @@
 //! this module's.
 
 pub mod actions;
+pub mod aggregation;
 pub mod definition;
 pub mod entities;
 pub mod gdpr;
@@ -152,11 +153,17 @@ async fn search_entities(
     RequestParams(params): RequestParams,
 ) -> ApiResult<Json<Value>> {
     let (def, criteria) = readable(&user, &entity, &params)?;
+    let aggregations = aggregation::parse(def, &params)?;
     let body = app
         .db
         .read(move |conn| {
             let (ids, total) = read::select(conn, def, &criteria)?;
-            Ok(search::result(total, read::load(conn, def, &ids)?))
+            let aggregations = aggregation::compute(conn, def, &criteria, &aggregations)?;
+            Ok(search::result_with(
+                total,
+                read::load(conn, def, &ids)?,
+                aggregations,
+            ))
         })
         .await?;
     Ok(Json(body))

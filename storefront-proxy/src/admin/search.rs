@@ -48,22 +48,7 @@ pub fn select(
     entity: &Entity,
     criteria: &Criteria,
 ) -> rusqlite::Result<(Vec<String>, usize)> {
-    let mut conditions = Sql::default();
-    conditions.push(" ").push(entity.from);
-    if let Some(ids) = &criteria.ids {
-        conditions
-            .push(&format!(
-                " AND {} IN (SELECT value FROM json_each(",
-                entity.id
-            ))
-            .bind(json_ids(ids))
-            .push("))");
-    }
-    if !criteria.condition.text.is_empty() {
-        conditions.push(" AND (");
-        conditions.append(&criteria.condition);
-        conditions.push(")");
-    }
+    let conditions = rows_of(entity, criteria);
     let mut query = Sql::default();
     query.push(&format!("SELECT {}", entity.id));
     query.append(&conditions);
@@ -96,9 +81,41 @@ pub fn select(
     Ok((ids, total))
 }
 
+/// ` FROM … WHERE …`: every row the criteria select (ids and filters), on any page.
+pub fn rows_of(entity: &Entity, criteria: &Criteria) -> Sql {
+    let mut conditions = Sql::default();
+    conditions.push(" ").push(entity.from);
+    if let Some(ids) = &criteria.ids {
+        conditions
+            .push(&format!(
+                " AND {} IN (SELECT value FROM json_each(",
+                entity.id
+            ))
+            .bind(json_ids(ids))
+            .push("))");
+    }
+    if !criteria.condition.text.is_empty() {
+        conditions.push(" AND (");
+        conditions.append(&criteria.condition);
+        conditions.push(")");
+    }
+    conditions
+}
+
 /// The admin API's JSON search answer.
 pub fn result(total: usize, data: Vec<Value>) -> Value {
     json!({ "total": total, "data": data, "aggregations": [] })
+}
+
+/// The admin API's JSON search answer with the criteria's aggregations (Shopware's
+/// `aggregations` object by name; `[]` when none were asked for, as Shopware answers).
+pub fn result_with(total: usize, data: Vec<Value>, aggregations: Map<String, Value>) -> Value {
+    let aggregations = if aggregations.is_empty() {
+        json!([])
+    } else {
+        Value::Object(aggregations)
+    };
+    json!({ "total": total, "data": data, "aggregations": aggregations })
 }
 
 #[cfg(test)]

@@ -227,6 +227,21 @@ pub fn parse_criteria(
     Ok(criteria)
 }
 
+/// A criteria field of `def` (`order.amountTotal` or `amountTotal`), as filters and
+/// sortings name it.
+pub(super) fn field(def: &'static Definition, name: &str) -> Option<Field> {
+    let name = name
+        .strip_prefix(def.name)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .unwrap_or(name);
+    searchable(def).fields.get(name).copied()
+}
+
+/// The search's `Entity` of `def` (its `FROM`, id and order).
+pub(super) fn entity(def: &'static Definition) -> &'static Entity {
+    &searchable(def).entity
+}
+
 /// The page of ids and the total of the criteria.
 pub fn select(
     conn: &Connection,

@@ -660,3 +660,138 @@ async fn the_merchant_changes_settings_and_deactivates_a_customer() {
         .await;
     assert_ne!(status, 200, "{refused}");
 }
+
+/// Shopware's criteria `aggregations` on an Admin API search (the dashboard's revenue):
+/// computed over every order the filters select, not only the page, answered by name.
+#[tokio::test]
+async fn order_searches_answer_sum_count_and_terms_aggregations_over_every_page() {
+    let live = start().await;
+    let admin = As::Guide(live.admin_token().await);
+    let products = live.product_ids(2).await;
+    let (_guide, appointment, _) = live.guide_joins("demo").await;
+    let first = order_in_the_room(&live, &products[0], 1).await;
+    let second = order_in_the_room(&live, &products[1], 2).await;
+    let revenue = first["amountTotal"].as_f64().unwrap() + second["amountTotal"].as_f64().unwrap();
+
+    let answer = admin_post(
+        &live,
+        &admin,
+        "/search/order",
+        json!({
+            "limit": 1,
+            "filter": [{"type": "equals", "field": "appointmentId", "value": appointment}],
+            "aggregations": [
+                {"name": "revenue", "type": "sum", "field": "amountTotal"},
+                {"name": "orders", "type": "count", "field": "id"},
+                {"name": "states", "type": "terms", "field": "stateMachineState.technicalName"},
+                {"name": "totals", "type": "stats", "field": "order.amountTotal"},
+                {"name": "not-cancelled", "type": "filter",
+                 "filter": [{"type": "not", "operator": "and", "queries": [{"type": "equals", "field": "stateMachineState.technicalName", "value": "cancelled"}]}],
+                 "aggregation": {"name": "per-currency", "type": "terms", "field": "currency.isoCode",
+                                 "aggregation": {"name": "revenue", "type": "sum", "field": "amountTotal"}}},
+            ],
+        }),
+    )
+    .await;
+    assert_eq!(answer["data"].as_array().unwrap().len(), 1, "{answer}");
+    let aggregations = &answer["aggregations"];
+    let sum = aggregations["revenue"]["sum"].as_f64().unwrap();
+    assert!(
+        (sum - revenue).abs() < 0.001,
+        "{sum} != {revenue}: {answer}"
+    );
+    assert_eq!(aggregations["revenue"]["apiAlias"], "revenue_aggregation");
+    assert_eq!(aggregations["orders"]["count"], 2, "{aggregations}");
+    assert_eq!(
+        aggregations["states"]["buckets"],
+        json!([{"key": "open", "count": 2, "extensions": [], "apiAlias": "aggregation_bucket"}])
+    );
+    let currencies = aggregations["per-currency"]["buckets"].as_array().unwrap();
+    assert_eq!(currencies.len(), 1, "{aggregations}");
+    assert_eq!(currencies[0]["key"], "EUR");
+    assert_eq!(currencies[0]["count"], 2);
+    let per_currency = currencies[0]["revenue"]["sum"].as_f64().unwrap();
+    assert!((per_currency - revenue).abs() < 0.001, "{aggregations}");
+    let max = aggregations["totals"]["max"].as_f64().unwrap();
+    let highest = first["amountTotal"]
+        .as_f64()
+        .unwrap()
+        .max(second["amountTotal"].as_f64().unwrap());
+    assert!((max - highest).abs() < 0.001, "{aggregations}");
+
+    // Filters narrow them; no match sums to 0; without aggregations the answer keeps `[]`.
+    let none = admin_post(
+        &live,
+        &admin,
+        "/search/order",
+        json!({
+            "filter": [{"type": "equals", "field": "orderNumber", "value": "no such order"}],
+            "aggregations": [{"name": "revenue", "type": "sum", "field": "amountTotal"}],
+        }),
+    )
+    .await;
+    assert_eq!(none["aggregations"]["revenue"]["sum"], 0.0, "{none}");
+    // A cancelled order leaves the filtered revenue.
+    let order_id = first["id"].as_str().unwrap();
+    let (status, body) = live
+        .post(
+            &format!("/api/_action/order/{order_id}/state/cancel"),
+            &admin,
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let after = admin_post(
+        &live,
+        &admin,
+        "/search/order",
+        json!({"aggregations": [{"name": "kept", "type": "filter",
+            "filter": [{"type": "not", "operator": "and", "queries": [{"type": "equals", "field": "stateMachineState.technicalName", "value": "cancelled"}]}],
+            "aggregation": {"name": "revenue", "type": "sum", "field": "amountTotal"}}]}),
+    )
+    .await;
+    let kept = after["aggregations"]["revenue"]["sum"].as_f64().unwrap();
+    assert!(
+        (kept - second["amountTotal"].as_f64().unwrap()).abs() < 0.001,
+        "{after}"
+    );
+    let plain = admin_post(&live, &admin, "/search/order", json!({})).await;
+    assert_eq!(plain["aggregations"], json!([]));
+
+    // An unknown type, an unknown field or a to-many association: 400 at its pointer.
+    for (aggregation, pointer) in [
+        (
+            json!({"name": "x", "type": "median", "field": "amountTotal"}),
+            "/aggregations/0/type",
+        ),
+        (
+            json!({"name": "x", "type": "sum", "field": "password"}),
+            "/aggregations/0/field",
+        ),
+        (
+            json!({"name": "x", "type": "terms", "field": "transactions.stateMachineState.technicalName"}),
+            "/aggregations/0/field",
+        ),
+        (
+            json!({"type": "sum", "field": "amountTotal"}),
+            "/aggregations/0/name",
+        ),
+    ] {
+        let (status, refused) = live
+            .post(
+                "/api/search/order",
+                &admin,
+                json!({"aggregations": [aggregation]}),
+            )
+            .await;
+        assert_eq!(status, 400, "{refused}");
+        assert_eq!(
+            refused["errors"][0]["code"],
+            "FRAMEWORK__INVALID_AGGREGATION_QUERY"
+        );
+        assert_eq!(
+            refused["errors"][0]["source"]["pointer"], pointer,
+            "{refused}"
+        );
+    }
+}

@@ -89,6 +89,13 @@ const fn column(sql: &'static str, kind: Kind) -> Field {
 /// The criteria fields of `order` beyond its columns.
 pub static ORDER_FIELDS: &[(&str, Field)] = &[
     (
+        "currency.isoCode",
+        column(
+            "(SELECT c.iso_code FROM currency c WHERE c.id = x.currency_id)",
+            Kind::Text,
+        ),
+    ),
+    (
         "stateMachineState.technicalName",
         column("x.state", Kind::Text),
     ),

@@ -102,6 +102,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     FRAMEWORK__INVALID_REQUEST_PARAMETER: 'Die Anfrage ist ungültig.',
     FRAMEWORK__INVALID_SORT_DIRECTION: 'Diese Sortierung ist ungültig.',
     FRAMEWORK__INVALID_SORT_QUERY: 'Diese Sortierung ist ungültig.',
+    FRAMEWORK__INVALID_AGGREGATION_QUERY: 'Diese Auswertung ist ungültig.',
     FRAMEWORK__INVALID_TOTAL_COUNT_MODE: 'Die Anfrage ist ungültig.',
     FRAMEWORK__INVALID_UUID: 'Die Anfrage ist ungültig.',
     FRAMEWORK__MISSING_REQUEST_PARAMETER: 'Es fehlen Angaben.',

@@ -104,6 +104,7 @@ export const serverErrorsEn = {
     FRAMEWORK__INVALID_REQUEST_PARAMETER: 'The request is not valid.',
     FRAMEWORK__INVALID_SORT_DIRECTION: 'This sorting is not valid.',
     FRAMEWORK__INVALID_SORT_QUERY: 'This sorting is not valid.',
+    FRAMEWORK__INVALID_AGGREGATION_QUERY: 'This aggregation is not valid.',
     FRAMEWORK__INVALID_TOTAL_COUNT_MODE: 'The request is not valid.',
     FRAMEWORK__INVALID_UUID: 'The request is not valid.',
     FRAMEWORK__MISSING_REQUEST_PARAMETER: 'Some information is missing.',
