@@ -1,9 +1,11 @@
 import { expect, test, type Locator } from '@playwright/test';
+import { soldOutProduct } from './room';
 
 /**
  * Rough edges of the shop found in the browser (issue #31, items 11 and 12): the home page's
  * way into live shopping is readable on its banner, and the upcoming presentations are in
- * the navigation, on a desktop and in the phone's menu, in English and German.
+ * the navigation, on a desktop and in the phone's menu, in English and German; a disabled
+ * "Add to cart" says why.
  */
 
 test.describe.configure({ timeout: 120_000 });
@@ -68,5 +70,24 @@ for (const [language, prefix, texts] of [
     await page.locator('.drawer').getByRole('link', { name: texts.live }).click();
     await expect(page).toHaveURL(new RegExp(`${prefix}/presentations$`));
     await slowExpect(page.getByRole('heading', { name: texts.title, level: 1 })).toBeVisible();
+  });
+}
+
+for (const [language, prefix, reason] of [
+  ['en', '', 'Sold out: this product cannot be added to the cart right now.'],
+  ['de', '/de-DE', 'Ausverkauft: Dieses Produkt kann gerade nicht in den Warenkorb gelegt werden.'],
+] as const) {
+  test(`${language}: a sold-out product's disabled "Add to cart" says why`, async ({ page }) => {
+    await page.goto(`${prefix}/`);
+    const soldOut = await soldOutProduct(page);
+    await page.goto(`${prefix}/search?search=${encodeURIComponent(soldOut.productNumber)}`);
+    // The one result, named in the page's language: its name links to it.
+    await page.locator('main article').first().getByRole('link').first().click();
+    await slowExpect(page.getByTestId('product-number')).toContainText(soldOut.productNumber);
+    const add = page.getByRole('button', { name: language === 'en' ? 'Add to cart' : 'In den Warenkorb' });
+    await expect(add).toBeDisabled();
+    await expect(add).toHaveAccessibleDescription(reason);
+    await expect(add).toHaveAttribute('title', reason);
+    await expect(page.getByText(reason)).toBeVisible();
   });
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RatingStars } from '@/components/rating-stars';
 import { WishlistToggle } from '@/components/wishlist-toggle';
@@ -70,6 +70,8 @@ export function BuyBox({
   const name = productName(product);
   const stock = product.availableStock ?? product.stock ?? 0;
   const buyable = product.available !== false && (!product.isCloseout || stock > 0);
+  // A disabled "Add to cart" says why (#31 item 12).
+  const soldOutReason = useId();
 
   // Another product (a variant switch): its minimum quantity, and the switch is done.
   const productKey = `${product.id}:${product.minPurchase ?? 1}`;
@@ -150,11 +152,22 @@ export function BuyBox({
             ))}
           </select>
         </label>
-        <button type="submit" className="button button--primary button--wide" disabled={!buyable || adding}>
+        <button
+          type="submit"
+          className="button button--primary button--wide"
+          disabled={!buyable || adding}
+          title={buyable ? undefined : t('product.cannotAddSoldOut')}
+          aria-describedby={buyable ? undefined : soldOutReason}
+        >
           {t('product.addToCart')}
         </button>
         <WishlistToggle productId={product.parentId || product.id} name={name} className="wishlist-toggle wishlist-toggle--large" />
       </form>
+      {buyable ? null : (
+        <p className="buy-box__note" id={soldOutReason}>
+          {t('product.cannotAddSoldOut')}
+        </p>
+      )}
       {(product.minPurchase ?? 1) > 1 ? <p className="buy-box__note">{t('product.minPurchase', { count: product.minPurchase ?? 1 })}</p> : null}
       <p className="buy-box__number" data-testid="product-number">{t('product.productNumber', { number: product.productNumber })}</p>
     </div>

@@ -1,5 +1,5 @@
 import { sanitizeRichText } from '@/lib/rich-text';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Schemas } from '@shopware/api-client/store-api-types';
 import { ErrorView } from '@/components/error-view';
@@ -78,6 +78,7 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
   const [product, setProduct] = useState<Product | null>(null);
   const [variants, setVariants] = useState<VariantChoice[]>([]);
   const [variantId, setVariantId] = useState('');
+  const blockedReason = useId();
   const [error, setError] = useState<number | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [quantity, setQuantity] = useState(1);
@@ -118,6 +119,8 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
   const stock = product.availableStock ?? product.stock ?? 0;
   const hasVariants = variants.length > 0;
   const available = hasVariants ? variants.some((choice) => choice.available) : product.available !== false && (!product.isCloseout || stock > 0);
+  // A disabled "Add to cart" says why (#31 item 12): sold out, or no variant chosen yet.
+  const blocked = !available ? t('product.cannotAddSoldOut') : hasVariants && !variantId ? t('product.chooseVariantFirst') : null;
   const price = product.calculatedPrice?.unitPrice ?? product.calculatedPrices?.[0]?.unitPrice ?? null;
   const manufacturer = product.manufacturer?.translated?.name || product.manufacturer?.name;
 
@@ -168,9 +171,20 @@ function ProductModalBody({ productId, contextToken, onAddToCart, actions }: Pro
                 ))}
               </select>
             </label>
-            <button type="submit" className="button button--primary" disabled={!available || adding === 'busy' || (hasVariants && !variantId)}>
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={!available || adding === 'busy' || (hasVariants && !variantId)}
+              title={blocked ?? undefined}
+              aria-describedby={blocked ? blockedReason : undefined}
+            >
               {t('product.addToCart')}
             </button>
+            {blocked && (
+              <p className="room-product__blocked" id={blockedReason}>
+                {blocked}
+              </p>
+            )}
           </form>
         )}
         {actions && <div className="room-product__actions">{actions({ id: product.id, name })}</div>}

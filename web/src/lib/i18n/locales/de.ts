@@ -650,6 +650,8 @@ export const de: Translations = {
     previousImage: 'Vorheriges Bild',
     nextImage: 'Nächstes Bild',
     noImage: 'Kein Bild',
+    cannotAddSoldOut: 'Ausverkauft: Dieses Produkt kann gerade nicht in den Warenkorb gelegt werden.',
+    chooseVariantFirst: 'Bitte wählen Sie zuerst eine Variante.',
     variantUnavailable: 'Diese Kombination ist nicht verfügbar.',
     variants: 'Varianten',
     loadingProduct: 'Produkt wird geladen…',

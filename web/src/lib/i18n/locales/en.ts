@@ -648,6 +648,8 @@ export const en = {
     previousImage: 'Previous image',
     nextImage: 'Next image',
     noImage: 'No image',
+    cannotAddSoldOut: 'Sold out: this product cannot be added to the cart right now.',
+    chooseVariantFirst: 'Choose a variant first.',
     variantUnavailable: 'This combination is not available.',
     variants: 'Variants',
     loadingProduct: 'Loading product…',
