@@ -37,8 +37,26 @@ export interface Criteria {
   sort?: { field: string; order?: 'ASC' | 'DESC'; naturalSorting?: boolean }[];
   /** Associations to load with each record, each with its own criteria (`{ lineItems: {} }`). */
   associations?: Record<string, Criteria>;
+  /** Shopware's aggregations, computed over every record the filters select. */
+  aggregations?: Aggregation[];
   'total-count-mode'?: 'exact' | 'none' | 'next-pages';
 }
+
+/** One criteria aggregation (`terms` may name one metric per bucket; `filter` narrows one). */
+export type Aggregation =
+  | { name: string; type: 'sum' | 'avg' | 'min' | 'max' | 'stats' | 'count'; field: string }
+  | { name: string; type: 'terms'; field: string; limit?: number; aggregation?: Aggregation }
+  | { name: string; type: 'filter'; filter: unknown[]; aggregation: Aggregation };
+
+/** A `terms` aggregation's bucket; a nested metric comes under its name. */
+export interface AggregationBucket {
+  key: string;
+  count: number;
+  [nested: string]: unknown;
+}
+
+/** Aggregation results by name (`{ sum }`, `{ count }`, `{ buckets }`, …); `[]` when none were asked for. */
+export type AggregationResults = Record<string, { sum?: number; avg?: number | null; min?: number | string | null; max?: number | string | null; count?: number; buckets?: AggregationBucket[] }>;
 
 /** The state machines of an order: the order's own, its payment's, its delivery's (Shopware's entity names). */
 export type StateMachineEntity = 'order' | 'order_transaction' | 'order_delivery';
@@ -69,6 +87,7 @@ export interface DownloadedFile {
 export interface SearchResult<T> {
   data: T[];
   total: number;
+  aggregations?: AggregationResults | [];
 }
 
 /** One operation of `POST /api/_action/sync`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDay, nextAppointmentsCriteria, openToShipCriteria, revenueOf, todaysOrdersCriteria } from './dashboard-figures';
+import { localDay, nextAppointmentsCriteria, openToShipCriteria, revenueOfAggregations, todaysOrdersCriteria } from './dashboard-figures';
 
 describe('the dashboard', () => {
   it('counts today as the browser’s calendar day', () => {
@@ -10,19 +10,42 @@ describe('the dashboard', () => {
     expect(range!.parameters.lte).toBe(new Date(new Date(2026, 10, 29).getTime() - 1).toISOString());
   });
 
-  it('sums the revenue per currency to the cent, cancelled orders left out', () => {
-    const orders = [
-      { amountTotal: 0.1, currency: { isoCode: 'EUR' } },
-      { amountTotal: 0.2, currency: { isoCode: 'EUR' } },
-      { amountTotal: 100, currency: { isoCode: 'EUR' }, stateMachineState: { technicalName: 'cancelled' } },
-      { amountTotal: 12.5, currency: { isoCode: 'CHF' } },
-      { amountTotal: 1 },
-    ];
-    expect(revenueOf(orders)).toEqual([
-      { currency: 'CHF', amount: 12.5 },
-      { currency: 'EUR', amount: 1.3 },
+  it('asks the server for the revenue per currency, cancelled orders left out, loading no order', () => {
+    const criteria = todaysOrdersCriteria(new Date(2026, 10, 28, 12));
+    expect(criteria.limit).toBe(1);
+    expect(criteria.associations).toBeUndefined();
+    expect(criteria.aggregations).toEqual([
+      {
+        name: 'not-cancelled',
+        type: 'filter',
+        filter: [{ type: 'not', operator: 'and', queries: [{ type: 'equals', field: 'stateMachineState.technicalName', value: 'cancelled' }] }],
+        aggregation: {
+          name: 'revenue-per-currency',
+          type: 'terms',
+          field: 'currency.isoCode',
+          aggregation: { name: 'revenue', type: 'sum', field: 'amountTotal' },
+        },
+      },
     ]);
-    expect(revenueOf([])).toEqual([]);
+  });
+
+  it('reads the revenue per currency from the aggregations, to the cent', () => {
+    const aggregations = {
+      'revenue-per-currency': {
+        buckets: [
+          { key: 'EUR', count: 3, revenue: { sum: 0.30000000000000004 } },
+          { key: 'CHF', count: 1, revenue: { sum: 12.5 } },
+        ],
+      },
+    };
+    expect(revenueOfAggregations(aggregations)).toEqual([
+      { currency: 'CHF', amount: 12.5 },
+      { currency: 'EUR', amount: 0.3 },
+    ]);
+    // No order today: no bucket; Shopware answers `[]` when nothing was aggregated.
+    expect(revenueOfAggregations({ 'revenue-per-currency': { buckets: [] } })).toEqual([]);
+    expect(revenueOfAggregations([])).toEqual([]);
+    expect(revenueOfAggregations(undefined)).toEqual([]);
   });
 
   it('finds the orders to ship (delivery open, order not cancelled) longest waiting first', () => {

@@ -1,4 +1,4 @@
-import type { Criteria } from '../api/client';
+import type { AggregationResults, Criteria } from '../api/client';
 import { dayEnd, dayStart } from '../orders/order-criteria';
 
 /** The browser's calendar day of `now` (`2026-11-28`). */
@@ -7,14 +7,42 @@ export function localDay(now: Date): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** Today's orders (the browser's day): every one, for the count and the revenue. */
+/**
+ * Today's orders (the browser's day): their count (the total) and their revenue per
+ * currency, cancelled orders left out, summed by the server (criteria aggregations) over
+ * every order of the day; no order itself is loaded.
+ */
 export function todaysOrdersCriteria(now: Date): Criteria {
   const day = localDay(now);
   return {
-    limit: 500,
+    limit: 1,
     filter: [{ type: 'range', field: 'orderDateTime', parameters: { gte: dayStart(day), lte: dayEnd(day) } }],
-    associations: { stateMachineState: {}, currency: {} },
+    aggregations: [
+      {
+        name: 'not-cancelled',
+        type: 'filter',
+        filter: [{ type: 'not', operator: 'and', queries: [{ type: 'equals', field: 'stateMachineState.technicalName', value: 'cancelled' }] }],
+        aggregation: {
+          name: 'revenue-per-currency',
+          type: 'terms',
+          field: 'currency.isoCode',
+          aggregation: { name: 'revenue', type: 'sum', field: 'amountTotal' },
+        },
+      },
+    ],
   };
+}
+
+/** The revenue per currency of `todaysOrdersCriteria`'s aggregations, to the cent, by currency code. */
+export function revenueOfAggregations(aggregations: AggregationResults | [] | undefined): { currency: string; amount: number }[] {
+  if (!aggregations || Array.isArray(aggregations)) return [];
+  const buckets = aggregations['revenue-per-currency']?.buckets ?? [];
+  return buckets
+    .map((bucket) => {
+      const revenue = bucket['revenue'] as { sum?: number } | undefined;
+      return { currency: bucket.key, amount: Math.round((revenue?.sum ?? 0) * 100) / 100 };
+    })
+    .sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
 /** Orders waiting to be shipped: delivery open, the order not cancelled; the longest waiting first. */
@@ -47,21 +75,4 @@ export function nextAppointmentsCriteria(now: Date, limit: number): Criteria {
     ],
     sort: [{ field: 'accessibleFrom', order: 'ASC' }],
   };
-}
-
-interface DayOrder {
-  amountTotal: number;
-  currency?: { isoCode: string } | null;
-  stateMachineState?: { technicalName: string } | null;
-}
-
-/** Revenue of orders, per currency (a shop may sell in several), cancelled orders left out; in cents-exact sums. */
-export function revenueOf(orders: DayOrder[], fallbackCurrency = 'EUR'): { currency: string; amount: number }[] {
-  const sums = new Map<string, number>();
-  for (const order of orders) {
-    if (order.stateMachineState?.technicalName === 'cancelled') continue;
-    const currency = order.currency?.isoCode ?? fallbackCurrency;
-    sums.set(currency, (sums.get(currency) ?? 0) + Math.round(order.amountTotal * 100));
-  }
-  return [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount]) => ({ currency, amount: amount / 100 }));
 }

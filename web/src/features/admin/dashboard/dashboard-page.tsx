@@ -8,7 +8,7 @@ import { useAdminPath } from '../components/admin-path';
 import { formatDateTime } from '@/lib/format';
 import { formatMoney } from '../orders/money';
 import type { AdminOrder } from '../orders/types';
-import { nextAppointmentsCriteria, openToShipCriteria, revenueOf, todaysOrdersCriteria } from './dashboard-figures';
+import { nextAppointmentsCriteria, openToShipCriteria, revenueOfAggregations, todaysOrdersCriteria } from './dashboard-figures';
 
 type Loaded<T> = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'done'; value: T };
 
@@ -79,7 +79,7 @@ export function DashboardPage() {
         {admin && (
           <Card id="dashboard-today" title={t('admin.dashboard.today')} loaded={today}>
             {(result) => {
-              const revenue = revenueOf(result.data);
+              const revenue = revenueOfAggregations(result.aggregations);
               return (
                 <dl className="admin-figures">
                   <div>
