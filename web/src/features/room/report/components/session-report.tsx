@@ -6,7 +6,8 @@ import { errorStatus } from '@/lib/api/shop';
 import { useLocalePath } from '@/lib/i18n';
 import { loadAdminSession, saveAdminSession } from '../../guide/stores/admin-session';
 import { loadSessionReport, type SessionReport as Report } from '../api/report';
-import { minutesToSeconds, reportCsv, reportTables, timesToSeconds, type Cell, type TableId } from '../utils/report-tables';
+import { formatDateTime, formatNumber, formatTime } from '@/lib/format';
+import { formatCell, minutesToSeconds, reportCsv, reportTables, timesToSeconds, type Cell, type TableId } from '../utils/report-tables';
 import { timeFormats } from '../utils/time-axis';
 import { addReportTexts } from '../report-texts';
 import './session-report.css';
@@ -42,31 +43,15 @@ export function SessionReport() {
   }, [config, appointmentId, reloads]);
 
   const locale = i18n.language;
-  const format = useMemo(() => {
-    const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-    const share = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
-    const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-    const clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-    return {
-      number: (value: number) => number.format(value),
-      clock: (seconds: number) => clock.format(new Date(seconds * 1000)),
-      cell: (cell: Cell): string => {
-        switch (cell.kind) {
-          case 'number':
-            return number.format(cell.value);
-          case 'money':
-            return new Intl.NumberFormat(locale, { style: 'currency', currency: cell.currency }).format(cell.value);
-          case 'share':
-            return share.format(cell.value);
-          case 'time':
-            return dateTime.format(new Date(cell.value));
-          default:
-            return cell.value;
-        }
-      },
-      dateTime: (at: string | null) => (at ? dateTime.format(new Date(at)) : '—'),
-    };
-  }, [locale]);
+  const format = useMemo(
+    () => ({
+      number: (value: number) => formatNumber(value, locale),
+      clock: (seconds: number) => formatTime(seconds * 1000, { locale }),
+      cell: (cell: Cell): string => formatCell(cell, locale),
+      dateTime: (at: string | null) => (at ? formatDateTime(at, { locale }) : '—'),
+    }),
+    [locale],
+  );
   /** What every chart is given: values and times in the page's locale, the time named in its language. */
   const chartFormat = useMemo(
     () => ({ formatValue: format.number, formatTime: format.clock, timeFormats: timeFormats(locale), timeLabel: t('report.columns.at') }),

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { SessionReport } from '../api/report';
-import { minutesToSeconds, reportCsv, reportTables } from './report-tables';
+import { formatCell, minutesToSeconds, reportCsv, reportTables } from './report-tables';
 
 const report: SessionReport = {
   appointment: { id: 'a'.repeat(32), name: 'Demo', startedAt: '2026-11-26T10:00:00Z', endedAt: null },
@@ -142,5 +142,20 @@ describe('report tables', () => {
 
   it('turns minutes into seconds for the time axis', () => {
     expect(minutesToSeconds(['1970-01-01T00:01:00Z'])).toEqual([60]);
+  });
+});
+
+describe('formatCell', () => {
+  it('shows a German report in German: dd.mm.yyyy, a decimal comma, euros after the amount', () => {
+    expect(formatCell({ kind: 'time', value: '2026-11-28T17:05:00Z' }, 'de-DE', 'UTC')).toBe('28.11.2026, 17:05');
+    expect(formatCell({ kind: 'number', value: 1234.5 }, 'de-DE')).toBe('1.234,5');
+    expect(formatCell({ kind: 'money', value: 1234.5, currency: 'EUR' }, 'de-DE')).toBe('1.234,50\u00a0€');
+    expect(formatCell({ kind: 'share', value: 0.255 }, 'de-DE')).toBe('25,5\u00a0%');
+    expect(formatCell({ kind: 'text', value: 'Ada' }, 'de-DE')).toBe('Ada');
+  });
+
+  it('shows an English report in English', () => {
+    expect(formatCell({ kind: 'time', value: '2026-11-28T17:05:00Z' }, 'en-US', 'UTC')).toMatch(/^Nov 28, 2026, 5:05\sPM$/);
+    expect(formatCell({ kind: 'money', value: 1234.5, currency: 'EUR' }, 'en-US')).toBe('€1,234.50');
   });
 });

@@ -1,4 +1,5 @@
 import { csvOf, type CsvCell } from '@/lib/csv';
+import { formatDateTime, formatNumber, formatPercent, formatPrice, pageLocale } from '@/lib/format';
 import type { ReactionsByKind, SessionReport } from '../api/report';
 
 /** A cell: text, a number, an amount of money, a time or a share (0..1). */
@@ -82,6 +83,22 @@ export function reportTables(
       ]),
     },
   ];
+}
+
+/** A cell as the page shows it, in `locale` (the page's by default) and the viewer's zone (or `timeZone`). */
+export function formatCell(cell: Cell, locale: string = pageLocale(), timeZone?: string): string {
+  switch (cell.kind) {
+    case 'number':
+      return formatNumber(cell.value, locale);
+    case 'money':
+      return formatPrice(cell.value, locale, cell.currency);
+    case 'share':
+      return formatPercent(cell.value, locale);
+    case 'time':
+      return formatDateTime(cell.value, { locale, timeZone });
+    default:
+      return cell.value;
+  }
 }
 
 /** A cell as the CSV holds it: plain numbers (a dot for decimals) and ISO times, so spreadsheets read them. */

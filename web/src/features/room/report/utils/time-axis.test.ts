@@ -26,3 +26,12 @@ describe('timeTickLabels', () => {
     expect(timeTickLabels([start, start + 60, start + 120], 60, 120, same)).toEqual(['10:00', '', '']);
   });
 });
+
+describe('timeFormats', () => {
+  it('names times in German the German way, day before month', () => {
+    const german = timeFormats('de-DE', 'UTC');
+    expect(german.minute(start)).toBe('10:00');
+    expect(german.second(start + 5)).toBe('10:00:05');
+    expect(german.day(start)).toBe('26.11., 10:00');
+  });
+});

@@ -1,3 +1,5 @@
+import { formatDateTime, formatTime, pageLocale } from '@/lib/format';
+
 /** Steps between the time axis's ticks, in seconds: whole seconds, minutes, hours and days, so a tick falls on a time its label can name. */
 export const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
 
@@ -20,15 +22,12 @@ export function timeTickLabels(ticks: number[], step: number, span: number, form
   return labels.map((label, i) => (i > 0 && label === labels[i - 1] ? '' : label));
 }
 
-/** The formats of a time axis in `locale`. */
-export function timeFormats(locale: string): TimeFormats {
-  const minute = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-  const second = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  const day = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
-  const at = (seconds: number) => new Date(seconds * 1000);
+/** The formats of a time axis in `locale` (the page's by default), through the app's one formatter. */
+export function timeFormats(locale: string = pageLocale(), timeZone?: string): TimeFormats {
+  const at = (seconds: number) => seconds * 1000;
   return {
-    minute: (seconds) => minute.format(at(seconds)),
-    second: (seconds) => second.format(at(seconds)),
-    day: (seconds) => day.format(at(seconds)),
+    minute: (seconds) => formatTime(at(seconds), { locale, timeZone }),
+    second: (seconds) => formatTime(at(seconds), { locale, timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit' }),
+    day: (seconds) => formatDateTime(at(seconds), { locale, timeZone, day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }),
   };
 }
