@@ -460,6 +460,8 @@ pub async fn report(
                     |r| r.get(0),
                 )?,
             };
+            // Its name in the report's language, as its products' names.
+            let appointment = appointment.in_language(conn, Some(&language))?;
             Ok(read(conn, &appointment, &language)?)
         })
         .await?;

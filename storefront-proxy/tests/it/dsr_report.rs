@@ -776,3 +776,24 @@ async fn every_figure_of_a_scripted_session_is_right() {
     assert_eq!(last_cart_value, Some(bea_total), "{report}");
     assert_eq!(report["live"]["chatMessages"], 1, "{report}");
 }
+
+#[tokio::test]
+async fn the_report_names_the_appointment_in_the_requests_language() {
+    let live = start().await;
+    let (guide, id, _) = live.guide_joins("demo").await;
+    let path = format!("/api/_action/dsr/appointment/{id}/report");
+    let german = live.language_id("de-DE").await;
+    let (status, report) = live.get_in(&path, &guide, &german).await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(
+        report["appointment"]["name"], "Herbstkollektion live",
+        "{report}"
+    );
+    // Without a language: the sales channel's default language, English.
+    let (status, report) = live.get(&path, &guide).await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(
+        report["appointment"]["name"], "Autumn collection live",
+        "{report}"
+    );
+}
