@@ -331,3 +331,119 @@ async fn a_domain_the_merchant_adds_is_a_shop_origin_for_mails_sockets_and_the_c
     refused_at_the_url(status, &answer);
     assert_eq!(socket_from("https://kites.example").await.status(), 403);
 }
+
+/// Issue #32, item 6: the merchant chooses which languages the storefront offers (the
+/// sales channel's `languages`, Shopware's shape): German switched off is gone from the
+/// Store API's languages and refused as a session's language, and comes back when
+/// switched on; the default language cannot be switched off; only admins change them.
+#[tokio::test]
+async fn the_merchant_switches_the_storefronts_languages_but_never_the_default_off() {
+    let shop = common::start().await;
+    let token = admin(&shop).await;
+    let english = shop.language("en-GB").await;
+    let german = shop.language("de-DE").await;
+    let channel = post(&shop, "/search/sales-channel", &token, json!({})).await;
+    let channel = channel.body["data"][0].clone();
+    let id = channel["id"].as_str().unwrap().to_owned();
+    assert_eq!(channel["languageId"], json!(english));
+    let offered = |body: &serde_json::Value| {
+        let mut ids: Vec<String> = body["languages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["id"].as_str().unwrap().to_owned())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let mut both = vec![english.clone(), german.clone()];
+    both.sort();
+    assert_eq!(offered(&channel), both);
+    let store_languages = || async {
+        let (status, body) = shop.get("/language", &[]).await;
+        assert_eq!(status, 200, "{body}");
+        body["total"].as_u64().unwrap()
+    };
+    let german_session = || async {
+        shop.get("/context", &[("sw-language-id", german.as_str())])
+            .await
+            .0
+    };
+    assert_eq!(store_languages().await, 2);
+    assert_eq!(german_session().await, 200);
+
+    // German off: the storefront offers English only and refuses a German session.
+    let path = format!("/sales-channel/{id}");
+    let off = patch(
+        &shop,
+        &path,
+        &token,
+        json!({"languages": [{"id": english}]}),
+    )
+    .await;
+    assert_eq!(off.status, 204, "{}", off.body);
+    assert_eq!(store_languages().await, 1);
+    assert_eq!(german_session().await, 412);
+    let read = get(&shop, &path, &token).await;
+    assert_eq!(offered(&read.body["data"]), vec![english.clone()]);
+
+    // The default cannot go: neither switched off nor moved to a language not offered.
+    for body in [
+        json!({"languages": [{"id": german}]}),
+        json!({"languages": []}),
+        json!({"languageId": german}),
+    ] {
+        let refused = patch(&shop, &path, &token, body.clone()).await;
+        assert_eq!(refused.status, 400, "{body}: {}", refused.body);
+        assert_eq!(
+            refused.body["errors"][0]["code"], "SYSTEM__NO_GIVEN_DEFAULT_LANGUAGE_ID",
+            "{}",
+            refused.body
+        );
+    }
+    let unknown = patch(
+        &shop,
+        &path,
+        &token,
+        json!({"languages": [{"id": english}, {"id": "0123456789abcdef0123456789abcdef"}]}),
+    )
+    .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+    assert_eq!(pointers(&unknown.body), ["/0/languages/1/id"]);
+    assert_eq!(store_languages().await, 1);
+
+    // A guide may not change them.
+    let created = post(
+        &shop,
+        "/user",
+        &token,
+        json!({"username": "gil", "password": "guide-password", "firstName": "Gil", "lastName": "Guide", "role": "guide", "email": "gil@example.com"}),
+    )
+    .await;
+    assert_eq!(created.status, 204, "{}", created.body);
+    let guide = admin_support::token(&shop, "gil", "guide-password")
+        .await
+        .unwrap();
+    let refused = patch(
+        &shop,
+        &path,
+        &guide,
+        json!({"languages": [{"id": english}, {"id": german}]}),
+    )
+    .await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+
+    // German on again, in the same write as a new default.
+    let on = patch(
+        &shop,
+        &path,
+        &token,
+        json!({"languages": [{"id": english}, {"id": german}], "languageId": german}),
+    )
+    .await;
+    assert_eq!(on.status, 204, "{}", on.body);
+    assert_eq!(store_languages().await, 2);
+    assert_eq!(german_session().await, 200);
+    let back = patch(&shop, &path, &token, json!({"languageId": english})).await;
+    assert_eq!(back.status, 204, "{}", back.body);
+}

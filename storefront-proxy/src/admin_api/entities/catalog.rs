@@ -256,7 +256,7 @@ fn read_price(conn: &Connection, ids: &[String]) -> rusqlite::Result<HashMap<Str
 }
 
 /// The ids of a list of `{"id": …}` (or of plain ids), each a row of `table`.
-fn referenced_ids(
+pub(super) fn referenced_ids(
     tx: &Transaction,
     value: &Value,
     pointer: &str,
@@ -300,7 +300,7 @@ fn referenced_ids(
 }
 
 /// Replaces the rows of a link table (`product_category`) of `owner` with `ids`.
-fn replace_links(
+pub(super) fn replace_links(
     tx: &Transaction,
     table: &str,
     owner_key: &str,

@@ -634,7 +634,7 @@ pub static SALES_CHANNEL: Definition = Definition {
         },
         Extra {
             name: "languages",
-            write: ExtraWrite::ReadOnly,
+            write: ExtraWrite::After(write_languages),
             read: read_languages,
             filter: None,
         },
@@ -661,6 +661,7 @@ pub static SALES_CHANNEL: Definition = Definition {
     access: Access::GuidesRead,
     hooks: Hooks {
         prepare: sales_channel_defaults,
+        after_write: default_language_offered,
         ..NO_HOOKS
     },
     inherits_from: None,
@@ -709,6 +710,57 @@ fn read_shipping_methods(conn: &Connection, ids: &[String]) -> ValuesById {
         &SHIPPING_METHOD,
         "SELECT s.id, m.id FROM sales_channel s, shipping_method m WHERE s.id IN (SELECT value FROM json_each(?1)) ORDER BY m.position, m.technical_name",
         ids,
+    )
+}
+
+/// `languages`: the languages the storefront offers, all of them (the list replaces the
+/// one before, as a product's `categories` do); each an installed language.
+fn write_languages(tx: &Transaction, id: &str, value: &Value, pointer: &str) -> ApiResult<()> {
+    let ids = super::catalog::referenced_ids(tx, value, pointer, "language", "id")?;
+    if ids.is_empty() {
+        return Err(no_default_language(id));
+    }
+    Ok(super::catalog::replace_links(
+        tx,
+        "sales_channel_language",
+        "sales_channel_id",
+        "language_id",
+        id,
+        &ids,
+    )?)
+}
+
+/// The default language (`languageId`) stays one the storefront offers: switched off, or
+/// a default outside the list, is refused as Shopware's `SalesChannelValidator` refuses
+/// it. A new sales channel without `languages` offers its default.
+fn default_language_offered(tx: &Transaction, id: &str) -> ApiResult<()> {
+    let (default, offered, any): (String, bool, bool) = tx.query_row(
+        "SELECT s.language_id,
+                EXISTS(SELECT 1 FROM sales_channel_language l WHERE l.sales_channel_id = s.id AND l.language_id = s.language_id),
+                EXISTS(SELECT 1 FROM sales_channel_language l WHERE l.sales_channel_id = s.id)
+         FROM sales_channel s WHERE s.id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    if offered {
+        return Ok(());
+    }
+    if !any {
+        tx.execute(
+            "INSERT INTO sales_channel_language (sales_channel_id, language_id) VALUES (?1, ?2)",
+            [id, &default],
+        )?;
+        return Ok(());
+    }
+    Err(no_default_language(id))
+}
+
+fn no_default_language(id: &str) -> ApiError {
+    ApiError::bad_request(
+        "SYSTEM__NO_GIVEN_DEFAULT_LANGUAGE_ID",
+        format!(
+            "The default language of the sales channel with id \"{id}\" cannot be switched off: its languageId must be one of its languages."
+        ),
     )
 }
 

@@ -117,6 +117,7 @@ export const serverErrorsDe: { [G in keyof typeof serverErrorsEn]: Record<keyof 
     SALESROOM__UPSTREAM_UNREACHABLE: 'Der Server konnte die Anfrage nicht bearbeiten.',
     SYSTEM__ILLEGAL_STATE_TRANSITION: 'Das ist für diese Bestellung nicht mehr möglich.',
     SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION: 'Diese Sprache ist nicht verfügbar.',
+    SYSTEM__NO_GIVEN_DEFAULT_LANGUAGE_ID: 'Die Standardsprache kann nicht abgeschaltet werden: Wählen Sie zuerst eine andere Standardsprache.',
     ADMIN__LAST_ADMIN: 'Der letzte aktive Administrator kann nicht entfernt oder deaktiviert werden.',
     CONTENT__MEDIA_EMPTY_FILE: 'Die hochgeladene Datei ist leer.',
     CONTENT__MEDIA_FILE_SIZE_LIMIT_EXCEEDED: 'Die Datei ist zu groß (höchstens 5 MB).',

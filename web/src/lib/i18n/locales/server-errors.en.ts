@@ -119,6 +119,7 @@ export const serverErrorsEn = {
     SALESROOM__UPSTREAM_UNREACHABLE: 'Server could not complete the request.',
     SYSTEM__ILLEGAL_STATE_TRANSITION: 'This is not possible for this order any more.',
     SYSTEM__SALES_CHANNEL_LANGUAGE_NOT_AVAILABLE_EXCEPTION: 'This language is not available.',
+    SYSTEM__NO_GIVEN_DEFAULT_LANGUAGE_ID: 'The default language cannot be switched off: choose another default first.',
     ADMIN__LAST_ADMIN: 'The last active administrator cannot be removed or deactivated.',
     CONTENT__MEDIA_EMPTY_FILE: 'The uploaded file is empty.',
     CONTENT__MEDIA_FILE_SIZE_LIMIT_EXCEEDED: 'The file is too large (5 MB at most).',
