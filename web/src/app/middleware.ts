@@ -3,7 +3,7 @@ import { redirect, type LoaderFunction, type LoaderFunctionArgs } from 'react-ro
 import { loadAttendeeSession } from '@/features/room/attendee/stores/attendee-session';
 import { adminSessionStore } from '@/features/admin/api/session';
 import { loadAdminSession, saveAdminSession } from '@/features/room/guide/stores/admin-session';
-import { loadLocaleTexts, localeFromPath, localePrefix } from '@/lib/i18n';
+import { loadLocaleTexts, localeFromPath, localePrefix, stripLocale, switchLocalePath } from '@/lib/i18n';
 import {
   pageNotFound,
   runMiddleware,
@@ -11,7 +11,7 @@ import {
   type NavigationTarget,
 } from '@/lib/router/middleware';
 import { cartStore } from '@/lib/shop/cart';
-import { applyShopLanguage } from '@/lib/shop/session';
+import { applyShopLanguage, offeredLocales } from '@/lib/shop/session';
 
 /**
  * Runs before every navigation: texts and shop answers in the locale of the target path.
@@ -20,8 +20,14 @@ import { applyShopLanguage } from '@/lib/shop/session';
  */
 const locale: Middleware = async (to) => {
   const target = localeFromPath(to.path);
+  const offered = await applyShopLanguage(target);
+  // A language the merchant switched off: the same page in the first one offered. The
+  // backoffice keeps its texts in every language (it reads no storefront).
+  if (offered === false && !stripLocale(to.path).startsWith('/admin')) {
+    const [first] = await offeredLocales();
+    if (first && first !== target) return `${switchLocalePath(to.path, first)}${to.fullPath.slice(to.path.length)}`;
+  }
   await loadLocaleTexts(target);
-  await applyShopLanguage(target);
   if (i18next.language !== target) await i18next.changeLanguage(target);
 };
 

@@ -1,12 +1,13 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useStore } from 'zustand';
 import { pagePathStore } from '@/lib/shop/page-path';
 import { LOCALES, localeFromPath, localePrefix, switchLocalePath, type Locale } from '@/lib/i18n';
-import { seoPathIn } from '@/lib/shop/session';
+import { offeredLocales, seoPathIn } from '@/lib/shop/session';
 
 /**
- * Switches between en-US, en-GB and de-DE on the same page: a content page goes to its seo
+ * Switches between en-US, en-GB and de-DE (those the shop offers) on the same page: a content page goes to its seo
  * path in the new language (seo paths differ between languages), else to its
  * language-independent path.
  */
@@ -16,6 +17,15 @@ export function LocaleSwitcher() {
   const navigate = useNavigate();
   const current = localeFromPath(pathname);
   const pagePath = useStore(pagePathStore, (state) => state.path);
+  // Only the languages the shop offers (the merchant may switch German off).
+  const [offered, setOffered] = useState<readonly Locale[]>(LOCALES);
+  useEffect(() => {
+    let live = true;
+    void offeredLocales().then((locales) => live && setOffered(locales));
+    return () => {
+      live = false;
+    };
+  }, []);
   const target = async (locale: Locale) => {
     if (!pagePath) return `${switchLocalePath(pathname, locale)}${search}`;
     const seoPath = await seoPathIn(pagePath, locale).catch(() => null);
@@ -28,7 +38,7 @@ export function LocaleSwitcher() {
         value={current}
         onChange={(event) => void target(event.target.value as Locale).then((path) => navigate(path))}
       >
-        {LOCALES.map((locale) => (
+        {LOCALES.filter((locale) => locale === current || offered.includes(locale)).map((locale) => (
           <option key={locale} value={locale}>
             {t(`locales.${locale}`)}
           </option>

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { pickLanguageId, shouldRefreshUser } from './session';
+import { offeredLocalesOf, pickLanguageId, shouldRefreshUser } from './session';
 
 const languages = [
   { id: 'en', translationCode: { code: 'en-GB' } },
   { id: 'de', translationCode: { code: 'de-DE' } },
 ] as never[];
+
+describe('offeredLocalesOf', () => {
+  it('offers the locales of the shop’s languages: German switched off, no de-DE; none read, every one', () => {
+    expect(offeredLocalesOf(languages)).toEqual(['en-US', 'en-GB', 'de-DE']);
+    expect(offeredLocalesOf([languages[0]!])).toEqual(['en-US', 'en-GB']);
+    expect(offeredLocalesOf([languages[1]!])).toEqual(['de-DE']);
+    expect(offeredLocalesOf([])).toEqual(['en-US', 'en-GB', 'de-DE']);
+  });
+});
 
 describe('pickLanguageId', () => {
   it('takes the language with the same code, else the same language', () => {

@@ -2,7 +2,7 @@ import type { Schemas } from '@shopware/api-client/store-api-types';
 import type { RuntimeConfig } from '@/config/runtime';
 import { createStoreClient } from '@/lib/api/shop';
 import { getCookie, setCookie } from '@/lib/cookies';
-import type { Locale } from '@/lib/i18n';
+import { LOCALES, type Locale } from '@/lib/i18n';
 
 /** Context token and language id cookies live a year (spec section 9). */
 const COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
@@ -121,18 +121,43 @@ export async function seoPathIn(technicalPath: string, locale: Locale): Promise<
   return path ? `/${path.replace(/^\/+/, '')}` : null;
 }
 
-/** Makes the shop answer in the locale's language; keeps the choice in a cookie. */
-export async function applyShopLanguage(locale: Locale): Promise<void> {
-  if (!session) return;
-  let id: string | null = null;
+/**
+ * The locales whose language the shop offers (the merchant may switch German off, issue
+ * #32): every locale when the shop's languages cannot be read.
+ */
+export function offeredLocalesOf(list: Pick<Schemas['Language'], 'id' | 'translationCode' | 'locale'>[]): Locale[] {
+  if (list.length === 0) return [...LOCALES];
+  return LOCALES.filter((locale) => pickLanguageId(list, locale) !== null);
+}
+
+/** The locales the shop offers now (see `offeredLocalesOf`). */
+export async function offeredLocales(): Promise<Locale[]> {
   try {
-    id = pickLanguageId(await languages(), locale);
+    return offeredLocalesOf(await languages());
+  } catch {
+    return [...LOCALES];
+  }
+}
+
+/**
+ * Makes the shop answer in the locale's language; keeps the choice in a cookie. Answers
+ * false when the shop does not offer the locale's language (then nothing changes).
+ */
+export async function applyShopLanguage(locale: Locale): Promise<boolean> {
+  if (!session) return true;
+  let id: string | null = null;
+  let list: Schemas['Language'][] | null = null;
+  try {
+    list = await languages();
+    id = pickLanguageId(list, locale);
   } catch (error) {
     console.warn('could not load the shop languages', error);
   }
-  if (!id || !session) return;
+  if (list && list.length > 0 && !id) return false;
+  if (!id || !session) return true;
   if (session.client.defaultHeaders['sw-language-id'] !== id) session.client.defaultHeaders['sw-language-id'] = id;
   setCookie(LANGUAGE_ID_COOKIE, id, COOKIE_MAX_AGE);
+  return true;
 }
 
 /** The session context (cached); it names the sales channel's navigation category. */

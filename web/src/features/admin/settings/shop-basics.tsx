@@ -44,11 +44,18 @@ export function ShopBasics() {
   const [newDomain, setNewDomain] = useState({ url: '', languageId: '' });
   const form = useEntityForm([SHOP_NAME, SHOP_EMAIL, 'name']);
   const domainForm = useEntityForm(['url', 'languageId']);
+  const languageForm = useEntityForm(['languages', 'languageId']);
+  const [installed, setInstalled] = useState<Language[]>([]);
+  const [offered, setOffered] = useState<{ ids: string[]; defaultId: string }>({ ids: [], defaultId: '' });
 
   const load = useCallback(
     () =>
-      Promise.all([api.systemConfig('core.basicInformation'), api.search<SalesChannel>('sales-channel', { limit: 1, associations: { languages: {} } })])
-        .then(async ([config, channels]) => {
+      Promise.all([
+        api.systemConfig('core.basicInformation'),
+        api.search<SalesChannel>('sales-channel', { limit: 1, associations: { languages: {} } }),
+        api.search<Language>('language', { limit: 50, associations: { locale: {} } }),
+      ])
+        .then(async ([config, channels, all]) => {
           const current = channels.data[0] ?? null;
           const found = current ? await api.search<Domain>('sales-channel-domain', { limit: 100, filter: [{ type: 'equals', field: 'salesChannelId', value: current.id }] }) : null;
           setChannel(current);
@@ -57,6 +64,8 @@ export function ShopBasics() {
             email: typeof config[SHOP_EMAIL] === 'string' ? config[SHOP_EMAIL] : '',
           });
           setDomains(found?.data ?? []);
+          setInstalled(all.data);
+          if (current) setOffered({ ids: (current.languages ?? []).map((language) => language.id), defaultId: current.languageId });
           if (current) setNewDomain((draft) => ({ ...draft, languageId: draft.languageId || current.languageId }));
           setLoadError(null);
         })
@@ -95,6 +104,21 @@ export function ShopBasics() {
     if (!window.confirm(t('admin.common.confirmDelete', { name: domain.url }))) return;
     if (await domainForm.run(() => api.remove('sales-channel-domain', domain.id), t('admin.common.deleted'))) await load();
   };
+
+  const saveLanguages = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!channel) return;
+    const ok = await languageForm.run(
+      async () => {
+        await api.patch('sales-channel', channel.id, { languages: offered.ids.map((id) => ({ id })), languageId: offered.defaultId });
+      },
+      t('admin.common.saved'),
+    );
+    if (ok) await load();
+  };
+
+  const toggleLanguage = (id: string, on: boolean) =>
+    setOffered((draft) => ({ ...draft, ids: on ? [...draft.ids.filter((known) => known !== id), id] : draft.ids.filter((known) => known !== id) }));
 
   const languages = channel?.languages ?? [];
   const languageName = (id: string) => {
@@ -209,6 +233,36 @@ export function ShopBasics() {
             <li key={language.id}>{language.id === channel?.languageId ? t('admin.settings.basics.defaultLanguage', { name: language.name ?? language.id }) : (language.name ?? language.id)}</li>
           ))}
         </ul>
+        <form className="admin-form" onSubmit={(event) => void saveLanguages(event)} noValidate data-testid="shop-languages">
+          <fieldset>
+            <legend>{t('admin.settings.basics.offered')}</legend>
+            <p className="muted field--wide">{t('admin.settings.basics.languagesHintEdit')}</p>
+            <FormMessages lines={languageForm.general} />
+            {installed.map((language) => (
+              <label key={language.id} className="admin-inline-check field--wide">
+                <input
+                  type="checkbox"
+                  checked={offered.ids.includes(language.id)}
+                  onChange={(event) => toggleLanguage(language.id, event.target.checked)}
+                />{' '}
+                {language.name ?? language.locale?.name ?? language.id}
+              </label>
+            ))}
+            {languageForm.errors.languages && <p className="field__error field--wide">{languageForm.errors.languages}</p>}
+            <SelectField
+              label={t('admin.settings.basics.defaultLanguageField')}
+              value={offered.defaultId}
+              onChange={(event) => setOffered({ ...offered, defaultId: event.target.value })}
+              error={languageForm.errors.languageId}
+              options={installed.map((language) => ({ value: language.id, label: language.name ?? language.id }))}
+            />
+            <div className="admin-toolbar field--wide">
+              <button type="submit" className="button" disabled={languageForm.busy} aria-busy={languageForm.busy}>
+                {languageForm.busy ? t('admin.common.working') : t('admin.settings.basics.saveLanguages')}
+              </button>
+            </div>
+          </fieldset>
+        </form>
       </section>
     </div>
   );

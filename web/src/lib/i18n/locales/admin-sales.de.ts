@@ -232,6 +232,10 @@ export const adminSalesDe: typeof adminSalesEn = {
       languages: 'Sprachen',
       languagesHint: 'Die Sprachen, in denen der Shop seine Seiten und E-Mails anbietet.',
       defaultLanguage: '{{name}} (Standard)',
+      offered: 'Im Shop angeboten',
+      defaultLanguageField: 'Standardsprache',
+      languagesHintEdit: 'Eine abgeschaltete Sprache verschwindet aus der Sprachauswahl des Shops; ihre Seiten führen zur Standardsprache. Die Verwaltung behält beide Sprachen. Die Standardsprache kann nicht abgeschaltet werden.',
+      saveLanguages: 'Sprachen speichern',
     },
     payment: {
       title: 'Zahlungsarten',

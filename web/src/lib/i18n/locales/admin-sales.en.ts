@@ -235,6 +235,10 @@ export const adminSalesEn = {
       languages: 'Languages',
       languagesHint: 'The languages the shop offers its pages and mails in.',
       defaultLanguage: '{{name}} (default)',
+      offered: 'Offered in the shop',
+      defaultLanguageField: 'Default language',
+      languagesHintEdit: 'A language switched off disappears from the shop’s language switch; its pages lead to the default language. The backoffice keeps both languages. The default language cannot be switched off.',
+      saveLanguages: 'Save languages',
     },
     payment: {
       title: 'Payment methods',
