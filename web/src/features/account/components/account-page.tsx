@@ -12,6 +12,7 @@ import { Addresses } from './addresses';
 import { NewsletterCard } from './newsletter-card';
 import { Orders } from './orders';
 import { ProfileCard } from './profile-forms';
+import { ShoppingLists } from './shopping-lists';
 import './account-page.css';
 
 /** The account overview; without a login it goes to the login page. */
@@ -53,6 +54,7 @@ export function AccountPage() {
         <NewsletterCard customer={customer!} />
       </div>
       <Orders />
+      <ShoppingLists />
       <Addresses customer={customer!} />
     </div>
   );

@@ -12,6 +12,7 @@ import { productName } from '../utils/product-name';
 import { DetailPrice } from '@/components/product/product-price';
 import { VariantSelector } from './variant-selector';
 import './buy-box.css';
+import { AddToShoppingList } from './add-to-shopping-list';
 
 /** Stock, delivery time, restock, clearance and free shipping of a product. */
 export function Deliverability({ product }: { product: ProductDetail['product'] }) {
@@ -163,6 +164,7 @@ export function BuyBox({
         </button>
         <WishlistToggle productId={product.parentId || product.id} name={name} className="wishlist-toggle wishlist-toggle--large" />
       </form>
+      <AddToShoppingList productId={product.id} quantity={quantity} />
       {buyable ? null : (
         <p className="buy-box__note" id={soldOutReason}>
           {t('product.cannotAddSoldOut')}
