@@ -122,6 +122,19 @@ test('from an empty shop the editor makes text, image and product slides; a self
     await expect(admin.getByRole('heading', { name: 'Appointment: Self tour', level: 1 })).toBeVisible();
   });
 
+  await test.step('/presentations lists it as self-service, with its window', async () => {
+    const visitor = await newPage(browser);
+    await visitor.goto('/presentations');
+    const listed = visitor.getByRole('list', { name: 'Live presentations' }).getByRole('listitem', { name: 'Self tour' });
+    await expect(listed.getByTestId('self-service-badge')).toHaveText('Self-service');
+    await expect(listed.getByTestId('presentation-start')).toHaveText(/^Open from \w+day, .+ until \w+day, .+$/);
+    await visitor.goto('/de-DE/presentations');
+    const liste = visitor.getByRole('list', { name: 'Live-Präsentationen' }).getByRole('listitem', { name: 'Self tour' });
+    await expect(liste.getByTestId('self-service-badge')).toHaveText('Selbstständig');
+    await expect(liste.getByTestId('presentation-start')).toHaveText(/^Geöffnet von \w+, .+ bis \w+, .+$/);
+    await visitor.context().close();
+  });
+
   const ada = await newPage(browser);
   const adaSlide = ada.getByTestId('slide');
   await test.step('an attendee gets in without a guide and goes through every slide', async () => {

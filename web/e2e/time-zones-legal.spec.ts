@@ -154,6 +154,11 @@ test('the backoffice in German lists the German names that were saved', async ({
   await admin.goto('/de-DE/admin/appointments');
   await admin.getByLabel('Termine suchen').fill('demo');
   await expect(admin.getByRole('link', { name: 'Herbstkollektion live', exact: true })).toBeVisible();
+  // Its editor is titled with the German name too.
+  await admin.getByRole('link', { name: 'Herbstkollektion live', exact: true }).click();
+  await expect(admin.getByRole('heading', { level: 1 })).toContainText('Herbstkollektion live');
+  await expect(admin.getByRole('heading', { level: 1 })).not.toContainText('Autumn collection live');
+  await admin.goto('/de-DE/admin/appointments');
   // In English, the English names.
   await admin.goto('/admin/appointments');
   await admin.getByLabel('Search appointments').fill('demo');

@@ -1,7 +1,8 @@
 //! `GET /store-api/dsr/appointments`: the shop's way into the live room. Lists the
-//! appointments of the request's sales channel that a visitor may still join: guided,
-//! not ended, open to everyone or to customers (not rule-restricted), and not past
-//! their access window, named in the request's language. Live ones first, then by start (`accessibleFrom`), then name;
+//! appointments of the request's sales channel that a visitor may still join: guided or
+//! self-service (`mode`, open in its window without a guide), not ended, open to everyone
+//! or to customers (not rule-restricted), and not past their access window, named in the
+//! request's language. Live ones first, then by start (`accessibleFrom`), then name;
 //! at most [`LIMIT`]. Needs no context: the shop's home page links here.
 
 use axum::extract::State;
@@ -17,9 +18,10 @@ use crate::store_api::SalesChannel;
 /// The most appointments one answer lists.
 pub const LIMIT: usize = 50;
 
-/// Whether a visitor may still come: guided, not ended, not rule-restricted, its window not past.
+/// Whether a visitor may still come: guided or self-service, not ended, not
+/// rule-restricted, its window not past.
 fn listed(appointment: &Appointment, now: &str) -> bool {
-    appointment.mode == "guided"
+    matches!(appointment.mode.as_str(), "guided" | "self")
         && appointment.ended_at.is_none()
         && appointment.attendee_restriction_type != "rules"
         && appointment
@@ -33,6 +35,7 @@ fn to_json(appointment: &Appointment) -> Value {
         "id": appointment.id,
         "presentationPath": appointment.presentation_path,
         "name": appointment.name,
+        "mode": appointment.mode,
         "attendeeRestrictionType": appointment.attendee_restriction_type,
         "accessibleFrom": appointment.accessible_from,
         "accessibleTo": appointment.accessible_to,

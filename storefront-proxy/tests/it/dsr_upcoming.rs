@@ -114,6 +114,17 @@ async fn lists_open_appointments_live_first_and_leaves_out_ended_restricted_and_
         body["elements"][1]["accessibleFrom"],
         "2098-01-01T10:00:00Z"
     );
+    // A self-service appointment is listed too, as one (it opens in its window without a guide).
+    db.execute(
+        "UPDATE appointment SET mode = 'self' WHERE presentation_path = 'early'",
+        [],
+    )
+    .unwrap();
+    let (_, body) = live.get("/store-api/dsr/appointments", &As::Nobody).await;
+    assert_eq!(paths(&body), ["demo-customers", "early", "demo"]);
+    assert_eq!(body["elements"][1]["mode"], "self", "{body}");
+    assert_eq!(body["elements"][2]["mode"], "guided", "{body}");
+    assert_eq!(body["elements"][1]["accessibleTo"], Value::Null, "{body}");
     db.execute("UPDATE appointment SET accessible_to = '2000-01-01T00:00:00Z' WHERE presentation_path = 'early'", []).unwrap();
     db.execute("UPDATE appointment SET attendee_restriction_type = 'rules' WHERE presentation_path = 'demo'", []).unwrap();
     let (_, body) = live.get("/store-api/dsr/appointments", &As::Nobody).await;

@@ -72,6 +72,8 @@ export interface PublicAppointment {
   id: string;
   presentationPath: string;
   name: string;
+  /** Guided by a guide, or self-service: open in its window, each attendee on their own. */
+  mode?: 'guided' | 'self';
   attendeeRestrictionType: 'open' | 'customer';
   accessibleFrom: string | null;
   accessibleTo: string | null;

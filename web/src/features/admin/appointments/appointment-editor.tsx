@@ -10,6 +10,7 @@ import { useAdminApi, useAdminSession } from '../api/context';
 import { errorText, fieldErrors } from '../api/errors';
 import { EditorActions, EditorPage, type EditorMessage } from '../components/editor-page';
 import { useAdminPath } from '../components/admin-path';
+import { useDisplayName } from '../catalogue/languages';
 import {
   browserTimeZone,
   emptyForm,
@@ -66,6 +67,8 @@ export function AppointmentEditor() {
   const adminPath = useAdminPath();
   const localePath = useLocalePath();
   const languages = useLanguageIds();
+  // The saved German name on a German page, as the list shows it.
+  const displayName = useDisplayName();
   const [form, setForm] = useState<AppointmentForm>(() => emptyForm());
   const [stored, setStored] = useState<AppointmentEntity | null>(null);
   const [presentations, setPresentations] = useState<Option[]>([]);
@@ -148,7 +151,7 @@ export function AppointmentEditor() {
   }
 
   async function remove() {
-    if (!stored || !window.confirm(t('admin.common.confirmDelete', { name: stored.name ?? '' }))) return;
+    if (!stored || !window.confirm(t('admin.common.confirmDelete', { name: displayName(stored) }))) return;
     try {
       await api.remove('dsr-appointment', stored.id);
       void navigate(adminPath('appointments'));
@@ -161,7 +164,7 @@ export function AppointmentEditor() {
   const isAdmin = session?.role === 'admin';
 
   return (
-    <EditorPage title={stored ? t('admin.appointments.editTitle', { name: stored.name ?? '' }) : t('admin.appointments.newTitle')} backTo={adminPath('appointments')} message={message}>
+    <EditorPage title={stored ? t('admin.appointments.editTitle', { name: displayName(stored) }) : t('admin.appointments.newTitle')} backTo={adminPath('appointments')} message={message}>
       {stored && (
         <div className="admin-toolbar">
           <Field label={t('admin.appointments.invitationLink')} value={link} readOnly onFocus={(event) => event.currentTarget.select()} />

@@ -6,10 +6,10 @@ import { useRuntimeConfig } from '@/config/runtime';
 import type { PublicAppointment } from '@/lib/api/shop';
 import { useDocumentTitle } from '@/lib/head';
 import { useLocalePath } from '@/lib/i18n';
-import { formatStart, loadUpcomingAppointments } from '../api/upcoming';
+import { formatStart, formatWindow, loadUpcomingAppointments } from '../api/upcoming';
 import './upcoming-presentations.css';
 
-/** `/presentations`: the live and upcoming guided presentations a visitor may join, from the shop's home banner. */
+/** `/presentations`: the live and upcoming presentations a visitor may join (guided, and self-service with their window), from the shop's home banner. */
 export function UpcomingPresentations() {
   const { t, i18n } = useTranslation();
   const config = useRuntimeConfig();
@@ -47,6 +47,8 @@ export function UpcomingPresentations() {
         <ul className="presentations" aria-label={t('presentations.title')}>
           {appointments.map((appointment) => {
             const start = formatStart(appointment, i18n.language);
+            const selfService = appointment.mode === 'self';
+            const open = selfService ? formatWindow(appointment, i18n.language) : null;
             return (
               <li key={appointment.id} className="card presentations__item" aria-label={appointment.name}>
                 <h2>{appointment.name}</h2>
@@ -56,10 +58,23 @@ export function UpcomingPresentations() {
                       {t('presentations.live')}
                     </span>
                   )}
+                  {selfService && (
+                    <span className="badge" data-testid="self-service-badge" title={t('presentations.selfServiceHint')}>
+                      {t('presentations.selfService')}
+                    </span>
+                  )}
                   {appointment.attendeeRestrictionType === 'customer' && <span className="badge">{t('presentations.customersOnly')}</span>}
                 </p>
                 <p data-testid="presentation-start">
-                  {start
+                  {open
+                    ? open.from && open.to
+                      ? t('presentations.openFromTo', { from: open.from, to: open.to })
+                      : open.from
+                        ? t('presentations.openFrom', { from: open.from })
+                        : open.to
+                          ? t('presentations.openUntil', { to: open.to })
+                          : t('presentations.openNow')
+                    : start
                     ? appointment.live
                       ? t('presentations.startedAt', { start })
                       : t('presentations.startsAt', { start })
