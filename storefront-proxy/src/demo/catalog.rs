@@ -46,28 +46,9 @@ pub struct ServicePages {
     pub newsletter: String,
 }
 
-/// A readable URL segment: umlauts transliterated, everything else but letters and
-/// digits turned into single dashes.
+/// A readable URL segment (`seo_url::slug`, which the Admin API's paths use too).
 pub fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        match c {
-            'ä' => out.push_str("ae"),
-            'ö' => out.push_str("oe"),
-            'ü' => out.push_str("ue"),
-            'Ä' => out.push_str("Ae"),
-            'Ö' => out.push_str("Oe"),
-            'Ü' => out.push_str("Ue"),
-            'ß' => out.push_str("ss"),
-            c if c.is_ascii_alphanumeric() => out.push(c),
-            _ => {
-                if !out.ends_with('-') && !out.is_empty() {
-                    out.push('-')
-                }
-            }
-        }
-    }
-    out.trim_end_matches('-').to_owned()
+    crate::seo_url::slug(text)
 }
 
 /// Days before now as RFC 3339.

@@ -388,3 +388,97 @@ async fn promotions_have_codes_discounts_windows_and_usage_limits() {
         204
     );
 }
+
+/// Categories and products made in the Admin API get readable paths as the demo's do
+/// (`Parent/Child/`, `Name/NUMBER`, per language), which follow a rename (#31 item 12).
+#[tokio::test]
+async fn categories_and_products_made_in_the_admin_get_seo_urls_like_the_demos() {
+    let shop = common::start().await;
+    let token = admin(&shop).await;
+    let root = root_category(&shop, &token).await;
+    let parent = create(
+        &shop,
+        "category",
+        &token,
+        json!({"parentId": root, "name": "Kites & Wind", "translations": {"de-DE": {"name": "Drachen & Wind"}}}),
+    )
+    .await;
+    let child = create(
+        &shop,
+        "category",
+        &token,
+        json!({"parentId": parent["id"], "name": "Stunt kites", "translations": {"de-DE": {"name": "Lenkdrachen für Größere"}}}),
+    )
+    .await;
+    let created = post(
+        &shop,
+        "/product",
+        &token,
+        json!({
+            "productNumber": "ZK-7",
+            "name": "Zephyr stunt kite",
+            "translations": {"de-DE": {"name": "Zephyr Lenkdrachen"}},
+            "stock": 3,
+            "price": [{"currencyId": "ignored", "gross": 119.0, "net": 100.0, "linked": true}],
+            "categories": [{"id": child["id"]}],
+            "visibilities": [{"salesChannelId": "x", "visibility": 30}]
+        }),
+    )
+    .await;
+    assert_eq!(created.status, 204, "{}", created.body);
+    let location = created.headers["location"].to_str().unwrap().to_owned();
+    let product = location.rsplit('/').next().unwrap().to_owned();
+
+    let german = shop.language("de-DE").await;
+    let path_of = |id: String, language: Option<String>| {
+        let shop = &shop;
+        async move {
+            let headers: Vec<(&str, &str)> = match &language {
+                Some(language) => vec![("sw-language-id", language.as_str())],
+                None => vec![],
+            };
+            let (status, found) = shop
+                .post_with(
+                    "/seo-url",
+                    &headers,
+                    json!({"filter": [{"type": "equals", "field": "foreignKey", "value": id}]}),
+                )
+                .await;
+            assert_eq!(status, 200, "{found}");
+            found["elements"][0]["seoPathInfo"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        }
+    };
+    let parent_id = parent["id"].as_str().unwrap().to_owned();
+    let child_id = child["id"].as_str().unwrap().to_owned();
+    assert_eq!(path_of(parent_id.clone(), None).await, "Kites-Wind/");
+    assert_eq!(
+        path_of(child_id.clone(), None).await,
+        "Kites-Wind/Stunt-kites/"
+    );
+    assert_eq!(
+        path_of(child_id.clone(), Some(german.clone())).await,
+        "Drachen-Wind/Lenkdrachen-fuer-Groessere/"
+    );
+    assert_eq!(
+        path_of(product.clone(), None).await,
+        "Zephyr-stunt-kite/ZK-7"
+    );
+    assert_eq!(
+        path_of(product.clone(), Some(german.clone())).await,
+        "Zephyr-Lenkdrachen/ZK-7"
+    );
+
+    // A renamed parent moves the paths below it.
+    let renamed = patch(
+        &shop,
+        &format!("/category/{parent_id}"),
+        &token,
+        json!({"name": "Kites"}),
+    )
+    .await;
+    assert!(renamed.status < 300, "{}", renamed.body);
+    assert_eq!(path_of(child_id, None).await, "Kites/Stunt-kites/");
+}

@@ -615,6 +615,8 @@ fn after_product(tx: &Transaction, id: &str) -> ApiResult<()> {
     };
     record_price(tx, id)?;
     reindex_product(tx, parent.as_deref().unwrap_or(id))?;
+    // Its readable paths, as the demo's products have them (#31 item 12).
+    crate::seo_url::write_product(tx, id)?;
     Ok(())
 }
 
@@ -831,6 +833,10 @@ fn after_category(tx: &Transaction, id: &str) -> ApiResult<()> {
         }
         queue.extend(children);
         subtree.push(category);
+    }
+    // Readable paths for the category and those below it (a renamed parent moves them).
+    for category in &subtree {
+        crate::seo_url::write_category(tx, category)?;
     }
     let products: Vec<String> = {
         let mut statement = tx.prepare(
