@@ -234,6 +234,52 @@ test('the merchant sets the shop’s sender, shipping costs, payment methods and
     await expect(reduced).toHaveCount(0);
   });
 
+  await test.step('languages: the default cannot be switched off; German off leaves the storefront and comes back', async () => {
+    await admin.goto('/admin/settings/shop');
+    const languages = admin.getByTestId('shop-languages');
+    const english = languages.getByRole('checkbox', { name: 'English' });
+    const german = languages.getByRole('checkbox', { name: 'Deutsch' });
+    const save = languages.getByRole('button', { name: 'Save languages' });
+    await expect(english).toBeChecked();
+    await expect(german).toBeChecked();
+    await english.uncheck();
+    await save.click();
+    await expect(languages).toContainText('The default language cannot be switched off: choose another default first.');
+    await english.check();
+    await german.uncheck();
+    await save.click();
+    await admin.reload();
+    await expect(languages.getByRole('checkbox', { name: 'Deutsch' })).not.toBeChecked();
+
+    const shopper = await newPage(browser);
+    try {
+      await shopper.goto('/');
+      const switcher = shopper.getByRole('combobox', { name: 'Language' }).first();
+      await expect(switcher.locator('option[value="en-GB"]')).toHaveCount(1);
+      await expect(switcher.locator('option[value="de-DE"]')).toHaveCount(0);
+      // A German page leads to the same page in English.
+      await shopper.goto('/de-DE/account/login');
+      await expect(shopper).toHaveURL(/\/account\/login$/);
+      expect(new URL(shopper.url()).pathname).toBe('/account/login');
+      // The backoffice keeps its German texts.
+      await admin.goto('/de-DE/admin/settings/shop');
+      await expect(admin).toHaveURL(/\/de-DE\/admin\/settings\/shop$/);
+      await expect(admin.getByTestId('shop-languages').getByRole('button', { name: 'Sprachen speichern' })).toBeVisible();
+    } finally {
+      // German on again (the other specs' German pages need it).
+      await admin.goto('/admin/settings/shop');
+      await admin.getByTestId('shop-languages').getByRole('checkbox', { name: 'Deutsch' }).check();
+      await admin.getByTestId('shop-languages').getByRole('button', { name: 'Save languages' }).click();
+      await admin.reload();
+      await expect(admin.getByTestId('shop-languages').getByRole('checkbox', { name: 'Deutsch' })).toBeChecked();
+    }
+    await shopper.goto('/de-DE/account/login');
+    expect(new URL(shopper.url()).pathname).toBe('/de-DE/account/login');
+    await shopper.goto('/de-DE');
+    await expect(shopper.getByRole('combobox', { name: 'Sprache' }).first().locator('option[value="de-DE"]')).toHaveCount(1);
+    await shopper.context().close();
+  });
+
   await test.step('in German the methods have their German names', async () => {
     await admin.goto('/de-DE/admin/settings/payment');
     await expect(admin.getByRole('row').filter({ hasText: 'Nachnahme' })).toBeVisible();
