@@ -930,6 +930,27 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     )?;
                 }
             }
+            // A clothing product's second colour has its own picture, so a variant's picture
+            // follows the chosen colour (#31 item 12); the first colour's is the cover above.
+            let second_color = (color + 1) % colors.len();
+            let second_picture = if matches!(variants, Variants::Clothing) {
+                let picture = svg::product(*motif, COLORS[second_color].3, 0);
+                let file_name = format!("{}-{}", slug(name_en), slug(COLORS[second_color].0));
+                Some(entity::insert(
+                    tx,
+                    &NewMedia {
+                        file_name: &file_name.to_lowercase(),
+                        extension: "svg",
+                        mime_type: "image/svg+xml",
+                        content: picture.as_bytes(),
+                        width: Some(800),
+                        height: Some(800),
+                        alt: &[(&en, name_en), (&de, name_de)],
+                    },
+                )?)
+            } else {
+                None
+            };
             // Variants: their own number, stock and options; XL costs a little more.
             let mut variant_numbers = Vec::new();
             for (position, options) in variant_options.iter().enumerate() {
@@ -965,9 +986,13 @@ pub fn seed(tx: &Transaction) -> anyhow::Result<Demo> {
                     ],
                 )?;
                 let variant_media = new_id();
+                let picture = match &second_picture {
+                    Some(second) if options.contains(&colors[second_color]) => second,
+                    _ => &pictures[0],
+                };
                 tx.execute(
                     "INSERT INTO product_media (id, product_id, media_id, position) VALUES (?1, ?2, ?3, 1)",
-                    params![variant_media, variant, pictures[0]],
+                    params![variant_media, variant, picture],
                 )?;
                 tx.execute(
                     "UPDATE product SET cover_id = ?1 WHERE id = ?2",

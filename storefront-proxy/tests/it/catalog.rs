@@ -874,3 +874,63 @@ async fn a_products_picture_shows_it_in_its_colour() {
     }
     assert_eq!(seen.len(), 2, "red and blue products among the first 100");
 }
+
+/// A demo shirt's variants show the picture of their colour (#31 item 12): the variants
+/// of one colour share a cover, the other colour's have another.
+#[tokio::test]
+async fn a_variants_picture_follows_its_colour() {
+    let shop = start().await;
+    let (status, parents) = shop
+        .post(
+            "/product",
+            json!({"filter": [{"type": "equals", "field": "productNumber", "value": "SR10001"}]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{parents}");
+    let parent = parents["elements"][0]["id"].as_str().unwrap().to_owned();
+    let (status, variants) = shop
+        .post(
+            "/product",
+            json!({
+                "filter": [{"type": "equals", "field": "parentId", "value": parent}],
+                "associations": {"options": {"associations": {"group": {}}}, "cover": {}},
+                "limit": 50
+            }),
+        )
+        .await;
+    assert_eq!(status, 200, "{variants}");
+    let mut covers_by_colour: std::collections::BTreeMap<
+        String,
+        std::collections::BTreeSet<String>,
+    > = Default::default();
+    for variant in variants["elements"].as_array().unwrap() {
+        let colour = variant["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|option| option["group"]["name"] == "Color" || option["colorHexCode"].is_string())
+            .map(|option| option["id"].as_str().unwrap().to_owned())
+            .expect("a colour option");
+        let cover = variant["cover"]["mediaId"].as_str().unwrap().to_owned();
+        covers_by_colour.entry(colour).or_default().insert(cover);
+    }
+    assert_eq!(
+        covers_by_colour.len(),
+        2,
+        "two colours: {covers_by_colour:?}"
+    );
+    for covers in covers_by_colour.values() {
+        assert_eq!(
+            covers.len(),
+            1,
+            "one picture per colour: {covers_by_colour:?}"
+        );
+    }
+    let pictures: std::collections::BTreeSet<&String> =
+        covers_by_colour.values().flatten().collect();
+    assert_eq!(
+        pictures.len(),
+        2,
+        "each colour its own picture: {covers_by_colour:?}"
+    );
+}
