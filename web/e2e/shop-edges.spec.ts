@@ -91,3 +91,15 @@ for (const [language, prefix, reason] of [
     await expect(page.getByText(reason)).toBeVisible();
   });
 }
+
+test("a variant's picture follows the chosen colour", async ({ page }) => {
+  await page.goto('/Linen-shirt/SR10001');
+  const picture = page.getByRole('region', { name: 'Product images' }).locator('img').first();
+  await slowExpect(picture).toHaveAttribute('src', /.+/);
+  const before = (await picture.getAttribute('src')) ?? '';
+  const url = page.url();
+  // The other colour (the swatches' group), with the size kept.
+  await page.locator('.variant-option--color[data-active="false"]').first().click();
+  await slowExpect(page).not.toHaveURL(url);
+  await slowExpect(picture).not.toHaveAttribute('src', before);
+});
