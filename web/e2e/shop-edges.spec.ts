@@ -1,4 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
+import { guideLogsIn } from './logins';
 import { soldOutProduct } from './room';
 
 /**
@@ -102,4 +103,26 @@ test("a variant's picture follows the chosen colour", async ({ page }) => {
   await page.locator('.variant-option--color[data-active="false"]').first().click();
   await slowExpect(page).not.toHaveURL(url);
   await slowExpect(picture).not.toHaveAttribute('src', before);
+});
+
+test("the guide's chat settings are laid out as a card with styled fields", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await guideLogsIn(page, {}, { timeout: 30_000 });
+  const settings = page.locator('details.chat__settings').filter({ hasText: 'Chat settings' });
+  await slowExpect(settings).toBeVisible();
+  await settings.getByText('Chat settings').click();
+  const slowMode = settings.getByRole('combobox');
+  await expect(slowMode).toBeVisible();
+  const look = await settings.evaluate((details) => {
+    const select = details.querySelector('select')!;
+    const label = details.querySelector('label')!;
+    return {
+      border: getComputedStyle(details).borderTopStyle,
+      selectBorder: getComputedStyle(select).borderTopStyle,
+      selectPadding: parseFloat(getComputedStyle(select).paddingLeft),
+      labelDisplay: getComputedStyle(label).display,
+    };
+  });
+  expect(look).toEqual({ border: 'solid', selectBorder: 'solid', selectPadding: expect.any(Number) as number, labelDisplay: 'flex' });
+  expect(look.selectPadding).toBeGreaterThan(4);
 });
