@@ -51,7 +51,7 @@ export const de: Translations = {
     create: 'Liste anlegen',
     nameFirst: 'Bitte zuerst einen Namen eingeben.',
     none: 'Noch keine Einkaufslisten. Legen Sie hier eine an und fügen Sie Produkte auf deren Seiten hinzu.',
-    name: 'Name',
+    name: 'Listenname',
     save: 'Speichern',
     cancel: 'Abbrechen',
     renameShort: 'Umbenennen',
