@@ -64,6 +64,11 @@ test('a customer buys in the live room; the merchant pays, ships and invoices th
     await expect(admin.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await expect(admin.getByTestId('orders-today')).toHaveText('1');
     await expect(admin.getByTestId('orders-to-ship')).toHaveText('1 order waits to be shipped');
+    // Today's revenue, summed by the shop (criteria aggregations): the one order's total.
+    const revenue = admin.getByTestId('revenue-today');
+    await expect(revenue).toHaveText(/^€[\d,]+\.\d{2}$/);
+    await expect(revenue).not.toHaveText('€0.00');
+    await expect(admin.locator('section[aria-labelledby="dashboard-to-ship"]')).toContainText((await revenue.innerText()).trim());
     await expect(admin.getByRole('region', { name: 'Next appointments' })).toContainText(APPOINTMENT);
   });
 
