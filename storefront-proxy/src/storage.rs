@@ -57,14 +57,14 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("storage/0091_dsr_context_delegation.sql")),
         M::up(include_str!("storage/0100_product_name_index.sql")),
         M::up(include_str!("storage/0101_drop_product_name_index.sql")),
-        M::up(include_str!("storage/0140_system_config.sql")),
-        M::up(include_str!("storage/0160_appointment_time_zone.sql")),
-        M::up(include_str!("storage/0120_admin_orders.sql")),
         M::up_with_hook(
             include_str!("storage/0110_forwarded_token_hashes.sql"),
             hash_forwarded_tokens,
         ),
+        M::up(include_str!("storage/0120_admin_orders.sql")),
+        M::up(include_str!("storage/0140_system_config.sql")),
         M::up(include_str!("storage/0150_store_context_successor.sql")),
+        M::up(include_str!("storage/0160_appointment_time_zone.sql")),
     ])
 }
 
