@@ -301,6 +301,24 @@ mod tests {
         super::migrations().validate().unwrap();
     }
 
+    /// A database's version is its count of migrations run, so the list only ever grows
+    /// at its end, in the order of the files' numbers (one written in a branch goes after
+    /// every one that has landed, renumbered if need be).
+    #[test]
+    fn migrations_run_in_the_order_of_their_numbers() {
+        let source = include_str!("storage.rs");
+        let numbers: Vec<u32> = source
+            .split("include_str!(\"storage/")
+            .skip(1)
+            .filter_map(|rest| rest.get(..4)?.parse().ok())
+            .collect();
+        assert!(numbers.len() > 30, "{numbers:?}");
+        assert!(
+            numbers.windows(2).all(|pair| pair[0] < pair[1]),
+            "out of order: {numbers:?}"
+        );
+    }
+
     /// Migration 0090 rewrites stored context tokens into their SHA-256, everywhere.
     #[test]
     fn stored_context_tokens_become_their_hashes() {
