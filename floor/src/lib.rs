@@ -11,21 +11,26 @@
 //! calls), the process's memory and CPU; and `floor_queued_sends_total`, the sends a
 //! socket did not take whole).
 //!
-//! What a fan-out costs here is what it costs any server: one thread waits in
-//! `epoll_wait`; a slide change is parsed and encoded once, into one WebSocket frame, and
-//! that same buffer goes to every socket with one `send` each; bytes a socket cannot take
-//! are queued and written when epoll says it is writable. No server can do less per
-//! delivery than one system call with the frame's bytes, which on this machine's loopback
-//! is most of a delivery's cost (BENCHMARKS.md).
+//! Why it is the limit: per delivery, any server for this workload has to hand the
+//! frame's bytes to the kernel for that one socket (TCP has no send to many sockets), and
+//! per slide change it has to read the guide's frame and encode the event at least once.
+//! The floor does exactly that and nothing else: one thread waits in `epoll_wait`; a slide
+//! change is parsed and encoded once, into one WebSocket frame, and that same buffer goes
+//! to every socket with one `send` each, in one pass, with no queue, task, wake-up or
+//! hand-over in between; only bytes a socket cannot take are copied, queued and written
+//! when epoll says it is writable. On this machine's loopback that `send` is most of a
+//! delivery's cost (BENCHMARKS.md), so the hub's p50, p99 and CPU per delivery divided by
+//! the floor's say what the hub's own work costs.
 //!
 //! What it leaves out, and a real hub cannot: verifying tokens and roles (anyone may
 //! switch slides), storing events and replaying them on resume (a resumed client gets
-//! `resume: snapshot` without one), the appointment's state and snapshots, rooms (one
-//! for everyone), rate limits, pings and the heartbeat, slow consumers (a queue grows
-//! without bound), MessagePack, fragmented messages, the engagement actions (refused),
-//! Redis and replicas, threads (one core), logs and draining. None of these is work per
-//! delivery of a slide change except the room's and the per-connection queue's
-//! bookkeeping, which is what the hub is measured on against this.
+//! `resume: snapshot` without a snapshot), the appointment's state and snapshots, rooms
+//! and audiences (one room, everyone gets everything), rate limits, pings and the
+//! heartbeat, slow consumers (a queue grows without bound), MessagePack, fragmented
+//! messages, the engagement actions (refused with an `error`), Redis and replicas, more
+//! than one thread, logs and draining. Of these only the audiences, the per-connection
+//! queues and the writers' hand-overs are work per delivery of a slide change: that is
+//! the hub's overhead the ratios measure.
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
