@@ -123,6 +123,6 @@ test("the guide's chat settings are laid out as a card with styled fields", asyn
       labelDisplay: getComputedStyle(label).display,
     };
   });
-  expect(look).toEqual({ border: 'solid', selectBorder: 'solid', selectPadding: expect.any(Number) as number, labelDisplay: 'flex' });
+  expect(look).toMatchObject({ border: 'solid', selectBorder: 'solid', labelDisplay: 'flex' });
   expect(look.selectPadding).toBeGreaterThan(4);
 });
