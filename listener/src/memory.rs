@@ -94,12 +94,15 @@ pub fn spawn_purger(runtime: Option<tokio::runtime::Handle>) -> std::io::Result<
     Ok(())
 }
 
-/// Empty tasks from outside the runtime go to its shared queue; the worker that takes
-/// the first wakes another while more wait, so every parked worker runs and parks again
-/// (and collects, being due by then).
+/// Tasks from outside the runtime go to its shared queue; the worker that takes the first
+/// wakes another while more wait, so every parked worker runs and parks again (and
+/// collects, being due by then). Each task holds its worker for a moment (2 ms, only while
+/// a collection is owed, at most every [`PURGE_INTERVAL`]): with empty tasks one worker
+/// could take them all before another woke, and on a loaded machine the one that owed
+/// stayed parked round after round.
 fn wake_workers(handle: &tokio::runtime::Handle) {
     for _ in 0..handle.metrics().num_workers() * 2 {
-        drop(handle.spawn(async {}));
+        drop(handle.spawn(async { std::thread::sleep(Duration::from_millis(2)) }));
     }
 }
 
