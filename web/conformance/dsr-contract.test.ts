@@ -318,7 +318,7 @@ describe('login tokens from the room to the storefront, as documented', () => {
     expect(login.status).toBe(200);
     const customer = { ...store, 'sw-context-token': login.headers.get('sw-context-token')! };
     expect((await call('POST', '/store-api/dsr/appointment/demo/join-as-client', customer, { attendeeName: 'Contract customer' })).status).toBe(200);
-    const generated = await call('POST', '/store-api/dsr/customer/generate-login-token', customer, { storefrontUrl: 'https://shop.example.com' });
+    const generated = await call('POST', '/store-api/dsr/customer/generate-login-token', customer, { storefrontUrl: origin() });
     expect(generated.status).toBe(200);
     const { apiAlias, token } = generated.body as { apiAlias: string; token: string };
     expect(apiAlias).toBe('dsr.storefront-login.response');
