@@ -153,7 +153,8 @@ test('a merchant builds a presentation and an appointment, invites, and the room
     );
     await admin.getByLabel('Pfad (Teil des Einladungslinks)').fill('kites-live');
     await admin.getByRole('button', { name: 'Anlegen' }).click();
-    await expect(admin.getByRole('heading', { name: 'Termin: Kites live', level: 1 })).toBeVisible();
+    // A German page names the appointment by its German name (#31 item 6).
+    await expect(admin.getByRole('heading', { name: 'Termin: Drachen live', level: 1 })).toBeVisible();
     await expect(admin.getByLabel('Einladungslink', { exact: true })).toHaveValue(`${origin()}/invitation/kites-live`);
     await expect(admin.getByLabel('Im Übertragungsmodus starten')).toBeChecked();
   });
