@@ -7,6 +7,7 @@ import { Notice } from '../components/admin-page';
 import { useGermanLanguageId } from '../catalogue/languages';
 import type { Translation } from '../catalogue/types';
 import { localName } from './local-name';
+import { ActiveCell, OrderCell } from './method-cells';
 import { moved } from './ordering';
 
 interface PaymentMethod {
@@ -99,39 +100,20 @@ export function PaymentMethods() {
                       </>
                     )}
                   </td>
-                  <td>
-                    <label className="admin-inline-check">
-                      <input
-                        type="checkbox"
-                        checked={method.active}
-                        disabled={busy !== null}
-                        aria-label={t('admin.settings.activeFor', { name: name(method) })}
-                        aria-busy={busy === `active:${method.id}`}
-                        onChange={() =>
-                          void run(
-                            `active:${method.id}`,
-                            () => api.patch('payment-method', method.id, { active: !method.active }),
-                            method.active ? t('admin.settings.deactivated', { name: name(method) }) : t('admin.settings.activated', { name: name(method) }),
-                          )
-                        }
-                      />
-                      {t('admin.settings.active')}
-                    </label>
-                  </td>
-                  <td>
-                    <button type="button" className="link-button" disabled={busy !== null || index === 0}
-                      aria-label={t('admin.settings.moveUp', { name: name(method) })}
-                      onClick={() => move(method, -1)}
-                    >
-                      {t('admin.settings.up')}
-                    </button>
-                    <button type="button" className="link-button" disabled={busy !== null || index === sorted.length - 1}
-                      aria-label={t('admin.settings.moveDown', { name: name(method) })}
-                      onClick={() => move(method, 1)}
-                    >
-                      {t('admin.settings.down')}
-                    </button>
-                  </td>
+                  <ActiveCell
+                    name={name(method)}
+                    active={method.active}
+                    busy={busy !== null}
+                    working={busy === `active:${method.id}`}
+                    onToggle={() =>
+                      void run(
+                        `active:${method.id}`,
+                        () => api.patch('payment-method', method.id, { active: !method.active }),
+                        method.active ? t('admin.settings.deactivated', { name: name(method) }) : t('admin.settings.activated', { name: name(method) }),
+                      )
+                    }
+                  />
+                  <OrderCell name={name(method)} index={index} count={sorted.length} busy={busy !== null} onMove={(step) => move(method, step)} />
                 </tr>
               ))}
           </tbody>

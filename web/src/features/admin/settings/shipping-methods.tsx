@@ -12,6 +12,7 @@ import { germanPayload, germanText, useGermanLanguageId } from '../catalogue/lan
 import type { Translation } from '../catalogue/types';
 import { formatMoney } from '../orders/money';
 import { localName } from './local-name';
+import { ActiveCell, OrderCell } from './method-cells';
 import { moved } from './ordering';
 import { shippingPrices, shippingPricesPayload, type ShippingPrice } from './shipping-prices';
 
@@ -129,49 +130,28 @@ export function ShippingMethods() {
                         </>
                       )}
                     </td>
-                    <td>
-                      <label className="admin-inline-check">
-                        <input
-                          type="checkbox"
-                          checked={method.active}
-                          disabled={busy !== null}
-                          aria-label={t('admin.settings.activeFor', { name: name(method) })}
-                          aria-busy={busy === `active:${method.id}`}
-                          onChange={() =>
-                            void run(
-                              `active:${method.id}`,
-                              () => api.patch('shipping-method', method.id, { active: !method.active }),
-                              method.active ? t('admin.settings.deactivated', { name: name(method) }) : t('admin.settings.activated', { name: name(method) }),
-                            )
-                          }
-                        />
-                        {t('admin.settings.active')}
-                      </label>
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="link-button"
-                        disabled={busy !== null || index === 0}
-                        aria-label={t('admin.settings.moveUp', { name: name(method) })}
-                        onClick={() =>
-                          void run(`move:${method.id}`, () => api.sync({ 'order-shipping-methods': { entity: 'shipping_method', action: 'upsert', payload: moved(sorted, method.id, -1) } }), t('admin.common.saved'))
-                        }
-                      >
-                        {t('admin.settings.up')}
-                      </button>
-                      <button
-                        type="button"
-                        className="link-button"
-                        disabled={busy !== null || index === sorted.length - 1}
-                        aria-label={t('admin.settings.moveDown', { name: name(method) })}
-                        onClick={() =>
-                          void run(`move:${method.id}`, () => api.sync({ 'order-shipping-methods': { entity: 'shipping_method', action: 'upsert', payload: moved(sorted, method.id, 1) } }), t('admin.common.saved'))
-                        }
-                      >
-                        {t('admin.settings.down')}
-                      </button>
-                    </td>
+                    <ActiveCell
+                      name={name(method)}
+                      active={method.active}
+                      busy={busy !== null}
+                      working={busy === `active:${method.id}`}
+                      onToggle={() =>
+                        void run(
+                          `active:${method.id}`,
+                          () => api.patch('shipping-method', method.id, { active: !method.active }),
+                          method.active ? t('admin.settings.deactivated', { name: name(method) }) : t('admin.settings.activated', { name: name(method) }),
+                        )
+                      }
+                    />
+                    <OrderCell
+                      name={name(method)}
+                      index={index}
+                      count={sorted.length}
+                      busy={busy !== null}
+                      onMove={(step) =>
+                        void run(`move:${method.id}`, () => api.sync({ 'order-shipping-methods': { entity: 'shipping_method', action: 'upsert', payload: moved(sorted, method.id, step) } }), t('admin.common.saved'))
+                      }
+                    />
                     <td>
                       <button
                         type="button"
